@@ -1,0 +1,32 @@
+"""One exception type per exit code of the CLI contract (docs: cli-contract.md, Exit codes).
+
+Nothing below cli.py prints or exits: it raises one of these and the CLI maps it.
+"""
+
+
+class PlcgError(Exception):
+    exit_code = 1
+
+
+class BadInput(PlcgError):
+    """Usage, unreadable or invalid file, unknown side/RG/unit/hex, bad dice (exit 2)."""
+
+    exit_code = 2
+
+
+class Refused(PlcgError):
+    """Refused by the rules or the step order (exit 3); names the rule and the current step."""
+
+    exit_code = 3
+
+    def __init__(self, message: str, rule: str, step: str | None = None):
+        self.rule = rule
+        self.step = step
+        where = f" (step {step})" if step else ""
+        super().__init__(f"{message} [rule {rule}]{where}")
+
+
+class WriteConflict(PlcgError):
+    """Another writer appended first (optimistic concurrency); nothing was written (exit 4)."""
+
+    exit_code = 4
