@@ -1,0 +1,37 @@
+"""JSON for the ledger: canonical bytes for hashing, and the hash chain.
+
+Canonical form: orjson with sorted keys and no whitespace, UTF-8. It is a fixed point:
+canonical(loads(canonical(x))) == canonical(x), so a hash can be recomputed from stored text.
+Tuples come back as lists; dict keys must be str (orjson refuses others rather than guess).
+
+(The cattrs converter for the event classes and the upcasters by version belong here too.)
+"""
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+import orjson
+
+_OPTS = orjson.OPT_SORT_KEYS
+
+GENESIS = "0" * 64  # the hash "before" the first event
+
+
+def canonical(obj: Any) -> bytes:
+    """Canonical JSON bytes of obj (sorted keys, no spaces, UTF-8)."""
+    return orjson.dumps(obj, option=_OPTS)
+
+
+def dumps(obj: Any) -> str:
+    """canonical(obj) as str (what the store keeps in its TEXT columns)."""
+    return orjson.dumps(obj, option=_OPTS).decode()
+
+
+def loads(text: str | bytes) -> Any:
+    return orjson.loads(text)
+
+
+def chain_hash(prev_hash: str, record: dict) -> str:
+    """sha256 hex of the previous hash, a newline, and the canonical record."""
+    return hashlib.sha256(prev_hash.encode() + b"\n" + canonical(record)).hexdigest()

@@ -1,0 +1,453 @@
+"""The campaign file: an append-only, hash-chained event log in SQLite. The only code that writes it.
+
+Tables (docs/architecture.md, "Rooms" and "Speed"):
+  events(seq INTEGER PRIMARY KEY, batch, type, version, firefight, step, payload, recorded, command,
+         prev_hash, hash)      -- seq is the rowid, so rowid order is seq order
+  meta(key TEXT PRIMARY KEY, value TEXT)    -- "format" plus what `create` was given
+  snapshot(id = 1, seq, hash, state BLOB)   -- derived data: the folded state at (seq, hash)
+
+Each row's hash = chain_hash(prev_hash, {seq, batch, type, version, firefight, step, payload, recorded,
+command}) with payload/command as parsed JSON (events/codec.py). The chain is tamper-evident against
+edits made with a SQLite tool, not against someone who recomputes every later hash (there is no key).
+
+Transactions: the connection runs with isolation_level=None (no implicit BEGIN), and `append` takes
+the write lock with BEGIN IMMEDIATE *before* reading the head. A deferred BEGIN (which is what
+sqlite-utils' db.atomic() issues when no transaction is open) would read first and then fail to
+upgrade to a writer in WAL mode with an immediate SQLITE_BUSY that the busy timeout does not retry.
+db.atomic() inside BEGIN IMMEDIATE would only add a SAVEPOINT around the same work, so append
+manages BEGIN IMMEDIATE / COMMIT / ROLLBACK itself; sqlite-utils builds the tables in `create`.
+
+Durability, measured (bench: 300 appends of one event + command + a 2 kB snapshot onto a 10,000-row
+file, ext4 on a virtio disk, two runs each):
+  synchronous=FULL   median 0.39-0.44 ms per append (p90 0.50-0.52 ms)
+  synchronous=NORMAL median 0.03-0.07 ms per append (p90 0.06-0.08 ms)
+FULL is far under the 5 ms budget, so it stays: a committed append survives a power cut.
+"""
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Callable, Iterator
+from datetime import datetime, timezone
+from pathlib import Path
+
+import attrs
+import sqlite_utils
+
+from cg.errors import BadInput, WriteConflict
+
+from .codec import GENESIS, chain_hash, dumps, loads
+
+FORMAT = 1  # the file format this release writes; a file with a higher one is refused
+
+BUSY_TIMEOUT = 5.0  # seconds a writer waits for another writer's lock before WriteConflict
+
+_TABLES = {"events", "meta", "snapshot"}
+
+# Column order of `events` (and of every tuple rows_for_audit yields).
+COLUMNS = (
+    "seq", "batch", "type", "version", "firefight", "step",
+    "payload", "recorded", "command", "prev_hash", "hash",
+)
+
+_HEAD = "SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1"
+_INSERT = (
+    "INSERT INTO events (seq, batch, type, version, firefight, step, payload, recorded, command,"
+    " prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+_SELECT = "SELECT seq, batch, type, version, firefight, step, payload, recorded, command, hash FROM events"
+
+# SQLite result codes (primary code = extended code & 0xFF)
+_BUSY, _LOCKED, _READONLY, _CANTOPEN, _NOTADB, _CORRUPT = 5, 6, 8, 14, 26, 11
+
+
+@attrs.frozen
+class NewEvent:
+    """An event to append, with where the campaign stood when it was decided."""
+
+    type: str = attrs.field(validator=attrs.validators.instance_of(str))
+    version: int = attrs.field(validator=attrs.validators.instance_of(int))
+    payload: dict = attrs.field(validator=attrs.validators.instance_of(dict))
+    firefight: int = attrs.field(validator=attrs.validators.instance_of(int))
+    step: str = attrs.field(validator=attrs.validators.instance_of(str))
+
+
+@attrs.frozen
+class Stored:
+    """An event as stored. `command` is set on the first event of a batch only."""
+
+    seq: int
+    batch: int
+    type: str
+    version: int
+    firefight: int
+    step: str
+    payload: dict
+    recorded: str
+    command: dict | None
+    hash: str
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _primary(e: sqlite3.Error) -> int | None:
+    code = getattr(e, "sqlite_errorcode", None)
+    return None if code is None else code & 0xFF
+
+
+def _connect(uri: str) -> sqlite3.Connection:
+    return sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT, isolation_level=None)
+
+
+class Store:
+    """One open campaign file. Open it read-only unless the command writes."""
+
+    def __init__(self, conn: sqlite3.Connection, path: str, write: bool, meta: dict[str, str]):
+        self.conn = conn
+        # sqlite-utils over the same connection; no plugins (they must not touch the ledger's connection)
+        self.db = sqlite_utils.Database(conn, recursive_triggers=False, execute_plugins=False)
+        self.path = path
+        self.writable = write
+        self.meta = meta
+
+    # ---- opening ---------------------------------------------------------------------------
+
+    @classmethod
+    def create(cls, path: str, meta: dict[str, str]) -> "Store":
+        """Make a new campaign file (WAL mode) holding `meta` plus "format"; refuse if PATH exists."""
+        if "format" in meta:
+            raise ValueError('meta key "format" is the store\'s own')
+        for k, v in meta.items():
+            if not isinstance(k, str) or not isinstance(v, str):
+                raise TypeError(f"meta must map str to str, got {k!r}: {v!r}")
+        try:  # O_EXCL: of two `plcg new` racing for one path, exactly one gets it
+            fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+        except FileExistsError:
+            raise BadInput(f"{path} already exists; plcg new will not overwrite a campaign file") from None
+        except OSError as e:
+            raise BadInput(f"cannot write {path}: {e.strerror}") from None
+        os.close(fd)
+        conn = None
+        try:
+            conn = _connect(Path(path).absolute().as_uri() + "?mode=rw")
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=FULL")
+            db = sqlite_utils.Database(conn, recursive_triggers=False, execute_plugins=False)
+            with db.atomic():
+                db["events"].create(
+                    {
+                        "seq": int, "batch": int, "type": str, "version": int, "firefight": int,
+                        "step": str, "payload": str, "recorded": str, "command": str,
+                        "prev_hash": str, "hash": str,
+                    },
+                    pk="seq",
+                    not_null={"batch"},
+                )
+                db["meta"].create({"key": str, "value": str}, pk="key")
+                db.execute(
+                    "CREATE TABLE snapshot (id INTEGER PRIMARY KEY CHECK (id = 1),"
+                    " seq INTEGER, hash TEXT, state BLOB)"
+                )
+                full = {**meta, "format": str(FORMAT)}
+                db["meta"].insert_all({"key": k, "value": v} for k, v in full.items())
+            return cls(conn, path, True, full)
+        except BaseException as e:
+            if conn is not None:
+                conn.close()
+            for suffix in ("", "-wal", "-shm"):  # ours: the file did not exist a moment ago
+                try:
+                    os.unlink(path + suffix)
+                except OSError:
+                    pass
+            if isinstance(e, sqlite3.Error):
+                raise BadInput(f"cannot write {path}: {e}") from None
+            raise
+
+    @classmethod
+    def open(cls, path: str, write: bool = False) -> "Store":
+        """Open an existing campaign file; read-only (SQLite mode=ro) unless write=True."""
+        if not os.path.exists(path):
+            raise BadInput(f"no campaign file at {path} (plcg new --card ... starts one)")
+        if os.path.isdir(path):
+            raise BadInput(f"{path} is a directory, not a plcg campaign file")
+        uri = Path(path).absolute().as_uri()
+        try:
+            conn, meta = cls._connect_checked(uri + ("?mode=rw" if write else "?mode=ro"), path)
+        except sqlite3.Error as e:
+            if write or not isinstance(e, sqlite3.OperationalError) or _primary(e) not in (_READONLY, _CANTOPEN):
+                raise cls._open_error(path, e) from None
+            # A WAL file in a read-only directory: mode=ro cannot create the -shm file
+            # (SQLITE_READONLY_DIRECTORY). With no -wal content to miss, the file alone is the whole
+            # ledger: read it as immutable. A -wal with frames in it would be silently ignored
+            # that way, so refuse instead.
+            wal = path + "-wal"
+            if os.path.exists(wal) and os.path.getsize(wal) > 0:
+                raise BadInput(
+                    f"cannot read {path}: its write-ahead log {wal} holds changes and the directory"
+                    " is read-only; open it once where the directory is writable"
+                ) from None
+            try:
+                conn, meta = cls._connect_checked(uri + "?mode=ro&immutable=1", path)
+            except sqlite3.Error as e2:
+                raise cls._open_error(path, e2) from None
+        if write:
+            conn.execute("PRAGMA synchronous=FULL")
+        else:
+            conn.execute("PRAGMA query_only=1")
+        return cls(conn, path, write, meta)
+
+    @classmethod
+    def _connect_checked(cls, uri: str, path: str) -> tuple[sqlite3.Connection, dict[str, str]]:
+        conn = _connect(uri)
+        try:
+            return conn, cls._check(conn, path)
+        except BaseException:
+            conn.close()
+            raise
+
+    @staticmethod
+    def _check(conn: sqlite3.Connection, path: str) -> dict[str, str]:
+        """The file's meta, after checking it is a plcg campaign this release can read."""
+        try:
+            tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        except sqlite3.DatabaseError as e:
+            if _primary(e) in (_NOTADB, _CORRUPT):
+                raise BadInput(f"{path} is not a plcg campaign file (not SQLite: {e})") from None
+            raise
+        if not _TABLES <= tables:
+            raise BadInput(f"{path} is not a plcg campaign file (a SQLite file without the ledger tables)")
+        meta = {str(k): str(v) for k, v in conn.execute("SELECT key, value FROM meta")}
+        try:
+            fmt = int(meta["format"])
+        except (KeyError, ValueError):
+            raise BadInput(f"{path} is not a plcg campaign file (no format in its meta table)") from None
+        if fmt > FORMAT:
+            raise BadInput(f"{path} was written by a newer plcg (format {fmt}); upgrade plcg")
+        if fmt < 1:
+            raise BadInput(f"{path} is not a plcg campaign file (format {fmt})")
+        return meta
+
+    @staticmethod
+    def _open_error(path: str, e: sqlite3.Error) -> BadInput:
+        if _primary(e) in (_NOTADB, _CORRUPT):
+            return BadInput(f"{path} is not a plcg campaign file (not SQLite: {e})")
+        return BadInput(f"cannot open {path}: {e}")
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> "Store":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # ---- writing ---------------------------------------------------------------------------
+
+    def _write_error(self, e: sqlite3.Error) -> Exception:
+        if _primary(e) in (_BUSY, _LOCKED) or "locked" in str(e) or "busy" in str(e):
+            return WriteConflict(
+                f"another writer is holding {self.path} (waited {BUSY_TIMEOUT:g} s); run the command again"
+            )
+        return BadInput(f"cannot write {self.path}: {e}")
+
+    def _rollback(self) -> None:
+        if self.conn.in_transaction:
+            try:
+                self.conn.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass  # the error already ended the transaction
+
+    def _begin(self) -> None:
+        try:
+            self.conn.execute("BEGIN IMMEDIATE")  # the write lock, waiting up to BUSY_TIMEOUT
+        except sqlite3.Error as e:
+            self._rollback()
+            raise self._write_error(e) from None
+
+    def head(self) -> tuple[int, str]:
+        """(last seq, its hash); (0, GENESIS) when there are no events."""
+        row = self.conn.execute(_HEAD).fetchone()
+        return (row[0], row[1]) if row else (0, GENESIS)
+
+    def append(
+        self,
+        expected_seq: int,
+        events: list[NewEvent],
+        command: dict | None = None,
+        snapshot: Callable[[int, str], bytes | None] | None = None,
+        recorded: str | None = None,
+    ) -> list[Stored]:
+        """Append `events` as one batch after seq `expected_seq`, all or none.
+
+        WriteConflict if the head is no longer `expected_seq` (or another writer holds the lock past
+        the busy timeout); BadInput if the file cannot be written. `snapshot(last_seq, last_hash)`
+        runs inside the transaction; its blob (unless None) replaces the stored snapshot, and if it
+        raises, nothing is written. An empty `events` list writes nothing and returns [].
+        """
+        if not events:
+            return []
+        recorded = _now() if recorded is None else recorded
+        # serialise before taking the lock: a payload that is not JSON fails here, holding nothing
+        texts = [dumps(ev.payload) for ev in events]
+        command_text = None if command is None else dumps(command)
+        self._begin()
+        try:
+            row = self.conn.execute(_HEAD).fetchone()
+            head_seq, prev = (row[0], row[1]) if row else (0, GENESIS)
+            if head_seq != expected_seq:
+                raise WriteConflict(f"another writer appended first (seq {head_seq}); run the command again")
+            batch = expected_seq + 1
+            rows, stored = [], []
+            for i, (ev, text) in enumerate(zip(events, texts)):
+                seq = batch + i
+                payload = loads(text)  # as read() will give it back (tuples -> lists)
+                cmd = command if i == 0 else None
+                h = chain_hash(prev, {
+                    "seq": seq, "batch": batch, "type": ev.type, "version": ev.version,
+                    "firefight": ev.firefight, "step": ev.step, "payload": payload,
+                    "recorded": recorded, "command": cmd,
+                })
+                rows.append((seq, batch, ev.type, ev.version, ev.firefight, ev.step, text, recorded,
+                             command_text if i == 0 else None, prev, h))
+                stored.append(Stored(seq, batch, ev.type, ev.version, ev.firefight, ev.step, payload,
+                                     recorded, None if cmd is None else loads(command_text), h))
+                prev = h
+            self.conn.executemany(_INSERT, rows)
+            if snapshot is not None:
+                blob = snapshot(stored[-1].seq, prev)
+                if blob is not None:
+                    self.conn.execute(
+                        "INSERT OR REPLACE INTO snapshot (id, seq, hash, state) VALUES (1, ?, ?, ?)",
+                        (stored[-1].seq, prev, blob),
+                    )
+            self.conn.execute("COMMIT")
+        except BaseException as e:
+            self._rollback()
+            if isinstance(e, sqlite3.Error) and not isinstance(e, sqlite3.IntegrityError):
+                raise self._write_error(e) from None
+            raise
+        return stored
+
+    def drop_snapshot(self) -> None:
+        """Delete the stored snapshot (derived data: only speed is lost)."""
+        self._begin()
+        try:
+            self.conn.execute("DELETE FROM snapshot")
+            self.conn.execute("COMMIT")
+        except sqlite3.Error as e:
+            self._rollback()
+            raise self._write_error(e) from None
+
+    # ---- reading ---------------------------------------------------------------------------
+
+    def _rows(self, sql: str, params: tuple = ()) -> Iterator[tuple]:
+        cur = self.conn.execute(sql, params)
+        try:
+            yield from cur
+        except sqlite3.DatabaseError as e:
+            raise BadInput(f"cannot read {self.path}: {e}") from None
+        finally:
+            cur.close()
+
+    def read(self, since: int = 0, until: int | None = None) -> Iterator[Stored]:
+        """Events with since < seq <= until (no upper bound when until is None), in seq order."""
+        if until is None:
+            rows = self._rows(_SELECT + " WHERE seq > ? ORDER BY seq", (since,))
+        else:
+            rows = self._rows(_SELECT + " WHERE seq > ? AND seq <= ? ORDER BY seq", (since, until))
+        for seq, batch, type_, version, ff, step, payload, recorded, command, h in rows:
+            yield Stored(seq, batch, type_, version, ff, step, loads(payload), recorded,
+                         None if command is None else loads(command), h)
+
+    def read_raw(self, since: int = 0) -> Iterator[tuple]:
+        """(seq, type, version, payload_text) for seq > since, in order, straight from the cursor."""
+        return self._rows("SELECT seq, type, version, payload FROM events WHERE seq > ? ORDER BY seq", (since,))
+
+    def read_fold(self, since: int = 0, until: int | None = None) -> Iterator[tuple]:
+        """(seq, batch, type, version, payload dict) for since < seq <= until: what folding needs, no more."""
+        sql = "SELECT seq, batch, type, version, payload FROM events WHERE seq > ?"
+        params: tuple = (since,)
+        if until is not None:
+            sql += " AND seq <= ?"
+            params = (since, until)
+        for seq, batch, type_, version, payload in self._rows(sql + " ORDER BY seq", params):
+            yield seq, batch, type_, version, loads(payload)
+
+    def hash_at(self, seq: int) -> str | None:
+        row = self.conn.execute("SELECT hash FROM events WHERE seq = ?", (seq,)).fetchone()
+        return None if row is None else row[0]
+
+    def rows_for_audit(self) -> Iterator[tuple]:
+        """Every row as stored, in rowid order, columns as in COLUMNS."""
+        return self._rows("SELECT " + ", ".join(COLUMNS) + " FROM events ORDER BY rowid")
+
+    def snapshot(self) -> tuple[int, str, bytes] | None:
+        """(seq, hash, blob) of the stored snapshot, or None."""
+        row = self.conn.execute("SELECT seq, hash, state FROM snapshot WHERE id = 1").fetchone()
+        return None if row is None else (row[0], row[1], bytes(row[2]))
+
+    def verify_chain(self) -> list[tuple[int, str]]:
+        """Recompute the chain from the stored columns; every (seq, problem) found, in seq order.
+
+        Finds: a row edited (its hash no longer matches its contents), a row edited and re-hashed
+        (reported at the NEXT row, whose link breaks; or via the snapshot when it was the last),
+        rows deleted (a seq gap; trailing rows only if the snapshot was built past the end), rows
+        out of order, and batch/command inconsistencies. The snapshot is only evidence here.
+        """
+        problems: list[tuple[int, str]] = []
+        snap = self.conn.execute("SELECT seq, hash FROM snapshot WHERE id = 1").fetchone()
+        snap_seq, snap_hash = snap if snap is not None and isinstance(snap[0], int) else (None, None)
+        at_snap = None  # the stored hash of row snap_seq
+        prev_seq, prev_hash, prev_batch = 0, GENESIS, None
+        flagged: set[int] = set()
+        for seq, batch, type_, version, ff, step, payload, recorded, command, link, h in self.rows_for_audit():
+            bad = len(problems)
+            gap = False
+            if not isinstance(seq, int) or seq <= prev_seq:
+                problems.append((seq, f"row {seq} is out of order (after row {prev_seq})"))
+                gap = True
+            elif seq != prev_seq + 1:
+                missing = f"{prev_seq + 1}" if seq == prev_seq + 2 else f"{prev_seq + 1}-{seq - 1}"
+                problems.append((prev_seq + 1, f"row(s) after {prev_seq} deleted (seq {missing} missing)"))
+                gap = True
+            elif link != prev_hash:
+                if prev_seq == 0:
+                    problems.append((seq, f"row {seq} does not start the chain (its link was edited)"))
+                else:
+                    problems.append((seq, f"row {seq} does not link to row {prev_seq}: row {prev_seq} was"
+                                          f" edited and its hash recomputed, or row {seq}'s link was edited"))
+            try:
+                p = loads(payload)
+                c = None if command is None else loads(command)
+            except (TypeError, ValueError):
+                problems.append((seq, f"row {seq} was edited: its payload or command is not JSON"))
+            else:
+                record = {"seq": seq, "batch": batch, "type": type_, "version": version, "firefight": ff,
+                          "step": step, "payload": p, "recorded": recorded, "command": c}
+                if not isinstance(link, str) or chain_hash(link, record) != h:
+                    problems.append((seq, f"row {seq} was edited: its hash does not match its contents"))
+                elif dumps(p) != payload or (command is not None and dumps(c) != command):
+                    problems.append((seq, f"row {seq} was edited: its JSON is not in canonical form"))
+            if batch != seq and not gap and batch != prev_batch:
+                problems.append((seq, f"row {seq} claims batch {batch}, which does not continue row"
+                                      f" {prev_seq}'s (batch {prev_batch})"))
+            elif command is not None and batch != seq:
+                problems.append((seq, f"row {seq} carries a command but is not the first of its batch"))
+            if len(problems) > bad:
+                flagged.add(seq)
+            if seq == snap_seq:
+                at_snap = h
+            if isinstance(seq, int) and seq > prev_seq:
+                prev_seq = seq
+            prev_hash, prev_batch = h, batch
+        if snap_seq is not None:
+            if snap_seq > prev_seq:
+                problems.append((prev_seq + 1, f"row(s) after {prev_seq} deleted (the snapshot was"
+                                               f" built at seq {snap_seq})"))
+            elif at_snap is not None and at_snap != snap_hash and not flagged & {snap_seq, snap_seq + 1}:
+                problems.append((snap_seq, f"row {snap_seq} was edited and its hash recomputed (the"
+                                           f" snapshot built at it records a different hash)"))
+        return problems
