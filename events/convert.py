@@ -1,0 +1,48 @@
+"""The cattrs converter for the event classes, and the upcasters that read old event versions.
+
+`unstructure(event)` gives the payload dict the store keeps; `structure(type, version, payload)`
+gives the attrs event back, upgrading an old version first. Every event type round-trips exactly
+(tests/test_events.py).
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import cattrs
+
+from events.types import REGISTRY
+
+converter = cattrs.Converter()
+# A roll's outcome is an int, a str or None (table results): keep it as it is.
+converter.register_structure_hook(Any, lambda v, _t: v)
+
+# (type, from_version) -> function upgrading a payload dict to from_version + 1
+UPCASTERS: dict[tuple[str, int], Callable[[dict], dict]] = {}
+
+
+def upcaster(etype: str, from_version: int):
+    def wrap(fn):
+        UPCASTERS[(etype, from_version)] = fn
+        return fn
+
+    return wrap
+
+
+def upcast(etype: str, version: int, payload: dict) -> dict:
+    """Bring a stored payload up to the current version of its event class."""
+    cls = REGISTRY.get(etype)
+    if cls is None:
+        raise KeyError(etype)
+    while version < cls.VERSION:
+        payload = UPCASTERS[(etype, version)](payload)
+        version += 1
+    return payload
+
+
+def unstructure(event) -> dict:
+    return converter.unstructure(event)
+
+
+def structure(etype: str, version: int, payload: dict):
+    cls = REGISTRY[etype]
+    return converter.structure(upcast(etype, version, payload), cls)

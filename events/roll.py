@@ -1,0 +1,27 @@
+"""The one roll value every rolling event carries (log --json shows it as `roll`)."""
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+
+@attrs.frozen(slots=True)
+class Drm:
+    """One DRM/drm that applied, with the rule that gives it."""
+
+    rule: str  # e.g. "2.12"
+    reason: str  # in words: "bought an Attack Option for firefight 2"
+    value: int
+
+
+@attrs.frozen(slots=True)
+class Roll:
+    dice: tuple[int, ...]  # as rolled: (dr,) or (white, colored)
+    drm: tuple[Drm, ...]
+    final: int  # sum(dice) + sum(drm)
+    table: str  # rule number of the table, e.g. "2.12"
+    row: str  # the table row used, as printed: "<2", "5-10", ">12"
+    outcome: Any  # the table's result (contract: cli-contract.md, log --json)
+    manual: bool = False  # dice typed in with --dice (True) or rolled by the seeded roller (False)
+    rolled: Any = None  # the table's own result where a rule then changed it (2.362 demotion)

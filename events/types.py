@@ -1,0 +1,372 @@
+"""One frozen attrs class per campaign event, each with a type name and a schema version.
+
+Payloads are what `log --json` and the JSON Lines export show. Every roll is a `Roll`
+(events/roll.py) with the dice as rolled, each DRM with its rule, the final, the table row and
+the result. Old versions are upgraded on read by the upcasters in events/codec.py.
+"""
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import attrs
+
+from events.roll import Drm, Roll  # noqa: F401  (re-exported: one roll type)
+
+REGISTRY: dict[str, type] = {}
+
+
+def event(name: str, version: int = 1):
+    """Register an event class under its type name (the `type` column of the log)."""
+
+    def wrap(cls):
+        cls = attrs.frozen(cls)
+        cls.TYPE = name
+        cls.VERSION = version
+        REGISTRY[name] = cls
+        return cls
+
+    return wrap
+
+
+class Event:
+    TYPE: ClassVar[str]
+    VERSION: ClassVar[int]
+
+
+@attrs.frozen
+class UnitRef:
+    id: str  # "I1-2.3": RG I1, its 2nd purchase in the CG, 3rd counter
+    name: str  # "4-6-7", "LMG", "9-2"
+
+
+@attrs.frozen
+class SideHex:
+    side: str
+    hex: str
+
+
+@attrs.frozen
+class SideUnit:
+    side: str
+    unit: str
+
+
+@attrs.frozen
+class HexItem:
+    hex: str
+    item: str
+
+
+@attrs.frozen
+class TerrainChange:
+    hex: str
+    change: str  # "add" | "remove"
+    item: str
+
+
+# --- campaign ---------------------------------------------------------------------------------
+
+@event("campaign_started")
+class CampaignStarted(Event):
+    product: str
+    product_version: str
+    rules: str  # the rules edition the ledger implements
+    seed: str  # the seeded roller's key: every ledger roll is re-derivable from it
+    card_ref: str
+    card: dict  # the whole CG Card, so the log replays without the card file
+    redeployment: str | None  # "A" | "B" | None (chosen at 3.2)
+
+
+@event("step_left")
+class StepLeft(Event):
+    step: str
+    to: str  # the next step id, or "end"
+    firefight: int  # the firefight the next step belongs to
+
+
+@event("conceded")
+class Conceded(Event):
+    side: str
+
+
+@event("cg_ended")
+class CgEnded(Event):
+    reason: str  # "last firefight" | "concession"
+    winner: str | None
+    tvp: dict[str, int]
+
+
+@event("reverted")
+class Reverted(Event):
+    seqs: tuple[int, ...]
+    reason: str
+    force: bool = False  # crossed a firefight commencement (2.8)
+    restores: bool = False  # an undo of an undo
+
+
+# --- 2.x New CG Firefight ---------------------------------------------------------------------
+
+@event("cp_replenished")
+class CpReplenished(Event):
+    side: str
+    roll: Roll | None  # None where the card provides the CP (2.1 EXC)
+    gained: int
+    total: int
+
+
+@event("weather_set")
+class WeatherSet(Event):
+    text: str
+
+
+@event("rg_bought")
+class RgBought(Event):
+    side: str
+    rg: str
+    purchase: str  # "I1-2": the 2nd purchase of RG I1 in this CG
+    mode: str  # "on-map" | "reserve" | "entry"
+    base_cost: int
+    delta: int  # 2.34
+    cost: int
+    cp_left: int
+    platoons: int  # counted against the 2.3 limit (ruling R12)
+    units: tuple[UnitRef, ...]
+    fp: int = 0  # Fortification Points gained (2.38)
+
+
+@event("patrols_bought")
+class PatrolsBought(Event):
+    side: str
+    count: int
+    cost: int
+    cp_left: int
+
+
+@event("attack_bought")
+class AttackBought(Event):
+    side: str
+    cost: int
+    cp_left: int
+
+
+@event("oba_rolled")
+class ObaRolled(Event):
+    side: str
+    purchase: str
+    roll: Roll
+
+
+@event("leader_rolled")
+class LeaderRolled(Event):
+    side: str
+    purchase: str | None  # None for a 3.45 generated leader
+    roll: Roll
+    unit: UnitRef | None  # the leader counter received (None: no leader)
+    generated: bool = False
+
+
+@event("fortified")
+class Fortified(Event):
+    side: str
+    kind: str
+    hex: str | None
+    cost: int
+    fp_left: int
+    detail: dict[str, int]  # capacity / factors / hexsides / locations / ca / nca, as given
+    unit: str | None = None  # HIP: the unit it hides
+
+
+@event("firefight_determined")
+class FirefightDetermined(Event):
+    type: str  # "axis_assault" | "allied_assault" | "dual" | "idle"
+    attacker: str | None
+    setup_first: str | None
+    move_first: str | None
+    rolls: tuple[Roll, ...] = ()  # the two drs of a Dual Attack (2.41)
+    lost: tuple[str, ...] = ()  # what an Idle Firefight loses (2.41, ruling R11)
+
+
+@event("night_set")
+class NightSet(Event):
+    text: str
+
+
+@event("redeployment_option")
+class RedeploymentOption(Event):
+    option: str  # "A" | "B" (3.2)
+
+
+@event("redeployed")
+class Redeployed(Event):
+    side: str
+    unit: str
+    frm: str | None
+    to: str
+    situation: str  # 3.212
+    roll: Roll | None  # Option B in friendly MLR: no roll
+    result: str
+
+
+@event("unit_set_up")
+class UnitSetUp(Event):
+    side: str
+    unit: str
+    hex: str
+    hip: bool
+
+
+@event("patrol_resolved")
+class PatrolResolved(Event):
+    side: str
+    patrol: int  # 1-based among the side's patrols this firefight
+    kind: str  # recon | ambush | raid | anti-vehicle
+    units: tuple[str, ...]
+    leader: str
+    mission_hex: str
+    roll: Roll
+    returns: bool  # it must roll on the Return table
+
+
+@event("patrol_returned")
+class PatrolReturned(Event):
+    side: str
+    patrol: int
+    roll: Roll
+
+
+@event("patrol_given_up")
+class PatrolGivenUp(Event):
+    side: str
+    patrol: int
+    reason: str
+
+
+@event("firefight_ended")
+class FirefightEnded(Event):
+    turn: int
+    cvp_lost: dict[str, int]
+    winner: str
+    winner_rule: str  # "1.31" | "R5" | "--winner"
+    control: tuple[SideHex, ...]
+    lost: tuple[SideUnit, ...]
+    terrain: tuple[HexItem, ...]
+    encircled: tuple[SideUnit, ...] = ()
+    wounded: tuple[SideUnit, ...] = ()
+    shocked: tuple[SideUnit, ...] = ()
+    recalled: tuple[SideUnit, ...] = ()
+    repairs: tuple[HexItem, ...] = ()  # hex=side:item id, item=kind (3.46)
+
+
+# --- 3.x Reorganization Phase -----------------------------------------------------------------
+
+@event("casualties_added")
+class CasualtiesAdded(Event):  # 3.11: RePh losses count for the firefight just played (ruling R4)
+    side: str
+    cvp: int
+    units: tuple[str, ...]
+
+
+@event("encircled_tested")
+class EncircledTested(Event):
+    side: str
+    unit: str
+    morale: int
+    roll: Roll
+
+
+@event("shock_resolved")
+class ShockResolved(Event):
+    side: str
+    unit: str
+    roll: Roll
+
+
+@event("isolated_marked")
+class IsolatedMarked(Event):  # 3.25: units ending in an Isolated Location (Ammunition Shortage)
+    units: tuple[SideUnit, ...]
+
+
+@event("terrain_changed")
+class TerrainChanged(Event):  # 3.31 / CG5 (rubble, flame) and 3.52 clearance
+    rule: str
+    changes: tuple[TerrainChange, ...]
+    rolls: tuple[Roll, ...] = ()
+    note: str = ""
+
+
+@event("evacuation_rolled")
+class EvacuationRolled(Event):
+    side: str
+    leader: str
+    roll: Roll
+
+
+@event("tvp_awarded")
+class TvpAwarded(Event):
+    tvp: dict[str, int]  # this firefight, by control of the card's TVP hexes (3.33)
+    total: dict[str, int]  # CG TVP total
+
+
+@event("disease_rolled")
+class DiseaseRolled(Event):
+    side: str
+    roll: Roll
+
+
+@event("promotion_rolled")
+class PromotionRolled(Event):
+    side: str
+    roll: Roll
+
+
+@event("leaders_rolled")
+class LeadersRolled(Event):  # 3.45
+    side: str
+    roll: Roll
+    may_generate: int  # min(result, leaders lost - 1, MMC on board)
+
+
+@event("repair_rolled")
+class RepairRolled(Event):
+    side: str
+    item: str
+    kind: str
+    roll: Roll
+
+
+@event("recall_rolled")
+class RecallRolled(Event):
+    side: str
+    unit: str
+    roll: Roll
+
+
+@event("elr_rolled")
+class ElrRolled(Event):
+    side: str
+    roll: Roll
+    before: int
+    after: int
+
+
+@event("san_adjusted")
+class SanAdjusted(Event):
+    side: str
+    before: int
+    after: int
+
+
+@event("clearance_rolled")
+class ClearanceRolled(Event):
+    side: str
+    hex: str
+    item: str
+    roll: Roll
+    casualty_reduction: bool = False  # 3.52 dagger: original 6 vs known minefield/Panji
+
+
+def all_types() -> dict[str, type]:
+    return dict(REGISTRY)
+
+
+Any  # typing re-export for attrs annotations
