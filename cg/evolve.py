@@ -1,0 +1,487 @@
+"""Folding events into the campaign state: one small function per event type.
+
+Handlers take the payload as stored (a dict), so replay does not pay for structuring every event
+into its attrs class: the codec round-trips the classes, the fold reads the same keys.
+`fold` first learns which seqs are reverted (a revert of a revert restores them), then folds the rest.
+"""
+from __future__ import annotations
+
+from typing import Callable, Iterable
+
+from cg.state import SIDES, CampaignState, FirefightRecord, Purchase, Unit, expand_units, unit_kind
+
+HANDLERS: dict[str, Callable] = {}
+
+
+def on(name: str):
+    def wrap(fn):
+        HANDLERS[name] = fn
+        return fn
+
+    return wrap
+
+
+def start(payload: dict) -> CampaignState:
+    from cg.card import parse_card
+
+    card = parse_card(payload["card"], source="campaign_started")
+    st = CampaignState(card=card, seed=payload["seed"], card_ref=payload.get("card_ref", ""),
+                       product_version=payload.get("product_version", ""))
+    st.option = payload.get("redeployment")
+    for side in SIDES:
+        spec = card.sides[side]
+        s = st.sides[side]
+        s.elr, s.san, s.cp = spec.elr, spec.san, spec.initial_cp
+    for side in SIDES:
+        for hx in card.sides[side].control:
+            st.control[hx] = side
+    _new_firefight(st, 1)
+    st.step = "2.2"  # the Initial Firefight starts at 2.2 (1.1)
+    return st
+
+
+def _new_firefight(st: CampaignState, n: int) -> None:
+    spec = st.card.firefights[n - 1]
+    ff = FirefightRecord(n=n, date=spec.date, time=spec.time, initial=(n == 1))
+    for side in SIDES:
+        s = st.sides[side]
+        ff.cp_left[side] = s.cp
+        ff.elr[side], ff.san[side] = s.elr, s.san  # as announced at 2.4; 3.47 / 3.51 update them
+        if n == 1:
+            ff.cp_gained[side] = s.cp  # the Initial Firefight's CP come from the card (2.3)
+    st.firefights.append(ff)
+    st.firefight = n
+
+
+def evolve(st: CampaignState, etype: str, p: dict, seq: int = 0, batch: int = 0) -> CampaignState:
+    handler = HANDLERS.get(etype)
+    if etype == "step_left" and st.step == "2.8":
+        st.commencements.add(seq)
+    if handler is not None:
+        handler(st, p)
+    st.seq = seq
+    st.last_batch = batch
+    return st
+
+
+def fold(records: Iterable[tuple], state: CampaignState | None = None) -> CampaignState:
+    """records: (seq, batch, type, payload dict) in seq order. Reverted seqs are skipped."""
+    records = list(records)
+    reverted = reverted_seqs(records)
+    st = state
+    for seq, batch, etype, payload in records:
+        if etype == "campaign_started":
+            st = start(payload)
+            st.seq, st.last_batch = seq, batch
+            continue
+        if etype == "reverted":
+            st.reverts.append((seq, tuple(payload["seqs"]), payload["reason"], payload.get("force", False)))
+            st.seq, st.last_batch = seq, batch
+            continue
+        if seq in reverted:
+            st.seq = seq
+            continue
+        evolve(st, etype, payload, seq, batch)
+    return st
+
+
+def reverted_seqs(records) -> set[int]:
+    """Seqs taken back by reverts; a revert that is itself reverted takes nothing back."""
+    reverts = [(seq, payload["seqs"]) for seq, _b, etype, payload in records if etype == "reverted"]
+    if not reverts:
+        return set()
+    undone: set[int] = set()
+    # later reverts decide about earlier ones: walk from the newest
+    for seq, seqs in reversed(reverts):
+        if seq in undone:
+            continue
+        undone.update(seqs)
+    return undone
+
+
+# ---- campaign and step -------------------------------------------------------------------------
+
+@on("step_left")
+def _step_left(st, p):
+    to = p["to"]
+    frm = st.step
+    if frm == "2.8":
+        st.ff.commenced = True  # 2.8 Firefight Commencement
+    if to == "end":
+        st.step = "end"
+        st.ended = True
+        return
+    if to == "2.1":
+        _new_firefight(st, p["firefight"])
+        for side in SIDES:
+            s = st.sides[side]
+            s.attack, s.patrols, s.platoons = False, 0, 0
+        st.cleared.clear()
+        st.ap_failed.clear()
+        st.patrols_done = {"axis": set(), "allied": set()}
+        st.patrols_to_return = {"axis": set(), "allied": set()}
+        for u in st.units.values():
+            u.redeployed = False
+    if to == "2.3":
+        for side in SIDES:
+            st.sides[side].platoons = 0
+    st.step = to
+    st.done = set()
+
+
+@on("conceded")
+def _conceded(st, p):
+    st.conceded_by = p["side"]
+
+
+@on("cg_ended")
+def _cg_ended(st, p):
+    st.ended = True
+    st.step = "end"
+    st.end_reason = p["reason"]
+
+
+# ---- 2.x ---------------------------------------------------------------------------------------
+
+@on("cp_replenished")
+def _cp(st, p):
+    side = p["side"]
+    st.sides[side].cp = p["total"]
+    st.ff.cp_gained[side] = p["gained"]
+    st.ff.cp_left[side] = p["total"]
+    st.done.add(f"cp:{side}")
+
+
+@on("weather_set")
+def _weather(st, p):
+    st.ff.weather = p["text"]
+    st.done.add("weather")
+
+
+def _spend(st, side, cost, left):
+    st.sides[side].cp = left
+    st.ff.cp_spent[side] += cost
+    st.ff.cp_left[side] = left
+
+
+@on("rg_bought")
+def _rg_bought(st, p):
+    side = p["side"]
+    _spend(st, side, p["cost"], p["cp_left"])
+    rg = st.card.sides[side].rg_by_id(p["rg"])
+    key = f"{side}:{rg.id}"
+    st.purchase_count[key] = st.purchase_count.get(key, 0) + 1
+    pur = Purchase(id=p["purchase"], side=side, rg=rg.id, firefight=st.firefight, mode=p["mode"],
+                   cost=p["cost"], kind=rg.kind, leader_owed=rg.leader_drs, oba_owed=(rg.kind == "oba"),
+                   fp=p.get("fp", 0), revealed=(p["mode"] == "on-map" and False))
+    st.purchases[pur.id] = pur
+    for u in p["units"]:
+        kind = unit_kind(u["name"], rg.kind)
+        st.units[u["id"]] = Unit(id=u["id"], side=side, name=u["name"], kind=kind, purchase=pur.id,
+                                 status="reserve" if p["mode"] == "reserve" else "available")
+        pur.units.append(u["id"])
+    if p["platoons"]:
+        st.sides[side].platoons += p["platoons"]
+        q = rg.quality or "other"
+        bought = st.ff.platoons[side]
+        bought[q] = bought.get(q, 0) + p["platoons"]
+    if p.get("fp"):
+        st.sides[side].fp += p["fp"]
+
+
+@on("patrols_bought")
+def _patrols(st, p):
+    _spend(st, p["side"], p["cost"], p["cp_left"])
+    st.sides[p["side"]].patrols += p["count"]
+
+
+@on("attack_bought")
+def _attack(st, p):
+    _spend(st, p["side"], p["cost"], p["cp_left"])
+    st.sides[p["side"]].attack = True
+    st.ff.attack[p["side"]] = True
+
+
+@on("oba_rolled")
+def _oba(st, p):
+    pur = st.purchases[p["purchase"]]
+    pur.oba = p["roll"]["outcome"]
+    pur.oba_owed = False
+
+
+@on("leader_rolled")
+def _leader(st, p):
+    side = p["side"]
+    if p["purchase"] is not None:
+        pur = st.purchases[p["purchase"]]
+        pur.leader_owed -= 1
+    else:
+        pur = None
+        st.may_generate[side] -= 1
+    u = p.get("unit")
+    if u:
+        st.units[u["id"]] = Unit(id=u["id"], side=side, name=u["name"], kind="leader",
+                                 purchase=p["purchase"], status="available")
+        if pur is not None:
+            pur.leaders.append(u["name"])
+            pur.units.append(u["id"])
+        if st.initial:
+            col = p["roll"].get("table_column") or _column(st, side, pur)
+            taken = st.sides[side].leaders_taken.setdefault(col, {})
+            taken[u["name"]] = taken.get(u["name"], 0) + 1
+
+
+def _column(st, side, pur):
+    from cg import tables
+
+    armor = False
+    if pur is not None:
+        rg = st.card.sides[side].rg_by_id(pur.rg)
+        armor = bool(rg and rg.armor_leader)
+    return tables.leader_column(st.card.sides[side].nationality, armor)
+
+
+@on("fortified")
+def _fortified(st, p):
+    side = p["side"]
+    st.sides[side].fp = p["fp_left"]
+    if p.get("hex"):
+        st.terrain.setdefault(p["hex"], []).append(f"{p['kind']}:{side}")
+    if p.get("unit") and p["unit"] in st.units:
+        st.units[p["unit"]].hip = True
+
+
+@on("firefight_determined")
+def _determined(st, p):
+    ff = st.ff
+    ff.type, ff.attacker = p["type"], p["attacker"]
+    ff.setup_first, ff.move_first = p["setup_first"], p["move_first"]
+    st.done.add("determine")
+    if p["type"] == "idle":  # 2.41: patrols and Air Support bought for it are lost (ruling R11)
+        for side in SIDES:
+            st.sides[side].patrols = 0
+        for pur in st.purchases.values():
+            if pur.firefight == st.firefight and pur.kind == "air":
+                pur.lost_idle = True
+                for uid in pur.units:
+                    st.units[uid].status = "eliminated"
+                    st.units[uid].eliminated_in = st.firefight
+
+
+@on("night_set")
+def _night(st, p):
+    st.ff.night = p["text"]
+    st.done.add("night")
+
+
+@on("redeployment_option")
+def _option(st, p):
+    st.option = p["option"]
+
+
+@on("redeployed")
+def _redeployed(st, p):
+    u = st.units[p["unit"]]
+    u.redeployed = True
+    r = p["result"]
+    if r in ("eliminated", "eliminated_cs_na"):
+        u.status, u.eliminated_in = "eliminated", st.firefight
+        st.ff.lost.append([p["side"], u.id])
+        return
+    if r.startswith("redeploys"):
+        u.hex = p["to"]
+        u.isolated = False
+    else:  # remains in hex: uncontrolled / NML units become Isolated (3.216)
+        u.isolated = p["situation"] in ("uncontrolled", "nml", "isolated")
+
+
+@on("unit_set_up")
+def _setup(st, p):
+    u = st.units[p["unit"]]
+    u.hex, u.hip = p["hex"], p["hip"]
+    if u.status in ("available", "reserve"):
+        u.status = "on_map" if u.status == "available" else "reserve"
+    pur = st.purchases.get(u.purchase) if u.purchase else None
+    if pur is not None:
+        pur.revealed = True
+
+
+@on("patrol_resolved")
+def _patrol(st, p):
+    side = p["side"]
+    st.patrols_done[side].add(p["patrol"])
+    if p["returns"]:
+        st.patrols_to_return[side].add(p["patrol"])
+
+
+@on("patrol_returned")
+def _patrol_ret(st, p):
+    st.patrols_to_return[p["side"]].discard(p["patrol"])
+
+
+@on("patrol_given_up")
+def _patrol_up(st, p):
+    st.patrols_done[p["side"]].add(p["patrol"])
+
+
+@on("firefight_ended")
+def _ended(st, p):
+    ff = st.ff
+    ff.turn, ff.winner = p["turn"], p["winner"]
+    for side in SIDES:
+        ff.cvp_lost[side] = p["cvp_lost"][side]
+    for c in p["control"]:
+        st.control[c["hex"]] = c["side"]
+    for lu in p["lost"]:
+        u = st.units.get(lu["unit"])
+        if u is not None:
+            u.status, u.eliminated_in = "eliminated", st.firefight
+        ff.lost.append([lu["side"], lu["unit"]])
+    for t in p["terrain"]:
+        st.terrain.setdefault(t["hex"], []).append(t["item"])
+    for key, attr in (("encircled", "encircled"), ("wounded", "wounded"), ("shocked", "shocked")):
+        for su in p.get(key, ()):
+            setattr(st.units[su["unit"]], attr, True)
+    for su in p.get("recalled", ()):
+        u = st.units[su["unit"]]
+        u.recalled, u.status = True, "recalled"
+    for r in p.get("repairs", ()):
+        side, item = r["hex"].split(":", 1)
+        st.repairs_owed[(side, item)] = r["item"]
+    for pur in st.purchases.values():
+        if pur.firefight == st.firefight:
+            pur.revealed = True  # purchases are revealed once the firefight was played
+    st.done.add("end")
+
+
+# ---- 3.x ---------------------------------------------------------------------------------------
+
+@on("casualties_added")
+def _casualties(st, p):
+    st.ff.cvp_lost[p["side"]] += p["cvp"]
+    for uid in p["units"]:
+        if uid in st.units:
+            st.units[uid].status, st.units[uid].eliminated_in = "eliminated", st.firefight
+        st.ff.lost.append([p["side"], uid])
+
+
+def _eliminate(st, side, uid):
+    u = st.units[uid]
+    u.status, u.eliminated_in = "eliminated", st.firefight
+    st.ff.lost.append([side, uid])
+
+
+@on("encircled_tested")
+def _encircled(st, p):
+    u = st.units[p["unit"]]
+    if p["roll"]["outcome"] == "eliminated":
+        _eliminate(st, p["side"], u.id)
+    else:
+        u.encircled = False  # passed: it keeps the Encircled marker into the next firefight (3.17)
+    u.encircled = False
+
+
+@on("shock_resolved")
+def _shock(st, p):
+    u = st.units[p["unit"]]
+    u.shocked = False
+    if p["roll"]["outcome"] == "eliminated":
+        _eliminate(st, p["side"], u.id)
+
+
+@on("isolated_marked")
+def _isolated(st, p):
+    for su in p["units"]:
+        st.units[su["unit"]].isolated = True
+
+
+@on("terrain_changed")
+def _terrain(st, p):
+    for c in p["changes"]:
+        items = st.terrain.setdefault(c["hex"], [])
+        if c["change"] == "add":
+            items.append(c["item"])
+        elif c["item"] in items:
+            items.remove(c["item"])
+        if not items:
+            del st.terrain[c["hex"]]
+
+
+@on("evacuation_rolled")
+def _evac(st, p):
+    u = st.units[p["leader"]]
+    if p["roll"]["outcome"] == "evacuated":
+        u.status, u.wounded = "evacuated", False
+    st.done.add(f"evacuate:{u.id}")
+
+
+@on("tvp_awarded")
+def _tvp(st, p):
+    for side in SIDES:
+        st.ff.tvp[side] = p["tvp"][side]
+        st.ff.tvp_total[side] = p["total"][side]
+        st.sides[side].tvp_total = p["total"][side]
+
+
+@on("disease_rolled")
+def _disease(st, p):
+    st.done.add(f"disease:{p['side']}")
+
+
+@on("promotion_rolled")
+def _promotion(st, p):
+    st.done.add(f"promote:{p['side']}")
+
+
+@on("leaders_rolled")
+def _leaders(st, p):
+    st.done.add(f"leaders:{p['side']}")
+    st.may_generate[p["side"]] = p["may_generate"]
+
+
+@on("repair_rolled")
+def _repair(st, p):
+    st.repairs_owed.pop((p["side"], p["item"]), None)
+
+
+@on("recall_rolled")
+def _recall(st, p):
+    u = st.units[p["unit"]]
+    u.recalled = False
+    if p["roll"]["outcome"] == "returned":
+        u.status = "available"
+    else:
+        u.status, u.eliminated_in = "eliminated", st.firefight  # no CVP (3.461)
+
+
+@on("elr_rolled")
+def _elr(st, p):
+    side = p["side"]
+    s = st.sides[side]
+    if p["before"] == 5 and p["after"] < 5:
+        s.five_lost = True
+    s.elr = p["after"]
+    st.ff.elr[side] = p["after"]
+    st.done.add(f"elr:{side}")
+
+
+@on("san_adjusted")
+def _san(st, p):
+    st.sides[p["side"]].san = p["after"]
+    st.ff.san[p["side"]] = p["after"]
+
+
+@on("clearance_rolled")
+def _clear(st, p):
+    hx, item = p["hex"], p["item"]
+    st.cleared.add(f"{hx}:{item}")
+    if p["roll"]["outcome"] == "eliminated":
+        items = st.terrain.get(hx, [])
+        for it in list(items):
+            if it == item or it.split(":")[0] == item or (item == "mines" and it.split(":")[0] in
+                                                          ("ap_mine", "at_mine", "known_minefield", "mines")):
+                items.remove(it)
+        if not items:
+            st.terrain.pop(hx, None)
+    elif item == "mines":
+        st.ap_failed.add(hx)

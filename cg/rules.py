@@ -1,0 +1,36 @@
+"""Where units stand after a firefight (3.212) and who owes a 3.2 redeployment, in rule order."""
+from __future__ import annotations
+
+from cg.state import CampaignState, other
+
+# 3.21: the order of the redeployment situations, each attacker before defender
+ORDER = (("enemy_mlr", "3.214"), ("isolated", "3.215"), ("uncontrolled", "3.216"), ("nml", "3.217"))
+
+
+def situation_of(state: CampaignState, unit) -> str:
+    """3.212 situation; a unit with no recorded hex is taken to be in its friendly MLR (contract)."""
+    if not unit.hex:
+        return "friendly_mlr"
+    return state.map_control().situation(unit.hex, unit.side)
+
+
+def attacker_for_redeployment(state: CampaignState) -> str:
+    """2.5: in a Dual Attack, the side that moved first in the most recent non-idle firefight."""
+    for ff in reversed(state.firefights[: state.firefight]):
+        if ff.type and ff.type != "idle":
+            return ff.attacker or ff.move_first
+    return state.card.campaign.initial_attacker
+
+
+def redeployment_owed(state: CampaignState) -> list[tuple[str, str, str]]:
+    """(side, unit, rule) for every unit that must redeploy at 3.2, in the order 3.214-3.217."""
+    att = attacker_for_redeployment(state)
+    out = []
+    for situation, rule in ORDER:
+        for side in (att, other(att)):
+            for u in state.units.values():
+                if u.side != side or u.redeployed or u.status not in ("on_map", "available") or not u.hex:
+                    continue
+                if situation_of(state, u) == situation:
+                    out.append((side, u.id, rule))
+    return out

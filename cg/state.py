@@ -1,0 +1,237 @@
+"""CampaignState: everything the rules need to decide the next command, folded from the log.
+
+The state is a plain attrs value. Replay folds tens of thousands of events into one instance in
+place (cg/evolve.py) because copying it per event would cost more than reading the log; `decide`
+never mutates it. `copy()` gives an independent state (used before folding a command's events).
+"""
+from __future__ import annotations
+
+import copy as _copy
+import re
+
+import attrs
+
+SIDES = ("axis", "allied")
+
+
+def other(side: str) -> str:
+    return "allied" if side == "axis" else "axis"
+
+
+@attrs.define(slots=True)
+class SideState:
+    cp: int = 0
+    elr: int = 3
+    san: int = 2
+    five_lost: bool = False  # 3.47: once reduced from 5, never back (ruling R13)
+    attack: bool = False  # bought the Attack Option for the current firefight
+    patrols: int = 0  # bought for the current firefight
+    fp: int = 0  # unspent Fortification Points
+    platoons: int = 0  # infantry platoons bought in this purchase step (ruling R12)
+    tvp_total: int = 0  # CG TVP total (3.33)
+    leaders_taken: dict = attrs.Factory(dict)  # 2.362: column -> {leader type: count} at Initial start
+
+
+@attrs.define(slots=True)
+class FirefightRecord:
+    n: int
+    date: str
+    time: str
+    initial: bool
+    type: str | None = None
+    attacker: str | None = None
+    setup_first: str | None = None
+    move_first: str | None = None
+    weather: str | None = None
+    night: str | None = None
+    commenced: bool = False
+    turn: int | None = None
+    winner: str | None = None
+    cp_gained: dict = attrs.Factory(lambda: {"axis": 0, "allied": 0})
+    cp_spent: dict = attrs.Factory(lambda: {"axis": 0, "allied": 0})
+    cp_left: dict = attrs.Factory(lambda: {"axis": 0, "allied": 0})
+    attack: dict = attrs.Factory(lambda: {"axis": False, "allied": False})
+    # infantry platoons bought for this firefight by quality (3.47): {"axis": {"elite": 1}}
+    platoons: dict = attrs.Factory(lambda: {"axis": {}, "allied": {}})
+    cvp_lost: dict = attrs.Factory(lambda: {"axis": 0, "allied": 0})
+    tvp: dict = attrs.Factory(lambda: {"axis": 0, "allied": 0})
+    tvp_total: dict = attrs.Factory(lambda: {"axis": 0, "allied": 0})
+    elr: dict = attrs.Factory(dict)
+    san: dict = attrs.Factory(dict)
+    oba_used: dict = attrs.Factory(lambda: {"axis": 0, "allied": 0})
+    lost: list = attrs.Factory(list)  # [[side, unit]] casualties by unit
+
+
+@attrs.define(slots=True)
+class Purchase:
+    id: str
+    side: str
+    rg: str
+    firefight: int
+    mode: str
+    cost: int
+    kind: str
+    leader_owed: int = 0
+    oba_owed: bool = False
+    oba: str | None = None  # ammunition: plentiful | normal | scarce
+    leaders: list = attrs.Factory(list)
+    fp: int = 0
+    units: list = attrs.Factory(list)
+    revealed: bool = False
+    lost_idle: bool = False  # patrols/air lost to an Idle Firefight (2.41)
+
+
+@attrs.define(slots=True)
+class Unit:
+    id: str
+    side: str
+    name: str
+    kind: str  # leader | squad | hs | crew | sw | gun | vehicle | other
+    purchase: str | None
+    status: str = "available"  # available | on_map | reserve | eliminated | captured | evacuated | recalled
+    hex: str | None = None
+    hip: bool = False
+    isolated: bool = False
+    encircled: bool = False
+    wounded: bool = False
+    shocked: bool = False
+    recalled: bool = False
+    hardened: int = 0
+    redeployed: bool = False  # this RePh (3.211: once per RePh)
+    eliminated_in: int | None = None
+
+
+@attrs.define(slots=True)
+class CampaignState:
+    card: object  # cg.card.Card
+    seed: str
+    card_ref: str = ""
+    product_version: str = ""
+    seq: int = 0
+    firefight: int = 1
+    step: str = "2.2"
+    ended: bool = False
+    end_reason: str | None = None
+    conceded_by: str | None = None
+    option: str | None = None  # Redeployment Option A/B (3.2)
+    sides: dict = attrs.Factory(lambda: {s: SideState() for s in SIDES})
+    firefights: list = attrs.Factory(list)  # FirefightRecord per firefight reached
+    purchases: dict = attrs.Factory(dict)
+    purchase_count: dict = attrs.Factory(dict)  # "axis:I1" -> times bought in the CG
+    units: dict = attrs.Factory(dict)
+    control: dict = attrs.Factory(dict)  # strategic hex -> side
+    terrain: dict = attrs.Factory(dict)  # hex -> [items] kept between firefights (CG5)
+    done: set = attrs.Factory(set)  # what the current step has recorded ("cp:axis", "end", ...)
+    cleared: set = attrs.Factory(set)  # 3.52 "hex:item" tried this RePh
+    ap_failed: set = attrs.Factory(set)  # 3.52 Locations where an A-P mine attempt failed
+    patrols_done: dict = attrs.Factory(lambda: {"axis": set(), "allied": set()})
+    patrols_to_return: dict = attrs.Factory(lambda: {"axis": set(), "allied": set()})
+    last_batch: int = 0
+    reverts: list = attrs.Factory(list)  # [(seq, seqs, reason, force)] for the audit's notes
+    commencements: set = attrs.Factory(set)  # seqs of the step_left events leaving 2.8 (undo guard)
+    repairs_owed: dict = attrs.Factory(dict)  # (side, item) -> kind, recorded at 2.9 (3.46)
+    may_generate: dict = attrs.Factory(lambda: {"axis": 0, "allied": 0})  # 3.45
+    _control_cache: object = None
+    _tail: object = None  # events folded after the stored snapshot (None: folded from the log)
+
+    # ---- derived views ----
+    @property
+    def ff(self) -> FirefightRecord:
+        return self.firefights[self.firefight - 1]
+
+    @property
+    def initial(self) -> bool:
+        return self.firefight == 1
+
+    @property
+    def idle(self) -> bool:
+        return self.ff.type == "idle"
+
+    @property
+    def last_firefight(self) -> bool:
+        return self.firefight >= len(self.card.firefights)
+
+    def previous(self) -> FirefightRecord | None:
+        """The 'previous CG Firefight' of ruling R7: in a RePh it is the one just played; at 2.1 still N."""
+        if self.step in ("2.1",):
+            return self.firefights[self.firefight - 2] if self.firefight >= 2 else None
+        return self.ff
+
+    def copy(self) -> "CampaignState":
+        new = _copy.deepcopy(self)
+        return new
+
+    def map_control(self):
+        """The 1.4 control picture of the current control (cached until control changes)."""
+        key = tuple(sorted(self.control.items()))
+        cached = self._control_cache
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        from projections.control import classify
+        from projections.hexgrid import Grid
+
+        m = self.card.map
+        grid = Grid.from_spec(m.columns, m.rows)
+        mc = classify(grid, frozenset(m.strategic), dict(self.control), dict(m.friendly_edge))
+        self._control_cache = (key, mc)
+        return mc
+
+    def grid(self):
+        from projections.hexgrid import Grid
+
+        return Grid.from_spec(self.card.map.columns, self.card.map.rows)
+
+    def side_units(self, side: str, alive: bool = True):
+        for u in self.units.values():
+            if u.side == side and (not alive or u.status in ("available", "on_map", "reserve")):
+                yield u
+
+    def __deepcopy__(self, memo):
+        # the card is immutable and the control cache is derived: share them instead of copying
+        cls = type(self)
+        new = cls.__new__(cls)
+        for a in attrs.fields(cls):
+            v = getattr(self, a.name)
+            if a.name in ("card", "_control_cache"):
+                object.__setattr__(new, a.name, v)
+            else:
+                object.__setattr__(new, a.name, _copy.deepcopy(v, memo))
+        return new
+
+
+LEADER_RE = re.compile(r"^\d{1,2}[-+]\d$")
+MMC_RE = re.compile(r"^(\d+)-(\d+)-(\d+)$")
+
+
+def unit_kind(name: str, rg_kind: str) -> str:
+    """What a counter of an RG is, from its name: leaders (9-2, 8+1), MMC (4-6-7: squad; 2-4-7: HS;
+    ruling R18: an MMC with firepower below 3 is a half-squad, a crew when its RG is a gun),
+    otherwise by the RG's kind (gun, vehicle) or a support weapon."""
+    if LEADER_RE.match(name):
+        return "leader"
+    if "crew" in name.lower():
+        return "crew"
+    m = MMC_RE.match(name)
+    if m:
+        if rg_kind in ("gun", "afv", "vehicle"):
+            return "crew"
+        return "squad" if int(m.group(1)) >= 3 else "hs"
+    if rg_kind in ("afv", "vehicle"):
+        return "vehicle"
+    if rg_kind == "gun":
+        return "gun"
+    if rg_kind in ("infantry", "heavy_weapons"):
+        return "sw"
+    return "other"
+
+
+def expand_units(spec: tuple[str, ...]) -> list[str]:
+    """Card `units = ["3x 4-6-7", "1x LMG"]` -> ["4-6-7", "4-6-7", "4-6-7", "LMG"]."""
+    out = []
+    for item in spec:
+        m = re.match(r"^\s*(\d+)\s*x\s*(.+?)\s*$", item)
+        if m:
+            out.extend([m.group(2)] * int(m.group(1)))
+        else:
+            out.append(item.strip())
+    return out

@@ -1,0 +1,224 @@
+"""The PL 2.5 step order (pl25-sequence.md): each step's id, name and rule, what it owes before
+`plcg next`, and the `transitions` machine that says where `next` goes.
+
+The machine is built once per process and never driven on replay: the folded state carries the
+step, and `next_step` asks the machine only when a `next` (or `concede`) command is decided.
+"""
+from __future__ import annotations
+
+import re
+
+import attrs
+from transitions import Machine
+
+from cg.state import SIDES, CampaignState
+
+
+@attrs.frozen
+class Step:
+    id: str
+    name: str
+    rule: str
+
+
+STEPS = (
+    Step("2.1", "CP Replenishment", "2.1"),
+    Step("2.2", "At Start Weather", "2.2"),
+    Step("2.3", "Purchasing Reinforcements", "2.3"),
+    Step("2.4", "Firefight Determination", "2.4"),
+    Step("2.5", "Redeployment of Units in Friendly MLR", "2.5"),
+    Step("2.6", "Firefight Setup", "2.6"),
+    Step("2.7", "Patrols", "2.7"),
+    Step("2.8", "Firefight Commencement", "2.8"),
+    Step("2.9", "CG Firefight End", "2.9"),
+    Step("3.1", "End of the Battle Phase", "3.1"),
+    Step("3.2", "Redeployment Phase", "3.2"),
+    Step("3.3", "Consequences Phase", "3.3"),
+    Step("3.41", "Disease & Starvation", "3.41"),
+    Step("3.42", "Regrouping", "3.42"),
+    Step("3.43", "Heroes and Heroic Leaders", "3.43"),
+    Step("3.44", "Bravery and Battlefield Promotions", "3.44"),
+    Step("3.45", "Leader Generation/Improvement", "3.45"),
+    Step("3.46", "Unjamming Guns, Replenishing Ammo, Mobilizing Vehicles", "3.46"),
+    Step("3.461", "Removing Stun, Reclaiming Recalled Vehicles", "3.461"),
+    Step("3.47", "ELR Loss/Gain", "3.47"),
+    Step("3.51", "SAN Adjustment", "3.51"),
+    Step("3.52", "Fortification Clearance", "3.52"),
+    Step("end", "CG End", "1.3"),
+)
+BY_ID = {s.id: s for s in STEPS}
+ORDER = {s.id: i for i, s in enumerate(STEPS)}
+
+# `next` in order; where a source has several lines the first whose conditions hold is taken.
+TRANSITIONS = [
+    ["next", "2.1", "2.3"],  # 2.2 is the Initial Firefight's only
+    ["next", "2.2", "2.3"],
+    ["next", "2.3", "2.4"],
+    {"trigger": "next", "source": "2.4", "dest": "3.41", "conditions": "is_idle"},  # 2.41 Idle
+    {"trigger": "next", "source": "2.4", "dest": "2.6", "conditions": "is_initial"},  # 2.5 not Initial
+    ["next", "2.4", "2.5"],
+    ["next", "2.5", "2.6"],
+    ["next", "2.6", "2.7"],
+    ["next", "2.7", "2.8"],
+    ["next", "2.8", "2.9"],
+    ["next", "2.9", "3.1"],
+    ["next", "3.1", "3.2"],
+    ["next", "3.2", "3.3"],
+    ["next", "3.3", "3.41"],
+    {"trigger": "next", "source": "3.41", "dest": "3.46", "conditions": "is_idle"},
+    ["next", "3.41", "3.42"],
+    ["next", "3.42", "3.43"],
+    ["next", "3.43", "3.44"],
+    ["next", "3.44", "3.45"],
+    ["next", "3.45", "3.46"],
+    ["next", "3.46", "3.461"],
+    {"trigger": "next", "source": "3.461", "dest": "3.52", "conditions": "is_idle"},
+    ["next", "3.461", "3.47"],
+    ["next", "3.47", "3.51"],
+    ["next", "3.51", "3.52"],
+    {"trigger": "next", "source": "3.52", "dest": "end", "conditions": "is_last"},  # ruling R16
+    ["next", "3.52", "2.1"],
+    {"trigger": "concede", "source": [s.id for s in STEPS if s.id != "end"], "dest": "end"},
+]
+
+
+class _Probe:
+    """The machine's model: the three facts `next` branches on."""
+
+    is_idle = False
+    is_initial = False
+    is_last = False
+
+
+_PROBE = _Probe()
+MACHINE = Machine(
+    model=_PROBE,
+    states=[s.id for s in STEPS],
+    transitions=TRANSITIONS,
+    initial="2.2",
+    auto_transitions=False,  # no to_<state>(): the step order cannot be skipped
+    ignore_invalid_triggers=False,
+)
+
+
+def next_step(state: CampaignState, trigger: str = "next") -> str:
+    """Where `trigger` leads from the state's step, decided by the machine (which is then left at it)."""
+    _PROBE.is_idle = state.idle
+    _PROBE.is_initial = state.initial
+    _PROBE.is_last = state.last_firefight
+    MACHINE.set_state(state.step, model=_PROBE)
+    getattr(_PROBE, trigger)()
+    return _PROBE.state
+
+
+def mermaid() -> str:
+    """The step machine drawn by transitions itself (Mermaid stateDiagram-v2, no graphviz)."""
+    from transitions.extensions import GraphMachine
+
+    model = _Probe()
+    gm = GraphMachine(
+        model=model,
+        states=[s.id for s in STEPS],
+        transitions=TRANSITIONS,
+        initial="2.2",
+        auto_transitions=False,
+        graph_engine="mermaid",
+        show_conditions=True,
+        title="PL 2.5 step order",
+    )
+    text = gm.get_graph().draw(None)
+    # Mermaid ids may not hold dots: draw "2.1" as the id s2_1 and keep "2.1" as its label.
+    ident = r"(?<![\w.\"])(\d\.\d+|end)(?![\w.\"])"
+    return re.sub(ident, lambda m: "s" + m.group(1).replace(".", "_"), text)
+
+
+# --- what a step owes before `next` --------------------------------------------------------------
+
+def pending(state: CampaignState) -> list[dict]:
+    """Only what the rules make compulsory (cli-contract.md: status `pending`)."""
+    if state.ended:
+        return []
+    s = state.step
+    out: list[dict] = []
+
+    def owe(command: str, rule: str, what: str, runnable: bool = True):
+        out.append({"command": command, "rule": rule, "what": what, "runnable": runnable})
+
+    card = state.card
+    if s == "2.1":
+        for side in SIDES:
+            if f"cp:{side}" not in state.done:
+                owe(f"plcg cp {side}", "2.1", f"{side} CP replenishment")
+    elif s == "2.2":
+        if "weather" not in state.done:
+            owe("plcg weather", "2.2", "at-start weather")
+    elif s == "2.3":
+        for p in state.purchases.values():
+            if p.firefight != state.firefight:
+                continue
+            for _ in range(p.leader_owed):
+                owe(f"plcg leader {p.side} {p.id}", "2.36", f"{p.side} leader DR for {p.id}")
+            if p.oba_owed:
+                owe(f"plcg oba {p.side} {p.id}", "2.35", f"{p.side} OBA ammunition DR for {p.id}")
+    elif s == "2.4":
+        if "determine" not in state.done:
+            owe("plcg determine", "2.41", "firefight type")
+        elif state.ff.time == "night" and "night" not in state.done and not state.idle:
+            owe("plcg night TEXT", "2.42", "night conditions from the CG Card's night rules", False)
+    elif s == "2.7":
+        for side in SIDES:
+            done = state.patrols_done[side]
+            for n in range(1, state.sides[side].patrols + 1):
+                if n not in done:
+                    owe(f"plcg patrol {side} --type TYPE --units ... --leader L --hex HEX", "2.7",
+                        f"{side} patrol {n} (or give it up: plcg patrol {side} --give-up REASON)", False)
+            for n in sorted(state.patrols_to_return[side]):
+                owe(f"plcg patrol-return {side} {n}", "2.74", f"{side} patrol {n} Return DR")
+    elif s == "2.9":
+        if "end" not in state.done:
+            owe("plcg end --turn N --cvp-lost axis=N --cvp-lost allied=N", "2.9", "firefight result", False)
+    elif s == "3.1":
+        for u in state.units.values():
+            if u.encircled and u.status in ("on_map", "available"):
+                owe(f"plcg encircled {u.side} {u.id} --morale M", "3.17", f"1TC for encircled {u.id}", False)
+            if u.shocked and u.status in ("on_map", "available"):
+                owe(f"plcg shock {u.side} {u.id}", "3.19", f"Shock/UK dr for {u.id}")
+    elif s == "3.2":
+        if state.option is None:
+            owe("plcg option A|B", "3.2", "Redeployment Option A or B (kept for the CG)", False)
+        from cg.rules import redeployment_owed
+
+        for side, unit, situation in redeployment_owed(state):
+            owe(f"plcg redeploy {side} {unit} --to HEX", situation,
+                f"{side} {unit} must redeploy ({situation.replace('_', ' ')})", False)
+    elif s == "3.3":
+        for u in state.units.values():
+            if u.wounded and u.kind == "leader" and u.status in ("on_map", "available") \
+                    and f"evacuate:{u.id}" not in state.done \
+                    and card.sides[u.side].nationality.lower() != "japanese":
+                owe(f"plcg evacuate {u.side} {u.id}", "3.32", f"evacuation dr for wounded {u.id}")
+    elif s == "3.41":
+        if card.campaign.disease:
+            for side in SIDES:
+                if f"disease:{side}" not in state.done:
+                    owe(f"plcg disease {side}", "3.41", f"{side} Disease & Starvation dr")
+    elif s == "3.44":
+        for side in SIDES:
+            if f"promote:{side}" not in state.done:
+                owe(f"plcg promote {side}", "3.44", f"{side} Battlefield Promotion dr")
+    elif s == "3.45":
+        for side in SIDES:
+            if f"leaders:{side}" not in state.done:
+                owe(f"plcg leaders {side}", "3.45", f"{side} Leader Generation dr")
+    elif s == "3.46":
+        for (side, item), kind in sorted(state.repairs_owed.items()):
+            owe(f"plcg repair {side} {item} --kind {kind}", "3.46", f"{side} repair dr for {item} ({kind})")
+    elif s == "3.461":
+        for u in state.units.values():
+            if u.recalled and u.status == "recalled":
+                owe(f"plcg recall {u.side} {u.id}", "3.461", f"recalled vehicle {u.id}")
+    elif s == "3.47":
+        for side in SIDES:
+            if f"elr:{side}" not in state.done:
+                owe(f"plcg elr {side}", "3.47", f"{side} ELR Loss/Gain DR")
+    return out
