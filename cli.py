@@ -1,0 +1,945 @@
+"""plcg: the command line of the Platoon Leader 2.5 campaign ledger (../docs/cli-contract.md).
+
+A thin shell: it opens the campaign file, loads the state (snapshot + tail), asks `cg.commands.decide`
+for the events, appends them in one transaction and prints. Errors map to the contract's exit codes:
+2 bad input, 3 refused by a rule or the step order, 4 another writer first, 1 audit findings.
+"""
+from __future__ import annotations
+
+import os
+import secrets
+import sys
+from importlib.metadata import PackageNotFoundError, version as _version
+
+import click
+
+from cg.errors import BadInput, PlcgError
+
+try:
+    VERSION = _version("plcg")
+except PackageNotFoundError:  # running from a checkout
+    VERSION = "0.1.0"
+
+SNAPSHOT_EVERY = 64  # refresh the stored snapshot once the unsnapshotted tail is this long
+INTERNAL_ERROR = 5  # extension of the contract: a bug, never a rule or input problem
+
+
+# ---- the ledger: store + state at the edge ---------------------------------------------------------
+
+class Ledger:
+    """One campaign file: read the state, decide a command, append its events."""
+
+    def __init__(self, path: str, write: bool = False):
+        from events.store import Store
+
+        self.path = path
+        self.store = Store.open(path, write=write)
+
+    @classmethod
+    def create(cls, path: str, card_ref: str, seed: str | None, redeployment: str | None) -> "Ledger":
+        from cg.card import card_to_dict, load_card
+        from cg.commands import start_event
+        from events.convert import unstructure
+        from events.store import NewEvent, Store
+
+        if os.path.exists(path):
+            raise BadInput(f"{path} exists already: plcg new never overwrites a campaign (use --db)")
+        card = load_card(card_ref)
+        seed = seed or secrets.token_hex(16)
+        e = start_event(card, card_ref, card_to_dict(card), seed, redeployment, VERSION)
+        store = Store.create(path, {"product": "plcg", "product_version": VERSION})
+        try:
+            store.append(0, [NewEvent(type=e.TYPE, version=e.VERSION, payload=unstructure(e), firefight=1,
+                                      step="2.2")], command={"name": "new", "card": card_ref,
+                                                             "redeployment": redeployment})
+        except BaseException:
+            store.close()
+            os.unlink(path)
+            raise
+        store.close()
+        return cls(path, write=True)
+
+    # reading
+    def records(self, since: int = 0, until: int | None = None):
+        from events.convert import upcast
+
+        for seq, batch, etype, version, payload in self.store.read_fold(since, until):
+            if version != _current_version(etype):
+                payload = upcast(etype, version, payload)
+            yield seq, batch, etype, payload
+
+    def state(self, at: int | None = None, use_snapshot: bool = True):
+        from cg import snapshot
+        from cg.evolve import fold
+
+        if at is None and use_snapshot:
+            snap = self.store.snapshot()
+            if snap is not None:
+                seq, h, blob = snap
+                if self.store.hash_at(seq) == h:
+                    tail = list(self.records(since=seq))
+                    if not any(t == "reverted" for _, _, t, _ in tail):
+                        st = snapshot.load(blob, self._card())
+                        if st is not None:
+                            st = fold(tail, st)
+                            st._tail = len(tail)
+                            return st
+        st = fold(self.records(until=at))
+        if st is None:
+            raise BadInput(f"{self.path} holds no campaign_started event")
+        st._tail = None  # folded from the log: refresh the snapshot on the next write
+        return st
+
+    def _card(self):
+        from cg.card import parse_card
+
+        first = next(iter(self.records(until=1)))
+        return parse_card(first[3]["card"], source="campaign_started")
+
+    # writing
+    def run(self, cmd: dict) -> list:
+        from cg import snapshot
+        from cg.commands import decide, decide_undo
+        from cg.evolve import evolve, fold, reverted_seqs
+        from events.convert import unstructure
+        from events.store import NewEvent
+
+        st = self.state()
+        head_seq, _ = self.store.head()
+        if st.seq != head_seq:
+            st = self.state(use_snapshot=False)
+        if cmd["name"] == "undo":
+            recs = list(self.records())
+            history = [(s, b, t) for s, b, t, _ in recs]
+            events = decide_undo(st, history, reverted_seqs(recs), cmd.get("to"), cmd.get("reason") or "",
+                                 bool(cmd.get("force")))
+        else:
+            events = decide(st, cmd, head_seq + 1)
+        new = [NewEvent(type=e.TYPE, version=e.VERSION, payload=unstructure(e), firefight=st.firefight,
+                        step=st.step) for e in events]
+        if any(n.type == "reverted" for n in new):
+            recs = list(self.records()) + [(head_seq + 1 + i, head_seq + 1, n.type, n.payload)
+                                           for i, n in enumerate(new)]
+            st = fold(recs)
+            refresh = True
+        else:
+            for i, n in enumerate(new):
+                evolve(st, n.type, n.payload, head_seq + 1 + i, head_seq + 1)
+            tail = getattr(st, "_tail", None)
+            refresh = tail is None or tail + len(new) >= SNAPSHOT_EVERY
+        snap = (lambda _seq, _h: snapshot.dump(st)) if refresh else None
+        stored = self.store.append(head_seq, new, command=cmd, snapshot=snap)
+        self.state_after = st
+        return stored
+
+    def close(self):
+        self.store.close()
+
+
+def _current_version(etype: str) -> int:
+    from events.types import REGISTRY
+
+    cls = REGISTRY.get(etype)
+    return cls.VERSION if cls else 1
+
+
+# ---- click plumbing ----------------------------------------------------------------------------------
+
+class PlcgGroup(click.Group):
+    """Maps the ledger's errors to the contract's exit codes; no traceback reaches the user."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except PlcgError as e:
+            for line in str(e).splitlines() or [""]:
+                click.echo(f"plcg: {line}" if line is str(e).splitlines()[0] else f"  {line}", err=True)
+            ctx.exit(e.exit_code)
+        except (click.ClickException, click.exceptions.Exit, click.Abort):
+            raise
+        except KeyboardInterrupt:
+            click.echo("plcg: interrupted; nothing half-written (each command is one transaction)", err=True)
+            ctx.exit(130)
+        except Exception as e:  # a bug: say so in one line, never a traceback
+            click.echo(f"plcg: internal error: {type(e).__name__}: {e} (please report it)", err=True)
+            ctx.exit(INTERNAL_ERROR)
+
+
+@click.group(cls=PlcgGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--db", "db", envvar="PLCG_DB", default="campaign.plcg", show_default=True,
+              help="The campaign file (SQLite); also $PLCG_DB.")
+@click.version_option(VERSION, prog_name="plcg")
+@click.pass_context
+def main(ctx, db):
+    """plcg — the campaign ledger for Platoon Leader 2.5 (ASL campaign games).
+
+    Exit codes: 0 done; 1 audit found a problem; 2 bad input (nothing written); 3 refused by the
+    rules or the step order (nothing written); 4 another writer appended first, retry (nothing
+    written); 5 internal error.
+    """
+    ctx.obj = {"db": db}
+
+
+def _db(ctx) -> str:
+    return ctx.find_root().obj["db"]
+
+
+def _echo_json(obj) -> None:
+    import orjson
+
+    click.echo(orjson.dumps(obj, option=orjson.OPT_INDENT_2).decode())
+
+
+def _step(ctx, cmd: dict, as_json: bool = False) -> None:
+    """Run one step command: decide, append in one transaction, print what was recorded."""
+    from projections.words import summary
+
+    cmd = {k: v for k, v in cmd.items() if v not in (None, (), [], False)}
+    led = Ledger(_db(ctx), write=True)
+    try:
+        stored = led.run(cmd)
+    finally:
+        led.close()
+    if as_json:
+        _echo_json([{"seq": s.seq, "type": s.type, "summary": summary(s.type, s.payload), **(
+            {"roll": s.payload["roll"]} if isinstance(s.payload.get("roll"), dict) else {})} for s in stored])
+        return
+    for s in stored:
+        if s.type == "step_left":
+            continue
+        click.echo(f"[{s.seq}] {summary(s.type, s.payload)}")
+    st = led.state_after
+    moved = [s for s in stored if s.type == "step_left"]
+    if moved:
+        from cg.steps import BY_ID
+
+        if st.ended:
+            click.echo(f"[{moved[-1].seq}] the CG has ended")
+        else:
+            click.echo(f"[{moved[-1].seq}] now at step {st.step} {BY_ID[st.step].name} (firefight {st.firefight})")
+
+
+JSON_OPT = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+DICE_DR = click.option("--dice", help="The DR as rolled: W,C (white, colored). Omit: the ledger rolls.")
+DICE_DR1 = click.option("--dice", help="The dr as rolled: N. Omit: the ledger rolls.")
+
+
+def side_argument():
+    return click.argument("side", metavar="SIDE")
+
+
+# ---- managing and reading ------------------------------------------------------------------------------
+
+@main.command()
+@click.option("--card", "card", required=True, help="A CG Card TOML file, or the name of a shipped card.")
+@click.option("--redeployment", type=click.Choice(["A", "B"]), help="Redeployment Option (else chosen at 3.2).")
+@click.option("--seed", help="Seed of the ledger's roller (default: random, recorded in the log).")
+@click.pass_context
+def new(ctx, card, redeployment, seed):
+    """Start a campaign from a CG Card (refuses if the file exists)."""
+    led = Ledger.create(_db(ctx), card, seed, redeployment)
+    st = led.state()
+    led.close()
+    click.echo(f"campaign {st.card.campaign.name!r} started in {_db(ctx)}: firefight 1 of "
+               f"{len(st.card.firefights)}, step {st.step}")
+
+
+@main.command()
+@JSON_OPT
+def cards(as_json):
+    """List the shipped CG Cards."""
+    from cg.card import shipped_cards
+
+    rows = shipped_cards()
+    if as_json:
+        _echo_json([{"name": n, "campaign": c, "description": d} for n, c, d in rows])
+        return
+    for n, c, d in rows:
+        click.echo(f"{n:12} {c} — {d}")
+
+
+def status_dict(st) -> dict:
+    from cg.steps import BY_ID, pending
+
+    ff = st.ff
+    return {
+        "campaign": st.card.campaign.name,
+        "firefight": st.firefight,
+        "firefights": len(st.card.firefights),
+        "date": ff.date,
+        "time": ff.time,
+        "step": st.step,
+        "step_name": BY_ID[st.step].name,
+        "initial": st.initial,
+        "idle": st.idle,
+        "ended": st.ended,
+        "type": ff.type,
+        "attacker": ff.attacker,
+        "option": st.option,
+        "pending": pending(st),
+        "sides": {
+            side: {
+                "cp": s.cp, "elr": s.elr, "san": s.san, "attack_option": s.attack, "fp": s.fp,
+                "patrols": s.patrols, "platoons": s.platoons, "tvp_total": s.tvp_total,
+            }
+            for side, s in st.sides.items()
+        },
+        "seq": st.seq,
+    }
+
+
+@main.command()
+@JSON_OPT
+@click.pass_context
+def status(ctx, as_json):
+    """Where the campaign stands: firefight, step, each side's CP/ELR/SAN, what is pending."""
+    led = Ledger(_db(ctx))
+    st = led.state()
+    led.close()
+    d = status_dict(st)
+    if as_json:
+        _echo_json(d)
+        return
+    from tabulate import tabulate
+
+    click.echo(f"{d['campaign']} — firefight {d['firefight']} of {d['firefights']} ({d['date']}, {d['time']})"
+               + (" — the CG has ended" if d["ended"] else f", step {d['step']} {d['step_name']}"))
+    if d["type"]:
+        from projections.words import TYPE
+
+        click.echo(f"type: {TYPE[d['type']]}" + (f", attacker {d['attacker']}" if d["attacker"] else ""))
+    rows = [[side, s["cp"], s["elr"], s["san"], "yes" if s["attack_option"] else "", s["fp"], s["tvp_total"]]
+            for side, s in d["sides"].items()]
+    click.echo(tabulate(rows, headers=["side", "CP", "ELR", "SAN", "attack", "FP", "CG TVP"]))
+    if d["pending"]:
+        click.echo("before `plcg next`:")
+        for p in d["pending"]:
+            click.echo(f"  {p['command']:48} ({p['rule']}) {p['what']}")
+    elif not d["ended"]:
+        click.echo("nothing owed: `plcg next` leaves the step")
+
+
+@main.command("next")
+@click.pass_context
+def next_(ctx):
+    """Leave the current step once it owes nothing (exit 3 listing what is missing)."""
+    _step(ctx, {"name": "next"})
+
+
+@main.command()
+@JSON_OPT
+@click.pass_context
+def log(ctx, as_json):
+    """The history, one line per event (JSON Lines with --json); undone events are marked."""
+    from cg.evolve import reverted_seqs
+    from projections.words import summary
+
+    led = Ledger(_db(ctx))
+    rows = list(led.store.read())
+    led.close()
+    recs = [(r.seq, r.batch, r.type, r.payload) for r in rows]
+    undone = reverted_seqs(recs)
+    import orjson
+
+    for r in rows:
+        side = r.payload.get("side")
+        line = {"seq": r.seq, "firefight": r.firefight, "step": r.step, "type": r.type, "side": side,
+                "summary": summary(r.type, r.payload), "reverted": r.seq in undone, "recorded": r.recorded}
+        if isinstance(r.payload.get("roll"), dict):
+            line["roll"] = r.payload["roll"]
+        if as_json:
+            click.echo(orjson.dumps(line).decode())
+        else:
+            mark = " (undone)" if r.seq in undone else ""
+            click.echo(f"{r.seq:>5} ff{r.firefight} {r.step:>5}  {line['summary']}{mark}")
+
+
+@main.command()
+@click.option("--to", "to", type=int, help="Revert everything after this seq.")
+@click.option("--reason", required=True, help="Why: the log keeps it, the audit lists it.")
+@click.option("--force", is_flag=True, help="Allow crossing a firefight's commencement (2.8); recorded.")
+@click.pass_context
+def undo(ctx, to, reason, force):
+    """Revert the last command (or all after --to SEQ) by appending a revert; nothing is deleted."""
+    _step(ctx, {"name": "undo", "to": to, "reason": reason, "force": force})
+
+
+@main.command()
+@JSON_OPT
+@click.pass_context
+def replay(ctx, as_json):
+    """Rebuild every projection from the log alone and print the state's digest."""
+    from projections.digest import digest
+
+    led = Ledger(_db(ctx))
+    st = led.state(use_snapshot=False)
+    led.close()
+    d = digest(st)
+    if as_json:
+        _echo_json(d)
+        return
+    click.echo(f"digest {d['digest']}")
+    for k, v in d["headline"].items():
+        click.echo(f"  {k}: {v}")
+
+
+@main.command()
+@JSON_OPT
+@click.pass_context
+def audit(ctx, as_json):
+    """Check the hash chain, the step order, every roll and every limit (exit 1 on any finding)."""
+    from projections.audit import run_audit
+
+    led = Ledger(_db(ctx))
+    try:
+        report = run_audit(led)
+    finally:
+        led.close()
+    if as_json:
+        _echo_json(report)
+    else:
+        for f in report["findings"]:
+            click.echo(f"FINDING seq {f['seq']} [{f['rule']}]: {f['what']}")
+        for n in report["notes"]:
+            click.echo(f"note seq {n['seq']}: {n['what']}")
+        if not report["findings"]:
+            click.echo(f"audit clean: {report['events']} events, hash chain intact")
+    if report["findings"]:
+        ctx.exit(1)
+
+
+@main.command()
+@JSON_OPT
+@click.option("--at", "at", type=int, help="As of this seq.")
+@click.pass_context
+def roster(ctx, as_json, at):
+    """The CG Roster: one row per firefight and side, with the CG's running totals."""
+    from projections.roster import roster_rows, roster_text
+
+    led = Ledger(_db(ctx))
+    st = led.state(at=at)
+    led.close()
+    rows = roster_rows(st)
+    if as_json:
+        _echo_json(rows)
+    else:
+        click.echo(roster_text(st, rows))
+
+
+@main.command()
+@click.argument("side", metavar="SIDE")
+@JSON_OPT
+@click.option("--reveal", is_flag=True, help="Show the other side's unrevealed purchases too.")
+@click.option("--at", "at", type=int, help="As of this seq.")
+@click.pass_context
+def purchases(ctx, side, as_json, reveal, at):
+    """The RG Purchase Record of SIDE (the enemy's purchases once revealed, ruling R10)."""
+    from cg.commands import side_arg
+    from projections.purchases import purchase_rows, purchase_text
+
+    side = side_arg({"side": side})
+    led = Ledger(_db(ctx))
+    st = led.state(at=at)
+    led.close()
+    rows = purchase_rows(st, side, reveal)
+    if as_json:
+        _echo_json(rows)
+    else:
+        click.echo(purchase_text(rows))
+
+
+@main.command()
+@click.argument("side", metavar="SIDE")
+@JSON_OPT
+@click.option("--at", "at", type=int, help="As of this seq.")
+@click.pass_context
+def oob(ctx, side, as_json, at):
+    """The order of battle of SIDE: every unit by RG with its status."""
+    from cg.commands import side_arg
+    from projections.oob import oob_rows, oob_text
+
+    side = side_arg({"side": side})
+    led = Ledger(_db(ctx))
+    st = led.state(at=at)
+    led.close()
+    rows = oob_rows(st, side)
+    if as_json:
+        _echo_json(rows)
+    else:
+        click.echo(oob_text(rows))
+
+
+@main.command("map")
+@JSON_OPT
+@click.option("--svg", "svg", type=click.Path(dir_okay=False), help="Write the map as SVG to this file.")
+@click.option("--at", "at", type=int, help="As of this seq.")
+@click.pass_context
+def map_(ctx, as_json, svg, at):
+    """Map control: CTHC, No Man's Land, MLR, Uncontrolled, Isolated, and the terrain kept (CG5)."""
+    from projections.maps import map_json, map_svg, map_text
+
+    led = Ledger(_db(ctx))
+    st = led.state(at=at)
+    led.close()
+    if svg:
+        try:
+            with open(svg, "w", encoding="utf-8") as fh:
+                fh.write(map_svg(st))
+        except OSError as e:
+            raise BadInput(f"cannot write {svg}: {e.strerror}") from None
+    if as_json:
+        _echo_json(map_json(st))
+    elif not svg:
+        click.echo(map_text(st))
+
+
+@main.command()
+@click.option("--format", "fmt", type=click.Choice(["jsonl", "md", "html"]), required=True)
+@click.option("-o", "out", type=click.Path(dir_okay=False), help="Write to this file (default: stdout).")
+@click.pass_context
+def export(ctx, fmt, out):
+    """The raw log (JSON Lines, importable) or an After Action Report (Markdown, HTML)."""
+    from projections import aar
+
+    led = Ledger(_db(ctx))
+    try:
+        text = aar.export(led, fmt)
+    finally:
+        led.close()
+    if out:
+        try:
+            with open(out, "w", encoding="utf-8") as fh:
+                fh.write(text)
+        except OSError as e:
+            raise BadInput(f"cannot write {out}: {e.strerror}") from None
+    else:
+        click.echo(text, nl=False)
+
+
+@main.command("import")
+@click.argument("file", metavar="FILE")
+@click.pass_context
+def import_(ctx, file):
+    """Make a new campaign file from an exported JSON Lines log; audited on the way in."""
+    from projections.transfer import import_jsonl
+
+    n = import_jsonl(file, _db(ctx))
+    click.echo(f"imported {n} events into {_db(ctx)}; audit clean")
+
+
+@main.command("diagram")
+def diagram():
+    """Print the step machine as a Mermaid stateDiagram (drawn by transitions)."""
+    from cg.steps import mermaid
+
+    click.echo(mermaid())
+
+
+@main.command()
+@click.option("--db", "demo_db", type=click.Path(dir_okay=False), help="Where to write the demo campaign.")
+@click.pass_context
+def demo(ctx, demo_db):
+    """Play the shipped sample CG with the seeded roller (one firefight Idle) and print its roster."""
+    from cg.demo import play
+    from projections.roster import roster_rows, roster_text
+
+    from click.core import ParameterSource
+
+    root = ctx.find_root()
+    explicit = root.get_parameter_source("db") in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)
+    path = demo_db or (_db(ctx) if explicit else "demo.plcg")
+    if os.path.exists(path):
+        raise BadInput(f"{path} exists already: give --db NEWFILE (the demo never overwrites)")
+    n = play(path, echo=lambda line: click.echo(line))
+    led = Ledger(path)
+    st = led.state()
+    led.close()
+    click.echo("")
+    click.echo(roster_text(st, roster_rows(st)))
+    click.echo(f"\n{n} commands recorded in {path}; try: plcg --db {path} log | plcg --db {path} audit")
+
+
+# ---- step commands (cli-contract.md, Step commands) -------------------------------------------------
+
+@main.command()
+@click.argument("side", metavar="SIDE")
+@DICE_DR
+@JSON_OPT
+@click.pass_context
+def cp(ctx, side, dice, as_json):
+    """2.1 CP replenishment of SIDE (no dice where the card provides CP)."""
+    _step(ctx, {"name": "cp", "side": side, "dice": dice}, as_json)
+
+
+@main.command()
+@click.argument("text", required=False)
+@click.pass_context
+def weather(ctx, text):
+    """2.2 At-start weather (default: the card's)."""
+    _step(ctx, {"name": "weather", "text": text})
+
+
+@main.command()
+@click.argument("side", metavar="SIDE")
+@click.argument("rg", metavar="RG")
+@click.option("--mode", default="entry", show_default=True, help="on-map | reserve | entry (2.32-2.34)")
+@JSON_OPT
+@click.pass_context
+def buy(ctx, side, rg, mode, as_json):
+    """2.3 Buy an RG (cost after 2.34)."""
+    _step(ctx, {"name": "buy", "side": side, "rg": rg, "mode": mode}, as_json)
+
+
+@main.command()
+@click.argument("side", metavar="SIDE")
+@click.argument("count", metavar="N")
+@click.pass_context
+def patrols(ctx, side, count):
+    """2.31 Buy N patrols."""
+    _step(ctx, {"name": "patrols", "side": side, "count": count})
+
+
+@main.command()
+@click.argument("side", metavar="SIDE")
+@click.argument("rg", metavar="RG")
+@DICE_DR
+@JSON_OPT
+@click.pass_context
+def oba(ctx, side, rg, dice, as_json):
+    """2.35 Ammunition DR of a bought OBA module (RG id or purchase id)."""
+    _step(ctx, {"name": "oba", "side": side, "rg": rg, "dice": dice}, as_json)
+
+
+@main.command()
+@click.argument("side", metavar="SIDE")
+@click.argument("rg", metavar="RG", required=False)
+@click.option("--generated", is_flag=True, help="3.45: generate a leader after `plcg leaders`.")
+@DICE_DR
+@JSON_OPT
+@click.pass_context
+def leader(ctx, side, rg, generated, dice, as_json):
+    """2.36 One leader DR owed by a bought RG (3.45 generation with --generated)."""
+    if not rg and not generated:
+        raise click.UsageError("name the RG (2.36) or give --generated (3.45)")
+    _step(ctx, {"name": "leader", "side": side, "rg": rg, "generated": generated, "dice": dice}, as_json)
+
+
+@main.command()
+@click.argument("side", metavar="SIDE")
+@click.argument("kind", metavar="KIND")
+@click.option("--hex", "hex_", help="Where it goes (may wait for setup, 2.38).")
+@click.option("--capacity", type=int, help="Foxhole/pillbox squad capacity.")
+@click.option("--factors", type=int, help="Mine factors.")
+@click.option("--unit", help="HIP: the unit hidden.")
+@click.option("--hexsides", type=int, help="Panji hexsides.")
+@click.option("--locations", type=int, help="Fortified building Locations.")
+@click.option("--ca", type=int, help="Pillbox CA DRM.")
+@click.option("--nca", type=int, help="Pillbox NCA DRM.")
+@click.pass_context
+def fortify(ctx, side, kind, hex_, capacity, factors, unit, hexsides, locations, ca, nca):
+    """2.38 Spend Fortification Points on the FP table."""
+    _step(ctx, {"name": "fortify", "side": side, "kind": kind, "hex": hex_, "capacity": capacity,
+                "factors": factors, "unit": unit, "hexsides": hexsides, "locations": locations,
+                "ca": ca, "nca": nca})
+
+
+@main.command()
+@click.argument("side", metavar="SIDE")
+@click.pass_context
+def attack(ctx, side):
+    """2.3 Buy the Attack Option (card attack_cost; announced at 2.4)."""
+    _step(ctx, {"name": "attack", "side": side})
+
+
+@main.command()
+@click.option("--dice", help="Dual Attack: the dr for who sets up first.")
+@click.option("--move-dice", "move_dice", help="Dual Attack: the dr for who moves first.")
+@JSON_OPT
+@click.pass_context
+def determine(ctx, dice, move_dice, as_json):
+    """2.41 Firefight type (the two drs only for a Dual Attack)."""
+    _step(ctx, {"name": "determine", "dice": dice, "move_dice": move_dice}, as_json)
+
+
+@main.command()
+@click.argument("text")
+@click.pass_context
+def night(ctx, text):
+    """2.42 Night conditions."""
+    _step(ctx, {"name": "night", "text": text})
+
+
+@main.command()
+@click.argument("option", metavar="A|B")
+@click.pass_context
+def option(ctx, option):
+    """3.2 Choose Redeployment Option A or B (kept for the CG)."""
+    _step(ctx, {"name": "option", "option": option})
+
+
+@main.command()
+@click.argument("side", metavar="SIDE")
+@click.argument("unit", metavar="UNIT")
+@click.option("--to", "to", required=True, help="The hex it redeploys to.")
+@click.option("--hs", type=int, default=0, help="HS equivalents beyond one squad on the same DR.")
+@click.option("--leadership", type=int, default=0, help="Leadership DRM.")
+@click.option("--crosses-uncontrolled", "crosses_uncontrolled", is_flag=True,
+              help="The redeployment crosses Uncontrolled terrain from the FMLR (+1).")
+@DICE_DR
+@JSON_OPT
+@click.pass_context
+def redeploy(ctx, side, unit, to, hs, leadership, crosses_uncontrolled, dice, as_json):
+    """2.5 / 3.2 Redeploy a unit (Redeployment Table, DRM from the map)."""
+    _step(ctx, {"name": "redeploy", "side": side, "unit": unit, "to": to, "hs": hs or None,
+                "leadership": leadership or None, "crosses_uncontrolled": crosses_uncontrolled,
+                "dice": dice}, as_json)
+
+
+@main.command()
+@click.argument("side", metavar="SIDE")
+@click.argument("unit", metavar="UNIT")
+@click.argument("hex_", metavar="HEX")
+@click.option("--hip", is_flag=True, help="Set up HIP.")
+@click.pass_context
+def setup(ctx, side, unit, hex_, hip):
+    """2.6 Record where a unit sets up (optional: roster-only players never place units)."""
+    _step(ctx, {"name": "setup", "side": side, "unit": unit, "hex": hex_, "hip": hip})
+
+
+@main.command()
+@click.argument("side", metavar="SIDE")
+@click.option("--type", "kind", help="recon | ambush | raid | anti-vehicle")
+@click.option("--units", help="Comma-separated unit ids (at least one HS, at most three squads).")
+@click.option("--leader", help="The accompanying leader (unwounded).")
+@click.option("--hex", "hex_", help="The mission hex (at most 10 hexes from the MLR).")
+@click.option("--elite", type=int, default=0, help="Elite units (-1 each).")
+@click.option("--stealthy", type=int, default=0, help="Stealthy units (-1 each).")
+@click.option("--inexperienced", type=int, default=0, help="Inexperienced units (+1 each).")
+@click.option("--lax", type=int, default=0, help="Lax units (+1 each).")
+@click.option("--enemy-adjacent", "enemy_adjacent", type=int, default=0, help="Enemy units adjacent to the mission hex.")
+@click.option("--sw-pp", "sw_pp", type=int, default=0, help="SW PP carried.")
+@click.option("--leadership", type=int, default=0, help="Leadership DRM.")
+@click.option("--give-up", "give_up", help="Give up the next owed patrol, with the reason (ruling R15).")
+@DICE_DR
+@JSON_OPT
+@click.pass_context
+def patrol(ctx, side, kind, units, leader, hex_, elite, stealthy, inexperienced, lax, enemy_adjacent, sw_pp,
+           leadership, give_up, dice, as_json):
+    """2.7 Resolve a bought patrol: Detection DR (2.74)."""
+    _step(ctx, {"name": "patrol", "side": side, "type": kind,
+                "units": [u.strip() for u in units.split(",") if u.strip()] if units else None,
+                "leader": leader, "hex": hex_, "elite": elite or None, "stealthy": stealthy or None,
+                "inexperienced": inexperienced or None, "lax": lax or None,
+                "enemy_adjacent": enemy_adjacent or None, "sw_pp": sw_pp or None,
+                "leadership": leadership or None, "give_up": give_up, "dice": dice}, as_json)
+
+
+@main.command("patrol-return")
+@click.argument("side", metavar="SIDE")
+@click.argument("patrol_n", metavar="N")
+@click.option("--attacked", is_flag=True, help="The patrol conducted an attack (+1).")
+@click.option("--pinned", is_flag=True, help="Pinned (+1).")
+@click.option("--broken", is_flag=True, help="Broken (+2).")
+@click.option("--leadership", type=int, default=0)
+@DICE_DR
+@JSON_OPT
+@click.pass_context
+def patrol_return(ctx, side, patrol_n, attacked, pinned, broken, leadership, dice, as_json):
+    """2.74 Patrol Return DR."""
+    _step(ctx, {"name": "patrol-return", "side": side, "patrol": patrol_n, "attacked": attacked,
+                "pinned": pinned, "broken": broken, "leadership": leadership or None, "dice": dice}, as_json)
+
+
+@main.command()
+@click.option("--turn", type=int, required=True, help="The turn the firefight ended (CG2).")
+@click.option("--cvp-lost", "cvp_lost", multiple=True, required=True, help="SIDE=N, once per side.")
+@click.option("--winner", help="Override 1.31 (CG Objectives).")
+@click.option("--control", multiple=True, help="SIDE=HEX: control of a Strategic Terrain hex now.")
+@click.option("--lost", multiple=True, help="SIDE:UNIT eliminated.")
+@click.option("--terrain", multiple=True, help="HEX=ITEM kept between firefights (CG5).")
+@click.option("--encircled", multiple=True, help="SIDE:UNIT Encircled (3.17).")
+@click.option("--wounded", multiple=True, help="SIDE:LEADER wounded (3.32).")
+@click.option("--shocked", multiple=True, help="SIDE:UNIT marked Shock/UK (3.19).")
+@click.option("--recalled", multiple=True, help="SIDE:UNIT Recalled (3.461).")
+@click.option("--repair", multiple=True, help="SIDE:ITEM=KIND owing a 3.46 repair dr.")
+@click.option("--oba-used", "oba_used", multiple=True, help="SIDE:PURCHASE OBA module used (CG4: two at most).")
+@click.pass_context
+def end(ctx, turn, cvp_lost, winner, control, lost, terrain, encircled, wounded, shocked, recalled, repair,
+        oba_used):
+    """2.9 Firefight end: turn, CVP lost per side, winner (1.31 by default), control, casualties, terrain."""
+    cvp = {}
+    for item in cvp_lost:
+        if "=" not in item:
+            raise BadInput(f"--cvp-lost {item!r}: SIDE=N, e.g. axis=12")
+        k, v = item.split("=", 1)
+        if k.strip().lower() in cvp:
+            raise BadInput(f"--cvp-lost {k}: given twice")
+        cvp[k.strip().lower()] = v.strip()
+    _step(ctx, {"name": "end", "turn": turn, "cvp_lost": cvp, "winner": winner, "control": list(control),
+                "lost": list(lost), "terrain": list(terrain), "encircled": list(encircled),
+                "wounded": list(wounded), "shocked": list(shocked), "recalled": list(recalled),
+                "repair": list(repair), "oba_used": list(oba_used)})
+
+
+@main.command()
+@click.argument("side", metavar="SIDE")
+@click.option("--cvp", type=int, required=True, help="CVP lost in the RePh (counted for the firefight, 3.11).")
+@click.option("--lost", multiple=True, help="Unit eliminated.")
+@click.pass_context
+def casualties(ctx, side, cvp, lost):
+    """3.11 RePh losses, counted for the firefight just played."""
+    _step(ctx, {"name": "casualties", "side": side, "cvp": cvp, "lost": list(lost)})
+
+
+@main.command()
+@click.argument("side", metavar="SIDE")
+@click.argument("unit", metavar="UNIT")
+@click.option("--morale", type=int, required=True, help="The unit's morale (1TC).")
+@click.option("--leadership", type=int, default=0)
+@DICE_DR
+@JSON_OPT
+@click.pass_context
+def encircled(ctx, side, unit, morale, leadership, dice, as_json):
+    """3.17 1TC of an Encircled unit (fail: eliminated)."""
+    _step(ctx, {"name": "encircled", "side": side, "unit": unit, "morale": morale,
+                "leadership": leadership or None, "dice": dice}, as_json)
+
+
+@main.command()
+@click.argument("side", metavar="SIDE")
+@click.argument("unit", metavar="UNIT")
+@DICE_DR1
+@JSON_OPT
+@click.pass_context
+def shock(ctx, side, unit, dice, as_json):
+    """3.19 Shock/UK resolution dr of an AFV."""
+    _step(ctx, {"name": "shock", "side": side, "unit": unit, "dice": dice}, as_json)
+
+
+@main.command()
+@click.argument("side", metavar="SIDE")
+@click.argument("leader", metavar="LEADER")
+@DICE_DR1
+@JSON_OPT
+@click.pass_context
+def evacuate(ctx, side, leader, dice, as_json):
+    """3.32 Evacuation dr of a wounded leader."""
+    _step(ctx, {"name": "evacuate", "side": side, "leader": leader, "dice": dice}, as_json)
+
+
+@main.command()
+@click.argument("side", metavar="SIDE")
+@DICE_DR1
+@JSON_OPT
+@click.pass_context
+def disease(ctx, side, dice, as_json):
+    """3.41 Disease & Starvation dr (only where the card's FSR invoke it)."""
+    _step(ctx, {"name": "disease", "side": side, "dice": dice}, as_json)
+
+
+@main.command()
+@click.argument("side", metavar="SIDE")
+@DICE_DR1
+@JSON_OPT
+@click.pass_context
+def promote(ctx, side, dice, as_json):
+    """3.44 Battlefield Promotion dr."""
+    _step(ctx, {"name": "promote", "side": side, "dice": dice}, as_json)
+
+
+@main.command()
+@click.argument("side", metavar="SIDE")
+@DICE_DR1
+@JSON_OPT
+@click.pass_context
+def leaders(ctx, side, dice, as_json):
+    """3.45 Leader Generation/Improvement dr."""
+    _step(ctx, {"name": "leaders", "side": side, "dice": dice}, as_json)
+
+
+@main.command()
+@click.argument("side", metavar="SIDE")
+@click.argument("item", metavar="ITEM")
+@click.option("--kind", help="malfunction | low_ammo | disabled | immobilized | captured_sw")
+@click.option("--drm", type=int, default=0, help="Leadership/Inexperience/Captured/Ammo Shortage drm, as stated.")
+@DICE_DR1
+@JSON_OPT
+@click.pass_context
+def repair(ctx, side, item, kind, drm, dice, as_json):
+    """3.46 Repair dr."""
+    _step(ctx, {"name": "repair", "side": side, "item": item, "kind": kind, "drm": drm or None,
+                "dice": dice}, as_json)
+
+
+@main.command()
+@click.argument("side", metavar="SIDE")
+@click.argument("vehicle", metavar="VEHICLE")
+@click.option("--drm", type=int, default=0, help="Inexperience/Captured/Ammo Shortage drm, as stated.")
+@DICE_DR1
+@JSON_OPT
+@click.pass_context
+def recall(ctx, side, vehicle, drm, dice, as_json):
+    """3.461 Reclaim a Recalled vehicle (dr <= 2)."""
+    _step(ctx, {"name": "recall", "side": side, "vehicle": vehicle, "drm": drm or None, "dice": dice}, as_json)
+
+
+@main.command()
+@click.argument("side", metavar="SIDE")
+@DICE_DR
+@JSON_OPT
+@click.pass_context
+def elr(ctx, side, dice, as_json):
+    """3.47 ELR Loss/Gain DR."""
+    _step(ctx, {"name": "elr", "side": side, "dice": dice}, as_json)
+
+
+@main.command()
+@click.argument("side", metavar="SIDE")
+@click.argument("hex_", metavar="HEX")
+@click.argument("item", metavar="ITEM")
+@DICE_DR1
+@JSON_OPT
+@click.pass_context
+def clear(ctx, side, hex_, item, dice, as_json):
+    """3.52 Fortification Clearance dr (one attempt per item per Location)."""
+    _step(ctx, {"name": "clear", "side": side, "hex": hex_, "item": item, "dice": dice}, as_json)
+
+
+@main.command()
+@click.argument("side", metavar="SIDE")
+@click.pass_context
+def concede(ctx, side):
+    """Concede the CG (1.3)."""
+    _step(ctx, {"name": "concede", "side": side})
+
+
+@main.command()
+@click.argument("hex_", metavar="HEX")
+@click.option("--kia", type=int, required=True, help="The KIA# of the Original IFT DR (B24.11).")
+@click.option("--stone", is_flag=True, help="Stone building (+1); the card's stone hexes count anyway.")
+@click.option("--level", type=int, default=0, help="Building level rubbled (>= 1: falling rubble, B24.12).")
+@click.option("--dice", help="dr, or dr,white,colored for an upper level.")
+@JSON_OPT
+@click.pass_context
+def rubble(ctx, hex_, kia, stone, level, dice, as_json):
+    """B24.11 rubble creation (and B24.12 falling rubble) kept on the map (CG5)."""
+    _step(ctx, {"name": "rubble", "hex": hex_, "kia": kia, "stone": stone, "level": level or None,
+                "dice": dice}, as_json)
+
+
+@main.command()
+@click.argument("hex_", metavar="HEX")
+@click.option("--kindling", type=int, required=True, help="The terrain's Kindling Number (Table 23).")
+@click.option("--weapon", type=click.Choice(["he", "ft", "wp"]), default="he", show_default=True)
+@click.option("--drm", type=int, default=0, help="Placement DR modifiers (Table 23 notes), as stated.")
+@DICE_DR
+@JSON_OPT
+@click.pass_context
+def flame(ctx, hex_, kindling, weapon, drm, dice, as_json):
+    """Table 23 Flame placement kept on the map (CG5)."""
+    _step(ctx, {"name": "flame", "hex": hex_, "kindling": kindling, "weapon": weapon, "drm": drm or None,
+                "dice": dice}, as_json)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,213 @@
+"""`plcg audit`: walk the log and report every finding with its seq and rule.
+
+1. The hash chain (events/store.verify_chain): edited, deleted or reordered rows.
+2. Every recorded command is decided again (cg.commands.decide) against the history as recorded
+   before it, with the same seeded roller position. The events it gives must be the events stored.
+   Where they differ the finding says why: dice out of range, dice that are not the seeded roller's,
+   a final that does not follow from dice and DRM, a DRM list that differs from what the history
+   implies, a result that does not follow from the table row, any other recorded value the rules
+   give differently (a cost, a limit); a command the rules or the step order refuse is a finding
+   with that rule.
+3. Undos are notes, not findings: each with its reason and what it took back, and every roll of
+   the same kind made again after it ("undo until the dice are kind" stays visible).
+The stored snapshot is never read.
+"""
+from __future__ import annotations
+
+import orjson
+
+from cg.errors import BadInput, Refused
+
+RULE_OF = {
+    "cp_replenished": "2.12", "rg_bought": "2.34", "patrols_bought": "2.31", "attack_bought": "2.4",
+    "oba_rolled": "2.351", "leader_rolled": "2.361", "fortified": "2.38", "firefight_determined": "2.41",
+    "redeployed": "3.21", "patrol_resolved": "2.74", "patrol_returned": "2.74", "firefight_ended": "1.31",
+    "elr_rolled": "3.47", "san_adjusted": "3.51", "tvp_awarded": "3.33", "clearance_rolled": "3.52",
+    "step_left": "step order", "terrain_changed": "CG5",
+}
+
+
+def _norm(x):
+    return orjson.loads(orjson.dumps(x))
+
+
+def run_audit(ledger) -> dict:
+    from cg import tables  # noqa: F401  (table lookups are reached through decide)
+    from cg.commands import decide, decide_undo
+    from cg.evolve import evolve, fold, reverted_seqs, start
+    from events.convert import unstructure, upcast
+    from events.types import REGISTRY
+
+    findings: list[dict] = []
+    notes: list[dict] = []
+
+    def find(seq, rule, what):
+        findings.append({"seq": seq, "rule": rule, "what": what})
+
+    for seq, problem in ledger.store.verify_chain():
+        find(seq, "chain", problem)
+
+    rows = list(ledger.store.read())
+    batches: list[list] = []
+    for r in rows:
+        if batches and batches[-1][0].batch == r.batch:
+            batches[-1].append(r)
+        else:
+            batches.append([r])
+
+    st = None
+    seen: list[tuple] = []  # (seq, batch, type, payload) folded so far, for refolds after an undo
+    undone_kinds: list[tuple] = []  # (revert seq, {(type, side)}) for re-roll notes
+    for batch in batches:
+        head = batch[0]
+        for r in batch:
+            if r.type not in REGISTRY:
+                find(r.seq, "format", f"unknown event type {r.type!r}")
+        payloads = []
+        for r in batch:
+            try:
+                payloads.append(upcast(r.type, r.version, r.payload) if r.type in REGISTRY else r.payload)
+            except KeyError:
+                payloads.append(r.payload)
+        if head.type == "campaign_started":
+            if st is not None:
+                find(head.seq, "1.1", "a second campaign_started")
+                continue
+            try:
+                st = start(payloads[0])
+            except BadInput as e:
+                find(head.seq, "card", f"the stored CG Card is invalid: {e}")
+                return _report(findings, notes, rows)
+            st.seq = head.seq
+            seen.append((head.seq, head.batch, head.type, payloads[0]))
+            continue
+        if st is None:
+            find(head.seq, "1.1", "events before campaign_started")
+            continue
+        for r in batch:
+            if (r.firefight, r.step) != (st.firefight, st.step):
+                find(r.seq, "step order", f"recorded at firefight {r.firefight} step {r.step}, but the campaign "
+                                          f"stood at firefight {st.firefight} step {st.step}")
+                break
+        cmd = head.command
+        if cmd is None:
+            find(head.seq, "format", "the batch holds no command: it cannot be checked against the rules")
+        else:
+            try:
+                if cmd.get("name") == "undo":
+                    history = [(s, b, t) for s, b, t, _ in seen]
+                    produced = decide_undo(st, history, reverted_seqs(seen), cmd.get("to"),
+                                           cmd.get("reason") or "", bool(cmd.get("force")))
+                else:
+                    produced = decide(st, cmd, head.seq)
+            except Refused as e:
+                find(head.seq, e.rule, f"{cmd.get('name')} refused by the rules: {e}")
+                produced = None
+            except BadInput as e:
+                find(head.seq, "input", f"{cmd.get('name')}: bad input: {e}")
+                produced = None
+            if produced is not None:
+                _compare(find, batch, payloads, [(e.TYPE, _norm(unstructure(e))) for e in produced])
+        # fold the history as recorded
+        for r, p in zip(batch, payloads):
+            seen.append((r.seq, r.batch, r.type, p))
+        if any(r.type == "reverted" for r in batch):
+            for r, p in zip(batch, payloads):
+                if r.type == "reverted":
+                    took = [x for x in seen if x[0] in set(p["seqs"])]
+                    kinds = {(t, q.get("side")) for _, _, t, q in took if isinstance(q.get("roll"), dict)}
+                    what = ", ".join(f"{s} {t}" for s, _, t, _ in took[:8]) + (" ..." if len(took) > 8 else "")
+                    notes.append({"seq": r.seq, "what": f"undo ({p['reason']}) took back seq {what}"
+                                                          + (" — forced across a commencement (2.8)" if p.get("force") else "")})
+                    undone_kinds.append((r.seq, kinds))
+            st = fold(seen)
+        else:
+            for r, p in zip(batch, payloads):
+                if r.type in REGISTRY:
+                    evolve(st, r.type, p, r.seq, r.batch)
+            for r, p in zip(batch, payloads):
+                if isinstance(p.get("roll"), dict):
+                    for useq, kinds in undone_kinds:
+                        if (r.type, p.get("side")) in kinds:
+                            notes.append({"seq": r.seq, "what": f"{r.type} of {p.get('side') or 'both'} made again "
+                                                                f"after the undo at seq {useq}: {p['roll']['dice']}"})
+    return _report(findings, notes, rows)
+
+
+def _report(findings, notes, rows) -> dict:
+    findings.sort(key=lambda f: (f["seq"], f["rule"]))
+    return {"findings": findings, "notes": notes, "events": len(rows)}
+
+
+def _compare(find, batch, payloads, produced):
+    """Explain each difference between the stored events and the ones the rules give."""
+    if [r.type for r in batch] != [t for t, _ in produced]:
+        find(batch[0].seq, RULE_OF.get(batch[0].type, "rules"),
+             f"the command gives events {[t for t, _ in produced]}, the log holds {[r.type for r in batch]}")
+    for r, stored, (ptype, want) in zip(batch, payloads, produced):
+        if ptype != r.type or stored == want:
+            continue
+        rolls = _rolls(stored)
+        wrolls = _rolls(want)
+        explained = False
+        for key, got in rolls.items():
+            exp = wrolls.get(key)
+            if exp is None or got == exp:
+                continue
+            explained = True
+            table = got.get("table") or RULE_OF.get(r.type, "rules")
+            dice = got.get("dice", [])
+            if len(dice) != len(exp.get("dice", [])) or any(not isinstance(d, int) or d < 1 or d > 6 for d in dice):
+                find(r.seq, "dice", f"dice {dice} out of range or of the wrong count for {table}")
+                continue
+            if got.get("final") != sum(dice) + sum(d.get("value", 0) for d in got.get("drm", [])):
+                find(r.seq, table, f"final {got.get('final')} does not follow from dice {dice} and the DRM listed")
+            if got.get("drm") != exp.get("drm"):
+                find(r.seq, table, "DRM list differs from what the history implies: recorded "
+                     f"{_drm_text(got.get('drm'))}, history gives {_drm_text(exp.get('drm'))}")
+            if dice != exp.get("dice"):
+                if got.get("manual"):
+                    find(r.seq, table, f"dice {dice} differ from the dice the command gave {exp.get('dice')}")
+                else:
+                    find(r.seq, "seed", f"dice {dice} are not the seeded roller's {exp.get('dice')}")
+            elif got.get("final") == exp.get("final") and got.get("drm") == exp.get("drm") and \
+                    (got.get("outcome") != exp.get("outcome") or got.get("row") != exp.get("row")):
+                find(r.seq, table, f"result {got.get('outcome')!r} (row {got.get('row')}) does not follow from "
+                                   f"final {got.get('final')} on table {table}: it gives {exp.get('outcome')!r}")
+            elif got.get("final") != exp.get("final") and got.get("drm") == exp.get("drm") and dice == exp.get("dice"):
+                pass  # reported above as a final not following from dice and DRM
+        rest_s = {k: v for k, v in stored.items() if not _is_roll(v)}
+        rest_w = {k: v for k, v in want.items() if not _is_roll(v)}
+        if rest_s != rest_w and not explained or (rest_s != rest_w and _differs_beyond_roll(rest_s, rest_w, rolls)):
+            keys = sorted(k for k in set(rest_s) | set(rest_w) if rest_s.get(k) != rest_w.get(k))
+            detail = "; ".join(f"{k} recorded {rest_s.get(k)!r}, the rules give {rest_w.get(k)!r}" for k in keys[:4])
+            find(r.seq, RULE_OF.get(r.type, "rules"), f"{r.type}: {detail}")
+
+
+def _is_roll(v) -> bool:
+    return isinstance(v, dict) and "dice" in v or isinstance(v, list) and v and isinstance(v[0], dict) and "dice" in v[0]
+
+
+def _rolls(p: dict) -> dict:
+    out = {}
+    for k, v in p.items():
+        if isinstance(v, dict) and "dice" in v:
+            out[k] = v
+        elif isinstance(v, list):
+            for i, x in enumerate(v):
+                if isinstance(x, dict) and "dice" in x:
+                    out[f"{k}[{i}]"] = x
+    return out
+
+
+def _differs_beyond_roll(rest_s, rest_w, rolls) -> bool:
+    """Fields that merely follow from a roll (a new ELR, CP total) are explained by the roll finding."""
+    derived = {"gained", "total", "after", "may_generate", "result", "returns", "unit", "changes",
+               "casualty_reduction", "setup_first", "move_first"}
+    return any(k not in derived for k in set(rest_s) | set(rest_w) if rest_s.get(k) != rest_w.get(k))
+
+
+def _drm_text(drm) -> str:
+    if not drm:
+        return "none"
+    return ", ".join(f"{d.get('value'):+d} {d.get('reason')} ({d.get('rule')})" for d in drm)

@@ -1,0 +1,32 @@
+"""The replay digest: a hash of the canonical folded state plus the headline figures.
+
+Same log, same digest, on every run and every machine: the state is dumped as canonical JSON
+(sorted keys) without anything time- or machine-dependent.
+"""
+from __future__ import annotations
+
+import hashlib
+
+import orjson
+
+from cg import snapshot
+
+
+def canonical_state(st) -> bytes:
+    data = orjson.loads(snapshot.dump(st))["state"]
+    data.pop("reverts", None)  # notes for the audit, not campaign state
+    return orjson.dumps(data, option=orjson.OPT_SORT_KEYS)
+
+
+def digest(st) -> dict:
+    h = hashlib.sha256(canonical_state(st)).hexdigest()
+    headline = {
+        "firefight": st.firefight,
+        "step": st.step,
+        "ended": st.ended,
+        "seq": st.seq,
+        **{f"{side}_{k}": getattr(s, k) for side, s in st.sides.items() for k in ("cp", "elr", "san", "tvp_total")},
+        "units": len(st.units),
+        "purchases": len(st.purchases),
+    }
+    return {"digest": h, "headline": headline}

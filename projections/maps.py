@@ -1,0 +1,39 @@
+"""Map control of the campaign's current control (1.4) and the terrain it keeps (CG5)."""
+from __future__ import annotations
+
+from cg.state import SIDES
+
+
+def _units(st) -> dict:
+    out: dict = {}
+    for u in st.units.values():
+        if u.hex and u.status in ("on_map", "available", "reserve"):
+            out.setdefault(u.hex, []).append(f"{u.side[:2]}:{u.name}")
+    return out
+
+
+def map_json(st) -> dict:
+    mc = st.map_control()
+    hexes = {}
+    for h, c in mc.hexes.items():
+        hexes[h] = {"controller": c.controller, "strategic": c.strategic, "cthc": c.cthc, "nml": c.nml,
+                    "mlr": sorted(c.mlr), "uncontrolled": c.uncontrolled, "isolated": c.isolated,
+                    "terrain": list(st.terrain.get(h, [])), "tvp": st.card.map.tvp.get(h, 0)}
+    return {"columns": st.card.map.columns, "rows": st.card.map.rows, "friendly_edge": st.card.map.friendly_edge,
+            "control": dict(sorted(st.control.items())), "hexes": hexes,
+            "counts": {side: {"cthc": sum(1 for c in mc.hexes.values() if c.cthc == side),
+                              "mlr": sum(1 for c in mc.hexes.values() if side in c.mlr)} for side in SIDES}}
+
+
+def map_text(st) -> str:
+    from projections.mapview import render_text
+
+    return render_text(st.grid(), st.map_control(), terrain=st.terrain, units=_units(st))
+
+
+def map_svg(st, title: str | None = None) -> str:
+    from projections.mapview import render_svg
+
+    t = title or f"{st.card.campaign.name} — firefight {st.firefight}, step {st.step}"
+    return render_svg(st.grid(), st.map_control(), terrain=st.terrain, units=_units(st), title=t,
+                      tvp=dict(st.card.map.tvp))

@@ -1,0 +1,30 @@
+"""The RG Purchase Record (1.4): each RG bought, per side. The enemy's are shown once revealed
+(set up, entered, or the firefight played), or with --reveal (ruling R10)."""
+from __future__ import annotations
+
+
+def purchase_rows(st, side: str, reveal: bool = False) -> list[dict]:
+    rows = []
+    for p in st.purchases.values():
+        mine = p.side == side
+        if not mine and not (p.revealed or reveal):
+            continue
+        rg = st.card.sides[p.side].rg_by_id(p.rg)
+        forts = []
+        rows.append({
+            "side": p.side, "purchase": p.id, "rg": p.rg, "name": rg.name if rg else p.rg, "firefight": p.firefight,
+            "mode": p.mode, "cost": p.cost, "oba": p.oba, "leaders": list(p.leaders), "fp": p.fp,
+            "units": [st.units[u].name for u in p.units if u in st.units],
+            "revealed": p.revealed, "lost_idle": p.lost_idle, "fortifications": forts,
+        })
+    return rows
+
+
+def purchase_text(rows: list[dict]) -> str:
+    from tabulate import tabulate
+
+    if not rows:
+        return "no purchases to show"
+    table = [[r["firefight"], r["side"], r["purchase"], r["name"], r["mode"], r["cost"], r["oba"] or "",
+              " ".join(r["leaders"]), r["fp"] or "", ", ".join(r["units"])] for r in rows]
+    return tabulate(table, headers=["FF", "side", "id", "RG", "setup", "CP", "OBA", "leaders", "FP", "units"])

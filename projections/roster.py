@@ -1,0 +1,58 @@
+"""The CG Roster (1.4): one row per firefight and side, and the CG's running totals."""
+from __future__ import annotations
+
+from cg.state import SIDES
+
+TYPE = {"axis_assault": "Axis Assault", "allied_assault": "Allied Assault", "dual": "Dual Attack", "idle": "Idle",
+        None: ""}
+
+
+def roster_rows(st) -> list[dict]:
+    rows = []
+    for ff in st.firefights:
+        for side in SIDES:
+            rows.append({
+                "firefight": ff.n, "side": side, "date": ff.date, "time": ff.time,
+                "type": ff.type, "attacker": ff.attacker,
+                "elr": ff.elr.get(side), "san": ff.san.get(side),
+                "cp_gained": ff.cp_gained[side], "cp_spent": ff.cp_spent[side], "cp_left": ff.cp_left[side],
+                "cvp_lost": ff.cvp_lost[side] if ff.winner or ff.type == "idle" else None,
+                "tvp": ff.tvp[side], "cg_tvp": ff.tvp_total[side],
+                "winner": ff.winner,
+            })
+    return rows
+
+
+def totals(rows: list[dict]) -> dict:
+    out = {}
+    for side in SIDES:
+        mine = [r for r in rows if r["side"] == side]
+        out[side] = {
+            "cp_gained": sum(r["cp_gained"] for r in mine),
+            "cp_spent": sum(r["cp_spent"] for r in mine),
+            "cvp_lost": sum(r["cvp_lost"] or 0 for r in mine),
+            "wins": len({r["firefight"] for r in mine if r["winner"] == side}),
+            "cg_tvp": mine[-1]["cg_tvp"] if mine else 0,
+        }
+    return out
+
+
+def roster_text(st, rows: list[dict]) -> str:
+    from tabulate import tabulate
+
+    table = []
+    for r in rows:
+        table.append([
+            r["firefight"] if r["side"] == "axis" else "", r["date"] if r["side"] == "axis" else "",
+            r["time"] if r["side"] == "axis" else "", TYPE.get(r["type"], r["type"]) if r["side"] == "axis" else "",
+            r["side"], r["elr"] if r["elr"] is not None else "", r["san"] if r["san"] is not None else "",
+            r["cp_gained"], r["cp_spent"], r["cp_left"], "" if r["cvp_lost"] is None else r["cvp_lost"],
+            r["tvp"], r["cg_tvp"], "won" if r["winner"] == r["side"] else "",
+        ])
+    head = ["FF", "date", "time", "type", "side", "ELR", "SAN", "CP+", "CP-", "CP left", "CVP lost", "TVP",
+            "CG TVP", ""]
+    t = totals(rows)
+    foot = "\n".join(
+        f"{side}: CP gained {v['cp_gained']}, spent {v['cp_spent']}, CVP lost {v['cvp_lost']}, "
+        f"firefights won {v['wins']}, CG TVP {v['cg_tvp']}" for side, v in t.items())
+    return f"CG Roster — {st.card.campaign.name}\n" + tabulate(table, headers=head) + "\n" + foot

@@ -1,0 +1,136 @@
+"""Each event in words: one line for `plcg log`, the step commands' output and the AAR."""
+from __future__ import annotations
+
+SIDE = {"axis": "Axis", "allied": "Allied", None: "-"}
+TYPE = {"axis_assault": "Axis Assault", "allied_assault": "Allied Assault", "dual": "Dual Attack",
+        "idle": "Idle Firefight"}
+
+
+def signed(v: int) -> str:
+    return f"+{v}" if v > 0 else str(v)
+
+
+def roll_words(r: dict, column: str | None = None) -> str:
+    """'DR 7 (4+3), -1 for 10 CVP lost (2.12) = 6 on Low: 12'"""
+    dice = r["dice"]
+    kind = "DR" if len(dice) == 2 else "dr" if len(dice) == 1 else "dice"
+    parts = [f"{kind} {sum(dice)}" + (f" ({'+'.join(map(str, dice))})" if len(dice) > 1 else "")]
+    for d in r["drm"]:
+        parts.append(f"{signed(d['value'])} for {d['reason']} ({d['rule']})")
+    text = ", ".join(parts)
+    if r["drm"]:
+        text += f" = {r['final']}"
+    where = f" on {column}" if column else ""
+    out = r["outcome"]
+    if r.get("rolled") not in (None, out):
+        out = f"{r['rolled']} -> {out} (2.362)"
+    who = "" if not r.get("manual") else " [dice given]"
+    return f"{text}{where}, row {r['row']} of {r['table']}: {out if out is not None else 'none'}{who}"
+
+
+def summary(etype: str, p: dict) -> str:
+    s = SIDE.get(p.get("side"), p.get("side"))
+    r = p.get("roll")
+    if etype == "campaign_started":
+        return f"campaign started: {p['card'].get('campaign', {}).get('name', p['card_ref'])} ({p['rules']}, " \
+               f"{p['product']} {p['product_version']}), seed {p['seed']!r}"
+    if etype == "step_left":
+        return f"left step {p['step']} for {p['to']}" + (f" of firefight {p['firefight']}" if p["to"] == "2.1" else "")
+    if etype == "cp_replenished":
+        if r is None:
+            return f"{s} CP replenishment: {p['gained']} CP provided by the CG Card, {p['total']} CP in hand"
+        return f"{s} CP replenishment: {roll_words(r)} CP, {p['total']} CP in hand"
+    if etype == "weather_set":
+        return f"at-start weather: {p['text']}"
+    if etype == "rg_bought":
+        delta = f" ({p['base_cost']}{signed(p['delta'])} for {p['mode']}, 2.34)" if p["delta"] else ""
+        return f"{s} bought {p['rg']} as {p['purchase']} ({p['mode']}) for {p['cost']} CP{delta}, {p['cp_left']} CP left"
+    if etype == "patrols_bought":
+        return f"{s} bought {p['count']} patrol(s) for {p['cost']} CP, {p['cp_left']} CP left"
+    if etype == "attack_bought":
+        return f"{s} bought the Attack Option for {p['cost']} CP, {p['cp_left']} CP left"
+    if etype == "oba_rolled":
+        return f"{s} OBA ammunition for {p['purchase']}: {roll_words(r)}"
+    if etype == "leader_rolled":
+        what = "generated leader (3.45)" if p.get("generated") else f"leader for {p['purchase']}"
+        return f"{s} {what}: {roll_words(r)}"
+    if etype == "fortified":
+        where = f" in {p['hex']}" if p.get("hex") else ""
+        unit = f" for {p['unit']}" if p.get("unit") else ""
+        return f"{s} spent {p['cost']} FP on {p['kind']}{where}{unit}, {p['fp_left']} FP left"
+    if etype == "firefight_determined":
+        t = TYPE.get(p["type"], p["type"])
+        if p["type"] == "idle":
+            lost = f"; lost: {', '.join(p['lost'])}" if p.get("lost") else ""
+            return f"firefight type: Idle Firefight (neither side bought an Attack Option){lost}"
+        if p["type"] == "dual":
+            return f"firefight type: Dual Attack; {SIDE[p['setup_first']]} sets up first, " \
+                   f"{SIDE[p['move_first']]} moves first"
+        return f"firefight type: {t}; {SIDE[p['setup_first']]} sets up first, {SIDE[p['move_first']]} moves first"
+    if etype == "night_set":
+        return f"night conditions: {p['text']}"
+    if etype == "redeployment_option":
+        return f"Redeployment Option {p['option']} chosen for the CG"
+    if etype == "redeployed":
+        how = roll_words(r, "Redeployment Table") if r else "Option B"
+        res = p["result"].replace("_", " ")
+        tail = f" -> {res}" if not r or r["outcome"] != p["result"] else ""
+        return f"{s} {p['unit']} redeploys from {p['frm'] or 'MLR'} ({p['situation'].replace('_', ' ')}) " \
+               f"to {p['to']}: {how}{tail}"
+    if etype == "unit_set_up":
+        return f"{s} {p['unit']} set up in {p['hex']}" + (" (HIP)" if p["hip"] else "")
+    if etype == "patrol_resolved":
+        return f"{s} {p['kind']} patrol {p['patrol']} ({', '.join(p['units'])} with {p['leader']}) to " \
+               f"{p['mission_hex']}: Detection {roll_words(r)}"
+    if etype == "patrol_returned":
+        return f"{s} patrol {p['patrol']} Return: {roll_words(r)}"
+    if etype == "patrol_given_up":
+        return f"{s} patrol {p['patrol']} given up: {p['reason']}"
+    if etype == "firefight_ended":
+        c = ", ".join(f"{SIDE[x['side']]} {x['hex']}" for x in p["control"])
+        return f"firefight ended on turn {p['turn']}: CVP lost Axis {p['cvp_lost']['axis']}, Allied " \
+               f"{p['cvp_lost']['allied']}; winner {SIDE[p['winner']]} ({p['winner_rule']})" + \
+               (f"; control: {c}" if c else "") + (f"; {len(p['lost'])} unit(s) lost" if p["lost"] else "")
+    if etype == "casualties_added":
+        return f"{s} RePh losses: {p['cvp']} CVP counted for the firefight (3.11)"
+    if etype == "encircled_tested":
+        return f"{s} encircled {p['unit']} 1TC vs morale {p['morale']}: {roll_words(r)}"
+    if etype == "shock_resolved":
+        return f"{s} {p['unit']} Shock/UK: {roll_words(r)}"
+    if etype == "isolated_marked":
+        return f"Isolated (Ammunition Shortage): {', '.join(u['unit'] for u in p['units'])}"
+    if etype == "terrain_changed":
+        ch = ", ".join(f"{c['change']} {c['item']} in {c['hex']}" for c in p["changes"]) or "no change"
+        rolls = "; ".join(roll_words(x) for x in p.get("rolls", ()))
+        return f"terrain ({p['rule']}): {ch}" + (f" [{rolls}]" if rolls else "")
+    if etype == "evacuation_rolled":
+        return f"{s} wounded {p['leader']} evacuation: {roll_words(r)}"
+    if etype == "tvp_awarded":
+        return f"TVP: Axis {p['tvp']['axis']} (CG total {p['total']['axis']}), Allied {p['tvp']['allied']} " \
+               f"(CG total {p['total']['allied']})"
+    if etype == "disease_rolled":
+        return f"{s} Disease & Starvation: {roll_words(r)} squad(s) replaced"
+    if etype == "promotion_rolled":
+        return f"{s} Battlefield Promotion: {roll_words(r)} MMC"
+    if etype == "leaders_rolled":
+        return f"{s} Leader Generation: {roll_words(r)}; may generate {p['may_generate']}"
+    if etype == "repair_rolled":
+        return f"{s} repair of {p['item']} ({p['kind']}): {roll_words(r)}"
+    if etype == "recall_rolled":
+        return f"{s} recalled {p['unit']}: {roll_words(r)}"
+    if etype == "elr_rolled":
+        return f"{s} ELR Loss/Gain: {roll_words(r)}; ELR {p['before']} -> {p['after']}"
+    if etype == "san_adjusted":
+        return f"{s} SAN {p['before']} -> {p['after']} (3.51)"
+    if etype == "clearance_rolled":
+        cr = "; Casualty Reduction of one MMC (original 6)" if p.get("casualty_reduction") else ""
+        return f"{s} clearance of {p['item']} in {p['hex']}: {roll_words(r)}{cr}"
+    if etype == "conceded":
+        return f"{s} concedes the CG"
+    if etype == "cg_ended":
+        w = f"; winner {SIDE[p['winner']]}" if p.get("winner") else ""
+        return f"CG ended ({p['reason']}); CG TVP Axis {p['tvp']['axis']}, Allied {p['tvp']['allied']}{w}"
+    if etype == "reverted":
+        f = " (forced across a commencement)" if p.get("force") else ""
+        return f"undo of seq {', '.join(map(str, p['seqs']))}: {p['reason']}{f}"
+    return etype
