@@ -1,0 +1,399 @@
+"""Map control (1.4): CTHC, No Man's Land, MLR, Isolated Locations and Uncontrolled Terrain.
+
+`classify` builds the control picture of a card map from its Strategic Terrain hexes, who controls
+them and each side's Friendly Map Edge (FME). The MLR is built exactly this way:
+
+1. CTHC(side) = every hex within distance 0, 1 or 2 of a Strategic Terrain hex the side controls
+   (1.4 CTHC, ruling R1).
+2. No Man's Land (first kind, 1.4 NML) = every non-strategic hex in both sides' CTHC; it is taken out
+   of both CTHCs. A strategic hex in both stays in its controller's CTHC only; an uncontrolled strategic
+   hex in both is No Man's Land too (it has no controller to keep it).
+3. Clusters = the connected groups (by hex adjacency) of each side's remaining CTHC hexes.
+4. The clusters and the FME are joined as a minimum spanning tree, the FME counting as one more node:
+   cluster-cluster distance = the least hex distance between their hexes, cluster-FME distance = the
+   least distance from a cluster hex to an FME hex. The closest pair of nodes not yet joined is joined
+   first (Kruskal; ties go to the pair whose two closest hexes come first in grid order, column then
+   row), by the shortest hex line (`Grid.line`) between the two closest hexes (again the first such pair
+   in grid order). A joining line never enters the enemy's CTHC (1.4 MLR: the perimeter is friendly
+   CTHC hexes and the uncontrolled hexes between them): where the straight line would, the pair is
+   joined by the shortest path around the enemy CTHC instead, and its distance is that path's length;
+   a pair with no such path is not joined. So every cluster ends up joined, directly or through other
+   clusters, to the FME, unless the enemy CTHC cuts it off (it then keeps an MLR of its own group).
+5. Perimeter P = the cluster hexes + the hexes of the joining lines + the FME hexes between the two
+   outermost points where P (clusters or lines) touches the FME.
+6. MLR(side) = P + every hex P encloses: flood-fill from the hexes along the three map edges other than
+   the FME that are not in P, moving only through hexes not in P; every hex the fill does not reach is
+   inside the side's MLR.
+7. No Man's Land (second kind) = every hex in neither CTHC that lies inside both sides' MLRs.
+8. Isolated Location = a hex of a side's CTHC inside the enemy MLR (by step 6 for the enemy).
+   Uncontrolled Terrain = a hex outside every MLR and every CTHC that is not No Man's Land.
+
+MLRs may cross: a hex can be in both sides' MLRs (`HexControl.mlr`). A side that controls no strategic
+hex has no CTHC and no MLR.
+"""
+from __future__ import annotations
+
+import heapq
+from collections import deque
+
+import attrs
+
+from projections.hexgrid import EDGES, Grid
+
+SIDES = ("axis", "allied")
+SITUATIONS = ("enemy_mlr", "isolated", "uncontrolled", "nml", "friendly_mlr")  # 3.212 a-e
+
+
+def enemy_of(side: str) -> str:
+    if side == "axis":
+        return "allied"
+    if side == "allied":
+        return "axis"
+    raise ValueError(f"side must be axis or allied, not {side!r}")
+
+
+@attrs.frozen(slots=True)
+class HexControl:
+    hex: str
+    controller: str | None  # "axis"/"allied" for a controlled strategic hex, else None
+    strategic: bool
+    cthc: str | None  # side whose CTHC holds this hex (None: no CTHC, or No Man's Land)
+    nml: bool  # No Man's Land (either kind)
+    mlr: frozenset[str]  # sides whose MLR holds this hex (both where MLRs cross)
+    uncontrolled: bool  # Uncontrolled Terrain: outside every MLR and CTHC, and not NML
+    isolated: str | None  # side for which this hex is an Isolated Location
+
+
+@attrs.frozen(slots=True)
+class MapControl:
+    hexes: dict[str, HexControl]  # every hex of the grid, in grid order
+    grid: Grid
+    clusters: dict[str, tuple[frozenset[str], ...]]  # per side, step 3, in grid order of their first hex
+    paths: dict[str, tuple[tuple[str, ...], ...]]  # per side, the step-4 joining lines (FME end last)
+    friendly_edge: dict[str, str]
+    _near: dict = attrs.field(init=False, factory=dict, eq=False, repr=False)
+
+    def __getitem__(self, hex: str) -> HexControl:
+        return self.hexes[self.grid.canonical(hex)]
+
+    def mlr_hexes(self, side: str) -> frozenset[str]:
+        enemy_of(side)
+        return frozenset(h for h, hc in self.hexes.items() if side in hc.mlr)
+
+    def cthc_hexes(self, side: str) -> frozenset[str]:
+        enemy_of(side)
+        return frozenset(h for h, hc in self.hexes.items() if hc.cthc == side)
+
+    def situation(self, hex: str, side: str) -> str:
+        """The 3.212 redeployment situation of a `side` unit ending a firefight in `hex`.
+
+        friendly CTHC inside the enemy MLR -> "isolated" (3.215); other friendly CTHC or friendly MLR ->
+        "friendly_mlr" (2.5); No Man's Land -> "nml" (3.217); enemy CTHC, or enemy MLR -> "enemy_mlr"
+        (3.214); anything else -> "uncontrolled" (3.216).
+        """
+        enemy = enemy_of(side)
+        hc = self[hex]
+        if hc.cthc == side:
+            return "isolated" if hc.isolated == side else "friendly_mlr"
+        if hc.nml:
+            return "nml"
+        if hc.cthc == enemy:
+            return "enemy_mlr"
+        if side in hc.mlr:
+            return "friendly_mlr"
+        if enemy in hc.mlr:
+            return "enemy_mlr"
+        return "uncontrolled"
+
+    def distance_to_mlr(self, hex: str, side: str) -> int | None:
+        """Hexes from `hex` to the nearest hex of the side's MLR (0 inside); None if it has no MLR."""
+        enemy_of(side)
+        h = self.grid.canonical(hex)
+        key = (h, side)
+        if key not in self._near:
+            inside = side in self.hexes[h].mlr
+            self._near[key] = 0 if inside else _nearest(self.grid, h, self._border(side))
+        return self._near[key]
+
+    def adjacent_to_enemy_cthc(self, hex: str, side: str) -> bool:
+        """3.52 +1 (and 2.32, 3.46): an enemy CTHC hex is adjacent to `hex` (or `hex` is one itself)."""
+        enemy = enemy_of(side)
+        h = self.grid.canonical(hex)
+        return any(self.hexes[n].cthc == enemy for n in [h, *self.grid.neighbours(h)])
+
+    def inside_or_adjacent_mlr(self, hex: str, side: str) -> bool:
+        """Redeployment DRM -1: `hex` is in the side's MLR or next to it."""
+        enemy_of(side)
+        h = self.grid.canonical(hex)
+        return any(side in self.hexes[n].mlr for n in [h, *self.grid.neighbours(h)])
+
+    def _border(self, side: str) -> tuple[str, ...]:
+        # the MLR hexes with a neighbour outside it: the nearest MLR hex to any outside hex is one of them
+        key = ("border", side)
+        if key not in self._near:
+            inside = self.mlr_hexes(side)
+            self._near[key] = tuple(
+                h for h in self.hexes if h in inside and not _interior(self.grid, h, inside)
+            )
+        return self._near[key]
+
+
+def _interior(grid: Grid, h: str, group: frozenset[str] | set[str]) -> bool:
+    ns = grid.adjacency()[h]
+    return len(ns) == 6 and all(n in group for n in ns)
+
+
+def _nearest(grid: Grid, h: str, targets) -> int | None:
+    best = None
+    for t in targets:
+        d = grid.distance(h, t)
+        if best is None or d < best:
+            best = d
+            if d == 0:
+                break
+    return best
+
+
+def classify(
+    grid: Grid,
+    strategic: frozenset[str],
+    control: dict[str, str],
+    friendly_edge: dict[str, str],
+) -> MapControl:
+    """The control picture of the map (see the module docstring for the numbered steps).
+
+    strategic: the Strategic Terrain hexes; control: strategic hex -> "axis"/"allied" for the controlled
+    ones; friendly_edge: side -> "north"/"south"/"east"/"west" (needed for a side that controls a hex).
+    ValueError names the first bad hex, side or edge.
+    """
+    strategic = frozenset(grid.canonical(h) for h in strategic)
+    owner: dict[str, str] = {}
+    for h, side in control.items():
+        enemy_of(side)
+        hc = grid.canonical(h)
+        if hc not in strategic:
+            raise ValueError(f"controlled hex {hc} is not Strategic Terrain (1.4 CTHC)")
+        owner[hc] = side
+    edges: dict[str, str] = {}
+    for side, e in friendly_edge.items():
+        enemy_of(side)
+        if e not in EDGES:
+            raise ValueError(f"friendly edge of {side} must be one of {', '.join(EDGES)}, not {e!r}")
+        edges[side] = e
+    for side in set(owner.values()):
+        if side not in edges:
+            raise ValueError(f"{side} controls hexes but has no friendly map edge")
+
+    # 1. raw CTHC per side (ruling R1: distance 0, 1, 2)
+    raw: dict[str, set[str]] = {s: set() for s in SIDES}
+    for h, side in owner.items():
+        raw[side].update(grid.within(h, 2))
+    # 2. first kind of No Man's Land; contested strategic hexes stay with their controller
+    both = raw["axis"] & raw["allied"]
+    nml = {h for h in both if h not in owner}
+    cthc = {s: {h for h in raw[s] if h not in nml and owner.get(h, s) == s} for s in SIDES}
+
+    mlr: dict[str, set[str]] = {}
+    clusters: dict[str, tuple[frozenset[str], ...]] = {}
+    paths: dict[str, tuple[tuple[str, ...], ...]] = {}
+    for side in SIDES:
+        mlr[side], clusters[side], paths[side] = _mlr(grid, cthc[side], edges.get(side), cthc[enemy_of(side)])
+
+    # 7. second kind of No Man's Land
+    for h in mlr["axis"] & mlr["allied"]:
+        if h not in cthc["axis"] and h not in cthc["allied"]:
+            nml.add(h)
+
+    hexes: dict[str, HexControl] = {}
+    for h in grid.hexes():
+        in_cthc = "axis" if h in cthc["axis"] else "allied" if h in cthc["allied"] else None
+        in_mlr = frozenset(s for s in SIDES if h in mlr[s])
+        is_nml = h in nml
+        isolated = in_cthc if in_cthc is not None and enemy_of(in_cthc) in in_mlr else None  # 8.
+        hexes[h] = HexControl(
+            hex=h,
+            controller=owner.get(h),
+            strategic=h in strategic,
+            cthc=in_cthc,
+            nml=is_nml,
+            mlr=in_mlr,
+            uncontrolled=in_cthc is None and not in_mlr and not is_nml,
+            isolated=isolated,
+        )
+    return MapControl(
+        hexes=hexes,
+        grid=grid,
+        clusters=clusters,
+        paths=paths,
+        friendly_edge=dict(edges),
+    )
+
+
+def _components(grid: Grid, group: set[str]) -> list[frozenset[str]]:
+    """3. connected groups of `group`, each found from its first hex in grid order."""
+    adjacent = grid.adjacency()
+    seen: set[str] = set()
+    out = []
+    for h in grid.hexes():
+        if h not in group or h in seen:
+            continue
+        comp = {h}
+        todo = [h]
+        while todo:
+            cur = todo.pop()
+            for n in adjacent[cur]:
+                if n in group and n not in comp:
+                    comp.add(n)
+                    todo.append(n)
+        seen |= comp
+        out.append(frozenset(comp))
+    return out
+
+
+def _closest(grid: Grid, a: list[str], b: list[str]) -> tuple[int, int, int, str, str]:
+    """(distance, grid index of a-hex, grid index of b-hex, a-hex, b-hex) of the closest pair."""
+    axial, index = grid.axial, grid.index
+    pa = [axial(h) for h in a]
+    best_d = None
+    pairs: list[tuple[int, int]] = []  # (a place, b place) at best_d
+    for jb, hb in enumerate(b):
+        qb, rb = axial(hb)
+        for ja, (qa, ra) in enumerate(pa):
+            dq, dr = qa - qb, ra - rb
+            d = (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+            if best_d is None or d < best_d:
+                best_d, pairs = d, [(ja, jb)]
+            elif d == best_d:
+                pairs.append((ja, jb))
+    assert best_d is not None
+    ia, ib, ha, hb = min((index(a[ja]), index(b[jb]), a[ja], b[jb]) for ja, jb in pairs)
+    return best_d, ia, ib, ha, hb
+
+
+def _reach(grid: Grid, src: frozenset[str], blocked: set[str]) -> dict[str, tuple[int, str | None]]:
+    """Breadth-first walk from `src` through hexes not in `blocked`: hex -> (steps, hex it came from).
+
+    Layers are walked in grid order and a hex keeps the first hex that reached it, so paths are
+    deterministic.
+    """
+    adjacent = grid.adjacency()
+    order = grid.index
+    frontier = sorted(src, key=order)
+    seen: dict[str, tuple[int, str | None]] = {h: (0, None) for h in frontier}
+    step = 0
+    while frontier:
+        step += 1
+        nxt = []
+        for h in frontier:
+            for n in adjacent[h]:
+                if n not in seen and n not in blocked:
+                    seen[n] = (step, h)
+                    nxt.append(n)
+        frontier = sorted(nxt, key=order)
+    return seen
+
+
+def _join(
+    grid: Grid, closest: tuple[int, int, int, str, str], reach_a, b: frozenset[str], blocked: set[str]
+) -> tuple[tuple[int, int, int], tuple[str, ...]] | None:
+    """Step 4: (sort key, joining line) between two nodes, or None if the enemy CTHC cuts them apart.
+
+    `closest` is the nodes' closest pair; reach_a() gives the first node's `_reach` map, needed only
+    when the straight line between that pair is blocked.
+    """
+    d, ia, ib, ha, hb = closest
+    line = tuple(grid.line(ha, hb))
+    if not any(h in blocked for h in line):
+        return (d, ia, ib), line
+    seen = reach_a()
+    hits = [(seen[h][0], grid.index(h), h) for h in b if h in seen]
+    if not hits:
+        return None
+    _steps, _i, end = min(hits)
+    path = [end]
+    while seen[path[-1]][1] is not None:
+        path.append(seen[path[-1]][1])
+    path.reverse()
+    return (len(path) - 1, grid.index(path[0]), grid.index(path[-1])), tuple(path)
+
+
+def _mlr(
+    grid: Grid, cthc: set[str], edge: str | None, blocked: set[str]
+) -> tuple[set[str], tuple[frozenset[str], ...], tuple[tuple[str, ...], ...]]:
+    """Steps 3-6 for one side; `blocked` is the enemy CTHC."""
+    comps = _components(grid, cthc)
+    if not comps or edge is None:
+        return set(), tuple(comps), ()
+    edge_hexes = grid.edge(edge)
+    edge_list = sorted(edge_hexes, key=grid.index)
+    # only hexes on a cluster's rim can be a closest hex (an inner hex has a nearer neighbour)
+    rims = [sorted((h for h in c if not _interior(grid, h, c)), key=grid.index) for c in comps]
+    edge_rim = [h for h in edge_list if h not in blocked] or edge_list
+
+    # 4. Kruskal over the clusters (0..k-1) and the FME (node k). The hex distance of a pair is a lower
+    # bound of its joining distance; a pair's line (or detour) is drawn only when it comes up.
+    k = len(comps)
+    reach_cache: dict[int, dict] = {}
+
+    def reach(i: int):
+        def get():
+            if i not in reach_cache:
+                reach_cache[i] = _reach(grid, comps[i], blocked)
+            return reach_cache[i]
+
+        return get
+
+    heap = []
+    for i in range(k):
+        for j in range(i + 1, k):
+            c = _closest(grid, rims[i], rims[j])
+            heap.append(((c[0], -1, -1), i, j, c, None))
+        c = _closest(grid, rims[i], edge_rim)
+        heap.append(((c[0], -1, -1), i, k, c, None))
+    heapq.heapify(heap)
+    parent = list(range(k + 1))
+
+    def root(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    perimeter: set[str] = set().union(*comps)
+    lines: list[tuple[str, ...]] = []
+    while heap:
+        _key, i, j, c, line = heapq.heappop(heap)
+        ri, rj = root(i), root(j)
+        if ri == rj:
+            continue
+        if line is None:
+            link = _join(grid, c, reach(i), comps[j] if j < k else edge_hexes, blocked)
+            if link is not None:
+                heapq.heappush(heap, (link[0], i, j, c, link[1]))
+            continue
+        parent[ri] = rj
+        lines.append(line)
+        perimeter.update(line)
+
+    # 5. close the perimeter along the FME between its outermost touch points
+    touching = [h for h in edge_list if h in perimeter]
+    if touching:
+        first, last = edge_list.index(touching[0]), edge_list.index(touching[-1])
+        perimeter.update(edge_list[first : last + 1])
+
+    # 6. flood from the other three edges through hexes not in P; what it misses is the MLR
+    seeds = set()
+    for other in EDGES:
+        if other != edge:
+            seeds |= grid.edge(other)
+    reached = {h for h in seeds if h not in perimeter}
+    todo = deque(reached)
+    adjacent = grid.adjacency()
+    while todo:
+        cur = todo.popleft()
+        for n in adjacent[cur]:
+            if n not in perimeter and n not in reached:
+                reached.add(n)
+                todo.append(n)
+    inside = {h for h in grid.hexes() if h not in reached}
+    return inside, tuple(comps), tuple(lines)

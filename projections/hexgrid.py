@@ -1,0 +1,282 @@
+"""The ASL hex grid of a CG Card map: hex ids, adjacency, distance, edges, shortest lines.
+
+Ruling R17 — hex grid geometry. A card map is ASL board geometry: flat-topped hexes in vertical
+columns, columns lettered west to east (A..Z, then AA, BB, ..., ZZ as on ASL boards), rows numbered
+north to south from 1 to the card's `rows`. The even-lettered columns (B, D, F, ..., Z, BB, DD, ...)
+sit half a hex lower than the odd-lettered ones (A, C, ..., AA, CC, ...), as on an ASL board (B0 is the
+half hex at the top edge, so B1 lies half a hex below A1): A1 touches B1 to its south-east, and B1
+touches C1 to its north-east. Parity is taken from the letter's place in the whole A..ZZ sequence, so
+a map that starts at another column keeps the board's stagger. Directions are numbered from north
+clockwise: 1 N, 2 NE, 3 SE, 4 S, 5 SW, 6 NW (B24.12 reads the falling-rubble direction off a die this
+way); d and d+3 are opposite. Distance is the number of hex steps, counting the target hex but not the
+start (adjacent = 1), computed from cube/axial coordinates; on a card map it equals the shortest path
+that stays on the map.
+
+Internally a hex is axial (q, r): q = column place in A..ZZ, r = row - (q - q % 2) // 2.
+"""
+from __future__ import annotations
+
+import functools
+import math
+import re
+
+import attrs
+
+# A..Z then the doubled letters AA, BB, ..., ZZ (ASL boards run A..GG)
+LABELS: tuple[str, ...] = tuple(chr(c) for c in range(65, 91)) + tuple(chr(c) * 2 for c in range(65, 91))
+_LABEL_INDEX = {label: i for i, label in enumerate(LABELS)}
+
+# ruling R17: 1 N, 2 NE, 3 SE, 4 S, 5 SW, 6 NW as axial (dq, dr)
+DIRECTIONS: dict[int, tuple[int, int]] = {
+    1: (0, -1),
+    2: (1, -1),
+    3: (1, 0),
+    4: (0, 1),
+    5: (-1, 1),
+    6: (-1, 0),
+}
+DIRECTION_NAMES = {1: "N", 2: "NE", 3: "SE", 4: "S", 5: "SW", 6: "NW"}
+EDGES = ("north", "south", "east", "west")
+
+_HEX_RE = re.compile(r"^([A-Za-z]+)([1-9][0-9]*)$")
+
+
+def column_labels(spec: str) -> tuple[str, ...]:
+    """'A-R' -> ('A', ..., 'R'); 'A-GG' -> ('A', ..., 'Z', 'AA', ..., 'GG'); 'C' -> ('C',)."""
+    if not isinstance(spec, str):
+        raise ValueError(f"map columns must be text like 'A-R', not {spec!r}")
+    parts = [p.strip().upper() for p in spec.split("-")]
+    if len(parts) == 1:
+        parts = parts * 2
+    if len(parts) != 2 or not all(parts):
+        raise ValueError(f"map columns {spec!r}: expected FIRST-LAST such as 'A-R' or 'A-GG'")
+    first, last = parts
+    for label in (first, last):
+        if label not in _LABEL_INDEX:
+            raise ValueError(
+                f"map columns {spec!r}: {label!r} is not an ASL column letter (A..Z, AA, BB, ..., ZZ)"
+            )
+    i, j = _LABEL_INDEX[first], _LABEL_INDEX[last]
+    if i > j:
+        raise ValueError(f"map columns {spec!r}: {first} comes after {last}")
+    return LABELS[i : j + 1]
+
+
+def _axial(label_index: int, row: int) -> tuple[int, int]:
+    return label_index, row - (label_index - (label_index & 1)) // 2
+
+
+def _axial_distance(a: tuple[int, int], b: tuple[int, int]) -> int:
+    dq = a[0] - b[0]
+    dr = a[1] - b[1]
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
+@attrs.frozen(slots=True)
+class _Geometry:
+    ids: tuple[str, ...]  # column-major
+    index: dict[str, int]  # id -> place in ids
+    axial: dict[str, tuple[int, int]]
+    at: dict[tuple[int, int], str]  # axial -> id
+    place: dict[str, tuple[int, int]]  # id -> (column index in the grid, row)
+    edges: dict[str, frozenset[str]]
+    adjacent: dict[str, tuple[str, ...]]  # id -> on-map neighbours in direction order 1..6
+
+
+@functools.lru_cache(maxsize=64)
+def _geometry(columns: tuple[str, ...], rows: int) -> _Geometry:
+    ids: list[str] = []
+    axial: dict[str, tuple[int, int]] = {}
+    place: dict[str, tuple[int, int]] = {}
+    for ci, label in enumerate(columns):
+        li = _LABEL_INDEX[label]
+        for row in range(1, rows + 1):
+            h = f"{label}{row}"
+            ids.append(h)
+            axial[h] = _axial(li, row)
+            place[h] = (ci, row)
+    edges = {
+        "north": frozenset(f"{c}1" for c in columns),
+        "south": frozenset(f"{c}{rows}" for c in columns),
+        "west": frozenset(f"{columns[0]}{r}" for r in range(1, rows + 1)),
+        "east": frozenset(f"{columns[-1]}{r}" for r in range(1, rows + 1)),
+    }
+    at = {a: h for h, a in axial.items()}
+    adjacent = {}
+    for h, (q, r) in axial.items():
+        adjacent[h] = tuple(
+            at[(q + dq, r + dr)] for dq, dr in DIRECTIONS.values() if (q + dq, r + dr) in at
+        )
+    return _Geometry(
+        ids=tuple(ids),
+        index={h: i for i, h in enumerate(ids)},
+        axial=axial,
+        at=at,
+        place=place,
+        edges=edges,
+        adjacent=adjacent,
+    )
+
+
+def _check_columns(_instance, _attribute, value) -> None:
+    if not value:
+        raise ValueError("map columns: at least one column is needed")
+    for label in value:
+        if label not in _LABEL_INDEX:
+            raise ValueError(f"map column {label!r} is not an ASL column letter (A..Z, AA, ..., ZZ)")
+    first = _LABEL_INDEX[value[0]]
+    if tuple(value) != LABELS[first : first + len(value)]:
+        raise ValueError(f"map columns {'-'.join(value)} are not consecutive ASL column letters")
+
+
+def _check_rows(_instance, _attribute, value) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"map rows must be a whole number of 1 or more, not {value!r}")
+
+
+@attrs.frozen(slots=True)
+class Grid:
+    """The hexes of one card map (ruling R17)."""
+
+    columns: tuple[str, ...] = attrs.field(converter=tuple, validator=_check_columns)
+    rows: int = attrs.field(validator=_check_rows)
+    _geo: _Geometry = attrs.field(init=False, eq=False, repr=False, hash=False)
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "_geo", _geometry(self.columns, self.rows))
+
+    @classmethod
+    def from_spec(cls, columns: str, rows: int) -> "Grid":
+        """Grid.from_spec('A-R', 10): the card's [map] columns and rows."""
+        return cls(column_labels(columns), rows)
+
+    # -- ids --------------------------------------------------------------------------------------
+    def hexes(self) -> tuple[str, ...]:
+        """Every hex id, column by column (A1..A10, B1..B10, ...)."""
+        return self._geo.ids
+
+    def canonical(self, hex: str) -> str:
+        """The map's spelling of a hex id ('c4' -> 'C4'); ValueError if it is not on this map."""
+        if hex in self._geo.index:
+            return hex
+        m = _HEX_RE.match(hex.strip()) if isinstance(hex, str) else None
+        if m:
+            h = f"{m.group(1).upper()}{m.group(2)}"
+            if h in self._geo.index:
+                return h
+        raise ValueError(
+            f"hex {hex!r} is not on the map (columns {self.columns[0]}-{self.columns[-1]}, rows 1-{self.rows})"
+        )
+
+    def valid(self, hex: str) -> bool:
+        try:
+            self.canonical(hex)
+        except ValueError:
+            return False
+        return True
+
+    def parse(self, hex: str) -> tuple[int, int]:
+        """(column index in this map from 0, row from 1); ValueError if not on the map."""
+        return self._geo.place[self.canonical(hex)]
+
+    def index(self, hex: str) -> int:
+        """Place of the hex in hexes(): the ledger's tie-break order (column, then row)."""
+        return self._geo.index[self.canonical(hex)]
+
+    def axial(self, hex: str) -> tuple[int, int]:
+        """Axial (q, r) coordinates of the hex (ruling R17)."""
+        return self._geo.axial[self.canonical(hex)]
+
+    # -- geometry ---------------------------------------------------------------------------------
+    def distance(self, a: str, b: str) -> int:
+        axial = self._geo.axial
+        try:
+            pa, pb = axial[a], axial[b]
+        except KeyError:
+            pa, pb = axial[self.canonical(a)], axial[self.canonical(b)]
+        dq = pa[0] - pb[0]
+        dr = pa[1] - pb[1]
+        return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+    def neighbour(self, hex: str, direction: int) -> str | None:
+        """The hex next to `hex` in direction 1..6 (1 N, clockwise), None if off the map."""
+        if direction not in DIRECTIONS:
+            raise ValueError(f"direction must be 1..6 (1 N, 2 NE, 3 SE, 4 S, 5 SW, 6 NW), not {direction!r}")
+        q, r = self.axial(hex)
+        dq, dr = DIRECTIONS[direction]
+        return self._geo.at.get((q + dq, r + dr))
+
+    def neighbours(self, hex: str) -> list[str]:
+        """The on-map hexes adjacent to `hex`, in direction order 1..6."""
+        try:
+            return list(self._geo.adjacent[hex])
+        except KeyError:
+            return list(self._geo.adjacent[self.canonical(hex)])
+
+    def adjacency(self) -> dict[str, tuple[str, ...]]:
+        """hex id -> its on-map neighbours (direction order), for fast graph walks; do not modify."""
+        return self._geo.adjacent
+
+    def within(self, hex: str, radius: int) -> list[str]:
+        """Every on-map hex at distance 0..radius of `hex`, in grid order."""
+        q, r = self.axial(hex)
+        at = self._geo.at
+        out = []
+        for dq in range(-radius, radius + 1):
+            for dr in range(max(-radius, -dq - radius), min(radius, -dq + radius) + 1):
+                n = at.get((q + dq, r + dr))
+                if n is not None:
+                    out.append(n)
+        out.sort(key=self._geo.index.__getitem__)
+        return out
+
+    def edge(self, side: str) -> frozenset[str]:
+        """The hexes along one map edge: north = row 1, south = last row, west/east = first/last column."""
+        try:
+            return self._geo.edges[side]
+        except KeyError:
+            raise ValueError(f"map edge must be one of {', '.join(EDGES)}, not {side!r}") from None
+
+    def line(self, a: str, b: str) -> list[str]:
+        """A shortest on-map hex path from a to b, both included (len = distance + 1).
+
+        Each step goes to an on-map neighbour one hex nearer to the far end; among those, the one whose
+        centre lies nearest the straight line between the two end centres, then the first in grid order.
+        The path is drawn from the end first in grid order, so line(b, a) is line(a, b) reversed.
+        """
+        a, b = self.canonical(a), self.canonical(b)
+        geo = self._geo
+        if geo.index[a] > geo.index[b]:
+            return self.line(b, a)[::-1]
+        ax, bx = geo.axial[a], geo.axial[b]
+        x0, y0 = _centre(ax)
+        x1, y1 = _centre(bx)
+        vx, vy = x1 - x0, y1 - y0
+        norm = math.hypot(vx, vy) or 1.0
+        path = [a]
+        cur = ax
+        remaining = _axial_distance(ax, bx)
+        while remaining:
+            best = None
+            for dq, dr in DIRECTIONS.values():
+                nxt = (cur[0] + dq, cur[1] + dr)
+                h = geo.at.get(nxt)
+                if h is None or _axial_distance(nxt, bx) != remaining - 1:
+                    continue
+                px, py = _centre(nxt)
+                off = round(abs((px - x0) * vy - (py - y0) * vx) / norm, 9)
+                cand = (off, geo.index[h], h, nxt)
+                if best is None or cand < best:
+                    best = cand
+            if best is None:  # cannot happen on a card map (see the exhaustive test)
+                raise AssertionError(f"no on-map step from {path[-1]} towards {b}")
+            path.append(best[2])
+            cur = best[3]
+            remaining -= 1
+        return path
+
+
+def _centre(axial: tuple[int, int]) -> tuple[float, float]:
+    """Centre of a flat-topped hex of unit size (x east, y south)."""
+    q, r = axial
+    return 1.5 * q, math.sqrt(3) * (r + q / 2)
