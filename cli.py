@@ -527,12 +527,26 @@ def import_(ctx, file):
     click.echo(f"imported {n} events into {_db(ctx)}; audit clean")
 
 
+def steps_doc() -> str:
+    """docs/steps.md: the step table and the machine's own Mermaid drawing."""
+    from cg.steps import STEPS, mermaid
+
+    rows = "\n".join(f"| {s.id} | {s.name} | {s.rule} |" for s in STEPS)
+    return (
+        "# The step machine\n\n"
+        "Generated from `cg/steps.py` by `plcg diagram --markdown > docs/steps.md` (transitions draws the\n"
+        "Mermaid diagram itself, no graphviz); `tests/test_docs.py` fails when this file and the machine\n"
+        "disagree.\n\n| step | name | rule |\n|---|---|---|\n" + rows + "\n\n```mermaid\n" + mermaid() + "\n```\n"
+    )
+
+
 @main.command("diagram")
-def diagram():
+@click.option("--markdown", is_flag=True, help="The whole docs/steps.md page.")
+def diagram(markdown):
     """Print the step machine as a Mermaid stateDiagram (drawn by transitions)."""
     from cg.steps import mermaid
 
-    click.echo(mermaid())
+    click.echo(steps_doc() if markdown else mermaid(), nl=not markdown)
 
 
 @main.command()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import shlex
 
 from cg import tables
+from cg.steps import pending
 from cg.state import SIDES
 
 # per firefight: purchases (side, rg, mode), attack options, patrols, fortifications
@@ -51,7 +52,9 @@ def command_of(text: str) -> dict:
     return cmd
 
 
-def play(path: str, echo=print, seed: str = "plcg-demo") -> int:
+def play(path: str, echo=print, seed: str = "plcg-demo", around=None) -> int:
+    """Play the sample CG into `path`. `around(ledger, cmd, run)`, if given, wraps every command
+    (tests use it to undo and redo each one)."""
     from cli import Ledger
     from projections.words import summary
 
@@ -60,7 +63,8 @@ def play(path: str, echo=print, seed: str = "plcg-demo") -> int:
 
     def run(cmd: dict) -> None:
         nonlocal count
-        for s in led.run(cmd):
+        stored = around(led, cmd, led.run) if around else led.run(cmd)
+        for s in stored:
             if s.type != "step_left":
                 echo(f"[{s.seq:>3}] {summary(s.type, s.payload)}")
         count += 1
@@ -79,7 +83,7 @@ def play(path: str, echo=print, seed: str = "plcg-demo") -> int:
                 _step_actions(st, run)
                 continue
             st = led.state()
-            owed = st and __import__("cg.steps", fromlist=["pending"]).pending(st)
+            owed = pending(st)
             acted = False
             for o in owed:
                 if o["runnable"]:
@@ -121,9 +125,7 @@ def _step_actions(st, run) -> None:
 
 
 def _cp_now(st, side, run) -> int:
-    from cli import Ledger  # noqa: F401  (the state is re-read by the caller on the next loop)
-
-    return st.sides[side].cp - sum(0 for _ in ())  # purchases of this loop re-checked by the ledger
+    return st.sides[side].cp  # the ledger refuses (exit 3) anything the CP left cannot pay for
 
 
 def _choice(st, o: dict) -> dict | None:

@@ -129,7 +129,8 @@ def mermaid() -> str:
     text = gm.get_graph().draw(None)
     # Mermaid ids may not hold dots: draw "2.1" as the id s2_1 and keep "2.1" as its label.
     ident = r"(?<![\w.\"])(\d\.\d+|end)(?![\w.\"])"
-    return re.sub(ident, lambda m: "s" + m.group(1).replace(".", "_"), text)
+    text = re.sub(ident, lambda m: "s" + m.group(1).replace(".", "_"), text)
+    return re.sub(r"(?m)^(\s*)Class ", r"\1class ", text)  # Mermaid's keyword is lower case
 
 
 # --- what a step owes before `next` --------------------------------------------------------------

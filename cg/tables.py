@@ -282,7 +282,7 @@ FORTIFICATIONS: dict[str, Fortification] = {f.kind: f for f in (
     Fortification("ap_mine", "A-P Mine", False, False, "2.38 n7", "2 per Factor"),
     Fortification("at_mine", "A-T/A-B Mine", False, False, "2.38 n7", "5 per Factor"),
     Fortification("set_dc", "Set DC (A23.7)", False, False, "2.38 n8", "25"),
-    Fortification("known_minefield", "Known Minefield", False, True, "2.38 (FRU); ruling", "x 0.8FP (FRU)"),
+    Fortification("known_minefield", "Known Minefield", False, True, "2.38 (FRU); ruling R22", "x 0.8FP (FRU)"),
     Fortification("dummy_minefield", "Dummy Minefield", False, False, "2.38; F.7B", "As per F.7B"),
     Fortification("cave", "Cave", False, True, "2.38", "15"),
     Fortification("cave_complex", "Cave Complex", False, True, "2.38 n9", "7"),
@@ -359,7 +359,7 @@ def fortification_cost(kind: str, *, capacity: int | None = None, factors: int |
     if kind == "panji":
         return PANJI_FP_PER_HEXSIDE * _positive(hexsides, "panji hexsides")
     if kind == "known_minefield":
-        # ruling: x0.8 of the same factors' mine cost, FRU; A-P pricing unless unit="at"
+        # ruling R22: x0.8 of the same factors' mine cost, FRU; A-P pricing unless unit="at"
         per = {None: AP_MINE_FP_PER_FACTOR, "ap": AP_MINE_FP_PER_FACTOR, "at": AT_MINE_FP_PER_FACTOR}
         if unit not in per:
             raise ValueError(f"known minefield unit {unit!r}: 'ap' (default) or 'at'")
@@ -607,7 +607,7 @@ def clearance_cr(original: int, item: str) -> bool:
 
 def clearance_stops_location(item: str, hit: Hit, ap_mines: bool = True) -> bool:
     """3.52: after a failed attempt vs mines that include A-P mines, no more attempts in that Location.
-    # ruling: a Location holding only A-T/A-B mines is not stopped (3.52 names the A-P attempt)."""
+    # ruling R23: a Location holding only A-T/A-B mines is not stopped (3.52 names the A-P attempt)."""
     if item not in CLEARABLE:
         raise ValueError(f"clearance item {item!r}: one of {', '.join(CLEARABLE)}")
     return CLEARABLE[item].failure_stops_location and ap_mines and hit.result == "no effect"

@@ -118,7 +118,7 @@ def resolve_3_31(terrain: dict[str, list[str]], buildings: set[str], same_date: 
         flipped = [h for h in flames if h not in blazes]
     else:
         # 3.31: each Flame counts as a Blaze already; 3.311: each burning wreck hex as a Blaze
-        # ruling: 3.311 "Otherwise" means "not on the same date"; then the wreck hex spreads like a Blaze
+        # ruling R24: 3.311 "Otherwise" means "not on the same date"; then the wreck hex spreads like a Blaze
         # even where its own terrain cannot burn
         sources = [h for h in terrain if h in flames or h in blazes or h in wrecks]
         flipped = []
@@ -131,17 +131,17 @@ def resolve_3_31(terrain: dict[str, list[str]], buildings: set[str], same_date: 
 
     for h in sources:
         fire = [it for it in FIRE_ITEMS if it in items(h)]
-        for it in fire:  # ruling: a hex's fire burns out as a whole (a Flame beside its Blaze goes too)
+        for it in fire:  # ruling R24: a hex's fire burns out as a whole (a Flame beside its Blaze goes too)
             add(h, "remove", it)
         if fire or can_burn(h):
             if h in buildings or "rubble" in items(h):
-                # 3.31: a burnt-out building becomes Rubble; ruling: burnt-out rubble stays rubble
+                # 3.31: a burnt-out building becomes Rubble; ruling R24: burnt-out rubble stays rubble
                 if "rubble" not in items(h):
                     add(h, "add", "rubble")
             elif "cleared_open_ground" not in items(h):
                 add(h, "add", "cleared_open_ground")  # 3.31: marker, hex is now Open Ground
         for n in neighbours(h):
-            # ruling: no Flame into a hex burning out in this step, one still burning, or one that cannot burn
+            # ruling R24: no Flame into a hex burning out in this step, one still burning, or one that cannot burn
             if n in source_set or n in burning_after or not can_burn(n):
                 continue
             add(n, "add", "flame")

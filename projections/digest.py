@@ -14,7 +14,8 @@ from cg import snapshot
 
 def canonical_state(st) -> bytes:
     data = orjson.loads(snapshot.dump(st))["state"]
-    data.pop("reverts", None)  # notes for the audit, not campaign state
+    for key in ("reverts", "seq", "last_batch"):  # log positions and audit notes, not campaign state
+        data.pop(key, None)
     return orjson.dumps(data, option=orjson.OPT_SORT_KEYS)
 
 

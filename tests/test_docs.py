@@ -1,0 +1,52 @@
+"""The README, `plcg --help` and the contract agree; docs/steps.md is the machine's own drawing."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from click.testing import CliRunner
+
+import cli
+
+ROOT = Path(__file__).resolve().parent.parent
+CONTRACT = ["new", "cards", "status", "next", "log", "undo", "replay", "audit", "roster", "export", "import",
+            "demo", "cp", "weather", "buy", "patrols", "oba", "leader", "fortify", "attack", "determine", "night",
+            "redeploy", "setup", "patrol", "patrol-return", "end", "encircled", "shock", "evacuate", "disease",
+            "promote", "leaders", "repair", "recall", "elr", "clear", "concede", "rubble", "flame"]
+
+
+def test_help_lists_every_contract_command_and_the_exit_codes():
+    out = CliRunner().invoke(cli.main, ["--help"]).output
+    for name in CONTRACT:
+        assert re.search(rf"^\s+{re.escape(name)}\s", out, re.M), f"plcg --help does not list {name}"
+    for code in ("0 done", "1 audit", "2 bad input", "3 refused", "4 another writer"):
+        assert code in " ".join(out.split()), code
+
+
+def test_readme_documents_every_command():
+    readme = (ROOT / "README.md").read_text()
+    for name in cli.main.commands:
+        assert f"plcg {name}" in readme, f"README does not document plcg {name}"
+
+
+def test_readme_lists_every_ruling_the_code_cites():
+    readme = (ROOT / "README.md").read_text()
+    cited = set()
+    for path in list((ROOT / "cg").glob("*.py")) + list((ROOT / "projections").glob("*.py")) + [ROOT / "cli.py"]:
+        cited |= set(re.findall(r"ruling (R\d+)", path.read_text()))
+    for r in sorted(cited):
+        assert re.search(rf"\*\*{r}\b", readme), f"README's rulings list lacks {r}"
+
+
+def test_steps_doc_is_generated_from_the_machine():
+    assert (ROOT / "docs" / "steps.md").read_text() == cli.steps_doc()
+
+
+def test_mermaid_ids_are_plain():
+    from cg.steps import mermaid
+
+    text = mermaid()
+    for line in text.splitlines():
+        m = re.match(r"\s*(\S+) --> (\S+):", line)
+        if m:
+            assert re.fullmatch(r"s[\w]+", m.group(1)) and re.fullmatch(r"s[\w]+:?", m.group(2)), line

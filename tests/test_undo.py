@@ -1,0 +1,96 @@
+"""Undo (issue 5): at every step kind of a whole campaign, undoing a command gives back the state
+before its events, undoing the undo restores them, and the log keeps every line."""
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+import cli
+from cg.demo import play
+from cg.errors import Refused
+from projections.digest import canonical_state
+
+
+def _key(led):
+    return canonical_state(led.state(use_snapshot=False))
+
+
+def test_undo_and_redo_every_command_of_a_whole_campaign(tmp_path):
+    kinds = set()
+    crossed = []
+
+    def around(led, cmd, run):
+        before = _key(led)
+        stored = run(cmd)
+        after = _key(led)
+        rows = led.store.head()[0]
+        try:
+            led.run({"name": "undo", "reason": f"test {cmd['name']}"})
+        except Refused as e:  # only the commencement guard may refuse, and --force passes it
+            assert e.rule == "2.8"
+            crossed.append(cmd["name"])
+            led.run({"name": "undo", "reason": f"test {cmd['name']}", "force": True})
+        assert _key(led) == before, f"undo of {cmd} did not restore the state"
+        led.run({"name": "undo", "reason": "redo"})
+        assert _key(led) == after, f"undo of the undo of {cmd} did not restore it"
+        assert led.store.head()[0] == rows + 2  # nothing deleted: two reverts appended
+        kinds.add(stored[0].type)
+        return stored
+
+    play(str(tmp_path / "u.plcg"), echo=lambda s: None, around=around)
+    # every kind of step command the demo makes was undone and redone
+    assert {"cp_replenished", "rg_bought", "leader_rolled", "firefight_determined", "firefight_ended",
+            "elr_rolled", "promotion_rolled", "step_left", "patrol_resolved"} <= kinds
+    assert crossed == ["next"] * len(crossed) and crossed  # leaving 2.8 is the commencement
+
+
+def test_undo_to_seq_and_the_commencement_guard(tmp_path):
+    path = str(tmp_path / "c.plcg")
+    play(path, echo=lambda s: None)
+    led = cli.Ledger(path, write=True)
+    try:
+        with pytest.raises(Refused) as e:
+            led.run({"name": "undo", "to": 5, "reason": "start again"})
+        assert e.value.rule == "2.8"
+        head = led.store.head()[0]
+        assert led.store.head()[0] == head  # nothing written
+        led.run({"name": "undo", "to": 5, "reason": "start again", "force": True})
+        st = led.state()
+        assert (st.firefight, st.step) == (1, "2.3")
+        log = [r for r in led.store.read()]
+        assert log[-1].type == "reverted" and log[-1].payload["force"] is True
+        assert len(log) == head + 1  # the log never loses a line
+    finally:
+        led.close()
+
+
+def test_undo_is_marked_in_the_log_and_listed_by_the_audit(tmp_path):
+    db = str(tmp_path / "l.plcg")
+    r = CliRunner()
+    assert r.invoke(cli.main, ["--db", db, "new", "--card", "sample", "--seed", "x"]).exit_code == 0
+    for args in (["weather"], ["next"], ["buy", "axis", "I1"], ["leader", "axis", "I1"]):
+        assert r.invoke(cli.main, ["--db", db, *args]).exit_code == 0
+    first = r.invoke(cli.main, ["--db", db, "log", "--json"]).output.splitlines()[-1]
+    assert r.invoke(cli.main, ["--db", db, "undo", "--reason", "did not like the leader"]).exit_code == 0
+    res = r.invoke(cli.main, ["--db", db, "leader", "axis", "I1"])
+    assert res.exit_code == 0
+    import json
+
+    lines = [json.loads(x) for x in r.invoke(cli.main, ["--db", db, "log", "--json"]).output.splitlines()]
+    assert [x["reverted"] for x in lines if x["type"] == "leader_rolled"] == [True, False]
+    assert json.loads(first)["seq"] == lines[4]["seq"]
+    audit = r.invoke(cli.main, ["--db", db, "audit", "--json"])
+    assert audit.exit_code == 0  # undos are notes, not findings
+    notes = json.loads(audit.output)["notes"]
+    assert any("did not like the leader" in n["what"] for n in notes)
+    assert any("made again after the undo" in n["what"] for n in notes)
+
+
+def test_undo_needs_a_reason_and_something_to_undo(tmp_path):
+    db = str(tmp_path / "n.plcg")
+    r = CliRunner()
+    r.invoke(cli.main, ["--db", db, "new", "--card", "sample"])
+    res = r.invoke(cli.main, ["--db", db, "undo", "--reason", " "])
+    assert res.exit_code == 2
+    res = r.invoke(cli.main, ["--db", db, "undo", "--reason", "x"])
+    assert res.exit_code == 3 and "nothing to undo" in res.output
