@@ -9,16 +9,11 @@ from __future__ import annotations
 import os
 import secrets
 import sys
-from importlib.metadata import PackageNotFoundError, version as _version
-
 import click
 
 from cg.errors import BadInput, PlcgError
 
-try:
-    VERSION = _version("plcg")
-except PackageNotFoundError:  # running from a checkout
-    VERSION = "0.1.0"
+VERSION = "0.1.0"  # pyproject.toml reads it from here
 
 SNAPSHOT_EVERY = 64  # refresh the stored snapshot once the unsnapshotted tail is this long
 INTERNAL_ERROR = 5  # extension of the contract: a bug, never a rule or input problem
@@ -61,11 +56,11 @@ class Ledger:
 
     # reading
     def records(self, since: int = 0, until: int | None = None):
-        from events.convert import upcast
+        from events.versions import VERSIONS
 
         for seq, batch, etype, version, payload in self.store.read_fold(since, until):
-            if version != _current_version(etype):
-                payload = upcast(etype, version, payload)
+            if version != VERSIONS.get(etype):
+                payload = _upcast(etype, version, payload)
             yield seq, batch, etype, payload
 
     def state(self, at: int | None = None, use_snapshot: bool = True):
@@ -136,11 +131,16 @@ class Ledger:
         self.store.close()
 
 
-def _current_version(etype: str) -> int:
-    from events.types import REGISTRY
+def _upcast(etype: str, version: int, payload: dict) -> dict:
+    """An event of an older schema is upgraded; one the release does not know is refused (exit 2)."""
+    from events.convert import upcast
+    from events.versions import VERSIONS
 
-    cls = REGISTRY.get(etype)
-    return cls.VERSION if cls else 1
+    current = VERSIONS.get(etype)
+    if current is None or version > current:
+        raise BadInput(f"the log holds {etype} v{version}, which this plcg ({VERSION}) does not know: "
+                       "upgrade plcg")
+    return upcast(etype, version, payload)
 
 
 # ---- click plumbing ----------------------------------------------------------------------------------
@@ -300,17 +300,17 @@ def status(ctx, as_json):
     if as_json:
         _echo_json(d)
         return
-    from tabulate import tabulate
-
     click.echo(f"{d['campaign']} — firefight {d['firefight']} of {d['firefights']} ({d['date']}, {d['time']})"
                + (" — the CG has ended" if d["ended"] else f", step {d['step']} {d['step_name']}"))
     if d["type"]:
         from projections.words import TYPE
 
         click.echo(f"type: {TYPE[d['type']]}" + (f", attacker {d['attacker']}" if d["attacker"] else ""))
-    rows = [[side, s["cp"], s["elr"], s["san"], "yes" if s["attack_option"] else "", s["fp"], s["tvp_total"]]
-            for side, s in d["sides"].items()]
-    click.echo(tabulate(rows, headers=["side", "CP", "ELR", "SAN", "attack", "FP", "CG TVP"]))
+    # a plain table: status runs after every step, and tabulate's import costs more than this
+    click.echo(f"{'side':8}{'CP':>5}{'ELR':>5}{'SAN':>5}{'FP':>5}{'CG TVP':>8}  attack")
+    for side, s in d["sides"].items():
+        click.echo(f"{side:8}{s['cp']:>5}{s['elr']:>5}{s['san']:>5}{s['fp']:>5}{s['tvp_total']:>8}  "
+                   + ("yes" if s["attack_option"] else ""))
     if d["pending"]:
         click.echo("before `plcg next`:")
         for p in d["pending"]:
@@ -435,17 +435,18 @@ def roster(ctx, as_json, at):
 def purchases(ctx, side, as_json, reveal, at):
     """The RG Purchase Record of SIDE (the enemy's purchases once revealed, ruling R10)."""
     from cg.commands import side_arg
-    from projections.purchases import purchase_rows, purchase_text
+    from projections.purchases import fortification_rows, purchase_rows, purchase_text
 
     side = side_arg({"side": side})
     led = Ledger(_db(ctx))
     st = led.state(at=at)
     led.close()
     rows = purchase_rows(st, side, reveal)
+    forts = fortification_rows(st, side, reveal)
     if as_json:
-        _echo_json(rows)
+        _echo_json({"purchases": rows, "fortifications": forts})
     else:
-        click.echo(purchase_text(rows))
+        click.echo(purchase_text(rows, forts))
 
 
 @main.command()
@@ -869,6 +870,16 @@ def promote(ctx, side, dice, as_json):
 def leaders(ctx, side, dice, as_json):
     """3.45 Leader Generation/Improvement dr."""
     _step(ctx, {"name": "leaders", "side": side, "dice": dice}, as_json)
+
+
+@main.command()
+@click.argument("side", metavar="SIDE")
+@click.argument("unit", metavar="UNIT")
+@click.option("--to", "to", help="The new counter, e.g. 4-6-8 (optional).")
+@click.pass_context
+def harden(ctx, side, unit, to):
+    """3.43-3.45 Battle Harden a unit (within the 3.44 / 3.45 results, once per RePh)."""
+    _step(ctx, {"name": "harden", "side": side, "unit": unit, "to": to})
 
 
 @main.command()

@@ -6,10 +6,8 @@ docs: cg-card.md is the contract. `load_card` / `parse_card` return a frozen `Ca
 from __future__ import annotations
 
 import datetime
-import importlib.resources
 import re
 import string
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -772,6 +770,8 @@ def _raise(c: _Checker, source: str):
 
 
 def _shipped_dir():
+    import importlib.resources  # only to find the shipped cards
+
     return importlib.resources.files("cg.cards")
 
 
@@ -785,6 +785,8 @@ def _shipped(name: str):
 
 def _parse_text(text: str, source: str) -> Card:
     try:
+        import tomllib  # only when a card file is read: a campaign carries its card in its log
+
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise BadInput(f"card {source} is not valid TOML: {e}") from None

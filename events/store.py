@@ -32,7 +32,6 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import attrs
-import sqlite_utils
 
 from cg.errors import BadInput, WriteConflict
 
@@ -106,8 +105,6 @@ class Store:
 
     def __init__(self, conn: sqlite3.Connection, path: str, write: bool, meta: dict[str, str]):
         self.conn = conn
-        # sqlite-utils over the same connection; no plugins (they must not touch the ledger's connection)
-        self.db = sqlite_utils.Database(conn, recursive_triggers=False, execute_plugins=False)
         self.path = path
         self.writable = write
         self.meta = meta
@@ -134,6 +131,8 @@ class Store:
             conn = _connect(Path(path).absolute().as_uri() + "?mode=rw")
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=FULL")
+            import sqlite_utils  # only here: read commands must not pay for its import
+
             db = sqlite_utils.Database(conn, recursive_triggers=False, execute_plugins=False)
             with db.atomic():
                 db["events"].create(
@@ -234,6 +233,13 @@ class Store:
         if _primary(e) in (_NOTADB, _CORRUPT):
             return BadInput(f"{path} is not a plcg campaign file (not SQLite: {e})")
         return BadInput(f"cannot open {path}: {e}")
+
+    @property
+    def db(self):
+        """sqlite-utils over the same connection (no plugins: they must not touch the ledger's connection)."""
+        import sqlite_utils
+
+        return sqlite_utils.Database(self.conn, recursive_triggers=False, execute_plugins=False)
 
     def close(self) -> None:
         self.conn.close()

@@ -11,17 +11,19 @@ from typing import Any, ClassVar
 import attrs
 
 from events.roll import Drm, Roll  # noqa: F401  (re-exported: one roll type)
+from events.versions import VERSIONS
 
 REGISTRY: dict[str, type] = {}
 
 
-def event(name: str, version: int = 1):
-    """Register an event class under its type name (the `type` column of the log)."""
+def event(name: str):
+    """Register an event class under its type name (the `type` column of the log); its schema
+    version is the one in events/versions.py."""
 
     def wrap(cls):
         cls = attrs.frozen(cls)
         cls.TYPE = name
-        cls.VERSION = version
+        cls.VERSION = VERSIONS[name]
         REGISTRY[name] = cls
         return cls
 
@@ -317,6 +319,14 @@ class DiseaseRolled(Event):
 class PromotionRolled(Event):
     side: str
     roll: Roll
+
+
+@event("unit_hardened")
+class UnitHardened(Event):  # 3.43 heroes, 3.44 MMC, 3.45 leaders: Battle Hardened one class
+    side: str
+    unit: str
+    by: str  # "3.43" | "3.44" | "3.45"
+    to: str | None = None  # the new counter, when the player names it (e.g. "4-6-8")
 
 
 @event("leaders_rolled")
