@@ -286,7 +286,9 @@ def _buy(ctx, cmd):
     cp = st.sides[side].cp
     if cost > cp:
         raise Refused(f"{rg.id} costs {cost} CP ({mode}); {side} has {cp}", "2.3", st.step)
-    n = st.purchase_count.get(key, 0) + 1
+    # both sides' cards may list the same RG id (I1): number the purchases across the sides so a
+    # purchase id (and the unit ids made from it) names one purchase of the campaign
+    n = sum(st.purchase_count.get(f"{s}:{rg.id}", 0) for s in SIDES) + 1
     pid = f"{rg.id}-{n}"
     units = tuple(ev.UnitRef(f"{pid}.{i}", name) for i, name in enumerate(expand_units(rg.units), 1))
     return [ev.RgBought(side=side, rg=rg.id, purchase=pid, mode=mode, base_cost=rg.cost, delta=delta,
@@ -371,8 +373,9 @@ def _leader(ctx, cmd):
     if generated:
         if f"leaders:{side}" not in st.done:
             raise Refused(f"{side} makes the 3.45 dr (plcg leaders {side}) before generating", "3.45", st.step)
-        if st.may_generate[side] <= 0:
-            raise Refused(f"{side} may generate no more leaders this RePh", "3.45", st.step)
+        if st.generated[side] >= st.may_generate[side] or leader_slots(st, side) <= 0:
+            raise Refused(f"{side} may generate {st.may_generate[side]} leader(s) this RePh (3.45 result, leaders "
+                          f"lost - 1, MMC on board) and has generated {st.generated[side]}", "3.45", st.step)
         column = tables.leader_column(spec.nationality, False)
         pid = None
     else:
@@ -391,7 +394,7 @@ def _leader(ctx, cmd):
         r = attrs.evolve(r, outcome=got, rolled=r.outcome)
     unit = None
     if got is not None:
-        n = sum(1 for u in st.units.values() if u.side == side and u.kind == "leader") + 1
+        n = sum(1 for u in st.units.values() if u.kind == "leader") + 1  # unique across the sides
         base = pid if pid else f"L{st.firefight}"
         unit = ev.UnitRef(f"{base}.L{n}", got)
     return [ev.LeaderRolled(side=side, purchase=pid, roll=r, unit=unit, generated=generated)]
@@ -845,6 +848,42 @@ def _leaders(ctx, cmd):
     return [ev.LeadersRolled(side=side, roll=r, may_generate=may)]
 
 
+@command("harden", "3.43", "3.44", "3.45")
+def _harden(ctx, cmd):
+    """Battle Hardening: 3.43 a hero combined/heroic leader, 3.44 up to the promotion dr's # of MMC,
+    3.45 leaders within the 3.45 result; no unit hardens twice in one RePh (3.44 EXC)."""
+    side = side_arg(cmd)
+    st = ctx.state
+    u = unit_arg(st, side, cmd.get("unit"))
+    to = (cmd.get("to") or "").strip() or None
+    at(st, "harden")
+    if u.id in st.hardened_now[side]:
+        raise Refused(f"{u.id} has already Battle Hardened this RePh", "3.44", st.step)
+    if st.step == "3.44":
+        if f"promote:{side}" not in st.done:
+            raise Refused(f"make {side}'s Battlefield Promotion dr first (plcg promote {side})", "3.44", st.step)
+        if u.kind not in ("squad", "hs"):
+            raise Refused(f"{u.id} is not an MMC", "3.44", st.step)
+        used = sum(1 for x in st.hardened_now[side] if st.units[x].kind in ("squad", "hs"))
+        if used >= st.promotions[side]:
+            raise Refused(f"the 3.44 dr allows {st.promotions[side]} MMC and {used} have hardened", "3.44", st.step)
+    elif st.step == "3.45":
+        if f"leaders:{side}" not in st.done:
+            raise Refused(f"make {side}'s 3.45 dr first (plcg leaders {side})", "3.45", st.step)
+        if u.kind != "leader":
+            raise Refused(f"{u.id} is not a leader", "3.45", st.step)
+        if leader_slots(st, side) <= 0:
+            raise Refused(f"the 3.45 result ({st.leader_result[side]}) allows no more leaders to harden or "
+                          "be generated", "3.45", st.step)
+    return [ev.UnitHardened(side=side, unit=u.id, by=st.step, to=to)]
+
+
+def leader_slots(st: CampaignState, side: str) -> int:
+    """3.45: the dr's '# of MMC' result counts leaders hardened and generated together."""
+    hardened = sum(1 for x in st.hardened_now[side] if st.units[x].kind == "leader")
+    return st.leader_result[side] - hardened - st.generated[side]
+
+
 @command("repair", "3.46")
 def _repair(ctx, cmd):
     side = side_arg(cmd)
@@ -922,10 +961,12 @@ def _clear(ctx, cmd):
         raise Refused(f"{item} in {hx} has had its one attempt this RePh", "3.52", st.step)
     if hx in st.ap_failed:
         raise Refused(f"a failed A-P mine attempt in {hx} stops other attempts there", "3.52", st.step)
+    if item == "rubble" and hx in st.card.map.buildings:
+        raise Refused(f"{hx} is a building hex: only fallen rubble outside a building depiction is cleared",
+                      "B24.71", st.step)
     d = ctx.dice(given, 1)
     r = roll(d, drms.clearance(st, side, hx, item), tables.clearance)
-    known = item in ("mines", "panji")
-    cr = known and r.outcome == "no effect" and d.values[0] == 6
+    cr = r.outcome == "no effect" and tables.clearance_cr(d.values[0], item)
     return [ev.ClearanceRolled(side=side, hex=hx, item=item, roll=r, casualty_reduction=cr)]
 
 

@@ -122,6 +122,11 @@ def _step_left(st, p):
         st.patrols_to_return = {"axis": set(), "allied": set()}
         for u in st.units.values():
             u.redeployed = False
+        st.hardened_now = {"axis": [], "allied": []}
+        st.promotions = {"axis": 0, "allied": 0}
+        st.leader_result = {"axis": 0, "allied": 0}
+        st.generated = {"axis": 0, "allied": 0}
+        st.may_generate = {"axis": 0, "allied": 0}
     if to == "2.3":
         for side in SIDES:
             st.sides[side].platoons = 0
@@ -217,7 +222,7 @@ def _leader(st, p):
         pur.leader_owed -= 1
     else:
         pur = None
-        st.may_generate[side] -= 1
+        st.generated[side] += 1
     u = p.get("unit")
     if u:
         st.units[u["id"]] = Unit(id=u["id"], side=side, name=u["name"], kind="leader",
@@ -245,8 +250,12 @@ def _column(st, side, pur):
 def _fortified(st, p):
     side = p["side"]
     st.sides[side].fp = p["fp_left"]
+    st.fortifications.append({"side": side, "kind": p["kind"], "hex": p.get("hex"), "cost": p["cost"],
+                              "detail": dict(p.get("detail") or {}), "unit": p.get("unit"),
+                              "firefight": st.firefight})
     if p.get("hex"):
-        st.terrain.setdefault(p["hex"], []).append(f"{p['kind']}:{side}")
+        strength = (p.get("detail") or {}).get("factors")
+        st.terrain.setdefault(p["hex"], []).append(f"{p['kind']}:{side}" + (f":{strength}" if strength else ""))
     if p.get("unit") and p["unit"] in st.units:
         st.units[p["unit"]].hip = True
 
@@ -431,12 +440,21 @@ def _disease(st, p):
 @on("promotion_rolled")
 def _promotion(st, p):
     st.done.add(f"promote:{p['side']}")
+    st.promotions[p["side"]] = p["roll"]["outcome"]
+
+
+@on("unit_hardened")
+def _hardened(st, p):
+    u = st.units[p["unit"]]
+    u.hardened += 1
+    st.hardened_now[p["side"]].append(u.id)
 
 
 @on("leaders_rolled")
 def _leaders(st, p):
     st.done.add(f"leaders:{p['side']}")
     st.may_generate[p["side"]] = p["may_generate"]
+    st.leader_result[p["side"]] = p["roll"]["outcome"]
 
 
 @on("repair_rolled")
@@ -475,13 +493,20 @@ def _san(st, p):
 def _clear(st, p):
     hx, item = p["hex"], p["item"]
     st.cleared.add(f"{hx}:{item}")
+    items = st.terrain.get(hx, [])
+    kinds = [it.split(":")[0] for it in items]
     if p["roll"]["outcome"] == "eliminated":
-        items = st.terrain.get(hx, [])
+        if item == "rubble":  # B24.71: a Trailbreak across the rubble hex; the rubble stays
+            items.append("trailbreak")
+            return
         for it in list(items):
-            if it == item or it.split(":")[0] == item or (item == "mines" and it.split(":")[0] in
-                                                          ("ap_mine", "at_mine", "known_minefield", "mines")):
+            k = it.split(":")[0]
+            if k == item or (item == "mines" and k in MINES):  # 3.52 *: all mines in the Location
                 items.remove(it)
         if not items:
             st.terrain.pop(hx, None)
-    elif item == "mines":
-        st.ap_failed.add(hx)
+    elif item == "mines" and any(k in ("mines", "ap_mine", "known_minefield") for k in kinds):
+        st.ap_failed.add(hx)  # 3.52: a failed A-P mine attempt stops the Location (ruling R23)
+
+
+MINES = ("mines", "ap_mine", "at_mine", "known_minefield")

@@ -128,6 +128,11 @@ class CampaignState:
     patrols_to_return: dict = attrs.Factory(lambda: {"axis": set(), "allied": set()})
     last_batch: int = 0
     reverts: list = attrs.Factory(list)  # [(seq, seqs, reason, force)] for the audit's notes
+    fortifications: list = attrs.Factory(list)  # [{side, kind, hex, cost, detail, unit, firefight}] (2.38)
+    hardened_now: dict = attrs.Factory(lambda: {"axis": [], "allied": []})  # units hardened this RePh (3.44)
+    promotions: dict = attrs.Factory(lambda: {"axis": 0, "allied": 0})  # 3.44 result: MMC that may harden
+    leader_result: dict = attrs.Factory(lambda: {"axis": 0, "allied": 0})  # 3.45 result: harden + generate
+    generated: dict = attrs.Factory(lambda: {"axis": 0, "allied": 0})  # leaders generated this RePh (3.45)
     commencements: set = attrs.Factory(set)  # seqs of the step_left events leaving 2.8 (undo guard)
     repairs_owed: dict = attrs.Factory(dict)  # (side, item) -> kind, recorded at 2.9 (3.46)
     may_generate: dict = attrs.Factory(lambda: {"axis": 0, "allied": 0})  # 3.45

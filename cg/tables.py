@@ -585,7 +585,7 @@ class Clearable:
 
 
 CLEARABLE: dict[str, Clearable] = {c.item: c for c in (
-    Clearable("rubble", "Rubble", "B24.71; Table 30a", "rubble counter removed",
+    Clearable("rubble", "Rubble", "B24.71; Table 30a", "a Trailbreak (TB) across the rubble hex; the rubble stays",
               "fallen rubble in a non-building hex only (B24.71)", False, False),
     Clearable("mines", "Mines (A-P, A-T, A-B)", "B24.74; Table 30a", "every mine in the Location removed (3.52 *)",
               "Known minefield; all mines are one item (3.52)", True, True),

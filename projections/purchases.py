@@ -10,21 +10,33 @@ def purchase_rows(st, side: str, reveal: bool = False) -> list[dict]:
         if not mine and not (p.revealed or reveal):
             continue
         rg = st.card.sides[p.side].rg_by_id(p.rg)
-        forts = []
         rows.append({
             "side": p.side, "purchase": p.id, "rg": p.rg, "name": rg.name if rg else p.rg, "firefight": p.firefight,
             "mode": p.mode, "cost": p.cost, "oba": p.oba, "leaders": list(p.leaders), "fp": p.fp,
             "units": [st.units[u].name for u in p.units if u in st.units],
-            "revealed": p.revealed, "lost_idle": p.lost_idle, "fortifications": forts,
+            "revealed": p.revealed, "lost_idle": p.lost_idle,
         })
     return rows
 
 
-def purchase_text(rows: list[dict]) -> str:
+def fortification_rows(st, side: str, reveal: bool = False) -> list[dict]:
+    """2.38: what FP were spent on (type, strength, hex, HIP): SIDE's own, the enemy's once its
+    firefight was played or with --reveal (ruling R10)."""
+    played = {ff.n for ff in st.firefights if ff.turn is not None}
+    return [dict(f) for f in st.fortifications if f["side"] == side or reveal or f["firefight"] in played]
+
+
+def purchase_text(rows: list[dict], forts: list[dict] | None = None) -> str:
     from tabulate import tabulate
 
     if not rows:
         return "no purchases to show"
+    extra = ""
+    if forts:
+        extra = "\n\nFortifications (2.38):\n" + tabulate(
+            [[f["firefight"], f["side"], f["kind"], f["hex"] or "(placed at setup)", f["cost"],
+              " ".join(f"{k}={v}" for k, v in f["detail"].items()), f["unit"] or ""] for f in forts],
+            headers=["FF", "side", "kind", "hex", "FP", "detail", "HIP unit"])
     table = [[r["firefight"], r["side"], r["purchase"], r["name"], r["mode"], r["cost"], r["oba"] or "",
               " ".join(r["leaders"]), r["fp"] or "", ", ".join(r["units"])] for r in rows]
-    return tabulate(table, headers=["FF", "side", "id", "RG", "setup", "CP", "OBA", "leaders", "FP", "units"])
+    return tabulate(table, headers=["FF", "side", "id", "RG", "setup", "CP", "OBA", "leaders", "FP", "units"]) + extra

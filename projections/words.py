@@ -114,6 +114,8 @@ def summary(etype: str, p: dict) -> str:
         return f"{s} Battlefield Promotion: {roll_words(r)} MMC"
     if etype == "leaders_rolled":
         return f"{s} Leader Generation: {roll_words(r)}; may generate {p['may_generate']}"
+    if etype == "unit_hardened":
+        return f"{s} {p['unit']} Battle Hardened ({p['by']})" + (f" to {p['to']}" if p.get("to") else "")
     if etype == "repair_rolled":
         return f"{s} repair of {p['item']} ({p['kind']}): {roll_words(r)}"
     if etype == "recall_rolled":
