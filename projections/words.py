@@ -29,6 +29,13 @@ def roll_words(r: dict, column: str | None = None) -> str:
 
 
 def summary(etype: str, p: dict) -> str:
+    text = _summary(etype, p)
+    if " [dice given]" in text:  # said once, at the end of the line
+        text = text.replace(" [dice given]", "") + " [dice given]"
+    return text
+
+
+def _summary(etype: str, p: dict) -> str:
     s = SIDE.get(p.get("side"), p.get("side"))
     r = p.get("roll")
     if etype == "campaign_started":

@@ -1,0 +1,745 @@
+"""`plcg export`: the raw log (JSON Lines) or an After Action Report (Markdown or one HTML file).
+
+The report is built once as a list of blocks (headings, paragraphs, lists, tables, figures) and
+rendered to Markdown (to paste into a forum post) or to a self-contained HTML page (the same text,
+plus inline SVG charts and the control map after each played firefight). Everything in it follows
+from the log: the same log gives the same report, byte for byte.
+
+What the report shows:
+  - every event in words, grouped by firefight and step, undone events left out (they are listed,
+    struck through, with the reason, in "Undos");
+  - purchases once they are revealed (ruling R10): set up, or their firefight (or a later one)
+    played, or the CG ended. For a firefight still being set up, unrevealed RG purchases, Attack
+    Options not yet announced (2.4), patrols and fortifications are left out;
+  - the firefight result (turn, CVP, winner, control changes, losses, terrain kept, TVP);
+  - the CG Roster and the CG totals.
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from html import escape
+
+import attrs
+
+from cg.errors import BadInput
+from projections.words import SIDE, TYPE, roll_words, summary
+
+FORMATS = ("jsonl", "md", "html")
+
+
+def export(ledger, fmt: str) -> str:
+    """The campaign of `ledger` as text in `fmt`: "jsonl" (importable), "md" or "html"."""
+    if fmt == "jsonl":
+        from projections.transfer import export_jsonl
+
+        return export_jsonl(ledger)
+    if fmt == "md":
+        return render_md(report(walk(ledger)))
+    if fmt == "html":
+        h = walk(ledger, maps=True)
+        return render_html(report(h, html=True), title=f"After Action Report — {h.final.card.campaign.name}")
+    raise BadInput(f"unknown export format {fmt!r}: one of {', '.join(FORMATS)}")
+
+
+# ---- the history, folded once ----------------------------------------------------------------------
+
+@attrs.define
+class Row:
+    seq: int
+    batch: int
+    type: str
+    version: int
+    firefight: int
+    step: str
+    payload: dict  # upcast to the event's current version
+    recorded: str
+    command: dict | None
+    hash: str
+
+
+@attrs.define
+class FirefightHistory:
+    n: int
+    rows: list = attrs.Factory(list)  # the events that stand (not undone) recorded in this firefight
+    ended: Row | None = None  # firefight_ended
+    tvp: Row | None = None  # tvp_awarded (3.33)
+    control_before: dict | None = None  # map control just before firefight_ended
+    control_after: dict | None = None
+    map_state: object = None  # the state after tvp_awarded, else after firefight_ended (maps=True)
+    map_seq: int | None = None
+
+
+@attrs.define
+class History:
+    rows: list  # every Row, undone ones included
+    undone: set
+    final: object  # CampaignState: the whole log folded
+    firefights: dict  # n -> FirefightHistory
+    secret: set = attrs.Factory(set)  # (firefight, side) whose spending is not yet revealed (ruling R10)
+
+
+def walk(ledger, maps: bool = False) -> History:
+    """Fold the log once (as cg.evolve.fold does: undone events skipped), keeping what the report
+    needs along the way: the events per firefight, the control before and after each result, and
+    (maps=True) a copy of the state after each firefight's TVP award for its map."""
+    from cg.evolve import evolve, reverted_seqs, start
+    from events.convert import upcast
+    from events.types import REGISTRY
+
+    rows: list[Row] = []
+    for r in ledger.store.read():
+        p = r.payload
+        cls = REGISTRY.get(r.type)
+        if cls is not None and r.version != cls.VERSION:
+            p = upcast(r.type, r.version, p)
+        rows.append(Row(r.seq, r.batch, r.type, r.version, r.firefight, r.step, p, r.recorded, r.command, r.hash))
+    undone = reverted_seqs([(r.seq, r.batch, r.type, r.payload) for r in rows])
+    st = None
+    ffs: dict[int, FirefightHistory] = {}
+    for r in rows:
+        if r.type == "campaign_started":
+            st = start(r.payload)
+            st.seq, st.last_batch = r.seq, r.batch
+            continue
+        if st is None:
+            raise BadInput(f"{ledger.path} holds no campaign_started event")
+        if r.type == "reverted":
+            st.reverts.append((r.seq, tuple(r.payload["seqs"]), r.payload["reason"], r.payload.get("force", False)))
+            st.seq, st.last_batch = r.seq, r.batch
+            continue
+        if r.seq in undone:
+            st.seq = r.seq
+            continue
+        info = ffs.setdefault(r.firefight, FirefightHistory(r.firefight))
+        info.rows.append(r)
+        if r.type == "firefight_ended":
+            info.control_before = dict(st.control)
+        evolve(st, r.type, r.payload, r.seq, r.batch)
+        if r.type == "firefight_ended":
+            info.ended = r
+            info.control_after = dict(st.control)
+        elif r.type == "tvp_awarded":
+            info.tvp = r
+        if maps and r.type in ("firefight_ended", "tvp_awarded"):
+            info.map_state, info.map_seq = st.copy(), r.seq
+    if st is None:
+        raise BadInput(f"{ledger.path} holds no campaign_started event")
+    h = History(rows=rows, undone=undone, final=st, firefights=ffs)
+    h.secret = {(r.firefight, r.payload.get("side")) for info in ffs.values() for r in info.rows if _hidden(r, h)}
+    return h
+
+
+# ---- events in words -------------------------------------------------------------------------------
+
+_SNAKE = re.compile(r"(?<=[a-z])_(?=[a-z])")
+
+
+def narrate(etype: str, p: dict, st=None) -> str:
+    """One event in words for the AAR: projections.words.summary with a few touches for readers
+    (the RG's name, "ELR stays 3", arrows, no snake_case outcomes, the Dual Attack drs)."""
+    text = summary(etype, p)
+    if etype == "rg_bought" and st is not None:
+        rg = st.card.sides[p["side"]].rg_by_id(p["rg"])
+        if rg is not None and rg.name:
+            text = text.replace(f"bought {p['rg']} as", f"bought {p['rg']} ({rg.name}) as", 1)
+    elif etype in ("elr_rolled", "san_adjusted"):
+        what = "ELR" if etype == "elr_rolled" else "SAN"
+        if p["before"] == p["after"]:
+            text = text.replace(f"{what} {p['before']} -> {p['after']}", f"{what} stays {p['after']}")
+    elif etype == "firefight_determined" and p.get("rolls"):
+        text += "; " + "; ".join(roll_words(r) for r in p["rolls"])
+    if " [dice given]" in text:  # roll_words marks manual dice after the result, mid-sentence here and there
+        text = text.replace(" [dice given]", "") + " [dice given]"
+    text = text.replace(" -> ", " → ")
+    return _SNAKE.sub(" ", text)
+
+
+def _hidden(r: Row, h: History) -> bool:
+    """Left out of the AAR until revealed (ruling R10; see the module docstring)."""
+    st = h.final
+    if st.ended:
+        return False
+    played = [ff.n for ff in st.firefights if ff.winner is not None]
+
+    def public_from(n: int) -> bool:
+        return any(m >= n for m in played)
+
+    p = r.payload
+    if r.type in ("rg_bought", "oba_rolled", "leader_rolled") and p.get("purchase"):
+        pur = st.purchases.get(p["purchase"])
+        return pur is not None and not pur.revealed and not public_from(pur.firefight)
+    if r.firefight > len(st.firefights):
+        return False
+    ff = st.firefights[r.firefight - 1]
+    if r.type == "attack_bought":
+        return ff.type is None  # announced at 2.4
+    if r.type in ("patrols_bought", "fortified"):
+        return not public_from(r.firefight) and not ff.commenced and ff.type != "idle"
+    return False
+
+
+# ---- the report as blocks ---------------------------------------------------------------------------
+# Inline text: a list of str and (style, str) with style in b, i, s (struck), code, seq.
+# Blocks: ("h", level, inlines, anchor) ("p", inlines) ("ul", [inlines], cls) ("table", head, rows, numeric)
+#         ("figure", cls, svg, caption) ("open", tag, id, cls) ("close", tag) -- the last three HTML only.
+
+def _side(s) -> str:
+    return SIDE.get(s, str(s))
+
+
+def _steps():
+    from cg.steps import BY_ID, ORDER
+
+    return BY_ID, ORDER
+
+
+def report(h: History, html: bool = False) -> list:
+    st = h.final
+    card = st.card
+    blocks: list = []
+    add = blocks.append
+    camp = card.campaign
+    add(("h", 1, [f"After Action Report — {camp.name}"], "top"))
+    dates = [f.date for f in card.firefights]
+    sides = "; ".join(f"{_side(s)}: {card.sides[s].nationality.title()}" for s in ("axis", "allied"))
+    add(("p", [("i", f"Platoon Leader 2.5 campaign game on the CG Card “{st.card_ref}”: {len(card.firefights)} "
+                     f"firefights from {dates[0]} to {dates[-1]}, {camp.intensity} intensity. {sides}. "
+                     f"Initial attacker: {_side(camp.initial_attacker)}.")]))
+    add(("ul", _overview(h), "facts"))
+    if html:
+        toc = [[(f"link:#ff{ff.n}", f"Firefight {ff.n} — {ff.date}, {ff.time}" + _type_tag(ff))]
+               for ff in st.firefights]
+        toc += [[("link:#roster", "CG Roster")], [("link:#charts", "Charts")], [("link:#undos", "Undos")]]
+        add(("open", "nav", "contents", "toc"))
+        add(("h", 2, ["Contents"], None))
+        add(("ul", toc, "toc"))
+        add(("close", "nav"))
+    for ff in st.firefights:
+        blocks += _firefight(h, ff, html)
+    blocks += _roster(h)
+    if html:
+        blocks += _charts(h)
+    blocks += _undos(h)
+    return blocks
+
+
+def _type_tag(ff) -> str:
+    if ff.type == "idle":
+        return " (Idle)"
+    if ff.type:
+        return f" ({TYPE.get(ff.type, ff.type)})"
+    return ""
+
+
+def _overview(h: History) -> list:
+    from projections.digest import digest
+
+    st = h.final
+    BY_ID, _ = _steps()
+    items = []
+    if st.ended:
+        ended = next((r for r in reversed(h.rows) if r.type == "cg_ended" and r.seq not in h.undone), None)
+        why = f" ({ended.payload['reason']})" if ended else ""
+        win = ended.payload.get("winner") if ended else None
+        items.append([("b", "Status:"), f" the CG has ended{why}" + (f"; winner {_side(win)}" if win else "") +
+                      f"; CG TVP Axis {st.sides['axis'].tvp_total}, Allied {st.sides['allied'].tvp_total}."])
+    else:
+        items.append([("b", "Status:"), f" in progress: firefight {st.firefight} of {len(st.card.firefights)}, "
+                      f"step {st.step} {BY_ID[st.step].name}; CG TVP Axis {st.sides['axis'].tvp_total}, "
+                      f"Allied {st.sides['allied'].tvp_total}."])
+    start = st.card.sides
+    items.append([("b", "At the start:"), " " + "; ".join(
+        f"{_side(s)} ELR {start[s].elr}, SAN {start[s].san}, {start[s].initial_cp} CP" for s in ("axis", "allied"))
+        + "."])
+    if st.option:
+        items.append([("b", "Redeployment Option:"), f" {st.option} (3.2)."])
+    first, last = h.rows[0], h.rows[-1]
+    undos = sum(1 for r in h.rows if r.type == "reverted")
+    n = len(h.rows)
+    items.append([("b", "Log:"), f" {n} event{'s' if n != 1 else ''} recorded {first.recorded[:10]} to "
+                  f"{last.recorded[:10]}" + (f", {undos} undo{'s' if undos != 1 else ''}" if undos else "")
+                  + "; seed ", ("code", st.seed), ", last hash ",
+                  ("code", last.hash[:16]), ", replay digest ", ("code", digest(st)["digest"][:16]),
+                  f" (plcg {st.product_version or '?'})."])
+    return items
+
+
+def _firefight(h: History, ff, html: bool) -> list:
+    BY_ID, _ = _steps()
+    st = h.final
+    info = h.firefights.get(ff.n) or FirefightHistory(ff.n)
+    out: list = []
+    add = out.append
+    add(("open", "section", f"ff{ff.n}", "firefight"))
+    initial = " (Initial Firefight)" if ff.initial else ""
+    add(("h", 2, [f"Firefight {ff.n} — {ff.date}, {ff.time}{initial}"], f"ff{ff.n}"))
+    facts = []
+    if ff.type == "idle":
+        facts.append([("b", "Type:"), " Idle Firefight: neither side bought an Attack Option (2.41)."])
+    elif ff.type:
+        t = [("b", "Type:"), f" {TYPE.get(ff.type, ff.type)}"]
+        if ff.attacker:
+            t.append(f"; attacker {_side(ff.attacker)}")
+        if ff.setup_first:
+            t.append(f"; {_side(ff.setup_first)} sets up first, {_side(ff.move_first)} moves first")
+        facts.append(t + ["."])
+    else:
+        facts.append([("b", "Type:"),
+                      " never determined: the CG ended first." if st.ended else " not yet determined (2.4)."])
+    if ff.weather:
+        facts.append([("b", "Weather:"), f" {ff.weather}."])
+    if ff.night:
+        facts.append([("b", "Night:"), f" {ff.night}."])
+    if ff.type is not None:
+        bought = [_side(s) for s in ("axis", "allied") if ff.attack.get(s)]
+        facts.append([("b", "Attack Options:"), f" {', '.join(bought) if bought else 'none'}."])
+    facts.append([("b", "CP:"), " " + "; ".join(
+        f"{_side(s)} gained {ff.cp_gained[s]}, " + (
+            "spending not yet revealed" if (ff.n, s) in h.secret else f"spent {ff.cp_spent[s]}, left {ff.cp_left[s]}")
+        for s in ("axis", "allied")) + "."])
+    add(("ul", facts, "facts"))
+
+    # purchases
+    add(("h", 3, ["Purchases"], None))
+    rows = _purchase_table(st, ff.n, h)
+    if rows:
+        add(("table", ["Side", "Purchase", "RG", "Setup", "CP", "OBA", "Leaders", "Units"], rows, {4}))
+    else:
+        add(("p", ["None shown."]))
+
+    # the sequence, step by step
+    add(("h", 3, ["Sequence"], None))
+    by_step: dict[str, list] = {}
+    visited: list[str] = []
+    secret_steps: set[str] = set()
+    for r in info.rows:
+        for s in (r.step, r.payload.get("step") if r.type == "step_left" else None):
+            if s and s not in visited and s in BY_ID:
+                visited.append(s)
+        if r.type in ("step_left", "campaign_started"):
+            continue
+        if _hidden(r, h):
+            secret_steps.add(r.step)
+            continue
+        by_step.setdefault(r.step, []).append(r)
+    current = st.step if st.firefight == ff.n and not st.ended else None
+    quiet = []
+    for s in visited:
+        if s not in by_step and s not in secret_steps and s != current:
+            quiet.append(f"{s} {BY_ID[s].name}")
+            continue
+        add(("h", 4, [f"{s} {BY_ID[s].name}" + (" (in progress)" if s == current else "")], None))
+        if s in by_step:
+            add(("ul", [[("seq", str(r.seq)), narrate(r.type, r.payload, st)] for r in by_step[s]], "events"))
+        if s in secret_steps:
+            add(("p", [("i", "Purchases not yet revealed are left out until they are (ruling R10).")]))
+        elif s not in by_step:
+            add(("p", [("i", "Nothing recorded yet.")]))
+    if quiet:
+        add(("p", [("i", "Passed with nothing to record: " + ", ".join(quiet) + ".")]))
+    if not visited:
+        add(("p", ["Nothing recorded yet."]))
+
+    # the result
+    add(("h", 3, ["Result"], None))
+    add(("ul", _result(h, ff, info), "facts"))
+    if html and info.map_state is not None:
+        from projections.maps import map_svg
+
+        title = f"Control after firefight {ff.n} ({ff.date}, {ff.time})"
+        svg = map_svg(info.map_state, title)
+        cap = f"Map control after firefight {ff.n}, as of seq {info.map_seq}" + (
+            " (TVP awarded, 3.3)." if info.tvp is not None else " (firefight end, 2.9).")
+        add(("figure", "map", _inline_svg(svg, f"m{ff.n}-", "map"), cap))
+    add(("close", "section"))
+    return out
+
+
+def _units_text(names: list[str]) -> str:
+    c = Counter(names)
+    return ", ".join(f"{n}× {u}" if n > 1 else u for u, n in c.items())
+
+
+def _purchase_table(st, n: int, h: History) -> list:
+    from projections.purchases import purchase_rows
+
+    played = [f.n for f in st.firefights if f.winner is not None]
+    out = []
+    for side in ("axis", "allied"):
+        for r in purchase_rows(st, side, reveal=True):
+            if r["firefight"] != n or r["side"] != side:
+                continue
+            if not (st.ended or r["revealed"] or any(m >= n for m in played)):
+                continue
+            units = _units_text(r["units"])
+            if r["lost_idle"]:
+                units += " (lost: Idle Firefight, 2.41)"
+            out.append([_side(side), r["purchase"], f"{r['rg']} {r['name']}", r["mode"], str(r["cost"]),
+                        r["oba"] or "", ", ".join(r["leaders"]), units])
+    return out
+
+
+def _result(h: History, ff, info: FirefightHistory) -> list:
+    BY_ID, _ = _steps()
+    st = h.final
+    items = []
+    if ff.type == "idle":
+        items.append(["Idle Firefight: no firefight was played; no TVP, no RePh beyond 3.41, 3.46, 3.461 "
+                      "and 3.52 (2.41)."])
+        return items
+    if info.ended is None:
+        if st.ended:
+            items.append(["Not played: the CG ended first."])
+        else:
+            items.append([f"Not played yet (the campaign stands at step {st.step} {BY_ID[st.step].name})."])
+        return items
+    p = info.ended.payload
+    items.append([("b", "End:"), f" turn {p['turn']} (seq {info.ended.seq})."])
+    extra = {s: ff.cvp_lost[s] - p["cvp_lost"][s] for s in ("axis", "allied")}
+    cvp = "; ".join(f"{_side(s)} {ff.cvp_lost[s]}" + (f" (incl. {extra[s]} in the RePh, 3.11)" if extra[s] else "")
+                    for s in ("axis", "allied"))
+    items.append([("b", "CVP lost:"), f" {cvp}."])
+    items.append([("b", "Winner:"), f" {_side(p['winner'])} ({p['winner_rule']})."])
+    before, after = info.control_before or {}, info.control_after or {}
+    changes = [f"{hx} {_side(before.get(hx)) if before.get(hx) else 'uncontrolled'} → "
+               f"{_side(after.get(hx)) if after.get(hx) else 'uncontrolled'}"
+               for hx in sorted(set(before) | set(after), key=_hex_key) if before.get(hx) != after.get(hx)]
+    held = [f"{_side(c['side'])} {c['hex']}" for c in p["control"]]
+    if changes:
+        items.append([("b", "Control changes:"), " " + "; ".join(changes) + "."])
+    else:
+        items.append([("b", "Control changes:"), " none" + (f" ({', '.join(held)} confirmed)" if held else "") + "."])
+    lost = {}
+    for side, uid in ff.lost:
+        u = st.units.get(uid)
+        lost.setdefault(side, []).append(f"{uid} {u.name}" if u is not None else uid)
+    if lost:
+        items.append([("b", "Units lost:"), " " + "; ".join(
+            f"{_side(s)} {len(v)} ({', '.join(v)})" for s, v in lost.items()) + "."])
+    if p["terrain"]:
+        items.append([("b", "Terrain kept (CG5):"), " " + ", ".join(
+            f"{t['hex']} {_SNAKE.sub(' ', t['item'])}" for t in p["terrain"]) + "."])
+    if info.tvp is not None:
+        t = info.tvp.payload
+        items.append([("b", "TVP (3.33):"), " " + "; ".join(
+            f"{_side(s)} {t['tvp'][s]} (CG total {t['total'][s]})" for s in ("axis", "allied")) + "."])
+    return items
+
+
+def _hex_key(hx: str):
+    m = re.match(r"^([A-Za-z]+)(\d+)$", hx)
+    return (len(m.group(1)), m.group(1), int(m.group(2))) if m else (99, hx, 0)
+
+
+def _roster(h: History) -> list:
+    from projections.roster import roster_rows, totals
+
+    st = h.final
+    rows = roster_rows(st)
+    table = []
+    hidden_spent = {"axis": 0, "allied": 0}
+    for r in rows:
+        first = r["side"] == "axis"
+        if (r["firefight"], r["side"]) in h.secret:
+            hidden_spent[r["side"]] += r["cp_spent"]
+            r = {**r, "cp_spent": "?", "cp_left": "?"}
+        table.append([
+            str(r["firefight"]) if first else "", r["date"] if first else "", r["time"] if first else "",
+            (TYPE.get(r["type"], r["type"]) if r["type"] else "") if first else "", _side(r["side"]),
+            "" if r["elr"] is None else str(r["elr"]), "" if r["san"] is None else str(r["san"]),
+            str(r["cp_gained"]), str(r["cp_spent"]), str(r["cp_left"]),
+            "" if r["cvp_lost"] is None else str(r["cvp_lost"]), str(r["tvp"]), str(r["cg_tvp"]),
+            "won" if r["winner"] == r["side"] else "",
+        ])
+    head = ["FF", "Date", "Time", "Type", "Side", "ELR", "SAN", "CP gained", "CP spent", "CP left", "CVP lost",
+            "TVP", "CG TVP", ""]
+    out = [("open", "section", "roster", "roster"), ("h", 2, ["CG Roster"], "roster"),
+           ("table", head, table, {0, 5, 6, 7, 8, 9, 10, 11, 12})]
+    t = totals(rows)
+    out.append(("h", 3, ["Totals"], None))
+    out.append(("ul", [[("b", f"{_side(s)}:"), f" CP gained {v['cp_gained']}, spent {v['cp_spent'] - hidden_spent[s]}"
+                        + (" (and what is not yet revealed)" if any(k[1] == s for k in h.secret) else "")
+                        + f"; CVP lost {v['cvp_lost']}; firefights won {v['wins']}; CG TVP {st.sides[s].tvp_total}."]
+                       for s, v in t.items()], "facts"))
+    if h.secret:
+        out.append(("p", [("i", "? : spending not yet revealed (ruling R10).")]))
+    out.append(("close", "section"))
+    return out
+
+
+def chart_series(h: History) -> dict:
+    """Per firefight and side: CP gained and left, ELR and SAN after the RePh (carried over a firefight
+    that did not roll them), CVP lost (None until played), CG TVP (carried over an Idle firefight)."""
+    st = h.final
+    out = {k: {s: [] for s in ("axis", "allied")} for k in ("cp_gained", "cp_left", "elr", "san", "cvp", "tvp")}
+    elr = {s: st.card.sides[s].elr for s in ("axis", "allied")}
+    san = {s: st.card.sides[s].san for s in ("axis", "allied")}
+    tvp = {s: 0 for s in ("axis", "allied")}
+    for ff in st.firefights:
+        info = h.firefights.get(ff.n)
+        for s in ("axis", "allied"):
+            out["cp_gained"][s].append(ff.cp_gained[s])
+            out["cp_left"][s].append(None if (ff.n, s) in h.secret else ff.cp_left[s])
+            elr[s] = ff.elr.get(s, elr[s])
+            san[s] = ff.san.get(s, san[s])
+            out["elr"][s].append(elr[s])
+            out["san"][s].append(san[s])
+            played = ff.winner is not None or ff.type == "idle"
+            out["cvp"][s].append(ff.cvp_lost[s] if played else None)
+            if info is not None and info.tvp is not None:
+                tvp[s] = ff.tvp_total[s]
+            out["tvp"][s].append(tvp[s])
+    return out
+
+
+def _charts(h: History) -> list:
+    from projections.charts import line_chart
+
+    st = h.final
+    x = [f"FF{ff.n}" + (" idle" if ff.type == "idle" else "") for ff in st.firefights]
+    d = chart_series(h)
+    dashed = {"dash": "6 4"}
+    charts = [
+        ("CP per firefight: gained (solid) and left (dashed)",
+         {"Axis gained": d["cp_gained"]["axis"], "Axis left": d["cp_left"]["axis"],
+          "Allied gained": d["cp_gained"]["allied"], "Allied left": d["cp_left"]["allied"]},
+         {"Axis left": dashed, "Allied left": dashed}, "CP",
+         "CP gained: the Initial Firefight's CP from the CG Card, then the 2.1 replenishment; CP left: what "
+         "each side kept after its purchases."),
+        ("ELR after each firefight (3.47)", {"Axis": d["elr"]["axis"], "Allied": d["elr"]["allied"]}, {}, "ELR",
+         "ELR after the RePh's 3.47 DR (carried over a firefight that rolled none)."),
+        ("SAN after each firefight (3.51)", {"Axis": d["san"]["axis"], "Allied": d["san"]["allied"]}, {}, "SAN",
+         "SAN after the RePh's 3.51 adjustment (carried over a firefight that made none)."),
+        ("CVP lost per firefight", {"Axis": d["cvp"]["axis"], "Allied": d["cvp"]["allied"]}, {}, "CVP",
+         "CVP each side lost in the firefight, RePh losses included (3.11); none for an Idle Firefight."),
+        ("CG TVP (running total, 3.33)", {"Axis": d["tvp"]["axis"], "Allied": d["tvp"]["allied"]}, {}, "TVP",
+         "The CG TVP total after each firefight's Consequences Phase (3.33)."),
+    ]
+    out: list = [("open", "section", "charts", "charts"), ("h", 2, ["Charts"], "charts")]
+    for i, (title, series, styles, ylab, caption) in enumerate(charts, 1):
+        out.append(("figure", "chart", line_chart(title, series, x, styles=styles, y_label=ylab,
+                                                  chart_id=f"chart{i}"), caption))
+    out.append(("close", "section"))
+    return out
+
+
+def _undos(h: History) -> list:
+    by_seq = {r.seq: r for r in h.rows}
+    st = h.final
+    out: list = [("open", "section", "undos", "undos"), ("h", 2, ["Undos"], "undos")]
+    reverts = [r for r in h.rows if r.type == "reverted"]
+    if not reverts:
+        out.append(("p", ["None: every command stands as first recorded."]))
+    for r in reverts:
+        p = r.payload
+        head = [("seq", str(r.seq)), f"firefight {r.firefight}, step {r.step}: undo of seq "
+                f"{_ranges(p['seqs'])} — “{p['reason']}”"]
+        if p.get("force"):
+            head.append(" (forced across a firefight commencement, 2.8)")
+        if r.seq in h.undone:
+            head.append(" — this undo was itself undone")
+        out.append(("p", head))
+        items = []
+        for s in p["seqs"]:
+            e = by_seq.get(s)
+            if e is None or e.type == "step_left":
+                continue
+            text = narrate(e.type, e.payload, st)
+            if s in h.undone:
+                items.append([("seq", str(s)), ("s", text)])
+            else:
+                items.append([("seq", str(s)), text, " (restored)"])
+        if items:
+            out.append(("ul", items, "events"))
+    out.append(("close", "section"))
+    return out
+
+
+def _ranges(seqs) -> str:
+    seqs = sorted(seqs)
+    parts, i = [], 0
+    while i < len(seqs):
+        j = i
+        while j + 1 < len(seqs) and seqs[j + 1] == seqs[j] + 1:
+            j += 1
+        parts.append(str(seqs[i]) if i == j else f"{seqs[i]}–{seqs[j]}")
+        i = j + 1
+    return ", ".join(parts)
+
+
+# ---- SVG inlining ----------------------------------------------------------------------------------
+
+_ID = re.compile(r'\bid="([^"]+)"')
+
+
+def _inline_svg(svg: str, prefix: str, cls: str) -> str:
+    """A standalone SVG made fit to sit in an HTML page beside others: no XML declaration or doctype,
+    every id (and every reference to one) prefixed, and a class on the root element."""
+    svg = re.sub(r"^\s*<\?xml[^>]*\?>\s*", "", svg)
+    svg = re.sub(r"^\s*<!DOCTYPE[^>]*>\s*", "", svg)
+    ids = set(_ID.findall(svg))
+    if ids:
+        svg = _ID.sub(lambda m: f'id="{prefix}{m.group(1)}"', svg)
+        svg = re.sub(r"url\(#([^)]+)\)",
+                     lambda m: f"url(#{prefix}{m.group(1)})" if m.group(1) in ids else m.group(0), svg)
+        svg = re.sub(r'href="#([^"]+)"',
+                     lambda m: f'href="#{prefix}{m.group(1)}"' if m.group(1) in ids else m.group(0), svg)
+    m = re.match(r"\s*<svg\b([^>]*)>", svg)
+    if m:
+        attrs_ = m.group(1)
+        if re.search(r'\bclass="', attrs_):
+            new = re.sub(r'\bclass="([^"]*)"', lambda c: f'class="{c.group(1)} {cls}"', attrs_, count=1)
+        else:
+            new = f' class="{cls}"' + attrs_
+        svg = svg[:m.start(1)] + new + svg[m.end(1):]
+    return svg.strip()
+
+
+# ---- Markdown ---------------------------------------------------------------------------------------
+
+def _md_inline(parts) -> str:
+    out = []
+    for x in parts:
+        if isinstance(x, str):
+            out.append(x)
+            continue
+        style, text = x
+        if style == "b":
+            out.append(f"**{text}**")
+        elif style == "i":
+            out.append(f"*{text}*")
+        elif style == "s":
+            out.append(f"~~{text}~~")
+        elif style == "code":
+            out.append(f"`{text}`")
+        elif style == "seq":
+            out.append(f"[{text}] ")
+        elif style.startswith("link:"):
+            out.append(text)
+        else:
+            out.append(text)
+    return "".join(out)
+
+
+def _md_cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def render_md(blocks: list) -> str:
+    out: list[str] = []
+    for b in blocks:
+        kind = b[0]
+        if kind == "h":
+            out.append("#" * b[1] + " " + _md_inline(b[2]))
+        elif kind == "p":
+            out.append(_md_inline(b[1]))
+        elif kind == "ul":
+            out.append("\n".join("- " + _md_inline(item) for item in b[1]))
+        elif kind == "table":
+            head, rows, numeric = b[1], b[2], b[3]
+            lines = ["| " + " | ".join(_md_cell(h) for h in head) + " |",
+                     "|" + "|".join("---:" if i in numeric else "---" for i in range(len(head))) + "|"]
+            lines += ["| " + " | ".join(_md_cell(c) for c in row) + " |" for row in rows]
+            out.append("\n".join(lines))
+        # figures and section wrappers are HTML only
+    return "\n\n".join(out) + "\n"
+
+
+# ---- HTML -------------------------------------------------------------------------------------------
+
+STYLE = """
+:root { color-scheme: light; --axis: #2f5b8a; --allied: #5c8a1e; }
+* { box-sizing: border-box; }
+body { font: 16px/1.5 Georgia, "Times New Roman", serif; color: #1d1d1d; background: #fff;
+       max-width: 62rem; margin: 2rem auto; padding: 0 1.2rem; }
+h1 { font-size: 1.9rem; border-bottom: 3px double #333; padding-bottom: .3rem; margin-bottom: .4rem; }
+h2 { font-size: 1.45rem; border-bottom: 1px solid #999; margin-top: 2.4rem; }
+h3 { font-size: 1.15rem; margin: 1.4rem 0 .4rem; }
+h4 { font-size: 1rem; margin: .9rem 0 .2rem; color: #333; }
+p, ul { margin: .4rem 0; }
+ul.facts { padding-left: 1.2rem; }
+ul.events { list-style: none; padding-left: 0; font-size: .95rem; }
+ul.events li { padding-left: 3.2em; text-indent: -3.2em; margin: .1rem 0; }
+.seq { display: inline-block; min-width: 3em; text-indent: 0; color: #777;
+       font: .8rem/1 ui-monospace, "DejaVu Sans Mono", monospace; }
+code { font: .85em ui-monospace, "DejaVu Sans Mono", monospace; background: #f3f3f3; padding: 0 .2em; }
+del { color: #9b2c2c; }
+table { border-collapse: collapse; margin: .5rem 0 1rem; font: .85rem/1.35 system-ui, "Segoe UI", Arial, sans-serif; }
+th, td { border: 1px solid #bbb; padding: .2rem .5rem; vertical-align: top; }
+th { background: #ececec; text-align: left; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+tbody tr:nth-child(4n+1), tbody tr:nth-child(4n+2) { background: #fafafa; }
+figure { margin: 1rem 0 1.4rem; }
+figure svg { display: block; max-width: 100%; height: auto; border: 1px solid #ddd; }
+figcaption { font-size: .85rem; color: #555; margin-top: .3rem; }
+nav.toc ul { columns: 2; padding-left: 1.2rem; }
+a { color: #2f5b8a; }
+@media print {
+  body { max-width: none; margin: 0; padding: 0; font-size: 10.5pt; }
+  nav.toc { display: none; }
+  section.firefight, section.roster, section.charts, section.undos { break-before: page; }
+  h2, h3, h4 { break-after: avoid; }
+  figure, table, li { break-inside: avoid; }
+  figure svg { border: none; }
+  a { color: inherit; text-decoration: none; }
+  * { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
+}
+"""
+
+
+def _html_inline(parts) -> str:
+    out = []
+    for x in parts:
+        if isinstance(x, str):
+            out.append(escape(x, quote=False))
+            continue
+        style, text = x
+        t = escape(text, quote=False)
+        if style == "b":
+            out.append(f"<strong>{t}</strong>")
+        elif style == "i":
+            out.append(f"<em>{t}</em>")
+        elif style == "s":
+            out.append(f"<del>{t}</del>")
+        elif style == "code":
+            out.append(f"<code>{t}</code>")
+        elif style == "seq":
+            out.append(f'<span class="seq">[{t}]</span> ')
+        elif style.startswith("link:#"):
+            out.append(f'<a href="#{escape(style[6:])}">{t}</a>')
+        else:
+            out.append(t)
+    return "".join(out)
+
+
+def render_html(blocks: list, title: str) -> str:
+    out = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
+           '<meta name="viewport" content="width=device-width, initial-scale=1">',
+           '<meta name="generator" content="plcg">',
+           f"<title>{escape(title)}</title>", f"<style>{STYLE}</style>", "</head>", "<body>", "<main>"]
+    for b in blocks:
+        kind = b[0]
+        if kind == "h":
+            anchor = f' id="{escape(b[3])}"' if b[3] and b[1] == 1 else ""
+            out.append(f"<h{b[1]}{anchor}>{_html_inline(b[2])}</h{b[1]}>")
+        elif kind == "p":
+            out.append(f"<p>{_html_inline(b[1])}</p>")
+        elif kind == "ul":
+            cls = f' class="{b[2]}"' if len(b) > 2 and b[2] else ""
+            out.append(f"<ul{cls}>" + "".join(f"<li>{_html_inline(i)}</li>" for i in b[1]) + "</ul>")
+        elif kind == "table":
+            head, rows, numeric = b[1], b[2], b[3]
+            th = "".join(f'<th scope="col">{escape(h)}</th>' for h in head)
+            body = "".join(
+                "<tr>" + "".join(f'<td class="num">{escape(c)}</td>' if i in numeric else f"<td>{escape(c)}</td>"
+                                 for i, c in enumerate(row)) + "</tr>" for row in rows)
+            out.append(f"<table><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table>")
+        elif kind == "figure":
+            out.append(f'<figure class="{b[1]}">{b[2]}<figcaption>{escape(b[3])}</figcaption></figure>')
+        elif kind == "open":
+            out.append(f'<{b[1]} id="{escape(b[2])}" class="{escape(b[3])}">')
+        elif kind == "close":
+            out.append(f"</{b[1]}>")
+    out += ["</main>", "</body>", "</html>", ""]
+    return "\n".join(out)
