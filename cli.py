@@ -347,6 +347,9 @@ def log(ctx, as_json):
                 "summary": summary(r.type, r.payload), "reverted": r.seq in undone, "recorded": r.recorded}
         if isinstance(r.payload.get("roll"), dict):
             line["roll"] = r.payload["roll"]
+        elif r.payload.get("rolls"):  # Dual Attack's two drs, rubble's creation and falling rolls
+            line["roll"] = r.payload["rolls"][0]
+            line["rolls"] = r.payload["rolls"]
         if as_json:
             click.echo(orjson.dumps(line).decode())
         else:
