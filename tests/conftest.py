@@ -1,0 +1,400 @@
+"""Shared helpers for the campaign-level tests: a campaign factory driving the real commands.
+
+`Campaign` wraps the Python API (`cli.Ledger`): `camp.run("cp", side="axis", dice="3,4")` decides and
+appends one command; `camp.advance(firefight, step, plan)` plays the campaign forward, one command at
+a time, until it stands at that step. On the way it does what each step owes (`cg.steps.pending`)
+with fixed dice (DEFAULT_DICE, or the plan's), and the plan's purchases and results:
+
+    plan = {1: {"buy": [("axis", "I1")], "end": {"cvp_lost": {"axis": 12, "allied": 3}}},
+            2: {"attack": ["axis"], "dice": {"cp": "1,1", "elr": {"axis": "6,6"}}}}
+
+A later firefight whose plan buys no Attack Option is Idle (2.41). `cli_run(path, *args)` runs the real
+click command line (exit code, stdout, stderr). `card_variant(tmp_path, **changes)` writes a changed copy
+of the shipped sample card for `new --card PATH`.
+"""
+from __future__ import annotations
+
+import copy
+import os
+import shlex
+import shutil
+import sqlite3
+import sys
+import tempfile
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from click.testing import CliRunner  # noqa: E402
+
+import cli  # noqa: E402
+from cg.steps import pending  # noqa: E402
+
+SAMPLE = ROOT / "cg" / "cards" / "sample.toml"
+
+# the dice the factory gives each owed roll unless the plan says otherwise
+DEFAULT_DICE = {
+    "cp": "3,4", "leader": "3,4", "oba": "3,4", "patrol-return": "3,4", "elr": "3,4",
+    "promote": "3", "leaders": "3", "disease": "3", "evacuate": "3", "shock": "3", "repair": "3",
+    "recall": "3",
+}
+# how the words of a runnable `pending` command map to the command's keys
+POSITIONAL = {
+    "cp": ("side",), "weather": (), "determine": (), "leader": ("side", "rg"), "oba": ("side", "rg"),
+    "patrol-return": ("side", "patrol"), "promote": ("side",), "leaders": ("side",), "elr": ("side",),
+    "disease": ("side",), "evacuate": ("side", "leader"), "shock": ("side", "unit"),
+    "recall": ("side", "vehicle"), "repair": ("side", "item"),
+}
+
+# every step a campaign shows, in order (pl25-sequence.md)
+STEP_IDS = ("2.1", "2.2", "2.3", "2.4", "2.5", "2.6", "2.7", "2.8", "2.9", "3.1", "3.2", "3.3", "3.41",
+            "3.42", "3.43", "3.44", "3.45", "3.46", "3.461", "3.47", "3.51", "3.52")
+
+
+def command_of(text: str) -> dict:
+    """`plcg leader axis I1-1` -> {"name": "leader", "side": "axis", "rg": "I1-1"}"""
+    words = shlex.split(text)[1:]
+    name, rest = words[0], words[1:]
+    cmd: dict = {"name": name}
+    pos = [w for w in rest if not w.startswith("--")]
+    for key, value in zip(POSITIONAL[name], pos):
+        cmd[key] = value
+    if "--kind" in rest:
+        cmd["kind"] = rest[rest.index("--kind") + 1]
+    return cmd
+
+
+class Campaign:
+    """One campaign file driven through the Python API."""
+
+    def __init__(self, path, card: str = "sample", seed: str = "tests", plan: dict | None = None):
+        self.path = str(path)
+        self.led = cli.Ledger.create(self.path, str(card), seed, None)
+        self.plan = plan or {}
+        self._acted: set = set()
+        self.visited: list[tuple[int, str]] = []  # (firefight, step) in the order stood at
+        self._note()
+
+    @classmethod
+    def attach(cls, path, plan: dict | None = None) -> "Campaign":
+        """Drive a campaign file made elsewhere (e.g. by `plcg new` on the command line)."""
+        c = cls.__new__(cls)
+        c.path = str(path)
+        c.led = cli.Ledger(c.path, write=True)
+        c.plan = plan or {}
+        c._acted = set()
+        c.visited = []
+        c._note()
+        return c
+
+    # ---- reading ----
+    def state(self):
+        return self.led.state()
+
+    @property
+    def step(self) -> str:
+        return self.state().step
+
+    @property
+    def firefight(self) -> int:
+        return self.state().firefight
+
+    def rows(self) -> int:
+        return rows(self.path)
+
+    def events(self, etype: str | None = None) -> list[dict]:
+        """Payloads of the events in force (undone ones left out), oldest first."""
+        from cg.evolve import reverted_seqs
+
+        recs = list(self.led.records())
+        undone = reverted_seqs(recs)
+        return [p for s, _b, t, p in recs if s not in undone and (etype is None or t == etype)]
+
+    def types_in(self, firefight: int) -> list[str]:
+        """Types of the events recorded while the campaign stood in `firefight` (the log's column)."""
+        return [r.type for r in self.led.store.read() if r.firefight == firefight]
+
+    def last(self, etype: str) -> dict:
+        found = self.events(etype)
+        assert found, f"no {etype} event in the log"
+        return found[-1]
+
+    # ---- writing ----
+    def run(self, name: str, **kw) -> list:
+        stored = self.led.run({"name": name, **kw})
+        self._note()
+        return stored
+
+    def next(self) -> list:
+        return self.run("next")
+
+    def _note(self) -> None:
+        st = self.led.state()
+        key = (st.firefight, st.step)
+        if not self.visited or self.visited[-1] != key:
+            self.visited.append(key)
+
+    def close(self) -> None:
+        self.led.close()
+
+    # ---- playing forward ----
+    def advance(self, firefight: int, step: str, plan: dict | None = None, limit: int = 400) -> "Campaign":
+        """Play on until the campaign stands at `step` of `firefight` (not acting there yet)."""
+        if plan:
+            for ff, p in plan.items():
+                self.plan.setdefault(ff, {}).update(p)
+        for _ in range(limit):
+            st = self.state()
+            if (st.firefight, st.step) == (firefight, step):
+                return self
+            if st.ended:
+                raise AssertionError(f"the CG ended before firefight {firefight} step {step}")
+            key = (st.firefight, st.step)
+            if key not in self._acted:
+                self._acted.add(key)
+                self._act(st)
+                continue
+            owed = pending(st)
+            if owed:
+                self.run(**self._resolve(st, owed[0]))
+            else:
+                self.next()
+        raise AssertionError(f"did not reach firefight {firefight} step {step} in {limit} commands")
+
+    def finish_step(self) -> list:
+        """Do what the current step owes (with the plan's dice) and leave it with `next`."""
+        st = self.state()
+        key = (st.firefight, st.step)
+        if key not in self._acted:
+            self._acted.add(key)
+            self._act(st)
+        for _ in range(50):
+            st = self.state()
+            owed = pending(st)
+            if not owed:
+                return self.next()
+            self.run(**self._resolve(st, owed[0]))
+        raise AssertionError("the step kept owing")
+
+    def _p(self, ff: int) -> dict:
+        return self.plan.get(ff, {})
+
+    def dice_for(self, ff: int, name: str, side: str | None):
+        d = self._p(ff).get("dice", {}).get(name, DEFAULT_DICE.get(name))
+        if isinstance(d, dict):
+            d = d.get(side, DEFAULT_DICE.get(name))
+        return d
+
+    def _act(self, st) -> None:
+        """The plan's own choices at a step, made once when the campaign first stands there."""
+        p = self._p(st.firefight)
+        if st.step == "2.3":
+            for side, n in p.get("patrols", []):
+                self.run("patrols", side=side, count=n)
+            for side in p.get("attack", []):
+                self.run("attack", side=side)
+            for item in p.get("buy", []):
+                side, rg = item[0], item[1]
+                mode = item[2] if len(item) > 2 else "entry"
+                self.run("buy", side=side, rg=rg, mode=mode)
+            for f in p.get("fortify", []):
+                self.run("fortify", **f)
+        elif st.step == "2.4" and "determine" in p:
+            self.run("determine", **p["determine"])
+        elif st.step == "3.1":
+            for side, cvp in p.get("casualties", []):
+                self.run("casualties", side=side, cvp=cvp)
+
+    def _resolve(self, st, owed: dict) -> dict:
+        c = owed["command"]
+        if owed["runnable"]:
+            cmd = command_of(c)
+            d = self.dice_for(st.firefight, cmd["name"], cmd.get("side"))
+            if d is not None and cmd["name"] not in ("determine", "weather"):
+                cmd["dice"] = d
+            return cmd
+        if c.startswith("plcg night"):
+            return {"name": "night", "text": "Half Moon, NVR 2"}
+        if c.startswith("plcg option"):
+            return {"name": "option", "option": self._p(st.firefight).get("option", "A")}
+        if c.startswith("plcg end"):
+            end = {"turn": 5, "cvp_lost": {"axis": 0, "allied": 0}}
+            end.update(self._p(st.firefight).get("end", {}))
+            return {"name": "end", **end}
+        if c.startswith("plcg patrol "):
+            return {"name": "patrol", "side": c.split()[2], "give_up": "not sent (test plan)"}
+        raise AssertionError(f"the test plan does not say how to do: {c}")
+
+
+def rows(path: str) -> int:
+    """Events in the campaign file (read straight from SQLite)."""
+    con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        return con.execute("SELECT COUNT(*) FROM events").fetchone()[0]
+    finally:
+        con.close()
+
+
+def copy_db(src: str, dst: str) -> str:
+    """A consistent copy of a campaign file (SQLite backup API: WAL content included)."""
+    a = sqlite3.connect(f"file:{src}?mode=ro", uri=True)
+    b = sqlite3.connect(dst)
+    try:
+        a.backup(b)
+    finally:
+        a.close()
+        b.close()
+    return dst
+
+
+# ---- the command line ------------------------------------------------------------------------------
+
+class CliResult:
+    def __init__(self, r):
+        self.code = r.exit_code
+        self.out = r.stdout
+        self.err = r.stderr
+        self.exception = r.exception
+
+
+def cli_run(path: str, *args: str) -> CliResult:
+    r = CliRunner().invoke(cli.main, ["--db", str(path), *[str(a) for a in args]])
+    return CliResult(r)
+
+
+# ---- CG Card variants ------------------------------------------------------------------------------
+
+def load_sample() -> dict:
+    with open(SAMPLE, "rb") as fh:
+        return tomllib.load(fh)
+
+
+def _toml_value(v) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, float)):
+        return repr(v)
+    if isinstance(v, str):
+        return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(v, list):
+        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{ " + ", ".join(f"{_toml_key(k)} = {_toml_value(x)}" for k, x in v.items()) + " }"
+    raise TypeError(f"cannot write {v!r} as TOML")
+
+
+def _toml_key(k: str) -> str:
+    return k if k.replace("_", "").replace("-", "").isalnum() and k.isascii() else _toml_value(k)
+
+
+def _is_tables(v) -> bool:
+    return isinstance(v, list) and bool(v) and all(isinstance(x, dict) for x in v)
+
+
+def to_toml(data: dict, prefix: str = "") -> str:
+    """A small TOML writer for card dicts: tables, arrays of tables, inline tables for leaf dicts."""
+    out: list[str] = []
+    tables = []
+    for k, v in data.items():
+        nested = isinstance(v, dict) and (prefix == "" or any(isinstance(x, dict) or _is_tables(x)
+                                                              for x in v.values()))
+        if nested or _is_tables(v):
+            tables.append((k, v))
+        else:
+            out.append(f"{_toml_key(k)} = {_toml_value(v)}")
+    for k, v in tables:
+        name = f"{prefix}.{_toml_key(k)}" if prefix else _toml_key(k)
+        if _is_tables(v):
+            for item in v:
+                out.append(f"\n[[{name}]]")
+                out.append(to_toml(item, name))
+        else:
+            out.append(f"\n[{name}]")
+            out.append(to_toml(v, name))
+    return "\n".join(x for x in out if x != "")
+
+
+def card_variant(directory, name: str = "variant", *, campaign=None, axis=None, allied=None,
+                 firefights=None, axis_rg=None, allied_rg=None, map=None) -> str:
+    """Write the sample card with changed keys to DIRECTORY/NAME.toml; return its path.
+
+    axis_rg / allied_rg: {rg id: {key: value}} changes to the RG table."""
+    data = copy.deepcopy(load_sample())
+    data["campaign"].update(campaign or {})
+    data["sides"]["axis"].update(axis or {})
+    data["sides"]["allied"].update(allied or {})
+    data["map"].update(map or {})
+    if firefights is not None:
+        data["firefights"] = firefights
+    for side, changes in (("axis", axis_rg), ("allied", allied_rg)):
+        for rg in data["sides"][side]["rg"]:
+            rg.update((changes or {}).get(rg["id"], {}))
+    path = Path(directory) / f"{name}.toml"
+    path.write_text(to_toml(data) + "\n", encoding="utf-8")
+    return str(path)
+
+
+def ff_list(n: int, times: tuple[str, ...] = ()) -> list[dict]:
+    """n firefights, one a day (the sample's dates are not needed)."""
+    return [{"date": f"1944-07-{10 + i:02d}", "time": (times[i] if i < len(times) else "day")}
+            for i in range(n)]
+
+
+# ---- fixtures ----------------------------------------------------------------------------------------
+
+def _scratch(fallback: Path):
+    """A fresh directory for campaign files: in RAM (/dev/shm) where there is one, since every append
+    is an fsync'ed SQLite transaction (synchronous=FULL), else `fallback`. Yields it, then removes it."""
+    shm = Path("/dev/shm")
+    if not (shm.is_dir() and os.access(shm, os.W_OK)):
+        yield fallback
+        return
+    d = Path(tempfile.mkdtemp(prefix="plcg-tests-", dir=shm))
+    try:
+        yield d
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
+@pytest.fixture
+def workdir(tmp_path):
+    """Where a test keeps its campaign files."""
+    yield from _scratch(tmp_path)
+
+
+@pytest.fixture(scope="module")
+def module_workdir(tmp_path_factory):
+    """Where a module-scoped fixture keeps its campaign files."""
+    yield from _scratch(tmp_path_factory.mktemp("campaigns"))
+
+
+@pytest.fixture
+def campaign(workdir):
+    """Factory: campaign(card="sample", seed="tests", plan=None) -> an open Campaign at 2.2."""
+    made: list[Campaign] = []
+
+    def make(card: str = "sample", seed: str = "tests", plan: dict | None = None, name: str = "c") -> Campaign:
+        c = Campaign(workdir / f"{name}{len(made)}.plcg", card=card, seed=seed, plan=plan)
+        made.append(c)
+        return c
+
+    yield make
+    for c in made:
+        c.close()
+
+
+@pytest.fixture
+def variant(workdir):
+    """Factory: variant(**changes) -> path of a changed sample card (see card_variant)."""
+    n = [0]
+
+    def make(**changes) -> str:
+        n[0] += 1
+        return card_variant(workdir, f"variant{n[0]}", **changes)
+
+    return make
