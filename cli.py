@@ -152,8 +152,8 @@ class PlcgGroup(click.Group):
         try:
             return super().invoke(ctx)
         except PlcgError as e:
-            for line in str(e).splitlines() or [""]:
-                click.echo(f"plcg: {line}" if line is str(e).splitlines()[0] else f"  {line}", err=True)
+            for i, line in enumerate(str(e).splitlines() or [""]):
+                click.echo(f"plcg: {line}" if i == 0 else f"  {line}", err=True)
             ctx.exit(e.exit_code)
         except (click.ClickException, click.exceptions.Exit, click.Abort):
             raise

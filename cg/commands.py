@@ -330,6 +330,14 @@ def _attack(ctx, cmd):
     return [ev.AttackBought(side=side, cost=cost, cp_left=cp - cost)]
 
 
+def _known_ref(st: CampaignState, side: str, ref) -> None:
+    """Input before the rules: `ref` must be one of the side's purchase ids or one of its card RG ids."""
+    ref = str(ref or "")
+    p = st.purchases.get(ref) or st.purchases.get(ref.upper())
+    if (p is None or p.side != side) and st.card.sides[side].rg_by_id(ref) is None:
+        raise BadInput(f"unknown {side} RG or purchase {ref!r}")
+
+
 def _owed_purchase(st: CampaignState, side: str, ref, what: str, rule: str):
     """`ref` is a purchase id (I1-2) or an RG id (I1) with exactly one purchase owing `what`."""
     ref = str(ref or "")
@@ -354,6 +362,7 @@ def _oba(ctx, cmd):
     side = side_arg(cmd)
     given = given_dice(cmd, 2)
     st = ctx.state
+    _known_ref(st, side, cmd.get("rg"))
     at(st, "oba")
     p = _owed_purchase(st, side, cmd.get("rg"), "oba", "2.35")
     if not p.oba_owed:
@@ -368,6 +377,8 @@ def _leader(ctx, cmd):
     given = given_dice(cmd, 2)
     st = ctx.state
     generated = bool(cmd.get("generated"))
+    if not generated:
+        _known_ref(st, side, cmd.get("rg"))
     at(st, "leader", "3.45" if generated else "2.3")
     spec = st.card.sides[side]
     if generated:
@@ -709,7 +720,12 @@ def _end(ctx, cmd):
     for o in cmd.get("oba_used") or ():
         s, _, pid = str(o).partition(":")
         s = side_arg({"side": s})
-        oba_used.setdefault(s, []).append(pid)
+        pur = st.purchases.get(pid.strip()) or st.purchases.get(pid.strip().upper())
+        if pur is None or pur.side != s or pur.kind != "oba":  # contract: an unknown RG is bad input
+            raise BadInput(f"--oba-used {o!r}: SIDE:PURCHASE naming one of {s}'s OBA purchases "
+                           f"(plcg purchases {s})")
+        if pur.id not in oba_used.setdefault(s, []):  # a module named twice is one module (CG4)
+            oba_used[s].append(pur.id)
     at(st, "end")
     if "end" in st.done:
         raise Refused("the firefight result is already recorded", "2.9", st.step)
@@ -723,23 +739,20 @@ def _end(ctx, cmd):
     if winner_given:
         winner, rule = winner_given, "--winner"
     else:
-        # 1.31: more CVP amassed (= the enemy's CVP lost) wins; a tie goes to the defender (ruling R5)
-        amassed = {s: lost_cvp[other(s)] for s in SIDES}
-        ff = st.ff
-        if amassed["axis"] != amassed["allied"]:
-            winner, rule = max(SIDES, key=lambda s: amassed[s]), "1.31"
-        else:
-            defender = other(ff.attacker) if ff.attacker else other(ff.move_first) if ff.move_first else None
-            winner, rule = defender, ("1.31" if ff.attacker else "R5")
+        from cg.rules import winner_by_cvp
+
+        probe = attrs.evolve(st.ff, cvp_lost=dict(lost_cvp))
+        winner, rule = winner_by_cvp(probe)
     return [ev.FirefightEnded(turn=turn, cvp_lost=lost_cvp, winner=winner, winner_rule=rule,
                               control=tuple(control), lost=tuple(lost), terrain=tuple(terrain),
                               encircled=tuple(enc), wounded=tuple(wounded), shocked=tuple(shocked),
-                              recalled=tuple(recalled), repairs=tuple(repairs))]
+                              recalled=tuple(recalled), repairs=tuple(repairs),
+                              oba_used=tuple(ev.SideUnit(s, pid) for s, used in oba_used.items() for pid in used))]
 
 
 # ---- 3.x ------------------------------------------------------------------------------------------
 
-@command("casualties", "3.1")
+@command("casualties", "3.1", "3.2", "3.3")  # ruling R25: where RePh losses happen
 def _casualties(ctx, cmd):
     side = side_arg(cmd)
     st = ctx.state

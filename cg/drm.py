@@ -199,7 +199,7 @@ def clearance(state: CampaignState, side: str, hex: str, item: str) -> tuple[Drm
         out.append(Drm("3.52", f"{item} adjacent to enemy CTHC", 1))
     if item == "roadblock" and mc.adjacent_to_enemy_cthc(hex, side):
         out.append(Drm("3.52", "roadblock along/next to an enemy CTHC hexside", 1))
-    if hex in state.card.map.water and item not in ("flame", "rubble"):  # fortifications/A-B mines only
+    if hex in state.card.map.water and item not in ("flame", "rubble"):  # ruling R23: fortifications/A-B mines
         out.append(Drm("3.52", "in a water hex", 1))
     engineers = sum(
         1 for u in state.side_units(side)

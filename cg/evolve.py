@@ -336,7 +336,9 @@ def _patrol_up(st, p):
 @on("firefight_ended")
 def _ended(st, p):
     ff = st.ff
-    ff.turn, ff.winner = p["turn"], p["winner"]
+    ff.turn, ff.winner, ff.winner_rule = p["turn"], p["winner"], p.get("winner_rule")
+    for su in p.get("oba_used", ()):
+        ff.oba_used[su["side"]] += 1
     for side in SIDES:
         ff.cvp_lost[side] = p["cvp_lost"][side]
     for c in p["control"]:
@@ -367,7 +369,12 @@ def _ended(st, p):
 
 @on("casualties_added")
 def _casualties(st, p):
-    st.ff.cvp_lost[p["side"]] += p["cvp"]
+    ff = st.ff
+    ff.cvp_lost[p["side"]] += p["cvp"]
+    if ff.winner_rule in ("1.31", "R5"):  # 3.11: RePh losses count for the firefight for all purposes
+        from cg.rules import winner_by_cvp
+
+        ff.winner, ff.winner_rule = winner_by_cvp(ff)
     for uid in p["units"]:
         if uid in st.units:
             st.units[uid].status, st.units[uid].eliminated_in = "eliminated", st.firefight

@@ -34,3 +34,14 @@ def redeployment_owed(state: CampaignState) -> list[tuple[str, str, str]]:
                 if situation_of(state, u) == situation:
                     out.append((side, u.id, rule))
     return out
+
+
+def winner_by_cvp(ff) -> tuple[str | None, str]:
+    """1.31: the side that amassed more CVP (= the enemy's CVP lost) wins; a tie goes to the defender;
+    in a Dual Attack the side that moved second is the defender (ruling R5)."""
+    amassed = {s: ff.cvp_lost[other(s)] for s in ("axis", "allied")}
+    if amassed["axis"] != amassed["allied"]:
+        return max(amassed, key=amassed.get), "1.31"
+    if ff.attacker:
+        return other(ff.attacker), "1.31"
+    return (other(ff.move_first) if ff.move_first else None), "R5"

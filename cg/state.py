@@ -47,6 +47,7 @@ class FirefightRecord:
     commenced: bool = False
     turn: int | None = None
     winner: str | None = None
+    winner_rule: str | None = None  # "1.31" / "R5" (recomputed with RePh losses) or "--winner" (kept)
     cp_gained: dict = attrs.Factory(lambda: {"axis": 0, "allied": 0})
     cp_spent: dict = attrs.Factory(lambda: {"axis": 0, "allied": 0})
     cp_left: dict = attrs.Factory(lambda: {"axis": 0, "allied": 0})
@@ -205,12 +206,12 @@ class CampaignState:
 
 
 LEADER_RE = re.compile(r"^\d{1,2}[-+]\d$")
-MMC_RE = re.compile(r"^(\d+)-(\d+)-(\d+)$")
+MMC_RE = re.compile(r"^(\d+)-(\d+)-(\d+)(\s*hs)?$", re.I)
 
 
 def unit_kind(name: str, rg_kind: str) -> str:
-    """What a counter of an RG is, from its name: leaders (9-2, 8+1), MMC (4-6-7: squad; 2-4-7: HS;
-    ruling R18: an MMC with firepower below 3 is a half-squad, a crew when its RG is a gun),
+    """What a counter of an RG is, from its name: leaders (9-2, 8+1), MMC (4-6-7: squad; ruling R18: a
+    half-squad when the card names it so, "3-3-7 HS", or its firepower is below 3; a crew in a Gun/vehicle RG),
     otherwise by the RG's kind (gun, vehicle) or a support weapon."""
     if LEADER_RE.match(name):
         return "leader"
@@ -220,7 +221,7 @@ def unit_kind(name: str, rg_kind: str) -> str:
     if m:
         if rg_kind in ("gun", "afv", "vehicle"):
             return "crew"
-        return "squad" if int(m.group(1)) >= 3 else "hs"
+        return "hs" if m.group(4) or int(m.group(1)) < 3 else "squad"
     if rg_kind in ("afv", "vehicle"):
         return "vehicle"
     if rg_kind == "gun":

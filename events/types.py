@@ -257,6 +257,7 @@ class FirefightEnded(Event):
     shocked: tuple[SideUnit, ...] = ()
     recalled: tuple[SideUnit, ...] = ()
     repairs: tuple[HexItem, ...] = ()  # hex=side:item id, item=kind (3.46)
+    oba_used: tuple[SideUnit, ...] = ()  # OBA modules used (CG4: two at most; CG7: a used module is spent)
 
 
 # --- 3.x Reorganization Phase -----------------------------------------------------------------

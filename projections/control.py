@@ -7,20 +7,38 @@ them and each side's Friendly Map Edge (FME). The MLR is built exactly this way:
    (1.4 CTHC, ruling R1).
 2. No Man's Land (first kind, 1.4 NML) = every non-strategic hex in both sides' CTHC; it is taken out
    of both CTHCs. A strategic hex in both stays in its controller's CTHC only; an uncontrolled strategic
-   hex in both is No Man's Land too (it has no controller to keep it).
+   hex in both is No Man's Land too (ruling R21: it has no controller to keep it).
 3. Clusters = the connected groups (by hex adjacency) of each side's remaining CTHC hexes.
-4. The clusters and the FME are joined as a minimum spanning tree, the FME counting as one more node:
-   cluster-cluster distance = the least hex distance between their hexes, cluster-FME distance = the
-   least distance from a cluster hex to an FME hex. The closest pair of nodes not yet joined is joined
-   first (Kruskal; ties go to the pair whose two closest hexes come first in grid order, column then
-   row), by the shortest hex line (`Grid.line`) between the two closest hexes (again the first such pair
-   in grid order). A joining line never enters the enemy's CTHC (1.4 MLR: the perimeter is friendly
-   CTHC hexes and the uncontrolled hexes between them): where the straight line would, the pair is
-   joined by the shortest path around the enemy CTHC instead, and its distance is that path's length;
-   a pair with no such path is not joined. So every cluster ends up joined, directly or through other
-   clusters, to the FME, unless the enemy CTHC cuts it off (it then keeps an MLR of its own group).
-5. Perimeter P = the cluster hexes + the hexes of the joining lines + the FME hexes between the two
-   outermost points where P (clusters or lines) touches the FME.
+4. Fronts: the side's clusters are joined to each other (never to the map edge) as a minimum spanning
+   forest (Kruskal):
+   a. Pair distance = the least hex distance between a hex of one cluster and a hex of the other. The
+      pair's closest hexes = of the pairs of hexes at that distance, the one whose hex in the first
+      cluster (the earlier in grid order) comes first in grid order (column, then row), then whose hex in
+      the second comes first.
+   b. Joining path = the shortest hex line (`Grid.line`) between the closest hexes. A joining path never
+      enters the enemy's CTHC (1.4 MLR: the perimeter is friendly CTHC hexes and the uncontrolled hexes
+      between them): where the line would, the path is the shortest way around the enemy CTHC instead,
+      found by a breadth-first walk out of every hex of the first cluster through hexes not in enemy
+      CTHC (each layer taken in grid order, a hex keeping the first hex that reached it), ending at the
+      second cluster's hex reached in the fewest steps (then first in grid order); the pair's distance
+      is then that path's number of steps. A pair with no such path is never joined.
+   c. Pairs are taken shortest first (ties: the grid order of the path's first hex, then of its last
+      hex) and each is joined unless its two clusters are already connected.
+   d. Each connected group of clusters, with the joining paths between them, is one front; a cluster
+      joined to nothing is a front by itself. Fronts are ordered by their first cluster.
+5. Each front is closed against the side's Friendly Map Edge (FME):
+   a. Its two ends = the front hexes (clusters and joining paths) outermost along the FME: for a west or
+      east FME the hex with the smallest row and the hex with the largest row; for a north or south FME
+      the hex in the westernmost column and the hex in the easternmost column. Ties go to the hex nearer
+      the FME (fewer columns from a west/east FME, fewer rows from a north/south FME), then to grid order.
+   b. From each end an edge path runs to the FME hex straight behind it (the same row for a west/east
+      FME, the same column for a north/south FME) along `Grid.line`; where that line would enter enemy
+      CTHC, it is the shortest way around instead (the walk of 4b from the end hex alone) to the FME hex
+      reached in the fewest steps (then first in grid order). An end with no such way stays open.
+   c. The FME hexes from one landing hex to the other (both included) are added; with one end open,
+      only the landing hex of the other.
+   Perimeter P = the fronts + their edge paths + these FME hexes. A front cut off from the FME on both
+   sides (e.g. a cluster surrounded by the enemy's CTHC) is P by itself.
 6. MLR(side) = P + every hex P encloses: flood-fill from the hexes along the three map edges other than
    the FME that are not in P, moving only through hexes not in P; every hex the fill does not reach is
    inside the side's MLR.
@@ -33,6 +51,7 @@ hex has no CTHC and no MLR.
 """
 from __future__ import annotations
 
+import functools
 import heapq
 from collections import deque
 
@@ -69,7 +88,9 @@ class MapControl:
     hexes: dict[str, HexControl]  # every hex of the grid, in grid order
     grid: Grid
     clusters: dict[str, tuple[frozenset[str], ...]]  # per side, step 3, in grid order of their first hex
-    paths: dict[str, tuple[tuple[str, ...], ...]]  # per side, the step-4 joining lines (FME end last)
+    paths: dict[str, tuple[tuple[str, ...], ...]]  # per side, the step-4 joins of clusters, in join order
+    fronts: dict[str, tuple[frozenset[str], ...]]  # per side, step 4: joined clusters + their joining paths
+    edge_paths: dict[str, tuple[tuple[str, ...], ...]]  # per side, the step-5 closing paths (FME end last)
     friendly_edge: dict[str, str]
     _near: dict = attrs.field(init=False, factory=dict, eq=False, repr=False)
 
@@ -195,9 +216,13 @@ def classify(
 
     mlr: dict[str, set[str]] = {}
     clusters: dict[str, tuple[frozenset[str], ...]] = {}
+    fronts: dict[str, tuple[frozenset[str], ...]] = {}
     paths: dict[str, tuple[tuple[str, ...], ...]] = {}
+    edge_paths: dict[str, tuple[tuple[str, ...], ...]] = {}
     for side in SIDES:
-        mlr[side], clusters[side], paths[side] = _mlr(grid, cthc[side], edges.get(side), cthc[enemy_of(side)])
+        mlr[side], clusters[side], fronts[side], paths[side], edge_paths[side] = _mlr(
+            grid, cthc[side], edges.get(side), cthc[enemy_of(side)]
+        )
 
     # 7. second kind of No Man's Land
     for h in mlr["axis"] & mlr["allied"]:
@@ -225,8 +250,16 @@ def classify(
         grid=grid,
         clusters=clusters,
         paths=paths,
+        fronts=fronts,
+        edge_paths=edge_paths,
         friendly_edge=dict(edges),
     )
+
+
+@functools.lru_cache(maxsize=64)
+def _order(grid: Grid) -> dict[str, int]:
+    """hex id -> place in grid order (column, then row): `Grid.index` as a plain dict, for hot loops."""
+    return {h: i for i, h in enumerate(grid.hexes())}
 
 
 def _components(grid: Grid, group: set[str]) -> list[frozenset[str]]:
@@ -250,14 +283,17 @@ def _components(grid: Grid, group: set[str]) -> list[frozenset[str]]:
     return out
 
 
-def _closest(grid: Grid, a: list[str], b: list[str]) -> tuple[int, int, int, str, str]:
-    """(distance, grid index of a-hex, grid index of b-hex, a-hex, b-hex) of the closest pair."""
-    axial, index = grid.axial, grid.index
-    pa = [axial(h) for h in a]
+def _closest(
+    grid: Grid, a: list[str], b: list[str], pa: list[tuple[int, int]], pb: list[tuple[int, int]]
+) -> tuple[int, int, int, str, str]:
+    """(distance, grid index of a-hex, grid index of b-hex, a-hex, b-hex) of the closest pair.
+
+    pa, pb: the axial coordinates of a's and b's hexes.
+    """
+    index = _order(grid).__getitem__
     best_d = None
     pairs: list[tuple[int, int]] = []  # (a place, b place) at best_d
-    for jb, hb in enumerate(b):
-        qb, rb = axial(hb)
+    for jb, (qb, rb) in enumerate(pb):
         for ja, (qa, ra) in enumerate(pa):
             dq, dr = qa - qb, ra - rb
             d = (abs(dq) + abs(dr) + abs(dq + dr)) // 2
@@ -277,7 +313,7 @@ def _reach(grid: Grid, src: frozenset[str], blocked: set[str]) -> dict[str, tupl
     deterministic.
     """
     adjacent = grid.adjacency()
-    order = grid.index
+    order = _order(grid).__getitem__
     frontier = sorted(src, key=order)
     seen: dict[str, tuple[int, str | None]] = {h: (0, None) for h in frontier}
     step = 0
@@ -296,10 +332,10 @@ def _reach(grid: Grid, src: frozenset[str], blocked: set[str]) -> dict[str, tupl
 def _join(
     grid: Grid, closest: tuple[int, int, int, str, str], reach_a, b: frozenset[str], blocked: set[str]
 ) -> tuple[tuple[int, int, int], tuple[str, ...]] | None:
-    """Step 4: (sort key, joining line) between two nodes, or None if the enemy CTHC cuts them apart.
+    """Step 4b: (sort key, joining path) between two clusters, or None if the enemy CTHC cuts them apart.
 
-    `closest` is the nodes' closest pair; reach_a() gives the first node's `_reach` map, needed only
-    when the straight line between that pair is blocked.
+    `closest` is the clusters' closest pair; reach_a() gives the first cluster's `_reach` map, needed
+    only when the straight line between that pair is blocked.
     """
     d, ia, ib, ha, hb = closest
     line = tuple(grid.line(ha, hb))
@@ -317,21 +353,80 @@ def _join(
     return (len(path) - 1, grid.index(path[0]), grid.index(path[-1])), tuple(path)
 
 
-def _mlr(
-    grid: Grid, cthc: set[str], edge: str | None, blocked: set[str]
-) -> tuple[set[str], tuple[frozenset[str], ...], tuple[tuple[str, ...], ...]]:
-    """Steps 3-6 for one side; `blocked` is the enemy CTHC."""
+def _extremes(grid: Grid, front: frozenset[str], edge: str) -> tuple[str, ...]:
+    """Step 5a: the front's two ends (its extreme hexes along the FME; one if they coincide).
+
+    West/east FME: smallest row, then largest row; north/south FME: smallest column, then largest.
+    Ties go to the hex nearer the FME (fewer columns/rows from it), then to grid order.
+    """
+    last_col, last_row = len(grid.columns) - 1, grid.rows
+    place, index = grid.parse, grid.index
+
+    def keys(h: str) -> tuple[int, int, int]:
+        col, row = place(h)
+        if edge in ("west", "east"):
+            along, off = row, col if edge == "west" else last_col - col
+        else:
+            along, off = col, row - 1 if edge == "north" else last_row - row
+        return along, off, index(h)
+
+    ranked = [(keys(h), h) for h in front]
+    low = min(ranked)[1]
+    high = min(ranked, key=lambda kh: (-kh[0][0], kh[0][1], kh[0][2]))[1]
+    return (low,) if low == high else (low, high)
+
+
+def _to_edge(grid: Grid, h: str, edge: str, blocked: set[str]) -> tuple[str, ...] | None:
+    """Step 5b: the edge path from a front's end to the FME (FME end last), or None if cut off.
+
+    The straight `Grid.line` to the FME hex in the same row (west/east) or column (north/south); if it
+    enters the enemy CTHC, the shortest path around it to the nearest FME hex instead (fewest steps,
+    then the first landing hex in grid order; `_reach` fixes the hexes in between).
+    """
+    col, row = grid.parse(h)
+    if edge == "west":
+        target = f"{grid.columns[0]}{row}"
+    elif edge == "east":
+        target = f"{grid.columns[-1]}{row}"
+    elif edge == "north":
+        target = f"{grid.columns[col]}1"
+    else:
+        target = f"{grid.columns[col]}{grid.rows}"
+    line = tuple(grid.line(h, target))
+    if not any(x in blocked for x in line):
+        return line
+    seen = _reach(grid, frozenset({h}), blocked)
+    hits = [(seen[x][0], grid.index(x), x) for x in grid.edge(edge) if x in seen]
+    if not hits:
+        return None
+    path = [min(hits)[2]]
+    while seen[path[-1]][1] is not None:
+        path.append(seen[path[-1]][1])
+    path.reverse()
+    return tuple(path)
+
+
+def _mlr(grid: Grid, cthc: set[str], edge: str | None, blocked: set[str]) -> tuple[
+    set[str],
+    tuple[frozenset[str], ...],
+    tuple[frozenset[str], ...],
+    tuple[tuple[str, ...], ...],
+    tuple[tuple[str, ...], ...],
+]:
+    """Steps 3-6 for one side; `blocked` is the enemy CTHC.
+
+    Returns (MLR hexes, clusters, fronts, joining paths, edge paths).
+    """
     comps = _components(grid, cthc)
     if not comps or edge is None:
-        return set(), tuple(comps), ()
-    edge_hexes = grid.edge(edge)
-    edge_list = sorted(edge_hexes, key=grid.index)
+        return set(), tuple(comps), (), (), ()
     # only hexes on a cluster's rim can be a closest hex (an inner hex has a nearer neighbour)
     rims = [sorted((h for h in c if not _interior(grid, h, c)), key=grid.index) for c in comps]
-    edge_rim = [h for h in edge_list if h not in blocked] or edge_list
+    rim_axial = [[grid.axial(h) for h in rim] for rim in rims]
 
-    # 4. Kruskal over the clusters (0..k-1) and the FME (node k). The hex distance of a pair is a lower
-    # bound of its joining distance; a pair's line (or detour) is drawn only when it comes up.
+    # 4. Kruskal over the clusters only. The hex distance of a pair is a lower bound of its joining
+    # distance (key (d, -1, -1) sorts before every real key (d, ...)); a pair's line or detour is drawn
+    # only when it comes up, then pushed back with its real key.
     k = len(comps)
     reach_cache: dict[int, dict] = {}
 
@@ -346,12 +441,10 @@ def _mlr(
     heap = []
     for i in range(k):
         for j in range(i + 1, k):
-            c = _closest(grid, rims[i], rims[j])
+            c = _closest(grid, rims[i], rims[j], rim_axial[i], rim_axial[j])
             heap.append(((c[0], -1, -1), i, j, c, None))
-        c = _closest(grid, rims[i], edge_rim)
-        heap.append(((c[0], -1, -1), i, k, c, None))
     heapq.heapify(heap)
-    parent = list(range(k + 1))
+    parent = list(range(k))
 
     def root(x: int) -> int:
         while parent[x] != x:
@@ -359,27 +452,45 @@ def _mlr(
             x = parent[x]
         return x
 
-    perimeter: set[str] = set().union(*comps)
-    lines: list[tuple[str, ...]] = []
+    joins: list[tuple[int, tuple[str, ...]]] = []  # (a cluster of the pair, joining path)
     while heap:
         _key, i, j, c, line = heapq.heappop(heap)
         ri, rj = root(i), root(j)
         if ri == rj:
             continue
         if line is None:
-            link = _join(grid, c, reach(i), comps[j] if j < k else edge_hexes, blocked)
+            link = _join(grid, c, reach(i), comps[j], blocked)
             if link is not None:
                 heapq.heappush(heap, (link[0], i, j, c, link[1]))
             continue
-        parent[ri] = rj
-        lines.append(line)
-        perimeter.update(line)
+        parent[max(ri, rj)] = min(ri, rj)
+        joins.append((i, line))
 
-    # 5. close the perimeter along the FME between its outermost touch points
-    touching = [h for h in edge_list if h in perimeter]
-    if touching:
-        first, last = edge_list.index(touching[0]), edge_list.index(touching[-1])
-        perimeter.update(edge_list[first : last + 1])
+    # the fronts: each group of joined clusters with its joining paths, in order of its first cluster
+    members: dict[int, set[str]] = {}
+    for i in range(k):
+        members.setdefault(root(i), set()).update(comps[i])
+    for i, line in joins:
+        members[root(i)].update(line)
+    fronts = tuple(frozenset(members[r]) for r in sorted(members))
+
+    # 5. close each front against the FME
+    edge_list = sorted(grid.edge(edge), key=grid.index)
+    edge_at = {h: n for n, h in enumerate(edge_list)}
+    perimeter: set[str] = set()
+    edge_paths: list[tuple[str, ...]] = []
+    for front in fronts:
+        perimeter |= front
+        landings = []
+        for end in _extremes(grid, front, edge):
+            path = _to_edge(grid, end, edge, blocked)
+            if path is None:
+                continue  # this end stays open
+            edge_paths.append(path)
+            perimeter.update(path)
+            landings.append(edge_at[path[-1]])
+        if landings:
+            perimeter.update(edge_list[min(landings) : max(landings) + 1])
 
     # 6. flood from the other three edges through hexes not in P; what it misses is the MLR
     seeds = set()
@@ -396,4 +507,4 @@ def _mlr(
                 reached.add(n)
                 todo.append(n)
     inside = {h for h in grid.hexes() if h not in reached}
-    return inside, tuple(comps), tuple(lines)
+    return inside, tuple(comps), fronts, tuple(line for _i, line in joins), tuple(edge_paths)
