@@ -1,0 +1,557 @@
+"""A synthetic but rule-valid campaign for the benchmarks, written through the real command handlers.
+
+`build(path, firefights=100, units_per_side=230, seed="plcg-bench")` writes a CG Card with
+`firefights` firefights and big RG tables, starts a campaign from it (`cli.Ledger.create`) and plays
+it with `Ledger.run({...})`: every event comes out of `cg.commands.decide`, exactly as the CLI would
+record it. Per firefight each side replenishes CP (2.12 DR), buys patrols, the Attack Option and RGs
+(leader DRs, OBA DRs, FP spent on fortifications), the firefight type is determined (2.41), every
+unit in the friendly MLR redeploys (2.5, Option B) and sets up (2.6, one `unit_set_up` per counter),
+patrols go out and return (2.7), the firefight ends with losses, control changes and terrain (2.9),
+and the RePh runs its rolls (3.1 1TC/Shock, 3.2 redeployment, 3.3 evacuation, 3.44-3.47, 3.52
+clearance); now and then a command is undone and made again. About 1,000 events per firefight.
+
+The last firefight is played up to step 2.6 with its units set up, and left there: the campaign
+then still takes cheap commands (`setup`), which the append benchmark needs.
+
+`ensure(...)` caches the file under bench/out/, keyed by the parameters and by this file's and the
+event schema's source, so reruns reuse it.
+
+    python -m bench.synth [--firefights N] [--units N] [--seed S] [--fresh] [-o FILE]
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import random
+import shutil
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "bench" / "out"
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+SIDES = ("axis", "allied")
+
+# ---- the card ------------------------------------------------------------------------------------
+
+COLUMNS, ROWS = "A-R", 10
+ALLIED_HELD = ["B2", "C3", "D3", "C6", "D8", "E8"]  # the west: the Americans' farms and chapel
+AXIS_HELD = ["N3", "O4", "M8", "P6", "Q2", "O9"]  # the east: the German village
+CONTESTED = ["H5", "I6", "J3"]  # the bridge, the mill, the crossroads inn: nobody holds them at start
+BUILDINGS = ["C3", "D3", "E8", "I6", "J3", "N3", "O4", "M8", "Q2"]
+STONE = ["C3", "I6", "N3"]
+
+
+def _rgs(side: str) -> list[dict]:
+    squad, hs, crew = ("4-6-7", "2-4-7", "2-2-8") if side == "axis" else ("6-6-7", "3-3-7", "2-2-7")
+    elite = "5-4-8" if side == "axis" else "7-4-7"
+    afv = "StuG IIIG" if side == "axis" else "M4A1"
+    return [
+        {"id": "I1", "name": "Rifle Company", "kind": "infantry", "quality": "first_line", "leader_drs": 4,
+         "platoons": 3, "cost": 12, "max": 400, "units": [f"12x {squad}", f"3x {hs}", "3x LMG", "1x MMG"]},
+        {"id": "I2", "name": "Rifle Platoon", "kind": "infantry", "quality": "first_line", "leader_drs": 1,
+         "cost": 4, "max": 800, "units": [f"3x {squad}", "1x LMG"]},
+        {"id": "I3", "name": "Assault Platoon", "kind": "infantry", "quality": "elite", "leader_drs": 1,
+         "cost": 6, "max": 400, "units": [f"3x {elite}", "1x LMG", "1x FT"]},
+        {"id": "I4", "name": "Replacement Platoon", "kind": "infantry", "quality": "second_line", "leader_drs": 1,
+         "cost": 3, "max": 400, "units": [f"4x {squad}"]},
+        {"id": "HW1", "name": "MG Section", "kind": "heavy_weapons", "leader_drs": 0, "cost": 3, "max": 400,
+         "units": [f"2x {hs}", "2x HMG", "1x MMG"]},
+        {"id": "G1", "name": "Anti-Tank Gun", "kind": "gun", "leader_drs": 0, "cost": 4, "max": 300,
+         "units": ["1x 75L AT Gun", f"1x {crew} crew"]},
+        {"id": "A1", "name": "Assault Gun Platoon", "kind": "afv", "leader_drs": 1, "armor_leader": True,
+         "cost": 8, "max": 200, "units": [f"3x {afv}"]},
+        {"id": "V1", "name": "Halftrack", "kind": "vehicle", "leader_drs": 0, "cost": 2, "max": 300,
+         "units": ["1x halftrack"]},
+        {"id": "O1", "name": "105mm Battery", "kind": "oba", "leader_drs": 0, "cost": 5, "max": 200,
+         "strength": "105mm", "units": ["1x 105mm OBA", "1x Radio"]},
+        {"id": "F1", "name": "Field Works", "kind": "fortification_points", "leader_drs": 0, "cost": 2,
+         "max": 300, "fp": 8, "units": []},
+    ]
+
+
+def card_dict(firefights: int = 100, seed: str = "plcg-bench") -> dict:
+    """A CG Card (cg-card.md) for a long, big campaign: `firefights` firefights, big RG tables."""
+    import datetime
+
+    day = datetime.date(1944, 7, 1)
+    ffs = []
+    for i in range(firefights):
+        time_ = "night" if i % 3 == 1 else "day"
+        ffs.append({"date": day.isoformat(), "time": time_})
+        if i % 3 == 2:
+            day += datetime.timedelta(days=1)
+    side = lambda nat, elr, san, cp, control: {  # noqa: E731
+        "nationality": nat, "elr": elr, "san": san, "cp_drm": 0, "leader_drm": 0, "oba_drm": 0,
+        "historical_drm": 0, "promotion_drm": 0, "initial_cp": cp, "attack_cost": 3, "patrol_cost": 1,
+        "control": control,
+    }
+    axis = side("german", 4, 3, 160, AXIS_HELD)
+    allied = side("american", 4, 2, 170, ALLIED_HELD)
+    axis["rg"], allied["rg"] = _rgs("axis"), _rgs("allied")
+    return {
+        "campaign": {"name": f"Benchmark: the Long Bocage ({firefights} firefights)", "intensity": "high",
+                     "reserves": True, "patrols_per_reph": 2, "max_infantry_platoons": 30,
+                     "initial_attacker": "allied", "initial_weather": "overcast", "disease": False},
+        "firefights": ffs,
+        "map": {"columns": COLUMNS, "rows": ROWS,
+                "strategic": sorted(set(ALLIED_HELD + AXIS_HELD + CONTESTED)),
+                "buildings": BUILDINGS, "stone": STONE, "water": ["H3", "H4", "H7", "I8", "I9"],
+                "tvp": {"I6": 3, "H5": 2, "J3": 1, "E8": 1, "N3": 1},
+                "friendly_edge": {"axis": "east", "allied": "west"}},
+        "sides": {"axis": axis, "allied": allied},
+        "extra": {"note": "generated by bench/synth.py for the benchmarks; not a playable scenario"},
+    }
+
+
+def _toml_value(v) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, str):
+        return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(v, list):
+        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{ " + ", ".join(f"{_toml_key(k)} = {_toml_value(x)}" for k, x in v.items()) + " }"
+    raise TypeError(type(v))
+
+
+def _toml_key(k: str) -> str:
+    return k if k.replace("_", "").replace("-", "").isalnum() else _toml_value(k)
+
+
+def to_toml(d: dict) -> str:
+    """Enough TOML for a card: scalars, arrays, inline tables, tables and arrays of tables."""
+    out: list[str] = []
+
+    def table(prefix: str, tbl: dict):
+        inline = ("tvp", "friendly_edge")
+        subs = {k: v for k, v in tbl.items() if isinstance(v, dict) and k not in inline}
+        arrays = {k: v for k, v in tbl.items()
+                  if isinstance(v, list) and v and all(isinstance(x, dict) for x in v)}
+        for k, v in tbl.items():
+            if k not in subs and k not in arrays:
+                out.append(f"{_toml_key(k)} = {_toml_value(v)}")
+        for k, v in subs.items():
+            name = f"{prefix}.{k}" if prefix else k
+            out.append(f"\n[{name}]")
+            table(name, v)
+        for k, items in arrays.items():
+            name = f"{prefix}.{k}" if prefix else k
+            for item in items:
+                out.append(f"\n[[{name}]]")
+                table(name, item)
+
+    table("", d)
+    return "\n".join(out).lstrip() + "\n"
+
+
+# ---- playing it -----------------------------------------------------------------------------------
+
+def warm_ledger_class():
+    """`cli.Ledger` that keeps the folded state in memory between its own commands.
+
+    Every command still goes through `Ledger.run` unchanged: decide (the real handlers), validate,
+    append in one transaction, snapshot refresh. Only `state()` is served from memory while the
+    file's head is still the seq and hash the last command left it at, instead of loading the
+    stored snapshot (which a one-command CLI process has to do). Anything unexpected (an error
+    inside `run`, a head that moved) drops the kept state and falls back to the stock path.
+    Its connection commits with synchronous=NORMAL (WAL: no fsync per commit). Neither changes a
+    byte of the log, only how long building it takes.
+    """
+    from cli import Ledger
+
+    class WarmLedger(Ledger):
+        _kept = None  # (seq, hash, state)
+
+        def __init__(self, path: str, write: bool = False):
+            super().__init__(path, write)
+            if write:  # building a bench file: a power cut may lose the last commits, never corrupt it
+                self.store.conn.execute("PRAGMA synchronous=NORMAL")
+
+        def state(self, at=None, use_snapshot=True):
+            kept = self._kept
+            if at is None and use_snapshot and kept is not None and self.store.head() == kept[:2]:
+                return kept[2]
+            return super().state(at, use_snapshot)
+
+        def run(self, cmd):
+            try:
+                stored = super().run(cmd)  # its state() comes from _kept, and is folded forward in place
+            finally:
+                self._kept = None
+            st = self.state_after
+            row = self.store.conn.execute("SELECT seq FROM snapshot WHERE id = 1").fetchone()
+            st._tail = None if row is None else stored[-1].seq - row[0]
+            self._kept = (stored[-1].seq, stored[-1].hash, st)
+            return stored
+
+    return WarmLedger
+
+
+class Player:
+    """Both sides' players: what they buy, where they set up, what they report at 2.9."""
+
+    def __init__(self, led, rnd: random.Random, units_per_side: int, firefights: int):
+        self.led = led
+        self.rnd = rnd
+        self.target = units_per_side
+        self.firefights = firefights
+        self.commands = 0
+        self.undos = 0
+        self.refused = 0
+        self.st = led.state()
+        self.t_run = 0.0
+
+    def run(self, cmd: dict):
+        t = time.perf_counter()
+        stored = self.led.run(cmd)
+        self.t_run += time.perf_counter() - t
+        self.commands += 1
+        self.st = self.led.state_after
+        return stored
+
+    def attempt(self, cmd: dict) -> bool:
+        """An optional action the rules may refuse (nothing is written then): True if recorded."""
+        from cg.errors import Refused
+
+        try:
+            self.run(cmd)
+        except Refused:
+            self.refused += 1
+            return False
+        return True
+
+    # -- helpers --
+    def alive(self, side: str) -> list:
+        return [u for u in self.st.units.values() if u.side == side and u.status in ("available", "on_map")]
+
+    def deep_hexes(self, side: str) -> list[str]:
+        mc = self.st.map_control()
+        return [h for h, hc in mc.hexes.items() if hc.cthc == side and hc.isolated != side] or \
+            [h for h, hc in mc.hexes.items() if mc.situation(h, side) == "friendly_mlr"]
+
+    # -- 2.3 --
+    def purchases(self):
+        st = self.st
+        for side in SIDES:
+            if st.card.campaign.patrols_per_reph and not st.initial:
+                n = self.rnd.randint(1, st.card.campaign.patrols_per_reph)
+                if st.sides[side].cp >= n + 14:
+                    self.run({"name": "patrols", "side": side, "count": n})
+        if not self.st.initial:
+            r = self.rnd.random()
+            attackers = [] if r < 0.05 else ["axis", "allied"] if r < 0.15 else [self.rnd.choice(SIDES)]
+            if not attackers and st.firefight == self.firefights:  # the last one is left at 2.6: not Idle
+                attackers = [self.rnd.choice(SIDES)]
+            for side in attackers:
+                if self.st.sides[side].cp >= 3 + (0 if st.firefight == self.firefights else 12):
+                    self.run({"name": "attack", "side": side})
+        for side in SIDES:
+            self.buy(side)
+        for side in SIDES:  # spend Fortification Points
+            for _ in range(4):
+                fp = self.st.sides[side].fp
+                hx = self.rnd.choice(self.deep_hexes(side))
+                if fp >= 4:
+                    kind = self.rnd.choice(["foxhole", "sangar", "trip_flares", "ap_mine", "dummy"])
+                    extra = {"capacity": 2} if kind == "foxhole" else {"factors": 1} if kind == "ap_mine" else {}
+                    self.run({"name": "fortify", "side": side, "kind": kind, "hex": hx, **extra})
+
+    def buy(self, side: str):
+        from cg import tables
+
+        spec = self.st.card.sides[side]
+        weights = {"I1": 3, "I2": 5, "I3": 2, "I4": 2, "HW1": 3, "G1": 1, "A1": 1, "V1": 1, "O1": 1, "F1": 1}
+        for _ in range(40):
+            alive = len(self.alive(side))
+            if alive >= self.target:
+                break
+            cp = self.st.sides[side].cp
+            rg_id = self.rnd.choices(list(weights), list(weights.values()))[0]
+            rg = spec.rg_by_id(rg_id)
+            mode = self.rnd.choice(["entry", "entry", "on-map"]) if rg.kind not in ("oba", "air",
+                                                                                 "fortification_points") else "entry"
+            cost, _ = tables.setup_cost(rg.kind, rg.id, mode, rg.cost)
+            platoons = self.st.sides[side].platoons + rg.platoons
+            if cost > cp or platoons > self.st.card.campaign.max_infantry_platoons:
+                if cp < 4:
+                    break
+                continue
+            self.run({"name": "buy", "side": side, "rg": rg_id, "mode": mode})
+
+    # -- 2.5 / 2.6 --
+    def redeploy_all(self):
+        from cg.rules import situation_of
+
+        for side in SIDES:
+            spots = self.deep_hexes(side)
+            for u in self.alive(side):
+                if not u.redeployed and situation_of(self.st, u) == "friendly_mlr":
+                    self.run({"name": "redeploy", "side": side, "unit": u.id, "to": self.rnd.choice(spots)})
+
+    def setup_all(self):
+        for side in SIDES:
+            spots = self.deep_hexes(side)
+            for u in self.alive(side):
+                hip = u.kind in ("squad", "hs") and self.rnd.random() < 0.02
+                cmd = {"name": "setup", "side": side, "unit": u.id, "hex": self.rnd.choice(spots)}
+                if hip:
+                    cmd["hip"] = True
+                self.run(cmd)
+                if self.rnd.random() < 0.002:  # a misplaced counter: undone and set up again
+                    self.run({"name": "undo", "reason": "set up in the wrong hex"})
+                    self.undos += 1
+                    self.run({**cmd, "hex": self.rnd.choice(spots)})
+
+    # -- 2.7 --
+    def patrol(self, side: str) -> dict:
+        st = self.st
+        squads = [u for u in self.alive(side) if u.kind == "squad"]
+        leaders = [u for u in self.alive(side) if u.kind == "leader" and not u.wounded]
+        if not squads or not leaders:
+            return {"name": "patrol", "side": side, "give_up": "no leader free to lead it"}
+        mc = st.map_control()
+        targets = [h for h in CONTESTED + (AXIS_HELD if side == "allied" else ALLIED_HELD)
+                   if (mc.distance_to_mlr(h, side) or 99) <= 10]
+        if not targets:
+            return {"name": "patrol", "side": side, "give_up": "no mission hex in reach"}
+        return {"name": "patrol", "side": side, "type": self.rnd.choice(["recon", "ambush", "raid"]),
+                "units": [u.id for u in self.rnd.sample(squads, min(len(squads), self.rnd.randint(1, 2)))],
+                "leader": self.rnd.choice(leaders).id, "hex": self.rnd.choice(targets)}
+
+    # -- 2.9 --
+    def end(self) -> dict:
+        st, rnd = self.st, self.rnd
+        cvp = {s: rnd.randint(4, 30) for s in SIDES}
+        control = []
+        for hx in CONTESTED:
+            if rnd.random() < 0.3:
+                control.append(f"{rnd.choice(SIDES)}={hx}")
+        lost, wounded, encircled, shocked, recalled, repair = [], [], [], [], [], []
+        for side in SIDES:
+            alive = self.alive(side)
+            n = max(0, len(alive) - self.target + rnd.randint(18, 30))
+            for u in rnd.sample(alive, min(n, len(alive))):
+                lost.append(f"{side}:{u.id}")
+            gone = set(lost)
+            rest = [u for u in alive if f"{side}:{u.id}" not in gone]
+            leaders = [u for u in rest if u.kind == "leader" and not u.wounded]
+            if leaders and rnd.random() < 0.5:
+                wounded.append(f"{side}:{rnd.choice(leaders).id}")
+            squads = [u for u in rest if u.kind == "squad" and not u.encircled]
+            if squads and rnd.random() < 0.3:
+                encircled.append(f"{side}:{rnd.choice(squads).id}")
+            afvs = [u for u in rest if u.kind == "vehicle"]
+            if afvs and rnd.random() < 0.3:
+                v = rnd.choice(afvs)
+                (shocked if rnd.random() < 0.5 else recalled).append(f"{side}:{v.id}")
+            sws = [u for u in rest if u.kind == "sw"]
+            if sws and rnd.random() < 0.5:
+                repair.append(f"{side}:{rnd.choice(sws).id}=malfunction")
+        oba_used = [f"{p.side}:{p.id}" for p in st.purchases.values()
+                    if p.kind == "oba" and p.firefight == st.firefight and rnd.random() < 0.7][:2]
+        terrain = []
+        if rnd.random() < 0.4:
+            terrain.append(f"{rnd.choice(BUILDINGS)}=rubble")
+        return {"name": "end", "turn": rnd.randint(4, 8), "cvp_lost": cvp, "control": control, "lost": lost,
+                "terrain": terrain, "wounded": wounded, "encircled": encircled, "shocked": shocked,
+                "recalled": recalled, "repair": repair, "oba_used": oba_used}
+
+    # -- 3.x --
+    def reph_extras(self, step: str):
+        st = self.st
+        if step == "3.45":
+            for side in SIDES:
+                if f"leaders:{side}" not in st.done:
+                    self.run({"name": "leaders", "side": side})
+                if self.st.may_generate[side] > 0:
+                    self.run({"name": "leader", "side": side, "generated": True})
+        elif step == "3.52":
+            mc = st.map_control()
+            from cg.commands import CLEAR_ITEMS
+
+            for hx, items in sorted(st.terrain.items()):
+                for item in sorted({i.split(":")[0] for i in items}):
+                    item = "mines" if item in ("ap_mine", "at_mine") else item
+                    if item not in CLEAR_ITEMS or self.rnd.random() < 0.5:
+                        continue
+                    hc = mc.hexes[hx]
+                    for side in SIDES:
+                        if hc.cthc == side or side in hc.mlr:
+                            self.attempt({"name": "clear", "side": side, "hex": hx, "item": item})
+                            break
+
+    def choice(self, o: dict) -> dict | None:
+        c = o["command"]
+        st = self.st
+        if c.startswith("plcg night"):
+            return {"name": "night", "text": "Half Moon, NVR 2, no clouds (E1.1)"}
+        if c.startswith("plcg option"):
+            return {"name": "option", "option": "B"}
+        if c.startswith("plcg end"):
+            return self.end()
+        if c.startswith("plcg patrol "):
+            return self.patrol(c.split()[2])
+        if c.startswith("plcg redeploy"):
+            side, unit = c.split()[2], c.split()[3]
+            mc = st.map_control()
+            g = st.grid()
+            frm = st.units[unit].hex
+            targets = sorted((g.distance(frm, h), h) for h, hc in mc.hexes.items() if hc.cthc == side)
+            return {"name": "redeploy", "side": side, "unit": unit, "to": targets[0][1]} if targets else None
+        if c.startswith("plcg encircled"):
+            return {"name": "encircled", "side": c.split()[2], "unit": c.split()[3], "morale": 7}
+        return None
+
+
+def play(led, firefights: int, units_per_side: int, seed: str, echo=None) -> Player:
+    from cg.demo import command_of
+    from cg.steps import pending
+
+    p = Player(led, random.Random(f"play:{seed}"), units_per_side, firefights)
+    done: set = set()
+    last_ff = 0
+    while True:
+        st = p.st
+        if st.ended:
+            break
+        if st.firefight != last_ff:
+            last_ff = st.firefight
+            if echo:
+                echo(f"firefight {st.firefight}: seq {st.seq}, {p.commands} commands, "
+                     f"{sum(1 for u in st.units.values() if u.status in ('available', 'on_map'))} units")
+        key = (st.firefight, st.step)
+        if key not in done:
+            done.add(key)
+            if st.step == "2.3":
+                p.purchases()
+            elif st.step == "2.5":
+                p.redeploy_all()
+            elif st.step == "2.6":
+                p.setup_all()
+                if st.firefight == firefights:
+                    break  # leave the last firefight at 2.6: it still takes cheap commands
+            elif st.step in ("3.45", "3.52"):
+                p.reph_extras(st.step)
+            continue
+        acted = False
+        for o in pending(p.st):
+            cmd = command_of(o["command"]) if o["runnable"] else p.choice(o)
+            if cmd:
+                p.run(cmd)
+                acted = True
+                break
+        if not acted:
+            p.run({"name": "next"})
+    return p
+
+
+def build(path: str, firefights: int = 100, units_per_side: int = 255, seed: str = "plcg-bench",
+          echo=None, warm: bool = True) -> dict:
+    """Write the synthetic campaign to `path` (must not exist); its figures."""
+    import tempfile
+
+    from cli import Ledger
+
+    t0 = time.perf_counter()
+    path = os.path.abspath(path)
+    here = os.getcwd()
+    with tempfile.TemporaryDirectory() as tmp:  # the card's name is recorded: the same on every run
+        Path(tmp, "bench-card.toml").write_text(to_toml(card_dict(firefights, seed)), encoding="utf-8")
+        os.chdir(tmp)
+        try:
+            led = Ledger.create(path, "bench-card.toml", f"synth:{seed}", "B")
+        finally:
+            os.chdir(here)
+    if warm:
+        led.close()
+        led = warm_ledger_class()(path, write=True)
+    try:
+        p = play(led, firefights, units_per_side, seed, echo)
+        seq = led.store.head()[0]
+    finally:
+        led.close()
+    return {"events": seq, "commands": p.commands, "undos": p.undos, "refused": p.refused, "seconds": time.perf_counter() - t0,
+            "run_seconds": p.t_run, "firefight": p.st.firefight, "step": p.st.step}
+
+
+GENERATOR = 4  # bump when the campaign the players play changes (the cache key holds it)
+
+
+def _source_key() -> str:
+    """The generator's version and the event schema (classes and versions): a cached file older than
+    either is rebuilt, so the audit does not report what a schema change made of an old file."""
+    h = hashlib.sha256(str(GENERATOR).encode())
+    for rel in ("events/versions.py", "events/types.py"):
+        try:
+            h.update((ROOT / rel).read_bytes())
+        except OSError:
+            pass
+    return h.hexdigest()[:10]
+
+
+def cache_path(firefights: int, units_per_side: int, seed: str) -> Path:
+    tag = hashlib.sha256(f"{firefights}:{units_per_side}:{seed}".encode()).hexdigest()[:8]
+    return OUT / f"synth-ff{firefights}-u{units_per_side}-{tag}-{_source_key()}.plcg"
+
+
+def ensure(firefights: int = 100, units_per_side: int = 255, seed: str = "plcg-bench", fresh: bool = False,
+           echo=None) -> tuple[Path, dict | None]:
+    """The cached campaign file for these parameters, built first if missing; (path, build figures or None)."""
+    path = cache_path(firefights, units_per_side, seed)
+    if path.exists() and not fresh:
+        return path, None
+    OUT.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".building")
+    for p in (tmp, Path(f"{tmp}-wal"), Path(f"{tmp}-shm")):
+        if p.exists():
+            p.unlink()
+    figures = build(str(tmp), firefights, units_per_side, seed, echo)
+    os.replace(tmp, path)
+    for suffix in ("-wal", "-shm"):
+        if Path(f"{tmp}{suffix}").exists():
+            os.unlink(f"{tmp}{suffix}")
+    return path, figures
+
+
+def copy_campaign(src: Path | str, dst: Path | str) -> None:
+    """A copy of a campaign file (with its WAL, if any) that can be written without touching the cache."""
+    for suffix in ("", "-wal", "-shm"):
+        if os.path.exists(f"{dst}{suffix}"):
+            os.unlink(f"{dst}{suffix}")
+    shutil.copyfile(src, dst)
+    if os.path.exists(f"{src}-wal"):
+        shutil.copyfile(f"{src}-wal", f"{dst}-wal")
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--firefights", type=int, default=100)
+    ap.add_argument("--units", type=int, default=255, help="alive units per side the players keep")
+    ap.add_argument("--seed", default="plcg-bench")
+    ap.add_argument("--fresh", action="store_true", help="rebuild even if cached")
+    ap.add_argument("-o", "--output", help="write here instead of the cache (must not exist)")
+    ap.add_argument("--cold", action="store_true",
+                    help="with -o: load the state from the stored snapshot for every command, as the CLI does")
+    a = ap.parse_args(argv)
+    echo = lambda s: print(s, file=sys.stderr, flush=True)  # noqa: E731
+    if a.output:
+        figures = build(a.output, a.firefights, a.units, a.seed, echo, warm=not a.cold)
+        path = a.output
+    else:
+        path, figures = ensure(a.firefights, a.units, a.seed, a.fresh, echo)
+    print(path)
+    if figures:
+        print(", ".join(f"{k}={v:.1f}" if isinstance(v, float) else f"{k}={v}" for k, v in figures.items()))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
