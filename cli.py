@@ -15,6 +15,7 @@ from cg.errors import BadInput, PlcgError
 
 VERSION = "0.1.0"  # pyproject.toml reads it from here
 
+_CARDS: dict = {}  # parsed CG Cards by the hash of the campaign_started event that holds them
 SNAPSHOT_EVERY = 64  # refresh the stored snapshot once the unsnapshotted tail is this long
 INTERNAL_ERROR = 5  # extension of the contract: a bug, never a rule or input problem
 
@@ -56,12 +57,14 @@ class Ledger:
 
     # reading
     def records(self, since: int = 0, until: int | None = None):
+        """(seq, batch, type, payload) of the log, each payload at its event's current version."""
         from events.versions import VERSIONS
 
-        for seq, batch, etype, version, payload in self.store.read_fold(since, until):
-            if version != VERSIONS.get(etype):
-                payload = _upcast(etype, version, payload)
-            yield seq, batch, etype, payload
+        rows = self.store.read_fold(since, until)
+        # a whole-log read asks once which versions the log holds; a short tail checks each row
+        if since == 0 and all(VERSIONS.get(t) == v for t, v in self.store.versions()):
+            return ((seq, b, t, p) for seq, b, t, _v, p in rows)  # nothing to upcast
+        return ((seq, b, t, p if v == VERSIONS.get(t) else _upcast(t, v, p)) for seq, b, t, v, p in rows)
 
     def state(self, at: int | None = None, use_snapshot: bool = True):
         from cg import snapshot
@@ -79,7 +82,9 @@ class Ledger:
                             st = fold(tail, st)
                             st._tail = len(tail)
                             return st
-        st = fold(self.records(until=at))
+        from cg.evolve import reverted_seqs
+
+        st = fold(self.records(until=at), reverted=reverted_seqs(self.store.reverts(until=at)))
         if st is None:
             raise BadInput(f"{self.path} holds no campaign_started event")
         st._tail = None  # folded from the log: refresh the snapshot on the next write
@@ -88,8 +93,12 @@ class Ledger:
     def _card(self):
         from cg.card import parse_card
 
-        first = next(iter(self.records(until=1)))
-        return parse_card(first[3]["card"], source="campaign_started")
+        key = self.store.hash_at(1)  # the first event holds the card; its hash names it
+        card = _CARDS.get(key)
+        if card is None:
+            first = next(iter(self.records(until=1)))
+            card = _CARDS[key] = parse_card(first[3]["card"], source="campaign_started")
+        return card
 
     # writing
     def run(self, cmd: dict) -> list:

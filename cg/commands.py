@@ -1044,29 +1044,41 @@ def _flame(ctx, cmd):
 
 def decide_undo(state: CampaignState, history: list[tuple[int, int, str]], reverted: set[int],
                 to: int | None, reason: str, force: bool):
-    """history: (seq, batch, type) of every event. Reverts the last command (or all after `to`)."""
+    """history: (seq, batch, type) of every event, in order; reverted: the seqs undone now.
+
+    Without `to`: take back the newest command in force (a revert too: that is an undo of an undo).
+    With `to`: take back every event in force after that seq (reverts stay, so what they undid
+    stays undone). Walks back from the end: an undo costs what it takes back, not the log's length.
+    """
     if not reason or not reason.strip():
         raise BadInput("--reason TEXT is required: the log keeps why")
-    live = [(s, b, t) for s, b, t in history if s not in reverted and t != "campaign_started"]
+    seqs: list[int] = []
+    restores = False
     if to is not None:
         if to < 1 or to > (history[-1][0] if history else 0):
             raise BadInput(f"--to {to}: no such seq")
-        seqs = [s for s, b, t in live if s > to]
-        restores = False
+        for s, b, t in reversed(history):
+            if s <= to:
+                break
+            if s not in reverted and t not in ("reverted", "campaign_started"):
+                seqs.append(s)
     else:
-        if not live and not any(t == "reverted" for _, _, t in history):
-            raise Refused("nothing to undo", "undo", state.step)
-        # the newest batch that is in force: a command's events, or a revert (undo of an undo)
-        in_force = [(s, b, t) for s, b, t in history if s not in reverted and t != "campaign_started"]
-        if not in_force:
-            raise Refused("nothing to undo", "undo", state.step)
-        last_batch = in_force[-1][1]
-        seqs = [s for s, b, t in in_force if b == last_batch]
-        restores = any(t == "reverted" for s, b, t in in_force if b == last_batch)
+        last_batch = None
+        for s, b, t in reversed(history):
+            if t == "campaign_started":
+                break
+            if s in reverted:
+                continue
+            if last_batch is None:
+                last_batch = b
+            elif b != last_batch:
+                break
+            seqs.append(s)
+            restores = restores or t == "reverted"
     if not seqs:
-        raise Refused("nothing to undo after that seq", "undo", state.step)
-    types = {s: t for s, b, t in history}
-    crosses = any(types[s] == "step_left" and _left_2_8(state, s) for s in seqs)
+        raise Refused("nothing to undo" + (" after that seq" if to is not None else ""), "undo", state.step)
+    seqs.reverse()
+    crosses = any(_left_2_8(state, s) for s in seqs)
     if crosses and not force:
         raise Refused("that undo crosses a firefight's commencement (2.8); give --force to do it anyway "
                       "(the log records it)", "2.8", state.step)

@@ -64,24 +64,34 @@ def evolve(st: CampaignState, etype: str, p: dict, seq: int = 0, batch: int = 0)
     return st
 
 
-def fold(records: Iterable[tuple], state: CampaignState | None = None) -> CampaignState:
-    """records: (seq, batch, type, payload dict) in seq order. Reverted seqs are skipped."""
-    records = list(records)
-    reverted = reverted_seqs(records)
+def fold(records: Iterable[tuple], state: CampaignState | None = None,
+         reverted: set[int] | None = None) -> CampaignState:
+    """records: (seq, batch, type, payload dict) in seq order; reverted seqs are skipped.
+
+    Give `reverted` (the seqs the log's reverts take back, see reverted_seqs) to fold a stream in
+    one pass; without it the records are read once first to find the reverts.
+    """
+    if reverted is None:
+        records = list(records)
+        reverted = reverted_seqs(records)
     st = state
+    handlers = HANDLERS
+    seq = batch = None
     for seq, batch, etype, payload in records:
         if etype == "campaign_started":
             st = start(payload)
-            st.seq, st.last_batch = seq, batch
-            continue
-        if etype == "reverted":
+        elif etype == "reverted":
             st.reverts.append((seq, tuple(payload["seqs"]), payload["reason"], payload.get("force", False)))
-            st.seq, st.last_batch = seq, batch
+        elif seq in reverted:
             continue
-        if seq in reverted:
-            st.seq = seq
-            continue
-        evolve(st, etype, payload, seq, batch)
+        else:
+            if etype == "step_left" and st.step == "2.8":
+                st.commencements.add(seq)  # 2.8: the firefight commenced here (the undo guard)
+            handler = handlers.get(etype)
+            if handler is not None:
+                handler(st, payload)
+    if st is not None and seq is not None:
+        st.seq, st.last_batch = seq, batch
     return st
 
 

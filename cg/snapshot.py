@@ -11,17 +11,33 @@ import orjson
 from cg.state import CampaignState, FirefightRecord, Purchase, SideState, Unit
 
 SNAPSHOT_VERSION = 1
+_FINGERPRINT: str | None = None
+
+
+def fingerprint() -> str:
+    """The fold code a snapshot was built by: a snapshot of other code is not trusted (refolded)."""
+    global _FINGERPRINT
+    if _FINGERPRINT is None:
+        import hashlib
+        from pathlib import Path
+
+        h = hashlib.sha256(str(SNAPSHOT_VERSION).encode())
+        here = Path(__file__).parent
+        for name in ("state.py", "evolve.py", "snapshot.py", "card.py"):
+            h.update((here / name).read_bytes())
+        _FINGERPRINT = h.hexdigest()[:16]
+    return _FINGERPRINT
 _SETS = ("done", "cleared", "ap_failed", "commencements")
 
 
 def dump(st: CampaignState) -> bytes:
     d = {}
     for a in attrs.fields(CampaignState):
-        if a.name in ("card", "_control_cache", "_tail"):
+        if a.name in ("card", "_tail"):
             continue
         d[a.name] = getattr(st, a.name)
     out = {
-        "v": SNAPSHOT_VERSION,
+        "v": fingerprint(),
         "state": {
             **{k: v for k, v in d.items() if k not in _SETS + ("sides", "firefights", "purchases", "units",
                                                                  "patrols_done", "patrols_to_return",
@@ -41,9 +57,9 @@ def dump(st: CampaignState) -> bytes:
 
 
 def load(blob: bytes, card) -> CampaignState | None:
-    """The state, or None if the blob is of another snapshot version (then the log is folded)."""
+    """The state, or None if the blob was built by other fold code (then the log is folded)."""
     data = orjson.loads(blob)
-    if data.get("v") != SNAPSHOT_VERSION:
+    if data.get("v") != fingerprint():
         return None
     d = data["state"]
     st = CampaignState(card=card, seed=d["seed"])

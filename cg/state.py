@@ -137,7 +137,6 @@ class CampaignState:
     commencements: set = attrs.Factory(set)  # seqs of the step_left events leaving 2.8 (undo guard)
     repairs_owed: dict = attrs.Factory(dict)  # (side, item) -> kind, recorded at 2.9 (3.46)
     may_generate: dict = attrs.Factory(lambda: {"axis": 0, "allied": 0})  # 3.45
-    _control_cache: object = None
     _tail: object = None  # events folded after the stored snapshot (None: folded from the log)
 
     # ---- derived views ----
@@ -168,18 +167,20 @@ class CampaignState:
         return new
 
     def map_control(self):
-        """The 1.4 control picture of the current control (cached until control changes)."""
-        key = tuple(sorted(self.control.items()))
-        cached = self._control_cache
-        if cached is not None and cached[0] == key:
-            return cached[1]
-        from projections.control import classify
-        from projections.hexgrid import Grid
-
+        """The 1.4 control picture of the current control (memoised per map and control)."""
         m = self.card.map
-        grid = Grid.from_spec(m.columns, m.rows)
-        mc = classify(grid, frozenset(m.strategic), dict(self.control), dict(m.friendly_edge))
-        self._control_cache = (key, mc)
+        key = (m.columns, m.rows, m.strategic, tuple(sorted(m.friendly_edge.items())),
+               tuple(sorted(self.control.items())))
+        mc = _CONTROL.get(key)
+        if mc is None:
+            from projections.control import classify
+            from projections.hexgrid import Grid
+
+            grid = Grid.from_spec(m.columns, m.rows)
+            mc = classify(grid, frozenset(m.strategic), dict(self.control), dict(m.friendly_edge))
+            if len(_CONTROL) > 64:
+                _CONTROL.clear()
+            _CONTROL[key] = mc
         return mc
 
     def grid(self):
@@ -193,18 +194,19 @@ class CampaignState:
                 yield u
 
     def __deepcopy__(self, memo):
-        # the card is immutable and the control cache is derived: share them instead of copying
+        # the card is immutable: share it instead of copying
         cls = type(self)
         new = cls.__new__(cls)
         for a in attrs.fields(cls):
             v = getattr(self, a.name)
-            if a.name in ("card", "_control_cache"):
+            if a.name == "card":
                 object.__setattr__(new, a.name, v)
             else:
                 object.__setattr__(new, a.name, _copy.deepcopy(v, memo))
         return new
 
 
+_CONTROL: dict = {}  # map control is a pure function of the map and who controls what
 LEADER_RE = re.compile(r"^\d{1,2}[-+]\d$")
 MMC_RE = re.compile(r"^(\d+)-(\d+)-(\d+)(\s*hs)?$", re.I)
 

@@ -379,8 +379,23 @@ class Store:
         if until is not None:
             sql += " AND seq <= ?"
             params = (since, until)
-        for seq, batch, type_, version, payload in self._rows(sql + " ORDER BY seq", params):
-            yield seq, batch, type_, version, loads(payload)
+        try:
+            return ((seq, b, t, v, loads(p)) for seq, b, t, v, p in self.conn.execute(sql + " ORDER BY seq", params))
+        except sqlite3.DatabaseError as e:
+            raise BadInput(f"cannot read {self.path}: {e}") from None
+
+    def versions(self) -> set[tuple[str, int]]:
+        """The (type, version) pairs the log holds: whether anything needs upcasting, in one query."""
+        return set(self.conn.execute("SELECT DISTINCT type, version FROM events"))
+
+    def reverts(self, until: int | None = None) -> list[tuple]:
+        """(seq, batch, "reverted", payload) of every revert, to learn what is undone before folding."""
+        sql = "SELECT seq, batch, type, payload FROM events WHERE type = 'reverted'"
+        params: tuple = ()
+        if until is not None:
+            sql += " AND seq <= ?"
+            params = (until,)
+        return [(s, b, t, loads(p)) for s, b, t, p in self.conn.execute(sql + " ORDER BY seq", params)]
 
     def hash_at(self, seq: int) -> str | None:
         row = self.conn.execute("SELECT hash FROM events WHERE seq = ?", (seq,)).fetchone()

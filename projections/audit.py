@@ -55,11 +55,29 @@ def run_audit(ledger) -> dict:
         else:
             batches.append([r])
 
+    # An undo changes the past: the state after it is the fold of everything in force. Rather than
+    # fold the whole log again at each undo, keep a copy of the state just before the first batch
+    # each revert reaches back to (transitively through reverts of reverts), and fold on from it.
+    batch_of = {r.seq: b[0].seq for b in batches for r in b}
+    reach: dict[int, int] = {}
+    for r in rows:
+        if r.type == "reverted":
+            back = [reach.get(x, x) for x in r.payload.get("seqs", ()) if x in batch_of]
+            reach[r.seq] = min(back) if back else r.seq
+    checkpoints = {batch_of[m] for m in reach.values()}
+    copies: dict[int, object] = {}
+
     st = None
-    seen: list[tuple] = []  # (seq, batch, type, payload) folded so far, for refolds after an undo
+    seen: list[tuple] = []  # (seq, batch, type, payload) folded so far
+    index: dict[int, int] = {}  # seq -> position in seen
+    history: list[tuple] = []  # (seq, batch, type), for deciding undos again
+    reverts: list[tuple] = []
+    reverted: set[int] = set()
     undone_kinds: list[tuple] = []  # (revert seq, {(type, side)}) for re-roll notes
     for batch in batches:
         head = batch[0]
+        if head.seq in checkpoints and st is not None:
+            copies[head.seq] = st.copy()
         for r in batch:
             if r.type not in REGISTRY:
                 find(r.seq, "format", f"unknown event type {r.type!r}")
@@ -79,7 +97,9 @@ def run_audit(ledger) -> dict:
                 find(head.seq, "card", f"the stored CG Card is invalid: {e}")
                 return _report(findings, notes, rows)
             st.seq = head.seq
+            index[head.seq] = len(seen)
             seen.append((head.seq, head.batch, head.type, payloads[0]))
+            history.append((head.seq, head.batch, head.type))
             continue
         if st is None:
             find(head.seq, "1.1", "events before campaign_started")
@@ -95,9 +115,8 @@ def run_audit(ledger) -> dict:
         else:
             try:
                 if cmd.get("name") == "undo":
-                    history = [(s, b, t) for s, b, t, _ in seen]
-                    produced = decide_undo(st, history, reverted_seqs(seen), cmd.get("to"),
-                                           cmd.get("reason") or "", bool(cmd.get("force")))
+                    produced = decide_undo(st, history, reverted, cmd.get("to"), cmd.get("reason") or "",
+                                           bool(cmd.get("force")))
                 else:
                     produced = decide(st, cmd, head.seq)
             except Refused as e:
@@ -110,17 +129,26 @@ def run_audit(ledger) -> dict:
                 _compare(find, batch, payloads, [(e.TYPE, _norm(unstructure(e))) for e in produced])
         # fold the history as recorded
         for r, p in zip(batch, payloads):
+            index[r.seq] = len(seen)
             seen.append((r.seq, r.batch, r.type, p))
+            history.append((r.seq, r.batch, r.type))
         if any(r.type == "reverted" for r in batch):
             for r, p in zip(batch, payloads):
-                if r.type == "reverted":
-                    took = [x for x in seen if x[0] in set(p["seqs"])]
-                    kinds = {(t, q.get("side")) for _, _, t, q in took if isinstance(q.get("roll"), dict)}
-                    what = ", ".join(f"{s} {t}" for s, _, t, _ in took[:8]) + (" ..." if len(took) > 8 else "")
-                    notes.append({"seq": r.seq, "what": f"undo ({p['reason']}) took back seq {what}"
-                                                          + (" — forced across a commencement (2.8)" if p.get("force") else "")})
-                    undone_kinds.append((r.seq, kinds))
-            st = fold(seen)
+                if r.type != "reverted":
+                    continue
+                reverts.append((r.seq, r.batch, r.type, p))
+                took = [seen[index[x]] for x in p["seqs"] if x in index]
+                kinds = {(t, q.get("side")) for _, _, t, q in took if isinstance(q.get("roll"), dict)}
+                what = ", ".join(f"{s} {t}" for s, _, t, _ in took[:8]) + (" ..." if len(took) > 8 else "")
+                notes.append({"seq": r.seq, "what": f"undo ({p['reason']}) took back seq {what}"
+                                                      + (" — forced across a commencement (2.8)" if p.get("force") else "")})
+                undone_kinds.append((r.seq, kinds))
+            reverted = reverted_seqs(reverts)
+            back = min(batch_of[reach[r.seq]] for r in batch if r.type == "reverted")
+            if back in copies:
+                st = fold(seen[index[back]:], copies[back].copy(), reverted=reverted)
+            else:
+                st = fold(seen, reverted=reverted)
         else:
             for r, p in zip(batch, payloads):
                 if r.type in REGISTRY:
@@ -139,8 +167,31 @@ def _report(findings, notes, rows) -> dict:
     return {"findings": findings, "notes": notes, "events": len(rows)}
 
 
+_DEFAULTS: dict = {}
+
+
+def _defaults(etype: str) -> dict:
+    """Fields added to an event class with a default: a payload written before them holds the default."""
+    if etype not in _DEFAULTS:
+        import attrs
+
+        from events.convert import unstructure
+        from events.types import REGISTRY
+
+        cls = REGISTRY.get(etype)
+        out = {}
+        if cls is not None:
+            for a in attrs.fields(cls):
+                if a.default is not attrs.NOTHING:
+                    d = a.default.factory() if isinstance(a.default, attrs.Factory) else a.default
+                    out[a.name] = _norm(unstructure(d))
+        _DEFAULTS[etype] = out
+    return _DEFAULTS[etype]
+
+
 def _compare(find, batch, payloads, produced):
     """Explain each difference between the stored events and the ones the rules give."""
+    payloads = [{**_defaults(r.type), **p} for r, p in zip(batch, payloads)]
     if [r.type for r in batch] != [t for t, _ in produced]:
         find(batch[0].seq, RULE_OF.get(batch[0].type, "rules"),
              f"the command gives events {[t for t, _ in produced]}, the log holds {[r.type for r in batch]}")

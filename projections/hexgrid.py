@@ -134,6 +134,9 @@ def _check_rows(_instance, _attribute, value) -> None:
         raise ValueError(f"map rows must be a whole number of 1 or more, not {value!r}")
 
 
+_GRIDS: dict = {}  # one Grid per (columns, rows): it is frozen
+
+
 @attrs.frozen(slots=True)
 class Grid:
     """The hexes of one card map (ruling R17)."""
@@ -147,8 +150,12 @@ class Grid:
 
     @classmethod
     def from_spec(cls, columns: str, rows: int) -> "Grid":
-        """Grid.from_spec('A-R', 10): the card's [map] columns and rows."""
-        return cls(column_labels(columns), rows)
+        """Grid.from_spec('A-R', 10): the card's [map] columns and rows (one Grid per spec: it is frozen)."""
+        key = (columns, rows)
+        grid = _GRIDS.get(key)
+        if grid is None:
+            grid = _GRIDS[key] = cls(column_labels(columns), rows)
+        return grid
 
     # -- ids --------------------------------------------------------------------------------------
     def hexes(self) -> tuple[str, ...]:

@@ -94,3 +94,24 @@ def test_undo_needs_a_reason_and_something_to_undo(tmp_path):
     assert res.exit_code == 2
     res = r.invoke(cli.main, ["--db", db, "undo", "--reason", "x"])
     assert res.exit_code == 3 and "nothing to undo" in res.output
+
+
+def test_undo_to_keeps_what_earlier_undos_took_back(tmp_path):
+    """undo --to takes back every event in force after SEQ; a revert inside that range stays, so
+    what it undid stays undone (it is not restored by reverting the revert)."""
+    db = str(tmp_path / "t.plcg")
+    led = cli.Ledger.create(db, "sample", "t", None)
+    try:
+        led.run({"name": "weather"})
+        mark = led.store.head()[0]
+        led.run({"name": "next"})
+        led.run({"name": "buy", "side": "axis", "rg": "I1"})
+        led.run({"name": "buy", "side": "axis", "rg": "HW1"})
+        led.run({"name": "undo", "reason": "not the MGs"})
+        assert [p.rg for p in led.state().purchases.values()] == ["I1"]
+        led.run({"name": "undo", "to": mark, "reason": "start the purchases again"})
+        st = led.state()
+        assert (st.step, list(st.purchases)) == ("2.2", [])
+        assert st.sides["axis"].cp == st.card.sides["axis"].initial_cp
+    finally:
+        led.close()
