@@ -29,12 +29,19 @@ def upcaster(etype: str, from_version: int):
 
 
 def upcast(etype: str, version: int, payload: dict) -> dict:
-    """Bring a stored payload up to the current version of its event class."""
+    """Bring a stored payload up to the current version of its event class; an event this release
+    does not know (a newer type or version, or no upcaster) is bad input, never a crash."""
+    from cg.errors import BadInput
+
     cls = REGISTRY.get(etype)
-    if cls is None:
-        raise KeyError(etype)
+    if cls is None or version > cls.VERSION:
+        raise BadInput(f"the log holds {etype} v{version}, which this plcg does not know: upgrade plcg")
     while version < cls.VERSION:
-        payload = UPCASTERS[(etype, version)](payload)
+        step = UPCASTERS.get((etype, version))
+        if step is None:
+            raise BadInput(f"the log holds {etype} v{version}, which this plcg cannot upgrade "
+                           f"(no upcaster from v{version})")
+        payload = step(payload)
         version += 1
     return payload
 
