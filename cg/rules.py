@@ -25,14 +25,16 @@ def attacker_for_redeployment(state: CampaignState) -> str:
 def redeployment_owed(state: CampaignState) -> list[tuple[str, str, str]]:
     """(side, unit, rule) for every unit that must redeploy at 3.2, in the order 3.214-3.217."""
     att = attacker_for_redeployment(state)
+    mc = state.map_control()
+    where: dict[str, list] = {}
+    for u in state.units.values():
+        if u.redeployed or u.status not in ("on_map", "available") or not u.hex:
+            continue
+        where.setdefault(mc.situation(u.hex, u.side), []).append(u)
     out = []
     for situation, rule in ORDER:
         for side in (att, other(att)):
-            for u in state.units.values():
-                if u.side != side or u.redeployed or u.status not in ("on_map", "available") or not u.hex:
-                    continue
-                if situation_of(state, u) == situation:
-                    out.append((side, u.id, rule))
+            out += [(side, u.id, rule) for u in where.get(situation, ()) if u.side == side]
     return out
 
 

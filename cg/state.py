@@ -163,7 +163,15 @@ class CampaignState:
         return self.ff
 
     def copy(self) -> "CampaignState":
-        new = _copy.deepcopy(self)
+        """An independent state. Units hold only scalars, so each is copied shallowly (the bulk of a
+        long campaign's state); everything else is deep-copied."""
+        units = self.units
+        self.units = {}
+        try:
+            new = _copy.deepcopy(self)
+        finally:
+            self.units = units
+        new.units = {k: _copy.copy(u) for k, u in units.items()}
         return new
 
     def map_control(self):

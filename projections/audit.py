@@ -64,7 +64,10 @@ def run_audit(ledger) -> dict:
         if r.type == "reverted":
             back = [reach.get(x, x) for x in r.payload.get("seqs", ()) if x in batch_of]
             reach[r.seq] = min(back) if back else r.seq
-    checkpoints = {batch_of[m] for m in reach.values()}
+    uses: dict[int, int] = {}  # checkpoint -> how many reverts fold on from it
+    for m in reach.values():
+        uses[batch_of[m]] = uses.get(batch_of[m], 0) + 1
+    checkpoints = set(uses)
     copies: dict[int, object] = {}
 
     st = None
@@ -138,8 +141,14 @@ def run_audit(ledger) -> dict:
                 undone_kinds.append((r.seq, kinds))
             reverted = reverted_seqs(reverts)
             back = min(batch_of[reach[r.seq]] for r in batch if r.type == "reverted")
+            for r in batch:
+                if r.type == "reverted":
+                    uses[batch_of[reach[r.seq]]] -= 1
             if back in copies:
-                st = fold(seen[index[back]:], copies[back].copy(), reverted=reverted)
+                base = copies[back] if uses[back] <= 0 else copies[back].copy()  # the last use takes it
+                if uses[back] <= 0:
+                    del copies[back]
+                st = fold(seen[index[back]:], base, reverted=reverted)
             else:
                 st = fold(seen, reverted=reverted)
         else:
