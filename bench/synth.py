@@ -412,7 +412,6 @@ class Player:
 
 
 def play(led, firefights: int, units_per_side: int, seed: str, echo=None) -> Player:
-    from cg.demo import command_of
     from cg.steps import pending
 
     p = Player(led, random.Random(f"play:{seed}"), units_per_side, firefights)
@@ -443,7 +442,7 @@ def play(led, firefights: int, units_per_side: int, seed: str, echo=None) -> Pla
             continue
         acted = False
         for o in pending(p.st):
-            cmd = command_of(o["command"]) if o["runnable"] else p.choice(o)
+            cmd = dict(o["args"]) if o["runnable"] else p.choice(o)
             if cmd:
                 p.run(cmd)
                 acted = True

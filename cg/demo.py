@@ -3,8 +3,6 @@ roller: six firefights, the second of them Idle, a Dual Attack, patrols, redeplo
 ELR and clearance — everything recorded as a player would record it."""
 from __future__ import annotations
 
-import shlex
-
 from cg import tables
 from cg.steps import pending
 from cg.state import SIDES
@@ -30,27 +28,6 @@ SCRIPT = {
     6: {"buy": [("axis", "I1", "entry"), ("allied", "I1", "entry")], "attack": ["axis"],
         "end": dict(turn=6, cvp={"axis": 19, "allied": 15}, control=["axis=H6"], terrain=[])},
 }
-
-POSITIONAL = {  # how a runnable `pending` command's words map to the command's keys
-    "cp": ("side",), "weather": (), "determine": (), "leader": ("side", "rg"), "oba": ("side", "rg"),
-    "patrol-return": ("side", "patrol"), "promote": ("side",), "leaders": ("side",), "elr": ("side",),
-    "disease": ("side",), "evacuate": ("side", "leader"), "shock": ("side", "unit"),
-    "recall": ("side", "vehicle"), "repair": ("side", "item"),
-}
-
-
-def command_of(text: str) -> dict:
-    """`plcg leader axis I1-1` -> {"name": "leader", "side": "axis", "rg": "I1-1"}"""
-    words = shlex.split(text)[1:]
-    name, rest = words[0], words[1:]
-    cmd: dict = {"name": name}
-    pos = [w for w in rest if not w.startswith("--")]
-    for key, value in zip(POSITIONAL[name], pos):
-        cmd[key] = value
-    if "--kind" in rest:
-        cmd["kind"] = rest[rest.index("--kind") + 1]
-    return cmd
-
 
 def play(path: str, echo=print, seed: str = "plcg-demo", around=None) -> int:
     """Play the sample CG into `path`. `around(ledger, cmd, run)`, if given, wraps every command
@@ -87,7 +64,7 @@ def play(path: str, echo=print, seed: str = "plcg-demo", around=None) -> int:
             acted = False
             for o in owed:
                 if o["runnable"]:
-                    run(command_of(o["command"]))
+                    run(dict(o["args"]))
                     acted = True
                     break
                 cmd = _choice(st, o)

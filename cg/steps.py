@@ -143,7 +143,10 @@ def pending(state: CampaignState) -> list[dict]:
     out: list[dict] = []
 
     def owe(command: str, rule: str, what: str, runnable: bool = True):
-        out.append({"command": command, "rule": rule, "what": what, "runnable": runnable})
+        item = {"command": command, "rule": rule, "what": what, "runnable": runnable}
+        if runnable:
+            item["args"] = command_args(command)  # the same command as a dict, for scripts
+        out.append(item)
 
     card = state.card
     if s == "2.1":
@@ -223,3 +226,24 @@ def pending(state: CampaignState) -> list[dict]:
             if f"elr:{side}" not in state.done:
                 owe(f"plcg elr {side}", "3.47", f"{side} ELR Loss/Gain DR")
     return out
+
+
+# how a runnable `pending` command's words map to the command's keys
+POSITIONAL = {
+    "cp": ("side",), "weather": (), "determine": (), "leader": ("side", "rg"), "oba": ("side", "rg"),
+    "patrol-return": ("side", "patrol"), "promote": ("side",), "leaders": ("side",), "elr": ("side",),
+    "disease": ("side",), "evacuate": ("side", "leader"), "shock": ("side", "unit"),
+    "recall": ("side", "vehicle"), "repair": ("side", "item"),
+}
+
+
+def command_args(text: str) -> dict:
+    """`plcg leader axis I1-1` -> {"name": "leader", "side": "axis", "rg": "I1-1"}"""
+    words = text.split()[1:]
+    name, rest = words[0], words[1:]
+    cmd: dict = {"name": name}
+    for key, value in zip(POSITIONAL[name], [w for w in rest if not w.startswith("--")]):
+        cmd[key] = value
+    if "--kind" in rest:
+        cmd["kind"] = rest[rest.index("--kind") + 1]
+    return cmd

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import copy
 import os
-import shlex
 import shutil
 import sqlite3
 import sys
@@ -33,7 +32,7 @@ if str(ROOT) not in sys.path:
 from click.testing import CliRunner  # noqa: E402
 
 import cli  # noqa: E402
-from cg.steps import pending  # noqa: E402
+from cg.steps import STEPS, pending  # noqa: E402
 
 SAMPLE = ROOT / "cg" / "cards" / "sample.toml"
 
@@ -44,29 +43,7 @@ DEFAULT_DICE = {
     "recall": "3",
 }
 # how the words of a runnable `pending` command map to the command's keys
-POSITIONAL = {
-    "cp": ("side",), "weather": (), "determine": (), "leader": ("side", "rg"), "oba": ("side", "rg"),
-    "patrol-return": ("side", "patrol"), "promote": ("side",), "leaders": ("side",), "elr": ("side",),
-    "disease": ("side",), "evacuate": ("side", "leader"), "shock": ("side", "unit"),
-    "recall": ("side", "vehicle"), "repair": ("side", "item"),
-}
-
-# every step a campaign shows, in order (pl25-sequence.md)
-STEP_IDS = ("2.1", "2.2", "2.3", "2.4", "2.5", "2.6", "2.7", "2.8", "2.9", "3.1", "3.2", "3.3", "3.41",
-            "3.42", "3.43", "3.44", "3.45", "3.46", "3.461", "3.47", "3.51", "3.52")
-
-
-def command_of(text: str) -> dict:
-    """`plcg leader axis I1-1` -> {"name": "leader", "side": "axis", "rg": "I1-1"}"""
-    words = shlex.split(text)[1:]
-    name, rest = words[0], words[1:]
-    cmd: dict = {"name": name}
-    pos = [w for w in rest if not w.startswith("--")]
-    for key, value in zip(POSITIONAL[name], pos):
-        cmd[key] = value
-    if "--kind" in rest:
-        cmd["kind"] = rest[rest.index("--kind") + 1]
-    return cmd
+STEP_IDS = tuple(s.id for s in STEPS if s.id != "end")  # the steps `status` shows, in order
 
 
 class Campaign:
@@ -213,7 +190,7 @@ class Campaign:
     def _resolve(self, st, owed: dict) -> dict:
         c = owed["command"]
         if owed["runnable"]:
-            cmd = command_of(c)
+            cmd = dict(owed["args"])
             d = self.dice_for(st.firefight, cmd["name"], cmd.get("side"))
             if d is not None and cmd["name"] not in ("determine", "weather"):
                 cmd["dice"] = d

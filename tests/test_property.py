@@ -24,7 +24,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 
 from helpers.campaigns import copy_template
 
-from cg.demo import _choice, command_of
+from cg.demo import _choice
 from cg.errors import BadInput, PlcgError
 from cg.steps import pending
 from cli import Ledger
@@ -89,7 +89,7 @@ class LedgerMachine(RuleBasedStateMachine):
     @rule(data=st.data(), manual=st.booleans())
     def owed_command(self, data, manual):
         s = self.state()
-        runnable = [command_of(p["command"]) for p in pending(s) if p["runnable"]]
+        runnable = [dict(p["args"]) for p in pending(s) if p["runnable"]]
         cmd = data.draw(st.sampled_from(runnable)) if runnable else {"name": "next"}
         if manual and cmd["name"] in DR_COMMANDS:
             cmd["dice"] = f"{data.draw(die())},{data.draw(die())}"

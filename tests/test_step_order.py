@@ -161,8 +161,10 @@ def test_pending_in_status_json_is_the_step_machines_list(at_step):
         led.close()
         assert d["pending"] == expected, step
         for o in d["pending"]:
-            assert set(o) == {"command", "rule", "what", "runnable"}
+            assert set(o) == {"command", "rule", "what", "runnable"} | ({"args"} if o["runnable"] else set())
             assert o["command"].startswith("plcg ") and isinstance(o["runnable"], bool)
+            if o["runnable"]:  # the extension: the same command as the dict the ledger runs
+                assert o["args"]["name"] == o["command"].split()[1]
             assert re.fullmatch(r"\d\.\d+", o["rule"])
             seen_runnable += o["runnable"]
             seen_choice += not o["runnable"]

@@ -15,7 +15,7 @@ if ROOT not in sys.path:
 
 import orjson  # noqa: E402
 
-from cg.demo import SCRIPT, _choice, command_of  # noqa: E402
+from cg.demo import SCRIPT, _choice  # noqa: E402
 from cg.errors import BadInput, Refused  # noqa: E402
 from cg.state import SIDES  # noqa: E402
 from cg.steps import pending  # noqa: E402
@@ -53,7 +53,7 @@ def choices(st) -> list[dict]:
                 if u.hex is None:
                     out.append({"name": "setup", "side": side, "unit": u.id, "hex": hx})
     for o in pending(st):
-        cmd = command_of(o["command"]) if o["runnable"] else _choice(st, o)
+        cmd = dict(o["args"]) if o["runnable"] else _choice(st, o)
         if cmd:
             out.append(cmd)
     out.append({"name": "next"})
