@@ -379,12 +379,14 @@ def undo(ctx, to, reason, force):
 @JSON_OPT
 @click.pass_context
 def replay(ctx, as_json):
-    """Rebuild every projection from the log alone and print the state's digest."""
+    """Rebuild the state from the log alone, print its digest, and store it as the new snapshot."""
     from projections.digest import digest
 
     led = Ledger(_db(ctx))
     st = led.state(use_snapshot=False)
+    head = led.store.head()
     led.close()
+    _refresh_snapshot(_db(ctx), st, head)
     d = digest(st)
     if as_json:
         _echo_json(d)
@@ -392,6 +394,24 @@ def replay(ctx, as_json):
     click.echo(f"digest {d['digest']}")
     for k, v in d["headline"].items():
         click.echo(f"  {k}: {v}")
+
+
+def _refresh_snapshot(path: str, st, head: tuple) -> None:
+    """The snapshot is derived data: replay rebuilds it where the file can be written (a snapshot of
+    older fold code is otherwise ignored until the next command); a read-only file keeps its own."""
+    from cg import snapshot
+
+    try:
+        w = Ledger(path, write=True)
+    except BadInput:
+        return
+    try:
+        if head[0] == st.seq:
+            w.store.put_snapshot(head[0], head[1], snapshot.dump(st))
+    except BadInput:
+        pass
+    finally:
+        w.close()
 
 
 @main.command()

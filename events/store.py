@@ -337,6 +337,22 @@ class Store:
             raise
         return stored
 
+    def put_snapshot(self, seq: int, hash: str, blob: bytes) -> bool:
+        """Store a snapshot built at (seq, hash) if the log still ends there; False if it moved on."""
+        self._begin()
+        try:
+            head = self.conn.execute("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").fetchone()
+            if head is None or tuple(head) != (seq, hash):
+                self.conn.execute("ROLLBACK")
+                return False
+            self.conn.execute("INSERT OR REPLACE INTO snapshot (id, seq, hash, state) VALUES (1, ?, ?, ?)",
+                              (seq, hash, blob))
+            self.conn.execute("COMMIT")
+            return True
+        except sqlite3.Error as e:
+            self._rollback()
+            raise self._write_error(e) from None
+
     def drop_snapshot(self) -> None:
         """Delete the stored snapshot (derived data: only speed is lost)."""
         self._begin()
