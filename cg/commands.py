@@ -729,6 +729,13 @@ def _end(ctx, cmd):
     at(st, "end")
     if "end" in st.done:
         raise Refused("the firefight result is already recorded", "2.9", st.step)
+    for flag, units in (("--lost", lost), ("--encircled", enc), ("--wounded", wounded), ("--shocked", shocked),
+                        ("--recalled", recalled)):
+        for su in units:
+            u = st.units[su.unit]
+            if u.status not in ("available", "on_map", "reserve"):
+                raise Refused(f"{flag} {su.side}:{u.id}: that unit is {u.status} already"
+                              + (f" (firefight {u.eliminated_in})" if u.eliminated_in else ""), "2.9", st.step)
     for c in control:
         if c.hex not in st.card.map.strategic:
             raise Refused(f"{c.hex} is not Strategic Terrain on the CG Card: only those are controlled", "1.33",

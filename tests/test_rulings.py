@@ -49,3 +49,21 @@ def test_end_records_the_oba_modules_used(tmp_path):
     c.run("end", turn=4, cvp_lost={"axis": 1, "allied": 1}, oba_used=[f"allied:{pid}", f"allied:{pid}"])
     assert c.state().ff.oba_used == {"axis": 0, "allied": 1}  # named twice, one module (CG4)
     c.close()
+
+
+def test_end_refuses_a_unit_already_eliminated(tmp_path):
+    c = Campaign(tmp_path / "d.plcg", plan={1: {"buy": [("axis", "I1")]}})
+    c.advance(1, "2.9")
+    uid = next(u.id for u in c.state().units.values() if u.side == "axis" and u.kind == "squad")
+    c.run("end", turn=3, cvp_lost={"axis": 4, "allied": 0}, lost=[f"axis:{uid}"])
+    assert c.state().units[uid].status == "eliminated"
+    c.advance(2, "2.9", plan={2: {"attack": ["allied"]}})
+    rows = c.rows()
+    import pytest
+    from cg.errors import Refused
+
+    with pytest.raises(Refused) as e:
+        c.run("end", turn=3, cvp_lost={"axis": 4, "allied": 0}, lost=[f"axis:{uid}"])
+    assert e.value.rule == "2.9" and "eliminated already (firefight 1)" in str(e.value)
+    assert c.rows() == rows
+    c.close()
