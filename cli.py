@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import sqlite3
 import sys
 import click
 
@@ -66,7 +67,9 @@ class Ledger:
             return ((seq, b, t, p) for seq, b, t, _v, p in rows)  # nothing to upcast
         return ((seq, b, t, p if v == VERSIONS.get(t) else _upcast(t, v, p)) for seq, b, t, v, p in rows)
 
-    def state(self, at: int | None = None, use_snapshot: bool = True):
+    def state(self, at: int | None = None, use_snapshot: bool = True, lazy: bool = False):
+        """The folded state (at seq `at`, else the head). `lazy`: from the snapshot, the settled units
+        are loaded only when something asks for them (`unit`, `load_all`): commands and status."""
         from cg import snapshot
         from cg.evolve import fold
 
@@ -77,8 +80,10 @@ class Ledger:
                 if self.store.hash_at(seq) == h:
                     tail = list(self.records(since=seq))
                     if not any(t == "reverted" for _, _, t, _ in tail):
-                        st = snapshot.load(blob, self._card())
+                        st = snapshot.load(blob, self._card(), self._cold_part)
                         if st is not None:
+                            if not lazy:
+                                st.load_all()
                             st = fold(tail, st)
                             st._tail = len(tail)
                             return st
@@ -89,6 +94,21 @@ class Ledger:
             raise BadInput(f"{self.path} holds no campaign_started event")
         st._tail = None  # folded from the log: refresh the snapshot on the next write
         return st
+
+    def _cold_part(self, token: str, probe: bool = False):
+        """The stored cold snapshot part named `token` (probe: only whether it is the stored one)."""
+        if probe:
+            return self.store.cold_token() == token
+        try:
+            return self.store.cold_snapshot(token)
+        except sqlite3.ProgrammingError:  # closed: a state kept after the command (state_after)
+            from events.store import Store
+
+            store = Store.open(self.path)
+            try:
+                return store.cold_snapshot(token)
+            finally:
+                store.close()
 
     def _card(self):
         from cg.card import parse_card
@@ -108,7 +128,7 @@ class Ledger:
         from events.convert import unstructure
         from events.store import NewEvent
 
-        st = self.state()
+        st = self.state(lazy=True)
         head_seq, _ = self.store.head()
         if st.seq != head_seq:
             st = self.state(use_snapshot=False)
@@ -131,7 +151,7 @@ class Ledger:
                 evolve(st, n.type, n.payload, head_seq + 1 + i, head_seq + 1)
             tail = getattr(st, "_tail", None)
             refresh = tail is None or tail + len(new) >= SNAPSHOT_EVERY
-        snap = (lambda _seq, _h: snapshot.dump(st)) if refresh else None
+        snap = (lambda _seq, _h: snapshot.dump_split(st, self.store.cold_token())) if refresh else None
         stored = self.store.append(head_seq, new, command=cmd, snapshot=snap)
         self.state_after = st
         return stored
@@ -302,7 +322,7 @@ def status_dict(st) -> dict:
 def status(ctx, as_json):
     """Where the campaign stands: firefight, step, each side's CP/ELR/SAN, what is pending."""
     led = Ledger(_db(ctx))
-    st = led.state()
+    st = led.state(lazy=True)
     led.close()
     d = status_dict(st)
     if as_json:
@@ -407,7 +427,7 @@ def _refresh_snapshot(path: str, st, head: tuple) -> None:
         return
     try:
         if head[0] == st.seq:
-            w.store.put_snapshot(head[0], head[1], snapshot.dump(st))
+            w.store.put_snapshot(head[0], head[1], snapshot.dump_split(st, w.store.cold_token()))
     except BadInput:
         pass
     finally:

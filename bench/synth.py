@@ -175,11 +175,11 @@ def warm_ledger_class():
             if write:  # building a bench file: a power cut may lose the last commits, never corrupt it
                 self.store.conn.execute("PRAGMA synchronous=NORMAL")
 
-        def state(self, at=None, use_snapshot=True):
+        def state(self, at=None, use_snapshot=True, lazy=False):
             kept = self._kept
             if at is None and use_snapshot and kept is not None and self.store.head() == kept[:2]:
-                return kept[2]
-            return super().state(at, use_snapshot)
+                return kept[2] if lazy else kept[2].load_all()
+            return super().state(at, use_snapshot, lazy)
 
         def run(self, cmd):
             try:

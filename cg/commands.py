@@ -102,7 +102,7 @@ def int_arg(cmd: dict, key: str, lo: int | None = 0, hi: int | None = None, defa
 
 
 def unit_arg(state: CampaignState, side: str, uid, alive: bool = True):
-    u = state.units.get(str(uid)) if uid is not None else None
+    u = state.unit(str(uid)) if uid is not None else None
     if u is None or u.side != side:
         raise BadInput(f"unknown {side} unit {uid!r} (plcg oob {side} lists them)")
     if alive and u.status not in ("available", "on_map", "reserve"):
@@ -333,7 +333,7 @@ def _attack(ctx, cmd):
 def _known_ref(st: CampaignState, side: str, ref) -> None:
     """Input before the rules: `ref` must be one of the side's purchase ids or one of its card RG ids."""
     ref = str(ref or "")
-    p = st.purchases.get(ref) or st.purchases.get(ref.upper())
+    p = st.purchase(ref) or st.purchase(ref.upper())
     if (p is None or p.side != side) and st.card.sides[side].rg_by_id(ref) is None:
         raise BadInput(f"unknown {side} RG or purchase {ref!r}")
 
@@ -341,7 +341,7 @@ def _known_ref(st: CampaignState, side: str, ref) -> None:
 def _owed_purchase(st: CampaignState, side: str, ref, what: str, rule: str):
     """`ref` is a purchase id (I1-2) or an RG id (I1) with exactly one purchase owing `what`."""
     ref = str(ref or "")
-    p = st.purchases.get(ref) or st.purchases.get(ref.upper())
+    p = st.purchase(ref) or st.purchase(ref.upper())
     if p is None:
         rg = st.card.sides[side].rg_by_id(ref)
         if rg is None:
@@ -405,7 +405,7 @@ def _leader(ctx, cmd):
         r = attrs.evolve(r, outcome=got, rolled=r.outcome)
     unit = None
     if got is not None:
-        n = sum(1 for u in st.units.values() if u.kind == "leader") + 1  # unique across the sides
+        n = st.leaders_made + 1  # unique across the sides
         base = pid if pid else f"L{st.firefight}"
         unit = ev.UnitRef(f"{base}.L{n}", got)
     return [ev.LeaderRolled(side=side, purchase=pid, roll=r, unit=unit, generated=generated)]
@@ -720,7 +720,7 @@ def _end(ctx, cmd):
     for o in cmd.get("oba_used") or ():
         s, _, pid = str(o).partition(":")
         s = side_arg({"side": s})
-        pur = st.purchases.get(pid.strip()) or st.purchases.get(pid.strip().upper())
+        pur = st.purchase(pid.strip()) or st.purchase(pid.strip().upper())
         if pur is None or pur.side != s or pur.kind != "oba":  # contract: an unknown RG is bad input
             raise BadInput(f"--oba-used {o!r}: SIDE:PURCHASE naming one of {s}'s OBA purchases "
                            f"(plcg purchases {s})")
@@ -732,7 +732,7 @@ def _end(ctx, cmd):
     for flag, units in (("--lost", lost), ("--encircled", enc), ("--wounded", wounded), ("--shocked", shocked),
                         ("--recalled", recalled)):
         for su in units:
-            u = st.units[su.unit]
+            u = st.unit(su.unit)
             if u.status not in ("available", "on_map", "reserve"):
                 raise Refused(f"{flag} {su.side}:{u.id}: that unit is {u.status} already"
                               + (f" (firefight {u.eliminated_in})" if u.eliminated_in else ""), "2.9", st.step)
@@ -860,7 +860,7 @@ def _leaders(ctx, cmd):
     _once(st, f"leaders:{side}", f"{side}'s Leader Generation dr", "3.45")
     r = roll(ctx.dice(given, 1), drms.leader_generation(st, side),
              lambda f: attrs.evolve(tables.promotion(f), table="3.45"))
-    lost = sum(1 for s, uid in st.ff.lost if s == side and st.units.get(uid) and st.units[uid].kind == "leader")
+    lost = sum(1 for s, uid in st.ff.lost if s == side and st.unit(uid) and st.unit(uid).kind == "leader")
     mmc = sum(1 for u in st.side_units(side) if u.kind in ("squad", "hs") and u.status == "on_map")
     if not any(u.hex for u in st.side_units(side)):
         mmc = sum(1 for u in st.side_units(side) if u.kind in ("squad", "hs"))  # roster-only play
@@ -884,7 +884,7 @@ def _harden(ctx, cmd):
             raise Refused(f"make {side}'s Battlefield Promotion dr first (plcg promote {side})", "3.44", st.step)
         if u.kind not in ("squad", "hs"):
             raise Refused(f"{u.id} is not an MMC", "3.44", st.step)
-        used = sum(1 for x in st.hardened_now[side] if st.units[x].kind in ("squad", "hs"))
+        used = sum(1 for x in st.hardened_now[side] if st.unit(x).kind in ("squad", "hs"))
         if used >= st.promotions[side]:
             raise Refused(f"the 3.44 dr allows {st.promotions[side]} MMC and {used} have hardened", "3.44", st.step)
     elif st.step == "3.45":
@@ -900,7 +900,7 @@ def _harden(ctx, cmd):
 
 def leader_slots(st: CampaignState, side: str) -> int:
     """3.45: the dr's '# of MMC' result counts leaders hardened and generated together."""
-    hardened = sum(1 for x in st.hardened_now[side] if st.units[x].kind == "leader")
+    hardened = sum(1 for x in st.hardened_now[side] if st.unit(x).kind == "leader")
     return st.leader_result[side] - hardened - st.generated[side]
 
 
@@ -918,7 +918,7 @@ def _repair(ctx, cmd):
     drm_v = int_arg(cmd, "drm", -6, 6, default=0)
     at(st, "repair")
     dl = (Drm("3.46", "leadership/inexperience/captured use/ammunition shortage (stated)", drm_v),) if drm_v else ()
-    unit = st.units.get(item)
+    unit = st.unit(item)
     if unit is not None and unit.isolated and kind in ("malfunction", "low_ammo"):
         raise Refused(f"{item} is possessed by an Isolated unit: no repair", "3.46", st.step)
     r = roll(ctx.dice(given, 1), dl, lambda f: tables.repair(f, kind))

@@ -194,6 +194,8 @@ def _rg_bought(st, p):
         kind = unit_kind(u["name"], rg.kind)
         st.units[u["id"]] = Unit(id=u["id"], side=side, name=u["name"], kind=kind, purchase=pur.id,
                                  status="reserve" if p["mode"] == "reserve" else "available")
+        if kind == "leader":
+            st.leaders_made += 1
         pur.units.append(u["id"])
     if p["platoons"]:
         st.sides[side].platoons += p["platoons"]
@@ -219,7 +221,7 @@ def _attack(st, p):
 
 @on("oba_rolled")
 def _oba(st, p):
-    pur = st.purchases[p["purchase"]]
+    pur = st.purchase(p["purchase"])
     pur.oba = p["roll"]["outcome"]
     pur.oba_owed = False
 
@@ -228,7 +230,7 @@ def _oba(st, p):
 def _leader(st, p):
     side = p["side"]
     if p["purchase"] is not None:
-        pur = st.purchases[p["purchase"]]
+        pur = st.purchase(p["purchase"])
         pur.leader_owed -= 1
     else:
         pur = None
@@ -237,6 +239,7 @@ def _leader(st, p):
     if u:
         st.units[u["id"]] = Unit(id=u["id"], side=side, name=u["name"], kind="leader",
                                  purchase=p["purchase"], status="available")
+        st.leaders_made += 1
         if pur is not None:
             pur.leaders.append(u["name"])
             pur.units.append(u["id"])
@@ -266,8 +269,8 @@ def _fortified(st, p):
     if p.get("hex"):
         strength = (p.get("detail") or {}).get("factors")
         st.terrain.setdefault(p["hex"], []).append(f"{p['kind']}:{side}" + (f":{strength}" if strength else ""))
-    if p.get("unit") and p["unit"] in st.units:
-        st.units[p["unit"]].hip = True
+    if p.get("unit") and st.unit(p["unit"]) is not None:
+        st.unit(p["unit"]).hip = True
 
 
 @on("firefight_determined")
@@ -283,8 +286,8 @@ def _determined(st, p):
             if pur.firefight == st.firefight and pur.kind == "air":
                 pur.lost_idle = True
                 for uid in pur.units:
-                    st.units[uid].status = "eliminated"
-                    st.units[uid].eliminated_in = st.firefight
+                    st.unit(uid).status = "eliminated"
+                    st.unit(uid).eliminated_in = st.firefight
 
 
 @on("night_set")
@@ -300,7 +303,7 @@ def _option(st, p):
 
 @on("redeployed")
 def _redeployed(st, p):
-    u = st.units[p["unit"]]
+    u = st.unit(p["unit"])
     u.redeployed = True
     r = p["result"]
     if r in ("eliminated", "eliminated_cs_na"):
@@ -316,7 +319,7 @@ def _redeployed(st, p):
 
 @on("unit_set_up")
 def _setup(st, p):
-    u = st.units[p["unit"]]
+    u = st.unit(p["unit"])
     u.hex, u.hip = p["hex"], p["hip"]
     if u.status in ("available", "reserve"):
         u.status = "on_map" if u.status == "available" else "reserve"
@@ -354,7 +357,7 @@ def _ended(st, p):
     for c in p["control"]:
         st.control[c["hex"]] = c["side"]
     for lu in p["lost"]:
-        u = st.units.get(lu["unit"])
+        u = st.unit(lu["unit"])
         if u is not None:
             u.status, u.eliminated_in = "eliminated", st.firefight
         ff.lost.append([lu["side"], lu["unit"]])
@@ -362,9 +365,9 @@ def _ended(st, p):
         st.terrain.setdefault(t["hex"], []).append(t["item"])
     for key, attr in (("encircled", "encircled"), ("wounded", "wounded"), ("shocked", "shocked")):
         for su in p.get(key, ()):
-            setattr(st.units[su["unit"]], attr, True)
+            setattr(st.unit(su["unit"]), attr, True)
     for su in p.get("recalled", ()):
-        u = st.units[su["unit"]]
+        u = st.unit(su["unit"])
         u.recalled, u.status = True, "recalled"
     for r in p.get("repairs", ()):
         side, item = r["hex"].split(":", 1)
@@ -386,20 +389,21 @@ def _casualties(st, p):
 
         ff.winner, ff.winner_rule = winner_by_cvp(ff)
     for uid in p["units"]:
-        if uid in st.units:
-            st.units[uid].status, st.units[uid].eliminated_in = "eliminated", st.firefight
+        u = st.unit(uid)
+        if u is not None:
+            u.status, u.eliminated_in = "eliminated", st.firefight
         st.ff.lost.append([p["side"], uid])
 
 
 def _eliminate(st, side, uid):
-    u = st.units[uid]
+    u = st.unit(uid)
     u.status, u.eliminated_in = "eliminated", st.firefight
     st.ff.lost.append([side, uid])
 
 
 @on("encircled_tested")
 def _encircled(st, p):
-    u = st.units[p["unit"]]
+    u = st.unit(p["unit"])
     if p["roll"]["outcome"] == "eliminated":
         _eliminate(st, p["side"], u.id)
     else:
@@ -409,7 +413,7 @@ def _encircled(st, p):
 
 @on("shock_resolved")
 def _shock(st, p):
-    u = st.units[p["unit"]]
+    u = st.unit(p["unit"])
     u.shocked = False
     if p["roll"]["outcome"] == "eliminated":
         _eliminate(st, p["side"], u.id)
@@ -418,7 +422,7 @@ def _shock(st, p):
 @on("isolated_marked")
 def _isolated(st, p):
     for su in p["units"]:
-        st.units[su["unit"]].isolated = True
+        st.unit(su["unit"]).isolated = True
 
 
 @on("terrain_changed")
@@ -435,7 +439,7 @@ def _terrain(st, p):
 
 @on("evacuation_rolled")
 def _evac(st, p):
-    u = st.units[p["leader"]]
+    u = st.unit(p["leader"])
     if p["roll"]["outcome"] == "evacuated":
         u.status, u.wounded = "evacuated", False
     st.done.add(f"evacuate:{u.id}")
@@ -462,7 +466,7 @@ def _promotion(st, p):
 
 @on("unit_hardened")
 def _hardened(st, p):
-    u = st.units[p["unit"]]
+    u = st.unit(p["unit"])
     u.hardened += 1
     st.hardened_now[p["side"]].append(u.id)
 
@@ -481,7 +485,7 @@ def _repair(st, p):
 
 @on("recall_rolled")
 def _recall(st, p):
-    u = st.units[p["unit"]]
+    u = st.unit(p["unit"])
     u.recalled = False
     if p["roll"]["outcome"] == "returned":
         u.status = "available"

@@ -30,36 +30,96 @@ def fingerprint() -> str:
 _SETS = ("done", "cleared", "ap_failed", "commencements")
 
 
-def dump(st: CampaignState) -> bytes:
+SETTLED = ("eliminated", "evacuated", "captured")
+
+
+def settled(u: Unit, firefight: int) -> bool:
+    """A unit out of play since an earlier firefight: it never changes again (the cold part)."""
+    return u.status in SETTLED and u.eliminated_in is not None and u.eliminated_in < firefight
+
+
+def settled_purchase(st: CampaignState, p: Purchase) -> bool:
+    """A purchase of an earlier firefight whose units are all settled (a unit not in `units` is one
+    of the cold part's, or none at all: settled either way)."""
+    if p.firefight >= st.firefight:
+        return False
+    units = st.units
+    return all(uid not in units or settled(units[uid], st.firefight) for uid in p.units)
+
+
+def _body(st: CampaignState, units, purchases=None, cold_ff=None) -> dict:
     d = {}
     for a in attrs.fields(CampaignState):
-        if a.name in ("card", "_tail"):
+        if a.name in ("card", "_tail", "_cold", "_cold_token", "_cold_n", "_cold_ff"):
             continue
         d[a.name] = getattr(st, a.name)
-    out = {
-        "v": fingerprint(),
-        "state": {
-            **{k: v for k, v in d.items() if k not in _SETS + ("sides", "firefights", "purchases", "units",
-                                                                 "patrols_done", "patrols_to_return",
-                                                                 "repairs_owed", "reverts")},
-            **{k: sorted(d[k], key=str) for k in _SETS},
-            "sides": {k: attrs.asdict(v) for k, v in st.sides.items()},
-            "firefights": [attrs.asdict(f) for f in st.firefights],
-            "purchases": [attrs.asdict(p) for p in st.purchases.values()],
-            "units": [attrs.astuple(u) for u in st.units.values()],
-            "patrols_done": {k: sorted(v) for k, v in st.patrols_done.items()},
-            "patrols_to_return": {k: sorted(v) for k, v in st.patrols_to_return.items()},
-            "repairs_owed": [[s, i, k] for (s, i), k in st.repairs_owed.items()],
-            "reverts": [[a, list(b), c, e] for a, b, c, e in st.reverts],
-        },
+    return {
+        **{k: v for k, v in d.items() if k not in _SETS + ("sides", "firefights", "purchases", "units",
+                                                             "patrols_done", "patrols_to_return",
+                                                             "repairs_owed", "reverts")},
+        **{k: sorted(d[k], key=str) for k in _SETS},
+        "sides": {k: attrs.asdict(v) for k, v in st.sides.items()},
+        "firefights": [attrs.asdict(f) for f in st.firefights] if cold_ff is None else
+        [{**attrs.asdict(f), "lost": []} if f.n < cold_ff else attrs.asdict(f) for f in st.firefights],
+        "purchases": [attrs.asdict(p) for p in (st.purchases.values() if purchases is None else purchases)],
+        "units": [attrs.astuple(u) for u in units],
+        "patrols_done": {k: sorted(v) for k, v in st.patrols_done.items()},
+        "patrols_to_return": {k: sorted(v) for k, v in st.patrols_to_return.items()},
+        "repairs_owed": [[s, i, k] for (s, i), k in st.repairs_owed.items()],
+        "reverts": [[a, list(b), c, e] for a, b, c, e in st.reverts],
     }
-    return orjson.dumps(out)
 
 
-def load(blob: bytes, card) -> CampaignState | None:
-    """The state, or None if the blob was built by other fold code (then the log is folded)."""
+def dump(st: CampaignState) -> bytes:
+    """The whole state as one blob (the digest's canonical form; every unit loaded first)."""
+    st.load_all()
+    return orjson.dumps({"v": fingerprint(), "state": _body(st, st.units.values())})
+
+
+def dump_split(st: CampaignState, stored_token: str | None) -> tuple[bytes, tuple[str, bytes] | None]:
+    """(hot blob, (token, cold blob) or None): the cold blob holds the settled units and is only
+    rebuilt when the settled set grew (a new firefight) or is not known to match the stored one.
+    Settled: the units out of play since an earlier firefight, and earlier purchases of only those."""
+    ff = st.firefight
+    if st._cold is not None:  # the settled part was never loaded: unchanged unless a hot item settled
+        if st._cold_token == stored_token and not any(settled(u, ff) for u in st.units.values()) \
+                and not any(settled_purchase(st, p) for p in st.purchases.values()):
+            return _hot(st, st.units.values(), st.purchases.values()), None
+        st.load_all()
+    cold = [u for u in st.units.values() if settled(u, ff)]
+    hot = [u for u in st.units.values() if not settled(u, ff)]
+    cold_p = [p for p in st.purchases.values() if settled_purchase(st, p)]
+    hot_p = [p for p in st.purchases.values() if not settled_purchase(st, p)]
+    n = len(cold) + len(cold_p)
+    if st._cold_token is not None and st._cold_token == stored_token and st._cold_n == n:
+        return _hot(st, hot, hot_p), None
+    blob = orjson.dumps({"v": fingerprint(), "order": list(st.units), "units": [attrs.astuple(u) for u in cold],
+                         "porder": list(st.purchases), "purchases": [attrs.asdict(p) for p in cold_p],
+                         "lost": [f.lost for f in st.firefights if f.n < ff]})
+    import hashlib
+
+    token = hashlib.sha256(blob).hexdigest()[:16]
+    st._cold_token, st._cold_n, st._cold_ff = token, n, ff
+    return _hot(st, hot, hot_p), (None if token == stored_token else (token, blob))
+
+
+def _hot(st, units, purchases) -> bytes:
+    """The hot part; the casualty lists of the firefights before the cold part's are in the cold part."""
+    return orjson.dumps({"v": fingerprint(), "cold": st._cold_token, "cold_n": st._cold_n, "cold_ff": st._cold_ff,
+                         "state": _body(st, units, purchases, st._cold_ff)})
+
+
+def load(blob: bytes, card, cold=None) -> CampaignState | None:
+    """The state, or None if the blob was built by other fold code (then the log is folded).
+
+    A hot blob names its cold part by token: `cold(token)` gives the cold blob's bytes (None if the
+    stored one is another: then this returns None too) and is called lazily, the first time a
+    settled unit is needed (`CampaignState.unit`, `load_all`)."""
     data = orjson.loads(blob)
     if data.get("v") != fingerprint():
+        return None
+    token = data.get("cold")
+    if token is not None and (cold is None or not cold(token, probe=True)):
         return None
     d = data["state"]
     st = CampaignState(card=card, seed=d["seed"])
@@ -82,4 +142,36 @@ def load(blob: bytes, card) -> CampaignState | None:
             st.reverts = [(a, tuple(b), c, e) for a, b, c, e in v]
         else:
             setattr(st, k, v)
+    if token is not None:
+        st._cold_token, st._cold_n, st._cold_ff = token, data["cold_n"], data["cold_ff"]
+        st._cold = lambda: _merge_cold(cold(token))
     return st
+
+
+def _merge_cold(blob: bytes | None):
+    """A function merging the cold part into a state's units, in the full fold's order."""
+    if blob is None:
+        from cg.errors import WriteConflict
+
+        raise WriteConflict("the campaign file's snapshot changed meanwhile; run the command again")
+    data = orjson.loads(blob)
+    cold_u = {x[0]: Unit(*x) for x in data["units"]}
+    cold_p = {x["id"]: Purchase(**x) for x in data["purchases"]}
+
+    def merge1(hot: dict, cold: dict, order: list) -> dict:
+        out = {}
+        for k in order:
+            v = hot.get(k) or cold.get(k)
+            if v is not None:
+                out[k] = v
+        for k, v in hot.items():  # created since the cold part was written
+            if k not in out:
+                out[k] = v
+        return out
+
+    def merge(st: CampaignState) -> None:
+        st.units = merge1(st.units, cold_u, data["order"])
+        st.purchases = merge1(st.purchases, cold_p, data["porder"])
+        for f, lost in zip(st.firefights, data["lost"]):
+            f.lost = lost
+    return merge

@@ -137,7 +137,38 @@ class CampaignState:
     commencements: set = attrs.Factory(set)  # seqs of the step_left events leaving 2.8 (undo guard)
     repairs_owed: dict = attrs.Factory(dict)  # (side, item) -> kind, recorded at 2.9 (3.46)
     may_generate: dict = attrs.Factory(lambda: {"axis": 0, "allied": 0})  # 3.45
+    leaders_made: int = 0  # leader units ever created (numbers new leaders; derived, not in the digest)
     _tail: object = None  # events folded after the stored snapshot (None: folded from the log)
+    _cold: object = None  # loads the settled units not yet in `units` (cg/snapshot.py); None: all loaded
+    _cold_token: object = None  # the stored cold snapshot part this state's settled units match
+    _cold_n: int = 0  # how many settled units and purchases that part holds
+    _cold_ff: int = 0  # it holds the casualty lists (`lost`) of the firefights before this one
+
+    # ---- units and purchases kept out of a hot-loaded state ----
+    def unit(self, uid):
+        """The unit `uid` (None if there is none), loading the settled units first if need be."""
+        u = self.units.get(uid)
+        if u is None and self._cold is not None:
+            self.load_all()
+            u = self.units.get(uid)
+        return u
+
+    def purchase(self, pid):
+        """The purchase `pid` (None if there is none), loading the settled ones first if need be."""
+        p = self.purchases.get(pid)
+        if p is None and self._cold is not None:
+            self.load_all()
+            p = self.purchases.get(pid)
+        return p
+
+    def load_all(self) -> "CampaignState":
+        """Every unit and purchase loaded (a state loaded from the hot snapshot part lacks the settled
+        ones: units out of play since an earlier firefight, earlier purchases of only those)."""
+        if self._cold is not None:
+            merge = self._cold()
+            merge(self)
+            self._cold = None
+        return self
 
     # ---- derived views ----
     @property

@@ -4,7 +4,9 @@ Tables (docs/architecture.md, "Rooms" and "Speed"):
   events(seq INTEGER PRIMARY KEY, batch, type, version, firefight, step, payload, recorded, command,
          prev_hash, hash)      -- seq is the rowid, so rowid order is seq order
   meta(key TEXT PRIMARY KEY, value TEXT)    -- "format" plus what `create` was given
-  snapshot(id = 1, seq, hash, state BLOB)   -- derived data: the folded state at (seq, hash)
+  snapshot(id = 1, seq, hash, state BLOB)   -- derived data: the folded state at (seq, hash), but for
+                                            the settled units, which are in:
+  snapshot_cold(id = 1, token, state BLOB)  -- the hot blob names it by token (cg/snapshot.py); optional
 
 Each row's hash = chain_hash(prev_hash, {seq, batch, type, version, firefight, step, payload, recorded,
 command}) with payload/command as parsed JSON (events/codec.py). The chain is tamper-evident against
@@ -41,7 +43,8 @@ FORMAT = 1  # the file format this release writes; a file with a higher one is r
 
 BUSY_TIMEOUT = 5.0  # seconds a writer waits for another writer's lock before WriteConflict
 
-_TABLES = {"events", "meta", "snapshot"}
+_TABLES = {"events", "meta", "snapshot"}  # snapshot_cold is optional: files before it simply refold
+_COLD_TABLE = "CREATE TABLE snapshot_cold (id INTEGER PRIMARY KEY CHECK (id = 1), token TEXT, state BLOB)"
 
 # Column order of `events` (and of every tuple rows_for_audit yields).
 COLUMNS = (
@@ -149,6 +152,7 @@ class Store:
                     "CREATE TABLE snapshot (id INTEGER PRIMARY KEY CHECK (id = 1),"
                     " seq INTEGER, hash TEXT, state BLOB)"
                 )
+                db.execute(_COLD_TABLE)
                 full = {**meta, "format": str(FORMAT)}
                 db["meta"].insert_all({"key": k, "value": v} for k, v in full.items())
             return cls(conn, path, True, full)
@@ -325,10 +329,7 @@ class Store:
             if snapshot is not None:
                 blob = snapshot(stored[-1].seq, prev)
                 if blob is not None:
-                    self.conn.execute(
-                        "INSERT OR REPLACE INTO snapshot (id, seq, hash, state) VALUES (1, ?, ?, ?)",
-                        (stored[-1].seq, prev, blob),
-                    )
+                    self._put_snapshot(stored[-1].seq, prev, blob)
             self.conn.execute("COMMIT")
         except BaseException as e:
             self._rollback()
@@ -345,13 +346,40 @@ class Store:
             if head is None or tuple(head) != (seq, hash):
                 self.conn.execute("ROLLBACK")
                 return False
-            self.conn.execute("INSERT OR REPLACE INTO snapshot (id, seq, hash, state) VALUES (1, ?, ?, ?)",
-                              (seq, hash, blob))
+            self._put_snapshot(seq, hash, blob)
             self.conn.execute("COMMIT")
             return True
         except sqlite3.Error as e:
             self._rollback()
             raise self._write_error(e) from None
+
+    def _put_snapshot(self, seq: int, hash: str, blob) -> None:
+        """Inside a write transaction: `blob` is the hot part, or (hot, (token, cold) or None)."""
+        cold = None
+        if isinstance(blob, tuple):
+            blob, cold = blob
+        if cold is not None:
+            self.conn.execute(_COLD_TABLE.replace("CREATE TABLE", "CREATE TABLE IF NOT EXISTS"))
+            self.conn.execute("INSERT OR REPLACE INTO snapshot_cold (id, token, state) VALUES (1, ?, ?)", cold)
+        self.conn.execute("INSERT OR REPLACE INTO snapshot (id, seq, hash, state) VALUES (1, ?, ?, ?)",
+                          (seq, hash, blob))
+
+    def cold_token(self) -> str | None:
+        """The token of the stored cold snapshot part (settled units), or None (none; an older file)."""
+        try:
+            row = self.conn.execute("SELECT token FROM snapshot_cold WHERE id = 1").fetchone()
+        except sqlite3.OperationalError:  # no such table: a file written before the split
+            return None
+        return None if row is None else row[0]
+
+    def cold_snapshot(self, token: str) -> bytes | None:
+        """The stored cold snapshot part if its token is `token`, else None."""
+        try:
+            row = self.conn.execute("SELECT state FROM snapshot_cold WHERE id = 1 AND token = ?",
+                                    (token,)).fetchone()
+        except sqlite3.OperationalError:
+            return None
+        return None if row is None else bytes(row[0])
 
     def drop_snapshot(self) -> None:
         """Delete the stored snapshot (derived data: only speed is lost)."""

@@ -14,12 +14,14 @@ from cg import snapshot
 
 def canonical_state(st) -> bytes:
     data = orjson.loads(snapshot.dump(st))["state"]
-    for key in ("reverts", "seq", "last_batch"):  # log positions and audit notes, not campaign state
+    # log positions and audit notes, not campaign state; leaders_made is derived from the units
+    for key in ("reverts", "seq", "last_batch", "leaders_made"):
         data.pop(key, None)
     return orjson.dumps(data, option=orjson.OPT_SORT_KEYS)
 
 
 def digest(st) -> dict:
+    st.load_all()
     h = hashlib.sha256(canonical_state(st)).hexdigest()
     headline = {
         "firefight": st.firefight,

@@ -13,6 +13,7 @@ def _units(st) -> dict:
 
 
 def map_json(st) -> dict:
+    st.load_all()  # the settled units too (a state loaded for a command lacks them)
     mc = st.map_control()
     hexes = {}
     for h, c in mc.hexes.items():
@@ -26,12 +27,14 @@ def map_json(st) -> dict:
 
 
 def map_text(st) -> str:
+    st.load_all()  # the settled units too (a state loaded for a command lacks them)
     from projections.mapview import render_text
 
     return render_text(st.grid(), st.map_control(), terrain=st.terrain, units=_units(st))
 
 
 def map_svg(st, title: str | None = None) -> str:
+    st.load_all()  # the settled units too (a state loaded for a command lacks them)
     from projections.mapview import render_svg
 
     t = title or f"{st.card.campaign.name} — firefight {st.firefight}, step {st.step}"

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 
 def oob_rows(st, side: str) -> list[dict]:
+    st.load_all()  # the settled units too (a state loaded for a command lacks them)
     rows = []
     for u in st.units.values():
         if u.side != side:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 
 def purchase_rows(st, side: str, reveal: bool = False) -> list[dict]:
+    st.load_all()  # the settled units too (a state loaded for a command lacks them)
     rows = []
     for p in st.purchases.values():
         mine = p.side == side

@@ -8,6 +8,7 @@ TYPE = {"axis_assault": "Axis Assault", "allied_assault": "Allied Assault", "dua
 
 
 def roster_rows(st) -> list[dict]:
+    st.load_all()  # the settled units too (a state loaded for a command lacks them)
     rows = []
     for ff in st.firefights:
         for side in SIDES:
