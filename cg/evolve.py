@@ -303,7 +303,7 @@ def _option(st, p):
 
 @on("redeployed")
 def _redeployed(st, p):
-    u = st.unit(p["unit"])
+    u = st.units[p["unit"]]  # a unit in play (decide checked it): never in the settled part
     u.redeployed = True
     r = p["result"]
     if r in ("eliminated", "eliminated_cs_na"):
@@ -319,7 +319,7 @@ def _redeployed(st, p):
 
 @on("unit_set_up")
 def _setup(st, p):
-    u = st.unit(p["unit"])
+    u = st.units[p["unit"]]  # a unit in play (decide checked it): never in the settled part
     u.hex, u.hip = p["hex"], p["hip"]
     if u.status in ("available", "reserve"):
         u.status = "on_map" if u.status == "available" else "reserve"
