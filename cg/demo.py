@@ -131,12 +131,11 @@ def _choice(st, o: dict) -> dict | None:
         return {"name": "patrol", "side": side, "type": "recon", "units": [squads[0].id], "leader": leaders[0].id,
                 "hex": target}
     if c.startswith("plcg redeploy"):
+        from cg.rules import nearest_friendly_hex
+
         side, unit = c.split()[2], c.split()[3]
-        mc = st.map_control()
-        g = st.grid()
-        frm = st.units[unit].hex
-        targets = sorted((g.distance(frm, h), h) for h, hc in mc.hexes.items() if hc.cthc == side)
-        return {"name": "redeploy", "side": side, "unit": unit, "to": targets[0][1]} if targets else None
+        to = nearest_friendly_hex(st, st.units[unit])
+        return {"name": "redeploy", "side": side, "unit": unit, "to": to} if to else None
     if c.startswith("plcg encircled"):
         return {"name": "encircled", "side": c.split()[2], "unit": c.split()[3], "morale": 7}
     return None

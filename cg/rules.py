@@ -47,3 +47,14 @@ def winner_by_cvp(ff) -> tuple[str | None, str]:
     if ff.attacker:
         return other(ff.attacker), "1.31"
     return (other(ff.move_first) if ff.move_first else None), "R5"
+
+
+def nearest_friendly_hex(state: CampaignState, unit) -> str | None:
+    """3.214-3.217: the friendly-controlled hex of the nearest friendly CTHC (fewest hexes, then grid
+    order), where a unit outside its MLR tries to redeploy to; None if the side has no CTHC."""
+    if not unit.hex:
+        return None
+    mc, grid = state.map_control(), state.grid()
+    best = min(((grid.distance(unit.hex, h), grid.index(h), h) for h, hc in mc.hexes.items()
+                if hc.cthc == unit.side), default=None)
+    return best[2] if best else None

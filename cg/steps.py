@@ -190,11 +190,13 @@ def pending(state: CampaignState) -> list[dict]:
     elif s == "3.2":
         if state.option is None:
             owe("plcg option A|B", "3.2", "Redeployment Option A or B (kept for the CG)", False)
-        from cg.rules import redeployment_owed
+        from cg.rules import nearest_friendly_hex, redeployment_owed
 
-        for side, unit, situation in redeployment_owed(state):
-            owe(f"plcg redeploy {side} {unit} --to HEX", situation,
-                f"{side} {unit} must redeploy ({situation.replace('_', ' ')})", False)
+        for side, unit, rule in redeployment_owed(state):
+            near = nearest_friendly_hex(state, state.units[unit])
+            owe(f"plcg redeploy {side} {unit} --to HEX", rule,
+                f"{side} {unit} must redeploy ({rule})" + (f"; nearest friendly CTHC hex: {near}" if near else ""),
+                False)
     elif s == "3.3":
         for u in state.units.values():
             if u.wounded and u.kind == "leader" and u.status in ("on_map", "available") \
