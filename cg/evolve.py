@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Callable, Iterable
 
-from cg.state import SIDES, CampaignState, FirefightRecord, Purchase, Unit, expand_units, unit_kind
+from cg.state import SIDES, CampaignState, FirefightRecord, Purchase, Unit, unit_kind
 
 HANDLERS: dict[str, Callable] = {}
 

@@ -6,7 +6,7 @@ the result. Old versions are upgraded on read by the upcasters in events/codec.p
 """
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import attrs
 
@@ -374,10 +374,3 @@ class ClearanceRolled(Event):
     item: str
     roll: Roll
     casualty_reduction: bool = False  # 3.52 dagger: original 6 vs known minefield/Panji
-
-
-def all_types() -> dict[str, type]:
-    return dict(REGISTRY)
-
-
-Any  # typing re-export for attrs annotations
