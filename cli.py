@@ -622,7 +622,8 @@ def demo(ctx, demo_db):
     led.close()
     click.echo("")
     click.echo(roster_text(st, roster_rows(st)))
-    click.echo(f"\n{n} commands recorded in {path}; try: plcg --db {path} log | plcg --db {path} audit")
+    click.echo(f"\n{n} commands recorded in {path}. Next: plcg --db {path} log; plcg --db {path} audit; "
+               f"plcg --db {path} export --format html -o aar.html")
 
 
 # ---- step commands (cli-contract.md, Step commands) -------------------------------------------------
