@@ -116,6 +116,12 @@ def _choice(st, o: dict) -> dict | None:
         e = SCRIPT[st.firefight]["end"]
         cmd = {"name": "end", "turn": e["turn"], "cvp_lost": e["cvp"], "control": e["control"],
                "terrain": e["terrain"]}
+        lost = []  # the demo's casualties: each side's last squad in play, the losing side's two
+        for side in SIDES:
+            squads = [u for u in st.side_units(side) if u.kind == "squad"]
+            heavy = e["cvp"][side] >= 12
+            lost += [f"{side}:{u.id}" for u in squads[-(2 if heavy else 1):]] if squads else []
+        cmd["lost"] = lost
         if e.get("wounded"):
             leaders = [u for u in st.units.values() if u.side == "allied" and u.kind == "leader"]
             if leaders:

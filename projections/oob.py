@@ -12,8 +12,19 @@ def oob_rows(st, side: str) -> list[dict]:
         if u.hardened:
             flags.append(f"hardened x{u.hardened}")
         rows.append({"unit": u.id, "name": u.name, "kind": u.kind, "purchase": u.purchase, "status": u.status,
-                     "hex": u.hex, "flags": flags, "eliminated_in": u.eliminated_in})
+                     "where": where(u), "hex": u.hex, "flags": flags, "eliminated_in": u.eliminated_in})
     return rows
+
+
+def where(u) -> str:
+    """The unit's status as a player says it."""
+    if u.status in ("available", "on_map"):
+        return f"on map {u.hex}" if u.hex else "off map (enters, or in its MLR)"
+    if u.status == "reserve":
+        return f"In Reserve {u.hex}" if u.hex else "In Reserve (off map)"
+    if u.status == "eliminated":
+        return f"eliminated (firefight {u.eliminated_in})" if u.eliminated_in else "eliminated"
+    return u.status  # captured, evacuated, recalled
 
 
 def oob_text(rows: list[dict]) -> str:
@@ -21,5 +32,5 @@ def oob_text(rows: list[dict]) -> str:
 
     if not rows:
         return "no units yet"
-    return tabulate([[r["unit"], r["name"], r["kind"], r["status"], r["hex"] or "", " ".join(r["flags"])]
-                      for r in rows], headers=["unit", "counter", "kind", "status", "hex", ""])
+    return tabulate([[r["unit"], r["name"], r["kind"], r["where"], " ".join(r["flags"])]
+                      for r in rows], headers=["unit", "counter", "kind", "status", ""])
