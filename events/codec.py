@@ -32,6 +32,13 @@ def loads(text: str | bytes) -> Any:
     return orjson.loads(text)
 
 
+def chain_record(seq: int, batch: int, type: str, version: int, firefight: int, step: str, payload: Any,
+                 recorded: str, command: Any) -> dict:
+    """What a row's hash covers: every column but the hashes, with payload and command as parsed JSON."""
+    return {"seq": seq, "batch": batch, "type": type, "version": version, "firefight": firefight, "step": step,
+            "payload": payload, "recorded": recorded, "command": command}
+
+
 def chain_hash(prev_hash: str, record: dict) -> str:
     """sha256 hex of the previous hash, a newline, and the canonical record."""
     return hashlib.sha256(prev_hash.encode() + b"\n" + canonical(record)).hexdigest()

@@ -37,7 +37,7 @@ import attrs
 
 from cg.errors import BadInput, WriteConflict
 
-from .codec import GENESIS, chain_hash, dumps, loads
+from .codec import GENESIS, chain_hash, chain_record, dumps, loads
 
 FORMAT = 1  # the file format this release writes; a file with a higher one is refused
 
@@ -315,11 +315,8 @@ class Store:
                 seq = batch + i
                 payload = loads(text)  # as read() will give it back (tuples -> lists)
                 cmd = command if i == 0 else None
-                h = chain_hash(prev, {
-                    "seq": seq, "batch": batch, "type": ev.type, "version": ev.version,
-                    "firefight": ev.firefight, "step": ev.step, "payload": payload,
-                    "recorded": recorded, "command": cmd,
-                })
+                h = chain_hash(prev, chain_record(seq, batch, ev.type, ev.version, ev.firefight, ev.step,
+                                                  payload, recorded, cmd))
                 rows.append((seq, batch, ev.type, ev.version, ev.firefight, ev.step, text, recorded,
                              command_text if i == 0 else None, prev, h))
                 stored.append(Stored(seq, batch, ev.type, ev.version, ev.firefight, ev.step, payload,
@@ -490,8 +487,7 @@ class Store:
             except (TypeError, ValueError):
                 problems.append((seq, f"row {seq} was edited: its payload or command is not JSON"))
             else:
-                record = {"seq": seq, "batch": batch, "type": type_, "version": version, "firefight": ff,
-                          "step": step, "payload": p, "recorded": recorded, "command": c}
+                record = chain_record(seq, batch, type_, version, ff, step, p, recorded, c)
                 if not isinstance(link, str) or chain_hash(link, record) != h:
                     problems.append((seq, f"row {seq} was edited: its hash does not match its contents"))
                 elif dumps(p) != payload or (command is not None and dumps(c) != command):

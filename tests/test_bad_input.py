@@ -21,9 +21,9 @@ from pathlib import Path
 import pytest
 
 from helpers.campaigns import ROOT, copy_template
+from helpers.sandbox import as_nobody, rechain
 
 from cli import Ledger
-from events.codec import GENESIS, chain_hash, loads
 
 CLI = os.path.join(ROOT, "cli.py")
 DISK_FULL = str(Path(__file__).parent / "helpers" / "plcg_disk_full.py")
@@ -46,23 +46,7 @@ def tree(d: Path) -> dict[str, bytes]:
 
 # ---- preparing files -------------------------------------------------------------------------------------
 
-def rehash(db: str, *statements: str) -> None:
-    """Edit rows with SQL, then recompute the whole chain as a newer release would have written it."""
-    c = sqlite3.connect(db)
-    for s in statements:
-        c.execute(s)
-    prev = GENESIS
-    rows = c.execute("SELECT seq, batch, type, version, firefight, step, payload, recorded, command FROM events"
-                     " ORDER BY seq").fetchall()
-    for seq, batch, t, v, ff, step, payload, recorded, command in rows:
-        h = chain_hash(prev, {"seq": seq, "batch": batch, "type": t, "version": v, "firefight": ff, "step": step,
-                              "payload": loads(payload), "recorded": recorded,
-                              "command": None if command is None else loads(command)})
-        c.execute("UPDATE events SET prev_hash = ?, hash = ? WHERE seq = ?", (prev, h, seq))
-        prev = h
-    c.execute("DELETE FROM snapshot")
-    c.commit()
-    c.close()
+
 
 
 def export_lines(db: str) -> list[str]:
@@ -151,7 +135,7 @@ def _no_db(d: Path, ctx) -> None:
 def _sql(*statements, chain=True):
     def prepare(d: Path, ctx) -> None:
         if chain:
-            rehash(ctx["db"], *statements)
+            rechain(ctx["db"], *statements)
         else:
             c = sqlite3.connect(ctx["db"])
             for s in statements:
@@ -328,32 +312,16 @@ def _in_process(args: list[str]) -> tuple[int, str, str]:
 
 def _as_nobody(args: list[str]) -> tuple[int, str, str]:
     """The command in a forked child that dropped root (root ignores file modes)."""
-    import pickle
+    if os.geteuid() == 0:
+        _in_process(["--db", template_path("2.6"), "status"])  # import everything while still root
 
-    if os.geteuid() != 0:
-        return _in_process(args)
-    _in_process(["--db", template_path("2.6"), "status"])  # import everything while still root
-    r, w = os.pipe()
-    pid = os.fork()
-    if pid == 0:
+    def run(a):
         try:
-            os.setgroups([])
-            os.setgid(65534)
-            os.setuid(65534)
-            result = _in_process(args)
+            return _in_process(a)
         except BaseException as e:
-            result = (99, "", f"Traceback: {e!r}")
-        try:
-            os.write(w, pickle.dumps(result))
-        finally:
-            os._exit(0)
-    os.close(w)
-    data = b""
-    while chunk := os.read(r, 65536):
-        data += chunk
-    os.close(r)
-    os.waitpid(pid, 0)
-    return pickle.loads(data)
+            return (99, "", f"Traceback: {e!r}")
+
+    return as_nobody(run, args)
 
 
 def template_path(name: str) -> str:

@@ -10,7 +10,6 @@ import hashlib
 import json
 import re
 import shutil
-import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -19,12 +18,12 @@ import orjson
 import pytest
 
 from helpers.campaigns import ROOT
+from helpers.sandbox import rechain
 
 import cli
 from cg.errors import BadInput
 from cli import Ledger
 from events import convert
-from events.codec import GENESIS, chain_hash, loads
 from events.store import FORMAT
 from events.types import REGISTRY
 from events.versions import VERSIONS
@@ -199,20 +198,7 @@ def test_a_newer_schema_reads_the_v0_1_log_through_its_upcaster(v01, monkeypatch
 
 def _rewrite(path: str, sql: str, params=()) -> None:
     """Edit rows, then recompute the chain: the file as an older release would have written it."""
-    c = sqlite3.connect(path)
-    c.execute(sql, params)
-    prev = GENESIS
-    for row in c.execute("SELECT seq, batch, type, version, firefight, step, payload, recorded, command"
-                         " FROM events ORDER BY seq").fetchall():
-        seq, batch, t, v, ff, step, payload, recorded, command = row
-        h = chain_hash(prev, {"seq": seq, "batch": batch, "type": t, "version": v, "firefight": ff, "step": step,
-                              "payload": loads(payload), "recorded": recorded,
-                              "command": None if command is None else loads(command)})
-        c.execute("UPDATE events SET prev_hash = ?, hash = ? WHERE seq = ?", (prev, h, seq))
-        prev = h
-    c.execute("DELETE FROM snapshot")
-    c.commit()
-    c.close()
+    rechain(path, (sql, params))
 
 
 def test_an_older_event_version_is_upcast_for_replay_and_audit(v01, monkeypatch):

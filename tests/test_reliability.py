@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import pickle
 import random
 import shutil
 import signal
@@ -21,6 +20,7 @@ import pytest
 from click.testing import CliRunner
 
 from helpers.campaigns import ROOT, copy_template, files, key
+from helpers.sandbox import as_nobody
 
 import cli
 from cg.errors import WriteConflict
@@ -303,35 +303,6 @@ def test_read_commands_never_open_the_campaign_for_writing_and_change_no_byte(pl
     assert files(db) == before and os.stat(db).st_mtime_ns == mtime
 
 
-def _as_nobody(fn, *args):
-    """fn(*args) where file modes mean something: in a forked child that drops root to `nobody`."""
-    if os.geteuid() != 0:
-        return fn(*args)
-    r, w = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        try:
-            os.setgroups([])
-            os.setgid(65534)
-            os.setuid(65534)
-            result = ("ok", fn(*args))
-        except BaseException as e:
-            result = ("err", f"{type(e).__name__}: {e}\n{traceback.format_exc()}")
-        try:
-            os.write(w, pickle.dumps(result))
-        finally:
-            os._exit(0)
-    os.close(w)
-    data = b""
-    while chunk := os.read(r, 65536):
-        data += chunk
-    os.close(r)
-    os.waitpid(pid, 0)
-    kind, value = pickle.loads(data)
-    assert kind == "ok", value
-    return value
-
-
 def _run_cli(args):
     r = invoke(args)
     return r.exit_code, r.stdout, r.stderr, repr(r.exception) if r.exit_code not in (0, 1, 2, 3, 4) else None
@@ -360,7 +331,7 @@ def test_read_commands_work_on_a_read_only_copy(played, read_only_copy, args, tm
     expected = _run_cli(["--db", mine, *args])  # also imports everything the command needs
     assert expected[0] == 0, expected
     before = files(read_only_copy)
-    got = _as_nobody(_run_cli, ["--db", read_only_copy, *args])
+    got = as_nobody(_run_cli, ["--db", read_only_copy, *args])
     assert got[0] == 0, got
     if args[0] not in ("log",):  # `log` prints when each event was recorded: the same file, same text
         assert got[1] == expected[1]
@@ -371,7 +342,7 @@ def test_read_commands_work_on_a_read_only_copy(played, read_only_copy, args, tm
 def test_a_step_command_on_a_read_only_copy_exits_2_and_changes_nothing(read_only_copy, played):
     _run_cli(["--db", played, "status"])
     before = files(read_only_copy)
-    code, out, err, exc = _as_nobody(_run_cli, ["--db", read_only_copy, "next"])
+    code, out, err, exc = as_nobody(_run_cli, ["--db", read_only_copy, "next"])
     assert code == 2 and out == "" and err.startswith("plcg: ") and len(err.strip().splitlines()) == 1, (code, err)
     assert files(read_only_copy) == before
 

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import pickle
 import random
 import shutil
 import sqlite3
@@ -18,8 +17,9 @@ from hypothesis import strategies as st
 
 from cg.errors import BadInput, WriteConflict
 from events import store as store_mod
-from events.codec import GENESIS, canonical, chain_hash, dumps, loads
+from events.codec import GENESIS, canonical, chain_hash, chain_record, dumps, loads
 from events.store import FORMAT, NewEvent, Store
+from helpers.sandbox import as_nobody
 
 
 # ---- helpers ---------------------------------------------------------------------------------
@@ -450,9 +450,8 @@ def _rehash(path: str, seq: int, **changes) -> None:
     names = store_mod.COLUMNS
     r = dict(zip(names, row(path, seq)))
     r.update(changes)
-    record = {k: r[k] for k in ("seq", "batch", "type", "version", "firefight", "step", "recorded")}
-    record["payload"] = loads(r["payload"])
-    record["command"] = None if r["command"] is None else loads(r["command"])
+    record = chain_record(r["seq"], r["batch"], r["type"], r["version"], r["firefight"], r["step"],
+                          loads(r["payload"]), r["recorded"], None if r["command"] is None else loads(r["command"]))
     r["hash"] = chain_hash(r["prev_hash"], record)
     raw(path, ("UPDATE events SET payload = ?, hash = ? WHERE seq = ?", (r["payload"], r["hash"], seq)))
 
@@ -512,36 +511,6 @@ def test_read_only_open_refuses_every_write_and_changes_no_byte(path):
         assert s.verify_chain() == []
 
 
-def _unprivileged(fn, *args):
-    """Run fn(*args) where chmod means something: in a forked child as `nobody` when we are root."""
-    if os.geteuid() != 0:
-        return fn(*args)
-    r, w = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # child: drop root, then only use what is already imported
-        code = 0
-        try:
-            os.setgroups([])
-            os.setgid(65534)
-            os.setuid(65534)
-            result = ("ok", fn(*args))
-        except BaseException as e:
-            result = ("err", f"{type(e).__name__}: {e}\n{traceback.format_exc()}")
-        try:
-            os.write(w, pickle.dumps(result))
-        finally:
-            os._exit(code)
-    os.close(w)
-    data = b""
-    while chunk := os.read(r, 65536):
-        data += chunk
-    os.close(r)
-    os.waitpid(pid, 0)
-    kind, value = pickle.loads(data)
-    assert kind == "ok", value
-    return value
-
-
 def _read_in_read_only_dir(path: str) -> dict:
     out = {}
     with Store.open(path) as s:
@@ -590,7 +559,7 @@ def test_read_only_open_works_on_a_0444_file_in_a_0555_directory(public_tmp):
     before = files(path)
     os.chmod(path, 0o444)
     os.chmod(d, 0o555)
-    out = _unprivileged(_read_in_read_only_dir, path)
+    out = as_nobody(_read_in_read_only_dir, path)
     assert out["seqs"] == [1, 2, 3, 4, 5, 6] and out["raw"] == 6 and out["head"] == 6
     assert out["verify"] == [] and out["meta"] == "c"
     assert out["append"].startswith("cannot write") and out["raw_write"] == "refused"
@@ -619,7 +588,7 @@ def test_read_only_directory_with_unmerged_wal_is_refused_not_read_stale(public_
         except BadInput as e:
             return str(e)
 
-    out = _unprivileged(attempt, str(d / "campaign.plcg"))
+    out = as_nobody(attempt, str(d / "campaign.plcg"))
     assert out == [1, 2, 3] or "write-ahead log" in out, out
 
 
@@ -635,7 +604,7 @@ def test_an_unreadable_file_is_bad_input(public_tmp):
         except BadInput as e:
             return str(e)
 
-    assert _unprivileged(attempt, path).startswith("cannot open")
+    assert as_nobody(attempt, path).startswith("cannot open")
 
 
 def test_create_in_a_missing_directory_is_bad_input(tmp_path):
