@@ -67,9 +67,12 @@ class Ledger:
             return ((seq, b, t, p) for seq, b, t, _v, p in rows)  # nothing to upcast
         return ((seq, b, t, p if v == VERSIONS.get(t) else _upcast(t, v, p)) for seq, b, t, v, p in rows)
 
+    _kept = None  # (seq, hash, state) the last `run` of this Ledger left the campaign in
+
     def state(self, at: int | None = None, use_snapshot: bool = True, lazy: bool = False):
-        """The folded state (at seq `at`, else the head). `lazy`: from the snapshot, the settled units
-        are loaded only when something asks for them (`unit`, `load_all`): commands and status."""
+        """The folded state (at seq `at`, else the head), a new object on every call. `lazy`: from
+        the snapshot, the settled units are loaded only when something asks for them (`unit`,
+        `load_all`): commands and status."""
         from cg import snapshot
         from cg.evolve import fold
 
@@ -87,11 +90,19 @@ class Ledger:
                             st = fold(tail, st)
                             st._tail = len(tail)
                             return st
-        from cg.evolve import reverted_seqs
+        from cg.bulk import gc_paused
+        from cg.evolve import fold_stored, reverted_seqs
+        from events.versions import VERSIONS
 
-        st = fold(self.records(until=at), reverted=reverted_seqs(self.store.reverts(until=at)))
+        try:
+            rows, stale, common = self.store.fold_rows(VERSIONS, until=at)
+            with gc_paused():
+                st = fold_stored(rows, stale, common, reverted_seqs(self.store.reverts(until=at)), VERSIONS, _upcast)
+        except sqlite3.DatabaseError as e:
+            raise BadInput(f"cannot read {self.path}: {e}") from None
         if st is None:
             raise BadInput(f"{self.path} holds no campaign_started event")
+        st.last_batch = self.store.batch_of(st.seq)
         st._tail = None  # folded from the log: refresh the snapshot on the next write
         return st
 
@@ -128,8 +139,14 @@ class Ledger:
         from events.convert import unstructure
         from events.store import NewEvent
 
-        st = self.state(lazy=True)
-        head_seq, _ = self.store.head()
+        # A Ledger that ran the last command itself (a script, the demo, a long-lived process) goes
+        # on from the state that command left while the file's head is still that command's seq and
+        # hash: no other writer came in between, so it is the state the log folds to. It is folded
+        # forward in place below, so it is kept again only once the append is in.
+        kept, self._kept = self._kept, None
+        head = self.store.head()
+        st = kept[2] if kept is not None and head == kept[:2] else self.state(lazy=True)
+        head_seq = head[0]
         if st.seq != head_seq:
             st = self.state(use_snapshot=False)
         if cmd["name"] == "undo":
@@ -153,7 +170,10 @@ class Ledger:
             refresh = tail is None or tail + len(new) >= SNAPSHOT_EVERY
         snap = (lambda _seq, _h: snapshot.dump_split(st, self.store.cold_token())) if refresh else None
         stored = self.store.append(head_seq, new, command=cmd, snapshot=snap)
-        self.state_after = st
+        self.state_after = st  # the state after the command, until this Ledger's next run folds on from it
+        if stored:
+            st._tail = 0 if snap is not None else (st._tail or 0) + len(stored)
+            self._kept = (stored[-1].seq, stored[-1].hash, st)
         return stored
 
     def close(self):

@@ -155,42 +155,19 @@ def to_toml(d: dict) -> str:
 # ---- playing it -----------------------------------------------------------------------------------
 
 def warm_ledger_class():
-    """`cli.Ledger` that keeps the folded state in memory between its own commands.
+    """`cli.Ledger` whose connection commits with synchronous=NORMAL (WAL: no fsync per commit).
 
-    Every command still goes through `Ledger.run` unchanged: decide (the real handlers), validate,
-    append in one transaction, snapshot refresh. Only `state()` is served from memory while the
-    file's head is still the seq and hash the last command left it at, instead of loading the
-    stored snapshot (which a one-command CLI process has to do). Anything unexpected (an error
-    inside `run`, a head that moved) drops the kept state and falls back to the stock path.
-    Its connection commits with synchronous=NORMAL (WAL: no fsync per commit). Neither changes a
-    byte of the log, only how long building it takes.
+    Every command goes through `Ledger.run` unchanged (a Ledger keeps the state its own last command
+    left while the file's head is still there, so building the file does not reload the snapshot per
+    command). The pragma changes no byte of the log, only how long building it takes.
     """
     from cli import Ledger
 
     class WarmLedger(Ledger):
-        _kept = None  # (seq, hash, state)
-
         def __init__(self, path: str, write: bool = False):
             super().__init__(path, write)
             if write:  # building a bench file: a power cut may lose the last commits, never corrupt it
                 self.store.conn.execute("PRAGMA synchronous=NORMAL")
-
-        def state(self, at=None, use_snapshot=True, lazy=False):
-            kept = self._kept
-            if at is None and use_snapshot and kept is not None and self.store.head() == kept[:2]:
-                return kept[2] if lazy else kept[2].load_all()
-            return super().state(at, use_snapshot, lazy)
-
-        def run(self, cmd):
-            try:
-                stored = super().run(cmd)  # its state() comes from _kept, and is folded forward in place
-            finally:
-                self._kept = None
-            st = self.state_after
-            row = self.store.conn.execute("SELECT seq FROM snapshot WHERE id = 1").fetchone()
-            st._tail = None if row is None else stored[-1].seq - row[0]
-            self._kept = (stored[-1].seq, stored[-1].hash, st)
-            return stored
 
     return WarmLedger
 
@@ -537,7 +514,7 @@ def main(argv=None) -> int:
     ap.add_argument("--fresh", action="store_true", help="rebuild even if cached")
     ap.add_argument("-o", "--output", help="write here instead of the cache (must not exist)")
     ap.add_argument("--cold", action="store_true",
-                    help="with -o: load the state from the stored snapshot for every command, as the CLI does")
+                    help="with -o: build through the stock Ledger (synchronous=FULL: an fsync per commit)")
     a = ap.parse_args(argv)
     echo = lambda s: print(s, file=sys.stderr, flush=True)  # noqa: E731
     if a.output:

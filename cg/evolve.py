@@ -95,6 +95,48 @@ def fold(records: Iterable[tuple], state: CampaignState | None = None,
     return st
 
 
+def fold_stored(rows: Iterable[tuple], stale: dict[int, int], common: int, reverted: set[int],
+                current: dict[str, int], upcast: Callable, state: CampaignState | None = None) -> CampaignState | None:
+    """`fold` straight over the store's cursor, the replay's hot loop (events/store.fold_rows).
+
+    rows: (seq, (type, payload JSON text)) in seq order; stale: {seq: stored version} of the rows to
+    upcast, every other row being stored at version `common`; reverted: every seq the log's reverts
+    take back (reverted_seqs); upcast(type, version, payload) refuses a type or version this release
+    does not know. Per row it does only what it must: a row that is neither reverted nor stale
+    costs one set lookup before its handler. st.last_batch is left to the caller, which reads it
+    once instead of with every row.
+    """
+    from orjson import loads
+
+    st = state
+    handlers = HANDLERS
+    marked = reverted | stale.keys()
+    seq = None
+    for seq, (etype, text) in rows:
+        if seq in marked:
+            if seq in reverted and etype != "reverted":
+                continue
+            payload = loads(text)
+            if seq in stale:
+                payload = upcast(etype, stale[seq], payload)
+        else:
+            payload = loads(text)
+        handler = handlers.get(etype)
+        if handler is not None:
+            if etype == "step_left" and st.step == "2.8":
+                st.commencements.add(seq)  # 2.8: the firefight commenced here (the undo guard)
+            handler(st, payload)
+        elif etype == "campaign_started":
+            st = start(payload)
+        elif etype == "reverted":
+            st.reverts.append((seq, tuple(payload["seqs"]), payload["reason"], payload.get("force", False)))
+        elif etype not in current:
+            upcast(etype, stale.get(seq, common), payload)  # a type this release does not know: refused
+    if st is not None and seq is not None:
+        st.seq = seq
+    return st
+
+
 def reverted_seqs(records) -> set[int]:
     """Seqs taken back by reverts; a revert that is itself reverted takes nothing back."""
     reverts = [(seq, payload["seqs"]) for seq, _b, etype, payload in records if etype == "reverted"]
@@ -179,6 +221,9 @@ def _spend(st, side, cost, left):
     st.ff.cp_left[side] = left
 
 
+_KINDS: dict[tuple[str, str], str] = {}  # unit_kind by (counter name, RG kind): a pure function
+
+
 @on("rg_bought")
 def _rg_bought(st, p):
     side = p["side"]
@@ -191,7 +236,9 @@ def _rg_bought(st, p):
                    fp=p.get("fp", 0), revealed=(p["mode"] == "on-map" and False))
     st.purchases[pur.id] = pur
     for u in p["units"]:
-        kind = unit_kind(u["name"], rg.kind)
+        kind = _KINDS.get((u["name"], rg.kind))
+        if kind is None:
+            kind = _KINDS[(u["name"], rg.kind)] = unit_kind(u["name"], rg.kind)
         st.units[u["id"]] = Unit(id=u["id"], side=side, name=u["name"], kind=kind, purchase=pur.id,
                                  status="reserve" if p["mode"] == "reserve" else "available")
         if kind == "leader":
@@ -319,11 +366,13 @@ def _redeployed(st, p):
 
 @on("unit_set_up")
 def _setup(st, p):
+    # half of a long log: kept to the few operations it needs (a reserve unit stays In Reserve)
     u = st.units[p["unit"]]  # a unit in play (decide checked it): never in the settled part
-    u.hex, u.hip = p["hex"], p["hip"]
-    if u.status in ("available", "reserve"):
-        u.status = "on_map" if u.status == "available" else "reserve"
-    pur = st.purchases.get(u.purchase) if u.purchase else None
+    u.hex = p["hex"]
+    u.hip = p["hip"]
+    if u.status == "available":
+        u.status = "on_map"
+    pur = st.purchases.get(u.purchase)  # None for a unit of no purchase
     if pur is not None:
         pur.revealed = True
 
@@ -372,9 +421,10 @@ def _ended(st, p):
     for r in p.get("repairs", ()):
         side, item = r["hex"].split(":", 1)
         st.repairs_owed[(side, item)] = r["item"]
-    for pur in st.purchases.values():
-        if pur.firefight == st.firefight:
-            pur.revealed = True  # purchases are revealed once the firefight was played
+    for pur in reversed(st.purchases.values()):  # made in firefight order: this one's come last
+        if pur.firefight < st.firefight:
+            break
+        pur.revealed = True  # purchases are revealed once the firefight was played
     st.done.add("end")
 
 

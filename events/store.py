@@ -45,6 +45,9 @@ BUSY_TIMEOUT = 5.0  # seconds a writer waits for another writer's lock before Wr
 
 _TABLES = {"events", "meta", "snapshot"}  # snapshot_cold is optional: files before it simply refold
 _COLD_TABLE = "CREATE TABLE snapshot_cold (id INTEGER PRIMARY KEY CHECK (id = 1), token TEXT, state BLOB)"
+# Replay must know what the reverts take back before it folds; this (tiny) index finds them without a
+# scan of the log. Files made before it get it at their first append; reading one without it scans.
+_REVERTS_INDEX = "CREATE INDEX IF NOT EXISTS events_reverted ON events (seq) WHERE type = 'reverted'"
 
 # Column order of `events` (and of every tuple rows_for_audit yields).
 COLUMNS = (
@@ -111,6 +114,7 @@ class Store:
         self.path = path
         self.writable = write
         self.meta = meta
+        self._indexed = False  # whether this connection has made sure of _REVERTS_INDEX
 
     # ---- opening ---------------------------------------------------------------------------
 
@@ -153,6 +157,7 @@ class Store:
                     " seq INTEGER, hash TEXT, state BLOB)"
                 )
                 db.execute(_COLD_TABLE)
+                db.execute(_REVERTS_INDEX)
                 full = {**meta, "format": str(FORMAT)}
                 db["meta"].insert_all({"key": k, "value": v} for k, v in full.items())
             return cls(conn, path, True, full)
@@ -323,6 +328,9 @@ class Store:
                                      recorded, None if cmd is None else loads(command_text), h))
                 prev = h
             self.conn.executemany(_INSERT, rows)
+            if not self._indexed:
+                self.conn.execute(_REVERTS_INDEX)  # no-op once there: a file made before the index
+                self._indexed = True
             if snapshot is not None:
                 blob = snapshot(stored[-1].seq, prev)
                 if blob is not None:
@@ -424,6 +432,53 @@ class Store:
             return ((seq, b, t, v, loads(p)) for seq, b, t, v, p in self.conn.execute(sql + " ORDER BY seq", params))
         except sqlite3.DatabaseError as e:
             raise BadInput(f"cannot read {self.path}: {e}") from None
+
+    def fold_rows(self, current: dict[str, int], since: int = 0,
+                  until: int | None = None) -> tuple[Iterator[tuple[int, tuple[str, str]]], dict[int, int], int]:
+        """What folding the log needs, as cheaply as SQLite gives it to Python: ((seq, (type, payload
+        JSON text)) for since < seq <= until in seq order, {seq: stored version} of the rows whose
+        version is not `current`'s for their type, the version every other row is stored at).
+
+        Python 3.11's sqlite3 releases and retakes the GIL around every column of every row, so the
+        hot query reads only the two columns the fold cannot do without. The seqs of a log without
+        gaps are counted rather than read; the stale versions, almost always none, come from one
+        query that SQLite answers without handing rows to Python (a type `current` does not know at
+        all is left out of it unless its version is odd: cg/evolve.fold_stored refuses it).
+        """
+        conn = self.conn
+        try:
+            if until is None:
+                (hi,) = conn.execute("SELECT max(seq) FROM events").fetchone()
+            else:
+                (hi,) = conn.execute("SELECT max(seq) FROM events WHERE seq <= ?", (until,)).fetchone()
+            if hi is None or hi <= since:
+                return iter(()), {}, 0
+            if since == 0 and until is None:  # SQLite counts a whole table without decoding its rows
+                n = conn.execute("SELECT count(*) FROM events").fetchone()[0]
+                gapless = n == hi and conn.execute("SELECT min(seq) FROM events").fetchone()[0] == 1
+            else:
+                n = conn.execute("SELECT count(*) FROM events WHERE seq > ? AND seq <= ?", (since, hi)).fetchone()[0]
+                gapless = n == hi - since  # seq is the integer primary key: unique
+            versions = list(current.values())
+            common = max(versions, key=versions.count) if versions else 0  # the version most types are at
+            others = [t for t, v in current.items() if v != common]
+            sql = ("SELECT seq, type, version FROM events WHERE seq > ? AND seq <= ? AND (version IS NOT ?"
+                   + (f" OR type IN ({', '.join('?' * len(others))})" if others else "") + ")")
+            stale = {seq: v for seq, t, v in conn.execute(sql, (since, hi, common, *others))
+                     if t not in current or v != current[t]}
+            rows = conn.execute("SELECT type, payload FROM events WHERE seq > ? AND seq <= ? ORDER BY seq",
+                                (since, hi))
+            if gapless:
+                return enumerate(rows, since + 1), stale, common
+            seqs = [s for (s,) in conn.execute("SELECT seq FROM events WHERE seq > ? AND seq <= ? ORDER BY seq",
+                                               (since, hi))]
+            return zip(seqs, rows), stale, common
+        except sqlite3.DatabaseError as e:
+            raise BadInput(f"cannot read {self.path}: {e}") from None
+
+    def batch_of(self, seq: int) -> int:
+        row = self.conn.execute("SELECT batch FROM events WHERE seq = ?", (seq,)).fetchone()
+        return 0 if row is None else row[0]
 
     def versions(self) -> set[tuple[str, int]]:
         """The (type, version) pairs the log holds: whether anything needs upcasting, in one query."""

@@ -2,13 +2,18 @@
 from __future__ import annotations
 
 
+_FLAGS = ("isolated", "encircled", "wounded", "shocked", "recalled", "hip")
+
+
 def oob_rows(st, side: str) -> list[dict]:
     st.load_all()  # the settled units too (a state loaded for a command lacks them)
     rows = []
     for u in st.units.values():
         if u.side != side:
             continue
-        flags = [f for f in ("isolated", "encircled", "wounded", "shocked", "recalled", "hip") if getattr(u, f)]
+        flags = []
+        if u.isolated or u.encircled or u.wounded or u.shocked or u.recalled or u.hip:  # most units: none
+            flags = [f for f in _FLAGS if getattr(u, f)]
         if u.hardened:
             flags.append(f"hardened x{u.hardened}")
         rows.append({"unit": u.id, "name": u.name, "kind": u.kind, "purchase": u.purchase, "status": u.status,
