@@ -95,43 +95,38 @@ def fold(records: Iterable[tuple], state: CampaignState | None = None,
     return st
 
 
-def fold_stored(rows: Iterable[tuple], stale: dict[int, int], common: int, reverted: set[int],
-                current: dict[str, int], upcast: Callable, state: CampaignState | None = None) -> CampaignState | None:
-    """`fold` straight over the store's cursor, the replay's hot loop (events/store.fold_rows).
+def fold_stored(chunks: Iterable[tuple], common: int, reverted: set[int], current: dict[str, int],
+                upcast: Callable, state: CampaignState | None = None) -> CampaignState | None:
+    """`fold` over the store's chunks, the replay's hot loop (events/store.fold_chunks).
 
-    rows: (seq, (type, payload JSON text)) in seq order; stale: {seq: stored version} of the rows to
-    upcast, every other row being stored at version `common`; reverted: every seq the log's reverts
-    take back (reverted_seqs); upcast(type, version, payload) refuses a type or version this release
-    does not know. Per row it does only what it must: a row that is neither reverted nor stale
-    costs one set lookup before its handler. st.last_batch is left to the caller, which reads it
-    once instead of with every row.
+    chunks: (seqs, types, payload dicts, {seq: stored version} of the rows to upcast) in seq order,
+    every other row being stored at version `common`; reverted: every seq the log's reverts take
+    back (reverted_seqs); upcast(type, version, payload) refuses a type or version this release
+    does not know. A row that is neither reverted nor stale costs one set lookup before its handler.
+    st.last_batch is left to the caller, which reads it once instead of with every row.
     """
-    from orjson import loads
-
     st = state
     handlers = HANDLERS
-    marked = reverted | stale.keys()
     seq = None
-    for seq, (etype, text) in rows:
-        if seq in marked:
-            if seq in reverted and etype != "reverted":
-                continue
-            payload = loads(text)
-            if seq in stale:
-                payload = upcast(etype, stale[seq], payload)
-        else:
-            payload = loads(text)
-        handler = handlers.get(etype)
-        if handler is not None:
-            if etype == "step_left" and st.step == "2.8":
-                st.commencements.add(seq)  # 2.8: the firefight commenced here (the undo guard)
-            handler(st, payload)
-        elif etype == "campaign_started":
-            st = start(payload)
-        elif etype == "reverted":
-            st.reverts.append((seq, tuple(payload["seqs"]), payload["reason"], payload.get("force", False)))
-        elif etype not in current:
-            upcast(etype, stale.get(seq, common), payload)  # a type this release does not know: refused
+    for seqs, types, payloads, stale in chunks:
+        marked = reverted | stale.keys() if stale else reverted
+        for seq, etype, payload in zip(seqs, types, payloads):
+            if seq in marked:
+                if seq in reverted and etype != "reverted":
+                    continue
+                if seq in stale:
+                    payload = upcast(etype, stale[seq], payload)
+            handler = handlers.get(etype)
+            if handler is not None:
+                if etype == "step_left" and st.step == "2.8":
+                    st.commencements.add(seq)  # 2.8: the firefight commenced here (the undo guard)
+                handler(st, payload)
+            elif etype == "campaign_started":
+                st = start(payload)
+            elif etype == "reverted":
+                st.reverts.append((seq, tuple(payload["seqs"]), payload["reason"], payload.get("force", False)))
+            elif etype not in current:
+                upcast(etype, stale.get(seq, common), payload)  # a type this release does not know: refused
     if st is not None and seq is not None:
         st.seq = seq
     return st

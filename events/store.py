@@ -433,48 +433,81 @@ class Store:
         except sqlite3.DatabaseError as e:
             raise BadInput(f"cannot read {self.path}: {e}") from None
 
-    def fold_rows(self, current: dict[str, int], since: int = 0,
-                  until: int | None = None) -> tuple[Iterator[tuple[int, tuple[str, str]]], dict[int, int], int]:
-        """What folding the log needs, as cheaply as SQLite gives it to Python: ((seq, (type, payload
-        JSON text)) for since < seq <= until in seq order, {seq: stored version} of the rows whose
-        version is not `current`'s for their type, the version every other row is stored at).
+    FOLD_CHUNK = 1024  # rows per query of fold_chunks: large enough to amortise, small enough to copy cheaply
 
-        Python 3.11's sqlite3 releases and retakes the GIL around every column of every row, so the
-        hot query reads only the two columns the fold cannot do without. The seqs of a log without
-        gaps are counted rather than read; the stale versions, almost always none, come from one
-        query that SQLite answers without handing rows to Python (a type `current` does not know at
-        all is left out of it unless its version is odd: cg/evolve.fold_stored refuses it).
+    def fold_chunks(self, current: dict[str, int], since: int = 0,
+                    until: int | None = None) -> tuple[Iterator[tuple], int]:
+        """What folding the log needs, as cheaply as SQLite gives it to Python: (chunks of (seqs,
+        types, payload dicts, {seq: stored version} of the chunk's rows whose version is not
+        `current`'s for their type) for since < seq <= until in seq order, the version every other
+        row is stored at).
+
+        Python 3.11's sqlite3 drops and retakes the GIL around every column of every row and parses
+        each payload in its own call; a chunk of rows instead comes back as one row of aggregates,
+        its payloads joined into one JSON array that orjson parses in one call, its types as one
+        string, and how many of its rows are stored at another version (almost always none; those
+        are then asked for by seq). A chunk whose rows are not exactly its seq range (a log with a
+        row deleted) or whose joined text does not parse back into exactly one payload per row (an
+        edited payload) is read row by row instead, and a payload that is not JSON is bad input.
+        A type `current` does not know is left out of the version count unless its version is odd:
+        cg/evolve.fold_stored refuses it when it meets it.
         """
-        conn = self.conn
         try:
             if until is None:
-                (hi,) = conn.execute("SELECT max(seq) FROM events").fetchone()
+                (hi,) = self.conn.execute("SELECT max(seq) FROM events").fetchone()
             else:
-                (hi,) = conn.execute("SELECT max(seq) FROM events WHERE seq <= ?", (until,)).fetchone()
-            if hi is None or hi <= since:
-                return iter(()), {}, 0
-            if since == 0 and until is None:  # SQLite counts a whole table without decoding its rows
-                n = conn.execute("SELECT count(*) FROM events").fetchone()[0]
-                gapless = n == hi and conn.execute("SELECT min(seq) FROM events").fetchone()[0] == 1
-            else:
-                n = conn.execute("SELECT count(*) FROM events WHERE seq > ? AND seq <= ?", (since, hi)).fetchone()[0]
-                gapless = n == hi - since  # seq is the integer primary key: unique
-            versions = list(current.values())
-            common = max(versions, key=versions.count) if versions else 0  # the version most types are at
-            others = [t for t, v in current.items() if v != common]
-            sql = ("SELECT seq, type, version FROM events WHERE seq > ? AND seq <= ? AND (version IS NOT ?"
-                   + (f" OR type IN ({', '.join('?' * len(others))})" if others else "") + ")")
-            stale = {seq: v for seq, t, v in conn.execute(sql, (since, hi, common, *others))
-                     if t not in current or v != current[t]}
-            rows = conn.execute("SELECT type, payload FROM events WHERE seq > ? AND seq <= ? ORDER BY seq",
-                                (since, hi))
-            if gapless:
-                return enumerate(rows, since + 1), stale, common
-            seqs = [s for (s,) in conn.execute("SELECT seq FROM events WHERE seq > ? AND seq <= ? ORDER BY seq",
-                                               (since, hi))]
-            return zip(seqs, rows), stale, common
+                (hi,) = self.conn.execute("SELECT max(seq) FROM events WHERE seq <= ?", (until,)).fetchone()
         except sqlite3.DatabaseError as e:
             raise BadInput(f"cannot read {self.path}: {e}") from None
+        if hi is None or hi <= since:
+            return iter(()), 0
+        versions = list(current.values())
+        common = max(versions, key=versions.count) if versions else 0  # the version most types are at
+        return self._chunks(since, hi, current, common), common
+
+    def _chunks(self, since: int, hi: int, current: dict[str, int], common: int) -> Iterator[tuple]:
+        others = [t for t, v in current.items() if v != common]
+        odd = "version IS NOT ?" + (f" OR type IN ({', '.join('?' * len(others))})" if others else "")
+        # A rowid range is scanned in rowid order, so each aggregate joins its rows in seq order.
+        joined = ("SELECT count(*), '[' || group_concat(payload, ',') || ']', group_concat(type, ','),"
+                  f" sum({odd}) FROM events WHERE seq > ? AND seq <= ?")
+        which = f"SELECT seq, type, version FROM events WHERE seq > ? AND seq <= ? AND ({odd})"
+        step = self.FOLD_CHUNK
+        try:
+            for lo in range(since, hi, step):
+                top = min(lo + step, hi)
+                n, text, types, n_odd = self.conn.execute(joined, (common, *others, lo, top)).fetchone()
+                if n == 0:
+                    continue
+                stale = {}
+                if n_odd:
+                    stale = {seq: v for seq, t, v in self.conn.execute(which, (lo, top, common, *others))
+                             if t not in current or v != current[t]}
+                if n == top - lo and text is not None and types is not None:
+                    types = types.split(",")
+                    try:
+                        payloads = loads(text)
+                    except ValueError:
+                        payloads = None
+                    if len(types) == n and isinstance(payloads, list) and len(payloads) == n:
+                        yield range(lo + 1, top + 1), types, payloads, stale
+                        continue
+                yield (*self._chunk_by_row(lo, top), stale)
+        except sqlite3.DatabaseError as e:
+            raise BadInput(f"cannot read {self.path}: {e}") from None
+
+    def _chunk_by_row(self, lo: int, top: int) -> tuple[list, list, list]:
+        seqs, types, payloads = [], [], []
+        for seq, type_, text in self.conn.execute(
+                "SELECT seq, type, payload FROM events WHERE seq > ? AND seq <= ? ORDER BY seq", (lo, top)):
+            try:
+                payloads.append(loads(text))
+            except (TypeError, ValueError):
+                raise BadInput(f"cannot read {self.path}: the payload of row {seq} is not JSON"
+                               " (plcg audit tells what else was changed)") from None
+            seqs.append(seq)
+            types.append(type_)
+        return seqs, types, payloads
 
     def batch_of(self, seq: int) -> int:
         row = self.conn.execute("SELECT batch FROM events WHERE seq = ?", (seq,)).fetchone()

@@ -79,7 +79,10 @@ def test_crash_safety_sigkill_at_random_moments_loses_no_returned_command_and_le
             os.kill(child.pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
-        out, err = child.communicate(timeout=60)
+        # through the same buffered reader as READY: readline may already hold the lines after it
+        # (a child that prints ENDED at once), which communicate(), reading the raw pipe, would miss
+        out, err = child.stdout.read(), child.stderr.read()
+        child.wait(timeout=60)
         lives += 1
         lines = out.splitlines()
         if child.returncode == -signal.SIGKILL:

@@ -159,3 +159,51 @@ def test_a_ledger_goes_on_from_its_own_last_command_only_while_the_head_is_still
     finally:
         a.close()
         b.close()
+
+
+def test_gc_paused_leaves_the_collector_as_it_found_it():
+    import gc
+
+    from cg.bulk import gc_paused
+
+    assert gc.isenabled()
+    with gc_paused():
+        assert not gc.isenabled()
+        with gc_paused():  # nested: the outer one restores
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+    gc.disable()
+    try:
+        with gc_paused():
+            pass
+        assert not gc.isenabled()  # paused by the caller: still paused
+    finally:
+        gc.enable()
+    held = [[i] for i in range(10)]
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        with gc_paused():
+            pass
+        assert gc.get_freeze_count() == frozen  # what the host froze stays frozen
+    finally:
+        gc.unfreeze()
+    del held
+
+
+@pytest.mark.parametrize("text", ['{"text": "Clear"', '{"text": "Clear"},{"text": "Rain"}', "not json"])
+def test_a_payload_that_is_not_one_json_value_is_bad_input_naming_its_row(played, text):
+    """The fast path parses a chunk's payloads joined into one array; an edited payload that breaks
+    the join, or that would pass for two payloads, sends the chunk row by row, which names the row."""
+    conn = sqlite3.connect(played)
+    (seq,) = conn.execute("SELECT seq FROM events WHERE type = 'weather_set'").fetchone()
+    conn.execute("UPDATE events SET payload = ? WHERE seq = ?", (text, seq))
+    conn.commit()
+    conn.close()
+    led = _ledger(played)
+    try:
+        with pytest.raises(BadInput, match=f"payload of row {seq} is not JSON"):
+            led.state(use_snapshot=False)
+    finally:
+        led.close()
