@@ -90,8 +90,8 @@ def _replay_imports():
     import cg.evolve  # noqa: F401
     from projections import maps, oob, purchases, roster  # noqa: F401
 
-    for name in ("cg.card", "cg.snapshot", "cg.steps", "events.store", "events.versions", "events.convert",
-                 "projections.control", "projections.hexgrid", "projections.digest"):
+    for name in ("cg.card", "cg.snapshot", "cg.steps", "cg.tables", "cg.bulk", "events.store", "events.versions",
+                 "events.convert", "projections.control", "projections.hexgrid", "projections.digest"):
         try:
             importlib.import_module(name)
         except ImportError:
