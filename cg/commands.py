@@ -16,6 +16,7 @@ from cg import drm as drms
 from cg import tables
 from cg.dice import Dice
 from cg.errors import BadInput, Refused
+from cg.rules import redeployment_owed, situation_of, winner_by_cvp
 from cg.state import SIDES, CampaignState, expand_units, other
 from cg.steps import BY_ID, next_step, pending
 from events import types as ev
@@ -73,7 +74,10 @@ def at(state: CampaignState, name: str, *steps: str) -> None:
 
 
 def side_arg(cmd: dict, key: str = "side") -> str:
-    side = str(cmd.get(key) or "").lower()
+    side = cmd.get(key)
+    if side in SIDES:  # as the CLI writes it
+        return side
+    side = str(side or "").lower()
     if side not in SIDES:
         raise BadInput(f"unknown side {cmd.get(key)!r}: sides are axis and allied")
     return side
@@ -102,12 +106,21 @@ def int_arg(cmd: dict, key: str, lo: int | None = 0, hi: int | None = None, defa
 
 
 def unit_arg(state: CampaignState, side: str, uid, alive: bool = True):
+    """The unit named; BadInput if SIDE has none of that id. `alive`: also refused (3.11) if it is out
+    of play. A command with other arguments to check asks with alive=False and calls in_play once
+    they are all parsed: bad input is reported as such before any rule is applied."""
     u = state.unit(str(uid)) if uid is not None else None
     if u is None or u.side != side:
         raise BadInput(f"unknown {side} unit {uid!r} (plcg oob {side} lists them)")
-    if alive and u.status not in ("available", "on_map", "reserve"):
-        raise Refused(f"{u.id} is {u.status}", "3.11", state.step)
+    if alive:
+        in_play(state, u)
     return u
+
+
+def in_play(state: CampaignState, *units) -> None:
+    for u in units:
+        if u is not None and u.status not in ("available", "on_map", "reserve"):
+            raise Refused(f"{u.id} is {u.status}", "3.11", state.step)
 
 
 def roll(dice: Dice, drm: tuple[Drm, ...], lookup: Callable, **extra) -> Roll:
@@ -156,8 +169,8 @@ def _leaving(ctx: Ctx, step: str) -> list:
     out: list = []
     if step == "3.2":
         mc = st.map_control()
-        iso = [ev.SideUnit(u.side, u.id) for u in st.units.values()
-               if u.hex and u.status in ("on_map", "available") and mc.hexes[u.hex].isolated == u.side]
+        iso = [ev.SideUnit(u.side, u.id) for u in st.units.values()  # (most units are out of play)
+               if u.status in ("on_map", "available") and u.hex and mc.hexes[u.hex].isolated == u.side]
         if iso:
             out.append(ev.IsolatedMarked(units=tuple(iso)))
     elif step == "3.3":
@@ -528,15 +541,14 @@ def _option(ctx, cmd):
 
 @command("redeploy", "2.5", "3.2")
 def _redeploy(ctx, cmd):
-    from cg.rules import redeployment_owed, situation_of
-
     side = side_arg(cmd)
     st = ctx.state
-    u = unit_arg(st, side, cmd.get("unit"))
+    u = unit_arg(st, side, cmd.get("unit"), alive=False)
     to = hex_arg(st, cmd.get("to"), "--to")
     given = given_dice(cmd, 2)
     hs_beyond = int_arg(cmd, "hs", 0, default=0)
     leadership = int_arg(cmd, "leadership", -6, 6, default=0)
+    in_play(st, u)
     at(st, "redeploy")
     if u.redeployed:
         raise Refused(f"{u.id} has already redeployed this RePh", "3.211", st.step)
@@ -579,8 +591,9 @@ def _redeploy(ctx, cmd):
 def _setup(ctx, cmd):
     side = side_arg(cmd)
     st = ctx.state
-    u = unit_arg(st, side, cmd.get("unit"))
+    u = unit_arg(st, side, cmd.get("unit"), alive=False)
     hx = hex_arg(st, cmd.get("hex"))
+    in_play(st, u)
     at(st, "setup")
     mc = st.map_control()
     if u.status == "reserve":
@@ -609,13 +622,14 @@ def _patrol(ctx, cmd):
     kind = cmd.get("type")
     if kind not in PATROL_KINDS:
         raise BadInput(f"--type {kind!r}: recon, ambush, raid or anti-vehicle")
-    units = [unit_arg(st, side, x) for x in (cmd.get("units") or [])]
-    leader = unit_arg(st, side, cmd.get("leader")) if cmd.get("leader") else None
+    units = [unit_arg(st, side, x, alive=False) for x in (cmd.get("units") or [])]
+    leader = unit_arg(st, side, cmd.get("leader"), alive=False) if cmd.get("leader") else None
     hx = hex_arg(st, cmd.get("hex"), "--hex")
     given = given_dice(cmd, 2)
     flags = {k: int_arg(cmd, k, 0, default=0) for k in
              ("elite", "stealthy", "inexperienced", "lax", "enemy_adjacent", "sw_pp")}
     leadership = int_arg(cmd, "leadership", -6, 6, default=0)
+    in_play(st, *units, leader)
     at(st, "patrol")
     n = _next_patrol(st, side)
     if leader is None or leader.kind != "leader":
@@ -746,8 +760,6 @@ def _end(ctx, cmd):
     if winner_given:
         winner, rule = winner_given, "--winner"
     else:
-        from cg.rules import winner_by_cvp
-
         probe = attrs.evolve(st.ff, cvp_lost=dict(lost_cvp))
         winner, rule = winner_by_cvp(probe)
     return [ev.FirefightEnded(turn=turn, cvp_lost=lost_cvp, winner=winner, winner_rule=rule,
@@ -1049,9 +1061,10 @@ def _flame(ctx, cmd):
 
 # ---- undo ------------------------------------------------------------------------------------------
 
-def decide_undo(state: CampaignState, history: list[tuple[int, int, str]], reverted: set[int],
+def decide_undo(state: CampaignState, history: list[tuple], reverted: set[int],
                 to: int | None, reason: str, force: bool):
-    """history: (seq, batch, type) of every event, in order; reverted: the seqs undone now.
+    """history: (seq, batch, type, ...) of every event, in order (the fold's records will do);
+    reverted: the seqs undone now.
 
     Without `to`: take back the newest command in force (a revert too: that is an undo of an undo).
     With `to`: take back every event in force after that seq (reverts stay, so what they undid
@@ -1064,14 +1077,14 @@ def decide_undo(state: CampaignState, history: list[tuple[int, int, str]], rever
     if to is not None:
         if to < 1 or to > (history[-1][0] if history else 0):
             raise BadInput(f"--to {to}: no such seq")
-        for s, b, t in reversed(history):
+        for s, b, t, *_ in reversed(history):
             if s <= to:
                 break
             if s not in reverted and t not in ("reverted", "campaign_started"):
                 seqs.append(s)
     else:
         last_batch = None
-        for s, b, t in reversed(history):
+        for s, b, t, *_ in reversed(history):
             if t == "campaign_started":
                 break
             if s in reverted:

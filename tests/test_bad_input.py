@@ -436,3 +436,27 @@ def test_every_bad_input_class_of_the_issue_has_a_case():
     ids = " | ".join(c.id for c in CASES)
     assert [c for c in classes if c not in ids] == []
     assert {c.code for c in CASES} == {2, 3}
+
+
+@pytest.mark.parametrize("cmd", [
+    {"name": "setup", "side": "axis", "unit": "{dead}", "hex": "Z99"},
+    {"name": "redeploy", "side": "axis", "unit": "{dead}", "to": "4C"},
+    {"name": "redeploy", "side": "axis", "unit": "{dead}", "dice": "9,9"},
+    {"name": "patrol", "side": "axis", "type": "recon", "units": ["{dead}"], "hex": "C-1"},
+], ids=["setup hex", "redeploy --to", "redeploy dice", "patrol hex"])
+def test_bad_input_is_reported_as_such_before_a_rule_about_the_unit(cmd, tmp_path):
+    """A malformed argument is bad input (exit 2) even when the unit it names is out of play, which
+    alone would be refused by 3.11 (exit 3): the arguments are checked before any rule."""
+    from cg.errors import BadInput
+
+    db = copy_template("3.44", str(tmp_path / "c.plcg"))
+    led = Ledger(db, write=True)
+    try:
+        dead = next(u.id for u in led.state().units.values() if u.side == "axis" and u.status == "eliminated")
+        cmd = {k: ([dead] if v == ["{dead}"] else dead if v == "{dead}" else v) for k, v in cmd.items()}
+        head = led.store.head()
+        with pytest.raises(BadInput):
+            led.run(cmd)
+        assert led.store.head() == head
+    finally:
+        led.close()
