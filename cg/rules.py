@@ -28,7 +28,7 @@ def redeployment_owed(state: CampaignState) -> list[tuple[str, str, str]]:
     mc = state.map_control()
     where: dict[str, list] = {}
     for u in state.units.values():
-        if u.redeployed or u.status not in ("on_map", "available") or not u.hex:
+        if u.status not in ("on_map", "available") or u.redeployed or not u.hex:  # most are out of play
             continue
         where.setdefault(mc.situation(u.hex, u.side), []).append(u)
     out = []

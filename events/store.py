@@ -547,56 +547,10 @@ class Store:
         rows deleted (a seq gap; trailing rows only if the snapshot was built past the end), rows
         out of order, and batch/command inconsistencies. The snapshot is only evidence here.
         """
-        problems: list[tuple[int, str]] = []
-        snap = self.conn.execute("SELECT seq, hash FROM snapshot WHERE id = 1").fetchone()
-        snap_seq, snap_hash = snap if snap is not None and isinstance(snap[0], int) else (None, None)
-        at_snap = None  # the stored hash of row snap_seq
-        prev_seq, prev_hash, prev_batch = 0, GENESIS, None
-        flagged: set[int] = set()
-        for seq, batch, type_, version, ff, step, payload, recorded, command, link, h in self.rows_for_audit():
-            bad = len(problems)
-            gap = False
-            if not isinstance(seq, int) or seq <= prev_seq:
-                problems.append((seq, f"row {seq} is out of order (after row {prev_seq})"))
-                gap = True
-            elif seq != prev_seq + 1:
-                missing = f"{prev_seq + 1}" if seq == prev_seq + 2 else f"{prev_seq + 1}-{seq - 1}"
-                problems.append((prev_seq + 1, f"row(s) after {prev_seq} deleted (seq {missing} missing)"))
-                gap = True
-            elif link != prev_hash:
-                if prev_seq == 0:
-                    problems.append((seq, f"row {seq} does not start the chain (its link was edited)"))
-                else:
-                    problems.append((seq, f"row {seq} does not link to row {prev_seq}: row {prev_seq} was"
-                                          f" edited and its hash recomputed, or row {seq}'s link was edited"))
-            try:
-                p = loads(payload)
-                c = None if command is None else loads(command)
-            except (TypeError, ValueError):
-                problems.append((seq, f"row {seq} was edited: its payload or command is not JSON"))
-            else:
-                record = chain_record(seq, batch, type_, version, ff, step, p, recorded, c)
-                if not isinstance(link, str) or chain_hash(link, record) != h:
-                    problems.append((seq, f"row {seq} was edited: its hash does not match its contents"))
-                elif dumps(p) != payload or (command is not None and dumps(c) != command):
-                    problems.append((seq, f"row {seq} was edited: its JSON is not in canonical form"))
-            if batch != seq and not gap and batch != prev_batch:
-                problems.append((seq, f"row {seq} claims batch {batch}, which does not continue row"
-                                      f" {prev_seq}'s (batch {prev_batch})"))
-            elif command is not None and batch != seq:
-                problems.append((seq, f"row {seq} carries a command but is not the first of its batch"))
-            if len(problems) > bad:
-                flagged.add(seq)
-            if seq == snap_seq:
-                at_snap = h
-            if isinstance(seq, int) and seq > prev_seq:
-                prev_seq = seq
-            prev_hash, prev_batch = h, batch
-        if snap_seq is not None:
-            if snap_seq > prev_seq:
-                problems.append((prev_seq + 1, f"row(s) after {prev_seq} deleted (the snapshot was"
-                                               f" built at seq {snap_seq})"))
-            elif at_snap is not None and at_snap != snap_hash and not flagged & {snap_seq, snap_seq + 1}:
-                problems.append((snap_seq, f"row {snap_seq} was edited and its hash recomputed (the"
-                                           f" snapshot built at it records a different hash)"))
-        return problems
+        # the checks, row by row: the audit runs them in its own pass over the rows
+        from .chain import ChainCheck
+
+        check = ChainCheck.of(self)
+        for row in self.rows_for_audit():
+            check.row(row)
+        return check.finish()

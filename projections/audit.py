@@ -1,6 +1,6 @@
 """`plcg audit`: walk the log and report every finding with its seq and rule.
 
-1. The hash chain (events/store.verify_chain): edited, deleted or reordered rows.
+1. The hash chain (events/chain.py, as Store.verify_chain): edited, deleted or reordered rows.
 2. Every recorded command is decided again (cg.commands.decide) against the history as recorded
    before it, with the same seeded roller position. The events it gives must be the events stored.
    Where they differ the finding says why: dice out of range, dice that are not the seeded roller's,
@@ -10,13 +10,28 @@
    with that rule.
 3. Undos are notes, not findings: each with its reason and what it took back, and every roll of
    the same kind made again after it ("undo until the dice are kind" stays visible).
-The stored snapshot is never read.
+The stored snapshot is never read; the chain check (1.) takes only its seq and hash, as evidence of
+deleted rows.
+
+One pass reads the rows: each is checked in the chain and parsed once. A command whose events come
+out byte for byte as stored has nothing to explain; only the others are compared in detail.
 """
 from __future__ import annotations
 
+import contextlib
+import functools
+import gc
+
+import attrs
 import orjson
 
+from cg.commands import decide, decide_undo
 from cg.errors import BadInput, Refused
+from cg.evolve import evolve, fold, reverted_seqs, start
+from events.chain import ChainCheck
+from events.codec import canonical, loads
+from events.convert import converter, unstructure, upcast
+from events.types import REGISTRY
 
 RULE_OF = {
     "cp_replenished": "2.12", "rg_bought": "2.34", "patrols_bought": "2.31", "attack_bought": "2.4",
@@ -31,26 +46,66 @@ def _norm(x):
     return orjson.loads(orjson.dumps(x))
 
 
-def run_audit(ledger) -> dict:
-    from cg import tables  # noqa: F401  (table lookups are reached through decide)
-    from cg.commands import decide, decide_undo
-    from cg.evolve import evolve, fold, reverted_seqs, start
-    from events.convert import unstructure, upcast
-    from events.types import REGISTRY
+# A row of the log as the audit keeps it: the columns it needs, payload and command parsed, and the
+# payload's stored text (tuples: there are a hundred thousand of them)
+SEQ, BATCH, TYPE, VERSION, FIREFIGHT, STEP, PAYLOAD, COMMAND, TEXT = range(9)
 
+
+def run_audit(ledger) -> dict:
+    with _no_cyclic_gc():
+        return _audit(ledger.store)
+
+
+@contextlib.contextmanager
+def _no_cyclic_gc():
+    """The audit keeps every payload and a long campaign's state alive (millions of objects) and makes
+    next to no reference cycles: the cyclic collector, triggered by the allocations, would only walk
+    them again and again (a third of the audit's time). Whatever cyclic garbage there is goes at the
+    collector's next run after the audit."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def _read(store, find) -> list[tuple]:
+    """Every row in one pass over the file: the hash chain checked (each problem found with its seq),
+    payload and command parsed."""
+    check = ChainCheck.of(store)  # the stored snapshot's (seq, hash) only as evidence of deleted rows
+    rows = []
+    unreadable = None
+    for row in store.rows_for_audit():
+        seq, batch, etype, version, ff, step, text, _recorded, command, _link, _hash = row
+        try:
+            p = loads(text)
+            c = None if command is None else loads(command)
+        except (TypeError, ValueError) as e:  # the chain check reports the row
+            check.row(row)
+            unreadable = unreadable or e
+            continue
+        check.row(row, (p, c))
+        rows.append((seq, batch, etype, version, ff, step, p, c, text))
+    for seq, problem in check.finish():
+        find(seq, "chain", problem)
+    if unreadable is not None:
+        raise unreadable  # as reading the log always did: its events cannot be decided again
+    return rows
+
+
+def _audit(store) -> dict:
     findings: list[dict] = []
     notes: list[dict] = []
 
     def find(seq, rule, what):
         findings.append({"seq": seq, "rule": rule, "what": what})
 
-    for seq, problem in ledger.store.verify_chain():
-        find(seq, "chain", problem)
-
-    rows = list(ledger.store.read())
+    rows = _read(store, find)
     batches: list[list] = []
     for r in rows:
-        if batches and batches[-1][0].batch == r.batch:
+        if batches and batches[-1][0][BATCH] == r[BATCH]:
             batches[-1].append(r)
         else:
             batches.append([r])
@@ -58,92 +113,95 @@ def run_audit(ledger) -> dict:
     # An undo changes the past: the state after it is the fold of everything in force. Rather than
     # fold the whole log again at each undo, keep a copy of the state just before the first batch
     # each revert reaches back to (transitively through reverts of reverts), and fold on from it.
-    batch_of = {r.seq: b[0].seq for b in batches for r in b}
+    batch_of = {r[SEQ]: b[0][SEQ] for b in batches for r in b}
     reach: dict[int, int] = {}
     for r in rows:
-        if r.type == "reverted":
-            back = [reach.get(x, x) for x in r.payload.get("seqs", ()) if x in batch_of]
-            reach[r.seq] = min(back) if back else r.seq
+        if r[TYPE] == "reverted":
+            back = [reach.get(x, x) for x in r[PAYLOAD].get("seqs", ()) if x in batch_of]
+            reach[r[SEQ]] = min(back) if back else r[SEQ]
+    with_revert = {batch_of[seq] for seq in reach}  # the batches holding a revert
     uses: dict[int, int] = {}  # checkpoint -> how many reverts fold on from it
     for m in reach.values():
         uses[batch_of[m]] = uses.get(batch_of[m], 0) + 1
     checkpoints = set(uses)
     copies: dict[int, object] = {}
+    current = {etype: cls.VERSION for etype, cls in REGISTRY.items()}  # payloads at it need no upcast
+    hook = functools.cache(converter.get_unstructure_hook)  # event class -> its unstructure function
 
     st = None
-    seen: list[tuple] = []  # (seq, batch, type, payload) folded so far
+    seen: list[tuple] = []  # (seq, batch, type, payload) folded so far: the history undos are decided on
     index: dict[int, int] = {}  # seq -> position in seen
-    history: list[tuple] = []  # (seq, batch, type), for deciding undos again
     reverts: list[tuple] = []
     reverted: set[int] = set()
     undone_kinds: list[tuple] = []  # (revert seq, {(type, side)}) for re-roll notes
     for batch in batches:
         head = batch[0]
-        if head.seq in checkpoints and st is not None:
-            copies[head.seq] = st.copy()
+        hseq, htype = head[SEQ], head[TYPE]
+        if hseq in checkpoints and st is not None:
+            copies[hseq] = st.copy()
         # an event type or version this release does not know: a newer plcg wrote it (exit 2, as status)
-        payloads = [upcast(r.type, r.version, r.payload) for r in batch]
-        if head.type == "campaign_started":
+        payloads = [r[PAYLOAD] if current.get(r[TYPE]) == r[VERSION] else upcast(r[TYPE], r[VERSION], r[PAYLOAD])
+                    for r in batch]
+        if htype == "campaign_started":
             if st is not None:
-                find(head.seq, "1.1", "a second campaign_started")
+                find(hseq, "1.1", "a second campaign_started")
                 continue
             try:
                 st = start(payloads[0])
             except BadInput as e:
-                find(head.seq, "card", f"the stored CG Card is invalid: {e}")
+                find(hseq, "card", f"the stored CG Card is invalid: {e}")
                 return _report(findings, notes, rows)
-            st.seq = head.seq
-            index[head.seq] = len(seen)
-            seen.append((head.seq, head.batch, head.type, payloads[0]))
-            history.append((head.seq, head.batch, head.type))
+            st.seq = hseq
+            index[hseq] = len(seen)
+            seen.append((hseq, head[BATCH], htype, payloads[0]))
             continue
         if st is None:
-            find(head.seq, "1.1", "events before campaign_started")
+            find(hseq, "1.1", "events before campaign_started")
             continue
         for r in batch:
-            if (r.firefight, r.step) != (st.firefight, st.step):
-                find(r.seq, "step order", f"recorded at firefight {r.firefight} step {r.step}, but the campaign "
-                                          f"stood at firefight {st.firefight} step {st.step}")
+            if (r[FIREFIGHT], r[STEP]) != (st.firefight, st.step):
+                find(r[SEQ], "step order", f"recorded at firefight {r[FIREFIGHT]} step {r[STEP]}, but the "
+                                           f"campaign stood at firefight {st.firefight} step {st.step}")
                 break
-        cmd = head.command
+        cmd = head[COMMAND]
         if cmd is None:
-            find(head.seq, "format", "the batch holds no command: it cannot be checked against the rules")
+            find(hseq, "format", "the batch holds no command: it cannot be checked against the rules")
         else:
             try:
                 if cmd.get("name") == "undo":
-                    produced = decide_undo(st, history, reverted, cmd.get("to"), cmd.get("reason") or "",
+                    produced = decide_undo(st, seen, reverted, cmd.get("to"), cmd.get("reason") or "",
                                            bool(cmd.get("force")))
                 else:
-                    produced = decide(st, cmd, head.seq)
+                    produced = decide(st, cmd, hseq)
             except Refused as e:
-                find(head.seq, e.rule, f"{cmd.get('name')} refused by the rules: {e}")
+                find(hseq, e.rule, f"{cmd.get('name')} refused by the rules: {e}")
                 produced = None
             except BadInput as e:
-                find(head.seq, "input", f"{cmd.get('name')}: bad input: {e}")
+                find(hseq, "input", f"{cmd.get('name')}: bad input: {e}")
                 produced = None
-            if produced is not None:
-                _compare(find, batch, payloads, [(e.TYPE, _norm(unstructure(e))) for e in produced])
+            if produced is not None and not _as_stored(batch, payloads, produced, hook):
+                _compare(find, [(r[SEQ], r[TYPE]) for r in batch], payloads,
+                         [(e.TYPE, _norm(unstructure(e))) for e in produced])
         # fold the history as recorded
-        for r, p in zip(batch, payloads):
-            index[r.seq] = len(seen)
-            seen.append((r.seq, r.batch, r.type, p))
-            history.append((r.seq, r.batch, r.type))
-        if any(r.type == "reverted" for r in batch):
+        if hseq in with_revert:
             for r, p in zip(batch, payloads):
-                if r.type != "reverted":
+                index[r[SEQ]] = len(seen)
+                seen.append((r[SEQ], r[BATCH], r[TYPE], p))
+            for r, p in zip(batch, payloads):
+                if r[TYPE] != "reverted":
                     continue
-                reverts.append((r.seq, r.batch, r.type, p))
+                reverts.append((r[SEQ], r[BATCH], r[TYPE], p))
                 took = [seen[index[x]] for x in p["seqs"] if x in index]
                 kinds = {(t, q.get("side")) for _, _, t, q in took if isinstance(q.get("roll"), dict)}
                 what = ", ".join(f"{s} {t}" for s, _, t, _ in took[:8]) + (" ..." if len(took) > 8 else "")
-                notes.append({"seq": r.seq, "what": f"undo ({p['reason']}) took back seq {what}"
-                                                      + (" — forced across a commencement (2.8)" if p.get("force") else "")})
-                undone_kinds.append((r.seq, kinds))
+                notes.append({"seq": r[SEQ], "what": f"undo ({p['reason']}) took back seq {what}"
+                              + (" — forced across a commencement (2.8)" if p.get("force") else "")})
+                undone_kinds.append((r[SEQ], kinds))
             reverted = reverted_seqs(reverts)
-            back = min(batch_of[reach[r.seq]] for r in batch if r.type == "reverted")
+            back = min(batch_of[reach[r[SEQ]]] for r in batch if r[TYPE] == "reverted")
             for r in batch:
-                if r.type == "reverted":
-                    uses[batch_of[reach[r.seq]]] -= 1
+                if r[TYPE] == "reverted":
+                    uses[batch_of[reach[r[SEQ]]]] -= 1
             if back in copies:
                 base = copies[back] if uses[back] <= 0 else copies[back].copy()  # the last use takes it
                 if uses[back] <= 0:
@@ -153,15 +211,31 @@ def run_audit(ledger) -> dict:
                 st = fold(seen, reverted=reverted)
         else:
             for r, p in zip(batch, payloads):
-                if r.type in REGISTRY:
-                    evolve(st, r.type, p, r.seq, r.batch)
+                index[r[SEQ]] = len(seen)
+                seen.append((r[SEQ], r[BATCH], r[TYPE], p))
+                if r[TYPE] in REGISTRY:
+                    evolve(st, r[TYPE], p, r[SEQ], r[BATCH])
             for r, p in zip(batch, payloads):
                 if isinstance(p.get("roll"), dict):
                     for useq, kinds in undone_kinds:
-                        if (r.type, p.get("side")) in kinds:
-                            notes.append({"seq": r.seq, "what": f"{r.type} of {p.get('side') or 'both'} made again "
-                                                                f"after the undo at seq {useq}: {p['roll']['dice']}"})
+                        if (r[TYPE], p.get("side")) in kinds:
+                            notes.append({"seq": r[SEQ], "what": f"{r[TYPE]} of {p.get('side') or 'both'} made again "
+                                                                 f"after the undo at seq {useq}: {p['roll']['dice']}"})
     return _report(findings, notes, rows)
+
+
+def _as_stored(batch, payloads, produced, hook) -> bool:
+    """Whether the command gives exactly the stored events, byte for byte: the usual case, with nothing
+    to explain (_compare would find nothing). Payloads upcast from an older version are compared in
+    detail; so is a payload not stored as text."""
+    if len(produced) != len(batch):
+        return False
+    for e, r, p in zip(produced, batch, payloads):
+        text = r[TEXT]
+        if e.TYPE != r[TYPE] or p is not r[PAYLOAD] or type(text) is not str \
+                or canonical(hook(e.__class__)(e)) != text.encode():
+            return False
+    return True
 
 
 def _report(findings, notes, rows) -> dict:
@@ -175,11 +249,6 @@ _DEFAULTS: dict = {}
 def _defaults(etype: str) -> dict:
     """Fields added to an event class with a default: a payload written before them holds the default."""
     if etype not in _DEFAULTS:
-        import attrs
-
-        from events.convert import unstructure
-        from events.types import REGISTRY
-
         cls = REGISTRY.get(etype)
         out = {}
         if cls is not None:
@@ -191,14 +260,16 @@ def _defaults(etype: str) -> dict:
     return _DEFAULTS[etype]
 
 
-def _compare(find, batch, payloads, produced):
-    """Explain each difference between the stored events and the ones the rules give."""
-    payloads = [{**_defaults(r.type), **p} for r, p in zip(batch, payloads)]
-    if [r.type for r in batch] != [t for t, _ in produced]:
-        find(batch[0].seq, RULE_OF.get(batch[0].type, "rules"),
-             f"the command gives events {[t for t, _ in produced]}, the log holds {[r.type for r in batch]}")
-    for r, stored, (ptype, want) in zip(batch, payloads, produced):
-        if ptype != r.type or stored == want:
+def _compare(find, stored_events, payloads, produced):
+    """Explain each difference between the stored events ((seq, type) each, with `payloads`) and the
+    ones the rules give (`produced`: (type, payload) each)."""
+    payloads = [{**_defaults(etype), **p} for (_, etype), p in zip(stored_events, payloads)]
+    types = [etype for _, etype in stored_events]
+    if types != [t for t, _ in produced]:
+        find(stored_events[0][0], RULE_OF.get(types[0], "rules"),
+             f"the command gives events {[t for t, _ in produced]}, the log holds {types}")
+    for (seq, etype), stored, (ptype, want) in zip(stored_events, payloads, produced):
+        if ptype != etype or stored == want:
             continue
         rolls = _rolls(stored)
         wrolls = _rolls(want)
@@ -208,31 +279,31 @@ def _compare(find, batch, payloads, produced):
             if exp is None or got == exp:
                 continue
             explained = True
-            table = got.get("table") or RULE_OF.get(r.type, "rules")
+            table = got.get("table") or RULE_OF.get(etype, "rules")
             dice = got.get("dice", [])
             if len(dice) != len(exp.get("dice", [])) or any(not isinstance(d, int) or d < 1 or d > 6 for d in dice):
-                find(r.seq, "dice", f"dice {dice} out of range or of the wrong count for {table}")
+                find(seq, "dice", f"dice {dice} out of range or of the wrong count for {table}")
                 continue
             if got.get("final") != sum(dice) + sum(d.get("value", 0) for d in got.get("drm", [])):
-                find(r.seq, table, f"final {got.get('final')} does not follow from dice {dice} and the DRM listed")
+                find(seq, table, f"final {got.get('final')} does not follow from dice {dice} and the DRM listed")
             if got.get("drm") != exp.get("drm"):
-                find(r.seq, table, "DRM list differs from what the history implies: recorded "
+                find(seq, table, "DRM list differs from what the history implies: recorded "
                      f"{_drm_text(got.get('drm'))}, history gives {_drm_text(exp.get('drm'))}")
             if dice != exp.get("dice"):
                 if got.get("manual"):
-                    find(r.seq, table, f"dice {dice} differ from the dice the command gave {exp.get('dice')}")
+                    find(seq, table, f"dice {dice} differ from the dice the command gave {exp.get('dice')}")
                 else:
-                    find(r.seq, "seed", f"dice {dice} are not the seeded roller's {exp.get('dice')}")
+                    find(seq, "seed", f"dice {dice} are not the seeded roller's {exp.get('dice')}")
             elif got.get("final") == exp.get("final") and got.get("drm") == exp.get("drm") and \
                     (got.get("outcome") != exp.get("outcome") or got.get("row") != exp.get("row")):
-                find(r.seq, table, f"result {got.get('outcome')!r} (row {got.get('row')}) does not follow from "
+                find(seq, table, f"result {got.get('outcome')!r} (row {got.get('row')}) does not follow from "
                                    f"final {got.get('final')} on table {table}: it gives {exp.get('outcome')!r}")
         rest_s = {k: v for k, v in stored.items() if not _is_roll(v)}
         rest_w = {k: v for k, v in want.items() if not _is_roll(v)}
         if rest_s != rest_w and not explained or (rest_s != rest_w and _differs_beyond_roll(rest_s, rest_w, rolls)):
             keys = sorted(k for k in set(rest_s) | set(rest_w) if rest_s.get(k) != rest_w.get(k))
             detail = "; ".join(f"{k} recorded {rest_s.get(k)!r}, the rules give {rest_w.get(k)!r}" for k in keys[:4])
-            find(r.seq, RULE_OF.get(r.type, "rules"), f"{r.type}: {detail}")
+            find(seq, RULE_OF.get(etype, "rules"), f"{etype}: {detail}")
 
 
 def _is_roll(v) -> bool:
