@@ -18,13 +18,12 @@ out byte for byte as stored has nothing to explain; only the others are compared
 """
 from __future__ import annotations
 
-import contextlib
 import functools
-import gc
 
 import attrs
 import orjson
 
+from cg.bulk import gc_paused
 from cg.commands import decide, decide_undo
 from cg.errors import BadInput, Refused
 from cg.evolve import evolve, fold, reverted_seqs, start
@@ -52,28 +51,17 @@ SEQ, BATCH, TYPE, VERSION, FIREFIGHT, STEP, PAYLOAD, COMMAND, TEXT = range(9)
 
 
 def run_audit(ledger) -> dict:
-    with _no_cyclic_gc():
+    # The audit keeps every payload and a long campaign's state alive and makes next to no reference
+    # cycles: the cyclic collector, triggered by the allocations, would only walk them again and again
+    # (a third of the audit's time).
+    with gc_paused():
         return _audit(ledger.store)
 
 
-@contextlib.contextmanager
-def _no_cyclic_gc():
-    """The audit keeps every payload and a long campaign's state alive (millions of objects) and makes
-    next to no reference cycles: the cyclic collector, triggered by the allocations, would only walk
-    them again and again (a third of the audit's time). Whatever cyclic garbage there is goes at the
-    collector's next run after the audit."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
-
-
-def _read(store, find) -> list[tuple]:
+def _read(store, find) -> tuple[list[tuple], int | None]:
     """Every row in one pass over the file: the hash chain checked (each problem found with its seq),
-    payload and command parsed."""
+    payload and command parsed. Also the batch of the first row whose payload or command is not
+    JSON (None if there is none): the commands before that batch are decided again, no more."""
     check = ChainCheck.of(store)  # the stored snapshot's (seq, hash) only as evidence of deleted rows
     rows = []
     unreadable = None
@@ -82,17 +70,23 @@ def _read(store, find) -> list[tuple]:
         try:
             p = loads(text)
             c = None if command is None else loads(command)
-        except (TypeError, ValueError) as e:  # the chain check reports the row
+        except (TypeError, ValueError):  # the chain check reports the row
             check.row(row)
-            unreadable = unreadable or e
+            if unreadable is None:
+                unreadable = batch if type(batch) is int else seq
+                find(seq, "format", f"row {seq}'s payload or command is not JSON: no command from here on"
+                                    " can be decided again")
             continue
         check.row(row, (p, c))
         rows.append((seq, batch, etype, version, ff, step, p, c, text))
     for seq, problem in check.finish():
         find(seq, "chain", problem)
-    if unreadable is not None:
-        raise unreadable  # as reading the log always did: its events cannot be decided again
-    return rows
+    return rows, unreadable
+
+
+# What folding or deciding an event that does not follow its schema raises (a missing key, a wrong
+# type, a hex off the map, a unit that is not there): a finding, never a crash of the audit.
+_UNFOLDABLE = (KeyError, TypeError, ValueError, AttributeError, IndexError)
 
 
 def _audit(store) -> dict:
@@ -102,9 +96,11 @@ def _audit(store) -> dict:
     def find(seq, rule, what):
         findings.append({"seq": seq, "rule": rule, "what": what})
 
-    rows = _read(store, find)
+    rows, unreadable = _read(store, find)
     batches: list[list] = []
     for r in rows:
+        if unreadable is not None and (type(r[BATCH]) is not int or r[BATCH] >= unreadable):
+            break
         if batches and batches[-1][0][BATCH] == r[BATCH]:
             batches[-1].append(r)
         else:
@@ -115,10 +111,12 @@ def _audit(store) -> dict:
     # each revert reaches back to (transitively through reverts of reverts), and fold on from it.
     batch_of = {r[SEQ]: b[0][SEQ] for b in batches for r in b}
     reach: dict[int, int] = {}
-    for r in rows:
-        if r[TYPE] == "reverted":
-            back = [reach.get(x, x) for x in r[PAYLOAD].get("seqs", ()) if x in batch_of]
-            reach[r[SEQ]] = min(back) if back else r[SEQ]
+    for b in batches:
+        for r in b:
+            if r[TYPE] == "reverted":
+                took = r[PAYLOAD].get("seqs") if isinstance(r[PAYLOAD], dict) else None
+                back = [reach.get(x, x) for x in took if x in batch_of] if isinstance(took, list) else []
+                reach[r[SEQ]] = min(back) if back else r[SEQ]
     with_revert = {batch_of[seq] for seq in reach}  # the batches holding a revert
     uses: dict[int, int] = {}  # checkpoint -> how many reverts fold on from it
     for m in reach.values():
@@ -134,93 +132,101 @@ def _audit(store) -> dict:
     reverts: list[tuple] = []
     reverted: set[int] = set()
     undone_kinds: list[tuple] = []  # (revert seq, {(type, side)}) for re-roll notes
-    for batch in batches:
-        head = batch[0]
-        hseq, htype = head[SEQ], head[TYPE]
-        if hseq in checkpoints and st is not None:
-            copies[hseq] = st.copy()
-        # an event type or version this release does not know: a newer plcg wrote it (exit 2, as status)
-        payloads = [r[PAYLOAD] if current.get(r[TYPE]) == r[VERSION] else upcast(r[TYPE], r[VERSION], r[PAYLOAD])
-                    for r in batch]
-        if htype == "campaign_started":
-            if st is not None:
-                find(hseq, "1.1", "a second campaign_started")
-                continue
-            try:
-                st = start(payloads[0])
-            except BadInput as e:
-                find(hseq, "card", f"the stored CG Card is invalid: {e}")
-                return _report(findings, notes, rows)
-            st.seq = hseq
-            index[hseq] = len(seen)
-            seen.append((hseq, head[BATCH], htype, payloads[0]))
-            continue
-        if st is None:
-            find(hseq, "1.1", "events before campaign_started")
-            continue
-        for r in batch:
-            if (r[FIREFIGHT], r[STEP]) != (st.firefight, st.step):
-                find(r[SEQ], "step order", f"recorded at firefight {r[FIREFIGHT]} step {r[STEP]}, but the "
-                                           f"campaign stood at firefight {st.firefight} step {st.step}")
-                break
-        cmd = head[COMMAND]
-        if cmd is None:
-            find(hseq, "format", "the batch holds no command: it cannot be checked against the rules")
-        else:
-            try:
-                if cmd.get("name") == "undo":
-                    produced = decide_undo(st, seen, reverted, cmd.get("to"), cmd.get("reason") or "",
-                                           bool(cmd.get("force")))
-                else:
-                    produced = decide(st, cmd, hseq)
-            except Refused as e:
-                find(hseq, e.rule, f"{cmd.get('name')} refused by the rules: {e}")
-                produced = None
-            except BadInput as e:
-                find(hseq, "input", f"{cmd.get('name')}: bad input: {e}")
-                produced = None
-            if produced is not None and not _as_stored(batch, payloads, produced, hook):
-                _compare(find, [(r[SEQ], r[TYPE]) for r in batch], payloads,
-                         [(e.TYPE, _norm(unstructure(e))) for e in produced])
-        # fold the history as recorded
-        if hseq in with_revert:
-            for r, p in zip(batch, payloads):
-                index[r[SEQ]] = len(seen)
-                seen.append((r[SEQ], r[BATCH], r[TYPE], p))
-            for r, p in zip(batch, payloads):
-                if r[TYPE] != "reverted":
+    try:
+        for batch in batches:
+            head = batch[0]
+            hseq, htype = head[SEQ], head[TYPE]
+            if hseq in checkpoints and st is not None:
+                copies[hseq] = st.copy()
+            # an event type or version this release does not know: a newer plcg wrote it (exit 2, as status)
+            payloads = [r[PAYLOAD] if current.get(r[TYPE]) == r[VERSION] else upcast(r[TYPE], r[VERSION], r[PAYLOAD])
+                        for r in batch]
+            if htype == "campaign_started":
+                if st is not None:
+                    find(hseq, "1.1", "a second campaign_started")
                     continue
-                reverts.append((r[SEQ], r[BATCH], r[TYPE], p))
-                took = [seen[index[x]] for x in p["seqs"] if x in index]
-                kinds = {(t, q.get("side")) for _, _, t, q in took if isinstance(q.get("roll"), dict)}
-                what = ", ".join(f"{s} {t}" for s, _, t, _ in took[:8]) + (" ..." if len(took) > 8 else "")
-                notes.append({"seq": r[SEQ], "what": f"undo ({p['reason']}) took back seq {what}"
-                              + (" — forced across a commencement (2.8)" if p.get("force") else "")})
-                undone_kinds.append((r[SEQ], kinds))
-            reverted = reverted_seqs(reverts)
-            back = min(batch_of[reach[r[SEQ]]] for r in batch if r[TYPE] == "reverted")
+                try:
+                    st = start(payloads[0])
+                except BadInput as e:
+                    find(hseq, "card", f"the stored CG Card is invalid: {e}")
+                    return _report(findings, notes, rows)
+                st.seq = hseq
+                index[hseq] = len(seen)
+                seen.append((hseq, head[BATCH], htype, payloads[0]))
+                continue
+            if st is None:
+                find(hseq, "1.1", "events before campaign_started")
+                continue
             for r in batch:
-                if r[TYPE] == "reverted":
-                    uses[batch_of[reach[r[SEQ]]]] -= 1
-            if back in copies:
-                base = copies[back] if uses[back] <= 0 else copies[back].copy()  # the last use takes it
-                if uses[back] <= 0:
-                    del copies[back]
-                st = fold(seen[index[back]:], base, reverted=reverted)
+                if (r[FIREFIGHT], r[STEP]) != (st.firefight, st.step):
+                    find(r[SEQ], "step order", f"recorded at firefight {r[FIREFIGHT]} step {r[STEP]}, but the "
+                                               f"campaign stood at firefight {st.firefight} step {st.step}")
+                    break
+            cmd = head[COMMAND]
+            if cmd is None:
+                find(hseq, "format", "the batch holds no command: it cannot be checked against the rules")
             else:
-                st = fold(seen, reverted=reverted)
-        else:
-            for r, p in zip(batch, payloads):
-                index[r[SEQ]] = len(seen)
-                seen.append((r[SEQ], r[BATCH], r[TYPE], p))
-                if r[TYPE] in REGISTRY:
-                    evolve(st, r[TYPE], p, r[SEQ], r[BATCH])
-            for r, p in zip(batch, payloads):
-                if isinstance(p.get("roll"), dict):
-                    for useq, kinds in undone_kinds:
-                        if (r[TYPE], p.get("side")) in kinds:
-                            notes.append({"seq": r[SEQ], "what": f"{r[TYPE]} of {p.get('side') or 'both'} made again "
-                                                                 f"after the undo at seq {useq}: {p['roll']['dice']}"})
+                try:
+                    if cmd.get("name") == "undo":
+                        produced = decide_undo(st, seen, reverted, cmd.get("to"), cmd.get("reason") or "",
+                                               bool(cmd.get("force")))
+                    else:
+                        produced = decide(st, cmd, hseq)
+                except Refused as e:
+                    find(hseq, e.rule, f"{cmd.get('name')} refused by the rules: {e}")
+                    produced = None
+                except BadInput as e:
+                    find(hseq, "input", f"{cmd.get('name')}: bad input: {e}")
+                    produced = None
+                if produced is not None and not _as_stored(batch, payloads, produced, hook):
+                    _compare(find, [(r[SEQ], r[TYPE]) for r in batch], payloads,
+                             [(e.TYPE, _norm(unstructure(e))) for e in produced])
+            # fold the history as recorded
+            if hseq in with_revert:
+                for r, p in zip(batch, payloads):
+                    index[r[SEQ]] = len(seen)
+                    seen.append((r[SEQ], r[BATCH], r[TYPE], p))
+                for r, p in zip(batch, payloads):
+                    if r[TYPE] != "reverted":
+                        continue
+                    reverts.append((r[SEQ], r[BATCH], r[TYPE], p))
+                    took = [seen[index[x]] for x in p["seqs"] if x in index]
+                    kinds = {(t, q.get("side")) for _, _, t, q in took if isinstance(q.get("roll"), dict)}
+                    what = ", ".join(f"{s} {t}" for s, _, t, _ in took[:8]) + (" ..." if len(took) > 8 else "")
+                    notes.append({"seq": r[SEQ], "what": f"undo ({p['reason']}) took back seq {what}"
+                                  + (" — forced across a commencement (2.8)" if p.get("force") else "")})
+                    undone_kinds.append((r[SEQ], kinds))
+                reverted = reverted_seqs(reverts)
+                back = min(batch_of[reach[r[SEQ]]] for r in batch if r[TYPE] == "reverted")
+                for r in batch:
+                    if r[TYPE] == "reverted":
+                        uses[batch_of[reach[r[SEQ]]]] -= 1
+                if back in copies:
+                    base = copies[back] if uses[back] <= 0 else copies[back].copy()  # the last use takes it
+                    if uses[back] <= 0:
+                        del copies[back]
+                    st = fold(seen[index[back]:], base, reverted=reverted)
+                else:
+                    st = fold(seen, reverted=reverted)
+            else:
+                for r, p in zip(batch, payloads):
+                    index[r[SEQ]] = len(seen)
+                    seen.append((r[SEQ], r[BATCH], r[TYPE], p))
+                    if r[TYPE] in REGISTRY:
+                        evolve(st, r[TYPE], p, r[SEQ], r[BATCH])
+                for r, p in zip(batch, payloads):
+                    if isinstance(p.get("roll"), dict):
+                        for useq, kinds in undone_kinds:
+                            if (r[TYPE], p.get("side")) in kinds:
+                                notes.append({"seq": r[SEQ], "what": f"{r[TYPE]} of {p.get('side') or 'both'} made again "
+                                                                     f"after the undo at seq {useq}: {p['roll']['dice']}"})
+    except _UNFOLDABLE as e:
+        # A row edited against its schema (its hash recomputed or not) gets here: its events do not
+        # fold, so nothing after them can be decided again. The chain findings stand as found.
+        head = batch[0]
+        find(head[SEQ], "format", f"{head[TYPE]} at seq {head[SEQ]} cannot be decided again or folded"
+                                  f" ({type(e).__name__}: {e}): a row edited against the event schema, or a"
+                                  " plcg bug to report; no command from here on can be decided again")
     return _report(findings, notes, rows)
 
 

@@ -135,3 +135,29 @@ def test_an_out_of_order_event_is_caught(campaign, tmp_path):
     c.close()
     code, report = _audit(db)
     assert any(f["seq"] == seq and f["rule"] == "step order" for f in report["findings"])
+
+
+@pytest.mark.parametrize("edit", [
+    "UPDATE events SET payload = 'not json' WHERE seq = {seq}",
+    "UPDATE events SET payload = json_remove(payload, '$.unit') WHERE seq = {seq}",
+    "UPDATE events SET payload = '[1, 2]' WHERE seq = {seq}",
+    "UPDATE events SET payload = json_set(payload, '$.hex', 'ZZ99') WHERE seq = {seq}",
+    "UPDATE events SET type = 'weather_set' WHERE seq = {seq}",
+], ids=["not JSON", "a key removed", "a list", "a hex off the map", "another type"])
+def test_an_edit_against_the_event_schema_is_a_finding_not_a_crash(campaign, tmp_path, edit):
+    """The audit reports what it cannot fold or decide at its seq (exit 1; an off-map hex folds, and
+    fails where a later command looks at it), with the chain findings, and decides nothing after it;
+    it never fails with an internal error (exit 5)."""
+    db = _copy(campaign, tmp_path)
+    seq, _ = _first(db, "unit_set_up")
+    c = sqlite3.connect(db)
+    c.execute(edit.format(seq=seq))
+    c.commit()
+    c.close()
+    r = CliRunner().invoke(cli.main, ["--db", db, "audit", "--json"])
+    assert r.exit_code == 1, (r.exit_code, r.output, r.exception)
+    findings = json.loads(r.output)["findings"]
+    assert {"seq": seq, "rule": "chain"} in [{k: f[k] for k in ("seq", "rule")} for f in findings]
+    stop = [f for f in findings if f["rule"] == "format"]  # where folding failed: that row, or a later
+    assert len(stop) == 1 and stop[0]["seq"] >= seq and "decided again" in stop[0]["what"], findings
+    assert all(f["seq"] <= stop[0]["seq"] for f in findings if f["rule"] != "chain"), findings
