@@ -6,15 +6,20 @@ from __future__ import annotations
 def purchase_rows(st, side: str, reveal: bool = False) -> list[dict]:
     st.load_all()  # the settled units too (a state loaded for a command lacks them)
     rows = []
+    units = st.units
+    names: dict = {}  # (side, RG id) -> the RG's name: a thousand purchases of a dozen RGs
     for p in st.purchases.values():
         mine = p.side == side
         if not mine and not (p.revealed or reveal):
             continue
-        rg = st.card.sides[p.side].rg_by_id(p.rg)
+        name = names.get((p.side, p.rg))
+        if name is None:
+            rg = st.card.sides[p.side].rg_by_id(p.rg)
+            name = names[(p.side, p.rg)] = rg.name if rg else p.rg
         rows.append({
-            "side": p.side, "purchase": p.id, "rg": p.rg, "name": rg.name if rg else p.rg, "firefight": p.firefight,
+            "side": p.side, "purchase": p.id, "rg": p.rg, "name": name, "firefight": p.firefight,
             "mode": p.mode, "cost": p.cost, "oba": p.oba, "leaders": list(p.leaders), "fp": p.fp,
-            "units": [st.units[u].name for u in p.units if u in st.units],
+            "units": [units[u].name for u in p.units if u in units],
             "revealed": p.revealed, "lost_idle": p.lost_idle,
         })
     return rows
