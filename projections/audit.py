@@ -58,14 +58,17 @@ def run_audit(ledger) -> dict:
         return _audit(ledger.store)
 
 
-def _read(store, find) -> tuple[list[tuple], int | None]:
+def _read(store, find) -> tuple[list[tuple], int | None, int]:
     """Every row in one pass over the file: the hash chain checked (each problem found with its seq),
     payload and command parsed. Also the batch of the first row whose payload or command is not
-    JSON (None if there is none): the commands before that batch are decided again, no more."""
+    JSON (None if there is none): the commands before that batch are decided again, no more. And how
+    many rows the file holds, readable or not."""
     check = ChainCheck.of(store)  # the stored snapshot's (seq, hash) only as evidence of deleted rows
     rows = []
     unreadable = None
+    total = 0
     for row in store.rows_for_audit():
+        total += 1
         seq, batch, etype, version, ff, step, text, _recorded, command, _link, _hash = row
         try:
             p = loads(text)
@@ -81,7 +84,7 @@ def _read(store, find) -> tuple[list[tuple], int | None]:
         rows.append((seq, batch, etype, version, ff, step, p, c, text))
     for seq, problem in check.finish():
         find(seq, "chain", problem)
-    return rows, unreadable
+    return rows, unreadable, total
 
 
 # What folding or deciding an event that does not follow its schema raises (a missing key, a wrong
@@ -96,7 +99,7 @@ def _audit(store) -> dict:
     def find(seq, rule, what):
         findings.append({"seq": seq, "rule": rule, "what": what})
 
-    rows, unreadable = _read(store, find)
+    rows, unreadable, total = _read(store, find)
     batches: list[list] = []
     for r in rows:
         if unreadable is not None and (type(r[BATCH]) is not int or r[BATCH] >= unreadable):
@@ -149,7 +152,7 @@ def _audit(store) -> dict:
                     st = start(payloads[0])
                 except BadInput as e:
                     find(hseq, "card", f"the stored CG Card is invalid: {e}")
-                    return _report(findings, notes, rows)
+                    return _report(findings, notes, total)
                 st.seq = hseq
                 index[hseq] = len(seen)
                 seen.append((hseq, head[BATCH], htype, payloads[0]))
@@ -227,7 +230,7 @@ def _audit(store) -> dict:
         find(head[SEQ], "format", f"{head[TYPE]} at seq {head[SEQ]} cannot be decided again or folded"
                                   f" ({type(e).__name__}: {e}): a row edited against the event schema, or a"
                                   " plcg bug to report; no command from here on can be decided again")
-    return _report(findings, notes, rows)
+    return _report(findings, notes, total)
 
 
 def _as_stored(batch, payloads, produced, hook) -> bool:
@@ -244,9 +247,9 @@ def _as_stored(batch, payloads, produced, hook) -> bool:
     return True
 
 
-def _report(findings, notes, rows) -> dict:
+def _report(findings, notes, events: int) -> dict:
     findings.sort(key=lambda f: (f["seq"], f["rule"]))
-    return {"findings": findings, "notes": notes, "events": len(rows)}
+    return {"findings": findings, "notes": notes, "events": events}
 
 
 _DEFAULTS: dict = {}

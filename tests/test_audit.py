@@ -156,7 +156,11 @@ def test_an_edit_against_the_event_schema_is_a_finding_not_a_crash(campaign, tmp
     c.close()
     r = CliRunner().invoke(cli.main, ["--db", db, "audit", "--json"])
     assert r.exit_code == 1, (r.exit_code, r.output, r.exception)
-    findings = json.loads(r.output)["findings"]
+    report = json.loads(r.output)
+    findings = report["findings"]
+    c = sqlite3.connect(db)
+    assert report["events"] == c.execute("SELECT count(*) FROM events").fetchone()[0]  # the unreadable too
+    c.close()
     assert {"seq": seq, "rule": "chain"} in [{k: f[k] for k in ("seq", "rule")} for f in findings]
     stop = [f for f in findings if f["rule"] == "format"]  # where folding failed: that row, or a later
     assert len(stop) == 1 and stop[0]["seq"] >= seq and "decided again" in stop[0]["what"], findings
