@@ -10,8 +10,9 @@ Figures (each measured in fresh child processes, median of --runs):
               sides), map: limit 2x raw
   audit       projections.audit.run_audit(Ledger(path)): limit 3x raw
   append      median of ~200 cheap commands (`setup` at 2.6) on a copy of the big file, through
-              Ledger.run: limit 5 ms. Measured twice: one Ledger for all the commands, and a new
-              Ledger (open + load state + decide + append + close) per command, as one CLI call does
+              Ledger.run: limit 5 ms. Measured twice: one Ledger for all the commands (it goes on
+              from the state its last command left), and a new Ledger (open + load the snapshot +
+              decide + append + close) per command, as one CLI call does
   status      `plcg status` as a whole process on the ~10k-event file, against
               `python -c "import attrs, cattrs, transitions, sqlite_utils"`: limit 1.3x
   memory      peak RSS of the replay child: limit 150 MB
