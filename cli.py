@@ -95,9 +95,9 @@ class Ledger:
         from events.versions import VERSIONS
 
         try:
-            chunks, common = self.store.fold_chunks(VERSIONS, until=at)
+            chunks, common, last = self.store.fold_chunks(VERSIONS, until=at)
             with gc_paused():
-                st = fold_stored(chunks, common, reverted_seqs(self.store.reverts(until=at)), VERSIONS, _upcast)
+                st = fold_stored(chunks, common, reverted_seqs(self.store.reverts(until=last)), VERSIONS, _upcast)
         except sqlite3.DatabaseError as e:
             raise BadInput(f"cannot read {self.path}: {e}") from None
         if st is None:

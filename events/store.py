@@ -436,11 +436,12 @@ class Store:
     FOLD_CHUNK = 1024  # rows per query of fold_chunks: large enough to amortise, small enough to copy cheaply
 
     def fold_chunks(self, current: dict[str, int], since: int = 0,
-                    until: int | None = None) -> tuple[Iterator[tuple], int]:
+                    until: int | None = None) -> tuple[Iterator[tuple], int, int]:
         """What folding the log needs, as cheaply as SQLite gives it to Python: (chunks of (seqs,
         types, payload dicts, {seq: stored version} of the chunk's rows whose version is not
         `current`'s for their type) for since < seq <= until in seq order, the version every other
-        row is stored at).
+        row is stored at, the last seq the chunks reach: what else the fold reads (the reverts) must
+        stop there too, or a revert appended meanwhile would take back rows without being folded).
 
         Python 3.11's sqlite3 drops and retakes the GIL around every column of every row and parses
         each payload in its own call; a chunk of rows instead comes back as one row of aggregates,
@@ -460,10 +461,10 @@ class Store:
         except sqlite3.DatabaseError as e:
             raise BadInput(f"cannot read {self.path}: {e}") from None
         if hi is None or hi <= since:
-            return iter(()), 0
+            return iter(()), 0, since
         versions = list(current.values())
         common = max(versions, key=versions.count) if versions else 0  # the version most types are at
-        return self._chunks(since, hi, current, common), common
+        return self._chunks(since, hi, current, common), common, hi
 
     def _chunks(self, since: int, hi: int, current: dict[str, int], common: int) -> Iterator[tuple]:
         others = [t for t, v in current.items() if v != common]

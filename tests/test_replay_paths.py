@@ -207,3 +207,36 @@ def test_a_payload_that_is_not_one_json_value_is_bad_input_naming_its_row(played
             led.state(use_snapshot=False)
     finally:
         led.close()
+
+
+def test_an_undo_appended_while_the_log_is_folded_is_not_half_seen(played, monkeypatch):
+    """Another writer's undo lands between the fold's first query and its read of the reverts: the
+    fold must give the state before that undo, not the rows it takes back without the undo itself."""
+    import cli
+    from events.store import Store
+
+    before = _ledger(played)
+    try:
+        want = digest(before.state(use_snapshot=False))
+    finally:
+        before.close()
+    real = Store.reverts
+    done = []
+
+    def reverts_after_another_writer(self, until=None):
+        if not done:
+            done.append(True)
+            other = cli.Ledger(played, write=True)
+            try:
+                other.run({"name": "undo", "reason": "another writer, meanwhile"})
+            finally:
+                other.close()
+        return real(self, until)
+
+    monkeypatch.setattr(Store, "reverts", reverts_after_another_writer)
+    led = _ledger(played)
+    try:
+        assert digest(led.state(use_snapshot=False)) == want
+        assert done
+    finally:
+        led.close()
