@@ -1098,7 +1098,9 @@ def decide_undo(state: CampaignState, history: list[tuple], reverted: set[int],
     if not seqs:
         raise Refused("nothing to undo" + (" after that seq" if to is not None else ""), "undo", state.step)
     seqs.reverse()
-    crosses = any(_left_2_8(state, s) for s in seqs)
+    # What the undo takes out of force: its own seqs, and, where it takes back a revert that itself
+    # took back an undo (undoing a redo), what that earlier undo took back comes out of force again.
+    crosses = any(_left_2_8(state, s) for s in _taken_out(state, reverted, seqs, history))
     if crosses and not force:
         raise Refused("that undo crosses a firefight's commencement (2.8); give --force to do it anyway "
                       "(the log records it)", "2.8", state.step)
@@ -1108,3 +1110,14 @@ def decide_undo(state: CampaignState, history: list[tuple], reverted: set[int],
 
 def _left_2_8(state: CampaignState, seq: int) -> bool:
     return seq in state.commencements
+
+
+def _taken_out(state: CampaignState, reverted: set[int], seqs: list[int], history: list[tuple]) -> set[int]:
+    """The seqs in force now that a revert of `seqs` would take out of force (reverts of reverts
+    included: the log's reverts, from state.reverts, with the new one after them)."""
+    from cg.evolve import reverted_seqs
+
+    after = history[-1][0] + 1 if history else 1
+    records = [(s, None, "reverted", {"seqs": list(took)}) for s, took, *_ in state.reverts]
+    records.append((after, None, "reverted", {"seqs": seqs}))
+    return reverted_seqs(records) - reverted

@@ -115,3 +115,41 @@ def test_undo_to_keeps_what_earlier_undos_took_back(tmp_path):
         assert st.sides["axis"].cp == st.card.sides["axis"].initial_cp
     finally:
         led.close()
+
+
+def test_undoing_a_redo_across_a_commencement_needs_force(tmp_path):
+    """Undo --to N --force across 2.8, undo that (the redo), then undo the redo: the last one takes
+    the commenced firefight out of force again, so it needs --force as the first did."""
+    path = str(tmp_path / "r.plcg")
+    play(path, echo=lambda s: None)
+    led = cli.Ledger(path, write=True)
+    try:
+        led.run({"name": "undo", "to": 5, "reason": "start again", "force": True})
+        assert (led.state().firefight, led.state().step) == (1, "2.3")
+        led.run({"name": "undo", "reason": "no, keep it"})  # the redo: the campaign is back
+        back = _key(led)
+        head = led.store.head()
+        with pytest.raises(Refused) as e:
+            led.run({"name": "undo", "reason": "start again after all"})
+        assert e.value.rule == "2.8"
+        assert led.store.head() == head and _key(led) == back  # nothing written
+        led.run({"name": "undo", "reason": "start again after all", "force": True})
+        st = led.state()
+        assert (st.firefight, st.step) == (1, "2.3")
+        assert next(iter(led.store.read(since=head[0]))).payload["force"] is True
+    finally:
+        led.close()
+
+
+def test_undoing_an_undo_that_crossed_needs_no_force(tmp_path):
+    """Taking back a forced undo puts the firefight back in force: that crosses nothing."""
+    path = str(tmp_path / "s.plcg")
+    play(path, echo=lambda s: None)
+    led = cli.Ledger(path, write=True)
+    try:
+        before = _key(led)
+        led.run({"name": "undo", "to": 5, "reason": "start again", "force": True})
+        stored = led.run({"name": "undo", "reason": "no, keep it"})
+        assert stored[0].payload["force"] is False and _key(led) == before
+    finally:
+        led.close()
