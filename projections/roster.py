@@ -10,15 +10,17 @@ TYPE = {"axis_assault": "Axis Assault", "allied_assault": "Allied Assault", "dua
 def roster_rows(st) -> list[dict]:
     st.load_all()  # the settled units too (a state loaded for a command lacks them)
     rows = []
+    cg_tvp = {side: 0 for side in SIDES}  # 3.33: the CG total so far; a firefight not yet awarded carries it
     for ff in st.firefights:
         for side in SIDES:
+            cg_tvp[side] = max(cg_tvp[side], ff.tvp_total[side])
             rows.append({
                 "firefight": ff.n, "side": side, "date": ff.date, "time": ff.time,
                 "type": ff.type, "attacker": ff.attacker,
                 "elr": ff.elr.get(side), "san": ff.san.get(side),
                 "cp_gained": ff.cp_gained[side], "cp_spent": ff.cp_spent[side], "cp_left": ff.cp_left[side],
                 "cvp_lost": ff.cvp_lost[side] if ff.winner or ff.type == "idle" else None,
-                "tvp": ff.tvp[side], "cg_tvp": ff.tvp_total[side],
+                "tvp": ff.tvp[side], "cg_tvp": cg_tvp[side],
                 "winner": ff.winner,
             })
     return rows
@@ -51,7 +53,7 @@ def roster_text(st, rows: list[dict]) -> str:
             r["tvp"], r["cg_tvp"], "won" if r["winner"] == r["side"] else "",
         ])
     head = ["FF", "date", "time", "type", "side", "ELR", "SAN", "CP+", "CP-", "CP left", "CVP lost", "TVP",
-            "CG TVP", ""]
+            "CG TVP", "result"]
     t = totals(rows)
     foot = "\n".join(
         f"{side}: CP gained {v['cp_gained']}, spent {v['cp_spent']}, CVP lost {v['cvp_lost']}, "

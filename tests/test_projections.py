@@ -8,7 +8,7 @@ from projections.digest import canonical_state
 from projections.maps import map_json
 from projections.oob import oob_rows
 from projections.purchases import purchase_rows
-from projections.roster import roster_rows
+from projections.roster import roster_rows, totals
 
 
 def _views(st):
@@ -47,6 +47,28 @@ def test_snapshot_is_derived_data(tmp_path):
         assert canonical_state(led.state()) == with_snap
     finally:
         led.close()
+
+
+def test_roster_cg_tvp_is_the_running_total_at_every_step(tmp_path):
+    """3.33: the CG TVP column is the total so far. A firefight whose TVP is not awarded yet (any step
+    before its 3.33) carries the total of the one before, and the footer's total is the side's."""
+    path = str(tmp_path / "t.plcg")
+    checked = []
+
+    def around(led, cmd, run):
+        stored = run(cmd)
+        st = led.state()
+        rows = roster_rows(st)
+        for side in ("axis", "allied"):
+            mine = [r["cg_tvp"] for r in rows if r["side"] == side]
+            assert mine == sorted(mine)  # a running total: it never drops back
+            assert totals(rows)[side]["cg_tvp"] == st.sides[side].tvp_total
+        if st.firefight > 1 and any(st.sides[s].tvp_total for s in ("axis", "allied")):
+            checked.append((st.firefight, st.step))
+        return stored
+
+    play(path, echo=lambda s: None, around=around)
+    assert any(step == "2.1" for _, step in checked)  # a new firefight with TVP already awarded before it
 
 
 def test_roster_rows_follow_the_rules(tmp_path):
