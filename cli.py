@@ -252,19 +252,17 @@ def _step(ctx, cmd: dict, as_json: bool = False) -> None:
         _echo_json([{"seq": s.seq, "type": s.type, "summary": summary(s.type, s.payload), **(
             {"roll": s.payload["roll"]} if isinstance(s.payload.get("roll"), dict) else {})} for s in stored])
         return
-    for s in stored:
-        if s.type == "step_left":
-            continue
-        click.echo(f"[{s.seq}] {summary(s.type, s.payload)}")
+    # each event in words, in seq order; the steps left as one line (where the campaign now stands)
+    lines = [(s.seq, summary(s.type, s.payload)) for s in stored if s.type != "step_left"]
     st = led.state_after
     moved = [s for s in stored if s.type == "step_left"]
     if moved:
         from cg.steps import BY_ID
 
-        if st.ended:
-            click.echo(f"[{moved[-1].seq}] the CG has ended")
-        else:
-            click.echo(f"[{moved[-1].seq}] now at step {st.step} {BY_ID[st.step].name} (firefight {st.firefight})")
+        lines.append((moved[-1].seq, "the CG has ended" if st.ended else
+                      f"now at step {st.step} {BY_ID[st.step].name} (firefight {st.firefight})"))
+    for seq, text in sorted(lines, key=lambda x: x[0]):
+        click.echo(f"[{seq}] {text}")
 
 
 JSON_OPT = click.option("--json", "as_json", is_flag=True, help="Print JSON.")

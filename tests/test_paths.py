@@ -254,6 +254,10 @@ def test_concession_at_any_step_ends_the_cg(campaign, ff, step):
     r = cli_run(c.path, "concede", "axis")
     assert r.code == 0, r.err
     assert "the CG has ended" in r.out
+    import re
+
+    seqs = [int(x) for x in re.findall(r"^\[(\d+)\]", r.out, re.M)]
+    assert len(seqs) == 3 and seqs == sorted(seqs)  # conceded, the step left, cg_ended: in seq order
     d = status(c.path)
     assert d["ended"] is True and d["step"] == "end" and d["pending"] == []
     import cli
