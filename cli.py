@@ -1,4 +1,4 @@
-"""plcg: the command line of the Platoon Leader 2.5 campaign ledger (../docs/cli-contract.md).
+"""plcg: the command line of the Platoon Leader 2.5 campaign ledger (the CLI contract, shared/docs/cli-contract.md).
 
 A thin shell: it opens the campaign file, loads the state (snapshot + tail), asks `cg.commands.decide`
 for the events, appends them in one transaction and prints. Errors map to the contract's exit codes:

@@ -1,4 +1,4 @@
-"""One exception type per exit code of the CLI contract (docs: cli-contract.md, Exit codes).
+"""One exception type per exit code of the CLI contract (shared/docs/cli-contract.md, Exit codes).
 
 Nothing below cli.py prints or exits: it raises one of these and the CLI maps it.
 """

@@ -1,4 +1,4 @@
-"""The PL 2.5 step order (pl25-sequence.md): each step's id, name and rule, what it owes before
+"""The PL 2.5 step order (shared/docs/pl25-sequence.md): each step's id, name and rule, what it owes before
 `plcg next`, and the `transitions` machine that says where `next` goes.
 
 The machine is built once per process and never driven on replay: the folded state carries the

@@ -1,6 +1,6 @@
 """The campaign file: an append-only, hash-chained event log in SQLite. The only code that writes it.
 
-Tables (docs/architecture.md, "Rooms" and "Speed"):
+Tables (shared/docs/architecture.md, "Rooms" and "Speed"):
   events(seq INTEGER PRIMARY KEY, batch, type, version, firefight, step, payload, recorded, command,
          prev_hash, hash)      -- seq is the rowid, so rowid order is seq order
   meta(key TEXT PRIMARY KEY, value TEXT)    -- "format" plus what `create` was given

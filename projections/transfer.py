@@ -1,5 +1,5 @@
 """The raw log as JSON Lines, and a new campaign file made from it (`plcg export --format jsonl`,
-`plcg import FILE`; docs/cli-contract.md).
+`plcg import FILE`; shared/docs/cli-contract.md).
 
 Export: one canonical JSON object per event (sorted keys, no spaces), in seq order, with every
 column the hash covers plus the hash itself.
