@@ -124,13 +124,14 @@ def mermaid() -> str:
         auto_transitions=False,
         graph_engine="mermaid",
         show_conditions=True,
-        title="PL 2.5 step order",
+        title="TITLE",  # put in below: the id rewriting would take its "2.5" for a step
     )
     text = gm.get_graph().draw(None)
     # Mermaid ids may not hold dots: draw "2.1" as the id s2_1 and keep "2.1" as its label.
     ident = r"(?<![\w.\"])(\d\.\d+|end)(?![\w.\"])"
     text = re.sub(ident, lambda m: "s" + m.group(1).replace(".", "_"), text)
-    return re.sub(r"(?m)^(\s*)Class ", r"\1class ", text)  # Mermaid's keyword is lower case
+    text = re.sub(r"(?m)^(\s*)Class ", r"\1class ", text)  # Mermaid's keyword is lower case
+    return text.replace("TITLE", "PL 2.5 step order", 1)
 
 
 # --- what a step owes before `next` --------------------------------------------------------------
