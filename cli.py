@@ -7,6 +7,7 @@ for the events, appends them in one transaction and prints. Errors map to the co
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import sqlite3
 import sys
@@ -76,6 +77,10 @@ class Ledger:
         from cg import snapshot
         from cg.evolve import fold
 
+        if at is not None:  # --at SEQ: a seq of the log, not a guess past either end of it
+            last = self.store.head()[0]
+            if not 1 <= at <= last:
+                raise BadInput(f"--at {at}: the log holds seqs 1 to {last}")
         if at is None and use_snapshot:
             snap = self.store.snapshot()
             if snap is not None:
@@ -143,6 +148,12 @@ class Ledger:
         # on from the state that command left while the file's head is still that command's seq and
         # hash: no other writer came in between, so it is the state the log folds to. It is folded
         # forward in place below, so it is kept again only once the append is in.
+        try:  # the command is stored with its events: a value JSON cannot hold is bad input, not a crash
+            import orjson
+
+            orjson.dumps(cmd)
+        except TypeError as e:
+            raise BadInput(f"a value given cannot be recorded ({e})") from None
         kept, self._kept = self._kept, None
         head = self.store.head()
         st = kept[2] if kept is not None and head == kept[:2] else self.state(lazy=True)
@@ -189,12 +200,27 @@ def _upcast(etype: str, version: int, payload: dict) -> dict:
 
 # ---- click plumbing ----------------------------------------------------------------------------------
 
+def _usage_exit(ctx, e: click.UsageError):
+    """A usage error in one line (the contract: one or two lines, exit 2), with where to look."""
+    where = e.ctx.command_path if e.ctx is not None else "plcg"
+    click.echo(f"plcg: {' '.join(e.format_message().split())} (see: {where} --help)", err=True)
+    ctx.exit(e.exit_code)
+
+
 class PlcgGroup(click.Group):
     """Maps the ledger's errors to the contract's exit codes; no traceback reaches the user."""
+
+    def parse_args(self, ctx, args):
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as e:  # the group's own options (plcg --bogus)
+            _usage_exit(ctx, e)
 
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
+        except click.UsageError as e:  # a command's arguments, or no such command
+            _usage_exit(ctx, e)
         except PlcgError as e:
             for i, line in enumerate(str(e).splitlines() or [""]):
                 click.echo(f"plcg: {line}" if i == 0 else f"  {line}", err=True)
@@ -242,7 +268,13 @@ def _step(ctx, cmd: dict, as_json: bool = False) -> None:
     """Run one step command: decide, append in one transaction, print what was recorded."""
     from projections.words import summary
 
-    cmd = {k: v for k, v in cmd.items() if v not in (None, (), [], False)}
+    # an option not given is left out (the handlers' defaults apply); a 0 given is kept: 0 == False,
+    # so `in (None, False, ...)` would drop it and report --turn 0 as missing
+    cmd = {k: v for k, v in cmd.items() if v is not None and v is not False and v != () and v != []}
+    for k, v in cmd.items():  # the log shows every event on one line (the contract): text is one line
+        if any(isinstance(x, str) and _CONTROL.search(x) for x in (v if isinstance(v, (list, tuple)) else (v,))):
+            what = k.upper() if k == "text" else "--" + k.replace("_", "-")
+            raise BadInput(f"{what}: one line, without control characters (newlines, tabs)")
     led = Ledger(_db(ctx), write=True)
     try:
         stored = led.run(cmd)
@@ -265,6 +297,7 @@ def _step(ctx, cmd: dict, as_json: bool = False) -> None:
         click.echo(f"[{seq}] {text}")
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 JSON_OPT = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 DICE_DR = click.option("--dice", help="The DR as rolled: W,C (white, colored). Omit: the ledger rolls.")
 DICE_DR1 = click.option("--dice", help="The dr as rolled: N. Omit: the ledger rolls.")
@@ -879,7 +912,7 @@ def casualties(ctx, side, cvp, lost):
 @main.command()
 @click.argument("side", metavar="SIDE")
 @click.argument("unit", metavar="UNIT")
-@click.option("--morale", type=int, required=True, help="The unit's morale (1TC).")
+@click.option("--morale", type=int, help="The unit's morale for the 1TC (default: the one its counter shows).")
 @click.option("--leadership", type=int, default=0)
 @DICE_DR
 @JSON_OPT

@@ -17,7 +17,7 @@ from cg import tables
 from cg.dice import Dice
 from cg.errors import BadInput, Refused
 from cg.rules import redeployment_owed, situation_of, winner_by_cvp
-from cg.state import SIDES, CampaignState, expand_units, other
+from cg.state import LEADER_RE, MMC_RE, SIDES, CampaignState, expand_units, other
 from cg.steps import BY_ID, next_step, pending
 from events import types as ev
 from events.roll import Drm, Roll
@@ -92,6 +92,9 @@ def hex_arg(state: CampaignState, value, what: str = "hex") -> str:
     return h
 
 
+MAX_INT = 10**9  # no count, turn, CVP or modifier of a campaign comes near it; SQLite and JSON stop at 2**63
+
+
 def int_arg(cmd: dict, key: str, lo: int | None = 0, hi: int | None = None, default=None) -> int:
     v = cmd.get(key, default)
     if v is None:
@@ -100,8 +103,12 @@ def int_arg(cmd: dict, key: str, lo: int | None = 0, hi: int | None = None, defa
         n = int(v)
     except (TypeError, ValueError):
         raise BadInput(f"--{key.replace('_', '-')} {v!r}: a whole number is needed") from None
+    if abs(n) > MAX_INT:
+        raise BadInput(f"--{key.replace('_', '-')} {n}: too large a number")
     if (lo is not None and n < lo) or (hi is not None and n > hi):
-        raise BadInput(f"--{key.replace('_', '-')} {n}: must be {lo}..{hi if hi is not None else ''}")
+        bounds = f"{lo}..{hi}" if lo is not None and hi is not None else \
+            f"{lo} or more" if lo is not None else f"{hi} or less"
+        raise BadInput(f"--{key.replace('_', '-')} {n}: must be {bounds}")
     return n
 
 
@@ -531,7 +538,7 @@ def _night(ctx, cmd):
 def _option(ctx, cmd):
     opt = str(cmd.get("option") or "").upper()
     if opt not in ("A", "B"):
-        raise BadInput("plcg option A|B")
+        raise BadInput(f"Redeployment Option {cmd.get('option')!r}: A or B (3.2)")
     st = ctx.state
     at(st, "option")
     if st.option is not None:
@@ -697,13 +704,13 @@ def _end(ctx, cmd):
     st = ctx.state
     turn = int_arg(cmd, "turn", 1)
     cvp = cmd.get("cvp_lost") or {}
+    for k in cvp:
+        side_arg({"side": k}, "side")  # an unknown side is named before a missing one is asked for
     lost_cvp = {}
     for side in SIDES:
         if side not in cvp:
             raise BadInput(f"--cvp-lost {side}=N is required")
-        lost_cvp[side] = int_arg({"v": cvp[side]}, "v", 0)
-    for k in cvp:
-        side_arg({"side": k})
+        lost_cvp[side] = int_arg({f"cvp_lost {side}": cvp[side]}, f"cvp_lost {side}", 0)
     winner_given = cmd.get("winner")
     if winner_given is not None:
         winner_given = side_arg({"side": winner_given})
@@ -781,14 +788,29 @@ def _casualties(ctx, cmd):
     return [ev.CasualtiesAdded(side=side, cvp=n, units=tuple(units))]
 
 
+def counter_morale(name: str) -> int | None:
+    """The morale printed on a counter: an MMC's third number (4-6-7: 7), a leader's first (8-1: 8);
+    None for anything else (the player gives --morale)."""
+    m = MMC_RE.match(name)
+    if m:
+        return int(m.group(3))
+    if LEADER_RE.match(name):
+        return int(re.match(r"\d+", name).group(0))
+    return None
+
+
 @command("encircled", "3.1")
 def _encircled(ctx, cmd):
     side = side_arg(cmd)
     st = ctx.state
-    u = unit_arg(st, side, cmd.get("unit"))
-    morale = int_arg(cmd, "morale", 2, 12)
+    u = unit_arg(st, side, cmd.get("unit"), alive=False)
+    printed = counter_morale(u.name)
+    if cmd.get("morale") is None and printed is None:
+        raise BadInput(f"--morale is required: {u.id}'s counter ({u.name}) does not show a morale")
+    morale = int_arg(cmd, "morale", 2, 12, default=printed)
     leadership = int_arg(cmd, "leadership", -6, 6, default=0)
     given = given_dice(cmd, 2)
+    in_play(st, u)
     at(st, "encircled")
     if not u.encircled:
         raise Refused(f"{u.id} is not Encircled", "3.17", st.step)
@@ -916,6 +938,9 @@ def leader_slots(st: CampaignState, side: str) -> int:
     return st.leader_result[side] - hardened - st.generated[side]
 
 
+REPAIRABLE = ("sw", "gun", "vehicle", "other")  # unit kinds a 3.46 repair dr can be for
+
+
 @command("repair", "3.46")
 def _repair(ctx, cmd):
     side = side_arg(cmd)
@@ -923,14 +948,22 @@ def _repair(ctx, cmd):
     item = str(cmd.get("item") or "")
     if not item:
         raise BadInput("plcg repair SIDE ITEM: name the weapon or vehicle")
-    kind = cmd.get("kind") or st.repairs_owed.get((side, item))
+    owed = st.repairs_owed.get((side, item))
+    unit = st.unit(item)
+    if owed is None and (unit is None or unit.side != side):
+        raise BadInput(f"unknown {side} unit {item!r}, and no repair is owed for it (plcg end --repair "
+                       f"{side}:ITEM=KIND flags one at 2.9; plcg oob {side} lists the units)")
+    if owed is None and unit.kind not in REPAIRABLE:
+        raise BadInput(f"{unit.id} is a {unit.kind}: only a weapon or vehicle is repaired (3.46)")
+    kind = cmd.get("kind") or owed
+    if kind is None:
+        raise BadInput(f"--kind is required: {item} was not flagged at 2.9; one of {', '.join(tables.REPAIR)}")
     if kind not in tables.REPAIR:
         raise BadInput(f"--kind {kind!r}: one of {', '.join(tables.REPAIR)}")
     given = given_dice(cmd, 1)
     drm_v = int_arg(cmd, "drm", -6, 6, default=0)
     at(st, "repair")
     dl = (Drm("3.46", "leadership/inexperience/captured use/ammunition shortage (stated)", drm_v),) if drm_v else ()
-    unit = st.unit(item)
     if unit is not None and unit.isolated and kind in ("malfunction", "low_ammo"):
         raise Refused(f"{item} is possessed by an Isolated unit: no repair", "3.46", st.step)
     r = roll(ctx.dice(given, 1), dl, lambda f: tables.repair(f, kind))

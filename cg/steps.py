@@ -185,7 +185,12 @@ def pending(state: CampaignState) -> list[dict]:
     elif s == "3.1":
         for u in state.units.values():
             if u.encircled and u.status in ("on_map", "available"):
-                owe(f"plcg encircled {u.side} {u.id} --morale M", "3.17", f"1TC for encircled {u.id}", False)
+                from cg.commands import counter_morale
+
+                if counter_morale(u.name) is None:
+                    owe(f"plcg encircled {u.side} {u.id} --morale M", "3.17", f"1TC for encircled {u.id}", False)
+                else:  # the counter shows the morale: runnable as written
+                    owe(f"plcg encircled {u.side} {u.id}", "3.17", f"1TC for encircled {u.id}")
             if u.shocked and u.status in ("on_map", "available"):
                 owe(f"plcg shock {u.side} {u.id}", "3.19", f"Shock/UK dr for {u.id}")
     elif s == "3.2":
@@ -235,7 +240,7 @@ def pending(state: CampaignState) -> list[dict]:
 POSITIONAL = {
     "cp": ("side",), "weather": (), "determine": (), "leader": ("side", "rg"), "oba": ("side", "rg"),
     "patrol-return": ("side", "patrol"), "promote": ("side",), "leaders": ("side",), "elr": ("side",),
-    "disease": ("side",), "evacuate": ("side", "leader"), "shock": ("side", "unit"),
+    "disease": ("side",), "evacuate": ("side", "leader"), "shock": ("side", "unit"), "encircled": ("side", "unit"),
     "recall": ("side", "vehicle"), "repair": ("side", "item"),
 }
 

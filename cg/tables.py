@@ -339,7 +339,8 @@ def fortification_cost(kind: str, *, capacity: int | None = None, factors: int |
         return FIXED_FP[kind]
     if kind == "foxhole":  # n1
         if capacity not in FOXHOLE_FP:
-            raise ValueError(f"foxhole capacity {capacity!r}: 1, 2 or 3 squads (2.38 n1)")
+            given = "is required" if capacity is None else f"{capacity}:"
+            raise ValueError(f"--capacity {given} a foxhole holds 1, 2 or 3 squads (2.38 n1)")
         return FOXHOLE_FP[capacity]
     if kind == "hip":  # n3
         if unit not in HIP_FP:

@@ -288,3 +288,18 @@ def test_status_json_follows_the_campaign(campaign):
     # firefight 2 is a night firefight on the card: 2.42 is owed, and it is the players' to state
     assert d["pending"] == [{"command": "plcg night TEXT", "rule": "2.42",
                              "what": "night conditions from the CG Card's night rules", "runnable": False}]
+
+
+@pytest.mark.parametrize("dice,result", [("3,3", "passed"), ("4,4", "eliminated")])
+def test_encircled_1tc_takes_the_morale_its_counter_shows(campaign, dice, result):
+    """3.17 in the contract's form, `plcg encircled SIDE UNIT [--dice W,C]`: a 4-6-7 tests on morale
+    7; the 1TC adds +1, so 3,3 (7) passes and 4,4 (9) eliminates. status offers it runnable."""
+    c = campaign(plan={1: {"buy": [("axis", "I1")], "end": {"encircled": ["axis:I1-1.1"]}}})
+    c.advance(1, "3.1")
+    c.close()
+    owed = [p for p in status(c.path)["pending"] if p["rule"] == "3.17"]
+    assert [(p["command"], p["runnable"]) for p in owed] == [("plcg encircled axis I1-1.1", True)]
+    r = cli_run(c.path, "encircled", "axis", "I1-1.1", "--dice", dice, "--json")
+    assert r.code == 0, r.err
+    roll = orjson.loads(r.out)[0]["roll"]
+    assert (roll["final"], roll["outcome"]) == (sum(map(int, dice.split(","))) + 1, result)

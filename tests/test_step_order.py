@@ -49,14 +49,14 @@ COMMANDS = {
     "promote": (["promote", "axis", "--dice", "3"], {"3.44"}),
     "leaders": (["leaders", "axis", "--dice", "3"], {"3.45"}),
     "harden": (["harden", "axis", SQUAD], {"3.43", "3.44", "3.45"}),
-    "repair": (["repair", "axis", "MG1", "--kind", "malfunction", "--dice", "3"], {"3.46"}),
+    "repair": (["repair", "axis", "I1-1.4", "--kind", "malfunction", "--dice", "3"], {"3.46"}),  # its LMG
     "recall": (["recall", "axis", SQUAD, "--dice", "3"], {"3.461"}),
     "elr": (["elr", "axis", "--dice", "3,4"], {"3.47"}),
     "clear": (["clear", "axis", "M6", "wire", "--dice", "3"], {"3.52"}),
     "rubble": (["rubble", "M4", "--kia", "2", "--dice", "3"], {"2.9", "3.3"}),
     "flame": (["flame", "M4", "--kindling", "7", "--dice", "3,4"], {"2.9", "3.3"}),
 }
-NAMES_A_UNIT = {"redeploy", "setup", "patrol", "encircled", "shock", "evacuate", "recall", "harden"}
+NAMES_A_UNIT = {"redeploy", "setup", "patrol", "encircled", "shock", "evacuate", "recall", "harden", "repair"}
 
 PLAN = {
     1: {"buy": [("axis", "I1"), ("allied", "I1")], "end": {"cvp_lost": {"axis": 4, "allied": 6}}},
@@ -243,8 +243,8 @@ BAD = [
     ("2.1", ["setup", "axis", "NOPE", "M5"], "unknown axis unit"),
     ("3.47", ["redeploy", "axis", SQUAD, "--to", "Z99"], "not a hex"),
     ("3.1", ["leader", "axis", "I1", "--dice", "1,1,1"], "two dice"),
-    ("2.3", ["repair", "axis", "MG1", "--kind", "broken"], "--kind"),
-    ("2.6", ["option", "C"], "A|B"),
+    ("2.3", ["repair", "axis", "I1-1.4", "--kind", "broken"], "--kind"),
+    ("2.6", ["option", "C"], "A or B"),
     ("2.7", ["buy", "axis", "I3", "--mode", "sideways"], "--mode"),
     ("3.3", ["shock", "axis", SQUAD, "--dice", "7"], "1-6"),
     # at the right step, where the rules would refuse too: still exit 2
