@@ -531,6 +531,9 @@ def _night(ctx, cmd):
     at(st, "night")
     if "determine" not in st.done:
         raise Refused("determine the firefight type (2.41) before the night conditions", "2.42", st.step)
+    if st.ff.time != "night":
+        raise Refused(f"firefight {st.firefight} is a {st.ff.time} firefight: night conditions are set for a night "
+                      "one only", "2.42", st.step)
     return [ev.NightSet(text=text)]
 
 
@@ -572,6 +575,8 @@ def _redeploy(ctx, cmd):
             return [ev.Redeployed(side=side, unit=u.id, frm=u.hex, to=to, situation=situation, roll=None,
                                   result="redeploys")]
     else:
+        if st.option is None:
+            raise Refused("choose Redeployment Option A or B first (plcg option A|B)", "3.2", st.step)
         owed = redeployment_owed(st)
         mine = [o for o in owed if o[1] == u.id]
         if not mine:

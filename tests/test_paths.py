@@ -6,6 +6,7 @@ from __future__ import annotations
 import orjson
 import pytest
 
+from cg.errors import Refused
 from conftest import Campaign, cli_run, ff_list, rows
 
 FULL_RePh = ["3.1", "3.2", "3.3", "3.41", "3.42", "3.43", "3.44", "3.45", "3.46", "3.461", "3.47", "3.51", "3.52"]
@@ -303,3 +304,25 @@ def test_encircled_1tc_takes_the_morale_its_counter_shows(campaign, dice, result
     assert r.code == 0, r.err
     roll = orjson.loads(r.out)[0]["roll"]
     assert (roll["final"], roll["outcome"]) == (sum(map(int, dice.split(","))) + 1, result)
+
+
+def test_night_conditions_only_for_a_night_firefight(campaign):
+    """2.42 sets the Night Conditions of a night firefight; a day one has none to set."""
+    c = campaign(plan={1: {"buy": [("axis", "I1")]}})
+    c.advance(1, "2.4")
+    c.run("determine")
+    assert c.state().ff.time == "day"
+    before = c.rows()
+    with pytest.raises(Refused) as e:
+        c.run("night", text="NVR 3")
+    assert e.value.rule == "2.42" and c.rows() == before
+
+
+def test_redeployment_at_3_2_waits_for_the_option(campaign):
+    """3.2: the Redeployment Option is chosen first, then units redeploy (3.21 on)."""
+    c = campaign(plan={1: {"buy": [("axis", "I1")]}})
+    c.advance(1, "3.2")
+    assert c.state().option is None
+    with pytest.raises(Refused) as e:
+        c.run("redeploy", side="axis", unit="I1-1.1", to="C4")
+    assert e.value.rule == "3.2" and "Option" in str(e.value)
