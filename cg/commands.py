@@ -16,8 +16,9 @@ from cg import drm as drms
 from cg import tables
 from cg.dice import Dice
 from cg.errors import BadInput, Refused
+from cg.evolve import reverted_seqs
 from cg.rules import redeployment_owed, situation_of, winner_by_cvp
-from cg.state import LEADER_RE, MMC_RE, SIDES, CampaignState, expand_units, other
+from cg.state import SIDES, CampaignState, counter_morale, expand_units, other
 from cg.steps import BY_ID, next_step, pending
 from events import types as ev
 from events.roll import Drm, Roll
@@ -710,7 +711,7 @@ def _end(ctx, cmd):
     turn = int_arg(cmd, "turn", 1)
     cvp = cmd.get("cvp_lost") or {}
     for k in cvp:
-        side_arg({"side": k}, "side")  # an unknown side is named before a missing one is asked for
+        side_arg({"side": k})  # an unknown side is named before a missing one is asked for
     lost_cvp = {}
     for side in SIDES:
         if side not in cvp:
@@ -791,17 +792,6 @@ def _casualties(ctx, cmd):
     units = [unit_arg(st, side, u).id for u in (cmd.get("lost") or ())]
     at(st, "casualties")
     return [ev.CasualtiesAdded(side=side, cvp=n, units=tuple(units))]
-
-
-def counter_morale(name: str) -> int | None:
-    """The morale printed on a counter: an MMC's third number (4-6-7: 7), a leader's first (8-1: 8);
-    None for anything else (the player gives --morale)."""
-    m = MMC_RE.match(name)
-    if m:
-        return int(m.group(3))
-    if LEADER_RE.match(name):
-        return int(re.match(r"\d+", name).group(0))
-    return None
 
 
 @command("encircled", "3.1")
@@ -1153,8 +1143,6 @@ def _left_2_8(state: CampaignState, seq: int) -> bool:
 def _taken_out(state: CampaignState, reverted: set[int], seqs: list[int], history: list[tuple]) -> set[int]:
     """The seqs in force now that a revert of `seqs` would take out of force (reverts of reverts
     included: the log's reverts, from state.reverts, with the new one after them)."""
-    from cg.evolve import reverted_seqs
-
     after = history[-1][0] + 1 if history else 1
     records = [(s, None, "reverted", {"seqs": list(took)}) for s, took, *_ in state.reverts]
     records.append((after, None, "reverted", {"seqs": seqs}))

@@ -270,6 +270,17 @@ def unit_kind(name: str, rg_kind: str) -> str:
     return "other"
 
 
+def counter_morale(name: str) -> int | None:
+    """The morale printed on a counter: an MMC's third number (4-6-7: 7), a leader's first (8-1: 8);
+    None for anything else (the player gives --morale)."""
+    m = MMC_RE.match(name)
+    if m:
+        return int(m.group(3))
+    if LEADER_RE.match(name):
+        return int(re.match(r"\d+", name).group(0))
+    return None
+
+
 def expand_units(spec: tuple[str, ...]) -> list[str]:
     """Card `units = ["3x 4-6-7", "1x LMG"]` -> ["4-6-7", "4-6-7", "4-6-7", "LMG"]."""
     out = []

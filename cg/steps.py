@@ -11,7 +11,7 @@ import re
 import attrs
 from transitions import Machine
 
-from cg.state import SIDES, CampaignState
+from cg.state import SIDES, CampaignState, counter_morale
 
 
 @attrs.frozen
@@ -185,8 +185,6 @@ def pending(state: CampaignState) -> list[dict]:
     elif s == "3.1":
         for u in state.units.values():
             if u.encircled and u.status in ("on_map", "available"):
-                from cg.commands import counter_morale
-
                 if counter_morale(u.name) is None:
                     owe(f"plcg encircled {u.side} {u.id} --morale M", "3.17", f"1TC for encircled {u.id}", False)
                 else:  # the counter shows the morale: runnable as written
