@@ -92,7 +92,7 @@ def _replay_imports():
     from projections import maps, oob, purchases, roster  # noqa: F401
 
     for name in ("cg.card", "cg.snapshot", "cg.steps", "cg.tables", "cg.bulk", "events.store", "events.versions",
-                 "events.convert", "projections.control", "projections.hexgrid", "projections.digest"):
+                 "events.convert", "cg.control", "cg.hexgrid", "projections.digest"):
         try:
             importlib.import_module(name)
         except ImportError:
@@ -131,7 +131,7 @@ def child_audit(path: str) -> dict:
         from projections.audit import run_audit
     except ImportError as e:
         return {"error": f"projections.audit.run_audit is not there ({e})"}
-    from cli import Ledger
+    from cg.ledger import Ledger
 
     _replay_imports()
     t0 = time.perf_counter()
@@ -149,7 +149,7 @@ def _setup_commands(path: str, n: int, seed: str = "append") -> list[dict]:
     """`n` setup commands (2.6) of live units into hexes of their side's CTHC, alternating sides."""
     import random
 
-    from cli import Ledger
+    from cg.ledger import Ledger
 
     led = Ledger(path)
     try:
@@ -173,7 +173,7 @@ def _setup_commands(path: str, n: int, seed: str = "append") -> list[dict]:
 
 def child_append(path: str, n: int = 200, mode: str = "same", warmup: int = 10) -> dict:
     """Median ms per Ledger.run of `n` setup commands on `path` (a copy: it is written)."""
-    from cli import Ledger
+    from cg.ledger import Ledger
 
     _replay_imports()
     cmds = _setup_commands(path, n + warmup)
@@ -205,7 +205,7 @@ def child_append(path: str, n: int = 200, mode: str = "same", warmup: int = 10) 
 
 def child_derived(path: str) -> dict:
     """Digest of the state through the stored snapshot vs folded from the log alone."""
-    from cli import Ledger
+    from cg.ledger import Ledger
     from projections.digest import digest
 
     led = Ledger(path)
@@ -226,7 +226,7 @@ def child_audit_parts(path: str) -> dict:
     own names; a name that is no longer there is reported, not guessed."""
     import projections.audit as audit
     from cg.state import CampaignState
-    from cli import Ledger
+    from cg.ledger import Ledger
 
     _replay_imports()
     clock = time.perf_counter

@@ -161,7 +161,7 @@ def warm_ledger_class():
     left while the file's head is still there, so building the file does not reload the snapshot per
     command). The pragma changes no byte of the log, only how long building it takes.
     """
-    from cli import Ledger
+    from cg.ledger import Ledger
 
     class WarmLedger(Ledger):
         def __init__(self, path: str, write: bool = False):
@@ -196,7 +196,7 @@ class Player:
 
     def attempt(self, cmd: dict) -> bool:
         """An optional action the rules may refuse (nothing is written then): True if recorded."""
-        from cg.errors import Refused
+        from events.errors import Refused
 
         try:
             self.run(cmd)
@@ -433,7 +433,7 @@ def build(path: str, firefights: int = 100, units_per_side: int = 255, seed: str
     """Write the synthetic campaign to `path` (must not exist); its figures."""
     import tempfile
 
-    from cli import Ledger
+    from cg.ledger import Ledger
 
     t0 = time.perf_counter()
     path = os.path.abspath(path)

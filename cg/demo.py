@@ -29,12 +29,13 @@ SCRIPT = {
         "end": dict(turn=6, cvp={"axis": 19, "allied": 15}, control=["axis=H6"], terrain=[])},
 }
 
-def play(path: str, echo=print, seed: str = "plcg-demo", around=None) -> int:
-    """Play the sample CG into `path`. `around(ledger, cmd, run)`, if given, wraps every command
-    (tests use it to undo and redo each one)."""
-    from cli import Ledger
-    from projections.words import summary
+def play(path: str, echo=print, seed: str = "plcg-demo", around=None, describe=None) -> int:
+    """Play the sample CG into `path`. `describe(type, payload)` words each recorded event for `echo`
+    (the CLI passes the log's summary: the rules hold no wording). `around(ledger, cmd, run)`, if
+    given, wraps every command (tests use it to undo and redo each one)."""
+    from cg.ledger import Ledger
 
+    summary = describe or (lambda etype, _payload: etype)
     led = Ledger.create(path, "sample", seed, None)
     count = 0
 

@@ -10,7 +10,7 @@ import hmac
 
 import attrs
 
-from cg.errors import BadInput
+from events.errors import BadInput
 
 
 @attrs.frozen(slots=True)

@@ -22,7 +22,7 @@ def on(name: str):
 
 
 def start(payload: dict) -> CampaignState:
-    from cg.card import parse_card
+    from cg.card_schema import parse_card
 
     card = parse_card(payload["card"], source="campaign_started")
     st = CampaignState(card=card, seed=payload["seed"], card_ref=payload.get("card_ref", ""),

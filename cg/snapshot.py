@@ -171,7 +171,7 @@ def _load(blob: bytes, card, cold) -> CampaignState | None:
 def _merge_cold(blob: bytes | None):
     """A function merging the cold part into a state's units, in the full fold's order."""
     if blob is None:
-        from cg.errors import WriteConflict
+        from events.errors import WriteConflict
 
         raise WriteConflict("the campaign file's snapshot changed meanwhile; run the command again")
     with gc_paused():

@@ -209,7 +209,7 @@ class CampaignState:
                tuple(sorted(self.control.items())))
         mc = _CONTROL.get(key)
         if mc is None:
-            from projections.control import classify
+            from cg.control import classify
 
             mc = classify(self.grid(), frozenset(m.strategic), dict(self.control), dict(m.friendly_edge))
             if len(_CONTROL) > 64:
@@ -222,7 +222,7 @@ class CampaignState:
         m = self.card.map
         last_map, grid = _LAST_GRID
         if last_map is not m:
-            from projections.hexgrid import Grid
+            from cg.hexgrid import Grid
 
             grid = Grid.from_spec(m.columns, m.rows)
             _LAST_GRID[:] = (m, grid)

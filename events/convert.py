@@ -31,7 +31,7 @@ def upcaster(etype: str, from_version: int):
 def upcast(etype: str, version: int, payload: dict) -> dict:
     """Bring a stored payload up to the current version of its event class; an event this release
     does not know (a newer type or version, or no upcaster) is bad input, never a crash."""
-    from cg.errors import BadInput
+    from events.errors import BadInput
 
     cls = REGISTRY.get(etype)
     if cls is None or version > cls.VERSION:

@@ -35,7 +35,7 @@ from pathlib import Path
 
 import attrs
 
-from cg.errors import BadInput, WriteConflict
+from events.errors import BadInput, WriteConflict
 
 from .codec import GENESIS, chain_hash, chain_record, dumps, loads
 

@@ -22,7 +22,7 @@ from html import escape
 
 import attrs
 
-from cg.errors import BadInput
+from events.errors import BadInput
 from projections.words import SIDE, TYPE, roll_words, summary
 
 FORMATS = ("jsonl", "md", "html")

@@ -25,7 +25,7 @@ import orjson
 
 from cg.bulk import gc_paused
 from cg.commands import decide, decide_undo
-from cg.errors import BadInput, Refused
+from events.errors import BadInput, Refused
 from cg.evolve import evolve, fold, reverted_seqs, start
 from events.chain import ChainCheck
 from events.codec import canonical, loads

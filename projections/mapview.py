@@ -1,6 +1,6 @@
 """Pictures of the map control (1.4): a terminal hex map and an SVG hex map.
 
-Both read a `MapControl` (projections.control) and draw each hex once, in ASL geometry (ruling R17:
+Both read a `MapControl` (cg.control) and draw each hex once, in ASL geometry (ruling R17:
 flat-topped hexes, even-lettered columns half a hex lower). Nothing here writes anything.
 """
 from __future__ import annotations
@@ -9,8 +9,8 @@ import hashlib
 import math
 from xml.sax.saxutils import escape, quoteattr
 
-from projections.control import SIDES, HexControl, MapControl
-from projections.hexgrid import Grid
+from cg.control import SIDES, HexControl, MapControl
+from cg.hexgrid import Grid
 
 # one character per control state (the text view, and the SVG's classes)
 CODES = {

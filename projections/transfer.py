@@ -18,7 +18,7 @@ from collections.abc import Iterator
 
 import orjson
 
-from cg.errors import BadInput
+from events.errors import BadInput
 from events.codec import dumps
 
 KEYS = ("seq", "batch", "type", "version", "firefight", "step", "payload", "recorded", "command", "hash")
@@ -121,29 +121,14 @@ def _remove(path: str) -> None:
 
 def _audit(tmp: str) -> list[dict]:
     """The audit's findings on the new file (projections/audit.py)."""
-    from cli import Ledger
+    from cg.ledger import Ledger
+    from projections.audit import run_audit
 
     led = Ledger(tmp)
     try:
-        try:
-            from projections.audit import run_audit
-        except ModuleNotFoundError as e:  # pragma: no cover - until the audit lands
-            if e.name != "projections.audit":
-                raise
-            return _minimal_audit(led)
         return list(run_audit(led)["findings"])
     finally:
         led.close()
-
-
-def _minimal_audit(led) -> list[dict]:  # pragma: no cover - stand-in until projections/audit.py exists
-    findings = [{"seq": s, "rule": "chain", "what": w} for s, w in led.store.verify_chain()]
-    if not findings:
-        try:
-            led.state(use_snapshot=False)
-        except Exception as e:  # noqa: BLE001 - any failure to replay is a finding
-            findings.append({"seq": None, "rule": "replay", "what": f"the log does not replay: {e}"})
-    return findings
 
 
 def import_jsonl(file: str, db_path: str) -> int:
@@ -153,7 +138,7 @@ def import_jsonl(file: str, db_path: str) -> int:
     out of order, repeated or missing, a recomputed hash differs from the line's, or the audit of
     the rebuilt campaign has a finding.
     """
-    from cli import VERSION
+    from cg.ledger import VERSION
     from events.store import NewEvent, Store
 
     if os.path.exists(db_path):

@@ -23,7 +23,7 @@ import pytest
 from helpers.campaigns import ROOT, copy_template
 from helpers.sandbox import as_nobody, rechain
 
-from cli import Ledger
+from cg.ledger import Ledger
 
 CLI = os.path.join(ROOT, "cli.py")
 DISK_FULL = str(Path(__file__).parent / "helpers" / "plcg_disk_full.py")
@@ -475,7 +475,7 @@ def test_every_bad_input_class_of_the_issue_has_a_case():
 def test_bad_input_is_reported_as_such_before_a_rule_about_the_unit(cmd, tmp_path):
     """A malformed argument is bad input (exit 2) even when the unit it names is out of play, which
     alone would be refused by 3.11 (exit 3): the arguments are checked before any rule."""
-    from cg.errors import BadInput
+    from events.errors import BadInput
 
     db = copy_template("3.44", str(tmp_path / "c.plcg"))
     led = Ledger(db, write=True)

@@ -15,12 +15,10 @@ from cg.card import (
     Card,
     card_to_dict,
     columns_of,
-    load_card,
-    parse_card,
-    shipped_cards,
     split_hex,
 )
-from cg.errors import BadInput
+from cg.card_schema import load_card, parse_card, shipped_cards
+from events.errors import BadInput
 
 
 def sample_data() -> dict:

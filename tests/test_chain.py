@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cg.demo import play
-from cli import Ledger
+from cg.ledger import Ledger
 from events.chain import ChainCheck, hashed_bytes
 from events.codec import GENESIS, chain_hash, chain_record, dumps, loads
 from events.store import COLUMNS, NewEvent, Store

@@ -1,4 +1,4 @@
-"""projections.control: CTHC, NML, MLR, Isolated and Uncontrolled hexes (1.4, ruling R1), 3.212 situations.
+"""cg.control: CTHC, NML, MLR, Isolated and Uncontrolled hexes (1.4, ruling R1), 3.212 situations.
 
 Each picture is drawn by hand, one line per row (north at the top), one character per column (A at the
 left); the hexes of even-lettered columns sit half a hex lower than drawn (ruling R17).
@@ -16,8 +16,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from projections.control import SITUATIONS, classify
-from projections.hexgrid import Grid
+from cg.control import SITUATIONS, classify
+from cg.hexgrid import Grid
 
 WEST_EAST = {"axis": "west", "allied": "east"}
 

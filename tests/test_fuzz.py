@@ -26,9 +26,10 @@ from hypothesis import strategies as st
 from helpers.campaigns import ROOT, template
 
 import cli
-from cg.card import card_to_dict, load_card, parse_card
-from cg.errors import BadInput
-from cli import Ledger
+from cg.card import card_to_dict
+from cg.card_schema import load_card, parse_card
+from events.errors import BadInput
+from cg.ledger import Ledger
 from projections.audit import run_audit
 from projections.digest import digest
 

@@ -1,11 +1,11 @@
-"""projections.hexgrid: ruling R17 (ASL hex grid geometry)."""
+"""cg.hexgrid: ruling R17 (ASL hex grid geometry)."""
 from collections import deque
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from projections.hexgrid import Grid, column_labels
+from cg.hexgrid import Grid, column_labels
 
 G = Grid.from_spec("A-R", 10)
 BOARD = Grid.from_spec("A-GG", 10)  # a whole ASL board

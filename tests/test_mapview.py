@@ -4,8 +4,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from projections.control import classify
-from projections.hexgrid import Grid
+from cg.control import classify
+from cg.hexgrid import Grid
 from projections.mapview import CELL, CODES, MARGIN, code, render_svg, render_text
 
 SVG = "{http://www.w3.org/2000/svg}"

@@ -21,8 +21,8 @@ from helpers.campaigns import ROOT
 from helpers.sandbox import rechain
 
 import cli
-from cg.errors import BadInput
-from cli import Ledger
+from events.errors import BadInput
+from cg.ledger import Ledger
 from events import convert
 from events.store import FORMAT
 from events.types import REGISTRY

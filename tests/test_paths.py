@@ -6,7 +6,7 @@ from __future__ import annotations
 import orjson
 import pytest
 
-from cg.errors import Refused
+from events.errors import Refused
 from conftest import Campaign, cli_run, ff_list, rows
 
 FULL_RePh = ["3.1", "3.2", "3.3", "3.41", "3.42", "3.43", "3.44", "3.45", "3.46", "3.461", "3.47", "3.51", "3.52"]

@@ -25,9 +25,9 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 from helpers.campaigns import copy_template
 
 from cg.demo import _choice
-from cg.errors import BadInput, PlcgError
+from events.errors import BadInput, PlcgError
 from cg.steps import pending
-from cli import Ledger
+from cg.ledger import Ledger
 from projections.audit import run_audit
 from projections.digest import canonical_state, digest
 

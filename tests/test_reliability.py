@@ -23,8 +23,8 @@ from helpers.campaigns import ROOT, copy_template, files, key
 from helpers.sandbox import as_nobody
 
 import cli
-from cg.errors import WriteConflict
-from cli import Ledger
+from events.errors import WriteConflict
+from cg.ledger import Ledger
 from events import store as store_mod
 from projections.audit import run_audit
 from projections.digest import digest

@@ -10,7 +10,7 @@ import sqlite3
 
 import pytest
 
-from cg.errors import BadInput
+from events.errors import BadInput
 from cg.evolve import fold
 from projections.digest import digest
 

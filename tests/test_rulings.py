@@ -60,7 +60,7 @@ def test_end_refuses_a_unit_already_eliminated(tmp_path):
     c.advance(2, "2.9", plan={2: {"attack": ["allied"]}})
     rows = c.rows()
     import pytest
-    from cg.errors import Refused
+    from events.errors import Refused
 
     with pytest.raises(Refused) as e:
         c.run("end", turn=3, cvp_lost={"axis": 4, "allied": 0}, lost=[f"axis:{uid}"])

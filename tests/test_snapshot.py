@@ -9,10 +9,11 @@ import pytest
 
 from cg import demo
 from cg.commands import decide
-from cg.errors import PlcgError
+from events.errors import PlcgError
 from cg.snapshot import settled, settled_purchase
 from cg.steps import pending
-from cli import Ledger, _refresh_snapshot, status_dict
+from cg.ledger import Ledger
+from cli import _refresh_snapshot, status_dict
 from events.convert import unstructure
 from events.store import Store
 from projections.digest import digest

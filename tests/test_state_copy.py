@@ -11,7 +11,7 @@ import pytest
 from cg import snapshot
 from cg.demo import play
 from cg.state import CampaignState
-from cli import Ledger
+from cg.ledger import Ledger
 
 
 @pytest.fixture(scope="module")

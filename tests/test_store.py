@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cg.errors import BadInput, WriteConflict
+from events.errors import BadInput, WriteConflict
 from events import store as store_mod
 from events.codec import GENESIS, canonical, chain_hash, chain_record, dumps, loads
 from events.store import FORMAT, NewEvent, Store

@@ -7,7 +7,7 @@ from click.testing import CliRunner
 
 import cli
 from cg.demo import play
-from cg.errors import Refused
+from events.errors import Refused
 from projections.digest import canonical_state
 
 

@@ -16,7 +16,7 @@ if ROOT not in sys.path:
 import orjson  # noqa: E402
 
 from cg.demo import SCRIPT, _choice  # noqa: E402
-from cg.errors import BadInput, Refused  # noqa: E402
+from events.errors import BadInput, Refused  # noqa: E402
 from cg.state import SIDES  # noqa: E402
 from cg.steps import pending  # noqa: E402
 
@@ -97,7 +97,7 @@ def drive(led, stop, limit: int = 5000, on_run=None) -> int:
 
 def make(path: str, stop, seed: str = SEED) -> None:
     """A closed campaign file of the sample card, played until stop(state)."""
-    from cli import Ledger
+    from cg.ledger import Ledger
 
     led = Ledger.create(path, "sample", seed, None)
     try:

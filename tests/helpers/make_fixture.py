@@ -24,7 +24,7 @@ SEED = "plcg-fixture"
 
 
 def make(path: str) -> None:
-    from cli import Ledger
+    from cg.ledger import Ledger
 
     led = Ledger.create(path, "sample", SEED, None)
     try:
@@ -39,7 +39,7 @@ def make(path: str) -> None:
 
 
 def expected(path: str) -> dict:
-    from cli import VERSION, Ledger
+    from cg.ledger import VERSION, Ledger
     from events.store import FORMAT
     from projections.audit import run_audit
     from projections.digest import canonical_state, digest

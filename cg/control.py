@@ -57,7 +57,7 @@ from collections import deque
 
 import attrs
 
-from projections.hexgrid import EDGES, Grid
+from cg.hexgrid import EDGES, Grid
 
 SIDES = ("axis", "allied")
 SITUATIONS = ("enemy_mlr", "isolated", "uncontrolled", "nml", "friendly_mlr")  # 3.212 a-e

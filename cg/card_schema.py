@@ -1,0 +1,666 @@
+"""Reading a CG Card: TOML in, every key checked against the card contract (docs/cg-card.md), a
+frozen `Card` (cg/card.py) out. `load_card` / `parse_card` return the card or raise one `BadInput`
+listing every problem found, one `path: what is wrong` per line.
+"""
+from __future__ import annotations
+
+import datetime
+import re
+from pathlib import Path
+from typing import Any
+
+from cg.card import (
+    _hex_sort_key, Campaign, Card, EDGES, ELR_MAX, Firefight, INTENSITIES, MAX_ROWS, MapSpec, PATROLS_BY_INTENSITY, QUALITIES, RG_KINDS, Rg, SIDES, Side, TIMES, columns_of, describe, split_hex,
+)
+from events.errors import BadInput
+
+_RG_ID_RE = re.compile(r"^[A-Z]+[0-9]+$")
+_DATE_RE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
+
+def _hexes(ids) -> tuple[str, ...]:
+    """Deduplicated, in map order (column, then row)."""
+    return tuple(sorted(set(ids), key=_hex_sort_key))
+
+
+_MISSING = object()
+
+
+def _type_name(v: Any) -> str:
+    if isinstance(v, bool):
+        return "boolean"
+    if isinstance(v, int):
+        return "integer"
+    if isinstance(v, float):
+        return "float"
+    if isinstance(v, str):
+        return "string"
+    if isinstance(v, list | tuple):
+        return "array"
+    if isinstance(v, dict):
+        return "table"
+    if isinstance(v, datetime.datetime):
+        return "date-time"
+    if isinstance(v, datetime.date):
+        return "date"
+    if isinstance(v, datetime.time):
+        return "time"
+    return type(v).__name__
+
+
+def _join(path: str, key: str | int) -> str:
+    if isinstance(key, int):
+        return f"{path}[{key}]"
+    return f"{path}.{key}" if path else key
+
+
+class _Checker:
+    """Collects every problem; each getter returns None when the value is missing or wrong."""
+
+    def __init__(self) -> None:
+        self.problems: list[tuple[str, str]] = []
+
+    def add(self, path: str, what: str) -> None:
+        self.problems.append((path, what))
+
+    def _get(self, tbl: dict, key: str, path: str, default: Any) -> Any:
+        v = tbl.get(key)
+        if v is None:  # None: a JSON null from card_to_dict, same as absent
+            if default is _MISSING:
+                self.add(_join(path, key), "missing")
+            return _MISSING
+        return v
+
+    def unknown_keys(self, tbl: dict, allowed, path: str) -> None:
+        for key in tbl:
+            if key not in allowed:
+                self.add(_join(path, str(key)), "unknown key")
+
+    def table(self, tbl: dict, key: str, path: str, default: Any = _MISSING) -> dict | None:
+        v = self._get(tbl, key, path, default)
+        if v is _MISSING:
+            return None if default is _MISSING else default
+        if not isinstance(v, dict):
+            self.add(_join(path, key), f"must be a table, not {_type_name(v)}")
+            return None
+        return v
+
+    def array(self, tbl: dict, key: str, path: str, default: Any = _MISSING) -> list | None:
+        v = self._get(tbl, key, path, default)
+        if v is _MISSING:
+            return None if default is _MISSING else list(default)
+        if not isinstance(v, list | tuple):
+            self.add(_join(path, key), f"must be an array, not {_type_name(v)}")
+            return None
+        return list(v)
+
+    def integer(
+        self, tbl: dict, key: str, path: str, lo: int | None = None, hi: int | None = None, default: Any = _MISSING
+    ) -> int | None:
+        v = self._get(tbl, key, path, default)
+        if v is _MISSING:
+            return None if default is _MISSING else default
+        return self.integer_value(v, _join(path, key), lo, hi)
+
+    def integer_value(self, v: Any, path: str, lo: int | None = None, hi: int | None = None) -> int | None:
+        if isinstance(v, bool) or not isinstance(v, int):  # a bool is not an int here
+            self.add(path, f"must be an integer, not {_what(v)}")
+            return None
+        if lo is not None and hi is not None and not lo <= v <= hi:
+            self.add(path, f"must be {lo}..{hi}, not {v}")
+            return None
+        if lo is not None and v < lo:
+            self.add(path, f"must be {lo} or more, not {v}")
+            return None
+        if hi is not None and v > hi:
+            self.add(path, f"must be {hi} or less, not {v}")
+            return None
+        return v
+
+    def boolean(self, tbl: dict, key: str, path: str, default: Any = _MISSING) -> bool | None:
+        v = self._get(tbl, key, path, default)
+        if v is _MISSING:
+            return None if default is _MISSING else default
+        if not isinstance(v, bool):
+            self.add(_join(path, key), f"must be true or false, not {_what(v)}")
+            return None
+        return v
+
+    def text(self, tbl: dict, key: str, path: str, choices=None, default: Any = _MISSING) -> str | None:
+        v = self._get(tbl, key, path, default)
+        if v is _MISSING:
+            return None if default is _MISSING else default
+        return self.text_value(v, _join(path, key), choices)
+
+    def text_value(self, v: Any, path: str, choices=None) -> str | None:
+        if not isinstance(v, str):
+            self.add(path, f"must be a string, not {_what(v)}")
+            return None
+        v = v.strip()
+        if not v:
+            self.add(path, "must not be empty")
+            return None
+        if choices is not None:
+            low = v.lower()
+            if low not in choices:
+                self.add(path, f"{_show(v)} is not one of {' | '.join(choices)}")
+                return None
+            return low
+        return v
+
+    def hex_value(self, v: Any, path: str, grid: tuple[tuple[str, ...], int] | None) -> str | None:
+        """A hex id, upper case; off-map checks only when the map's columns and rows are known."""
+        if not isinstance(v, str):
+            self.add(path, f"must be a hex id such as \"C4\", not {_what(v)}")
+            return None
+        parts = split_hex(v)
+        if parts is None:
+            self.add(path, f"{_show(v)} is not a hex id such as \"C4\" or \"AA10\"")
+            return None
+        col, row = parts
+        hex_id = f"{col}{row}"
+        if grid is not None:
+            cols, rows = grid
+            if col not in cols or not 1 <= row <= rows:
+                self.add(path, f"{hex_id} is off the map (columns {cols[0]}-{cols[-1]}, rows 1-{rows})")
+                return None
+        return hex_id
+
+    def hex_list(self, tbl: dict, key: str, path: str, grid, default: Any = _MISSING) -> list[str] | None:
+        items = self.array(tbl, key, path, default)
+        if items is None:
+            return None
+        out = []
+        for i, v in enumerate(items):
+            h = self.hex_value(v, _join(_join(path, key), i), grid)
+            if h is not None:
+                out.append(h)
+        return out
+
+
+def _show(v: Any) -> str:
+    if isinstance(v, str):
+        return f'"{v}"'
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
+
+
+def _what(v: Any) -> str:
+    """The type and, for a scalar, the value: 'boolean true', 'string "16"', 'table'."""
+    if isinstance(v, dict | list | tuple):
+        return _type_name(v)
+    return f"{_type_name(v)} {_show(v)}"
+
+
+_TOP_KEYS = ("campaign", "firefights", "map", "sides", "extra")  # extra: free-form, never checked
+_CAMPAIGN_KEYS = (
+    "name",
+    "intensity",
+    "reserves",
+    "patrols_per_reph",
+    "max_infantry_platoons",
+    "initial_attacker",
+    "initial_weather",
+    "disease",
+    "legacy_leader_drm",
+)
+_FIREFIGHT_KEYS = ("date", "time")
+_MAP_KEYS = ("columns", "rows", "strategic", "water", "tvp", "friendly_edge", "buildings", "stone")
+_SIDE_KEYS = (
+    "nationality",
+    "elr",
+    "san",
+    "cp_drm",
+    "leader_drm",
+    "oba_drm",
+    "historical_drm",
+    "promotion_drm",
+    "initial_cp",
+    "attack_cost",
+    "patrol_cost",
+    "cp_provided",
+    "control",
+    "rg",
+)
+_RG_KEYS = (
+    "id",
+    "name",
+    "kind",
+    "quality",
+    "leader_drs",
+    "platoons",
+    "armor_leader",
+    "cost",
+    "max",
+    "fp",
+    "units",
+    "strength",
+)
+
+
+def _check_campaign(c: _Checker, data: dict) -> Campaign | None:
+    path = "campaign"
+    tbl = c.table(data, "campaign", "")
+    if tbl is None:
+        return None
+    c.unknown_keys(tbl, _CAMPAIGN_KEYS, path)
+    name = c.text(tbl, "name", path)
+    intensity = c.text(tbl, "intensity", path, INTENSITIES)
+    reserves = c.boolean(tbl, "reserves", path)
+    patrols = c.integer(tbl, "patrols_per_reph", path, lo=0, default=None)
+    if patrols is None and intensity is not None and tbl.get("patrols_per_reph") is None:
+        patrols = PATROLS_BY_INTENSITY[intensity]  # 2.31
+    max_platoons = c.integer(tbl, "max_infantry_platoons", path, lo=1, default=3)  # 2.3
+    attacker = c.text(tbl, "initial_attacker", path, SIDES)
+    weather = c.text(tbl, "initial_weather", path)
+    disease = c.boolean(tbl, "disease", path, default=False)  # 3.41
+    legacy = c.boolean(tbl, "legacy_leader_drm", path, default=False)  # 2.361
+    values = (name, intensity, reserves, patrols, max_platoons, attacker, weather, disease, legacy)
+    if any(v is None for v in values):
+        return None
+    return Campaign(
+        name=name,
+        intensity=intensity,
+        reserves=reserves,
+        patrols_per_reph=patrols,
+        max_infantry_platoons=max_platoons,
+        initial_attacker=attacker,
+        initial_weather=weather,
+        disease=disease,
+        legacy_leader_drm=legacy,
+    )
+
+
+def _check_date(c: _Checker, v: Any, path: str) -> str | None:
+    if isinstance(v, datetime.datetime):
+        c.add(path, "must be a date yyyy-mm-dd, not a date-time")
+        return None
+    if isinstance(v, datetime.date):  # TOML's bare date: date = 1944-07-14
+        return v.isoformat()
+    if not isinstance(v, str):
+        c.add(path, f"must be a date yyyy-mm-dd, not {_what(v)}")
+        return None
+    try:
+        if not _DATE_RE.match(v.strip()):
+            raise ValueError
+        return datetime.date.fromisoformat(v.strip()).isoformat()
+    except ValueError:
+        c.add(path, f"{_show(v)} is not a date yyyy-mm-dd")
+        return None
+
+
+def _check_firefights(c: _Checker, data: dict) -> tuple[Firefight, ...] | None:
+    items = c.array(data, "firefights", "")
+    if items is None:
+        return None
+    if not items:
+        c.add("firefights", "the card needs at least 1 firefight (1.3: the Initial Firefight)")
+        return None
+    out: list[Firefight] = []
+    ok = True
+    previous: str | None = None
+    for i, item in enumerate(items):
+        path = f"firefights[{i}]"
+        if not isinstance(item, dict):
+            c.add(path, f"must be a table, not {_type_name(item)}")
+            ok = False
+            continue
+        c.unknown_keys(item, _FIREFIGHT_KEYS, path)
+        raw = item.get("date")
+        date = _check_date(c, raw, f"{path}.date") if raw is not None else None
+        if raw is None:
+            c.add(f"{path}.date", "missing")
+        time = c.text(item, "time", path, TIMES)
+        if date is not None and previous is not None and date < previous:
+            c.add(f"{path}.date", f"{date} is before the previous firefight's date {previous}")
+        if date is not None:
+            previous = date
+        if date is None or time is None:
+            ok = False
+            continue
+        out.append(Firefight(date=date, time=time))
+    return tuple(out) if ok else None
+
+
+def _check_map(c: _Checker, data: dict) -> tuple[MapSpec | None, tuple | None, set[str] | None]:
+    """The map, its grid (for the sides' hexes) and its resolved Strategic Terrain."""
+    path = "map"
+    tbl = c.table(data, "map", "")
+    if tbl is None:
+        return None, None, None
+    c.unknown_keys(tbl, _MAP_KEYS, path)
+    ok = True
+
+    columns = c.text(tbl, "columns", path)
+    cols: tuple[str, ...] = ()
+    if columns is not None:
+        columns = columns.upper()
+        cols = columns_of(columns)
+        if not cols:
+            c.add(
+                "map.columns",
+                f"{_show(columns)} is not a column range like \"A-R\" "
+                "(columns A..Z, then AA, BB, ...; first <= last)",
+            )
+    rows = c.integer(tbl, "rows", path, lo=1, hi=MAX_ROWS)
+    grid = (cols, rows) if cols and rows is not None else None
+    if grid is None:
+        ok = False
+
+    strategic = c.hex_list(tbl, "strategic", path, grid)
+    water = c.hex_list(tbl, "water", path, grid, default=())
+    buildings = c.hex_list(tbl, "buildings", path, grid, default=())
+    stone = c.hex_list(tbl, "stone", path, grid, default=())
+
+    tvp: dict[str, int] | None = {}
+    tvp_tbl = c.table(tbl, "tvp", path, default={})
+    if tvp_tbl is None:
+        tvp = None
+    else:
+        for key, value in tvp_tbl.items():
+            kpath = f"map.tvp.{key}"
+            h = c.hex_value(key, kpath, grid)
+            v = c.integer_value(value, kpath, lo=1)
+            if h is not None and h in tvp:
+                c.add(kpath, f"{h} is listed twice")
+            elif h is not None and v is not None:
+                tvp[h] = v
+
+    edges: dict[str, str] | None = None
+    edge_tbl = c.table(tbl, "friendly_edge", path)
+    if edge_tbl is not None:
+        edges = {}
+        c.unknown_keys(edge_tbl, SIDES, "map.friendly_edge")
+        for side in SIDES:
+            e = c.text(edge_tbl, side, "map.friendly_edge", EDGES)
+            if e is None:
+                edges = None
+            elif edges is not None:
+                edges[side] = e
+
+    parts = (strategic, water, buildings, stone, tvp, edges)
+    if not ok or any(p is None for p in parts):
+        # still hand back what the sides' checks can use: the Strategic hexes known to be good
+        resolved = set(strategic or ()) | set(tvp or {}) | set(buildings or ()) | set(stone or ())
+        return None, grid, resolved if strategic is not None else None
+
+    all_buildings = _hexes([*buildings, *stone])
+    # 1.4: a building hex and a TVP hex are Strategic Terrain, whether the card's list names them or not
+    resolved = set(strategic) | set(tvp) | set(all_buildings)
+    spec = MapSpec(
+        columns=columns,
+        rows=rows,
+        strategic=_hexes(resolved),
+        water=_hexes(water),
+        tvp={h: tvp[h] for h in _hexes(tvp)},
+        friendly_edge=edges,
+        buildings=all_buildings,
+        stone=_hexes(stone),
+    )
+    return spec, grid, resolved
+
+
+def _check_rg(c: _Checker, item: Any, path: str) -> Rg | None:
+    if not isinstance(item, dict):
+        c.add(path, f"must be a table, not {_type_name(item)}")
+        return None
+    c.unknown_keys(item, _RG_KEYS, path)
+    rg_id = c.text(item, "id", path)
+    if rg_id is not None:
+        rg_id = rg_id.upper()
+        if not _RG_ID_RE.match(rg_id):
+            c.add(f"{path}.id", f"{_show(rg_id)} must be letters then digits, such as I1, HW2, A1, O1, F1")
+            rg_id = None
+    name = c.text(item, "name", path)
+    kind = c.text(item, "kind", path, RG_KINDS)
+    quality: str | None = None
+    if item.get("quality") is not None:
+        quality = c.text(item, "quality", path, QUALITIES)
+        if quality is not None and kind is not None and kind != "infantry":
+            c.add(f"{path}.quality", "is for infantry RGs only (3.47)")
+    elif kind == "infantry":
+        c.add(f"{path}.quality", f"missing (infantry: {' | '.join(QUALITIES)})")
+    leader_drs = c.integer(item, "leader_drs", path, lo=0)
+    platoons = c.integer(item, "platoons", path, lo=0, default=None)
+    if platoons is None and item.get("platoons") is None and kind is not None and leader_drs is not None:
+        # ruling R12: an infantry RG with a leader DR is a platoon; one without (a section) is not
+        platoons = 1 if kind == "infantry" and leader_drs > 0 else 0
+    armor_leader = c.boolean(item, "armor_leader", path, default=False)
+    cost = c.integer(item, "cost", path, lo=1)
+    max_ = c.integer(item, "max", path, lo=1)
+    fp = c.integer(item, "fp", path, lo=0, default=0)
+    if fp is not None and kind == "fortification_points" and fp == 0:
+        c.add(f"{path}.fp", "must be 1 or more for a fortification_points RG (2.38)")
+        fp = None
+    elif fp and kind is not None and kind != "fortification_points":
+        c.add(f"{path}.fp", "is for fortification_points RGs only (2.38)")
+        fp = None
+    units_raw = c.array(item, "units", path)
+    units: list[str] | None = None
+    if units_raw is not None:
+        units = []
+        for i, u in enumerate(units_raw):
+            t = c.text_value(u, f"{path}.units[{i}]")
+            if t is None:
+                units = None
+            elif units is not None:
+                units.append(t)
+    strength = c.text(item, "strength", path, default=None) if item.get("strength") is not None else None
+    if item.get("strength") is not None and strength is None:
+        return None
+    values = (rg_id, name, kind, leader_drs, platoons, armor_leader, cost, max_, fp, units)
+    if any(v is None for v in values) or (kind == "infantry" and quality is None):
+        return None
+    if quality is not None and kind != "infantry":
+        return None
+    return Rg(
+        id=rg_id,
+        name=name,
+        kind=kind,
+        quality=quality,
+        leader_drs=leader_drs,
+        platoons=platoons,
+        armor_leader=armor_leader,
+        cost=cost,
+        max=max_,
+        fp=fp,
+        units=tuple(units),
+        strength=strength,
+    )
+
+
+def _check_side(
+    c: _Checker, tbl: dict, side: str, grid, strategic: set[str] | None, n_firefights: int | None
+) -> Side | None:
+    path = f"sides.{side}"
+    c.unknown_keys(tbl, _SIDE_KEYS, path)
+    nationality = c.text(tbl, "nationality", path)
+    if nationality is not None:
+        nationality = nationality.lower()
+    elr = c.integer(tbl, "elr", path, lo=0, hi=ELR_MAX)  # 3.47
+    san = c.integer(tbl, "san", path, lo=0)
+    drms = {k: c.integer(tbl, k, path) for k in ("cp_drm", "leader_drm", "oba_drm", "historical_drm", "promotion_drm")}
+    initial_cp = c.integer(tbl, "initial_cp", path, lo=0)
+    attack_cost = c.integer(tbl, "attack_cost", path, lo=0)
+    patrol_cost = c.integer(tbl, "patrol_cost", path, lo=0, default=1)  # 2.31
+
+    cp_provided: list[int] | None = None
+    raw_cp = c.array(tbl, "cp_provided", path, default=())
+    if raw_cp is not None:
+        cp_provided = []
+        for i, v in enumerate(raw_cp):
+            n = c.integer_value(v, f"{path}.cp_provided[{i}]", lo=0)
+            if n is None:
+                cp_provided = None
+            elif cp_provided is not None:
+                cp_provided.append(n)
+        if n_firefights is not None and len(raw_cp) > n_firefights - 1:
+            c.add(
+                f"{path}.cp_provided",
+                f"{len(raw_cp)} entries, but only {n_firefights - 1} firefights follow the Initial one (2.1 EXC)",
+            )
+            cp_provided = None
+
+    control = None
+    raw_control = c.array(tbl, "control", path)
+    if raw_control is not None:
+        control = []
+        for i, v in enumerate(raw_control):
+            cpath = f"{path}.control[{i}]"
+            h = c.hex_value(v, cpath, grid)
+            if h is None:
+                continue
+            if h in control:
+                c.add(cpath, f"{h} is listed twice")
+            elif strategic is not None and h not in strategic:
+                c.add(cpath, f"{h} is not Strategic Terrain (1.32: only Strategic Terrain is controlled)")
+            else:
+                control.append(h)
+
+    rgs: list[Rg] | None = None
+    raw_rg = c.array(tbl, "rg", path)
+    if raw_rg is not None:
+        rgs = []
+        ids: dict[str, int] = {}
+        for i, item in enumerate(raw_rg):
+            rg = _check_rg(c, item, f"{path}.rg[{i}]")
+            if rg is not None and rg.id in ids:
+                c.add(f"{path}.rg[{i}].id", f"{rg.id} is already used by rg[{ids[rg.id]}]")
+                rg = None
+            elif rg is not None:
+                ids[rg.id] = i
+            if rg is None:
+                rgs = None
+            elif rgs is not None:
+                rgs.append(rg)
+
+    values = (nationality, elr, san, *drms.values(), initial_cp, attack_cost, patrol_cost, cp_provided, control, rgs)
+    if any(v is None for v in values):
+        return None
+    return Side(
+        nationality=nationality,
+        elr=elr,
+        san=san,
+        initial_cp=initial_cp,
+        attack_cost=attack_cost,
+        patrol_cost=patrol_cost,
+        cp_provided=tuple(cp_provided),
+        control=_hexes(control),
+        rg=tuple(rgs),
+        **drms,
+    )
+
+
+def _check_sides(c: _Checker, data: dict, grid, strategic, n_firefights) -> dict[str, Side] | None:
+    tbl = c.table(data, "sides", "")
+    if tbl is None:
+        return None
+    for key in tbl:
+        if key not in SIDES:
+            c.add(f"sides.{key}", "unknown side (the sides are axis and allied)")
+    sides: dict[str, Side] | None = {}
+    for side in SIDES:
+        side_tbl = c.table(tbl, side, "sides")
+        s = _check_side(c, side_tbl, side, grid, strategic, n_firefights) if side_tbl is not None else None
+        if s is None:
+            sides = None
+        elif sides is not None:
+            sides[side] = s
+    # each Strategic hex has at most one controller at the start (1.32)
+    axis_tbl, allied_tbl = tbl.get("axis"), tbl.get("allied")
+    if isinstance(axis_tbl, dict) and isinstance(allied_tbl, dict):
+        axis_control = axis_tbl.get("control")
+        allied_control = allied_tbl.get("control")
+        if isinstance(axis_control, list) and isinstance(allied_control, list):
+            axis_hexes = {split_hex(h) for h in axis_control if isinstance(h, str)} - {None}
+            for i, h in enumerate(allied_control):
+                parts = split_hex(h) if isinstance(h, str) else None
+                if parts is not None and parts in axis_hexes:
+                    c.add(f"sides.allied.control[{i}]", f"{parts[0]}{parts[1]} is also controlled by axis (1.32)")
+                    sides = None
+    return sides
+
+
+def parse_card(data: dict, source: str = "card") -> Card:
+    """Check a card's data (parsed TOML, or `card_to_dict` output) and return it as values.
+
+    Raises one BadInput listing every problem; the exception's `problems` holds (path, what) pairs.
+    """
+    c = _Checker()
+    if not isinstance(data, dict):
+        c.add("card", f"must be a table, not {_type_name(data)}")
+        _raise(c, source)
+    c.unknown_keys(data, _TOP_KEYS, "")
+    campaign = _check_campaign(c, data)
+    firefights = _check_firefights(c, data)
+    raw_ff = data.get("firefights")
+    n_firefights = len(raw_ff) if isinstance(raw_ff, list) and raw_ff else None
+    map_spec, grid, strategic = _check_map(c, data)
+    sides = _check_sides(c, data, grid, strategic, n_firefights)
+    if c.problems or None in (campaign, firefights, map_spec, sides):
+        _raise(c, source)
+    return Card(campaign=campaign, firefights=firefights, map=map_spec, sides=sides)
+
+
+def _raise(c: _Checker, source: str):
+    if not c.problems:  # a check returned nothing without saying why: a bug here, not in the card
+        raise AssertionError("card check failed without a problem")
+    n = len(c.problems)
+    lines = [f"card {source} has {n} problem{'s' if n != 1 else ''}:"]
+    lines += [f"{path}: {what}" for path, what in c.problems]
+    err = BadInput("\n".join(lines))
+    err.problems = list(c.problems)
+    raise err
+
+
+# --------------------------------------------------------------------------------------------------
+# Files and shipped cards
+
+
+def _shipped_dir():
+    import importlib.resources  # only to find the shipped cards
+
+    return importlib.resources.files("cg.cards")
+
+
+def _shipped(name: str):
+    stem = name[:-5] if name.endswith(".toml") else name
+    if not stem or "/" in stem or "\\" in stem:
+        return None
+    res = _shipped_dir().joinpath(f"{stem}.toml")
+    return res if res.is_file() else None
+
+
+def _parse_text(text: str, source: str) -> Card:
+    try:
+        import tomllib  # only when a card file is read: a campaign carries its card in its log
+
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise BadInput(f"card {source} is not valid TOML: {e}") from None
+    return parse_card(data, source)
+
+
+def load_card(ref: str) -> Card:
+    """A card from a path to a .toml file, or from the name of a shipped card ("sample")."""
+    path = Path(ref)
+    if path.is_file():
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            raise BadInput(f"cannot read card {ref}: {e}") from None
+        return _parse_text(text, ref)
+    res = _shipped(ref)
+    if res is None:
+        raise BadInput(f"no such card file or shipped card: {ref} (plcg cards lists the shipped ones)")
+    return _parse_text(res.read_text(encoding="utf-8"), res.name)
+
+
+def shipped_cards() -> list[tuple[str, str, str]]:
+    """(name, campaign name, one-line description) for each card shipped in cg/cards, by name."""
+    out = []
+    for res in sorted(_shipped_dir().iterdir(), key=lambda r: r.name):
+        if res.name.endswith(".toml") and res.is_file():
+            card = _parse_text(res.read_text(encoding="utf-8"), res.name)
+            out.append((res.name[:-5], card.campaign.name, describe(card)))
+    return out

@@ -1,0 +1,95 @@
+"""2.5, 2.6 and 3.2: the Redeployment Option, redeployment, setup."""
+from __future__ import annotations
+
+
+
+from cg import drm as drms
+from cg import tables
+from events.errors import BadInput, Refused
+from cg.rules import redeployment_owed, situation_of
+from cg.state import other
+from events import types as ev
+from cg.commands.base import at, command, given_dice, hex_arg, in_play, int_arg, roll, side_arg, unit_arg
+
+
+
+@command("option", "3.2")
+def _option(ctx, cmd):
+    opt = str(cmd.get("option") or "").upper()
+    if opt not in ("A", "B"):
+        raise BadInput(f"Redeployment Option {cmd.get('option')!r}: A or B (3.2)")
+    st = ctx.state
+    at(st, "option")
+    if st.option is not None:
+        raise Refused(f"Redeployment Option {st.option} is kept for the CG", "3.2", st.step)
+    return [ev.RedeploymentOption(option=opt)]
+
+
+@command("redeploy", "2.5", "3.2")
+def _redeploy(ctx, cmd):
+    side = side_arg(cmd)
+    st = ctx.state
+    u = unit_arg(st, side, cmd.get("unit"), alive=False)
+    to = hex_arg(st, cmd.get("to"), "--to")
+    given = given_dice(cmd, 2)
+    hs_beyond = int_arg(cmd, "hs", 0, default=0)
+    leadership = int_arg(cmd, "leadership", -6, 6, default=0)
+    in_play(st, u)
+    at(st, "redeploy")
+    if u.redeployed:
+        raise Refused(f"{u.id} has already redeployed this RePh", "3.211", st.step)
+    mc = st.map_control()
+    situation = situation_of(st, u)
+    if st.step == "2.5":
+        if st.option is None:
+            raise Refused("choose Redeployment Option A or B first (3.2)", "2.5", st.step)
+        if situation != "friendly_mlr":
+            raise Refused(f"{u.id} is not in a friendly MLR ({situation})", "2.5", st.step)
+        if mc.situation(to, side) != "friendly_mlr":
+            raise Refused(f"{to} is not in a friendly MLR", "2.5", st.step)
+        if st.option == "B":
+            return [ev.Redeployed(side=side, unit=u.id, frm=u.hex, to=to, situation=situation, roll=None,
+                                  result="redeploys")]
+    else:
+        if st.option is None:
+            raise Refused("choose Redeployment Option A or B first (plcg option A|B)", "3.2", st.step)
+        owed = redeployment_owed(st)
+        mine = [o for o in owed if o[1] == u.id]
+        if not mine:
+            raise Refused(f"{u.id} owes no redeployment at 3.2 ({situation.replace('_', ' ')}); "
+                          f"units in a friendly MLR redeploy at 2.5", "3.21", st.step)
+        first = owed[0]
+        if (first[2], first[0]) != (mine[0][2], mine[0][0]):
+            raise Refused(f"{first[0]} units under {first[2]} redeploy first (3.214-3.217 order)",
+                          mine[0][2], st.step)
+        if mc.hexes[to].cthc != side:
+            raise Refused(f"{to} is not a friendly-controlled hex of a {side} CTHC", mine[0][2], st.step)
+    column = "vehicle" if u.kind == "vehicle" else "infantry"
+    d = ctx.dice(given, 2)
+    dl = drms.redeployment(st, side, u.hex, situation, hs_beyond=hs_beyond,
+                           crosses_uncontrolled=bool(cmd.get("crosses_uncontrolled")), leadership=leadership)
+    r = roll(d, dl, lambda f: tables.redeployment(f, column, d.values))
+    result = r.outcome
+    if result in ("remains", "remains_reduced") and situation in ("enemy_mlr", "isolated"):
+        result = "eliminated"  # 3.214/3.215: failing to redeploy from the enemy MLR eliminates
+    return [ev.Redeployed(side=side, unit=u.id, frm=u.hex, to=to, situation=situation, roll=r, result=result)]
+
+
+@command("setup", "2.6")
+def _setup(ctx, cmd):
+    side = side_arg(cmd)
+    st = ctx.state
+    u = unit_arg(st, side, cmd.get("unit"), alive=False)
+    hx = hex_arg(st, cmd.get("hex"))
+    in_play(st, u)
+    at(st, "setup")
+    mc = st.map_control()
+    if u.status == "reserve":
+        enemy = [h for h, s in st.control.items() if s == other(side)]
+        g = st.grid()
+        if any(g.distance(hx, e) < 7 for e in enemy):
+            raise Refused(f"{u.id} is In Reserve: it sets up 7 or more hexes from enemy-controlled "
+                          "Strategic Terrain", "2.33", st.step)
+    elif mc.situation(hx, side) != "friendly_mlr" and not st.initial:
+        raise Refused(f"{hx} is not inside the {side} MLR", "2.32", st.step)
+    return [ev.UnitSetUp(side=side, unit=u.id, hex=hx, hip=bool(cmd.get("hip")))]

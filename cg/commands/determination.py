@@ -1,0 +1,66 @@
+"""2.4: firefight determination (2.41) and night (2.42)."""
+from __future__ import annotations
+
+
+
+from cg import tables
+from events.errors import BadInput, Refused
+from cg.state import SIDES, other
+from events import types as ev
+from cg.commands.base import at, command, given_dice, roll
+
+
+
+@command("determine", "2.4")
+def _determine(ctx, cmd):
+    g1 = given_dice(cmd, 1)
+    g2 = given_dice(cmd, 1, "move_dice")
+    st = ctx.state
+    at(st, "determine")
+    if "determine" in st.done:
+        raise Refused("the firefight type is already determined", "2.41", st.step)
+    if st.initial:
+        att = st.card.campaign.initial_attacker  # ruling R2
+        if g1 or g2:
+            raise BadInput("the Initial Firefight's ATTACKER is assigned by the card: no dice (2.4)")
+        return [ev.FirefightDetermined(type=f"{att}_assault", attacker=att, setup_first=other(att),
+                                       move_first=att)]
+    a = {s: st.sides[s].attack for s in SIDES}
+    if a["axis"] and a["allied"]:
+        r1 = roll(ctx.dice(g1, 1), (), lambda f: _first(f, "setup"))
+        r2 = roll(ctx.dice(g2, 1), (), lambda f: _first(f, "move"))
+        return [ev.FirefightDetermined(type="dual", attacker=None, setup_first=r1.outcome,
+                                       move_first=r2.outcome, rolls=(r1, r2))]
+    if g1 or g2:
+        raise BadInput("dice are made only for a Dual Attack (2.41)")
+    for s in SIDES:
+        if a[s]:
+            return [ev.FirefightDetermined(type=f"{s}_assault", attacker=s, setup_first=other(s), move_first=s)]
+    lost = []
+    for s in SIDES:
+        if st.sides[s].patrols:
+            lost.append(f"{s}: {st.sides[s].patrols} patrol(s)")
+    for p in st.purchases.values():
+        if p.firefight == st.firefight and p.kind == "air":
+            lost.append(f"{p.side}: Air Support {p.id}")
+    return [ev.FirefightDetermined(type="idle", attacker=None, setup_first=None, move_first=None,
+                                   lost=tuple(lost))]
+
+
+def _first(final: int, what: str):
+    return tables.Hit("2.41", "1-3" if final <= 3 else "4-6", tables.dual_first(final))
+
+
+@command("night", "2.4")
+def _night(ctx, cmd):
+    text = (cmd.get("text") or "").strip()
+    if not text:
+        raise BadInput("plcg night TEXT: say the night conditions (NVR, moon...)")
+    st = ctx.state
+    at(st, "night")
+    if "determine" not in st.done:
+        raise Refused("determine the firefight type (2.41) before the night conditions", "2.42", st.step)
+    if st.ff.time != "night":
+        raise Refused(f"firefight {st.firefight} is a {st.ff.time} firefight: night conditions are set for a night "
+                      "one only", "2.42", st.step)
+    return [ev.NightSet(text=text)]

@@ -1,0 +1,106 @@
+"""Moving through the campaign: `next` (what a step records when it is left), concession, the CG's end."""
+from __future__ import annotations
+
+
+
+from cg import tables
+from events.errors import BadInput, Refused
+from cg.state import SIDES, CampaignState, other
+from cg.steps import next_step, pending
+from events import types as ev
+from cg.commands.base import Ctx, PRODUCT, RULES, at, command, side_arg
+
+
+
+def start_event(card, card_ref: str, card_dict: dict, seed: str, redeployment: str | None, version: str):
+    if redeployment is not None and redeployment not in ("A", "B"):
+        raise BadInput(f"--redeployment {redeployment!r}: A or B")
+    return ev.CampaignStarted(product=PRODUCT, product_version=version, rules=RULES, seed=seed,
+                              card_ref=card_ref, card=card_dict, redeployment=redeployment)
+
+
+@command("next", "*")
+def _next(ctx: Ctx, cmd: dict):
+    st = ctx.state
+    at(st, "next")
+    owed = pending(st)
+    if owed:
+        listed = "; ".join(f"{o['what']} ({o['command']})" for o in owed)
+        raise Refused(f"step {st.step} still owes: {listed}", owed[0]["rule"], st.step)
+    to = next_step(st)
+    out: list = []
+    out += _leaving(ctx, st.step)
+    if to == "end":
+        out.append(ev.StepLeft(step=st.step, to="end", firefight=st.firefight))
+        out.append(_cg_end(st, "last firefight"))
+        return out
+    ff = st.firefight + 1 if to == "2.1" else st.firefight
+    out.append(ev.StepLeft(step=st.step, to=to, firefight=ff))
+    return out
+
+
+def _leaving(ctx: Ctx, step: str) -> list:
+    """What a step records by itself when it is left: 3.25 Isolated units, 3.31 fire, 3.33 TVP, 3.51 SAN."""
+    st = ctx.state
+    out: list = []
+    if step == "3.2":
+        mc = st.map_control()
+        iso = [ev.SideUnit(u.side, u.id) for u in st.units.values()  # (most units are out of play)
+               if u.status in ("on_map", "available") and u.hex and mc.hexes[u.hex].isolated == u.side]
+        if iso:
+            out.append(ev.IsolatedMarked(units=tuple(iso)))
+    elif step == "3.3":
+        changes = _fire_3_31(st)
+        if changes:
+            out.append(ev.TerrainChanged(rule="3.31", changes=tuple(changes),
+                                         note="Flames/Blazes/Burning Wrecks between firefights"))
+        out.append(_tvp(st))
+    elif step == "3.51":
+        for side in SIDES:
+            before = st.sides[side].san
+            out.append(ev.SanAdjusted(side=side, before=before, after=tables.san_adjust(before)))
+    return out
+
+
+def _fire_3_31(st: CampaignState) -> list:
+    from cg import terrain
+
+    if not any(i in ("flame", "blaze", "burning_wreck") for items in st.terrain.values() for i in items):
+        return []
+    nxt = st.card.firefights[st.firefight] if st.firefight < len(st.card.firefights) else None
+    same_date = nxt is not None and nxt.date == st.ff.date
+    grid = st.grid()
+    buildings = set(st.card.map.buildings)
+    # ruling R20: the card maps buildings only, so a Flame spreads into building hexes alone
+    raw = terrain.resolve_3_31({h: list(v) for h, v in st.terrain.items()}, buildings, same_date,
+                               grid.neighbours, burnable=lambda h: h in buildings)
+    return [ev.TerrainChange(h, c, i) for h, c, i in raw]
+
+
+def _tvp(st: CampaignState):
+    """3.33: TVP of each card TVP hex to the side that controls it now."""
+    tvp = {"axis": 0, "allied": 0}
+    for hx, value in st.card.map.tvp.items():
+        side = st.control.get(hx)
+        if side:
+            tvp[side] += value
+    total = {s: st.sides[s].tvp_total + tvp[s] for s in SIDES}
+    return ev.TvpAwarded(tvp=tvp, total=total)
+
+
+def _cg_end(st: CampaignState, reason: str):
+    tot = {s: st.sides[s].tvp_total for s in SIDES}
+    winner = None
+    if reason == "concession":
+        winner = other(st.conceded_by) if st.conceded_by else None
+    return ev.CgEnded(reason=reason, winner=winner, tvp=tot)
+
+
+@command("concede", "*")
+def _concede(ctx, cmd):
+    side = side_arg(cmd)
+    st = ctx.state
+    at(st, "concede")
+    next_step(st, "concede")
+    return [ev.Conceded(side=side), ev.StepLeft(step=st.step, to="end", firefight=st.firefight),
+            ev.CgEnded(reason="concession", winner=other(side), tvp={s: st.sides[s].tvp_total for s in SIDES})]

@@ -1,0 +1,85 @@
+"""2.7: patrols and their return."""
+from __future__ import annotations
+
+
+
+from cg import drm as drms
+from cg import tables
+from events.errors import BadInput, Refused
+from cg.state import CampaignState
+from events import types as ev
+from cg.commands.base import at, command, given_dice, hex_arg, in_play, int_arg, roll, side_arg, unit_arg
+
+
+
+PATROL_KINDS = ("recon", "ambush", "raid", "anti-vehicle")
+
+
+@command("patrol", "2.7")
+def _patrol(ctx, cmd):
+    side = side_arg(cmd)
+    st = ctx.state
+    give_up = cmd.get("give_up")
+    if give_up is not None:
+        at(st, "patrol")
+        n = _next_patrol(st, side)
+        return [ev.PatrolGivenUp(side=side, patrol=n, reason=str(give_up))]
+    kind = cmd.get("type")
+    if kind not in PATROL_KINDS:
+        raise BadInput(f"--type {kind!r}: recon, ambush, raid or anti-vehicle")
+    units = [unit_arg(st, side, x, alive=False) for x in (cmd.get("units") or [])]
+    leader = unit_arg(st, side, cmd.get("leader"), alive=False) if cmd.get("leader") else None
+    hx = hex_arg(st, cmd.get("hex"), "--hex")
+    given = given_dice(cmd, 2)
+    flags = {k: int_arg(cmd, k, 0, default=0) for k in
+             ("elite", "stealthy", "inexperienced", "lax", "enemy_adjacent", "sw_pp")}
+    leadership = int_arg(cmd, "leadership", -6, 6, default=0)
+    in_play(st, *units, leader)
+    at(st, "patrol")
+    n = _next_patrol(st, side)
+    if leader is None or leader.kind != "leader":
+        raise Refused("one unwounded leader must accompany the patrol", "2.72", st.step)
+    if leader.wounded:
+        raise Refused(f"{leader.id} is wounded", "2.72", st.step)
+    squads = sum(1 for u in units if u.kind == "squad")
+    hs = sum(1 for u in units if u.kind in ("hs", "crew"))
+    if any(u.kind not in ("squad", "hs", "crew", "sw", "leader") for u in units):
+        raise Refused("only infantry (squads, half-squads, a hero, SW) can patrol", "2.72", st.step)
+    if squads + hs == 0:
+        raise Refused("at least one HS must be assigned to a patrol", "2.72", st.step)
+    if squads + hs / 2 > 3:
+        raise Refused("no more than three squads may be assigned to a patrol", "2.72", st.step)
+    mc = st.map_control()
+    dist = mc.distance_to_mlr(hx, side)
+    if dist is None or dist > 10:
+        raise Refused(f"mission hex {hx} is {dist} hexes from the {side} MLR (10 at most)", "2.73", st.step)
+    night = st.ff.time == "night"
+    dl = drms.patrol(kind, leadership=leadership, distance=dist, night=night,
+                     hs=max(0, hs - 1) if squads == 0 else hs, **flags)
+    r = roll(ctx.dice(given, 2), dl, tables.patrol_detection)
+    returns = r.outcome != "kia"
+    return [ev.PatrolResolved(side=side, patrol=n, kind=kind, units=tuple(u.id for u in units),
+                              leader=leader.id, mission_hex=hx, roll=r, returns=returns)]
+
+
+def _next_patrol(st: CampaignState, side: str) -> int:
+    for n in range(1, st.sides[side].patrols + 1):
+        if n not in st.patrols_done[side]:
+            return n
+    raise Refused(f"{side} has no patrol left to resolve (bought {st.sides[side].patrols})", "2.31", st.step)
+
+
+@command("patrol-return", "2.7")
+def _patrol_return(ctx, cmd):
+    side = side_arg(cmd)
+    n = int_arg(cmd, "patrol", 1)
+    given = given_dice(cmd, 2)
+    st = ctx.state
+    at(st, "patrol-return")
+    if n not in st.patrols_to_return[side]:
+        raise Refused(f"{side} patrol {n} owes no Return DR", "2.74", st.step)
+    dl = drms.patrol("return", returning=True, night=st.ff.time == "night",
+                     attacked=bool(cmd.get("attacked")), pinned=bool(cmd.get("pinned")),
+                     broken=bool(cmd.get("broken")), leadership=int_arg(cmd, "leadership", -6, 6, default=0))
+    r = roll(ctx.dice(given, 2), dl, tables.patrol_return)
+    return [ev.PatrolReturned(side=side, patrol=n, roll=r)]

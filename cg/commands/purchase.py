@@ -1,0 +1,254 @@
+"""2.1-2.3: CP replenishment, weather, purchases (RGs, patrols, Attack Option, OBA and leader DRs, FP)."""
+from __future__ import annotations
+
+
+import attrs
+
+from cg import drm as drms
+from cg import tables
+from events.errors import BadInput, Refused
+from cg.state import SIDES, CampaignState, expand_units
+from events import types as ev
+from cg.commands.base import at, command, given_dice, hex_arg, int_arg, leader_slots, roll, side_arg, unit_arg
+
+
+
+@command("cp", "2.1")
+def _cp(ctx, cmd):
+    side = side_arg(cmd)
+    given = given_dice(cmd, 2)
+    st = ctx.state
+    at(st, "cp")
+    if f"cp:{side}" in st.done:
+        raise Refused(f"{side} has already replenished CP for firefight {st.firefight}", "2.1", st.step)
+    provided = st.card.sides[side].cp_provided
+    idx = st.firefight - 2  # cp_provided lists the later firefights, the 2nd first
+    if provided and 0 <= idx < len(provided):
+        if given is not None:
+            raise BadInput(f"the CG Card provides {side}'s CP for firefight {st.firefight}: no dice (2.1 EXC)")
+        gained = provided[idx]
+        return [ev.CpReplenished(side=side, roll=None, gained=gained, total=st.sides[side].cp + gained)]
+    d = ctx.dice(given, 2)
+    intensity = st.card.campaign.intensity
+    r = roll(d, drms.cp_replenishment(st, side), lambda f: tables.cp_replenishment(f, intensity))
+    return [ev.CpReplenished(side=side, roll=r, gained=r.outcome, total=st.sides[side].cp + r.outcome)]
+
+
+@command("weather", "2.2")
+def _weather(ctx, cmd):
+    st = ctx.state
+    text = cmd.get("text") or None
+    at(st, "weather")
+    if "weather" in st.done:
+        raise Refused("the at-start weather is already recorded", "2.2", st.step)
+    return [ev.WeatherSet(text=text or st.card.campaign.initial_weather)]
+
+
+MODES = ("on-map", "reserve", "entry")
+
+
+def _rg(st: CampaignState, side: str, rg_id):
+    rg = st.card.sides[side].rg_by_id(str(rg_id or ""))
+    if rg is None:
+        ids = ", ".join(r.id for r in st.card.sides[side].rg)
+        raise BadInput(f"unknown {side} RG {rg_id!r} (the card lists {ids})")
+    return rg
+
+
+@command("buy", "2.3")
+def _buy(ctx, cmd):
+    side = side_arg(cmd)
+    st = ctx.state
+    rg = _rg(st, side, cmd.get("rg"))
+    mode = cmd.get("mode") or "entry"
+    if mode not in MODES:
+        raise BadInput(f"--mode {mode!r}: on-map, reserve or entry")
+    at(st, "buy")
+    if mode == "reserve":
+        if not st.card.campaign.reserves:
+            raise Refused("this CG does not allow Reserves", "2.33", st.step)
+        if tables.rg_type(rg.id) not in tables.RESERVE_TYPES:
+            raise Refused(f"{rg.id}: only I, G, HW and A RGs may be bought In Reserve", "2.33", st.step)
+    key = f"{side}:{rg.id}"
+    if st.purchase_count.get(key, 0) >= rg.max:
+        raise Refused(f"{rg.id} may be bought {rg.max} time(s) in the CG and has been", "2.3", st.step)
+    limit = st.card.campaign.max_infantry_platoons
+    if rg.platoons and st.sides[side].platoons + rg.platoons > limit:
+        raise Refused(f"{side} would have {st.sides[side].platoons + rg.platoons} infantry platoons this "
+                      f"purchase step; the limit is {limit} (ruling R12)", "2.3", st.step)
+    cost, delta = tables.setup_cost(rg.kind, rg.id, mode, rg.cost)
+    cp = st.sides[side].cp
+    if cost > cp:
+        raise Refused(f"{rg.id} costs {cost} CP ({mode}); {side} has {cp}", "2.3", st.step)
+    # both sides' cards may list the same RG id (I1): number the purchases across the sides so a
+    # purchase id (and the unit ids made from it) names one purchase of the campaign
+    n = sum(st.purchase_count.get(f"{s}:{rg.id}", 0) for s in SIDES) + 1
+    pid = f"{rg.id}-{n}"
+    units = tuple(ev.UnitRef(f"{pid}.{i}", name) for i, name in enumerate(expand_units(rg.units), 1))
+    return [ev.RgBought(side=side, rg=rg.id, purchase=pid, mode=mode, base_cost=rg.cost, delta=delta,
+                        cost=cost, cp_left=cp - cost, platoons=rg.platoons, units=units,
+                        fp=rg.fp if rg.kind == "fortification_points" else 0)]
+
+
+@command("patrols", "2.3")
+def _patrols(ctx, cmd):
+    side = side_arg(cmd)
+    n = int_arg(cmd, "count", 1)
+    st = ctx.state
+    at(st, "patrols")
+    allowed = st.card.campaign.patrols_per_reph
+    have = st.sides[side].patrols
+    if have + n > allowed:
+        raise Refused(f"{side} may buy {allowed} patrol(s) per RePh and has {have}", "2.31", st.step)
+    cost = n * st.card.sides[side].patrol_cost
+    cp = st.sides[side].cp
+    if cost > cp:
+        raise Refused(f"{n} patrol(s) cost {cost} CP; {side} has {cp}", "2.31", st.step)
+    return [ev.PatrolsBought(side=side, count=n, cost=cost, cp_left=cp - cost)]
+
+
+@command("attack", "2.3")
+def _attack(ctx, cmd):
+    side = side_arg(cmd)
+    st = ctx.state
+    at(st, "attack")
+    if st.initial:
+        raise Refused("the CG Card assigns the Initial Firefight's ATTACKER; no Attack Option is bought "
+                      "(ruling R2)", "2.4", st.step)
+    if st.sides[side].attack:
+        raise Refused(f"{side} already bought the Attack Option for firefight {st.firefight}", "2.4", st.step)
+    cost = st.card.sides[side].attack_cost
+    cp = st.sides[side].cp
+    if cost > cp:
+        raise Refused(f"the Attack Option costs {cost} CP; {side} has {cp}", "2.4", st.step)
+    return [ev.AttackBought(side=side, cost=cost, cp_left=cp - cost)]
+
+
+def _known_ref(st: CampaignState, side: str, ref) -> None:
+    """Input before the rules: `ref` must be one of the side's purchase ids or one of its card RG ids."""
+    ref = str(ref or "")
+    p = st.purchase(ref) or st.purchase(ref.upper())
+    if (p is None or p.side != side) and st.card.sides[side].rg_by_id(ref) is None:
+        raise BadInput(f"unknown {side} RG or purchase {ref!r}")
+
+
+def _owed_purchase(st: CampaignState, side: str, ref, what: str, rule: str):
+    """`ref` is a purchase id (I1-2) or an RG id (I1) with exactly one purchase owing `what`."""
+    ref = str(ref or "")
+    p = st.purchase(ref) or st.purchase(ref.upper())
+    if p is None:
+        rg = st.card.sides[side].rg_by_id(ref)
+        if rg is None:
+            raise BadInput(f"unknown {side} RG or purchase {ref!r}")
+        cands = [q for q in st.purchases.values()
+                 if q.side == side and q.rg == rg.id and q.firefight == st.firefight and
+                 (q.leader_owed > 0 if what == "leader" else q.oba_owed)]
+        if not cands:
+            raise Refused(f"no {rg.id} bought for firefight {st.firefight} owes a {what} DR", rule, st.step)
+        p = cands[0]
+    if p.side != side:
+        raise BadInput(f"purchase {ref} is not {side}'s")
+    return p
+
+
+@command("oba", "2.3")
+def _oba(ctx, cmd):
+    side = side_arg(cmd)
+    given = given_dice(cmd, 2)
+    st = ctx.state
+    _known_ref(st, side, cmd.get("rg"))
+    at(st, "oba")
+    p = _owed_purchase(st, side, cmd.get("rg"), "oba", "2.35")
+    if not p.oba_owed:
+        raise Refused(f"{p.id} owes no OBA ammunition DR", "2.35", st.step)
+    r = roll(ctx.dice(given, 2), drms.oba(st, side), tables.oba_strength)
+    return [ev.ObaRolled(side=side, purchase=p.id, roll=r)]
+
+
+@command("leader", "2.3", "3.45")
+def _leader(ctx, cmd):
+    side = side_arg(cmd)
+    given = given_dice(cmd, 2)
+    st = ctx.state
+    generated = bool(cmd.get("generated"))
+    if not generated:
+        _known_ref(st, side, cmd.get("rg"))
+    at(st, "leader", "3.45" if generated else "2.3")
+    spec = st.card.sides[side]
+    if generated:
+        if f"leaders:{side}" not in st.done:
+            raise Refused(f"{side} makes the 3.45 dr (plcg leaders {side}) before generating", "3.45", st.step)
+        if st.generated[side] >= st.may_generate[side] or leader_slots(st, side) <= 0:
+            raise Refused(f"{side} may generate {st.may_generate[side]} leader(s) this RePh (3.45 result, leaders "
+                          f"lost - 1, MMC on board) and has generated {st.generated[side]}", "3.45", st.step)
+        column = tables.leader_column(spec.nationality, False)
+        pid = None
+    else:
+        p = _owed_purchase(st, side, cmd.get("rg"), "leader", "2.36")
+        if p.leader_owed <= 0:
+            raise Refused(f"{p.id} owes no leader DR", "2.36", st.step)
+        rg = spec.rg_by_id(p.rg)
+        column = tables.leader_column(spec.nationality, rg.armor_leader)
+        pid = p.id
+    d = ctx.dice(given, 2)
+    r = roll(d, drms.leader(st, side), lambda f: tables.leader(f, column))
+    got = r.outcome
+    if st.initial and not generated:  # 2.362 at the Initial Firefight start (ruling R9)
+        got = tables.demote_2362(r.outcome, column, st.sides[side].leaders_taken.get(column, {}))
+    if got != r.outcome:
+        r = attrs.evolve(r, outcome=got, rolled=r.outcome)
+    unit = None
+    if got is not None:
+        n = st.leaders_made + 1  # unique across the sides
+        base = pid if pid else f"L{st.firefight}"
+        unit = ev.UnitRef(f"{base}.L{n}", got)
+    return [ev.LeaderRolled(side=side, purchase=pid, roll=r, unit=unit, generated=generated)]
+
+
+FORT_KEYS = ("capacity", "factors", "unit", "hexsides", "locations", "ca", "nca")
+
+
+@command("fortify", "2.3")
+def _fortify(ctx, cmd):
+    side = side_arg(cmd)
+    st = ctx.state
+    kind = str(cmd.get("kind") or "").lower().replace("-", "_")
+    spec = tables.FORTIFICATIONS.get(kind)
+    if spec is None:
+        raise BadInput(f"unknown fortification {cmd.get('kind')!r}: {', '.join(sorted(tables.FORTIFICATIONS))}")
+    hx = hex_arg(st, cmd["hex"], "--hex") if cmd.get("hex") else None
+    detail = {}
+    for k in ("capacity", "factors", "hexsides", "locations", "ca", "nca"):
+        if cmd.get(k) is not None:
+            detail[k] = int_arg(cmd, k, 0)
+    hip_unit = None
+    if kind == "hip":
+        hip_unit = unit_arg(st, side, cmd.get("unit"))
+        unit_type = {"squad": "squad", "hs": "hs", "crew": "crew", "leader": "smc", "vehicle": "afv"}.get(
+            hip_unit.kind, "smc")
+    else:
+        unit_type = None
+    try:
+        cost = tables.fortification_cost(kind, unit=unit_type, **detail)
+    except ValueError as e:
+        raise BadInput(f"{kind}: {e}") from None
+    at(st, "fortify")
+    if spec.initial_only and not st.initial:
+        raise Refused(f"{spec.name} may only be bought for the Initial Firefight (S)", "2.38", st.step)
+    if hx and not spec.isolated_ok and st.map_control().hexes[hx].isolated == side:
+        raise Refused(f"{spec.name} may not go in an Isolated Location (only I fortifications)", "2.38", st.step)
+    if kind == "hip":
+        squads = sum(1 for u in st.side_units(side) if u.kind == "squad" and u.status != "reserve") \
+            + sum(0.5 for u in st.side_units(side) if u.kind == "hs" and u.status != "reserve")
+        night = st.ff.time == "night"
+        limit = tables.hip_limit(int(squads), st.card.sides[side].nationality.lower() == "japanese", night)
+        if limit is not None and hip_unit.kind in ("squad", "hs"):
+            used = sum(1 for u in st.side_units(side) if u.hip and u.kind in ("squad", "hs"))
+            if used + 1 > limit:
+                raise Refused(f"HIP for {used + 1} squads exceeds 10% of {int(squads)} non-Reserve squads "
+                              f"in a daytime firefight", "2.38", st.step)
+    fp = st.sides[side].fp
+    if cost > fp:
+        raise Refused(f"{spec.name} costs {cost} FP; {side} has {fp} FP", "2.38", st.step)
+    return [ev.Fortified(side=side, kind=kind, hex=hx, cost=cost, fp_left=fp - cost, detail=detail,
+                         unit=hip_unit.id if hip_unit else None)]

@@ -1,0 +1,166 @@
+"""3.3-3.47: evacuation, disease, promotion, leaders, hardening, repair, recall, ELR."""
+from __future__ import annotations
+
+
+import attrs
+
+from cg import drm as drms
+from cg import tables
+from events.errors import BadInput, Refused
+from cg.state import CampaignState
+from events import types as ev
+from events.roll import Drm
+from cg.commands.base import at, command, given_dice, int_arg, leader_slots, roll, side_arg, unit_arg
+
+
+
+@command("evacuate", "3.3")
+def _evacuate(ctx, cmd):
+    side = side_arg(cmd)
+    st = ctx.state
+    u = unit_arg(st, side, cmd.get("leader"))
+    given = given_dice(cmd, 1)
+    at(st, "evacuate")
+    if u.kind != "leader" or not u.wounded:
+        raise Refused(f"{u.id} is not a wounded leader", "3.32", st.step)
+    if st.card.sides[side].nationality.lower() == "japanese":
+        raise Refused("Japanese wounded leaders are not evacuated", "3.32", st.step)
+    if f"evacuate:{u.id}" in st.done:
+        raise Refused(f"{u.id} has had its evacuation dr", "3.32", st.step)
+    r = roll(ctx.dice(given, 1), (), tables.evacuation)
+    return [ev.EvacuationRolled(side=side, leader=u.id, roll=r)]
+
+
+def _once(st: CampaignState, key: str, what: str, rule: str):
+    if key in st.done:
+        raise Refused(f"{what} is already made this RePh", rule, st.step)
+
+
+@command("disease", "3.41")
+def _disease(ctx, cmd):
+    side = side_arg(cmd)
+    given = given_dice(cmd, 1)
+    st = ctx.state
+    at(st, "disease")
+    if not st.card.campaign.disease:
+        raise Refused("Disease & Starvation is only invoked by FSR; the CG Card has none", "3.41", st.step)
+    _once(st, f"disease:{side}", f"{side}'s Disease & Starvation dr", "3.41")
+    r = roll(ctx.dice(given, 1), drms.disease(st, side), tables.disease)
+    return [ev.DiseaseRolled(side=side, roll=r)]
+
+
+@command("promote", "3.44")
+def _promote(ctx, cmd):
+    side = side_arg(cmd)
+    given = given_dice(cmd, 1)
+    st = ctx.state
+    at(st, "promote")
+    _once(st, f"promote:{side}", f"{side}'s Battlefield Promotion dr", "3.44")
+    r = roll(ctx.dice(given, 1), drms.promotion(st, side), tables.promotion)
+    return [ev.PromotionRolled(side=side, roll=r)]
+
+
+@command("leaders", "3.45")
+def _leaders(ctx, cmd):
+    side = side_arg(cmd)
+    given = given_dice(cmd, 1)
+    st = ctx.state
+    at(st, "leaders")
+    _once(st, f"leaders:{side}", f"{side}'s Leader Generation dr", "3.45")
+    r = roll(ctx.dice(given, 1), drms.leader_generation(st, side),
+             lambda f: attrs.evolve(tables.promotion(f), table="3.45"))
+    lost = sum(1 for s, uid in st.ff.lost if s == side and st.unit(uid) and st.unit(uid).kind == "leader")
+    mmc = sum(1 for u in st.side_units(side) if u.kind in ("squad", "hs") and u.status == "on_map")
+    if not any(u.hex for u in st.side_units(side)):
+        mmc = sum(1 for u in st.side_units(side) if u.kind in ("squad", "hs"))  # roster-only play
+    may = max(0, min(r.outcome, lost - 1, mmc))
+    return [ev.LeadersRolled(side=side, roll=r, may_generate=may)]
+
+
+@command("harden", "3.43", "3.44", "3.45")
+def _harden(ctx, cmd):
+    """Battle Hardening: 3.43 a hero combined/heroic leader, 3.44 up to the promotion dr's # of MMC,
+    3.45 leaders within the 3.45 result; no unit hardens twice in one RePh (3.44 EXC)."""
+    side = side_arg(cmd)
+    st = ctx.state
+    u = unit_arg(st, side, cmd.get("unit"))
+    to = (cmd.get("to") or "").strip() or None
+    at(st, "harden")
+    if u.id in st.hardened_now[side]:
+        raise Refused(f"{u.id} has already Battle Hardened this RePh", "3.44", st.step)
+    if st.step == "3.44":
+        if f"promote:{side}" not in st.done:
+            raise Refused(f"make {side}'s Battlefield Promotion dr first (plcg promote {side})", "3.44", st.step)
+        if u.kind not in ("squad", "hs"):
+            raise Refused(f"{u.id} is not an MMC", "3.44", st.step)
+        used = sum(1 for x in st.hardened_now[side] if st.unit(x).kind in ("squad", "hs"))
+        if used >= st.promotions[side]:
+            raise Refused(f"the 3.44 dr allows {st.promotions[side]} MMC and {used} have hardened", "3.44", st.step)
+    elif st.step == "3.45":
+        if f"leaders:{side}" not in st.done:
+            raise Refused(f"make {side}'s 3.45 dr first (plcg leaders {side})", "3.45", st.step)
+        if u.kind != "leader":
+            raise Refused(f"{u.id} is not a leader", "3.45", st.step)
+        if leader_slots(st, side) <= 0:
+            raise Refused(f"the 3.45 result ({st.leader_result[side]}) allows no more leaders to harden or "
+                          "be generated", "3.45", st.step)
+    return [ev.UnitHardened(side=side, unit=u.id, by=st.step, to=to)]
+
+
+REPAIRABLE = ("sw", "gun", "vehicle", "other")  # unit kinds a 3.46 repair dr can be for
+
+
+@command("repair", "3.46")
+def _repair(ctx, cmd):
+    side = side_arg(cmd)
+    st = ctx.state
+    item = str(cmd.get("item") or "")
+    if not item:
+        raise BadInput("plcg repair SIDE ITEM: name the weapon or vehicle")
+    owed = st.repairs_owed.get((side, item))
+    unit = st.unit(item)
+    if owed is None and (unit is None or unit.side != side):
+        raise BadInput(f"unknown {side} unit {item!r}, and no repair is owed for it (plcg end --repair "
+                       f"{side}:ITEM=KIND flags one at 2.9; plcg oob {side} lists the units)")
+    if owed is None and unit.kind not in REPAIRABLE:
+        raise BadInput(f"{unit.id} is a {unit.kind}: only a weapon or vehicle is repaired (3.46)")
+    kind = cmd.get("kind") or owed
+    if kind is None:
+        raise BadInput(f"--kind is required: {item} was not flagged at 2.9; one of {', '.join(tables.REPAIR)}")
+    if kind not in tables.REPAIR:
+        raise BadInput(f"--kind {kind!r}: one of {', '.join(tables.REPAIR)}")
+    given = given_dice(cmd, 1)
+    drm_v = int_arg(cmd, "drm", -6, 6, default=0)
+    at(st, "repair")
+    dl = (Drm("3.46", "leadership/inexperience/captured use/ammunition shortage (stated)", drm_v),) if drm_v else ()
+    if unit is not None and unit.isolated and kind in ("malfunction", "low_ammo"):
+        raise Refused(f"{item} is possessed by an Isolated unit: no repair", "3.46", st.step)
+    r = roll(ctx.dice(given, 1), dl, lambda f: tables.repair(f, kind))
+    return [ev.RepairRolled(side=side, item=item, kind=kind, roll=r)]
+
+
+@command("recall", "3.461")
+def _recall(ctx, cmd):
+    side = side_arg(cmd)
+    st = ctx.state
+    u = unit_arg(st, side, cmd.get("vehicle"), alive=False)
+    given = given_dice(cmd, 1)
+    drm_v = int_arg(cmd, "drm", -6, 6, default=0)
+    at(st, "recall")
+    if u.status != "recalled":
+        raise Refused(f"{u.id} is not Recalled", "3.461", st.step)
+    dl = (Drm("3.461", "inexperience/captured use/ammunition shortage (stated)", drm_v),) if drm_v else ()
+    r = roll(ctx.dice(given, 1), dl, tables.recall)
+    return [ev.RecallRolled(side=side, unit=u.id, roll=r)]
+
+
+@command("elr", "3.47")
+def _elr(ctx, cmd):
+    side = side_arg(cmd)
+    given = given_dice(cmd, 2)
+    st = ctx.state
+    at(st, "elr")
+    _once(st, f"elr:{side}", f"{side}'s ELR Loss/Gain DR", "3.47")
+    s = st.sides[side]
+    r = roll(ctx.dice(given, 2), drms.elr(st, side), lambda f: tables.elr_change(f, s.elr, s.five_lost))
+    return [ev.ElrRolled(side=side, roll=r, before=s.elr, after=r.outcome)]
