@@ -49,7 +49,8 @@ class PlcgGroup(click.Group):
         except BrokenPipeError:  # `plcg log | head`: the reader left; nothing to say
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, sys.stdout.fileno())
-            ctx.exit(0)
+            # but the exit code still tells: `plcg audit | true` on a file with findings is 1
+            ctx.exit((ctx.obj or {}).get("exit_code", 0))
         except KeyboardInterrupt:
             click.echo("plcg: interrupted; nothing half-written (each command is one transaction)", err=True)
             ctx.exit(130)
@@ -102,7 +103,7 @@ def _step(ctx, cmd: dict, as_json: bool = False) -> None:
     if as_json:
         _echo_json([{"seq": s.seq, "type": s.type, "summary": summary(s.type, s.payload), **(
             {"roll": s.payload["roll"]} if isinstance(s.payload.get("roll"), dict) else {})} for s in stored])
-        return
+        return stored
     # each event in words, in seq order; the steps left as one line (where the campaign now stands)
     lines = [(s.seq, summary(s.type, s.payload)) for s in stored if s.type != "step_left"]
     st = led.state_after
@@ -114,6 +115,7 @@ def _step(ctx, cmd: dict, as_json: bool = False) -> None:
                       f"now at step {st.step} {BY_ID[st.step].name} (firefight {st.firefight})"))
     for seq, text in sorted(lines, key=lambda x: x[0]):
         click.echo(f"[{seq}] {text}")
+    return stored
 
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
@@ -131,15 +133,49 @@ def side_argument():
 @main.command()
 @click.option("--card", "card", required=True, help="A CG Card TOML file, or the name of a shipped card.")
 @click.option("--redeployment", type=click.Choice(["A", "B"]), help="Redeployment Option (else chosen at 3.2).")
-@click.option("--seed", help="Seed of the ledger's roller (default: random, recorded in the log).")
+@click.option("--seed", help="Roll with the seeded roller: reproducible, so predictable by whoever reads the"
+                            " seed (tests, demos, solo). Default: the OS random source, unforeseeable (R31).")
+@click.option("--dice-policy", "dice_policy", type=click.Choice(["any", "no-typed"]), default="any",
+              show_default=True, help="Which dice the campaign accepts: no-typed refuses --dice (rule dice-policy).")
 @click.pass_context
-def new(ctx, card, redeployment, seed):
+def new(ctx, card, redeployment, seed, dice_policy):
     """Start a campaign from a CG Card (refuses if the file exists)."""
-    led = Ledger.create(_db(ctx), card, seed, redeployment)
+    led = Ledger.create(_db(ctx), card, seed, redeployment, dice_policy)
     st = led.state()
+    witness = led.head_witness()
     led.close()
     click.echo(f"campaign {st.card.campaign.name!r} started in {_db(ctx)}: firefight 1 of "
-               f"{len(st.card.firefights)}, step {st.step}")
+               f"{len(st.card.firefights)}, step {st.step}; dice: {dice_shown(st)}")
+    click.echo(f"head witness {witness[0]}:{witness[1]}")
+
+
+def dice_shown(st) -> str:
+    """The campaign's roller as players see it (ruling R31)."""
+    shown = "ledger (unforeseeable)" if st.dice_mode == "ledger" else "seeded (predictable)"
+    return shown + (", typed dice refused" if st.dice_policy == "no-typed" else "")
+
+
+@main.command()
+@JSON_OPT
+@click.pass_context
+def head(ctx, as_json):
+    """The log's head as a witness, SEQ:HASH: note or post it; `audit --witness` checks it later."""
+    led = Ledger(_db(ctx))
+    try:
+        seq, h = led.head_witness()
+    finally:
+        led.close()
+    if as_json:
+        _echo_json({"seq": seq, "hash": h})
+    else:
+        click.echo(f"{seq}:{h}")
+
+
+def parse_witness(text: str) -> tuple[int, str]:
+    m = re.fullmatch(r"\s*(\d{1,18}):([0-9a-fA-F]{16})\s*", text or "")
+    if m is None:
+        raise BadInput(f"--witness {text!r}: SEQ:HASH, the HASH 16 hex digits as `plcg head` prints it")
+    return int(m.group(1)), m.group(2).lower()
 
 
 @main.command()
@@ -183,6 +219,9 @@ def status_dict(st) -> dict:
             for side, s in st.sides.items()
         },
         "seq": st.seq,
+        "dice": st.dice_mode or "seeded",
+        "dice_shown": dice_shown(st),
+        "dice_policy": st.dice_policy,
     }
 
 
@@ -204,6 +243,7 @@ def status(ctx, as_json):
         from projections.words import TYPE
 
         click.echo(f"type: {TYPE[d['type']]}" + (f", attacker {d['attacker']}" if d["attacker"] else ""))
+    click.echo(f"dice: {d['dice_shown']}")
     # a plain table: status runs after every step, and tabulate's import costs more than this
     click.echo(f"{'side':8}{'CP':>5}{'ELR':>5}{'SAN':>5}{'FP':>5}{'CG TVP':>8}  attack")
     for side, s in d["sides"].items():
@@ -230,6 +270,7 @@ def next_(ctx):
 def log(ctx, as_json):
     """The history, one line per event (JSON Lines with --json); undone events are marked."""
     from cg.evolve import reverted_seqs
+    from events.roll import source_of
     from projections.words import summary
 
     led = Ledger(_db(ctx))
@@ -239,15 +280,21 @@ def log(ctx, as_json):
     undone = reverted_seqs(recs)
     import orjson
 
+    from events.errors import UNFOLDABLE, UnreadableRow
+
     for r in rows:
         side = r.payload.get("side")
+        try:
+            said = summary(r.type, r.payload)
+        except UNFOLDABLE as e:  # a row edited against its schema
+            raise UnreadableRow(r.seq, f"{type(e).__name__}: {e}") from None
         line = {"seq": r.seq, "firefight": r.firefight, "step": r.step, "type": r.type, "side": side,
-                "summary": summary(r.type, r.payload), "reverted": r.seq in undone, "recorded": r.recorded}
+                "summary": said, "reverted": r.seq in undone, "recorded": r.recorded}
         if isinstance(r.payload.get("roll"), dict):
-            line["roll"] = r.payload["roll"]
+            line["roll"] = {**r.payload["roll"], "source": source_of(r.payload["roll"])}
         elif r.payload.get("rolls"):  # Dual Attack's two drs, rubble's creation and falling rolls
-            line["roll"] = r.payload["rolls"][0]
-            line["rolls"] = r.payload["rolls"]
+            line["rolls"] = [{**x, "source": source_of(x)} if isinstance(x, dict) else x for x in r.payload["rolls"]]
+            line["roll"] = line["rolls"][0]
         if as_json:
             click.echo(orjson.dumps(line).decode())
         else:
@@ -306,16 +353,21 @@ def _refresh_snapshot(path: str, st, head: tuple) -> None:
 
 @main.command()
 @JSON_OPT
+@click.option("--witness", "witnesses", multiple=True, metavar="SEQ:HASH",
+              help="A head witness noted earlier (plcg head); a finding if the log no longer holds it. Repeatable.")
 @click.pass_context
-def audit(ctx, as_json):
+def audit(ctx, as_json, witnesses):
     """Check the hash chain, the step order, every roll and every limit (exit 1 on any finding)."""
     from projections.audit import run_audit
 
+    wit = [parse_witness(w) for w in witnesses]
     led = Ledger(_db(ctx))
     try:
-        report = run_audit(led)
+        report = run_audit(led, wit)
     finally:
         led.close()
+    if report["findings"]:  # before printing: a reader that leaves early does not turn it into 0
+        ctx.find_root().obj["exit_code"] = 1
     if as_json:
         _echo_json(report)
     else:
@@ -323,10 +375,23 @@ def audit(ctx, as_json):
             click.echo(f"FINDING seq {f['seq']} [{f['rule']}]: {f['what']}")
         for n in report["notes"]:
             click.echo(f"note seq {n['seq']}: {n['what']}")
+        dice = report.get("dice")
+        if dice:
+            click.echo(f"dice: {dice['shown']}, policy {dice['policy']}; " + _counts("rolls", dice["rolls"])
+                       + (("; " + _counts("made again after an undo", dice["rerolls"])) if dice["rerolls"] else ""))
         if not report["findings"]:
-            click.echo(f"audit clean: {report['events']} events, hash chain intact")
+            click.echo(f"audit clean: {report['events']} events, hash chain intact"
+                       + (f", {len(wit)} witness(es) held" if wit else ""))
     if report["findings"]:
         ctx.exit(1)
+
+
+def _counts(what: str, by_source: dict) -> str:
+    if not by_source:
+        return f"no {what}"
+    return f"{what}: " + ", ".join(
+        f"{src} " + "/".join(f"{side} {n}" for side, n in sorted(sides.items()))
+        for src, sides in sorted(by_source.items()))
 
 
 @main.command()
@@ -713,10 +778,12 @@ def end(ctx, turn, cvp_lost, winner, control, lost, terrain, encircled, wounded,
         if k.strip().lower() in cvp:
             raise BadInput(f"--cvp-lost {k}: given twice")
         cvp[k.strip().lower()] = v.strip()
-    _step(ctx, {"name": "end", "turn": turn, "cvp_lost": cvp, "winner": winner, "control": list(control),
+    stored = _step(ctx, {"name": "end", "turn": turn, "cvp_lost": cvp, "winner": winner, "control": list(control),
                 "lost": list(lost), "terrain": list(terrain), "encircled": list(encircled),
                 "wounded": list(wounded), "shocked": list(shocked), "recalled": list(recalled),
                 "repair": list(repair), "oba_used": list(oba_used)})
+    if stored:  # note it or post it: `plcg audit --witness` catches a log cut or rewritten before it
+        click.echo(f"head witness {stored[-1].seq}:{stored[-1].hash[:16]}")
 
 
 @main.command()

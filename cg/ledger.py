@@ -5,7 +5,6 @@ it knows nothing of click or printing (cli.py does that).
 from __future__ import annotations
 
 import os
-import secrets
 import sqlite3
 
 from events.errors import BadInput
@@ -26,29 +25,45 @@ class Ledger:
         self.store = Store.open(path, write=write)
 
     @classmethod
-    def create(cls, path: str, card_ref: str, seed: str | None, redeployment: str | None) -> "Ledger":
+    def create(cls, path: str, card_ref: str, seed: str | None, redeployment: str | None,
+               dice_policy: str = "any") -> "Ledger":
+        """A new campaign file. Without `seed` the ledger rolls from the OS random source (ruling R31).
+        Built under a temporary name beside PATH and renamed into place: killed at any moment, it
+        leaves nothing at PATH or a whole campaign (the next `new` removes the temporary file)."""
         from cg.card import card_to_dict
         from cg.card_schema import load_card
         from cg.commands import start_event
         from events.convert import unstructure
-        from events.store import NewEvent, Store
+        from events.store import NewEvent, Store, place, remove_file, sweep_temps, temp_path
 
         if os.path.exists(path):
             raise BadInput(f"{path} exists already: plcg new never overwrites a campaign (use --db)")
+        if seed is not None and not seed.strip():
+            raise BadInput("--seed: give some text (or leave --seed out: unforeseeable dice)")
+        directory = os.path.dirname(os.path.abspath(path))
+        if not os.path.isdir(directory):
+            raise BadInput(f"cannot write {path}: no directory {directory}")
         card = load_card(card_ref)
-        seed = seed or secrets.token_hex(16)
-        e = start_event(card, card_ref, card_to_dict(card), seed, redeployment, VERSION)
-        store = Store.create(path, {"product": "plcg", "product_version": VERSION})
+        e = start_event(card, card_ref, card_to_dict(card), seed, redeployment, VERSION, dice_policy)
+        sweep_temps(path)
+        tmp = temp_path(path, "new")
+        store = Store.create(tmp, {"product": "plcg", "product_version": VERSION})
         try:
             store.append(0, [NewEvent(type=e.TYPE, version=e.VERSION, payload=unstructure(e), firefight=1,
                                       step="2.2")], command={"name": "new", "card": card_ref,
                                                              "redeployment": redeployment})
+            store.close()
+            place(tmp, path)
         except BaseException:
             store.close()
-            os.unlink(path)
+            remove_file(tmp)
             raise
-        store.close()
         return cls(path, write=True)
+
+    def head_witness(self) -> tuple[int, str]:
+        """The log's head as a witness (`plcg head`): (seq, the first 16 hex digits of its chain hash)."""
+        seq, h = self.store.head()
+        return seq, h[:16]
 
     # reading
     def records(self, since: int = 0, until: int | None = None):
@@ -83,8 +98,12 @@ class Ledger:
                     if not any(t == "reverted" for _, _, t, _ in tail):
                         st = snapshot.load(blob, self._card(), self._cold_part)
                         if st is not None:
-                            if not lazy:
-                                st.load_all()
+                            try:
+                                if not lazy:
+                                    st.load_all()
+                            except snapshot.SnapshotDamaged:
+                                st = None  # its settled part was edited: fold the log (and rebuild it)
+                        if st is not None:
                             st = fold(tail, st)
                             st._tail = len(tail)
                             return st
@@ -147,6 +166,7 @@ class Ledger:
             orjson.dumps(cmd)
         except TypeError as e:
             raise BadInput(f"a value given cannot be recorded ({e})") from None
+        cmd = {k: v for k, v in cmd.items() if k != "ledger_dice"}  # the ledger's own (ruling R31)
         kept, self._kept = self._kept, None
         head = self.store.head()
         st = kept[2] if kept is not None and head == kept[:2] else self.state(lazy=True)
@@ -159,7 +179,12 @@ class Ledger:
             events = decide_undo(st, history, reverted_seqs(recs), cmd.get("to"), cmd.get("reason") or "",
                                  bool(cmd.get("force")))
         else:
-            events = decide(st, cmd, head_seq + 1)
+            try:
+                # decide records the OS dice it rolled in cmd["ledger_dice"] (ruling R31): stored below
+                events = decide(st, cmd, head_seq + 1)
+            except snapshot.SnapshotDamaged:  # the snapshot's settled part fails its digest: fold the log
+                st = self.state(use_snapshot=False)
+                events = decide(st, cmd, head_seq + 1)
         new = [NewEvent(type=e.TYPE, version=e.VERSION, payload=unstructure(e), firefight=st.firefight,
                         step=st.step) for e in events]
         if any(n.type == "reverted" for n in new):

@@ -108,6 +108,8 @@ class CampaignState:
     seed: str
     card_ref: str = ""
     product_version: str = ""
+    dice_mode: str | None = None  # "ledger" | "seeded"; None: started before sources were recorded (R31)
+    dice_policy: str = "any"  # "any" | "no-typed" (new --dice-policy)
     seq: int = 0
     firefight: int = 1
     step: str = "2.2"

@@ -35,7 +35,7 @@ from pathlib import Path
 
 import attrs
 
-from events.errors import BadInput, WriteConflict
+from events.errors import BadInput, UnreadableRow, WriteConflict
 
 from .codec import GENESIS, chain_hash, chain_record, dumps, loads
 
@@ -48,6 +48,38 @@ _COLD_TABLE = "CREATE TABLE snapshot_cold (id INTEGER PRIMARY KEY CHECK (id = 1)
 # Replay must know what the reverts take back before it folds; this (tiny) index finds them without a
 # scan of the log. Files made before it get it at their first append; reading one without it scans.
 _REVERTS_INDEX = "CREATE INDEX IF NOT EXISTS events_reverted ON events (seq) WHERE type = 'reverted'"
+
+# Every schema object a plcg release has written, with its SQL as SQLite keeps it (whitespace folded):
+# a file holding anything else (a trigger, a view, a table or column changed or added) was changed by
+# another tool, and is refused before anything is read or written. The tables are sqlite-utils' (events,
+# meta) and the store's own; snapshot_cold and the index came later (a file without them is fine).
+_EVENTS_SQL = ('CREATE TABLE "events" ( "seq" INTEGER PRIMARY KEY, "batch" INTEGER NOT NULL, "type" TEXT,'
+               ' "version" INTEGER, "firefight" INTEGER, "step" TEXT, "payload" TEXT, "recorded" TEXT,'
+               ' "command" TEXT, "prev_hash" TEXT, "hash" TEXT )')
+KNOWN_SCHEMA = {
+    ("table", "events", "events"): {_EVENTS_SQL},
+    ("table", "meta", "meta"): {'CREATE TABLE "meta" ( "key" TEXT PRIMARY KEY, "value" TEXT )'},
+    ("index", "sqlite_autoindex_meta_1", "meta"): {None},
+    ("table", "snapshot", "snapshot"): {
+        "CREATE TABLE snapshot (id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER, hash TEXT, state BLOB)"},
+    ("table", "snapshot_cold", "snapshot_cold"): {_COLD_TABLE},
+    ("index", "events_reverted", "events"): {"CREATE INDEX events_reverted ON events (seq) WHERE type = 'reverted'"},
+    # SQLite's own statistics (ANALYZE): they steer query plans only
+    ("table", "sqlite_stat1", "sqlite_stat1"): {"CREATE TABLE sqlite_stat1(tbl,idx,stat)"},
+}
+
+
+def schema_problem(schema: list[tuple]) -> str | None:
+    """What in sqlite_master (type, name, tbl_name, sql rows) no release wrote, in words; None if all is ours."""
+    for kind, name, tbl, sql in schema:
+        allowed = KNOWN_SCHEMA.get((kind, name, tbl))
+        folded = None if sql is None else " ".join(str(sql).split())
+        if allowed is None:
+            return f"a {kind} {name!r}" + (f" on {tbl!r}" if tbl != name else "")
+        if folded not in allowed:
+            return f"a changed {kind} {name!r}"
+    return None
+
 
 # Column order of `events` (and of every tuple rows_for_audit yields).
 COLUMNS = (
@@ -64,6 +96,88 @@ _SELECT = "SELECT seq, batch, type, version, firefight, step, payload, recorded,
 
 # SQLite result codes (primary code = extended code & 0xFF)
 _BUSY, _LOCKED, _READONLY, _CANTOPEN, _NOTADB, _CORRUPT = 5, 6, 8, 14, 26, 11
+
+# The rollback journal, deleted at each commit: once a command has returned, the .plcg file alone
+# holds it (players mail that one file), and nothing is left beside it. In WAL mode the last commands
+# sat in the -wal file until a checkpoint, which a reader holding the file open prevents.
+JOURNAL = "DELETE"
+
+
+# ---- building a new file under a temporary name (new, import) --------------------------------------
+
+def temp_path(db_path: str, kind: str) -> str:
+    """A temporary name beside db_path (same folder: the rename is atomic) for a file being built."""
+    import secrets
+
+    d, base = os.path.split(os.path.abspath(db_path))
+    return os.path.join(d, f".{base}.{kind}-{os.getpid()}-{secrets.token_hex(4)}")
+
+
+def remove_file(path: str) -> None:
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        try:
+            os.unlink(path + suffix)
+        except OSError:
+            pass
+
+
+def sweep_temps(db_path: str) -> None:
+    """Remove what a `new` or `import` killed before it finished left beside db_path (its process gone)."""
+    import glob
+    import re
+
+    d, base = os.path.split(os.path.abspath(db_path))
+    pat = re.compile(r"\." + re.escape(base) + r"\.(new|import)-(\d+)-[0-9a-f]{8}$")
+    for p in glob.glob(os.path.join(glob.escape(d), "." + glob.escape(base) + ".*")):
+        m = pat.match(os.path.basename(p))
+        if m is None:
+            continue
+        pid = int(m.group(2))
+        if pid != os.getpid():
+            try:
+                os.kill(pid, 0)
+                continue  # still running: its own file
+            except ProcessLookupError:
+                pass
+            except OSError:
+                continue
+        remove_file(p)
+
+
+def fsync_path(path: str) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def place(tmp: str, db_path: str) -> None:
+    """Move the finished file tmp to db_path, never replacing a file that appeared meanwhile."""
+    for suffix in ("-wal", "-journal"):
+        side = tmp + suffix
+        if os.path.exists(side) and os.path.getsize(side) > 0:
+            raise BadInput(f"cannot finish {db_path}: {side} was not folded in")
+    fsync_path(tmp)
+    try:
+        os.link(tmp, db_path)  # fails if db_path exists: no clobbering
+    except FileExistsError:
+        raise BadInput(f"{db_path} exists already (it appeared meanwhile); nothing overwritten") from None
+    except OSError:
+        if os.path.exists(db_path):
+            raise BadInput(f"{db_path} exists already (it appeared meanwhile); nothing overwritten") from None
+        os.replace(tmp, db_path)  # a file system without hard links
+    else:
+        os.unlink(tmp)
+    remove_file(tmp)  # sidecars, if any
+    try:  # make the new name durable
+        dfd = os.open(os.path.dirname(os.path.abspath(db_path)), os.O_RDONLY)
+        try:
+            os.fsync(dfd)
+        finally:
+            os.close(dfd)
+    except OSError:
+        pass
 
 
 @attrs.frozen
@@ -93,6 +207,21 @@ class Stored:
     hash: str
 
 
+_REQUIRED: dict = {}
+
+
+def _required() -> dict:
+    """type -> (current version, the payload keys an event of that version must hold)."""
+    if not _REQUIRED:
+        import attrs as _a
+
+        from events.types import REGISTRY
+
+        for name, cls in REGISTRY.items():
+            _REQUIRED[name] = (cls.VERSION, frozenset(f.name for f in _a.fields(cls) if f.default is _a.NOTHING))
+    return _REQUIRED
+
+
 def _now() -> str:
     return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
@@ -120,7 +249,7 @@ class Store:
 
     @classmethod
     def create(cls, path: str, meta: dict[str, str]) -> "Store":
-        """Make a new campaign file (WAL mode) holding `meta` plus "format"; refuse if PATH exists."""
+        """Make a new campaign file (rollback journal) holding `meta` plus "format"; refuse if PATH exists."""
         if "format" in meta:
             raise ValueError('meta key "format" is the store\'s own')
         for k, v in meta.items():
@@ -136,7 +265,7 @@ class Store:
         conn = None
         try:
             conn = _connect(Path(path).absolute().as_uri() + "?mode=rw")
-            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute(f"PRAGMA journal_mode={JOURNAL}")
             conn.execute("PRAGMA synchronous=FULL")
             import sqlite_utils  # only here: read commands must not pay for its import
 
@@ -202,6 +331,11 @@ class Store:
                 raise cls._open_error(path, e2) from None
         if write:
             conn.execute("PRAGMA synchronous=FULL")
+            try:  # a file of an earlier release (WAL): fold its -wal in and keep the file whole from now on
+                if conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal":
+                    conn.execute(f"PRAGMA journal_mode={JOURNAL}")
+            except sqlite3.Error:
+                pass  # another connection holds it: it stays WAL until the next write finds it alone
         else:
             conn.execute("PRAGMA query_only=1")
         return cls(conn, path, write, meta)
@@ -219,13 +353,18 @@ class Store:
     def _check(conn: sqlite3.Connection, path: str) -> dict[str, str]:
         """The file's meta, after checking it is a plcg campaign this release can read."""
         try:
-            tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            schema = conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_master").fetchall()
         except sqlite3.DatabaseError as e:
             if _primary(e) in (_NOTADB, _CORRUPT):
                 raise BadInput(f"{path} is not a plcg campaign file (not SQLite: {e})") from None
             raise
+        tables = {r[1] for r in schema if r[0] == "table"}
         if not _TABLES <= tables:
             raise BadInput(f"{path} is not a plcg campaign file (a SQLite file without the ledger tables)")
+        foreign = schema_problem(schema)
+        if foreign:
+            raise BadInput(f"{path} holds {foreign}, which no plcg release writes: refused, nothing written"
+                           " (a file changed by another tool; plcg export/import from a good copy)")
         meta = {str(k): str(v) for k, v in conn.execute("SELECT key, value FROM meta")}
         try:
             fmt = int(meta["format"])
@@ -405,7 +544,10 @@ class Store:
         except sqlite3.DatabaseError as e:
             raise BadInput(f"cannot read {self.path}: {e}") from None
         finally:
-            cur.close()
+            try:
+                cur.close()
+            except sqlite3.ProgrammingError:  # the store was closed before the reader finished
+                pass
 
     def read(self, since: int = 0, until: int | None = None) -> Iterator[Stored]:
         """Events with since < seq <= until (no upper bound when until is None), in seq order."""
@@ -413,9 +555,20 @@ class Store:
             rows = self._rows(_SELECT + " WHERE seq > ? ORDER BY seq", (since,))
         else:
             rows = self._rows(_SELECT + " WHERE seq > ? AND seq <= ? ORDER BY seq", (since, until))
+        required = _required()
         for seq, batch, type_, version, ff, step, payload, recorded, command, h in rows:
-            yield Stored(seq, batch, type_, version, ff, step, loads(payload), recorded,
-                         None if command is None else loads(command), h)
+            try:
+                p = loads(payload)
+                c = None if command is None else loads(command)
+            except (TypeError, ValueError):
+                raise UnreadableRow(seq, "its payload or command is not JSON") from None
+            need = required.get(type_) if type(type_) is str else None
+            if type(type_) is not str or type(p) is not dict or type(version) is not int or type(batch) is not int \
+                    or type(ff) is not int or type(step) is not str or not (c is None or type(c) is dict):
+                raise UnreadableRow(seq, f"its columns do not hold a {type_!r} event as plcg writes it")
+            if need is not None and version == need[0] and not need[1] <= p.keys():
+                raise UnreadableRow(seq, f"its {type_} payload lacks {', '.join(sorted(need[1] - p.keys()))}")
+            yield Stored(seq, batch, type_, version, ff, step, p, recorded, c, h)
 
     def read_raw(self, since: int = 0) -> Iterator[tuple]:
         """(seq, type, version, payload_text) for seq > since, in order, straight from the cursor."""

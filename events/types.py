@@ -77,6 +77,10 @@ class CampaignStarted(Event):
     card_ref: str
     card: dict  # the whole CG Card, so the log replays without the card file
     redeployment: str | None  # "A" | "B" | None (chosen at 3.2)
+    # ruling R31: "ledger" (OS dice, recorded with each command; the seed is unused) or "seeded"
+    # (--seed: predictable); None in a campaign started before this was recorded (seeded)
+    dice: str | None = None
+    dice_policy: str | None = None  # "any" | "no-typed"
 
 
 @event("step_left")

@@ -259,10 +259,30 @@ def _overview(h: History) -> list:
     n = len(h.rows)
     items.append([("b", "Log:"), f" {n} event{'s' if n != 1 else ''} recorded {first.recorded[:10]} to "
                   f"{last.recorded[:10]}" + (f", {undos} undo{'s' if undos != 1 else ''}" if undos else "")
-                  + "; seed ", ("code", st.seed), ", last hash ",
-                  ("code", last.hash[:16]), ", replay digest ", ("code", digest(st)["digest"][:16]),
+                  + "; head witness ", ("code", f"{last.seq}:{last.hash[:16]}"),
+                  " (plcg audit --witness checks it), replay digest ", ("code", digest(st)["digest"][:16]),
                   f" (plcg {st.product_version or '?'})."])
+    items.append(_dice_item(h))
     return items
+
+
+def _dice_item(h: History) -> list:
+    """Who made the dice (ruling R31): the roller, and every roll counted per source and side."""
+    from events.roll import source_of
+
+    st = h.final
+    counts: dict = {}
+    for r in h.rows:
+        p = r.payload
+        rolls = ([p["roll"]] if isinstance(p.get("roll"), dict) else []) + \
+            [x for x in (p.get("rolls") or []) if isinstance(x, dict)]
+        for x in rolls:
+            key = (source_of(x), p.get("side") or "both")
+            counts[key] = counts.get(key, 0) + 1
+    shown = ["ledger (unforeseeable)"] if st.dice_mode == "ledger" else ["seeded (predictable), seed ",
+                                                                         ("code", st.seed)]
+    said = "; ".join(f"{src} {side} {n}" for (src, side), n in sorted(counts.items())) or "none"
+    return [("b", "Dice:"), " ", *shown, f"; rolls by source and side: {said}."]
 
 
 def _firefight(h: History, ff, html: bool) -> list:
@@ -598,13 +618,19 @@ def _inline_svg(svg: str, prefix: str, cls: str) -> str:
 
 # ---- Markdown ---------------------------------------------------------------------------------------
 
+def _md_text(text: str) -> str:
+    """Text a player typed, as Markdown shows it and never as HTML a renderer would run."""
+    return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
 def _md_inline(parts) -> str:
     out = []
     for x in parts:
         if isinstance(x, str):
-            out.append(x)
+            out.append(_md_text(x))
             continue
         style, text = x
+        text = str(text).replace("`", "'") if style == "code" else _md_text(text)
         if style == "b":
             out.append(f"**{text}**")
         elif style == "i":
@@ -623,7 +649,7 @@ def _md_inline(parts) -> str:
 
 
 def _md_cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+    return _md_text(text).replace("|", "\\|").replace("\n", " ")
 
 
 def render_md(blocks: list) -> str:

@@ -25,7 +25,7 @@ import orjson
 
 from cg.bulk import gc_paused
 from cg.commands import decide, decide_undo
-from events.errors import BadInput, Refused
+from events.errors import BadInput, Refused, UnreadableRow
 from cg.evolve import evolve, fold, reverted_seqs, start
 from events.chain import ChainCheck
 from events.codec import canonical, loads
@@ -50,7 +50,28 @@ def _norm(x):
 SEQ, BATCH, TYPE, VERSION, FIREFIGHT, STEP, PAYLOAD, COMMAND, TEXT = range(9)
 
 
-def run_audit(ledger) -> dict:
+def run_audit(ledger, witnesses=()) -> dict:
+    """The findings and notes; `witnesses`: (seq, hash prefix) pairs noted earlier (`plcg head`)."""
+    report = _run(ledger)
+    for seq, prefix in witnesses:
+        _witness(ledger.store, report["findings"], seq, prefix)
+    report["findings"].sort(key=lambda f: (f["seq"], f["rule"]))
+    return report
+
+
+def _witness(store, findings, seq: int, prefix: str) -> None:
+    """A witness noted or posted earlier: the log must still hold row SEQ with that hash."""
+    h = store.hash_at(seq)
+    if h is None:
+        head = store.head()[0]
+        findings.append({"seq": seq, "rule": "witness", "what": f"witness {seq}:{prefix}: the log no longer holds"
+                         f" seq {seq} (it ends at seq {head}): cut after the witness was taken"})
+    elif not (isinstance(h, str) and h.startswith(prefix.lower())):
+        findings.append({"seq": seq, "rule": "witness", "what": f"witness {seq}:{prefix}: row {seq} now has hash"
+                         f" {str(h)[:16]}: the log was rewritten at or before seq {seq}"})
+
+
+def _run(ledger) -> dict:
     # The audit keeps every payload and a long campaign's state alive and makes next to no reference
     # cycles: the cyclic collector, triggered by the allocations, would only walk them again and again
     # (a third of the audit's time).
@@ -135,6 +156,7 @@ def _audit(store) -> dict:
     reverts: list[tuple] = []
     reverted: set[int] = set()
     undone_kinds: list[tuple] = []  # (revert seq, {(type, side)}) for re-roll notes
+    rerolled: set[int] = set()  # seqs of the rolls made again after an undo
     try:
         for batch in batches:
             head = batch[0]
@@ -221,16 +243,44 @@ def _audit(store) -> dict:
                     if isinstance(p.get("roll"), dict):
                         for useq, kinds in undone_kinds:
                             if (r[TYPE], p.get("side")) in kinds:
+                                rerolled.add(r[SEQ])
                                 notes.append({"seq": r[SEQ], "what": f"{r[TYPE]} of {p.get('side') or 'both'} made again "
                                                                      f"after the undo at seq {useq}: {p['roll']['dice']}"})
-    except _UNFOLDABLE as e:
+    except (*_UNFOLDABLE, UnreadableRow) as e:
         # A row edited against its schema (its hash recomputed or not) gets here: its events do not
         # fold, so nothing after them can be decided again. The chain findings stand as found.
         head = batch[0]
         find(head[SEQ], "format", f"{head[TYPE]} at seq {head[SEQ]} cannot be decided again or folded"
                                   f" ({type(e).__name__}: {e}): a row edited against the event schema, or a"
                                   " plcg bug to report; no command from here on can be decided again")
-    return _report(findings, notes, total)
+    report = _report(findings, notes, total)
+    report["dice"] = _dice(rows, rerolled)
+    return report
+
+
+def _dice(rows, rerolled: set[int]) -> dict:
+    """Who made the dice (ruling R31): the campaign's roller, its policy, and every roll and every roll
+    made again after an undo, counted per source and side."""
+    from events.roll import source_of
+
+    first = rows[0][PAYLOAD] if rows and rows[0][TYPE] == "campaign_started" and isinstance(rows[0][PAYLOAD], dict) else {}
+    mode = first.get("dice") or "seeded"  # a campaign started before the key was recorded was seeded
+    rolls: dict = {}
+    again: dict = {}
+    for r in rows:
+        p = r[PAYLOAD]
+        if not isinstance(p, dict):
+            continue
+        side = p.get("side") if p.get("side") in ("axis", "allied") else "both"
+        for roll in _rolls(p).values():
+            src = source_of(roll)
+            rolls.setdefault(src, {}).setdefault(side, 0)
+            rolls[src][side] += 1
+            if r[SEQ] in rerolled:
+                again.setdefault(src, {}).setdefault(side, 0)
+                again[src][side] += 1
+    return {"roller": mode, "shown": "seeded (predictable)" if mode == "seeded" else "ledger (unforeseeable)",
+            "policy": first.get("dice_policy") or "any", "rolls": rolls, "rerolls": again}
 
 
 def _as_stored(batch, payloads, produced, hook) -> bool:
@@ -301,6 +351,9 @@ def _compare(find, stored_events, payloads, produced):
             if dice != exp.get("dice"):
                 if got.get("manual"):
                     find(seq, table, f"dice {dice} differ from the dice the command gave {exp.get('dice')}")
+                elif got.get("source") == "ledger":
+                    find(seq, table, f"dice {dice} differ from the ledger's dice recorded with the command"
+                                     f" {exp.get('dice')}")
                 else:
                     find(seq, "seed", f"dice {dice} are not the seeded roller's {exp.get('dice')}")
             elif got.get("final") == exp.get("final") and got.get("drm") == exp.get("drm") and \

@@ -23,11 +23,40 @@ class Ctx:
     state: CampaignState
     base_seq: int  # the seq the command's first event will get: the seeded roller's position
     n_rolls: int = 0
+    replay: list | None = None  # the ledger's dice recorded with the command (the audit decides again)
+    rolled: list = attrs.Factory(list)  # the ledger's dice rolled now, recorded with the command
 
     def dice(self, given: Dice | None, count: int) -> Dice:
-        d = given if given is not None else dicemod.seeded(self.state.seed, self.base_seq, self.n_rolls, count)
+        st = self.state
+        mode = st.dice_mode  # None: a campaign started before roll sources were recorded (R32)
+        if given is not None:
+            if st.dice_policy == "no-typed":  # ruling R31: the campaign accepts only the ledger's dice
+                raise Refused("this campaign accepts no typed dice (new --dice-policy no-typed): omit --dice",
+                              "dice-policy", st.step)
+            d = given if mode is None else attrs.evolve(given, source="typed")
+        elif mode == "ledger":
+            d = Dice(self._ledger(count), manual=False, source="ledger")
+        else:
+            d = dicemod.seeded(st.seed, self.base_seq, self.n_rolls, count)
+            if mode is not None:
+                d = attrs.evolve(d, source="seeded")
         self.n_rolls += 1
         return d
+
+    def _ledger(self, count: int) -> tuple[int, ...]:
+        """The OS dice (ruling R31); deciding a recorded command again, the dice it recorded."""
+        if self.replay is None:
+            values = dicemod.os_dice(count)
+            self.rolled.append(list(values))
+            return values
+        i = len(self.rolled)
+        values = self.replay[i] if isinstance(self.replay, list) and i < len(self.replay) else None
+        if not isinstance(values, list) or len(values) != count or \
+                any(type(v) is not int or not 1 <= v <= 6 for v in values):
+            raise BadInput(f"the ledger's dice recorded for roll {i + 1} of the command ({values!r}) are not"
+                           f" {count} die/dice of 1-6")
+        self.rolled.append(values)
+        return tuple(values)
 
 
 HANDLERS: dict[str, Callable] = {}
@@ -48,7 +77,16 @@ def decide(state: CampaignState, cmd: dict, base_seq: int) -> list:
     handler = HANDLERS.get(name)
     if handler is None:
         raise BadInput(f"unknown command {name!r}")
-    return handler(Ctx(state, base_seq), cmd)
+    replay = cmd.get("ledger_dice") if state.dice_mode == "ledger" else None
+    ctx = Ctx(state, base_seq, replay=replay)
+    events = handler(ctx, cmd)
+    if replay is None:
+        if ctx.rolled:  # stored with the command: the audit decides it again with these dice
+            cmd["ledger_dice"] = ctx.rolled
+    elif not isinstance(replay, list) or len(ctx.rolled) != len(replay):
+        raise BadInput(f"the command records {len(replay) if isinstance(replay, list) else 'no list of'}"
+                       f" ledger dice, it rolls {len(ctx.rolled)}")
+    return events
 
 
 def at(state: CampaignState, name: str, *steps: str) -> None:
@@ -124,7 +162,7 @@ def roll(dice: Dice, drm: tuple[Drm, ...], lookup: Callable, **extra) -> Roll:
     final = dice.total + sum(d.value for d in drm)
     hit = lookup(final)
     return Roll(dice=dice.values, drm=tuple(drm), final=final, table=hit.table, row=hit.row,
-                outcome=hit.result, manual=dice.manual, **extra)
+                outcome=hit.result, manual=dice.manual, source=dice.source, **extra)
 
 
 def given_dice(cmd: dict, count: int, key: str = "dice") -> Dice | None:
