@@ -172,6 +172,7 @@ def head(ctx, as_json):
 
 
 def parse_witness(text: str) -> tuple[int, str]:
+    """`SEQ:HASH` as `plcg head` prints it (ruling R44)."""
     m = re.fullmatch(r"\s*(\d{1,18}):([0-9a-fA-F]{16})\s*", text or "")
     if m is None:
         raise BadInput(f"--witness {text!r}: SEQ:HASH, the HASH 16 hex digits as `plcg head` prints it")

@@ -44,7 +44,7 @@ class Ctx:
         return d
 
     def _ledger(self, count: int) -> tuple[int, ...]:
-        """The OS dice (ruling R31); deciding a recorded command again, the dice it recorded."""
+        """The OS dice (ruling R31); deciding a recorded command again, the dice it recorded (ruling R44)."""
         if self.replay is None:
             values = dicemod.os_dice(count)
             self.rolled.append(list(values))
