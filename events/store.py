@@ -320,6 +320,24 @@ class Store:
         except sqlite3.Error as e:
             if write or not isinstance(e, sqlite3.OperationalError) or _primary(e) not in (_READONLY, _CANTOPEN):
                 raise cls._open_error(path, e) from None
+            journal = path + "-journal"
+            if os.path.exists(journal) and os.path.getsize(journal) > 0:
+                # A hot journal: a writer was killed in the middle of its commit, and the file holds
+                # part of an uncommitted command. A read-only connection cannot roll it back
+                # (SQLITE_READONLY_ROLLBACK) and must never read past it (immutable would): roll it
+                # back once with a writing connection (recovery: the file returns to its last commit).
+                try:
+                    rw = _connect(uri + "?mode=rw")
+                    try:
+                        rw.execute("SELECT count(*) FROM sqlite_master").fetchone()
+                    finally:
+                        rw.close()
+                    conn, meta = cls._connect_checked(uri + "?mode=ro", path)
+                except sqlite3.Error:
+                    raise BadInput(f"cannot read {path}: a command was cut off while writing it ({journal}"
+                                   " holds its undo) and it cannot be finished here; open it once where the"
+                                   " file and its directory are writable") from None
+                return cls._ready(conn, path, write, meta)
             # A WAL file in a read-only directory: mode=ro cannot create the -shm file
             # (SQLITE_READONLY_DIRECTORY). With no -wal content to miss, the file alone is the whole
             # ledger: read it as immutable. A -wal with frames in it would be silently ignored
@@ -334,6 +352,10 @@ class Store:
                 conn, meta = cls._connect_checked(uri + "?mode=ro&immutable=1", path)
             except sqlite3.Error as e2:
                 raise cls._open_error(path, e2) from None
+        return cls._ready(conn, path, write, meta)
+
+    @classmethod
+    def _ready(cls, conn: sqlite3.Connection, path: str, write: bool, meta: dict[str, str]) -> "Store":
         if write:
             conn.execute("PRAGMA synchronous=FULL")
             try:  # a file of an earlier release (WAL): fold its -wal in and keep the file whole from now on

@@ -46,7 +46,7 @@ def _name(file: str) -> str:
     return file  # as the player gave it
 
 
-MAX_LINE = 16 * 2**20  # bytes of one line: the first (the whole CG Card) is the longest, far below
+MAX_LINE = 8 * 2**20  # bytes of one line: the first (the whole CG Card) is the longest, far below
 MAX_FILE = 2**30  # bytes of a log: a CG of a hundred thousand events exports to well under this
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")  # the command line refuses these in what a player types
 
@@ -57,12 +57,21 @@ def _lines(file: str, fh) -> Iterator[tuple[int, str]]:
     name = _name(file)
     n = 0
     while True:
-        raw = fh.readline(MAX_LINE + 1)
-        if not raw:
+        parts, size = [], 0
+        while True:  # a megabyte at a time: readline(limit) alone would grow its buffer to twice the limit
+            piece = fh.readline(2**20)
+            if not piece:
+                break
+            parts.append(piece)
+            size += len(piece)
+            if piece.endswith(b"\n"):
+                break
+            if size > MAX_LINE:
+                raise BadInput(f"{name} line {n + 1}: longer than {MAX_LINE // 2**20} MB: not a plcg log")
+        if not parts:
             return
         n += 1
-        if len(raw) > MAX_LINE:
-            raise BadInput(f"{name} line {n}: longer than {MAX_LINE // 2**20} MB: not a plcg log")
+        raw = parts[0] if len(parts) == 1 else b"".join(parts)
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:

@@ -398,3 +398,28 @@ def test_import_refuses_a_200_mb_line_without_reading_it_whole(tmp_path):
     assert exit_code == "2" and "longer than" in out.stderr
     assert int(rss_kb) < 100 * 1024
     assert not [n for n in os.listdir(tmp_path) if n.startswith(".c.plcg")]
+
+
+def test_a_command_cut_off_mid_commit_is_rolled_back_never_read_half_written(workdir):
+    """Rollback journal: a writer killed inside its commit leaves a hot journal and part of its pages in
+    the file. A read command must see the last commit, never the half-written command."""
+    c = Campaign(workdir / "h.plcg", seed="x")
+    c.advance(1, "2.3")
+    c.close()
+    p = str(workdir / "h.plcg")
+    before = _rows(p)
+    code = ("import os, sqlite3, sys\n"
+            "c = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+            "c.execute('PRAGMA cache_size=1')\n"  # spill uncommitted pages into the file
+            "c.execute('BEGIN IMMEDIATE')\n"
+            "for i in range(2000):\n"
+            "    c.execute(\"UPDATE events SET payload = payload || ' ' WHERE seq = 2\")\n"
+            "    c.execute('INSERT INTO meta VALUES (?, ?)', ('k%d' % i, 'x' * 500))\n"
+            "os._exit(0)\n")  # killed: no commit, no rollback
+    subprocess.run([sys.executable, "-c", code, p], check=True)
+    assert os.path.getsize(p + "-journal") > 0
+    r = cli_run(p, "log", "--json")
+    assert r.code == 0, r.err
+    assert len(r.out.splitlines()) == len(before)
+    assert _rows(p) == before and not os.path.exists(p + "-journal")
+    assert cli_run(p, "audit").code == 0
