@@ -329,6 +329,7 @@ def test_new_killed_at_any_moment_leaves_nothing_or_a_whole_campaign(tmp_path):
 @pytest.mark.parametrize("kind", ["new", "import"])
 def test_what_a_killed_new_or_import_left_is_gone_after_the_next_run(workdir, tmp_path, kind):
     src = _at_purchase(workdir / "src.plcg", seed=None)
+    src.run("leader", side="axis", rg="I1")  # a ledger roll: imported and audited with its recorded dice
     src.close()
     log = tmp_path / "log.jsonl"
     log.write_text(cli_run(str(workdir / "src.plcg"), "export", "--format", "jsonl").out)
@@ -389,9 +390,11 @@ def test_import_refuses_a_200_mb_line_without_reading_it_whole(tmp_path):
         for _ in range(200):
             fh.write(chunk)
         fh.write(b'"}\n')
-    code = ("import resource, sys; sys.path.insert(0, sys.argv[1]); import cli\n"
+    # the peak resident memory of this process (VmHWM: ru_maxrss would carry pytest's over the exec)
+    code = ("import re, sys; sys.path.insert(0, sys.argv[1]); import cli\n"
             "try:\n    cli.main(['--db', sys.argv[3], 'import', sys.argv[2]])\n"
-            "except SystemExit as e:\n    print(e.code, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
+            "except SystemExit as e:\n"
+            "    print(e.code, re.search(r'VmHWM:\\s*(\\d+)', open('/proc/self/status').read()).group(1))")
     out = subprocess.run([sys.executable, "-c", code, str(ROOT), str(big), str(tmp_path / "c.plcg")],
                          capture_output=True, text=True)
     exit_code, rss_kb = out.stdout.split()
