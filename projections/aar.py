@@ -140,7 +140,7 @@ def narrate(etype: str, p: dict, st=None) -> str:
     (the RG's name, "ELR stays 3", arrows, no snake_case outcomes, the Dual Attack drs)."""
     text = summary(etype, p)
     if etype == "rg_bought" and st is not None:
-        rg = st.card.sides[p["side"]].rg_by_id(p["rg"])
+        rg = st.card.sides[p["side"]].group_by_id(p["rg"])
         if rg is not None and rg.name:
             text = text.replace(f"bought {p['rg']} as", f"bought {p['rg']} ({rg.name}) as", 1)
     elif etype in ("elr_rolled", "san_adjusted"):

@@ -47,6 +47,23 @@ def _weather(ctx, cmd):
 MODES = ("on-map", "reserve", "entry")
 
 
+def rg_unavailable(st: CampaignState, side: str, rg, mode: str | None = None) -> tuple[str, str] | None:
+    """(why, rule) when the card's availability keys forbid buying `rg` now; None when they allow it.
+
+    Only the second-round card keys (available_from/until, max_per_reph, reserve): a first-format card
+    never sets them, so its campaigns decide as before (ruling R32)."""
+    n = st.firefight
+    if not rg.available_at(n):
+        return f"{rg.id} may be bought at {rg.availability()} (CG Card), not at firefight {n}", "2.3"
+    if rg.max_per_reph is not None:
+        now = sum(1 for p in st.purchases.values() if p.side == side and p.rg == rg.id and p.firefight == n)
+        if now >= rg.max_per_reph:
+            return f"{rg.id} may be bought {rg.max_per_reph} time(s) per RePh (CG Card) and has been", "2.3"
+    if mode == "reserve" and not rg.reserve:
+        return f"{rg.id} may not be bought In Reserve (CG Card: reserve = false)", "2.33"
+    return None
+
+
 def _rg(st: CampaignState, side: str, rg_id):
     rg = st.card.sides[side].rg_by_id(str(rg_id or ""))
     if rg is None:
@@ -72,6 +89,9 @@ def _buy(ctx, cmd):
     key = f"{side}:{rg.id}"
     if st.purchase_count.get(key, 0) >= rg.max:
         raise Refused(f"{rg.id} may be bought {rg.max} time(s) in the CG and has been", "2.3", st.step)
+    why = rg_unavailable(st, side, rg, mode)
+    if why:
+        raise Refused(why[0], why[1], st.step)
     limit = st.card.campaign.max_infantry_platoons
     if rg.platoons and st.sides[side].platoons + rg.platoons > limit:
         raise Refused(f"{side} would have {st.sides[side].platoons + rg.platoons} infantry platoons this "
@@ -128,7 +148,7 @@ def _known_ref(st: CampaignState, side: str, ref) -> None:
     """Input before the rules: `ref` must be one of the side's purchase ids or one of its card RG ids."""
     ref = str(ref or "")
     p = st.purchase(ref) or st.purchase(ref.upper())
-    if (p is None or p.side != side) and st.card.sides[side].rg_by_id(ref) is None:
+    if (p is None or p.side != side) and st.card.sides[side].group_by_id(ref) is None:
         raise BadInput(f"unknown {side} RG or purchase {ref!r}")
 
 
@@ -137,7 +157,7 @@ def _owed_purchase(st: CampaignState, side: str, ref, what: str, rule: str):
     ref = str(ref or "")
     p = st.purchase(ref) or st.purchase(ref.upper())
     if p is None:
-        rg = st.card.sides[side].rg_by_id(ref)
+        rg = st.card.sides[side].group_by_id(ref)
         if rg is None:
             raise BadInput(f"unknown {side} RG or purchase {ref!r}")
         cands = [q for q in st.purchases.values()
@@ -187,7 +207,7 @@ def _leader(ctx, cmd):
         p = _owed_purchase(st, side, cmd.get("rg"), "leader", "2.36")
         if p.leader_owed <= 0:
             raise Refused(f"{p.id} owes no leader DR", "2.36", st.step)
-        rg = spec.rg_by_id(p.rg)
+        rg = spec.group_by_id(p.rg)
         column = tables.leader_column(spec.nationality, rg.armor_leader)
         pid = p.id
     d = ctx.dice(given, 2)
