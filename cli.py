@@ -473,9 +473,11 @@ def diagram(markdown):
 
 @main.command()
 @click.option("--db", "demo_db", type=click.Path(dir_okay=False), help="Where to write the demo campaign.")
+@click.option("--card", "demo_card", default="sample", show_default=True,
+              help="The shipped card to play: sample, or bridgehead (boards, OB given, a night firefight).")
 @click.pass_context
-def demo(ctx, demo_db):
-    """Play the shipped sample CG with the seeded roller (one firefight Idle) and print its roster."""
+def demo(ctx, demo_db, demo_card):
+    """Play a shipped CG with the seeded roller (the sample: one firefight Idle) and print its roster."""
     from cg.demo import play
     from projections.words import summary
     from projections.roster import roster_rows, roster_text
@@ -487,7 +489,7 @@ def demo(ctx, demo_db):
     path = demo_db or (_db(ctx) if explicit else "demo.plcg")
     if os.path.exists(path):
         raise BadInput(f"{path} exists already: give --db NEWFILE (the demo never overwrites)")
-    n = play(path, echo=lambda line: click.echo(line), describe=summary)
+    n = play(path, echo=lambda line: click.echo(line), describe=summary, card=demo_card)
     led = Ledger(path)
     st = led.state()
     led.close()

@@ -307,6 +307,14 @@ def _grid_edge_hex(self, hex: str, edge: str) -> str:
     raise ValueError(f"map edge must be one of {', '.join(EDGES)}, not {edge!r}")
 
 
+def _grid_at_place(self, column: int, row: int) -> str | None:
+    """The hex at (column index from 0, row), None if there is none: the inverse of parse()."""
+    if 0 <= column < len(self.columns) and 1 <= row <= self.rows:
+        return f"{self.columns[column]}{row}"
+    return None
+
+
+Grid.at_place = _grid_at_place
 Grid.width = property(_grid_width)  # map columns, as BoardGrid.width
 Grid.edge_hex = _grid_edge_hex
 
@@ -388,6 +396,11 @@ class BoardGrid:
 
     def line(self, a: str, b: str) -> list[str]:
         return self.geo.line(a, b)
+
+    first_row = 0  # the half hexes along the north edge of the boards' odd hexrows
+
+    def at_place(self, column: int, row: int) -> str | None:
+        return self._at_place.get((column, row))
 
     def edge_hex(self, hex: str, edge: str) -> str:
         """As Grid.edge_hex; a half-hex row missing in the edge column takes the nearest row of it."""
