@@ -77,6 +77,7 @@ class Campaign:
     booby_traps: bool = False  # CG12
     fortifications: dict[str, int] | None = None  # 2.38: allowed kinds -> limit over the CG; None: all, no limit
     balance: tuple[Balance, ...] = ()  # 1.3 Balance Provisions
+    balance_chosen: tuple[str, ...] = ()  # written by `plcg new --balance`: "axis:1", already applied
 
     @property
     def pto(self) -> bool:
@@ -248,6 +249,32 @@ class Card:
 
 # --------------------------------------------------------------------------------------------------
 # Hexes
+
+
+def apply_balance(card: Card, choices) -> Card:
+    """1.3: the card with the chosen Balance Provisions ("SIDE:N", N counted 1.. among SIDE's) added to
+    the sides' values; `campaign.balance_chosen` records them. ValueError names a bad choice."""
+    chosen = []
+    sides = dict(card.sides)
+    for choice in choices:
+        side, _, n = str(choice).strip().lower().partition(":")
+        own = [b for b in card.campaign.balance if b.side == side]
+        if side not in SIDES or not n.isdigit() or not 1 <= int(n) <= len(own):
+            listed = ", ".join(
+                f"{s}:{i}" for s in SIDES for i, _ in enumerate([b for b in card.campaign.balance if b.side == s], 1)
+            )
+            raise ValueError(f"--balance {choice!r}: the card's Balance Provisions are {listed or 'none'} (1.3)")
+        key = f"{side}:{int(n)}"
+        if key in chosen or key in card.campaign.balance_chosen:
+            raise ValueError(f"--balance {key} is given twice")
+        chosen.append(key)
+        b = own[int(n) - 1]
+        s = sides[side]
+        sides[side] = attrs.evolve(s, **{k: getattr(s, k) + getattr(b, k) for k in BALANCE_EFFECTS})
+        if not 0 <= sides[side].elr <= ELR_MAX:
+            raise ValueError(f"--balance {key}: {side} ELR would be {sides[side].elr} (0..{ELR_MAX}, 3.47)")
+    campaign = attrs.evolve(card.campaign, balance_chosen=card.campaign.balance_chosen + tuple(chosen))
+    return attrs.evolve(card, campaign=campaign, sides=sides)
 
 
 def columns_of(spec: str) -> tuple[str, ...]:

@@ -11,7 +11,7 @@ from cg.card import (
 )
 from cg.card_checker import _Checker, _hexes, _join, _show, _type_name
 
-CAMPAIGN_KEYS = ("theater", "booby_traps", "fortifications", "balance")
+CAMPAIGN_KEYS = ("theater", "booby_traps", "fortifications", "balance", "balance_chosen")
 FIREFIGHT_KEYS = ("weather", "moon", "turns", "attacker", "fsr")
 MAP_KEYS = ("boards", *TERRAIN_KEYS, "entry")
 SIDE_KEYS = ("ob",)
@@ -76,6 +76,13 @@ def check_campaign(c: _Checker, tbl: dict) -> dict | None:
         if side is not None and text is not None and None not in effects.values():
             balance.append(Balance(side=side, text=text, **effects))
     out["balance"] = tuple(balance)
+    chosen = _texts(c, tbl, "balance_chosen", path)  # written by `plcg new --balance`, already applied
+    for i, key in enumerate(chosen or ()):
+        side, _, n = key.partition(":")
+        own = [b for b in balance if b.side == side]
+        if not n.isdigit() or not 1 <= int(n) <= len(own):
+            c.add(f"campaign.balance_chosen[{i}]", f"{_show(key)} is not one of the card's Balance Provisions (1.3)")
+    out["balance_chosen"] = tuple(chosen or ())
     return out if len(c.problems) == n0 else None
 
 

@@ -9,6 +9,7 @@ from cg import tables
 from events.errors import BadInput, Refused
 from cg.state import SIDES, CampaignState, expand_units
 from events import types as ev
+from cg.options import rg_unavailable
 from cg.commands.base import at, command, given_dice, hex_arg, int_arg, leader_slots, roll, side_arg, unit_arg
 
 
@@ -41,27 +42,10 @@ def _weather(ctx, cmd):
     at(st, "weather")
     if "weather" in st.done:
         raise Refused("the at-start weather is already recorded", "2.2", st.step)
-    return [ev.WeatherSet(text=text or st.card.campaign.initial_weather)]
+    return [ev.WeatherSet(text=text or st.card.weather_at(st.firefight))]  # the card's firefight weather, 2.2
 
 
 MODES = ("on-map", "reserve", "entry")
-
-
-def rg_unavailable(st: CampaignState, side: str, rg, mode: str | None = None) -> tuple[str, str] | None:
-    """(why, rule) when the card's availability keys forbid buying `rg` now; None when they allow it.
-
-    Only the second-round card keys (available_from/until, max_per_reph, reserve): a first-format card
-    never sets them, so its campaigns decide as before (ruling R32)."""
-    n = st.firefight
-    if not rg.available_at(n):
-        return f"{rg.id} may be bought at {rg.availability()} (CG Card), not at firefight {n}", "2.3"
-    if rg.max_per_reph is not None:
-        now = sum(1 for p in st.purchases.values() if p.side == side and p.rg == rg.id and p.firefight == n)
-        if now >= rg.max_per_reph:
-            return f"{rg.id} may be bought {rg.max_per_reph} time(s) per RePh (CG Card) and has been", "2.3"
-    if mode == "reserve" and not rg.reserve:
-        return f"{rg.id} may not be bought In Reserve (CG Card: reserve = false)", "2.33"
-    return None
 
 
 def _rg(st: CampaignState, side: str, rg_id):
