@@ -194,7 +194,11 @@ def test_demo_plays_the_board_card_and_audits_clean(tmp_path):
     code, out, _ = _cli(str(db), "oob", "axis")
     assert "on map 23Q5" in out and "8-1" in out  # the OB given sat on the map from the start
     code, out, _ = _cli(str(db), "map")
-    assert code == 0 and "GG FF EE" in out  # board 23 turned: its hexrows run GG, FF, EE west to east
+    assert code == 0 and "GG FF EE" in out
+    code, out, err = _cli(str(db), "export", "--format", "md")
+    assert code == 0, err
+    assert "- **FSR:** No Boats may be purchased" in out  # the card's FSR in the AAR
+    assert "- **CG Card:** moon full; at most 5 game turns (CG2)." in out  # board 23 turned: its hexrows run GG, FF, EE west to east
 
 
 def test_demo_alone_still_plays_the_sample(tmp_path):
@@ -485,4 +489,21 @@ def test_flames_spread_into_the_cards_burnable_terrain(tmp_path):
     woods = set(st.card.map.woods)
     assert added - {"24N3"} == {h for h in grid.neighbours("24N3") if h in woods}
     assert added  # 24M3, 24N4, 24O3 ... touch it
+    camp.led.close()
+
+
+def test_fortification_kinds_and_limits_of_the_card(tmp_path):
+    """2.38 with the card's `fortifications`: a kind it does not list is refused; a limit counts the CG."""
+    data = _data()
+    data["campaign"]["fortifications"] = {"wire": 1, "foxhole": 12}
+    db = _new(tmp_path, card=_write(tmp_path, data))
+    camp = Campaign.attach(db)
+    camp.advance(1, "2.3")
+    camp.run("buy", side="axis", rg="F1")
+    camp.run("buy", side="axis", rg="F1")
+    code, _, err = _cli(str(db), "fortify", "axis", "sangar", "--hex", "23P6")
+    assert code == 3 and "allows no" in err and "2.38" in err
+    assert _cli(str(db), "fortify", "axis", "wire", "--hex", "23P7")[0] == 0
+    code, _, err = _cli(str(db), "fortify", "axis", "wire", "--hex", "23P7")
+    assert code == 3 and "has 1 of the CG's 1 Wire" in err
     camp.led.close()

@@ -239,6 +239,16 @@ def _fortify(ctx, cmd):
     at(st, "fortify")
     if spec.initial_only and not st.initial:
         raise Refused(f"{spec.name} may only be bought for the Initial Firefight (S)", "2.38", st.step)
+    limits = st.card.campaign.fortifications  # second-round card key: None on a first-format card
+    if limits is not None:
+        if kind not in limits:
+            allowed = ", ".join(limits) or "none"
+            raise Refused(f"this CG allows no {spec.name} (CG Card fortifications: {allowed})", "2.38", st.step)
+        amount = detail.get("factors", 1)  # mines count their factors; every other kind its items
+        used = sum(f["detail"].get("factors", 1) for f in st.fortifications if f["side"] == side and f["kind"] == kind)
+        if used + amount > limits[kind]:
+            raise Refused(f"{side} has {used} of the CG's {limits[kind]} {spec.name} (CG Card); {amount} more "
+                          "exceeds it", "2.38", st.step)
     if hx and not spec.isolated_ok and st.map_control().hexes[hx].isolated == side:
         raise Refused(f"{spec.name} may not go in an Isolated Location (only I fortifications)", "2.38", st.step)
     if kind == "hip":
