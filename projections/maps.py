@@ -39,5 +39,11 @@ def map_svg(st, title: str | None = None) -> str:
     from projections.mapview import render_svg
 
     t = title or f"{st.card.campaign.name} — firefight {st.firefight}, step {st.step}"
-    return render_svg(st.grid(), st.map_control(), terrain=st.terrain, units=_units(st), title=t,
-                      tvp=dict(st.card.map.tvp))
+    svg = render_svg(st.grid(), st.map_control(), terrain=st.terrain, units=_units(st), title=t,
+                     tvp=dict(st.card.map.tvp))
+    m = st.card.map
+    if m.boards or m.water or m.bridges:  # the card's own map drawing (projections/mapcard.py)
+        from projections.mapcard import overlay
+
+        svg = overlay(svg, m, st.grid())
+    return svg

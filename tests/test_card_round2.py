@@ -507,3 +507,19 @@ def test_fortification_kinds_and_limits_of_the_card(tmp_path):
     code, _, err = _cli(str(db), "fortify", "axis", "wire", "--hex", "23P7")
     assert code == 3 and "has 1 of the CG's 1 Wire" in err
     camp.led.close()
+
+
+def test_svg_map_draws_boards_joins_water_and_bridges(tmp_path):
+    db = _new(tmp_path)
+    out = tmp_path / "m.svg"
+    code, _, err = _cli(str(db), "map", "--svg", str(out))
+    assert code == 0, err
+    svg = out.read_text(encoding="utf-8")
+    assert "Board 24</text>" in svg and "Board 23 (turned)</text>" in svg
+    assert "<title>join 24 | 23*</title>" in svg
+    assert svg.count(": water (3.52)</title>") == 4 and "24W6: bridge" in svg
+    # a first-format card's map has none of it
+    db2 = tmp_path / "s.plcg"
+    _cli(str(db2), "new", "--card", "sample")
+    _cli(str(db2), "map", "--svg", str(tmp_path / "s.svg"))
+    assert 'class="card-map"' not in (tmp_path / "s.svg").read_text(encoding="utf-8")
