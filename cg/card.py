@@ -74,7 +74,7 @@ class Campaign:
     disease: bool = False  # 3.41 in force (FSR)
     legacy_leader_drm: bool = False  # 2.361 legacy nationality drm in force
     theater: str | None = None  # eto | pto | ...: "pto" switches the 2.74 PTO DRMs
-    booby_traps: bool = False  # CG12
+    booby_traps: bool | None = None  # CG12: false refuses Booby Traps (2.38 n6); None: as a first-format card
     fortifications: dict[str, int] | None = None  # 2.38: allowed kinds -> limit over the CG; None: all, no limit
     balance: tuple[Balance, ...] = ()  # 1.3 Balance Provisions
     balance_chosen: tuple[str, ...] = ()  # written by `plcg new --balance`: "axis:1", already applied

@@ -47,7 +47,7 @@ def check_campaign(c: _Checker, tbl: dict) -> dict | None:
     out: dict[str, Any] = {}
     theater = c.text(tbl, "theater", path, default=None)
     out["theater"] = theater.lower() if theater else None
-    out["booby_traps"] = c.boolean(tbl, "booby_traps", path, default=False)
+    out["booby_traps"] = c.boolean(tbl, "booby_traps", path, default=None)
     forts = c.table(tbl, "fortifications", path, default=None)
     if forts is not None:
         kinds = (*FORTIFICATIONS, *FORTIFICATION_EXTRA)

@@ -28,8 +28,8 @@ def card_text(card: Card) -> str:
     extra.append(f"Reserves {'allowed' if c.reserves else 'not allowed'} (2.33)")
     extra.append(f"patrols {c.patrols_per_reph} per RePh (2.31)")
     extra.append(f"at most {c.max_infantry_platoons} infantry platoons per purchase (2.3)")
-    if c.booby_traps:
-        extra.append("Booby Traps (CG12)")
+    if c.booby_traps is not None:
+        extra.append(f"Booby Traps {'allowed' if c.booby_traps else 'not allowed'} (CG12)")
     if c.disease:
         extra.append("Disease (3.41)")
     lines.append("  " + "; ".join(extra))

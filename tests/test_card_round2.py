@@ -524,3 +524,18 @@ def test_svg_map_draws_boards_joins_water_and_bridges(tmp_path):
     _cli(str(db2), "map", "--svg", str(tmp_path / "s.svg"))
     small = (tmp_path / "s.svg").read_text(encoding="utf-8")
     assert "<title>join" not in small and ">Board " not in small
+
+
+def test_booby_traps_false_refuses_them(tmp_path):
+    """CG12: a card with booby_traps = false refuses them (2.38 n6); absent, nothing changes."""
+    data = _data()
+    data["campaign"]["fortifications"] = {"booby_traps": 5}
+    data["campaign"]["booby_traps"] = False
+    db = _new(tmp_path, card=_write(tmp_path, data))
+    camp = Campaign.attach(db)
+    camp.advance(1, "2.3")
+    camp.run("buy", side="axis", rg="F1")
+    code, _, err = _cli(str(db), "fortify", "axis", "booby_traps", "--hex", "23P6")
+    assert code == 3 and "CG12" in err
+    camp.led.close()
+    assert load_card("sample").campaign.booby_traps is None

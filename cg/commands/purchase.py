@@ -239,6 +239,8 @@ def _fortify(ctx, cmd):
     at(st, "fortify")
     if spec.initial_only and not st.initial:
         raise Refused(f"{spec.name} may only be bought for the Initial Firefight (S)", "2.38", st.step)
+    if kind == "booby_traps" and st.card.campaign.booby_traps is False:
+        raise Refused("this CG's FSR do not allow Booby Traps (CG Card booby_traps = false)", "CG12", st.step)
     limits = st.card.campaign.fortifications  # second-round card key: None on a first-format card
     if limits is not None:
         if kind not in limits:
