@@ -234,6 +234,12 @@ class Card:
     sides: dict[str, Side]  # exactly "axis" and "allied"
     counters: dict = attrs.Factory(dict)  # ruling R34: nationality -> counter -> overrides
 
+    def counter_overrides(self, side: str) -> dict:
+        """Ruling R34: the card's `[counters]` entries for a side's nationality (cg.counters.lookup's overrides)."""
+        from cg.counters import overrides_for
+
+        return overrides_for(self.counters, self.sides[side].nationality)
+
     def firefight(self, n: int) -> Firefight | None:
         """Firefight n (1-based) of the card's list; None past its end."""
         return self.firefights[n - 1] if 1 <= n <= len(self.firefights) else None

@@ -87,4 +87,9 @@ def card_text(card: Card) -> str:
                 limits.append("Commissar")
             lines.append(f"  {rg.id:5} {rg.name}: {rg.cost} CP (entry {costs['entry']}, on map {costs['on-map']}, "
                          f"reserve {costs['reserve']}); {', '.join(limits)}; {rg.availability()}")
+    for nat, entries in card.counters.items():
+        lines.append("")
+        lines.append(f"Counters of {nat} (ruling R34, over the ledger's table):")
+        for name, entry in entries.items():
+            lines.append(f"  {name}: " + ", ".join(f"{k} {v}" for k, v in entry.items()))
     return "\n".join(lines)

@@ -539,3 +539,17 @@ def test_booby_traps_false_refuses_them(tmp_path):
     assert code == 3 and "CG12" in err
     camp.led.close()
     assert load_card("sample").campaign.booby_traps is None
+
+
+def test_card_counters_override_the_table():
+    """Ruling R34: the card's [counters] entries are what cg.counters.lookup gives for that side."""
+    from cg import counters
+
+    card = load_card("bridgehead")
+    over = card.counter_overrides("allied")
+    assert counters.half_squad("american", "6-6-6") == "3-4-6"  # the ledger's table alone
+    assert counters.half_squad("american", "6-6-6", over) == "3-3-6"  # the card's entry wins
+    assert card.counter_overrides("axis") == {}
+    code, out, _ = _cli(None, "card", "show", "bridgehead")
+    assert "Counters of american (ruling R34, over the ledger's table):" in out
+    assert "6-6-6: hs 3-3-6, replaced 5-4-6, hardened 6-6-7" in out
