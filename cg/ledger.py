@@ -26,7 +26,7 @@ class Ledger:
 
     @classmethod
     def create(cls, path: str, card_ref: str, seed: str | None, redeployment: str | None,
-               dice_policy: str = "any") -> "Ledger":
+               dice_policy: str = "any", balance=()) -> "Ledger":
         """A new campaign file. Without `seed` the ledger rolls from the OS random source (ruling R31).
         Built under a temporary name beside PATH and renamed into place: killed at any moment, it
         leaves nothing at PATH or a whole campaign (the next `new` removes the temporary file)."""
@@ -44,6 +44,13 @@ class Ledger:
         if not os.path.isdir(directory):
             raise BadInput(f"cannot write {path}: no directory {directory}")
         card = load_card(card_ref)
+        if balance:  # 1.3: the chosen provisions go into the logged card, applied (card.campaign.balance_chosen)
+            from cg.card import apply_balance
+
+            try:
+                card = apply_balance(card, balance)
+            except ValueError as err:
+                raise BadInput(str(err)) from None
         e = start_event(card, card_ref, card_to_dict(card), seed, redeployment, VERSION, dice_policy)
         sweep_temps(path)
         tmp = temp_path(path, "new")
@@ -51,6 +58,7 @@ class Ledger:
         try:
             store.append(0, [NewEvent(type=e.TYPE, version=e.VERSION, payload=unstructure(e), firefight=1,
                                       step="2.2")], command={"name": "new", "card": card_ref,
+                                                             **({"balance": list(balance)} if balance else {}),
                                                              "redeployment": redeployment})
             store.close()
             place(tmp, path)
