@@ -569,7 +569,7 @@ class Store:
         try:
             yield from cur
         except sqlite3.DatabaseError as e:
-            raise BadInput(f"cannot read {self.path}: {e}") from None
+            raise self._unreadable(0, None) or BadInput(f"cannot read {self.path}: {e}") from None
         finally:
             try:
                 cur.close()
@@ -682,7 +682,25 @@ class Store:
                         continue
                 yield (*self._chunk_by_row(lo, top), stale)
         except sqlite3.DatabaseError as e:
-            raise BadInput(f"cannot read {self.path}: {e}") from None
+            raise self._unreadable(since, hi) or BadInput(f"cannot read {self.path}: {e}") from None
+
+    def _unreadable(self, lo: int, hi: int | None) -> UnreadableRow | None:
+        """After a read failed in SQLite (bytes that are not UTF-8 text): the first row of lo < seq <= hi that
+        cannot be read, as an UnreadableRow naming its seq (only on this error path: row by row)."""
+        try:
+            seqs = [s for (s,) in self.conn.execute("SELECT seq FROM events WHERE seq > ? AND seq <= ?"
+                                                    " ORDER BY seq", (lo, 2**62 if hi is None else hi))]
+        except sqlite3.DatabaseError:
+            return None
+        for seq in seqs:
+            try:
+                t, p, c = self.conn.execute("SELECT type, payload, command FROM events WHERE seq = ?",
+                                            (seq,)).fetchone()
+            except sqlite3.DatabaseError as e:
+                return UnreadableRow(seq, f"SQLite cannot read it ({e})")
+            if type(t) is not str or type(p) is not str or not (c is None or type(c) is str):
+                return UnreadableRow(seq, "a column holds bytes or a number where plcg writes text")
+        return None
 
     def _chunk_by_row(self, lo: int, top: int) -> tuple[list, list, list]:
         seqs, types, payloads = [], [], []
@@ -691,8 +709,7 @@ class Store:
             try:
                 payloads.append(loads(text))
             except (TypeError, ValueError):
-                raise BadInput(f"cannot read {self.path}: the payload of row {seq} is not JSON"
-                               " (plcg audit tells what else was changed)") from None
+                raise UnreadableRow(seq, "its payload is not JSON") from None
             seqs.append(seq)
             types.append(type_)
         return seqs, types, payloads

@@ -88,21 +88,26 @@ def _read(store, find) -> tuple[list[tuple], int | None, int]:
     rows = []
     unreadable = None
     total = 0
-    for row in store.rows_for_audit():
-        total += 1
-        seq, batch, etype, version, ff, step, text, _recorded, command, _link, _hash = row
-        try:
-            p = loads(text)
-            c = None if command is None else loads(command)
-        except (TypeError, ValueError):  # the chain check reports the row
-            check.row(row)
-            if unreadable is None:
-                unreadable = batch if type(batch) is int else seq
-                find(seq, "format", f"row {seq}'s payload or command is not JSON: no command from here on"
-                                    " can be decided again")
-            continue
-        check.row(row, (p, c))
-        rows.append((seq, batch, etype, version, ff, step, p, c, text))
+    try:
+        for row in store.rows_for_audit():
+            total += 1
+            seq, batch, etype, version, ff, step, text, _recorded, command, _link, _hash = row
+            try:
+                p = loads(text)
+                c = None if command is None else loads(command)
+            except (TypeError, ValueError):  # the chain check reports the row
+                check.row(row)
+                if unreadable is None:
+                    unreadable = batch if type(batch) is int else seq
+                    find(seq, "format", f"row {seq}'s payload or command is not JSON: no command from here on"
+                                        " can be decided again")
+                continue
+            check.row(row, (p, c))
+            rows.append((seq, batch, etype, version, ff, step, p, c, text))
+    except UnreadableRow as e:  # SQLite itself cannot read a row (text that is not UTF-8): none after it
+        find(e.seq, "format", f"{e}; no row from here on can be read")
+        if unreadable is None:
+            unreadable = e.seq
     for seq, problem in check.finish():
         find(seq, "chain", problem)
     return rows, unreadable, total

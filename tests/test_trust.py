@@ -272,18 +272,24 @@ def test_a_hand_edited_snapshot_is_ignored_and_buys_nothing(workdir):
     db.close()
 
 
-@pytest.mark.parametrize("args", [("status",), ("log",), ("roster",), ("export", "--format", "md"),
-                                  ("oob", "axis"), ("next",)])
-def test_a_row_edited_against_its_schema_is_exit_2_naming_its_seq(workdir, args):
+def _damaged_purchase(workdir, payload_sql: str) -> tuple[str, int]:
+    """A campaign whose rg_bought row's payload is set to payload_sql by hand, its snapshot gone."""
     c = _at_purchase(workdir / "r.plcg", seed=None)
     c.close()
     p = str(workdir / "r.plcg")
     seq = _last(p, "rg_bought")[0]
     db = sqlite3.connect(p)
-    db.execute("UPDATE events SET payload = '{\"side\": \"axis\"}' WHERE seq = ?", (seq,))
+    db.execute(f"UPDATE events SET payload = {payload_sql} WHERE seq = ?", (seq,))
     db.execute("DELETE FROM snapshot")
     db.commit()
     db.close()
+    return p, seq
+
+
+@pytest.mark.parametrize("args", [("status",), ("log",), ("roster",), ("export", "--format", "md"),
+                                  ("oob", "axis"), ("next",)])
+def test_a_row_edited_against_its_schema_is_exit_2_naming_its_seq(workdir, args):
+    p, seq = _damaged_purchase(workdir, "'{\"side\": \"axis\"}'")
     r = cli_run(p, *args)
     assert r.code == 2 and f"row {seq}" in r.err, (r.code, r.err)
     a = cli_run(p, "audit")
@@ -426,3 +432,13 @@ def test_a_command_cut_off_mid_commit_is_rolled_back_never_read_half_written(wor
     assert len(r.out.splitlines()) == len(before)
     assert _rows(p) == before and not os.path.exists(p + "-journal")
     assert cli_run(p, "audit").code == 0
+
+
+@pytest.mark.parametrize("value", ["CAST(x'7b22ff22' AS TEXT)", "x'00ff'", "42"])
+def test_a_row_sqlite_cannot_give_as_text_is_exit_2_naming_its_seq_and_an_audit_finding(workdir, value):
+    p, seq = _damaged_purchase(workdir, value)
+    for args in (("status",), ("log",), ("roster",)):
+        r = cli_run(p, *args)
+        assert r.code == 2 and f"row {seq}" in r.err, (args, r.code, r.err)
+    a = cli_run(p, "audit")
+    assert a.code == 1 and f"FINDING seq {seq}" in a.out, a.out
