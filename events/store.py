@@ -711,7 +711,7 @@ class Store:
             try:
                 payloads.append(loads(text))
             except (TypeError, ValueError):
-                raise UnreadableRow(seq, "its payload is not JSON") from None
+                raise UnreadableRow(seq, f"the payload of row {seq} is not JSON") from None
             seqs.append(seq)
             types.append(type_)
         return seqs, types, payloads

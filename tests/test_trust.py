@@ -201,11 +201,15 @@ def test_a_forgery_with_the_chain_recomputed_is_caught_by_an_earlier_witness(wor
     c.close()
     p = str(workdir / "f.plcg")
     witness = cli_run(p, "head").out.strip()
-    seq = _last(p, "leader_rolled")[0]
-    # the 2.361 DR rewritten to 2 (a 9-2? the best the column gives), command and payload alike
-    rechain(p, ("UPDATE events SET command = json_set(command, '$.ledger_dice', json('[[1,1]]')),"
-                " payload = json_set(payload, '$.roll.dice', json('[1,1]'), '$.roll.final', 2) WHERE seq = ?",
-                (seq,)))
+    seq, _t, payload, _c, _h = _last(p, "leader_rolled")
+    roll = orjson.loads(payload)["roll"]
+    # the 2.361 DR rewritten lower (a better leader), command and payload alike
+    forged = [1 if roll["dice"][0] != 1 else 2, roll["dice"][1]]
+    final = roll["final"] - roll["dice"][0] + forged[0]
+    rechain(p, ("UPDATE events SET command = json_set(command, '$.ledger_dice', json(?)),"
+                " payload = json_set(payload, '$.roll.dice', json(?), '$.roll.final', ?) WHERE seq = ?",
+                (json.dumps([forged]), json.dumps(forged), final, seq)))
+    assert _last(p, "leader_rolled")[4] != _h
     r = cli_run(p, "audit", "--witness", witness)
     assert r.code == 1 and "rewritten" in r.out
 
