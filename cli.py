@@ -231,28 +231,33 @@ def log(ctx, as_json):
     """The history, one line per event (JSON Lines with --json); undone events are marked."""
     from cg.evolve import reverted_seqs
     from projections.words import summary
-
-    led = Ledger(_db(ctx))
-    rows = list(led.store.read())
-    led.close()
-    recs = [(r.seq, r.batch, r.type, r.payload) for r in rows]
-    undone = reverted_seqs(recs)
     import orjson
 
-    for r in rows:
-        side = r.payload.get("side")
-        line = {"seq": r.seq, "firefight": r.firefight, "step": r.step, "type": r.type, "side": side,
-                "summary": summary(r.type, r.payload), "reverted": r.seq in undone, "recorded": r.recorded}
-        if isinstance(r.payload.get("roll"), dict):
-            line["roll"] = r.payload["roll"]
-        elif r.payload.get("rolls"):  # Dual Attack's two drs, rubble's creation and falling rolls
-            line["roll"] = r.payload["rolls"][0]
-            line["rolls"] = r.payload["rolls"]
-        if as_json:
-            click.echo(orjson.dumps(line).decode())
-        else:
-            mark = " (undone)" if r.seq in undone else ""
-            click.echo(f"{r.seq:>5} ff{r.firefight} {r.step:>5}  {line['summary']}{mark}")
+    led = Ledger(_db(ctx))
+    try:
+        last = led.store.head()[0]
+        undone = reverted_seqs(led.store.reverts(until=last))
+        # streamed: a chunk of rows at a time, written as one string (no object per row kept, no
+        # whole log in memory, one write per chunk instead of one echo per line)
+        for chunk in led.store.read_log(last):
+            out = []
+            for seq, ff, step, etype, p, recorded in chunk:
+                if as_json:
+                    line = {"seq": seq, "firefight": ff, "step": step, "type": etype, "side": p.get("side"),
+                            "summary": summary(etype, p), "reverted": seq in undone, "recorded": recorded}
+                    if isinstance(p.get("roll"), dict):
+                        line["roll"] = p["roll"]
+                    elif p.get("rolls"):  # Dual Attack's two drs, rubble's creation and falling rolls
+                        line["roll"] = p["rolls"][0]
+                        line["rolls"] = p["rolls"]
+                    out.append(orjson.dumps(line).decode())
+                else:
+                    mark = " (undone)" if seq in undone else ""
+                    out.append(f"{seq:>5} ff{ff} {step:>5}  {summary(etype, p)}{mark}")
+            out.append("")
+            click.echo("\n".join(out), nl=False)
+    finally:
+        led.close()
 
 
 @main.command()
@@ -425,17 +430,34 @@ def export(ctx, fmt, out):
 
     led = Ledger(_db(ctx))
     try:
-        text = aar.export(led, fmt)
+        # the log is read and checked before the first piece: the file is opened only then, and the
+        # report is written a piece at a time (it is never in memory whole)
+        pieces = aar.export_chunks(led, fmt)
+        if out:
+            try:
+                with open(out, "w", encoding="utf-8") as fh:
+                    for text in _batched(pieces):
+                        fh.write(text)
+            except OSError as e:
+                raise BadInput(f"cannot write {out}: {e.strerror}") from None
+        else:
+            for text in _batched(pieces):
+                click.echo(text, nl=False)
     finally:
         led.close()
-    if out:
-        try:
-            with open(out, "w", encoding="utf-8") as fh:
-                fh.write(text)
-        except OSError as e:
-            raise BadInput(f"cannot write {out}: {e.strerror}") from None
-    else:
-        click.echo(text, nl=False)
+
+
+def _batched(pieces, size: int = 1 << 16):
+    """Text pieces joined into strings of about `size` characters: one write each."""
+    buf, n = [], 0
+    for p in pieces:
+        buf.append(p)
+        n += len(p)
+        if n >= size:
+            yield "".join(buf)
+            buf, n = [], 0
+    if buf:
+        yield "".join(buf)
 
 
 @main.command("import")
