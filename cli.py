@@ -239,7 +239,7 @@ def log(ctx, as_json):
         undone = reverted_seqs(led.store.reverts(until=last))
         # streamed: a chunk of rows at a time, written as one string (no object per row kept, no
         # whole log in memory, one write per chunk instead of one echo per line)
-        for chunk in led.store.read_log(last):
+        for chunk in led.store.read_chunks(last):
             out = []
             for seq, ff, step, etype, p, recorded in chunk:
                 if as_json:

@@ -417,11 +417,13 @@ class Store:
             yield Stored(seq, batch, type_, version, ff, step, loads(payload), recorded,
                          None if command is None else loads(command), h)
 
-    def read_log(self, until: int, chunk: int = 4096) -> Iterator[list[tuple]]:
-        """(seq, firefight, step, type, payload dict, recorded) of every row up to seq `until`, in seq
-        order, a list of up to `chunk` rows at a time: what `plcg log` prints, without a `Stored`
-        per row or the whole log in memory. Each chunk's payloads are parsed in one call."""
-        sql = "SELECT seq, firefight, step, type, payload, recorded FROM events WHERE seq > ? AND seq <= ? ORDER BY seq"
+    def read_chunks(self, until: int, columns: tuple = ("seq", "firefight", "step", "type", "payload", "recorded"),
+                    chunk: int = 4096) -> Iterator[list[tuple]]:
+        """`columns` (payload parsed, the rest as stored) of every row up to seq `until`, in seq order,
+        a list of up to `chunk` rows at a time: for reading the whole log without a `Stored` per row
+        or the whole log in memory (`plcg log`, the AAR). Each chunk's payloads are parsed in one call."""
+        at = columns.index("payload")
+        sql = f"SELECT {', '.join(columns)} FROM events WHERE seq > ? AND seq <= ? ORDER BY seq"
         lo = 0
         while lo < until:
             hi = min(lo + chunk, until)
@@ -430,12 +432,12 @@ class Store:
             if not rows:
                 continue
             try:
-                payloads = loads("[" + ",".join([r[4] for r in rows]) + "]")
+                payloads = loads("[" + ",".join([r[at] for r in rows]) + "]")
             except (TypeError, ValueError):
                 payloads = None
             if not isinstance(payloads, list) or len(payloads) != len(rows):  # an edited payload: row by row
-                payloads = [loads(r[4]) for r in rows]  # raises as read() does on the first that is not JSON
-            yield [(r[0], r[1], r[2], r[3], p, r[5]) for r, p in zip(rows, payloads)]
+                payloads = [loads(r[at]) for r in rows]  # raises as read() does on the first that is not JSON
+            yield [(*r[:at], p, *r[at + 1:]) for r, p in zip(rows, payloads)]
 
     def read_raw(self, since: int = 0) -> Iterator[tuple]:
         """(seq, type, version, payload_text) for seq > since, in order, straight from the cursor."""

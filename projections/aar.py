@@ -23,8 +23,19 @@ from html import escape
 
 import attrs
 
+from cg.evolve import evolve, reverted_seqs, start
 from cg.state import CampaignState
+from cg.steps import BY_ID, ORDER
+from events.codec import loads
+from events.convert import upcast
 from events.errors import BadInput
+from events.types import REGISTRY
+from projections.charts import line_chart
+from projections.digest import digest
+from projections.maps import map_svg
+from projections.purchases import purchase_rows
+from projections.roster import roster_rows, totals
+from projections.transfer import export_lines
 from projections.words import SIDE, TYPE, roll_words, summary
 
 FORMATS = ("jsonl", "md", "html")
@@ -40,8 +51,6 @@ def export_chunks(ledger, fmt: str):
     are in memory at a time. The log is read (and every error raised) before the first piece; the
     ledger must stay open until the last."""
     if fmt == "jsonl":
-        from projections.transfer import export_lines
-
         return (line + "\n" for line in export_lines(ledger.store))
     if fmt == "md":
         return iter_md(iter_report(walk(ledger)))
@@ -105,9 +114,6 @@ class History:
 
 
 def _row(r) -> Row:
-    from events.convert import upcast
-    from events.types import REGISTRY
-
     p = r.payload
     cls = REGISTRY.get(r.type)
     if cls is not None and r.version != cls.VERSION:
@@ -145,8 +151,6 @@ def walk(ledger, maps: bool = False) -> History:
     needs along the way: where each firefight's events are, the control before and after each
     result, and (maps=True) what the map shows after each firefight's TVP award. One row at a time:
     the rows are not kept (the report reads each firefight's again), but for the few it names."""
-    from cg.evolve import evolve, reverted_seqs, start
-
     store = ledger.store
     last_seq = store.head()[0]
     revs = store.reverts(until=last_seq)  # what is undone is known before the walk
@@ -159,54 +163,82 @@ def walk(ledger, maps: bool = False) -> History:
     count = 0
     st = None
     ffs: dict[int, FirefightHistory] = {}
-    for stored in store.read(0, last_seq):
-        r = _row(stored)
-        count += 1
-        if first is None:
-            first = r
-        last = r
-        if r.seq in named_seqs:
-            named[r.seq] = r
-        if r.type == "campaign_started":
-            st = start(r.payload)
-            st.seq, st.last_batch = r.seq, r.batch
-            continue
-        if st is None:
-            raise BadInput(f"{ledger.path} holds no campaign_started event")
-        if r.type == "reverted":
-            reverts.append(r)
-            st.reverts.append((r.seq, tuple(r.payload["seqs"]), r.payload["reason"], r.payload.get("force", False)))
-            st.seq, st.last_batch = r.seq, r.batch
-            continue
-        if r.seq in undone:
-            st.seq = r.seq
-            continue
-        info = ffs.setdefault(r.firefight, FirefightHistory(r.firefight))
-        if info.runs and info.runs[-1][1] == r.seq - 1:
-            info.runs[-1][1] = r.seq
-        else:
-            info.runs.append([r.seq, r.seq])
-        if r.type in _MAY_HIDE:
-            candidates.append(r)
-        elif r.type == "cg_ended":
-            cg_ended = r
-        if r.type == "firefight_ended":
-            info.control_before = dict(st.control)
-        evolve(st, r.type, r.payload, r.seq, r.batch)
-        if r.type == "firefight_ended":
-            info.ended = r
-            info.control_after = dict(st.control)
-        elif r.type == "tvp_awarded":
-            info.tvp = r
-        if maps and r.type in ("firefight_ended", "tvp_awarded"):
-            info.map_state, info.map_seq = _MapState(st), r.seq
+    cols = ("seq", "batch", "type", "version", "firefight", "step", "payload", "recorded", "command", "hash")
+    for chunk in store.read_chunks(last_seq, cols):
+        for t in chunk:
+            seq, batch, etype, version, rff, step, p, _recorded, _command, _hash = t
+            cls = REGISTRY.get(etype)
+            if cls is not None and version != cls.VERSION:
+                p = upcast(etype, version, p)
+            r = None  # the Row, made only for a row kept
+            count += 1
+            if first is None:
+                first = r = _raw_row(t, p)
+            last = (t, p)
+            if seq in named_seqs:
+                named[seq] = r = r or _raw_row(t, p)
+            if etype == "campaign_started":
+                st = start(p)
+                st.seq, st.last_batch = seq, batch
+                continue
+            if st is None:
+                raise BadInput(f"{ledger.path} holds no campaign_started event")
+            if etype == "reverted":
+                reverts.append(r or _raw_row(t, p))
+                st.reverts.append((seq, tuple(p["seqs"]), p["reason"], p.get("force", False)))
+                st.seq, st.last_batch = seq, batch
+                continue
+            if seq in undone:
+                st.seq = seq
+                continue
+            info = ffs.get(rff)
+            if info is None:
+                info = ffs[rff] = FirefightHistory(rff)
+            runs = info.runs
+            if runs and runs[-1][1] == seq - 1:
+                runs[-1][1] = seq
+            else:
+                runs.append([seq, seq])
+            if etype in _KEPT:
+                r = r or _raw_row(t, p)
+                _keep(r, info, st, maps, candidates)
+                if etype == "cg_ended":
+                    cg_ended = r
+            else:
+                evolve(st, etype, p, seq, batch)
     if st is None:
         raise BadInput(f"{ledger.path} holds no campaign_started event")
+    last = _raw_row(*last)
     h = History(count=count, first=first, last=last, reverts=reverts, named=named, cg_ended=cg_ended,
                 undone=undone, final=st, firefights=ffs, store=store,
                 played_upto=max((ff.n for ff in st.firefights if ff.winner is not None), default=0))
     h.secret = {(r.firefight, r.payload.get("side")) for r in candidates if _hidden(r, h)}
     return h
+
+
+def _raw_row(t, payload) -> Row:
+    seq, batch, etype, version, ff, step, _p, recorded, command, h = t
+    return Row(seq, batch, etype, version, ff, step, payload, recorded, None if command is None else loads(command), h)
+
+
+# the events walk keeps a Row of, and what it does with each
+_KEPT = frozenset(("rg_bought", "oba_rolled", "leader_rolled", "attack_bought", "patrols_bought", "fortified",
+                   "cg_ended", "firefight_ended", "tvp_awarded"))
+
+
+def _keep(r, info, st, maps, candidates) -> None:
+    if r.type in _MAY_HIDE:
+        candidates.append(r)
+    if r.type == "firefight_ended":
+        info.control_before = dict(st.control)
+    evolve(st, r.type, r.payload, r.seq, r.batch)
+    if r.type == "firefight_ended":
+        info.ended = r
+        info.control_after = dict(st.control)
+    elif r.type == "tvp_awarded":
+        info.tvp = r
+    if maps and r.type in ("firefight_ended", "tvp_awarded"):
+        info.map_state, info.map_seq = _MapState(st), r.seq
 
 
 # ---- events in words -------------------------------------------------------------------------------
@@ -267,8 +299,6 @@ def _side(s) -> str:
 
 
 def _steps():
-    from cg.steps import BY_ID, ORDER
-
     return BY_ID, ORDER
 
 
@@ -316,8 +346,6 @@ def _type_tag(ff) -> str:
 
 
 def _overview(h: History) -> list:
-    from projections.digest import digest
-
     st = h.final
     BY_ID, _ = _steps()
     items = []
@@ -428,8 +456,6 @@ def _firefight(h: History, ff, html: bool) -> list:
     add(("h", 3, ["Result"], None))
     add(("ul", _result(h, ff, info), "facts"))
     if html and info.map_state is not None:
-        from projections.maps import map_svg
-
         title = f"Control after firefight {ff.n} ({ff.date}, {ff.time})"
         svg = map_svg(info.map_state, title)
         cap = f"Map control after firefight {ff.n}, as of seq {info.map_seq}" + (
@@ -445,8 +471,6 @@ def _units_text(names: list[str]) -> str:
 
 
 def _purchase_table(st, n: int, h: History) -> list:
-    from projections.purchases import purchase_rows
-
     if h.purchases is None:  # once, grouped by firefight: not every purchase per firefight and side
         h.purchases = {}
         for side in ("axis", "allied"):
@@ -520,8 +544,6 @@ def _hex_key(hx: str):
 
 
 def _roster(h: History) -> list:
-    from projections.roster import roster_rows, totals
-
     st = h.final
     rows = roster_rows(st)
     table = []
@@ -581,8 +603,6 @@ def chart_series(h: History) -> dict:
 
 
 def _charts(h: History) -> list:
-    from projections.charts import line_chart
-
     st = h.final
     x = [f"FF{ff.n}" + (" idle" if ff.type == "idle" else "") for ff in st.firefights]
     d = chart_series(h)
