@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 
 import attrs
-from transitions import Machine
 
 from cg.state import SIDES, CampaignState, counter_morale
 
@@ -91,22 +90,35 @@ class _Probe:
 
 
 _PROBE = _Probe()
-MACHINE = Machine(
-    model=_PROBE,
-    states=[s.id for s in STEPS],
-    transitions=TRANSITIONS,
-    initial="2.2",
-    auto_transitions=False,  # no to_<state>(): the step order cannot be skipped
-    ignore_invalid_triggers=False,
-)
+_MACHINE: list = []  # the machine, built by the first `next` or `concede` decided in the process
+
+
+def machine():
+    """The step machine, built once per process on first use: `status` and every other command read
+    BY_ID and `pending` from this module and never ask it where `next` goes."""
+    if not _MACHINE:
+        # lazy: `plcg status` and the step commands other than next/concede skip importing
+        # transitions and building the machine (~10 ms of their start, -X importtime)
+        from transitions import Machine
+
+        _MACHINE.append(Machine(
+            model=_PROBE,
+            states=[s.id for s in STEPS],
+            transitions=TRANSITIONS,
+            initial="2.2",
+            auto_transitions=False,  # no to_<state>(): the step order cannot be skipped
+            ignore_invalid_triggers=False,
+        ))
+    return _MACHINE[0]
 
 
 def next_step(state: CampaignState, trigger: str = "next") -> str:
     """Where `trigger` leads from the state's step, decided by the machine (which is then left at it)."""
+    m = machine()
     _PROBE.is_idle = state.idle
     _PROBE.is_initial = state.initial
     _PROBE.is_last = state.last_firefight
-    MACHINE.set_state(state.step, model=_PROBE)
+    m.set_state(state.step, model=_PROBE)
     getattr(_PROBE, trigger)()
     return _PROBE.state
 
