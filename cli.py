@@ -9,10 +9,23 @@ from __future__ import annotations
 import os
 import re
 import sys
-import click
 
+import click
+import orjson
+from click.core import ParameterSource
+
+from cg import snapshot
+from cg.card_schema import shipped_cards
+from cg.evolve import reverted_seqs
 from cg.ledger import VERSION, Ledger
+from cg.steps import BY_ID, STEPS, mermaid, pending
 from events.errors import BadInput, PlcgError
+from projections.digest import digest
+from projections.maps import map_json, map_svg, map_text
+from projections.oob import oob_rows, oob_text
+from projections.purchases import fortification_rows, purchase_rows, purchase_text
+from projections.roster import roster_rows, roster_text
+from projections.words import TYPE, summary
 
 INTERNAL_ERROR = 5  # extension of the contract: a bug, never a rule or input problem
 
@@ -78,15 +91,11 @@ def _db(ctx) -> str:
 
 
 def _echo_json(obj) -> None:
-    import orjson
-
     click.echo(orjson.dumps(obj, option=orjson.OPT_INDENT_2).decode())
 
 
 def _step(ctx, cmd: dict, as_json: bool = False) -> None:
     """Run one step command: decide, append in one transaction, print what was recorded."""
-    from projections.words import summary
-
     # an option not given is left out (the handlers' defaults apply); a 0 given is kept: 0 == False,
     # so `in (None, False, ...)` would drop it and report --turn 0 as missing
     cmd = {k: v for k, v in cmd.items() if v is not None and v is not False and v != () and v != []}
@@ -108,8 +117,6 @@ def _step(ctx, cmd: dict, as_json: bool = False) -> None:
     st = led.state_after
     moved = [s for s in stored if s.type == "step_left"]
     if moved:
-        from cg.steps import BY_ID
-
         lines.append((moved[-1].seq, "the CG has ended" if st.ended else
                       f"now at step {st.step} {BY_ID[st.step].name} (firefight {st.firefight})"))
     for seq, text in sorted(lines, key=lambda x: x[0]):
@@ -146,8 +153,6 @@ def new(ctx, card, redeployment, seed):
 @JSON_OPT
 def cards(as_json):
     """List the shipped CG Cards."""
-    from cg.card_schema import shipped_cards
-
     rows = shipped_cards()
     if as_json:
         _echo_json([{"name": n, "campaign": c, "description": d} for n, c, d in rows])
@@ -157,8 +162,6 @@ def cards(as_json):
 
 
 def status_dict(st) -> dict:
-    from cg.steps import BY_ID, pending
-
     ff = st.ff
     return {
         "campaign": st.card.campaign.name,
@@ -201,8 +204,6 @@ def status(ctx, as_json):
     click.echo(f"{d['campaign']} — firefight {d['firefight']} of {d['firefights']} ({d['date']}, {d['time']})"
                + (" — the CG has ended" if d["ended"] else f", step {d['step']} {d['step_name']}"))
     if d["type"]:
-        from projections.words import TYPE
-
         click.echo(f"type: {TYPE[d['type']]}" + (f", attacker {d['attacker']}" if d["attacker"] else ""))
     # a plain table: status runs after every step, and tabulate's import costs more than this
     click.echo(f"{'side':8}{'CP':>5}{'ELR':>5}{'SAN':>5}{'FP':>5}{'CG TVP':>8}  attack")
@@ -229,10 +230,6 @@ def next_(ctx):
 @click.pass_context
 def log(ctx, as_json):
     """The history, one line per event (JSON Lines with --json); undone events are marked."""
-    from cg.evolve import reverted_seqs
-    from projections.words import summary
-    import orjson
-
     led = Ledger(_db(ctx))
     try:
         last = led.store.head()[0]
@@ -275,8 +272,6 @@ def undo(ctx, to, reason, force):
 @click.pass_context
 def replay(ctx, as_json):
     """Rebuild the state from the log alone, print its digest, and store it as the new snapshot."""
-    from projections.digest import digest
-
     led = Ledger(_db(ctx))
     st = led.state(use_snapshot=False)
     head = led.store.head()
@@ -294,8 +289,6 @@ def replay(ctx, as_json):
 def _refresh_snapshot(path: str, st, head: tuple) -> None:
     """The snapshot is derived data: replay rebuilds it where the file can be written (a snapshot of
     older fold code is otherwise ignored until the next command); a read-only file keeps its own."""
-    from cg import snapshot
-
     try:
         w = Ledger(path, write=True)
     except BadInput:
@@ -314,6 +307,8 @@ def _refresh_snapshot(path: str, st, head: tuple) -> None:
 @click.pass_context
 def audit(ctx, as_json):
     """Check the hash chain, the step order, every roll and every limit (exit 1 on any finding)."""
+    # lazy: only audit (and import) decide again: the other reads skip every handler, the event
+    # classes and cattrs (~60 ms, -X importtime)
     from projections.audit import run_audit
 
     led = Ledger(_db(ctx))
@@ -340,8 +335,6 @@ def audit(ctx, as_json):
 @click.pass_context
 def roster(ctx, as_json, at):
     """The CG Roster: one row per firefight and side, with the CG's running totals."""
-    from projections.roster import roster_rows, roster_text
-
     led = Ledger(_db(ctx))
     st = led.state(at=at)
     led.close()
@@ -360,8 +353,7 @@ def roster(ctx, as_json, at):
 @click.pass_context
 def purchases(ctx, side, as_json, reveal, at):
     """The RG Purchase Record of SIDE (the enemy's purchases once revealed, ruling R10)."""
-    from cg.commands import side_arg
-    from projections.purchases import fortification_rows, purchase_rows, purchase_text
+    from cg.commands import side_arg  # lazy: cg.commands brings every handler and the event classes (~40 ms)
 
     side = side_arg({"side": side})
     led = Ledger(_db(ctx))
@@ -382,8 +374,7 @@ def purchases(ctx, side, as_json, reveal, at):
 @click.pass_context
 def oob(ctx, side, as_json, at):
     """The order of battle of SIDE: every unit by RG with its status."""
-    from cg.commands import side_arg
-    from projections.oob import oob_rows, oob_text
+    from cg.commands import side_arg  # lazy: as in purchases
 
     side = side_arg({"side": side})
     led = Ledger(_db(ctx))
@@ -403,8 +394,6 @@ def oob(ctx, side, as_json, at):
 @click.pass_context
 def map_(ctx, as_json, svg, at):
     """Map control: CTHC, No Man's Land, MLR, Uncontrolled, Isolated, and the terrain kept (CG5)."""
-    from projections.maps import map_json, map_svg, map_text
-
     led = Ledger(_db(ctx))
     st = led.state(at=at)
     led.close()
@@ -426,7 +415,7 @@ def map_(ctx, as_json, svg, at):
 @click.pass_context
 def export(ctx, fmt, out):
     """The raw log (JSON Lines, importable) or an After Action Report (Markdown, HTML)."""
-    from projections import aar
+    from projections import aar  # lazy: the report imports every projection, charts and maps (~50 ms)
 
     led = Ledger(_db(ctx))
     try:
@@ -465,7 +454,7 @@ def _batched(pieces, size: int = 1 << 16):
 @click.pass_context
 def import_(ctx, file):
     """Make a new campaign file from an exported JSON Lines log; audited on the way in."""
-    from projections.transfer import import_jsonl
+    from projections.transfer import import_jsonl  # lazy: only `plcg import` (it brings secrets, ~5 ms)
 
     n = import_jsonl(file, _db(ctx))
     click.echo(f"imported {n} events into {_db(ctx)}; audit clean")
@@ -473,8 +462,6 @@ def import_(ctx, file):
 
 def steps_doc() -> str:
     """docs/steps.md: the step table and the machine's own Mermaid drawing."""
-    from cg.steps import STEPS, mermaid
-
     rows = "\n".join(f"| {s.id} | {s.name} | {s.rule} |" for s in STEPS)
     return (
         "# The step machine\n\n"
@@ -488,8 +475,6 @@ def steps_doc() -> str:
 @click.option("--markdown", is_flag=True, help="The whole docs/steps.md page.")
 def diagram(markdown):
     """Print the step machine as a Mermaid stateDiagram (drawn by transitions)."""
-    from cg.steps import mermaid
-
     click.echo(steps_doc() if markdown else mermaid(), nl=not markdown)
 
 
@@ -498,11 +483,7 @@ def diagram(markdown):
 @click.pass_context
 def demo(ctx, demo_db):
     """Play the shipped sample CG with the seeded roller (one firefight Idle) and print its roster."""
-    from cg.demo import play
-    from projections.words import summary
-    from projections.roster import roster_rows, roster_text
-
-    from click.core import ParameterSource
+    from cg.demo import play  # lazy: only `plcg demo` plays (cg.demo brings cg.tables, ~6 ms)
 
     root = ctx.find_root()
     explicit = root.get_parameter_source("db") in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)

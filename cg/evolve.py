@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Callable, Iterable
 
+from cg.card_schema import parse_card
+from cg.rules import winner_by_cvp
 from cg.state import SIDES, CampaignState, FirefightRecord, Purchase, Unit, unit_kind
 
 HANDLERS: dict[str, Callable] = {}
@@ -22,8 +24,6 @@ def on(name: str):
 
 
 def start(payload: dict) -> CampaignState:
-    from cg.card_schema import parse_card
-
     card = parse_card(payload["card"], source="campaign_started")
     st = CampaignState(card=card, seed=payload["seed"], card_ref=payload.get("card_ref", ""),
                        product_version=payload.get("product_version", ""))
@@ -292,6 +292,8 @@ def _leader(st, p):
 
 
 def _column(st, side, pur):
+    # lazy: a command folds the snapshot's short tail, mostly without a purchase: status and the step
+    # commands skip importing the tables (~6 ms, -X importtime) unless the tail holds one
     from cg import tables
 
     armor = False
@@ -430,8 +432,6 @@ def _casualties(st, p):
     ff = st.ff
     ff.cvp_lost[p["side"]] += p["cvp"]
     if ff.winner_rule in ("1.31", "R5"):  # 3.11: RePh losses count for the firefight for all purposes
-        from cg.rules import winner_by_cvp
-
         ff.winner, ff.winner_rule = winner_by_cvp(ff)
     for uid in p["units"]:
         u = st.unit(uid)

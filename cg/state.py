@@ -209,6 +209,8 @@ class CampaignState:
                tuple(sorted(self.control.items())))
         mc = _CONTROL.get(key)
         if mc is None:
+            # lazy: only a rule or view that reads map control classifies the map; status, log, replay
+            # and most step commands never do (cg.control with cg.hexgrid, ~12 ms, -X importtime)
             from cg.control import classify
 
             mc = classify(self.grid(), frozenset(m.strategic), dict(self.control), dict(m.friendly_edge))
@@ -222,6 +224,7 @@ class CampaignState:
         m = self.card.map
         last_map, grid = _LAST_GRID
         if last_map is not m:
+            # lazy: as cg.control above (the grid is built only for map control and map views)
             from cg.hexgrid import Grid
 
             grid = Grid.from_spec(m.columns, m.rows)

@@ -10,6 +10,7 @@ import re
 
 import attrs
 
+from cg.rules import nearest_friendly_hex, redeployment_owed
 from cg.state import SIDES, CampaignState, counter_morale
 
 
@@ -125,6 +126,7 @@ def next_step(state: CampaignState, trigger: str = "next") -> str:
 
 def mermaid() -> str:
     """The step machine drawn by transitions itself (Mermaid stateDiagram-v2, no graphviz)."""
+    # lazy: only `plcg diagram` (and docs/steps.md's test) draw; GraphMachine's import is theirs alone
     from transitions.extensions import GraphMachine
 
     model = _Probe()
@@ -206,7 +208,6 @@ def pending(state: CampaignState) -> list[dict]:
     elif s == "3.2":
         if state.option is None:
             owe("plcg option A|B", "3.2", "Redeployment Option A or B (kept for the CG)", False)
-        from cg.rules import nearest_friendly_hex, redeployment_owed
 
         for side, unit, rule in redeployment_owed(state):
             near = nearest_friendly_hex(state, state.units[unit])

@@ -37,6 +37,7 @@ import attrs
 
 from events.errors import BadInput, WriteConflict
 
+from .chain import ChainCheck
 from .codec import GENESIS, chain_hash, chain_record, dumps, loads
 
 FORMAT = 1  # the file format this release writes; a file with a higher one is refused
@@ -138,7 +139,7 @@ class Store:
             conn = _connect(Path(path).absolute().as_uri() + "?mode=rw")
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=FULL")
-            import sqlite_utils  # only here: read commands must not pay for its import
+            import sqlite_utils  # lazy: only `plcg new` (and import) build tables; every other command skips it (~50 ms)
 
             db = sqlite_utils.Database(conn, recursive_triggers=False, execute_plugins=False)
             with db.atomic():
@@ -246,7 +247,7 @@ class Store:
     @property
     def db(self):
         """sqlite-utils over the same connection (no plugins: they must not touch the ledger's connection)."""
-        import sqlite_utils
+        import sqlite_utils  # lazy: as in create (tests and tools only)
 
         return sqlite_utils.Database(self.conn, recursive_triggers=False, execute_plugins=False)
 
@@ -571,8 +572,6 @@ class Store:
         out of order, and batch/command inconsistencies. The snapshot is only evidence here.
         """
         # the checks, row by row: the audit runs them in its own pass over the rows
-        from .chain import ChainCheck
-
         check = ChainCheck.of(self)
         for row in self.rows_for_audit():
             check.row(row)

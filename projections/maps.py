@@ -28,6 +28,7 @@ def map_json(st) -> dict:
 
 def map_text(st) -> str:
     st.load_all()  # the settled units too (a state loaded for a command lacks them)
+    # lazy: `plcg map --json` (and the replay's map JSON) draw nothing: mapview (~30 ms) is for text and SVG
     from projections.mapview import render_text
 
     return render_text(st.grid(), st.map_control(), terrain=st.terrain, units=_units(st))
@@ -35,7 +36,7 @@ def map_text(st) -> str:
 
 def map_svg(st, title: str | None = None) -> str:
     st.load_all()  # the settled units too (a state loaded for a command lacks them)
-    from projections.mapview import render_svg
+    from projections.mapview import render_svg  # lazy: as in map_text
 
     t = title or f"{st.card.campaign.name} — firefight {st.firefight}, step {st.step}"
     return render_svg(st.grid(), st.map_control(), terrain=st.terrain, units=_units(st), title=t,
