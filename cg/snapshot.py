@@ -88,8 +88,14 @@ def _firefights(records, cold_ff, compact: bool) -> list:
 
 def dump(st: CampaignState) -> bytes:
     """The whole state as one blob (the digest's canonical form; every unit loaded first)."""
+    return orjson.dumps({"v": fingerprint(), "state": state_data(st)})
+
+
+def state_data(st: CampaignState) -> dict:
+    """The whole state as JSON-ready data, as dump() writes it under "state" (every unit loaded
+    first): a new dict at the top, the nested values as they are."""
     st.load_all()
-    return orjson.dumps({"v": fingerprint(), "state": _body(st, st.units.values())})
+    return _body(st, st.units.values())
 
 
 def dump_split(st: CampaignState, stored_token: str | None) -> tuple[bytes, tuple[str, bytes] | None]:
