@@ -232,29 +232,29 @@ def child_audit_parts(path: str) -> dict:
     _replay_imports()
     clock = time.perf_counter
     spent = {"read": 0.0, "decide": 0.0, "copy": 0.0}
-    commands = [0]
+    calls = {"read": 0, "decide": 0, "copy": 0}
 
-    def timed(fn, part, count=False):
+    def timed(fn, part):
         def wrapper(*args, **kwargs):
             t0 = clock()
             try:
                 return fn(*args, **kwargs)
             finally:
                 spent[part] += clock() - t0
-                if count:
-                    commands[0] += 1
+                calls[part] += 1
         return wrapper
 
-    try:
-        originals = (audit._read, audit.decide, audit.decide_undo, CampaignState.copy)
+    try:  # the read: each row as _Reader hands it over, and the rest read for the chain at the end
+        originals = (audit._Reader._next, audit._Reader.drain, audit.decide, audit.decide_undo, CampaignState.copy)
     except AttributeError as e:
         return {"error": f"the audit's parts are not where the bench looks ({e})"}
-    audit._read = timed(originals[0], "read")
-    audit.decide = timed(originals[1], "decide", count=True)
-    audit.decide_undo = timed(originals[2], "decide", count=True)
-    CampaignState.copy = timed(originals[3], "copy")
+    audit._Reader._next = timed(originals[0], "read")
+    audit._Reader.drain = timed(originals[1], "read")
+    audit.decide = timed(originals[2], "decide")
+    audit.decide_undo = timed(originals[3], "decide")
+    CampaignState.copy = timed(originals[4], "copy")
     t0 = clock()
-    for _ in range(100_000):  # what the two clock reads of a wrapper cost: taken off each decide
+    for _ in range(100_000):  # what the two clock reads of a wrapper cost: taken off each call
         clock()
         clock()
     tick = (clock() - t0) / 100_000
@@ -267,8 +267,12 @@ def child_audit_parts(path: str) -> dict:
             total = clock() - t0
             led.close()
     finally:
-        audit._read, audit.decide, audit.decide_undo, CampaignState.copy = originals
-    decide = max(0.0, spent["decide"] - commands[0] * tick)
+        (audit._Reader._next, audit._Reader.drain, audit.decide, audit.decide_undo,
+         CampaignState.copy) = originals
+    for part in spent:
+        spent[part] = max(0.0, spent[part] - calls[part] * tick)
+    decide = spent["decide"]
+    commands = [calls["decide"]]
     return {"seconds": total, "read": spent["read"], "decide": decide, "copy": spent["copy"],
             "rest": max(0.0, total - spent["read"] - spent["decide"] - spent["copy"]), "commands": commands[0]}
 
