@@ -558,6 +558,52 @@ class Store:
         """Every row as stored, in rowid order, columns as in COLUMNS."""
         return self._rows("SELECT " + ", ".join(COLUMNS) + " FROM events ORDER BY rowid")
 
+    AUDIT_CHUNK = 1024
+
+    def audit_chunks(self) -> Iterator[list[tuple]]:
+        """rows_for_audit() a chunk at a time, each value exactly as stored. As fold_chunks does, a
+        chunk of rows comes back as one row of aggregates (Python 3.11's sqlite3 pays for every
+        column of every row it hands over): the integers joined by commas, the texts by the unit
+        separator (U+001F, which JSON text cannot hold raw). A chunk with a value of another kind
+        (an edited row: a NULL, a REAL, a BLOB, a text holding the separator, an empty command)
+        is read row by row."""
+        try:
+            (hi,) = self.conn.execute("SELECT max(rowid) FROM events").fetchone()
+        except sqlite3.DatabaseError as e:
+            raise BadInput(f"cannot read {self.path}: {e}") from None
+        if hi is None:
+            return
+        texts = ("type", "step", "payload", "recorded", "prev_hash", "hash")
+        ok = " AND ".join([f"typeof({c}) = 'integer'" for c in ("batch", "version", "firefight")]
+                          + [f"typeof({c}) = 'text'" for c in texts]
+                          + ["(command IS NULL OR (typeof(command) = 'text' AND command != ''))"])
+        joined = ("SELECT count(*), sum(" + ok + "), group_concat(seq, ','), group_concat(batch, ','),"
+                  " group_concat(version, ','), group_concat(firefight, ','), "
+                  + ", ".join(f"group_concat({c}, char(31))" for c in texts)
+                  + ", group_concat(ifnull(command, ''), char(31)) FROM events WHERE rowid > ? AND rowid <= ?")
+        step = self.AUDIT_CHUNK
+        try:
+            for lo in range(0, hi, step):
+                top = min(lo + step, hi)
+                n, good, seqs, batches, versions, ffs, types, steps, payloads, recorded, links, hashes, commands = \
+                    self.conn.execute(joined, (lo, top)).fetchone()
+                if n == 0:
+                    continue
+                if good == n:
+                    cols = [types.split("\x1f"), steps.split("\x1f"), payloads.split("\x1f"),
+                            recorded.split("\x1f"), links.split("\x1f"), hashes.split("\x1f"),
+                            commands.split("\x1f")]
+                    if all(len(c) == n for c in cols):
+                        t, st, p, r, li, h, c = cols
+                        yield list(zip(map(int, seqs.split(",")), map(int, batches.split(",")), t,
+                                       map(int, versions.split(",")), map(int, ffs.split(",")), st, p, r,
+                                       [x or None for x in c], li, h))
+                        continue
+                yield list(self._rows("SELECT " + ", ".join(COLUMNS) + " FROM events WHERE rowid > ? AND rowid <= ?"
+                                      " ORDER BY rowid", (lo, top)))
+        except sqlite3.DatabaseError as e:
+            raise BadInput(f"cannot read {self.path}: {e}") from None
+
     def snapshot(self) -> tuple[int, str, bytes] | None:
         """(seq, hash, blob) of the stored snapshot, or None."""
         row = self.conn.execute("SELECT seq, hash, state FROM snapshot WHERE id = 1").fetchone()

@@ -69,7 +69,7 @@ class _Reader:
     def __init__(self, store):
         self.store = store
         self.check = ChainCheck.of(store)  # the stored snapshot's (seq, hash) only as evidence of deleted rows
-        self.rows = store.rows_for_audit()
+        self.rows = (row for chunk in store.audit_chunks() for row in chunk)  # chunked: as the replay reads
         self.unreadable = None
         self.total = 0
         self.findings: list[tuple] = []
