@@ -455,7 +455,7 @@ def whole_table(w: dict) -> str:
         linear = None if name == "raw" else ratio <= LINEAR_LIMIT
         mem_ok = None if name == "raw" else b["rss_mb"] <= WHOLE_RSS_LIMIT_MB
         rows.append([name, _fmt_s(a["seconds"]), _fmt_s(b["seconds"]), f"{per_a:.1f} / {net_a:.1f}",
-                     f"{per_b:.1f} / {net_b:.1f}", f"{ratio:.2f}x", _verdict(linear),
+                     f"{per_b:.1f} / {net_b:.1f}", "" if name == "raw" else f"{ratio:.2f}x", _verdict(linear),
                      f"{b['rss_mb']:.0f} MB", _verdict(mem_ok)])
     head = ["command (whole process)", f"{ev['small']:,} ev", f"{ev['big']:,} ev", "us/ev small (all / net)",
             "us/ev big (all / net)", "big/small net", "<= 1.2x", "peak RSS big", "<= 100 MB"]
@@ -483,6 +483,66 @@ def whole_table(w: dict) -> str:
              f"`python -c 'import cli'` {_fmt_s(start)} (the start-up taken off for `net`); raw scan = "
              f"SELECT payload + orjson.loads of each, as a whole process")
     return text
+
+
+def instruction_figures(small: Path, status_file: Path, work: Path, say) -> dict:
+    """Instructions (valgrind --tool=callgrind) of whole processes on the small files: what wall time
+    cannot give on a loaded machine. The ratios of the whole-process table, counted instead of timed."""
+    from bench import synth
+
+    if not shutil.which("valgrind"):
+        return {"error": "valgrind is not installed"}
+
+    def count(args) -> int:
+        out = work / "callgrind.out"
+        p = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", *args], cwd=ROOT,
+                           env=_env_whole(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        for line in p.stderr.splitlines():
+            if "Collected" in line:
+                return int(line.split(":")[-1].strip().replace(",", ""))
+        raise RuntimeError(f"callgrind gave no count for {' '.join(args)}: {p.stderr[-300:]}")
+
+    out = {"note": compile_sources()}
+    say("  instructions: python -c pass, raw scan, commands...")
+    out["python -c pass"] = count([sys.executable, "-c", "pass"])
+    out["raw"] = count([sys.executable, "-c", RAW_CODE, str(small)])
+    for name, argv in (("replay", ["replay"]), ("log --json", ["log", "--json"]), ("audit", ["audit"]),
+                       ("export html", ["export", "--format", "html"])):
+        out[name] = count(_plcg(small, argv))
+    out["status"] = count(_plcg(status_file, ["status"]))
+    copy = work / "instr-setup.plcg"
+    synth.copy_campaign(status_file, copy)
+    c = _setup_commands(str(copy), 1, seed="instructions")[0]
+    out["setup"] = count(_plcg(copy, ["setup", c["side"], c["unit"], c["hex"]]))
+    out["events"] = int(_events_of(str(small)).replace(",", ""))
+    out["status_events"] = int(_events_of(str(status_file)).replace(",", ""))
+    return out
+
+
+def instruction_table(i: dict) -> str:
+    from tabulate import tabulate
+
+    if "error" in i:
+        return f"instructions: {i['error']}"
+    rows = []
+
+    def ratio(name, num, den, key):
+        r = i[num] / i[den]
+        lim = WHOLE_LIMITS[key]
+        rows.append([name, f"{i[num] / 1e6:,.0f} M", f"{i[den] / 1e6:,.0f} M", f"{r:.2f}x", f"<= {lim:g}x",
+                     _verdict(r <= lim)])
+
+    ev, sev = f"{i['events']:,} ev", f"{i['status_events']:,} ev"
+    ratio(f"export --format html / plcg replay ({ev})", "export html", "replay", "export html / replay")
+    ratio(f"log --json / raw scan ({ev})", "log --json", "raw", "log --json / raw")
+    ratio(f"plcg replay / raw scan ({ev})", "replay", "raw", "replay / raw")
+    ratio(f"plcg audit / raw scan ({ev})", "audit", "raw", "audit / raw")
+    ratio(f"plcg status / python -c pass ({sev})", "status", "python -c pass", "status / python -c pass")
+    ratio(f"plcg setup / python -c pass ({sev})", "setup", "python -c pass", "setup / python -c pass")
+    return (tabulate(rows, headers=["whole process, instructions (callgrind)", "counted", "against", "ratio",
+                                    "target", ""])
+            + f"\n{i['note']}; one process each; instructions, not time: no noise, but a cache miss or a system"
+              " call counts as one")
 
 
 def _verdict(ok) -> str:
@@ -556,6 +616,8 @@ def main(argv=None) -> int:
     ap.add_argument("--profile", action="store_true", help="write cProfile reports to bench/out/profile-*.txt")
     ap.add_argument("--json", dest="json_out", help="also write every figure to this JSON file")
     ap.add_argument("--no-whole", action="store_true", help="skip the whole-process figures of every command")
+    ap.add_argument("--instructions", action="store_true",
+                    help="also count the instructions of the whole-process ratios on the small files (valgrind)")
     a = ap.parse_args(argv)
 
     from bench import synth
@@ -639,6 +701,9 @@ def main(argv=None) -> int:
         if not a.no_whole:
             say("whole processes of every command...")
             figs["whole"] = whole_figures(big, small, five, work, max(1, min(a.runs, 3)), say)
+        if a.instructions:
+            say("instructions (callgrind; a few minutes)...")
+            figs["instructions"] = instruction_figures(small, five, work, say)
 
         if a.profile:
             say("profiles...")
@@ -658,6 +723,9 @@ def main(argv=None) -> int:
     if "whole" in figs:
         print()
         print(whole_table(figs["whole"]))
+    if "instructions" in figs:
+        print()
+        print(instruction_table(figs["instructions"]))
     if a.json_out:
         Path(a.json_out).write_text(json.dumps(figs, indent=2, default=str))
     return 0
