@@ -402,11 +402,15 @@ class Store:
     def _rows(self, sql: str, params: tuple = ()) -> Iterator[tuple]:
         cur = self.conn.execute(sql, params)
         try:
-            yield from cur
+            for row in cur:  # not `yield from`: closing this generator must not close the cursor through it
+                yield row
         except sqlite3.DatabaseError as e:
             raise BadInput(f"cannot read {self.path}: {e}") from None
         finally:
-            cur.close()
+            try:
+                cur.close()
+            except sqlite3.ProgrammingError:  # the connection closed first: a reader that stopped on an error
+                pass
 
     def read(self, since: int = 0, until: int | None = None) -> Iterator[Stored]:
         """Events with since < seq <= until (no upper bound when until is None), in seq order."""

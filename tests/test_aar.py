@@ -172,6 +172,30 @@ def test_export_through_the_cli_writes_the_same_report(demo, tmp_path):
     assert r.code == 0 and r.out == demo["md"]
 
 
+@pytest.mark.parametrize("argv", [["export", "--format", "jsonl"], ["export", "--format", "md"],
+                                  ["export", "--format", "html"], ["log"], ["log", "--json"]])
+def test_a_payload_edited_into_not_json_gives_one_line_never_a_traceback(demo, tmp_path, argv):
+    """The streamed readers stop on the edited row and the file is closed: the cursor left behind must
+    not print "Exception ignored ... Traceback" when it is collected (the player sees one line)."""
+    import sqlite3
+    import sys
+
+    path = tmp_path / "edited.plcg"
+    shutil.copyfile(demo["path"], path)
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE events SET payload = '{bad' WHERE seq = 50")
+    conn.execute("DELETE FROM snapshot")
+    conn.commit()
+    conn.close()
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    p = subprocess.run([sys.executable, os.path.join(root, "cli.py"), "--db", str(path), *argv],
+                       capture_output=True, text=True, cwd=root)
+    assert p.returncode != 0
+    lines = p.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("plcg: "), p.stderr
+    assert "Traceback" not in p.stderr
+
+
 def test_walk_folds_the_log_like_replay(demo):
     led = cli.Ledger(demo["path"])
     try:
