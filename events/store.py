@@ -423,19 +423,13 @@ class Store:
                          None if command is None else loads(command), h)
 
     def read_chunks(self, until: int, columns: tuple = ("seq", "firefight", "step", "type", "payload", "recorded"),
-                    chunk: int = 4096) -> Iterator[list[tuple]]:
-        """`columns` (payload parsed, the rest as stored) of every row up to seq `until`, in seq order,
+                    chunk: int = 4096, since: int = 0) -> Iterator[list[tuple]]:
+        """`columns` (payload parsed, the rest as stored) of the rows since < seq <= until, in seq order,
         a list of up to `chunk` rows at a time: for reading the whole log without a `Stored` per row
-        or the whole log in memory (`plcg log`, the AAR). Each chunk's payloads are parsed in one call."""
+        or the whole log in memory (`plcg log`, the AAR). Each chunk comes as one row of aggregates
+        (_joined_chunks) and its payloads are parsed in one call."""
         at = columns.index("payload")
-        sql = f"SELECT {', '.join(columns)} FROM events WHERE seq > ? AND seq <= ? ORDER BY seq"
-        lo = 0
-        while lo < until:
-            hi = min(lo + chunk, until)
-            rows = list(self._rows(sql, (lo, hi)))
-            lo = hi
-            if not rows:
-                continue
+        for rows in self._joined_chunks(columns, since, until, chunk):
             try:
                 payloads = loads("[" + ",".join([r[at] for r in rows]) + "]")
             except (TypeError, ValueError):
@@ -565,46 +559,55 @@ class Store:
     AUDIT_CHUNK = 1024
 
     def audit_chunks(self) -> Iterator[list[tuple]]:
-        """rows_for_audit() a chunk at a time, each value exactly as stored. As fold_chunks does, a
-        chunk of rows comes back as one row of aggregates (Python 3.11's sqlite3 pays for every
-        column of every row it hands over): the integers joined by commas, the texts by the unit
-        separator (U+001F, which JSON text cannot hold raw). A chunk with a value of another kind
-        (an edited row: a NULL, a REAL, a BLOB, a text holding the separator, an empty command)
-        is read row by row."""
+        """rows_for_audit() a chunk at a time, each value exactly as stored (_joined_chunks)."""
         try:
             (hi,) = self.conn.execute("SELECT max(rowid) FROM events").fetchone()
         except sqlite3.DatabaseError as e:
             raise BadInput(f"cannot read {self.path}: {e}") from None
-        if hi is None:
-            return
-        texts = ("type", "step", "payload", "recorded", "prev_hash", "hash")
-        ok = " AND ".join([f"typeof({c}) = 'integer'" for c in ("batch", "version", "firefight")]
-                          + [f"typeof({c}) = 'text'" for c in texts]
-                          + ["(command IS NULL OR (typeof(command) = 'text' AND command != ''))"])
-        joined = ("SELECT count(*), sum(" + ok + "), group_concat(seq, ','), group_concat(batch, ','),"
-                  " group_concat(version, ','), group_concat(firefight, ','), "
-                  + ", ".join(f"group_concat({c}, char(31))" for c in texts)
-                  + ", group_concat(ifnull(command, ''), char(31)) FROM events WHERE rowid > ? AND rowid <= ?")
-        step = self.AUDIT_CHUNK
+        if hi is not None:
+            yield from self._joined_chunks(COLUMNS, 0, hi, self.AUDIT_CHUNK)
+
+    _INTEGER = frozenset(("seq", "batch", "version", "firefight"))
+
+    def _joined_chunks(self, columns: tuple, since: int, until: int, step: int) -> Iterator[list[tuple]]:
+        """The rows with since < rowid (= seq) <= until, `columns` of each exactly as stored, a list
+        of up to `step` rows at a time. As fold_chunks does, a chunk of rows comes back as one row of
+        aggregates (Python 3.11's sqlite3 pays for every column of every row it hands over): the
+        integers joined by commas, the texts by the unit separator (U+001F, which JSON text cannot
+        hold raw). A chunk holding a value of another kind (an edited row: a NULL, a REAL, a BLOB, a
+        text holding the separator, an empty command) is read row by row."""
+        ok, parts = [], []
+        for c in columns:
+            if c in self._INTEGER:
+                ok.append(f"typeof({c}) = 'integer'")
+                parts.append(f"group_concat({c}, ',')")
+            elif c == "command":
+                ok.append("(command IS NULL OR (typeof(command) = 'text' AND command != ''))")
+                parts.append("group_concat(ifnull(command, ''), char(31))")
+            else:
+                ok.append(f"typeof({c}) = 'text'")
+                parts.append(f"group_concat({c}, char(31))")
+        where = " FROM events WHERE rowid > ? AND rowid <= ?"
+        joined = f"SELECT count(*), sum({' AND '.join(ok)}), {', '.join(parts)}" + where
+        by_row = f"SELECT {', '.join(columns)}" + where + " ORDER BY rowid"
         try:
-            for lo in range(0, hi, step):
-                top = min(lo + step, hi)
-                n, good, seqs, batches, versions, ffs, types, steps, payloads, recorded, links, hashes, commands = \
-                    self.conn.execute(joined, (lo, top)).fetchone()
+            for lo in range(since, until, step):
+                top = min(lo + step, until)
+                n, good, *values = self.conn.execute(joined, (lo, top)).fetchone()
                 if n == 0:
                     continue
                 if good == n:
-                    cols = [types.split("\x1f"), steps.split("\x1f"), payloads.split("\x1f"),
-                            recorded.split("\x1f"), links.split("\x1f"), hashes.split("\x1f"),
-                            commands.split("\x1f")]
-                    if all(len(c) == n for c in cols):
-                        t, st, p, r, li, h, c = cols
-                        yield list(zip(map(int, seqs.split(",")), map(int, batches.split(",")), t,
-                                       map(int, versions.split(",")), map(int, ffs.split(",")), st, p, r,
-                                       [x or None for x in c], li, h))
+                    cols = []
+                    for c, v in zip(columns, values):
+                        if c in self._INTEGER:
+                            cols.append(list(map(int, v.split(","))))
+                        else:
+                            v = v.split("\x1f")
+                            cols.append([x or None for x in v] if c == "command" else v)
+                    if all(len(v) == n for v in cols):
+                        yield list(zip(*cols))
                         continue
-                yield list(self._rows("SELECT " + ", ".join(COLUMNS) + " FROM events WHERE rowid > ? AND rowid <= ?"
-                                      " ORDER BY rowid", (lo, top)))
+                yield list(self._rows(by_row, (lo, top)))
         except sqlite3.DatabaseError as e:
             raise BadInput(f"cannot read {self.path}: {e}") from None
 

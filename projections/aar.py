@@ -109,16 +109,15 @@ class History:
     def rows_of(self, info: FirefightHistory):
         """The events that stand of one firefight, as Rows, in seq order (read again from the log)."""
         for lo, hi in info.runs:
-            for r in self.store.read(lo - 1, hi):
-                yield _row(r)
+            for chunk in self.store.read_chunks(hi, _COLS, since=lo - 1):
+                for t in chunk:
+                    yield _raw_row(t, _current(t[2], t[3], t[6]))
 
 
-def _row(r) -> Row:
-    p = r.payload
-    cls = REGISTRY.get(r.type)
-    if cls is not None and r.version != cls.VERSION:
-        p = upcast(r.type, r.version, p)
-    return Row(r.seq, r.batch, r.type, r.version, r.firefight, r.step, p, r.recorded, r.command, r.hash)
+def _current(etype: str, version: int, p: dict) -> dict:
+    """The payload at its event's current version (upcast where the row is older)."""
+    cls = REGISTRY.get(etype)
+    return upcast(etype, version, p) if cls is not None and version != cls.VERSION else p
 
 
 _MAY_HIDE = frozenset(("rg_bought", "oba_rolled", "leader_rolled", "attack_bought", "patrols_bought", "fortified"))
@@ -163,13 +162,10 @@ def walk(ledger, maps: bool = False) -> History:
     count = 0
     st = None
     ffs: dict[int, FirefightHistory] = {}
-    cols = ("seq", "batch", "type", "version", "firefight", "step", "payload", "recorded", "command", "hash")
-    for chunk in store.read_chunks(last_seq, cols):
+    for chunk in store.read_chunks(last_seq, _COLS):
         for t in chunk:
             seq, batch, etype, version, rff, step, p, _recorded, _command, _hash = t
-            cls = REGISTRY.get(etype)
-            if cls is not None and version != cls.VERSION:
-                p = upcast(etype, version, p)
+            p = _current(etype, version, p)
             r = None  # the Row, made only for a row kept
             count += 1
             if first is None:
@@ -214,6 +210,9 @@ def walk(ledger, maps: bool = False) -> History:
                 played_upto=max((ff.n for ff in st.firefights if ff.winner is not None), default=0))
     h.secret = {(r.firefight, r.payload.get("side")) for r in candidates if _hidden(r, h)}
     return h
+
+
+_COLS = ("seq", "batch", "type", "version", "firefight", "step", "payload", "recorded", "command", "hash")
 
 
 def _raw_row(t, payload) -> Row:
@@ -430,7 +429,7 @@ def _firefight(h: History, ff, html: bool) -> list:
                 visited.append(s)
         if r.type in ("step_left", "campaign_started"):
             continue
-        if _hidden(r, h):
+        if r.type in _MAY_HIDE and _hidden(r, h):  # (no other type is ever left out)
             secret_steps.add(r.step)
             continue
         by_step.setdefault(r.step, []).append(r)
