@@ -11,7 +11,7 @@ import orjson
 
 from cg import snapshot
 from cg.bulk import gc_paused
-from cg.card import card_to_dict
+from cg.card import apply_balance, card_to_dict
 from cg.card_schema import load_card, parse_card
 from cg.evolve import evolve, fold, fold_stored, reverted_seqs
 from events.errors import BadInput
@@ -32,21 +32,28 @@ class Ledger:
         self.store = Store.open(path, write=write)
 
     @classmethod
-    def create(cls, path: str, card_ref: str, seed: str | None, redeployment: str | None) -> "Ledger":
+    def create(cls, path: str, card_ref: str, seed: str | None, redeployment: str | None,
+               balance=()) -> "Ledger":
         import secrets  # lazy: only `plcg new` draws a seed (secrets with hmac, ~8 ms of every other start)
 
         from cg.commands import start_event  # lazy: see run()
-        from events.convert import unstructure
+        from events.convert import unstructure  # lazy: see run()
 
         if os.path.exists(path):
             raise BadInput(f"{path} exists already: plcg new never overwrites a campaign (use --db)")
         card = load_card(card_ref)
+        if balance:  # 1.3: the chosen provisions go into the logged card, applied (card.campaign.balance_chosen)
+            try:
+                card = apply_balance(card, balance)
+            except ValueError as err:
+                raise BadInput(str(err)) from None
         seed = seed or secrets.token_hex(16)
         e = start_event(card, card_ref, card_to_dict(card), seed, redeployment, VERSION)
         store = Store.create(path, {"product": "plcg", "product_version": VERSION})
         try:
             store.append(0, [NewEvent(type=e.TYPE, version=e.VERSION, payload=unstructure(e), firefight=1,
                                       step="2.2")], command={"name": "new", "card": card_ref,
+                                                             **({"balance": list(balance)} if balance else {}),
                                                              "redeployment": redeployment})
         except BaseException:
             store.close()

@@ -208,7 +208,7 @@ class CampaignState:
         last_map, last_control, last_mc = _LAST_CONTROL  # a run of commands asks for one picture
         if last_map is m and last_control == self.control:
             return last_mc
-        key = (m.columns, m.rows, m.strategic, tuple(sorted(m.friendly_edge.items())),
+        key = (m.columns, m.rows, m.boards, m.strategic, tuple(sorted(m.friendly_edge.items())),
                tuple(sorted(self.control.items())))
         mc = _CONTROL.get(key)
         if mc is None:
@@ -227,10 +227,7 @@ class CampaignState:
         m = self.card.map
         last_map, grid = _LAST_GRID
         if last_map is not m:
-            # lazy: as cg.control above (the grid is built only for map control and map views)
-            from cg.hexgrid import Grid
-
-            grid = Grid.from_spec(m.columns, m.rows)
+            grid = m.grid()
             _LAST_GRID[:] = (m, grid)
         return grid
 
