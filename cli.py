@@ -482,17 +482,30 @@ def export(ctx, fmt, out):
         # report is written a piece at a time (it is never in memory whole)
         pieces = aar.export_chunks(led, fmt)
         if out:
-            try:
-                with open(out, "w", encoding="utf-8") as fh:
-                    for text in _batched(pieces):
-                        fh.write(text)
-            except OSError as e:
-                raise BadInput(f"cannot write {out}: {e.strerror}") from None
+            _write_whole(out, _batched(pieces))
         else:
             for text in _batched(pieces):
                 click.echo(text, nl=False)
     finally:
         led.close()
+
+
+def _write_whole(out: str, texts) -> None:
+    """Write `texts` to `out` under a temporary name in the same folder, renamed into place only once
+    whole: an error half-way (a damaged row met late in the log) leaves no partial report behind."""
+    folder = os.path.dirname(os.path.abspath(out))
+    tmp = os.path.join(folder, f".{os.path.basename(out)}.{os.getpid()}.tmp")
+    try:
+        try:
+            with open(tmp, "w", encoding="utf-8") as fh:
+                for text in texts:
+                    fh.write(text)
+            os.replace(tmp, out)
+        except OSError as e:
+            raise BadInput(f"cannot write {out}: {e.strerror}") from None
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
 
 
 def _batched(pieces, size: int = 1 << 16):
