@@ -18,8 +18,10 @@ from collections.abc import Iterator
 
 import orjson
 
-from events.errors import BadInput
+from cg.ledger import VERSION, Ledger
 from events.codec import dumps
+from events.errors import BadInput
+from events.store import NewEvent, Store
 
 KEYS = ("seq", "batch", "type", "version", "firefight", "step", "payload", "recorded", "command", "hash")
 _TYPES = {"seq": int, "batch": int, "type": str, "version": int, "firefight": int, "step": str,
@@ -164,7 +166,8 @@ def _batches(rows: list[tuple[int, dict]]) -> Iterator[list[tuple[int, dict]]]:
 
 def _audit(tmp: str) -> list[dict]:
     """The audit's findings on the new file (projections/audit.py)."""
-    from cg.ledger import Ledger
+    # lazy: only `plcg import` audits; `plcg export --format jsonl` uses this module without the audit,
+    # which imports every command handler, the event classes and cattrs (~50 ms)
     from projections.audit import run_audit
 
     led = Ledger(tmp)
