@@ -61,20 +61,32 @@ class PlcgGroup(click.Group):
 @click.group(cls=PlcgGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--db", "db", envvar="PLCG_DB", default="campaign.plcg", show_default=True,
               help="The campaign file (SQLite); also $PLCG_DB.")
+@click.option("--key", "key", envvar="PLCG_KEY", type=click.Path(dir_okay=False),
+              help="Play by email: the acting player's private key (plcg keys new); also $PLCG_KEY.")
 @click.version_option(VERSION, prog_name="plcg")
 @click.pass_context
-def main(ctx, db):
+def main(ctx, db, key):
     """plcg — the campaign ledger for Platoon Leader 2.5 (ASL campaign games).
 
     Exit codes: 0 done; 1 audit found a problem; 2 bad input (nothing written); 3 refused by the
     rules or the step order (nothing written); 4 another writer appended first, retry (nothing
     written); 5 internal error.
     """
-    ctx.obj = {"db": db}
+    ctx.obj = {"db": db, "key": key}
 
 
 def _db(ctx) -> str:
     return ctx.find_root().obj["db"]
+
+
+def _key(ctx):
+    """The private key named by --key / $PLCG_KEY, loaded (None when none is named)."""
+    path = ctx.find_root().obj.get("key")
+    if not path:
+        return None
+    from cg.pbem import load_private
+
+    return load_private(path)
 
 
 def _echo_json(obj) -> None:
@@ -85,8 +97,6 @@ def _echo_json(obj) -> None:
 
 def _step(ctx, cmd: dict, as_json: bool = False) -> None:
     """Run one step command: decide, append in one transaction, print what was recorded."""
-    from projections.words import summary
-
     # an option not given is left out (the handlers' defaults apply); a 0 given is kept: 0 == False,
     # so `in (None, False, ...)` would drop it and report --turn 0 as missing
     cmd = {k: v for k, v in cmd.items() if v is not None and v is not False and v != () and v != []}
@@ -96,9 +106,15 @@ def _step(ctx, cmd: dict, as_json: bool = False) -> None:
             raise BadInput(f"{what}: one line, without control characters (newlines, tabs)")
     led = Ledger(_db(ctx), write=True)
     try:
-        stored = led.run(cmd)
+        stored = led.run(cmd, key=_key(ctx))
     finally:
         led.close()
+    _print_stored(led, stored, as_json)
+
+
+def _print_stored(led, stored, as_json: bool = False) -> None:
+    from projections.words import summary
+
     if as_json:
         _echo_json([{"seq": s.seq, "type": s.type, "summary": summary(s.type, s.payload), **(
             {"roll": s.payload["roll"]} if isinstance(s.payload.get("roll"), dict) else {})} for s in stored])
@@ -132,10 +148,17 @@ def side_argument():
 @click.option("--card", "card", required=True, help="A CG Card TOML file, or the name of a shipped card.")
 @click.option("--redeployment", type=click.Choice(["A", "B"]), help="Redeployment Option (else chosen at 3.2).")
 @click.option("--seed", help="Seed of the ledger's roller (default: random, recorded in the log).")
+@click.option("--axis-key", "axis_key", help="Play by email: the axis player's public key (plcg keys new).")
+@click.option("--allied-key", "allied_key", help="Play by email: the allied player's public key.")
+@click.option("--dice-policy", "dice_policy", type=click.Choice(["any", "two-party"]),
+              help="The dice the campaign accepts; two-party: both players' values make every die (play by email).")
 @click.pass_context
-def new(ctx, card, redeployment, seed):
+def new(ctx, card, redeployment, seed, axis_key, allied_key, dice_policy):
     """Start a campaign from a CG Card (refuses if the file exists)."""
-    led = Ledger.create(_db(ctx), card, seed, redeployment)
+    from cg.pbem import settings
+
+    pbem = settings(axis_key, allied_key, dice_policy)
+    led = Ledger.create(_db(ctx), card, seed, redeployment, pbem)
     st = led.state()
     led.close()
     click.echo(f"campaign {st.card.campaign.name!r} started in {_db(ctx)}: firefight 1 of "
@@ -239,20 +262,30 @@ def log(ctx, as_json):
     undone = reverted_seqs(recs)
     import orjson
 
+    batch_cmd: dict = {}
     for r in rows:
+        if r.command is not None:
+            batch_cmd = r.command
         side = r.payload.get("side")
         line = {"seq": r.seq, "firefight": r.firefight, "step": r.step, "type": r.type, "side": side,
                 "summary": summary(r.type, r.payload), "reverted": r.seq in undone, "recorded": r.recorded}
         if isinstance(r.payload.get("roll"), dict):
-            line["roll"] = r.payload["roll"]
+            line["roll"] = _sourced(r.payload["roll"], batch_cmd)
         elif r.payload.get("rolls"):  # Dual Attack's two drs, rubble's creation and falling rolls
-            line["roll"] = r.payload["rolls"][0]
-            line["rolls"] = r.payload["rolls"]
+            line["rolls"] = [_sourced(x, batch_cmd) for x in r.payload["rolls"]]
+            line["roll"] = line["rolls"][0]
         if as_json:
             click.echo(orjson.dumps(line).decode())
         else:
             mark = " (undone)" if r.seq in undone else ""
             click.echo(f"{r.seq:>5} ff{r.firefight} {r.step:>5}  {line['summary']}{mark}")
+
+
+def _sourced(roll: dict, cmd: dict) -> dict:
+    """A roll with its `source` (contract): two-party dice are a reveal's (cg/pbem.py)."""
+    if cmd.get("name") == "reveal":
+        return {**roll, "source": "two-party"}
+    return {**roll, "source": "typed" if roll.get("manual") else "seeded"}
 
 
 @main.command()
@@ -306,14 +339,23 @@ def _refresh_snapshot(path: str, st, head: tuple) -> None:
 
 @main.command()
 @JSON_OPT
+@click.option("--against", "against", type=click.Path(dir_okay=False),
+              help="Play by email: compare with the other player's copy; names the first row where they part.")
 @click.pass_context
-def audit(ctx, as_json):
+def audit(ctx, as_json, against):
     """Check the hash chain, the step order, every roll and every limit (exit 1 on any finding)."""
-    from projections.audit import run_audit
+    from projections.audit import compare_copies, run_audit
 
     led = Ledger(_db(ctx))
     try:
-        report = run_audit(led)
+        if against is not None:
+            other = Ledger(against)
+            try:
+                report = compare_copies(led.store, other.store, (_db(ctx), against))
+            finally:
+                other.close()
+        else:
+            report = run_audit(led)
     finally:
         led.close()
     if as_json:
@@ -324,9 +366,99 @@ def audit(ctx, as_json):
         for n in report["notes"]:
             click.echo(f"note seq {n['seq']}: {n['what']}")
         if not report["findings"]:
-            click.echo(f"audit clean: {report['events']} events, hash chain intact")
+            click.echo(f"the copies agree ({report['events']} events here)" if against is not None else
+                       f"audit clean: {report['events']} events, hash chain intact")
     if report["findings"]:
         ctx.exit(1)
+
+
+# ---- play by email ----------------------------------------------------------------------------------------
+
+@main.group()
+def keys():
+    """Play by email: the players' Ed25519 keys."""
+
+
+@keys.command("new")
+@click.option("-o", "out", required=True, type=click.Path(dir_okay=False), help="The private key file (mode 0600).")
+def keys_new(out):
+    """Make a key pair: the private key in FILE (mode 0600), the public key alone on stdout."""
+    from cg.pbem import new_keypair
+
+    pem, pub = new_keypair()
+    try:
+        fd = os.open(out, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+    except FileExistsError:
+        raise BadInput(f"{out} already exists; plcg keys new never overwrites a key") from None
+    except OSError as e:
+        raise BadInput(f"cannot write {out}: {e.strerror}") from None
+    with os.fdopen(fd, "wb") as f:
+        f.write(pem)
+    click.echo(pub)
+
+
+@main.command()
+@click.option("--since", "since", type=int, default=0, show_default=True, help="Only the events after this seq.")
+@click.option("-o", "out", required=True, type=click.Path(dir_okay=False), help="The bundle file to write.")
+@click.pass_context
+def bundle(ctx, since, out):
+    """Play by email: answer the other side's two-party dice, sign the head, write the events after SEQ."""
+    from events import bundle as bundles
+
+    led = Ledger(_db(ctx), write=True)
+    try:
+        stored = led.sign(_key(ctx))
+        rows, campaign = led.bundle_rows(since)
+    finally:
+        led.close()
+    for s in stored:
+        if s.type == "dice_answered":
+            click.echo(f"[{s.seq}] answered {s.payload['request'][:8]}")
+    b = bundles.write(out, rows, since, campaign)
+    click.echo(f"bundle {out}: seq {since + 1} to {b.head[0]}, signed by {_signer(rows[-1])}")
+
+
+def _signer(row) -> str:
+    import orjson
+
+    return orjson.loads(row[6]).get("side", "?") if row[2] == "head_signed" else "nobody"
+
+
+@main.command()
+@click.argument("path", metavar="FILE")
+@click.pass_context
+def receive(ctx, path):
+    """Play by email: check the other side's bundle (signature, chain, step order, rules) and append it."""
+    from events import bundle as bundles
+    from projections.audit import audit_rows
+
+    b = bundles.read(path)
+    n = Ledger.receive(_db(ctx), b, audit_rows)
+    if n == 0:
+        click.echo(f"bundle {path}: already held (seq {b.since + 1} to {b.head[0]}); nothing written")
+    else:
+        click.echo(f"bundle {path}: {n} events received, now at seq {b.head[0]}")
+        led = Ledger(_db(ctx))
+        try:
+            from cg.pbem import pending_items
+
+            for item in pending_items(led.state(lazy=True)):
+                click.echo(f"  owed: {item['what']}")
+        finally:
+            led.close()
+
+
+@main.command()
+@JSON_OPT
+@click.pass_context
+def reveal(ctx, as_json):
+    """Play by email: reveal this side's answered two-party dice; each committed command is decided."""
+    led = Ledger(_db(ctx), write=True)
+    try:
+        stored = led.reveal(_key(ctx))
+    finally:
+        led.close()
+    _print_stored(led, stored, as_json)
 
 
 @main.command()

@@ -28,6 +28,10 @@ def start(payload: dict) -> CampaignState:
     st = CampaignState(card=card, seed=payload["seed"], card_ref=payload.get("card_ref", ""),
                        product_version=payload.get("product_version", ""))
     st.option = payload.get("redeployment")
+    if payload.get("pbem"):
+        from cg.pbem import state_of
+
+        st.pbem = state_of(payload["pbem"])
     for side in SIDES:
         spec = card.sides[side]
         s = st.sides[side]
@@ -576,3 +580,26 @@ def _clear(st, p):
 
 
 MINES = ("mines", "ap_mine", "at_mine", "known_minefield")
+
+
+# ---- play by email (cg/pbem.py) ----
+
+@on("head_signed")
+def _head_signed(st, p):
+    st.pbem["signed"][p["side"]] = [p["seq"], p["hash"]]
+
+
+@on("dice_committed")
+def _dice_committed(st, p):
+    st.pbem["requests"][p["commit"]] = {"side": p["side"], "command": p["command"], "nonce": p["nonce"],
+                                        "answer": None}
+
+
+@on("dice_answered")
+def _dice_answered(st, p):
+    st.pbem["requests"][p["request"]]["answer"] = p["value"]
+
+
+@on("dice_revealed")
+def _dice_revealed(st, p):
+    del st.pbem["requests"][p["request"]]

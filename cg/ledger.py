@@ -26,7 +26,9 @@ class Ledger:
         self.store = Store.open(path, write=write)
 
     @classmethod
-    def create(cls, path: str, card_ref: str, seed: str | None, redeployment: str | None) -> "Ledger":
+    def create(cls, path: str, card_ref: str, seed: str | None, redeployment: str | None,
+               pbem: dict | None = None) -> "Ledger":
+        """pbem: play by email's settings (cg/pbem.settings), recorded in the first event."""
         from cg.card import card_to_dict
         from cg.card_schema import load_card
         from cg.commands import start_event
@@ -37,7 +39,7 @@ class Ledger:
             raise BadInput(f"{path} exists already: plcg new never overwrites a campaign (use --db)")
         card = load_card(card_ref)
         seed = seed or secrets.token_hex(16)
-        e = start_event(card, card_ref, card_to_dict(card), seed, redeployment, VERSION)
+        e = start_event(card, card_ref, card_to_dict(card), seed, redeployment, VERSION, pbem)
         store = Store.create(path, {"product": "plcg", "product_version": VERSION})
         try:
             store.append(0, [NewEvent(type=e.TYPE, version=e.VERSION, payload=unstructure(e), firefight=1,
@@ -130,7 +132,9 @@ class Ledger:
         return card
 
     # writing
-    def run(self, cmd: dict) -> list:
+    def run(self, cmd: dict, key=None) -> list:
+        """Decide `cmd` and append its events. `key`: the acting player's private key (play by
+        email: the command is recorded as that side's, `by`)."""
         from cg import snapshot
         from cg.commands import decide, decide_undo
         from cg.evolve import evolve, fold, reverted_seqs
@@ -153,6 +157,8 @@ class Ledger:
         head_seq = head[0]
         if st.seq != head_seq:
             st = self.state(use_snapshot=False)
+        if st.pbem is not None:
+            cmd = _by_key(st, cmd, key)
         if cmd["name"] == "undo":
             recs = list(self.records())
             history = [(s, b, t) for s, b, t, _ in recs]
@@ -180,8 +186,174 @@ class Ledger:
             self._kept = (stored[-1].seq, stored[-1].hash, st)
         return stored
 
+    # play by email (cg/pbem.py, events/bundle.py)
+    def _player(self, key):
+        from cg import pbem
+        from events.errors import Refused
+
+        st = self.state(lazy=True)
+        if st.pbem is None:
+            raise Refused("this campaign was not started with the players' keys (plcg new ... --axis-key PUB"
+                          " --allied-key PUB)", "pbem", st.step)
+        if key is None:
+            raise Refused("play by email needs the acting player's key (--key FILE or $PLCG_KEY)", "pbem", st.step)
+        by = pbem.side_of_key(st.pbem, key)
+        if by is None:
+            raise Refused("the key given is neither side's key of this campaign", "pbem", st.step)
+        return st, by
+
+    def sign(self, key) -> list:
+        """Before a bundle: answer the other side's open two-party dice, then sign the head (unless
+        this side's signature is the head already). The stored events appended."""
+        from cg import pbem
+
+        st, by = self._player(key)
+        out = []
+        for commit, r in pbem.open_requests(st, answered=False):
+            if r["side"] != by:
+                out += self.run({"name": "answer", "request": commit, "value": pbem.answer_value()}, key)
+        seq, h = self.store.head()
+        last = next(iter(self.store.read(since=seq - 1)), None)
+        if last is None or last.type != "head_signed" or last.payload.get("side") != by:
+            out += self.run({"name": "sign", "seq": seq, "hash": h, "sig": pbem.sign_head(key, seq, h)}, key)
+        return out
+
+    def reveal(self, key) -> list:
+        """Reveal every answered two-party dice commitment of the key's side, in the order made."""
+        from cg import pbem
+        from events.errors import Refused
+
+        st, by = self._player(key)
+        owed = pbem.open_requests(st, side=by, answered=True)
+        if not owed:
+            waiting = pbem.open_requests(st, side=by, answered=False)
+            raise Refused(f"{by} has no answered two-party dice to reveal"
+                          + (f" ({len(waiting)} await the other side's answer)" if waiting else ""), "pbem", st.step)
+        out = []
+        for commit, r in owed:
+            out += self.run({"name": "reveal", "request": commit, "value": pbem.commit_value(key, r["nonce"])}, key)
+        return out
+
+    def bundle_rows(self, since: int) -> tuple[list, str]:
+        """The rows after `since` and the hash of row 1 (the campaign's name in a bundle)."""
+        head = self.store.head()[0]
+        if not 0 <= since <= head:
+            raise BadInput(f"--since {since}: the log holds seqs 1 to {head}")
+        return self.store.rows_since(since), self.store.hash_at(1)
+
+    @staticmethod
+    def receive(path: str, bundle, check) -> int:
+        """Check a bundle against the copy at `path` (made from the bundle if there is none) and
+        append its new rows; how many were appended (0: all held already). `check(rows)` audits a
+        log given as rows (projections/audit.audit_rows). Nothing is written unless every check
+        passes: form and hashes (events/bundle.read), the campaign, continuing this copy's chain (no
+        fork, no gap), the signatures and who signed what (exit 2), the step order and every rule
+        (exit 3)."""
+        from events.codec import GENESIS, loads
+        from events.errors import Refused
+        from events.store import Store
+
+        rows = list(bundle.rows)
+        fresh = not os.path.exists(path)
+        if fresh:
+            if bundle.since != 0 or rows[0][2] != "campaign_started":
+                raise BadInput(f"{path} does not exist, and the bundle starts at seq {bundle.since + 1}: only a"
+                               " bundle from seq 1 (plcg bundle --since 0) makes a new copy")
+            store, head, local = None, (0, GENESIS), []
+        else:
+            store = Store.open(path, write=True)
+        try:
+            if store is not None:
+                head = store.head()
+                if store.hash_at(1) != bundle.campaign:
+                    raise BadInput("the bundle belongs to another campaign than this copy's")
+                local_rows = store.rows_since(0)
+                held = {r[0]: r[-1] for r in local_rows}
+                for r in rows:
+                    if r[0] in held and held[r[0]] != r[-1]:
+                        raise BadInput(f"the bundle forks the history at seq {r[0]}: this copy holds another"
+                                       f" row {r[0]}; refused (plcg audit --against compares two copies)")
+                rows = [r for r in rows if r[0] > head[0]]
+                if not rows:
+                    return 0
+                local = local_rows
+                if rows[0][0] != head[0] + 1:
+                    raise BadInput(f"the bundle starts at seq {rows[0][0]}, this copy ends at {head[0]}: the"
+                                   f" bundles with seq {head[0] + 1}-{rows[0][0] - 1} are missing")
+                if rows[0][9] != head[1]:
+                    raise BadInput(f"the bundle does not continue this copy's chain at seq {head[0]}: a fork")
+            first = loads((local[0] if local else rows[0])[6])
+            if not first.get("pbem"):
+                raise BadInput("the campaign was not started with the players' keys: it has no signed bundles")
+            _check_signatures(first["pbem"]["keys"], head, rows)
+            report = check(local + rows)
+            new = [f for f in report["findings"] if f["seq"] > head[0]]
+            if new:
+                f = new[0]
+                if f["rule"] in ("chain", "format"):
+                    raise BadInput(f"row {f['seq']} of the bundle: {f['what']}")
+                raise Refused(f"row {f['seq']} of the bundle: {f['what']}", f["rule"])
+            if store is None:
+                store = Store.create(path, {"product": "plcg", "product_version": VERSION})
+            store.append_rows(head, rows)
+            return len(rows)
+        finally:
+            if store is not None:
+                store.close()
+
     def close(self):
         self.store.close()
+
+
+def _check_signatures(keys: dict, head: tuple, rows: list) -> None:
+    """Every signature in the new rows verifies with its side's key and signs the row before it,
+    the last row is one, and every command is its signer's (exit 2 otherwise)."""
+    from cg import pbem
+    from events.codec import loads
+
+    if rows[-1][2] != "head_signed":
+        raise BadInput("the bundle is not signed: it does not end with its author's head_signed row")
+    prev = head
+    signer_of: dict[int, str] = {}
+    pending: list[int] = []
+    for r in rows:
+        seq, type_, payload, command = r[0], r[2], r[6], r[8]
+        if type_ == "head_signed":
+            p = loads(payload)
+            side = p.get("side")
+            if side not in keys or [p.get("seq"), p.get("hash")] != list(prev) or \
+                    not pbem.verify_head(keys[side], prev[0], prev[1], p.get("sig")):
+                raise BadInput(f"row {seq} of the bundle: the signature is not {side}'s key's over row {prev[0]}")
+            for s in pending:
+                signer_of[s] = side
+            pending = []
+        elif command is not None and type_ != "campaign_started":
+            pending.append(seq)
+        prev = (seq, r[-1])
+    for r in rows:
+        if r[0] in signer_of:
+            by = loads(r[8]).get("by")
+            if by != signer_of[r[0]]:
+                raise BadInput(f"row {r[0]} of the bundle: a command of {by} signed by {signer_of[r[0]]}'s key")
+
+
+def _by_key(st, cmd: dict, key) -> dict:
+    """A keyed campaign's command as its acting side's (`by`, from the private key); a rolling
+    command under two-party dice gets its commitment (cg/pbem.py)."""
+    from cg import pbem
+    from events.errors import Refused
+
+    if key is None:
+        raise Refused("a campaign played by email takes each command with the acting player's key"
+                      " (--key FILE or $PLCG_KEY)", "pbem", st.step)
+    by = pbem.side_of_key(st.pbem, key)
+    if by is None:
+        raise Refused("the key given is neither side's key of this campaign", "pbem", st.step)
+    cmd = {**cmd, "by": by}
+    if pbem.two_party(st) and cmd.get("name") not in pbem.OWN:
+        nonce = pbem.new_nonce()
+        cmd["nonce"], cmd["commit"] = nonce, pbem.commitment(pbem.commit_value(key, nonce))
+    return cmd
 
 
 def _upcast(etype: str, version: int, payload: dict) -> dict:

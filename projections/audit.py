@@ -55,21 +55,35 @@ def run_audit(ledger) -> dict:
     # cycles: the cyclic collector, triggered by the allocations, would only walk them again and again
     # (a third of the audit's time).
     with gc_paused():
-        return _audit(ledger.store)
+        return _audit(ledger.store.rows_for_audit(), ledger.store.snapshot_head())
 
 
-def _read(store, find) -> tuple[list[tuple], int | None, int]:
+def audit_rows(rows, snapshot: tuple | None = None) -> dict:
+    """The audit of a log given as its rows (events.store.COLUMNS order): `plcg receive` audits its
+    copy with a bundle's rows after it before it appends them."""
+    with gc_paused():
+        return _audit(rows, snapshot)
+
+
+_signed_rows: dict = {}  # seq of a head_signed row -> (seq, hash) of the row before it, as stored
+
+
+def _read(source, snapshot, find) -> tuple[list[tuple], int | None, int]:
     """Every row in one pass over the file: the hash chain checked (each problem found with its seq),
     payload and command parsed. Also the batch of the first row whose payload or command is not
     JSON (None if there is none): the commands before that batch are decided again, no more. And how
     many rows the file holds, readable or not."""
-    check = ChainCheck.of(store)  # the stored snapshot's (seq, hash) only as evidence of deleted rows
+    check = ChainCheck(snapshot)  # the stored snapshot's (seq, hash) only as evidence of deleted rows
     rows = []
     unreadable = None
     total = 0
-    for row in store.rows_for_audit():
+    last = (0, None)  # the row before: a head_signed row must sign exactly it (play by email)
+    for row in source:
         total += 1
         seq, batch, etype, version, ff, step, text, _recorded, command, _link, _hash = row
+        if etype == "head_signed":
+            _signed_rows[seq] = last
+        last = (seq, _hash)
         try:
             p = loads(text)
             c = None if command is None else loads(command)
@@ -92,14 +106,15 @@ def _read(store, find) -> tuple[list[tuple], int | None, int]:
 _UNFOLDABLE = (KeyError, TypeError, ValueError, AttributeError, IndexError)
 
 
-def _audit(store) -> dict:
+def _audit(source, snapshot) -> dict:
     findings: list[dict] = []
     notes: list[dict] = []
 
     def find(seq, rule, what):
         findings.append({"seq": seq, "rule": rule, "what": what})
 
-    rows, unreadable, total = _read(store, find)
+    _signed_rows.clear()
+    rows, unreadable, total = _read(source, snapshot, find)
     batches: list[list] = []
     for r in rows:
         if unreadable is not None and (type(r[BATCH]) is not int or r[BATCH] >= unreadable):
@@ -135,6 +150,7 @@ def _audit(store) -> dict:
     reverts: list[tuple] = []
     reverted: set[int] = set()
     undone_kinds: list[tuple] = []  # (revert seq, {(type, side)}) for re-roll notes
+    unsigned: list[tuple] = []  # play by email: (seq, by) of the commands since the last signature
     try:
         for batch in batches:
             head = batch[0]
@@ -184,6 +200,8 @@ def _audit(store) -> dict:
                 if produced is not None and not _as_stored(batch, payloads, produced, hook):
                     _compare(find, [(r[SEQ], r[TYPE]) for r in batch], payloads,
                              [(e.TYPE, _norm(unstructure(e))) for e in produced])
+                if st.pbem is not None:
+                    _authorship(find, unsigned, hseq, cmd, payloads[0] if htype == "head_signed" else None)
             # fold the history as recorded
             if hseq in with_revert:
                 for r, p in zip(batch, payloads):
@@ -231,6 +249,23 @@ def _audit(store) -> dict:
                                   f" ({type(e).__name__}: {e}): a row edited against the event schema, or a"
                                   " plcg bug to report; no command from here on can be decided again")
     return _report(findings, notes, total)
+
+
+def _authorship(find, unsigned: list, seq: int, cmd: dict, signed: dict | None) -> None:
+    """Play by email (ruling R45): a signature vouches for the commands since the one before it,
+    which must all be its signer's; and it signs the very row before it."""
+    if signed is None:
+        unsigned.append((seq, cmd.get("by")))
+        return
+    side = signed.get("side")
+    for s, by in unsigned:
+        if by != side:
+            find(s, "pbem", f"a command of {by} under {side}'s signature at seq {seq}: each side signs its own")
+    unsigned.clear()
+    before = _signed_rows.get(seq)
+    if before is not None and [signed.get("seq"), signed.get("hash")] != list(before):
+        find(seq, "pbem", f"{side}'s signature is over row {signed.get('seq')} {str(signed.get('hash'))[:16]},"
+                          f" not the row before it ({before[0]} {str(before[1])[:16]})")
 
 
 def _as_stored(batch, payloads, produced, hook) -> bool:
@@ -342,3 +377,39 @@ def _drm_text(drm) -> str:
     if not drm:
         return "none"
     return ", ".join(f"{d.get('value'):+d} {d.get('reason')} ({d.get('rule')})" for d in drm)
+
+
+def compare_copies(mine, other, names: tuple[str, str] = ("this copy", "the other")) -> dict:
+    """`plcg audit --against OTHER`: two copies of one campaign (two stores) row by row. A finding
+    where they part: a row of the same seq that differs (a fork, or a history rewritten), or a copy
+    that lacks rows both sides had signed (a copy cut after the other side acknowledged them: it
+    could only have held them). A copy merely behind the other (a bundle not yet received) is a note."""
+    findings: list[dict] = []
+    notes: list[dict] = []
+    a_rows = {r[0]: (r[2], r[6], r[-1]) for r in mine.rows_for_audit()}
+    b_rows = {r[0]: (r[2], r[6], r[-1]) for r in other.rows_for_audit()}
+    for seq in sorted(set(a_rows) & set(b_rows)):
+        (ta, _, ha), (tb, _, hb) = a_rows[seq], b_rows[seq]
+        if ha != hb:
+            findings.append({"seq": seq, "rule": "pbem", "what": f"the copies part at row {seq}: {names[0]} holds"
+                             f" {ta} ({ha[:16]}), {names[1]} {tb} ({hb[:16]}): a fork or a rewritten history"})
+            return _report(findings, notes, len(a_rows))
+    short, long_, rows = (names[0], names[1], b_rows) if len(a_rows) < len(b_rows) else (names[1], names[0], a_rows)
+    end = min(len(a_rows), len(b_rows))
+    missing = sorted(s for s in rows if s > end)
+    if missing:
+        signers = {}
+        for s in missing:
+            t, payload, _ = rows[s]
+            if t == "head_signed":
+                signers.setdefault(loads(payload).get("side"), s)
+        where = f"row {missing[0]}"
+        if len(signers) == 2:
+            findings.append({"seq": missing[0], "rule": "pbem", "what": f"the copies part at {where}: {short} ends at"
+                             f" row {end}, but {long_} holds rows {missing[0]}-{missing[-1]}, signed by both sides"
+                             f" (seq {', '.join(str(v) for v in sorted(signers.values()))}): {short} was cut after"
+                             " they were acknowledged"})
+        else:
+            notes.append({"seq": missing[0], "what": f"{short} ends at row {end}; {long_} holds rows"
+                          f" {missing[0]}-{missing[-1]} not yet received"})
+    return _report(findings, notes, len(a_rows))

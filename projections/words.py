@@ -41,6 +41,14 @@ def _summary(etype: str, p: dict) -> str:
     if etype == "campaign_started":
         return f"campaign started: {p['card'].get('campaign', {}).get('name', p['card_ref'])} ({p['rules']}, " \
                f"{p['product']} {p['product_version']}), seed {p['seed']!r}"
+    if etype == "head_signed":
+        return f"{s} signed the head at seq {p['seq']} ({p['hash'][:16]})"
+    if etype == "dice_committed":
+        return f"{s} committed to two-party dice for {p['command'].get('name')} ({p['commit'][:8]})"
+    if etype == "dice_answered":
+        return f"{s} answered two-party dice {p['request'][:8]}"
+    if etype == "dice_revealed":
+        return f"{s} revealed two-party dice {p['request'][:8]}"
     if etype == "step_left":
         return f"left step {p['step']} for {p['to']}" + (f" of firefight {p['firefight']}" if p["to"] == "2.1" else "")
     if etype == "cp_replenished":

@@ -12,11 +12,13 @@ from cg.commands.base import Ctx, PRODUCT, RULES, at, command, side_arg
 
 
 
-def start_event(card, card_ref: str, card_dict: dict, seed: str, redeployment: str | None, version: str):
+def start_event(card, card_ref: str, card_dict: dict, seed: str, redeployment: str | None, version: str,
+                pbem: dict | None = None):
     if redeployment is not None and redeployment not in ("A", "B"):
         raise BadInput(f"--redeployment {redeployment!r}: A or B")
     return ev.CampaignStarted(product=PRODUCT, product_version=version, rules=RULES, seed=seed,
-                              card_ref=card_ref, card=card_dict, redeployment=redeployment)
+                              card_ref=card_ref, card=card_dict, redeployment=redeployment,
+                              pbem=pbem)
 
 
 @command("next", "*")
