@@ -387,3 +387,70 @@ def test_a_whole_firefight_and_reph_through_bundles_only(game):
             r = cli_run(db, "receive", p)
             assert r.code == 0 and "already held" in r.out
     assert log(a) == log(b)
+
+
+# ---- a real shared medium: a git repository of bundles ------------------------------------------
+
+def _git(cwd, *args) -> str:
+    import subprocess
+
+    env = {**os.environ, "GIT_AUTHOR_NAME": "p", "GIT_AUTHOR_EMAIL": "p@example.org", "GIT_COMMITTER_NAME": "p",
+           "GIT_COMMITTER_EMAIL": "p@example.org", "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
+    r = subprocess.run(["git", *args], cwd=cwd, env=env, capture_output=True, text=True)
+    assert r.returncode == 0, (args, r.stderr)
+    return r.stdout
+
+
+def test_a_git_repository_of_bundles_is_the_medium_and_shows_a_fork(workdir):
+    """The players share a bare repository; each clones it, pushes his bundles and pulls the other's.
+    The campaign files stay private (outside the clone); only bundles travel."""
+    bare = workdir / "shared.git"
+    _git(workdir, "init", "-q", "--bare", "-b", "main", str(bare))
+    clone = {s: workdir / f"{s}-clone" for s in OTHER}
+    key, pub, db = {}, {}, {}
+    for s in OTHER:
+        _git(workdir, "clone", "-q", str(bare), str(clone[s]))
+        key[s] = str(workdir / f"{s}.key")
+        pub[s] = cli_run(workdir / "x", "keys", "new", "-o", key[s]).out.strip()
+        db[s] = str(workdir / f"{s}.plcg")
+
+    def push(side, since):
+        name = f"{since:05d}-{side}.bundle"
+        r = cli_run(db[side], "--key", key[side], "bundle", "--since", since, "-o", clone[side] / name)
+        assert r.code == 0, r.err
+        _git(clone[side], "add", name)
+        _git(clone[side], "commit", "-q", "-m", f"{side} after seq {since}")
+        _git(clone[side], "push", "-q", "origin", "HEAD:main")
+
+    def pull(side):
+        """Pull, then receive every bundle not held yet, in order."""
+        _git(clone[side], "pull", "-q", "--rebase", "origin", "main")
+        out = []
+        for f in sorted(clone[side].glob("*.bundle")):
+            out.append(cli_run(db[side], "receive", f))
+        return out
+
+    assert cli_run(db["axis"], "new", "--card", "sample", "--axis-key", pub["axis"], "--allied-key",
+                   pub["allied"]).code == 0
+    assert cli_run(db["axis"], "--key", key["axis"], "weather").code == 0
+    push("axis", 0)
+    assert all(r.code == 0 for r in pull("allied"))  # the allied copy is made from the first bundle
+    assert cli_run(db["allied"], "--key", key["allied"], "next").code == 0
+    head = cli_run(db["allied"], "log", "--json").out.count("\n")
+    push("allied", 3)
+    assert all(r.code == 0 for r in pull("axis"))
+    assert log(db["axis"]) == log(db["allied"]) and len(log(db["axis"])) == head + 1
+    # a fork: both players act after the same head and push a bundle each
+    common = len(log(db["axis"]))
+    assert cli_run(db["axis"], "--key", key["axis"], "buy", "axis", "I1").code == 0
+    assert cli_run(db["allied"], "--key", key["allied"], "buy", "allied", "I1").code == 0
+    push("axis", common)
+    _git(clone["allied"], "pull", "-q", "--rebase", "origin", "main")
+    push("allied", common)
+    files = sorted(p.name for p in clone["allied"].glob(f"{common:05d}-*.bundle"))
+    assert files == [f"{common:05d}-allied.bundle", f"{common:05d}-axis.bundle"]  # two bundles after one head
+    got = pull("axis")
+    refused = [r for r in got if r.code != 0]
+    assert len(refused) == 1 and refused[0].code == 2 and "fork" in refused[0].err
+    mine = pull("allied")
+    assert [r.code for r in mine].count(2) == 1
