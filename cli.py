@@ -461,6 +461,34 @@ def reveal(ctx, as_json):
     _print_stored(led, stored, as_json)
 
 
+@main.command("dice-stats")
+@click.option("--side", "side", help="Only this side's rolls (axis or allied).")
+@click.option("--kind", "kind", help="Only this kind of roll: the command that rolls it (elr, cp, leader, ...).")
+@JSON_OPT
+@click.pass_context
+def dice_stats(ctx, side, kind, as_json):
+    """Every roll of the CG: counts per total and per kind, expected vs observed, a chi-square p-value."""
+    from projections.dicestats import rolls_of, stats, stats_text
+
+    if side is not None:
+        from cg.commands import side_arg
+
+        side = side_arg({"side": side})
+    led = Ledger(_db(ctx))
+    try:
+        rolls = rolls_of((r.seq, r.batch, r.type, r.payload, r.command) for r in led.store.read())
+    finally:
+        led.close()
+    if kind is not None and kind not in {r["kind"] for r in rolls}:
+        raise BadInput(f"--kind {kind!r}: the log holds no roll of that kind (it holds: "
+                       f"{', '.join(sorted({r['kind'] for r in rolls})) or 'none'})")
+    d = stats(rolls, side, kind)
+    if as_json:
+        _echo_json(d)
+    else:
+        click.echo(stats_text(d))
+
+
 @main.command()
 @JSON_OPT
 @click.option("--at", "at", type=int, help="As of this seq.")
