@@ -461,6 +461,22 @@ def reveal(ctx, as_json):
     _print_stored(led, stored, as_json)
 
 
+@main.command()
+@JSON_OPT
+@click.pass_context
+def confirm(ctx, as_json):
+    """Play by email: agree to the other side's proposal (a shared fact); it takes effect now (ruling R47)."""
+    _step(ctx, {"name": "confirm"}, as_json)
+
+
+@main.command()
+@click.option("--reason", required=True, help="Why: the log keeps it.")
+@click.pass_context
+def reject(ctx, reason):
+    """Play by email: refuse the other side's proposal (or withdraw one's own), with the reason."""
+    _step(ctx, {"name": "reject", "reason": reason})
+
+
 @main.command("dice-stats")
 @click.option("--side", "side", help="Only this side's rolls (axis or allied).")
 @click.option("--kind", "kind", help="Only this kind of roll: the command that rolls it (elr, cp, leader, ...).")

@@ -603,3 +603,18 @@ def _dice_answered(st, p):
 @on("dice_revealed")
 def _dice_revealed(st, p):
     del st.pbem["requests"][p["request"]]
+
+
+@on("fact_proposed")
+def _fact_proposed(st, p):
+    st.pbem["proposal"] = {"side": p["side"], "command": p["command"]}
+
+
+@on("fact_confirmed")
+def _fact_confirmed(st, p):
+    st.pbem["proposal"] = None
+
+
+@on("fact_rejected")
+def _fact_rejected(st, p):
+    st.pbem["proposal"] = None

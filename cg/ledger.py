@@ -136,7 +136,7 @@ class Ledger:
         """Decide `cmd` and append its events. `key`: the acting player's private key (play by
         email: the command is recorded as that side's, `by`)."""
         from cg import snapshot
-        from cg.commands import decide, decide_undo
+        from cg.commands import decide_all
         from cg.evolve import evolve, fold, reverted_seqs
         from events.convert import unstructure
         from events.store import NewEvent
@@ -159,13 +159,12 @@ class Ledger:
             st = self.state(use_snapshot=False)
         if st.pbem is not None:
             cmd = _by_key(st, cmd, key)
-        if cmd["name"] == "undo":
+
+        def history():
             recs = list(self.records())
-            history = [(s, b, t) for s, b, t, _ in recs]
-            events = decide_undo(st, history, reverted_seqs(recs), cmd.get("to"), cmd.get("reason") or "",
-                                 bool(cmd.get("force")))
-        else:
-            events = decide(st, cmd, head_seq + 1)
+            return [(s, b, t) for s, b, t, _ in recs], reverted_seqs(recs)
+
+        events = decide_all(st, cmd, head_seq + 1, history)
         new = [NewEvent(type=e.TYPE, version=e.VERSION, payload=unstructure(e), firefight=st.firefight,
                         step=st.step) for e in events]
         if any(n.type == "reverted" for n in new):
@@ -350,7 +349,7 @@ def _by_key(st, cmd: dict, key) -> dict:
     if by is None:
         raise Refused("the key given is neither side's key of this campaign", "pbem", st.step)
     cmd = {**cmd, "by": by}
-    if pbem.two_party(st) and cmd.get("name") not in pbem.OWN:
+    if pbem.two_party(st) and cmd.get("name") not in ("sign", "answer", "reveal", "reject"):
         nonce = pbem.new_nonce()
         cmd["nonce"], cmd["commit"] = nonce, pbem.commitment(pbem.commit_value(key, nonce))
     return cmd

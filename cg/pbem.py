@@ -152,6 +152,7 @@ def state_of(started: dict | None) -> dict | None:
         return None
     return {"keys": dict(started["keys"]), "dice_policy": started.get("dice_policy", "any"),
             "signed": {s: None for s in SIDES},  # each side's last signed head [seq, hash]
+            "proposal": None,  # a shared fact proposed by one side: {"side", "command"} (ruling R47)
             "requests": {}}  # commit -> {"side", "command", "answer"}: two-party dice not yet revealed
 
 
@@ -161,7 +162,25 @@ def two_party(st) -> bool:
 
 # ---- who may act ---------------------------------------------------------------------------------
 
-OWN = ("sign", "answer", "reveal")  # the play-by-email commands themselves
+OWN = ("sign", "answer", "reveal", "confirm", "reject")  # the play-by-email commands themselves
+BUNDLING = ("sign", "answer", "reveal")  # what a side may do while a proposal awaits an answer
+
+# Shared facts (ruling R47): what both sides own is proposed by one and takes effect when the other
+# confirms it. The firefight's end (2.9: CVP, control, losses), the 2.41 determination, and leaving a
+# step where both sides act: every step where a command for a side is accepted.
+SHARED = ("end", "determine")
+SIDED = ("casualties", "encircled", "shock", "clear", "redeploy", "setup", "patrol", "patrol-return", "cp", "buy",
+         "patrols", "attack", "oba", "leader", "fortify", "evacuate", "disease", "promote", "leaders", "harden",
+         "repair", "recall", "elr")
+
+
+def undo_shared(st, reverted_seqs) -> bool:
+    """An undo is shared when it takes back anything the other side has signed over (its own
+    events, or the undoing side's that it has received): the other side has seen it."""
+    if st.pbem is None:
+        return False
+    seen = max((h[0] for h in st.pbem["signed"].values() if h), default=0)
+    return min(reverted_seqs) <= seen
 
 
 def authorize(st, cmd: dict) -> None:
@@ -181,6 +200,16 @@ def authorize(st, cmd: dict) -> None:
     if side in SIDES and side != by:
         raise Refused(f"{by}'s key cannot act for {side}: each side's purchases, units and rolls are"
                       " its own", "pbem", st.step)
+    prop = pb.get("proposal")
+    if name in ("confirm", "reject"):
+        if prop is None:
+            raise Refused(f"{name}: no proposal awaits an answer", "pbem", st.step)
+        if name == "confirm" and prop["side"] == by:
+            raise Refused(f"{by} proposed it: the other side confirms it", "pbem", st.step)
+    elif prop is not None and name not in BUNDLING and not cmd.get("confirmed"):
+        other = "allied" if prop["side"] == "axis" else "axis"
+        raise Refused(f"{prop['side']}'s proposal ({prop['command'].get('name')}) awaits {other}'s answer first"
+                      " (plcg confirm, or plcg reject --reason TEXT)", "pbem", st.step)
     if name not in OWN:
         owed = [c for c, r in pb["requests"].items() if r["side"] == by and r["answer"] is not None]
         if owed:
@@ -241,8 +270,15 @@ def committed(st, items: list[dict]) -> list[dict]:
 
 
 def pending_items(st) -> list[dict]:
-    """What two-party dice owe (cg/steps.pending lists it): an answer, or a reveal."""
+    """What play by email owes (cg/steps.pending lists it): an answer to a proposal, an answer to
+    two-party dice, a reveal."""
     out = []
+    prop = st.pbem.get("proposal") if st.pbem else None
+    if prop is not None:
+        other = "allied" if prop["side"] == "axis" else "axis"
+        out.append({"command": "plcg confirm", "rule": "pbem", "runnable": False,
+                    "what": f"{other} owes the answer to {prop['side']}'s proposal: {prop['command'].get('name')}"
+                            " (plcg confirm, or plcg reject --reason TEXT)"})
     for commit, r in open_requests(st):
         other = "allied" if r["side"] == "axis" else "axis"
         what = r["command"].get("name")

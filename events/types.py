@@ -422,3 +422,27 @@ class DiceRevealed(Event):
     request: str  # the commitment revealed
     value: str
     refused: str | None = None
+
+
+@event("fact_proposed")
+class FactProposed(Event):
+    """A shared fact (the firefight's end, 2.41, leaving a step both act in, an undo of what the other
+    side has seen) proposed by `side`: it takes effect when the other side confirms it (ruling R47)."""
+
+    side: str
+    command: dict
+
+
+@event("fact_confirmed")
+class FactConfirmed(Event):
+    """The other side agrees: the proposed command's events follow in the same batch."""
+
+    side: str
+    command: dict
+
+
+@event("fact_rejected")
+class FactRejected(Event):
+    side: str
+    command: dict
+    reason: str

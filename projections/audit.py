@@ -24,7 +24,7 @@ import attrs
 import orjson
 
 from cg.bulk import gc_paused
-from cg.commands import decide, decide_undo
+from cg.commands import decide, decide_all
 from events.errors import BadInput, Refused
 from cg.evolve import evolve, fold, reverted_seqs, start
 from events.chain import ChainCheck
@@ -186,9 +186,8 @@ def _audit(source, snapshot) -> dict:
                 find(hseq, "format", "the batch holds no command: it cannot be checked against the rules")
             else:
                 try:
-                    if cmd.get("name") == "undo":
-                        produced = decide_undo(st, seen, reverted, cmd.get("to"), cmd.get("reason") or "",
-                                               bool(cmd.get("force")))
+                    if cmd.get("name") in ("undo", "confirm"):
+                        produced = decide_all(st, cmd, hseq, lambda: (seen, reverted))
                     else:
                         produced = decide(st, cmd, hseq)
                 except Refused as e:

@@ -381,6 +381,13 @@ def test_a_whole_firefight_and_reph_through_bundles_only(game):
     assert len(rolls) >= 6 and all(x["roll"]["source"] == "two-party" for x in rolls)
     kinds = {x["type"] for x in rolls}
     assert {"leader_rolled", "elr_rolled", "promotion_rolled"} <= kinds
+    # the shared facts went through a proposal and the other side's confirmation (ruling R47)
+    proposed = [x for x in lines if x["type"] == "fact_proposed"]
+    confirmed = [x for x in lines if x["type"] == "fact_confirmed"]
+    assert len(proposed) == len(confirmed) == g.proposals > 0
+    assert all(p["side"] != c["side"] for p, c in zip(proposed, confirmed))
+    after = {lines[i + 1]["type"] for i, x in enumerate(lines[:-1]) if x["type"] == "fact_confirmed"}
+    assert {"firefight_ended", "step_left"} <= after
     # the replayed bundle changes nothing in either copy
     for p in g.bundles:
         for db in (a, b):
@@ -454,3 +461,67 @@ def test_a_git_repository_of_bundles_is_the_medium_and_shows_a_fork(workdir):
     assert len(refused) == 1 and refused[0].code == 2 and "fork" in refused[0].err
     mine = pull("allied")
     assert [r.code for r in mine].count(2) == 1
+
+
+# ---- shared facts (ruling R47) ----------------------------------------------------------------------
+
+def test_a_shared_fact_is_proposed_and_takes_effect_only_when_the_other_side_confirms(free_game):
+    g = free_game
+    g.confirm = False  # the test answers proposals itself
+    g.do("axis", "weather")
+    a, b = g.db["axis"], g.db["allied"]
+    # 2.2: only the weather, no side acts: `next` leaves at once
+    assert g.cli("axis", "next").code == 0 and g.state("axis").step == "2.3"
+    g.do("axis", "buy", "axis", "I1")
+    g.do("axis", "leader", "axis", "I1-1")
+    r = g.cli("axis", "next")  # 2.3: both sides buy; leaving it is a shared fact
+    assert r.code == 0 and "proposed" in r.out and g.state("axis").step == "2.3"
+    # nothing else goes on meanwhile, and the proposer cannot confirm his own proposal
+    more = g.cli("axis", "buy", "axis", "I2")
+    assert more.code == 3 and "awaits allied's answer" in more.err
+    own = g.cli("axis", "confirm")
+    assert own.code == 3 and "other side confirms" in own.err
+    owed = json.loads(cli_run(a, "status", "--json").out)["pending"]
+    assert owed[0]["rule"] == "pbem" and "allied owes the answer to axis's proposal: next" in owed[0]["what"]
+    g.send("axis")
+    # the allied player rejects it (he still wants to buy): the step stays
+    no_reason = g.cli("allied", "reject")
+    assert no_reason.code == 2
+    rj = g.cli("allied", "reject", "--reason", "I have not bought yet")
+    assert rj.code == 0 and g.state("allied").step == "2.3"
+    bought = g.cli("allied", "buy", "allied", "I1", "--json")
+    assert bought.code == 0
+    pid = json.loads(bought.out)[0]["summary"].split(" as ")[1].split()[0]
+    assert g.cli("allied", "leader", "allied", pid).code == 0
+    assert g.cli("allied", "next").code == 0  # proposed by allied now
+    g.send("allied")
+    c = g.cli("axis", "confirm")
+    assert c.code == 0 and "now at step" in c.out and g.state("axis").step != "2.3"
+    g.send("axis")
+    assert log(a) == log(b)
+    assert cli_run(a, "audit").code == 0
+    kinds = [x["type"] for x in log(a)]
+    assert kinds.count("fact_proposed") == 2 and kinds.count("fact_rejected") == 1 and kinds.count("fact_confirmed") == 1
+
+
+def test_an_undo_of_what_the_other_side_has_seen_needs_its_consent(free_game):
+    g = free_game
+    g.confirm = False
+    g.do("axis", "weather")
+    assert g.cli("axis", "next").code == 0
+    g.do("axis", "buy", "axis", "I1")
+    # not sent yet: the axis player takes it back alone
+    u = g.cli("axis", "undo", "--reason", "misclick")
+    assert u.code == 0 and "proposed" not in u.out
+    g.do("axis", "buy", "axis", "I2")
+    g.send("axis")  # the allied copy holds it, signed
+    u = g.cli("axis", "undo", "--reason", "meant I1")
+    assert u.code == 0 and "proposed" in u.out
+    assert [x["reverted"] for x in log(g.db["axis"]) if x["type"] == "rg_bought"] == [True, False]
+    g.send("axis")
+    c = g.cli("allied", "confirm")
+    assert c.code == 0, c.err
+    assert [x["reverted"] for x in log(g.db["allied"]) if x["type"] == "rg_bought"] == [True, True]
+    assert cli_run(g.db["allied"], "audit").code == 0
+    g.send("allied")
+    assert log(g.db["axis"]) == log(g.db["allied"])

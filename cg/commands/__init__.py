@@ -28,4 +28,5 @@ from cg.commands import (  # noqa: F401  (importing a step group registers its c
 from cg.commands.base import HANDLERS, STEPS_OF, decide, side_arg  # noqa: F401
 from cg.commands.clearance import CLEAR_ITEMS  # noqa: F401
 from cg.commands.flow import start_event  # noqa: F401
+from cg.commands.pbem import decide_all  # noqa: F401
 from cg.commands.undo import decide_undo  # noqa: F401

@@ -32,11 +32,13 @@ class Ctx:
         tp = self.two_party
         if tp is None:
             d = given if given is not None else dicemod.seeded(self.state.seed, self.base_seq, self.n_rolls, count)
-        elif given is not None:
+        elif given is not None and tp != "check":
             raise Refused("this campaign takes two-party dice only (--dice-policy two-party): no --dice",
                           "dice-policy", self.state.step)
         elif tp == "probe":
             d = Dice((1,) * count)
+        elif tp == "check":  # a proposal checked before it is recorded (ruling R47): nothing is rolled
+            d = given or Dice((1,) * count)
         else:
             a, b, commit = tp
             d = Dice(tuple(pbem.two_party_die(a, b, commit, self.n_rolls, die) for die in range(count)))
@@ -65,7 +67,14 @@ def decide(state: CampaignState, cmd: dict, base_seq: int) -> list:
     if state.pbem is None and name not in pbem.OWN:
         return handler(Ctx(state, base_seq), cmd)
     pbem.authorize(state, cmd)
-    if name in pbem.OWN or not pbem.two_party(state):
+    if name in pbem.OWN:
+        return handler(Ctx(state, base_seq), cmd)
+    if _shared(state, cmd):  # checked as it stands now, recorded as a proposal (ruling R47)
+        from events.types import FactProposed
+
+        handler(Ctx(state, base_seq, two_party="check" if not pbem.two_party(state) else "probe"), cmd)
+        return [FactProposed(side=cmd["by"], command=_proposed(cmd))]
+    if not pbem.two_party(state):
         return handler(Ctx(state, base_seq), cmd)
     # two-party dice: a command that rolls is committed to now and decided at its reveal
     ctx = Ctx(state, base_seq, two_party="probe")
@@ -73,6 +82,19 @@ def decide(state: CampaignState, cmd: dict, base_seq: int) -> list:
     if ctx.n_rolls == 0:
         return events
     return pbem_commit(state, cmd)
+
+
+def _shared(st: CampaignState, cmd: dict) -> bool:
+    """Ruling R47: whether the command is a shared fact that needs the other side's confirmation:
+    the firefight's end, the 2.41 determination, leaving a step where a side's command is accepted."""
+    if cmd.get("confirmed"):
+        return False
+    name = cmd.get("name")
+    return name in pbem.SHARED or (name == "next" and any(st.step in STEPS_OF.get(n, ()) for n in pbem.SIDED))
+
+
+def _proposed(cmd: dict) -> dict:
+    return {k: v for k, v in cmd.items() if k not in ("commit", "nonce")}
 
 
 def pbem_commit(state: CampaignState, cmd: dict) -> list:

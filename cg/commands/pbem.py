@@ -6,10 +6,12 @@ key, an answer to nothing, a reveal that does not match its commitment are refus
 """
 from __future__ import annotations
 
+import attrs
+
 from cg import pbem
 from cg.commands.base import Ctx, HANDLERS, command, decide
 from events.errors import BadInput, Refused
-from events.types import DiceAnswered, DiceRevealed, HeadSigned
+from events.types import DiceAnswered, DiceRevealed, FactConfirmed, FactProposed, FactRejected, HeadSigned
 
 
 def _other(side: str) -> str:
@@ -64,4 +66,68 @@ def _reveal(ctx: Ctx, cmd: dict):
     return [DiceRevealed(side=by, request=commit, value=value), *events]
 
 
-__all__ = ["decide"]
+def _confirmed(st, cmd: dict) -> dict:
+    """The proposed command as the confirming side gives it (its own dice commitment, if any)."""
+    inner = {**st.pbem["proposal"]["command"], "confirmed": True, "by": cmd["by"]}
+    for k in ("commit", "nonce"):
+        if k in cmd:
+            inner[k] = cmd[k]
+    return inner
+
+
+@command("confirm", "*")
+def _confirm(ctx: Ctx, cmd: dict):
+    """Ruling R47: the other side agrees; the proposal is decided now, as the rules stand now."""
+    st = ctx.state
+    inner = _confirmed(st, cmd)
+    if inner["name"] == "undo":
+        raise BadInput("an undo is confirmed with its history (decide_all)")
+    prop = st.pbem["proposal"]
+    st.pbem["proposal"] = None  # decided as the rules stand once it is answered (restored: decide is pure)
+    try:
+        events = decide(st, inner, ctx.base_seq + 1)
+    finally:
+        st.pbem["proposal"] = prop
+    return [FactConfirmed(side=cmd["by"], command=prop["command"]), *events]
+
+
+@command("reject", "*")
+def _reject(ctx: Ctx, cmd: dict):
+    st = ctx.state
+    reason = str(cmd.get("reason") or "").strip()
+    if not reason:
+        raise BadInput("reject: --reason TEXT is required: the log keeps why")
+    return [FactRejected(side=cmd["by"], command=st.pbem["proposal"]["command"], reason=reason)]
+
+
+def decide_all(st, cmd: dict, base_seq: int, history) -> list:
+    """`decide`, and the undo (history(): (every event so far, the seqs reverted)), with play by
+    email's shared facts: an undo that takes back what the other side has signed over is proposed,
+    and a confirmed undo is decided with its history."""
+    from cg.commands.undo import decide_undo
+
+    name = cmd.get("name")
+    pb = st.pbem
+    if name == "confirm" and pb is not None and pb.get("proposal") and pb["proposal"]["command"].get("name") == "undo":
+        pbem.authorize(st, cmd)
+        inner = _confirmed(st, cmd)
+        seen, reverted = history()
+        took = inner.get("seqs") or []  # what the undo took back when it was proposed, no more
+        if not took or any(s in reverted for s in took):
+            raise Refused("the undo proposed no longer applies: what it takes back has changed", "pbem", st.step)
+        events = decide_undo(st, seen, reverted, min(took) - 1, inner.get("reason") or "", bool(inner.get("force")))
+        events = [attrs.evolve(events[0], seqs=tuple(s for s in events[0].seqs if s in took))]
+        return [FactConfirmed(side=cmd["by"], command=pb["proposal"]["command"]), *events]
+    if name != "undo":
+        return decide(st, cmd, base_seq)
+    if pb is not None:
+        pbem.authorize(st, cmd)
+    seen, reverted = history()
+    events = decide_undo(st, seen, reverted, cmd.get("to"), cmd.get("reason") or "", bool(cmd.get("force")))
+    if pb is not None and not cmd.get("confirmed") and pbem.undo_shared(st, events[0].seqs):
+        proposed = {k: v for k, v in cmd.items() if k not in ("commit", "nonce")}
+        return [FactProposed(side=cmd["by"], command={**proposed, "seqs": list(events[0].seqs)})]
+    return events
+
+
+__all__ = ["decide", "decide_all"]

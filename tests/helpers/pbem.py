@@ -38,6 +38,8 @@ class Game:
         self.holder = "axis"  # the copy that holds the latest history
         self.n = 0
         self.bundles: list[str] = []
+        self.confirm = True  # the other side confirms every proposal at once
+        self.proposals = 0
         self.send("axis")  # the allied copy is made from the first bundle
 
     # ---- the medium ----
@@ -87,8 +89,16 @@ class Game:
         return r
 
     def _settle(self, side: str) -> None:
-        """Two-party dice just committed: the other side answers, the roller reveals."""
+        """A shared fact just proposed: the other side confirms it (ruling R47). Two-party dice just
+        committed: the other side answers, the roller reveals."""
         st = self.state(side)
+        if st.pbem and st.pbem.get("proposal") and self.confirm:
+            self.send(side)
+            other = OTHER[side]
+            r = self.cli(other, "confirm")
+            assert r.code == 0, r.err
+            self.proposals += 1
+            return self._settle(other)
         if not st.pbem or not st.pbem["requests"]:
             return
         self.send(side)  # the other copy receives the commitment ...
