@@ -282,10 +282,10 @@ def log(ctx, as_json):
 
 
 def _sourced(roll: dict, cmd: dict) -> dict:
-    """A roll with its `source` (contract): two-party dice are a reveal's (cg/pbem.py)."""
-    if cmd.get("name") == "reveal":
-        return {**roll, "source": "two-party"}
-    return {**roll, "source": "typed" if roll.get("manual") else "seeded"}
+    """A roll with its `source` (contract)."""
+    from projections.dicestats import roll_source
+
+    return {**roll, "source": roll_source(roll, cmd)}
 
 
 @main.command()
@@ -365,6 +365,9 @@ def audit(ctx, as_json, against):
             click.echo(f"FINDING seq {f['seq']} [{f['rule']}]: {f['what']}")
         for n in report["notes"]:
             click.echo(f"note seq {n['seq']}: {n['what']}")
+        if report.get("rolls"):
+            click.echo("rolls: " + "; ".join(f"{side} " + ", ".join(f"{n} {src}" for src, n in sorted(by.items()))
+                                             for side, by in sorted(report["rolls"].items())))
         if not report["findings"]:
             click.echo(f"the copies agree ({report['events']} events here)" if against is not None else
                        f"audit clean: {report['events']} events, hash chain intact")

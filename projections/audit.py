@@ -66,6 +66,10 @@ def audit_rows(rows, snapshot: tuple | None = None) -> dict:
 
 
 _signed_rows: dict = {}  # seq of a head_signed row -> (seq, hash) of the row before it, as stored
+# side -> seq of its last head_signed row. Only these signatures are verified with the key: a side's
+# last signature signs the chain head, so it vouches for every row before it, its own earlier
+# signatures with them (ruling R45); an earlier signature edited changes that chain and fails it.
+_last_signed: dict = {}
 
 
 def _read(source, snapshot, find) -> tuple[list[tuple], int | None, int]:
@@ -95,6 +99,8 @@ def _read(source, snapshot, find) -> tuple[list[tuple], int | None, int]:
                                     " can be decided again")
             continue
         check.row(row, (p, c))
+        if etype == "head_signed" and isinstance(p, dict):
+            _last_signed[p.get("side")] = seq
         rows.append((seq, batch, etype, version, ff, step, p, c, text))
     for seq, problem in check.finish():
         find(seq, "chain", problem)
@@ -114,6 +120,7 @@ def _audit(source, snapshot) -> dict:
         findings.append({"seq": seq, "rule": rule, "what": what})
 
     _signed_rows.clear()
+    _last_signed.clear()
     rows, unreadable, total = _read(source, snapshot, find)
     batches: list[list] = []
     for r in rows:
@@ -189,7 +196,8 @@ def _audit(source, snapshot) -> dict:
                     if cmd.get("name") in ("undo", "confirm"):
                         produced = decide_all(st, cmd, hseq, lambda: (seen, reverted))
                     else:
-                        produced = decide(st, cmd, hseq)
+                        produced = decide(st, cmd, hseq, covered=htype == "head_signed"
+                                          and _last_signed.get(payloads[0].get("side")) != hseq)
                 except Refused as e:
                     find(hseq, e.rule, f"{cmd.get('name')} refused by the rules: {e}")
                     produced = None
@@ -247,7 +255,20 @@ def _audit(source, snapshot) -> dict:
         find(head[SEQ], "format", f"{head[TYPE]} at seq {head[SEQ]} cannot be decided again or folded"
                                   f" ({type(e).__name__}: {e}): a row edited against the event schema, or a"
                                   " plcg bug to report; no command from here on can be decided again")
-    return _report(findings, notes, total)
+    report = _report(findings, notes, total)
+    report["rolls"] = roll_sources(rows)
+    return report
+
+
+def roll_sources(rows) -> dict:
+    """How many rolls each side made from each source (ledger, typed, two-party): audit rows in."""
+    from projections.dicestats import rolls_of
+
+    out: dict = {}
+    for r in rolls_of((x[SEQ], x[BATCH], x[TYPE], x[PAYLOAD], x[COMMAND]) for x in rows):
+        side = out.setdefault(r["side"] or "both", {})
+        side[r["source"]] = side.get(r["source"], 0) + 1
+    return out
 
 
 def _authorship(find, unsigned: list, seq: int, cmd: dict, signed: dict | None) -> None:

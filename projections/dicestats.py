@@ -60,6 +60,13 @@ def chi_square_p(x: float, df: int) -> float:
     return gamma_q(df / 2, x / 2)
 
 
+def roll_source(roll: dict, cmd: dict) -> str:
+    """Where a roll's dice came from (log --json `source`): a two-party reveal's, typed in, the ledger's."""
+    if cmd.get("name") == "reveal":
+        return "two-party"
+    return "typed" if roll.get("manual") else "seeded"
+
+
 def rolls_of(rows) -> list[dict]:
     """Every roll of the log: rows as (seq, batch, type, payload, command or None) in seq order."""
     out = []
@@ -77,7 +84,7 @@ def rolls_of(rows) -> list[dict]:
             [r for r in p.get("rolls") or [] if isinstance(r, dict) and "dice" in r]
         for r in found:
             out.append({"seq": seq, "side": p.get("side"), "kind": name or etype, "dice": list(r.get("dice") or ()),
-                        "source": "two-party" if cmd.get("name") == "reveal" else ("typed" if r.get("manual") else "seeded")})
+                        "source": roll_source(r, cmd)})
     return out
 
 

@@ -376,6 +376,9 @@ def test_a_whole_firefight_and_reph_through_bundles_only(game):
         r = cli_run(db, "audit")
         assert r.code == 0, r.out
     assert cli_run(a, "audit", "--against", b).code == 0
+    report = json.loads(cli_run(a, "audit", "--json").out)
+    assert set(report["rolls"]["axis"]) == {"two-party"} and set(report["rolls"]["allied"]) == {"two-party"}
+    assert "two-party" in cli_run(b, "audit").out
     lines = log(a)
     rolls = [x for x in lines if "roll" in x]
     assert len(rolls) >= 6 and all(x["roll"]["source"] == "two-party" for x in rolls)
@@ -525,3 +528,20 @@ def test_an_undo_of_what_the_other_side_has_seen_needs_its_consent(free_game):
     assert cli_run(g.db["allied"], "audit").code == 0
     g.send("allied")
     assert log(g.db["axis"]) == log(g.db["allied"])
+
+
+def test_a_command_cannot_confirm_itself(free_game):
+    """A player who writes `confirmed` into his own shared fact is refused, here and in the audit."""
+    g = free_game
+    g.do("axis", "weather")
+    assert g.cli("axis", "next").code == 0
+    led = Ledger(g.db["axis"], write=True)
+    key = pbem.load_private(g.key["axis"])
+    try:
+        for cmd in ({"name": "next", "confirmed": True},
+                    {"name": "undo", "reason": "x", "confirmed": True}):
+            with pytest.raises(Exception) as e:
+                led.run(cmd, key=key)
+            assert e.value.exit_code == 3 and "cannot confirm itself" in str(e.value)
+    finally:
+        led.close()

@@ -27,6 +27,7 @@ class Ctx:
     # two-party dice (cg/pbem.py): (A, B, commit) once both values are known; "probe" while the
     # command is only being checked before its commitment (any dice do: they are not recorded)
     two_party: object = None
+    covered: bool = False  # a signature vouched for by a later one of its side (the audit, ruling R45)
 
     def dice(self, given: Dice | None, count: int) -> Dice:
         tp = self.two_party
@@ -59,8 +60,15 @@ def command(name: str, *steps: str):
     return wrap
 
 
-def decide(state: CampaignState, cmd: dict, base_seq: int) -> list:
+def decide(state: CampaignState, cmd: dict, base_seq: int, confirmed: bool = False, covered: bool = False) -> list:
+    """The events of `cmd`. `confirmed`: only the confirm of a proposal (cg/commands/pbem.py) decides
+    a shared fact as such; a command that says so itself is refused (ruling R47). `covered`: a
+    signature the audit knows a later signature of the same side vouches for (ruling R45): its key
+    check is left to that one."""
     name = cmd.get("name")
+    if cmd.get("confirmed") and not confirmed:
+        raise Refused(f"{name}: a command cannot confirm itself; the other side's `plcg confirm` does",
+                      "pbem", state.step)
     handler = HANDLERS.get(name)
     if handler is None:
         raise BadInput(f"unknown command {name!r}")
@@ -68,7 +76,7 @@ def decide(state: CampaignState, cmd: dict, base_seq: int) -> list:
         return handler(Ctx(state, base_seq), cmd)
     pbem.authorize(state, cmd)
     if name in pbem.OWN:
-        return handler(Ctx(state, base_seq), cmd)
+        return handler(Ctx(state, base_seq, covered=covered), cmd)
     if _shared(state, cmd):  # checked as it stands now, recorded as a proposal (ruling R47)
         from events.types import FactProposed
 

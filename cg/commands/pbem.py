@@ -27,7 +27,7 @@ def _sign(ctx: Ctx, cmd: dict):
     if seq != ctx.base_seq - 1:
         raise Refused(f"{by}'s signature is over row {seq}, not the head it follows ({ctx.base_seq - 1})",
                       "pbem", st.step)
-    if not pbem.verify_head(st.pbem["keys"][by], seq, h, sig):
+    if not ctx.covered and not pbem.verify_head(st.pbem["keys"][by], seq, h, sig):
         raise Refused(f"the signature of row {seq} is not {by}'s key's", "pbem", st.step)
     ack = st.pbem["signed"][_other(by)]
     return [HeadSigned(side=by, seq=seq, hash=h, sig=sig, ack=None if ack is None else tuple(ack))]
@@ -85,7 +85,7 @@ def _confirm(ctx: Ctx, cmd: dict):
     prop = st.pbem["proposal"]
     st.pbem["proposal"] = None  # decided as the rules stand once it is answered (restored: decide is pure)
     try:
-        events = decide(st, inner, ctx.base_seq + 1)
+        events = decide(st, inner, ctx.base_seq + 1, confirmed=True)
     finally:
         st.pbem["proposal"] = prop
     return [FactConfirmed(side=cmd["by"], command=prop["command"]), *events]
@@ -122,9 +122,12 @@ def decide_all(st, cmd: dict, base_seq: int, history) -> list:
         return decide(st, cmd, base_seq)
     if pb is not None:
         pbem.authorize(st, cmd)
+        if cmd.get("confirmed"):
+            raise Refused("undo: a command cannot confirm itself; the other side's `plcg confirm` does",
+                          "pbem", st.step)
     seen, reverted = history()
     events = decide_undo(st, seen, reverted, cmd.get("to"), cmd.get("reason") or "", bool(cmd.get("force")))
-    if pb is not None and not cmd.get("confirmed") and pbem.undo_shared(st, events[0].seqs):
+    if pb is not None and pbem.undo_shared(st, events[0].seqs):
         proposed = {k: v for k, v in cmd.items() if k not in ("commit", "nonce")}
         return [FactProposed(side=cmd["by"], command={**proposed, "seqs": list(events[0].seqs)})]
     return events
