@@ -206,7 +206,19 @@ def status_dict(st) -> dict:
             for side, s in st.sides.items()
         },
         "seq": st.seq,
+        **({"pbem": _pbem_status(st)} if st.pbem is not None else {}),
     }
+
+
+def _pbem_status(st) -> dict:
+    """Play by email in `status --json`: the keys, the dice policy, what awaits whom."""
+    pb = st.pbem
+    prop = pb.get("proposal")
+    return {"keys": dict(pb["keys"]), "dice_policy": pb["dice_policy"],
+            "signed": {s: (None if h is None else {"seq": h[0], "hash": h[1][:16]}) for s, h in pb["signed"].items()},
+            "proposal": None if prop is None else {"side": prop["side"], "command": prop["command"].get("name")},
+            "open_dice": [{"side": r["side"], "command": r["command"].get("name"), "commit": c[:16],
+                           "answered": r["answer"] is not None} for c, r in pb["requests"].items()]}
 
 
 @main.command()

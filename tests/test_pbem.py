@@ -311,6 +311,10 @@ def test_two_party_dice_refuse_typed_dice_and_commit_then_reveal(game):
     owed = json.loads(st.out)["pending"]
     assert owed[0]["rule"] == "pbem" and "allied owes the answer" in owed[0]["what"]
     assert not any(o["command"].startswith("plcg leader") for o in owed)
+    pb = json.loads(st.out)["pbem"]
+    assert pb["dice_policy"] == "two-party" and pb["open_dice"] == [
+        {"side": "axis", "command": "leader", "commit": pb["open_dice"][0]["commit"], "answered": False}]
+    assert pb["keys"] == g.pub
     early = g.cli("axis", "reveal")
     assert early.code == 3 and "await" in early.err
     blocked = g.cli("axis", "next")
@@ -545,3 +549,23 @@ def test_a_command_cannot_confirm_itself(free_game):
             assert e.value.exit_code == 3 and "cannot confirm itself" in str(e.value)
     finally:
         led.close()
+
+
+def test_receive_refuses_a_partial_first_bundle_another_campaign_and_an_unkeyed_one(free_game, workdir):
+    g = free_game
+    g.do("axis", "weather")
+    late = g.bundle("axis", 2)
+    fresh = workdir / "fresh.plcg"
+    r = cli_run(fresh, "receive", late)
+    assert r.code == 2 and "only a bundle from seq 1" in r.err and not fresh.exists()
+    (workdir / "other").mkdir()
+    other = Game(workdir / "other", policy=None)
+    theirs = other.bundle("axis", 0)
+    r = cli_run(g.db["allied"], "receive", theirs)
+    assert r.code == 2 and "another campaign" in r.err
+    plain = workdir / "plain.plcg"
+    assert cli_run(plain, "new", "--card", "sample").code == 0
+    b = cli_run(plain, "bundle", "-o", workdir / "x.bundle")
+    assert b.code == 3 and "keys" in b.err and not (workdir / "x.bundle").exists()
+    rv = cli_run(plain, "reveal")
+    assert rv.code == 3
