@@ -74,17 +74,24 @@ def rolls_of(rows) -> list[dict]:
     committed: dict[str, str] = {}  # two-party dice: commitment -> the command it is for
     for seq, _batch, etype, p, command in rows:
         if command is not None:
-            cmd = command
-        if etype == "dice_committed":
-            committed[p["commit"]] = p["command"].get("name")
+            cmd = command if isinstance(command, dict) else {}
+        if not isinstance(p, dict):  # a row edited against its schema: the audit reports it
+            continue
+        if etype == "dice_committed" and isinstance(p.get("command"), dict):
+            committed[str(p.get("commit"))] = p["command"].get("name")
         name = cmd.get("name")
         if name == "reveal":
-            name = committed.get(cmd.get("request"))
+            name = committed.get(str(cmd.get("request")))
+        rolls = p.get("rolls")
         found = [p["roll"]] if isinstance(p.get("roll"), dict) else \
-            [r for r in p.get("rolls") or [] if isinstance(r, dict) and "dice" in r]
+            [r for r in rolls if isinstance(r, dict) and "dice" in r] if isinstance(rolls, list) else []
         for r in found:
-            out.append({"seq": seq, "side": p.get("side"), "kind": name or etype, "dice": list(r.get("dice") or ()),
-                        "source": roll_source(r, cmd)})
+            dice = r.get("dice")
+            if not isinstance(dice, list) or not all(isinstance(d, int) for d in dice):
+                continue  # not dice as rolled: the audit's finding
+            side = p.get("side")
+            out.append({"seq": seq, "side": side if isinstance(side, str) else None, "kind": str(name or etype),
+                        "dice": dice, "source": roll_source(r, cmd)})
     return out
 
 
