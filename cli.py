@@ -445,10 +445,10 @@ def _signer(row) -> str:
 def receive(ctx, path):
     """Play by email: check the other side's bundle (signature, chain, step order, rules) and append it."""
     from events import bundle as bundles
-    from projections.audit import audit_rows
+    from projections.audit import audit_rows, audit_tail
 
     b = bundles.read(path)
-    n = Ledger.receive(_db(ctx), b, audit_rows)
+    n = Ledger.receive(_db(ctx), b, audit_rows, audit_tail)
     if n == 0:
         click.echo(f"bundle {path}: already held (seq {b.since + 1} to {b.head[0]}); nothing written")
     else:

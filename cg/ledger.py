@@ -241,13 +241,14 @@ class Ledger:
         return self.store.rows_since(since), self.store.hash_at(1)
 
     @staticmethod
-    def receive(path: str, bundle, check) -> int:
+    def receive(path: str, bundle, check, check_tail=None) -> int:
         """Check a bundle against the copy at `path` (made from the bundle if there is none) and
         append its new rows; how many were appended (0: all held already). `check(rows)` audits a
         log given as rows (projections/audit.audit_rows). Nothing is written unless every check
         passes: form and hashes (events/bundle.read), the campaign, continuing this copy's chain (no
         fork, no gap), the signatures and who signed what (exit 2), the step order and every rule
-        (exit 3)."""
+        (exit 3). `check_tail(state, history, rows)` (projections/audit.audit_tail), if given, checks
+        only the new rows on a copy that exists, from its state at its head."""
         from events.codec import GENESIS, loads
         from events.errors import Refused
         from events.store import Store
@@ -266,8 +267,8 @@ class Ledger:
                 head = store.head()
                 if store.hash_at(1) != bundle.campaign:
                     raise BadInput("the bundle belongs to another campaign than this copy's")
-                local_rows = store.rows_since(0)
-                held = {r[0]: r[-1] for r in local_rows}
+                held = dict(store.conn.execute("SELECT seq, hash FROM events WHERE seq >= ? AND seq <= ?",
+                                               (rows[0][0], head[0])))
                 for r in rows:
                     if r[0] in held and held[r[0]] != r[-1]:
                         raise BadInput(f"the bundle forks the history at seq {r[0]}: this copy holds another"
@@ -275,23 +276,32 @@ class Ledger:
                 rows = [r for r in rows if r[0] > head[0]]
                 if not rows:
                     return 0
-                local = local_rows
+                local = store.rows_since(0) if check_tail is None else []
                 if rows[0][0] != head[0] + 1:
                     raise BadInput(f"the bundle starts at seq {rows[0][0]}, this copy ends at {head[0]}: the"
                                    f" bundles with seq {head[0] + 1}-{rows[0][0] - 1} are missing")
                 if rows[0][9] != head[1]:
                     raise BadInput(f"the bundle does not continue this copy's chain at seq {head[0]}: a fork")
-            first = loads((local[0] if local else rows[0])[6])
+            first = loads(rows[0][6]) if store is None else next(iter(store.read(until=1))).payload
             if not first.get("pbem"):
                 raise BadInput("the campaign was not started with the players' keys: it has no signed bundles")
             _check_signatures(first["pbem"]["keys"], head, rows)
-            report = check(local + rows)
+            if store is not None and check_tail is not None:
+                led = Ledger.__new__(Ledger)
+                led.path, led.store = path, store
+                history = list(led.records())
+                report = check_tail(led.state(), history, rows)
+            else:
+                report = check(local + rows)
             new = [f for f in report["findings"] if f["seq"] > head[0]]
             if new:
                 f = new[0]
                 if f["rule"] in ("chain", "format"):
                     raise BadInput(f"row {f['seq']} of the bundle: {f['what']}")
-                raise Refused(f"row {f['seq']} of the bundle: {f['what']}", f["rule"])
+                e = Refused(f"row {f['seq']} of the bundle: {f['what']}", f["rule"])
+                if f"[rule {f['rule']}]" in f["what"]:  # a refusal names its rule already
+                    e.args = (f"row {f['seq']} of the bundle: {f['what']}",)
+                raise e
             if store is None:
                 store = Store.create(path, {"product": "plcg", "product_version": VERSION})
             store.append_rows(head, rows)

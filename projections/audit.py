@@ -433,3 +433,72 @@ def compare_copies(mine, other, names: tuple[str, str] = ("this copy", "the othe
             notes.append({"seq": missing[0], "what": f"{short} ends at row {end}; {long_} holds rows"
                           f" {missing[0]}-{missing[-1]} not yet received"})
     return _report(findings, notes, len(a_rows))
+
+
+def audit_tail(state, history: list, rows: list) -> dict:
+    """What `plcg receive` asks of a bundle's new rows when the copy it lands on is already held:
+    the audit's checks of those rows only, on the copy's own state at its head (`state`, folded
+    from the log and its snapshot) with its history ((seq, batch, type, payload) of every row):
+    step order, every command decided again and compared with what is stored, who signed what.
+    The copy's own rows were checked as they came in; receive on a new file audits it all."""
+    from cg.evolve import fold
+
+    findings: list[dict] = []
+
+    def find(seq, rule, what):
+        findings.append({"seq": seq, "rule": rule, "what": what})
+
+    hook = functools.cache(converter.get_unstructure_hook)
+    current = {etype: cls.VERSION for etype, cls in REGISTRY.items()}
+    seen = list(history)
+    reverted = reverted_seqs(seen)
+    st = state
+    batches: list[list] = []
+    for r in rows:
+        seq, batch, etype, version, ff, step, text, _rec, command, _link, _h = r
+        p, c = loads(text), None if command is None else loads(command)
+        row = (seq, batch, etype, version, ff, step, p, c, text)
+        if batches and batches[-1][0][BATCH] == batch:
+            batches[-1].append(row)
+        else:
+            batches.append([row])
+    try:
+        for batch in batches:
+            head = batch[0]
+            hseq, cmd = head[SEQ], head[COMMAND]
+            payloads = [r[PAYLOAD] if current.get(r[TYPE]) == r[VERSION] else upcast(r[TYPE], r[VERSION], r[PAYLOAD])
+                        for r in batch]
+            for r in batch:
+                if (r[FIREFIGHT], r[STEP]) != (st.firefight, st.step):
+                    find(r[SEQ], "step order", f"recorded at firefight {r[FIREFIGHT]} step {r[STEP]}, but the "
+                                               f"campaign stood at firefight {st.firefight} step {st.step}")
+                    return _report(findings, [], len(rows))
+            if not isinstance(cmd, dict):
+                find(hseq, "format", "the batch holds no command: it cannot be checked against the rules")
+                return _report(findings, [], len(rows))
+            try:
+                produced = decide_all(st, cmd, hseq, lambda: (seen, reverted))
+            except Refused as e:
+                find(hseq, e.rule, f"{cmd.get('name')} refused by the rules: {e}")
+                return _report(findings, [], len(rows))
+            except BadInput as e:
+                find(hseq, "input", f"{cmd.get('name')}: bad input: {e}")
+                return _report(findings, [], len(rows))
+            if not _as_stored(batch, payloads, produced, hook):
+                _compare(find, [(r[SEQ], r[TYPE]) for r in batch], payloads,
+                         [(e.TYPE, _norm(unstructure(e))) for e in produced])
+                if not findings:
+                    find(hseq, "rules", f"{cmd.get('name')}: the events stored are not the ones the rules give")
+                return _report(findings, [], len(rows))
+            for r, p in zip(batch, payloads):
+                seen.append((r[SEQ], r[BATCH], r[TYPE], p))
+            if any(r[TYPE] == "reverted" for r in batch):
+                reverted = reverted_seqs(seen)
+                st = fold(seen, reverted=reverted)
+            else:
+                for r, p in zip(batch, payloads):
+                    if r[TYPE] in REGISTRY:
+                        evolve(st, r[TYPE], p, r[SEQ], r[BATCH])
+    except _UNFOLDABLE as e:
+        find(batch[0][SEQ], "format", f"{batch[0][TYPE]} cannot be decided again or folded ({type(e).__name__}: {e})")
+    return _report(findings, [], len(rows))

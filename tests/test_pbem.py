@@ -265,32 +265,39 @@ def test_a_copy_cut_after_a_bundle_was_acknowledged_is_caught(free_game):
     assert same.code == 0
 
 
-def test_a_bundle_breaking_a_rule_is_refused_with_exit_3(free_game):
-    """A row that keeps its signature and chain but whose command the rules refuse."""
-    g = free_game
-    g.do("allied", "weather")
-    # the allied player edits his own file: a purchase at 2.2 (the step order refuses it), re-hashed,
-    # and signs it: the signature is his, the rule is broken
+def _append_forged(db: str, etype: str, payload: dict, cmd: dict) -> None:
+    """A row appended straight into SQLite with its chain hash recomputed (the snapshot dropped)."""
     import sqlite3
 
     from events.codec import chain_hash, chain_record, dumps
 
-    con = sqlite3.connect(g.db["allied"])
-    seq, h = con.execute("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").fetchone()
-    payload = {"text": "snow"}
+    con = sqlite3.connect(db)
+    seq, h, ff, step = con.execute("SELECT seq, hash, firefight, step FROM events ORDER BY seq DESC LIMIT 1").fetchone()
     rec = "2026-01-01T00:00:00Z"
-    cmd = {"name": "weather", "text": "snow", "by": "allied"}
-    row = con.execute("SELECT firefight, step FROM events WHERE seq = ?", (seq,)).fetchone()
-    nh = chain_hash(h, chain_record(seq + 1, seq + 1, "weather_set", 1, row[0], row[1], payload, rec, cmd))
+    nh = chain_hash(h, chain_record(seq + 1, seq + 1, etype, 1, ff, step, payload, rec, cmd))
     con.execute("INSERT INTO events VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                (seq + 1, seq + 1, "weather_set", 1, row[0], row[1], dumps(payload), rec, dumps(cmd), h, nh))
+                (seq + 1, seq + 1, etype, 1, ff, step, dumps(payload), rec, dumps(cmd), h, nh))
     con.execute("DELETE FROM snapshot")
     con.commit()
     con.close()
+
+
+@pytest.mark.parametrize("forged, words", [
+    # the step order: a second weather at 2.2 once it is recorded
+    (("weather_set", {"text": "snow"}, {"name": "weather", "text": "snow", "by": "allied"}), "weather"),
+    # an event the command does not give: the text recorded is not the text asked for
+    (("weather_set", {"text": "rain"}, {"name": "next", "by": "allied"}), "step_left"),
+])
+def test_a_bundle_breaking_a_rule_is_refused_with_exit_3(free_game, forged, words):
+    """The allied player edits his own file (rows re-hashed) and signs it: his signature is good, the
+    rules are broken; the axis copy refuses the bundle and writes nothing."""
+    g = free_game
+    g.do("allied", "weather")
+    _append_forged(g.db["allied"], *forged)
     before = rows(g.db["axis"])
     path = g.bundle("allied", g.head("axis"))
     r = cli_run(g.db["axis"], "receive", path)
-    assert r.code == 3, r.err
+    assert r.code == 3 and words in r.err, r.err
     assert rows(g.db["axis"]) == before
 
 
