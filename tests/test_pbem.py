@@ -576,3 +576,23 @@ def test_receive_refuses_a_partial_first_bundle_another_campaign_and_an_unkeyed_
     assert b.code == 3 and "keys" in b.err and not (workdir / "x.bundle").exists()
     rv = cli_run(plain, "reveal")
     assert rv.code == 3
+
+
+def test_a_bundle_whose_reveal_does_not_match_its_commitment_is_refused(game):
+    """The axis player, unhappy with the dice his value makes, writes another value into his reveal
+    (re-hashed, signed by himself): the allied copy refuses the bundle (exit 3) and writes nothing."""
+    g = game
+    g.play_to(1, "2.3")
+    g.do("axis", "buy", "axis", "I1")
+    assert g.cli("axis", "leader", "axis", "I1-1").code == 0
+    g.send("axis")
+    g.send("allied")  # the answer: the axis copy could now reveal
+    commit = next(iter(g.state("axis").pbem["requests"]))
+    fake = "f" * 64
+    _append_forged(g.db["axis"], "dice_revealed", {"side": "axis", "request": commit, "value": fake, "refused": None},
+                   {"name": "reveal", "request": commit, "value": fake, "by": "axis"})
+    before = rows(g.db["allied"])
+    path = g.bundle("axis", g.head("allied"))
+    r = cli_run(g.db["allied"], "receive", path)
+    assert r.code == 3 and "does not match its commitment" in r.err, r.err
+    assert rows(g.db["allied"]) == before
