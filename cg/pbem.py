@@ -196,8 +196,8 @@ def authorize(st, cmd: dict) -> None:
     if by not in SIDES:
         raise Refused("a campaign played by email takes each command with the acting player's key"
                       " (--key FILE or $PLCG_KEY)", "pbem", st.step)
-    side = str(cmd.get("side") or "").lower()
-    if side in SIDES and side != by:
+    side = cmd.get("side")
+    if side is not None and side != by and (side := str(side).lower()) in SIDES and side != by:
         raise Refused(f"{by}'s key cannot act for {side}: each side's purchases, units and rolls are"
                       " its own", "pbem", st.step)
     prop = pb.get("proposal")
@@ -210,7 +210,7 @@ def authorize(st, cmd: dict) -> None:
         other = "allied" if prop["side"] == "axis" else "axis"
         raise Refused(f"{prop['side']}'s proposal ({prop['command'].get('name')}) awaits {other}'s answer first"
                       " (plcg confirm, or plcg reject --reason TEXT)", "pbem", st.step)
-    if name not in OWN:
+    if pb["requests"] and name not in OWN:
         owed = [c for c, r in pb["requests"].items() if r["side"] == by and r["answer"] is not None]
         if owed:
             raise Refused(f"{by} owes the reveal of two-party dice first (plcg reveal)", "pbem", st.step)

@@ -98,7 +98,15 @@ def _shared(st: CampaignState, cmd: dict) -> bool:
     if cmd.get("confirmed"):
         return False
     name = cmd.get("name")
-    return name in pbem.SHARED or (name == "next" and any(st.step in STEPS_OF.get(n, ()) for n in pbem.SIDED))
+    if name == "next":
+        both = _BOTH_ACT.get(st.step)
+        if both is None:
+            both = _BOTH_ACT[st.step] = any(st.step in STEPS_OF.get(n, ()) for n in pbem.SIDED)
+        return both
+    return name in pbem.SHARED
+
+
+_BOTH_ACT: dict[str, bool] = {}  # step -> whether a command for a side is accepted there (ruling R47)
 
 
 def _proposed(cmd: dict) -> dict:
