@@ -508,7 +508,7 @@ def build(path: str, firefights: int = 100, units_per_side: int = 255, seed: str
 
                 keys = bench_keys(seed)
                 pb = pbem.settings(pbem.public_line(keys["axis"]), pbem.public_line(keys["allied"]), "any")
-            led = Ledger.create(path, "bench-card.toml", f"synth:{seed}", "B", pb)
+            led = Ledger.create(path, "bench-card.toml", f"synth:{seed}", "B", pbem=pb)
         finally:
             os.chdir(here)
     if warm or signed:
