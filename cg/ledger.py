@@ -5,10 +5,18 @@ it knows nothing of click or printing (cli.py does that).
 from __future__ import annotations
 
 import os
-import secrets
 import sqlite3
 
+import orjson
+
+from cg import snapshot
+from cg.bulk import gc_paused
+from cg.card import apply_balance, card_to_dict
+from cg.card_schema import load_card, parse_card
+from cg.evolve import evolve, fold, fold_stored, reverted_seqs
 from events.errors import BadInput
+from events.store import NewEvent, Store
+from events.versions import VERSIONS
 
 VERSION = "0.1.0"  # pyproject.toml reads it from here
 
@@ -20,8 +28,6 @@ class Ledger:
     """One campaign file: read the state, decide a command, append its events."""
 
     def __init__(self, path: str, write: bool = False):
-        from events.store import Store
-
         self.path = path
         self.store = Store.open(path, write=write)
 
@@ -30,18 +36,15 @@ class Ledger:
                balance=(), pbem: dict | None = None) -> "Ledger":
         """balance: the 1.3 provisions chosen; pbem: play by email's settings (cg/pbem.settings),
         recorded in the first event."""
-        from cg.card import card_to_dict
-        from cg.card_schema import load_card
-        from cg.commands import start_event
-        from events.convert import unstructure
-        from events.store import NewEvent, Store
+        import secrets  # lazy: only `plcg new` draws a seed (secrets with hmac, ~8 ms of every other start)
+
+        from cg.commands import start_event  # lazy: see run()
+        from events.convert import unstructure  # lazy: see run()
 
         if os.path.exists(path):
             raise BadInput(f"{path} exists already: plcg new never overwrites a campaign (use --db)")
         card = load_card(card_ref)
         if balance:  # 1.3: the chosen provisions go into the logged card, applied (card.campaign.balance_chosen)
-            from cg.card import apply_balance
-
             try:
                 card = apply_balance(card, balance)
             except ValueError as err:
@@ -64,8 +67,6 @@ class Ledger:
     # reading
     def records(self, since: int = 0, until: int | None = None):
         """(seq, batch, type, payload) of the log, each payload at its event's current version."""
-        from events.versions import VERSIONS
-
         rows = self.store.read_fold(since, until)
         # a whole-log read asks once which versions the log holds; a short tail checks each row
         if since == 0 and all(VERSIONS.get(t) == v for t, v in self.store.versions()):
@@ -78,9 +79,6 @@ class Ledger:
         """The folded state (at seq `at`, else the head), a new object on every call. `lazy`: from
         the snapshot, the settled units are loaded only when something asks for them (`unit`,
         `load_all`): commands and status."""
-        from cg import snapshot
-        from cg.evolve import fold
-
         if at is not None:  # --at SEQ: a seq of the log, not a guess past either end of it
             last = self.store.head()[0]
             if not 1 <= at <= last:
@@ -99,10 +97,6 @@ class Ledger:
                             st = fold(tail, st)
                             st._tail = len(tail)
                             return st
-        from cg.bulk import gc_paused
-        from cg.evolve import fold_stored, reverted_seqs
-        from events.versions import VERSIONS
-
         try:
             chunks, common, last = self.store.fold_chunks(VERSIONS, until=at)
             with gc_paused():
@@ -122,8 +116,6 @@ class Ledger:
         try:
             return self.store.cold_snapshot(token)
         except sqlite3.ProgrammingError:  # closed: a state kept after the command (state_after)
-            from events.store import Store
-
             store = Store.open(self.path)
             try:
                 return store.cold_snapshot(token)
@@ -131,8 +123,6 @@ class Ledger:
                 store.close()
 
     def _card(self):
-        from cg.card_schema import parse_card
-
         key = self.store.hash_at(1)  # the first event holds the card; its hash names it
         card = _CARDS.get(key)
         if card is None:
@@ -144,19 +134,16 @@ class Ledger:
     def run(self, cmd: dict, key=None) -> list:
         """Decide `cmd` and append its events. `key`: the acting player's private key (play by
         email: the command is recorded as that side's, `by`)."""
-        from cg import snapshot
+        # lazy: only a command decides: status, log, roster, replay and the other reads skip every
+        # handler, the attrs event classes and cattrs (cg.commands + events.convert, ~60 ms, -X importtime)
         from cg.commands import decide_all
-        from cg.evolve import evolve, fold, reverted_seqs
         from events.convert import unstructure
-        from events.store import NewEvent
 
         # A Ledger that ran the last command itself (a script, the demo, a long-lived process) goes
         # on from the state that command left while the file's head is still that command's seq and
         # hash: no other writer came in between, so it is the state the log folds to. It is folded
         # forward in place below, so it is kept again only once the append is in.
         try:  # the command is stored with its events: a value JSON cannot hold is bad input, not a crash
-            import orjson
-
             orjson.dumps(cmd)
         except TypeError as e:
             raise BadInput(f"a value given cannot be recorded ({e})") from None
@@ -250,77 +237,95 @@ class Ledger:
         return self.store.rows_since(since), self.store.hash_at(1)
 
     @staticmethod
-    def receive(path: str, bundle, check, check_tail=None) -> int:
+    def receive(path: str, bundle, check, check_tail) -> int:
         """Check a bundle against the copy at `path` (made from the bundle if there is none) and
-        append its new rows; how many were appended (0: all held already). `check(rows)` audits a
-        log given as rows (projections/audit.audit_rows). Nothing is written unless every check
-        passes: form and hashes (events/bundle.read), the campaign, continuing this copy's chain (no
-        fork, no gap), the signatures and who signed what (exit 2), the step order and every rule
-        (exit 3). `check_tail(state, history, rows)` (projections/audit.audit_tail), if given, checks
-        only the new rows on a copy that exists, from its state at its head."""
+        append its new rows; how many were appended (0: all held already). Nothing is written
+        unless every check passes: form and hashes (events/bundle.read), the campaign, continuing
+        this copy's chain (no fork, no gap), the signatures and who signed what (exit 2), the step
+        order and every rule (exit 3). `check_tail(state, history, rows)` (projections/audit.
+        audit_tail) decides the new rows on the copy's state at its head; a new copy is written
+        under a temporary name, audited whole by `check(store)` (projections/audit.audit_store),
+        and renamed into place only if it is clean."""
         from events.codec import GENESIS, loads
-        from events.errors import Refused
-        from events.store import Store
 
         rows = list(bundle.rows)
-        fresh = not os.path.exists(path)
-        if fresh:
+        if not os.path.exists(path):
             if bundle.since != 0 or rows[0][2] != "campaign_started":
                 raise BadInput(f"{path} does not exist, and the bundle starts at seq {bundle.since + 1}: only a"
                                " bundle from seq 1 (plcg bundle --since 0) makes a new copy")
-            store, head, local = None, (0, GENESIS), []
-        else:
-            store = Store.open(path, write=True)
+            first = loads(rows[0][6])
+            if not first.get("pbem"):
+                raise BadInput("the campaign was not started with the players' keys: it has no signed bundles")
+            _check_signatures(first["pbem"]["keys"], (0, GENESIS), rows)
+            tmp = f"{path}.receiving"
+            for suffix in ("", "-wal", "-shm"):
+                if os.path.exists(tmp + suffix):
+                    os.unlink(tmp + suffix)
+            store = Store.create(tmp, {"product": "plcg", "product_version": VERSION})
+            try:
+                store.append_rows((0, GENESIS), rows)
+                _refuse_findings(check(store), 0)
+            except BaseException:
+                store.close()
+                for suffix in ("", "-wal", "-shm"):
+                    if os.path.exists(tmp + suffix):
+                        os.unlink(tmp + suffix)
+                raise
+            store.close()
+            if os.path.exists(path):
+                os.unlink(tmp)
+                raise BadInput(f"{path} appeared while the bundle was checked; nothing written")
+            os.replace(tmp, path)
+            return len(rows)
+        store = Store.open(path, write=True)
         try:
-            if store is not None:
-                head = store.head()
-                if store.hash_at(1) != bundle.campaign:
-                    raise BadInput("the bundle belongs to another campaign than this copy's")
-                held = dict(store.conn.execute("SELECT seq, hash FROM events WHERE seq >= ? AND seq <= ?",
-                                               (rows[0][0], head[0])))
-                for r in rows:
-                    if r[0] in held and held[r[0]] != r[-1]:
-                        raise BadInput(f"the bundle forks the history at seq {r[0]}: this copy holds another"
-                                       f" row {r[0]}; refused (plcg audit --against compares two copies)")
-                rows = [r for r in rows if r[0] > head[0]]
-                if not rows:
-                    return 0
-                local = store.rows_since(0) if check_tail is None else []
-                if rows[0][0] != head[0] + 1:
-                    raise BadInput(f"the bundle starts at seq {rows[0][0]}, this copy ends at {head[0]}: the"
-                                   f" bundles with seq {head[0] + 1}-{rows[0][0] - 1} are missing")
-                if rows[0][9] != head[1]:
-                    raise BadInput(f"the bundle does not continue this copy's chain at seq {head[0]}: a fork")
-            first = loads(rows[0][6]) if store is None else next(iter(store.read(until=1))).payload
+            head = store.head()
+            if store.hash_at(1) != bundle.campaign:
+                raise BadInput("the bundle belongs to another campaign than this copy's")
+            held = dict(store.conn.execute("SELECT seq, hash FROM events WHERE seq >= ? AND seq <= ?",
+                                           (rows[0][0], head[0])))
+            for r in rows:
+                if r[0] in held and held[r[0]] != r[-1]:
+                    raise BadInput(f"the bundle forks the history at seq {r[0]}: this copy holds another"
+                                   f" row {r[0]}; refused (plcg audit --against compares two copies)")
+            rows = [r for r in rows if r[0] > head[0]]
+            if not rows:
+                return 0
+            if rows[0][0] != head[0] + 1:
+                raise BadInput(f"the bundle starts at seq {rows[0][0]}, this copy ends at {head[0]}: the"
+                               f" bundles with seq {head[0] + 1}-{rows[0][0] - 1} are missing")
+            if rows[0][9] != head[1]:
+                raise BadInput(f"the bundle does not continue this copy's chain at seq {head[0]}: a fork")
+            first = next(iter(store.read(until=1))).payload
             if not first.get("pbem"):
                 raise BadInput("the campaign was not started with the players' keys: it has no signed bundles")
             _check_signatures(first["pbem"]["keys"], head, rows)
-            if store is not None and check_tail is not None:
-                led = Ledger.__new__(Ledger)
-                led.path, led.store = path, store
-                history = list(led.records())
-                report = check_tail(led.state(), history, rows)
-            else:
-                report = check(local + rows)
-            new = [f for f in report["findings"] if f["seq"] > head[0]]
-            if new:
-                f = new[0]
-                if f["rule"] in ("chain", "format"):
-                    raise BadInput(f"row {f['seq']} of the bundle: {f['what']}")
-                e = Refused(f"row {f['seq']} of the bundle: {f['what']}", f["rule"])
-                if f"[rule {f['rule']}]" in f["what"]:  # a refusal names its rule already
-                    e.args = (f"row {f['seq']} of the bundle: {f['what']}",)
-                raise e
-            if store is None:
-                store = Store.create(path, {"product": "plcg", "product_version": VERSION})
+            led = Ledger.__new__(Ledger)
+            led.path, led.store = path, store
+            _refuse_findings(check_tail(led.state(), list(led.records()), rows), head[0])
             store.append_rows(head, rows)
             return len(rows)
         finally:
-            if store is not None:
-                store.close()
+            store.close()
 
     def close(self):
         self.store.close()
+
+
+def _refuse_findings(report: dict, head: int) -> None:
+    """The first finding past this copy's head refuses the bundle: 2 for its form, 3 for a rule."""
+    from events.errors import Refused
+
+    new = [f for f in report["findings"] if f["seq"] > head]
+    if not new:
+        return
+    f = new[0]
+    if f["rule"] in ("chain", "format"):
+        raise BadInput(f"row {f['seq']} of the bundle: {f['what']}")
+    e = Refused(f"row {f['seq']} of the bundle: {f['what']}", f["rule"])
+    if f"[rule {f['rule']}]" in f["what"]:  # a refusal names its rule already
+        e.args = (f"row {f['seq']} of the bundle: {f['what']}",)
+    raise e
 
 
 def _check_signatures(keys: dict, head: tuple, rows: list) -> None:
@@ -376,6 +381,6 @@ def _by_key(st, cmd: dict, key) -> dict:
 
 def _upcast(etype: str, version: int, payload: dict) -> dict:
     """An event of an older schema is upgraded; one the release does not know is refused (exit 2)."""
-    from events.convert import upcast
+    from events.convert import upcast  # lazy: only a log holding older event versions upcasts (cattrs, ~40 ms)
 
     return upcast(etype, version, payload)
