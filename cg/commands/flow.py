@@ -18,7 +18,7 @@ DICE_POLICIES = ("any", "no-typed")
 
 
 def start_event(card, card_ref: str, card_dict: dict, seed: str | None, redeployment: str | None, version: str,
-                dice_policy: str = "any"):
+                dice_policy: str = "any", pbem: dict | None = None):
     """`seed` None: the ledger rolls from the OS random source (ruling R31)."""
     if redeployment is not None and redeployment not in ("A", "B"):
         raise BadInput(f"--redeployment {redeployment!r}: A or B")
@@ -26,7 +26,8 @@ def start_event(card, card_ref: str, card_dict: dict, seed: str | None, redeploy
         raise BadInput(f"--dice-policy {dice_policy!r}: {' or '.join(DICE_POLICIES)}")
     return ev.CampaignStarted(product=PRODUCT, product_version=version, rules=RULES, seed=seed or "",
                               card_ref=card_ref, card=card_dict, redeployment=redeployment,
-                              dice="ledger" if seed is None else "seeded", dice_policy=dice_policy)
+                              dice="ledger" if seed is None else "seeded", dice_policy=dice_policy,
+                              pbem=pbem)
 
 
 @command("next", "*")
