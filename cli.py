@@ -132,10 +132,12 @@ def side_argument():
 @click.option("--card", "card", required=True, help="A CG Card TOML file, or the name of a shipped card.")
 @click.option("--redeployment", type=click.Choice(["A", "B"]), help="Redeployment Option (else chosen at 3.2).")
 @click.option("--seed", help="Seed of the ledger's roller (default: random, recorded in the log).")
+@click.option("--rules-revision", "rules_revision", type=int,
+              help="Decide the campaign under an earlier rules revision (ruling R32; default: the current one).")
 @click.pass_context
-def new(ctx, card, redeployment, seed):
+def new(ctx, card, redeployment, seed, rules_revision):
     """Start a campaign from a CG Card (refuses if the file exists)."""
-    led = Ledger.create(_db(ctx), card, seed, redeployment)
+    led = Ledger.create(_db(ctx), card, seed, redeployment, rules_revision)
     st = led.state()
     led.close()
     click.echo(f"campaign {st.card.campaign.name!r} started in {_db(ctx)}: firefight 1 of "
@@ -157,6 +159,7 @@ def cards(as_json):
 
 
 def status_dict(st) -> dict:
+    from cg.revision import revision
     from cg.steps import BY_ID, pending
 
     ff = st.ff
@@ -174,6 +177,7 @@ def status_dict(st) -> dict:
         "type": ff.type,
         "attacker": ff.attacker,
         "option": st.option,
+        "rules_revision": revision(st),
         "pending": pending(st),
         "sides": {
             side: {
@@ -215,6 +219,13 @@ def status(ctx, as_json):
             click.echo(f"  {p['command']:48} ({p['rule']}) {p['what']}")
     elif not d["ended"]:
         click.echo("nothing owed: `plcg next` leaves the step")
+
+
+@main.command("rules-upgrade")
+@click.pass_context
+def rules_upgrade(ctx):
+    """Ruling R32: decide the campaign under this plcg's rules revision from the next firefight's 2.1 on."""
+    _step(ctx, {"name": "rules-upgrade"})
 
 
 @main.command("next")

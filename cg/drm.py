@@ -211,7 +211,7 @@ def clearance(state: CampaignState, side: str, hex: str, item: str) -> tuple[Drm
 
 
 def _assault_engineer(state: CampaignState, unit) -> bool:
-    p = state.purchases.get(unit.purchase) if unit.purchase else None
+    p = state.purchase(unit.purchase, unit.side) if unit.purchase else None
     if p is None:
         return False
     rg = state.card.sides[unit.side].rg_by_id(p.rg)

@@ -28,6 +28,7 @@ def start(payload: dict) -> CampaignState:
     st = CampaignState(card=card, seed=payload["seed"], card_ref=payload.get("card_ref", ""),
                        product_version=payload.get("product_version", ""))
     st.option = payload.get("redeployment")
+    st.rules_revision = payload.get("rules_revision", 1)  # ruling R32
     for side in SIDES:
         spec = card.sides[side]
         s = st.sides[side]
@@ -219,6 +220,11 @@ def _spend(st, side, cost, left):
 _KINDS: dict[tuple[str, str], str] = {}  # unit_kind by (counter name, RG kind): a pure function
 
 
+@on("rules_upgraded")
+def _rules_upgraded(st, p):
+    st.rules_upgrades.append([p["from_firefight"], p["revision"]])  # ruling R32
+
+
 @on("rg_bought")
 def _rg_bought(st, p):
     side = p["side"]
@@ -229,12 +235,12 @@ def _rg_bought(st, p):
     pur = Purchase(id=p["purchase"], side=side, rg=rg.id, firefight=st.firefight, mode=p["mode"],
                    cost=p["cost"], kind=rg.kind, leader_owed=rg.leader_drs, oba_owed=(rg.kind == "oba"),
                    fp=p.get("fp", 0), revealed=(p["mode"] == "on-map" and False))
-    st.purchases[pur.id] = pur
+    st.purchases[f"{side}:{pur.id}"] = pur
     for u in p["units"]:
         kind = _KINDS.get((u["name"], rg.kind))
         if kind is None:
             kind = _KINDS[(u["name"], rg.kind)] = unit_kind(u["name"], rg.kind)
-        st.units[u["id"]] = Unit(id=u["id"], side=side, name=u["name"], kind=kind, purchase=pur.id,
+        st.units[f"{side}:{u['id']}"] = Unit(id=u["id"], side=side, name=u["name"], kind=kind, purchase=pur.id,
                                  status="reserve" if p["mode"] == "reserve" else "available")
         if kind == "leader":
             st.leaders_made += 1
@@ -263,7 +269,7 @@ def _attack(st, p):
 
 @on("oba_rolled")
 def _oba(st, p):
-    pur = st.purchase(p["purchase"])
+    pur = st.purchase(p["purchase"], p["side"])
     pur.oba = p["roll"]["outcome"]
     pur.oba_owed = False
 
@@ -272,14 +278,14 @@ def _oba(st, p):
 def _leader(st, p):
     side = p["side"]
     if p["purchase"] is not None:
-        pur = st.purchase(p["purchase"])
+        pur = st.purchase(p["purchase"], side)
         pur.leader_owed -= 1
     else:
         pur = None
         st.generated[side] += 1
     u = p.get("unit")
     if u:
-        st.units[u["id"]] = Unit(id=u["id"], side=side, name=u["name"], kind="leader",
+        st.units[f"{side}:{u['id']}"] = Unit(id=u["id"], side=side, name=u["name"], kind="leader",
                                  purchase=p["purchase"], status="available")
         st.leaders_made += 1
         if pur is not None:
@@ -311,8 +317,8 @@ def _fortified(st, p):
     if p.get("hex"):
         strength = (p.get("detail") or {}).get("factors")
         st.terrain.setdefault(p["hex"], []).append(f"{p['kind']}:{side}" + (f":{strength}" if strength else ""))
-    if p.get("unit") and st.unit(p["unit"]) is not None:
-        st.unit(p["unit"]).hip = True
+    if p.get("unit") and st.unit(p["unit"], side) is not None:
+        st.unit(p["unit"], side).hip = True
 
 
 @on("firefight_determined")
@@ -328,8 +334,8 @@ def _determined(st, p):
             if pur.firefight == st.firefight and pur.kind == "air":
                 pur.lost_idle = True
                 for uid in pur.units:
-                    st.unit(uid).status = "eliminated"
-                    st.unit(uid).eliminated_in = st.firefight
+                    st.unit(uid, pur.side).status = "eliminated"
+                    st.unit(uid, pur.side).eliminated_in = st.firefight
 
 
 @on("night_set")
@@ -345,7 +351,7 @@ def _option(st, p):
 
 @on("redeployed")
 def _redeployed(st, p):
-    u = st.units[p["unit"]]  # a unit in play (decide checked it): never in the settled part
+    u = st.units[f"{p['side']}:{p['unit']}"]  # a unit in play (decide checked it): never in the settled part
     u.redeployed = True
     r = p["result"]
     if r in ("eliminated", "eliminated_cs_na"):
@@ -362,12 +368,12 @@ def _redeployed(st, p):
 @on("unit_set_up")
 def _setup(st, p):
     # half of a long log: kept to the few operations it needs (a reserve unit stays In Reserve)
-    u = st.units[p["unit"]]  # a unit in play (decide checked it): never in the settled part
+    u = st.units[f"{p['side']}:{p['unit']}"]  # a unit in play (decide checked it): never in the settled part
     u.hex = p["hex"]
     u.hip = p["hip"]
     if u.status == "available":
         u.status = "on_map"
-    pur = st.purchases.get(u.purchase)  # None for a unit of no purchase
+    pur = st.purchases.get(f"{u.side}:{u.purchase}")  # None for a unit of no purchase
     if pur is not None:
         pur.revealed = True
 
@@ -401,7 +407,7 @@ def _ended(st, p):
     for c in p["control"]:
         st.control[c["hex"]] = c["side"]
     for lu in p["lost"]:
-        u = st.unit(lu["unit"])
+        u = st.unit(lu["unit"], lu["side"])
         if u is not None:
             u.status, u.eliminated_in = "eliminated", st.firefight
         ff.lost.append([lu["side"], lu["unit"]])
@@ -409,9 +415,9 @@ def _ended(st, p):
         st.terrain.setdefault(t["hex"], []).append(t["item"])
     for key, attr in (("encircled", "encircled"), ("wounded", "wounded"), ("shocked", "shocked")):
         for su in p.get(key, ()):
-            setattr(st.unit(su["unit"]), attr, True)
+            setattr(st.unit(su["unit"], su["side"]), attr, True)
     for su in p.get("recalled", ()):
-        u = st.unit(su["unit"])
+        u = st.unit(su["unit"], su["side"])
         u.recalled, u.status = True, "recalled"
     for r in p.get("repairs", ()):
         side, item = r["hex"].split(":", 1)
@@ -434,21 +440,21 @@ def _casualties(st, p):
 
         ff.winner, ff.winner_rule = winner_by_cvp(ff)
     for uid in p["units"]:
-        u = st.unit(uid)
+        u = st.unit(uid, p["side"])
         if u is not None:
             u.status, u.eliminated_in = "eliminated", st.firefight
         st.ff.lost.append([p["side"], uid])
 
 
 def _eliminate(st, side, uid):
-    u = st.unit(uid)
+    u = st.unit(uid, side)
     u.status, u.eliminated_in = "eliminated", st.firefight
     st.ff.lost.append([side, uid])
 
 
 @on("encircled_tested")
 def _encircled(st, p):
-    u = st.unit(p["unit"])
+    u = st.unit(p["unit"], p["side"])
     if p["roll"]["outcome"] == "eliminated":
         _eliminate(st, p["side"], u.id)
     else:
@@ -458,7 +464,7 @@ def _encircled(st, p):
 
 @on("shock_resolved")
 def _shock(st, p):
-    u = st.unit(p["unit"])
+    u = st.unit(p["unit"], p["side"])
     u.shocked = False
     if p["roll"]["outcome"] == "eliminated":
         _eliminate(st, p["side"], u.id)
@@ -467,7 +473,7 @@ def _shock(st, p):
 @on("isolated_marked")
 def _isolated(st, p):
     for su in p["units"]:
-        st.unit(su["unit"]).isolated = True
+        st.unit(su["unit"], su["side"]).isolated = True
 
 
 @on("terrain_changed")
@@ -484,7 +490,7 @@ def _terrain(st, p):
 
 @on("evacuation_rolled")
 def _evac(st, p):
-    u = st.unit(p["leader"])
+    u = st.unit(p["leader"], p["side"])
     if p["roll"]["outcome"] == "evacuated":
         u.status, u.wounded = "evacuated", False
     st.done.add(f"evacuate:{u.id}")
@@ -511,7 +517,7 @@ def _promotion(st, p):
 
 @on("unit_hardened")
 def _hardened(st, p):
-    u = st.unit(p["unit"])
+    u = st.unit(p["unit"], p["side"])
     u.hardened += 1
     st.hardened_now[p["side"]].append(u.id)
 
@@ -530,7 +536,7 @@ def _repair(st, p):
 
 @on("recall_rolled")
 def _recall(st, p):
-    u = st.unit(p["unit"])
+    u = st.unit(p["unit"], p["side"])
     u.recalled = False
     if p["roll"]["outcome"] == "returned":
         u.status = "available"

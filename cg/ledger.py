@@ -26,7 +26,8 @@ class Ledger:
         self.store = Store.open(path, write=write)
 
     @classmethod
-    def create(cls, path: str, card_ref: str, seed: str | None, redeployment: str | None) -> "Ledger":
+    def create(cls, path: str, card_ref: str, seed: str | None, redeployment: str | None,
+               rules_revision: int | None = None) -> "Ledger":
         from cg.card import card_to_dict
         from cg.card_schema import load_card
         from cg.commands import start_event
@@ -37,12 +38,14 @@ class Ledger:
             raise BadInput(f"{path} exists already: plcg new never overwrites a campaign (use --db)")
         card = load_card(card_ref)
         seed = seed or secrets.token_hex(16)
-        e = start_event(card, card_ref, card_to_dict(card), seed, redeployment, VERSION)
+        e = start_event(card, card_ref, card_to_dict(card), seed, redeployment, VERSION, rules_revision)
         store = Store.create(path, {"product": "plcg", "product_version": VERSION})
         try:
             store.append(0, [NewEvent(type=e.TYPE, version=e.VERSION, payload=unstructure(e), firefight=1,
                                       step="2.2")], command={"name": "new", "card": card_ref,
-                                                             "redeployment": redeployment})
+                                                             "redeployment": redeployment,
+                                                             **({} if rules_revision is None else
+                                                                {"rules_revision": rules_revision})})
         except BaseException:
             store.close()
             os.unlink(path)

@@ -108,6 +108,8 @@ class CampaignState:
     seed: str
     card_ref: str = ""
     product_version: str = ""
+    rules_revision: int = 1  # ruling R32: the revision the campaign started under (cg/revision.py)
+    rules_upgrades: list = attrs.Factory(list)  # [[from firefight, revision]] by `plcg rules-upgrade`
     seq: int = 0
     firefight: int = 1
     step: str = "2.2"
@@ -145,21 +147,16 @@ class CampaignState:
     _cold_ff: int = 0  # it holds the casualty lists (`lost`) of the firefights before this one
 
     # ---- units and purchases kept out of a hot-loaded state ----
-    def unit(self, uid):
-        """The unit `uid` (None if there is none), loading the settled units first if need be."""
-        u = self.units.get(uid)
-        if u is None and self._cold is not None:
-            self.load_all()
-            u = self.units.get(uid)
-        return u
+    # Units and purchases are keyed by side (`key(side, id)`): under rules revision 2 purchase numbers
+    # count per side, so both sides hold an "I1-1.1" (cg/revision.py).
+    def unit(self, uid, side: str | None = None):
+        """`side`'s unit `uid` (None if there is none), loading the settled units first if need be.
+        Without `side`: the one unit of that id (a revision-1 log's ids are unique), axis first."""
+        return _find(self, False, uid, side)
 
-    def purchase(self, pid):
-        """The purchase `pid` (None if there is none), loading the settled ones first if need be."""
-        p = self.purchases.get(pid)
-        if p is None and self._cold is not None:
-            self.load_all()
-            p = self.purchases.get(pid)
-        return p
+    def purchase(self, pid, side: str | None = None):
+        """`side`'s purchase `pid` (None if there is none), loading the settled ones first if need be."""
+        return _find(self, True, pid, side)
 
     def load_all(self) -> "CampaignState":
         """Every unit and purchase loaded (a state loaded from the hot snapshot part lacks the settled
@@ -237,6 +234,24 @@ class CampaignState:
         new = self.copy()
         memo[id(self)] = new
         return new
+
+
+def key(side: str, uid: str) -> str:
+    """The key of a unit or purchase in the state's dicts: ids repeat across sides (revision 2)."""
+    return f"{side}:{uid}"
+
+
+def _find(st, purchase: bool, ident, side):
+    """A unit (or purchase) by id and side; the settled part is loaded only when the hot one lacks it."""
+    for attempt in (0, 1):
+        table = st.purchases if purchase else st.units
+        for s in SIDES if side is None else (side,):
+            x = table.get(f"{s}:{ident}")
+            if x is not None:
+                return x
+        if attempt or st._cold is None:
+            return None
+        st.load_all()
 
 
 _CONTROL: dict = {}  # map control is a pure function of the map and who controls what

@@ -197,7 +197,7 @@ def pending(state: CampaignState) -> list[dict]:
         from cg.rules import nearest_friendly_hex, redeployment_owed
 
         for side, unit, rule in redeployment_owed(state):
-            near = nearest_friendly_hex(state, state.units[unit])
+            near = nearest_friendly_hex(state, state.unit(unit, side))
             owe(f"plcg redeploy {side} {unit} --to HEX", rule,
                 f"{side} {unit} must redeploy ({rule})" + (f"; nearest friendly CTHC hex: {near}" if near else ""),
                 False)

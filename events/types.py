@@ -77,6 +77,13 @@ class CampaignStarted(Event):
     card_ref: str
     card: dict  # the whole CG Card, so the log replays without the card file
     redeployment: str | None  # "A" | "B" | None (chosen at 3.2)
+    rules_revision: int  # ruling R32: the ledger's rules revision the campaign is decided under (v1 logs: 1)
+
+
+@event("rules_upgraded")
+class RulesUpgraded(Event):  # ruling R32: `plcg rules-upgrade`
+    revision: int  # the revision the campaign moves to
+    from_firefight: int  # in force from this firefight's 2.1 on
 
 
 @event("step_left")

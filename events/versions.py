@@ -7,7 +7,7 @@ here, so there is one table.
 
 VERSIONS: dict[str, int] = {
     "attack_bought": 1,
-    "campaign_started": 1,
+    "campaign_started": 2,  # 2: rules_revision (ruling R32)
     "casualties_added": 1,
     "cg_ended": 1,
     "clearance_rolled": 1,
@@ -36,6 +36,7 @@ VERSIONS: dict[str, int] = {
     "repair_rolled": 1,
     "reverted": 1,
     "rg_bought": 1,
+    "rules_upgraded": 1,
     "san_adjusted": 1,
     "shock_resolved": 1,
     "step_left": 1,

@@ -167,7 +167,7 @@ def _hidden(r: Row, h: History) -> bool:
 
     p = r.payload
     if r.type in ("rg_bought", "oba_rolled", "leader_rolled") and p.get("purchase"):
-        pur = st.purchases.get(p["purchase"])
+        pur = st.purchase(p["purchase"], p.get("side"))
         return pur is not None and not pur.revealed and not public_from(pur.firefight)
     if r.firefight > len(st.firefights):
         return False
@@ -412,7 +412,7 @@ def _result(h: History, ff, info: FirefightHistory) -> list:
         items.append([("b", "Control changes:"), " none" + (f" ({', '.join(held)} confirmed)" if held else "") + "."])
     lost = {}
     for side, uid in ff.lost:
-        u = st.units.get(uid)
+        u = st.unit(uid, side)
         lost.setdefault(side, []).append(f"{uid} {u.name}" if u is not None else uid)
     if lost:
         items.append([("b", "Units lost:"), " " + "; ".join(

@@ -40,7 +40,9 @@ def _summary(etype: str, p: dict) -> str:
     r = p.get("roll")
     if etype == "campaign_started":
         return f"campaign started: {p['card'].get('campaign', {}).get('name', p['card_ref'])} ({p['rules']}, " \
-               f"{p['product']} {p['product_version']}), seed {p['seed']!r}"
+               f"{p['product']} {p['product_version']}, rules revision {p.get('rules_revision', 1)}), seed {p['seed']!r}"
+    if etype == "rules_upgraded":
+        return f"rules revision {p['revision']} in force from firefight {p['from_firefight']}'s 2.1 on (ruling R32)"
     if etype == "step_left":
         return f"left step {p['step']} for {p['to']}" + (f" of firefight {p['firefight']}" if p["to"] == "2.1" else "")
     if etype == "cp_replenished":

@@ -142,8 +142,11 @@ def test_the_first_event_records_the_product_and_rules_version(source, v01, tmp_
         meta = led.store.meta
     finally:
         led.close()
-    assert (first.seq, first.type, first.version) == (1, "campaign_started", VERSIONS["campaign_started"])
-    p = first.payload
+    # the fixture's first event is stored as 0.1.0 wrote it (v1); the upcaster gives it rules revision 1 (R32)
+    assert (first.seq, first.type, first.version) == (1, "campaign_started",
+                                                      VERSIONS["campaign_started"] if source == "new" else 1)
+    p = convert.upcast(first.type, first.version, first.payload)
+    assert p["rules_revision"] == (2 if source == "new" else 1)
     assert p["product"] == "plcg" and p["rules"] == "Platoon Leader 2.5"
     assert re.fullmatch(r"\d+\.\d+\.\d+.*", p["product_version"])
     if source == "new":

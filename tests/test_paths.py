@@ -118,10 +118,11 @@ def test_the_idle_firefight_path_loses_patrols_and_air_support(campaign):
     assert det["type"] == "idle" and det["setup_first"] is None and det["move_first"] is None
     assert "allied: 1 patrol(s)" in det["lost"] and "allied: Air Support AS1-1" in det["lost"]
     st = c.state()
-    assert {st.units[u].status for u in st.purchases["AS1-1"].units} == {"eliminated"}
-    assert st.purchases["AS1-1"].lost_idle
+    assert {st.unit(u, "allied").status for u in st.purchase("AS1-1", "allied").units} == {"eliminated"}
+    assert st.purchase("AS1-1", "allied").lost_idle
     # ruling R11: nothing else of its purchases is lost, and the CP spent stay spent
-    assert {st.units[u].status for u in st.purchases["I3-1"].units} == {"available"}
+    i3 = next(p for p in st.purchases.values() if p.rg == "I3")
+    assert {st.unit(u, i3.side).status for u in i3.units} == {"available"}
     assert (st.sides["allied"].cp, st.sides["axis"].cp) == (allied_cp, axis_cp)
     c.advance(3, "2.1")
     assert steps_of(c, 2) == IDLE_PATH  # 2.4 -> 3.41 -> 3.46 -> 3.461 -> 3.52 -> 2.1

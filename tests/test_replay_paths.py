@@ -150,7 +150,7 @@ def test_a_ledger_goes_on_from_its_own_last_command_only_while_the_head_is_still
         b.run({"name": "setup", "side": "axis", "unit": unit.id, "hex": spot, "hip": True})  # another writer
         a.run({"name": "setup", "side": "axis", "unit": unit.id, "hex": spot})
         assert a.state_after is not kept, "the head moved: the kept state must not be used"
-        assert a.state_after.units[unit.id].hip is False
+        assert a.state_after.unit(unit.id, "axis").hip is False
         assert digest(a.state_after) == digest(a.state(use_snapshot=False))
         again = a.state_after
         a.run({"name": "setup", "side": "axis", "unit": unit.id, "hex": spot, "hip": True})

@@ -54,7 +54,7 @@ def _redeploy(ctx, cmd):
         if st.option is None:
             raise Refused("choose Redeployment Option A or B first (plcg option A|B)", "3.2", st.step)
         owed = redeployment_owed(st)
-        mine = [o for o in owed if o[1] == u.id]
+        mine = [o for o in owed if (o[0], o[1]) == (side, u.id)]
         if not mine:
             raise Refused(f"{u.id} owes no redeployment at 3.2 ({situation.replace('_', ' ')}); "
                           f"units in a friendly MLR redeploy at 2.5", "3.21", st.step)

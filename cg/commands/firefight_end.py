@@ -68,7 +68,7 @@ def _end(ctx, cmd):
     for o in cmd.get("oba_used") or ():
         s, _, pid = str(o).partition(":")
         s = side_arg({"side": s})
-        pur = st.purchase(pid.strip()) or st.purchase(pid.strip().upper())
+        pur = st.purchase(pid.strip(), s) or st.purchase(pid.strip().upper(), s)
         if pur is None or pur.side != s or pur.kind != "oba":  # contract: an unknown RG is bad input
             raise BadInput(f"--oba-used {o!r}: SIDE:PURCHASE naming one of {s}'s OBA purchases "
                            f"(plcg purchases {s})")
@@ -80,7 +80,7 @@ def _end(ctx, cmd):
     for flag, units in (("--lost", lost), ("--encircled", enc), ("--wounded", wounded), ("--shocked", shocked),
                         ("--recalled", recalled)):
         for su in units:
-            u = st.unit(su.unit)
+            u = st.unit(su.unit, su.side)
             if u.status not in ("available", "on_map", "reserve"):
                 raise Refused(f"{flag} {su.side}:{u.id}: that unit is {u.status} already"
                               + (f" (firefight {u.eliminated_in})" if u.eliminated_in else ""), "2.9", st.step)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import attrs
 
+from cg import revision
 from cg import drm as drms
 from cg import tables
 from events.errors import BadInput, Refused
@@ -82,7 +83,10 @@ def _buy(ctx, cmd):
         raise Refused(f"{rg.id} costs {cost} CP ({mode}); {side} has {cp}", "2.3", st.step)
     # both sides' cards may list the same RG id (I1): number the purchases across the sides so a
     # purchase id (and the unit ids made from it) names one purchase of the campaign
-    n = sum(st.purchase_count.get(f"{s}:{rg.id}", 0) for s in SIDES) + 1
+    if revision.on(st, "per_side_purchase_numbers"):  # R32 switch: the Allies' first I1 is I1-1
+        n = st.purchase_count.get(key, 0) + 1
+    else:  # revision 1: numbered across both sides
+        n = sum(st.purchase_count.get(f"{s}:{rg.id}", 0) for s in SIDES) + 1
     pid = f"{rg.id}-{n}"
     units = tuple(ev.UnitRef(f"{pid}.{i}", name) for i, name in enumerate(expand_units(rg.units), 1))
     return [ev.RgBought(side=side, rg=rg.id, purchase=pid, mode=mode, base_cost=rg.cost, delta=delta,
@@ -127,7 +131,7 @@ def _attack(ctx, cmd):
 def _known_ref(st: CampaignState, side: str, ref) -> None:
     """Input before the rules: `ref` must be one of the side's purchase ids or one of its card RG ids."""
     ref = str(ref or "")
-    p = st.purchase(ref) or st.purchase(ref.upper())
+    p = st.purchase(ref, side) or st.purchase(ref.upper(), side)
     if (p is None or p.side != side) and st.card.sides[side].rg_by_id(ref) is None:
         raise BadInput(f"unknown {side} RG or purchase {ref!r}")
 
@@ -135,7 +139,9 @@ def _known_ref(st: CampaignState, side: str, ref) -> None:
 def _owed_purchase(st: CampaignState, side: str, ref, what: str, rule: str):
     """`ref` is a purchase id (I1-2) or an RG id (I1) with exactly one purchase owing `what`."""
     ref = str(ref or "")
-    p = st.purchase(ref) or st.purchase(ref.upper())
+    p = st.purchase(ref, side) or st.purchase(ref.upper(), side)
+    if p is None and (st.purchase(ref) or st.purchase(ref.upper())) is not None:
+        raise BadInput(f"purchase {ref} is not {side}'s")
     if p is None:
         rg = st.card.sides[side].rg_by_id(ref)
         if rg is None:

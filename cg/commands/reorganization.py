@@ -69,7 +69,7 @@ def _leaders(ctx, cmd):
     _once(st, f"leaders:{side}", f"{side}'s Leader Generation dr", "3.45")
     r = roll(ctx.dice(given, 1), drms.leader_generation(st, side),
              lambda f: attrs.evolve(tables.promotion(f), table="3.45"))
-    lost = sum(1 for s, uid in st.ff.lost if s == side and st.unit(uid) and st.unit(uid).kind == "leader")
+    lost = sum(1 for s, uid in st.ff.lost if s == side and st.unit(uid, s) and st.unit(uid, s).kind == "leader")
     mmc = sum(1 for u in st.side_units(side) if u.kind in ("squad", "hs") and u.status == "on_map")
     if not any(u.hex for u in st.side_units(side)):
         mmc = sum(1 for u in st.side_units(side) if u.kind in ("squad", "hs"))  # roster-only play
@@ -93,7 +93,7 @@ def _harden(ctx, cmd):
             raise Refused(f"make {side}'s Battlefield Promotion dr first (plcg promote {side})", "3.44", st.step)
         if u.kind not in ("squad", "hs"):
             raise Refused(f"{u.id} is not an MMC", "3.44", st.step)
-        used = sum(1 for x in st.hardened_now[side] if st.unit(x).kind in ("squad", "hs"))
+        used = sum(1 for x in st.hardened_now[side] if st.unit(x, side).kind in ("squad", "hs"))
         if used >= st.promotions[side]:
             raise Refused(f"the 3.44 dr allows {st.promotions[side]} MMC and {used} have hardened", "3.44", st.step)
     elif st.step == "3.45":
@@ -118,7 +118,7 @@ def _repair(ctx, cmd):
     if not item:
         raise BadInput("plcg repair SIDE ITEM: name the weapon or vehicle")
     owed = st.repairs_owed.get((side, item))
-    unit = st.unit(item)
+    unit = st.unit(item, side)
     if owed is None and (unit is None or unit.side != side):
         raise BadInput(f"unknown {side} unit {item!r}, and no repair is owed for it (plcg end --repair "
                        f"{side}:ITEM=KIND flags one at 2.9; plcg oob {side} lists the units)")

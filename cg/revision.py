@@ -1,0 +1,29 @@
+"""Ruling R32: a campaign keeps the rules revision it was started under.
+
+The first event records the revision (a log without one is revision 1, the first release);
+`plcg rules-upgrade` records the move to CURRENT from the next firefight's 2.1 on. Every decision
+that changed between revisions asks `on(state, SWITCH)`: one small named switch per change, each
+listed in the README ("Rules revisions"), so an old campaign file replays and audits as it did.
+"""
+from __future__ import annotations
+
+CURRENT = 2  # the revision a new campaign starts under
+
+# switch -> (revision that brings it, what changes): the README lists each one
+SWITCHES: dict[str, tuple[int, str]] = {
+    "per_side_purchase_numbers": (2, "2.3: purchase numbers count per side (the Allies' first I1 is I1-1); "
+                                     "unit ids repeat across sides and are keyed by side"),
+}
+
+
+def revision(st) -> int:
+    """The revision in force at the state's firefight (an upgrade takes effect at its 2.1)."""
+    rev = st.rules_revision
+    for ff, to in st.rules_upgrades:
+        if st.firefight >= ff:
+            rev = to
+    return rev
+
+
+def on(st, switch: str) -> bool:
+    return revision(st) >= SWITCHES[switch][0]
