@@ -712,9 +712,17 @@ def patrol_return(ctx, side, patrol_n, attacked, pinned, broken, leadership, dic
 @click.option("--recalled", multiple=True, help="SIDE:UNIT Recalled (3.461).")
 @click.option("--repair", multiple=True, help="SIDE:ITEM=KIND owing a 3.46 repair dr.")
 @click.option("--oba-used", "oba_used", multiple=True, help="SIDE:PURCHASE OBA module used (CG4: two at most).")
+@click.option("--position", multiple=True, help="SIDE:UNIT=HEX where the unit stands at the end (3.212 reads it).")
+@click.option("--hero", multiple=True, help="SIDE:UNIT a leader turned heroic, or an MMC that created a Hero (3.43).")
+@click.option("--reduced", multiple=True,
+              help="SIDE:UNIT[=COUNTER] Casualty Reduction: squad to its HS (counter table), HS/crew eliminated, "
+                   "leader wounded.")
+@click.option("--replaced", multiple=True, help="SIDE:UNIT[=COUNTER] ELR replacement (A19.13; default: the counter table's).")
+@click.option("--captured", multiple=True, help="SIDE:UNIT captured.")
+@click.option("--exited", multiple=True, help="SIDE:UNIT exited off a friendly edge, kept for the next firefight (CG8).")
 @click.pass_context
 def end(ctx, turn, cvp_lost, winner, control, lost, terrain, encircled, wounded, shocked, recalled, repair,
-        oba_used):
+        oba_used, position, hero, reduced, replaced, captured, exited):
     """2.9 Firefight end: turn, CVP lost per side, winner (1.31 by default), control, casualties, terrain."""
     cvp = {}
     for item in cvp_lost:
@@ -727,7 +735,21 @@ def end(ctx, turn, cvp_lost, winner, control, lost, terrain, encircled, wounded,
     _step(ctx, {"name": "end", "turn": turn, "cvp_lost": cvp, "winner": winner, "control": list(control),
                 "lost": list(lost), "terrain": list(terrain), "encircled": list(encircled),
                 "wounded": list(wounded), "shocked": list(shocked), "recalled": list(recalled),
-                "repair": list(repair), "oba_used": list(oba_used)})
+                "repair": list(repair), "oba_used": list(oba_used), "position": list(position), "hero": list(hero),
+                "reduced": list(reduced), "replaced": list(replaced), "captured": list(captured),
+                "exited": list(exited)})
+
+
+@main.command()
+@click.argument("side", metavar="SIDE")
+@click.argument("unit", metavar="UNIT")
+@click.argument("hex_", metavar="HEX")
+@click.option("--hip", is_flag=True, help="Still hidden (HIP) at the end (3.24).")
+@click.option("--concealed", is_flag=True, help="Concealed at the end (3.218).")
+@click.pass_context
+def position(ctx, side, unit, hex_, hip, concealed):
+    """2.9: where a unit stands at the firefight's end; 3.212 reads it (else its last recorded hex)."""
+    _step(ctx, {"name": "position", "side": side, "unit": unit, "hex": hex_, "hip": hip, "concealed": concealed})
 
 
 @main.command()

@@ -419,6 +419,18 @@ def _ended(st, p):
     for su in p.get("recalled", ()):
         u = st.unit(su["unit"], su["side"])
         u.recalled, u.status = True, "recalled"
+    for su in p.get("hero", ()):
+        st.unit(su["unit"], su["side"]).hero = True
+    for reduced, changes in ((True, p.get("reduced", ())), (False, p.get("replaced", ()))):
+        for c in changes:
+            _unit_change(st, c, reduced)
+    for su in p.get("captured", ()):
+        u = st.unit(su["unit"], su["side"])
+        u.status, u.eliminated_in = "captured", st.firefight
+        ff.lost.append([su["side"], su["unit"]])
+    for su in p.get("exited", ()):
+        u = st.unit(su["unit"], su["side"])
+        u.exited, u.hex = True, None  # CG8: off a friendly edge, back in its MLR for the next firefight
     for r in p.get("repairs", ()):
         side, item = r["hex"].split(":", 1)
         st.repairs_owed[(side, item)] = r["item"]
@@ -427,6 +439,28 @@ def _ended(st, p):
             break
         pur.revealed = True  # purchases are revealed once the firefight was played
     st.done.add("end")
+
+
+def _unit_change(st, c: dict, reduced: bool) -> None:
+    """Casualty Reduction or ELR replacement: a new counter, a wound, or the unit eliminated."""
+    u = st.unit(c["unit"], c["side"])
+    if c["to"] == "eliminated":
+        u.status, u.eliminated_in = "eliminated", st.firefight
+        st.ff.lost.append([c["side"], c["unit"]])
+    elif c["to"] == "wounded":
+        u.wounded = True
+    else:
+        u.name = c["to"]
+        if reduced and u.kind == "squad":
+            u.kind = "hs"
+
+
+@on("unit_positioned")
+def _positioned(st, p):
+    u = st.unit(p["unit"], p["side"])
+    u.hex, u.hip, u.concealed, u.exited = p["hex"], p["hip"], p["concealed"], False
+    if u.status in ("available", "reserve"):
+        u.status = "on_map"
 
 
 # ---- 3.x ---------------------------------------------------------------------------------------

@@ -100,6 +100,11 @@ class Unit:
     hardened: int = 0
     redeployed: bool = False  # this RePh (3.211: once per RePh)
     eliminated_in: int | None = None
+    # added with `plcg position` / `end --hero ...` (new fields go last: a unit is stored as a row)
+    concealed: bool = False  # 2.9 end position concealed (3.218)
+    hero: bool = False  # a heroic leader, or a Hero SMC (3.43; `end --hero`)
+    fanatic: bool = False  # an Elite MMC Battle Hardened (3.43/3.44 EXC, ruling R34): the counter stays
+    exited: bool = False  # CG8: exited off a friendly edge, kept for the next firefight
 
 
 @attrs.define(slots=True)

@@ -54,6 +54,13 @@ class SideUnit:
 
 
 @attrs.frozen
+class UnitChange:
+    side: str
+    unit: str
+    to: str  # the new counter ("2-4-7"), or "eliminated" where the change removes the unit
+
+
+@attrs.frozen
 class HexItem:
     hex: str
     item: str
@@ -265,6 +272,21 @@ class FirefightEnded(Event):
     recalled: tuple[SideUnit, ...] = ()
     repairs: tuple[HexItem, ...] = ()  # hex=side:item id, item=kind (3.46)
     oba_used: tuple[SideUnit, ...] = ()  # OBA modules used (CG4: two at most; CG7: a used module is spent)
+    # what happened to units in play (contract, second round); absent in older logs
+    hero: tuple[SideUnit, ...] = ()  # a leader turned heroic, or an MMC that created a Hero (3.43)
+    reduced: tuple[UnitChange, ...] = ()  # Casualty Reduction: squad -> its HS, HS/SMC eliminated
+    replaced: tuple[UnitChange, ...] = ()  # ELR replacement (A19.13)
+    captured: tuple[SideUnit, ...] = ()
+    exited: tuple[SideUnit, ...] = ()  # CG8
+
+
+@event("unit_positioned")
+class UnitPositioned(Event):  # 2.9: where a unit stands at the firefight's end (3.212 reads it)
+    side: str
+    unit: str
+    hex: str
+    hip: bool = False
+    concealed: bool = False
 
 
 # --- 3.x Reorganization Phase -----------------------------------------------------------------

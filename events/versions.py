@@ -43,6 +43,7 @@ VERSIONS: dict[str, int] = {
     "terrain_changed": 1,
     "tvp_awarded": 1,
     "unit_hardened": 1,
+    "unit_positioned": 1,
     "unit_set_up": 1,
     "weather_set": 1,
 }

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 
-_FLAGS = ("isolated", "encircled", "wounded", "shocked", "recalled", "hip")
+_FLAGS = ("isolated", "encircled", "wounded", "shocked", "recalled", "hip", "concealed", "hero", "fanatic", "exited")
 
 
 def oob_rows(st, side: str) -> list[dict]:
@@ -12,7 +12,8 @@ def oob_rows(st, side: str) -> list[dict]:
         if u.side != side:
             continue
         flags = []
-        if u.isolated or u.encircled or u.wounded or u.shocked or u.recalled or u.hip:  # most units: none
+        if u.isolated or u.encircled or u.wounded or u.shocked or u.recalled or u.hip or u.concealed or u.hero \
+                or u.fanatic or u.exited:  # most units: none
             flags = [f for f in _FLAGS if getattr(u, f)]
         if u.hardened:
             flags.append(f"hardened x{u.hardened}")

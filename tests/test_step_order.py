@@ -41,6 +41,7 @@ COMMANDS = {
                 "--dice", "3,4"], {"2.7"}),
     "patrol-return": (["patrol-return", "axis", "1", "--dice", "3,4"], {"2.7"}),
     "end": (["end", "--turn", "5", "--cvp-lost", "axis=3", "--cvp-lost", "allied=4"], {"2.9"}),
+    "position": (["position", "axis", SQUAD, "M5"], {"2.9"}),
     "casualties": (["casualties", "axis", "--cvp", "2"], {"3.1", "3.2", "3.3"}),
     "encircled": (["encircled", "axis", SQUAD, "--morale", "7", "--dice", "3,4"], {"3.1"}),
     "shock": (["shock", "axis", SQUAD, "--dice", "3"], {"3.1"}),
@@ -56,7 +57,7 @@ COMMANDS = {
     "rubble": (["rubble", "M4", "--kia", "2", "--dice", "3"], {"2.9", "3.3"}),
     "flame": (["flame", "M4", "--kindling", "7", "--dice", "3,4"], {"2.9", "3.3"}),
 }
-NAMES_A_UNIT = {"redeploy", "setup", "patrol", "encircled", "shock", "evacuate", "recall", "harden", "repair"}
+NAMES_A_UNIT = {"position", "redeploy", "setup", "patrol", "encircled", "shock", "evacuate", "recall", "harden", "repair"}
 
 PLAN = {
     1: {"buy": [("axis", "I1"), ("allied", "I1")], "end": {"cvp_lost": {"axis": 4, "allied": 6}}},

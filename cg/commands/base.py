@@ -130,6 +130,14 @@ def roll(dice: Dice, drm: tuple[Drm, ...], lookup: Callable, **extra) -> Roll:
 def given_dice(cmd: dict, count: int, key: str = "dice") -> Dice | None:
     return dicemod.parse(cmd.get(key), count)
 
+def counter_table(st: CampaignState, side: str) -> tuple[str, dict]:
+    """(nationality, the card's counter overrides for it): what cg/counters.py reads (ruling R34)."""
+    from cg import counters
+
+    nat = st.card.sides[side].nationality
+    return nat, counters.overrides_for(getattr(st.card, "counters", None), nat)
+
+
 def leader_slots(st: CampaignState, side: str) -> int:
     """3.45: the dr's '# of MMC' result counts leaders hardened and generated together."""
     hardened = sum(1 for x in st.hardened_now[side] if st.unit(x, side).kind == "leader")
