@@ -631,7 +631,8 @@ def option(ctx, option):
 @click.argument("unit", metavar="UNIT")
 @click.option("--to", "to", required=True, help="The hex it redeploys to.")
 @click.option("--hs", type=int, default=0, help="HS equivalents beyond one squad on the same DR.")
-@click.option("--leadership", type=int, default=0, help="Leadership DRM.")
+@click.option("--leadership", type=int, default=None,
+              help="Leadership DRM, typed only where the unit has no recorded hex (ruling R33: the ledger cannot see who stands with it); where it has one, the best leader in its hex gives it (R30) and a contradicting value is refused.")
 @click.option("--crosses-uncontrolled", "crosses_uncontrolled", is_flag=True,
               help="The redeployment crosses Uncontrolled terrain from the FMLR (+1).")
 @DICE_DR
@@ -640,7 +641,7 @@ def option(ctx, option):
 def redeploy(ctx, side, unit, to, hs, leadership, crosses_uncontrolled, dice, as_json):
     """2.5 / 3.2 Redeploy a unit (Redeployment Table, DRM from the map)."""
     _step(ctx, {"name": "redeploy", "side": side, "unit": unit, "to": to, "hs": hs or None,
-                "leadership": leadership or None, "crosses_uncontrolled": crosses_uncontrolled,
+                "leadership": leadership, "crosses_uncontrolled": crosses_uncontrolled,
                 "dice": dice}, as_json)
 
 
@@ -766,14 +767,15 @@ def casualties(ctx, side, cvp, lost):
 @click.argument("side", metavar="SIDE")
 @click.argument("unit", metavar="UNIT")
 @click.option("--morale", type=int, help="The unit's morale for the 1TC (default: the one its counter shows).")
-@click.option("--leadership", type=int, default=0)
+@click.option("--leadership", type=int, default=None,
+              help="Leadership DRM, typed only where the unit has no recorded hex (ruling R33: the ledger cannot see who stands with it); where it has one, the best leader in its hex gives it (R30) and a contradicting value is refused.")
 @DICE_DR
 @JSON_OPT
 @click.pass_context
 def encircled(ctx, side, unit, morale, leadership, dice, as_json):
     """3.17 1TC of an Encircled unit (fail: eliminated)."""
     _step(ctx, {"name": "encircled", "side": side, "unit": unit, "morale": morale,
-                "leadership": leadership or None, "dice": dice}, as_json)
+                "leadership": leadership, "dice": dice}, as_json)
 
 
 @main.command()

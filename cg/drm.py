@@ -162,14 +162,45 @@ def patrol(kind: str, *, elite: int = 0, stealthy: int = 0, inexperienced: int =
     return tuple(out)
 
 
+def leadership(state: CampaignState, unit, typed, rule: str) -> tuple[Drm, ...]:
+    """3.17 / 3.21 "Leadership" (rulings R30, R33; revision switch leadership_from_units): the best
+    modifier among the side's leaders in the unit's hex, read from the OB. A unit with no recorded hex
+    takes the typed value, recorded as typed; a typed value contradicting the OB is refused."""
+    from cg import revision
+    from cg.counters import leader_modifier
+    from events.errors import Refused
+
+    if not revision.on(state, "leadership_from_units"):
+        return (Drm(rule, "leadership", typed),) if typed else ()
+    if not unit.hex:
+        return (Drm(rule, "leadership (typed: no hex recorded for the unit, ruling R33)", typed),) if typed else ()
+    here = [(leader_modifier(u.name), u.id, u.name) for u in state.side_units(unit.side)
+            if u.kind == "leader" and u.hex == unit.hex and u is not unit and u.status != "reserve"
+            and leader_modifier(u.name) is not None]
+    best = min(here) if here else None
+    value = best[0] if best else 0
+    if typed is not None and typed != value:
+        who = f"{best[1]} ({best[2]}) gives {value:+d}" if best else "no leader stands there: +0"
+        raise Refused(f"--leadership {typed:+d} contradicts the OB: {unit.id} is in {unit.hex}, where {who} "
+                      "(ruling R30)", "R33", state.step)
+    return (Drm(rule, f"leadership of {best[1]} ({best[2]}) in {unit.hex}", value),) if best and value else ()
+
+
 def redeployment(state: CampaignState, side: str, frm: str | None, situation: str, *,
-                 hs_beyond: int = 0, crosses_uncontrolled: bool = False, leadership: int = 0) -> tuple[Drm, ...]:
-    """3.21 Redeployment DRM; the situation and distances come from the map-control projection."""
+                 hs_beyond: int = 0, crosses_uncontrolled: bool = False, leadership: int = 0,
+                 unit=None, lead: tuple[Drm, ...] | None = None) -> tuple[Drm, ...]:
+    """3.21 Redeployment DRM; the situation and distances come from the map-control projection.
+    `lead`: the leadership DRM already decided (drm.leadership), else the typed `leadership`."""
+    from cg import revision
+
     out = []
     mc = state.map_control()
-    if situation == "isolated" and frm is not None:
+    r2 = revision.on(state, "redeployment_isolated")
+    isolated = situation == "isolated" or (r2 and unit is not None and unit.isolated)
+    if isolated and frm is not None:
         d = mc.distance_to_mlr(frm, side)
-        if d is None or d > 6:
+        far = d is None or (d >= 6 if r2 else d > 6)  # ruling R1: ">6" is 6 or more (revision 2)
+        if far:
             out.append(Drm("3.21", f"Isolated, {d if d is not None else 'no'} hexes from nearest FMLR", 1))
     if crosses_uncontrolled:
         out.append(Drm("3.21", "redeployment crosses Uncontrolled terrain from FMLR", 1))
@@ -180,10 +211,13 @@ def redeployment(state: CampaignState, side: str, frm: str | None, situation: st
     if hs_beyond:
         out.append(Drm("3.21", f"{hs_beyond} HS equivalent(s) beyond one squad on the same DR", hs_beyond))
     if frm is not None and mc.inside_or_adjacent_mlr(frm, side):
-        out.append(Drm("3.21", "inside/adjacent to friendly MLR", -1))
+        if not (r2 and situation == "isolated"):  # an Isolated pocket is no friendly MLR (revision 2)
+            out.append(Drm("3.21", "inside/adjacent to friendly MLR", -1))
     elif frm is None:
         out.append(Drm("3.21", "inside friendly MLR (no recorded hex)", -1))
-    if leadership:
+    if lead is not None:
+        out.extend(lead)
+    elif leadership:
         out.append(Drm("3.21", "leadership", leadership))
     return tuple(out)
 

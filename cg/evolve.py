@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Callable, Iterable
 
+from cg import revision
 from cg.state import SIDES, CampaignState, FirefightRecord, Purchase, Unit, unit_kind
 
 HANDLERS: dict[str, Callable] = {}
@@ -491,9 +492,11 @@ def _encircled(st, p):
     u = st.unit(p["unit"], p["side"])
     if p["roll"]["outcome"] == "eliminated":
         _eliminate(st, p["side"], u.id)
-    else:
-        u.encircled = False  # passed: it keeps the Encircled marker into the next firefight (3.17)
-    u.encircled = False
+    # 3.17: a unit that passes keeps its Encircled marker (revision switch encircled_kept); revision 1
+    # removed it, and the logs it wrote fold as they did
+    u.encircled = p["roll"]["outcome"] != "eliminated" and revision.on(st, "encircled_kept")
+    if u.encircled:
+        st.done.add(f"encircled:{u.side}:{u.id}")  # tested this RePh: owes no second 1TC
 
 
 @on("shock_resolved")

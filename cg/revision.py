@@ -13,6 +13,13 @@ CURRENT = 2  # the revision a new campaign starts under
 SWITCHES: dict[str, tuple[int, str]] = {
     "per_side_purchase_numbers": (2, "2.3: purchase numbers count per side (the Allies' first I1 is I1-1); "
                                      "unit ids repeat across sides and are keyed by side"),
+    "leadership_from_units": (2, "3.17, 3.21: Leadership is the modifier of the best leader in the unit's hex "
+                                 "(rulings R30, R33); a typed --leadership is taken only where the unit has no "
+                                 "recorded hex, and one contradicting the OB is refused"),
+    "redeployment_isolated": (2, "3.21: +1 for a unit Isolated (an Isolated Location, or left Isolated by "
+                                 "3.216) 6 or more hexes from the nearest friendly MLR (ruling R1; revision 1: "
+                                 "more than 6), and no -1 for its Isolated pocket as if it were a friendly MLR"),
+    "encircled_kept": (2, "3.17: a unit that passes its 1TC stays Encircled (revision 1 removed the marker)"),
 }
 
 

@@ -24,7 +24,7 @@ def fingerprint() -> str:
 
         h = hashlib.sha256(str(SNAPSHOT_VERSION).encode())
         here = Path(__file__).parent
-        for name in ("state.py", "evolve.py", "snapshot.py", "card.py"):
+        for name in ("state.py", "evolve.py", "snapshot.py", "card.py", "revision.py"):
             h.update((here / name).read_bytes())
         _FINGERPRINT = h.hexdigest()[:16]
     return _FINGERPRINT

@@ -184,7 +184,7 @@ def pending(state: CampaignState) -> list[dict]:
             owe("plcg end --turn N --cvp-lost axis=N --cvp-lost allied=N", "2.9", "firefight result", False)
     elif s == "3.1":
         for u in state.units.values():
-            if u.encircled and u.status in ("on_map", "available"):
+            if u.encircled and u.status in ("on_map", "available") and f"encircled:{u.side}:{u.id}" not in state.done:
                 if counter_morale(u.name) is None:
                     owe(f"plcg encircled {u.side} {u.id} --morale M", "3.17", f"1TC for encircled {u.id}", False)
                 else:  # the counter shows the morale: runnable as written

@@ -33,7 +33,7 @@ def _redeploy(ctx, cmd):
     to = hex_arg(st, cmd.get("to"), "--to")
     given = given_dice(cmd, 2)
     hs_beyond = int_arg(cmd, "hs", 0, default=0)
-    leadership = int_arg(cmd, "leadership", -6, 6, default=0)
+    typed = None if cmd.get("leadership") is None else int_arg(cmd, "leadership", -6, 6)
     in_play(st, u)
     at(st, "redeploy")
     if u.redeployed:
@@ -67,7 +67,8 @@ def _redeploy(ctx, cmd):
     column = "vehicle" if u.kind == "vehicle" else "infantry"
     d = ctx.dice(given, 2)
     dl = drms.redeployment(st, side, u.hex, situation, hs_beyond=hs_beyond,
-                           crosses_uncontrolled=bool(cmd.get("crosses_uncontrolled")), leadership=leadership)
+                           crosses_uncontrolled=bool(cmd.get("crosses_uncontrolled")), unit=u,
+                           lead=drms.leadership(st, u, typed, "3.21"))
     r = roll(d, dl, lambda f: tables.redeployment(f, column, d.values))
     result = r.outcome
     if result in ("remains", "remains_reduced") and situation in ("enemy_mlr", "isolated"):
