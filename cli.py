@@ -637,11 +637,13 @@ def option(ctx, option):
               help="The redeployment crosses Uncontrolled terrain from the FMLR (+1).")
 @DICE_DR
 @JSON_OPT
+@click.option("--counter", help="The new counter where a Replaced/Reduced result needs one the counter table "
+                                "lacks (ruling R34).")
 @click.pass_context
-def redeploy(ctx, side, unit, to, hs, leadership, crosses_uncontrolled, dice, as_json):
+def redeploy(ctx, side, unit, to, hs, leadership, crosses_uncontrolled, counter, dice, as_json):
     """2.5 / 3.2 Redeploy a unit (Redeployment Table, DRM from the map)."""
     _step(ctx, {"name": "redeploy", "side": side, "unit": unit, "to": to, "hs": hs or None,
-                "leadership": leadership, "crosses_uncontrolled": crosses_uncontrolled,
+                "leadership": leadership, "crosses_uncontrolled": crosses_uncontrolled, "counter": counter,
                 "dice": dice}, as_json)
 
 

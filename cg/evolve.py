@@ -355,6 +355,14 @@ def _redeployed(st, p):
     u = st.units[f"{p['side']}:{p['unit']}"]  # a unit in play (decide checked it): never in the settled part
     u.redeployed = True
     r = p["result"]
+    if p["situation"] != "friendly_mlr" and revision.on(st, "redeployment_results"):
+        u.hip = False  # 3.212-3.217: outside a friendly MLR HIP is lost, and concealment but in 3.215
+        if p["situation"] != "isolated":
+            u.concealed = False
+    if p.get("change"):
+        _unit_change(st, {"side": p["side"], "unit": p["unit"], "to": p["change"]}, p.get("reduced", False))
+        if u.status == "eliminated":
+            return
     if r in ("eliminated", "eliminated_cs_na"):
         u.status, u.eliminated_in = "eliminated", st.firefight
         st.ff.lost.append([p["side"], u.id])

@@ -19,6 +19,10 @@ SWITCHES: dict[str, tuple[int, str]] = {
     "redeployment_isolated": (2, "3.21: +1 for a unit Isolated (an Isolated Location, or left Isolated by "
                                  "3.216) 6 or more hexes from the nearest friendly MLR (ruling R1; revision 1: "
                                  "more than 6), and no -1 for its Isolated pocket as if it were a friendly MLR"),
+    "redeployment_results": (2, "3.21: Redeployment Table results reach the unit: Replaced/Reduced change its "
+                                "counter (counter table, ruling R34; note 2: no lower counter = Casualty "
+                                "Reduced), a reduced HS/crew is eliminated; units outside a friendly MLR lose "
+                                "HIP (3.212-3.217) and concealment (3.214, 3.216, 3.217; 3.215 keeps it)"),
     "encircled_kept": (2, "3.17: a unit that passes its 1TC stays Encircled (revision 1 removed the marker)"),
 }
 

@@ -221,6 +221,8 @@ class Redeployed(Event):
     situation: str  # 3.212
     roll: Roll | None  # Option B in friendly MLR: no roll
     result: str
+    change: str | None = None  # revision 2: the unit's new counter (Replaced/Reduced), "eliminated", "wounded"
+    reduced: bool = False  # the change is a Casualty Reduction (a squad's new counter is its HS)
 
 
 @event("unit_set_up")

@@ -84,8 +84,11 @@ def _summary(etype: str, p: dict) -> str:
         how = roll_words(r, "Redeployment Table") if r else "Option B"
         res = p["result"].replace("_", " ")
         tail = f" -> {res}" if not r or r["outcome"] != p["result"] else ""
+        change = p.get("change")
+        change = "" if not change else f"; {p['unit']} is {change}" if change in ("eliminated", "wounded") \
+            else f"; {p['unit']} is now a {change}"
         return f"{s} {p['unit']} redeploys from {p['frm'] or 'MLR'} ({p['situation'].replace('_', ' ')}) " \
-               f"to {p['to']}: {how}{tail}"
+               f"to {p['to']}: {how}{tail}{change}"
     if etype == "unit_set_up":
         return f"{s} {p['unit']} set up in {p['hex']}" + (" (HIP)" if p["hip"] else "")
     if etype == "patrol_resolved":

@@ -102,3 +102,48 @@ def test_a_counter_the_table_lacks_is_asked_for(at_end):
     assert r.code == 0, r.err
     allied = oob(c.path, "allied")
     assert "wounded" in allied[leader]["flags"] and allied["I1-1.3"]["name"] == "5-5-7"
+
+
+def test_redeployment_results_reach_the_unit_and_outside_the_mlr_hip_is_lost(at_end, tmp_path):
+    """Revision 2: 3.21 Reduced / Replaced change the counter (table, R34); 3.214 HIP and concealment lost."""
+    c = at_end
+    r = cli_run(c.path, "end", "--turn", "5", "--cvp-lost", "axis=1", "--cvp-lost", "allied=1",
+                "--position", "axis:I1-1.1=D4", "--position", "axis:I1-1.2=D4")
+    assert r.code == 0, r.err
+    assert cli_run(c.path, "position", "axis", "I1-1.1", "D4", "--hip", "--concealed").code == 0  # until next
+    assert {"hip", "concealed"} <= set(oob(c.path, "axis")["I1-1.1"]["flags"])
+    c.advance(1, "3.2")
+    c.run("option", option="A")
+    st = c.state()
+    st_u = st.unit("I1-1.1", "axis")
+    assert st_u.hex == "D4"
+    # D4 is in the Allied MLR: +2 (3.214); 4+5 = 9 + 2 = 11: Redeploys, Reduced
+    r = cli_run(c.path, "redeploy", "axis", "I1-1.1", "--to", "M5", "--dice", "4,5")
+    assert r.code == 0, r.err
+    assert "now a 2-4-7" in r.out
+    # 3+5 = 8 + 2 = 10: Redeploys, Replaced: the German 4-6-7 is replaced by a 4-4-7 (A19.13)
+    r = cli_run(c.path, "redeploy", "axis", "I1-1.2", "--to", "M5", "--dice", "3,5")
+    assert r.code == 0, r.err
+    axis = oob(c.path, "axis")
+    assert (axis["I1-1.1"]["name"], axis["I1-1.1"]["kind"], axis["I1-1.1"]["hex"]) == ("2-4-7", "hs", "M5")
+    assert not {"hip", "concealed"} & set(axis["I1-1.1"]["flags"])  # lost in the enemy MLR (3.214)
+    assert (axis["I1-1.2"]["name"], axis["I1-1.2"]["kind"]) == ("4-4-7", "squad")
+    assert cli_run(c.path, "audit").code == 0
+
+
+def test_revision_1_redeployment_left_the_counter_as_it_was(tmp_path):
+    db = tmp_path / "r1.plcg"
+    assert cli_run(db, "new", "--card", "sample", "--rules-revision", "1").code == 0
+    c = Campaign.attach(db, plan=PLAN)
+    c.advance(1, "2.6")
+    assert cli_run(db, "setup", "axis", "I1-1.1", "M5").code == 0
+    c.advance(1, "2.9")
+    c.run("end", turn=5, cvp_lost={"axis": 1, "allied": 1}, control=["allied=M5"])
+    c.advance(1, "3.2")
+    c.run("option", option="A")
+    owed = owed_redeployments(db)
+    assert owed and owed[0].startswith("plcg redeploy axis I1-1.1")
+    r = cli_run(db, "redeploy", "axis", "I1-1.1", "--to", "N7", "--dice", "4,5")
+    assert r.code == 0, r.err
+    assert oob(db, "axis")["I1-1.1"]["name"] == "4-6-7"
+    c.close()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 
 from cg import drm as drms
+from cg import revision
 from cg import tables
 from events.errors import BadInput, Refused
 from cg.rules import redeployment_owed, situation_of
@@ -73,7 +74,40 @@ def _redeploy(ctx, cmd):
     result = r.outcome
     if result in ("remains", "remains_reduced") and situation in ("enemy_mlr", "isolated"):
         result = "eliminated"  # 3.214/3.215: failing to redeploy from the enemy MLR eliminates
-    return [ev.Redeployed(side=side, unit=u.id, frm=u.hex, to=to, situation=situation, roll=r, result=result)]
+    change, reduced = _result_change(st, u, result, cmd.get("counter")) \
+        if revision.on(st, "redeployment_results") else (None, False)
+    return [ev.Redeployed(side=side, unit=u.id, frm=u.hex, to=to, situation=situation, roll=r, result=result,
+                          change=change, reduced=reduced)]
+
+
+def _result_change(st, u, result: str, given) -> tuple[str | None, bool]:
+    """3.21 Replaced / Reduced on the unit (revision switch redeployment_results): the new counter from
+    the table (ruling R34), or the one given (--counter) where the table lacks it."""
+    from cg import counters
+    from cg.commands.base import counter_table
+
+    if result not in ("redeploys_replaced", "redeploys_reduced", "remains_reduced") or u.kind == "vehicle":
+        return None, False
+    nat, over = counter_table(st, u.side)
+    given = (str(given).strip() or None) if given else None
+    if result == "redeploys_replaced" and u.kind in ("squad", "hs", "leader"):
+        to = given or counters.replacement(nat, u.name, over)
+        if to is not None:
+            return to, False
+        c = counters.lookup(nat, u.name, over)
+        if c is None or c.replaced is None and (c.klass or "") not in ("green", "conscript") and u.name != "6+1":
+            raise BadInput(f"{u.id} ({nat} {u.name}) is Replaced (3.21) and the counter table has no "
+                           "replacement: give it with --counter COUNTER (ruling R34)")
+        # note 2 (A19.12): no lower counter -> Disrupted -> Casualty Reduced instead
+    if u.kind == "squad":
+        to = given or counters.half_squad(nat, u.name, over)
+        if to is None:
+            raise BadInput(f"{u.id} ({nat} {u.name}) is Reduced (3.21) and the counter table has no half-squad: "
+                           "give it with --counter COUNTER (ruling R34)")
+        return to, True
+    if u.kind == "leader" and not u.wounded:
+        return "wounded", True
+    return "eliminated", True
 
 
 @command("setup", "2.6")
