@@ -835,7 +835,8 @@ def leaders(ctx, side, dice, as_json):
 @main.command()
 @click.argument("side", metavar="SIDE")
 @click.argument("unit", metavar="UNIT")
-@click.option("--to", "to", help="The new counter, e.g. 4-6-8 (optional).")
+@click.option("--to", "to", help="The new counter, e.g. 4-6-8: only where the counter table lacks it (ruling R34; "
+                                 "rules revision 1 campaigns: optional, recorded as typed).")
 @click.pass_context
 def harden(ctx, side, unit, to):
     """3.43-3.45 Battle Harden a unit (within the 3.44 / 3.45 results, once per RePh)."""

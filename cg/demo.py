@@ -106,6 +106,23 @@ def _cp_now(st, side, run) -> int:
     return st.sides[side].cp  # the ledger refuses (exit 3) anything the CP left cannot pay for
 
 
+# A19.13 replacements the counter table lacks (ruling R34 asks for them): the demo's players know these
+DEMO_REPLACED = {"7-4-7": "6-6-7"}
+
+
+def _missing_counter(st, u) -> str | None:
+    """The counter a Replaced result would ask for (`redeploy --counter`), where the table lacks it."""
+    from cg import counters
+    from cg.commands.base import counter_table
+
+    if u.kind not in ("squad", "hs"):
+        return None
+    nat, over = counter_table(st, u.side)
+    if counters.replacement(nat, u.name, over) is None and u.name in DEMO_REPLACED:
+        return DEMO_REPLACED[u.name]
+    return None
+
+
 def _choice(st, o: dict) -> dict | None:
     """The player's part of a non-runnable pending item, as the demo's players decide it."""
     c = o["command"]
@@ -141,8 +158,13 @@ def _choice(st, o: dict) -> dict | None:
         from cg.rules import nearest_friendly_hex
 
         side, unit = c.split()[2], c.split()[3]
-        to = nearest_friendly_hex(st, st.unit(unit, side))
-        return {"name": "redeploy", "side": side, "unit": unit, "to": to} if to else None
+        u = st.unit(unit, side)
+        to = nearest_friendly_hex(st, u)
+        cmd = {"name": "redeploy", "side": side, "unit": unit, "to": to}
+        counter = _missing_counter(st, u)
+        if counter:
+            cmd["counter"] = counter
+        return cmd if to else None
     if c.startswith("plcg encircled"):
         return {"name": "encircled", "side": c.split()[2], "unit": c.split()[3], "morale": 7}
     return None

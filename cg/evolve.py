@@ -565,6 +565,13 @@ def _hardened(st, p):
     u = st.unit(p["unit"], p["side"])
     u.hardened += 1
     st.hardened_now[p["side"]].append(u.id)
+    if revision.on(st, "hardening_by_table"):  # the counter changes (ruling R34); 3.43 uses the Hero up
+        if p.get("to"):
+            u.name = p["to"]
+        if p.get("fanatic"):
+            u.fanatic = True
+        if p.get("hero"):
+            st.unit(p["hero"], p["side"]).hero = False
 
 
 @on("leaders_rolled")

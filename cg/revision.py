@@ -23,6 +23,9 @@ SWITCHES: dict[str, tuple[int, str]] = {
                                 "counter (counter table, ruling R34; note 2: no lower counter = Casualty "
                                 "Reduced), a reduced HS/crew is eliminated; units outside a friendly MLR lose "
                                 "HIP (3.212-3.217) and concealment (3.214, 3.216, 3.217; 3.215 keeps it)"),
+    "hardening_by_table": (2, "3.43-3.45: Battle Hardening changes the counter by the counter table (ruling "
+                              "R34; `--to` only where the table lacks it); an Elite MMC turns Fanatic, its counter "
+                              "stays; 3.43 needs a Hero (`end --hero`) to combine with an MMC, or a heroic leader"),
     "encircled_kept": (2, "3.17: a unit that passes its 1TC stays Encircled (revision 1 removed the marker)"),
 }
 

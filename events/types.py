@@ -359,6 +359,9 @@ class UnitHardened(Event):  # 3.43 heroes, 3.44 MMC, 3.45 leaders: Battle Harden
     unit: str
     by: str  # "3.43" | "3.44" | "3.45"
     to: str | None = None  # the new counter, when the player names it (e.g. "4-6-8")
+    # revision 2 (ruling R34): the counter comes from the table; an Elite MMC turns Fanatic (the counter stays)
+    fanatic: bool = False
+    hero: str | None = None  # 3.43: the Hero (or heroic leader) whose marker the hardening uses up
 
 
 @event("leaders_rolled")

@@ -127,7 +127,9 @@ def _summary(etype: str, p: dict) -> str:
     if etype == "leaders_rolled":
         return f"{s} Leader Generation: {roll_words(r)}; may generate {p['may_generate']}"
     if etype == "unit_hardened":
-        return f"{s} {p['unit']} Battle Hardened ({p['by']})" + (f" to {p['to']}" if p.get("to") else "")
+        return f"{s} {p['unit']} Battle Hardened ({p['by']})" + (f" to {p['to']}" if p.get("to") else "") + \
+            (" (Elite: Fanatic, the counter stays)" if p.get("fanatic") else "") + \
+            (f" with the Hero of {p['hero']}" if p.get("hero") and p["hero"] != p["unit"] else "")
     if etype == "repair_rolled":
         return f"{s} repair of {p['item']} ({p['kind']}): {roll_words(r)}"
     if etype == "recall_rolled":

@@ -91,7 +91,11 @@ def _result_change(st, u, result: str, given) -> tuple[str | None, bool]:
     nat, over = counter_table(st, u.side)
     given = (str(given).strip() or None) if given else None
     if result == "redeploys_replaced" and u.kind in ("squad", "hs", "leader"):
-        to = given or counters.replacement(nat, u.name, over)
+        to = counters.replacement(nat, u.name, over)
+        if to is not None and given and given != to:
+            raise Refused(f"{u.id} ({u.name}) is replaced by {to} by the counter table, not {given} (ruling R34: "
+                          "--counter is for counters the table lacks)", "R34", st.step)
+        to = to or given
         if to is not None:
             return to, False
         c = counters.lookup(nat, u.name, over)
@@ -100,7 +104,7 @@ def _result_change(st, u, result: str, given) -> tuple[str | None, bool]:
                            "replacement: give it with --counter COUNTER (ruling R34)")
         # note 2 (A19.12): no lower counter -> Disrupted -> Casualty Reduced instead
     if u.kind == "squad":
-        to = given or counters.half_squad(nat, u.name, over)
+        to = counters.half_squad(nat, u.name, over) or given
         if to is None:
             raise BadInput(f"{u.id} ({nat} {u.name}) is Reduced (3.21) and the counter table has no half-squad: "
                            "give it with --counter COUNTER (ruling R34)")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import attrs
 
 from cg import drm as drms
+from cg import revision
 from cg import tables
 from events.errors import BadInput, Refused
 from cg.state import CampaignState
@@ -104,7 +105,51 @@ def _harden(ctx, cmd):
         if leader_slots(st, side) <= 0:
             raise Refused(f"the 3.45 result ({st.leader_result[side]}) allows no more leaders to harden or "
                           "be generated", "3.45", st.step)
-    return [ev.UnitHardened(side=side, unit=u.id, by=st.step, to=to)]
+    if not revision.on(st, "hardening_by_table"):
+        return [ev.UnitHardened(side=side, unit=u.id, by=st.step, to=to)]
+    hero = _hero_for(st, side, u) if st.step == "3.43" else None
+    to, fanatic = _hardened_counter(st, u, to)
+    return [ev.UnitHardened(side=side, unit=u.id, by=st.step, to=to, fanatic=fanatic, hero=hero)]
+
+
+def _hero_for(st, side: str, u) -> str:
+    """3.43: a heroic leader hardens itself; an MMC combines with a Hero of its side (`end --hero`)."""
+    if u.kind == "leader":
+        if not u.hero:
+            raise Refused(f"{u.id} is no heroic leader (plcg end --hero {side}:{u.id} records one)", "3.43", st.step)
+        return u.id
+    if u.kind not in ("squad", "hs"):
+        raise Refused(f"{u.id} is not an MMC: only an MMC combines with a Hero", "3.43", st.step)
+    heroes = [h for h in st.side_units(side) if h.hero and h.kind != "leader"]
+    if not heroes:
+        raise Refused(f"{side} has no Hero left to combine with {u.id} (plcg end --hero records one)", "3.43",
+                      st.step)
+    return heroes[0].id
+
+
+def _hardened_counter(st, u, given) -> tuple[str | None, bool]:
+    """(new counter, fanatic) by the counter table (ruling R34); `--to` only where the table lacks it."""
+    from cg import counters
+    from cg.commands.base import counter_table
+
+    if u.kind not in ("squad", "hs", "leader"):
+        return given, False
+    nat, over = counter_table(st, u.side)
+    to, fanatic = counters.harden(nat, u.name, over)
+    if fanatic:
+        if given and given != u.name:
+            raise Refused(f"{u.id} ({u.name}) is Elite: it turns Fanatic and keeps its counter, not {given} "
+                          "(3.43/3.44 EXC, ruling R34)", "R34", st.step)
+        return None, True
+    if to is None:
+        if not given:
+            raise BadInput(f"the counter table has no Battle Hardened counter for {nat} {u.name}: give it with "
+                           f"--to COUNTER (ruling R34)")
+        return given, False
+    if given and given != to:
+        raise Refused(f"{u.id} ({u.name}) Battle Hardens to {to} by the counter table, not {given} (ruling R34; "
+                      "--to is for counters the table lacks)", "R34", st.step)
+    return to, False
 
 
 REPAIRABLE = ("sw", "gun", "vehicle", "other")  # unit kinds a 3.46 repair dr can be for
