@@ -160,7 +160,11 @@ def _step_left(st, p):
         st.step = "end"
         st.ended = True
         return
+    if frm == "2.5" and revision.on(st, "one_redeployment"):
+        for u in st.units.values():  # ruling R28: the 3.2 redeployment mark lasts through 2.5
+            u.redeployed = False
     if to == "2.1":
+        played = not st.idle
         _new_firefight(st, p["firefight"])
         for side in SIDES:
             s = st.sides[side]
@@ -169,8 +173,9 @@ def _step_left(st, p):
         st.ap_failed.clear()
         st.patrols_done = {"axis": set(), "allied": set()}
         st.patrols_to_return = {"axis": set(), "allied": set()}
-        for u in st.units.values():
-            u.redeployed = False
+        if not (played and revision.on(st, "one_redeployment")):
+            for u in st.units.values():
+                u.redeployed = False
         st.hardened_now = {"axis": [], "allied": []}
         st.promotions = {"axis": 0, "allied": 0}
         st.leader_result = {"axis": 0, "allied": 0}
@@ -443,6 +448,8 @@ def _ended(st, p):
     for r in p.get("repairs", ()):
         side, item = r["hex"].split(":", 1)
         st.repairs_owed[(side, item)] = r["item"]
+    if revision.on(st, "oba_air_expended"):
+        _expend(st, p)
     for pur in reversed(st.purchases.values()):  # made in firefight order: this one's come last
         if pur.firefight < st.firefight:
             break
@@ -470,6 +477,19 @@ def _positioned(st, p):
     u.hex, u.hip, u.concealed, u.exited = p["hex"], p["hip"], p["concealed"], False
     if u.status in ("available", "reserve"):
         u.status = "on_map"
+
+
+def _expend(st, p) -> None:
+    """CG7 EXC: a used OBA module and this firefight's Air Support are not retained (status "expended")."""
+    spent = [st.purchase(su["unit"], su["side"]) for su in p.get("oba_used", ())]
+    spent += [pur for pur in st.purchases.values() if pur.kind == "air" and pur.firefight == st.firefight]
+    for pur in spent:
+        if pur is None:
+            continue
+        for uid in pur.units:
+            u = st.unit(uid, pur.side)
+            if u is not None and u.status in ("available", "on_map", "reserve"):
+                u.status, u.eliminated_in = "expended", st.firefight
 
 
 # ---- 3.x ---------------------------------------------------------------------------------------
@@ -538,6 +558,9 @@ def _evac(st, p):
     u = st.unit(p["leader"], p["side"])
     if p["roll"]["outcome"] == "evacuated":
         u.status, u.wounded = "evacuated", False
+        if revision.on(st, "leaders_lost_evacuated"):  # 3.45 counts it among the leaders lost
+            u.eliminated_in = st.firefight
+            st.ff.lost.append([p["side"], u.id])
     st.done.add(f"evacuate:{u.id}")
 
 
@@ -583,6 +606,10 @@ def _leaders(st, p):
 
 @on("repair_rolled")
 def _repair(st, p):
+    if p["roll"]["outcome"] == "failed" and p["kind"] in ("malfunction", "low_ammo") \
+            and revision.on(st, "repair_rules"):
+        st.done.add(f"repair:{p['side']}:{p['item']}")  # 3.46: still malfunctioned, tried again next RePh
+        return
     st.repairs_owed.pop((p["side"], p["item"]), None)
 
 

@@ -26,6 +26,17 @@ SWITCHES: dict[str, tuple[int, str]] = {
     "hardening_by_table": (2, "3.43-3.45: Battle Hardening changes the counter by the counter table (ruling "
                               "R34; `--to` only where the table lacks it); an Elite MMC turns Fanatic, its counter "
                               "stays; 3.43 needs a Hero (`end --hero`) to combine with an MMC, or a heroic leader"),
+    "repair_rules": (2, "3.46: a failed malfunction/Low Ammo repair keeps the malfunction (owed again next "
+                        "RePh); no DRM on a malfunction or Low Ammo repair; only a vehicle is immobilized, and it is "
+                        "repaired only in a friendly MLR not adjacent to an enemy CTHC"),
+    "leaders_lost_evacuated": (2, "3.45: leaders evacuated at 3.32 count among the leaders lost in the firefight "
+                                  "and the RePh"),
+    "oba_air_expended": (2, "CG7: a used OBA module (its OBA and radio/phone counters) and every Air Support RG "
+                            "bought for the firefight, used or not, leave the OB when the firefight ends"),
+    "one_redeployment": (2, "3.211 / ruling R28: a unit that redeployed in the RePh (3.2) does not redeploy "
+                            "again at 2.5 of the next firefight (the mark lasts until 2.5 is left)"),
+    "setup_limits": (2, "2.32: on-map setup only inside the friendly MLR, the Initial Firefight included (never "
+                        "in the enemy's CTHC); 2.33: the leaders of an RG bought In Reserve keep its 7 hexes too"),
     "encircled_kept": (2, "3.17: a unit that passes its 1TC stays Encircled (revision 1 removed the marker)"),
 }
 

@@ -222,6 +222,8 @@ def pending(state: CampaignState) -> list[dict]:
                 owe(f"plcg leaders {side}", "3.45", f"{side} Leader Generation dr")
     elif s == "3.46":
         for (side, item), kind in sorted(state.repairs_owed.items()):
+            if f"repair:{side}:{item}" in state.done:  # failed this RePh: owed again next RePh (3.46)
+                continue
             owe(f"plcg repair {side} {item} --kind {kind}", "3.46", f"{side} repair dr for {item} ({kind})")
     elif s == "3.461":
         for u in state.units.values():

@@ -30,6 +30,8 @@ def where(u) -> str:
         return f"In Reserve {u.hex}" if u.hex else "In Reserve (off map)"
     if u.status == "eliminated":
         return f"eliminated (firefight {u.eliminated_in})" if u.eliminated_in else "eliminated"
+    if u.status == "expended":
+        return f"expended (firefight {u.eliminated_in}, CG7)"
     return u.status  # captured, evacuated, recalled
 
 

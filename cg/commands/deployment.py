@@ -38,6 +38,9 @@ def _redeploy(ctx, cmd):
     in_play(st, u)
     at(st, "redeploy")
     if u.redeployed:
+        if st.step == "2.5":
+            raise Refused(f"{u.id} redeployed in the last RePh (3.2): one redeployment between two firefights "
+                          "(ruling R28)", "3.211", st.step)
         raise Refused(f"{u.id} has already redeployed this RePh", "3.211", st.step)
     mc = st.map_control()
     situation = situation_of(st, u)
@@ -123,7 +126,13 @@ def _setup(ctx, cmd):
     in_play(st, u)
     at(st, "setup")
     mc = st.map_control()
-    if u.status == "reserve":
+    r2 = revision.on(st, "setup_limits")
+    pur = st.purchase(u.purchase, side) if u.purchase else None
+    reserve = u.status == "reserve" or (r2 and u.kind == "leader" and pur is not None and pur.mode == "reserve")
+    if r2 and mc.situation(hx, side) != "friendly_mlr":
+        raise Refused(f"{hx} is not inside the {side} MLR ({mc.situation(hx, side).replace('_', ' ')}): units set "
+                      "up within their friendly MLR", "2.32", st.step)
+    if reserve:
         enemy = [h for h, s in st.control.items() if s == other(side)]
         g = st.grid()
         if any(g.distance(hx, e) < 7 for e in enemy):

@@ -177,11 +177,31 @@ def _repair(ctx, cmd):
     given = given_dice(cmd, 1)
     drm_v = int_arg(cmd, "drm", -6, 6, default=0)
     at(st, "repair")
+    if revision.on(st, "repair_rules"):
+        _repair_limits(st, side, item, unit, kind, drm_v)
     dl = (Drm("3.46", "leadership/inexperience/captured use/ammunition shortage (stated)", drm_v),) if drm_v else ()
     if unit is not None and unit.isolated and kind in ("malfunction", "low_ammo"):
         raise Refused(f"{item} is possessed by an Isolated unit: no repair", "3.46", st.step)
     r = roll(ctx.dice(given, 1), dl, lambda f: tables.repair(f, kind))
     return [ev.RepairRolled(side=side, item=item, kind=kind, roll=r)]
+
+
+def _repair_limits(st, side: str, item: str, unit, kind: str, drm_v: int) -> None:
+    """3.46 as written (revision switch repair_rules)."""
+    if f"repair:{side}:{item}" in st.done:
+        raise Refused(f"{item}'s repair failed this RePh: it stays malfunctioned into the next firefight", "3.46",
+                      st.step)
+    if drm_v and kind in ("malfunction", "low_ammo"):
+        raise Refused(f"a {kind.replace('_', ' ')} repair takes no DRM (only Disabled and Immobilized repairs do)",
+                      "3.46", st.step)
+    if kind == "immobilized":
+        if unit is None or unit.kind != "vehicle":
+            raise Refused(f"{item} is not a vehicle: only a vehicle is Immobilized", "3.46", st.step)
+        if unit.hex:
+            mc = st.map_control()
+            if mc.situation(unit.hex, side) != "friendly_mlr" or mc.adjacent_to_enemy_cthc(unit.hex, side):
+                raise Refused(f"{unit.id} in {unit.hex} is not in a friendly MLR clear of enemy CTHCs: an Immobilized "
+                              "vehicle is repaired only there", "3.46", st.step)
 
 
 @command("recall", "3.461")

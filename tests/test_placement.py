@@ -1,0 +1,61 @@
+"""Rules revision 2: 2.32 setup inside the friendly MLR (the Initial Firefight too), 2.33 the leaders of a
+Reserve RG keep its 7 hexes, 3.211/R28 one redeployment between two firefights."""
+from __future__ import annotations
+
+from conftest import Campaign, cli_run, rows
+
+
+def new(tmp_path, plan, revision=None, name="c.plcg"):
+    db = tmp_path / name
+    extra = ["--rules-revision", str(revision)] if revision else []
+    assert cli_run(db, "new", "--card", "sample", "--seed", "p", *extra).code == 0
+    return Campaign.attach(db, plan=plan)
+
+
+def test_2_32_no_setup_in_the_enemys_cthc_even_in_the_initial_firefight(tmp_path):
+    c = new(tmp_path, {1: {"buy": [("axis", "I1", "on-map"), ("allied", "I1")]}})
+    c.advance(1, "2.6")
+    before = rows(c.path)
+    r = cli_run(c.path, "setup", "axis", "I1-1.1", "D3")  # the Allied-held strategic hex
+    assert r.code == 3 and "2.32" in r.err
+    assert rows(c.path) == before
+    assert cli_run(c.path, "setup", "axis", "I1-1.1", "M5").code == 0
+    c.close()
+    old = new(tmp_path, {1: {"buy": [("axis", "I1", "on-map"), ("allied", "I1")]}}, revision=1, name="old.plcg")
+    old.advance(1, "2.6")
+    assert cli_run(old.path, "setup", "axis", "I1-1.1", "D3").code == 0  # as revision 1 allowed it
+    old.close()
+
+
+def test_2_33_a_reserve_rgs_leader_keeps_its_7_hexes(tmp_path):
+    plan = {1: {"buy": [("axis", "I1"), ("allied", "I1")], "end": {"cvp_lost": {"axis": 1, "allied": 1},
+                                                                   "control": ["allied=I5"]}},
+            2: {"attack": ["axis"], "buy": [("axis", "I3", "reserve")]}}
+    c = new(tmp_path, plan)
+    c.advance(2, "2.6")
+    st = c.state()
+    i3 = next(p for p in st.purchases.values() if p.rg == "I3")
+    leader = next(u for u in st.units.values() if u.purchase == i3.id and u.kind == "leader")
+    assert leader.status == "available"  # a leader DR's leader: not marked In Reserve by itself
+    before = rows(c.path)
+    r = cli_run(c.path, "setup", "axis", leader.id, "L4")  # 3 hexes from the Allied-held I5
+    assert r.code == 3 and "2.33" in r.err, r.err
+    assert rows(c.path) == before
+    c.close()
+
+
+def test_r28_a_unit_redeployed_at_3_2_does_not_redeploy_again_at_2_5(tmp_path):
+    plan = {1: {"buy": [("axis", "I1"), ("allied", "I1")]}, 2: {"attack": ["axis"]}}
+    c = new(tmp_path, plan)
+    c.advance(1, "2.9")
+    c.run("end", turn=5, cvp_lost={"axis": 1, "allied": 1}, position=["axis:I1-1.1=D4"])
+    c.advance(1, "3.2")
+    c.run("option", option="A")
+    assert cli_run(c.path, "redeploy", "axis", "I1-1.1", "--to", "M5", "--dice", "1,2").code == 0
+    c.advance(2, "2.5")
+    before = rows(c.path)
+    r = cli_run(c.path, "redeploy", "axis", "I1-1.1", "--to", "L5", "--dice", "1,2")
+    assert r.code == 3 and "R28" in r.err
+    assert rows(c.path) == before
+    assert cli_run(c.path, "redeploy", "axis", "I1-1.2", "--to", "L5", "--dice", "1,2").code == 0
+    c.close()
