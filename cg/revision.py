@@ -37,6 +37,9 @@ SWITCHES: dict[str, tuple[int, str]] = {
                             "again at 2.5 of the next firefight (the mark lasts until 2.5 is left)"),
     "setup_limits": (2, "2.32: on-map setup only inside the friendly MLR, the Initial Firefight included (never "
                         "in the enemy's CTHC); 2.33: the leaders of an RG bought In Reserve keep its 7 hexes too"),
+    "weather_every_firefight": (2, "2.2 / ruling R27: every firefight visits 2.2 and records its weather: the "
+                                   "card's `weather` for it, else the previous firefight's (revision 1: the "
+                                   "Initial Firefight only)"),
     "encircled_kept": (2, "3.17: a unit that passes its 1TC stays Encircled (revision 1 removed the marker)"),
 }
 

@@ -51,7 +51,8 @@ ORDER = {s.id: i for i, s in enumerate(STEPS)}
 
 # `next` in order; where a source has several lines the first whose conditions hold is taken.
 TRANSITIONS = [
-    ["next", "2.1", "2.3"],  # 2.2 is the Initial Firefight's only
+    {"trigger": "next", "source": "2.1", "dest": "2.2", "conditions": "weather_every"},  # ruling R27
+    ["next", "2.1", "2.3"],  # rules revision 1: 2.2 is the Initial Firefight's only
     ["next", "2.2", "2.3"],
     ["next", "2.3", "2.4"],
     {"trigger": "next", "source": "2.4", "dest": "3.41", "conditions": "is_idle"},  # 2.41 Idle
@@ -88,6 +89,7 @@ class _Probe:
     is_idle = False
     is_initial = False
     is_last = False
+    weather_every = False  # rules revision 2 (ruling R27): 2.2 in every firefight
 
 
 _PROBE = _Probe()
@@ -106,6 +108,9 @@ def next_step(state: CampaignState, trigger: str = "next") -> str:
     _PROBE.is_idle = state.idle
     _PROBE.is_initial = state.initial
     _PROBE.is_last = state.last_firefight
+    from cg import revision
+
+    _PROBE.weather_every = revision.on(state, "weather_every_firefight") if trigger == "next" else False
     MACHINE.set_state(state.step, model=_PROBE)
     getattr(_PROBE, trigger)()
     return _PROBE.state

@@ -42,7 +42,20 @@ def _weather(ctx, cmd):
     at(st, "weather")
     if "weather" in st.done:
         raise Refused("the at-start weather is already recorded", "2.2", st.step)
-    return [ev.WeatherSet(text=text or st.card.campaign.initial_weather)]
+    return [ev.WeatherSet(text=text or default_weather(st))]
+
+
+def default_weather(st: CampaignState) -> str:
+    """2.2 / ruling R27: the card's weather for this firefight, else the previous firefight's, else the
+    card's initial weather."""
+    spec = st.card.firefights[st.firefight - 1]
+    given = getattr(spec, "weather", None)  # the card key comes with the published-card format
+    if given:
+        return given
+    for ff in reversed(st.firefights[: st.firefight - 1]):
+        if ff.weather:
+            return ff.weather
+    return st.card.campaign.initial_weather
 
 
 MODES = ("on-map", "reserve", "entry")
