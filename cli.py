@@ -602,12 +602,23 @@ def attack(ctx, side):
 
 @main.command()
 @click.option("--dice", help="Dual Attack: the dr for who sets up first.")
-@click.option("--move-dice", "move_dice", help="Dual Attack: the dr for who moves first.")
+@click.option("--move-dice", "move_dice",
+              help="Dual Attack under rules revision 1 only: the dr for who moves first (revision 2: plcg moves-first "
+                   "at 2.6, after all setup).")
 @JSON_OPT
 @click.pass_context
 def determine(ctx, dice, move_dice, as_json):
     """2.41 Firefight type (the two drs only for a Dual Attack)."""
     _step(ctx, {"name": "determine", "dice": dice, "move_dice": move_dice}, as_json)
+
+
+@main.command("moves-first")
+@DICE_DR1
+@JSON_OPT
+@click.pass_context
+def moves_first(ctx, dice, as_json):
+    """2.41 Dual Attack: the dr for who moves first, made after all setup (2.6)."""
+    _step(ctx, {"name": "moves-first", "dice": dice}, as_json)
 
 
 @main.command()

@@ -344,6 +344,11 @@ def _determined(st, p):
                     st.unit(uid, pur.side).eliminated_in = st.firefight
 
 
+@on("moves_first_rolled")
+def _moves_first(st, p):
+    st.ff.move_first = p["move_first"]
+
+
 @on("night_set")
 def _night(st, p):
     st.ff.night = p["text"]

@@ -40,6 +40,8 @@ SWITCHES: dict[str, tuple[int, str]] = {
     "weather_every_firefight": (2, "2.2 / ruling R27: every firefight visits 2.2 and records its weather: the "
                                    "card's `weather` for it, else the previous firefight's (revision 1: the "
                                    "Initial Firefight only)"),
+    "moves_first_after_setup": (2, "2.41: in a Dual Attack the moves-first dr is made after all setup, at 2.6 "
+                                   "(`plcg moves-first`), not with the setup dr at 2.4"),
     "encircled_kept": (2, "3.17: a unit that passes its 1TC stays Encircled (revision 1 removed the marker)"),
 }
 

@@ -175,6 +175,9 @@ def pending(state: CampaignState) -> list[dict]:
             owe("plcg determine", "2.41", "firefight type")
         elif state.ff.time == "night" and "night" not in state.done and not state.idle:
             owe("plcg night TEXT", "2.42", "night conditions from the CG Card's night rules", False)
+    elif s == "2.6":
+        if state.ff.type == "dual" and state.ff.move_first is None:  # revision 2: after all setup (2.41)
+            owe("plcg moves-first", "2.41", "Dual Attack: the dr for who moves first, after all setup")
     elif s == "2.7":
         for side in SIDES:
             done = state.patrols_done[side]
@@ -243,7 +246,7 @@ def pending(state: CampaignState) -> list[dict]:
 
 # how a runnable `pending` command's words map to the command's keys
 POSITIONAL = {
-    "cp": ("side",), "weather": (), "determine": (), "leader": ("side", "rg"), "oba": ("side", "rg"),
+    "cp": ("side",), "weather": (), "determine": (), "moves-first": (), "leader": ("side", "rg"), "oba": ("side", "rg"),
     "patrol-return": ("side", "patrol"), "promote": ("side",), "leaders": ("side",), "elr": ("side",),
     "disease": ("side",), "evacuate": ("side", "leader"), "shock": ("side", "unit"), "encircled": ("side", "unit"),
     "recall": ("side", "vehicle"), "repair": ("side", "item"),

@@ -202,6 +202,12 @@ class FirefightDetermined(Event):
     lost: tuple[str, ...] = ()  # what an Idle Firefight loses (2.41, ruling R11)
 
 
+@event("moves_first_rolled")
+class MovesFirstRolled(Event):  # 2.41 Dual Attack: the moves-first dr after all setup (revision 2)
+    roll: Roll
+    move_first: str
+
+
 @event("night_set")
 class NightSet(Event):
     text: str

@@ -23,6 +23,7 @@ VERSIONS: dict[str, int] = {
     "isolated_marked": 1,
     "leader_rolled": 1,
     "leaders_rolled": 1,
+    "moves_first_rolled": 1,
     "night_set": 1,
     "oba_rolled": 1,
     "patrol_given_up": 1,

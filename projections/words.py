@@ -73,9 +73,17 @@ def _summary(etype: str, p: dict) -> str:
             lost = f"; lost: {', '.join(p['lost'])}" if p.get("lost") else ""
             return f"firefight type: Idle Firefight (neither side bought an Attack Option){lost}"
         if p["type"] == "dual":
-            return f"firefight type: Dual Attack; {SIDE[p['setup_first']]} sets up first, " \
-                   f"{SIDE[p['move_first']]} moves first"
+            drs = [r["dice"][0] for r in p.get("rolls", ()) if r.get("dice")]
+            setup = f"dr {drs[0]}: " if drs else ""
+            if not p.get("move_first"):
+                return f"firefight type: Dual Attack; {setup}{SIDE[p['setup_first']]} sets up first " \
+                       "(who moves first: a dr after all setup, 2.6)"
+            move = f"dr {drs[1]}: " if len(drs) > 1 else ""
+            return f"firefight type: Dual Attack; {setup}{SIDE[p['setup_first']]} sets up first, " \
+                   f"{move}{SIDE[p['move_first']]} moves first"
         return f"firefight type: {t}; {SIDE[p['setup_first']]} sets up first, {SIDE[p['move_first']]} moves first"
+    if etype == "moves_first_rolled":
+        return f"Dual Attack, who moves first (2.41): {roll_words(p['roll'])}: {SIDE[p['move_first']]} moves first"
     if etype == "night_set":
         return f"night conditions: {p['text']}"
     if etype == "redeployment_option":

@@ -33,6 +33,7 @@ COMMANDS = {
     "leader --generated": (["leader", "axis", "--generated", "--dice", "3,4"], {"3.45"}),
     "fortify": (["fortify", "axis", "sangar"], {"2.3"}),
     "determine": (["determine"], {"2.4"}),
+    "moves-first": (["moves-first", "--dice", "3"], {"2.6"}),
     "night": (["night", "Half Moon, NVR 2"], {"2.4"}),
     "redeploy": (["redeploy", "axis", SQUAD, "--to", "M5", "--dice", "3,4"], {"2.5", "3.2"}),
     "option": (["option", "A"], {"3.2"}),
