@@ -42,6 +42,8 @@ SWITCHES: dict[str, tuple[int, str]] = {
                                    "Initial Firefight only)"),
     "moves_first_after_setup": (2, "2.41: in a Dual Attack the moves-first dr is made after all setup, at 2.6 "
                                    "(`plcg moves-first`), not with the setup dr at 2.4"),
+    "end_checks": (2, "2.9: one hex cannot be given to both sides by `end --control` (bad input); the turn "
+                      "must be within the firefight's `turns` where the card gives it (CG2)"),
     "encircled_kept": (2, "3.17: a unit that passes its 1TC stays Encircled (revision 1 removed the marker)"),
 }
 

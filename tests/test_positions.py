@@ -147,3 +147,12 @@ def test_revision_1_redeployment_left_the_counter_as_it_was(tmp_path):
     assert r.code == 0, r.err
     assert oob(db, "axis")["I1-1.1"]["name"] == "4-6-7"
     c.close()
+
+
+def test_end_refuses_one_hex_for_both_sides(at_end):
+    c = at_end
+    before = rows(c.path)
+    r = cli_run(c.path, "end", "--turn", "5", "--cvp-lost", "axis=0", "--cvp-lost", "allied=0",
+                "--control", "axis=I5", "--control", "allied=I5")
+    assert r.code == 2 and "both sides" in r.err
+    assert rows(c.path) == before

@@ -5,6 +5,7 @@ import re
 
 import attrs
 
+from cg import revision
 from cg import tables
 from events.errors import BadInput, Refused
 from cg.rules import winner_by_cvp
@@ -47,6 +48,10 @@ def _end(ctx, cmd):
             raise BadInput(f"--control {c!r}: SIDE=HEX, e.g. axis=C4")
         s, h = str(c).split("=", 1)
         control.append(ev.SideHex(side_arg({"side": s}), hex_arg(st, h, "--control hex")))
+    if revision.on(st, "end_checks"):
+        both = sorted({c.hex for c in control if c.side == "axis"} & {c.hex for c in control if c.side == "allied"})
+        if both:
+            raise BadInput(f"--control {both[0]}: given to both sides; one hex has one controller (2.9)")
     terrain = []
     for t in cmd.get("terrain") or ():
         if "=" not in str(t):
@@ -88,6 +93,10 @@ def _end(ctx, cmd):
     at(st, "end")
     if "end" in st.done:
         raise Refused("the firefight result is already recorded", "2.9", st.step)
+    turns = getattr(st.card.firefights[st.firefight - 1], "turns", None)  # the published-card key, when present
+    if turns and turn > turns and revision.on(st, "end_checks"):
+        raise Refused(f"--turn {turn}: firefight {st.firefight} lasts {turns} turns at most (CG Card)", "CG2",
+                      st.step)
     for flag, units in (("--lost", lost), ("--encircled", enc), ("--wounded", wounded), ("--shocked", shocked),
                         ("--recalled", recalled), ("--hero", heroes), ("--captured", captured),
                         ("--exited", exited), ("--reduced", reduced), ("--replaced", replaced),
