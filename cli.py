@@ -675,26 +675,36 @@ def setup(ctx, side, unit, hex_, hip):
 @click.option("--units", help="Comma-separated unit ids (at least one HS, at most three squads).")
 @click.option("--leader", help="The accompanying leader (unwounded).")
 @click.option("--hex", "hex_", help="The mission hex (at most 10 hexes from the MLR).")
-@click.option("--elite", type=int, default=0, help="Elite units (-1 each).")
-@click.option("--stealthy", type=int, default=0, help="Stealthy units (-1 each).")
-@click.option("--inexperienced", type=int, default=0, help="Inexperienced units (+1 each).")
-@click.option("--lax", type=int, default=0, help="Lax units (+1 each).")
-@click.option("--enemy-adjacent", "enemy_adjacent", type=int, default=0, help="Enemy units adjacent to the mission hex.")
-@click.option("--sw-pp", "sw_pp", type=int, default=0, help="SW PP carried.")
-@click.option("--leadership", type=int, default=0, help="Leadership DRM.")
+@click.option("--elite", type=int, default=None,
+              help="Elite (-1). Rules revision 2 reads it from the RGs' quality (ruling R26): give it only under revision "
+                   "1; a value contradicting the OB is refused.")
+@click.option("--stealthy", type=int, default=None,
+              help="Stealthy (-1): by nationality or the card's SSR, which the ledger does not hold, so it is typed.")
+@click.option("--inexperienced", type=int, default=None,
+              help="Inexperienced (+1). Rules revision 2 reads it from the RGs' quality (ruling R26).")
+@click.option("--lax", type=int, default=None,
+              help="Lax (+1): by nationality or the card's SSR, which the ledger does not hold, so it is typed.")
+@click.option("--enemy-adjacent", "enemy_adjacent", type=int, default=None,
+              help="Hexes adjacent to the mission hex holding enemy units (+1 each). Revision 2 counts them from recorded "
+                   "hexes; typed only where the enemy has none recorded (ruling R33).")
+@click.option("--sw-pp", "sw_pp", type=int, default=None,
+              help="SW PP carried (+1 per PP beyond 1). Revision 2 takes them from the counter table; typed only where it "
+                   "lacks a SW (ruling R33).")
+@click.option("--leadership", type=int, default=None,
+              help="Leadership. Revision 2 reads the leader's counter (ruling R30); give it only under revision 1.")
+@click.option("--counter", help="A Reduced squad's HS where the counter table lacks it (ruling R34).")
 @click.option("--give-up", "give_up", help="Give up the next owed patrol, with the reason (ruling R15).")
 @DICE_DR
 @JSON_OPT
 @click.pass_context
 def patrol(ctx, side, kind, units, leader, hex_, elite, stealthy, inexperienced, lax, enemy_adjacent, sw_pp,
-           leadership, give_up, dice, as_json):
+           leadership, counter, give_up, dice, as_json):
     """2.7 Resolve a bought patrol: Detection DR (2.74)."""
     _step(ctx, {"name": "patrol", "side": side, "type": kind,
                 "units": [u.strip() for u in units.split(",") if u.strip()] if units else None,
-                "leader": leader, "hex": hex_, "elite": elite or None, "stealthy": stealthy or None,
-                "inexperienced": inexperienced or None, "lax": lax or None,
-                "enemy_adjacent": enemy_adjacent or None, "sw_pp": sw_pp or None,
-                "leadership": leadership or None, "give_up": give_up, "dice": dice}, as_json)
+                "leader": leader, "hex": hex_, "elite": elite, "stealthy": stealthy,
+                "inexperienced": inexperienced, "lax": lax, "enemy_adjacent": enemy_adjacent, "sw_pp": sw_pp,
+                "leadership": leadership, "counter": counter, "give_up": give_up, "dice": dice}, as_json)
 
 
 @main.command("patrol-return")
@@ -703,14 +713,17 @@ def patrol(ctx, side, kind, units, leader, hex_, elite, stealthy, inexperienced,
 @click.option("--attacked", is_flag=True, help="The patrol conducted an attack (+1).")
 @click.option("--pinned", is_flag=True, help="Pinned (+1).")
 @click.option("--broken", is_flag=True, help="Broken (+2).")
-@click.option("--leadership", type=int, default=0)
+@click.option("--leadership", type=int, default=None,
+              help="Leadership. Revision 2 reads the patrol leader's counter (ruling R30); give it only under revision 1.")
+@click.option("--counter", help="A Reduced squad's HS where the counter table lacks it (ruling R34).")
 @DICE_DR
 @JSON_OPT
 @click.pass_context
-def patrol_return(ctx, side, patrol_n, attacked, pinned, broken, leadership, dice, as_json):
-    """2.74 Patrol Return DR."""
+def patrol_return(ctx, side, patrol_n, attacked, pinned, broken, leadership, counter, dice, as_json):
+    """2.74 Patrol Return DR (rules revision 2: the whole 2.74 DRM list, from the patrol's units)."""
     _step(ctx, {"name": "patrol-return", "side": side, "patrol": patrol_n, "attacked": attacked,
-                "pinned": pinned, "broken": broken, "leadership": leadership or None, "dice": dice}, as_json)
+                "pinned": pinned, "broken": broken, "leadership": leadership, "counter": counter,
+                "dice": dice}, as_json)
 
 
 @main.command()

@@ -250,3 +250,69 @@ def _assault_engineer(state: CampaignState, unit) -> bool:
         return False
     rg = state.card.sides[unit.side].rg_by_id(p.rg)
     return rg is not None and "assault engineer" in rg.name.lower()
+
+
+def patrol_from_units(state: CampaignState, side: str, kind: str, units: list, leader, mission_hex: str,
+                      typed: dict, *, returning: bool = False, attacked: bool = False, pinned: bool = False,
+                      broken: bool = False) -> tuple[Drm, ...]:
+    """2.74 Patrol Detection and Return DRM from the patrol's units (rules revision 2; rulings R26, R30,
+    R33): every DRM of the list for both rolls, the three "Return only" ones for the Return roll alone.
+    `typed` holds the flags the player gave (None: not given); where the ledger knows the value a
+    different typed one is refused (Refused, rule R33), where it cannot, the typed value is taken and
+    marked so."""
+    from cg import counters
+    from cg.commands.base import counter_table
+    from events.errors import Refused
+
+    nat, over = counter_table(state, side)
+    mmc = [u for u in units if u.kind in ("squad", "hs", "crew")]
+    quality = [_quality(state, u) for u in mmc]
+    known = {
+        "elite": 1 if quality and all(q == "elite" for q in quality) else 0,
+        "inexperienced": 1 if any(q in ("green", "conscript") for q in quality) else 0,
+        "leadership": counters.leader_modifier(leader.name) or 0,
+    }
+    pps = [counters.pp(nat, u.name, over) for u in units if u.kind == "sw"]
+    known["sw_pp"] = sum(pps) if all(p is not None for p in pps) else None
+    enemy = [u for u in state.side_units("allied" if side == "axis" else "axis") if u.hex]
+    if enemy:  # positions recorded: hexes adjacent to the mission hex holding enemy units (each)
+        near = set(state.grid().neighbours(mission_hex))
+        known["enemy_adjacent"] = len({u.hex for u in enemy if u.hex in near})
+    else:
+        known["enemy_adjacent"] = None
+    value: dict = {}
+    marked: dict = {}
+    for k in ("elite", "inexperienced", "leadership", "sw_pp", "enemy_adjacent", "stealthy", "lax"):
+        t = typed.get(k)
+        have = known.get(k)
+        if have is not None:
+            if t is not None and t != have:
+                raise Refused(f"--{k.replace('_', '-')} {t}: the OB gives {have} for this patrol (rulings R26, R30, "
+                              "R33)", "R33", state.step)
+            value[k] = have
+        else:
+            value[k] = t or 0
+            if t and k in ("sw_pp", "enemy_adjacent"):
+                marked[k] = " (typed: the ledger cannot tell, ruling R33)"
+    spec = state.card.firefights[state.firefight - 1]
+    pto = getattr(state.card.campaign, "theater", None) == "pto"  # published-card keys, when the card has them
+    moon = getattr(spec, "moon", None) in ("none", "full")
+    hs_eq = sum(2 if u.kind == "squad" else 1 for u in mmc)  # ruling R26: HS equivalents, beyond one squad
+    dist = state.map_control().distance_to_mlr(mission_hex, side) or 0
+    out = list(patrol(kind, elite=value["elite"], stealthy=value["stealthy"], inexperienced=value["inexperienced"],
+                      lax=value["lax"], leadership=value["leadership"], enemy_adjacent=value["enemy_adjacent"],
+                      distance=dist, night=state.ff.time == "night", pto=pto, moon=moon,
+                      hs=max(0, hs_eq - 2), sw_pp=value["sw_pp"], attacked=attacked, pinned=pinned, broken=broken,
+                      returning=returning))
+    for i, d in enumerate(out):
+        if d.reason.startswith("SW PP") and "sw_pp" in marked:
+            out[i] = Drm(d.rule, d.reason + marked["sw_pp"], d.value)
+        if d.reason.startswith("enemy unit") and "enemy_adjacent" in marked:
+            out[i] = Drm(d.rule, d.reason + marked["enemy_adjacent"], d.value)
+    return tuple(out)
+
+
+def _quality(state: CampaignState, unit) -> str | None:
+    p = state.purchase(unit.purchase, unit.side) if unit.purchase else None
+    rg = state.card.sides[unit.side].rg_by_id(p.rg) if p is not None else None
+    return getattr(rg, "quality", None)

@@ -173,6 +173,7 @@ def _step_left(st, p):
         st.ap_failed.clear()
         st.patrols_done = {"axis": set(), "allied": set()}
         st.patrols_to_return = {"axis": set(), "allied": set()}
+        st.patrol_units = {}
         if not (played and revision.on(st, "one_redeployment")):
             for u in st.units.values():
                 u.redeployed = False
@@ -403,11 +404,27 @@ def _patrol(st, p):
     st.patrols_done[side].add(p["patrol"])
     if p["returns"]:
         st.patrols_to_return[side].add(p["patrol"])
+    if p.get("losses") is not None and revision.on(st, "patrol_rules"):
+        st.patrol_units[f"{side}:{p['patrol']}"] = {"team": [p["leader"], *p["units"]], "kind": p["kind"],
+                                                     "hex": p["mission_hex"]}
+    _patrol_losses(st, p)
 
 
 @on("patrol_returned")
 def _patrol_ret(st, p):
     st.patrols_to_return[p["side"]].discard(p["patrol"])
+    _patrol_losses(st, p)
+
+
+def _patrol_losses(st, p) -> None:
+    """Ruling R29: the units a patrol result strikes: reduced (a new counter), eliminated or captured."""
+    for c in p.get("losses", ()):
+        if c["to"] == "captured":
+            u = st.unit(c["unit"], c["side"])
+            u.status, u.eliminated_in = "captured", st.firefight
+            st.ff.lost.append([c["side"], c["unit"]])
+        else:
+            _unit_change(st, c, True)
 
 
 @on("patrol_given_up")

@@ -44,6 +44,11 @@ SWITCHES: dict[str, tuple[int, str]] = {
                                    "(`plcg moves-first`), not with the setup dr at 2.4"),
     "end_checks": (2, "2.9: one hex cannot be given to both sides by `end --control` (bad input); the turn "
                       "must be within the firefight's `turns` where the card gives it (CG2)"),
+    "patrol_rules": (2, "2.72-2.74: the Detection and Return DRM come from the patrol's units (rulings R26, "
+                        "R30, R33: size in HS equivalents, Elite/Inexperienced from the RGs' quality, the leader's "
+                        "counter, SW PP from the counter table, enemy units adjacent to the mission hex from "
+                        "recorded hexes), the whole list for the Return roll too; only a Corporal, Sergeant or "
+                        "Lieutenant leads; results strike the units by Random Selection (ruling R29)"),
     "encircled_kept": (2, "3.17: a unit that passes its 1TC stays Encircled (revision 1 removed the marker)"),
 }
 

@@ -134,6 +134,7 @@ class CampaignState:
     ap_failed: set = attrs.Factory(set)  # 3.52 Locations where an A-P mine attempt failed
     patrols_done: dict = attrs.Factory(lambda: {"axis": set(), "allied": set()})
     patrols_to_return: dict = attrs.Factory(lambda: {"axis": set(), "allied": set()})
+    patrol_units: dict = attrs.Factory(dict)  # "side:n" -> {team: [leader, units...], kind, hex} (revision 2)
     last_batch: int = 0
     reverts: list = attrs.Factory(list)  # [(seq, seqs, reason, force)] for the audit's notes
     fortifications: list = attrs.Factory(list)  # [{side, kind, hex, cost, detail, unit, firefight}] (2.38)

@@ -61,6 +61,13 @@ class UnitChange:
 
 
 @attrs.frozen
+class SelectionDr:  # A.9 Random Selection: one dr per unit, ties roll again among the tied (ruling R29)
+    unit: str
+    dr: int
+    round: int = 1
+
+
+@attrs.frozen
 class HexItem:
     hex: str
     item: str
@@ -249,6 +256,9 @@ class PatrolResolved(Event):
     mission_hex: str
     roll: Roll
     returns: bool  # it must roll on the Return table
+    # revision 2 (ruling R29): the units the result strikes, and the Random Selection drs that chose them
+    selection: tuple[SelectionDr, ...] = ()
+    losses: tuple[UnitChange, ...] = ()  # to: the HS counter, "eliminated" or "captured"
 
 
 @event("patrol_returned")
@@ -256,6 +266,8 @@ class PatrolReturned(Event):
     side: str
     patrol: int
     roll: Roll
+    selection: tuple[SelectionDr, ...] = ()  # revision 2 (ruling R29)
+    losses: tuple[UnitChange, ...] = ()
 
 
 @event("patrol_given_up")

@@ -35,6 +35,19 @@ def summary(etype: str, p: dict) -> str:
     return text
 
 
+def _struck(p: dict) -> str:
+    """Ruling R29: the Random Selection drs and what the result did to each unit struck."""
+    out = ""
+    if p.get("selection"):
+        out += "; Random Selection drs " + ", ".join(f"{x['unit']} {x['dr']}" + (f" (round {x['round']})"
+                                                                                  if x.get("round", 1) > 1 else "")
+                                                     for x in p["selection"])
+    if p.get("losses"):
+        out += "; " + ", ".join(f"{c['unit']} {c['to'] if c['to'] in ('eliminated', 'captured') else 'reduced to ' + c['to']}"
+                                for c in p["losses"])
+    return out
+
+
 def _summary(etype: str, p: dict) -> str:
     s = SIDE.get(p.get("side"), p.get("side"))
     r = p.get("roll")
@@ -101,9 +114,9 @@ def _summary(etype: str, p: dict) -> str:
         return f"{s} {p['unit']} set up in {p['hex']}" + (" (HIP)" if p["hip"] else "")
     if etype == "patrol_resolved":
         return f"{s} {p['kind']} patrol {p['patrol']} ({', '.join(p['units'])} with {p['leader']}) to " \
-               f"{p['mission_hex']}: Detection {roll_words(r)}"
+               f"{p['mission_hex']}: Detection {roll_words(r)}{_struck(p)}"
     if etype == "patrol_returned":
-        return f"{s} patrol {p['patrol']} Return: {roll_words(r)}"
+        return f"{s} patrol {p['patrol']} Return: {roll_words(r)}{_struck(p)}"
     if etype == "patrol_given_up":
         return f"{s} patrol {p['patrol']} given up: {p['reason']}"
     if etype == "firefight_ended":
