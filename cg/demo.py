@@ -110,6 +110,17 @@ def _cp_now(st, side, run) -> int:
 DEMO_REPLACED = {"7-4-7": "6-6-7"}
 
 
+def _may_lead(st, u) -> bool:
+    """2.72: a Corporal, Sergeant or Lieutenant leads a patrol (rules revision 2, counter table)."""
+    from cg import counters, revision
+    from cg.commands.base import counter_table
+
+    if not revision.on(st, "patrol_rules"):
+        return True
+    nat, over = counter_table(st, u.side)
+    return counters.may_lead_patrol(nat, u.name, over) is not False
+
+
 def _missing_counter(st, u) -> str | None:
     """The counter a Replaced result would ask for (`redeploy --counter`), where the table lacks it."""
     from cg import counters
@@ -148,7 +159,7 @@ def _choice(st, o: dict) -> dict | None:
     if c.startswith("plcg patrol "):
         side = c.split()[2]
         squads = [u for u in st.side_units(side) if u.kind == "squad"]
-        leaders = [u for u in st.side_units(side) if u.kind == "leader" and not u.wounded]
+        leaders = [u for u in st.side_units(side) if u.kind == "leader" and not u.wounded and _may_lead(st, u)]
         if not squads or not leaders:
             return {"name": "patrol", "side": side, "give_up": "no leader free to lead it"}
         target = "H6" if side == "allied" else "F6"
