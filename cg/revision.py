@@ -49,6 +49,9 @@ SWITCHES: dict[str, tuple[int, str]] = {
                         "counter, SW PP from the counter table, enemy units adjacent to the mission hex from "
                         "recorded hexes), the whole list for the Return roll too; only a Corporal, Sergeant or "
                         "Lieutenant leads; results strike the units by Random Selection (ruling R29)"),
+    "redeployment_limits": (2, "3.2: a unit in the enemy MLR, Uncontrolled terrain or No Man's Land redeploys to "
+                               "the nearest friendly CTHC (3.214, 3.216, 3.217); an Isolated unit may, not must, "
+                               "redeploy (3.215); an Immobilized vehicle does not redeploy"),
     "encircled_kept": (2, "3.17: a unit that passes its 1TC stays Encircled (revision 1 removed the marker)"),
 }
 

@@ -202,9 +202,12 @@ def pending(state: CampaignState) -> list[dict]:
     elif s == "3.2":
         if state.option is None:
             owe("plcg option A|B", "3.2", "Redeployment Option A or B (kept for the CG)", False)
+        from cg import revision
         from cg.rules import nearest_friendly_hex, redeployment_owed
 
         for side, unit, rule in redeployment_owed(state):
+            if rule == "3.215" and revision.on(state, "redeployment_limits"):
+                continue  # an Isolated unit may, not must, redeploy
             near = nearest_friendly_hex(state, state.unit(unit, side))
             owe(f"plcg redeploy {side} {unit} --to HEX", rule,
                 f"{side} {unit} must redeploy ({rule})" + (f"; nearest friendly CTHC hex: {near}" if near else ""),

@@ -59,3 +59,24 @@ def test_r28_a_unit_redeployed_at_3_2_does_not_redeploy_again_at_2_5(tmp_path):
     assert rows(c.path) == before
     assert cli_run(c.path, "redeploy", "axis", "I1-1.2", "--to", "L5", "--dice", "1,2").code == 0
     c.close()
+
+
+def test_3_214_redeploys_to_the_nearest_friendly_cthc_only(tmp_path):
+    plan = {1: {"buy": [("axis", "I1"), ("allied", "I1")]}}
+    c = new(tmp_path, plan)
+    c.advance(1, "2.9")
+    # the Axis takes E8 (a second Axis CTHC, near D4) and one of its squads ends at D4, in the Allied MLR
+    c.run("end", turn=5, cvp_lost={"axis": 1, "allied": 1}, control=["axis=E8"], position=["axis:I1-1.1=D4"])
+    c.advance(1, "3.2")
+    c.run("option", option="A")
+    from cg.rules import nearest_cthc
+
+    st = c.state()
+    near = nearest_cthc(st, st.unit("I1-1.1", "axis"))
+    assert "E8" in near and "M5" not in near
+    before = rows(c.path)
+    r = cli_run(c.path, "redeploy", "axis", "I1-1.1", "--to", "M5", "--dice", "1,2")
+    assert r.code == 3 and "nearest" in r.err, r.err
+    assert rows(c.path) == before
+    assert cli_run(c.path, "redeploy", "axis", "I1-1.1", "--to", "E8", "--dice", "1,2").code == 0
+    c.close()

@@ -37,6 +37,9 @@ def _redeploy(ctx, cmd):
     typed = None if cmd.get("leadership") is None else int_arg(cmd, "leadership", -6, 6)
     in_play(st, u)
     at(st, "redeploy")
+    if revision.on(st, "redeployment_limits") and u.kind == "vehicle" and \
+            st.repairs_owed.get((side, u.id)) == "immobilized":
+        raise Refused(f"{u.id} is Immobilized: it does not redeploy", "3.211", st.step)
     if u.redeployed:
         if st.step == "2.5":
             raise Refused(f"{u.id} redeployed in the last RePh (3.2): one redeployment between two firefights "
@@ -58,6 +61,8 @@ def _redeploy(ctx, cmd):
         if st.option is None:
             raise Refused("choose Redeployment Option A or B first (plcg option A|B)", "3.2", st.step)
         owed = redeployment_owed(st)
+        if revision.on(st, "redeployment_limits"):  # 3.215: Isolated units may redeploy; they hold no one up
+            owed = [o for o in owed if o[2] != "3.215" or (o[0], o[1]) == (side, u.id)]
         mine = [o for o in owed if (o[0], o[1]) == (side, u.id)]
         if not mine:
             raise Refused(f"{u.id} owes no redeployment at 3.2 ({situation.replace('_', ' ')}); "
@@ -68,6 +73,13 @@ def _redeploy(ctx, cmd):
                           mine[0][2], st.step)
         if mc.hexes[to].cthc != side:
             raise Refused(f"{to} is not a friendly-controlled hex of a {side} CTHC", mine[0][2], st.step)
+        if revision.on(st, "redeployment_limits") and situation != "isolated":
+            from cg.rules import nearest_cthc
+
+            near = nearest_cthc(st, u)
+            if near and to not in near:
+                raise Refused(f"{to} is not in the nearest {side} CTHC to {u.hex} (e.g. {min(near, key=st.grid().index)})",
+                              mine[0][2], st.step)
     column = "vehicle" if u.kind == "vehicle" else "infantry"
     d = ctx.dice(given, 2)
     dl = drms.redeployment(st, side, u.hex, situation, hs_beyond=hs_beyond,
