@@ -669,9 +669,9 @@ def _clear(st, p):
     items = st.terrain.get(hx, [])
     kinds = [it.split(":")[0] for it in items]
     if p["roll"]["outcome"] == "eliminated":
-        if item == "rubble":  # B24.71: a Trailbreak across the rubble hex; the rubble stays
-            items.append("trailbreak")
-            return
+        if item == "rubble" and not revision.on(st, "clearance_rules"):
+            items.append("trailbreak")  # revision 1 read B24.71: a Trailbreak across the hex; the rubble stayed
+            return  # (revision 2, ruling R38: PL's 3.52 table eliminates the rubble, below)
         for it in list(items):
             k = it.split(":")[0]
             if k == item or (item == "mines" and k in MINES):  # 3.52 *: all mines in the Location

@@ -52,6 +52,9 @@ SWITCHES: dict[str, tuple[int, str]] = {
     "redeployment_limits": (2, "3.2: a unit in the enemy MLR, Uncontrolled terrain or No Man's Land redeploys to "
                                "the nearest friendly CTHC (3.214, 3.216, 3.217); an Isolated unit may, not must, "
                                "redeploy (3.215); an Immobilized vehicle does not redeploy"),
+    "clearance_rules": (2, "3.52: an Eliminated result removes rubble as PL's table says (ruling R38; revision "
+                           "1 left a Trailbreak); the Original-6 Casualty Reduction only against a Known minefield "
+                           "or Panji, not hidden mines"),
     "encircled_kept": (2, "3.17: a unit that passes its 1TC stays Encircled (revision 1 removed the marker)"),
 }
 
