@@ -55,6 +55,9 @@ SWITCHES: dict[str, tuple[int, str]] = {
     "clearance_rules": (2, "3.52: an Eliminated result removes rubble as PL's table says (ruling R38; revision "
                            "1 left a Trailbreak); the Original-6 Casualty Reduction only against a Known minefield "
                            "or Panji, not hidden mines"),
+    "strategic_grows": (2, "1.4: hexes the campaign gives rubble, a pillbox, an entrenchment (foxhole, trench, "
+                           "A-T ditch) or an emplaced Gun become Strategic Terrain: `end --control` may name them and "
+                           "they count for CTHC and MLR"),
     "encircled_kept": (2, "3.17: a unit that passes its 1TC stays Encircled (revision 1 removed the marker)"),
 }
 

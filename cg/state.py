@@ -202,23 +202,38 @@ class CampaignState:
         units) at every undo checkpoint, where deepcopy cost ~80 ms a copy; see _copy_state."""
         return _copy_state(self)
 
+    def strategic(self) -> frozenset:
+        """1.4 Strategic Terrain: the card's, and (rules revision 2, switch strategic_grows) every hex the
+        campaign has since given rubble, a pillbox, an entrenchment or an emplaced Gun."""
+        base = frozenset(self.card.map.strategic)
+        if self.rules_revision < 2 and not self.rules_upgrades:  # revision 1 throughout: the card's alone
+            return base
+        from cg import revision
+
+        if not revision.on(self, "strategic_grows"):
+            return base
+        grown = {h for h, items in self.terrain.items() if any(i.split(":")[0] in GROWS_STRATEGIC for i in items)}
+        grown |= {u.hex for u in self.units.values() if u.kind == "gun" and u.hex and u.status == "on_map"}
+        return base | grown
+
     def map_control(self):
-        """The 1.4 control picture of the current control (memoised per map and control)."""
+        """The 1.4 control picture of the current control (memoised per map, Strategic Terrain and control)."""
         m = self.card.map
+        strategic = self.strategic()
         last_map, last_control, last_mc = _LAST_CONTROL  # a run of commands asks for one picture
-        if last_map is m and last_control == self.control:
+        if last_map is m and last_control == (strategic, self.control):
             return last_mc
-        key = (m.columns, m.rows, m.strategic, tuple(sorted(m.friendly_edge.items())),
+        key = (m.columns, m.rows, tuple(sorted(strategic)), tuple(sorted(m.friendly_edge.items())),
                tuple(sorted(self.control.items())))
         mc = _CONTROL.get(key)
         if mc is None:
             from cg.control import classify
 
-            mc = classify(self.grid(), frozenset(m.strategic), dict(self.control), dict(m.friendly_edge))
+            mc = classify(self.grid(), strategic, dict(self.control), dict(m.friendly_edge))
             if len(_CONTROL) > 64:
                 _CONTROL.clear()
             _CONTROL[key] = mc
-        _LAST_CONTROL[:] = (m, dict(self.control), mc)
+        _LAST_CONTROL[:] = (m, (strategic, dict(self.control)), mc)
         return mc
 
     def grid(self):
@@ -265,6 +280,8 @@ _CONTROL: dict = {}  # map control is a pure function of the map and who control
 # last map's Grid: what deciding a run of commands asks for again and again.
 _LAST_CONTROL: list = [None, None, None]
 _LAST_GRID: list = [None, None]
+# 1.4: terrain the campaign keeps that makes a hex Strategic Terrain (rules revision 2)
+GROWS_STRATEGIC = ("rubble", "pillbox", "foxhole", "trench", "at_ditch", "entrenchment")
 LEADER_RE = re.compile(r"^\d{1,2}[-+]\d$")
 MMC_RE = re.compile(r"^(\d+)-(\d+)-(\d+)(\s*hs)?$", re.I)
 

@@ -37,3 +37,21 @@ def test_revision_1_left_a_trailbreak_and_reduced_vs_any_mines(tmp_path):
     r = cli_run(c.path, "clear", "axis", "L5", "mines", "--dice", "6")
     assert r.code == 0 and "Casualty Reduction" in r.out
     c.close()
+
+
+def test_1_4_new_rubble_becomes_strategic_terrain_that_can_be_controlled(tmp_path):
+    plan = {1: {"buy": [("axis", "I1"), ("allied", "I1")],
+                "end": {"cvp_lost": {"axis": 1, "allied": 1}, "terrain": ["G2=rubble"]}},
+            2: {"attack": ["axis"]}}
+    for revision, code in ((None, 0), (1, 3)):
+        db = tmp_path / f"r{revision}.plcg"
+        extra = ["--rules-revision", str(revision)] if revision else []
+        assert cli_run(db, "new", "--card", "sample", "--seed", "st", *extra).code == 0
+        c = Campaign.attach(db, plan=plan)
+        c.advance(2, "2.9")
+        r = cli_run(db, "end", "--turn", "4", "--cvp-lost", "axis=1", "--cvp-lost", "allied=1", "--control", "axis=G2")
+        assert r.code == code, (revision, r.err)
+        if code == 0:
+            hc = c.state().map_control().hexes["G2"]
+            assert hc.cthc == "axis"  # a controlled Strategic Terrain hex heads its own CTHC
+        c.close()

@@ -107,7 +107,7 @@ def _end(ctx, cmd):
                 raise Refused(f"{flag} {su.side}:{u.id}: that unit is {u.status} already"
                               + (f" (firefight {u.eliminated_in})" if u.eliminated_in else ""), "2.9", st.step)
     for c in control:
-        if c.hex not in st.card.map.strategic:
+        if c.hex not in st.strategic():
             raise Refused(f"{c.hex} is not Strategic Terrain on the CG Card: only those are controlled", "1.33",
                           st.step)
     for s, used in oba_used.items():
