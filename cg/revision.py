@@ -58,6 +58,11 @@ SWITCHES: dict[str, tuple[int, str]] = {
     "strategic_grows": (2, "1.4: hexes the campaign gives rubble, a pillbox, an entrenchment (foxhole, trench, "
                            "A-T ditch) or an emplaced Gun become Strategic Terrain: `end --control` may name them and "
                            "they count for CTHC and MLR"),
+    "fortify_rules": (2, "2.38: a fortification goes inside the friendly MLR (I items also in an Isolated "
+                         "Location), never in rubble except a Set DC (B24.5, note 8); HIP is priced by what hides "
+                         "(note 3: a Gun at its crew's price, a SW hides with its possessor); Booby Traps only "
+                         "where the card allows them (CG12); `setup --hip` needs a HIP bought for the unit, except a "
+                         "Gun in the Initial Firefight (CG3) or a unit still HIP from the last firefight (3.24)"),
     "encircled_kept": (2, "3.17: a unit that passes its 1TC stays Encircled (revision 1 removed the marker)"),
 }
 

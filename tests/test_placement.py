@@ -80,3 +80,26 @@ def test_3_214_redeploys_to_the_nearest_friendly_cthc_only(tmp_path):
     assert rows(c.path) == before
     assert cli_run(c.path, "redeploy", "axis", "I1-1.1", "--to", "E8", "--dice", "1,2").code == 0
     c.close()
+
+
+def test_2_38_fortifications_inside_the_mlr_and_hip_only_when_bought(tmp_path):
+    c = new(tmp_path, {1: {"buy": [("allied", "I1")]}})
+    c.advance(1, "2.3")
+    c.run("buy", side="axis", rg="I1", mode="on-map")
+    c.run("buy", side="axis", rg="F1")
+    before = rows(c.path)
+    r = cli_run(c.path, "fortify", "axis", "foxhole", "--hex", "D4", "--capacity", "1")  # in the Allied MLR
+    assert r.code == 3 and "2.38" in r.err, r.err
+    r = cli_run(c.path, "fortify", "axis", "hip", "--unit", "I1-1.4")  # the LMG hides with its possessor
+    assert r.code == 3 and "possessor" in r.err
+    assert rows(c.path) == before
+    assert cli_run(c.path, "fortify", "axis", "foxhole", "--hex", "M6", "--capacity", "1").code == 0
+    r = cli_run(c.path, "fortify", "axis", "hip", "--unit", "I1-1.2")
+    assert r.code == 3 and "10%" in r.err  # 3 squads by day: 10%, fractions dropped, is none (ruling R1)
+    c.run("leader", side="axis", rg="I1-1", dice="3,4")
+    assert cli_run(c.path, "fortify", "axis", "hip", "--unit", "I1-1.L1").code == 0  # an SMC hides
+    c.advance(1, "2.6")
+    r = cli_run(c.path, "setup", "axis", "I1-1.1", "M5", "--hip")
+    assert r.code == 3 and "HIP" in r.err
+    assert cli_run(c.path, "setup", "axis", "I1-1.L1", "M5", "--hip").code == 0
+    c.close()

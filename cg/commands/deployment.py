@@ -152,4 +152,11 @@ def _setup(ctx, cmd):
                           "Strategic Terrain", "2.33", st.step)
     elif mc.situation(hx, side) != "friendly_mlr" and not st.initial:
         raise Refused(f"{hx} is not inside the {side} MLR", "2.32", st.step)
+    if cmd.get("hip") and revision.on(st, "fortify_rules") and not u.hip:
+        bought = any(f["side"] == side and f["kind"] == "hip" and f.get("unit") == u.id and f["firefight"] == st.firefight
+                     for f in st.fortifications)
+        gun = u.kind in ("gun", "crew") and st.initial  # CG3: a Gun may set up HIP in the Initial Firefight
+        if not (bought or gun):
+            raise Refused(f"{u.id} has no HIP bought for it (plcg fortify {side} hip --unit {u.id}); only a Gun in the "
+                          "Initial Firefight (CG3) or a unit still HIP (3.24) hides without", "2.38", st.step)
     return [ev.UnitSetUp(side=side, unit=u.id, hex=hx, hip=bool(cmd.get("hip")))]

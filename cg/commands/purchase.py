@@ -227,6 +227,23 @@ def _leader(ctx, cmd):
 FORT_KEYS = ("capacity", "factors", "unit", "hexsides", "locations", "ca", "nca")
 
 
+def _fortify_limits(st: CampaignState, side: str, kind: str, spec, hx, hip_unit) -> None:
+    """2.38 placement and pricing as written (revision switch fortify_rules)."""
+    if hip_unit is not None and hip_unit.kind == "sw":
+        raise Refused(f"{hip_unit.id} is a SW: it hides with its possessor (buy HIP for the unit holding it)",
+                      "2.38", st.step)
+    if kind == "booby_traps" and getattr(st.card.campaign, "booby_traps", None) is False:  # the card key, when given
+        raise Refused("this CG's FSR allow no Booby Traps", "CG12", st.step)
+    if not hx:
+        return
+    hc = st.map_control().hexes[hx]
+    if st.map_control().situation(hx, side) != "friendly_mlr" and not (spec.isolated_ok and hc.isolated == side):
+        raise Refused(f"{hx} is not inside the {side} MLR: fortifications go there (I items also in an Isolated "
+                      "Location)", "2.38", st.step)
+    if kind != "set_dc" and any(i.split(":")[0] == "rubble" for i in st.terrain.get(hx, [])):
+        raise Refused(f"{hx} holds rubble: no fortification there but a Set DC", "B24.5", st.step)
+
+
 @command("fortify", "2.3")
 def _fortify(ctx, cmd):
     side = side_arg(cmd)
@@ -245,6 +262,8 @@ def _fortify(ctx, cmd):
         hip_unit = unit_arg(st, side, cmd.get("unit"))
         unit_type = {"squad": "squad", "hs": "hs", "crew": "crew", "leader": "smc", "vehicle": "afv"}.get(
             hip_unit.kind, "smc")
+        if revision.on(st, "fortify_rules"):  # note 3: a Gun hides with its crew, at the crew's price
+            unit_type = {"gun": "crew"}.get(hip_unit.kind, unit_type)
     else:
         unit_type = None
     try:
@@ -252,6 +271,8 @@ def _fortify(ctx, cmd):
     except ValueError as e:
         raise BadInput(f"{kind}: {e}") from None
     at(st, "fortify")
+    if revision.on(st, "fortify_rules"):
+        _fortify_limits(st, side, kind, spec, hx, hip_unit)
     if spec.initial_only and not st.initial:
         raise Refused(f"{spec.name} may only be bought for the Initial Firefight (S)", "2.38", st.step)
     if hx and not spec.isolated_ok and st.map_control().hexes[hx].isolated == side:
