@@ -417,6 +417,9 @@ def _result(h: History, ff, info: FirefightHistory) -> list:
     if lost:
         items.append([("b", "Units lost:"), " " + "; ".join(
             f"{_side(s)} {len(v)} ({', '.join(v)})" for s, v in lost.items()) + "."])
+    changed = _counters_changed(info)
+    if changed:
+        items.append([("b", "Counters changed:"), " " + "; ".join(changed) + "."])
     if p["terrain"]:
         items.append([("b", "Terrain kept (CG5):"), " " + ", ".join(
             f"{t['hex']} {_SNAKE.sub(' ', t['item'])}" for t in p["terrain"]) + "."])
@@ -425,6 +428,38 @@ def _result(h: History, ff, info: FirefightHistory) -> list:
         items.append([("b", "TVP (3.33):"), " " + "; ".join(
             f"{_side(s)} {t['tvp'][s]} (CG total {t['total'][s]})" for s in ("axis", "allied")) + "."])
     return items
+
+
+def _counters_changed(info: FirefightHistory) -> list[str]:
+    """Every unit whose counter or standing a result of this firefight and its RePh changed (issue 14):
+    Casualty Reduction, ELR replacement, captures, exits, Heroes (2.9), patrol results (R29), Redeployment
+    results (3.21), Battle Hardening (3.43-3.45)."""
+    out = []
+
+    def change(c: dict, why: str) -> None:
+        to = c["to"]
+        what = to if to in ("eliminated", "wounded", "captured") else f"now {to}"
+        out.append(f"{_side(c['side'])} {c['unit']} {what} ({why})")
+
+    for r in info.rows:
+        p = r.payload
+        if r.type == "firefight_ended":
+            for c in p.get("reduced", ()):
+                change(c, "Casualty Reduction")
+            for c in p.get("replaced", ()):
+                change(c, "ELR replacement")
+            out += [f"{_side(su['side'])} {su['unit']} captured" for su in p.get("captured", ())]
+            out += [f"{_side(su['side'])} {su['unit']} exited (CG8)" for su in p.get("exited", ())]
+            out += [f"{_side(su['side'])} {su['unit']} Hero (3.43)" for su in p.get("hero", ())]
+        elif r.type in ("patrol_resolved", "patrol_returned"):
+            for c in p.get("losses", ()):
+                change(c, f"patrol {p['patrol']}, 2.74")
+        elif r.type == "redeployed" and p.get("change"):
+            change({"side": p["side"], "unit": p["unit"], "to": p["change"]}, "3.21")
+        elif r.type == "unit_hardened" and (p.get("to") or p.get("fanatic")):
+            out.append(f"{_side(p['side'])} {p['unit']} " + ("Fanatic" if p.get("fanatic") else f"now {p['to']}")
+                       + f" (Battle Hardening, {p['by']})")
+    return out
 
 
 def _hex_key(hx: str):

@@ -73,3 +73,14 @@ def test_revision_1_hardening_kept_the_counter_and_needed_no_hero(tmp_path):
     assert cli_run(c.path, "harden", "axis", "I1-1.1").code == 0
     assert oob(c.path, "axis")["I1-1.1"]["name"] == "4-6-7"
     c.close()
+
+
+def test_the_aar_shows_every_changed_counter(tmp_path):
+    c = at_3_43(tmp_path, hero=["axis:I1-1.L1"])
+    assert cli_run(c.path, "harden", "axis", "I1-1.L1").code == 0
+    c.close()
+    db = tmp_path / "c.plcg"
+    r = cli_run(db, "export", "--format", "md")
+    assert r.code == 0, r.err
+    line = next(x for x in r.out.splitlines() if "Counters changed:" in x)
+    assert "I1-1.L1 Hero (3.43)" in line and "I1-1.L1 now 9-2 (Battle Hardening, 3.43)" in line
