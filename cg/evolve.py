@@ -436,6 +436,9 @@ def _patrol_up(st, p):
 def _ended(st, p):
     ff = st.ff
     ff.turn, ff.winner, ff.winner_rule = p["turn"], p["winner"], p.get("winner_rule")
+    if revision.on(st, "ammunition_shortage"):  # 3.211: the Isolated mark's Ammunition Shortage lasted this firefight
+        for u in st.units.values():
+            u.isolated = False
     for su in p.get("oba_used", ()):
         ff.oba_used[su["side"]] += 1
     for side in SIDES:

@@ -63,6 +63,8 @@ SWITCHES: dict[str, tuple[int, str]] = {
                          "(note 3: a Gun at its crew's price, a SW hides with its possessor); Booby Traps only "
                          "where the card allows them (CG12); `setup --hip` needs a HIP bought for the unit, except a "
                          "Gun in the Initial Firefight (CG3) or a unit still HIP from the last firefight (3.24)"),
+    "ammunition_shortage": (2, "3.211/1.4: a unit ending the RePh Isolated has Ammunition Shortage for the "
+                               "next firefight only: the mark is lifted when that firefight ends"),
     "encircled_kept": (2, "3.17: a unit that passes its 1TC stays Encircled (revision 1 removed the marker)"),
 }
 

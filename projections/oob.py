@@ -15,6 +15,8 @@ def oob_rows(st, side: str) -> list[dict]:
         if u.isolated or u.encircled or u.wounded or u.shocked or u.recalled or u.hip or u.concealed or u.hero \
                 or u.fanatic or u.exited:  # most units: none
             flags = [f for f in _FLAGS if getattr(u, f)]
+            if u.isolated:  # 3.211: Ammunition Shortage in the next firefight
+                flags.insert(flags.index("isolated") + 1, "Ammunition Shortage")
         if u.hardened:
             flags.append(f"hardened x{u.hardened}")
         rows.append({"unit": u.id, "name": u.name, "kind": u.kind, "purchase": u.purchase, "status": u.status,

@@ -156,3 +156,23 @@ def test_end_refuses_one_hex_for_both_sides(at_end):
                 "--control", "axis=I5", "--control", "allied=I5")
     assert r.code == 2 and "both sides" in r.err
     assert rows(c.path) == before
+
+
+def test_a_unit_left_isolated_has_ammunition_shortage_for_the_next_firefight_only(at_end):
+    c = at_end
+    st = c.state()
+    mc = st.map_control()
+    spot = next(h for h in sorted(mc.hexes, key=st.grid().index) if mc.situation(h, "axis") == "uncontrolled")
+    assert cli_run(c.path, "end", "--turn", "5", "--cvp-lost", "axis=1", "--cvp-lost", "allied=1",
+                   "--position", f"axis:I1-1.1={spot}").code == 0
+    c.advance(1, "3.2")
+    c.run("option", option="A")
+    to = min((h for h, hc in mc.hexes.items() if hc.cthc == "axis"), key=lambda h: st.grid().distance(spot, h))
+    r = cli_run(c.path, "redeploy", "axis", "I1-1.1", "--to", to, "--dice", "6,6")  # remains: Isolated (3.216)
+    assert r.code == 0, r.err
+    flags = oob(c.path, "axis")["I1-1.1"]["flags"]
+    assert "isolated" in flags and "Ammunition Shortage" in flags
+    c.plan[2] = {"attack": ["axis"]}
+    c.advance(2, "2.9")
+    c.run("end", turn=5, cvp_lost={"axis": 0, "allied": 0})
+    assert "Ammunition Shortage" not in oob(c.path, "axis")["I1-1.1"]["flags"]
