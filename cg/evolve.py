@@ -417,8 +417,14 @@ def _patrol_ret(st, p):
 
 
 def _patrol_losses(st, p) -> None:
-    """Ruling R29: the units a patrol result strikes: reduced (a new counter), eliminated or captured."""
+    """Ruling R29: the units a patrol result strikes: reduced (a new counter), eliminated or captured; their
+    CVP count for the current firefight (2.756, ruling R39)."""
+    from cg.state import loss_cvp
+
     for c in p.get("losses", ()):
+        cvp = loss_cvp(st.unit(c["unit"], c["side"]), c["to"])
+        st.ff.patrol_cvp[c["side"]] += cvp
+        st.ff.cvp_lost[c["side"]] += cvp
         if c["to"] == "captured":
             u = st.unit(c["unit"], c["side"])
             u.status, u.eliminated_in = "captured", st.firefight
@@ -441,8 +447,8 @@ def _ended(st, p):
             u.isolated = False
     for su in p.get("oba_used", ()):
         ff.oba_used[su["side"]] += 1
-    for side in SIDES:
-        ff.cvp_lost[side] = p["cvp_lost"][side]
+    for side in SIDES:  # 2.756: the patrols' losses count for this firefight too (ruling R39)
+        ff.cvp_lost[side] = p["cvp_lost"][side] + ff.patrol_cvp[side]
     for c in p["control"]:
         st.control[c["hex"]] = c["side"]
     for lu in p["lost"]:

@@ -61,6 +61,7 @@ class FirefightRecord:
     san: dict = attrs.Factory(dict)
     oba_used: dict = attrs.Factory(lambda: {"axis": 0, "allied": 0})
     lost: list = attrs.Factory(list)  # [[side, unit]] casualties by unit
+    patrol_cvp: dict = attrs.Factory(lambda: {"axis": 0, "allied": 0})  # 2.756: CVP lost by patrols (ruling R39)
 
 
 @attrs.define(slots=True)
@@ -306,6 +307,21 @@ def unit_kind(name: str, rg_kind: str) -> str:
     if rg_kind in ("infantry", "heavy_weapons"):
         return "sw"
     return "other"
+
+
+def loss_cvp(u, to: str) -> int:
+    """Ruling R39 (A26.2 as the ledger counts it): a squad 2 CVP, a HS or crew 1, a leader 1 plus its
+    leadership (a 9-2: 3), a hero 1; a squad reduced to its HS loses 1; anything else 0."""
+    if to not in ("eliminated", "captured"):
+        return 1 if u.kind == "squad" else 0  # a squad reduced to its HS
+    if u.kind == "squad":
+        return 2
+    if u.kind in ("hs", "crew"):
+        return 1
+    if u.kind == "leader":
+        m = re.match(r"^\d{1,2}([-+])(\d)$", u.name)
+        return 1 + (int(m.group(2)) if m and m.group(1) == "-" else 0)
+    return 0
 
 
 def counter_morale(name: str) -> int | None:

@@ -396,8 +396,10 @@ def _result(h: History, ff, info: FirefightHistory) -> list:
         return items
     p = info.ended.payload
     items.append([("b", "End:"), f" turn {p['turn']} (seq {info.ended.seq})."])
-    extra = {s: ff.cvp_lost[s] - p["cvp_lost"][s] for s in ("axis", "allied")}
+    patrols = getattr(ff, "patrol_cvp", None) or {"axis": 0, "allied": 0}
+    extra = {s: ff.cvp_lost[s] - p["cvp_lost"][s] - patrols[s] for s in ("axis", "allied")}
     cvp = "; ".join(f"{_side(s)} {ff.cvp_lost[s]}" + (f" (incl. {extra[s]} in the RePh, 3.11)" if extra[s] else "")
+                    + (f" (incl. {patrols[s]} by patrols, 2.756)" if patrols[s] else "")
                     for s in ("axis", "allied"))
     items.append([("b", "CVP lost:"), f" {cvp}."])
     items.append([("b", "Winner:"), f" {_side(p['winner'])} ({p['winner_rule']})."])

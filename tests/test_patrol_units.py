@@ -73,3 +73,15 @@ def test_revision_1_patrols_took_the_typed_flags(tmp_path):
     oob = {u["unit"]: u for u in json.loads(cli_run(c.path, "oob", "axis", "--json").out)}
     assert oob["I1-1.1"]["name"] == "4-6-7" and oob["I1-1.1"]["status"] == "available"
     c.close()
+
+
+def test_patrol_losses_count_cvp_for_the_current_firefight(tmp_path):
+    c = at_2_7(tmp_path)
+    assert patrol(c.path, "--dice", "6,6").code == 0  # Patrol KIA: two 4-6-7 (2 CVP each) and an 8-0 (1)
+    assert c.state().ff.cvp_lost["axis"] == 5
+    c.advance(1, "2.9")
+    c.run("end", turn=5, cvp_lost={"axis": 3, "allied": 4})
+    ff = c.state().ff
+    assert ff.cvp_lost == {"axis": 8, "allied": 4}  # 2.756 (ruling R39): typed 3 + the patrol's 5
+    assert ff.winner == "allied"  # 1.31: the Allies amassed 8 CVP, the Axis 4
+    c.close()

@@ -116,7 +116,7 @@ def _end(ctx, cmd):
     if winner_given:
         winner, rule = winner_given, "--winner"
     else:
-        probe = attrs.evolve(st.ff, cvp_lost=dict(lost_cvp))
+        probe = attrs.evolve(st.ff, cvp_lost={s: lost_cvp[s] + st.ff.patrol_cvp[s] for s in SIDES})
         winner, rule = winner_by_cvp(probe)
     return [ev.FirefightEnded(turn=turn, cvp_lost=lost_cvp, winner=winner, winner_rule=rule,
                               control=tuple(control), lost=tuple(lost), terrain=tuple(terrain),
