@@ -85,3 +85,22 @@ def test_patrol_losses_count_cvp_for_the_current_firefight(tmp_path):
     assert ff.cvp_lost == {"axis": 8, "allied": 4}  # 2.756 (ruling R39): typed 3 + the patrol's 5
     assert ff.winner == "allied"  # 1.31: the Allies amassed 8 CVP, the Axis 4
     c.close()
+
+
+def test_patrol_units_come_from_the_mlr_within_10_hexes(tmp_path):
+    c = at_2_7(tmp_path)
+    # a squad recorded 12 hexes from the mission hex (the map's east edge) may not join a patrol to D5
+    led_hex = "P9"
+    c.close()
+    db = tmp_path / "c2.plcg"
+    assert cli_run(db, "new", "--card", "sample", "--seed", "pat").code == 0
+    c = Campaign.attach(db, plan=PLAN)
+    c.advance(1, "2.6")
+    assert cli_run(db, "setup", "axis", "I1-1.1", led_hex).code == 0
+    c.advance(1, "2.7")
+    before = rows(db)
+    r = cli_run(db, "patrol", "axis", "--type", "recon", "--units", "I1-1.1", "--leader", "I1-1.L1", "--hex", "D5",
+                "--dice", "3,3")
+    assert r.code == 3 and "2.72" in r.err, r.err
+    assert rows(db) == before
+    c.close()

@@ -64,6 +64,11 @@ def _patrol(ctx, cmd):
             raise Refused(f"{leader.id} ({leader.name}, {counters.leader_rank(nat, leader.name, over)}) may not lead "
                           "a patrol: a Corporal, Sergeant or Lieutenant does (counter table, ruling R34)", "2.72",
                           st.step)
+        g = st.grid()
+        for u in [leader, *units]:  # 2.72: from one friendly MLR, within 10 hexes of the mission hex
+            if u.hex and (mc.situation(u.hex, side) != "friendly_mlr" or g.distance(u.hex, hx) > 10):
+                raise Refused(f"{u.id} in {u.hex} is not a unit of the {side} MLR within 10 hexes of {hx}", "2.72",
+                              st.step)
         dl = drms.patrol_from_units(st, side, kind, units, leader, hx, _typed(cmd))
         r = roll(ctx.dice(given, 2), dl, tables.patrol_detection)
         selection, losses = _strike(ctx, st, side, [leader, *units], r.outcome, cmd.get("counter"))
