@@ -365,6 +365,8 @@ def _option(st, p):
 def _redeployed(st, p):
     u = st.units[f"{p['side']}:{p['unit']}"]  # a unit in play (decide checked it): never in the settled part
     u.redeployed = True
+    if st.step == "2.5" and revision.on(st, "option_a_order"):
+        st.done.add(f"redeploy-2.5:{p['side']}")  # 2.5 Option A: the Defender goes first
     r = p["result"]
     if p["situation"] != "friendly_mlr" and revision.on(st, "redeployment_results"):
         u.hip = False  # 3.212-3.217: outside a friendly MLR HIP is lost, and concealment but in 3.215

@@ -65,6 +65,8 @@ SWITCHES: dict[str, tuple[int, str]] = {
                          "Gun in the Initial Firefight (CG3) or a unit still HIP from the last firefight (3.24)"),
     "ammunition_shortage": (2, "3.211/1.4: a unit ending the RePh Isolated has Ammunition Shortage for the "
                                "next firefight only: the mark is lifted when that firefight ends"),
+    "option_a_order": (2, "2.5 Option A: the Defender redeploys first (no Defender redeployment once the "
+                          "Attacker has made one), and each unit only to another CTHC than the one it stands in"),
     "encircled_kept": (2, "3.17: a unit that passes its 1TC stays Encircled (revision 1 removed the marker)"),
 }
 

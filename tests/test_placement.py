@@ -103,3 +103,21 @@ def test_2_38_fortifications_inside_the_mlr_and_hip_only_when_bought(tmp_path):
     assert r.code == 3 and "HIP" in r.err
     assert cli_run(c.path, "setup", "axis", "I1-1.L1", "M5", "--hip").code == 0
     c.close()
+
+
+def test_2_5_option_a_defender_first_and_only_to_another_cthc(tmp_path):
+    plan = {1: {"buy": [("axis", "I1"), ("allied", "I1")]}, 2: {"attack": ["axis"]}}
+    c = new(tmp_path, plan)
+    c.advance(1, "2.6")
+    assert cli_run(c.path, "setup", "allied", "I1-1.1", "D3").code == 0
+    c.advance(1, "3.2")
+    c.run("option", option="A")
+    c.advance(2, "2.5")
+    before = rows(c.path)
+    r = cli_run(c.path, "redeploy", "allied", "I1-1.1", "--to", "C4", "--dice", "1,2")  # C3/D3: one CTHC
+    assert r.code == 3 and "another" in r.err, r.err
+    assert rows(c.path) == before
+    assert cli_run(c.path, "redeploy", "axis", "I1-1.1", "--to", "M5", "--dice", "1,2").code == 0  # the Attacker
+    r = cli_run(c.path, "redeploy", "allied", "I1-1.1", "--to", "E8", "--dice", "1,2")
+    assert r.code == 3 and "Defender" in r.err and "first" in r.err
+    c.close()

@@ -57,6 +57,17 @@ def _redeploy(ctx, cmd):
         if st.option == "B":
             return [ev.Redeployed(side=side, unit=u.id, frm=u.hex, to=to, situation=situation, roll=None,
                                   result="redeploys")]
+        if revision.on(st, "option_a_order"):
+            from cg.rules import cthc_clusters, redeployment_attacker_at_2_5
+
+            att = redeployment_attacker_at_2_5(st)
+            if side != att and f"redeploy-2.5:{att}" in st.done:
+                raise Refused(f"the Defender ({side}) redeploys first at 2.5 Option A: the Attacker ({att}) has "
+                              "begun", "2.5", st.step)
+            here = next((c for c in cthc_clusters(st, side) if u.hex in c), set()) if u.hex else set()
+            if mc.hexes[to].cthc != side or to in here:
+                raise Refused(f"{to} is not in another {side} CTHC: Option A redeploys to another CTHC", "2.5",
+                              st.step)
     else:
         if st.option is None:
             raise Refused("choose Redeployment Option A or B first (plcg option A|B)", "3.2", st.step)
