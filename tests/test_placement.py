@@ -121,3 +121,15 @@ def test_2_5_option_a_defender_first_and_only_to_another_cthc(tmp_path):
     r = cli_run(c.path, "redeploy", "allied", "I1-1.1", "--to", "E8", "--dice", "1,2")
     assert r.code == 3 and "Defender" in r.err and "first" in r.err
     c.close()
+
+
+def test_2_38_note_9_a_cave_complex_needs_four_caves(tmp_path):
+    c = new(tmp_path, {1: {"buy": [("allied", "I1")]}})
+    c.advance(1, "2.3")
+    for _ in range(3):
+        c.run("buy", side="axis", rg="F1")
+    for _ in range(2):  # 30 FP buy two caves at 15
+        assert cli_run(c.path, "fortify", "axis", "cave", "--hex", "M6").code == 0
+    r = cli_run(c.path, "fortify", "axis", "cave_complex")
+    assert r.code == 3 and "four" in r.err and "2.38" in r.err
+    c.close()

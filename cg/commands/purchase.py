@@ -232,6 +232,10 @@ def _fortify_limits(st: CampaignState, side: str, kind: str, spec, hx, hip_unit)
     if hip_unit is not None and hip_unit.kind == "sw":
         raise Refused(f"{hip_unit.id} is a SW: it hides with its possessor (buy HIP for the unit holding it)",
                       "2.38", st.step)
+    if kind == "cave_complex":
+        caves = sum(1 for f in st.fortifications if f["side"] == side and f["kind"] == "cave")
+        if caves < 4:
+            raise Refused(f"a Cave Complex joins four or more caves; {side} has bought {caves}", "2.38", st.step)
     if kind == "booby_traps" and getattr(st.card.campaign, "booby_traps", None) is False:  # the card key, when given
         raise Refused("this CG's FSR allow no Booby Traps", "CG12", st.step)
     if not hx:
