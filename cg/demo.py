@@ -95,7 +95,8 @@ def _step_actions(st, run) -> None:
         for side, kind, hx, extra in sc.get("fortify", []):
             run({"name": "fortify", "side": side, "kind": kind, "hex": hx, **extra})
     elif st.step == "2.6" and sc.get("setup"):
-        spots = {"axis": ["L4", "M5", "M4", "L5", "J5"], "allied": ["D3", "C3", "E8", "F6", "G7"]}  # inside the Allied MLR (2.32)
+        # inside each side's MLR (2.32)
+        spots = {"axis": ["L4", "M5", "M4", "L5", "J5"], "allied": ["D3", "C3", "E8", "F6", "G7"]}
         for side in SIDES:
             units = [u for u in st.units.values() if u.side == side and u.kind in ("squad", "leader")][:5]
             for u, hx in zip(units, spots[side]):

@@ -224,8 +224,9 @@ def _audit(store) -> dict:
                         key = _roll_key(r[TYPE], p, where[r[SEQ]])
                         for useq, kinds in undone_kinds:
                             if key in kinds:
-                                notes.append({"seq": r[SEQ], "what": f"{r[TYPE]} of {p.get('side') or 'both'} made again "
-                                                                     f"after the undo at seq {useq}: {p['roll']['dice']}"})
+                                who = p.get("side") or "both"
+                                notes.append({"seq": r[SEQ], "what": f"{r[TYPE]} of {who} made again after the undo "
+                                                                     f"at seq {useq}: {p['roll']['dice']}"})
     except _UNFOLDABLE as e:
         # A row edited against its schema (its hash recomputed or not) gets here: its events do not
         # fold, so nothing after them can be decided again. The chain findings stand as found.

@@ -89,8 +89,9 @@ def _redeploy(ctx, cmd):
 
             near = nearest_cthc(st, u)
             if near and to not in near:
-                raise Refused(f"{to} is not in the nearest {side} CTHC to {u.hex} (e.g. {min(near, key=st.grid().index)})",
-                              mine[0][2], st.step)
+                example = min(near, key=st.grid().index)
+                raise Refused(f"{to} is not in the nearest {side} CTHC to {u.hex} (e.g. {example})", mine[0][2],
+                              st.step)
     column = "vehicle" if u.kind == "vehicle" else "infantry"
     d = ctx.dice(given, 2)
     dl = drms.redeployment(st, side, u.hex, situation, hs_beyond=hs_beyond,
@@ -164,8 +165,8 @@ def _setup(ctx, cmd):
     elif mc.situation(hx, side) != "friendly_mlr" and not st.initial:
         raise Refused(f"{hx} is not inside the {side} MLR", "2.32", st.step)
     if cmd.get("hip") and revision.on(st, "fortify_rules") and not u.hip:
-        bought = any(f["side"] == side and f["kind"] == "hip" and f.get("unit") == u.id and f["firefight"] == st.firefight
-                     for f in st.fortifications)
+        bought = any(f["side"] == side and f["kind"] == "hip" and f.get("unit") == u.id
+                     and f["firefight"] == st.firefight for f in st.fortifications)
         gun = u.kind in ("gun", "crew") and st.initial  # CG3: a Gun may set up HIP in the Initial Firefight
         if not (bought or gun):
             raise Refused(f"{u.id} has no HIP bought for it (plcg fortify {side} hip --unit {u.id}); only a Gun in the "

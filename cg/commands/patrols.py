@@ -152,8 +152,8 @@ def _patrol_return(ctx, cmd):
                                     broken=bool(cmd.get("broken")))
         r = roll(ctx.dice(given, 2), dl, tables.patrol_return)
         alive = [u for u in units if u.status in ("available", "on_map", "reserve")]
-        selection, losses = _strike(ctx, st, side, alive, {"kia": "kia", "reduced": "reduced",
-                                                           "captured": "captured"}.get(r.outcome, ""), cmd.get("counter"))
+        struck = r.outcome if r.outcome in ("kia", "reduced", "captured") else ""
+        selection, losses = _strike(ctx, st, side, alive, struck, cmd.get("counter"))
         return [ev.PatrolReturned(side=side, patrol=n, roll=r, selection=selection, losses=losses)]
     dl = drms.patrol("return", returning=True, night=st.ff.time == "night",
                      attacked=bool(cmd.get("attacked")), pinned=bool(cmd.get("pinned")),
