@@ -641,11 +641,14 @@ def option(ctx, option):
 @click.argument("side", metavar="SIDE")
 @click.argument("unit", metavar="UNIT")
 @click.option("--to", "to", required=True, help="The hex it redeploys to.")
-@click.option("--hs", type=int, default=0, help="HS equivalents beyond one squad on the same DR.")
+@click.option("--hs", type=int, default=0,
+              help="HS equivalents beyond one squad redeploying on the same DR (+1 each). Typed: the ledger records "
+                   "units one by one, not the stacks players roll for together.")
 @click.option("--leadership", type=int, default=None,
               help="Leadership DRM, typed only where the unit has no recorded hex (ruling R33: the ledger cannot see who stands with it); where it has one, the best leader in its hex gives it (R30) and a contradicting value is refused.")
 @click.option("--crosses-uncontrolled", "crosses_uncontrolled", is_flag=True,
-              help="The redeployment crosses Uncontrolled terrain from the FMLR (+1).")
+              help="The redeployment crosses Uncontrolled terrain from the FMLR (+1). Typed: the ledger does not "
+                   "record the path a unit takes.")
 @DICE_DR
 @JSON_OPT
 @click.option("--counter", help="The new counter where a Replaced/Reduced result needs one the counter table "
@@ -871,7 +874,9 @@ def harden(ctx, side, unit, to):
 @click.argument("side", metavar="SIDE")
 @click.argument("item", metavar="ITEM")
 @click.option("--kind", help="malfunction | low_ammo | disabled | immobilized | captured_sw")
-@click.option("--drm", type=int, default=0, help="Leadership/Inexperience/Captured/Ammo Shortage drm, as stated.")
+@click.option("--drm", type=int, default=0,
+              help="Leadership/Inexperience/Captured Use/Ammo Shortage drm of a Disabled or Immobilized repair, as "
+                   "stated: the ledger does not record who makes the repair (revision 2: none on a malfunction).")
 @DICE_DR1
 @JSON_OPT
 @click.pass_context
@@ -884,7 +889,8 @@ def repair(ctx, side, item, kind, drm, dice, as_json):
 @main.command()
 @click.argument("side", metavar="SIDE")
 @click.argument("vehicle", metavar="VEHICLE")
-@click.option("--drm", type=int, default=0, help="Inexperience/Captured/Ammo Shortage drm, as stated.")
+@click.option("--drm", type=int, default=0,
+              help="Inexperience/Captured/Ammo Shortage drm, as stated: the ledger does not record the crew's state.")
 @DICE_DR1
 @JSON_OPT
 @click.pass_context
@@ -941,7 +947,8 @@ def rubble(ctx, hex_, kia, stone, level, dice, as_json):
 @click.argument("hex_", metavar="HEX")
 @click.option("--kindling", type=int, required=True, help="The terrain's Kindling Number (Table 23).")
 @click.option("--weapon", type=click.Choice(["he", "ft", "wp"]), default="he", show_default=True)
-@click.option("--drm", type=int, default=0, help="Placement DR modifiers (Table 23 notes), as stated.")
+@click.option("--drm", type=int, default=0,
+              help="Placement DR modifiers (Table 23 notes), as stated: they depend on play the ledger does not see.")
 @DICE_DR
 @JSON_OPT
 @click.pass_context
