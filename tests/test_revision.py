@@ -95,3 +95,17 @@ def test_every_switch_is_listed_in_the_readme():
     readme = (ROOT / "README.md").read_text()
     for name, (rev, _what) in revision.SWITCHES.items():
         assert f"| `{name}` | {rev} |" in readme, name
+
+
+def test_an_upgraded_campaign_never_reuses_a_purchase_number_of_the_side(tmp_path):
+    db = tmp_path / "c.plcg"
+    assert cli_run(db, "new", "--card", "sample", "--rules-revision", "1").code == 0
+    c = Campaign.attach(db, plan={1: {"buy": [("axis", "I1"), ("allied", "I1")]}, 2: {"attack": ["axis"]}})
+    c.advance(1, "2.4")
+    assert cli_run(db, "rules-upgrade").code == 0
+    c.advance(2, "2.3")
+    c.run("buy", side="allied", rg="I1")  # the Allies' I1-2 exists (revision 1 numbering): this one is I1-3
+    ids = sorted(p.id for p in c.state().purchases.values() if p.side == "allied" and p.rg == "I1")
+    assert ids == ["I1-2", "I1-3"]
+    c.close()
+    assert cli_run(db, "audit").code == 0

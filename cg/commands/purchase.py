@@ -98,6 +98,8 @@ def _buy(ctx, cmd):
     # purchase id (and the unit ids made from it) names one purchase of the campaign
     if revision.on(st, "per_side_purchase_numbers"):  # R32 switch: the Allies' first I1 is I1-1
         n = st.purchase_count.get(key, 0) + 1
+        while st.purchase(f"{rg.id}-{n}", side) is not None:  # a campaign upgraded from revision 1 has
+            n += 1  # numbers counted across sides: never reuse one of this side's
     else:  # revision 1: numbered across both sides
         n = sum(st.purchase_count.get(f"{s}:{rg.id}", 0) for s in SIDES) + 1
     pid = f"{rg.id}-{n}"
