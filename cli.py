@@ -132,12 +132,14 @@ def side_argument():
 @click.option("--card", "card", required=True, help="A CG Card TOML file, or the name of a shipped card.")
 @click.option("--redeployment", type=click.Choice(["A", "B"]), help="Redeployment Option (else chosen at 3.2).")
 @click.option("--seed", help="Seed of the ledger's roller (default: random, recorded in the log).")
+@click.option("--balance", "balance", multiple=True, metavar="SIDE:N",
+              help="1.3 Balance Provision N (1-based among SIDE's on the card) in force; repeatable.")
 @click.option("--rules-revision", "rules_revision", type=int,
               help="Decide the campaign under an earlier rules revision (ruling R32; default: the current one).")
 @click.pass_context
-def new(ctx, card, redeployment, seed, rules_revision):
+def new(ctx, card, redeployment, seed, balance, rules_revision):
     """Start a campaign from a CG Card (refuses if the file exists)."""
-    led = Ledger.create(_db(ctx), card, seed, redeployment, rules_revision)
+    led = Ledger.create(_db(ctx), card, seed, redeployment, balance, rules_revision)
     st = led.state()
     led.close()
     click.echo(f"campaign {st.card.campaign.name!r} started in {_db(ctx)}: firefight 1 of "
@@ -158,7 +160,50 @@ def cards(as_json):
         click.echo(f"{n:12} {c} — {d}")
 
 
+@main.group("card")
+def card_group():
+    """Read or check a CG Card file (plcg cards lists the shipped ones)."""
+
+
+@card_group.command("show")
+@click.argument("ref", metavar="NAME-or-FILE")
+@JSON_OPT
+def card_show(ref, as_json):
+    """A CG Card: sides, RGs with cost, limits and availability, the OB given, firefights, map."""
+    from cg.card_schema import load_card
+    from projections.cardview import card_json, card_text
+
+    card = load_card(ref)
+    if as_json:
+        _echo_json(card_json(card))
+    else:
+        click.echo(card_text(card))
+
+
+@card_group.command("check")
+@click.argument("path", metavar="FILE")
+def card_check(path):
+    """Check a CG Card file: exit 0, or 2 with every problem as `path: what is wrong`."""
+    from cg.card_schema import load_card
+
+    card = load_card(path)
+    click.echo(f"card {path} is sound: {card.campaign.name}")
+
+
+def _card_firefight(st) -> dict:
+    """What the CG Card says of the current firefight (2.2 weather, 2.74 moon, CG2 turns, 1.34, FSR)."""
+    spec = st.card.firefight(st.firefight)
+    return {
+        "weather": st.card.weather_at(st.firefight),
+        "moon": spec.moon if spec else None,
+        "turns": spec.turns if spec else None,
+        "historical_attacker": spec.attacker if spec else None,
+        "fsr": list(spec.fsr) if spec else [],
+    }
+
+
 def status_dict(st) -> dict:
+    from cg.options import options
     from cg.revision import revision
     from cg.steps import BY_ID, pending
 
@@ -179,6 +224,8 @@ def status_dict(st) -> dict:
         "option": st.option,
         "rules_revision": revision(st),
         "pending": pending(st),
+        "options": options(st),
+        "card_firefight": _card_firefight(st),
         "sides": {
             side: {
                 "cp": s.cp, "elr": s.elr, "san": s.san, "attack_option": s.attack, "fp": s.fp,
@@ -208,6 +255,17 @@ def status(ctx, as_json):
         from projections.words import TYPE
 
         click.echo(f"type: {TYPE[d['type']]}" + (f", attacker {d['attacker']}" if d["attacker"] else ""))
+    cf = d["card_firefight"]
+    said = [f"weather {cf['weather']}"]
+    if cf["moon"]:
+        said.append(f"moon {cf['moon']}" + (" (+1 to patrols, 2.74)" if cf["moon"] in ("none", "full") else ""))
+    if cf["turns"]:
+        said.append(f"at most {cf['turns']} game turns")
+    if cf["historical_attacker"]:
+        said.append(f"historical ATTACKER {cf['historical_attacker']} (1.34)")
+    click.echo("CG Card: " + ", ".join(said))
+    for rule in cf["fsr"]:
+        click.echo(f"  FSR: {rule}")
     # a plain table: status runs after every step, and tabulate's import costs more than this
     click.echo(f"{'side':8}{'CP':>5}{'ELR':>5}{'SAN':>5}{'FP':>5}{'CG TVP':>8}  attack")
     for side, s in d["sides"].items():
@@ -219,6 +277,10 @@ def status(ctx, as_json):
             click.echo(f"  {p['command']:48} ({p['rule']}) {p['what']}")
     elif not d["ended"]:
         click.echo("nothing owed: `plcg next` leaves the step")
+    if d["options"]:
+        click.echo("may also:")
+        for o in d["options"]:
+            click.echo(f"  {o['command']:48} ({o['rule']}) {o['what']}")
 
 
 @main.command("rules-upgrade")
@@ -484,9 +546,11 @@ def diagram(markdown):
 
 @main.command()
 @click.option("--db", "demo_db", type=click.Path(dir_okay=False), help="Where to write the demo campaign.")
+@click.option("--card", "demo_card", default="sample", show_default=True,
+              help="The shipped card to play: sample, or bridgehead (boards, OB given, a night firefight).")
 @click.pass_context
-def demo(ctx, demo_db):
-    """Play the shipped sample CG with the seeded roller (one firefight Idle) and print its roster."""
+def demo(ctx, demo_db, demo_card):
+    """Play a shipped CG with the seeded roller (the sample: one firefight Idle) and print its roster."""
     from cg.demo import play
     from projections.words import summary
     from projections.roster import roster_rows, roster_text
@@ -498,7 +562,7 @@ def demo(ctx, demo_db):
     path = demo_db or (_db(ctx) if explicit else "demo.plcg")
     if os.path.exists(path):
         raise BadInput(f"{path} exists already: give --db NEWFILE (the demo never overwrites)")
-    n = play(path, echo=lambda line: click.echo(line), describe=summary)
+    n = play(path, echo=lambda line: click.echo(line), describe=summary, card=demo_card)
     led = Ledger(path)
     st = led.state()
     led.close()

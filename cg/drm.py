@@ -294,9 +294,9 @@ def patrol_from_units(state: CampaignState, side: str, kind: str, units: list, l
             value[k] = t or 0
             if t and k in ("sw_pp", "enemy_adjacent"):
                 marked[k] = " (typed: the ledger cannot tell, ruling R33)"
-    spec = state.card.firefights[state.firefight - 1]
-    pto = getattr(state.card.campaign, "theater", None) == "pto"  # published-card keys, when the card has them
-    moon = getattr(spec, "moon", None) in ("none", "full")
+    spec = state.card.firefight(state.firefight)
+    pto = state.card.campaign.pto  # the card's theater (2.74 PTO DRMs)
+    moon = bool(spec and spec.moon_drm)  # No Moon or Full Moon
     hs_eq = sum(2 if u.kind == "squad" else 1 for u in mmc)  # ruling R26: HS equivalents, beyond one squad
     dist = state.map_control().distance_to_mlr(mission_hex, side) or 0
     out = list(patrol(kind, elite=value["elite"], stealthy=value["stealthy"], inexperienced=value["inexperienced"],
@@ -314,5 +314,5 @@ def patrol_from_units(state: CampaignState, side: str, kind: str, units: list, l
 
 def _quality(state: CampaignState, unit) -> str | None:
     p = state.purchase(unit.purchase, unit.side) if unit.purchase else None
-    rg = state.card.sides[unit.side].rg_by_id(p.rg) if p is not None else None
+    rg = state.card.sides[unit.side].group_by_id(p.rg) if p is not None else None
     return getattr(rg, "quality", None)

@@ -38,8 +38,37 @@ def start(payload: dict) -> CampaignState:
         for hx in card.sides[side].control:
             st.control[hx] = side
     _new_firefight(st, 1)
+    for side in SIDES:
+        for group in card.sides[side].ob:
+            _ob_given(st, side, group)
     st.step = "2.2"  # the Initial Firefight starts at 2.2 (1.1)
     return st
+
+
+def _ob_given(st: CampaignState, side: str, group) -> None:
+    """1.2 OB given: its units are the side's from the start at no CP, set up in its hexes (one after
+    another, in turn) or entering; its leaders given count for 2.362 like leaders rolled; it owes the
+    2.36 leader DRs the card says."""
+    from cg import tables
+    from cg.state import expand_units
+
+    pid = f"{group.id}-{side}"
+    pur = Purchase(id=pid, side=side, rg=group.id, firefight=1, mode=group.setup, cost=0, kind=group.kind,
+                   leader_owed=group.leader_drs, revealed=False)
+    st.purchases[f"{side}:{pid}"] = pur
+    names = [(n, unit_kind(n, group.kind)) for n in expand_units(group.units)]
+    names += [(n, "leader") for n in group.leaders]
+    column = tables.leader_column(st.card.sides[side].nationality, group.armor_leader)
+    for i, (name, kind) in enumerate(names, 1):
+        hx = group.hexes[(i - 1) % len(group.hexes)] if group.hexes else None
+        uid = f"{pid}.{i}"
+        st.units[f"{side}:{uid}"] = Unit(id=uid, side=side, name=name, kind=kind, purchase=pid,
+                             status="on_map" if hx else "available", hex=hx)
+        pur.units.append(uid)
+        if kind == "leader":
+            pur.leaders.append(name)
+            taken = st.sides[side].leaders_taken.setdefault(column, {})
+            taken[name] = taken.get(name, 0) + 1
 
 
 def _new_firefight(st: CampaignState, n: int) -> None:
@@ -309,7 +338,7 @@ def _column(st, side, pur):
 
     armor = False
     if pur is not None:
-        rg = st.card.sides[side].rg_by_id(pur.rg)
+        rg = st.card.sides[side].group_by_id(pur.rg)
         armor = bool(rg and rg.armor_leader)
     return tables.leader_column(st.card.sides[side].nationality, armor)
 

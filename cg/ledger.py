@@ -27,7 +27,7 @@ class Ledger:
 
     @classmethod
     def create(cls, path: str, card_ref: str, seed: str | None, redeployment: str | None,
-               rules_revision: int | None = None) -> "Ledger":
+               balance=(), rules_revision: int | None = None) -> "Ledger":
         from cg.card import card_to_dict
         from cg.card_schema import load_card
         from cg.commands import start_event
@@ -37,12 +37,20 @@ class Ledger:
         if os.path.exists(path):
             raise BadInput(f"{path} exists already: plcg new never overwrites a campaign (use --db)")
         card = load_card(card_ref)
+        if balance:  # 1.3: the chosen provisions go into the logged card, applied (card.campaign.balance_chosen)
+            from cg.card import apply_balance
+
+            try:
+                card = apply_balance(card, balance)
+            except ValueError as err:
+                raise BadInput(str(err)) from None
         seed = seed or secrets.token_hex(16)
         e = start_event(card, card_ref, card_to_dict(card), seed, redeployment, VERSION, rules_revision)
         store = Store.create(path, {"product": "plcg", "product_version": VERSION})
         try:
             store.append(0, [NewEvent(type=e.TYPE, version=e.VERSION, payload=unstructure(e), firefight=1,
                                       step="2.2")], command={"name": "new", "card": card_ref,
+                                                             **({"balance": list(balance)} if balance else {}),
                                                              "redeployment": redeployment,
                                                              **({} if rules_revision is None else
                                                                 {"rules_revision": rules_revision})})

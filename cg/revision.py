@@ -42,8 +42,7 @@ SWITCHES: dict[str, tuple[int, str]] = {
                                    "Initial Firefight only)"),
     "moves_first_after_setup": (2, "2.41: in a Dual Attack the moves-first dr is made after all setup, at 2.6 "
                                    "(`plcg moves-first`), not with the setup dr at 2.4"),
-    "end_checks": (2, "2.9: one hex cannot be given to both sides by `end --control` (bad input); the turn "
-                      "must be within the firefight's `turns` where the card gives it (CG2)"),
+    "end_checks": (2, "2.9: one hex cannot be given to both sides by `end --control` (bad input)"),
     "patrol_rules": (2, "2.72-2.74: the Detection and Return DRM come from the patrol's units (rulings R26, "
                         "R30, R33: size in HS equivalents, Elite/Inexperienced from the RGs' quality, the leader's "
                         "counter, SW PP from the counter table, enemy units adjacent to the mission hex from "

@@ -224,7 +224,7 @@ class CampaignState:
         last_map, last_control, last_mc = _LAST_CONTROL  # a run of commands asks for one picture
         if last_map is m and last_control == (strategic, self.control):
             return last_mc
-        key = (m.columns, m.rows, tuple(sorted(strategic)), tuple(sorted(m.friendly_edge.items())),
+        key = (m.columns, m.rows, m.boards, tuple(sorted(strategic)), tuple(sorted(m.friendly_edge.items())),
                tuple(sorted(self.control.items())))
         mc = _CONTROL.get(key)
         if mc is None:
@@ -241,9 +241,7 @@ class CampaignState:
         m = self.card.map
         last_map, grid = _LAST_GRID
         if last_map is not m:
-            from cg.hexgrid import Grid
-
-            grid = Grid.from_spec(m.columns, m.rows)
+            grid = m.grid()
             _LAST_GRID[:] = (m, grid)
         return grid
 

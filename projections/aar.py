@@ -140,7 +140,7 @@ def narrate(etype: str, p: dict, st=None) -> str:
     (the RG's name, "ELR stays 3", arrows, no snake_case outcomes, the Dual Attack drs)."""
     text = summary(etype, p)
     if etype == "rg_bought" and st is not None:
-        rg = st.card.sides[p["side"]].rg_by_id(p["rg"])
+        rg = st.card.sides[p["side"]].group_by_id(p["rg"])
         if rg is not None and rg.name:
             text = text.replace(f"bought {p['rg']} as", f"bought {p['rg']} ({rg.name}) as", 1)
     elif etype in ("elr_rolled", "san_adjusted"):
@@ -291,6 +291,19 @@ def _firefight(h: History, ff, html: bool) -> list:
         facts.append([("b", "Weather:"), f" {ff.weather}."])
     if ff.night:
         facts.append([("b", "Night:"), f" {ff.night}."])
+    spec = st.card.firefight(ff.n)  # what the CG Card says of this firefight (second-round keys)
+    if spec is not None:
+        said = []
+        if spec.moon:
+            said.append(f"moon {spec.moon}")
+        if spec.turns:
+            said.append(f"at most {spec.turns} game turns (CG2)")
+        if spec.attacker:
+            said.append(f"historical ATTACKER {_side(spec.attacker)} (1.34)")
+        if said:
+            facts.append([("b", "CG Card:"), f" {'; '.join(said)}."])
+        for rule in spec.fsr:
+            facts.append([("b", "FSR:"), f" {rule}"])
     if ff.type is not None:
         bought = [_side(s) for s in ("axis", "allied") if ff.attack.get(s)]
         facts.append([("b", "Attack Options:"), f" {', '.join(bought) if bought else 'none'}."])

@@ -20,7 +20,8 @@ def map_json(st) -> dict:
         hexes[h] = {"controller": c.controller, "strategic": c.strategic, "cthc": c.cthc, "nml": c.nml,
                     "mlr": sorted(c.mlr), "uncontrolled": c.uncontrolled, "isolated": c.isolated,
                     "terrain": list(st.terrain.get(h, [])), "tvp": st.card.map.tvp.get(h, 0)}
-    return {"columns": st.card.map.columns, "rows": st.card.map.rows, "friendly_edge": st.card.map.friendly_edge,
+    return {"columns": st.card.map.columns, "rows": st.card.map.rows,
+            "boards": [list(r) for r in st.card.map.boards], "friendly_edge": st.card.map.friendly_edge,
             "control": dict(sorted(st.control.items())), "hexes": hexes,
             "counts": {side: {"cthc": sum(1 for c in mc.hexes.values() if c.cthc == side),
                               "mlr": sum(1 for c in mc.hexes.values() if side in c.mlr)} for side in SIDES}}
@@ -38,5 +39,11 @@ def map_svg(st, title: str | None = None) -> str:
     from projections.mapview import render_svg
 
     t = title or f"{st.card.campaign.name} — firefight {st.firefight}, step {st.step}"
-    return render_svg(st.grid(), st.map_control(), terrain=st.terrain, units=_units(st), title=t,
-                      tvp=dict(st.card.map.tvp))
+    svg = render_svg(st.grid(), st.map_control(), terrain=st.terrain, units=_units(st), title=t,
+                     tvp=dict(st.card.map.tvp))
+    m = st.card.map
+    if m.boards or m.water or m.bridges:  # the card's own map drawing (projections/mapcard.py)
+        from projections.mapcard import overlay
+
+        svg = overlay(svg, m, st.grid())
+    return svg

@@ -107,14 +107,14 @@ def render_text(
         + ")",
         "".join(header).rstrip(),
     ]
-    for row in range(1, grid.rows + 1):
+    for row in range(getattr(grid, "first_row", 1), grid.rows + 1):  # a map of boards has half hexes at 0
         for lower in (False, True):
             line = [" "] * width
             if not lower:
                 line[: MARGIN - 1] = f"{row:>{MARGIN - 1}}"
             for ci, col in enumerate(grid.columns):
-                h = f"{col}{row}"
-                if _lower(grid, h) != lower:
+                h = grid.at_place(ci, row)
+                if h is None or _lower(grid, h) != lower:
                     continue
                 hc = mc.hexes[h]
                 mark = {(True, True): "&", (True, False): "!", (False, True): "@"}.get(

@@ -14,7 +14,7 @@ def purchase_rows(st, side: str, reveal: bool = False) -> list[dict]:
             continue
         name = names.get((p.side, p.rg))
         if name is None:
-            rg = st.card.sides[p.side].rg_by_id(p.rg)
+            rg = st.card.sides[p.side].group_by_id(p.rg)
             name = names[(p.side, p.rg)] = rg.name if rg else p.rg
         rows.append({
             "side": p.side, "purchase": p.id, "rg": p.rg, "name": name, "firefight": p.firefight,

@@ -77,7 +77,13 @@ def hex_arg(state: CampaignState, value, what: str = "hex") -> str:
     if value is None:
         raise BadInput(f"{what} is required")
     h = str(value).strip().upper()
-    if not state.grid().valid(h):
+    grid = state.grid()
+    if state.card.map.boards:  # a map of boards: "24J4"; an id without its board is refused
+        try:
+            return grid.canonical(str(value).strip())
+        except ValueError as e:
+            raise BadInput(f"{what}: {e} ({state.card.map.describe()})") from None
+    if not grid.valid(h):
         raise BadInput(f"{what} {value!r} is not a hex of the map ({state.card.map.columns}, rows 1-{state.card.map.rows})")
     return h
 

@@ -93,10 +93,10 @@ def _end(ctx, cmd):
     at(st, "end")
     if "end" in st.done:
         raise Refused("the firefight result is already recorded", "2.9", st.step)
-    turns = getattr(st.card.firefights[st.firefight - 1], "turns", None)  # the published-card key, when present
-    if turns and turn > turns and revision.on(st, "end_checks"):
-        raise Refused(f"--turn {turn}: firefight {st.firefight} lasts {turns} turns at most (CG Card)", "CG2",
-                      st.step)
+    spec = st.card.firefight(st.firefight)
+    if spec is not None and spec.turns is not None and turn > spec.turns:  # a second-round card key only
+        raise Refused(f"--turn {turn}: firefight {st.firefight} lasts at most {spec.turns} game turns (CG Card)",
+                      "CG2", st.step)
     for flag, units in (("--lost", lost), ("--encircled", enc), ("--wounded", wounded), ("--shocked", shocked),
                         ("--recalled", recalled), ("--hero", heroes), ("--captured", captured),
                         ("--exited", exited), ("--reduced", reduced), ("--replaced", replaced),

@@ -8,6 +8,7 @@ from events.errors import BadInput, Refused
 from cg.state import SIDES, CampaignState, other
 from cg.steps import next_step, pending
 from events import types as ev
+from cg.card import BURNABLE
 from cg.commands.base import Ctx, PRODUCT, RULES, at, command, side_arg
 
 
@@ -95,9 +96,12 @@ def _fire_3_31(st: CampaignState) -> list:
     same_date = nxt is not None and nxt.date == st.ff.date
     grid = st.grid()
     buildings = set(st.card.map.buildings)
-    # ruling R20: the card maps buildings only, so a Flame spreads into building hexes alone
+    # ruling R20: a Flame spreads into building hexes; ruling R35: and into the burnable terrain a card
+    # of the second round maps (woods, orchard, brush, grain: 3.31); a first-format card maps none
+    m = st.card.map
+    burnable = buildings | {h for key in BURNABLE for h in getattr(m, key)}
     raw = terrain.resolve_3_31({h: list(v) for h, v in st.terrain.items()}, buildings, same_date,
-                               grid.neighbours, burnable=lambda h: h in buildings)
+                               grid.neighbours, burnable=burnable.__contains__)
     return [ev.TerrainChange(h, c, i) for h, c, i in raw]
 
 

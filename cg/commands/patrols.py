@@ -9,6 +9,7 @@ from cg import tables
 from events.errors import BadInput, Refused
 from cg.state import CampaignState
 from events import types as ev
+from cg.card import BURNABLE, CONCEALMENT
 from cg.commands.base import at, command, given_dice, hex_arg, in_play, int_arg, roll, side_arg, unit_arg
 
 
@@ -54,6 +55,13 @@ def _patrol(ctx, cmd):
     dist = mc.distance_to_mlr(hx, side)
     if dist is None or dist > 10:
         raise Refused(f"mission hex {hx} is {dist} hexes from the {side} MLR (10 at most)", "2.73", st.step)
+    m = st.card.map
+    if kind == "ambush" and any(getattr(m, key) for key in BURNABLE):
+        # ruling R36: 2.73 concealment terrain is woods, orchard, brush, grain or a building; checked only
+        # on a card that maps that terrain (a first-format card maps none: nothing to check against)
+        if not any(hx in getattr(m, key) for key in CONCEALMENT):
+            raise Refused(f"an Ambush mission hex must be concealment terrain; {hx} is not (CG Card map)",
+                          "2.73", st.step)
     night = st.ff.time == "night"
     if revision.on(st, "patrol_rules"):
         from cg import counters
@@ -75,8 +83,10 @@ def _patrol(ctx, cmd):
         return [ev.PatrolResolved(side=side, patrol=n, kind=kind, units=tuple(u.id for u in units),
                                   leader=leader.id, mission_hex=hx, roll=r, returns=r.outcome != "kia",
                                   selection=selection, losses=losses)]
+    spec = st.card.firefight(st.firefight)
     dl = drms.patrol(kind, leadership=leadership, distance=dist, night=night,
-                     hs=max(0, hs - 1) if squads == 0 else hs, **flags)
+                     hs=max(0, hs - 1) if squads == 0 else hs, pto=st.card.campaign.pto,
+                     moon=bool(spec and spec.moon_drm), **flags)
     r = roll(ctx.dice(given, 2), dl, tables.patrol_detection)
     returns = r.outcome != "kia"
     return [ev.PatrolResolved(side=side, patrol=n, kind=kind, units=tuple(u.id for u in units),
@@ -155,7 +165,9 @@ def _patrol_return(ctx, cmd):
         struck = r.outcome if r.outcome in ("kia", "reduced", "captured") else ""
         selection, losses = _strike(ctx, st, side, alive, struck, cmd.get("counter"))
         return [ev.PatrolReturned(side=side, patrol=n, roll=r, selection=selection, losses=losses)]
-    dl = drms.patrol("return", returning=True, night=st.ff.time == "night",
+    spec = st.card.firefight(st.firefight)
+    dl = drms.patrol("return", returning=True, night=st.ff.time == "night", pto=st.card.campaign.pto,
+                     moon=bool(spec and spec.moon_drm),
                      attacked=bool(cmd.get("attacked")), pinned=bool(cmd.get("pinned")),
                      broken=bool(cmd.get("broken")), leadership=int_arg(cmd, "leadership", -6, 6, default=0))
     r = roll(ctx.dice(given, 2), dl, tables.patrol_return)

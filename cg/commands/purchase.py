@@ -10,6 +10,7 @@ from cg import tables
 from events.errors import BadInput, Refused
 from cg.state import SIDES, CampaignState, expand_units
 from events import types as ev
+from cg.options import rg_unavailable
 from cg.commands.base import at, command, given_dice, hex_arg, int_arg, leader_slots, roll, side_arg, unit_arg
 
 
@@ -46,16 +47,14 @@ def _weather(ctx, cmd):
 
 
 def default_weather(st: CampaignState) -> str:
-    """2.2 / ruling R27: the card's weather for this firefight, else the previous firefight's, else the
-    card's initial weather."""
-    spec = st.card.firefights[st.firefight - 1]
-    given = getattr(spec, "weather", None)  # the card key comes with the published-card format
-    if given:
-        return given
+    """2.2 / ruling R27: the card's weather for this firefight, else the weather the previous firefight
+    recorded (as the players gave it), else the card's (Card.weather_at)."""
+    if st.card.firefights[st.firefight - 1].weather:
+        return st.card.firefights[st.firefight - 1].weather
     for ff in reversed(st.firefights[: st.firefight - 1]):
         if ff.weather:
             return ff.weather
-    return st.card.campaign.initial_weather
+    return st.card.weather_at(st.firefight)
 
 
 MODES = ("on-map", "reserve", "entry")
@@ -86,6 +85,9 @@ def _buy(ctx, cmd):
     key = f"{side}:{rg.id}"
     if st.purchase_count.get(key, 0) >= rg.max:
         raise Refused(f"{rg.id} may be bought {rg.max} time(s) in the CG and has been", "2.3", st.step)
+    why = rg_unavailable(st, side, rg, mode)
+    if why:
+        raise Refused(why[0], why[1], st.step)
     limit = st.card.campaign.max_infantry_platoons
     if rg.platoons and st.sides[side].platoons + rg.platoons > limit:
         raise Refused(f"{side} would have {st.sides[side].platoons + rg.platoons} infantry platoons this "
@@ -147,7 +149,7 @@ def _known_ref(st: CampaignState, side: str, ref) -> None:
     """Input before the rules: `ref` must be one of the side's purchase ids or one of its card RG ids."""
     ref = str(ref or "")
     p = st.purchase(ref, side) or st.purchase(ref.upper(), side)
-    if (p is None or p.side != side) and st.card.sides[side].rg_by_id(ref) is None:
+    if (p is None or p.side != side) and st.card.sides[side].group_by_id(ref) is None:
         raise BadInput(f"unknown {side} RG or purchase {ref!r}")
 
 
@@ -158,7 +160,7 @@ def _owed_purchase(st: CampaignState, side: str, ref, what: str, rule: str):
     if p is None and (st.purchase(ref) or st.purchase(ref.upper())) is not None:
         raise BadInput(f"purchase {ref} is not {side}'s")
     if p is None:
-        rg = st.card.sides[side].rg_by_id(ref)
+        rg = st.card.sides[side].group_by_id(ref)
         if rg is None:
             raise BadInput(f"unknown {side} RG or purchase {ref!r}")
         cands = [q for q in st.purchases.values()
@@ -208,7 +210,7 @@ def _leader(ctx, cmd):
         p = _owed_purchase(st, side, cmd.get("rg"), "leader", "2.36")
         if p.leader_owed <= 0:
             raise Refused(f"{p.id} owes no leader DR", "2.36", st.step)
-        rg = spec.rg_by_id(p.rg)
+        rg = spec.group_by_id(p.rg)
         column = tables.leader_column(spec.nationality, rg.armor_leader)
         pid = p.id
     d = ctx.dice(given, 2)
@@ -281,6 +283,18 @@ def _fortify(ctx, cmd):
         _fortify_limits(st, side, kind, spec, hx, hip_unit)
     if spec.initial_only and not st.initial:
         raise Refused(f"{spec.name} may only be bought for the Initial Firefight (S)", "2.38", st.step)
+    if kind == "booby_traps" and st.card.campaign.booby_traps is False:
+        raise Refused("this CG's FSR do not allow Booby Traps (CG Card booby_traps = false)", "CG12", st.step)
+    limits = st.card.campaign.fortifications  # second-round card key: None on a first-format card
+    if limits is not None:
+        if kind not in limits:
+            allowed = ", ".join(limits) or "none"
+            raise Refused(f"this CG allows no {spec.name} (CG Card fortifications: {allowed})", "2.38", st.step)
+        amount = detail.get("factors", 1)  # mines count their factors; every other kind its items
+        used = sum(f["detail"].get("factors", 1) for f in st.fortifications if f["side"] == side and f["kind"] == kind)
+        if used + amount > limits[kind]:
+            raise Refused(f"{side} has {used} of the CG's {limits[kind]} {spec.name} (CG Card); {amount} more "
+                          "exceeds it", "2.38", st.step)
     if hx and not spec.isolated_ok and st.map_control().hexes[hx].isolated == side:
         raise Refused(f"{spec.name} may not go in an Isolated Location (only I fortifications)", "2.38", st.step)
     if kind == "hip":
