@@ -145,6 +145,15 @@ def _cp_now(st, side, run) -> int:
 DEMO_REPLACED = {"7-4-7": "6-6-7"}
 
 
+def _may_go(st, u, target: str) -> bool:
+    """2.72 (rules revision 2): a patrol's units come from the friendly MLR within 10 hexes of the mission hex."""
+    from cg import revision
+
+    if not u.hex or not revision.on(st, "patrol_rules"):
+        return True
+    return st.map_control().situation(u.hex, u.side) == "friendly_mlr" and st.grid().distance(u.hex, target) <= 10
+
+
 def _may_lead(st, u) -> bool:
     """2.72: a Corporal, Sergeant or Lieutenant leads a patrol (rules revision 2, counter table)."""
     from cg import counters, revision
@@ -193,11 +202,12 @@ def _choice(st, o: dict) -> dict | None:
         return cmd
     if c.startswith("plcg patrol "):
         side = c.split()[2]
-        squads = [u for u in st.side_units(side) if u.kind == "squad"]
-        leaders = [u for u in st.side_units(side) if u.kind == "leader" and not u.wounded and _may_lead(st, u)]
+        target = _script(st).get("patrol_hex", PATROL_HEX)[side]
+        squads = [u for u in st.side_units(side) if u.kind == "squad" and _may_go(st, u, target)]
+        leaders = [u for u in st.side_units(side) if u.kind == "leader" and not u.wounded and _may_lead(st, u)
+                   and _may_go(st, u, target)]
         if not squads or not leaders:
             return {"name": "patrol", "side": side, "give_up": "no leader free to lead it"}
-        target = _script(st).get("patrol_hex", PATROL_HEX)[side]
         return {"name": "patrol", "side": side, "type": "recon", "units": [squads[0].id], "leader": leaders[0].id,
                 "hex": target}
     if c.startswith("plcg redeploy"):

@@ -59,8 +59,8 @@ SWITCHES: dict[str, tuple[int, str]] = {
                            "they count for CTHC and MLR"),
     "fortify_rules": (2, "2.38: a fortification goes inside the friendly MLR (I items also in an Isolated "
                          "Location), never in rubble except a Set DC (B24.5, note 8); HIP is priced by what hides "
-                         "(note 3: a Gun at its crew's price, a SW hides with its possessor); Booby Traps only "
-                         "where the card allows them (CG12); a Cave Complex after four caves (note 9); `setup --hip` needs "
+                         "(note 3: a Gun at its crew's price, a SW hides with its possessor);"
+                         " a Cave Complex after four caves (note 9); `setup --hip` needs "
                          "a HIP bought for the unit, except a "
                          "Gun in the Initial Firefight (CG3) or a unit still HIP from the last firefight (3.24)"),
     "ammunition_shortage": (2, "3.211/1.4: a unit ending the RePh Isolated has Ammunition Shortage for the "

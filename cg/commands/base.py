@@ -138,10 +138,7 @@ def given_dice(cmd: dict, count: int, key: str = "dice") -> Dice | None:
 
 def counter_table(st: CampaignState, side: str) -> tuple[str, dict]:
     """(nationality, the card's counter overrides for it): what cg/counters.py reads (ruling R34)."""
-    from cg import counters
-
-    nat = st.card.sides[side].nationality
-    return nat, counters.overrides_for(getattr(st.card, "counters", None), nat)
+    return st.card.sides[side].nationality, st.card.counter_overrides(side)
 
 
 def leader_slots(st: CampaignState, side: str) -> int:

@@ -240,8 +240,6 @@ def _fortify_limits(st: CampaignState, side: str, kind: str, spec, hx, hip_unit)
         caves = sum(1 for f in st.fortifications if f["side"] == side and f["kind"] == "cave")
         if caves < 4:
             raise Refused(f"a Cave Complex joins four or more caves; {side} has bought {caves}", "2.38", st.step)
-    if kind == "booby_traps" and getattr(st.card.campaign, "booby_traps", None) is False:  # the card key, when given
-        raise Refused("this CG's FSR allow no Booby Traps", "CG12", st.step)
     if not hx:
         return
     hc = st.map_control().hexes[hx]
