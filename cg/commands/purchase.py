@@ -220,12 +220,32 @@ def _leader(ctx, cmd):
         got = tables.demote_2362(r.outcome, column, st.sides[side].leaders_taken.get(column, {}))
     if got != r.outcome:
         r = attrs.evolve(r, outcome=got, rolled=r.outcome)
+    if cmd.get("commissar"):
+        r = attrs.evolve(r, outcome=_commissar(st, side, pid, rg if pid else None, column, r, got), rolled=got)
+        got = r.outcome
     unit = None
     if got is not None:
         n = st.leaders_made + 1  # unique across the sides
         base = pid if pid else f"L{st.firefight}"
         unit = ev.UnitRef(f"{base}.L{n}", got)
     return [ev.LeaderRolled(side=side, purchase=pid, roll=r, unit=unit, generated=generated)]
+
+
+COMMISSARS = {8: "8+1", 9: "9-0", 10: "10-0"}  # A25.22 Commissar counters by morale (ruling R40)
+
+
+def _commissar(st: CampaignState, side: str, pid, rg, column: str, r, got) -> str:
+    """2.361 * (A25.22): a Russian side may take a Commissar for the leader its DR gives, on the rows so
+    marked and where the card's RG allows it (`commissar = true`): the Commissar of that leader's morale
+    (ruling R40)."""
+    if st.card.sides[side].nationality.lower() != "russian" or column != "general":
+        raise Refused("only a Russian side takes a Commissar (2.361 *, A25.22)", "2.361", st.step)
+    if rg is None or not getattr(rg, "commissar", False):
+        raise Refused(f"the CG Card does not allow a Commissar for {pid or 'a generated leader'} "
+                      "(RG key commissar)", "2.361", st.step)
+    if r.row not in tables.COMMISSAR_ROWS or got is None:
+        raise Refused(f"row {r.row} of the 2.361 table has no * : no Commissar on it", "2.361", st.step)
+    return COMMISSARS[int(got.split("-")[0].split("+")[0])]
 
 
 FORT_KEYS = ("capacity", "factors", "unit", "hexsides", "locations", "ca", "nca")
