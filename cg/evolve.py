@@ -420,6 +420,8 @@ def _redeployed(st, p):
 def _setup(st, p):
     # half of a long log: kept to the few operations it needs (a reserve unit stays In Reserve)
     u = st.units[f"{p['side']}:{p['unit']}"]  # a unit in play (decide checked it): never in the settled part
+    if revision.on(st, "setup_order"):
+        st.done.add(f"setup:{p['side']}")  # 2.6: the side that sets up first goes before the other
     u.hex = p["hex"]
     u.hip = p["hip"]
     if u.status == "available":

@@ -67,6 +67,8 @@ SWITCHES: dict[str, tuple[int, str]] = {
                                "next firefight only: the mark is lifted when that firefight ends"),
     "option_a_order": (2, "2.5 Option A: the Defender redeploys first (no Defender redeployment once the "
                           "Attacker has made one), and each unit only to another CTHC than the one it stands in"),
+    "setup_order": (2, "2.6: the side that sets up first (2.41) sets up before the other: once the second side "
+                       "has set up a unit, the first sets up no more"),
     "encircled_kept": (2, "3.17: a unit that passes its 1TC stays Encircled (revision 1 removed the marker)"),
 }
 

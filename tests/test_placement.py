@@ -133,3 +133,16 @@ def test_2_38_note_9_a_cave_complex_needs_four_caves(tmp_path):
     r = cli_run(c.path, "fortify", "axis", "cave_complex")
     assert r.code == 3 and "four" in r.err and "2.38" in r.err
     c.close()
+
+
+def test_2_6_the_side_setting_up_first_sets_up_before_the_other(tmp_path):
+    c = new(tmp_path, {1: {"buy": [("axis", "I1"), ("allied", "I1")]}})
+    c.advance(1, "2.6")
+    assert c.state().ff.setup_first == "axis"  # the card's Initial ATTACKER is the Allies (ruling R2)
+    assert cli_run(c.path, "setup", "axis", "I1-1.1", "M5").code == 0
+    assert cli_run(c.path, "setup", "allied", "I1-1.1", "D3").code == 0
+    before = rows(c.path)
+    r = cli_run(c.path, "setup", "axis", "I1-1.2", "M5")
+    assert r.code == 3 and "sets up first" in r.err
+    assert rows(c.path) == before
+    c.close()

@@ -149,6 +149,9 @@ def _setup(ctx, cmd):
     hx = hex_arg(st, cmd.get("hex"))
     in_play(st, u)
     at(st, "setup")
+    first = st.ff.setup_first
+    if first == side and f"setup:{other(side)}" in st.done and revision.on(st, "setup_order"):
+        raise Refused(f"{side} sets up first (2.41) and {other(side)} has begun setting up", "2.6", st.step)
     mc = st.map_control()
     r2 = revision.on(st, "setup_limits")
     pur = st.purchase(u.purchase, side) if u.purchase else None
