@@ -9,10 +9,25 @@ from __future__ import annotations
 import os
 import re
 import sys
-import click
 
+import click
+import orjson
+from click.core import ParameterSource
+
+from cg import snapshot
+from cg.card_schema import load_card, shipped_cards
+from cg.evolve import reverted_seqs
 from cg.ledger import VERSION, Ledger
+from cg.options import options
+from cg.revision import revision
+from cg.steps import BY_ID, STEPS, mermaid, pending
 from events.errors import BadInput, PlcgError
+from projections.digest import digest
+from projections.maps import map_json, map_svg, map_text
+from projections.oob import oob_rows, oob_text
+from projections.purchases import fortification_rows, purchase_rows, purchase_text
+from projections.roster import roster_rows, roster_text
+from projections.words import TYPE, summary
 
 INTERNAL_ERROR = 5  # extension of the contract: a bug, never a rule or input problem
 
@@ -78,15 +93,11 @@ def _db(ctx) -> str:
 
 
 def _echo_json(obj) -> None:
-    import orjson
-
     click.echo(orjson.dumps(obj, option=orjson.OPT_INDENT_2).decode())
 
 
 def _step(ctx, cmd: dict, as_json: bool = False) -> None:
     """Run one step command: decide, append in one transaction, print what was recorded."""
-    from projections.words import summary
-
     # an option not given is left out (the handlers' defaults apply); a 0 given is kept: 0 == False,
     # so `in (None, False, ...)` would drop it and report --turn 0 as missing
     cmd = {k: v for k, v in cmd.items() if v is not None and v is not False and v != () and v != []}
@@ -108,8 +119,6 @@ def _step(ctx, cmd: dict, as_json: bool = False) -> None:
     st = led.state_after
     moved = [s for s in stored if s.type == "step_left"]
     if moved:
-        from cg.steps import BY_ID
-
         lines.append((moved[-1].seq, "the CG has ended" if st.ended else
                       f"now at step {st.step} {BY_ID[st.step].name} (firefight {st.firefight})"))
     for seq, text in sorted(lines, key=lambda x: x[0]):
@@ -150,8 +159,6 @@ def new(ctx, card, redeployment, seed, balance, rules_revision):
 @JSON_OPT
 def cards(as_json):
     """List the shipped CG Cards."""
-    from cg.card_schema import shipped_cards
-
     rows = shipped_cards()
     if as_json:
         _echo_json([{"name": n, "campaign": c, "description": d} for n, c, d in rows])
@@ -170,8 +177,7 @@ def card_group():
 @JSON_OPT
 def card_show(ref, as_json):
     """A CG Card: sides, RGs with cost, limits and availability, the OB given, firefights, map."""
-    from cg.card_schema import load_card
-    from projections.cardview import card_json, card_text
+    from projections.cardview import card_json, card_text  # lazy: only `plcg card show` (it brings cg.tables)
 
     card = load_card(ref)
     if as_json:
@@ -184,8 +190,6 @@ def card_show(ref, as_json):
 @click.argument("path", metavar="FILE")
 def card_check(path):
     """Check a CG Card file: exit 0, or 2 with every problem as `path: what is wrong`."""
-    from cg.card_schema import load_card
-
     card = load_card(path)
     click.echo(f"card {path} is sound: {card.campaign.name}")
 
@@ -203,10 +207,6 @@ def _card_firefight(st) -> dict:
 
 
 def status_dict(st) -> dict:
-    from cg.options import options
-    from cg.revision import revision
-    from cg.steps import BY_ID, pending
-
     ff = st.ff
     return {
         "campaign": st.card.campaign.name,
@@ -252,8 +252,6 @@ def status(ctx, as_json):
     click.echo(f"{d['campaign']} — firefight {d['firefight']} of {d['firefights']} ({d['date']}, {d['time']})"
                + (" — the CG has ended" if d["ended"] else f", step {d['step']} {d['step_name']}"))
     if d["type"]:
-        from projections.words import TYPE
-
         click.echo(f"type: {TYPE[d['type']]}" + (f", attacker {d['attacker']}" if d["attacker"] else ""))
     cf = d["card_firefight"]
     said = [f"weather {cf['weather']}"]
@@ -302,30 +300,31 @@ def next_(ctx):
 @click.pass_context
 def log(ctx, as_json):
     """The history, one line per event (JSON Lines with --json); undone events are marked."""
-    from cg.evolve import reverted_seqs
-    from projections.words import summary
-
     led = Ledger(_db(ctx))
-    rows = list(led.store.read())
-    led.close()
-    recs = [(r.seq, r.batch, r.type, r.payload) for r in rows]
-    undone = reverted_seqs(recs)
-    import orjson
-
-    for r in rows:
-        side = r.payload.get("side")
-        line = {"seq": r.seq, "firefight": r.firefight, "step": r.step, "type": r.type, "side": side,
-                "summary": summary(r.type, r.payload), "reverted": r.seq in undone, "recorded": r.recorded}
-        if isinstance(r.payload.get("roll"), dict):
-            line["roll"] = r.payload["roll"]
-        elif r.payload.get("rolls"):  # Dual Attack's two drs, rubble's creation and falling rolls
-            line["roll"] = r.payload["rolls"][0]
-            line["rolls"] = r.payload["rolls"]
-        if as_json:
-            click.echo(orjson.dumps(line).decode())
-        else:
-            mark = " (undone)" if r.seq in undone else ""
-            click.echo(f"{r.seq:>5} ff{r.firefight} {r.step:>5}  {line['summary']}{mark}")
+    try:
+        last = led.store.head()[0]
+        undone = reverted_seqs(led.store.reverts(until=last))
+        # streamed: a chunk of rows at a time, written as one string (no object per row kept, no
+        # whole log in memory, one write per chunk instead of one echo per line)
+        for chunk in led.store.read_chunks(last):
+            out = []
+            for seq, ff, step, etype, p, recorded in chunk:
+                if as_json:
+                    line = {"seq": seq, "firefight": ff, "step": step, "type": etype, "side": p.get("side"),
+                            "summary": summary(etype, p), "reverted": seq in undone, "recorded": recorded}
+                    if isinstance(p.get("roll"), dict):
+                        line["roll"] = p["roll"]
+                    elif p.get("rolls"):  # Dual Attack's two drs, rubble's creation and falling rolls
+                        line["roll"] = p["rolls"][0]
+                        line["rolls"] = p["rolls"]
+                    out.append(orjson.dumps(line).decode())
+                else:
+                    mark = " (undone)" if seq in undone else ""
+                    out.append(f"{seq:>5} ff{ff} {step:>5}  {summary(etype, p)}{mark}")
+            out.append("")
+            click.echo("\n".join(out), nl=False)
+    finally:
+        led.close()
 
 
 @main.command()
@@ -343,8 +342,6 @@ def undo(ctx, to, reason, force):
 @click.pass_context
 def replay(ctx, as_json):
     """Rebuild the state from the log alone, print its digest, and store it as the new snapshot."""
-    from projections.digest import digest
-
     led = Ledger(_db(ctx))
     st = led.state(use_snapshot=False)
     head = led.store.head()
@@ -362,8 +359,6 @@ def replay(ctx, as_json):
 def _refresh_snapshot(path: str, st, head: tuple) -> None:
     """The snapshot is derived data: replay rebuilds it where the file can be written (a snapshot of
     older fold code is otherwise ignored until the next command); a read-only file keeps its own."""
-    from cg import snapshot
-
     try:
         w = Ledger(path, write=True)
     except BadInput:
@@ -382,6 +377,8 @@ def _refresh_snapshot(path: str, st, head: tuple) -> None:
 @click.pass_context
 def audit(ctx, as_json):
     """Check the hash chain, the step order, every roll and every limit (exit 1 on any finding)."""
+    # lazy: only audit (and import) decide again: the other reads skip every handler, the event
+    # classes and cattrs (~60 ms, -X importtime)
     from projections.audit import run_audit
 
     led = Ledger(_db(ctx))
@@ -408,8 +405,6 @@ def audit(ctx, as_json):
 @click.pass_context
 def roster(ctx, as_json, at):
     """The CG Roster: one row per firefight and side, with the CG's running totals."""
-    from projections.roster import roster_rows, roster_text
-
     led = Ledger(_db(ctx))
     st = led.state(at=at)
     led.close()
@@ -428,8 +423,7 @@ def roster(ctx, as_json, at):
 @click.pass_context
 def purchases(ctx, side, as_json, reveal, at):
     """The RG Purchase Record of SIDE (the enemy's purchases once revealed, ruling R10)."""
-    from cg.commands import side_arg
-    from projections.purchases import fortification_rows, purchase_rows, purchase_text
+    from cg.commands import side_arg  # lazy: cg.commands brings every handler and the event classes (~40 ms)
 
     side = side_arg({"side": side})
     led = Ledger(_db(ctx))
@@ -450,8 +444,7 @@ def purchases(ctx, side, as_json, reveal, at):
 @click.pass_context
 def oob(ctx, side, as_json, at):
     """The order of battle of SIDE: every unit by RG with its status."""
-    from cg.commands import side_arg
-    from projections.oob import oob_rows, oob_text
+    from cg.commands import side_arg  # lazy: as in purchases
 
     side = side_arg({"side": side})
     led = Ledger(_db(ctx))
@@ -471,8 +464,6 @@ def oob(ctx, side, as_json, at):
 @click.pass_context
 def map_(ctx, as_json, svg, at):
     """Map control: CTHC, No Man's Land, MLR, Uncontrolled, Isolated, and the terrain kept (CG5)."""
-    from projections.maps import map_json, map_svg, map_text
-
     led = Ledger(_db(ctx))
     st = led.state(at=at)
     led.close()
@@ -494,21 +485,51 @@ def map_(ctx, as_json, svg, at):
 @click.pass_context
 def export(ctx, fmt, out):
     """The raw log (JSON Lines, importable) or an After Action Report (Markdown, HTML)."""
-    from projections import aar
+    from projections import aar  # lazy: the report imports every projection, charts and maps (~50 ms)
 
     led = Ledger(_db(ctx))
     try:
-        text = aar.export(led, fmt)
+        # the log is read and checked before the first piece: the file is opened only then, and the
+        # report is written a piece at a time (it is never in memory whole)
+        pieces = aar.export_chunks(led, fmt)
+        if out:
+            _write_whole(out, _batched(pieces))
+        else:
+            for text in _batched(pieces):
+                click.echo(text, nl=False)
     finally:
         led.close()
-    if out:
+
+
+def _write_whole(out: str, texts) -> None:
+    """Write `texts` to `out` under a temporary name in the same folder, renamed into place only once
+    whole: an error half-way (a damaged row met late in the log) leaves no partial report behind."""
+    folder = os.path.dirname(os.path.abspath(out))
+    tmp = os.path.join(folder, f".{os.path.basename(out)}.{os.getpid()}.tmp")
+    try:
         try:
-            with open(out, "w", encoding="utf-8") as fh:
-                fh.write(text)
+            with open(tmp, "w", encoding="utf-8") as fh:
+                for text in texts:
+                    fh.write(text)
+            os.replace(tmp, out)
         except OSError as e:
             raise BadInput(f"cannot write {out}: {e.strerror}") from None
-    else:
-        click.echo(text, nl=False)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def _batched(pieces, size: int = 1 << 16):
+    """Text pieces joined into strings of about `size` characters: one write each."""
+    buf, n = [], 0
+    for p in pieces:
+        buf.append(p)
+        n += len(p)
+        if n >= size:
+            yield "".join(buf)
+            buf, n = [], 0
+    if buf:
+        yield "".join(buf)
 
 
 @main.command("import")
@@ -516,7 +537,7 @@ def export(ctx, fmt, out):
 @click.pass_context
 def import_(ctx, file):
     """Make a new campaign file from an exported JSON Lines log; audited on the way in."""
-    from projections.transfer import import_jsonl
+    from projections.transfer import import_jsonl  # lazy: only `plcg import` (it brings secrets, ~5 ms)
 
     n = import_jsonl(file, _db(ctx))
     click.echo(f"imported {n} events into {_db(ctx)}; audit clean")
@@ -524,8 +545,6 @@ def import_(ctx, file):
 
 def steps_doc() -> str:
     """docs/steps.md: the step table and the machine's own Mermaid drawing."""
-    from cg.steps import STEPS, mermaid
-
     rows = "\n".join(f"| {s.id} | {s.name} | {s.rule} |" for s in STEPS)
     return (
         "# The step machine\n\n"
@@ -539,8 +558,6 @@ def steps_doc() -> str:
 @click.option("--markdown", is_flag=True, help="The whole docs/steps.md page.")
 def diagram(markdown):
     """Print the step machine as a Mermaid stateDiagram (drawn by transitions)."""
-    from cg.steps import mermaid
-
     click.echo(steps_doc() if markdown else mermaid(), nl=not markdown)
 
 
@@ -551,11 +568,7 @@ def diagram(markdown):
 @click.pass_context
 def demo(ctx, demo_db, demo_card):
     """Play a shipped CG with the seeded roller (the sample: one firefight Idle) and print its roster."""
-    from cg.demo import play
-    from projections.words import summary
-    from projections.roster import roster_rows, roster_text
-
-    from click.core import ParameterSource
+    from cg.demo import play  # lazy: only `plcg demo` plays (cg.demo brings the Ledger's write path)
 
     root = ctx.find_root()
     explicit = root.get_parameter_source("db") in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)

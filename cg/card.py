@@ -127,10 +127,11 @@ class MapSpec:
     def grid(self):
         """The map's hexes: a cg.hexgrid.Grid, or a cg.boards.Geometry for a map of geomorphic boards."""
         if self.boards:
+            # lazy: only map control and map views build the grid; status and most reads never do
             from cg.hexgrid import board_grid
 
             return board_grid(self.boards)
-        from cg.hexgrid import Grid
+        from cg.hexgrid import Grid  # lazy: as board_grid above
 
         return Grid.from_spec(self.columns, self.rows)
 
@@ -236,7 +237,7 @@ class Card:
 
     def counter_overrides(self, side: str) -> dict:
         """Ruling R34: the card's `[counters]` entries for a side's nationality (cg.counters.lookup's overrides)."""
-        from cg.counters import overrides_for
+        from cg.counters import overrides_for  # lazy: only a counter lookup (ruling R34) reads the counter table
 
         return overrides_for(self.counters, self.sides[side].nationality)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from cg.tables import FORTIFICATIONS  # the 2.38 table names the kinds a card may limit
 from cg.card import (
     BALANCE_EFFECTS, EDGES, MOONS, OB_SETUPS, QUALITIES, RG_KINDS, SIDES, TERRAIN_KEYS, Balance, Ob,
 )
@@ -40,8 +41,6 @@ def _texts(c: _Checker, tbl: dict, key: str, path: str) -> list[str] | None:
 # -- [campaign] ---------------------------------------------------------------------------------------
 def check_campaign(c: _Checker, tbl: dict) -> dict | None:
     """theater, booby_traps, fortifications, balance: Campaign keyword values, or None on a problem."""
-    from cg.tables import FORTIFICATIONS  # the 2.38 table names the kinds a card may limit
-
     path = "campaign"
     n0 = len(c.problems)
     out: dict[str, Any] = {}
@@ -108,11 +107,11 @@ def check_boards(c: _Checker, tbl: dict):
     raw = tbl.get("boards")
     if raw is None or (isinstance(raw, list | tuple) and not raw):
         return None
-    from cg.boards import geometry
+    from cg.boards import geometry  # lazy: only a card with boards (cg.boards, cg.hexgrid) needs them
 
     try:
         geometry(raw)  # the layout's own check
-        from cg.hexgrid import board_grid
+        from cg.hexgrid import board_grid  # lazy: as cg.boards above
 
         return board_grid([[str(b) for b in row] for row in raw])
     except (ValueError, TypeError) as e:
@@ -286,7 +285,7 @@ def check_counters(c: _Checker, data: dict) -> dict | None:
     raw = data.get("counters")
     if raw is None:
         return {}
-    from cg.counters import validate_overrides
+    from cg.counters import validate_overrides  # lazy: only a card with [counters] reads the counter table
 
     problems = validate_overrides(raw)
     for p in problems:
@@ -299,7 +298,7 @@ def check_ob_control(c: _Checker, map_spec, sides: dict) -> None:
     """1.32: an OB group sets up inside its side's initial control (its CTHC or MLR at the start)."""
     if not any(g.hexes for s in sides.values() for g in s.ob):
         return
-    from cg.control import classify
+    from cg.control import classify  # lazy: only a card whose OB sets up in hexes classifies its map
 
     control = {h: side for side, s in sides.items() for h in s.control}
     mc = classify(map_spec.grid(), frozenset(map_spec.strategic), control, dict(map_spec.friendly_edge))

@@ -261,7 +261,7 @@ def _check_map_hexes(c: _Checker, tbl: dict, grid, ok: bool, columns, rows, boar
 
 
 def _single_grid(columns: str, rows: int):
-    from cg.hexgrid import Grid
+    from cg.hexgrid import Grid  # lazy: only reading a card file checks hexes; a campaign's card is parsed without
 
     return Grid.from_spec(columns, rows)
 
@@ -493,7 +493,7 @@ def _raise(c: _Checker, source: str):
 
 
 def _shipped_dir():
-    import importlib.resources  # only to find the shipped cards
+    import importlib.resources  # lazy: only `plcg cards` and `plcg new` look for the shipped cards (~5 ms)
 
     return importlib.resources.files("cg.cards")
 
@@ -508,7 +508,7 @@ def _shipped(name: str):
 
 def _parse_text(text: str, source: str) -> Card:
     try:
-        import tomllib  # only when a card file is read: a campaign carries its card in its log
+        import tomllib  # lazy: only `plcg new` reads a card file; a campaign carries its card in its log
 
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:

@@ -4,6 +4,9 @@ ELR and clearance — everything recorded as a player would record it."""
 from __future__ import annotations
 
 from cg import tables
+from cg.ledger import Ledger
+from cg.rules import nearest_friendly_hex
+from events.errors import BadInput
 from cg.steps import pending
 from cg.state import SIDES
 
@@ -63,12 +66,8 @@ def play(path: str, echo=print, seed: str = "plcg-demo", around=None, describe=N
     """Play a shipped CG (the sample, or one of SCRIPTS) into `path`. `describe(type, payload)` words each recorded event for `echo`
     (the CLI passes the log's summary: the rules hold no wording). `around(ledger, cmd, run)`, if
     given, wraps every command (tests use it to undo and redo each one)."""
-    from cg.ledger import Ledger
-
     summary = describe or (lambda etype, _payload: etype)
     if card not in SCRIPTS:
-        from events.errors import BadInput
-
         raise BadInput(f"the demo plays {' or '.join(SCRIPTS)}, not {card!r}")
     led = Ledger.create(path, card, seed, None)
     count = 0
@@ -211,8 +210,6 @@ def _choice(st, o: dict) -> dict | None:
         return {"name": "patrol", "side": side, "type": "recon", "units": [squads[0].id], "leader": leaders[0].id,
                 "hex": target}
     if c.startswith("plcg redeploy"):
-        from cg.rules import nearest_friendly_hex
-
         side, unit = c.split()[2], c.split()[3]
         u = st.unit(unit, side)
         to = nearest_friendly_hex(st, u)

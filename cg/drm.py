@@ -5,6 +5,7 @@ so the log shows only what applied.
 """
 from __future__ import annotations
 
+from cg import tables
 from cg.state import CampaignState, FirefightRecord, other
 from events.roll import Drm
 
@@ -48,8 +49,6 @@ def leader(state: CampaignState, side: str) -> tuple[Drm, ...]:
     out = list(_card(spec.leader_drm, "2.361", "Leader DRM (CG Card)"))
     out += _card(spec.historical_drm, "2.361", "Historical DRM (CG Card)")
     if state.card.campaign.legacy_leader_drm:
-        from cg import tables
-
         year = int(state.ff.date[:4])
         out += _card(tables.legacy_leader_drm(spec.nationality, year), "2.361",
                      f"legacy nationality drm ({spec.nationality}, {year})")

@@ -9,7 +9,10 @@ from __future__ import annotations
 from typing import Callable, Iterable
 
 from cg import revision
-from cg.state import SIDES, CampaignState, FirefightRecord, Purchase, Unit, unit_kind
+from cg import tables
+from cg.card_schema import parse_card
+from cg.rules import winner_by_cvp
+from cg.state import SIDES, CampaignState, FirefightRecord, Purchase, Unit, expand_units, loss_cvp, unit_kind
 
 HANDLERS: dict[str, Callable] = {}
 
@@ -23,8 +26,6 @@ def on(name: str):
 
 
 def start(payload: dict) -> CampaignState:
-    from cg.card_schema import parse_card
-
     card = parse_card(payload["card"], source="campaign_started")
     st = CampaignState(card=card, seed=payload["seed"], card_ref=payload.get("card_ref", ""),
                        product_version=payload.get("product_version", ""))
@@ -49,9 +50,6 @@ def _ob_given(st: CampaignState, side: str, group) -> None:
     """1.2 OB given: its units are the side's from the start at no CP, set up in its hexes (one after
     another, in turn) or entering; its leaders given count for 2.362 like leaders rolled; it owes the
     2.36 leader DRs the card says."""
-    from cg import tables
-    from cg.state import expand_units
-
     pid = f"{group.id}-{side}"
     pur = Purchase(id=pid, side=side, rg=group.id, firefight=1, mode=group.setup, cost=0, kind=group.kind,
                    leader_owed=group.leader_drs, revealed=False)
@@ -334,7 +332,6 @@ def _leader(st, p):
 
 
 def _column(st, side, pur):
-    from cg import tables
 
     armor = False
     if pur is not None:
@@ -452,7 +449,6 @@ def _patrol_ret(st, p):
 def _patrol_losses(st, p) -> None:
     """Ruling R29: the units a patrol result strikes: reduced (a new counter), eliminated or captured; their
     CVP count for the current firefight (2.756, ruling R39)."""
-    from cg.state import loss_cvp
 
     for c in p.get("losses", ()):
         cvp = loss_cvp(st.unit(c["unit"], c["side"]), c["to"])
@@ -563,8 +559,6 @@ def _casualties(st, p):
     ff = st.ff
     ff.cvp_lost[p["side"]] += p["cvp"]
     if ff.winner_rule in ("1.31", "R5"):  # 3.11: RePh losses count for the firefight for all purposes
-        from cg.rules import winner_by_cvp
-
         ff.winner, ff.winner_rule = winner_by_cvp(ff)
     for uid in p["units"]:
         u = st.unit(uid, p["side"])

@@ -5,10 +5,18 @@ it knows nothing of click or printing (cli.py does that).
 from __future__ import annotations
 
 import os
-import secrets
 import sqlite3
 
+import orjson
+
+from cg import snapshot
+from cg.bulk import gc_paused
+from cg.card import apply_balance, card_to_dict
+from cg.card_schema import load_card, parse_card
+from cg.evolve import evolve, fold, fold_stored, reverted_seqs
 from events.errors import BadInput
+from events.store import NewEvent, Store
+from events.versions import VERSIONS
 
 VERSION = "0.1.0"  # pyproject.toml reads it from here
 
@@ -20,26 +28,21 @@ class Ledger:
     """One campaign file: read the state, decide a command, append its events."""
 
     def __init__(self, path: str, write: bool = False):
-        from events.store import Store
-
         self.path = path
         self.store = Store.open(path, write=write)
 
     @classmethod
     def create(cls, path: str, card_ref: str, seed: str | None, redeployment: str | None,
                balance=(), rules_revision: int | None = None) -> "Ledger":
-        from cg.card import card_to_dict
-        from cg.card_schema import load_card
-        from cg.commands import start_event
-        from events.convert import unstructure
-        from events.store import NewEvent, Store
+        import secrets  # lazy: only `plcg new` draws a seed (secrets with hmac, ~8 ms of every other start)
+
+        from cg.commands import start_event  # lazy: see run()
+        from events.convert import unstructure  # lazy: see run()
 
         if os.path.exists(path):
             raise BadInput(f"{path} exists already: plcg new never overwrites a campaign (use --db)")
         card = load_card(card_ref)
         if balance:  # 1.3: the chosen provisions go into the logged card, applied (card.campaign.balance_chosen)
-            from cg.card import apply_balance
-
             try:
                 card = apply_balance(card, balance)
             except ValueError as err:
@@ -64,8 +67,6 @@ class Ledger:
     # reading
     def records(self, since: int = 0, until: int | None = None):
         """(seq, batch, type, payload) of the log, each payload at its event's current version."""
-        from events.versions import VERSIONS
-
         rows = self.store.read_fold(since, until)
         # a whole-log read asks once which versions the log holds; a short tail checks each row
         if since == 0 and all(VERSIONS.get(t) == v for t, v in self.store.versions()):
@@ -78,9 +79,6 @@ class Ledger:
         """The folded state (at seq `at`, else the head), a new object on every call. `lazy`: from
         the snapshot, the settled units are loaded only when something asks for them (`unit`,
         `load_all`): commands and status."""
-        from cg import snapshot
-        from cg.evolve import fold
-
         if at is not None:  # --at SEQ: a seq of the log, not a guess past either end of it
             last = self.store.head()[0]
             if not 1 <= at <= last:
@@ -99,10 +97,6 @@ class Ledger:
                             st = fold(tail, st)
                             st._tail = len(tail)
                             return st
-        from cg.bulk import gc_paused
-        from cg.evolve import fold_stored, reverted_seqs
-        from events.versions import VERSIONS
-
         try:
             chunks, common, last = self.store.fold_chunks(VERSIONS, until=at)
             with gc_paused():
@@ -122,8 +116,6 @@ class Ledger:
         try:
             return self.store.cold_snapshot(token)
         except sqlite3.ProgrammingError:  # closed: a state kept after the command (state_after)
-            from events.store import Store
-
             store = Store.open(self.path)
             try:
                 return store.cold_snapshot(token)
@@ -131,8 +123,6 @@ class Ledger:
                 store.close()
 
     def _card(self):
-        from cg.card_schema import parse_card
-
         key = self.store.hash_at(1)  # the first event holds the card; its hash names it
         card = _CARDS.get(key)
         if card is None:
@@ -142,19 +132,16 @@ class Ledger:
 
     # writing
     def run(self, cmd: dict) -> list:
-        from cg import snapshot
+        # lazy: only a command decides: status, log, roster, replay and the other reads skip every
+        # handler, the attrs event classes and cattrs (cg.commands + events.convert, ~60 ms, -X importtime)
         from cg.commands import decide, decide_undo
-        from cg.evolve import evolve, fold, reverted_seqs
         from events.convert import unstructure
-        from events.store import NewEvent
 
         # A Ledger that ran the last command itself (a script, the demo, a long-lived process) goes
         # on from the state that command left while the file's head is still that command's seq and
         # hash: no other writer came in between, so it is the state the log folds to. It is folded
         # forward in place below, so it is kept again only once the append is in.
         try:  # the command is stored with its events: a value JSON cannot hold is bad input, not a crash
-            import orjson
-
             orjson.dumps(cmd)
         except TypeError as e:
             raise BadInput(f"a value given cannot be recorded ({e})") from None
@@ -197,6 +184,6 @@ class Ledger:
 
 def _upcast(etype: str, version: int, payload: dict) -> dict:
     """An event of an older schema is upgraded; one the release does not know is refused (exit 2)."""
-    from events.convert import upcast
+    from events.convert import upcast  # lazy: only a log holding older event versions upcasts (cattrs, ~40 ms)
 
     return upcast(etype, version, payload)

@@ -197,11 +197,14 @@ class CampaignState:
             return self.firefights[self.firefight - 2] if self.firefight >= 2 else None
         return self.ff
 
-    def copy(self) -> "CampaignState":
+    def copy(self, share=None) -> "CampaignState":
         """An independent state: mutating one never changes the other (the card, immutable, is shared).
         Field by field rather than deepcopy: the audit copies a long campaign's state (thousands of
-        units) at every undo checkpoint, where deepcopy cost ~80 ms a copy; see _copy_state."""
-        return _copy_state(self)
+        units) at every undo checkpoint, where deepcopy cost ~80 ms a copy; see _copy_state.
+        `share(unit)`: True for a unit that is shared rather than cloned, one that never changes
+        again (the audit's checkpoints share the units out of play since an earlier firefight, and
+        with them the records of the firefights before this one, which the fold no longer touches)."""
+        return _copy_state(self, share)
 
     def strategic(self) -> frozenset:
         """1.4 Strategic Terrain: the card's, and (rules revision 2, switch strategic_grows) every hex the
@@ -228,6 +231,8 @@ class CampaignState:
                tuple(sorted(self.control.items())))
         mc = _CONTROL.get(key)
         if mc is None:
+            # lazy: only a rule or view that reads map control classifies the map; status, log, replay
+            # and most step commands never do (cg.control with cg.hexgrid, ~12 ms, -X importtime)
             from cg.control import classify
 
             mc = classify(self.grid(), strategic, dict(self.control), dict(m.friendly_edge))
@@ -398,14 +403,19 @@ _clone_firefight = _cloner(FirefightRecord, lost="list(x.lost)")
 _CLONES = {Unit: _clone_unit, Purchase: _clone_purchase, SideState: _clone_side, FirefightRecord: _clone_firefight}
 
 
-def _copy_state(st: CampaignState) -> CampaignState:
+def _copy_state(st: CampaignState, share=None) -> CampaignState:
     """CampaignState.copy: every field copied by _data (a new field too), units and purchases by
     their clones, the card shared."""
     new = object.__new__(CampaignState)
     for a in attrs.fields(CampaignState):
         v = getattr(st, a.name)
         if a.name == "units":
-            v = {k: _clone_unit(u) for k, u in v.items()}
+            if share is None:
+                v = {k: _clone_unit(u) for k, u in v.items()}
+            else:
+                v = {k: u if share(u) else _clone_unit(u) for k, u in v.items()}
+        elif a.name == "firefights" and share is not None:
+            v = [r if r.n < st.firefight else _data(r) for r in v]
         elif a.name == "purchases":
             v = {k: _clone_purchase(p) for k, p in v.items()}
         elif a.name != "card":  # the card is immutable: shared

@@ -9,8 +9,9 @@ from __future__ import annotations
 import re
 
 import attrs
-from transitions import Machine
 
+from cg import revision
+from cg.rules import nearest_friendly_hex, redeployment_owed
 from cg.state import SIDES, CampaignState, counter_morale
 
 
@@ -93,31 +94,43 @@ class _Probe:
 
 
 _PROBE = _Probe()
-MACHINE = Machine(
-    model=_PROBE,
-    states=[s.id for s in STEPS],
-    transitions=TRANSITIONS,
-    initial="2.2",
-    auto_transitions=False,  # no to_<state>(): the step order cannot be skipped
-    ignore_invalid_triggers=False,
-)
+_MACHINE: list = []  # the machine, built by the first `next` or `concede` decided in the process
+
+
+def machine():
+    """The step machine, built once per process on first use: `status` and every other command read
+    BY_ID and `pending` from this module and never ask it where `next` goes."""
+    if not _MACHINE:
+        # lazy: `plcg status` and the step commands other than next/concede skip importing
+        # transitions and building the machine (~10 ms of their start, -X importtime)
+        from transitions import Machine
+
+        _MACHINE.append(Machine(
+            model=_PROBE,
+            states=[s.id for s in STEPS],
+            transitions=TRANSITIONS,
+            initial="2.2",
+            auto_transitions=False,  # no to_<state>(): the step order cannot be skipped
+            ignore_invalid_triggers=False,
+        ))
+    return _MACHINE[0]
 
 
 def next_step(state: CampaignState, trigger: str = "next") -> str:
     """Where `trigger` leads from the state's step, decided by the machine (which is then left at it)."""
+    m = machine()
     _PROBE.is_idle = state.idle
     _PROBE.is_initial = state.initial
     _PROBE.is_last = state.last_firefight
-    from cg import revision
-
     _PROBE.weather_every = revision.on(state, "weather_every_firefight") if trigger == "next" else False
-    MACHINE.set_state(state.step, model=_PROBE)
+    m.set_state(state.step, model=_PROBE)
     getattr(_PROBE, trigger)()
     return _PROBE.state
 
 
 def mermaid() -> str:
     """The step machine drawn by transitions itself (Mermaid stateDiagram-v2, no graphviz)."""
+    # lazy: only `plcg diagram` (and docs/steps.md's test) draw; GraphMachine's import is theirs alone
     from transitions.extensions import GraphMachine
 
     model = _Probe()
@@ -202,8 +215,6 @@ def pending(state: CampaignState) -> list[dict]:
     elif s == "3.2":
         if state.option is None:
             owe("plcg option A|B", "3.2", "Redeployment Option A or B (kept for the CG)", False)
-        from cg import revision
-        from cg.rules import nearest_friendly_hex, redeployment_owed
 
         for side, unit, rule in redeployment_owed(state):
             if rule == "3.215" and revision.on(state, "redeployment_limits"):

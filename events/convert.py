@@ -10,6 +10,7 @@ from typing import Any, Callable
 
 import cattrs
 
+from events.errors import BadInput
 from events.types import REGISTRY
 
 converter = cattrs.Converter()
@@ -31,8 +32,6 @@ def upcaster(etype: str, from_version: int):
 def upcast(etype: str, version: int, payload: dict) -> dict:
     """Bring a stored payload up to the current version of its event class; an event this release
     does not know (a newer type or version, or no upcaster) is bad input, never a crash."""
-    from events.errors import BadInput
-
     cls = REGISTRY.get(etype)
     if cls is None or version > cls.VERSION:
         raise BadInput(f"the log holds {etype} v{version}, which this plcg does not know: upgrade plcg")

@@ -2,12 +2,11 @@
 given, firefights, map). Reads the card values only (cg/card.py)."""
 from __future__ import annotations
 
+from cg import tables
 from cg.card import Card, card_to_dict, describe
 
 
 def card_json(card: Card) -> dict:
-    from cg import tables
-
     d = card_to_dict(card)
     d["description"] = describe(card)
     for side, spec in card.sides.items():
@@ -18,8 +17,6 @@ def card_json(card: Card) -> dict:
 
 
 def card_text(card: Card) -> str:
-    from cg import tables
-
     c = card.campaign
     lines = [f"{c.name} — {describe(card)}"]
     extra = []

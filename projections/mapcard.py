@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from xml.sax.saxutils import escape
+from cg.boards import joins
 
 _HEX = re.compile(r'<g class="hex" data-hex="([^"]+)"[^>]*>.*?<polygon points="([^"]+)"', re.S)
 WATER = "#6fa8dc"
@@ -46,8 +47,6 @@ def overlay(svg: str, card_map, grid) -> str:
                        f"<title>{escape(h)}: bridge (1.4 Strategic Terrain)</title></rect>")
     layout = getattr(grid, "layout", None)
     if layout is not None:
-        from cg.boards import joins
-
         for join in joins(layout):
             line = [_centre(shapes[c]) for c, _ in join.pairs if c in shapes]
             if len(line) > 1:

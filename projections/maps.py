@@ -29,6 +29,7 @@ def map_json(st) -> dict:
 
 def map_text(st) -> str:
     st.load_all()  # the settled units too (a state loaded for a command lacks them)
+    # lazy: `plcg map --json` (and the replay's map JSON) draw nothing: mapview (~30 ms) is for text and SVG
     from projections.mapview import render_text
 
     return render_text(st.grid(), st.map_control(), terrain=st.terrain, units=_units(st))
@@ -36,14 +37,14 @@ def map_text(st) -> str:
 
 def map_svg(st, title: str | None = None) -> str:
     st.load_all()  # the settled units too (a state loaded for a command lacks them)
-    from projections.mapview import render_svg
+    from projections.mapview import render_svg  # lazy: as in map_text
 
     t = title or f"{st.card.campaign.name} — firefight {st.firefight}, step {st.step}"
     svg = render_svg(st.grid(), st.map_control(), terrain=st.terrain, units=_units(st), title=t,
                      tvp=dict(st.card.map.tvp))
     m = st.card.map
     if m.boards or m.water or m.bridges:  # the card's own map drawing (projections/mapcard.py)
-        from projections.mapcard import overlay
+        from projections.mapcard import overlay  # lazy: only a card with boards, water or bridges draws them
 
         svg = overlay(svg, m, st.grid())
     return svg

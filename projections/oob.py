@@ -38,7 +38,7 @@ def where(u) -> str:
 
 
 def oob_text(rows: list[dict]) -> str:
-    from tabulate import tabulate
+    from tabulate import tabulate  # lazy: only the text table; --json and the AAR skip it (~30 ms)
 
     if not rows:
         return "no units yet"

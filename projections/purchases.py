@@ -33,7 +33,7 @@ def fortification_rows(st, side: str, reveal: bool = False) -> list[dict]:
 
 
 def purchase_text(rows: list[dict], forts: list[dict] | None = None) -> str:
-    from tabulate import tabulate
+    from tabulate import tabulate  # lazy: only the text table; --json and the AAR skip it (~30 ms)
 
     if not rows:
         return "no purchases to show"

@@ -174,6 +174,51 @@ def test_export_through_the_cli_writes_the_same_report(demo, tmp_path):
     assert r.code == 0 and r.out == demo["md"]
 
 
+@pytest.mark.parametrize("argv", [["export", "--format", "jsonl"], ["export", "--format", "md"],
+                                  ["export", "--format", "html"], ["log"], ["log", "--json"]])
+def test_a_payload_edited_into_not_json_gives_one_line_never_a_traceback(demo, tmp_path, argv):
+    """The streamed readers stop on the edited row and the file is closed: the cursor left behind must
+    not print "Exception ignored ... Traceback" when it is collected (the player sees one line)."""
+    import sqlite3
+    import sys
+
+    path = tmp_path / "edited.plcg"
+    shutil.copyfile(demo["path"], path)
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE events SET payload = '{bad' WHERE seq = 50")
+    conn.execute("DELETE FROM snapshot")
+    conn.commit()
+    conn.close()
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    p = subprocess.run([sys.executable, os.path.join(root, "cli.py"), "--db", str(path), *argv],
+                       capture_output=True, text=True, cwd=root)
+    assert p.returncode != 0
+    lines = p.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("plcg: "), p.stderr
+    assert "Traceback" not in p.stderr
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "md", "html"])
+def test_export_to_a_file_that_fails_half_way_leaves_no_file(demo, tmp_path, fmt):
+    """A row damaged late in the log is met after the report has begun: -o FILE must not be left
+    holding half a report (nothing written on an error), nor a temporary file beside it."""
+    import sqlite3
+
+    path = tmp_path / "edited.plcg"
+    shutil.copyfile(demo["path"], path)
+    conn = sqlite3.connect(path)
+    last = conn.execute("SELECT max(seq) FROM events").fetchone()[0]
+    conn.execute("UPDATE events SET payload = '{bad' WHERE seq = ?", (last - 3,))
+    conn.execute("DELETE FROM snapshot")
+    conn.commit()
+    conn.close()
+    out = tmp_path / "reports" / f"aar.{fmt}"
+    out.parent.mkdir()
+    r = cli_run(str(path), "export", "--format", fmt, "-o", str(out))
+    assert r.code != 0
+    assert list(out.parent.iterdir()) == []
+
+
 def test_walk_folds_the_log_like_replay(demo):
     led = cli.Ledger(demo["path"])
     try:

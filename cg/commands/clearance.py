@@ -12,6 +12,7 @@ from cg.state import CampaignState
 from events import types as ev
 from events.roll import Drm, Roll
 from cg.commands.base import at, command, given_dice, hex_arg, int_arg, roll, side_arg
+from cg import terrain
 
 
 
@@ -57,8 +58,6 @@ def _clear(ctx, cmd):
 
 @command("rubble", "2.9", "3.3")
 def _rubble(ctx, cmd):
-    from cg import terrain
-
     st = ctx.state
     hx = hex_arg(st, cmd.get("hex"))
     kia = int_arg(cmd, "kia", 1, 9)

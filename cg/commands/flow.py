@@ -10,6 +10,7 @@ from cg.steps import next_step, pending
 from events import types as ev
 from cg.card import BURNABLE
 from cg.commands.base import Ctx, PRODUCT, RULES, at, command, side_arg
+from cg import terrain
 
 
 
@@ -88,8 +89,6 @@ def _leaving(ctx: Ctx, step: str) -> list:
 
 
 def _fire_3_31(st: CampaignState) -> list:
-    from cg import terrain
-
     if not any(i in ("flame", "blaze", "burning_wreck") for items in st.terrain.values() for i in items):
         return []
     nxt = st.card.firefights[st.firefight] if st.firefight < len(st.card.firefights) else None
