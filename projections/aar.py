@@ -134,9 +134,13 @@ class _MapState:
         self.terrain = {hx: list(items) for hx, items in st.terrain.items()}
         self.units = {uid: _MapUnit(u.side, u.name, u.hex, u.status) for uid, u in st.units.items()
                       if u.hex and u.status in ("on_map", "available", "reserve")}
+        self._strategic = st.strategic()  # 1.4 as the campaign's rules revision has it (ruling R32)
 
     def load_all(self):
         return self
+
+    def strategic(self):
+        return self._strategic
 
     def grid(self):
         return CampaignState.grid(self)
@@ -542,7 +546,7 @@ def _result(h: History, ff, info: FirefightHistory) -> list:
     if lost:
         items.append([("b", "Units lost:"), " " + "; ".join(
             f"{_side(s)} {len(v)} ({', '.join(v)})" for s, v in lost.items()) + "."])
-    changed = _counters_changed(info)
+    changed = _counters_changed(h, info)
     if changed:
         items.append([("b", "Counters changed:"), " " + "; ".join(changed) + "."])
     if p["terrain"]:
@@ -555,7 +559,7 @@ def _result(h: History, ff, info: FirefightHistory) -> list:
     return items
 
 
-def _counters_changed(info: FirefightHistory) -> list[str]:
+def _counters_changed(h: History, info: FirefightHistory) -> list[str]:
     """Every unit whose counter or standing a result of this firefight and its RePh changed (issue 14):
     Casualty Reduction, ELR replacement, captures, exits, Heroes (2.9), patrol results (R29), Redeployment
     results (3.21), Battle Hardening (3.43-3.45)."""
@@ -566,7 +570,7 @@ def _counters_changed(info: FirefightHistory) -> list[str]:
         what = to if to in ("eliminated", "wounded", "captured") else f"now {to}"
         out.append(f"{_side(c['side'])} {c['unit']} {what} ({why})")
 
-    for r in info.rows:
+    for r in h.rows_of(info):
         p = r.payload
         if r.type == "firefight_ended":
             for c in p.get("reduced", ()):
