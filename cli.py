@@ -76,20 +76,32 @@ class PlcgGroup(click.Group):
 @click.group(cls=PlcgGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--db", "db", envvar="PLCG_DB", default="campaign.plcg", show_default=True,
               help="The campaign file (SQLite); also $PLCG_DB.")
+@click.option("--key", "key", envvar="PLCG_KEY", type=click.Path(dir_okay=False),
+              help="Play by email: the acting player's private key (plcg keys new); also $PLCG_KEY.")
 @click.version_option(VERSION, prog_name="plcg")
 @click.pass_context
-def main(ctx, db):
+def main(ctx, db, key):
     """plcg — the campaign ledger for Platoon Leader 2.5 (ASL campaign games).
 
     Exit codes: 0 done; 1 audit found a problem; 2 bad input (nothing written); 3 refused by the
     rules or the step order (nothing written); 4 another writer appended first, retry (nothing
     written); 5 internal error.
     """
-    ctx.obj = {"db": db}
+    ctx.obj = {"db": db, "key": key}
 
 
 def _db(ctx) -> str:
     return ctx.find_root().obj["db"]
+
+
+def _key(ctx):
+    """The private key named by --key / $PLCG_KEY, loaded (None when none is named)."""
+    path = ctx.find_root().obj.get("key")
+    if not path:
+        return None
+    from cg.pbem import load_private
+
+    return load_private(path)
 
 
 def _echo_json(obj) -> None:
@@ -107,9 +119,15 @@ def _step(ctx, cmd: dict, as_json: bool = False) -> None:
             raise BadInput(f"{what}: one line, without control characters (newlines, tabs)")
     led = Ledger(_db(ctx), write=True)
     try:
-        stored = led.run(cmd)
+        stored = led.run(cmd, key=_key(ctx))
     finally:
         led.close()
+    _print_stored(led, stored, as_json)
+
+
+def _print_stored(led, stored, as_json: bool = False) -> None:
+    from projections.words import summary
+
     if as_json:
         _echo_json([{"seq": s.seq, "type": s.type, "summary": summary(s.type, s.payload), **(
             {"roll": s.payload["roll"]} if isinstance(s.payload.get("roll"), dict) else {})} for s in stored])
@@ -143,12 +161,19 @@ def side_argument():
 @click.option("--seed", help="Seed of the ledger's roller (default: random, recorded in the log).")
 @click.option("--balance", "balance", multiple=True, metavar="SIDE:N",
               help="1.3 Balance Provision N (1-based among SIDE's on the card) in force; repeatable.")
+@click.option("--axis-key", "axis_key", help="Play by email: the axis player's public key (plcg keys new).")
+@click.option("--allied-key", "allied_key", help="Play by email: the allied player's public key.")
+@click.option("--dice-policy", "dice_policy", type=click.Choice(["any", "two-party"]),
+              help="The dice the campaign accepts; two-party: both players' values make every die (play by email).")
 @click.option("--rules-revision", "rules_revision", type=int,
               help="Decide the campaign under an earlier rules revision (ruling R32; default: the current one).")
 @click.pass_context
-def new(ctx, card, redeployment, seed, balance, rules_revision):
+def new(ctx, card, redeployment, seed, balance, axis_key, allied_key, dice_policy, rules_revision):
     """Start a campaign from a CG Card (refuses if the file exists)."""
-    led = Ledger.create(_db(ctx), card, seed, redeployment, balance, rules_revision)
+    from cg.pbem import settings
+
+    pbem = settings(axis_key, allied_key, dice_policy)
+    led = Ledger.create(_db(ctx), card, seed, redeployment, balance, pbem=pbem, rules_revision=rules_revision)
     st = led.state()
     led.close()
     click.echo(f"campaign {st.card.campaign.name!r} started in {_db(ctx)}: firefight 1 of "
@@ -234,7 +259,19 @@ def status_dict(st) -> dict:
             for side, s in st.sides.items()
         },
         "seq": st.seq,
+        **({"pbem": _pbem_status(st)} if st.pbem is not None else {}),
     }
+
+
+def _pbem_status(st) -> dict:
+    """Play by email in `status --json`: the keys, the dice policy, what awaits whom."""
+    pb = st.pbem
+    prop = pb.get("proposal")
+    return {"keys": dict(pb["keys"]), "dice_policy": pb["dice_policy"],
+            "signed": {s: (None if h is None else {"seq": h[0], "hash": h[1][:16]}) for s, h in pb["signed"].items()},
+            "proposal": None if prop is None else {"side": prop["side"], "command": prop["command"].get("name")},
+            "open_dice": [{"side": r["side"], "command": r["command"].get("name"), "commit": c[:16],
+                           "answered": r["answer"] is not None} for c, r in pb["requests"].items()]}
 
 
 @main.command()
@@ -306,17 +343,21 @@ def log(ctx, as_json):
         undone = reverted_seqs(led.store.reverts(until=last))
         # streamed: a chunk of rows at a time, written as one string (no object per row kept, no
         # whole log in memory, one write per chunk instead of one echo per line)
-        for chunk in led.store.read_chunks(last):
+        batch_cmd: dict = {}  # the command of the current batch: a roll's source (two-party: a reveal's)
+        cols = ("seq", "firefight", "step", "type", "payload", "recorded", "command")
+        for chunk in led.store.read_chunks(last, cols):
             out = []
-            for seq, ff, step, etype, p, recorded in chunk:
+            for seq, ff, step, etype, p, recorded, command in chunk:
+                if command is not None:
+                    batch_cmd = _command_of(command)
                 if as_json:
                     line = {"seq": seq, "firefight": ff, "step": step, "type": etype, "side": p.get("side"),
                             "summary": summary(etype, p), "reverted": seq in undone, "recorded": recorded}
                     if isinstance(p.get("roll"), dict):
-                        line["roll"] = p["roll"]
+                        line["roll"] = _sourced(p["roll"], batch_cmd)
                     elif p.get("rolls"):  # Dual Attack's two drs, rubble's creation and falling rolls
-                        line["roll"] = p["rolls"][0]
-                        line["rolls"] = p["rolls"]
+                        line["rolls"] = [_sourced(x, batch_cmd) for x in p["rolls"]]
+                        line["roll"] = line["rolls"][0]
                     out.append(orjson.dumps(line).decode())
                 else:
                     mark = " (undone)" if seq in undone else ""
@@ -325,6 +366,21 @@ def log(ctx, as_json):
             click.echo("\n".join(out), nl=False)
     finally:
         led.close()
+
+
+def _command_of(text) -> dict:
+    try:
+        cmd = orjson.loads(text)
+    except (TypeError, ValueError):
+        return {}
+    return cmd if isinstance(cmd, dict) else {}
+
+
+def _sourced(roll: dict, cmd: dict) -> dict:
+    """A roll with its `source` (contract)."""
+    from projections.dicestats import roll_source
+
+    return {**roll, "source": roll_source(roll, cmd)}
 
 
 @main.command()
@@ -374,16 +430,25 @@ def _refresh_snapshot(path: str, st, head: tuple) -> None:
 
 @main.command()
 @JSON_OPT
+@click.option("--against", "against", type=click.Path(dir_okay=False),
+              help="Play by email: compare with the other player's copy; names the first row where they part.")
 @click.pass_context
-def audit(ctx, as_json):
+def audit(ctx, as_json, against):
     """Check the hash chain, the step order, every roll and every limit (exit 1 on any finding)."""
     # lazy: only audit (and import) decide again: the other reads skip every handler, the event
     # classes and cattrs (~60 ms, -X importtime)
-    from projections.audit import run_audit
+    from projections.audit import compare_copies, run_audit
 
     led = Ledger(_db(ctx))
     try:
-        report = run_audit(led)
+        if against is not None:
+            other = Ledger(against)
+            try:
+                report = compare_copies(led.store, other.store, (_db(ctx), against))
+            finally:
+                other.close()
+        else:
+            report = run_audit(led)
     finally:
         led.close()
     if as_json:
@@ -393,10 +458,147 @@ def audit(ctx, as_json):
             click.echo(f"FINDING seq {f['seq']} [{f['rule']}]: {f['what']}")
         for n in report["notes"]:
             click.echo(f"note seq {n['seq']}: {n['what']}")
+        if report.get("rolls"):
+            click.echo("rolls: " + "; ".join(f"{side} " + ", ".join(f"{n} {src}" for src, n in sorted(by.items()))
+                                             for side, by in sorted(report["rolls"].items())))
         if not report["findings"]:
-            click.echo(f"audit clean: {report['events']} events, hash chain intact")
+            click.echo(f"the copies agree ({report['events']} events here)" if against is not None else
+                       f"audit clean: {report['events']} events, hash chain intact")
     if report["findings"]:
         ctx.exit(1)
+
+
+# ---- play by email ----------------------------------------------------------------------------------------
+
+@main.group()
+def keys():
+    """Play by email: the players' Ed25519 keys."""
+
+
+@keys.command("new")
+@click.option("-o", "out", required=True, type=click.Path(dir_okay=False), help="The private key file (mode 0600).")
+def keys_new(out):
+    """Make a key pair: the private key in FILE (mode 0600), the public key alone on stdout."""
+    from cg.pbem import new_keypair
+
+    pem, pub = new_keypair()
+    try:
+        fd = os.open(out, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+    except FileExistsError:
+        raise BadInput(f"{out} already exists; plcg keys new never overwrites a key") from None
+    except OSError as e:
+        raise BadInput(f"cannot write {out}: {e.strerror}") from None
+    with os.fdopen(fd, "wb") as f:
+        f.write(pem)
+    click.echo(pub)
+
+
+@main.command()
+@click.option("--since", "since", type=int, default=0, show_default=True, help="Only the events after this seq.")
+@click.option("-o", "out", required=True, type=click.Path(dir_okay=False), help="The bundle file to write.")
+@click.pass_context
+def bundle(ctx, since, out):
+    """Play by email: answer the other side's two-party dice, sign the head, write the events after SEQ."""
+    from events import bundle as bundles
+
+    led = Ledger(_db(ctx), write=True)
+    try:
+        stored = led.sign(_key(ctx))
+        rows, campaign = led.bundle_rows(since)
+    finally:
+        led.close()
+    for s in stored:
+        if s.type == "dice_answered":
+            click.echo(f"[{s.seq}] answered {s.payload['request'][:8]}")
+    b = bundles.write(out, rows, since, campaign)
+    click.echo(f"bundle {out}: seq {since + 1} to {b.head[0]}, signed by {_signer(rows[-1])}")
+
+
+def _signer(row) -> str:
+    import orjson
+
+    return orjson.loads(row[6]).get("side", "?") if row[2] == "head_signed" else "nobody"
+
+
+@main.command()
+@click.argument("path", metavar="FILE")
+@click.pass_context
+def receive(ctx, path):
+    """Play by email: check the other side's bundle (signature, chain, step order, rules) and append it."""
+    from events import bundle as bundles
+    from projections.audit import audit_store, audit_tail
+
+    b = bundles.read(path)
+    n = Ledger.receive(_db(ctx), b, audit_store, audit_tail)
+    if n == 0:
+        click.echo(f"bundle {path}: already held (seq {b.since + 1} to {b.head[0]}); nothing written")
+    else:
+        click.echo(f"bundle {path}: {n} events received, now at seq {b.head[0]}")
+        led = Ledger(_db(ctx))
+        try:
+            from cg.pbem import pending_items
+
+            for item in pending_items(led.state(lazy=True)):
+                click.echo(f"  owed: {item['what']}")
+        finally:
+            led.close()
+
+
+@main.command()
+@JSON_OPT
+@click.pass_context
+def reveal(ctx, as_json):
+    """Play by email: reveal this side's answered two-party dice; each committed command is decided."""
+    led = Ledger(_db(ctx), write=True)
+    try:
+        stored = led.reveal(_key(ctx))
+    finally:
+        led.close()
+    _print_stored(led, stored, as_json)
+
+
+@main.command()
+@JSON_OPT
+@click.pass_context
+def confirm(ctx, as_json):
+    """Play by email: agree to the other side's proposal (a shared fact); it takes effect now (ruling R47)."""
+    _step(ctx, {"name": "confirm"}, as_json)
+
+
+@main.command()
+@click.option("--reason", required=True, help="Why: the log keeps it.")
+@click.pass_context
+def reject(ctx, reason):
+    """Play by email: refuse the other side's proposal (or withdraw one's own), with the reason."""
+    _step(ctx, {"name": "reject", "reason": reason})
+
+
+@main.command("dice-stats")
+@click.option("--side", "side", help="Only this side's rolls (axis or allied).")
+@click.option("--kind", "kind", help="Only this kind of roll: the command that rolls it (elr, cp, leader, ...).")
+@JSON_OPT
+@click.pass_context
+def dice_stats(ctx, side, kind, as_json):
+    """Every roll of the CG: counts per total and per kind, expected vs observed, a chi-square p-value."""
+    from projections.dicestats import rolls_of, stats, stats_text
+
+    if side is not None:
+        from cg.commands import side_arg
+
+        side = side_arg({"side": side})
+    led = Ledger(_db(ctx))
+    try:
+        rolls = rolls_of((r.seq, r.batch, r.type, r.payload, r.command) for r in led.store.read())
+    finally:
+        led.close()
+    if kind is not None and kind not in {r["kind"] for r in rolls}:
+        raise BadInput(f"--kind {kind!r}: the log holds no roll of that kind (it holds: "
+                       f"{', '.join(sorted({r['kind'] for r in rolls})) or 'none'})")
+    d = stats(rolls, side, kind)
+    if as_json:
+        _echo_json(d)
+    else:
+        click.echo(stats_text(d))
 
 
 @main.command()

@@ -49,7 +49,7 @@ SEED = "plcg-bench"
 
 APPEND_LIMIT_MS = 5.0
 RSS_LIMIT_MB = 150.0
-LIMITS = {"replay": 2.0, "audit": 15.0, "status": 1.3, "peer": 5.0}  # the in-process figures
+LIMITS = {"replay": 2.0, "audit": 15.0, "status": 1.3, "peer": 5.0, "audit_signed": 1.2}  # the in-process figures
 
 
 # ---- the child processes ---------------------------------------------------------------------------
@@ -245,13 +245,13 @@ def child_audit_parts(path: str) -> dict:
         return wrapper
 
     try:  # the read: each row as _Reader hands it over, and the rest read for the chain at the end
-        originals = (audit._Reader._next, audit._Reader.drain, audit.decide, audit.decide_undo, CampaignState.copy)
+        originals = (audit._Reader._next, audit._Reader.drain, audit.decide, audit.decide_all, CampaignState.copy)
     except AttributeError as e:
         return {"error": f"the audit's parts are not where the bench looks ({e})"}
     audit._Reader._next = timed(originals[0], "read")
     audit._Reader.drain = timed(originals[1], "read")
     audit.decide = timed(originals[2], "decide")
-    audit.decide_undo = timed(originals[3], "decide")
+    audit.decide_all = timed(originals[3], "decide")
     CampaignState.copy = timed(originals[4], "copy")
     t0 = clock()
     for _ in range(100_000):  # what the two clock reads of a wrapper cost: taken off each call
@@ -267,7 +267,7 @@ def child_audit_parts(path: str) -> dict:
             total = clock() - t0
             led.close()
     finally:
-        (audit._Reader._next, audit._Reader.drain, audit.decide, audit.decide_undo,
+        (audit._Reader._next, audit._Reader.drain, audit.decide, audit.decide_all,
          CampaignState.copy) = originals
     for part in spent:
         spent[part] = max(0.0, spent[part] - calls[part] * tick)
@@ -613,6 +613,7 @@ def main(argv=None) -> int:
     ap.add_argument("--appends", type=int, default=200)
     ap.add_argument("--fresh", action="store_true", help="rebuild the synthetic campaigns")
     ap.add_argument("--no-peer", action="store_true", help="skip the eventsourcing peer figure")
+    ap.add_argument("--no-signed", action="store_true", help="skip the signed (play by email) audit figure")
     ap.add_argument("--profile", action="store_true", help="write cProfile reports to bench/out/profile-*.txt")
     ap.add_argument("--json", dest="json_out", help="also write every figure to this JSON file")
     ap.add_argument("--no-whole", action="store_true", help="skip the whole-process figures of every command")
@@ -674,6 +675,28 @@ def main(argv=None) -> int:
         if ok:
             figs["audit_parts"] = run_child("audit_parts", big)
 
+        if ok and not a.no_signed:
+            # issue 16: the same players by email, each side's commands under its own signature (at
+            # every change of side and at least every 50 events), audited against the figure above
+            say("signed campaign (play by email; cached after the first build)...")
+            size = QUICK if a.quick else FULL
+            signed, built = synth.ensure(size["firefights"], size["units_per_side"], SEED, a.fresh, signed=True)
+            if built:
+                say(f"built {signed.name}: {built['events']} events, {built['signatures']} signatures"
+                    f" in {built['seconds']:.0f} s")
+            sig, plain = [], []
+            for _ in range(a.runs):  # interleaved with audits of the unsigned file: the same load on both
+                sig.append(run_child("audit", signed))
+                plain.append(run_child("audit", big))
+            sig_ok = [r for r in sig if "error" not in r]
+            plain_ok = [r for r in plain + ok if "error" not in r]
+            if sig_ok:
+                figs["audit_signed"] = sorted(sig_ok, key=lambda r: r["seconds"])[len(sig_ok) // 2]
+                figs["audit_plain"] = sorted(plain_ok, key=lambda r: r["seconds"])[len(plain_ok) // 2]
+                figs["audit_signed"]["file"] = str(signed)
+            else:
+                figs["audit_signed"] = sig[0]
+
         say("append...")
         for mode in ("same", "new"):
             copy = work / f"append-{mode}.plcg"
@@ -731,6 +754,17 @@ def main(argv=None) -> int:
     return 0
 
 
+def _count(path: str, etype: str | None = None) -> int:
+    import sqlite3
+
+    con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        sql = "SELECT count(*) FROM events" + (" WHERE type = ?" if etype else "")
+        return con.execute(sql, (etype,) if etype else ()).fetchone()[0]
+    finally:
+        con.close()
+
+
 def table(f: dict, quick: bool) -> str:
     from tabulate import tabulate
 
@@ -774,6 +808,17 @@ def table(f: dict, quick: bool) -> str:
                 row(what, _fmt_s(parts[key]), _fmt_s(raw), parts[key] / raw, "info", None)
         elif parts:
             row("audit parts", f"n/a ({parts['error'][:60]})", "", None, "info", None)
+    sg = f.get("audit_signed")
+    if sg is not None and "error" in sg:
+        row("audit, signed campaign (play by email)", f"error: {sg['error'][:60]}", "", None, "<= 1.2x", None)
+    elif sg is not None:
+        plain, n_plain, n_sig = f["audit_plain"]["seconds"], _count(f["file"]), _count(sg["file"])
+        sigs = _count(sg["file"], "head_signed")
+        row(f"audit, signed campaign ({n_sig:,} events, a signature per {n_sig / max(sigs, 1):.0f};"
+            f" {sg['findings']} findings) against the unsigned one ({n_plain:,})", _fmt_s(sg["seconds"]),
+            _fmt_s(plain), sg["seconds"] / plain, "<= 1.2x", sg["seconds"] / plain <= LIMITS["audit_signed"])
+        row("audit, signed campaign: time per event against the unsigned one's", "", "",
+            (sg["seconds"] / n_sig) / (plain / n_plain), "info", None)
     for mode, what in (("same", "one Ledger"), ("new", "new Ledger each")):
         ap = f[f"append_{mode}"]
         if "error" in ap:

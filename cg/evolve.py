@@ -31,6 +31,10 @@ def start(payload: dict) -> CampaignState:
                        product_version=payload.get("product_version", ""))
     st.option = payload.get("redeployment")
     st.rules_revision = payload.get("rules_revision", 1)  # ruling R32
+    if payload.get("pbem"):
+        from cg.pbem import state_of
+
+        st.pbem = state_of(payload["pbem"])
     for side in SIDES:
         spec = card.sides[side]
         s = st.sides[side]
@@ -719,3 +723,41 @@ def _clear(st, p):
 
 
 MINES = ("mines", "ap_mine", "at_mine", "known_minefield")
+
+
+# ---- play by email (cg/pbem.py) ----
+
+@on("head_signed")
+def _head_signed(st, p):
+    st.pbem["signed"][p["side"]] = [p["seq"], p["hash"]]
+
+
+@on("dice_committed")
+def _dice_committed(st, p):
+    st.pbem["requests"][p["commit"]] = {"side": p["side"], "command": p["command"], "nonce": p["nonce"],
+                                        "answer": None}
+
+
+@on("dice_answered")
+def _dice_answered(st, p):
+    st.pbem["requests"][p["request"]]["answer"] = p["value"]
+
+
+@on("dice_revealed")
+def _dice_revealed(st, p):
+    del st.pbem["requests"][p["request"]]
+
+
+@on("fact_proposed")
+def _fact_proposed(st, p):
+    st.pbem["proposal"] = {"side": p["side"], "command": p["command"]}
+
+
+@on("fact_confirmed")
+def _fact_confirmed(st, p):
+    st.pbem["proposal"] = None
+
+
+@on("fact_rejected")
+def _fact_rejected(st, p):
+    st.pbem["proposal"] = None

@@ -146,6 +146,7 @@ class CampaignState:
     commencements: set = attrs.Factory(set)  # seqs of the step_left events leaving 2.8 (undo guard)
     repairs_owed: dict = attrs.Factory(dict)  # (side, item) -> kind, recorded at 2.9 (3.46)
     may_generate: dict = attrs.Factory(lambda: {"axis": 0, "allied": 0})  # 3.45
+    pbem: dict | None = None  # play by email: keys, signed heads, open two-party dice (cg/pbem.py)
     leaders_made: int = 0  # leader units ever created (numbers new leaders; derived, not in the digest)
     _tail: object = None  # events folded after the stored snapshot (None: folded from the log)
     _cold: object = None  # loads the settled units not yet in `units` (cg/snapshot.py); None: all loaded

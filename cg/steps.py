@@ -255,6 +255,10 @@ def pending(state: CampaignState) -> list[dict]:
         for side in SIDES:
             if f"elr:{side}" not in state.done:
                 owe(f"plcg elr {side}", "3.47", f"{side} ELR Loss/Gain DR")
+    if state.pbem is not None:  # play by email: two-party dice committed to owe an answer or a reveal
+        from cg.pbem import committed, pending_items
+
+        out = pending_items(state) + committed(state, out)
     return out
 
 

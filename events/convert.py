@@ -17,6 +17,13 @@ converter = cattrs.Converter()
 # A roll's outcome is an int, a str or None (table results): keep it as it is.
 converter.register_structure_hook(Any, lambda v, _t: v)
 
+# A campaign_started without play by email stores no `pbem` key, as every campaign did before it.
+from cattrs.gen import make_dict_unstructure_fn, override  # noqa: E402
+
+converter.register_unstructure_hook(
+    REGISTRY["campaign_started"],
+    make_dict_unstructure_fn(REGISTRY["campaign_started"], converter, pbem=override(omit_if_default=True)))
+
 # (type, from_version) -> function upgrading a payload dict to from_version + 1
 UPCASTERS: dict[tuple[str, int], Callable[[dict], dict]] = {}
 

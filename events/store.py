@@ -344,6 +344,34 @@ class Store:
             raise
         return stored
 
+    def append_rows(self, head: tuple[int, str], rows: list[tuple]) -> None:
+        """Append rows exactly as another copy stored them (a received bundle, events/bundle.py),
+        all or none, if this file's head is still `head`: the caller has checked their chain, their
+        signature and the rules. The stored snapshot stays: it is older than the new rows, which the
+        next command folds onto it."""
+        if not rows:
+            return
+        self._begin()
+        try:
+            row = self.conn.execute(_HEAD).fetchone()
+            now = (row[0], row[1]) if row else (0, GENESIS)
+            if now != tuple(head):
+                raise WriteConflict(f"another writer appended first (seq {now[0]}); run the command again")
+            self.conn.executemany(_INSERT, rows)
+            if not self._indexed:
+                self.conn.execute(_REVERTS_INDEX)
+                self._indexed = True
+            self.conn.execute("COMMIT")
+        except BaseException as e:
+            self._rollback()
+            if isinstance(e, sqlite3.Error) and not isinstance(e, sqlite3.IntegrityError):
+                raise self._write_error(e) from None
+            raise
+
+    def rows_since(self, since: int) -> list[tuple]:
+        """The rows after seq `since` as stored, columns as in COLUMNS."""
+        return list(self._rows("SELECT " + ", ".join(COLUMNS) + " FROM events WHERE seq > ? ORDER BY seq", (since,)))
+
     def put_snapshot(self, seq: int, hash: str, blob: bytes) -> bool:
         """Store a snapshot built at (seq, hash) if the log still ends there; False if it moved on."""
         self._begin()

@@ -92,6 +92,9 @@ class CampaignStarted(Event):
     card: dict  # the whole CG Card, so the log replays without the card file
     redeployment: str | None  # "A" | "B" | None (chosen at 3.2)
     rules_revision: int  # ruling R32: the ledger's rules revision the campaign is decided under (v1 logs: 1)
+    # play by email (cg/pbem.py): {"keys": {"axis": PUB, "allied": PUB}, "dice_policy": ...}; a
+    # campaign without it stores no such key (events/convert.py leaves a None out), as before
+    pbem: dict | None = None
 
 
 @event("rules_upgraded")
@@ -426,3 +429,72 @@ class ClearanceRolled(Event):
     item: str
     roll: Roll
     casualty_reduction: bool = False  # 3.52 dagger: original 6 vs known minefield/Panji
+
+
+# --- play by email (cg/pbem.py) ---------------------------------------------------------------
+
+@event("head_signed")
+class HeadSigned(Event):
+    """A side's Ed25519 signature over the chain head (seq, hash) it ends a bundle at: it covers the
+    whole history up to that row. `ack`: the last signature of the other side it holds, [seq, hash]."""
+
+    side: str
+    seq: int
+    hash: str
+    sig: str
+    ack: tuple[int, str] | None = None
+
+
+@event("dice_committed")
+class DiceCommitted(Event):
+    """Two-party dice, first half: `side` commits to a secret value (sha256 hex `commit`) for the
+    rolls of `command`, which is decided once the other side has answered and the value is revealed."""
+
+    side: str
+    command: dict
+    commit: str
+    nonce: str  # public: the value is HMAC(the side's private key, nonce)
+
+
+@event("dice_answered")
+class DiceAnswered(Event):
+    """Two-party dice, second half: the other side's value for the commitment at seq `request`."""
+
+    side: str
+    request: str  # the commitment answered (or revealed)
+    value: str
+
+
+@event("dice_revealed")
+class DiceRevealed(Event):
+    """The committing side's value, checked against its commitment; the command's events follow,
+    or `refused` says why the rules refuse it now (the dice are spent all the same)."""
+
+    side: str
+    request: str  # the commitment revealed
+    value: str
+    refused: str | None = None
+
+
+@event("fact_proposed")
+class FactProposed(Event):
+    """A shared fact (the firefight's end, 2.41, leaving a step both act in, an undo of what the other
+    side has seen) proposed by `side`: it takes effect when the other side confirms it (ruling R47)."""
+
+    side: str
+    command: dict
+
+
+@event("fact_confirmed")
+class FactConfirmed(Event):
+    """The other side agrees: the proposed command's events follow in the same batch."""
+
+    side: str
+    command: dict
+
+
+@event("fact_rejected")
+class FactRejected(Event):
+    side: str
+    command: dict
+    reason: str

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import collections
 import re
+
+import orjson
 from collections import Counter
 from html import escape
 
@@ -326,7 +328,8 @@ def iter_report(h: History, html: bool = False):
     if html:
         toc = [[(f"link:#ff{ff.n}", f"Firefight {ff.n} — {ff.date}, {ff.time}" + _type_tag(ff))]
                for ff in st.firefights]
-        toc += [[("link:#roster", "CG Roster")], [("link:#charts", "Charts")], [("link:#undos", "Undos")]]
+        toc += [[("link:#roster", "CG Roster")], [("link:#charts", "Charts")], [("link:#dice", "Dice")],
+                [("link:#undos", "Undos")]]
         add(("open", "nav", "contents", "toc"))
         add(("h", 2, ["Contents"], None))
         add(("ul", toc, "toc"))
@@ -337,6 +340,7 @@ def iter_report(h: History, html: bool = False):
     yield from _roster(h)
     if html:
         yield from _charts(h)
+        yield from dice_section(h)
     yield from _undos(h)
 
 
@@ -684,6 +688,41 @@ def _charts(h: History) -> list:
     return out
 
 
+def dice_section(h: History) -> list:
+    """The dice of the CG per side (plcg dice-stats): DR totals observed against fair dice, with
+    the chi-square p-value in the caption. Self-contained: the report adds it as one section."""
+    from projections.charts import line_chart
+    from projections.dicestats import rolls_of, stats
+
+    def rows():
+        for chunk in h.store.read_chunks(h.last.seq, ("seq", "batch", "type", "payload", "command")):
+            for seq, batch, etype, p, command in chunk:
+                yield seq, batch, etype, p, None if command is None else orjson.loads(command)
+
+    rolls = rolls_of(rows())
+    out: list = [("open", "section", "dice", "dice"), ("h", 2, ["Dice"], "dice")]
+    for side in ("axis", "allied"):
+        d = stats(rolls, side)
+        for name, label in (("DR", "DR totals"), ("dr", "dr results")):
+            t = d[name]
+            if not t["rolls"]:
+                continue
+            keys = list(t["observed"])
+            series = {f"{_side(side)} observed": [t["observed"][k] for k in keys],
+                      "fair dice": [t["expected"][k] for k in keys]}
+            src = ", ".join(f"{v} {k}" for k, v in sorted(d["sources"].items()))
+            cap = (f"{_side(side)}: {t['rolls']} {name}s, mean {t['mean']} (fair {t['expected_mean']});"
+                   f" chi-square {t['chi_square']:.2f} on {t['df']} df, p = {t['p_value']:.3f}"
+                   + (" — few rolls: read with care" if t["small_sample"] else "")
+                   + f". All {_side(side)} rolls: {src}.")
+            svg = line_chart(f"{_side(side)} {label}: observed and fair", series, keys,
+                             styles={"fair dice": {"color": "#888888", "dash": "6 4"}}, y_label="rolls",
+                             chart_id=f"dice-{side}-{name}")
+            out.append(("figure", "chart", svg.replace('<svg class="chart"', '<svg class="chart dice"', 1), cap))
+    out.append(("close", "section"))
+    return out
+
+
 def _undos(h: History) -> list:
     by_seq = h.named
     st = h.final
@@ -847,7 +886,7 @@ a { color: #2f5b8a; }
 @media print {
   body { max-width: none; margin: 0; padding: 0; font-size: 10.5pt; }
   nav.toc { display: none; }
-  section.firefight, section.roster, section.charts, section.undos { break-before: page; }
+  section.firefight, section.roster, section.charts, section.dice, section.undos { break-before: page; }
   h2, h3, h4 { break-after: avoid; }
   figure, table, li { break-inside: avoid; }
   figure svg { border: none; }

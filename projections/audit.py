@@ -25,7 +25,7 @@ import attrs
 import orjson
 
 from cg.bulk import gc_paused
-from cg.commands import decide, decide_undo
+from cg.commands import decide, decide_all
 from events.errors import BadInput, Refused
 from cg.evolve import evolve, fold, reverted_seqs, start
 from cg.snapshot import settled
@@ -55,8 +55,14 @@ SEQ, BATCH, TYPE, VERSION, FIREFIGHT, STEP, PAYLOAD, COMMAND, TEXT = range(9)
 def run_audit(ledger) -> dict:
     # The audit keeps a long campaign's state alive and makes next to no reference cycles: the cyclic
     # collector, triggered by the allocations, would only walk it again and again.
+    return audit_store(ledger.store)
+
+
+def audit_store(store) -> dict:
+    """The audit of an open store (`plcg receive` audits a new copy made from a bundle this way
+    before it takes its place)."""
     with gc_paused():
-        return _audit(ledger.store)
+        return _audit(store)
 
 
 class _Reader:
@@ -73,12 +79,17 @@ class _Reader:
         self.unreadable = None
         self.total = 0
         self.findings: list[tuple] = []
+        self.prev = (0, None)  # the row before: a head_signed row must sign exactly it (play by email)
+        self.signed_before: dict = {}  # seq of a head_signed row -> (seq, hash) of the row before it
 
     def _next(self):
         """The next readable row as the audit keeps it, or None at the end or at the first unreadable."""
         for row in self.rows:
             self.total += 1
             seq, batch, etype, version, ff, step, text, _recorded, command, _link, _hash = row
+            if etype == "head_signed":
+                self.signed_before[seq] = self.prev
+            self.prev = (seq, _hash)
             try:
                 p = loads(text)
                 c = None if command is None else loads(command)
@@ -252,6 +263,9 @@ def _audit_rows(store, reader) -> dict:
     # each revert reaches back to, and fold on from it (the rows since read again from the file).
     checkpoints, uses = _checkpoints(store, current)
     copies: dict[int, object] = {}
+    last_signed = _last_signatures(store)
+    unsigned: list[tuple] = []  # play by email: (seq, by) of the commands since the last signature
+    rolls: dict = {}  # side -> source -> how many rolls
 
     st = None
     seen = _Seen()  # (seq, batch, type) folded so far: the history undos are decided on
@@ -295,11 +309,11 @@ def _audit_rows(store, reader) -> dict:
                 find(hseq, "format", "the batch holds no command: it cannot be checked against the rules")
             else:
                 try:
-                    if cmd.get("name") == "undo":
-                        produced = decide_undo(st, seen, reverted, cmd.get("to"), cmd.get("reason") or "",
-                                               bool(cmd.get("force")))
+                    if cmd.get("name") in ("undo", "confirm"):
+                        produced = decide_all(st, cmd, hseq, lambda: (seen, reverted))
                     else:
-                        produced = decide(st, cmd, hseq)
+                        produced = decide(st, cmd, hseq, covered=htype == "head_signed"
+                                          and last_signed.get(payloads[0].get("side")) != hseq)
                 except Refused as e:
                     find(hseq, e.rule, f"{cmd.get('name')} refused by the rules: {e}")
                     produced = None
@@ -309,6 +323,10 @@ def _audit_rows(store, reader) -> dict:
                 if produced is not None and not _as_stored(batch, payloads, produced, hook):
                     _compare(find, [(r[SEQ], r[TYPE]) for r in batch], payloads,
                              [(e.TYPE, _norm(unstructure(e))) for e in produced])
+                if st.pbem is not None:
+                    _authorship(find, unsigned, hseq, cmd, payloads[0] if htype == "head_signed" else None,
+                                reader.signed_before)
+                _count_rolls(rolls, payloads, cmd)
             # fold the history as recorded
             for r in batch:
                 seen.add(r[SEQ], r[BATCH], r[TYPE], hseq)
@@ -362,7 +380,57 @@ def _audit_rows(store, reader) -> dict:
         find(head[SEQ], "format", f"{head[TYPE]} at seq {head[SEQ]} cannot be decided again or folded"
                                   f" ({type(e).__name__}: {e}): a row edited against the event schema, or a"
                                   " plcg bug to report; no command from here on can be decided again")
-    return _finish(reader, findings, notes)
+    report = _finish(reader, findings, notes)
+    report["rolls"] = rolls
+    return report
+
+
+def _last_signatures(store) -> dict:
+    """side -> seq of its last head_signed row. Only these signatures are checked with the key: a
+    side's last signature signs the chain head, so it vouches for every row before it, its own
+    earlier signatures with them (ruling R45); an earlier signature edited changes that chain."""
+    out: dict = {}
+    for seq, text in store.conn.execute("SELECT seq, payload FROM events WHERE type = 'head_signed' ORDER BY seq"):
+        try:
+            side = loads(text).get("side")
+        except (TypeError, ValueError, AttributeError):
+            continue
+        if isinstance(side, str):
+            out[side] = seq
+    return out
+
+
+def _count_rolls(rolls: dict, payloads: list, cmd) -> None:
+    """How many rolls each side made from each source (ledger, typed, two-party): the audit's `rolls`."""
+    from projections.dicestats import roll_source
+
+    for p in payloads:
+        if not isinstance(p, dict):
+            continue
+        found = [p["roll"]] if isinstance(p.get("roll"), dict) else \
+            [r for r in p["rolls"] if isinstance(r, dict) and "dice" in r] if isinstance(p.get("rolls"), list) else []
+        for r in found:
+            side = p.get("side") if isinstance(p.get("side"), str) else "both"
+            by = rolls.setdefault(side, {})
+            src = roll_source(r, cmd if isinstance(cmd, dict) else {})
+            by[src] = by.get(src, 0) + 1
+
+
+def _authorship(find, unsigned: list, seq: int, cmd: dict, signed: dict | None, signed_before: dict) -> None:
+    """Play by email (ruling R45): a signature vouches for the commands since the one before it,
+    which must all be its signer's; and it signs the very row before it."""
+    if signed is None:
+        unsigned.append((seq, cmd.get("by")))
+        return
+    side = signed.get("side")
+    for s, by in unsigned:
+        if by != side:
+            find(s, "pbem", f"a command of {by} under {side}'s signature at seq {seq}: each side signs its own")
+    unsigned.clear()
+    before = signed_before.get(seq)
+    if before is not None and [signed.get("seq"), signed.get("hash")] != list(before):
+        find(seq, "pbem", f"{side}'s signature is over row {signed.get('seq')} {str(signed.get('hash'))[:16]},"
+                          f" not the row before it ({before[0]} {str(before[1])[:16]})")
 
 
 def _checkpoint_copy(st):
@@ -499,3 +567,108 @@ def _drm_text(drm) -> str:
     if not drm:
         return "none"
     return ", ".join(f"{d.get('value'):+d} {d.get('reason')} ({d.get('rule')})" for d in drm)
+
+
+def compare_copies(mine, other, names: tuple[str, str] = ("this copy", "the other")) -> dict:
+    """`plcg audit --against OTHER`: two copies of one campaign (two stores) row by row. A finding
+    where they part: a row of the same seq that differs (a fork, or a history rewritten), or a copy
+    that lacks rows both sides had signed (a copy cut after the other side acknowledged them: it
+    could only have held them). A copy merely behind the other (a bundle not yet received) is a note."""
+    findings: list[dict] = []
+    notes: list[dict] = []
+    a_rows = {r[0]: (r[2], r[6], r[-1]) for r in mine.rows_for_audit()}
+    b_rows = {r[0]: (r[2], r[6], r[-1]) for r in other.rows_for_audit()}
+    for seq in sorted(set(a_rows) & set(b_rows)):
+        (ta, _, ha), (tb, _, hb) = a_rows[seq], b_rows[seq]
+        if ha != hb:
+            findings.append({"seq": seq, "rule": "pbem", "what": f"the copies part at row {seq}: {names[0]} holds"
+                             f" {ta} ({ha[:16]}), {names[1]} {tb} ({hb[:16]}): a fork or a rewritten history"})
+            return _report(findings, notes, len(a_rows))
+    short, long_, rows = (names[0], names[1], b_rows) if len(a_rows) < len(b_rows) else (names[1], names[0], a_rows)
+    end = min(len(a_rows), len(b_rows))
+    missing = sorted(s for s in rows if s > end)
+    if missing:
+        signers = {}
+        for s in missing:
+            t, payload, _ = rows[s]
+            if t == "head_signed":
+                signers.setdefault(loads(payload).get("side"), s)
+        where = f"row {missing[0]}"
+        if len(signers) == 2:
+            findings.append({"seq": missing[0], "rule": "pbem", "what": f"the copies part at {where}: {short} ends at"
+                             f" row {end}, but {long_} holds rows {missing[0]}-{missing[-1]}, signed by both sides"
+                             f" (seq {', '.join(str(v) for v in sorted(signers.values()))}): {short} was cut after"
+                             " they were acknowledged"})
+        else:
+            notes.append({"seq": missing[0], "what": f"{short} ends at row {end}; {long_} holds rows"
+                          f" {missing[0]}-{missing[-1]} not yet received"})
+    return _report(findings, notes, len(a_rows))
+
+
+def audit_tail(state, history: list, rows: list) -> dict:
+    """What `plcg receive` asks of a bundle's new rows when the copy it lands on is already held:
+    the audit's checks of those rows only, on the copy's own state at its head (`state`, folded
+    from the log and its snapshot) with its history ((seq, batch, type, payload) of every row):
+    step order, every command decided again and compared with what is stored, who signed what.
+    The copy's own rows were checked as they came in; receive on a new file audits it all."""
+    from cg.evolve import fold
+
+    findings: list[dict] = []
+
+    def find(seq, rule, what):
+        findings.append({"seq": seq, "rule": rule, "what": what})
+
+    hook = functools.cache(converter.get_unstructure_hook)
+    current = {etype: cls.VERSION for etype, cls in REGISTRY.items()}
+    seen = list(history)
+    reverted = reverted_seqs(seen)
+    st = state
+    batches: list[list] = []
+    for r in rows:
+        seq, batch, etype, version, ff, step, text, _rec, command, _link, _h = r
+        p, c = loads(text), None if command is None else loads(command)
+        row = (seq, batch, etype, version, ff, step, p, c, text)
+        if batches and batches[-1][0][BATCH] == batch:
+            batches[-1].append(row)
+        else:
+            batches.append([row])
+    try:
+        for batch in batches:
+            head = batch[0]
+            hseq, cmd = head[SEQ], head[COMMAND]
+            payloads = [r[PAYLOAD] if current.get(r[TYPE]) == r[VERSION] else upcast(r[TYPE], r[VERSION], r[PAYLOAD])
+                        for r in batch]
+            for r in batch:
+                if (r[FIREFIGHT], r[STEP]) != (st.firefight, st.step):
+                    find(r[SEQ], "step order", f"recorded at firefight {r[FIREFIGHT]} step {r[STEP]}, but the "
+                                               f"campaign stood at firefight {st.firefight} step {st.step}")
+                    return _report(findings, [], len(rows))
+            if not isinstance(cmd, dict):
+                find(hseq, "format", "the batch holds no command: it cannot be checked against the rules")
+                return _report(findings, [], len(rows))
+            try:
+                produced = decide_all(st, cmd, hseq, lambda: (seen, reverted))
+            except Refused as e:
+                find(hseq, e.rule, f"{cmd.get('name')} refused by the rules: {e}")
+                return _report(findings, [], len(rows))
+            except BadInput as e:
+                find(hseq, "input", f"{cmd.get('name')}: bad input: {e}")
+                return _report(findings, [], len(rows))
+            if not _as_stored(batch, payloads, produced, hook):
+                _compare(find, [(r[SEQ], r[TYPE]) for r in batch], payloads,
+                         [(e.TYPE, _norm(unstructure(e))) for e in produced])
+                if not findings:
+                    find(hseq, "rules", f"{cmd.get('name')}: the events stored are not the ones the rules give")
+                return _report(findings, [], len(rows))
+            for r, p in zip(batch, payloads):
+                seen.append((r[SEQ], r[BATCH], r[TYPE], p))
+            if any(r[TYPE] == "reverted" for r in batch):
+                reverted = reverted_seqs(seen)
+                st = fold(seen, reverted=reverted)
+            else:
+                for r, p in zip(batch, payloads):
+                    if r[TYPE] in REGISTRY:
+                        evolve(st, r[TYPE], p, r[SEQ], r[BATCH])
+    except _UNFOLDABLE as e:
+        find(batch[0][SEQ], "format", f"{batch[0][TYPE]} cannot be decided again or folded ({type(e).__name__}: {e})")
+    return _report(findings, [], len(rows))

@@ -20,6 +20,8 @@ def canonical_state(st) -> bytes:
     # log positions and audit notes, not campaign state; leaders_made is derived from the units
     for key in ("reverts", "seq", "last_batch", "leaders_made"):
         data.pop(key, None)
+    if data.get("pbem", 1) is None:  # an ordinary campaign: its digest as before play by email
+        del data["pbem"]
     return orjson.dumps(data, option=orjson.OPT_SORT_KEYS)
 
 

@@ -48,6 +48,13 @@ def _struck(p: dict) -> str:
     return out
 
 
+def _cmd_words(cmd: dict) -> str:
+    """A command as the player typed it, roughly: `plcg end --turn 5 ...`."""
+    skip = ("name", "by", "commit", "nonce", "confirmed")
+    args = " ".join(f"{k}={v}" for k, v in sorted(cmd.items()) if k not in skip)
+    return f"plcg {cmd.get('name')}" + (f" ({args})" if args else "")
+
+
 def _summary(etype: str, p: dict) -> str:
     s = SIDE.get(p.get("side"), p.get("side"))
     r = p.get("roll")
@@ -56,6 +63,20 @@ def _summary(etype: str, p: dict) -> str:
                f"{p['product']} {p['product_version']}, rules revision {p.get('rules_revision', 1)}), seed {p['seed']!r}"
     if etype == "rules_upgraded":
         return f"rules revision {p['revision']} in force from firefight {p['from_firefight']}'s 2.1 on (ruling R32)"
+    if etype == "head_signed":
+        return f"{s} signed the head at seq {p['seq']} ({p['hash'][:16]})"
+    if etype == "dice_committed":
+        return f"{s} committed to two-party dice for {p['command'].get('name')} ({p['commit'][:8]})"
+    if etype == "dice_answered":
+        return f"{s} answered two-party dice {p['request'][:8]}"
+    if etype == "dice_revealed":
+        return f"{s} revealed two-party dice {p['request'][:8]}"
+    if etype == "fact_proposed":
+        return f"{s} proposed: {_cmd_words(p['command'])} (the other side confirms or rejects it)"
+    if etype == "fact_confirmed":
+        return f"{s} confirmed: {_cmd_words(p['command'])}"
+    if etype == "fact_rejected":
+        return f"{s} rejected: {_cmd_words(p['command'])} ({p['reason']})"
     if etype == "step_left":
         return f"left step {p['step']} for {p['to']}" + (f" of firefight {p['firefight']}" if p["to"] == "2.1" else "")
     if etype == "cp_replenished":

@@ -341,13 +341,15 @@ def test_html_is_one_self_contained_valid_page_with_charts_and_a_map_per_played_
             v = a.get(k) or ""
             assert not v or v.startswith("#"), (tag, k, v)
     assert "@import" not in html and not re.search(r"url\((?!#)", html)
-    charts = [s for s in c.svgs if "chart" in s["class"].split()]
+    charts = [s for s in c.svgs if "chart" in s["class"].split() and "dice" not in s["class"].split()]
+    dice = [s for s in c.svgs if "dice" in s["class"].split()]
     maps = [s for s in c.svgs if "map" in s["class"].split()]
     played = [ff for ff in st.firefights if ff.winner is not None]
     assert len(played) == 5
     assert len(charts) == CHARTS and len(maps) == len(played)
-    assert all(s["shapes"] > 5 for s in charts + maps)
-    assert len(c.svgs) == CHARTS + len(played)
+    assert len(dice) == 4  # a DR and a dr chart per side (plcg dice-stats)
+    assert all(s["shapes"] > 5 for s in charts + maps + dice)
+    assert len(c.svgs) == CHARTS + len(dice) + len(played)
     # print stylesheet
     assert "@media print" in html
     for ff in played:
@@ -368,7 +370,7 @@ def test_html_tells_the_same_events_as_the_md(demo):
 def test_html_of_a_campaign_in_progress_has_maps_only_for_played_firefights(small):
     c = _check(small["html"])
     assert len([s for s in c.svgs if "map" in s["class"].split()]) == 1
-    assert len([s for s in c.svgs if "chart" in s["class"].split()]) == CHARTS
+    assert len([s for s in c.svgs if "chart" in s["class"].split() and "dice" not in s["class"].split()]) == CHARTS
     assert "bought HW1" not in small["html"]
 
 
@@ -431,9 +433,12 @@ def test_html_opens_in_headless_chromium_without_errors_and_draws_charts_and_map
     assert result["errors"] == []
     st = demo["state"]
     played = [ff for ff in st.firefights if ff.winner is not None]
-    charts = [s for s in result["svgs"] if "chart" in s["cls"].split()]
+    charts = [s for s in result["svgs"] if "chart" in s["cls"].split()]  # the dice charts too
+    dice = [s for s in charts if "dice" in s["cls"].split()]
+    assert len(dice) == 4
+    charts = [s for s in charts if s not in dice] + dice
     maps = [s for s in result["svgs"] if "map" in s["cls"].split()]
-    assert len(charts) == CHARTS and len(maps) == len(played)
+    assert len(charts) == CHARTS + len(dice) and len(maps) == len(played)
     for s in charts + maps:
         assert s["w"] > 100 and s["h"] > 100, s
         assert s["drawn"] > 0 and s["drawn"] >= s["shapes"] // 2, s

@@ -205,18 +205,18 @@ def test_a_write_conflict_exits_4_with_one_line_and_nothing_written(tmp_path, mo
     st, head = led.state(), led.store.head()[0]
     led.close()
     unit = next(u.id for u in st.units.values() if u.side == "allied" and u.kind == "squad")
-    real = cg.commands.decide
+    real = cg.commands.decide_all  # what Ledger.run asks (decide, undo and play by email's confirm)
     raced = []
 
-    def decide_after_another_writer(state, cmd, base_seq):
+    def decide_after_another_writer(state, cmd, base_seq, history):
         if not raced:
             raced.append(1)
             other = Ledger(db, write=True)
             other.run({"name": "setup", "side": "allied", "unit": unit, "hex": "C3"})
             other.close()
-        return real(state, cmd, base_seq)
+        return real(state, cmd, base_seq, history)
 
-    monkeypatch.setattr(cg.commands, "decide", decide_after_another_writer)
+    monkeypatch.setattr(cg.commands, "decide_all", decide_after_another_writer)
     r = invoke(["--db", db, "setup", "allied", unit, "D3"])
     assert r.exit_code == 4, (r.exit_code, r.output, r.exception)
     assert r.stdout == "" and len(r.stderr.strip().splitlines()) == 1 and r.stderr.startswith("plcg: ")

@@ -15,7 +15,7 @@ from cg import terrain
 
 
 def start_event(card, card_ref: str, card_dict: dict, seed: str, redeployment: str | None, version: str,
-                rules_revision: int | None = None):
+                pbem: dict | None = None, rules_revision: int | None = None):
     from cg.revision import CURRENT
 
     if redeployment is not None and redeployment not in ("A", "B"):
@@ -24,7 +24,8 @@ def start_event(card, card_ref: str, card_dict: dict, seed: str, redeployment: s
     if rev not in range(1, CURRENT + 1):
         raise BadInput(f"--rules-revision {rules_revision!r}: this plcg decides revisions 1 to {CURRENT}")
     return ev.CampaignStarted(product=PRODUCT, product_version=version, rules=RULES, seed=seed,
-                              card_ref=card_ref, card=card_dict, redeployment=redeployment, rules_revision=rev)
+                              card_ref=card_ref, card=card_dict, redeployment=redeployment, rules_revision=rev,
+                              pbem=pbem)
 
 
 @command("rules-upgrade", "*")
