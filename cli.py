@@ -19,6 +19,7 @@ from cg.card_schema import load_card, shipped_cards
 from cg.evolve import reverted_seqs
 from cg.ledger import VERSION, Ledger
 from cg.options import options
+from cg.revision import revision
 from cg.steps import BY_ID, STEPS, mermaid, pending
 from events.errors import BadInput, PlcgError
 from projections.digest import digest
@@ -169,14 +170,16 @@ def side_argument():
 @click.option("--dice-policy", "dice_policy", type=click.Choice(["any", "no-typed", "two-party"]),
               help="The dice the campaign accepts (default any): no-typed refuses --dice (rule dice-policy);"
                    " two-party: both players' values make every die (play by email).")
+@click.option("--rules-revision", "rules_revision", type=int,
+              help="Decide the campaign under an earlier rules revision (ruling R32; default: the current one).")
 @click.pass_context
-def new(ctx, card, redeployment, seed, balance, axis_key, allied_key, dice_policy):
+def new(ctx, card, redeployment, seed, balance, axis_key, allied_key, dice_policy, rules_revision):
     """Start a campaign from a CG Card (refuses if the file exists)."""
     from cg.pbem import settings
 
     pbem = settings(axis_key, allied_key, dice_policy)
     led = Ledger.create(_db(ctx), card, seed, redeployment, "no-typed" if dice_policy == "no-typed" else "any",
-                        balance, pbem=pbem)
+                        balance, pbem=pbem, rules_revision=rules_revision)
     st = led.state()
     witness = led.head_witness()
     led.close()
@@ -282,6 +285,7 @@ def status_dict(st) -> dict:
         "type": ff.type,
         "attacker": ff.attacker,
         "option": st.option,
+        "rules_revision": revision(st),
         "pending": pending(st),
         "options": options(st),
         "card_firefight": _card_firefight(st),
@@ -354,6 +358,13 @@ def status(ctx, as_json):
         click.echo("may also:")
         for o in d["options"]:
             click.echo(f"  {o['command']:48} ({o['rule']}) {o['what']}")
+
+
+@main.command("rules-upgrade")
+@click.pass_context
+def rules_upgrade(ctx):
+    """Ruling R32: decide the campaign under this plcg's rules revision from the next firefight's 2.1 on."""
+    _step(ctx, {"name": "rules-upgrade"})
 
 
 @main.command("next")
@@ -898,14 +909,18 @@ def oba(ctx, side, rg, dice, as_json):
 @click.argument("side", metavar="SIDE")
 @click.argument("rg", metavar="RG", required=False)
 @click.option("--generated", is_flag=True, help="3.45: generate a leader after `plcg leaders`.")
+@click.option("--commissar", is_flag=True,
+              help="Russian, 2.361 *: take a Commissar for the leader the DR gives, where the card's RG allows it "
+                   "(A25.22, ruling R40).")
 @DICE_DR
 @JSON_OPT
 @click.pass_context
-def leader(ctx, side, rg, generated, dice, as_json):
+def leader(ctx, side, rg, generated, commissar, dice, as_json):
     """2.36 One leader DR owed by a bought RG (3.45 generation with --generated)."""
     if not rg and not generated:
         raise click.UsageError("name the RG (2.36) or give --generated (3.45)")
-    _step(ctx, {"name": "leader", "side": side, "rg": rg, "generated": generated, "dice": dice}, as_json)
+    _step(ctx, {"name": "leader", "side": side, "rg": rg, "generated": generated, "commissar": commissar,
+                "dice": dice}, as_json)
 
 
 @main.command()
@@ -937,12 +952,23 @@ def attack(ctx, side):
 
 @main.command()
 @click.option("--dice", help="Dual Attack: the dr for who sets up first.")
-@click.option("--move-dice", "move_dice", help="Dual Attack: the dr for who moves first.")
+@click.option("--move-dice", "move_dice",
+              help="Dual Attack under rules revision 1 only: the dr for who moves first (revision 2: plcg moves-first "
+                   "at 2.6, after all setup).")
 @JSON_OPT
 @click.pass_context
 def determine(ctx, dice, move_dice, as_json):
     """2.41 Firefight type (the two drs only for a Dual Attack)."""
     _step(ctx, {"name": "determine", "dice": dice, "move_dice": move_dice}, as_json)
+
+
+@main.command("moves-first")
+@DICE_DR1
+@JSON_OPT
+@click.pass_context
+def moves_first(ctx, dice, as_json):
+    """2.41 Dual Attack: the dr for who moves first, made after all setup (2.6)."""
+    _step(ctx, {"name": "moves-first", "dice": dice}, as_json)
 
 
 @main.command()
@@ -965,17 +991,23 @@ def option(ctx, option):
 @click.argument("side", metavar="SIDE")
 @click.argument("unit", metavar="UNIT")
 @click.option("--to", "to", required=True, help="The hex it redeploys to.")
-@click.option("--hs", type=int, default=0, help="HS equivalents beyond one squad on the same DR.")
-@click.option("--leadership", type=int, default=0, help="Leadership DRM.")
+@click.option("--hs", type=int, default=0,
+              help="HS equivalents beyond one squad redeploying on the same DR (+1 each). Typed: the ledger records "
+                   "units one by one, not the stacks players roll for together.")
+@click.option("--leadership", type=int, default=None,
+              help="Leadership DRM, typed only where the unit has no recorded hex (ruling R33: the ledger cannot see who stands with it); where it has one, the best leader in its hex gives it (R30) and a contradicting value is refused.")
 @click.option("--crosses-uncontrolled", "crosses_uncontrolled", is_flag=True,
-              help="The redeployment crosses Uncontrolled terrain from the FMLR (+1).")
+              help="The redeployment crosses Uncontrolled terrain from the FMLR (+1). Typed: the ledger does not "
+                   "record the path a unit takes.")
 @DICE_DR
 @JSON_OPT
+@click.option("--counter", help="The new counter where a Replaced/Reduced result needs one the counter table "
+                                "lacks (ruling R34).")
 @click.pass_context
-def redeploy(ctx, side, unit, to, hs, leadership, crosses_uncontrolled, dice, as_json):
+def redeploy(ctx, side, unit, to, hs, leadership, crosses_uncontrolled, counter, dice, as_json):
     """2.5 / 3.2 Redeploy a unit (Redeployment Table, DRM from the map)."""
     _step(ctx, {"name": "redeploy", "side": side, "unit": unit, "to": to, "hs": hs or None,
-                "leadership": leadership or None, "crosses_uncontrolled": crosses_uncontrolled,
+                "leadership": leadership, "crosses_uncontrolled": crosses_uncontrolled, "counter": counter,
                 "dice": dice}, as_json)
 
 
@@ -996,26 +1028,36 @@ def setup(ctx, side, unit, hex_, hip):
 @click.option("--units", help="Comma-separated unit ids (at least one HS, at most three squads).")
 @click.option("--leader", help="The accompanying leader (unwounded).")
 @click.option("--hex", "hex_", help="The mission hex (at most 10 hexes from the MLR).")
-@click.option("--elite", type=int, default=0, help="Elite units (-1 each).")
-@click.option("--stealthy", type=int, default=0, help="Stealthy units (-1 each).")
-@click.option("--inexperienced", type=int, default=0, help="Inexperienced units (+1 each).")
-@click.option("--lax", type=int, default=0, help="Lax units (+1 each).")
-@click.option("--enemy-adjacent", "enemy_adjacent", type=int, default=0, help="Enemy units adjacent to the mission hex.")
-@click.option("--sw-pp", "sw_pp", type=int, default=0, help="SW PP carried.")
-@click.option("--leadership", type=int, default=0, help="Leadership DRM.")
+@click.option("--elite", type=int, default=None,
+              help="Elite (-1). Rules revision 2 reads it from the RGs' quality (ruling R26): give it only under revision "
+                   "1; a value contradicting the OB is refused.")
+@click.option("--stealthy", type=int, default=None,
+              help="Stealthy (-1): by nationality or the card's SSR, which the ledger does not hold, so it is typed.")
+@click.option("--inexperienced", type=int, default=None,
+              help="Inexperienced (+1). Rules revision 2 reads it from the RGs' quality (ruling R26).")
+@click.option("--lax", type=int, default=None,
+              help="Lax (+1): by nationality or the card's SSR, which the ledger does not hold, so it is typed.")
+@click.option("--enemy-adjacent", "enemy_adjacent", type=int, default=None,
+              help="Hexes adjacent to the mission hex holding enemy units (+1 each). Revision 2 counts them from recorded "
+                   "hexes; typed only where the enemy has none recorded (ruling R33).")
+@click.option("--sw-pp", "sw_pp", type=int, default=None,
+              help="SW PP carried (+1 per PP beyond 1). Revision 2 takes them from the counter table; typed only where it "
+                   "lacks a SW (ruling R33).")
+@click.option("--leadership", type=int, default=None,
+              help="Leadership. Revision 2 reads the leader's counter (ruling R30); give it only under revision 1.")
+@click.option("--counter", help="A Reduced squad's HS where the counter table lacks it (ruling R34).")
 @click.option("--give-up", "give_up", help="Give up the next owed patrol, with the reason (ruling R15).")
 @DICE_DR
 @JSON_OPT
 @click.pass_context
 def patrol(ctx, side, kind, units, leader, hex_, elite, stealthy, inexperienced, lax, enemy_adjacent, sw_pp,
-           leadership, give_up, dice, as_json):
+           leadership, counter, give_up, dice, as_json):
     """2.7 Resolve a bought patrol: Detection DR (2.74)."""
     _step(ctx, {"name": "patrol", "side": side, "type": kind,
                 "units": [u.strip() for u in units.split(",") if u.strip()] if units else None,
-                "leader": leader, "hex": hex_, "elite": elite or None, "stealthy": stealthy or None,
-                "inexperienced": inexperienced or None, "lax": lax or None,
-                "enemy_adjacent": enemy_adjacent or None, "sw_pp": sw_pp or None,
-                "leadership": leadership or None, "give_up": give_up, "dice": dice}, as_json)
+                "leader": leader, "hex": hex_, "elite": elite, "stealthy": stealthy,
+                "inexperienced": inexperienced, "lax": lax, "enemy_adjacent": enemy_adjacent, "sw_pp": sw_pp,
+                "leadership": leadership, "counter": counter, "give_up": give_up, "dice": dice}, as_json)
 
 
 @main.command("patrol-return")
@@ -1024,14 +1066,17 @@ def patrol(ctx, side, kind, units, leader, hex_, elite, stealthy, inexperienced,
 @click.option("--attacked", is_flag=True, help="The patrol conducted an attack (+1).")
 @click.option("--pinned", is_flag=True, help="Pinned (+1).")
 @click.option("--broken", is_flag=True, help="Broken (+2).")
-@click.option("--leadership", type=int, default=0)
+@click.option("--leadership", type=int, default=None,
+              help="Leadership. Revision 2 reads the patrol leader's counter (ruling R30); give it only under revision 1.")
+@click.option("--counter", help="A Reduced squad's HS where the counter table lacks it (ruling R34).")
 @DICE_DR
 @JSON_OPT
 @click.pass_context
-def patrol_return(ctx, side, patrol_n, attacked, pinned, broken, leadership, dice, as_json):
-    """2.74 Patrol Return DR."""
+def patrol_return(ctx, side, patrol_n, attacked, pinned, broken, leadership, counter, dice, as_json):
+    """2.74 Patrol Return DR (rules revision 2: the whole 2.74 DRM list, from the patrol's units)."""
     _step(ctx, {"name": "patrol-return", "side": side, "patrol": patrol_n, "attacked": attacked,
-                "pinned": pinned, "broken": broken, "leadership": leadership or None, "dice": dice}, as_json)
+                "pinned": pinned, "broken": broken, "leadership": leadership, "counter": counter,
+                "dice": dice}, as_json)
 
 
 @main.command()
@@ -1047,9 +1092,17 @@ def patrol_return(ctx, side, patrol_n, attacked, pinned, broken, leadership, dic
 @click.option("--recalled", multiple=True, help="SIDE:UNIT Recalled (3.461).")
 @click.option("--repair", multiple=True, help="SIDE:ITEM=KIND owing a 3.46 repair dr.")
 @click.option("--oba-used", "oba_used", multiple=True, help="SIDE:PURCHASE OBA module used (CG4: two at most).")
+@click.option("--position", multiple=True, help="SIDE:UNIT=HEX where the unit stands at the end (3.212 reads it).")
+@click.option("--hero", multiple=True, help="SIDE:UNIT a leader turned heroic, or an MMC that created a Hero (3.43).")
+@click.option("--reduced", multiple=True,
+              help="SIDE:UNIT[=COUNTER] Casualty Reduction: squad to its HS (counter table), HS/crew eliminated, "
+                   "leader wounded.")
+@click.option("--replaced", multiple=True, help="SIDE:UNIT[=COUNTER] ELR replacement (A19.13; default: the counter table's).")
+@click.option("--captured", multiple=True, help="SIDE:UNIT captured.")
+@click.option("--exited", multiple=True, help="SIDE:UNIT exited off a friendly edge, kept for the next firefight (CG8).")
 @click.pass_context
 def end(ctx, turn, cvp_lost, winner, control, lost, terrain, encircled, wounded, shocked, recalled, repair,
-        oba_used):
+        oba_used, position, hero, reduced, replaced, captured, exited):
     """2.9 Firefight end: turn, CVP lost per side, winner (1.31 by default), control, casualties, terrain."""
     cvp = {}
     for item in cvp_lost:
@@ -1062,9 +1115,23 @@ def end(ctx, turn, cvp_lost, winner, control, lost, terrain, encircled, wounded,
     stored = _step(ctx, {"name": "end", "turn": turn, "cvp_lost": cvp, "winner": winner, "control": list(control),
                 "lost": list(lost), "terrain": list(terrain), "encircled": list(encircled),
                 "wounded": list(wounded), "shocked": list(shocked), "recalled": list(recalled),
-                "repair": list(repair), "oba_used": list(oba_used)})
+                "repair": list(repair), "oba_used": list(oba_used), "position": list(position), "hero": list(hero),
+                "reduced": list(reduced), "replaced": list(replaced), "captured": list(captured),
+                "exited": list(exited)})
     if stored:  # note it or post it: `plcg audit --witness` catches a log cut or rewritten before it
         click.echo(f"head witness {stored[-1].seq}:{stored[-1].hash[:16]}")
+
+
+@main.command()
+@click.argument("side", metavar="SIDE")
+@click.argument("unit", metavar="UNIT")
+@click.argument("hex_", metavar="HEX")
+@click.option("--hip", is_flag=True, help="Still hidden (HIP) at the end (3.24).")
+@click.option("--concealed", is_flag=True, help="Concealed at the end (3.218).")
+@click.pass_context
+def position(ctx, side, unit, hex_, hip, concealed):
+    """2.9: where a unit stands at the firefight's end; 3.212 reads it (else its last recorded hex)."""
+    _step(ctx, {"name": "position", "side": side, "unit": unit, "hex": hex_, "hip": hip, "concealed": concealed})
 
 
 @main.command()
@@ -1081,14 +1148,15 @@ def casualties(ctx, side, cvp, lost):
 @click.argument("side", metavar="SIDE")
 @click.argument("unit", metavar="UNIT")
 @click.option("--morale", type=int, help="The unit's morale for the 1TC (default: the one its counter shows).")
-@click.option("--leadership", type=int, default=0)
+@click.option("--leadership", type=int, default=None,
+              help="Leadership DRM, typed only where the unit has no recorded hex (ruling R33: the ledger cannot see who stands with it); where it has one, the best leader in its hex gives it (R30) and a contradicting value is refused.")
 @DICE_DR
 @JSON_OPT
 @click.pass_context
 def encircled(ctx, side, unit, morale, leadership, dice, as_json):
     """3.17 1TC of an Encircled unit (fail: eliminated)."""
     _step(ctx, {"name": "encircled", "side": side, "unit": unit, "morale": morale,
-                "leadership": leadership or None, "dice": dice}, as_json)
+                "leadership": leadership, "dice": dice}, as_json)
 
 
 @main.command()
@@ -1146,7 +1214,8 @@ def leaders(ctx, side, dice, as_json):
 @main.command()
 @click.argument("side", metavar="SIDE")
 @click.argument("unit", metavar="UNIT")
-@click.option("--to", "to", help="The new counter, e.g. 4-6-8 (optional).")
+@click.option("--to", "to", help="The new counter, e.g. 4-6-8: only where the counter table lacks it (ruling R34; "
+                                 "rules revision 1 campaigns: optional, recorded as typed).")
 @click.pass_context
 def harden(ctx, side, unit, to):
     """3.43-3.45 Battle Harden a unit (within the 3.44 / 3.45 results, once per RePh)."""
@@ -1157,7 +1226,9 @@ def harden(ctx, side, unit, to):
 @click.argument("side", metavar="SIDE")
 @click.argument("item", metavar="ITEM")
 @click.option("--kind", help="malfunction | low_ammo | disabled | immobilized | captured_sw")
-@click.option("--drm", type=int, default=0, help="Leadership/Inexperience/Captured/Ammo Shortage drm, as stated.")
+@click.option("--drm", type=int, default=0,
+              help="Leadership/Inexperience/Captured Use/Ammo Shortage drm of a Disabled or Immobilized repair, as "
+                   "stated: the ledger does not record who makes the repair (revision 2: none on a malfunction).")
 @DICE_DR1
 @JSON_OPT
 @click.pass_context
@@ -1170,7 +1241,8 @@ def repair(ctx, side, item, kind, drm, dice, as_json):
 @main.command()
 @click.argument("side", metavar="SIDE")
 @click.argument("vehicle", metavar="VEHICLE")
-@click.option("--drm", type=int, default=0, help="Inexperience/Captured/Ammo Shortage drm, as stated.")
+@click.option("--drm", type=int, default=0,
+              help="Inexperience/Captured/Ammo Shortage drm, as stated: the ledger does not record the crew's state.")
 @DICE_DR1
 @JSON_OPT
 @click.pass_context
@@ -1227,7 +1299,8 @@ def rubble(ctx, hex_, kia, stone, level, dice, as_json):
 @click.argument("hex_", metavar="HEX")
 @click.option("--kindling", type=int, required=True, help="The terrain's Kindling Number (Table 23).")
 @click.option("--weapon", type=click.Choice(["he", "ft", "wp"]), default="he", show_default=True)
-@click.option("--drm", type=int, default=0, help="Placement DR modifiers (Table 23 notes), as stated.")
+@click.option("--drm", type=int, default=0,
+              help="Placement DR modifiers (Table 23 notes), as stated: they depend on play the ledger does not see.")
 @DICE_DR
 @JSON_OPT
 @click.pass_context

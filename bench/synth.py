@@ -439,7 +439,7 @@ class Player:
             from cg.rules import nearest_friendly_hex
 
             side, unit = c.split()[2], c.split()[3]
-            to = nearest_friendly_hex(st, st.units[unit])
+            to = nearest_friendly_hex(st, st.unit(unit, side))
             return {"name": "redeploy", "side": side, "unit": unit, "to": to} if to else None
         if c.startswith("plcg encircled"):
             return {"name": "encircled", "side": c.split()[2], "unit": c.split()[3], "morale": 7}

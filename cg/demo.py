@@ -32,7 +32,7 @@ SCRIPT = {
         "end": dict(turn=6, cvp={"axis": 19, "allied": 15}, control=["axis=H6"], terrain=[])},
 }
 
-SPOTS = {"axis": ["L4", "M5", "M4", "L5", "J5"], "allied": ["D3", "C3", "E8", "H6", "G6"]}
+SPOTS = {"axis": ["L4", "M5", "M4", "L5", "J5"], "allied": ["D3", "C3", "E8", "F6", "G7"]}  # inside each MLR (2.32)
 PATROL_HEX = {"allied": "H6", "axis": "F6"}
 NIGHT = "Half Moon, NVR 2, no clouds (E1.1)"
 
@@ -140,6 +140,43 @@ def _cp_now(st, side, run) -> int:
     return st.sides[side].cp  # the ledger refuses (exit 3) anything the CP left cannot pay for
 
 
+# A19.13 replacements the counter table lacks (ruling R34 asks for them): the demo's players know these
+DEMO_REPLACED = {"7-4-7": "6-6-7"}
+
+
+def _may_go(st, u, target: str) -> bool:
+    """2.72 (rules revision 2): a patrol's units come from the friendly MLR within 10 hexes of the mission hex."""
+    from cg import revision
+
+    if not u.hex or not revision.on(st, "patrol_rules"):
+        return True
+    return st.map_control().situation(u.hex, u.side) == "friendly_mlr" and st.grid().distance(u.hex, target) <= 10
+
+
+def _may_lead(st, u) -> bool:
+    """2.72: a Corporal, Sergeant or Lieutenant leads a patrol (rules revision 2, counter table)."""
+    from cg import counters, revision
+    from cg.commands.base import counter_table
+
+    if not revision.on(st, "patrol_rules"):
+        return True
+    nat, over = counter_table(st, u.side)
+    return counters.may_lead_patrol(nat, u.name, over) is not False
+
+
+def _missing_counter(st, u) -> str | None:
+    """The counter a Replaced result would ask for (`redeploy --counter`), where the table lacks it."""
+    from cg import counters
+    from cg.commands.base import counter_table
+
+    if u.kind not in ("squad", "hs"):
+        return None
+    nat, over = counter_table(st, u.side)
+    if counters.replacement(nat, u.name, over) is None and u.name in DEMO_REPLACED:
+        return DEMO_REPLACED[u.name]
+    return None
+
+
 def _choice(st, o: dict) -> dict | None:
     """The player's part of a non-runnable pending item, as the demo's players decide it."""
     c = o["command"]
@@ -164,17 +201,23 @@ def _choice(st, o: dict) -> dict | None:
         return cmd
     if c.startswith("plcg patrol "):
         side = c.split()[2]
-        squads = [u for u in st.side_units(side) if u.kind == "squad"]
-        leaders = [u for u in st.side_units(side) if u.kind == "leader" and not u.wounded]
+        target = _script(st).get("patrol_hex", PATROL_HEX)[side]
+        squads = [u for u in st.side_units(side) if u.kind == "squad" and _may_go(st, u, target)]
+        leaders = [u for u in st.side_units(side) if u.kind == "leader" and not u.wounded and _may_lead(st, u)
+                   and _may_go(st, u, target)]
         if not squads or not leaders:
             return {"name": "patrol", "side": side, "give_up": "no leader free to lead it"}
-        target = _script(st).get("patrol_hex", PATROL_HEX)[side]
         return {"name": "patrol", "side": side, "type": "recon", "units": [squads[0].id], "leader": leaders[0].id,
                 "hex": target}
     if c.startswith("plcg redeploy"):
         side, unit = c.split()[2], c.split()[3]
-        to = nearest_friendly_hex(st, st.units[unit])
-        return {"name": "redeploy", "side": side, "unit": unit, "to": to} if to else None
+        u = st.unit(unit, side)
+        to = nearest_friendly_hex(st, u)
+        cmd = {"name": "redeploy", "side": side, "unit": unit, "to": to}
+        counter = _missing_counter(st, u)
+        if counter:
+            cmd["counter"] = counter
+        return cmd if to else None
     if c.startswith("plcg encircled"):
         return {"name": "encircled", "side": c.split()[2], "unit": c.split()[3], "morale": 7}
     return None

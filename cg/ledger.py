@@ -33,11 +33,13 @@ class Ledger:
 
     @classmethod
     def create(cls, path: str, card_ref: str, seed: str | None, redeployment: str | None,
-               dice_policy: str = "any", balance=(), pbem: dict | None = None) -> "Ledger":
+               dice_policy: str = "any", balance=(), pbem: dict | None = None,
+               rules_revision: int | None = None) -> "Ledger":
         """A new campaign file. Without `seed` the ledger rolls from the OS random source (ruling R31).
         balance: the 1.3 provisions chosen; pbem: play by email's settings (cg/pbem.settings), recorded
-        in the first event. Built under a temporary name beside PATH and renamed into place: killed at
-        any moment, it leaves nothing at PATH or a whole campaign (the next `new` removes the leftover)."""
+        in the first event; rules_revision: an earlier rules revision asked for (ruling R32). Built
+        under a temporary name beside PATH and renamed into place: killed at any moment, it leaves
+        nothing at PATH or a whole campaign (the next `new` removes the leftover)."""
         from cg.commands import start_event  # lazy: see run()
         from events.convert import unstructure  # lazy: see run()
         from events.store import place, remove_file, sweep_temps, temp_path
@@ -55,7 +57,8 @@ class Ledger:
                 card = apply_balance(card, balance)
             except ValueError as err:
                 raise BadInput(str(err)) from None
-        e = start_event(card, card_ref, card_to_dict(card), seed, redeployment, VERSION, dice_policy, pbem)
+        e = start_event(card, card_ref, card_to_dict(card), seed, redeployment, VERSION, dice_policy, pbem,
+                        rules_revision)
         sweep_temps(path)
         tmp = temp_path(path, "new")
         store = Store.create(tmp, {"product": "plcg", "product_version": VERSION})
@@ -63,7 +66,9 @@ class Ledger:
             store.append(0, [NewEvent(type=e.TYPE, version=e.VERSION, payload=unstructure(e), firefight=1,
                                       step="2.2")], command={"name": "new", "card": card_ref,
                                                              **({"balance": list(balance)} if balance else {}),
-                                                             "redeployment": redeployment})
+                                                             "redeployment": redeployment,
+                                                             **({} if rules_revision is None else
+                                                                {"rules_revision": rules_revision})})
             store.close()
             place(tmp, path)
         except BaseException:

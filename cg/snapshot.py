@@ -51,7 +51,7 @@ def fingerprint() -> str:
     if _FINGERPRINT is None:
         h = hashlib.sha256(str(SNAPSHOT_VERSION).encode())
         here = Path(__file__).parent
-        for name in ("state.py", "evolve.py", "snapshot.py", "card.py"):
+        for name in ("state.py", "evolve.py", "snapshot.py", "card.py", "revision.py"):
             h.update((here / name).read_bytes())
         _FINGERPRINT = h.hexdigest()[:16]
     return _FINGERPRINT
@@ -72,7 +72,7 @@ def settled_purchase(st: CampaignState, p: Purchase) -> bool:
     if p.firefight >= st.firefight:
         return False
     units = st.units
-    return all(uid not in units or settled(units[uid], st.firefight) for uid in p.units)
+    return all(f"{p.side}:{uid}" not in units or settled(units[f"{p.side}:{uid}"], st.firefight) for uid in p.units)
 
 
 def _body(st: CampaignState, units, purchases=None, cold_ff=None, compact: bool = False) -> dict:
@@ -189,9 +189,9 @@ def _load(blob: bytes, card, cold) -> CampaignState | None:
         elif k == "firefights":
             st.firefights = [FirefightRecord(*x) for x in v]
         elif k == "purchases":
-            st.purchases = {x[0]: Purchase(*x) for x in v}
+            st.purchases = {f"{x[1]}:{x[0]}": Purchase(*x) for x in v}
         elif k == "units":
-            st.units = {x[0]: Unit(*x) for x in v}
+            st.units = {f"{x[1]}:{x[0]}": Unit(*x) for x in v}
         elif k in ("patrols_done", "patrols_to_return"):
             setattr(st, k, {s: set(x) for s, x in v.items()})
         elif k == "repairs_owed":
@@ -216,8 +216,8 @@ def _merge_cold(blob: bytes | None, token: str):
         raise SnapshotDamaged(token)
     with gc_paused():
         data = orjson.loads(blob)
-        cold_u = {x[0]: Unit(*x) for x in data["units"]}
-        cold_p = {x["id"]: Purchase(**x) for x in data["purchases"]}
+        cold_u = {f"{x[1]}:{x[0]}": Unit(*x) for x in data["units"]}
+        cold_p = {f"{x['side']}:{x['id']}": Purchase(**x) for x in data["purchases"]}
 
     def merge1(hot: dict, cold: dict, order: list) -> dict:
         out = {}

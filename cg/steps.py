@@ -10,6 +10,7 @@ import re
 
 import attrs
 
+from cg import revision
 from cg.rules import nearest_friendly_hex, redeployment_owed
 from cg.state import SIDES, CampaignState, counter_morale
 
@@ -51,7 +52,8 @@ ORDER = {s.id: i for i, s in enumerate(STEPS)}
 
 # `next` in order; where a source has several lines the first whose conditions hold is taken.
 TRANSITIONS = [
-    ["next", "2.1", "2.3"],  # 2.2 is the Initial Firefight's only
+    {"trigger": "next", "source": "2.1", "dest": "2.2", "conditions": "weather_every"},  # ruling R27
+    ["next", "2.1", "2.3"],  # rules revision 1: 2.2 is the Initial Firefight's only
     ["next", "2.2", "2.3"],
     ["next", "2.3", "2.4"],
     {"trigger": "next", "source": "2.4", "dest": "3.41", "conditions": "is_idle"},  # 2.41 Idle
@@ -88,6 +90,7 @@ class _Probe:
     is_idle = False
     is_initial = False
     is_last = False
+    weather_every = False  # rules revision 2 (ruling R27): 2.2 in every firefight
 
 
 _PROBE = _Probe()
@@ -119,6 +122,7 @@ def next_step(state: CampaignState, trigger: str = "next") -> str:
     _PROBE.is_idle = state.idle
     _PROBE.is_initial = state.initial
     _PROBE.is_last = state.last_firefight
+    _PROBE.weather_every = revision.on(state, "weather_every_firefight") if trigger == "next" else False
     m.set_state(state.step, model=_PROBE)
     getattr(_PROBE, trigger)()
     return _PROBE.state
@@ -184,6 +188,9 @@ def pending(state: CampaignState) -> list[dict]:
             owe("plcg determine", "2.41", "firefight type")
         elif state.ff.time == "night" and "night" not in state.done and not state.idle:
             owe("plcg night TEXT", "2.42", "night conditions from the CG Card's night rules", False)
+    elif s == "2.6":
+        if state.ff.type == "dual" and state.ff.move_first is None:  # revision 2: after all setup (2.41)
+            owe("plcg moves-first", "2.41", "Dual Attack: the dr for who moves first, after all setup")
     elif s == "2.7":
         for side in SIDES:
             done = state.patrols_done[side]
@@ -198,7 +205,7 @@ def pending(state: CampaignState) -> list[dict]:
             owe("plcg end --turn N --cvp-lost axis=N --cvp-lost allied=N", "2.9", "firefight result", False)
     elif s == "3.1":
         for u in state.units.values():
-            if u.encircled and u.status in ("on_map", "available"):
+            if u.encircled and u.status in ("on_map", "available") and f"encircled:{u.side}:{u.id}" not in state.done:
                 if counter_morale(u.name) is None:
                     owe(f"plcg encircled {u.side} {u.id} --morale M", "3.17", f"1TC for encircled {u.id}", False)
                 else:  # the counter shows the morale: runnable as written
@@ -210,7 +217,9 @@ def pending(state: CampaignState) -> list[dict]:
             owe("plcg option A|B", "3.2", "Redeployment Option A or B (kept for the CG)", False)
 
         for side, unit, rule in redeployment_owed(state):
-            near = nearest_friendly_hex(state, state.units[unit])
+            if rule == "3.215" and revision.on(state, "redeployment_limits"):
+                continue  # an Isolated unit may, not must, redeploy
+            near = nearest_friendly_hex(state, state.unit(unit, side))
             owe(f"plcg redeploy {side} {unit} --to HEX", rule,
                 f"{side} {unit} must redeploy ({rule})" + (f"; nearest friendly CTHC hex: {near}" if near else ""),
                 False)
@@ -235,6 +244,8 @@ def pending(state: CampaignState) -> list[dict]:
                 owe(f"plcg leaders {side}", "3.45", f"{side} Leader Generation dr")
     elif s == "3.46":
         for (side, item), kind in sorted(state.repairs_owed.items()):
+            if f"repair:{side}:{item}" in state.done:  # failed this RePh: owed again next RePh (3.46)
+                continue
             owe(f"plcg repair {side} {item} --kind {kind}", "3.46", f"{side} repair dr for {item} ({kind})")
     elif s == "3.461":
         for u in state.units.values():
@@ -253,7 +264,7 @@ def pending(state: CampaignState) -> list[dict]:
 
 # how a runnable `pending` command's words map to the command's keys
 POSITIONAL = {
-    "cp": ("side",), "weather": (), "determine": (), "leader": ("side", "rg"), "oba": ("side", "rg"),
+    "cp": ("side",), "weather": (), "determine": (), "moves-first": (), "leader": ("side", "rg"), "oba": ("side", "rg"),
     "patrol-return": ("side", "patrol"), "promote": ("side",), "leaders": ("side",), "elr": ("side",),
     "disease": ("side",), "evacuate": ("side", "leader"), "shock": ("side", "unit"), "encircled": ("side", "unit"),
     "recall": ("side", "vehicle"), "repair": ("side", "item"),

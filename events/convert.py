@@ -73,3 +73,9 @@ def unstructure(event) -> dict:
 def structure(etype: str, version: int, payload: dict):
     cls = REGISTRY[etype]
     return converter.structure(upcast(etype, version, payload), cls)
+
+
+@upcaster("campaign_started", 1)
+def _started_v1(payload: dict) -> dict:
+    """A log of the first release was decided under rules revision 1 (ruling R32)."""
+    return {**payload, "rules_revision": 1}

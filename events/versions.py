@@ -7,7 +7,7 @@ here, so there is one table.
 
 VERSIONS: dict[str, int] = {
     "attack_bought": 1,
-    "campaign_started": 1,
+    "campaign_started": 2,  # 2: rules_revision (ruling R32)
     "casualties_added": 1,
     "cg_ended": 1,
     "clearance_rolled": 1,
@@ -30,6 +30,7 @@ VERSIONS: dict[str, int] = {
     "isolated_marked": 1,
     "leader_rolled": 1,
     "leaders_rolled": 1,
+    "moves_first_rolled": 1,
     "night_set": 1,
     "oba_rolled": 1,
     "patrol_given_up": 1,
@@ -43,12 +44,14 @@ VERSIONS: dict[str, int] = {
     "repair_rolled": 1,
     "reverted": 1,
     "rg_bought": 1,
+    "rules_upgraded": 1,
     "san_adjusted": 1,
     "shock_resolved": 1,
     "step_left": 1,
     "terrain_changed": 1,
     "tvp_awarded": 1,
     "unit_hardened": 1,
+    "unit_positioned": 1,
     "unit_set_up": 1,
     "weather_set": 1,
 }

@@ -157,9 +157,13 @@ class _MapState:
         self.terrain = {hx: list(items) for hx, items in st.terrain.items()}
         self.units = {uid: _MapUnit(u.side, u.name, u.hex, u.status) for uid, u in st.units.items()
                       if u.hex and u.status in ("on_map", "available", "reserve")}
+        self._strategic = st.strategic()  # 1.4 as the campaign's rules revision has it (ruling R32)
 
     def load_all(self):
         return self
+
+    def strategic(self):
+        return self._strategic
 
     def grid(self):
         return CampaignState.grid(self)
@@ -299,7 +303,7 @@ def _hidden(r: Row, h: History) -> bool:
 
     p = r.payload
     if r.type in ("rg_bought", "oba_rolled", "leader_rolled") and p.get("purchase"):
-        pur = st.purchases.get(p["purchase"])
+        pur = st.purchase(p["purchase"], p.get("side"))
         return pur is not None and not pur.revealed and not public_from(pur.firefight)
     if r.firefight > len(st.firefights):
         return False
@@ -569,8 +573,10 @@ def _result(h: History, ff, info: FirefightHistory) -> list:
         return items
     p = info.ended.payload
     items.append([("b", "End:"), f" turn {p['turn']} (seq {info.ended.seq})."])
-    extra = {s: ff.cvp_lost[s] - p["cvp_lost"][s] for s in ("axis", "allied")}
+    patrols = getattr(ff, "patrol_cvp", None) or {"axis": 0, "allied": 0}
+    extra = {s: ff.cvp_lost[s] - p["cvp_lost"][s] - patrols[s] for s in ("axis", "allied")}
     cvp = "; ".join(f"{_side(s)} {ff.cvp_lost[s]}" + (f" (incl. {extra[s]} in the RePh, 3.11)" if extra[s] else "")
+                    + (f" (incl. {patrols[s]} by patrols, 2.756)" if patrols[s] else "")
                     for s in ("axis", "allied"))
     items.append([("b", "CVP lost:"), f" {cvp}."])
     items.append([("b", "Winner:"), f" {_side(p['winner'])} ({p['winner_rule']})."])
@@ -585,11 +591,14 @@ def _result(h: History, ff, info: FirefightHistory) -> list:
         items.append([("b", "Control changes:"), " none" + (f" ({', '.join(held)} confirmed)" if held else "") + "."])
     lost = {}
     for side, uid in ff.lost:
-        u = st.units.get(uid)
+        u = st.unit(uid, side)
         lost.setdefault(side, []).append(f"{uid} {u.name}" if u is not None else uid)
     if lost:
         items.append([("b", "Units lost:"), " " + "; ".join(
             f"{_side(s)} {len(v)} ({', '.join(v)})" for s, v in lost.items()) + "."])
+    changed = _counters_changed(h, info)
+    if changed:
+        items.append([("b", "Counters changed:"), " " + "; ".join(changed) + "."])
     if p["terrain"]:
         items.append([("b", "Terrain kept (CG5):"), " " + ", ".join(
             f"{t['hex']} {_SNAKE.sub(' ', t['item'])}" for t in p["terrain"]) + "."])
@@ -598,6 +607,38 @@ def _result(h: History, ff, info: FirefightHistory) -> list:
         items.append([("b", "TVP (3.33):"), " " + "; ".join(
             f"{_side(s)} {t['tvp'][s]} (CG total {t['total'][s]})" for s in ("axis", "allied")) + "."])
     return items
+
+
+def _counters_changed(h: History, info: FirefightHistory) -> list[str]:
+    """Every unit whose counter or standing a result of this firefight and its RePh changed (issue 14):
+    Casualty Reduction, ELR replacement, captures, exits, Heroes (2.9), patrol results (R29), Redeployment
+    results (3.21), Battle Hardening (3.43-3.45)."""
+    out = []
+
+    def change(c: dict, why: str) -> None:
+        to = c["to"]
+        what = to if to in ("eliminated", "wounded", "captured") else f"now {to}"
+        out.append(f"{_side(c['side'])} {c['unit']} {what} ({why})")
+
+    for r in h.rows_of(info):
+        p = r.payload
+        if r.type == "firefight_ended":
+            for c in p.get("reduced", ()):
+                change(c, "Casualty Reduction")
+            for c in p.get("replaced", ()):
+                change(c, "ELR replacement")
+            out += [f"{_side(su['side'])} {su['unit']} captured" for su in p.get("captured", ())]
+            out += [f"{_side(su['side'])} {su['unit']} exited (CG8)" for su in p.get("exited", ())]
+            out += [f"{_side(su['side'])} {su['unit']} Hero (3.43)" for su in p.get("hero", ())]
+        elif r.type in ("patrol_resolved", "patrol_returned"):
+            for c in p.get("losses", ()):
+                change(c, f"patrol {p['patrol']}, 2.74")
+        elif r.type == "redeployed" and p.get("change"):
+            change({"side": p["side"], "unit": p["unit"], "to": p["change"]}, "3.21")
+        elif r.type == "unit_hardened" and (p.get("to") or p.get("fanatic")):
+            out.append(f"{_side(p['side'])} {p['unit']} " + ("Fanatic" if p.get("fanatic") else f"now {p['to']}")
+                       + f" (Battle Hardening, {p['by']})")
+    return out
 
 
 def _hex_key(hx: str):

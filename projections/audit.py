@@ -330,8 +330,9 @@ def _audit_rows(store, reader, dice) -> dict:
     reach: dict[int, int] = {}  # revert seq -> the first seq it reaches back to (through reverts of reverts)
     reverts: list[tuple] = []
     reverted: set[int] = set()
-    undone_kinds: list[tuple] = []  # (revert seq, {(type, side)}) for re-roll notes
-    rerolled: set[int] = set()  # seqs of the rolls made again after an undo
+    undone_kinds: list[tuple] = []  # (revert seq, {roll key}) for re-roll notes (_roll_key)
+    where: dict[int, tuple] = {}  # seq -> (firefight, step) recorded, for the re-roll notes
+    rerolled: set[int] = set()  # seqs of the rolls made again after an undo (counted once each)
     batch = None
     try:
         for batch in reader.batches():
@@ -401,7 +402,7 @@ def _audit_rows(store, reader, dice) -> dict:
                     reach[r[SEQ]] = min(back) if back else r[SEQ]
                     reverts.append((r[SEQ], r[BATCH], r[TYPE], p))
                     took = list(_records(store, current, seqs=[x for x in p["seqs"] if x in seen]))
-                    kinds = {(t, q.get("side")) for _, _, t, q in took if isinstance(q.get("roll"), dict)}
+                    kinds = {_roll_key(t, q, where.get(s)) for s, _, t, q in took if isinstance(q.get("roll"), dict)}
                     what = ", ".join(f"{s} {t}" for s, _, t, _ in took[:8]) + (" ..." if len(took) > 8 else "")
                     notes.append({"seq": r[SEQ], "what": f"undo ({p['reason']}) took back seq {what}"
                                   + (" — forced across a commencement (2.8)" if p.get("force") else "")})
@@ -427,14 +428,17 @@ def _audit_rows(store, reader, dice) -> dict:
                     if r[TYPE] in REGISTRY:
                         evolve(st, r[TYPE], p, r[SEQ], r[BATCH])
                 for r, p in zip(batch, payloads):
+                    where[r[SEQ]] = (r[FIREFIGHT], r[STEP])
                     if isinstance(p.get("roll"), dict):
+                        key = _roll_key(r[TYPE], p, where[r[SEQ]])
                         for useq, kinds in undone_kinds:
-                            if (r[TYPE], p.get("side")) in kinds:
+                            if key in kinds:
                                 if r[SEQ] not in rerolled:
                                     rerolled.add(r[SEQ])
                                     dice.add(p, again=True)
-                                notes.append({"seq": r[SEQ], "what": f"{r[TYPE]} of {p.get('side') or 'both'} made again "
-                                                                     f"after the undo at seq {useq}: {p['roll']['dice']}"})
+                                who = p.get("side") or "both"
+                                notes.append({"seq": r[SEQ], "what": f"{r[TYPE]} of {who} made again after the undo "
+                                                                     f"at seq {useq}: {p['roll']['dice']}"})
     except (*_UNFOLDABLE, UnreadableRow) as e:
         # A row edited against its schema (its hash recomputed or not) gets here: its events do not
         # fold, so nothing after them can be decided again. The chain findings stand as found.
@@ -521,6 +525,17 @@ def _as_stored(batch, payloads, produced, hook) -> bool:
                 or canonical(hook(e.__class__)(e)) != text.encode():
             return False
     return True
+
+
+_SUBJECT = ("unit", "leader", "item", "purchase", "patrol", "hex", "vehicle")
+
+
+def _roll_key(etype: str, p: dict, at) -> tuple:
+    """A roll's kind and subject and where it was made: only a roll of the same kind, side and subject,
+    made again in the same step of the same firefight, is a re-roll of one taken back by an undo."""
+    subject = tuple(None if isinstance(p.get(k), (dict, list)) else p.get(k)  # a result (a new unit): no subject
+                    for k in _SUBJECT)
+    return (etype, p.get("side"), subject, at)
 
 
 def _report(findings, notes, events: int) -> dict:

@@ -19,7 +19,7 @@ def purchase_rows(st, side: str, reveal: bool = False) -> list[dict]:
         rows.append({
             "side": p.side, "purchase": p.id, "rg": p.rg, "name": name, "firefight": p.firefight,
             "mode": p.mode, "cost": p.cost, "oba": p.oba, "leaders": list(p.leaders), "fp": p.fp,
-            "units": [units[u].name for u in p.units if u in units],
+            "units": [units[f"{p.side}:{u}"].name for u in p.units if f"{p.side}:{u}" in units],
             "revealed": p.revealed, "lost_idle": p.lost_idle,
         })
     return rows

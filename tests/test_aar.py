@@ -56,6 +56,8 @@ def small(tmp_path_factory):
         [cp] = c.run("cp", side="axis", dice="4,3")
         c.run("cp", side="allied", dice="2,2")
         c.next()
+        c.run("weather")  # 2.2 in every firefight (ruling R27)
+        c.next()
         c.run("buy", side="axis", rg="HW1", mode="entry")
         c.run("attack", side="axis")
         led = c.led

@@ -297,7 +297,7 @@ def test_a_hex_without_its_board_is_bad_input(tmp_path):
     assert camp.state().seq == before
     code, _, err = _cli(str(db), "setup", "allied", unit, "24e4")
     assert code == 0, err
-    assert camp.state().units[unit].hex == "24E4"
+    assert camp.state().unit(unit, "allied").hex == "24E4"
     camp.led.close()
 
 
@@ -443,7 +443,12 @@ def _at_patrols(tmp_path, side="allied"):
     camp.advance(1, "2.7")
     st = camp.state()
     squad = next(u.id for u in st.units.values() if u.side == side and u.kind == "squad")
-    leader = next(u.id for u in st.units.values() if u.side == side and u.kind == "leader")
+    from cg import counters
+
+    over = st.card.counter_overrides(side)  # rules revision 2: a Corporal, Sergeant or Lieutenant leads (2.72)
+    nat = st.card.sides[side].nationality
+    leader = next(u.id for u in st.units.values() if u.side == side and u.kind == "leader"
+                  and counters.may_lead_patrol(nat, u.name, over) is not False)
     return db, camp, squad, leader
 
 

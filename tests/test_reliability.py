@@ -166,7 +166,9 @@ def test_concurrent_writers_each_command_lands_whole_or_conflicts_with_nothing_w
     units = [u.id for u in st.units.values() if u.side == "allied" and u.kind == "squad"][:4]
     assert len(units) == 4
     grid = st.grid()
-    hexes = [f"{c}{r}" for c in "ABCDEFGHIJKLMNOP" for r in range(1, 11) if grid.valid(f"{c}{r}")][:50]
+    mc = st.map_control()  # rules revision 2: setup inside the friendly MLR (2.32)
+    hexes = [f"{c}{r}" for c in "ABCDEFGHIJKLMNOP" for r in range(1, 11)
+             if grid.valid(f"{c}{r}") and mc.situation(f"{c}{r}", "allied") == "friendly_mlr"][:50]
     assert len(hexes) == 50
     ctx = multiprocessing.get_context("fork")
     start, out = ctx.Barrier(4), ctx.Queue()

@@ -231,7 +231,7 @@ def unit_arg(state: CampaignState, side: str, uid, alive: bool = True):
     """The unit named; BadInput if SIDE has none of that id. `alive`: also refused (3.11) if it is out
     of play. A command with other arguments to check asks with alive=False and calls in_play once
     they are all parsed: bad input is reported as such before any rule is applied."""
-    u = state.unit(str(uid)) if uid is not None else None
+    u = state.unit(str(uid), side) if uid is not None else None
     if u is None or u.side != side:
         raise BadInput(f"unknown {side} unit {uid!r} (plcg oob {side} lists them)")
     if alive:
@@ -255,7 +255,12 @@ def roll(dice: Dice, drm: tuple[Drm, ...], lookup: Callable, **extra) -> Roll:
 def given_dice(cmd: dict, count: int, key: str = "dice") -> Dice | None:
     return dicemod.parse(cmd.get(key), count)
 
+def counter_table(st: CampaignState, side: str) -> tuple[str, dict]:
+    """(nationality, the card's counter overrides for it): what cg/counters.py reads (ruling R34)."""
+    return st.card.sides[side].nationality, st.card.counter_overrides(side)
+
+
 def leader_slots(st: CampaignState, side: str) -> int:
     """3.45: the dr's '# of MMC' result counts leaders hardened and generated together."""
-    hardened = sum(1 for x in st.hardened_now[side] if st.unit(x).kind == "leader")
+    hardened = sum(1 for x in st.hardened_now[side] if st.unit(x, side).kind == "leader")
     return st.leader_result[side] - hardened - st.generated[side]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from cg import dice as dicemod
 from cg import drm as drms
+from cg import revision
 from cg import tables
 from events.errors import BadInput, Refused
 from cg.state import CampaignState
@@ -50,6 +51,8 @@ def _clear(ctx, cmd):
     d = ctx.dice(given, 1)
     r = roll(d, drms.clearance(st, side, hx, item), tables.clearance)
     cr = r.outcome == "no effect" and tables.clearance_cr(d.values[0], item)
+    if cr and item == "mines" and revision.on(st, "clearance_rules"):  # 3.52 dagger: vs a Known minefield only
+        cr = any(i.split(":")[0] == "known_minefield" for i in st.terrain.get(hx, []))
     return [ev.ClearanceRolled(side=side, hex=hx, item=item, roll=r, casualty_reduction=cr)]
 
 

@@ -18,16 +18,39 @@ DICE_POLICIES = ("any", "no-typed")
 
 
 def start_event(card, card_ref: str, card_dict: dict, seed: str | None, redeployment: str | None, version: str,
-                dice_policy: str = "any", pbem: dict | None = None):
+                dice_policy: str = "any", pbem: dict | None = None, rules_revision: int | None = None):
     """`seed` None: the ledger rolls from the OS random source (ruling R31)."""
+    from cg.revision import CURRENT
+
     if redeployment is not None and redeployment not in ("A", "B"):
         raise BadInput(f"--redeployment {redeployment!r}: A or B")
     if dice_policy not in DICE_POLICIES:
         raise BadInput(f"--dice-policy {dice_policy!r}: {' or '.join(DICE_POLICIES)}")
+    rev = CURRENT if rules_revision is None else rules_revision
+    if rev not in range(1, CURRENT + 1):
+        raise BadInput(f"--rules-revision {rules_revision!r}: this plcg decides revisions 1 to {CURRENT}")
     return ev.CampaignStarted(product=PRODUCT, product_version=version, rules=RULES, seed=seed or "",
-                              card_ref=card_ref, card=card_dict, redeployment=redeployment,
+                              card_ref=card_ref, card=card_dict, redeployment=redeployment, rules_revision=rev,
                               dice="ledger" if seed is None else "seeded", dice_policy=dice_policy,
                               pbem=pbem)
+
+
+@command("rules-upgrade", "*")
+def _rules_upgrade(ctx: Ctx, cmd: dict):
+    """Ruling R32: move the campaign to the current rules revision from the next firefight's 2.1 on."""
+    from cg.revision import CURRENT, revision
+
+    st = ctx.state
+    at(st, "rules-upgrade")
+    planned = max([st.rules_revision] + [to for _ff, to in st.rules_upgrades])
+    if planned >= CURRENT:
+        when = "" if revision(st) >= CURRENT else \
+            f" from firefight {max(ff for ff, _to in st.rules_upgrades)}'s 2.1 on"
+        raise Refused(f"the campaign is decided under rules revision {CURRENT}{when} already", "R32", st.step)
+    if st.last_firefight:
+        raise Refused(f"firefight {st.firefight} is the CG's last: no later 2.1 for rules revision {CURRENT} "
+                      "to start at", "R32", st.step)
+    return [ev.RulesUpgraded(revision=CURRENT, from_firefight=st.firefight + 1)]
 
 
 @command("next", "*")
