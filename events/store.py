@@ -28,7 +28,7 @@ DELETE is the cheapest mode that leaves the file whole, and leaves no file besid
 PERSIST keep a -journal). In the bench's campaign builder (bench/synth.py, 2,478 commands through one
 Ledger, two runs each) a command costs 2.0-2.2 ms against 0.36-0.44 ms under WAL: within the 5 ms
 append budget, and far below a CLI process start (~200 ms).
-A file of an earlier release (WAL) is switched at its first write.
+A file of an earlier release (WAL) is switched the first time it is opened where it is writable (`_leave_wal`).
 
 Durability: synchronous=FULL: a committed append survives a power cut.
 """
@@ -239,6 +239,33 @@ def _primary(e: sqlite3.Error) -> int | None:
     return None if code is None else code & 0xFF
 
 
+def _leave_wal(path: str, uri: str) -> None:
+    """A file of an earlier release is in WAL mode (its header's bytes 18-19 are 2), and even a
+    read-only connection to it leaves -wal/-shm files beside it. Where file and folder are writable
+    it is switched to the rollback journal once, before the read: a change of the file's format, not
+    of its content (the -wal's commands are folded into the file), so no command leaves anything
+    beside a campaign. Elsewhere (read-only, or another connection holds it) it is read as it is."""
+    try:
+        with open(path, "rb") as fh:
+            header = fh.read(20)
+    except OSError:
+        return
+    if len(header) < 20 or header[:16] != b"SQLite format 3\x00" or header[18:20] != b"\x02\x02":
+        return
+    if not (os.access(path, os.W_OK) and os.access(os.path.dirname(os.path.abspath(path)), os.W_OK)):
+        return
+    try:
+        conn = _connect(uri + "?mode=rw")
+    except sqlite3.Error:
+        return
+    try:
+        conn.execute(f"PRAGMA journal_mode={JOURNAL}")
+    except sqlite3.Error:
+        pass  # another connection holds it: it stays WAL until a command finds it alone
+    finally:
+        conn.close()
+
+
 def _connect(uri: str) -> sqlite3.Connection:
     return sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT, isolation_level=None)
 
@@ -318,6 +345,8 @@ class Store:
         if os.path.isdir(path):
             raise BadInput(f"{path} is a directory, not a plcg campaign file")
         uri = Path(path).absolute().as_uri()
+        if not write:
+            _leave_wal(path, uri)
         try:
             conn, meta = cls._connect_checked(uri + ("?mode=rw" if write else "?mode=ro"), path)
         except sqlite3.Error as e:
