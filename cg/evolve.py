@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Callable, Iterable
 
-from events.errors import UNFOLDABLE, UnreadableRow
+from events.errors import UNFOLDABLE, BadInput, UnreadableRow
 from cg import revision
 from cg import tables
 from cg.card_schema import parse_card
@@ -128,6 +128,10 @@ def fold(records: Iterable[tuple], state: CampaignState | None = None,
                     handler(st, payload)
     except UNFOLDABLE as e:
         raise UnreadableRow(seq, f"{type(e).__name__}: {e}") from None
+    except UnreadableRow:
+        raise
+    except BadInput as e:  # a type or version this release does not know (upcast): name the row
+        raise UnreadableRow(seq, str(e).removeprefix("the log holds ")) from None
     if st is not None and seq is not None:
         st.seq, st.last_batch = seq, batch
     return st
@@ -168,6 +172,10 @@ def fold_stored(chunks: Iterable[tuple], common: int, reverted: set[int], curren
                     upcast(etype, stale.get(seq, common), payload)  # a type this release does not know: refused
     except UNFOLDABLE as e:
         raise UnreadableRow(seq, f"{type(e).__name__}: {e}") from None
+    except UnreadableRow:
+        raise
+    except BadInput as e:  # a type or version this release does not know (upcast): name the row
+        raise UnreadableRow(seq, str(e).removeprefix("the log holds ")) from None
     if st is not None and seq is not None:
         st.seq = seq
     return st

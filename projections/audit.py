@@ -341,7 +341,7 @@ def _audit_rows(store, reader, dice) -> dict:
             if hseq in checkpoints and st is not None:
                 copies[hseq] = _checkpoint_copy(st)
             # an event type or version this release does not know: a newer plcg wrote it (exit 2, as status)
-            payloads = [r[PAYLOAD] if current.get(r[TYPE]) == r[VERSION] else upcast(r[TYPE], r[VERSION], r[PAYLOAD])
+            payloads = [r[PAYLOAD] if current.get(r[TYPE]) == r[VERSION] else _upcast_row(r)
                         for r in batch]
             for p in payloads:
                 dice.add(p)
@@ -705,7 +705,7 @@ def audit_tail(state, history: list, rows: list) -> dict:
         for batch in batches:
             head = batch[0]
             hseq, cmd = head[SEQ], head[COMMAND]
-            payloads = [r[PAYLOAD] if current.get(r[TYPE]) == r[VERSION] else upcast(r[TYPE], r[VERSION], r[PAYLOAD])
+            payloads = [r[PAYLOAD] if current.get(r[TYPE]) == r[VERSION] else _upcast_row(r)
                         for r in batch]
             for r in batch:
                 if (r[FIREFIGHT], r[STEP]) != (st.firefight, st.step):
@@ -741,3 +741,14 @@ def audit_tail(state, history: list, rows: list) -> dict:
     except _UNFOLDABLE as e:
         find(batch[0][SEQ], "format", f"{batch[0][TYPE]} cannot be decided again or folded ({type(e).__name__}: {e})")
     return _report(findings, [], len(rows))
+
+
+def _upcast_row(r) -> dict:
+    """A stored payload at its event's current version; a type or version this release does not know
+    (a newer plcg, or a row edited against the schema) is an UnreadableRow naming its seq: a finding."""
+    try:
+        return upcast(r[TYPE], r[VERSION], r[PAYLOAD])
+    except UnreadableRow:
+        raise
+    except BadInput as e:
+        raise UnreadableRow(r[SEQ], str(e).removeprefix("the log holds ")) from None

@@ -446,3 +446,23 @@ def test_a_row_sqlite_cannot_give_as_text_is_exit_2_naming_its_seq_and_an_audit_
         assert r.code == 2 and f"row {seq}" in r.err, (args, r.code, r.err)
     a = cli_run(p, "audit")
     assert a.code == 1 and f"FINDING seq {seq}" in a.out, a.out
+
+
+@pytest.mark.parametrize("etype", ["7", "'no_such_event'"])
+def test_a_row_whose_type_was_edited_is_exit_2_naming_its_seq_and_an_audit_finding(workdir, etype):
+    """An event type stored as a number, or one no release wrote: every reader names the row (exit 2),
+    the audit makes it a finding (exit 1), never the bare 'upgrade plcg' of a newer release's file."""
+    c = _at_purchase(workdir / "t.plcg", seed=None)
+    c.close()
+    p = str(workdir / "t.plcg")
+    seq = _last(p, "rg_bought")[0]
+    db = sqlite3.connect(p)
+    db.execute(f"UPDATE events SET type = {etype} WHERE seq = ?", (seq,))
+    db.execute("DELETE FROM snapshot")
+    db.commit()
+    db.close()
+    for args in (("status",), ("roster",), ("next",)):
+        r = cli_run(p, *args)
+        assert r.code == 2 and f"row {seq}" in r.err, (args, r.code, r.err)
+    a = cli_run(p, "audit")
+    assert a.code == 1 and f"FINDING seq {seq}" in a.out, a.out
