@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Callable, Iterable
 
-from events.errors import UNFOLDABLE, BadInput, UnreadableRow
+from events.errors import UNFOLDABLE, BadInput, UnreadableRow, unknown_row
 from cg import revision
 from cg import tables
 from cg.card_schema import parse_card
@@ -131,7 +131,7 @@ def fold(records: Iterable[tuple], state: CampaignState | None = None,
     except UnreadableRow:
         raise
     except BadInput as e:  # a type or version this release does not know (upcast): name the row
-        raise UnreadableRow(seq, str(e).removeprefix("the log holds ")) from None
+        raise unknown_row(seq, etype, e) from None
     if st is not None and seq is not None:
         st.seq, st.last_batch = seq, batch
     return st
@@ -175,7 +175,7 @@ def fold_stored(chunks: Iterable[tuple], common: int, reverted: set[int], curren
     except UnreadableRow:
         raise
     except BadInput as e:  # a type or version this release does not know (upcast): name the row
-        raise UnreadableRow(seq, str(e).removeprefix("the log holds ")) from None
+        raise unknown_row(seq, etype, e) from None
     if st is not None and seq is not None:
         st.seq = seq
     return st

@@ -44,3 +44,13 @@ class UnreadableRow(BadInput):
 
 # What reading an event that does not follow its schema raises (a missing key, a wrong type)
 UNFOLDABLE = (KeyError, TypeError, ValueError, AttributeError, IndexError)
+
+
+def unknown_row(seq, etype, e: BadInput) -> BadInput:
+    """A row whose type or version this release cannot read (the upcast refused it), with its seq named.
+    A type that is an event name (lower-case words) may be a newer plcg's: bad input, upgrade (exit 2,
+    the audit too). Anything else (a number, a blob, odd text) no release wrote: an UnreadableRow, which
+    the audit makes a finding."""
+    if isinstance(etype, str) and etype.replace("_", "").isalpha() and etype.islower():
+        return BadInput(f"row {seq}: {e}")
+    return UnreadableRow(seq, f"its event type {etype!r} is none any plcg writes")

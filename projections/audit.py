@@ -26,7 +26,7 @@ import orjson
 
 from cg.bulk import gc_paused
 from cg.commands import decide, decide_all
-from events.errors import BadInput, Refused, UnreadableRow
+from events.errors import BadInput, Refused, UnreadableRow, unknown_row
 from events.roll import source_of
 from cg.evolve import evolve, fold, reverted_seqs, start
 from cg.snapshot import settled
@@ -745,10 +745,10 @@ def audit_tail(state, history: list, rows: list) -> dict:
 
 def _upcast_row(r) -> dict:
     """A stored payload at its event's current version; a type or version this release does not know
-    (a newer plcg, or a row edited against the schema) is an UnreadableRow naming its seq: a finding."""
+    names its seq (events/errors.unknown_row): a newer plcg's row is exit 2, an edited one a finding."""
     try:
         return upcast(r[TYPE], r[VERSION], r[PAYLOAD])
     except UnreadableRow:
         raise
     except BadInput as e:
-        raise UnreadableRow(r[SEQ], str(e).removeprefix("the log holds ")) from None
+        raise unknown_row(r[SEQ], r[TYPE], e) from None

@@ -256,9 +256,7 @@ def test_an_old_event_version_without_an_upcaster_is_bad_input_not_a_crash(v01):
         led.close()
     from click.testing import CliRunner
 
-    for args in (["status"], ["replay"]):
+    for args in (["status"], ["replay"], ["audit"]):
         r = CliRunner().invoke(cli.main, ["--db", v01, *args])
         assert r.exit_code == 2, (args, r.exit_code, r.stderr, r.exception)
         assert r.stderr.startswith("plcg: ") and "weather_set" in r.stderr
-    r = CliRunner().invoke(cli.main, ["--db", v01, "audit"])  # a row it cannot read is a finding (issue 15)
-    assert r.exit_code == 1 and "FINDING" in r.stdout and "weather_set" in r.stdout, (r.exit_code, r.stdout)
