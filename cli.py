@@ -112,6 +112,10 @@ def _step(ctx, cmd: dict, as_json: bool = False) -> None:
 
         lines.append((moved[-1].seq, "the CG has ended" if st.ended else
                       f"now at step {st.step} {BY_ID[st.step].name} (firefight {st.firefight})"))
+        if any(s.payload.get("step") == "2.3" for s in moved) and not st.ended:
+            # ruling R3: unspent CP carry over to the next RePh (2.1)
+            carried = ", ".join(f"{side} {sd.cp} CP" for side, sd in st.sides.items())
+            lines.append((moved[-1].seq, f"carried over, unspent (ruling R3): {carried}"))
     for seq, text in sorted(lines, key=lambda x: x[0]):
         click.echo(f"[{seq}] {text}")
 
@@ -157,6 +161,7 @@ def cards(as_json):
 
 
 def status_dict(st) -> dict:
+    from cg.options import options
     from cg.steps import BY_ID, pending
 
     ff = st.ff
@@ -175,6 +180,7 @@ def status_dict(st) -> dict:
         "attacker": ff.attacker,
         "option": st.option,
         "pending": pending(st),
+        "options": options(st, has_command=lambda name: name in main.commands),
         "sides": {
             side: {
                 "cp": s.cp, "elr": s.elr, "san": s.san, "attack_option": s.attack, "fp": s.fp,
@@ -215,6 +221,10 @@ def status(ctx, as_json):
             click.echo(f"  {p['command']:48} ({p['rule']}) {p['what']}")
     elif not d["ended"]:
         click.echo("nothing owed: `plcg next` leaves the step")
+    if d["options"]:
+        click.echo("you may also:")
+        for o in d["options"]:
+            click.echo(f"  {o['command']:48} ({o['rule']}) {o['what']}")
 
 
 @main.command("next")

@@ -24,6 +24,24 @@ def _present(st: CampaignState, hx: str, item: str) -> bool:
     return item in items
 
 
+def _refusal(st: CampaignState, hx: str, item: str) -> tuple[str, str] | None:
+    """Why an attempt on `item` in `hx` is refused this RePh (message, rule), or None."""
+    if not _present(st, hx, item):
+        return f"the ledger holds no {item} in {hx}", "3.52"
+    if f"{hx}:{item}" in st.cleared:
+        return f"{item} in {hx} has had its one attempt this RePh", "3.52"
+    if hx in st.ap_failed:
+        return f"a failed A-P mine attempt in {hx} stops other attempts there", "3.52"
+    if item == "rubble" and hx in st.card.map.buildings:
+        return f"{hx} is a building hex: only fallen rubble outside a building depiction is cleared", "B24.71"
+    return None
+
+
+def clearable(st: CampaignState, hx: str, item: str) -> bool:
+    """An attempt on `item` in `hx` is open this RePh (the side's CTHC/MLR is checked apart)."""
+    return _refusal(st, hx, item) is None
+
+
 @command("clear", "3.52")
 def _clear(ctx, cmd):
     side = side_arg(cmd)
@@ -37,15 +55,9 @@ def _clear(ctx, cmd):
     mc = st.map_control()
     if not (mc.hexes[hx].cthc == side or side in mc.hexes[hx].mlr):
         raise Refused(f"{hx} is not in a {side} CTHC or MLR", "3.52", st.step)
-    if not _present(st, hx, item):
-        raise Refused(f"the ledger holds no {item} in {hx}", "3.52", st.step)
-    if f"{hx}:{item}" in st.cleared:
-        raise Refused(f"{item} in {hx} has had its one attempt this RePh", "3.52", st.step)
-    if hx in st.ap_failed:
-        raise Refused(f"a failed A-P mine attempt in {hx} stops other attempts there", "3.52", st.step)
-    if item == "rubble" and hx in st.card.map.buildings:
-        raise Refused(f"{hx} is a building hex: only fallen rubble outside a building depiction is cleared",
-                      "B24.71", st.step)
+    refusal = _refusal(st, hx, item)
+    if refusal:
+        raise Refused(refusal[0], refusal[1], st.step)
     d = ctx.dice(given, 1)
     r = roll(d, drms.clearance(st, side, hx, item), tables.clearance)
     cr = r.outcome == "no effect" and tables.clearance_cr(d.values[0], item)

@@ -1,0 +1,149 @@
+"""What a step accepts beside what it owes: `status` `options` (cli-contract.md, second round).
+
+`pending` (cg/steps.py) holds only what the rules make compulsory; `options(state)` lists the optional
+commands the current step accepts, each `{"command": "plcg buy axis I1 --mode on-map", "rule": "2.3",
+"what": "..."}`, so a player learns what he may buy or record without reading the card's TOML. The
+list is what the ledger would accept now (CP left, limits, the step), never a promise about a roll.
+"""
+from __future__ import annotations
+
+from cg import tables
+from cg.state import SIDES, CampaignState
+
+# the commands each step accepts without owing them (besides `next` and `concede`, always)
+_TERRAIN = ("rubble", "flame")  # 2.9 / 3.3: terrain the campaign keeps (CG5)
+
+
+def options(state: CampaignState, has_command=lambda name: True) -> list[dict]:
+    """The optional commands of the current step. `has_command(name)` says whether the CLI offers a
+    command (a command another release adds, like `position`, is listed only where it exists)."""
+    if state.ended:
+        return []
+    out: list[dict] = []
+
+    def may(command: str, rule: str, what: str) -> None:
+        out.append({"command": command, "rule": rule, "what": what})
+
+    s = state.step
+    if s == "2.3":
+        for side in SIDES:
+            _purchase_options(state, side, may)
+    elif s in ("2.5", "3.2"):
+        for side in SIDES:
+            if any(u.status in ("on_map", "available") for u in state.side_units(side)):
+                may(f"plcg redeploy {side} UNIT --to HEX", "2.5" if s == "2.5" else "3.21",
+                    f"{side}: redeploy a unit (Redeployment Table 3.21; the DRM comes from the map)")
+        if s == "3.2":
+            may("plcg casualties SIDE --cvp N", "3.11", "RePh losses, counted for the firefight just played (ruling R25)")
+    elif s == "2.6":
+        for side in SIDES:
+            if any(u.status in ("on_map", "available") for u in state.side_units(side)):
+                may(f"plcg setup {side} UNIT HEX", "2.6",
+                    f"{side}: where a unit sets up (--hip for HIP); a unit with no hex is in its friendly MLR")
+        if has_command("moves-first") and state.ff.type == "dual":
+            may("plcg moves-first", "2.41", "Dual Attack: the dr for who moves first, made after all setup")
+    elif s == "2.9":
+        if has_command("position"):
+            for side in SIDES:
+                may(f"plcg position {side} UNIT HEX", "2.9",
+                    f"{side}: where a unit stands at firefight end (3.212 reads it)")
+        if "end" not in state.done:
+            may("plcg end --turn N --cvp-lost axis=N --cvp-lost allied=N", "2.9",
+                "the firefight result: turn, CVP lost, control, casualties, terrain kept")
+        _terrain_options(may)
+    elif s in ("3.1", "3.3"):
+        may("plcg casualties SIDE --cvp N", "3.11", "RePh losses, counted for the firefight just played (ruling R25)")
+        if s == "3.3":
+            _terrain_options(may)
+    elif s in ("3.43", "3.44", "3.45"):
+        for side in SIDES:
+            may(f"plcg harden {side} UNIT", "3.43" if s == "3.43" else s,
+                f"{side}: Battle Harden a unit (within the 3.44/3.45 results, once per unit per RePh)")
+        if s == "3.45":
+            for side in SIDES:
+                if state.may_generate.get(side, 0) > state.generated.get(side, 0):
+                    left = state.may_generate[side] - state.generated[side]
+                    may(f"plcg leader {side} --generated", "3.45",
+                        f"{side}: generate a leader ({left} left of this RePh's result)")
+    elif s == "3.52":
+        _clearance_options(state, may)
+    return out
+
+
+# --- 2.3 purchases ------------------------------------------------------------------------------------
+
+def _purchase_options(state: CampaignState, side: str, may) -> None:
+    sd = state.sides[side]
+    card_side = state.card.sides[side]
+    # ===== the per-RG purchase options: one line per RG the side may buy now (the `cards` engineer's
+    # availability function, when it lands, goes into rg_options) =====
+    for command, what in rg_options(state, side):
+        may(command, "2.3", what)
+    # ===== end of the per-RG list =====
+    allowed = state.card.campaign.patrols_per_reph
+    cost = card_side.patrol_cost
+    left = allowed - sd.patrols
+    if left > 0 and cost <= sd.cp:
+        may(f"plcg patrols {side} N", "2.31",
+            f"{side}: buy patrols, {cost} CP each, up to {min(left, sd.cp // cost) if cost else left} more")
+    if not state.initial and not sd.attack and card_side.attack_cost <= sd.cp:  # ruling R2, R3
+        may(f"plcg attack {side}", "2.3", f"{side}: buy the Attack Option for {card_side.attack_cost} CP (ruling R3)")
+    if sd.fp > 0:
+        may(f"plcg fortify {side} KIND", "2.38",
+            f"{side}: spend {sd.fp} FP on the 2.38 table (plcg fortify --help lists the kinds)")
+
+
+def rg_options(state: CampaignState, side: str) -> list[tuple[str, str]]:
+    """(command, what) for each RG of the card that `side` may buy now: not at its `max`, within the 2.3
+    platoon limit (ruling R12) and affordable in at least one setup mode, with its cost after 2.34 in
+    each mode the CG allows (2.33 Reserves)."""
+    sd = state.sides[side]
+    limit = state.card.campaign.max_infantry_platoons
+    out = []
+    for rg in state.card.sides[side].rg:
+        if state.purchase_count.get(f"{side}:{rg.id}", 0) >= rg.max:
+            continue
+        if rg.platoons and sd.platoons + rg.platoons > limit:
+            continue
+        costs = []
+        for mode in tables.SETUP_MODES:
+            if mode == "reserve" and not (state.card.campaign.reserves and tables.may_reserve(rg.id)):
+                continue
+            cost, _delta = tables.setup_cost(rg.kind, rg.id, mode, rg.cost)
+            if cost <= sd.cp:
+                costs.append((mode, cost))
+        if not costs:
+            continue
+        bought = state.purchase_count.get(f"{side}:{rg.id}", 0)
+        modes = ", ".join(f"{c} CP {_MODE_WORDS[m]}" for m, c in costs)
+        units = f" ({', '.join(rg.units)})" if rg.units else ""
+        what = (f"{side}: {rg.name}{units}: {modes} (2.34); "
+                f"bought {bought} of {rg.max}")
+        mode_arg = "" if [m for m, _ in costs] == ["entry"] else " [--mode " + "|".join(m for m, _ in costs) + "]"
+        out.append((f"plcg buy {side} {rg.id}{mode_arg}", what))
+    return out
+
+
+_MODE_WORDS = {"entry": "entering", "on-map": "on map", "reserve": "In Reserve"}
+
+
+# --- 2.9 / 3.3 terrain, 3.52 clearance --------------------------------------------------------------
+
+def _terrain_options(may) -> None:
+    may("plcg rubble HEX --kia N", "B24.11", "rubble created in play, kept on the map (CG5)")
+    may("plcg flame HEX --kindling N", "Table 23", "a Flame placed in play, kept on the map (CG5)")
+
+
+def _clearance_options(state: CampaignState, may) -> None:
+    from cg.commands.clearance import CLEAR_ITEMS, clearable
+
+    mc = state.map_control()
+    for side in SIDES:
+        for hx in sorted(state.terrain, key=state.grid().index):
+            hc = mc.hexes.get(hx)
+            if hc is None or not (hc.cthc == side or side in hc.mlr):
+                continue
+            for item in CLEAR_ITEMS:
+                if clearable(state, hx, item):
+                    may(f"plcg clear {side} {hx} {item}", "3.52",
+                        f"{side}: Fortification Clearance dr for the {item.replace('_', ' ')} in {hx} (dr 1-3 eliminates it)")

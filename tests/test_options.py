@@ -1,0 +1,123 @@
+"""`status` names what a step accepts beside what it owes (`options`, cli-contract.md), and `next` out of
+2.3 says what CP each side carries over (ruling R3)."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from cg import tables
+from cg.demo import play
+from cg.options import options
+from conftest import Campaign, cli_run, load_sample
+
+
+def _status(path) -> dict:
+    r = cli_run(path, "status", "--json")
+    assert r.code == 0, r.err
+    return json.loads(r.out)
+
+
+def test_at_2_3_options_list_each_rg_with_its_cost_after_2_34_patrols_and_no_attack_at_the_initial(workdir):
+    c = Campaign(workdir / "o.plcg")
+    c.advance(1, "2.3")
+    c.close()
+    d = _status(c.path)
+    card = load_sample()
+    by_cmd = {o["command"]: o for o in d["options"]}
+    for side in ("axis", "allied"):
+        cp = d["sides"][side]["cp"]
+        for rg in card["sides"][side]["rg"]:
+            costs = {m: tables.setup_cost(rg["kind"], rg["id"], m, rg["cost"])[0] for m in tables.SETUP_MODES}
+            if not tables.may_reserve(rg["id"]):
+                costs.pop("reserve")
+            [item] = [o for cmd, o in by_cmd.items() if cmd.startswith(f"plcg buy {side} {rg['id']} ")
+                      or cmd == f"plcg buy {side} {rg['id']}"]
+            assert item["rule"] == "2.3"
+            if costs["entry"] <= cp:  # 2.34: entering never changes the cost; on map and In Reserve do
+                assert f"{costs['entry']} CP entering" in item["what"]
+                assert f"{costs['on-map']} CP on map" in item["what"]
+                if "reserve" in costs:
+                    assert f"{costs['reserve']} CP In Reserve" in item["what"]
+        assert f"plcg patrols {side} N" in by_cmd or card["campaign"].get("patrols_per_reph", 1) == 0
+        assert f"plcg attack {side}" not in by_cmd  # ruling R2: the card assigns the Initial ATTACKER
+    r = cli_run(c.path, "status")
+    assert "you may also:" in r.out and "plcg buy axis I1 [--mode on-map|reserve|entry]" in r.out
+
+
+def test_an_rg_bought_up_to_its_max_or_too_dear_leaves_the_options(workdir):
+    c = Campaign(workdir / "o.plcg")
+    c.advance(1, "2.3")
+    c.run("buy", side="axis", rg="I2", mode="entry")  # max 1
+    st = c.state()
+    cmds = [o["command"] for o in options(st)]
+    assert not any(x.startswith("plcg buy axis I2") for x in cmds)
+    assert any(x.startswith("plcg buy allied I2") for x in cmds)
+    cp = st.sides["axis"].cp  # 16 - 7 = 9: the StuG Platoon (8 entering, 10 on map) still fits entering
+    assert cp == 9
+    [stug] = [o for o in options(st) if o["command"].startswith("plcg buy axis A1")]
+    assert "8 CP entering" in stug["what"] and "on map" not in stug["what"]
+    c.run("buy", side="axis", rg="A1", mode="entry")
+    cmds = [o["command"] for o in options(c.state())]
+    assert not any(x.startswith("plcg buy axis A1") for x in cmds)
+    assert all(int(w.split()[0]) <= 1 for o in options(c.state()) if o["command"].startswith("plcg buy axis")
+               for w in [o["what"].split(": ", 2)[2]])
+    c.close()
+
+
+def test_the_attack_option_is_offered_after_the_initial_firefight_and_next_says_the_cp_carried_over(workdir):
+    c = Campaign(workdir / "o.plcg", plan={2: {"attack": []}})
+    c.advance(2, "2.3")
+    st = c.state()
+    c.close()
+    d = _status(c.path)
+    by_cmd = {o["command"]: o for o in d["options"]}
+    for side in ("axis", "allied"):
+        cost = st.card.sides[side].attack_cost
+        assert by_cmd[f"plcg attack {side}"]["what"] == f"{side}: buy the Attack Option for {cost} CP (ruling R3)"
+    r = cli_run(c.path, "next")
+    assert r.code == 0, r.err
+    line = [x for x in r.out.splitlines() if "carried over" in x]
+    assert line == [f"[{st.seq + 1}] carried over, unspent (ruling R3): axis {st.sides['axis'].cp} CP, "
+                    f"allied {st.sides['allied'].cp} CP"]
+
+
+# the steps that accept an optional command (cli.py: setup, redeploy, end/rubble/flame, casualties, harden)
+OPTIONAL_AT = {"2.3", "2.5", "2.6", "2.9", "3.1", "3.2", "3.3", "3.43", "3.44", "3.45"}
+
+
+def test_status_json_carries_options_at_every_step_that_accepts_an_optional_command(tmp_path):
+    """Play the whole demo; at every step it stands at, `options` is a list, and not empty where the step
+    accepts an optional command."""
+    seen: dict[str, int] = {}
+
+    def around(led, cmd, run):
+        st = led.state()
+        opts = options(st)
+        assert all(set(o) == {"command", "rule", "what"} for o in opts)
+        if st.step in OPTIONAL_AT:
+            assert opts, (st.firefight, st.step)
+        seen[st.step] = seen.get(st.step, 0) + 1
+        return run(cmd)
+
+    play(str(tmp_path / "d.plcg"), echo=lambda _l: None, around=around)
+    assert OPTIONAL_AT <= set(seen)
+    d = _status(str(tmp_path / "d.plcg"))
+    assert d["ended"] and d["options"] == []
+
+
+def test_at_3_52_each_item_a_side_may_clear_is_offered_once_and_the_ledger_takes_it(workdir):
+    plan = {1: {"end": {"cvp_lost": {"axis": 3, "allied": 3}, "terrain": ["L5=wire", "F5=wire"]}}}
+    c = Campaign(workdir / "o.plcg", plan=plan)
+    c.advance(1, "3.52")
+    opts = [o for o in options(c.state()) if o["command"].startswith("plcg clear")]
+    # each wire is offered to the side whose CTHC or MLR holds it (L5: next to the Axis church, L4)
+    mc = c.state().map_control()
+    want = sorted(f"plcg clear {side} {h} wire" for h in ("L5", "F5") for side in ("axis", "allied")
+                  if mc.hexes[h].cthc == side or side in mc.hexes[h].mlr)
+    assert sorted(o["command"] for o in opts) == want and "plcg clear axis L5 wire" in want
+    _plcg, name, side, hx, item = opts[0]["command"].split()
+    [ev] = c.run(name, side=side, hex=hx, item=item, dice="6")
+    assert ev.type == "clearance_rolled"
+    assert opts[0]["command"] not in [o["command"] for o in options(c.state())]  # one attempt per RePh
+    c.close()
