@@ -143,3 +143,27 @@ def _summary(etype: str, p: dict) -> str:
         f = " (forced across a commencement)" if p.get("force") else ""
         return f"undo of seq {', '.join(map(str, p['seqs']))}: {p['reason']}{f}"
     return etype
+
+
+# terrain items as the ledger keeps them ("ap_mine:axis:3", "rubble", "cleared_open_ground") in words
+_PLURAL = {"ap_mine": "A-P mines", "at_mine": "A-T/A-B mines", "known_minefield": "Known Minefield"}
+
+
+def terrain_words(item: str) -> str:
+    """'ap_mine:axis:3' -> 'A-P mines, 3 factors (Axis)'; 'foxhole:axis' -> 'Foxhole (Axis)'."""
+    from cg.tables import FORTIFICATIONS
+
+    parts = str(item).split(":")
+    kind = parts[0].strip()
+    side = next((p for p in parts[1:] if p in ("axis", "allied")), None)
+    strength = next((p for p in parts[1:] if p.isdigit()), None)
+    key = kind.lower().replace("-", "_").replace(" ", "_")
+    if key in _PLURAL:
+        name = _PLURAL[key]
+    elif key in FORTIFICATIONS:
+        name = FORTIFICATIONS[key].name
+    else:
+        name = kind.replace("_", " ")
+    if strength:
+        name += f", {strength} factor{'s' if strength != '1' else ''}"
+    return name + (f" ({SIDE[side]})" if side else "")

@@ -3,9 +3,7 @@ the one-file HTML report with its charts and maps, opened in a real browser."""
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
 import subprocess
 from html import unescape
 from html.parser import HTMLParser
@@ -16,6 +14,7 @@ import cli
 from cg import tables
 from cg.demo import play
 from conftest import Campaign, cli_run
+from helpers.browser import chromium
 from projections import aar
 from projections.charts import line_chart, nice_ticks
 from projections.digest import digest
@@ -352,18 +351,8 @@ window.addEventListener('load', function () {
 </script>"""
 
 
-def _chromium() -> str:
-    path = shutil.which("chromium") or shutil.which("chromium-browser")
-    if path is None and os.path.exists("/usr/bin/chromium"):
-        path = "/usr/bin/chromium"
-    if path is None:
-        pytest.fail("headless Chromium is needed for the HTML AAR browser test and was not found: "
-                    "install it (apt-get install -y chromium; .ci/run does this)")
-    return path
-
-
 def test_html_opens_in_headless_chromium_without_errors_and_draws_charts_and_maps(demo, tmp_path):
-    browser = _chromium()
+    browser = chromium()
     html = demo["html"]
     assert html.count("<head>") == 1 and html.count("</body>") == 1
     page = html.replace("<head>", "<head>" + PROBE_HEAD, 1).replace("</body>", PROBE_BODY + "</body>", 1)
