@@ -485,7 +485,9 @@ def diagram(markdown):
 @click.option("--db", "demo_db", type=click.Path(dir_okay=False), help="Where to write the demo campaign.")
 @click.pass_context
 def demo(ctx, demo_db):
-    """Play the shipped sample CG with the seeded roller (one firefight Idle) and print its roster."""
+    """Play the shipped sample CG with the seeded roller (one firefight Idle) and print its roster.
+
+    Run again, it replaces the demo file it made before (never another campaign)."""
     from cg.demo import play
     from projections.words import summary
     from projections.roster import roster_rows, roster_text
@@ -496,7 +498,13 @@ def demo(ctx, demo_db):
     explicit = root.get_parameter_source("db") in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)
     path = demo_db or (_db(ctx) if explicit else "demo.plcg")
     if os.path.exists(path):
-        raise BadInput(f"{path} exists already: give --db NEWFILE (the demo never overwrites)")
+        from cg.demo import is_demo, replace
+
+        if not is_demo(path):
+            raise BadInput(f"{path} exists and is not a demo campaign: give --db NEWFILE "
+                           "(the demo replaces only a file it made)")
+        replace(path)
+        click.echo(f"replacing the earlier demo campaign in {path}")
     n = play(path, echo=lambda line: click.echo(line), describe=summary)
     led = Ledger(path)
     st = led.state()

@@ -29,6 +29,45 @@ SCRIPT = {
         "end": dict(turn=6, cvp={"axis": 19, "allied": 15}, control=["axis=H6"], terrain=[])},
 }
 
+DEMO_MARK = {"demo": "plcg demo"}  # recorded in the demo's `new` command: the demo made this file
+
+
+def is_demo(path: str) -> bool:
+    """Whether `path` is a campaign file `plcg demo` made: its first row is a campaign_started whose
+    recorded command carries the demo's mark (never a campaign a player started, whatever its card)."""
+    import sqlite3
+
+    from events.errors import PlcgError
+    from events.store import Store
+
+    try:
+        store = Store.open(path)
+    except (PlcgError, sqlite3.Error):  # not a campaign file at all, or unreadable: not the demo's
+        return False
+    try:
+        first = next(iter(store.read(0, 1)), None)
+    except (PlcgError, sqlite3.Error, ValueError):
+        return False
+    finally:
+        store.close()
+    return (first is not None and first.type == "campaign_started" and isinstance(first.command, dict)
+            and first.command.get("name") == "new"
+            and all(first.command.get(k) == v for k, v in DEMO_MARK.items()))
+
+
+def replace(path: str) -> None:
+    """Remove a demo file (and its SQLite -wal/-shm) so the demo can be played into it again."""
+    import os
+
+    if not is_demo(path):
+        raise ValueError(f"{path} is not a demo file")
+    for p in (path + "-wal", path + "-shm", path):
+        try:
+            os.unlink(p)
+        except FileNotFoundError:
+            pass
+
+
 def play(path: str, echo=print, seed: str = "plcg-demo", around=None, describe=None) -> int:
     """Play the sample CG into `path`. `describe(type, payload)` words each recorded event for `echo`
     (the CLI passes the log's summary: the rules hold no wording). `around(ledger, cmd, run)`, if
@@ -36,7 +75,7 @@ def play(path: str, echo=print, seed: str = "plcg-demo", around=None, describe=N
     from cg.ledger import Ledger
 
     summary = describe or (lambda etype, _payload: etype)
-    led = Ledger.create(path, "sample", seed, None)
+    led = Ledger.create(path, "sample", seed, None, mark=DEMO_MARK)
     count = 0
 
     def run(cmd: dict) -> None:

@@ -26,7 +26,10 @@ class Ledger:
         self.store = Store.open(path, write=write)
 
     @classmethod
-    def create(cls, path: str, card_ref: str, seed: str | None, redeployment: str | None) -> "Ledger":
+    def create(cls, path: str, card_ref: str, seed: str | None, redeployment: str | None,
+               mark: dict | None = None) -> "Ledger":
+        """A new campaign file. `mark`: keys added to the recorded `new` command (the demo marks its own
+        files so that `plcg demo` can replace them, and only them)."""
         from cg.card import card_to_dict
         from cg.card_schema import load_card
         from cg.commands import start_event
@@ -42,7 +45,7 @@ class Ledger:
         try:
             store.append(0, [NewEvent(type=e.TYPE, version=e.VERSION, payload=unstructure(e), firefight=1,
                                       step="2.2")], command={"name": "new", "card": card_ref,
-                                                             "redeployment": redeployment})
+                                                             "redeployment": redeployment, **(mark or {})})
         except BaseException:
             store.close()
             os.unlink(path)
