@@ -309,7 +309,7 @@ def _firefight(h: History, ff, html: bool) -> list:
     if rows:
         add(("table", ["Side", "Purchase", "RG", "Setup", "CP", "OBA", "Leaders", "Units"], rows, {4}))
     else:
-        add(("p", ["None shown."]))
+        add(("p", ["No purchase shown."]))
 
     add(("close", "div"))
     add(("open", "div", f"ff{ff.n}right", "col"))
@@ -578,7 +578,7 @@ def _undos(h: History) -> list:
     out: list = [("open", "section", "undos", "undos"), ("h", 2, ["Undos"], "undos")]
     reverts = [r for r in h.rows if r.type == "reverted"]
     if not reverts:
-        out.append(("p", ["None: every command stands as first recorded."]))
+        out.append(("p", ["No undo: every command stands as first recorded."]))
     for r in reverts:
         p = r.payload
         head = [("seq", str(r.seq)), f"firefight {r.firefight}, step {r.step}: undo of seq "

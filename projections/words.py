@@ -25,7 +25,16 @@ def roll_words(r: dict, column: str | None = None) -> str:
     if r.get("rolled") not in (None, out):
         out = f"{r['rolled']} -> {out} (2.362)"
     who = "" if not r.get("manual") else " [dice given]"
-    return f"{text}{where}, row {r['row']} of {r['table']}: {out if out is not None else 'none'}{who}"
+    return f"{text}{where}, row {row_words(r['row'])} of {r['table']}: {out if out is not None else 'none'}{who}"
+
+
+def row_words(label) -> str:
+    """A table row as the ledger says it everywhere: '<2' -> '<=2', '>12' -> '>=12' (ruling R1: the
+    extracted rules' '<' is 'or less'), '5-6' and '7' as printed."""
+    text = str(label)
+    if text[:1] in "<>" and text[1:2] != "=":
+        return text[0] + "=" + text[1:]
+    return text
 
 
 def summary(etype: str, p: dict) -> str:

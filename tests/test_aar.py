@@ -102,7 +102,7 @@ def test_md_has_a_section_per_firefight_with_steps_purchases_and_result(demo):
     assert len([line for line in roster.splitlines() if line.startswith("| ") and " | Axis | " in line]) == 6
     assert f"**Axis:** CP gained {sum(f.cp_gained['axis'] for f in st.firefights)}" in roster
     assert f"CG TVP {st.sides['allied'].tvp_total}." in roster
-    assert "## Undos\n\nNone" in md
+    assert "## Undos\n\nNo undo: every command stands as first recorded." in md
 
 
 def test_md_control_changes_and_purchases_follow_the_log(demo):
