@@ -65,6 +65,13 @@ def options(state: CampaignState, has_command=lambda name: True) -> list[dict]:
                     left = state.may_generate[side] - state.generated[side]
                     may(f"plcg leader {side} --generated", "3.45",
                         f"{side}: generate a leader ({left} left of this RePh's result)")
+    elif s == "3.46":
+        from cg.commands.reorganization import REPAIRABLE
+
+        for side in SIDES:  # beside the repairs flagged at 2.9 (owed), any weapon or vehicle in play
+            if any(u.kind in REPAIRABLE and u.status in ("on_map", "available") for u in state.side_units(side)):
+                may(f"plcg repair {side} ITEM --kind {'|'.join(tables.REPAIR)}", "3.46",
+                    f"{side}: a repair dr for a weapon or vehicle not flagged at 2.9")
     elif s == "3.52":
         _clearance_options(state, may)
     return out

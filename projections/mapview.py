@@ -93,6 +93,8 @@ def render_text(
     '&' both. Odd-lettered columns (A, C, ...) print on a row's first line, even-lettered ones (B, D,
     ...) on its second, half a hex lower, as on the board.
     """
+    from projections.words import terrain_words
+
     terrain_at = _by_hex(grid, terrain, "terrain")
     units_at = _by_hex(grid, units, "units")
     width = MARGIN + CELL * len(grid.columns) + 1
@@ -136,7 +138,7 @@ def render_text(
         out.append("")
         out.append("Terrain:")
         for h in sorted(terrain_at, key=grid.index):
-            out.append(f"  {h}: {', '.join(terrain_at[h])}")
+            out.append(f"  {h}: {', '.join(terrain_words(t) for t in terrain_at[h])}")
     if units_at:
         out.append("")
         out.append("Units:")

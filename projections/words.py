@@ -167,6 +167,8 @@ def terrain_words(item: str) -> str:
     side = next((p for p in parts[1:] if p in ("axis", "allied")), None)
     strength = next((p for p in parts[1:] if p.isdigit()), None)
     key = kind.lower().replace("-", "_").replace(" ", "_")
+    if len(parts) == 1:  # as a player wrote it (`end --terrain I5=rubble`): kept, in words
+        return kind.replace("_", " ")
     if key in _PLURAL:
         name = _PLURAL[key]
     elif key in FORTIFICATIONS:

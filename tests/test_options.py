@@ -82,8 +82,9 @@ def test_the_attack_option_is_offered_after_the_initial_firefight_and_next_says_
                     f"allied {st.sides['allied'].cp} CP"]
 
 
-# the steps that accept an optional command (cli.py: setup, redeploy, end/rubble/flame, casualties, harden)
-OPTIONAL_AT = {"2.3", "2.5", "2.6", "2.9", "3.1", "3.2", "3.3", "3.43", "3.44", "3.45"}
+# the steps that accept an optional command (setup, redeploy, end/rubble/flame, casualties, harden, repair;
+# 3.52's clear where there is something to clear, below)
+OPTIONAL_AT = {"2.3", "2.5", "2.6", "2.9", "3.1", "3.2", "3.3", "3.43", "3.44", "3.45", "3.46"}
 
 
 def test_status_json_carries_options_at_every_step_that_accepts_an_optional_command(tmp_path):
