@@ -360,8 +360,10 @@ def _firefight(h: History, ff, html: bool) -> list:
     if not visited:
         add(("p", ["Nothing recorded yet."]))
     add(("close", "details"))
+    add(("close", "div"))
+    add(("close", "div"))
 
-    if html and info.map_state is not None:
+    if html and info.map_state is not None:  # below both columns: the map at its own size, counters legible
         from projections.maps import map_svg
 
         title = f"Control after firefight {ff.n} ({ff.date}, {ff.time})"
@@ -372,8 +374,6 @@ def _firefight(h: History, ff, html: bool) -> list:
         add(("summary", ["Map"], f"control, terrain and units after firefight {ff.n}"))
         add(("figure", "map", _inline_svg(svg, f"m{ff.n}-", "map"), cap))
         add(("close", "details"))
-    add(("close", "div"))
-    add(("close", "div"))
     add(("close", "section"))
     return out
 
@@ -733,6 +733,7 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; }
 tbody tr:nth-child(4n+1), tbody tr:nth-child(4n+2) { background: #fafafa; }
 figure { margin: .5rem 0 .8rem; }
 figure svg { display: block; max-width: 100%; height: auto; border: 1px solid #ddd; }
+details.map > summary { margin-left: calc(50% + 1rem); }
 figcaption { font-size: .85rem; color: #555; margin-top: .3rem; }
 nav.toc ul { columns: 3; padding-left: 1.2rem; margin: 0; font-size: .9rem; }
 a { color: #2f5b8a; }

@@ -9,7 +9,7 @@ from html import unescape
 
 import cli
 from conftest import Campaign
-from helpers.browser import close, hex_rgb, page_size, screenshot
+from helpers.browser import close, hex_rgb, measure, page_size, screenshot
 from projections import aar
 from projections.charts import ALLIED_COLOR, AXIS_COLOR, line_chart
 from test_aar import demo  # noqa: F401  (the played demo, its state and its reports: a fixture)
@@ -33,6 +33,21 @@ def test_the_six_firefight_demo_report_is_under_4000_px_at_1280_wide(demo, tmp_p
     f.write_text(demo["html"], encoding="utf-8")
     pic = screenshot(f, tmp_path / "aar.png", 1280, 4400)
     assert 3000 < pic.last_row_not() < 4000
+
+
+def test_a_map_opened_in_the_report_is_drawn_at_its_own_size_so_its_counters_stay_legible(demo, tmp_path):
+    script = """
+      document.querySelectorAll('details.map').forEach(d => d.open = true);
+      return Array.from(document.querySelectorAll('svg.map')).map(s => ({
+        drawn: s.getBoundingClientRect().width, own: parseFloat(s.getAttribute('width')),
+        font: Math.min(...Array.from(s.querySelectorAll('g.counters')).map(
+          g => parseFloat(getComputedStyle(g).fontSize)))}));"""
+    maps = measure(demo["html"], tmp_path, script, width=1280)
+    played = [ff for ff in demo["state"].firefights if ff.winner is not None]
+    assert len(maps) == len(played)
+    for m in maps:
+        assert abs(m["drawn"] - m["own"]) < 1, m  # not scaled down
+        assert m["font"] >= 10, m
 
 
 def _tables(html: str) -> dict[str, list[list[str]]]:

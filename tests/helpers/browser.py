@@ -102,20 +102,22 @@ def screenshot(path, out_png, width: int, height: int) -> Picture:
 
 MEASURE = """<script>
 window.addEventListener('load', () => {
+  const result = (function () { %s })();
   const pre = document.createElement('pre'); pre.id = 'measure';
-  pre.textContent = JSON.stringify({height: document.documentElement.scrollHeight,
-                                    width: document.documentElement.scrollWidth});
+  pre.textContent = JSON.stringify(result);
   document.body.appendChild(pre);
 });
 </script>"""
 
+PAGE_SIZE = "return {height: document.documentElement.scrollHeight, width: document.documentElement.scrollWidth};"
 
-def page_size(html: str, tmp_dir, width: int = 1280) -> dict:
-    """The laid-out page's scrollHeight/scrollWidth at a `width`-pixel window (the measuring line added
-    by the script itself is taken back out)."""
+
+def measure(html: str, tmp_dir, script: str = PAGE_SIZE, width: int = 1280):
+    """What `script` (a function body returning JSON-able data) returns once the page has loaded in a
+    `width`-pixel window; by default the laid-out page's scrollHeight and scrollWidth."""
     f = os.path.join(str(tmp_dir), "measure.html")
     with open(f, "w", encoding="utf-8") as fh:
-        fh.write(html.replace("</body>", MEASURE + "</body>", 1))
+        fh.write(html.replace("</body>", MEASURE % script + "</body>", 1))
     profile = os.path.join(str(tmp_dir), "chromium-profile")
     cmd = [chromium(), *FLAGS, f"--user-data-dir={profile}", f"--window-size={width},1000",
            "--virtual-time-budget=2000", "--dump-dom", f"file://{os.path.abspath(f)}"]
@@ -124,6 +126,12 @@ def page_size(html: str, tmp_dir, width: int = 1280) -> dict:
     m = re.search(r'<pre id="measure">(.*?)</pre>', r.stdout, re.S)
     assert m, "the page did not run its measuring script"
     return json.loads(unescape(m.group(1)))
+
+
+def page_size(html: str, tmp_dir, width: int = 1280) -> dict:
+    """The laid-out page's height and width at a `width`-pixel window (taken before the script adds
+    its own line)."""
+    return measure(html, tmp_dir, PAGE_SIZE, width)
 
 
 def close(colour, want, tolerance: int = 24) -> bool:
