@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
+import cli
 from cg import tables
 from cg.demo import play
 from cg.options import options
@@ -121,4 +120,20 @@ def test_at_3_52_each_item_a_side_may_clear_is_offered_once_and_the_ledger_takes
     [ev] = c.run(name, side=side, hex=hx, item=item, dice="6")
     assert ev.type == "clearance_rolled"
     assert opts[0]["command"] not in [o["command"] for o in options(c.state())]  # one attempt per RePh
+    c.close()
+
+
+def test_at_2_9_position_is_offered_only_where_the_command_exists_and_end_until_it_is_recorded(workdir):
+    c = Campaign(workdir / "o.plcg")
+    c.advance(1, "2.9")
+    st = c.state()
+    with_position = [o["command"] for o in options(st, has_command=lambda name: True)]
+    without = [o["command"] for o in options(st, has_command=lambda name: name != "position")]
+    assert "plcg position axis UNIT HEX" in with_position and "plcg position allied UNIT HEX" in with_position
+    assert not any(x.startswith("plcg position") for x in without)
+    assert "plcg end --turn N --cvp-lost axis=N --cvp-lost allied=N" in without
+    shown = [o["command"] for o in cli.status_dict(st)["options"]]
+    assert any(x.startswith("plcg position") for x in shown) == ("position" in cli.main.commands)
+    c.run("end", turn=5, cvp_lost={"axis": 3, "allied": 4})
+    assert not any(o["command"].startswith("plcg end") for o in options(c.state()))
     c.close()
