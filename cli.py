@@ -114,8 +114,10 @@ def _step(ctx, cmd: dict, as_json: bool = False) -> None:
                       f"now at step {st.step} {BY_ID[st.step].name} (firefight {st.firefight})"))
         if any(s.payload.get("step") == "2.3" for s in moved) and not st.ended:
             # ruling R3: unspent CP carry over to the next RePh (2.1)
-            carried = ", ".join(f"{side} {sd.cp} CP" for side, sd in st.sides.items())
-            lines.append((moved[-1].seq, f"carried over, unspent (ruling R3): {carried}"))
+            # (a side whose CP this copy does not know, e.g. sealed in play by email, is left out)
+            carried = ", ".join(f"{side} {sd.cp} CP" for side, sd in st.sides.items() if isinstance(sd.cp, int))
+            if carried:
+                lines.append((moved[-1].seq, f"carried over, unspent (ruling R3): {carried}"))
     for seq, text in sorted(lines, key=lambda x: x[0]):
         click.echo(f"[{seq}] {text}")
 
