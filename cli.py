@@ -228,9 +228,11 @@ def status_text(d: dict) -> str:
             lines.append(f"  {p['command']:48} ({p['rule']}) {p['what']}")
     elif not d["ended"]:
         lines.append("nothing owed: `plcg next` leaves the step")
-    if d["options"]:
+    owed = {p["command"] for p in d["pending"]}
+    more = [o for o in d["options"] if o["command"] not in owed]  # `end` is owed and offered: said once
+    if more:
         lines.append("you may also:")
-        for o in d["options"]:
+        for o in more:
             lines.append(f"  {o['command']:48} ({o['rule']}) {o['what']}")
     return "\n".join(lines) + "\n"
 
