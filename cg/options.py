@@ -1,13 +1,15 @@
 """What a step accepts beside what it owes: `status` `options` (cli-contract.md, second round).
 
 `pending` (cg/steps.py) holds only what the rules make compulsory; `options(state)` lists the optional
-commands the current step accepts, each `{"command": "plcg buy axis I1 --mode on-map", "rule": "2.3",
-"what": "..."}`, so a player learns what he may buy or record without reading the card's TOML. The
-list is what the ledger would accept now (CP left, limits, the step), never a promise about a roll.
+commands the current step accepts, each `{"command": "plcg buy axis I1", "rule": "2.3", "what": "..."}`
+(a 2.3 purchase also carries `side`, `rg` and `cost` per setup mode), so a player learns what he may
+buy or record without reading the card's TOML. The list is what the ledger would accept now (CP left,
+limits, the step), never a promise about a roll.
 """
 from __future__ import annotations
 
 from cg import tables
+from cg.rules import CLEAR_ITEMS, REPAIRABLE, clearable
 from cg.state import SIDES, CampaignState
 
 # the commands each step accepts without owing them (besides `next` and `concede`, always)
@@ -26,6 +28,7 @@ def options(state: CampaignState, has_command=lambda name: True) -> list[dict]:
 
     s = state.step
     if s == "2.3":
+        out.extend(purchase_options(state))  # the RGs, both sides
         for side in SIDES:
             _purchase_options(state, side, may)
     elif s in ("2.5", "3.2"):
@@ -66,8 +69,6 @@ def options(state: CampaignState, has_command=lambda name: True) -> list[dict]:
                     may(f"plcg leader {side} --generated", "3.45",
                         f"{side}: generate a leader ({left} left of this RePh's result)")
     elif s == "3.46":
-        from cg.commands.reorganization import REPAIRABLE
-
         for side in SIDES:  # beside the repairs flagged at 2.9 (owed), any weapon or vehicle in play
             if any(u.kind in REPAIRABLE and u.status in ("on_map", "available") for u in state.side_units(side)):
                 may(f"plcg repair {side} ITEM --kind {'|'.join(tables.REPAIR)}", "3.46",
@@ -82,11 +83,6 @@ def options(state: CampaignState, has_command=lambda name: True) -> list[dict]:
 def _purchase_options(state: CampaignState, side: str, may) -> None:
     sd = state.sides[side]
     card_side = state.card.sides[side]
-    # ===== the per-RG purchase options: one line per RG the side may buy now (the `cards` engineer's
-    # availability function, when it lands, goes into rg_options) =====
-    for command, what in rg_options(state, side):
-        may(command, "2.3", what)
-    # ===== end of the per-RG list =====
     allowed = state.card.campaign.patrols_per_reph
     cost = card_side.patrol_cost
     left = allowed - sd.patrols
@@ -100,38 +96,44 @@ def _purchase_options(state: CampaignState, side: str, may) -> None:
             f"{side}: spend {sd.fp} FP on the 2.38 table (plcg fortify --help lists the kinds)")
 
 
-def rg_options(state: CampaignState, side: str) -> list[tuple[str, str]]:
-    """(command, what) for each RG of the card that `side` may buy now: not at its `max`, within the 2.3
-    platoon limit (ruling R12) and affordable in at least one setup mode, with its cost after 2.34 in
-    each mode the CG allows (2.33 Reserves)."""
-    sd = state.sides[side]
-    limit = state.card.campaign.max_infantry_platoons
+# ===== the per-RG purchase options: one item per RG a side may buy now, with its cost per setup mode
+# after 2.34 (the `cards` engineer's availability keys, when they land, are checked here too) =====
+
+def _modes(st, rg) -> list[str]:
+    modes = ["entry", "on-map"]
+    if st.card.campaign.reserves and tables.rg_type(rg.id) in tables.RESERVE_TYPES:
+        modes.append("reserve")  # 2.33
+    return modes
+
+
+def purchase_options(st) -> list[dict]:
+    """At 2.3: every RG a side may buy now (the card's max, the platoon limit of ruling R12, and its CP
+    left), each with its cost per setup mode after 2.34 (`cost`), the side and the RG id."""
+    if st.ended or st.step != "2.3":
+        return []
     out = []
-    for rg in state.card.sides[side].rg:
-        if state.purchase_count.get(f"{side}:{rg.id}", 0) >= rg.max:
-            continue
-        if rg.platoons and sd.platoons + rg.platoons > limit:
-            continue
-        costs = []
-        for mode in tables.SETUP_MODES:
-            if mode == "reserve" and not (state.card.campaign.reserves and tables.may_reserve(rg.id)):
+    limit = st.card.campaign.max_infantry_platoons
+    for side in SIDES:
+        s = st.sides[side]
+        for rg in st.card.sides[side].rg:
+            bought = st.purchase_count.get(f"{side}:{rg.id}", 0)
+            if bought >= rg.max:
                 continue
-            cost, _delta = tables.setup_cost(rg.kind, rg.id, mode, rg.cost)
-            if cost <= sd.cp:
-                costs.append((mode, cost))
-        if not costs:
-            continue
-        bought = state.purchase_count.get(f"{side}:{rg.id}", 0)
-        modes = ", ".join(f"{c} CP {_MODE_WORDS[m]}" for m, c in costs)
-        units = f" ({', '.join(rg.units)})" if rg.units else ""
-        what = (f"{side}: {rg.name}{units}: {modes} (2.34); "
-                f"bought {bought} of {rg.max}")
-        mode_arg = "" if [m for m, _ in costs] == ["entry"] else " [--mode " + "|".join(m for m, _ in costs) + "]"
-        out.append((f"plcg buy {side} {rg.id}{mode_arg}", what))
+            if rg.platoons and s.platoons + rg.platoons > limit:
+                continue
+            costs = {m: tables.setup_cost(rg.kind, rg.id, m, rg.cost)[0] for m in _modes(st, rg)}
+            costs = {m: c for m, c in costs.items() if c <= s.cp}
+            if not costs:
+                continue
+            priced = ", ".join(f"{c} CP {m}" for m, c in costs.items())
+            out.append({
+                "command": f"plcg buy {side} {rg.id}", "rule": "2.3",
+                "what": f"{rg.name}: {priced} (2.34); bought {bought} of {rg.max}",
+                "side": side, "rg": rg.id, "cost": costs,
+            })
     return out
 
-
-_MODE_WORDS = {"entry": "entering", "on-map": "on map", "reserve": "In Reserve"}
+# ===== end of the per-RG purchase options =====
 
 
 # --- 2.9 / 3.3 terrain, 3.52 clearance --------------------------------------------------------------
@@ -142,8 +144,6 @@ def _terrain_options(may) -> None:
 
 
 def _clearance_options(state: CampaignState, may) -> None:
-    from cg.commands.clearance import CLEAR_ITEMS, clearable
-
     mc = state.map_control()
     for side in SIDES:
         for hx in sorted(state.terrain, key=state.grid().index):

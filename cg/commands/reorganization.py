@@ -11,6 +11,7 @@ from cg.state import CampaignState
 from events import types as ev
 from events.roll import Drm
 from cg.commands.base import at, command, given_dice, int_arg, leader_slots, roll, side_arg, unit_arg
+from cg.rules import REPAIRABLE
 
 
 
@@ -107,7 +108,6 @@ def _harden(ctx, cmd):
     return [ev.UnitHardened(side=side, unit=u.id, by=st.step, to=to)]
 
 
-REPAIRABLE = ("sw", "gun", "vehicle", "other")  # unit kinds a 3.46 repair dr can be for
 
 
 @command("repair", "3.46")
