@@ -181,8 +181,10 @@ def _hidden(r: Row, h: History) -> bool:
 
 # ---- the report as blocks ---------------------------------------------------------------------------
 # Inline text: a list of str and (style, str) with style in b, i, s (struck), code, seq.
-# Blocks: ("h", level, inlines, anchor) ("p", inlines) ("ul", [inlines], cls) ("table", head, rows, numeric)
-#         ("figure", cls, svg, caption) ("open", tag, id, cls) ("close", tag) -- the last three HTML only.
+# Blocks: ("h", level, inlines, anchor) ("p", inlines) ("ul", [inlines], cls)
+#         ("table", head, rows, numeric[, caption]) ("summary", inlines, note): the heading of a folded
+#         <details> (Markdown: a level-3 heading); ("figure", cls, svg, caption) ("open", tag, id, cls)
+#         ("close", tag) -- the last three HTML only.
 
 def _side(s) -> str:
     return SIDE.get(s, str(s))
@@ -212,7 +214,6 @@ def report(h: History, html: bool = False) -> list:
                for ff in st.firefights]
         toc += [[("link:#roster", "CG Roster")], [("link:#charts", "Charts")], [("link:#undos", "Undos")]]
         add(("open", "nav", "contents", "toc"))
-        add(("h", 2, ["Contents"], None))
         add(("ul", toc, "toc"))
         add(("close", "nav"))
     for ff in st.firefights:
@@ -493,7 +494,8 @@ def _roster(h: History) -> list:
     head = ["FF", "Date", "Time", "Type", "Side", "ELR", "SAN", "CP gained", "CP spent", "CP left", "CVP lost",
             "TVP", "CG TVP", ""]
     out = [("open", "section", "roster", "roster"), ("h", 2, ["CG Roster"], "roster"),
-           ("table", head, table, {0, 5, 6, 7, 8, 9, 10, 11, 12})]
+           ("open", "div", "rosterpair", "pair"),  # in HTML the totals stand beside the table
+           ("table", head, table, {0, 5, 6, 7, 8, 9, 10, 11, 12}), ("open", "div", "totals", "totals")]
     t = totals(rows)
     out.append(("h", 3, ["Totals"], None))
     out.append(("ul", [[("b", f"{_side(s)}:"), f" CP gained {v['cp_gained']}, spent {v['cp_spent'] - hidden_spent[s]}"
@@ -502,7 +504,7 @@ def _roster(h: History) -> list:
                        for s, v in t.items()], "facts"))
     if h.secret:
         out.append(("p", [("i", "? : spending not yet revealed (ruling R10).")]))
-    out.append(("close", "section"))
+    out += [("close", "div"), ("close", "div"), ("close", "section")]
     return out
 
 
@@ -706,7 +708,7 @@ STYLE = """
 body { font: 16px/1.45 Georgia, "Times New Roman", serif; color: #1d1d1d; background: #fff;
        max-width: 78rem; margin: 1.2rem auto; padding: 0 1.2rem; }
 h1 { font-size: 1.9rem; border-bottom: 3px double #333; padding-bottom: .3rem; margin-bottom: .4rem; }
-h2 { font-size: 1.45rem; border-bottom: 1px solid #999; margin: 1.6rem 0 .5rem; }
+h2 { font-size: 1.45rem; border-bottom: 1px solid #999; margin: 1.3rem 0 .5rem; }
 h3 { font-size: 1.1rem; margin: .8rem 0 .3rem; }
 div.cols { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 0 2rem; }
 div.pair { display: flex; flex-wrap: wrap; gap: 0 1.5rem; align-items: flex-start; }
@@ -717,6 +719,9 @@ details > summary .note { font-size: .85rem; color: #555; }
 caption { text-align: left; font-weight: bold; padding: .1rem 0; }
 section.charts { display: grid; grid-template-columns: repeat(3, minmax(0, 1fr)); gap: 0 1.2rem; }
 section.charts > h2 { grid-column: 1 / -1; }
+section.dice { display: grid; grid-template-columns: repeat(4, minmax(0, 1fr)); gap: 0 1rem; }
+section.dice > h2 { grid-column: 1 / -1; }
+section.dice figcaption { font-size: .78rem; }
 h4 { font-size: 1rem; margin: .9rem 0 .2rem; color: #333; }
 p, ul { margin: .4rem 0; }
 ul.facts { padding-left: 1.2rem; }
@@ -735,7 +740,11 @@ figure { margin: .5rem 0 .8rem; }
 figure svg { display: block; max-width: 100%; height: auto; border: 1px solid #ddd; }
 details.map > summary { margin-left: calc(50% + 1rem); }
 figcaption { font-size: .85rem; color: #555; margin-top: .3rem; }
-nav.toc ul { columns: 3; padding-left: 1.2rem; margin: 0; font-size: .9rem; }
+nav.toc { margin: .6rem 0 0; }
+nav.toc ul { display: flex; flex-wrap: wrap; gap: .1rem 1.4rem; list-style: none; padding: 0; margin: 0;
+             font-size: .9rem; }
+div.totals { flex: 1 1 18rem; }
+div.totals h3 { margin-top: .2rem; }
 a { color: #2f5b8a; }
 @media print {
   body { max-width: none; margin: 0; padding: 0; font-size: 10.5pt; }
