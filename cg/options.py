@@ -28,8 +28,9 @@ def options(state: CampaignState, has_command=lambda name: True) -> list[dict]:
 
     s = state.step
     if s == "2.3":
-        out.extend(purchase_options(state))  # the RGs, both sides
-        for side in SIDES:
+        rgs = purchase_options(state)
+        for side in SIDES:  # each side's RGs, then its patrols, Attack Option and FP
+            out.extend(o for o in rgs if o["side"] == side)
             _purchase_options(state, side, may)
     elif s in ("2.5", "3.2"):
         for side in SIDES:
