@@ -54,6 +54,11 @@ def test_no_python_words_in_any_output_of_a_played_demo(played, tmp_path):
         r = cli_run(path, *args)
         assert r.code == 0, (args, r.err)
         outputs[" ".join(args)] = r.out + r.err
+    for name in cli.main.commands:  # every command's --help, and the step diagram
+        r = cli_run(path, name, "--help")
+        assert r.code == 0, (name, r.err)
+        outputs[f"{name} --help"] = r.out
+    outputs["diagram"] = cli_run(path, "diagram", "--markdown").out
     svg = tmp_path / "m.svg"
     assert cli_run(path, "map", "--svg", str(svg)).code == 0
     outputs["map --svg"] = svg.read_text(encoding="utf-8")
