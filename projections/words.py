@@ -6,6 +6,10 @@ TYPE = {"axis_assault": "Axis Assault", "allied_assault": "Allied Assault", "dua
         "idle": "Idle Firefight"}
 
 
+SITUATION = {"friendly_mlr": "friendly MLR", "enemy_mlr": "enemy MLR", "isolated": "Isolated",
+             "uncontrolled": "Uncontrolled Terrain", "nml": "No Man's Land"}  # 3.212
+
+
 def signed(v: int) -> str:
     return f"+{v}" if v > 0 else str(v)
 
@@ -22,7 +26,9 @@ def roll_words(r: dict, column: str | None = None) -> str:
         text += f" = {r['final']}"
     where = f" on {column}" if column else ""
     out = r["outcome"]
-    if r.get("rolled") not in (None, out):
+    if isinstance(out, str):
+        out = out.replace("_", " ")  # "redeploys_replaced" -> "redeploys replaced"
+    if r.get("rolled") not in (None, r["outcome"]):
         out = f"{r['rolled']} -> {out} (2.362)"
     who = "" if not r.get("manual") else " [dice given]"
     return f"{text}{where}, row {row_words(r['row'])} of {r['table']}: {out if out is not None else 'none'}{who}"
@@ -73,7 +79,9 @@ def _summary(etype: str, p: dict) -> str:
     if etype == "fortified":
         where = f" in {p['hex']}" if p.get("hex") else ""
         unit = f" for {p['unit']}" if p.get("unit") else ""
-        return f"{s} spent {p['cost']} FP on {p['kind']}{where}{unit}, {p['fp_left']} FP left"
+        factors = (p.get("detail") or {}).get("factors")
+        what = terrain_words(f"{p['kind']}:{factors}" if factors else f"{p['kind']}:")
+        return f"{s} spent {p['cost']} FP on {what}{',' if factors and where else ''}{where}{unit}, {p['fp_left']} FP left"
     if etype == "firefight_determined":
         t = TYPE.get(p["type"], p["type"])
         if p["type"] == "idle":
@@ -91,7 +99,7 @@ def _summary(etype: str, p: dict) -> str:
         how = roll_words(r, "Redeployment Table") if r else "Option B"
         res = p["result"].replace("_", " ")
         tail = f" -> {res}" if not r or r["outcome"] != p["result"] else ""
-        return f"{s} {p['unit']} redeploys from {p['frm'] or 'MLR'} ({p['situation'].replace('_', ' ')}) " \
+        return f"{s} {p['unit']} redeploys from {p['frm'] or 'MLR'} ({SITUATION.get(p['situation'], p['situation'])}) " \
                f"to {p['to']}: {how}{tail}"
     if etype == "unit_set_up":
         return f"{s} {p['unit']} set up in {p['hex']}" + (" (HIP)" if p["hip"] else "")
@@ -116,7 +124,7 @@ def _summary(etype: str, p: dict) -> str:
     if etype == "isolated_marked":
         return f"Isolated (Ammunition Shortage): {', '.join(u['unit'] for u in p['units'])}"
     if etype == "terrain_changed":
-        ch = ", ".join(f"{c['change']} {c['item']} in {c['hex']}" for c in p["changes"]) or "no change"
+        ch = ", ".join(f"{c['change']} {terrain_words(c['item'])} in {c['hex']}" for c in p["changes"]) or "no change"
         rolls = "; ".join(roll_words(x) for x in p.get("rolls", ()))
         return f"terrain ({p['rule']}): {ch}" + (f" [{rolls}]" if rolls else "")
     if etype == "evacuation_rolled":

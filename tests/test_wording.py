@@ -83,7 +83,7 @@ def test_text_status_at_every_step_of_a_campaign_names_no_python_word(tmp_path):
         assert PYTHON_WORDS.search(t) is None, t
 
 
-def test_table_rows_read_one_way_everywhere(played):
+def test_table_rows_and_results_read_one_way_everywhere(played):
     path, _outputs = played
     log = cli_run(path, "log").out
     rows = re.findall(r", row (\S+) of ", log)
@@ -91,6 +91,9 @@ def test_table_rows_read_one_way_everywhere(played):
     assert re.search(r"row <=\d+ of ", log) and re.search(r"row >=\d+ of ", log)
     md = cli_run(path, "export", "--format", "md").out
     assert not re.search(r", row [<>][^=]", md)
+    # and in words, not the ledger's keys: "redeploys replaced", "cleared open ground", "enemy MLR"
+    snake = re.findall(r"\b[a-z]+_[a-z_]+\b", log)
+    assert not snake, sorted(set(snake))
 
 
 @pytest.mark.parametrize("args,takes", [
