@@ -5,11 +5,12 @@ from cg.state import SIDES
 
 
 def _units(st, counters: bool = False) -> dict:
-    """Units with a recorded hex: "ax:4-6-7" for the text map, (side, counter name) for the SVG's counters."""
+    """Units with a recorded hex: "axis 4-6-7 (I1-1.1)" for the text map, (side, counter name) for the
+    SVG's counters."""
     out: dict = {}
     for u in st.units.values():
         if u.hex and u.status in ("on_map", "available", "reserve"):
-            out.setdefault(u.hex, []).append((u.side, u.name) if counters else f"{u.side[:2]}:{u.name}")
+            out.setdefault(u.hex, []).append((u.side, u.name) if counters else f"{u.side} {u.name} ({u.id})")
     return out
 
 
