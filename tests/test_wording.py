@@ -147,3 +147,17 @@ def test_unit_ids_are_case_insensitive_like_sides_and_rgs(tmp_path):
     assert rows[-1].payload["unit"] == u.id and rows[-1].payload["hex"] == "L4"
     r = cli_run(c.path, "setup", "axis", "nosuch-1.1", "L4")
     assert r.code == 2 and "unknown axis unit 'nosuch-1.1'" in r.err
+
+
+def test_a_repair_flagged_at_2_9_is_found_whatever_the_case_of_its_id(tmp_path):
+    plan = {1: {"buy": [("axis", "HW1")],
+                "end": {"cvp_lost": {"axis": 2, "allied": 3}, "repair": ["axis:HW1-1.3=malfunction"]}}}
+    c = Campaign(tmp_path / "r.plcg", plan=plan)
+    c.advance(1, "3.46")
+    assert c.state().units["HW1-1.3"].name == "HMG"
+    c.close()
+    r = cli_run(c.path, "repair", "axis", "hw1-1.3", "--dice", "3")
+    assert r.code == 0, r.err
+    rows = [x for x in cli.Ledger(c.path).store.read() if x.type == "repair_rolled"]
+    assert [x.payload["item"] for x in rows] == ["HW1-1.3"]
+    assert cli_run(c.path, "status", "--json").out.count("plcg repair axis HW1-1.3") == 0  # no longer owed

@@ -106,7 +106,7 @@ def unit_arg(state: CampaignState, side: str, uid, alive: bool = True):
     """The unit named; BadInput if SIDE has none of that id. `alive`: also refused (3.11) if it is out
     of play. A command with other arguments to check asks with alive=False and calls in_play once
     they are all parsed: bad input is reported as such before any rule is applied."""
-    u = _unit_any_case(state, str(uid).strip()) if uid is not None else None
+    u = unit_any_case(state, str(uid).strip()) if uid is not None else None
     if u is None or u.side != side:
         raise BadInput(f"unknown {side} unit {uid!r} (plcg oob {side} lists them)")
     if alive:
@@ -114,7 +114,7 @@ def unit_arg(state: CampaignState, side: str, uid, alive: bool = True):
     return u
 
 
-def _unit_any_case(state: CampaignState, uid: str):
+def unit_any_case(state: CampaignState, uid: str):
     """Unit ids are case-insensitive, like sides and RGs: `i1-1.l1` names I1-1.L1."""
     u = state.unit(uid) or state.unit(uid.upper())
     if u is None:

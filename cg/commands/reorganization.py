@@ -10,7 +10,7 @@ from events.errors import BadInput, Refused
 from cg.state import CampaignState
 from events import types as ev
 from events.roll import Drm
-from cg.commands.base import at, command, given_dice, int_arg, leader_slots, roll, side_arg, unit_arg
+from cg.commands.base import at, command, given_dice, int_arg, leader_slots, roll, side_arg, unit_any_case, unit_arg
 from cg.rules import REPAIRABLE
 
 
@@ -119,6 +119,11 @@ def _repair(ctx, cmd):
         raise BadInput("plcg repair SIDE ITEM: name the weapon or vehicle")
     owed = st.repairs_owed.get((side, item))
     unit = st.unit(item)
+    if owed is None and unit is None:  # ids are case-insensitive: i1-1.5 names I1-1.5
+        same = [k for (sd, k) in st.repairs_owed if sd == side and k.casefold() == item.casefold()]
+        unit = unit_any_case(st, item)
+        item = same[0] if same else unit.id if unit is not None else item
+        owed = st.repairs_owed.get((side, item))
     if owed is None and (unit is None or unit.side != side):
         raise BadInput(f"unknown {side} unit {item!r}, and no repair is owed for it (plcg end --repair "
                        f"{side}:ITEM=KIND flags one at 2.9; plcg oob {side} lists the units)")
