@@ -9,10 +9,25 @@ from __future__ import annotations
 import os
 import re
 import sys
-import click
 
+import click
+import orjson
+from click.core import ParameterSource
+
+from cg import snapshot
+from cg.card_schema import load_card, shipped_cards
+from cg.evolve import reverted_seqs
 from cg.ledger import VERSION, Ledger
+from cg.options import options
+from cg.revision import revision
+from cg.steps import BY_ID, STEPS, mermaid, pending
 from events.errors import BadInput, PlcgError
+from projections.digest import digest
+from projections.maps import map_json, map_svg, map_text
+from projections.oob import oob_rows, oob_text
+from projections.purchases import fortification_rows, purchase_rows, purchase_text
+from projections.roster import roster_rows, roster_text
+from projections.words import TYPE, summary
 
 INTERNAL_ERROR = 5  # extension of the contract: a bug, never a rule or input problem
 
@@ -61,32 +76,40 @@ class PlcgGroup(click.Group):
 @click.group(cls=PlcgGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--db", "db", envvar="PLCG_DB", default="campaign.plcg", show_default=True,
               help="The campaign file (SQLite); also $PLCG_DB.")
+@click.option("--key", "key", envvar="PLCG_KEY", type=click.Path(dir_okay=False),
+              help="Play by email: the acting player's private key (plcg keys new); also $PLCG_KEY.")
 @click.version_option(VERSION, prog_name="plcg")
 @click.pass_context
-def main(ctx, db):
+def main(ctx, db, key):
     """plcg — the campaign ledger for Platoon Leader 2.5 (ASL campaign games).
 
     Exit codes: 0 done; 1 audit found a problem; 2 bad input (nothing written); 3 refused by the
     rules or the step order (nothing written); 4 another writer appended first, retry (nothing
     written); 5 internal error.
     """
-    ctx.obj = {"db": db}
+    ctx.obj = {"db": db, "key": key}
 
 
 def _db(ctx) -> str:
     return ctx.find_root().obj["db"]
 
 
-def _echo_json(obj) -> None:
-    import orjson
+def _key(ctx):
+    """The private key named by --key / $PLCG_KEY, loaded (None when none is named)."""
+    path = ctx.find_root().obj.get("key")
+    if not path:
+        return None
+    from cg.pbem import load_private
 
+    return load_private(path)
+
+
+def _echo_json(obj) -> None:
     click.echo(orjson.dumps(obj, option=orjson.OPT_INDENT_2).decode())
 
 
 def _step(ctx, cmd: dict, as_json: bool = False) -> None:
     """Run one step command: decide, append in one transaction, print what was recorded."""
-    from projections.words import summary
-
     # an option not given is left out (the handlers' defaults apply); a 0 given is kept: 0 == False,
     # so `in (None, False, ...)` would drop it and report --turn 0 as missing
     cmd = {k: v for k, v in cmd.items() if v is not None and v is not False and v != () and v != []}
@@ -96,9 +119,15 @@ def _step(ctx, cmd: dict, as_json: bool = False) -> None:
             raise BadInput(f"{what}: one line, without control characters (newlines, tabs)")
     led = Ledger(_db(ctx), write=True)
     try:
-        stored = led.run(cmd)
+        stored = led.run(cmd, key=_key(ctx))
     finally:
         led.close()
+    _print_stored(led, stored, as_json)
+
+
+def _print_stored(led, stored, as_json: bool = False) -> None:
+    from projections.words import summary
+
     if as_json:
         _echo_json([{"seq": s.seq, "type": s.type, "summary": summary(s.type, s.payload), **(
             {"roll": s.payload["roll"]} if isinstance(s.payload.get("roll"), dict) else {})} for s in stored])
@@ -108,8 +137,6 @@ def _step(ctx, cmd: dict, as_json: bool = False) -> None:
     st = led.state_after
     moved = [s for s in stored if s.type == "step_left"]
     if moved:
-        from cg.steps import BY_ID
-
         lines.append((moved[-1].seq, "the CG has ended" if st.ended else
                       f"now at step {st.step} {BY_ID[st.step].name} (firefight {st.firefight})"))
         if any(s.payload.get("step") == "2.3" for s in moved) and not st.ended:
@@ -138,10 +165,21 @@ def side_argument():
 @click.option("--card", "card", required=True, help="A CG Card TOML file, or the name of a shipped card.")
 @click.option("--redeployment", type=click.Choice(["A", "B"]), help="Redeployment Option (else chosen at 3.2).")
 @click.option("--seed", help="Seed of the ledger's roller (default: random, recorded in the log).")
+@click.option("--balance", "balance", multiple=True, metavar="SIDE:N",
+              help="1.3 Balance Provision N (1-based among SIDE's on the card) in force; repeatable.")
+@click.option("--axis-key", "axis_key", help="Play by email: the axis player's public key (plcg keys new).")
+@click.option("--allied-key", "allied_key", help="Play by email: the allied player's public key.")
+@click.option("--dice-policy", "dice_policy", type=click.Choice(["any", "two-party"]),
+              help="The dice the campaign accepts; two-party: both players' values make every die (play by email).")
+@click.option("--rules-revision", "rules_revision", type=int,
+              help="Decide the campaign under an earlier rules revision (ruling R32; default: the current one).")
 @click.pass_context
-def new(ctx, card, redeployment, seed):
+def new(ctx, card, redeployment, seed, balance, axis_key, allied_key, dice_policy, rules_revision):
     """Start a campaign from a CG Card (refuses if the file exists)."""
-    led = Ledger.create(_db(ctx), card, seed, redeployment)
+    from cg.pbem import settings
+
+    pbem = settings(axis_key, allied_key, dice_policy)
+    led = Ledger.create(_db(ctx), card, seed, redeployment, balance, pbem=pbem, rules_revision=rules_revision)
     st = led.state()
     led.close()
     click.echo(f"campaign {st.card.campaign.name!r} started in {_db(ctx)}: firefight 1 of "
@@ -152,8 +190,6 @@ def new(ctx, card, redeployment, seed):
 @JSON_OPT
 def cards(as_json):
     """List the shipped CG Cards."""
-    from cg.card_schema import shipped_cards
-
     rows = shipped_cards()
     if as_json:
         _echo_json([{"name": n, "campaign": c, "description": d} for n, c, d in rows])
@@ -162,10 +198,46 @@ def cards(as_json):
         click.echo(f"{n:12} {c} — {d}")
 
 
-def status_dict(st) -> dict:
-    from cg.options import options
-    from cg.steps import BY_ID, pending
+@main.group("card")
+def card_group():
+    """Read or check a CG Card file (plcg cards lists the shipped ones)."""
 
+
+@card_group.command("show")
+@click.argument("ref", metavar="NAME-or-FILE")
+@JSON_OPT
+def card_show(ref, as_json):
+    """A CG Card: sides, RGs with cost, limits and availability, the OB given, firefights, map."""
+    from projections.cardview import card_json, card_text  # lazy: only `plcg card show` (it brings cg.tables)
+
+    card = load_card(ref)
+    if as_json:
+        _echo_json(card_json(card))
+    else:
+        click.echo(card_text(card))
+
+
+@card_group.command("check")
+@click.argument("path", metavar="FILE")
+def card_check(path):
+    """Check a CG Card file: exit 0, or 2 with every problem as `path: what is wrong`."""
+    card = load_card(path)
+    click.echo(f"card {path} is sound: {card.campaign.name}")
+
+
+def _card_firefight(st) -> dict:
+    """What the CG Card says of the current firefight (2.2 weather, 2.74 moon, CG2 turns, 1.34, FSR)."""
+    spec = st.card.firefight(st.firefight)
+    return {
+        "weather": st.card.weather_at(st.firefight),
+        "moon": spec.moon if spec else None,
+        "turns": spec.turns if spec else None,
+        "historical_attacker": spec.attacker if spec else None,
+        "fsr": list(spec.fsr) if spec else [],
+    }
+
+
+def status_dict(st) -> dict:
     ff = st.ff
     return {
         "campaign": st.card.campaign.name,
@@ -181,8 +253,10 @@ def status_dict(st) -> dict:
         "type": ff.type,
         "attacker": ff.attacker,
         "option": st.option,
+        "rules_revision": revision(st),
         "pending": pending(st),
         "options": options(st, has_command=lambda name: name in main.commands),
+        "card_firefight": _card_firefight(st),
         "sides": {
             side: {
                 "cp": s.cp, "elr": s.elr, "san": s.san, "attack_option": s.attack, "fp": s.fp,
@@ -191,7 +265,19 @@ def status_dict(st) -> dict:
             for side, s in st.sides.items()
         },
         "seq": st.seq,
+        **({"pbem": _pbem_status(st)} if st.pbem is not None else {}),
     }
+
+
+def _pbem_status(st) -> dict:
+    """Play by email in `status --json`: the keys, the dice policy, what awaits whom."""
+    pb = st.pbem
+    prop = pb.get("proposal")
+    return {"keys": dict(pb["keys"]), "dice_policy": pb["dice_policy"],
+            "signed": {s: (None if h is None else {"seq": h[0], "hash": h[1][:16]}) for s, h in pb["signed"].items()},
+            "proposal": None if prop is None else {"side": prop["side"], "command": prop["command"].get("name")},
+            "open_dice": [{"side": r["side"], "command": r["command"].get("name"), "commit": c[:16],
+                           "answered": r["answer"] is not None} for c, r in pb["requests"].items()]}
 
 
 @main.command()
@@ -214,9 +300,18 @@ def status_text(d: dict) -> str:
     lines = [f"{d['campaign']} — firefight {d['firefight']} of {d['firefights']} ({d['date']}, {d['time']})"
              + (" — the CG has ended" if d["ended"] else f", step {d['step']} {d['step_name']}")]
     if d["type"]:
-        from projections.words import TYPE
-
         lines.append(f"type: {TYPE[d['type']]}" + (f", attacker {d['attacker']}" if d["attacker"] else ""))
+    cf = d["card_firefight"]
+    said = [f"weather {cf['weather']}"]
+    if cf["moon"]:
+        said.append(f"moon {cf['moon']}" + (" (+1 to patrols, 2.74)" if cf["moon"] in ("none", "full") else ""))
+    if cf["turns"]:
+        said.append(f"at most {cf['turns']} game turns")
+    if cf["historical_attacker"]:
+        said.append(f"historical ATTACKER {cf['historical_attacker']} (1.34)")
+    lines.append("CG Card: " + ", ".join(said))
+    for rule in cf["fsr"]:
+        lines.append(f"  FSR: {rule}")
     # a plain table: status runs after every step, and tabulate's import costs more than this
     lines.append(f"{'side':8}{'CP':>5}{'ELR':>5}{'SAN':>5}{'FP':>5}{'CG TVP':>8}  attack")
     for side, s in d["sides"].items():
@@ -237,6 +332,13 @@ def status_text(d: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+@main.command("rules-upgrade")
+@click.pass_context
+def rules_upgrade(ctx):
+    """Ruling R32: decide the campaign under this plcg's rules revision from the next firefight's 2.1 on."""
+    _step(ctx, {"name": "rules-upgrade"})
+
+
 @main.command("next")
 @click.pass_context
 def next_(ctx):
@@ -249,30 +351,50 @@ def next_(ctx):
 @click.pass_context
 def log(ctx, as_json):
     """The history, one line per event (JSON Lines with --json); undone events are marked."""
-    from cg.evolve import reverted_seqs
-    from projections.words import summary
-
     led = Ledger(_db(ctx))
-    rows = list(led.store.read())
-    led.close()
-    recs = [(r.seq, r.batch, r.type, r.payload) for r in rows]
-    undone = reverted_seqs(recs)
-    import orjson
+    try:
+        last = led.store.head()[0]
+        undone = reverted_seqs(led.store.reverts(until=last))
+        # streamed: a chunk of rows at a time, written as one string (no object per row kept, no
+        # whole log in memory, one write per chunk instead of one echo per line)
+        batch_cmd: dict = {}  # the command of the current batch: a roll's source (two-party: a reveal's)
+        cols = ("seq", "firefight", "step", "type", "payload", "recorded", "command")
+        for chunk in led.store.read_chunks(last, cols):
+            out = []
+            for seq, ff, step, etype, p, recorded, command in chunk:
+                if command is not None:
+                    batch_cmd = _command_of(command)
+                if as_json:
+                    line = {"seq": seq, "firefight": ff, "step": step, "type": etype, "side": p.get("side"),
+                            "summary": summary(etype, p), "reverted": seq in undone, "recorded": recorded}
+                    if isinstance(p.get("roll"), dict):
+                        line["roll"] = _sourced(p["roll"], batch_cmd)
+                    elif p.get("rolls"):  # Dual Attack's two drs, rubble's creation and falling rolls
+                        line["rolls"] = [_sourced(x, batch_cmd) for x in p["rolls"]]
+                        line["roll"] = line["rolls"][0]
+                    out.append(orjson.dumps(line).decode())
+                else:
+                    mark = " (undone)" if seq in undone else ""
+                    out.append(f"{seq:>5} ff{ff} {step:>5}  {summary(etype, p)}{mark}")
+            out.append("")
+            click.echo("\n".join(out), nl=False)
+    finally:
+        led.close()
 
-    for r in rows:
-        side = r.payload.get("side")
-        line = {"seq": r.seq, "firefight": r.firefight, "step": r.step, "type": r.type, "side": side,
-                "summary": summary(r.type, r.payload), "reverted": r.seq in undone, "recorded": r.recorded}
-        if isinstance(r.payload.get("roll"), dict):
-            line["roll"] = r.payload["roll"]
-        elif r.payload.get("rolls"):  # Dual Attack's two drs, rubble's creation and falling rolls
-            line["roll"] = r.payload["rolls"][0]
-            line["rolls"] = r.payload["rolls"]
-        if as_json:
-            click.echo(orjson.dumps(line).decode())
-        else:
-            mark = " (undone)" if r.seq in undone else ""
-            click.echo(f"{r.seq:>5} ff{r.firefight} {r.step:>5}  {line['summary']}{mark}")
+
+def _command_of(text) -> dict:
+    try:
+        cmd = orjson.loads(text)
+    except (TypeError, ValueError):
+        return {}
+    return cmd if isinstance(cmd, dict) else {}
+
+
+def _sourced(roll: dict, cmd: dict) -> dict:
+    """A roll with its `source` (contract)."""
+    from projections.dicestats import roll_source
+
+    return {**roll, "source": roll_source(roll, cmd)}
 
 
 @main.command()
@@ -290,8 +412,6 @@ def undo(ctx, to, reason, force):
 @click.pass_context
 def replay(ctx, as_json):
     """Rebuild the state from the log alone, print its digest, and store it as the new snapshot."""
-    from projections.digest import digest
-
     led = Ledger(_db(ctx))
     st = led.state(use_snapshot=False)
     head = led.store.head()
@@ -316,8 +436,6 @@ def _words(v) -> str:
 def _refresh_snapshot(path: str, st, head: tuple) -> None:
     """The snapshot is derived data: replay rebuilds it where the file can be written (a snapshot of
     older fold code is otherwise ignored until the next command); a read-only file keeps its own."""
-    from cg import snapshot
-
     try:
         w = Ledger(path, write=True)
     except BadInput:
@@ -333,14 +451,25 @@ def _refresh_snapshot(path: str, st, head: tuple) -> None:
 
 @main.command()
 @JSON_OPT
+@click.option("--against", "against", type=click.Path(dir_okay=False),
+              help="Play by email: compare with the other player's copy; names the first row where they part.")
 @click.pass_context
-def audit(ctx, as_json):
+def audit(ctx, as_json, against):
     """Check the hash chain, the step order, every roll and every limit (exit 1 on any finding)."""
-    from projections.audit import run_audit
+    # lazy: only audit (and import) decide again: the other reads skip every handler, the event
+    # classes and cattrs (~60 ms, -X importtime)
+    from projections.audit import compare_copies, run_audit
 
     led = Ledger(_db(ctx))
     try:
-        report = run_audit(led)
+        if against is not None:
+            other = Ledger(against)
+            try:
+                report = compare_copies(led.store, other.store, (_db(ctx), against))
+            finally:
+                other.close()
+        else:
+            report = run_audit(led)
     finally:
         led.close()
     if as_json:
@@ -350,10 +479,147 @@ def audit(ctx, as_json):
             click.echo(f"FINDING seq {f['seq']} [{f['rule']}]: {f['what']}")
         for n in report["notes"]:
             click.echo(f"note seq {n['seq']}: {n['what']}")
+        if report.get("rolls"):
+            click.echo("rolls: " + "; ".join(f"{side} " + ", ".join(f"{n} {src}" for src, n in sorted(by.items()))
+                                             for side, by in sorted(report["rolls"].items())))
         if not report["findings"]:
-            click.echo(f"audit clean: {report['events']} events, hash chain intact")
+            click.echo(f"the copies agree ({report['events']} events here)" if against is not None else
+                       f"audit clean: {report['events']} events, hash chain intact")
     if report["findings"]:
         ctx.exit(1)
+
+
+# ---- play by email ----------------------------------------------------------------------------------------
+
+@main.group()
+def keys():
+    """Play by email: the players' Ed25519 keys."""
+
+
+@keys.command("new")
+@click.option("-o", "out", required=True, type=click.Path(dir_okay=False), help="The private key file (mode 0600).")
+def keys_new(out):
+    """Make a key pair: the private key in FILE (mode 0600), the public key alone on stdout."""
+    from cg.pbem import new_keypair
+
+    pem, pub = new_keypair()
+    try:
+        fd = os.open(out, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+    except FileExistsError:
+        raise BadInput(f"{out} already exists; plcg keys new never overwrites a key") from None
+    except OSError as e:
+        raise BadInput(f"cannot write {out}: {e.strerror}") from None
+    with os.fdopen(fd, "wb") as f:
+        f.write(pem)
+    click.echo(pub)
+
+
+@main.command()
+@click.option("--since", "since", type=int, default=0, show_default=True, help="Only the events after this seq.")
+@click.option("-o", "out", required=True, type=click.Path(dir_okay=False), help="The bundle file to write.")
+@click.pass_context
+def bundle(ctx, since, out):
+    """Play by email: answer the other side's two-party dice, sign the head, write the events after SEQ."""
+    from events import bundle as bundles
+
+    led = Ledger(_db(ctx), write=True)
+    try:
+        stored = led.sign(_key(ctx))
+        rows, campaign = led.bundle_rows(since)
+    finally:
+        led.close()
+    for s in stored:
+        if s.type == "dice_answered":
+            click.echo(f"[{s.seq}] answered {s.payload['request'][:8]}")
+    b = bundles.write(out, rows, since, campaign)
+    click.echo(f"bundle {out}: seq {since + 1} to {b.head[0]}, signed by {_signer(rows[-1])}")
+
+
+def _signer(row) -> str:
+    import orjson
+
+    return orjson.loads(row[6]).get("side", "?") if row[2] == "head_signed" else "nobody"
+
+
+@main.command()
+@click.argument("path", metavar="FILE")
+@click.pass_context
+def receive(ctx, path):
+    """Play by email: check the other side's bundle (signature, chain, step order, rules) and append it."""
+    from events import bundle as bundles
+    from projections.audit import audit_store, audit_tail
+
+    b = bundles.read(path)
+    n = Ledger.receive(_db(ctx), b, audit_store, audit_tail)
+    if n == 0:
+        click.echo(f"bundle {path}: already held (seq {b.since + 1} to {b.head[0]}); nothing written")
+    else:
+        click.echo(f"bundle {path}: {n} events received, now at seq {b.head[0]}")
+        led = Ledger(_db(ctx))
+        try:
+            from cg.pbem import pending_items
+
+            for item in pending_items(led.state(lazy=True)):
+                click.echo(f"  owed: {item['what']}")
+        finally:
+            led.close()
+
+
+@main.command()
+@JSON_OPT
+@click.pass_context
+def reveal(ctx, as_json):
+    """Play by email: reveal this side's answered two-party dice; each committed command is decided."""
+    led = Ledger(_db(ctx), write=True)
+    try:
+        stored = led.reveal(_key(ctx))
+    finally:
+        led.close()
+    _print_stored(led, stored, as_json)
+
+
+@main.command()
+@JSON_OPT
+@click.pass_context
+def confirm(ctx, as_json):
+    """Play by email: agree to the other side's proposal (a shared fact); it takes effect now (ruling R47)."""
+    _step(ctx, {"name": "confirm"}, as_json)
+
+
+@main.command()
+@click.option("--reason", required=True, help="Why: the log keeps it.")
+@click.pass_context
+def reject(ctx, reason):
+    """Play by email: refuse the other side's proposal (or withdraw one's own), with the reason."""
+    _step(ctx, {"name": "reject", "reason": reason})
+
+
+@main.command("dice-stats")
+@click.option("--side", "side", help="Only this side's rolls (axis or allied).")
+@click.option("--kind", "kind", help="Only this kind of roll: the command that rolls it (elr, cp, leader, ...).")
+@JSON_OPT
+@click.pass_context
+def dice_stats(ctx, side, kind, as_json):
+    """Every roll of the CG: counts per total and per kind, expected vs observed, a chi-square p-value."""
+    from projections.dicestats import rolls_of, stats, stats_text
+
+    if side is not None:
+        from cg.commands import side_arg
+
+        side = side_arg({"side": side})
+    led = Ledger(_db(ctx))
+    try:
+        rolls = rolls_of((r.seq, r.batch, r.type, r.payload, r.command) for r in led.store.read())
+    finally:
+        led.close()
+    if kind is not None and kind not in {r["kind"] for r in rolls}:
+        raise BadInput(f"--kind {kind!r}: the log holds no roll of that kind (it holds: "
+                       f"{', '.join(sorted({r['kind'] for r in rolls})) or 'none'})")
+    d = stats(rolls, side, kind)
+    if as_json:
+        _echo_json(d)
+    else:
+        click.echo(stats_text(d))
 
 
 @main.command()
@@ -362,8 +628,6 @@ def audit(ctx, as_json):
 @click.pass_context
 def roster(ctx, as_json, at):
     """The CG Roster: one row per firefight and side, with the CG's running totals."""
-    from projections.roster import roster_rows, roster_text
-
     led = Ledger(_db(ctx))
     st = led.state(at=at)
     led.close()
@@ -382,8 +646,7 @@ def roster(ctx, as_json, at):
 @click.pass_context
 def purchases(ctx, side, as_json, reveal, at):
     """The RG Purchase Record of SIDE (the enemy's purchases once revealed, ruling R10)."""
-    from cg.commands import side_arg
-    from projections.purchases import fortification_rows, purchase_rows, purchase_text
+    from cg.commands import side_arg  # lazy: cg.commands brings every handler and the event classes (~40 ms)
 
     side = side_arg({"side": side})
     led = Ledger(_db(ctx))
@@ -404,8 +667,7 @@ def purchases(ctx, side, as_json, reveal, at):
 @click.pass_context
 def oob(ctx, side, as_json, at):
     """The order of battle of SIDE: every unit by RG with its status."""
-    from cg.commands import side_arg
-    from projections.oob import oob_rows, oob_text
+    from cg.commands import side_arg  # lazy: as in purchases
 
     side = side_arg({"side": side})
     led = Ledger(_db(ctx))
@@ -425,8 +687,6 @@ def oob(ctx, side, as_json, at):
 @click.pass_context
 def map_(ctx, as_json, svg, at):
     """Map control: CTHC, No Man's Land, MLR, Uncontrolled, Isolated, and the terrain kept (CG5)."""
-    from projections.maps import map_json, map_svg, map_text
-
     led = Ledger(_db(ctx))
     st = led.state(at=at)
     led.close()
@@ -448,21 +708,51 @@ def map_(ctx, as_json, svg, at):
 @click.pass_context
 def export(ctx, fmt, out):
     """The raw log (JSON Lines, importable) or an After Action Report (Markdown, HTML)."""
-    from projections import aar
+    from projections import aar  # lazy: the report imports every projection, charts and maps (~50 ms)
 
     led = Ledger(_db(ctx))
     try:
-        text = aar.export(led, fmt)
+        # the log is read and checked before the first piece: the file is opened only then, and the
+        # report is written a piece at a time (it is never in memory whole)
+        pieces = aar.export_chunks(led, fmt)
+        if out:
+            _write_whole(out, _batched(pieces))
+        else:
+            for text in _batched(pieces):
+                click.echo(text, nl=False)
     finally:
         led.close()
-    if out:
+
+
+def _write_whole(out: str, texts) -> None:
+    """Write `texts` to `out` under a temporary name in the same folder, renamed into place only once
+    whole: an error half-way (a damaged row met late in the log) leaves no partial report behind."""
+    folder = os.path.dirname(os.path.abspath(out))
+    tmp = os.path.join(folder, f".{os.path.basename(out)}.{os.getpid()}.tmp")
+    try:
         try:
-            with open(out, "w", encoding="utf-8") as fh:
-                fh.write(text)
+            with open(tmp, "w", encoding="utf-8") as fh:
+                for text in texts:
+                    fh.write(text)
+            os.replace(tmp, out)
         except OSError as e:
             raise BadInput(f"cannot write {out}: {e.strerror}") from None
-    else:
-        click.echo(text, nl=False)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def _batched(pieces, size: int = 1 << 16):
+    """Text pieces joined into strings of about `size` characters: one write each."""
+    buf, n = [], 0
+    for p in pieces:
+        buf.append(p)
+        n += len(p)
+        if n >= size:
+            yield "".join(buf)
+            buf, n = [], 0
+    if buf:
+        yield "".join(buf)
 
 
 @main.command("import")
@@ -470,7 +760,7 @@ def export(ctx, fmt, out):
 @click.pass_context
 def import_(ctx, file):
     """Make a new campaign file from an exported JSON Lines log; audited on the way in."""
-    from projections.transfer import import_jsonl
+    from projections.transfer import import_jsonl  # lazy: only `plcg import` (it brings secrets, ~5 ms)
 
     n = import_jsonl(file, _db(ctx))
     click.echo(f"imported {n} events into {_db(ctx)}; audit clean")
@@ -478,8 +768,6 @@ def import_(ctx, file):
 
 def steps_doc() -> str:
     """docs/steps.md: the step table and the machine's own Mermaid drawing."""
-    from cg.steps import STEPS, mermaid
-
     rows = "\n".join(f"| {s.id} | {s.name} | {s.rule} |" for s in STEPS)
     return (
         "# The step machine\n\n"
@@ -493,23 +781,19 @@ def steps_doc() -> str:
 @click.option("--markdown", is_flag=True, help="The whole docs/steps.md page.")
 def diagram(markdown):
     """Print the step machine as a Mermaid stateDiagram (drawn by transitions)."""
-    from cg.steps import mermaid
-
     click.echo(steps_doc() if markdown else mermaid(), nl=not markdown)
 
 
 @main.command()
 @click.option("--db", "demo_db", type=click.Path(dir_okay=False), help="Where to write the demo campaign.")
+@click.option("--card", "demo_card", default="sample", show_default=True,
+              help="The shipped card to play: sample, or bridgehead (boards, OB given, a night firefight).")
 @click.pass_context
-def demo(ctx, demo_db):
-    """Play the shipped sample CG with the seeded roller (one firefight Idle) and print its roster.
+def demo(ctx, demo_db, demo_card):
+    """Play a shipped CG with the seeded roller (the sample: one firefight Idle) and print its roster.
 
     Run again, it replaces the demo file it made before (never another campaign)."""
-    from cg.demo import play
-    from projections.words import summary
-    from projections.roster import roster_rows, roster_text
-
-    from click.core import ParameterSource
+    from cg.demo import play  # lazy: only `plcg demo` plays (cg.demo brings the Ledger's write path)
 
     root = ctx.find_root()
     explicit = root.get_parameter_source("db") in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)
@@ -522,7 +806,7 @@ def demo(ctx, demo_db):
                            "(the demo replaces only a file it made)")
         replace(path)
         click.echo(f"replacing the earlier demo campaign in {path}")
-    n = play(path, echo=lambda line: click.echo(line), describe=summary)
+    n = play(path, echo=lambda line: click.echo(line), describe=summary, card=demo_card)
     led = Ledger(path)
     st = led.state()
     led.close()
@@ -588,14 +872,18 @@ def oba(ctx, side, rg, dice, as_json):
 @click.argument("side", metavar="SIDE")
 @click.argument("rg", metavar="RG", required=False)
 @click.option("--generated", is_flag=True, help="3.45: generate a leader after `plcg leaders`.")
+@click.option("--commissar", is_flag=True,
+              help="Russian, 2.361 *: take a Commissar for the leader the DR gives, where the card's RG allows it "
+                   "(A25.22, ruling R40).")
 @DICE_DR
 @JSON_OPT
 @click.pass_context
-def leader(ctx, side, rg, generated, dice, as_json):
+def leader(ctx, side, rg, generated, commissar, dice, as_json):
     """2.36 One leader DR owed by a bought RG (3.45 generation with --generated)."""
     if not rg and not generated:
         raise click.UsageError("name the RG (2.36) or give --generated (3.45)")
-    _step(ctx, {"name": "leader", "side": side, "rg": rg, "generated": generated, "dice": dice}, as_json)
+    _step(ctx, {"name": "leader", "side": side, "rg": rg, "generated": generated, "commissar": commissar,
+                "dice": dice}, as_json)
 
 
 @main.command()
@@ -637,12 +925,23 @@ def attack(ctx, side):
 
 @main.command()
 @click.option("--dice", help="Dual Attack: the dr for who sets up first.")
-@click.option("--move-dice", "move_dice", help="Dual Attack: the dr for who moves first.")
+@click.option("--move-dice", "move_dice",
+              help="Dual Attack under rules revision 1 only: the dr for who moves first (revision 2: plcg moves-first "
+                   "at 2.6, after all setup).")
 @JSON_OPT
 @click.pass_context
 def determine(ctx, dice, move_dice, as_json):
     """2.41 Firefight type (the two drs only for a Dual Attack)."""
     _step(ctx, {"name": "determine", "dice": dice, "move_dice": move_dice}, as_json)
+
+
+@main.command("moves-first")
+@DICE_DR1
+@JSON_OPT
+@click.pass_context
+def moves_first(ctx, dice, as_json):
+    """2.41 Dual Attack: the dr for who moves first, made after all setup (2.6)."""
+    _step(ctx, {"name": "moves-first", "dice": dice}, as_json)
 
 
 @main.command()
@@ -665,17 +964,23 @@ def option(ctx, option):
 @click.argument("side", metavar="SIDE")
 @click.argument("unit", metavar="UNIT")
 @click.option("--to", "to", required=True, help="The hex it redeploys to.")
-@click.option("--hs", type=int, default=0, help="HS equivalents beyond one squad on the same DR.")
-@click.option("--leadership", type=int, default=0, help="Leadership DRM.")
+@click.option("--hs", type=int, default=0,
+              help="HS equivalents beyond one squad redeploying on the same DR (+1 each). Typed: the ledger records "
+                   "units one by one, not the stacks players roll for together.")
+@click.option("--leadership", type=int, default=None,
+              help="Leadership DRM, typed only where the unit has no recorded hex (ruling R33: the ledger cannot see who stands with it); where it has one, the best leader in its hex gives it (R30) and a contradicting value is refused.")
 @click.option("--crosses-uncontrolled", "crosses_uncontrolled", is_flag=True,
-              help="The redeployment crosses Uncontrolled terrain from the FMLR (+1).")
+              help="The redeployment crosses Uncontrolled terrain from the FMLR (+1). Typed: the ledger does not "
+                   "record the path a unit takes.")
 @DICE_DR
 @JSON_OPT
+@click.option("--counter", help="The new counter where a Replaced/Reduced result needs one the counter table "
+                                "lacks (ruling R34).")
 @click.pass_context
-def redeploy(ctx, side, unit, to, hs, leadership, crosses_uncontrolled, dice, as_json):
+def redeploy(ctx, side, unit, to, hs, leadership, crosses_uncontrolled, counter, dice, as_json):
     """2.5 / 3.2 Redeploy a unit (Redeployment Table, DRM from the map)."""
     _step(ctx, {"name": "redeploy", "side": side, "unit": unit, "to": to, "hs": hs or None,
-                "leadership": leadership or None, "crosses_uncontrolled": crosses_uncontrolled,
+                "leadership": leadership, "crosses_uncontrolled": crosses_uncontrolled, "counter": counter,
                 "dice": dice}, as_json)
 
 
@@ -696,26 +1001,36 @@ def setup(ctx, side, unit, hex_, hip):
 @click.option("--units", help="Comma-separated unit ids (at least one HS, at most three squads).")
 @click.option("--leader", help="The accompanying leader (unwounded).")
 @click.option("--hex", "hex_", help="The mission hex (at most 10 hexes from the MLR).")
-@click.option("--elite", type=int, default=0, help="Elite units (-1 each).")
-@click.option("--stealthy", type=int, default=0, help="Stealthy units (-1 each).")
-@click.option("--inexperienced", type=int, default=0, help="Inexperienced units (+1 each).")
-@click.option("--lax", type=int, default=0, help="Lax units (+1 each).")
-@click.option("--enemy-adjacent", "enemy_adjacent", type=int, default=0, help="Enemy units adjacent to the mission hex.")
-@click.option("--sw-pp", "sw_pp", type=int, default=0, help="SW PP carried.")
-@click.option("--leadership", type=int, default=0, help="Leadership DRM.")
+@click.option("--elite", type=int, default=None,
+              help="Elite (-1). Rules revision 2 reads it from the RGs' quality (ruling R26): give it only under revision "
+                   "1; a value contradicting the OB is refused.")
+@click.option("--stealthy", type=int, default=None,
+              help="Stealthy (-1): by nationality or the card's SSR, which the ledger does not hold, so it is typed.")
+@click.option("--inexperienced", type=int, default=None,
+              help="Inexperienced (+1). Rules revision 2 reads it from the RGs' quality (ruling R26).")
+@click.option("--lax", type=int, default=None,
+              help="Lax (+1): by nationality or the card's SSR, which the ledger does not hold, so it is typed.")
+@click.option("--enemy-adjacent", "enemy_adjacent", type=int, default=None,
+              help="Hexes adjacent to the mission hex holding enemy units (+1 each). Revision 2 counts them from recorded "
+                   "hexes; typed only where the enemy has none recorded (ruling R33).")
+@click.option("--sw-pp", "sw_pp", type=int, default=None,
+              help="SW PP carried (+1 per PP beyond 1). Revision 2 takes them from the counter table; typed only where it "
+                   "lacks a SW (ruling R33).")
+@click.option("--leadership", type=int, default=None,
+              help="Leadership. Revision 2 reads the leader's counter (ruling R30); give it only under revision 1.")
+@click.option("--counter", help="A Reduced squad's HS where the counter table lacks it (ruling R34).")
 @click.option("--give-up", "give_up", help="Give up the next owed patrol, with the reason (ruling R15).")
 @DICE_DR
 @JSON_OPT
 @click.pass_context
 def patrol(ctx, side, kind, units, leader, hex_, elite, stealthy, inexperienced, lax, enemy_adjacent, sw_pp,
-           leadership, give_up, dice, as_json):
+           leadership, counter, give_up, dice, as_json):
     """2.7 Resolve a bought patrol: Detection DR (2.74)."""
     _step(ctx, {"name": "patrol", "side": side, "type": kind,
                 "units": [u.strip() for u in units.split(",") if u.strip()] if units else None,
-                "leader": leader, "hex": hex_, "elite": elite or None, "stealthy": stealthy or None,
-                "inexperienced": inexperienced or None, "lax": lax or None,
-                "enemy_adjacent": enemy_adjacent or None, "sw_pp": sw_pp or None,
-                "leadership": leadership or None, "give_up": give_up, "dice": dice}, as_json)
+                "leader": leader, "hex": hex_, "elite": elite, "stealthy": stealthy,
+                "inexperienced": inexperienced, "lax": lax, "enemy_adjacent": enemy_adjacent, "sw_pp": sw_pp,
+                "leadership": leadership, "counter": counter, "give_up": give_up, "dice": dice}, as_json)
 
 
 @main.command("patrol-return")
@@ -724,14 +1039,17 @@ def patrol(ctx, side, kind, units, leader, hex_, elite, stealthy, inexperienced,
 @click.option("--attacked", is_flag=True, help="The patrol conducted an attack (+1).")
 @click.option("--pinned", is_flag=True, help="Pinned (+1).")
 @click.option("--broken", is_flag=True, help="Broken (+2).")
-@click.option("--leadership", type=int, default=0)
+@click.option("--leadership", type=int, default=None,
+              help="Leadership. Revision 2 reads the patrol leader's counter (ruling R30); give it only under revision 1.")
+@click.option("--counter", help="A Reduced squad's HS where the counter table lacks it (ruling R34).")
 @DICE_DR
 @JSON_OPT
 @click.pass_context
-def patrol_return(ctx, side, patrol_n, attacked, pinned, broken, leadership, dice, as_json):
-    """2.74 Patrol Return DR."""
+def patrol_return(ctx, side, patrol_n, attacked, pinned, broken, leadership, counter, dice, as_json):
+    """2.74 Patrol Return DR (rules revision 2: the whole 2.74 DRM list, from the patrol's units)."""
     _step(ctx, {"name": "patrol-return", "side": side, "patrol": patrol_n, "attacked": attacked,
-                "pinned": pinned, "broken": broken, "leadership": leadership or None, "dice": dice}, as_json)
+                "pinned": pinned, "broken": broken, "leadership": leadership, "counter": counter,
+                "dice": dice}, as_json)
 
 
 @main.command()
@@ -747,9 +1065,17 @@ def patrol_return(ctx, side, patrol_n, attacked, pinned, broken, leadership, dic
 @click.option("--recalled", multiple=True, help="SIDE:UNIT Recalled (3.461).")
 @click.option("--repair", multiple=True, help="SIDE:ITEM=KIND owing a 3.46 repair dr.")
 @click.option("--oba-used", "oba_used", multiple=True, help="SIDE:PURCHASE OBA module used (CG4: two at most).")
+@click.option("--position", multiple=True, help="SIDE:UNIT=HEX where the unit stands at the end (3.212 reads it).")
+@click.option("--hero", multiple=True, help="SIDE:UNIT a leader turned heroic, or an MMC that created a Hero (3.43).")
+@click.option("--reduced", multiple=True,
+              help="SIDE:UNIT[=COUNTER] Casualty Reduction: squad to its HS (counter table), HS/crew eliminated, "
+                   "leader wounded.")
+@click.option("--replaced", multiple=True, help="SIDE:UNIT[=COUNTER] ELR replacement (A19.13; default: the counter table's).")
+@click.option("--captured", multiple=True, help="SIDE:UNIT captured.")
+@click.option("--exited", multiple=True, help="SIDE:UNIT exited off a friendly edge, kept for the next firefight (CG8).")
 @click.pass_context
 def end(ctx, turn, cvp_lost, winner, control, lost, terrain, encircled, wounded, shocked, recalled, repair,
-        oba_used):
+        oba_used, position, hero, reduced, replaced, captured, exited):
     """2.9 Firefight end: turn, CVP lost per side, winner (1.31 by default), control, casualties, terrain."""
     cvp = {}
     for item in cvp_lost:
@@ -762,7 +1088,21 @@ def end(ctx, turn, cvp_lost, winner, control, lost, terrain, encircled, wounded,
     _step(ctx, {"name": "end", "turn": turn, "cvp_lost": cvp, "winner": winner, "control": list(control),
                 "lost": list(lost), "terrain": list(terrain), "encircled": list(encircled),
                 "wounded": list(wounded), "shocked": list(shocked), "recalled": list(recalled),
-                "repair": list(repair), "oba_used": list(oba_used)})
+                "repair": list(repair), "oba_used": list(oba_used), "position": list(position), "hero": list(hero),
+                "reduced": list(reduced), "replaced": list(replaced), "captured": list(captured),
+                "exited": list(exited)})
+
+
+@main.command()
+@click.argument("side", metavar="SIDE")
+@click.argument("unit", metavar="UNIT")
+@click.argument("hex_", metavar="HEX")
+@click.option("--hip", is_flag=True, help="Still hidden (HIP) at the end (3.24).")
+@click.option("--concealed", is_flag=True, help="Concealed at the end (3.218).")
+@click.pass_context
+def position(ctx, side, unit, hex_, hip, concealed):
+    """2.9: where a unit stands at the firefight's end; 3.212 reads it (else its last recorded hex)."""
+    _step(ctx, {"name": "position", "side": side, "unit": unit, "hex": hex_, "hip": hip, "concealed": concealed})
 
 
 @main.command()
@@ -779,14 +1119,15 @@ def casualties(ctx, side, cvp, lost):
 @click.argument("side", metavar="SIDE")
 @click.argument("unit", metavar="UNIT")
 @click.option("--morale", type=int, help="The unit's morale for the 1TC (default: the one its counter shows).")
-@click.option("--leadership", type=int, default=0)
+@click.option("--leadership", type=int, default=None,
+              help="Leadership DRM, typed only where the unit has no recorded hex (ruling R33: the ledger cannot see who stands with it); where it has one, the best leader in its hex gives it (R30) and a contradicting value is refused.")
 @DICE_DR
 @JSON_OPT
 @click.pass_context
 def encircled(ctx, side, unit, morale, leadership, dice, as_json):
     """3.17 1TC of an Encircled unit (fail: eliminated)."""
     _step(ctx, {"name": "encircled", "side": side, "unit": unit, "morale": morale,
-                "leadership": leadership or None, "dice": dice}, as_json)
+                "leadership": leadership, "dice": dice}, as_json)
 
 
 @main.command()
@@ -844,7 +1185,8 @@ def leaders(ctx, side, dice, as_json):
 @main.command()
 @click.argument("side", metavar="SIDE")
 @click.argument("unit", metavar="UNIT")
-@click.option("--to", "to", help="The new counter, e.g. 4-6-8 (optional).")
+@click.option("--to", "to", help="The new counter, e.g. 4-6-8: only where the counter table lacks it (ruling R34; "
+                                 "rules revision 1 campaigns: optional, recorded as typed).")
 @click.pass_context
 def harden(ctx, side, unit, to):
     """3.43-3.45 Battle Harden a unit (within the 3.44 / 3.45 results, once per RePh)."""
@@ -855,7 +1197,9 @@ def harden(ctx, side, unit, to):
 @click.argument("side", metavar="SIDE")
 @click.argument("item", metavar="ITEM")
 @click.option("--kind", help="malfunction | low_ammo | disabled | immobilized | captured_sw")
-@click.option("--drm", type=int, default=0, help="Leadership/Inexperience/Captured/Ammo Shortage drm, as stated.")
+@click.option("--drm", type=int, default=0,
+              help="Leadership/Inexperience/Captured Use/Ammo Shortage drm of a Disabled or Immobilized repair, as "
+                   "stated: the ledger does not record who makes the repair (revision 2: none on a malfunction).")
 @DICE_DR1
 @JSON_OPT
 @click.pass_context
@@ -868,7 +1212,8 @@ def repair(ctx, side, item, kind, drm, dice, as_json):
 @main.command()
 @click.argument("side", metavar="SIDE")
 @click.argument("vehicle", metavar="VEHICLE")
-@click.option("--drm", type=int, default=0, help="Inexperience/Captured/Ammo Shortage drm, as stated.")
+@click.option("--drm", type=int, default=0,
+              help="Inexperience/Captured/Ammo Shortage drm, as stated: the ledger does not record the crew's state.")
 @DICE_DR1
 @JSON_OPT
 @click.pass_context
@@ -925,7 +1270,8 @@ def rubble(ctx, hex_, kia, stone, level, dice, as_json):
 @click.argument("hex_", metavar="HEX")
 @click.option("--kindling", type=int, required=True, help="The terrain's Kindling Number (Table 23).")
 @click.option("--weapon", type=click.Choice(["he", "ft", "wp"]), default="he", show_default=True)
-@click.option("--drm", type=int, default=0, help="Placement DR modifiers (Table 23 notes), as stated.")
+@click.option("--drm", type=int, default=0,
+              help="Placement DR modifiers (Table 23 notes), as stated: they depend on play the ledger does not see.")
 @DICE_DR
 @JSON_OPT
 @click.pass_context
@@ -939,7 +1285,7 @@ def _say_repeatable(group: click.Group) -> None:
     """--help says which options may be given more than once."""
     for cmd in group.commands.values():
         for p in cmd.params:
-            if isinstance(p, click.Option) and p.multiple and "repeat" not in (p.help or "").lower():
+            if isinstance(p, click.Option) and p.multiple and "repeatable" not in (p.help or "").lower():
                 p.help = (p.help or "").rstrip() + " Repeatable."
 
 

@@ -172,6 +172,65 @@ def warm_ledger_class():
     return WarmLedger
 
 
+SIGN_EVERY = 50  # a signed bench campaign: a signature at least every 50 events (issue 16's figure)
+
+
+def bench_keys(seed: str) -> dict:
+    """Fixed Ed25519 keys per side for a signed bench campaign (derived from the seed: reproducible)."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    return {side: Ed25519PrivateKey.from_private_bytes(hashlib.sha256(f"{seed}:{side}".encode()).digest())
+            for side in SIDES}
+
+
+def signed_ledger_class(base, keys: dict):
+    """A Ledger that plays both players of a campaign played by email (cg/pbem.py): each command with
+    its side's key (a command without a side: the side that acted last), a signature whenever the
+    other side is about to act and at least every SIGN_EVERY events, every proposal (ruling R47)
+    confirmed at once by the other side, as two players exchanging bundles would record it."""
+    other = {"axis": "allied", "allied": "axis"}
+
+    class SignedLedger(base):
+        holder = "axis"
+        unsigned = 0
+        signatures = 0
+
+        def run(self, cmd: dict, key=None):
+            if key is not None:
+                return super().run(cmd, key)
+            side = str(cmd.get("side") or "").lower()
+            side = side if side in keys else self.holder
+            if side != self.holder:
+                self._sign()
+                self.holder = side
+            stored = self._run(cmd)
+            if any(s.type == "fact_proposed" for s in stored):
+                self._sign()
+                self.holder = other[side]
+                stored = stored + self._run({"name": "confirm"})
+            if self.unsigned >= SIGN_EVERY:
+                self._sign()
+            return stored
+
+        def _run(self, cmd):
+            stored = super().run(cmd, keys[self.holder])
+            self.unsigned += len(stored)
+            return stored
+
+        def _sign(self):
+            if not self.unsigned:
+                return
+            from cg import pbem
+
+            seq, h = self.store.head()
+            super().run({"name": "sign", "seq": seq, "hash": h, "sig": pbem.sign_head(keys[self.holder], seq, h)},
+                        keys[self.holder])
+            self.unsigned = 0
+            self.signatures += 1
+
+    return SignedLedger
+
+
 class Player:
     """Both sides' players: what they buy, where they set up, what they report at 2.9."""
 
@@ -380,7 +439,7 @@ class Player:
             from cg.rules import nearest_friendly_hex
 
             side, unit = c.split()[2], c.split()[3]
-            to = nearest_friendly_hex(st, st.units[unit])
+            to = nearest_friendly_hex(st, st.unit(unit, side))
             return {"name": "redeploy", "side": side, "unit": unit, "to": to} if to else None
         if c.startswith("plcg encircled"):
             return {"name": "encircled", "side": c.split()[2], "unit": c.split()[3], "morale": 7}
@@ -429,8 +488,9 @@ def play(led, firefights: int, units_per_side: int, seed: str, echo=None) -> Pla
 
 
 def build(path: str, firefights: int = 100, units_per_side: int = 255, seed: str = "plcg-bench",
-          echo=None, warm: bool = True) -> dict:
-    """Write the synthetic campaign to `path` (must not exist); its figures."""
+          echo=None, warm: bool = True, signed: bool = False) -> dict:
+    """Write the synthetic campaign to `path` (must not exist); its figures. `signed`: played by
+    email, keys and signatures (signed_ledger_class)."""
     import tempfile
 
     from cg.ledger import Ledger
@@ -442,18 +502,27 @@ def build(path: str, firefights: int = 100, units_per_side: int = 255, seed: str
         Path(tmp, "bench-card.toml").write_text(to_toml(card_dict(firefights, seed)), encoding="utf-8")
         os.chdir(tmp)
         try:
-            led = Ledger.create(path, "bench-card.toml", f"synth:{seed}", "B")
+            pb = None
+            if signed:
+                from cg import pbem
+
+                keys = bench_keys(seed)
+                pb = pbem.settings(pbem.public_line(keys["axis"]), pbem.public_line(keys["allied"]), "any")
+            led = Ledger.create(path, "bench-card.toml", f"synth:{seed}", "B", pbem=pb)
         finally:
             os.chdir(here)
-    if warm:
+    if warm or signed:
         led.close()
-        led = warm_ledger_class()(path, write=True)
+        cls = warm_ledger_class() if warm else Ledger
+        led = (signed_ledger_class(cls, keys) if signed else cls)(path, write=True)
     try:
         p = play(led, firefights, units_per_side, seed, echo)
+        if signed:
+            led._sign()
         seq = led.store.head()[0]
     finally:
         led.close()
-    return {"events": seq, "commands": p.commands, "undos": p.undos, "refused": p.refused, "seconds": time.perf_counter() - t0,
+    return {"events": seq, "signatures": getattr(led, "signatures", 0), "commands": p.commands, "undos": p.undos, "refused": p.refused, "seconds": time.perf_counter() - t0,
             "run_seconds": p.t_run, "firefight": p.st.firefight, "step": p.st.step}
 
 
@@ -472,15 +541,15 @@ def _source_key() -> str:
     return h.hexdigest()[:10]
 
 
-def cache_path(firefights: int, units_per_side: int, seed: str) -> Path:
+def cache_path(firefights: int, units_per_side: int, seed: str, signed: bool = False) -> Path:
     tag = hashlib.sha256(f"{firefights}:{units_per_side}:{seed}".encode()).hexdigest()[:8]
-    return OUT / f"synth-ff{firefights}-u{units_per_side}-{tag}-{_source_key()}.plcg"
+    return OUT / f"synth-ff{firefights}-u{units_per_side}-{tag}{'-signed' if signed else ''}-{_source_key()}.plcg"
 
 
 def ensure(firefights: int = 100, units_per_side: int = 255, seed: str = "plcg-bench", fresh: bool = False,
-           echo=None) -> tuple[Path, dict | None]:
+           echo=None, signed: bool = False) -> tuple[Path, dict | None]:
     """The cached campaign file for these parameters, built first if missing; (path, build figures or None)."""
-    path = cache_path(firefights, units_per_side, seed)
+    path = cache_path(firefights, units_per_side, seed, signed)
     if path.exists() and not fresh:
         return path, None
     OUT.mkdir(parents=True, exist_ok=True)
@@ -488,7 +557,7 @@ def ensure(firefights: int = 100, units_per_side: int = 255, seed: str = "plcg-b
     for p in (tmp, Path(f"{tmp}-wal"), Path(f"{tmp}-shm")):
         if p.exists():
             p.unlink()
-    figures = build(str(tmp), firefights, units_per_side, seed, echo)
+    figures = build(str(tmp), firefights, units_per_side, seed, echo, signed=signed)
     os.replace(tmp, path)
     for suffix in ("-wal", "-shm"):
         if Path(f"{tmp}{suffix}").exists():
@@ -513,15 +582,16 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", default="plcg-bench")
     ap.add_argument("--fresh", action="store_true", help="rebuild even if cached")
     ap.add_argument("-o", "--output", help="write here instead of the cache (must not exist)")
+    ap.add_argument("--signed", action="store_true", help="played by email: keys and signed heads (issue 16)")
     ap.add_argument("--cold", action="store_true",
                     help="with -o: build through the stock Ledger (synchronous=FULL: an fsync per commit)")
     a = ap.parse_args(argv)
     echo = lambda s: print(s, file=sys.stderr, flush=True)  # noqa: E731
     if a.output:
-        figures = build(a.output, a.firefights, a.units, a.seed, echo, warm=not a.cold)
+        figures = build(a.output, a.firefights, a.units, a.seed, echo, warm=not a.cold, signed=a.signed)
         path = a.output
     else:
-        path, figures = ensure(a.firefights, a.units, a.seed, a.fresh, echo)
+        path, figures = ensure(a.firefights, a.units, a.seed, a.fresh, echo, signed=a.signed)
     print(path)
     if figures:
         print(", ".join(f"{k}={v:.1f}" if isinstance(v, float) else f"{k}={v}" for k, v in figures.items()))

@@ -27,6 +27,12 @@ RG_KINDS = (
     "air",
     "other",
 )
+MOONS = ("none", "partial", "full")  # 2.74: +1 for No Moon or Full Moon
+OB_SETUPS = ("on-map", "entry")  # 1.2 OB given: set up on the map, or entering on a game turn
+TERRAIN_KEYS = ("woods", "orchard", "brush", "grain", "roads", "bridges")  # [map] terrain the rules read
+BURNABLE = ("woods", "orchard", "brush", "grain")  # 3.31: Flames spread into them (ruling R35)
+CONCEALMENT = ("woods", "orchard", "brush", "grain", "buildings")  # 2.73: an Ambush mission hex (ruling R36)
+BALANCE_EFFECTS = ("cp_drm", "leader_drm", "oba_drm", "historical_drm", "elr", "san", "initial_cp")  # 1.3
 QUALITIES = ("elite", "first_line", "second_line", "green", "conscript")  # 3.47
 ELR_MAX = 5  # 3.47: some CGs start at 5
 MAX_ROWS = 99
@@ -42,6 +48,21 @@ _COLUMNS_RE = re.compile(r"^([A-Za-z]+)-([A-Za-z]+)$")
 
 
 @attrs.frozen
+class Balance:
+    """One 1.3 Balance Provision: chosen at `plcg new --balance SIDE:N`; its numbers add to the side's."""
+
+    side: str  # the side it favours
+    text: str
+    cp_drm: int = 0
+    leader_drm: int = 0
+    oba_drm: int = 0
+    historical_drm: int = 0
+    elr: int = 0
+    san: int = 0
+    initial_cp: int = 0
+
+
+@attrs.frozen
 class Campaign:
     name: str
     intensity: str  # low | mid | high (2.11)
@@ -52,30 +73,76 @@ class Campaign:
     max_infantry_platoons: int = 3  # 2.3, per purchase step (ruling R12)
     disease: bool = False  # 3.41 in force (FSR)
     legacy_leader_drm: bool = False  # 2.361 legacy nationality drm in force
+    theater: str | None = None  # eto | pto | ...: "pto" switches the 2.74 PTO DRMs
+    booby_traps: bool | None = None  # CG12: false refuses Booby Traps (2.38 n6); None: as a first-format card
+    fortifications: dict[str, int] | None = None  # 2.38: allowed kinds -> limit over the CG; None: all, no limit
+    balance: tuple[Balance, ...] = ()  # 1.3 Balance Provisions
+    balance_chosen: tuple[str, ...] = ()  # written by `plcg new --balance`: "axis:1", already applied
+
+    @property
+    def pto(self) -> bool:
+        """2.74: the PTO DRMs apply (day patrols lose their +2, night patrols get it)."""
+        return self.theater == "pto"
 
 
 @attrs.frozen
 class Firefight:
     date: str  # ISO yyyy-mm-dd
     time: str  # day | night
+    weather: str | None = None  # 2.2 (None: as the previous firefight)
+    moon: str | None = None  # night only: none | partial | full
+    turns: int | None = None  # CG2: the last possible game turn
+    attacker: str | None = None  # 1.34 historical ATTACKER
+    fsr: tuple[str, ...] = ()  # Firefight Special Rules
+
+    @property
+    def moon_drm(self) -> bool:
+        """2.74: +1 to a night patrol for No Moon or Full Moon."""
+        return self.time == "night" and self.moon in ("none", "full")
 
 
 @attrs.frozen
 class MapSpec:
-    columns: str  # "A-R"
-    rows: int
+    columns: str | None  # "A-R"; None on a map of geomorphic boards
+    rows: int | None
     strategic: tuple[str, ...]  # the card's list + every TVP and building hex (1.4), map order
     water: tuple[str, ...]  # 3.52
     tvp: dict[str, int]  # 3.33
     friendly_edge: dict[str, str]  # side -> north | south | east | west
     buildings: tuple[str, ...] = ()  # building hexes (3.31, rubble); includes the stone ones
     stone: tuple[str, ...] = ()  # stone building hexes
+    boards: tuple[tuple[str, ...], ...] = ()  # geomorphic boards, rows west to east, north to south; "23*" turned
+    woods: tuple[str, ...] = ()
+    orchard: tuple[str, ...] = ()
+    brush: tuple[str, ...] = ()
+    grain: tuple[str, ...] = ()
+    roads: tuple[str, ...] = ()
+    bridges: tuple[str, ...] = ()
+    entry: dict[str, tuple[str, ...]] = attrs.Factory(dict)  # side -> edges and hex ranges (1.4 Entry Area)
 
     @property
     def column_letters(self) -> tuple[str, ...]:
-        return columns_of(self.columns)
+        return columns_of(self.columns) if self.columns else ()
+
+    def grid(self):
+        """The map's hexes: a cg.hexgrid.Grid, or a cg.boards.Geometry for a map of geomorphic boards."""
+        if self.boards:
+            # lazy: only map control and map views build the grid; status and most reads never do
+            from cg.hexgrid import board_grid
+
+            return board_grid(self.boards)
+        from cg.hexgrid import Grid  # lazy: as board_grid above
+
+        return Grid.from_spec(self.columns, self.rows)
+
+    def describe(self) -> str:
+        if self.boards:
+            return "boards " + " / ".join(" ".join(r) for r in self.boards)
+        return f"columns {self.columns}, rows 1-{self.rows}"
 
     def on_map(self, hex_id: str) -> bool:
+        if self.boards:
+            return self.grid().valid(hex_id)
         parts = split_hex(hex_id)
         return parts is not None and parts[0] in self.column_letters and 1 <= parts[1] <= self.rows
 
@@ -94,6 +161,39 @@ class Rg:
     fp: int  # fortification_points only: FP gained per purchase (2.38)
     units: tuple[str, ...]
     strength: str | None = None  # free text, e.g. an OBA module's caliber
+    available_from: int = 1  # first firefight (1-based) it may be bought at
+    available_until: int | None = None  # last one; None: to the end
+    max_per_reph: int | None = None  # purchases per RePh, beside `max`
+    reserve: bool = True  # false: never bought In Reserve (2.33)
+    commissar: bool = False  # Russian: a 2.361 * result may be a Commissar (A25.22)
+
+    def available_at(self, firefight: int) -> bool:
+        return self.available_from <= firefight and (self.available_until is None or firefight <= self.available_until)
+
+    def availability(self) -> str:
+        if self.available_from == 1 and self.available_until is None:
+            return "every firefight"
+        if self.available_until is None:
+            return f"from firefight {self.available_from}"
+        return f"firefights {self.available_from}-{self.available_until}"
+
+
+@attrs.frozen
+class Ob:
+    """A unit group of the OB given (1.2): on the map from the start, or entering on a game turn; no CP."""
+
+    id: str
+    name: str
+    kind: str
+    quality: str | None
+    units: tuple[str, ...]
+    leaders: tuple[str, ...] = ()
+    leader_drs: int = 0  # 2.36 leader DRs owed for it
+    platoons: int = 0
+    setup: str = "on-map"  # on-map | entry
+    enters: int | None = None  # entry: the game turn it enters on
+    hexes: tuple[str, ...] = ()
+    armor_leader: bool = False  # 2.361 Armor Ldr column for its leader DRs
 
 
 @attrs.frozen
@@ -112,6 +212,12 @@ class Side:
     rg: tuple[Rg, ...]
     patrol_cost: int = 1  # 2.31
     cp_provided: tuple[int, ...] = ()  # 2.1 EXC: CP for firefights 2, 3, ... instead of the 2.12 DR
+    ob: tuple[Ob, ...] = ()  # the OB given (1.2)
+
+    def group_by_id(self, group_id: str) -> Rg | Ob | None:
+        """An RG, or a group of the OB given (its leader DRs and Purchase Record row name it)."""
+        wanted = group_id.strip().upper()
+        return self.rg_by_id(wanted) or next((g for g in self.ob if g.id == wanted), None)
 
     def rg_by_id(self, rg_id: str) -> Rg | None:
         wanted = rg_id.strip().upper()
@@ -127,10 +233,55 @@ class Card:
     firefights: tuple[Firefight, ...]
     map: MapSpec
     sides: dict[str, Side]  # exactly "axis" and "allied"
+    counters: dict = attrs.Factory(dict)  # ruling R34: nationality -> counter -> overrides
+
+    def counter_overrides(self, side: str) -> dict:
+        """Ruling R34: the card's `[counters]` entries for a side's nationality (cg.counters.lookup's overrides)."""
+        from cg.counters import overrides_for  # lazy: only a counter lookup (ruling R34) reads the counter table
+
+        return overrides_for(self.counters, self.sides[side].nationality)
+
+    def firefight(self, n: int) -> Firefight | None:
+        """Firefight n (1-based) of the card's list; None past its end."""
+        return self.firefights[n - 1] if 1 <= n <= len(self.firefights) else None
+
+    def weather_at(self, n: int) -> str:
+        """2.2: the firefight's weather, else the last one given before it, else the initial weather."""
+        weather = self.campaign.initial_weather
+        for ff in self.firefights[:n]:
+            if ff.weather:
+                weather = ff.weather
+        return weather
 
 
 # --------------------------------------------------------------------------------------------------
 # Hexes
+
+
+def apply_balance(card: Card, choices) -> Card:
+    """1.3: the card with the chosen Balance Provisions ("SIDE:N", N counted 1.. among SIDE's) added to
+    the sides' values; `campaign.balance_chosen` records them. ValueError names a bad choice."""
+    chosen = []
+    sides = dict(card.sides)
+    for choice in choices:
+        side, _, n = str(choice).strip().lower().partition(":")
+        own = [b for b in card.campaign.balance if b.side == side]
+        if side not in SIDES or not n.isdigit() or not 1 <= int(n) <= len(own):
+            listed = ", ".join(
+                f"{s}:{i}" for s in SIDES for i, _ in enumerate([b for b in card.campaign.balance if b.side == s], 1)
+            )
+            raise ValueError(f"--balance {choice!r}: the card's Balance Provisions are {listed or 'none'} (1.3)")
+        key = f"{side}:{int(n)}"
+        if key in chosen or key in card.campaign.balance_chosen:
+            raise ValueError(f"--balance {key} is given twice")
+        chosen.append(key)
+        b = own[int(n) - 1]
+        s = sides[side]
+        sides[side] = attrs.evolve(s, **{k: getattr(s, k) + getattr(b, k) for k in BALANCE_EFFECTS})
+        if not 0 <= sides[side].elr <= ELR_MAX:
+            raise ValueError(f"--balance {key}: {side} ELR would be {sides[side].elr} (0..{ELR_MAX}, 3.47)")
+    campaign = attrs.evolve(card.campaign, balance_chosen=card.campaign.balance_chosen + tuple(chosen))
+    return attrs.evolve(card, campaign=campaign, sides=sides)
 
 
 def columns_of(spec: str) -> tuple[str, ...]:

@@ -12,187 +12,14 @@ from typing import Any
 from cg.card import (
     _hex_sort_key, Campaign, Card, EDGES, ELR_MAX, Firefight, INTENSITIES, MAX_ROWS, MapSpec, PATROLS_BY_INTENSITY, QUALITIES, RG_KINDS, Rg, SIDES, Side, TIMES, columns_of, describe, split_hex,
 )
+from cg.card_checker import _MISSING, _Checker, _hexes, _join, _show, _type_name, _what
+from cg import card_keys
 from events.errors import BadInput
 
 _RG_ID_RE = re.compile(r"^[A-Z]+[0-9]+$")
 _DATE_RE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
 
-def _hexes(ids) -> tuple[str, ...]:
-    """Deduplicated, in map order (column, then row)."""
-    return tuple(sorted(set(ids), key=_hex_sort_key))
-
-
-_MISSING = object()
-
-
-def _type_name(v: Any) -> str:
-    if isinstance(v, bool):
-        return "boolean"
-    if isinstance(v, int):
-        return "integer"
-    if isinstance(v, float):
-        return "float"
-    if isinstance(v, str):
-        return "string"
-    if isinstance(v, list | tuple):
-        return "array"
-    if isinstance(v, dict):
-        return "table"
-    if isinstance(v, datetime.datetime):
-        return "date-time"
-    if isinstance(v, datetime.date):
-        return "date"
-    if isinstance(v, datetime.time):
-        return "time"
-    return type(v).__name__
-
-
-def _join(path: str, key: str | int) -> str:
-    if isinstance(key, int):
-        return f"{path}[{key}]"
-    return f"{path}.{key}" if path else key
-
-
-class _Checker:
-    """Collects every problem; each getter returns None when the value is missing or wrong."""
-
-    def __init__(self) -> None:
-        self.problems: list[tuple[str, str]] = []
-
-    def add(self, path: str, what: str) -> None:
-        self.problems.append((path, what))
-
-    def _get(self, tbl: dict, key: str, path: str, default: Any) -> Any:
-        v = tbl.get(key)
-        if v is None:  # None: a JSON null from card_to_dict, same as absent
-            if default is _MISSING:
-                self.add(_join(path, key), "missing")
-            return _MISSING
-        return v
-
-    def unknown_keys(self, tbl: dict, allowed, path: str) -> None:
-        for key in tbl:
-            if key not in allowed:
-                self.add(_join(path, str(key)), "unknown key")
-
-    def table(self, tbl: dict, key: str, path: str, default: Any = _MISSING) -> dict | None:
-        v = self._get(tbl, key, path, default)
-        if v is _MISSING:
-            return None if default is _MISSING else default
-        if not isinstance(v, dict):
-            self.add(_join(path, key), f"must be a table, not {_type_name(v)}")
-            return None
-        return v
-
-    def array(self, tbl: dict, key: str, path: str, default: Any = _MISSING) -> list | None:
-        v = self._get(tbl, key, path, default)
-        if v is _MISSING:
-            return None if default is _MISSING else list(default)
-        if not isinstance(v, list | tuple):
-            self.add(_join(path, key), f"must be an array, not {_type_name(v)}")
-            return None
-        return list(v)
-
-    def integer(
-        self, tbl: dict, key: str, path: str, lo: int | None = None, hi: int | None = None, default: Any = _MISSING
-    ) -> int | None:
-        v = self._get(tbl, key, path, default)
-        if v is _MISSING:
-            return None if default is _MISSING else default
-        return self.integer_value(v, _join(path, key), lo, hi)
-
-    def integer_value(self, v: Any, path: str, lo: int | None = None, hi: int | None = None) -> int | None:
-        if isinstance(v, bool) or not isinstance(v, int):  # a bool is not an int here
-            self.add(path, f"must be an integer, not {_what(v)}")
-            return None
-        if lo is not None and hi is not None and not lo <= v <= hi:
-            self.add(path, f"must be {lo}..{hi}, not {v}")
-            return None
-        if lo is not None and v < lo:
-            self.add(path, f"must be {lo} or more, not {v}")
-            return None
-        if hi is not None and v > hi:
-            self.add(path, f"must be {hi} or less, not {v}")
-            return None
-        return v
-
-    def boolean(self, tbl: dict, key: str, path: str, default: Any = _MISSING) -> bool | None:
-        v = self._get(tbl, key, path, default)
-        if v is _MISSING:
-            return None if default is _MISSING else default
-        if not isinstance(v, bool):
-            self.add(_join(path, key), f"must be true or false, not {_what(v)}")
-            return None
-        return v
-
-    def text(self, tbl: dict, key: str, path: str, choices=None, default: Any = _MISSING) -> str | None:
-        v = self._get(tbl, key, path, default)
-        if v is _MISSING:
-            return None if default is _MISSING else default
-        return self.text_value(v, _join(path, key), choices)
-
-    def text_value(self, v: Any, path: str, choices=None) -> str | None:
-        if not isinstance(v, str):
-            self.add(path, f"must be a string, not {_what(v)}")
-            return None
-        v = v.strip()
-        if not v:
-            self.add(path, "must not be empty")
-            return None
-        if choices is not None:
-            low = v.lower()
-            if low not in choices:
-                self.add(path, f"{_show(v)} is not one of {' | '.join(choices)}")
-                return None
-            return low
-        return v
-
-    def hex_value(self, v: Any, path: str, grid: tuple[tuple[str, ...], int] | None) -> str | None:
-        """A hex id, upper case; off-map checks only when the map's columns and rows are known."""
-        if not isinstance(v, str):
-            self.add(path, f"must be a hex id such as \"C4\", not {_what(v)}")
-            return None
-        parts = split_hex(v)
-        if parts is None:
-            self.add(path, f"{_show(v)} is not a hex id such as \"C4\" or \"AA10\"")
-            return None
-        col, row = parts
-        hex_id = f"{col}{row}"
-        if grid is not None:
-            cols, rows = grid
-            if col not in cols or not 1 <= row <= rows:
-                self.add(path, f"{hex_id} is off the map (columns {cols[0]}-{cols[-1]}, rows 1-{rows})")
-                return None
-        return hex_id
-
-    def hex_list(self, tbl: dict, key: str, path: str, grid, default: Any = _MISSING) -> list[str] | None:
-        items = self.array(tbl, key, path, default)
-        if items is None:
-            return None
-        out = []
-        for i, v in enumerate(items):
-            h = self.hex_value(v, _join(_join(path, key), i), grid)
-            if h is not None:
-                out.append(h)
-        return out
-
-
-def _show(v: Any) -> str:
-    if isinstance(v, str):
-        return f'"{v}"'
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    return str(v)
-
-
-def _what(v: Any) -> str:
-    """The type and, for a scalar, the value: 'boolean true', 'string "16"', 'table'."""
-    if isinstance(v, dict | list | tuple):
-        return _type_name(v)
-    return f"{_type_name(v)} {_show(v)}"
-
-
-_TOP_KEYS = ("campaign", "firefights", "map", "sides", "extra")  # extra: free-form, never checked
+_TOP_KEYS = ("campaign", "firefights", "map", "sides", "counters", "extra")  # extra: free-form, never checked
 _CAMPAIGN_KEYS = (
     "name",
     "intensity",
@@ -203,9 +30,10 @@ _CAMPAIGN_KEYS = (
     "initial_weather",
     "disease",
     "legacy_leader_drm",
+    *card_keys.CAMPAIGN_KEYS,
 )
-_FIREFIGHT_KEYS = ("date", "time")
-_MAP_KEYS = ("columns", "rows", "strategic", "water", "tvp", "friendly_edge", "buildings", "stone")
+_FIREFIGHT_KEYS = ("date", "time", *card_keys.FIREFIGHT_KEYS)
+_MAP_KEYS = ("columns", "rows", "strategic", "water", "tvp", "friendly_edge", "buildings", "stone", *card_keys.MAP_KEYS)
 _SIDE_KEYS = (
     "nationality",
     "elr",
@@ -221,6 +49,7 @@ _SIDE_KEYS = (
     "cp_provided",
     "control",
     "rg",
+    *card_keys.SIDE_KEYS,
 )
 _RG_KEYS = (
     "id",
@@ -235,6 +64,7 @@ _RG_KEYS = (
     "fp",
     "units",
     "strength",
+    *card_keys.RG_KEYS,
 )
 
 
@@ -255,10 +85,12 @@ def _check_campaign(c: _Checker, data: dict) -> Campaign | None:
     weather = c.text(tbl, "initial_weather", path)
     disease = c.boolean(tbl, "disease", path, default=False)  # 3.41
     legacy = c.boolean(tbl, "legacy_leader_drm", path, default=False)  # 2.361
-    values = (name, intensity, reserves, patrols, max_platoons, attacker, weather, disease, legacy)
+    extra = card_keys.check_campaign(c, tbl)
+    values = (name, intensity, reserves, patrols, max_platoons, attacker, weather, disease, legacy, extra)
     if any(v is None for v in values):
         return None
     return Campaign(
+        **extra,
         name=name,
         intensity=intensity,
         reserves=reserves,
@@ -315,10 +147,11 @@ def _check_firefights(c: _Checker, data: dict) -> tuple[Firefight, ...] | None:
             c.add(f"{path}.date", f"{date} is before the previous firefight's date {previous}")
         if date is not None:
             previous = date
-        if date is None or time is None:
+        extra = card_keys.check_firefight(c, item, path, time)
+        if date is None or time is None or extra is None:
             ok = False
             continue
-        out.append(Firefight(date=date, time=time))
+        out.append(Firefight(date=date, time=time, **extra))
     return tuple(out) if ok else None
 
 
@@ -331,6 +164,12 @@ def _check_map(c: _Checker, data: dict) -> tuple[MapSpec | None, tuple | None, s
     c.unknown_keys(tbl, _MAP_KEYS, path)
     ok = True
 
+    boards = card_keys.check_boards(c, tbl)
+    if tbl.get("boards") not in (None, [], ()):  # [] (card_to_dict of a single grid): no boards
+        for key in ("columns", "rows"):
+            if tbl.get(key) is not None:
+                c.add(f"map.{key}", "is for a single grid; a map of boards takes its hexes from `boards`")
+        return _check_board_map(c, tbl, boards)
     columns = c.text(tbl, "columns", path)
     cols: tuple[str, ...] = ()
     if columns is not None:
@@ -347,6 +186,18 @@ def _check_map(c: _Checker, data: dict) -> tuple[MapSpec | None, tuple | None, s
     if grid is None:
         ok = False
 
+    return _check_map_hexes(c, tbl, grid, ok, columns, rows, None)
+
+
+def _check_board_map(c: _Checker, tbl: dict, board_grid):
+    if board_grid is None:  # the boards' problem is said; their hex ids cannot be checked
+        return None, None, None
+    return _check_map_hexes(c, tbl, board_grid, board_grid is not None, None, None, board_grid)
+
+
+def _check_map_hexes(c: _Checker, tbl: dict, grid, ok: bool, columns, rows, board_grid):
+    path = "map"
+    order = board_grid
     strategic = c.hex_list(tbl, "strategic", path, grid)
     water = c.hex_list(tbl, "water", path, grid, default=())
     buildings = c.hex_list(tbl, "buildings", path, grid, default=())
@@ -378,29 +229,44 @@ def _check_map(c: _Checker, data: dict) -> tuple[MapSpec | None, tuple | None, s
             elif edges is not None:
                 edges[side] = e
 
-    parts = (strategic, water, buildings, stone, tvp, edges)
+    terrain = card_keys.check_terrain(c, tbl, grid)
+    entry = card_keys.check_entry(c, tbl, grid)
+    parts = (strategic, water, buildings, stone, tvp, edges, terrain, entry)
     if not ok or any(p is None for p in parts):
         # still hand back what the sides' checks can use: the Strategic hexes known to be good
         resolved = set(strategic or ()) | set(tvp or {}) | set(buildings or ()) | set(stone or ())
         return None, grid, resolved if strategic is not None else None
 
-    all_buildings = _hexes([*buildings, *stone])
-    # 1.4: a building hex and a TVP hex are Strategic Terrain, whether the card's list names them or not
-    resolved = set(strategic) | set(tvp) | set(all_buildings)
+    all_buildings = _hexes([*buildings, *stone], order)
+    # 1.4: a building hex and a TVP hex are Strategic Terrain, whether the card's list names them or not;
+    # so are bridges and the Woods-Line hexes
+    resolved = set(strategic) | set(tvp) | set(all_buildings) | set(terrain["bridges"])
+    if terrain["woods"]:
+        real_grid = board_grid if board_grid is not None else _single_grid(columns, rows)
+        resolved |= card_keys.woods_line(real_grid, terrain["woods"])
     spec = MapSpec(
         columns=columns,
         rows=rows,
-        strategic=_hexes(resolved),
-        water=_hexes(water),
-        tvp={h: tvp[h] for h in _hexes(tvp)},
+        strategic=_hexes(resolved, order),
+        water=_hexes(water, order),
+        tvp={h: tvp[h] for h in _hexes(tvp, order)},
         friendly_edge=edges,
         buildings=all_buildings,
-        stone=_hexes(stone),
+        stone=_hexes(stone, order),
+        boards=tuple(tuple(str(b) for b in row) for row in board_grid.layout.spec()) if board_grid else (),
+        entry=entry,
+        **terrain,
     )
     return spec, grid, resolved
 
 
-def _check_rg(c: _Checker, item: Any, path: str) -> Rg | None:
+def _single_grid(columns: str, rows: int):
+    from cg.hexgrid import Grid  # lazy: only reading a card file checks hexes; a campaign's card is parsed without
+
+    return Grid.from_spec(columns, rows)
+
+
+def _check_rg(c: _Checker, item: Any, path: str, n_firefights: int | None = None) -> Rg | None:
     if not isinstance(item, dict):
         c.add(path, f"must be a table, not {_type_name(item)}")
         return None
@@ -448,7 +314,8 @@ def _check_rg(c: _Checker, item: Any, path: str) -> Rg | None:
     strength = c.text(item, "strength", path, default=None) if item.get("strength") is not None else None
     if item.get("strength") is not None and strength is None:
         return None
-    values = (rg_id, name, kind, leader_drs, platoons, armor_leader, cost, max_, fp, units)
+    extra = card_keys.check_rg_extra(c, item, path, n_firefights, None)
+    values = (rg_id, name, kind, leader_drs, platoons, armor_leader, cost, max_, fp, units, extra)
     if any(v is None for v in values) or (kind == "infantry" and quality is None):
         return None
     if quality is not None and kind != "infantry":
@@ -466,6 +333,7 @@ def _check_rg(c: _Checker, item: Any, path: str) -> Rg | None:
         fp=fp,
         units=tuple(units),
         strength=strength,
+        **extra,
     )
 
 
@@ -523,7 +391,7 @@ def _check_side(
         rgs = []
         ids: dict[str, int] = {}
         for i, item in enumerate(raw_rg):
-            rg = _check_rg(c, item, f"{path}.rg[{i}]")
+            rg = _check_rg(c, item, f"{path}.rg[{i}]", n_firefights)
             if rg is not None and rg.id in ids:
                 c.add(f"{path}.rg[{i}].id", f"{rg.id} is already used by rg[{ids[rg.id]}]")
                 rg = None
@@ -534,7 +402,8 @@ def _check_side(
             elif rgs is not None:
                 rgs.append(rg)
 
-    values = (nationality, elr, san, *drms.values(), initial_cp, attack_cost, patrol_cost, cp_provided, control, rgs)
+    ob = card_keys.check_ob(c, tbl, side, grid, None, grid if hasattr(grid, "canonical") else None)
+    values = (nationality, elr, san, *drms.values(), initial_cp, attack_cost, patrol_cost, cp_provided, control, rgs, ob)
     if any(v is None for v in values):
         return None
     return Side(
@@ -545,8 +414,9 @@ def _check_side(
         attack_cost=attack_cost,
         patrol_cost=patrol_cost,
         cp_provided=tuple(cp_provided),
-        control=_hexes(control),
+        control=_hexes(control, grid if hasattr(grid, "canonical") else None),
         rg=tuple(rgs),
+        ob=ob,
         **drms,
     )
 
@@ -597,9 +467,14 @@ def parse_card(data: dict, source: str = "card") -> Card:
     n_firefights = len(raw_ff) if isinstance(raw_ff, list) and raw_ff else None
     map_spec, grid, strategic = _check_map(c, data)
     sides = _check_sides(c, data, grid, strategic, n_firefights)
-    if c.problems or None in (campaign, firefights, map_spec, sides):
+    counters = card_keys.check_counters(c, data)
+    if not c.problems and None not in (map_spec, sides):
+        card_keys.check_ob_control(c, map_spec, sides)
+    if not c.problems and campaign is not None and firefights is not None:
+        card_keys.check_attackers(c, campaign, firefights)
+    if c.problems or None in (campaign, firefights, map_spec, sides, counters):
         _raise(c, source)
-    return Card(campaign=campaign, firefights=firefights, map=map_spec, sides=sides)
+    return Card(campaign=campaign, firefights=firefights, map=map_spec, sides=sides, counters=counters)
 
 
 def _raise(c: _Checker, source: str):
@@ -618,7 +493,7 @@ def _raise(c: _Checker, source: str):
 
 
 def _shipped_dir():
-    import importlib.resources  # only to find the shipped cards
+    import importlib.resources  # lazy: only `plcg cards` and `plcg new` look for the shipped cards (~5 ms)
 
     return importlib.resources.files("cg.cards")
 
@@ -633,7 +508,7 @@ def _shipped(name: str):
 
 def _parse_text(text: str, source: str) -> Card:
     try:
-        import tomllib  # only when a card file is read: a campaign carries its card in its log
+        import tomllib  # lazy: only `plcg new` reads a card file; a campaign carries its card in its log
 
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:

@@ -359,7 +359,7 @@ def _extremes(grid: Grid, front: frozenset[str], edge: str) -> tuple[str, ...]:
     West/east FME: smallest row, then largest row; north/south FME: smallest column, then largest.
     Ties go to the hex nearer the FME (fewer columns/rows from it), then to grid order.
     """
-    last_col, last_row = len(grid.columns) - 1, grid.rows
+    last_col, last_row = grid.width - 1, grid.rows
     place, index = grid.parse, grid.index
 
     def keys(h: str) -> tuple[int, int, int]:
@@ -383,15 +383,7 @@ def _to_edge(grid: Grid, h: str, edge: str, blocked: set[str]) -> tuple[str, ...
     enters the enemy CTHC, the shortest path around it to the nearest FME hex instead (fewest steps,
     then the first landing hex in grid order; `_reach` fixes the hexes in between).
     """
-    col, row = grid.parse(h)
-    if edge == "west":
-        target = f"{grid.columns[0]}{row}"
-    elif edge == "east":
-        target = f"{grid.columns[-1]}{row}"
-    elif edge == "north":
-        target = f"{grid.columns[col]}1"
-    else:
-        target = f"{grid.columns[col]}{grid.rows}"
+    target = grid.edge_hex(h, edge)
     line = tuple(grid.line(h, target))
     if not any(x in blocked for x in line):
         return line

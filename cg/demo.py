@@ -4,6 +4,9 @@ ELR and clearance — everything recorded as a player would record it."""
 from __future__ import annotations
 
 from cg import tables
+from cg.ledger import Ledger
+from cg.rules import nearest_friendly_hex
+from events.errors import BadInput
 from cg.steps import pending
 from cg.state import SIDES
 
@@ -28,6 +31,36 @@ SCRIPT = {
     6: {"buy": [("axis", "I1", "entry"), ("allied", "I1", "entry")], "attack": ["axis"],
         "end": dict(turn=6, cvp={"axis": 19, "allied": 15}, control=["axis=H6"], terrain=[])},
 }
+
+SPOTS = {"axis": ["L4", "M5", "M4", "L5", "J5"], "allied": ["D3", "C3", "E8", "F6", "G7"]}  # inside each MLR (2.32)
+PATROL_HEX = {"allied": "H6", "axis": "F6"}
+NIGHT = "Half Moon, NVR 2, no clouds (E1.1)"
+
+# the second shipped card (cg/cards/bridgehead.toml): boards 24 and 23*, an OB given, a night firefight,
+# RGs that arrive later (I2 from firefight 2, A1 from 3) and per-RePh limits
+BRIDGEHEAD = {
+    1: {"buy": [("allied", "I1", "entry"), ("allied", "I1", "entry"), ("axis", "I1", "on-map"),
+                ("axis", "F1", "entry")],
+        "patrols": [("allied", 1)], "fortify": [("axis", "foxhole", "23P6", {"capacity": 2})],
+        "setup": True, "spots": {"axis": ["23K4", "23P6", "23Q5", "23K5", "23P7"],
+                                 "allied": ["24E4", "24H5", "24E5", "24H6", "24F5"]},
+        "end": dict(turn=7, cvp={"axis": 9, "allied": 13}, control=["allied=24P5"], terrain=["24N3=flame"],
+                    wounded=True)},
+    2: {"buy": [("allied", "I2", "entry"), ("axis", "I2", "entry")], "attack": ["axis"],
+        "end": dict(turn=5, cvp={"axis": 12, "allied": 8}, control=["axis=24P5"], terrain=[])},
+    3: {"buy": [("axis", "A1", "entry"), ("allied", "A1", "entry"), ("allied", "I1", "entry")],
+        "attack": ["allied"],
+        "end": dict(turn=6, cvp={"axis": 15, "allied": 11}, control=["allied=24P5", "allied=23K4"], terrain=[])},
+    "night": "Full Moon, NVR 3, no clouds (E1.1)",
+    "patrol_hex": {"allied": "24P5", "axis": "24H5"},
+}
+SCRIPTS = {"sample": SCRIPT, "bridgehead": BRIDGEHEAD}
+
+
+def _script(st) -> dict:
+    """The demo's script for the campaign's card (the sample's for any other)."""
+    return SCRIPTS.get(st.card_ref, SCRIPT)
+
 
 DEMO_MARK = {"demo": "plcg demo"}  # recorded in the demo's `new` command: the demo made this file
 
@@ -68,14 +101,14 @@ def replace(path: str) -> None:
             pass
 
 
-def play(path: str, echo=print, seed: str = "plcg-demo", around=None, describe=None) -> int:
-    """Play the sample CG into `path`. `describe(type, payload)` words each recorded event for `echo`
+def play(path: str, echo=print, seed: str = "plcg-demo", around=None, describe=None, card: str = "sample") -> int:
+    """Play a shipped CG (the sample, or one of SCRIPTS) into `path`. `describe(type, payload)` words each recorded event for `echo`
     (the CLI passes the log's summary: the rules hold no wording). `around(ledger, cmd, run)`, if
     given, wraps every command (tests use it to undo and redo each one)."""
-    from cg.ledger import Ledger
-
     summary = describe or (lambda etype, _payload: etype)
-    led = Ledger.create(path, "sample", seed, None, mark=DEMO_MARK)
+    if card not in SCRIPTS:
+        raise BadInput(f"the demo plays {' or '.join(SCRIPTS)}, not {card!r}")
+    led = Ledger.create(path, card, seed, None, mark=DEMO_MARK)
     count = 0
 
     def run(cmd: dict) -> None:
@@ -120,7 +153,7 @@ def play(path: str, echo=print, seed: str = "plcg-demo", around=None, describe=N
 
 
 def _step_actions(st, run) -> None:
-    sc = SCRIPT.get(st.firefight, {})
+    sc = _script(st).get(st.firefight, {})
     if st.step == "2.3":
         for side, n in sc.get("patrols", []):
             run({"name": "patrols", "side": side, "count": n})
@@ -134,9 +167,10 @@ def _step_actions(st, run) -> None:
         for side, kind, hx, extra in sc.get("fortify", []):
             run({"name": "fortify", "side": side, "kind": kind, "hex": hx, **extra})
     elif st.step == "2.6" and sc.get("setup"):
-        spots = {"axis": ["L4", "M5", "M4", "L5", "J5"], "allied": ["D3", "C3", "E8", "H6", "G6"]}
+        spots = sc.get("spots", SPOTS)
         for side in SIDES:
-            units = [u for u in st.units.values() if u.side == side and u.kind in ("squad", "leader")][:5]
+            units = [u for u in st.units.values()
+                     if u.side == side and u.kind in ("squad", "leader") and u.hex is None][:5]
             for u, hx in zip(units, spots[side]):
                 run({"name": "setup", "side": side, "unit": u.id, "hex": hx})
 
@@ -145,15 +179,52 @@ def _cp_now(st, side, run) -> int:
     return st.sides[side].cp  # the ledger refuses (exit 3) anything the CP left cannot pay for
 
 
+# A19.13 replacements the counter table lacks (ruling R34 asks for them): the demo's players know these
+DEMO_REPLACED = {"7-4-7": "6-6-7"}
+
+
+def _may_go(st, u, target: str) -> bool:
+    """2.72 (rules revision 2): a patrol's units come from the friendly MLR within 10 hexes of the mission hex."""
+    from cg import revision
+
+    if not u.hex or not revision.on(st, "patrol_rules"):
+        return True
+    return st.map_control().situation(u.hex, u.side) == "friendly_mlr" and st.grid().distance(u.hex, target) <= 10
+
+
+def _may_lead(st, u) -> bool:
+    """2.72: a Corporal, Sergeant or Lieutenant leads a patrol (rules revision 2, counter table)."""
+    from cg import counters, revision
+    from cg.commands.base import counter_table
+
+    if not revision.on(st, "patrol_rules"):
+        return True
+    nat, over = counter_table(st, u.side)
+    return counters.may_lead_patrol(nat, u.name, over) is not False
+
+
+def _missing_counter(st, u) -> str | None:
+    """The counter a Replaced result would ask for (`redeploy --counter`), where the table lacks it."""
+    from cg import counters
+    from cg.commands.base import counter_table
+
+    if u.kind not in ("squad", "hs"):
+        return None
+    nat, over = counter_table(st, u.side)
+    if counters.replacement(nat, u.name, over) is None and u.name in DEMO_REPLACED:
+        return DEMO_REPLACED[u.name]
+    return None
+
+
 def _choice(st, o: dict) -> dict | None:
     """The player's part of a non-runnable pending item, as the demo's players decide it."""
     c = o["command"]
     if c.startswith("plcg night"):
-        return {"name": "night", "text": "Half Moon, NVR 2, no clouds (E1.1)"}
+        return {"name": "night", "text": _script(st).get("night", NIGHT)}
     if c.startswith("plcg option"):
         return {"name": "option", "option": "A"}
     if c.startswith("plcg end"):
-        e = SCRIPT[st.firefight]["end"]
+        e = _script(st)[st.firefight]["end"]
         cmd = {"name": "end", "turn": e["turn"], "cvp_lost": e["cvp"], "control": e["control"],
                "terrain": e["terrain"]}
         lost = []  # the demo's casualties: each side's last squad in play, the losing side's two
@@ -169,19 +240,23 @@ def _choice(st, o: dict) -> dict | None:
         return cmd
     if c.startswith("plcg patrol "):
         side = c.split()[2]
-        squads = [u for u in st.side_units(side) if u.kind == "squad"]
-        leaders = [u for u in st.side_units(side) if u.kind == "leader" and not u.wounded]
+        target = _script(st).get("patrol_hex", PATROL_HEX)[side]
+        squads = [u for u in st.side_units(side) if u.kind == "squad" and _may_go(st, u, target)]
+        leaders = [u for u in st.side_units(side) if u.kind == "leader" and not u.wounded and _may_lead(st, u)
+                   and _may_go(st, u, target)]
         if not squads or not leaders:
             return {"name": "patrol", "side": side, "give_up": "no leader free to lead it"}
-        target = "H6" if side == "allied" else "F6"
         return {"name": "patrol", "side": side, "type": "recon", "units": [squads[0].id], "leader": leaders[0].id,
                 "hex": target}
     if c.startswith("plcg redeploy"):
-        from cg.rules import nearest_friendly_hex
-
         side, unit = c.split()[2], c.split()[3]
-        to = nearest_friendly_hex(st, st.units[unit])
-        return {"name": "redeploy", "side": side, "unit": unit, "to": to} if to else None
+        u = st.unit(unit, side)
+        to = nearest_friendly_hex(st, u)
+        cmd = {"name": "redeploy", "side": side, "unit": unit, "to": to}
+        counter = _missing_counter(st, u)
+        if counter:
+            cmd["counter"] = counter
+        return cmd if to else None
     if c.startswith("plcg encircled"):
         return {"name": "encircled", "side": c.split()[2], "unit": c.split()[3], "morale": 7}
     return None

@@ -5,6 +5,7 @@ so the log shows only what applied.
 """
 from __future__ import annotations
 
+from cg import tables
 from cg.state import CampaignState, FirefightRecord, other
 from events.roll import Drm
 
@@ -48,8 +49,6 @@ def leader(state: CampaignState, side: str) -> tuple[Drm, ...]:
     out = list(_card(spec.leader_drm, "2.361", "Leader DRM (CG Card)"))
     out += _card(spec.historical_drm, "2.361", "Historical DRM (CG Card)")
     if state.card.campaign.legacy_leader_drm:
-        from cg import tables
-
         year = int(state.ff.date[:4])
         out += _card(tables.legacy_leader_drm(spec.nationality, year), "2.361",
                      f"legacy nationality drm ({spec.nationality}, {year})")
@@ -162,14 +161,45 @@ def patrol(kind: str, *, elite: int = 0, stealthy: int = 0, inexperienced: int =
     return tuple(out)
 
 
+def leadership(state: CampaignState, unit, typed, rule: str) -> tuple[Drm, ...]:
+    """3.17 / 3.21 "Leadership" (rulings R30, R33; revision switch leadership_from_units): the best
+    modifier among the side's leaders in the unit's hex, read from the OB. A unit with no recorded hex
+    takes the typed value, recorded as typed; a typed value contradicting the OB is refused."""
+    from cg import revision
+    from cg.counters import leader_modifier
+    from events.errors import Refused
+
+    if not revision.on(state, "leadership_from_units"):
+        return (Drm(rule, "leadership", typed),) if typed else ()
+    if not unit.hex:
+        return (Drm(rule, "leadership (typed: no hex recorded for the unit, ruling R33)", typed),) if typed else ()
+    here = [(leader_modifier(u.name), u.id, u.name) for u in state.side_units(unit.side)
+            if u.kind == "leader" and u.hex == unit.hex and u is not unit and u.status != "reserve"
+            and leader_modifier(u.name) is not None]
+    best = min(here) if here else None
+    value = best[0] if best else 0
+    if typed is not None and typed != value:
+        who = f"{best[1]} ({best[2]}) gives {value:+d}" if best else "no leader stands there: +0"
+        raise Refused(f"--leadership {typed:+d} contradicts the OB: {unit.id} is in {unit.hex}, where {who} "
+                      "(ruling R30)", "R33", state.step)
+    return (Drm(rule, f"leadership of {best[1]} ({best[2]}) in {unit.hex}", value),) if best and value else ()
+
+
 def redeployment(state: CampaignState, side: str, frm: str | None, situation: str, *,
-                 hs_beyond: int = 0, crosses_uncontrolled: bool = False, leadership: int = 0) -> tuple[Drm, ...]:
-    """3.21 Redeployment DRM; the situation and distances come from the map-control projection."""
+                 hs_beyond: int = 0, crosses_uncontrolled: bool = False, leadership: int = 0,
+                 unit=None, lead: tuple[Drm, ...] | None = None) -> tuple[Drm, ...]:
+    """3.21 Redeployment DRM; the situation and distances come from the map-control projection.
+    `lead`: the leadership DRM already decided (drm.leadership), else the typed `leadership`."""
+    from cg import revision
+
     out = []
     mc = state.map_control()
-    if situation == "isolated" and frm is not None:
+    r2 = revision.on(state, "redeployment_isolated")
+    isolated = situation == "isolated" or (r2 and unit is not None and unit.isolated)
+    if isolated and frm is not None:
         d = mc.distance_to_mlr(frm, side)
-        if d is None or d > 6:
+        far = d is None or (d >= 6 if r2 else d > 6)  # ruling R1: ">6" is 6 or more (revision 2)
+        if far:
             out.append(Drm("3.21", f"Isolated, {d if d is not None else 'no'} hexes from nearest FMLR", 1))
     if crosses_uncontrolled:
         out.append(Drm("3.21", "redeployment crosses Uncontrolled terrain from FMLR", 1))
@@ -180,10 +210,13 @@ def redeployment(state: CampaignState, side: str, frm: str | None, situation: st
     if hs_beyond:
         out.append(Drm("3.21", f"{hs_beyond} HS equivalent(s) beyond one squad on the same DR", hs_beyond))
     if frm is not None and mc.inside_or_adjacent_mlr(frm, side):
-        out.append(Drm("3.21", "inside/adjacent to friendly MLR", -1))
+        if not (r2 and situation == "isolated"):  # an Isolated pocket is no friendly MLR (revision 2)
+            out.append(Drm("3.21", "inside/adjacent to friendly MLR", -1))
     elif frm is None:
         out.append(Drm("3.21", "inside friendly MLR (no recorded hex)", -1))
-    if leadership:
+    if lead is not None:
+        out.extend(lead)
+    elif leadership:
         out.append(Drm("3.21", "leadership", leadership))
     return tuple(out)
 
@@ -211,8 +244,74 @@ def clearance(state: CampaignState, side: str, hex: str, item: str) -> tuple[Drm
 
 
 def _assault_engineer(state: CampaignState, unit) -> bool:
-    p = state.purchases.get(unit.purchase) if unit.purchase else None
+    p = state.purchase(unit.purchase, unit.side) if unit.purchase else None
     if p is None:
         return False
     rg = state.card.sides[unit.side].rg_by_id(p.rg)
     return rg is not None and "assault engineer" in rg.name.lower()
+
+
+def patrol_from_units(state: CampaignState, side: str, kind: str, units: list, leader, mission_hex: str,
+                      typed: dict, *, returning: bool = False, attacked: bool = False, pinned: bool = False,
+                      broken: bool = False) -> tuple[Drm, ...]:
+    """2.74 Patrol Detection and Return DRM from the patrol's units (rules revision 2; rulings R26, R30,
+    R33): every DRM of the list for both rolls, the three "Return only" ones for the Return roll alone.
+    `typed` holds the flags the player gave (None: not given); where the ledger knows the value a
+    different typed one is refused (Refused, rule R33), where it cannot, the typed value is taken and
+    marked so."""
+    from cg import counters
+    from cg.commands.base import counter_table
+    from events.errors import Refused
+
+    nat, over = counter_table(state, side)
+    mmc = [u for u in units if u.kind in ("squad", "hs", "crew")]
+    quality = [_quality(state, u) for u in mmc]
+    known = {
+        "elite": 1 if quality and all(q == "elite" for q in quality) else 0,
+        "inexperienced": 1 if any(q in ("green", "conscript") for q in quality) else 0,
+        "leadership": counters.leader_modifier(leader.name) or 0,
+    }
+    pps = [counters.pp(nat, u.name, over) for u in units if u.kind == "sw"]
+    known["sw_pp"] = sum(pps) if all(p is not None for p in pps) else None
+    enemy = [u for u in state.side_units("allied" if side == "axis" else "axis") if u.hex]
+    if enemy:  # positions recorded: hexes adjacent to the mission hex holding enemy units (each)
+        near = set(state.grid().neighbours(mission_hex))
+        known["enemy_adjacent"] = len({u.hex for u in enemy if u.hex in near})
+    else:
+        known["enemy_adjacent"] = None
+    value: dict = {}
+    marked: dict = {}
+    for k in ("elite", "inexperienced", "leadership", "sw_pp", "enemy_adjacent", "stealthy", "lax"):
+        t = typed.get(k)
+        have = known.get(k)
+        if have is not None:
+            if t is not None and t != have:
+                raise Refused(f"--{k.replace('_', '-')} {t}: the OB gives {have} for this patrol (rulings R26, R30, "
+                              "R33)", "R33", state.step)
+            value[k] = have
+        else:
+            value[k] = t or 0
+            if t and k in ("sw_pp", "enemy_adjacent"):
+                marked[k] = " (typed: the ledger cannot tell, ruling R33)"
+    spec = state.card.firefight(state.firefight)
+    pto = state.card.campaign.pto  # the card's theater (2.74 PTO DRMs)
+    moon = bool(spec and spec.moon_drm)  # No Moon or Full Moon
+    hs_eq = sum(2 if u.kind == "squad" else 1 for u in mmc)  # ruling R26: HS equivalents, beyond one squad
+    dist = state.map_control().distance_to_mlr(mission_hex, side) or 0
+    out = list(patrol(kind, elite=value["elite"], stealthy=value["stealthy"], inexperienced=value["inexperienced"],
+                      lax=value["lax"], leadership=value["leadership"], enemy_adjacent=value["enemy_adjacent"],
+                      distance=dist, night=state.ff.time == "night", pto=pto, moon=moon,
+                      hs=max(0, hs_eq - 2), sw_pp=value["sw_pp"], attacked=attacked, pinned=pinned, broken=broken,
+                      returning=returning))
+    for i, d in enumerate(out):
+        if d.reason.startswith("SW PP") and "sw_pp" in marked:
+            out[i] = Drm(d.rule, d.reason + marked["sw_pp"], d.value)
+        if d.reason.startswith("enemy unit") and "enemy_adjacent" in marked:
+            out[i] = Drm(d.rule, d.reason + marked["enemy_adjacent"], d.value)
+    return tuple(out)
+
+
+def _quality(state: CampaignState, unit) -> str | None:
+    p = state.purchase(unit.purchase, unit.side) if unit.purchase else None
+    rg = state.card.sides[unit.side].group_by_id(p.rg) if p is not None else None
+    return getattr(rg, "quality", None)

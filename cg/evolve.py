@@ -8,7 +8,11 @@ from __future__ import annotations
 
 from typing import Callable, Iterable
 
-from cg.state import SIDES, CampaignState, FirefightRecord, Purchase, Unit, unit_kind
+from cg import revision
+from cg import tables
+from cg.card_schema import parse_card
+from cg.rules import winner_by_cvp
+from cg.state import SIDES, CampaignState, FirefightRecord, Purchase, Unit, expand_units, loss_cvp, unit_kind
 
 HANDLERS: dict[str, Callable] = {}
 
@@ -22,12 +26,15 @@ def on(name: str):
 
 
 def start(payload: dict) -> CampaignState:
-    from cg.card_schema import parse_card
-
     card = parse_card(payload["card"], source="campaign_started")
     st = CampaignState(card=card, seed=payload["seed"], card_ref=payload.get("card_ref", ""),
                        product_version=payload.get("product_version", ""))
     st.option = payload.get("redeployment")
+    st.rules_revision = payload.get("rules_revision", 1)  # ruling R32
+    if payload.get("pbem"):
+        from cg.pbem import state_of
+
+        st.pbem = state_of(payload["pbem"])
     for side in SIDES:
         spec = card.sides[side]
         s = st.sides[side]
@@ -36,8 +43,34 @@ def start(payload: dict) -> CampaignState:
         for hx in card.sides[side].control:
             st.control[hx] = side
     _new_firefight(st, 1)
+    for side in SIDES:
+        for group in card.sides[side].ob:
+            _ob_given(st, side, group)
     st.step = "2.2"  # the Initial Firefight starts at 2.2 (1.1)
     return st
+
+
+def _ob_given(st: CampaignState, side: str, group) -> None:
+    """1.2 OB given: its units are the side's from the start at no CP, set up in its hexes (one after
+    another, in turn) or entering; its leaders given count for 2.362 like leaders rolled; it owes the
+    2.36 leader DRs the card says."""
+    pid = f"{group.id}-{side}"
+    pur = Purchase(id=pid, side=side, rg=group.id, firefight=1, mode=group.setup, cost=0, kind=group.kind,
+                   leader_owed=group.leader_drs, revealed=False)
+    st.purchases[f"{side}:{pid}"] = pur
+    names = [(n, unit_kind(n, group.kind)) for n in expand_units(group.units)]
+    names += [(n, "leader") for n in group.leaders]
+    column = tables.leader_column(st.card.sides[side].nationality, group.armor_leader)
+    for i, (name, kind) in enumerate(names, 1):
+        hx = group.hexes[(i - 1) % len(group.hexes)] if group.hexes else None
+        uid = f"{pid}.{i}"
+        st.units[f"{side}:{uid}"] = Unit(id=uid, side=side, name=name, kind=kind, purchase=pid,
+                             status="on_map" if hx else "available", hex=hx)
+        pur.units.append(uid)
+        if kind == "leader":
+            pur.leaders.append(name)
+            taken = st.sides[side].leaders_taken.setdefault(column, {})
+            taken[name] = taken.get(name, 0) + 1
 
 
 def _new_firefight(st: CampaignState, n: int) -> None:
@@ -158,7 +191,11 @@ def _step_left(st, p):
         st.step = "end"
         st.ended = True
         return
+    if frm == "2.5" and revision.on(st, "one_redeployment"):
+        for u in st.units.values():  # ruling R28: the 3.2 redeployment mark lasts through 2.5
+            u.redeployed = False
     if to == "2.1":
+        played = not st.idle
         _new_firefight(st, p["firefight"])
         for side in SIDES:
             s = st.sides[side]
@@ -167,8 +204,10 @@ def _step_left(st, p):
         st.ap_failed.clear()
         st.patrols_done = {"axis": set(), "allied": set()}
         st.patrols_to_return = {"axis": set(), "allied": set()}
-        for u in st.units.values():
-            u.redeployed = False
+        st.patrol_units = {}
+        if not (played and revision.on(st, "one_redeployment")):
+            for u in st.units.values():
+                u.redeployed = False
         st.hardened_now = {"axis": [], "allied": []}
         st.promotions = {"axis": 0, "allied": 0}
         st.leader_result = {"axis": 0, "allied": 0}
@@ -219,6 +258,11 @@ def _spend(st, side, cost, left):
 _KINDS: dict[tuple[str, str], str] = {}  # unit_kind by (counter name, RG kind): a pure function
 
 
+@on("rules_upgraded")
+def _rules_upgraded(st, p):
+    st.rules_upgrades.append([p["from_firefight"], p["revision"]])  # ruling R32
+
+
 @on("rg_bought")
 def _rg_bought(st, p):
     side = p["side"]
@@ -229,12 +273,12 @@ def _rg_bought(st, p):
     pur = Purchase(id=p["purchase"], side=side, rg=rg.id, firefight=st.firefight, mode=p["mode"],
                    cost=p["cost"], kind=rg.kind, leader_owed=rg.leader_drs, oba_owed=(rg.kind == "oba"),
                    fp=p.get("fp", 0), revealed=(p["mode"] == "on-map" and False))
-    st.purchases[pur.id] = pur
+    st.purchases[f"{side}:{pur.id}"] = pur
     for u in p["units"]:
         kind = _KINDS.get((u["name"], rg.kind))
         if kind is None:
             kind = _KINDS[(u["name"], rg.kind)] = unit_kind(u["name"], rg.kind)
-        st.units[u["id"]] = Unit(id=u["id"], side=side, name=u["name"], kind=kind, purchase=pur.id,
+        st.units[f"{side}:{u['id']}"] = Unit(id=u["id"], side=side, name=u["name"], kind=kind, purchase=pur.id,
                                  status="reserve" if p["mode"] == "reserve" else "available")
         if kind == "leader":
             st.leaders_made += 1
@@ -263,7 +307,7 @@ def _attack(st, p):
 
 @on("oba_rolled")
 def _oba(st, p):
-    pur = st.purchase(p["purchase"])
+    pur = st.purchase(p["purchase"], p["side"])
     pur.oba = p["roll"]["outcome"]
     pur.oba_owed = False
 
@@ -272,14 +316,14 @@ def _oba(st, p):
 def _leader(st, p):
     side = p["side"]
     if p["purchase"] is not None:
-        pur = st.purchase(p["purchase"])
+        pur = st.purchase(p["purchase"], side)
         pur.leader_owed -= 1
     else:
         pur = None
         st.generated[side] += 1
     u = p.get("unit")
     if u:
-        st.units[u["id"]] = Unit(id=u["id"], side=side, name=u["name"], kind="leader",
+        st.units[f"{side}:{u['id']}"] = Unit(id=u["id"], side=side, name=u["name"], kind="leader",
                                  purchase=p["purchase"], status="available")
         st.leaders_made += 1
         if pur is not None:
@@ -292,11 +336,10 @@ def _leader(st, p):
 
 
 def _column(st, side, pur):
-    from cg import tables
 
     armor = False
     if pur is not None:
-        rg = st.card.sides[side].rg_by_id(pur.rg)
+        rg = st.card.sides[side].group_by_id(pur.rg)
         armor = bool(rg and rg.armor_leader)
     return tables.leader_column(st.card.sides[side].nationality, armor)
 
@@ -311,8 +354,8 @@ def _fortified(st, p):
     if p.get("hex"):
         strength = (p.get("detail") or {}).get("factors")
         st.terrain.setdefault(p["hex"], []).append(f"{p['kind']}:{side}" + (f":{strength}" if strength else ""))
-    if p.get("unit") and st.unit(p["unit"]) is not None:
-        st.unit(p["unit"]).hip = True
+    if p.get("unit") and st.unit(p["unit"], side) is not None:
+        st.unit(p["unit"], side).hip = True
 
 
 @on("firefight_determined")
@@ -328,8 +371,13 @@ def _determined(st, p):
             if pur.firefight == st.firefight and pur.kind == "air":
                 pur.lost_idle = True
                 for uid in pur.units:
-                    st.unit(uid).status = "eliminated"
-                    st.unit(uid).eliminated_in = st.firefight
+                    st.unit(uid, pur.side).status = "eliminated"
+                    st.unit(uid, pur.side).eliminated_in = st.firefight
+
+
+@on("moves_first_rolled")
+def _moves_first(st, p):
+    st.ff.move_first = p["move_first"]
 
 
 @on("night_set")
@@ -345,9 +393,19 @@ def _option(st, p):
 
 @on("redeployed")
 def _redeployed(st, p):
-    u = st.units[p["unit"]]  # a unit in play (decide checked it): never in the settled part
+    u = st.units[f"{p['side']}:{p['unit']}"]  # a unit in play (decide checked it): never in the settled part
     u.redeployed = True
+    if st.step == "2.5" and revision.on(st, "option_a_order"):
+        st.done.add(f"redeploy-2.5:{p['side']}")  # 2.5 Option A: the Defender goes first
     r = p["result"]
+    if p["situation"] != "friendly_mlr" and revision.on(st, "redeployment_results"):
+        u.hip = False  # 3.212-3.217: outside a friendly MLR HIP is lost, and concealment but in 3.215
+        if p["situation"] != "isolated":
+            u.concealed = False
+    if p.get("change"):
+        _unit_change(st, {"side": p["side"], "unit": p["unit"], "to": p["change"]}, p.get("reduced", False))
+        if u.status == "eliminated":
+            return
     if r in ("eliminated", "eliminated_cs_na"):
         u.status, u.eliminated_in = "eliminated", st.firefight
         st.ff.lost.append([p["side"], u.id])
@@ -362,12 +420,14 @@ def _redeployed(st, p):
 @on("unit_set_up")
 def _setup(st, p):
     # half of a long log: kept to the few operations it needs (a reserve unit stays In Reserve)
-    u = st.units[p["unit"]]  # a unit in play (decide checked it): never in the settled part
+    u = st.units[f"{p['side']}:{p['unit']}"]  # a unit in play (decide checked it): never in the settled part
+    if revision.on(st, "setup_order"):
+        st.done.add(f"setup:{p['side']}")  # 2.6: the side that sets up first goes before the other
     u.hex = p["hex"]
     u.hip = p["hip"]
     if u.status == "available":
         u.status = "on_map"
-    pur = st.purchases.get(u.purchase)  # None for a unit of no purchase
+    pur = st.purchases.get(f"{u.side}:{u.purchase}")  # None for a unit of no purchase
     if pur is not None:
         pur.revealed = True
 
@@ -378,11 +438,32 @@ def _patrol(st, p):
     st.patrols_done[side].add(p["patrol"])
     if p["returns"]:
         st.patrols_to_return[side].add(p["patrol"])
+    if p.get("losses") is not None and revision.on(st, "patrol_rules"):
+        st.patrol_units[f"{side}:{p['patrol']}"] = {"team": [p["leader"], *p["units"]], "kind": p["kind"],
+                                                     "hex": p["mission_hex"]}
+    _patrol_losses(st, p)
 
 
 @on("patrol_returned")
 def _patrol_ret(st, p):
     st.patrols_to_return[p["side"]].discard(p["patrol"])
+    _patrol_losses(st, p)
+
+
+def _patrol_losses(st, p) -> None:
+    """Ruling R29: the units a patrol result strikes: reduced (a new counter), eliminated or captured; their
+    CVP count for the current firefight (2.756, ruling R39)."""
+
+    for c in p.get("losses", ()):
+        cvp = loss_cvp(st.unit(c["unit"], c["side"]), c["to"])
+        st.ff.patrol_cvp[c["side"]] += cvp
+        st.ff.cvp_lost[c["side"]] += cvp
+        if c["to"] == "captured":
+            u = st.unit(c["unit"], c["side"])
+            u.status, u.eliminated_in = "captured", st.firefight
+            st.ff.lost.append([c["side"], c["unit"]])
+        else:
+            _unit_change(st, c, True)
 
 
 @on("patrol_given_up")
@@ -394,14 +475,17 @@ def _patrol_up(st, p):
 def _ended(st, p):
     ff = st.ff
     ff.turn, ff.winner, ff.winner_rule = p["turn"], p["winner"], p.get("winner_rule")
+    if revision.on(st, "ammunition_shortage"):  # 3.211: the Isolated mark's Ammunition Shortage lasted this firefight
+        for u in st.units.values():
+            u.isolated = False
     for su in p.get("oba_used", ()):
         ff.oba_used[su["side"]] += 1
-    for side in SIDES:
-        ff.cvp_lost[side] = p["cvp_lost"][side]
+    for side in SIDES:  # 2.756: the patrols' losses count for this firefight too (ruling R39)
+        ff.cvp_lost[side] = p["cvp_lost"][side] + ff.patrol_cvp[side]
     for c in p["control"]:
         st.control[c["hex"]] = c["side"]
     for lu in p["lost"]:
-        u = st.unit(lu["unit"])
+        u = st.unit(lu["unit"], lu["side"])
         if u is not None:
             u.status, u.eliminated_in = "eliminated", st.firefight
         ff.lost.append([lu["side"], lu["unit"]])
@@ -409,18 +493,67 @@ def _ended(st, p):
         st.terrain.setdefault(t["hex"], []).append(t["item"])
     for key, attr in (("encircled", "encircled"), ("wounded", "wounded"), ("shocked", "shocked")):
         for su in p.get(key, ()):
-            setattr(st.unit(su["unit"]), attr, True)
+            setattr(st.unit(su["unit"], su["side"]), attr, True)
     for su in p.get("recalled", ()):
-        u = st.unit(su["unit"])
+        u = st.unit(su["unit"], su["side"])
         u.recalled, u.status = True, "recalled"
+    for su in p.get("hero", ()):
+        st.unit(su["unit"], su["side"]).hero = True
+    for reduced, changes in ((True, p.get("reduced", ())), (False, p.get("replaced", ()))):
+        for c in changes:
+            _unit_change(st, c, reduced)
+    for su in p.get("captured", ()):
+        u = st.unit(su["unit"], su["side"])
+        u.status, u.eliminated_in = "captured", st.firefight
+        ff.lost.append([su["side"], su["unit"]])
+    for su in p.get("exited", ()):
+        u = st.unit(su["unit"], su["side"])
+        u.exited, u.hex = True, None  # CG8: off a friendly edge, back in its MLR for the next firefight
     for r in p.get("repairs", ()):
         side, item = r["hex"].split(":", 1)
         st.repairs_owed[(side, item)] = r["item"]
+    if revision.on(st, "oba_air_expended"):
+        _expend(st, p)
     for pur in reversed(st.purchases.values()):  # made in firefight order: this one's come last
         if pur.firefight < st.firefight:
             break
         pur.revealed = True  # purchases are revealed once the firefight was played
     st.done.add("end")
+
+
+def _unit_change(st, c: dict, reduced: bool) -> None:
+    """Casualty Reduction or ELR replacement: a new counter, a wound, or the unit eliminated."""
+    u = st.unit(c["unit"], c["side"])
+    if c["to"] == "eliminated":
+        u.status, u.eliminated_in = "eliminated", st.firefight
+        st.ff.lost.append([c["side"], c["unit"]])
+    elif c["to"] == "wounded":
+        u.wounded = True
+    else:
+        u.name = c["to"]
+        if reduced and u.kind == "squad":
+            u.kind = "hs"
+
+
+@on("unit_positioned")
+def _positioned(st, p):
+    u = st.unit(p["unit"], p["side"])
+    u.hex, u.hip, u.concealed, u.exited = p["hex"], p["hip"], p["concealed"], False
+    if u.status in ("available", "reserve"):
+        u.status = "on_map"
+
+
+def _expend(st, p) -> None:
+    """CG7 EXC: a used OBA module and this firefight's Air Support are not retained (status "expended")."""
+    spent = [st.purchase(su["unit"], su["side"]) for su in p.get("oba_used", ())]
+    spent += [pur for pur in st.purchases.values() if pur.kind == "air" and pur.firefight == st.firefight]
+    for pur in spent:
+        if pur is None:
+            continue
+        for uid in pur.units:
+            u = st.unit(uid, pur.side)
+            if u is not None and u.status in ("available", "on_map", "reserve"):
+                u.status, u.eliminated_in = "expended", st.firefight
 
 
 # ---- 3.x ---------------------------------------------------------------------------------------
@@ -430,35 +563,35 @@ def _casualties(st, p):
     ff = st.ff
     ff.cvp_lost[p["side"]] += p["cvp"]
     if ff.winner_rule in ("1.31", "R5"):  # 3.11: RePh losses count for the firefight for all purposes
-        from cg.rules import winner_by_cvp
-
         ff.winner, ff.winner_rule = winner_by_cvp(ff)
     for uid in p["units"]:
-        u = st.unit(uid)
+        u = st.unit(uid, p["side"])
         if u is not None:
             u.status, u.eliminated_in = "eliminated", st.firefight
         st.ff.lost.append([p["side"], uid])
 
 
 def _eliminate(st, side, uid):
-    u = st.unit(uid)
+    u = st.unit(uid, side)
     u.status, u.eliminated_in = "eliminated", st.firefight
     st.ff.lost.append([side, uid])
 
 
 @on("encircled_tested")
 def _encircled(st, p):
-    u = st.unit(p["unit"])
+    u = st.unit(p["unit"], p["side"])
     if p["roll"]["outcome"] == "eliminated":
         _eliminate(st, p["side"], u.id)
-    else:
-        u.encircled = False  # passed: it keeps the Encircled marker into the next firefight (3.17)
-    u.encircled = False
+    # 3.17: a unit that passes keeps its Encircled marker (revision switch encircled_kept); revision 1
+    # removed it, and the logs it wrote fold as they did
+    u.encircled = p["roll"]["outcome"] != "eliminated" and revision.on(st, "encircled_kept")
+    if u.encircled:
+        st.done.add(f"encircled:{u.side}:{u.id}")  # tested this RePh: owes no second 1TC
 
 
 @on("shock_resolved")
 def _shock(st, p):
-    u = st.unit(p["unit"])
+    u = st.unit(p["unit"], p["side"])
     u.shocked = False
     if p["roll"]["outcome"] == "eliminated":
         _eliminate(st, p["side"], u.id)
@@ -467,7 +600,7 @@ def _shock(st, p):
 @on("isolated_marked")
 def _isolated(st, p):
     for su in p["units"]:
-        st.unit(su["unit"]).isolated = True
+        st.unit(su["unit"], su["side"]).isolated = True
 
 
 @on("terrain_changed")
@@ -484,9 +617,12 @@ def _terrain(st, p):
 
 @on("evacuation_rolled")
 def _evac(st, p):
-    u = st.unit(p["leader"])
+    u = st.unit(p["leader"], p["side"])
     if p["roll"]["outcome"] == "evacuated":
         u.status, u.wounded = "evacuated", False
+        if revision.on(st, "leaders_lost_evacuated"):  # 3.45 counts it among the leaders lost
+            u.eliminated_in = st.firefight
+            st.ff.lost.append([p["side"], u.id])
     st.done.add(f"evacuate:{u.id}")
 
 
@@ -511,9 +647,16 @@ def _promotion(st, p):
 
 @on("unit_hardened")
 def _hardened(st, p):
-    u = st.unit(p["unit"])
+    u = st.unit(p["unit"], p["side"])
     u.hardened += 1
     st.hardened_now[p["side"]].append(u.id)
+    if revision.on(st, "hardening_by_table"):  # the counter changes (ruling R34); 3.43 uses the Hero up
+        if p.get("to"):
+            u.name = p["to"]
+        if p.get("fanatic"):
+            u.fanatic = True
+        if p.get("hero"):
+            st.unit(p["hero"], p["side"]).hero = False
 
 
 @on("leaders_rolled")
@@ -525,12 +668,16 @@ def _leaders(st, p):
 
 @on("repair_rolled")
 def _repair(st, p):
+    if p["roll"]["outcome"] == "failed" and p["kind"] in ("malfunction", "low_ammo") \
+            and revision.on(st, "repair_rules"):
+        st.done.add(f"repair:{p['side']}:{p['item']}")  # 3.46: still malfunctioned, tried again next RePh
+        return
     st.repairs_owed.pop((p["side"], p["item"]), None)
 
 
 @on("recall_rolled")
 def _recall(st, p):
-    u = st.unit(p["unit"])
+    u = st.unit(p["unit"], p["side"])
     u.recalled = False
     if p["roll"]["outcome"] == "returned":
         u.status = "available"
@@ -562,9 +709,9 @@ def _clear(st, p):
     items = st.terrain.get(hx, [])
     kinds = [it.split(":")[0] for it in items]
     if p["roll"]["outcome"] == "eliminated":
-        if item == "rubble":  # B24.71: a Trailbreak across the rubble hex; the rubble stays
-            items.append("trailbreak")
-            return
+        if item == "rubble" and not revision.on(st, "clearance_rules"):
+            items.append("trailbreak")  # revision 1 read B24.71: a Trailbreak across the hex; the rubble stayed
+            return  # (revision 2, ruling R38: PL's 3.52 table eliminates the rubble, below)
         for it in list(items):
             k = it.split(":")[0]
             if k == item or (item == "mines" and k in MINES):  # 3.52 *: all mines in the Location
@@ -576,3 +723,41 @@ def _clear(st, p):
 
 
 MINES = ("mines", "ap_mine", "at_mine", "known_minefield")
+
+
+# ---- play by email (cg/pbem.py) ----
+
+@on("head_signed")
+def _head_signed(st, p):
+    st.pbem["signed"][p["side"]] = [p["seq"], p["hash"]]
+
+
+@on("dice_committed")
+def _dice_committed(st, p):
+    st.pbem["requests"][p["commit"]] = {"side": p["side"], "command": p["command"], "nonce": p["nonce"],
+                                        "answer": None}
+
+
+@on("dice_answered")
+def _dice_answered(st, p):
+    st.pbem["requests"][p["request"]]["answer"] = p["value"]
+
+
+@on("dice_revealed")
+def _dice_revealed(st, p):
+    del st.pbem["requests"][p["request"]]
+
+
+@on("fact_proposed")
+def _fact_proposed(st, p):
+    st.pbem["proposal"] = {"side": p["side"], "command": p["command"]}
+
+
+@on("fact_confirmed")
+def _fact_confirmed(st, p):
+    st.pbem["proposal"] = None
+
+
+@on("fact_rejected")
+def _fact_rejected(st, p):
+    st.pbem["proposal"] = None

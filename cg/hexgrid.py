@@ -287,3 +287,145 @@ def _centre(axial: tuple[int, int]) -> tuple[float, float]:
     """Centre of a flat-topped hex of unit size (x east, y south)."""
     q, r = axial
     return 1.5 * q, math.sqrt(3) * (r + q / 2)
+
+
+def _grid_width(self) -> int:
+    return len(self.columns)
+
+
+def _grid_edge_hex(self, hex: str, edge: str) -> str:
+    """The hex of map edge `edge` straight behind `hex`: same row for west/east, same column for north/south."""
+    col, row = self.parse(hex)
+    if edge == "west":
+        return f"{self.columns[0]}{row}"
+    if edge == "east":
+        return f"{self.columns[-1]}{row}"
+    if edge == "north":
+        return f"{self.columns[col]}1"
+    if edge == "south":
+        return f"{self.columns[col]}{self.rows}"
+    raise ValueError(f"map edge must be one of {', '.join(EDGES)}, not {edge!r}")
+
+
+def _grid_at_place(self, column: int, row: int) -> str | None:
+    """The hex at (column index from 0, row), None if there is none: the inverse of parse()."""
+    if 0 <= column < len(self.columns) and 1 <= row <= self.rows:
+        return f"{self.columns[column]}{row}"
+    return None
+
+
+Grid.at_place = _grid_at_place
+Grid.width = property(_grid_width)  # map columns, as BoardGrid.width
+Grid.edge_hex = _grid_edge_hex
+
+
+class BoardGrid:
+    """A map of geomorphic boards (cg/boards.py) behind the Grid interface everything uses.
+
+    `parse` gives (map column from 0, map row) across the whole map: odd map columns start at row 0 (the
+    half hexes of the boards' north edge), even ones at row 1; `rows` is the last map row.
+    """
+
+    def __init__(self, geo) -> None:
+        self.geo = geo
+        self._place = {}
+        for h, (q, r) in geo.axial_of.items():
+            self._place[h] = (q, r + (q - (q & 1)) // 2)
+        self._at_place = {p: h for h, p in self._place.items()}
+        self.width = max(q for q, _ in self._place.values()) + 1
+        self.rows = max(g for _, g in self._place.values())
+        self.layout = geo.layout
+        first: dict[int, str] = {}
+        for h in geo.ids:  # map column -> its hexrow letter on the board at the top (display only)
+            first.setdefault(self._place[h][0], h)
+        self.columns = tuple(geo.parse(first[q])[1] for q in range(self.width))
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, BoardGrid) and other.layout == self.layout
+
+    def __hash__(self) -> int:
+        return hash(self.layout)
+
+    def hexes(self):
+        return self.geo.hexes()
+
+    def canonical(self, hex: str) -> str:
+        return self.geo.canonical(hex)
+
+    def valid(self, hex: str) -> bool:
+        return self.geo.valid(hex)
+
+    def names(self, hex: str):
+        return self.geo.names(hex)
+
+    def parse(self, hex: str) -> tuple[int, int]:
+        return self._place[self.geo.canonical(hex)]
+
+    def index(self, hex: str) -> int:
+        return self.geo.index(hex)
+
+    def axial(self, hex: str) -> tuple[int, int]:
+        return self.geo.axial(hex)
+
+    def distance(self, a: str, b: str) -> int:
+        return self.geo.distance(a, b)
+
+    def neighbour(self, hex: str, direction: int):
+        return self.geo.neighbour(hex, direction)
+
+    def neighbours(self, hex: str) -> list[str]:
+        return self.geo.neighbours(hex)
+
+    def adjacency(self):
+        return self.geo.adjacency()
+
+    def within(self, hex: str, radius: int) -> list[str]:
+        q, r = self.axial(hex)
+        at = self.geo.at
+        out = []
+        for dq in range(-radius, radius + 1):
+            for dr in range(max(-radius, -dq - radius), min(radius, -dq + radius) + 1):
+                n = at.get((q + dq, r + dr))
+                if n is not None:
+                    out.append(n)
+        out.sort(key=self.geo.index_of.__getitem__)
+        return out
+
+    def edge(self, side: str) -> frozenset[str]:
+        return self.geo.edge(side)
+
+    def line(self, a: str, b: str) -> list[str]:
+        return self.geo.line(a, b)
+
+    first_row = 0  # the half hexes along the north edge of the boards' odd hexrows
+
+    def at_place(self, column: int, row: int) -> str | None:
+        return self._at_place.get((column, row))
+
+    def edge_hex(self, hex: str, edge: str) -> str:
+        """As Grid.edge_hex; a half-hex row missing in the edge column takes the nearest row of it."""
+        col, row = self.parse(hex)
+        if edge not in EDGES:
+            raise ValueError(f"map edge must be one of {', '.join(EDGES)}, not {edge!r}")
+        if edge in ("north", "south"):
+            rows = [g for (q, g) in self._at_place if q == col]
+            return self._at_place[(col, min(rows) if edge == "north" else max(rows))]
+        q = 0 if edge == "west" else self.width - 1
+        for g in (row, row + 1, row - 1):
+            if (q, g) in self._at_place:
+                return self._at_place[(q, g)]
+        raise AssertionError(f"no {edge} edge hex behind {hex}")
+
+
+_BOARD_GRIDS: dict = {}
+
+
+def board_grid(boards) -> BoardGrid:
+    """The BoardGrid of a card's `[map] boards` (one per layout)."""
+    from cg.boards import geometry  # only for a map of boards
+
+    key = tuple(tuple(r) for r in boards)
+    grid = _BOARD_GRIDS.get(key)
+    if grid is None:
+        grid = _BOARD_GRIDS[key] = BoardGrid(geometry([list(r) for r in key]))
+    return grid

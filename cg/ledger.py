@@ -5,10 +5,18 @@ it knows nothing of click or printing (cli.py does that).
 from __future__ import annotations
 
 import os
-import secrets
 import sqlite3
 
+import orjson
+
+from cg import snapshot
+from cg.bulk import gc_paused
+from cg.card import apply_balance, card_to_dict
+from cg.card_schema import load_card, parse_card
+from cg.evolve import evolve, fold, fold_stored, reverted_seqs
 from events.errors import BadInput
+from events.store import NewEvent, Store
+from events.versions import VERSIONS
 
 VERSION = "0.1.0"  # pyproject.toml reads it from here
 
@@ -20,32 +28,41 @@ class Ledger:
     """One campaign file: read the state, decide a command, append its events."""
 
     def __init__(self, path: str, write: bool = False):
-        from events.store import Store
-
         self.path = path
         self.store = Store.open(path, write=write)
 
     @classmethod
     def create(cls, path: str, card_ref: str, seed: str | None, redeployment: str | None,
+               balance=(), pbem: dict | None = None, rules_revision: int | None = None,
                mark: dict | None = None) -> "Ledger":
-        """A new campaign file. `mark`: keys added to the recorded `new` command (the demo marks its own
-        files so that `plcg demo` can replace them, and only them)."""
-        from cg.card import card_to_dict
-        from cg.card_schema import load_card
-        from cg.commands import start_event
-        from events.convert import unstructure
-        from events.store import NewEvent, Store
+        """balance: the 1.3 provisions chosen; pbem: play by email's settings (cg/pbem.settings),
+        recorded in the first event; rules_revision: an earlier rules revision asked for (ruling R32);
+        mark: keys added to the recorded `new` command (the demo marks its own files so that `plcg demo`
+        can replace them, and only them)."""
+        import secrets  # lazy: only `plcg new` draws a seed (secrets with hmac, ~8 ms of every other start)
+
+        from cg.commands import start_event  # lazy: see run()
+        from events.convert import unstructure  # lazy: see run()
 
         if os.path.exists(path):
             raise BadInput(f"{path} exists already: plcg new never overwrites a campaign (use --db)")
         card = load_card(card_ref)
+        if balance:  # 1.3: the chosen provisions go into the logged card, applied (card.campaign.balance_chosen)
+            try:
+                card = apply_balance(card, balance)
+            except ValueError as err:
+                raise BadInput(str(err)) from None
         seed = seed or secrets.token_hex(16)
-        e = start_event(card, card_ref, card_to_dict(card), seed, redeployment, VERSION)
+        e = start_event(card, card_ref, card_to_dict(card), seed, redeployment, VERSION, pbem, rules_revision)
         store = Store.create(path, {"product": "plcg", "product_version": VERSION})
         try:
             store.append(0, [NewEvent(type=e.TYPE, version=e.VERSION, payload=unstructure(e), firefight=1,
                                       step="2.2")], command={"name": "new", "card": card_ref,
-                                                             "redeployment": redeployment, **(mark or {})})
+                                                             **({"balance": list(balance)} if balance else {}),
+                                                             "redeployment": redeployment,
+                                                             **({} if rules_revision is None else
+                                                                {"rules_revision": rules_revision}),
+                                                             **(mark or {})})
         except BaseException:
             store.close()
             os.unlink(path)
@@ -56,8 +73,6 @@ class Ledger:
     # reading
     def records(self, since: int = 0, until: int | None = None):
         """(seq, batch, type, payload) of the log, each payload at its event's current version."""
-        from events.versions import VERSIONS
-
         rows = self.store.read_fold(since, until)
         # a whole-log read asks once which versions the log holds; a short tail checks each row
         if since == 0 and all(VERSIONS.get(t) == v for t, v in self.store.versions()):
@@ -70,9 +85,6 @@ class Ledger:
         """The folded state (at seq `at`, else the head), a new object on every call. `lazy`: from
         the snapshot, the settled units are loaded only when something asks for them (`unit`,
         `load_all`): commands and status."""
-        from cg import snapshot
-        from cg.evolve import fold
-
         if at is not None:  # --at SEQ: a seq of the log, not a guess past either end of it
             last = self.store.head()[0]
             if not 1 <= at <= last:
@@ -91,10 +103,6 @@ class Ledger:
                             st = fold(tail, st)
                             st._tail = len(tail)
                             return st
-        from cg.bulk import gc_paused
-        from cg.evolve import fold_stored, reverted_seqs
-        from events.versions import VERSIONS
-
         try:
             chunks, common, last = self.store.fold_chunks(VERSIONS, until=at)
             with gc_paused():
@@ -114,8 +122,6 @@ class Ledger:
         try:
             return self.store.cold_snapshot(token)
         except sqlite3.ProgrammingError:  # closed: a state kept after the command (state_after)
-            from events.store import Store
-
             store = Store.open(self.path)
             try:
                 return store.cold_snapshot(token)
@@ -123,8 +129,6 @@ class Ledger:
                 store.close()
 
     def _card(self):
-        from cg.card_schema import parse_card
-
         key = self.store.hash_at(1)  # the first event holds the card; its hash names it
         card = _CARDS.get(key)
         if card is None:
@@ -133,20 +137,19 @@ class Ledger:
         return card
 
     # writing
-    def run(self, cmd: dict) -> list:
-        from cg import snapshot
-        from cg.commands import decide, decide_undo
-        from cg.evolve import evolve, fold, reverted_seqs
+    def run(self, cmd: dict, key=None) -> list:
+        """Decide `cmd` and append its events. `key`: the acting player's private key (play by
+        email: the command is recorded as that side's, `by`)."""
+        # lazy: only a command decides: status, log, roster, replay and the other reads skip every
+        # handler, the attrs event classes and cattrs (cg.commands + events.convert, ~60 ms, -X importtime)
+        from cg.commands import decide_all
         from events.convert import unstructure
-        from events.store import NewEvent
 
         # A Ledger that ran the last command itself (a script, the demo, a long-lived process) goes
         # on from the state that command left while the file's head is still that command's seq and
         # hash: no other writer came in between, so it is the state the log folds to. It is folded
         # forward in place below, so it is kept again only once the append is in.
         try:  # the command is stored with its events: a value JSON cannot hold is bad input, not a crash
-            import orjson
-
             orjson.dumps(cmd)
         except TypeError as e:
             raise BadInput(f"a value given cannot be recorded ({e})") from None
@@ -156,13 +159,14 @@ class Ledger:
         head_seq = head[0]
         if st.seq != head_seq:
             st = self.state(use_snapshot=False)
-        if cmd["name"] == "undo":
+        if st.pbem is not None:
+            cmd = _by_key(st, cmd, key)
+
+        def history():
             recs = list(self.records())
-            history = [(s, b, t) for s, b, t, _ in recs]
-            events = decide_undo(st, history, reverted_seqs(recs), cmd.get("to"), cmd.get("reason") or "",
-                                 bool(cmd.get("force")))
-        else:
-            events = decide(st, cmd, head_seq + 1)
+            return [(s, b, t) for s, b, t, _ in recs], reverted_seqs(recs)
+
+        events = decide_all(st, cmd, head_seq + 1, history)
         new = [NewEvent(type=e.TYPE, version=e.VERSION, payload=unstructure(e), firefight=st.firefight,
                         step=st.step) for e in events]
         if any(n.type == "reverted" for n in new):
@@ -183,12 +187,206 @@ class Ledger:
             self._kept = (stored[-1].seq, stored[-1].hash, st)
         return stored
 
+    # play by email (cg/pbem.py, events/bundle.py)
+    def _player(self, key):
+        from cg import pbem
+        from events.errors import Refused
+
+        st = self.state(lazy=True)
+        if st.pbem is None:
+            raise Refused("this campaign was not started with the players' keys (plcg new ... --axis-key PUB"
+                          " --allied-key PUB)", "pbem", st.step)
+        if key is None:
+            raise Refused("play by email needs the acting player's key (--key FILE or $PLCG_KEY)", "pbem", st.step)
+        by = pbem.side_of_key(st.pbem, key)
+        if by is None:
+            raise Refused("the key given is neither side's key of this campaign", "pbem", st.step)
+        return st, by
+
+    def sign(self, key) -> list:
+        """Before a bundle: answer the other side's open two-party dice, then sign the head (unless
+        this side's signature is the head already). The stored events appended."""
+        from cg import pbem
+
+        st, by = self._player(key)
+        out = []
+        for commit, r in pbem.open_requests(st, answered=False):
+            if r["side"] != by:
+                out += self.run({"name": "answer", "request": commit, "value": pbem.answer_value()}, key)
+        seq, h = self.store.head()
+        last = next(iter(self.store.read(since=seq - 1)), None)
+        if last is None or last.type != "head_signed" or last.payload.get("side") != by:
+            out += self.run({"name": "sign", "seq": seq, "hash": h, "sig": pbem.sign_head(key, seq, h)}, key)
+        return out
+
+    def reveal(self, key) -> list:
+        """Reveal every answered two-party dice commitment of the key's side, in the order made."""
+        from cg import pbem
+        from events.errors import Refused
+
+        st, by = self._player(key)
+        owed = pbem.open_requests(st, side=by, answered=True)
+        if not owed:
+            waiting = pbem.open_requests(st, side=by, answered=False)
+            raise Refused(f"{by} has no answered two-party dice to reveal"
+                          + (f" ({len(waiting)} await the other side's answer)" if waiting else ""), "pbem", st.step)
+        out = []
+        for commit, r in owed:
+            out += self.run({"name": "reveal", "request": commit, "value": pbem.commit_value(key, r["nonce"])}, key)
+        return out
+
+    def bundle_rows(self, since: int) -> tuple[list, str]:
+        """The rows after `since` and the hash of row 1 (the campaign's name in a bundle)."""
+        head = self.store.head()[0]
+        if not 0 <= since <= head:
+            raise BadInput(f"--since {since}: the log holds seqs 1 to {head}")
+        return self.store.rows_since(since), self.store.hash_at(1)
+
+    @staticmethod
+    def receive(path: str, bundle, check, check_tail) -> int:
+        """Check a bundle against the copy at `path` (made from the bundle if there is none) and
+        append its new rows; how many were appended (0: all held already). Nothing is written
+        unless every check passes: form and hashes (events/bundle.read), the campaign, continuing
+        this copy's chain (no fork, no gap), the signatures and who signed what (exit 2), the step
+        order and every rule (exit 3). `check_tail(state, history, rows)` (projections/audit.
+        audit_tail) decides the new rows on the copy's state at its head; a new copy is written
+        under a temporary name, audited whole by `check(store)` (projections/audit.audit_store),
+        and renamed into place only if it is clean."""
+        from events.codec import GENESIS, loads
+
+        rows = list(bundle.rows)
+        if not os.path.exists(path):
+            if bundle.since != 0 or rows[0][2] != "campaign_started":
+                raise BadInput(f"{path} does not exist, and the bundle starts at seq {bundle.since + 1}: only a"
+                               " bundle from seq 1 (plcg bundle --since 0) makes a new copy")
+            first = loads(rows[0][6])
+            if not first.get("pbem"):
+                raise BadInput("the campaign was not started with the players' keys: it has no signed bundles")
+            _check_signatures(first["pbem"]["keys"], (0, GENESIS), rows)
+            tmp = f"{path}.receiving"
+            for suffix in ("", "-wal", "-shm"):
+                if os.path.exists(tmp + suffix):
+                    os.unlink(tmp + suffix)
+            store = Store.create(tmp, {"product": "plcg", "product_version": VERSION})
+            try:
+                store.append_rows((0, GENESIS), rows)
+                _refuse_findings(check(store), 0)
+            except BaseException:
+                store.close()
+                for suffix in ("", "-wal", "-shm"):
+                    if os.path.exists(tmp + suffix):
+                        os.unlink(tmp + suffix)
+                raise
+            store.close()
+            if os.path.exists(path):
+                os.unlink(tmp)
+                raise BadInput(f"{path} appeared while the bundle was checked; nothing written")
+            os.replace(tmp, path)
+            return len(rows)
+        store = Store.open(path, write=True)
+        try:
+            head = store.head()
+            if store.hash_at(1) != bundle.campaign:
+                raise BadInput("the bundle belongs to another campaign than this copy's")
+            held = dict(store.conn.execute("SELECT seq, hash FROM events WHERE seq >= ? AND seq <= ?",
+                                           (rows[0][0], head[0])))
+            for r in rows:
+                if r[0] in held and held[r[0]] != r[-1]:
+                    raise BadInput(f"the bundle forks the history at seq {r[0]}: this copy holds another"
+                                   f" row {r[0]}; refused (plcg audit --against compares two copies)")
+            rows = [r for r in rows if r[0] > head[0]]
+            if not rows:
+                return 0
+            if rows[0][0] != head[0] + 1:
+                raise BadInput(f"the bundle starts at seq {rows[0][0]}, this copy ends at {head[0]}: the"
+                               f" bundles with seq {head[0] + 1}-{rows[0][0] - 1} are missing")
+            if rows[0][9] != head[1]:
+                raise BadInput(f"the bundle does not continue this copy's chain at seq {head[0]}: a fork")
+            first = next(iter(store.read(until=1))).payload
+            if not first.get("pbem"):
+                raise BadInput("the campaign was not started with the players' keys: it has no signed bundles")
+            _check_signatures(first["pbem"]["keys"], head, rows)
+            led = Ledger.__new__(Ledger)
+            led.path, led.store = path, store
+            _refuse_findings(check_tail(led.state(), list(led.records()), rows), head[0])
+            store.append_rows(head, rows)
+            return len(rows)
+        finally:
+            store.close()
+
     def close(self):
         self.store.close()
 
 
+def _refuse_findings(report: dict, head: int) -> None:
+    """The first finding past this copy's head refuses the bundle: 2 for its form, 3 for a rule."""
+    from events.errors import Refused
+
+    new = [f for f in report["findings"] if f["seq"] > head]
+    if not new:
+        return
+    f = new[0]
+    if f["rule"] in ("chain", "format"):
+        raise BadInput(f"row {f['seq']} of the bundle: {f['what']}")
+    e = Refused(f"row {f['seq']} of the bundle: {f['what']}", f["rule"])
+    if f"[rule {f['rule']}]" in f["what"]:  # a refusal names its rule already
+        e.args = (f"row {f['seq']} of the bundle: {f['what']}",)
+    raise e
+
+
+def _check_signatures(keys: dict, head: tuple, rows: list) -> None:
+    """Every signature in the new rows verifies with its side's key and signs the row before it,
+    the last row is one, and every command is its signer's (exit 2 otherwise)."""
+    from cg import pbem
+    from events.codec import loads
+
+    if rows[-1][2] != "head_signed":
+        raise BadInput("the bundle is not signed: it does not end with its author's head_signed row")
+    prev = head
+    signer_of: dict[int, str] = {}
+    pending: list[int] = []
+    for r in rows:
+        seq, type_, payload, command = r[0], r[2], r[6], r[8]
+        if type_ == "head_signed":
+            p = loads(payload)
+            side = p.get("side")
+            if side not in keys or [p.get("seq"), p.get("hash")] != list(prev) or \
+                    not pbem.verify_head(keys[side], prev[0], prev[1], p.get("sig")):
+                raise BadInput(f"row {seq} of the bundle: the signature is not {side}'s key's over row {prev[0]}")
+            for s in pending:
+                signer_of[s] = side
+            pending = []
+        elif command is not None and type_ != "campaign_started":
+            pending.append(seq)
+        prev = (seq, r[-1])
+    for r in rows:
+        if r[0] in signer_of:
+            by = loads(r[8]).get("by")
+            if by != signer_of[r[0]]:
+                raise BadInput(f"row {r[0]} of the bundle: a command of {by} signed by {signer_of[r[0]]}'s key")
+
+
+def _by_key(st, cmd: dict, key) -> dict:
+    """A keyed campaign's command as its acting side's (`by`, from the private key); a rolling
+    command under two-party dice gets its commitment (cg/pbem.py)."""
+    from cg import pbem
+    from events.errors import Refused
+
+    if key is None:
+        raise Refused("a campaign played by email takes each command with the acting player's key"
+                      " (--key FILE or $PLCG_KEY)", "pbem", st.step)
+    by = pbem.side_of_key(st.pbem, key)
+    if by is None:
+        raise Refused("the key given is neither side's key of this campaign", "pbem", st.step)
+    cmd = {**cmd, "by": by}
+    if pbem.two_party(st) and cmd.get("name") not in ("sign", "answer", "reveal", "reject"):
+        nonce = pbem.new_nonce()
+        cmd["nonce"], cmd["commit"] = nonce, pbem.commitment(pbem.commit_value(key, nonce))
+    return cmd
+
+
 def _upcast(etype: str, version: int, payload: dict) -> dict:
     """An event of an older schema is upgraded; one the release does not know is refused (exit 2)."""
-    from events.convert import upcast
+    from events.convert import upcast  # lazy: only a log holding older event versions upcasts (cattrs, ~40 ms)
 
     return upcast(etype, version, payload)

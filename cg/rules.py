@@ -50,6 +50,52 @@ def winner_by_cvp(ff) -> tuple[str | None, str]:
     return (other(ff.move_first) if ff.move_first else None), "R5"
 
 
+def cthc_clusters(state: CampaignState, side: str) -> list[set[str]]:
+    """The side's CTHCs: its CTHC hexes joined by adjacency, each cluster a set of hexes."""
+    mc, grid = state.map_control(), state.grid()
+    mine = {h for h, hc in mc.hexes.items() if hc.cthc == side}
+    clusters, seen = [], set()
+    for h in sorted(mine, key=grid.index):
+        if h in seen:
+            continue
+        todo, part = [h], set()
+        while todo:
+            x = todo.pop()
+            if x in part:
+                continue
+            part.add(x)
+            todo += [n for n in grid.neighbours(x) if n in mine and n not in part]
+        seen |= part
+        clusters.append(part)
+    return clusters
+
+
+def redeployment_attacker_at_2_5(state: CampaignState) -> str | None:
+    """2.5: the Attacker for redeployment; in a Dual Attack, the side that was the Attacker (or moved
+    first) in the most recent non-idle firefight before this one."""
+    ff = state.ff
+    if ff.type and ff.type not in ("idle", "dual"):
+        return ff.attacker
+    for prev in reversed(state.firefights[: state.firefight - 1]):
+        if prev.type and prev.type != "idle":
+            return prev.attacker or prev.move_first
+    return state.card.campaign.initial_attacker
+
+
+def nearest_cthc(state: CampaignState, unit) -> set[str]:
+    """3.214/3.216/3.217: the friendly-controlled hexes of the nearest friendly CTHC (every cluster of the
+    side's CTHC hexes at the least distance from the unit), where it may redeploy to."""
+    if not unit.hex:
+        return set()
+    grid = state.grid()
+    clusters = cthc_clusters(state, unit.side)
+    if not clusters:
+        return set()
+    dist = [min(grid.distance(unit.hex, x) for x in c) for c in clusters]
+    best = min(dist)
+    return set().union(*(c for c, d in zip(clusters, dist) if d == best))
+
+
 def nearest_friendly_hex(state: CampaignState, unit) -> str | None:
     """3.214-3.217: the friendly-controlled hex of the nearest friendly CTHC (fewest hexes, then grid
     order), where a unit outside its MLR tries to redeploy to; None if the side has no CTHC."""

@@ -5,11 +5,15 @@ The card is not repeated: it is parsed again from the campaign's first event.
 """
 from __future__ import annotations
 
+import hashlib
+from pathlib import Path
+
 import attrs
 import orjson
 
 from cg.bulk import gc_paused
 from cg.state import CampaignState, FirefightRecord, Purchase, SideState, Unit
+from events.errors import WriteConflict
 
 SNAPSHOT_VERSION = 2  # 2: the hot part holds purchases and firefight records as tuples
 _FINGERPRINT: str | None = None
@@ -19,12 +23,9 @@ def fingerprint() -> str:
     """The fold code a snapshot was built by: a snapshot of other code is not trusted (refolded)."""
     global _FINGERPRINT
     if _FINGERPRINT is None:
-        import hashlib
-        from pathlib import Path
-
         h = hashlib.sha256(str(SNAPSHOT_VERSION).encode())
         here = Path(__file__).parent
-        for name in ("state.py", "evolve.py", "snapshot.py", "card.py"):
+        for name in ("state.py", "evolve.py", "snapshot.py", "card.py", "revision.py"):
             h.update((here / name).read_bytes())
         _FINGERPRINT = h.hexdigest()[:16]
     return _FINGERPRINT
@@ -45,7 +46,7 @@ def settled_purchase(st: CampaignState, p: Purchase) -> bool:
     if p.firefight >= st.firefight:
         return False
     units = st.units
-    return all(uid not in units or settled(units[uid], st.firefight) for uid in p.units)
+    return all(f"{p.side}:{uid}" not in units or settled(units[f"{p.side}:{uid}"], st.firefight) for uid in p.units)
 
 
 def _body(st: CampaignState, units, purchases=None, cold_ff=None, compact: bool = False) -> dict:
@@ -87,8 +88,14 @@ def _firefights(records, cold_ff, compact: bool) -> list:
 
 def dump(st: CampaignState) -> bytes:
     """The whole state as one blob (the digest's canonical form; every unit loaded first)."""
+    return orjson.dumps({"v": fingerprint(), "state": state_data(st)})
+
+
+def state_data(st: CampaignState) -> dict:
+    """The whole state as JSON-ready data, as dump() writes it under "state" (every unit loaded
+    first): a new dict at the top, the nested values as they are."""
     st.load_all()
-    return orjson.dumps({"v": fingerprint(), "state": _body(st, st.units.values())})
+    return _body(st, st.units.values())
 
 
 def dump_split(st: CampaignState, stored_token: str | None) -> tuple[bytes, tuple[str, bytes] | None]:
@@ -111,8 +118,6 @@ def dump_split(st: CampaignState, stored_token: str | None) -> tuple[bytes, tupl
     blob = orjson.dumps({"v": fingerprint(), "order": list(st.units), "units": [attrs.astuple(u) for u in cold],
                          "porder": list(st.purchases), "purchases": [attrs.asdict(p) for p in cold_p],
                          "lost": [f.lost for f in st.firefights if f.n < ff]})
-    import hashlib
-
     token = hashlib.sha256(blob).hexdigest()[:16]
     st._cold_token, st._cold_n, st._cold_ff = token, n, ff
     return _hot(st, hot, hot_p), (None if token == stored_token else (token, blob))
@@ -151,9 +156,9 @@ def _load(blob: bytes, card, cold) -> CampaignState | None:
         elif k == "firefights":
             st.firefights = [FirefightRecord(*x) for x in v]
         elif k == "purchases":
-            st.purchases = {x[0]: Purchase(*x) for x in v}
+            st.purchases = {f"{x[1]}:{x[0]}": Purchase(*x) for x in v}
         elif k == "units":
-            st.units = {x[0]: Unit(*x) for x in v}
+            st.units = {f"{x[1]}:{x[0]}": Unit(*x) for x in v}
         elif k in ("patrols_done", "patrols_to_return"):
             setattr(st, k, {s: set(x) for s, x in v.items()})
         elif k == "repairs_owed":
@@ -171,13 +176,11 @@ def _load(blob: bytes, card, cold) -> CampaignState | None:
 def _merge_cold(blob: bytes | None):
     """A function merging the cold part into a state's units, in the full fold's order."""
     if blob is None:
-        from events.errors import WriteConflict
-
         raise WriteConflict("the campaign file's snapshot changed meanwhile; run the command again")
     with gc_paused():
         data = orjson.loads(blob)
-        cold_u = {x[0]: Unit(*x) for x in data["units"]}
-        cold_p = {x["id"]: Purchase(**x) for x in data["purchases"]}
+        cold_u = {f"{x[1]}:{x[0]}": Unit(*x) for x in data["units"]}
+        cold_p = {f"{x['side']}:{x['id']}": Purchase(**x) for x in data["purchases"]}
 
     def merge1(hot: dict, cold: dict, order: list) -> dict:
         out = {}

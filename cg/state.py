@@ -61,6 +61,7 @@ class FirefightRecord:
     san: dict = attrs.Factory(dict)
     oba_used: dict = attrs.Factory(lambda: {"axis": 0, "allied": 0})
     lost: list = attrs.Factory(list)  # [[side, unit]] casualties by unit
+    patrol_cvp: dict = attrs.Factory(lambda: {"axis": 0, "allied": 0})  # 2.756: CVP lost by patrols (ruling R39)
 
 
 @attrs.define(slots=True)
@@ -100,6 +101,11 @@ class Unit:
     hardened: int = 0
     redeployed: bool = False  # this RePh (3.211: once per RePh)
     eliminated_in: int | None = None
+    # added with `plcg position` / `end --hero ...` (new fields go last: a unit is stored as a row)
+    concealed: bool = False  # 2.9 end position concealed (3.218)
+    hero: bool = False  # a heroic leader, or a Hero SMC (3.43; `end --hero`)
+    fanatic: bool = False  # an Elite MMC Battle Hardened (3.43/3.44 EXC, ruling R34): the counter stays
+    exited: bool = False  # CG8: exited off a friendly edge, kept for the next firefight
 
 
 @attrs.define(slots=True)
@@ -108,6 +114,8 @@ class CampaignState:
     seed: str
     card_ref: str = ""
     product_version: str = ""
+    rules_revision: int = 1  # ruling R32: the revision the campaign started under (cg/revision.py)
+    rules_upgrades: list = attrs.Factory(list)  # [[from firefight, revision]] by `plcg rules-upgrade`
     seq: int = 0
     firefight: int = 1
     step: str = "2.2"
@@ -127,6 +135,7 @@ class CampaignState:
     ap_failed: set = attrs.Factory(set)  # 3.52 Locations where an A-P mine attempt failed
     patrols_done: dict = attrs.Factory(lambda: {"axis": set(), "allied": set()})
     patrols_to_return: dict = attrs.Factory(lambda: {"axis": set(), "allied": set()})
+    patrol_units: dict = attrs.Factory(dict)  # "side:n" -> {team: [leader, units...], kind, hex} (revision 2)
     last_batch: int = 0
     reverts: list = attrs.Factory(list)  # [(seq, seqs, reason, force)] for the audit's notes
     fortifications: list = attrs.Factory(list)  # [{side, kind, hex, cost, detail, unit, firefight}] (2.38)
@@ -137,6 +146,7 @@ class CampaignState:
     commencements: set = attrs.Factory(set)  # seqs of the step_left events leaving 2.8 (undo guard)
     repairs_owed: dict = attrs.Factory(dict)  # (side, item) -> kind, recorded at 2.9 (3.46)
     may_generate: dict = attrs.Factory(lambda: {"axis": 0, "allied": 0})  # 3.45
+    pbem: dict | None = None  # play by email: keys, signed heads, open two-party dice (cg/pbem.py)
     leaders_made: int = 0  # leader units ever created (numbers new leaders; derived, not in the digest)
     _tail: object = None  # events folded after the stored snapshot (None: folded from the log)
     _cold: object = None  # loads the settled units not yet in `units` (cg/snapshot.py); None: all loaded
@@ -145,21 +155,16 @@ class CampaignState:
     _cold_ff: int = 0  # it holds the casualty lists (`lost`) of the firefights before this one
 
     # ---- units and purchases kept out of a hot-loaded state ----
-    def unit(self, uid):
-        """The unit `uid` (None if there is none), loading the settled units first if need be."""
-        u = self.units.get(uid)
-        if u is None and self._cold is not None:
-            self.load_all()
-            u = self.units.get(uid)
-        return u
+    # Units and purchases are keyed by side (`key(side, id)`): under rules revision 2 purchase numbers
+    # count per side, so both sides hold an "I1-1.1" (cg/revision.py).
+    def unit(self, uid, side: str | None = None):
+        """`side`'s unit `uid` (None if there is none), loading the settled units first if need be.
+        Without `side`: the one unit of that id (a revision-1 log's ids are unique), axis first."""
+        return _find(self, False, uid, side)
 
-    def purchase(self, pid):
-        """The purchase `pid` (None if there is none), loading the settled ones first if need be."""
-        p = self.purchases.get(pid)
-        if p is None and self._cold is not None:
-            self.load_all()
-            p = self.purchases.get(pid)
-        return p
+    def purchase(self, pid, side: str | None = None):
+        """`side`'s purchase `pid` (None if there is none), loading the settled ones first if need be."""
+        return _find(self, True, pid, side)
 
     def load_all(self) -> "CampaignState":
         """Every unit and purchase loaded (a state loaded from the hot snapshot part lacks the settled
@@ -193,38 +198,56 @@ class CampaignState:
             return self.firefights[self.firefight - 2] if self.firefight >= 2 else None
         return self.ff
 
-    def copy(self) -> "CampaignState":
+    def copy(self, share=None) -> "CampaignState":
         """An independent state: mutating one never changes the other (the card, immutable, is shared).
         Field by field rather than deepcopy: the audit copies a long campaign's state (thousands of
-        units) at every undo checkpoint, where deepcopy cost ~80 ms a copy; see _copy_state."""
-        return _copy_state(self)
+        units) at every undo checkpoint, where deepcopy cost ~80 ms a copy; see _copy_state.
+        `share(unit)`: True for a unit that is shared rather than cloned, one that never changes
+        again (the audit's checkpoints share the units out of play since an earlier firefight, and
+        with them the records of the firefights before this one, which the fold no longer touches)."""
+        return _copy_state(self, share)
+
+    def strategic(self) -> frozenset:
+        """1.4 Strategic Terrain: the card's, and (rules revision 2, switch strategic_grows) every hex the
+        campaign has since given rubble, a pillbox, an entrenchment or an emplaced Gun."""
+        base = frozenset(self.card.map.strategic)
+        if self.rules_revision < 2 and not self.rules_upgrades:  # revision 1 throughout: the card's alone
+            return base
+        from cg import revision
+
+        if not revision.on(self, "strategic_grows"):
+            return base
+        grown = {h for h, items in self.terrain.items() if any(i.split(":")[0] in GROWS_STRATEGIC for i in items)}
+        grown |= {u.hex for u in self.units.values() if u.kind == "gun" and u.hex and u.status == "on_map"}
+        return base | grown
 
     def map_control(self):
-        """The 1.4 control picture of the current control (memoised per map and control)."""
+        """The 1.4 control picture of the current control (memoised per map, Strategic Terrain and control)."""
         m = self.card.map
+        strategic = self.strategic()
         last_map, last_control, last_mc = _LAST_CONTROL  # a run of commands asks for one picture
-        if last_map is m and last_control == self.control:
+        if last_map is m and last_control == (strategic, self.control):
             return last_mc
-        key = (m.columns, m.rows, m.strategic, tuple(sorted(m.friendly_edge.items())),
+        key = (m.columns, m.rows, m.boards, tuple(sorted(strategic)), tuple(sorted(m.friendly_edge.items())),
                tuple(sorted(self.control.items())))
         mc = _CONTROL.get(key)
         if mc is None:
+            # lazy: only a rule or view that reads map control classifies the map; status, log, replay
+            # and most step commands never do (cg.control with cg.hexgrid, ~12 ms, -X importtime)
             from cg.control import classify
 
-            mc = classify(self.grid(), frozenset(m.strategic), dict(self.control), dict(m.friendly_edge))
+            mc = classify(self.grid(), strategic, dict(self.control), dict(m.friendly_edge))
             if len(_CONTROL) > 64:
                 _CONTROL.clear()
             _CONTROL[key] = mc
-        _LAST_CONTROL[:] = (m, dict(self.control), mc)
+        _LAST_CONTROL[:] = (m, (strategic, dict(self.control)), mc)
         return mc
 
     def grid(self):
         m = self.card.map
         last_map, grid = _LAST_GRID
         if last_map is not m:
-            from cg.hexgrid import Grid
-
-            grid = Grid.from_spec(m.columns, m.rows)
+            grid = m.grid()
             _LAST_GRID[:] = (m, grid)
         return grid
 
@@ -239,11 +262,31 @@ class CampaignState:
         return new
 
 
+def key(side: str, uid: str) -> str:
+    """The key of a unit or purchase in the state's dicts: ids repeat across sides (revision 2)."""
+    return f"{side}:{uid}"
+
+
+def _find(st, purchase: bool, ident, side):
+    """A unit (or purchase) by id and side; the settled part is loaded only when the hot one lacks it."""
+    for attempt in (0, 1):
+        table = st.purchases if purchase else st.units
+        for s in SIDES if side is None else (side,):
+            x = table.get(f"{s}:{ident}")
+            if x is not None:
+                return x
+        if attempt or st._cold is None:
+            return None
+        st.load_all()
+
+
 _CONTROL: dict = {}  # map control is a pure function of the map and who controls what
 # The last map (a card's: immutable, compared by identity), control and picture asked for, and the
 # last map's Grid: what deciding a run of commands asks for again and again.
 _LAST_CONTROL: list = [None, None, None]
 _LAST_GRID: list = [None, None]
+# 1.4: terrain the campaign keeps that makes a hex Strategic Terrain (rules revision 2)
+GROWS_STRATEGIC = ("rubble", "pillbox", "foxhole", "trench", "at_ditch", "entrenchment")
 LEADER_RE = re.compile(r"^\d{1,2}[-+]\d$")
 MMC_RE = re.compile(r"^(\d+)-(\d+)-(\d+)(\s*hs)?$", re.I)
 
@@ -268,6 +311,21 @@ def unit_kind(name: str, rg_kind: str) -> str:
     if rg_kind in ("infantry", "heavy_weapons"):
         return "sw"
     return "other"
+
+
+def loss_cvp(u, to: str) -> int:
+    """Ruling R39 (A26.2 as the ledger counts it): a squad 2 CVP, a HS or crew 1, a leader 1 plus its
+    leadership (a 9-2: 3), a hero 1; a squad reduced to its HS loses 1; anything else 0."""
+    if to not in ("eliminated", "captured"):
+        return 1 if u.kind == "squad" else 0  # a squad reduced to its HS
+    if u.kind == "squad":
+        return 2
+    if u.kind in ("hs", "crew"):
+        return 1
+    if u.kind == "leader":
+        m = re.match(r"^\d{1,2}([-+])(\d)$", u.name)
+        return 1 + (int(m.group(2)) if m and m.group(1) == "-" else 0)
+    return 0
 
 
 def counter_morale(name: str) -> int | None:
@@ -346,14 +404,19 @@ _clone_firefight = _cloner(FirefightRecord, lost="list(x.lost)")
 _CLONES = {Unit: _clone_unit, Purchase: _clone_purchase, SideState: _clone_side, FirefightRecord: _clone_firefight}
 
 
-def _copy_state(st: CampaignState) -> CampaignState:
+def _copy_state(st: CampaignState, share=None) -> CampaignState:
     """CampaignState.copy: every field copied by _data (a new field too), units and purchases by
     their clones, the card shared."""
     new = object.__new__(CampaignState)
     for a in attrs.fields(CampaignState):
         v = getattr(st, a.name)
         if a.name == "units":
-            v = {k: _clone_unit(u) for k, u in v.items()}
+            if share is None:
+                v = {k: _clone_unit(u) for k, u in v.items()}
+            else:
+                v = {k: u if share(u) else _clone_unit(u) for k, u in v.items()}
+        elif a.name == "firefights" and share is not None:
+            v = [r if r.n < st.firefight else _data(r) for r in v]
         elif a.name == "purchases":
             v = {k: _clone_purchase(p) for k, p in v.items()}
         elif a.name != "card":  # the card is immutable: shared

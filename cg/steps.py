@@ -9,8 +9,9 @@ from __future__ import annotations
 import re
 
 import attrs
-from transitions import Machine
 
+from cg import revision
+from cg.rules import nearest_friendly_hex, redeployment_owed
 from cg.state import SIDES, CampaignState, counter_morale
 
 
@@ -51,7 +52,8 @@ ORDER = {s.id: i for i, s in enumerate(STEPS)}
 
 # `next` in order; where a source has several lines the first whose conditions hold is taken.
 TRANSITIONS = [
-    ["next", "2.1", "2.3"],  # 2.2 is the Initial Firefight's only
+    {"trigger": "next", "source": "2.1", "dest": "2.2", "conditions": "weather_every"},  # ruling R27
+    ["next", "2.1", "2.3"],  # rules revision 1: 2.2 is the Initial Firefight's only
     ["next", "2.2", "2.3"],
     ["next", "2.3", "2.4"],
     {"trigger": "next", "source": "2.4", "dest": "3.41", "conditions": "is_idle"},  # 2.41 Idle
@@ -88,31 +90,47 @@ class _Probe:
     is_idle = False
     is_initial = False
     is_last = False
+    weather_every = False  # rules revision 2 (ruling R27): 2.2 in every firefight
 
 
 _PROBE = _Probe()
-MACHINE = Machine(
-    model=_PROBE,
-    states=[s.id for s in STEPS],
-    transitions=TRANSITIONS,
-    initial="2.2",
-    auto_transitions=False,  # no to_<state>(): the step order cannot be skipped
-    ignore_invalid_triggers=False,
-)
+_MACHINE: list = []  # the machine, built by the first `next` or `concede` decided in the process
+
+
+def machine():
+    """The step machine, built once per process on first use: `status` and every other command read
+    BY_ID and `pending` from this module and never ask it where `next` goes."""
+    if not _MACHINE:
+        # lazy: `plcg status` and the step commands other than next/concede skip importing
+        # transitions and building the machine (~10 ms of their start, -X importtime)
+        from transitions import Machine
+
+        _MACHINE.append(Machine(
+            model=_PROBE,
+            states=[s.id for s in STEPS],
+            transitions=TRANSITIONS,
+            initial="2.2",
+            auto_transitions=False,  # no to_<state>(): the step order cannot be skipped
+            ignore_invalid_triggers=False,
+        ))
+    return _MACHINE[0]
 
 
 def next_step(state: CampaignState, trigger: str = "next") -> str:
     """Where `trigger` leads from the state's step, decided by the machine (which is then left at it)."""
+    m = machine()
     _PROBE.is_idle = state.idle
     _PROBE.is_initial = state.initial
     _PROBE.is_last = state.last_firefight
-    MACHINE.set_state(state.step, model=_PROBE)
+    _PROBE.weather_every = revision.on(state, "weather_every_firefight") if trigger == "next" else False
+    m.set_state(state.step, model=_PROBE)
     getattr(_PROBE, trigger)()
     return _PROBE.state
 
 
 def mermaid() -> str:
     """The step machine drawn by transitions itself (Mermaid stateDiagram-v2, no graphviz)."""
+    # lazy: only `plcg diagram` (and docs/steps.md's test) draw; GraphMachine's import is theirs alone
     from transitions.extensions import GraphMachine
 
     model = _Probe()
@@ -170,6 +188,9 @@ def pending(state: CampaignState) -> list[dict]:
             owe("plcg determine", "2.41", "firefight type")
         elif state.ff.time == "night" and "night" not in state.done and not state.idle:
             owe("plcg night TEXT", "2.42", "night conditions from the CG Card's night rules", False)
+    elif s == "2.6":
+        if state.ff.type == "dual" and state.ff.move_first is None:  # revision 2: after all setup (2.41)
+            owe("plcg moves-first", "2.41", "Dual Attack: the dr for who moves first, after all setup")
     elif s == "2.7":
         for side in SIDES:
             done = state.patrols_done[side]
@@ -184,7 +205,7 @@ def pending(state: CampaignState) -> list[dict]:
             owe("plcg end --turn N --cvp-lost axis=N --cvp-lost allied=N", "2.9", "firefight result", False)
     elif s == "3.1":
         for u in state.units.values():
-            if u.encircled and u.status in ("on_map", "available"):
+            if u.encircled and u.status in ("on_map", "available") and f"encircled:{u.side}:{u.id}" not in state.done:
                 if counter_morale(u.name) is None:
                     owe(f"plcg encircled {u.side} {u.id} --morale M", "3.17", f"1TC for encircled {u.id}", False)
                 else:  # the counter shows the morale: runnable as written
@@ -194,10 +215,11 @@ def pending(state: CampaignState) -> list[dict]:
     elif s == "3.2":
         if state.option is None:
             owe("plcg option A|B", "3.2", "Redeployment Option A or B (kept for the CG)", False)
-        from cg.rules import nearest_friendly_hex, redeployment_owed
 
         for side, unit, rule in redeployment_owed(state):
-            near = nearest_friendly_hex(state, state.units[unit])
+            if rule == "3.215" and revision.on(state, "redeployment_limits"):
+                continue  # an Isolated unit may, not must, redeploy
+            near = nearest_friendly_hex(state, state.unit(unit, side))
             owe(f"plcg redeploy {side} {unit} --to HEX", rule,
                 f"{side} {unit} must redeploy ({rule})" + (f"; nearest friendly CTHC hex: {near}" if near else ""),
                 False)
@@ -222,6 +244,8 @@ def pending(state: CampaignState) -> list[dict]:
                 owe(f"plcg leaders {side}", "3.45", f"{side} Leader Generation dr")
     elif s == "3.46":
         for (side, item), kind in sorted(state.repairs_owed.items()):
+            if f"repair:{side}:{item}" in state.done:  # failed this RePh: owed again next RePh (3.46)
+                continue
             owe(f"plcg repair {side} {item} --kind {kind}", "3.46", f"{side} repair dr for {item} ({kind})")
     elif s == "3.461":
         for u in state.units.values():
@@ -231,12 +255,16 @@ def pending(state: CampaignState) -> list[dict]:
         for side in SIDES:
             if f"elr:{side}" not in state.done:
                 owe(f"plcg elr {side}", "3.47", f"{side} ELR Loss/Gain DR")
+    if state.pbem is not None:  # play by email: two-party dice committed to owe an answer or a reveal
+        from cg.pbem import committed, pending_items
+
+        out = pending_items(state) + committed(state, out)
     return out
 
 
 # how a runnable `pending` command's words map to the command's keys
 POSITIONAL = {
-    "cp": ("side",), "weather": (), "determine": (), "leader": ("side", "rg"), "oba": ("side", "rg"),
+    "cp": ("side",), "weather": (), "determine": (), "moves-first": (), "leader": ("side", "rg"), "oba": ("side", "rg"),
     "patrol-return": ("side", "patrol"), "promote": ("side",), "leaders": ("side",), "elr": ("side",),
     "disease": ("side",), "evacuate": ("side", "leader"), "shock": ("side", "unit"), "encircled": ("side", "unit"),
     "recall": ("side", "vehicle"), "repair": ("side", "item"),

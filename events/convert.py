@@ -10,11 +10,19 @@ from typing import Any, Callable
 
 import cattrs
 
+from events.errors import BadInput
 from events.types import REGISTRY
 
 converter = cattrs.Converter()
 # A roll's outcome is an int, a str or None (table results): keep it as it is.
 converter.register_structure_hook(Any, lambda v, _t: v)
+
+# A campaign_started without play by email stores no `pbem` key, as every campaign did before it.
+from cattrs.gen import make_dict_unstructure_fn, override  # noqa: E402
+
+converter.register_unstructure_hook(
+    REGISTRY["campaign_started"],
+    make_dict_unstructure_fn(REGISTRY["campaign_started"], converter, pbem=override(omit_if_default=True)))
 
 # (type, from_version) -> function upgrading a payload dict to from_version + 1
 UPCASTERS: dict[tuple[str, int], Callable[[dict], dict]] = {}
@@ -31,8 +39,6 @@ def upcaster(etype: str, from_version: int):
 def upcast(etype: str, version: int, payload: dict) -> dict:
     """Bring a stored payload up to the current version of its event class; an event this release
     does not know (a newer type or version, or no upcaster) is bad input, never a crash."""
-    from events.errors import BadInput
-
     cls = REGISTRY.get(etype)
     if cls is None or version > cls.VERSION:
         raise BadInput(f"the log holds {etype} v{version}, which this plcg does not know: upgrade plcg")
@@ -53,3 +59,9 @@ def unstructure(event) -> dict:
 def structure(etype: str, version: int, payload: dict):
     cls = REGISTRY[etype]
     return converter.structure(upcast(etype, version, payload), cls)
+
+
+@upcaster("campaign_started", 1)
+def _started_v1(payload: dict) -> dict:
+    """A log of the first release was decided under rules revision 1 (ruling R32)."""
+    return {**payload, "rules_revision": 1}

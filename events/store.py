@@ -37,6 +37,7 @@ import attrs
 
 from events.errors import BadInput, WriteConflict
 
+from .chain import ChainCheck
 from .codec import GENESIS, chain_hash, chain_record, dumps, loads
 
 FORMAT = 1  # the file format this release writes; a file with a higher one is refused
@@ -138,7 +139,7 @@ class Store:
             conn = _connect(Path(path).absolute().as_uri() + "?mode=rw")
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=FULL")
-            import sqlite_utils  # only here: read commands must not pay for its import
+            import sqlite_utils  # lazy: only `plcg new` (and import) build tables; every other command skips it (~50 ms)
 
             db = sqlite_utils.Database(conn, recursive_triggers=False, execute_plugins=False)
             with db.atomic():
@@ -246,7 +247,7 @@ class Store:
     @property
     def db(self):
         """sqlite-utils over the same connection (no plugins: they must not touch the ledger's connection)."""
-        import sqlite_utils
+        import sqlite_utils  # lazy: as in create (tests and tools only)
 
         return sqlite_utils.Database(self.conn, recursive_triggers=False, execute_plugins=False)
 
@@ -343,6 +344,34 @@ class Store:
             raise
         return stored
 
+    def append_rows(self, head: tuple[int, str], rows: list[tuple]) -> None:
+        """Append rows exactly as another copy stored them (a received bundle, events/bundle.py),
+        all or none, if this file's head is still `head`: the caller has checked their chain, their
+        signature and the rules. The stored snapshot stays: it is older than the new rows, which the
+        next command folds onto it."""
+        if not rows:
+            return
+        self._begin()
+        try:
+            row = self.conn.execute(_HEAD).fetchone()
+            now = (row[0], row[1]) if row else (0, GENESIS)
+            if now != tuple(head):
+                raise WriteConflict(f"another writer appended first (seq {now[0]}); run the command again")
+            self.conn.executemany(_INSERT, rows)
+            if not self._indexed:
+                self.conn.execute(_REVERTS_INDEX)
+                self._indexed = True
+            self.conn.execute("COMMIT")
+        except BaseException as e:
+            self._rollback()
+            if isinstance(e, sqlite3.Error) and not isinstance(e, sqlite3.IntegrityError):
+                raise self._write_error(e) from None
+            raise
+
+    def rows_since(self, since: int) -> list[tuple]:
+        """The rows after seq `since` as stored, columns as in COLUMNS."""
+        return list(self._rows("SELECT " + ", ".join(COLUMNS) + " FROM events WHERE seq > ? ORDER BY seq", (since,)))
+
     def put_snapshot(self, seq: int, hash: str, blob: bytes) -> bool:
         """Store a snapshot built at (seq, hash) if the log still ends there; False if it moved on."""
         self._begin()
@@ -401,11 +430,15 @@ class Store:
     def _rows(self, sql: str, params: tuple = ()) -> Iterator[tuple]:
         cur = self.conn.execute(sql, params)
         try:
-            yield from cur
+            for row in cur:  # not `yield from`: closing this generator must not close the cursor through it
+                yield row
         except sqlite3.DatabaseError as e:
             raise BadInput(f"cannot read {self.path}: {e}") from None
         finally:
-            cur.close()
+            try:
+                cur.close()
+            except sqlite3.ProgrammingError:  # the connection closed first: a reader that stopped on an error
+                pass
 
     def read(self, since: int = 0, until: int | None = None) -> Iterator[Stored]:
         """Events with since < seq <= until (no upper bound when until is None), in seq order."""
@@ -416,6 +449,22 @@ class Store:
         for seq, batch, type_, version, ff, step, payload, recorded, command, h in rows:
             yield Stored(seq, batch, type_, version, ff, step, loads(payload), recorded,
                          None if command is None else loads(command), h)
+
+    def read_chunks(self, until: int, columns: tuple = ("seq", "firefight", "step", "type", "payload", "recorded"),
+                    chunk: int = 4096, since: int = 0) -> Iterator[list[tuple]]:
+        """`columns` (payload parsed, the rest as stored) of the rows since < seq <= until, in seq order,
+        a list of up to `chunk` rows at a time: for reading the whole log without a `Stored` per row
+        or the whole log in memory (`plcg log`, the AAR). Each chunk comes as one row of aggregates
+        (_joined_chunks) and its payloads are parsed in one call."""
+        at = columns.index("payload")
+        for rows in self._joined_chunks(columns, since, until, chunk):
+            try:
+                payloads = loads("[" + ",".join([r[at] for r in rows]) + "]")
+            except (TypeError, ValueError):
+                payloads = None
+            if not isinstance(payloads, list) or len(payloads) != len(rows):  # an edited payload: row by row
+                payloads = [loads(r[at]) for r in rows]  # raises as read() does on the first that is not JSON
+            yield [(*r[:at], p, *r[at + 1:]) for r, p in zip(rows, payloads)]
 
     def read_raw(self, since: int = 0) -> Iterator[tuple]:
         """(seq, type, version, payload_text) for seq > since, in order, straight from the cursor."""
@@ -535,6 +584,61 @@ class Store:
         """Every row as stored, in rowid order, columns as in COLUMNS."""
         return self._rows("SELECT " + ", ".join(COLUMNS) + " FROM events ORDER BY rowid")
 
+    AUDIT_CHUNK = 1024
+
+    def audit_chunks(self) -> Iterator[list[tuple]]:
+        """rows_for_audit() a chunk at a time, each value exactly as stored (_joined_chunks)."""
+        try:
+            (hi,) = self.conn.execute("SELECT max(rowid) FROM events").fetchone()
+        except sqlite3.DatabaseError as e:
+            raise BadInput(f"cannot read {self.path}: {e}") from None
+        if hi is not None:
+            yield from self._joined_chunks(COLUMNS, 0, hi, self.AUDIT_CHUNK)
+
+    _INTEGER = frozenset(("seq", "batch", "version", "firefight"))
+
+    def _joined_chunks(self, columns: tuple, since: int, until: int, step: int) -> Iterator[list[tuple]]:
+        """The rows with since < rowid (= seq) <= until, `columns` of each exactly as stored, a list
+        of up to `step` rows at a time. As fold_chunks does, a chunk of rows comes back as one row of
+        aggregates (Python 3.11's sqlite3 pays for every column of every row it hands over): the
+        integers joined by commas, the texts by the unit separator (U+001F, which JSON text cannot
+        hold raw). A chunk holding a value of another kind (an edited row: a NULL, a REAL, a BLOB, a
+        text holding the separator, an empty command) is read row by row."""
+        ok, parts = [], []
+        for c in columns:
+            if c in self._INTEGER:
+                ok.append(f"typeof({c}) = 'integer'")
+                parts.append(f"group_concat({c}, ',')")
+            elif c == "command":
+                ok.append("(command IS NULL OR (typeof(command) = 'text' AND command != ''))")
+                parts.append("group_concat(ifnull(command, ''), char(31))")
+            else:
+                ok.append(f"typeof({c}) = 'text'")
+                parts.append(f"group_concat({c}, char(31))")
+        where = " FROM events WHERE rowid > ? AND rowid <= ?"
+        joined = f"SELECT count(*), sum({' AND '.join(ok)}), {', '.join(parts)}" + where
+        by_row = f"SELECT {', '.join(columns)}" + where + " ORDER BY rowid"
+        try:
+            for lo in range(since, until, step):
+                top = min(lo + step, until)
+                n, good, *values = self.conn.execute(joined, (lo, top)).fetchone()
+                if n == 0:
+                    continue
+                if good == n:
+                    cols = []
+                    for c, v in zip(columns, values):
+                        if c in self._INTEGER:
+                            cols.append(list(map(int, v.split(","))))
+                        else:
+                            v = v.split("\x1f")
+                            cols.append([x or None for x in v] if c == "command" else v)
+                    if all(len(v) == n for v in cols):
+                        yield list(zip(*cols))
+                        continue
+                yield list(self._rows(by_row, (lo, top)))
+        except sqlite3.DatabaseError as e:
+            raise BadInput(f"cannot read {self.path}: {e}") from None
+
     def snapshot(self) -> tuple[int, str, bytes] | None:
         """(seq, hash, blob) of the stored snapshot, or None."""
         row = self.conn.execute("SELECT seq, hash, state FROM snapshot WHERE id = 1").fetchone()
@@ -549,8 +653,6 @@ class Store:
         out of order, and batch/command inconsistencies. The snapshot is only evidence here.
         """
         # the checks, row by row: the audit runs them in its own pass over the rows
-        from .chain import ChainCheck
-
         check = ChainCheck.of(self)
         for row in self.rows_for_audit():
             check.row(row)

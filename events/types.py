@@ -54,6 +54,20 @@ class SideUnit:
 
 
 @attrs.frozen
+class UnitChange:
+    side: str
+    unit: str
+    to: str  # the new counter ("2-4-7"), or "eliminated" where the change removes the unit
+
+
+@attrs.frozen
+class SelectionDr:  # A.9 Random Selection: one dr per unit, ties roll again among the tied (ruling R29)
+    unit: str
+    dr: int
+    round: int = 1
+
+
+@attrs.frozen
 class HexItem:
     hex: str
     item: str
@@ -77,6 +91,16 @@ class CampaignStarted(Event):
     card_ref: str
     card: dict  # the whole CG Card, so the log replays without the card file
     redeployment: str | None  # "A" | "B" | None (chosen at 3.2)
+    rules_revision: int  # ruling R32: the ledger's rules revision the campaign is decided under (v1 logs: 1)
+    # play by email (cg/pbem.py): {"keys": {"axis": PUB, "allied": PUB}, "dice_policy": ...}; a
+    # campaign without it stores no such key (events/convert.py leaves a None out), as before
+    pbem: dict | None = None
+
+
+@event("rules_upgraded")
+class RulesUpgraded(Event):  # ruling R32: `plcg rules-upgrade`
+    revision: int  # the revision the campaign moves to
+    from_firefight: int  # in force from this firefight's 2.1 on
 
 
 @event("step_left")
@@ -188,6 +212,12 @@ class FirefightDetermined(Event):
     lost: tuple[str, ...] = ()  # what an Idle Firefight loses (2.41, ruling R11)
 
 
+@event("moves_first_rolled")
+class MovesFirstRolled(Event):  # 2.41 Dual Attack: the moves-first dr after all setup (revision 2)
+    roll: Roll
+    move_first: str
+
+
 @event("night_set")
 class NightSet(Event):
     text: str
@@ -207,6 +237,8 @@ class Redeployed(Event):
     situation: str  # 3.212
     roll: Roll | None  # Option B in friendly MLR: no roll
     result: str
+    change: str | None = None  # revision 2: the unit's new counter (Replaced/Reduced), "eliminated", "wounded"
+    reduced: bool = False  # the change is a Casualty Reduction (a squad's new counter is its HS)
 
 
 @event("unit_set_up")
@@ -227,6 +259,9 @@ class PatrolResolved(Event):
     mission_hex: str
     roll: Roll
     returns: bool  # it must roll on the Return table
+    # revision 2 (ruling R29): the units the result strikes, and the Random Selection drs that chose them
+    selection: tuple[SelectionDr, ...] = ()
+    losses: tuple[UnitChange, ...] = ()  # to: the HS counter, "eliminated" or "captured"
 
 
 @event("patrol_returned")
@@ -234,6 +269,8 @@ class PatrolReturned(Event):
     side: str
     patrol: int
     roll: Roll
+    selection: tuple[SelectionDr, ...] = ()  # revision 2 (ruling R29)
+    losses: tuple[UnitChange, ...] = ()
 
 
 @event("patrol_given_up")
@@ -258,6 +295,21 @@ class FirefightEnded(Event):
     recalled: tuple[SideUnit, ...] = ()
     repairs: tuple[HexItem, ...] = ()  # hex=side:item id, item=kind (3.46)
     oba_used: tuple[SideUnit, ...] = ()  # OBA modules used (CG4: two at most; CG7: a used module is spent)
+    # what happened to units in play (contract, second round); absent in older logs
+    hero: tuple[SideUnit, ...] = ()  # a leader turned heroic, or an MMC that created a Hero (3.43)
+    reduced: tuple[UnitChange, ...] = ()  # Casualty Reduction: squad -> its HS, HS/SMC eliminated
+    replaced: tuple[UnitChange, ...] = ()  # ELR replacement (A19.13)
+    captured: tuple[SideUnit, ...] = ()
+    exited: tuple[SideUnit, ...] = ()  # CG8
+
+
+@event("unit_positioned")
+class UnitPositioned(Event):  # 2.9: where a unit stands at the firefight's end (3.212 reads it)
+    side: str
+    unit: str
+    hex: str
+    hip: bool = False
+    concealed: bool = False
 
 
 # --- 3.x Reorganization Phase -----------------------------------------------------------------
@@ -328,6 +380,9 @@ class UnitHardened(Event):  # 3.43 heroes, 3.44 MMC, 3.45 leaders: Battle Harden
     unit: str
     by: str  # "3.43" | "3.44" | "3.45"
     to: str | None = None  # the new counter, when the player names it (e.g. "4-6-8")
+    # revision 2 (ruling R34): the counter comes from the table; an Elite MMC turns Fanatic (the counter stays)
+    fanatic: bool = False
+    hero: str | None = None  # 3.43: the Hero (or heroic leader) whose marker the hardening uses up
 
 
 @event("leaders_rolled")
@@ -374,3 +429,72 @@ class ClearanceRolled(Event):
     item: str
     roll: Roll
     casualty_reduction: bool = False  # 3.52 dagger: original 6 vs known minefield/Panji
+
+
+# --- play by email (cg/pbem.py) ---------------------------------------------------------------
+
+@event("head_signed")
+class HeadSigned(Event):
+    """A side's Ed25519 signature over the chain head (seq, hash) it ends a bundle at: it covers the
+    whole history up to that row. `ack`: the last signature of the other side it holds, [seq, hash]."""
+
+    side: str
+    seq: int
+    hash: str
+    sig: str
+    ack: tuple[int, str] | None = None
+
+
+@event("dice_committed")
+class DiceCommitted(Event):
+    """Two-party dice, first half: `side` commits to a secret value (sha256 hex `commit`) for the
+    rolls of `command`, which is decided once the other side has answered and the value is revealed."""
+
+    side: str
+    command: dict
+    commit: str
+    nonce: str  # public: the value is HMAC(the side's private key, nonce)
+
+
+@event("dice_answered")
+class DiceAnswered(Event):
+    """Two-party dice, second half: the other side's value for the commitment at seq `request`."""
+
+    side: str
+    request: str  # the commitment answered (or revealed)
+    value: str
+
+
+@event("dice_revealed")
+class DiceRevealed(Event):
+    """The committing side's value, checked against its commitment; the command's events follow,
+    or `refused` says why the rules refuse it now (the dice are spent all the same)."""
+
+    side: str
+    request: str  # the commitment revealed
+    value: str
+    refused: str | None = None
+
+
+@event("fact_proposed")
+class FactProposed(Event):
+    """A shared fact (the firefight's end, 2.41, leaving a step both act in, an undo of what the other
+    side has seen) proposed by `side`: it takes effect when the other side confirms it (ruling R47)."""
+
+    side: str
+    command: dict
+
+
+@event("fact_confirmed")
+class FactConfirmed(Event):
+    """The other side agrees: the proposed command's events follow in the same batch."""
+
+    side: str
+    command: dict
+
+
+@event("fact_rejected")
+class FactRejected(Event):
+    side: str
+    command: dict
+    reason: str

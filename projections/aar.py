@@ -16,13 +16,28 @@ What the report shows:
 """
 from __future__ import annotations
 
+import collections
 import re
+
+import orjson
 from collections import Counter
 from html import escape
 
 import attrs
 
+from cg.evolve import evolve, reverted_seqs, start
+from cg.state import CampaignState
+from cg.steps import BY_ID, ORDER
+from events.codec import loads
+from events.convert import upcast
 from events.errors import BadInput
+from events.types import REGISTRY
+from projections.charts import line_chart
+from projections.digest import digest
+from projections.maps import map_svg
+from projections.purchases import purchase_rows
+from projections.roster import roster_rows, totals
+from projections.transfer import export_lines
 from projections.words import SIDE, TYPE, roll_words, summary
 
 FORMATS = ("jsonl", "md", "html")
@@ -30,15 +45,20 @@ FORMATS = ("jsonl", "md", "html")
 
 def export(ledger, fmt: str) -> str:
     """The campaign of `ledger` as text in `fmt`: "jsonl" (importable), "md" or "html"."""
-    if fmt == "jsonl":
-        from projections.transfer import export_jsonl
+    return "".join(export_chunks(ledger, fmt))
 
-        return export_jsonl(ledger)
+
+def export_chunks(ledger, fmt: str):
+    """export() as an iterator of text pieces, for writing as they come: only one firefight's events
+    are in memory at a time. The log is read (and every error raised) before the first piece; the
+    ledger must stay open until the last."""
+    if fmt == "jsonl":
+        return (line + "\n" for line in export_lines(ledger.store))
     if fmt == "md":
-        return render_md(report(walk(ledger)))
+        return iter_md(iter_report(walk(ledger)))
     if fmt == "html":
         h = walk(ledger, maps=True)
-        return render_html(report(h, html=True), title=f"After Action Report — {h.final.card.campaign.name}")
+        return iter_html(iter_report(h, html=True), title=f"After Action Report — {h.final.card.campaign.name}")
     raise BadInput(f"unknown export format {fmt!r}: one of {', '.join(FORMATS)}")
 
 
@@ -61,73 +81,169 @@ class Row:
 @attrs.define
 class FirefightHistory:
     n: int
-    rows: list = attrs.Factory(list)  # the events that stand (not undone) recorded in this firefight
+    # the seqs of the events that stand (not undone) recorded in this firefight, as [first, last]
+    # runs: the rows themselves are read again when the report gets to the firefight (rows_of)
+    runs: list = attrs.Factory(list)
     ended: Row | None = None  # firefight_ended
     tvp: Row | None = None  # tvp_awarded (3.33)
     control_before: dict | None = None  # map control just before firefight_ended
     control_after: dict | None = None
-    map_state: object = None  # the state after tvp_awarded, else after firefight_ended (maps=True)
+    map_state: object = None  # what the map shows after tvp_awarded, else after firefight_ended (maps=True)
     map_seq: int | None = None
 
 
 @attrs.define
 class History:
-    rows: list  # every Row, undone ones included
+    count: int  # rows in the log, undone ones included
+    first: Row  # the first row and the last
+    last: Row
+    reverts: list  # every `reverted` Row, in seq order
+    named: dict  # seq -> Row of every row a revert names
+    cg_ended: Row | None  # the last cg_ended that stands
     undone: set
     final: object  # CampaignState: the whole log folded
     firefights: dict  # n -> FirefightHistory
+    store: object = None  # the open store the rows are read again from
     secret: set = attrs.Factory(set)  # (firefight, side) whose spending is not yet revealed (ruling R10)
+    played_upto: int = 0  # the last firefight with a winner: purchases up to it are public (ruling R10)
+    purchases: dict | None = None  # side -> purchase_rows(final, side, reveal=True), built once
+
+    def rows_of(self, info: FirefightHistory):
+        """The events that stand of one firefight, as Rows, in seq order (read again from the log)."""
+        for lo, hi in info.runs:
+            for chunk in self.store.read_chunks(hi, _COLS, since=lo - 1):
+                for t in chunk:
+                    yield _raw_row(t, _current(t[2], t[3], t[6]))
+
+
+def _current(etype: str, version: int, p: dict) -> dict:
+    """The payload at its event's current version (upcast where the row is older)."""
+    cls = REGISTRY.get(etype)
+    return upcast(etype, version, p) if cls is not None and version != cls.VERSION else p
+
+
+_MAY_HIDE = frozenset(("rg_bought", "oba_rolled", "leader_rolled", "attack_bought", "patrols_bought", "fortified"))
+
+# what a map needs of the state (projections.maps.map_svg): taken at a firefight's end instead of a
+# copy of the whole state, which grows with the campaign (every unit ever bought)
+_MapUnit = collections.namedtuple("_MapUnit", "side name hex status")
+
+
+class _MapState:
+    def __init__(self, st):
+        self.card, self.firefight, self.step = st.card, st.firefight, st.step
+        self.control = dict(st.control)
+        self.terrain = {hx: list(items) for hx, items in st.terrain.items()}
+        self.units = {uid: _MapUnit(u.side, u.name, u.hex, u.status) for uid, u in st.units.items()
+                      if u.hex and u.status in ("on_map", "available", "reserve")}
+        self._strategic = st.strategic()  # 1.4 as the campaign's rules revision has it (ruling R32)
+
+    def load_all(self):
+        return self
+
+    def strategic(self):
+        return self._strategic
+
+    def grid(self):
+        return CampaignState.grid(self)
+
+    def map_control(self):
+        return CampaignState.map_control(self)
 
 
 def walk(ledger, maps: bool = False) -> History:
     """Fold the log once (as cg.evolve.fold does: undone events skipped), keeping what the report
-    needs along the way: the events per firefight, the control before and after each result, and
-    (maps=True) a copy of the state after each firefight's TVP award for its map."""
-    from cg.evolve import evolve, reverted_seqs, start
-    from events.convert import upcast
-    from events.types import REGISTRY
-
-    rows: list[Row] = []
-    for r in ledger.store.read():
-        p = r.payload
-        cls = REGISTRY.get(r.type)
-        if cls is not None and r.version != cls.VERSION:
-            p = upcast(r.type, r.version, p)
-        rows.append(Row(r.seq, r.batch, r.type, r.version, r.firefight, r.step, p, r.recorded, r.command, r.hash))
-    undone = reverted_seqs([(r.seq, r.batch, r.type, r.payload) for r in rows])
+    needs along the way: where each firefight's events are, the control before and after each
+    result, and (maps=True) what the map shows after each firefight's TVP award. One row at a time:
+    the rows are not kept (the report reads each firefight's again), but for the few it names."""
+    store = ledger.store
+    last_seq = store.head()[0]
+    revs = store.reverts(until=last_seq)  # what is undone is known before the walk
+    undone = reverted_seqs(revs)
+    named_seqs = {x for _, _, _, p in revs for x in p["seqs"]}
+    named: dict = {}
+    reverts: list = []
+    candidates: list = []  # rows _hidden may leave out (ruling R10)
+    first = last = cg_ended = None
+    count = 0
     st = None
     ffs: dict[int, FirefightHistory] = {}
-    for r in rows:
-        if r.type == "campaign_started":
-            st = start(r.payload)
-            st.seq, st.last_batch = r.seq, r.batch
-            continue
-        if st is None:
-            raise BadInput(f"{ledger.path} holds no campaign_started event")
-        if r.type == "reverted":
-            st.reverts.append((r.seq, tuple(r.payload["seqs"]), r.payload["reason"], r.payload.get("force", False)))
-            st.seq, st.last_batch = r.seq, r.batch
-            continue
-        if r.seq in undone:
-            st.seq = r.seq
-            continue
-        info = ffs.setdefault(r.firefight, FirefightHistory(r.firefight))
-        info.rows.append(r)
-        if r.type == "firefight_ended":
-            info.control_before = dict(st.control)
-        evolve(st, r.type, r.payload, r.seq, r.batch)
-        if r.type == "firefight_ended":
-            info.ended = r
-            info.control_after = dict(st.control)
-        elif r.type == "tvp_awarded":
-            info.tvp = r
-        if maps and r.type in ("firefight_ended", "tvp_awarded"):
-            info.map_state, info.map_seq = st.copy(), r.seq
+    for chunk in store.read_chunks(last_seq, _COLS):
+        for t in chunk:
+            seq, batch, etype, version, rff, step, p, _recorded, _command, _hash = t
+            p = _current(etype, version, p)
+            r = None  # the Row, made only for a row kept
+            count += 1
+            if first is None:
+                first = r = _raw_row(t, p)
+            last = (t, p)
+            if seq in named_seqs:
+                named[seq] = r = r or _raw_row(t, p)
+            if etype == "campaign_started":
+                st = start(p)
+                st.seq, st.last_batch = seq, batch
+                continue
+            if st is None:
+                raise BadInput(f"{ledger.path} holds no campaign_started event")
+            if etype == "reverted":
+                reverts.append(r or _raw_row(t, p))
+                st.reverts.append((seq, tuple(p["seqs"]), p["reason"], p.get("force", False)))
+                st.seq, st.last_batch = seq, batch
+                continue
+            if seq in undone:
+                st.seq = seq
+                continue
+            info = ffs.get(rff)
+            if info is None:
+                info = ffs[rff] = FirefightHistory(rff)
+            runs = info.runs
+            if runs and runs[-1][1] == seq - 1:
+                runs[-1][1] = seq
+            else:
+                runs.append([seq, seq])
+            if etype in _KEPT:
+                r = r or _raw_row(t, p)
+                _keep(r, info, st, maps, candidates)
+                if etype == "cg_ended":
+                    cg_ended = r
+            else:
+                evolve(st, etype, p, seq, batch)
     if st is None:
         raise BadInput(f"{ledger.path} holds no campaign_started event")
-    h = History(rows=rows, undone=undone, final=st, firefights=ffs)
-    h.secret = {(r.firefight, r.payload.get("side")) for info in ffs.values() for r in info.rows if _hidden(r, h)}
+    last = _raw_row(*last)
+    h = History(count=count, first=first, last=last, reverts=reverts, named=named, cg_ended=cg_ended,
+                undone=undone, final=st, firefights=ffs, store=store,
+                played_upto=max((ff.n for ff in st.firefights if ff.winner is not None), default=0))
+    h.secret = {(r.firefight, r.payload.get("side")) for r in candidates if _hidden(r, h)}
     return h
+
+
+_COLS = ("seq", "batch", "type", "version", "firefight", "step", "payload", "recorded", "command", "hash")
+
+
+def _raw_row(t, payload) -> Row:
+    seq, batch, etype, version, ff, step, _p, recorded, command, h = t
+    return Row(seq, batch, etype, version, ff, step, payload, recorded, None if command is None else loads(command), h)
+
+
+# the events walk keeps a Row of, and what it does with each
+_KEPT = frozenset(("rg_bought", "oba_rolled", "leader_rolled", "attack_bought", "patrols_bought", "fortified",
+                   "cg_ended", "firefight_ended", "tvp_awarded"))
+
+
+def _keep(r, info, st, maps, candidates) -> None:
+    if r.type in _MAY_HIDE:
+        candidates.append(r)
+    if r.type == "firefight_ended":
+        info.control_before = dict(st.control)
+    evolve(st, r.type, r.payload, r.seq, r.batch)
+    if r.type == "firefight_ended":
+        info.ended = r
+        info.control_after = dict(st.control)
+    elif r.type == "tvp_awarded":
+        info.tvp = r
+    if maps and r.type in ("firefight_ended", "tvp_awarded"):
+        info.map_state, info.map_seq = _MapState(st), r.seq
 
 
 # ---- events in words -------------------------------------------------------------------------------
@@ -140,7 +256,7 @@ def narrate(etype: str, p: dict, st=None) -> str:
     (the RG's name, "ELR stays 3", arrows, no snake_case outcomes, the Dual Attack drs)."""
     text = summary(etype, p)
     if etype == "rg_bought" and st is not None:
-        rg = st.card.sides[p["side"]].rg_by_id(p["rg"])
+        rg = st.card.sides[p["side"]].group_by_id(p["rg"])
         if rg is not None and rg.name:
             text = text.replace(f"bought {p['rg']} as", f"bought {p['rg']} ({rg.name}) as", 1)
     elif etype in ("elr_rolled", "san_adjusted"):
@@ -160,14 +276,13 @@ def _hidden(r: Row, h: History) -> bool:
     st = h.final
     if st.ended:
         return False
-    played = [ff.n for ff in st.firefights if ff.winner is not None]
 
-    def public_from(n: int) -> bool:
-        return any(m >= n for m in played)
+    def public_from(n: int) -> bool:  # a firefight from n on has been played
+        return h.played_upto >= n
 
     p = r.payload
     if r.type in ("rg_bought", "oba_rolled", "leader_rolled") and p.get("purchase"):
-        pur = st.purchases.get(p["purchase"])
+        pur = st.purchase(p["purchase"], p.get("side"))
         return pur is not None and not pur.revealed and not public_from(pur.firefight)
     if r.firefight > len(st.firefights):
         return False
@@ -191,16 +306,19 @@ def _side(s) -> str:
 
 
 def _steps():
-    from cg.steps import BY_ID, ORDER
-
     return BY_ID, ORDER
 
 
 def report(h: History, html: bool = False) -> list:
+    return list(iter_report(h, html))
+
+
+def iter_report(h: History, html: bool = False):
+    """report() one block at a time (a firefight's blocks at once)."""
     st = h.final
     card = st.card
-    blocks: list = []
-    add = blocks.append
+    head: list = []  # the blocks before the first firefight
+    add = head.append
     camp = card.campaign
     add(("h", 1, [f"After Action Report — {camp.name}"], "top"))
     dates = [f.date for f in card.firefights]
@@ -212,17 +330,19 @@ def report(h: History, html: bool = False) -> list:
     if html:
         toc = [[(f"link:#ff{ff.n}", f"Firefight {ff.n} — {ff.date}, {ff.time}" + _type_tag(ff))]
                for ff in st.firefights]
-        toc += [[("link:#roster", "CG Roster")], [("link:#charts", "Charts")], [("link:#undos", "Undos")]]
+        toc += [[("link:#roster", "CG Roster")], [("link:#charts", "Charts")], [("link:#dice", "Dice")],
+                [("link:#undos", "Undos")]]
         add(("open", "nav", "contents", "toc"))
         add(("ul", toc, "toc"))
         add(("close", "nav"))
+    yield from head
     for ff in st.firefights:
-        blocks += _firefight(h, ff, html)
-    blocks += _roster(h)
+        yield from _firefight(h, ff, html)
+    yield from _roster(h)
     if html:
-        blocks += _charts(h)
-    blocks += _undos(h)
-    return blocks
+        yield from _charts(h)
+        yield from dice_section(h)
+    yield from _undos(h)
 
 
 def _type_tag(ff) -> str:
@@ -234,13 +354,11 @@ def _type_tag(ff) -> str:
 
 
 def _overview(h: History) -> list:
-    from projections.digest import digest
-
     st = h.final
     BY_ID, _ = _steps()
     items = []
     if st.ended:
-        ended = next((r for r in reversed(h.rows) if r.type == "cg_ended" and r.seq not in h.undone), None)
+        ended = h.cg_ended
         why = f" ({ended.payload['reason']})" if ended else ""
         win = ended.payload.get("winner") if ended else None
         items.append([("b", "Status:"), f" the CG has ended{why}" + (f"; winner {_side(win)}" if win else "") +
@@ -255,9 +373,9 @@ def _overview(h: History) -> list:
         + "."])
     if st.option:
         items.append([("b", "Redeployment Option:"), f" {st.option} (3.2)."])
-    first, last = h.rows[0], h.rows[-1]
-    undos = sum(1 for r in h.rows if r.type == "reverted")
-    n = len(h.rows)
+    first, last = h.first, h.last
+    undos = len(h.reverts)
+    n = h.count
     items.append([("b", "Log:"), f" {n} event{'s' if n != 1 else ''} recorded {first.recorded[:10]} to "
                   f"{last.recorded[:10]}" + (f", {undos} undo{'s' if undos != 1 else ''}" if undos else "")
                   + "; seed ", ("code", st.seed), ", last hash ",
@@ -292,6 +410,19 @@ def _firefight(h: History, ff, html: bool) -> list:
         facts.append([("b", "Weather:"), f" {ff.weather}."])
     if ff.night:
         facts.append([("b", "Night:"), f" {ff.night}."])
+    spec = st.card.firefight(ff.n)  # what the CG Card says of this firefight (second-round keys)
+    if spec is not None:
+        said = []
+        if spec.moon:
+            said.append(f"moon {spec.moon}")
+        if spec.turns:
+            said.append(f"at most {spec.turns} game turns (CG2)")
+        if spec.attacker:
+            said.append(f"historical ATTACKER {_side(spec.attacker)} (1.34)")
+        if said:
+            facts.append([("b", "CG Card:"), f" {'; '.join(said)}."])
+        for rule in spec.fsr:
+            facts.append([("b", "FSR:"), f" {rule}"])
     if ff.type is not None:
         bought = [_side(s) for s in ("axis", "allied") if ff.attack.get(s)]
         facts.append([("b", "Attack Options:"), f" {', '.join(bought) if bought else 'none'}."])
@@ -326,18 +457,18 @@ def _firefight(h: History, ff, html: bool) -> list:
 
     # the sequence, step by step (folded in HTML: a click opens it)
     add(("open", "details", f"seq{ff.n}", "sequence"))
-    add(("summary", ["Sequence"], f"{sum(1 for r in info.rows if r.type not in ('step_left', 'campaign_started'))}"
+    add(("summary", ["Sequence"], f"{sum(1 for r in h.rows_of(info) if r.type not in ('step_left', 'campaign_started'))}"
                                   " events, step by step"))
     by_step: dict[str, list] = {}
     visited: list[str] = []
     secret_steps: set[str] = set()
-    for r in info.rows:
+    for r in h.rows_of(info):
         for s in (r.step, r.payload.get("step") if r.type == "step_left" else None):
             if s and s not in visited and s in BY_ID:
                 visited.append(s)
         if r.type in ("step_left", "campaign_started"):
             continue
-        if _hidden(r, h):
+        if r.type in _MAY_HIDE and _hidden(r, h):  # (no other type is ever left out)
             secret_steps.add(r.step)
             continue
         if r.type == "unit_set_up" and setups:
@@ -365,8 +496,6 @@ def _firefight(h: History, ff, html: bool) -> list:
     add(("close", "div"))
 
     if html and info.map_state is not None:  # below both columns: the map at its own size, counters legible
-        from projections.maps import map_svg
-
         title = f"Control after firefight {ff.n} ({ff.date}, {ff.time})"
         svg = map_svg(info.map_state, title)
         cap = f"Map control after firefight {ff.n}, as of seq {info.map_seq}" + (
@@ -382,12 +511,12 @@ def _firefight(h: History, ff, html: bool) -> list:
 def _setup_tables(info: FirefightHistory, h: History, st) -> list:
     """2.6 as a table per side: unit, counter, hex, HIP, seq (the last setup of a unit stands)."""
     placed: dict[str, dict] = {}
-    for r in info.rows:
-        if r.type == "unit_set_up" and r.seq not in h.undone and not _hidden(r, h):
-            placed[r.payload["unit"]] = {"seq": r.seq, **r.payload}
+    for r in h.rows_of(info):
+        if r.type == "unit_set_up" and not _hidden(r, h):
+            placed[(r.payload["side"], r.payload["unit"])] = {"seq": r.seq, **r.payload}  # ids repeat across sides
     out: list = []
     for side in ("axis", "allied"):
-        rows = [[p["unit"], st.units[p["unit"]].name if p["unit"] in st.units else "",
+        rows = [[p["unit"], getattr(st.unit(p["unit"], side), "name", ""),
                  p["hex"], "HIP" if p["hip"] else "", str(p["seq"])]
                 for p in placed.values() if p["side"] == side]
         if rows:
@@ -401,15 +530,17 @@ def _units_text(names: list[str]) -> str:
 
 
 def _purchase_table(st, n: int, h: History) -> list:
-    from projections.purchases import purchase_rows
-
-    played = [f.n for f in st.firefights if f.winner is not None]
+    if h.purchases is None:  # once, grouped by firefight: not every purchase per firefight and side
+        h.purchases = {}
+        for side in ("axis", "allied"):
+            for r in purchase_rows(st, side, reveal=True):
+                h.purchases.setdefault((side, r["firefight"]), []).append(r)
     out = []
     for side in ("axis", "allied"):
-        for r in purchase_rows(st, side, reveal=True):
-            if r["firefight"] != n or r["side"] != side:
+        for r in h.purchases.get((side, n), ()):
+            if r["side"] != side:
                 continue
-            if not (st.ended or r["revealed"] or any(m >= n for m in played)):
+            if not (st.ended or r["revealed"] or h.played_upto >= n):
                 continue
             units = _units_text(r["units"])
             if r["lost_idle"]:
@@ -435,8 +566,10 @@ def _result(h: History, ff, info: FirefightHistory) -> list:
         return items
     p = info.ended.payload
     items.append([("b", "End:"), f" turn {p['turn']} (seq {info.ended.seq})."])
-    extra = {s: ff.cvp_lost[s] - p["cvp_lost"][s] for s in ("axis", "allied")}
+    patrols = getattr(ff, "patrol_cvp", None) or {"axis": 0, "allied": 0}
+    extra = {s: ff.cvp_lost[s] - p["cvp_lost"][s] - patrols[s] for s in ("axis", "allied")}
     cvp = "; ".join(f"{_side(s)} {ff.cvp_lost[s]}" + (f" (incl. {extra[s]} in the RePh, 3.11)" if extra[s] else "")
+                    + (f" (incl. {patrols[s]} by patrols, 2.756)" if patrols[s] else "")
                     for s in ("axis", "allied"))
     items.append([("b", "CVP lost:"), f" {cvp}."])
     items.append([("b", "Winner:"), f" {_side(p['winner'])} ({p['winner_rule']})."])
@@ -451,11 +584,14 @@ def _result(h: History, ff, info: FirefightHistory) -> list:
         items.append([("b", "Control changes:"), " none" + (f" ({', '.join(held)} confirmed)" if held else "") + "."])
     lost = {}
     for side, uid in ff.lost:
-        u = st.units.get(uid)
+        u = st.unit(uid, side)
         lost.setdefault(side, []).append(f"{uid} {u.name}" if u is not None else uid)
     if lost:
         items.append([("b", "Units lost:"), " " + "; ".join(
             f"{_side(s)} {len(v)} ({', '.join(v)})" for s, v in lost.items()) + "."])
+    changed = _counters_changed(h, info)
+    if changed:
+        items.append([("b", "Counters changed:"), " " + "; ".join(changed) + "."])
     if p["terrain"]:
         items.append([("b", "Terrain kept (CG5):"), " " + ", ".join(
             f"{t['hex']} {_SNAKE.sub(' ', t['item'])}" for t in p["terrain"]) + "."])
@@ -466,14 +602,44 @@ def _result(h: History, ff, info: FirefightHistory) -> list:
     return items
 
 
+def _counters_changed(h: History, info: FirefightHistory) -> list[str]:
+    """Every unit whose counter or standing a result of this firefight and its RePh changed (issue 14):
+    Casualty Reduction, ELR replacement, captures, exits, Heroes (2.9), patrol results (R29), Redeployment
+    results (3.21), Battle Hardening (3.43-3.45)."""
+    out = []
+
+    def change(c: dict, why: str) -> None:
+        to = c["to"]
+        what = to if to in ("eliminated", "wounded", "captured") else f"now {to}"
+        out.append(f"{_side(c['side'])} {c['unit']} {what} ({why})")
+
+    for r in h.rows_of(info):
+        p = r.payload
+        if r.type == "firefight_ended":
+            for c in p.get("reduced", ()):
+                change(c, "Casualty Reduction")
+            for c in p.get("replaced", ()):
+                change(c, "ELR replacement")
+            out += [f"{_side(su['side'])} {su['unit']} captured" for su in p.get("captured", ())]
+            out += [f"{_side(su['side'])} {su['unit']} exited (CG8)" for su in p.get("exited", ())]
+            out += [f"{_side(su['side'])} {su['unit']} Hero (3.43)" for su in p.get("hero", ())]
+        elif r.type in ("patrol_resolved", "patrol_returned"):
+            for c in p.get("losses", ()):
+                change(c, f"patrol {p['patrol']}, 2.74")
+        elif r.type == "redeployed" and p.get("change"):
+            change({"side": p["side"], "unit": p["unit"], "to": p["change"]}, "3.21")
+        elif r.type == "unit_hardened" and (p.get("to") or p.get("fanatic")):
+            out.append(f"{_side(p['side'])} {p['unit']} " + ("Fanatic" if p.get("fanatic") else f"now {p['to']}")
+                       + f" (Battle Hardening, {p['by']})")
+    return out
+
+
 def _hex_key(hx: str):
     m = re.match(r"^([A-Za-z]+)(\d+)$", hx)
     return (len(m.group(1)), m.group(1), int(m.group(2))) if m else (99, hx, 0)
 
 
 def _roster(h: History) -> list:
-    from projections.roster import roster_rows, totals
-
     st = h.final
     rows = roster_rows(st)
     table = []
@@ -543,8 +709,6 @@ def chart_series(h: History) -> dict:
 
 
 def _charts(h: History) -> list:
-    from projections.charts import line_chart
-
     st = h.final
     x = [f"FF{ff.n}" + (" idle" if ff.type == "idle" else "") for ff in st.firefights]
     d = chart_series(h)
@@ -568,17 +732,52 @@ def _charts(h: History) -> list:
     out: list = [("open", "section", "charts", "charts"), ("h", 2, ["Charts"], "charts")]
     for i, (title, series, styles, ylab, caption) in enumerate(charts, 1):
         out.append(("figure", "chart", line_chart(title, series, x, styles=styles, y_label=ylab,
-                                                  width=380, height=240,
+                                                  width=380, height=215,
                                                   chart_id=f"chart{i}"), caption))
     out.append(("close", "section"))
     return out
 
 
+def dice_section(h: History) -> list:
+    """The dice of the CG per side (plcg dice-stats): DR totals observed against fair dice, with
+    the chi-square p-value in the caption. Self-contained: the report adds it as one section."""
+    from projections.charts import line_chart
+    from projections.dicestats import rolls_of, stats
+
+    def rows():
+        for chunk in h.store.read_chunks(h.last.seq, ("seq", "batch", "type", "payload", "command")):
+            for seq, batch, etype, p, command in chunk:
+                yield seq, batch, etype, p, None if command is None else orjson.loads(command)
+
+    rolls = rolls_of(rows())
+    out: list = [("open", "section", "dice", "dice"), ("h", 2, ["Dice"], "dice")]
+    for side in ("axis", "allied"):
+        d = stats(rolls, side)
+        for name, label in (("DR", "DR totals"), ("dr", "dr results")):
+            t = d[name]
+            if not t["rolls"]:
+                continue
+            keys = list(t["observed"])
+            series = {f"{_side(side)} observed": [t["observed"][k] for k in keys],
+                      "fair dice": [t["expected"][k] for k in keys]}
+            src = ", ".join(f"{v} {k}" for k, v in sorted(d["sources"].items()))
+            cap = (f"{_side(side)}: {t['rolls']} {name}s, mean {t['mean']} (fair {t['expected_mean']});"
+                   f" chi-square {t['chi_square']:.2f} on {t['df']} df, p = {t['p_value']:.3f}"
+                   + (" — few rolls: read with care" if t["small_sample"] else "")
+                   + f". All {_side(side)} rolls: {src}.")
+            svg = line_chart(f"{_side(side)} {label}: observed and fair", series, keys,
+                             styles={"fair dice": {"color": "#888888", "dash": "6 4"}}, y_label="rolls",
+                             width=290, height=185, chart_id=f"dice-{side}-{name}")
+            out.append(("figure", "chart", svg.replace('<svg class="chart"', '<svg class="chart dice"', 1), cap))
+    out.append(("close", "section"))
+    return out
+
+
 def _undos(h: History) -> list:
-    by_seq = {r.seq: r for r in h.rows}
+    by_seq = h.named
     st = h.final
     out: list = [("open", "section", "undos", "undos"), ("h", 2, ["Undos"], "undos")]
-    reverts = [r for r in h.rows if r.type == "reverted"]
+    reverts = h.reverts
     if not reverts:
         out.append(("p", ["No undo: every command stands as first recorded."]))
     for r in reverts:
@@ -677,8 +876,14 @@ def _md_cell(text: str) -> str:
 
 
 def render_md(blocks: list) -> str:
-    out: list[str] = []
+    return "".join(iter_md(blocks))
+
+
+def iter_md(blocks):
+    """render_md() in pieces, as the blocks come."""
+    first = True
     for b in blocks:
+        out: list[str] = []
         kind = b[0]
         if kind == "h":
             out.append("#" * b[1] + " " + _md_inline(b[2]))
@@ -697,7 +902,10 @@ def render_md(blocks: list) -> str:
             lines += ["| " + " | ".join(_md_cell(c) for c in row) + " |" for row in rows]
             out.append("\n".join(lines))
         # figures and section wrappers are HTML only
-    return "\n\n".join(out) + "\n"
+        if out:
+            yield out[0] if first else "\n\n" + out[0]
+            first = False
+    yield "\n"
 
 
 # ---- HTML -------------------------------------------------------------------------------------------
@@ -705,7 +913,7 @@ def render_md(blocks: list) -> str:
 STYLE = """
 :root { color-scheme: light; --axis: #2f5b8a; --allied: #5c8a1e; }
 * { box-sizing: border-box; }
-body { font: 16px/1.45 Georgia, "Times New Roman", serif; color: #1d1d1d; background: #fff;
+body { font: 16px/1.35 Georgia, "Times New Roman", serif; color: #1d1d1d; background: #fff;
        max-width: 78rem; margin: 1.2rem auto; padding: 0 1.2rem; }
 h1 { font-size: 1.9rem; border-bottom: 3px double #333; padding-bottom: .3rem; margin-bottom: .4rem; }
 h2 { font-size: 1.45rem; border-bottom: 1px solid #999; margin: 1.3rem 0 .5rem; }
@@ -721,7 +929,7 @@ section.charts { display: grid; grid-template-columns: repeat(3, minmax(0, 1fr))
 section.charts > h2 { grid-column: 1 / -1; }
 section.dice { display: grid; grid-template-columns: repeat(4, minmax(0, 1fr)); gap: 0 1rem; }
 section.dice > h2 { grid-column: 1 / -1; }
-section.dice figcaption { font-size: .78rem; }
+section.dice figcaption { font-size: .72rem; }
 h4 { font-size: 1rem; margin: .9rem 0 .2rem; color: #333; }
 p, ul { margin: .4rem 0; }
 ul.facts { padding-left: 1.2rem; }
@@ -739,7 +947,7 @@ tbody tr:nth-child(4n+1), tbody tr:nth-child(4n+2) { background: #fafafa; }
 figure { margin: .5rem 0 .8rem; }
 figure svg { display: block; max-width: 100%; height: auto; border: 1px solid #ddd; }
 details.map > summary { margin-left: calc(50% + 1rem); }
-figcaption { font-size: .85rem; color: #555; margin-top: .3rem; }
+figcaption { font-size: .8rem; line-height: 1.3; color: #555; margin-top: .2rem; }
 nav.toc { margin: .6rem 0 0; }
 nav.toc ul { display: flex; flex-wrap: wrap; gap: .1rem 1.4rem; list-style: none; padding: 0; margin: 0;
              font-size: .9rem; }
@@ -749,7 +957,7 @@ a { color: #2f5b8a; }
 @media print {
   body { max-width: none; margin: 0; padding: 0; font-size: 10.5pt; }
   nav.toc { display: none; }
-  section.firefight, section.roster, section.charts, section.undos { break-before: page; }
+  section.firefight, section.roster, section.charts, section.dice, section.undos { break-before: page; }
   h2, h3, h4 { break-after: avoid; }
   figure, table, li { break-inside: avoid; }
   figure svg { border: none; }
@@ -785,11 +993,18 @@ def _html_inline(parts) -> str:
 
 
 def render_html(blocks: list, title: str) -> str:
+    return "".join(iter_html(blocks, title))
+
+
+def iter_html(blocks, title: str):
+    """render_html() in pieces, as the blocks come: each line with its newline."""
     out = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
            '<meta name="viewport" content="width=device-width, initial-scale=1">',
            '<meta name="generator" content="plcg">',
            f"<title>{escape(title)}</title>", f"<style>{STYLE}</style>", "</head>", "<body>", "<main>"]
+    yield "\n".join(out) + "\n"
     for b in blocks:
+        out = []
         kind = b[0]
         if kind == "h":
             anchor = f' id="{escape(b[3])}"' if b[3] and b[1] == 1 else ""
@@ -816,5 +1031,6 @@ def render_html(blocks: list, title: str) -> str:
             out.append(f'<{b[1]} id="{escape(b[2])}" class="{escape(b[3])}">')
         elif kind == "close":
             out.append(f"</{b[1]}>")
-    out += ["</main>", "</body>", "</html>", ""]
-    return "\n".join(out)
+        if out:
+            yield out[0] + "\n"
+    yield "</main>\n</body>\n</html>\n"

@@ -18,15 +18,17 @@ out byte for byte as stored has nothing to explain; only the others are compared
 """
 from __future__ import annotations
 
+import bisect
 import functools
 
 import attrs
 import orjson
 
 from cg.bulk import gc_paused
-from cg.commands import decide, decide_undo
+from cg.commands import decide, decide_all
 from events.errors import BadInput, Refused
 from cg.evolve import evolve, fold, reverted_seqs, start
+from cg.snapshot import settled
 from events.chain import ChainCheck
 from events.codec import canonical, loads
 from events.convert import converter, unstructure, upcast
@@ -51,40 +53,96 @@ SEQ, BATCH, TYPE, VERSION, FIREFIGHT, STEP, PAYLOAD, COMMAND, TEXT = range(9)
 
 
 def run_audit(ledger) -> dict:
-    # The audit keeps every payload and a long campaign's state alive and makes next to no reference
-    # cycles: the cyclic collector, triggered by the allocations, would only walk them again and again
-    # (a third of the audit's time).
+    # The audit keeps a long campaign's state alive and makes next to no reference cycles: the cyclic
+    # collector, triggered by the allocations, would only walk it again and again.
+    return audit_store(ledger.store)
+
+
+def audit_store(store) -> dict:
+    """The audit of an open store (`plcg receive` audits a new copy made from a bundle this way
+    before it takes its place)."""
     with gc_paused():
-        return _audit(ledger.store)
+        return _audit(store)
 
 
-def _read(store, find) -> tuple[list[tuple], int | None, int]:
-    """Every row in one pass over the file: the hash chain checked (each problem found with its seq),
-    payload and command parsed. Also the batch of the first row whose payload or command is not
-    JSON (None if there is none): the commands before that batch are decided again, no more. And how
-    many rows the file holds, readable or not."""
-    check = ChainCheck.of(store)  # the stored snapshot's (seq, hash) only as evidence of deleted rows
-    rows = []
-    unreadable = None
-    total = 0
-    for row in store.rows_for_audit():
-        total += 1
-        seq, batch, etype, version, ff, step, text, _recorded, command, _link, _hash = row
-        try:
-            p = loads(text)
-            c = None if command is None else loads(command)
-        except (TypeError, ValueError):  # the chain check reports the row
-            check.row(row)
-            if unreadable is None:
-                unreadable = batch if type(batch) is int else seq
-                find(seq, "format", f"row {seq}'s payload or command is not JSON: no command from here on"
-                                    " can be decided again")
-            continue
-        check.row(row, (p, c))
-        rows.append((seq, batch, etype, version, ff, step, p, c, text))
-    for seq, problem in check.finish():
-        find(seq, "chain", problem)
-    return rows, unreadable, total
+class _Reader:
+    """One pass over the file's rows, in rowid order: the hash chain checked (each problem found with
+    its seq), payload and command parsed, handed out a batch at a time (`batches`); nothing is kept
+    but the current batch. Also the first unreadable row: a payload or command that is not JSON ends
+    the batches (the commands from its batch on cannot be decided again); `drain` reads the rest for
+    the chain and the count of rows. `findings` holds what the read found, in the order found."""
+
+    def __init__(self, store):
+        self.store = store
+        self.check = ChainCheck.of(store)  # the stored snapshot's (seq, hash) only as evidence of deleted rows
+        self.rows = (row for chunk in store.audit_chunks() for row in chunk)  # chunked: as the replay reads
+        self.unreadable = None
+        self.total = 0
+        self.findings: list[tuple] = []
+        self.prev = (0, None)  # the row before: a head_signed row must sign exactly it (play by email)
+        self.signed_before: dict = {}  # seq of a head_signed row -> (seq, hash) of the row before it
+
+    def _next(self):
+        """The next readable row as the audit keeps it, or None at the end or at the first unreadable."""
+        for row in self.rows:
+            self.total += 1
+            seq, batch, etype, version, ff, step, text, _recorded, command, _link, _hash = row
+            if etype == "head_signed":
+                self.signed_before[seq] = self.prev
+            self.prev = (seq, _hash)
+            try:
+                p = loads(text)
+                c = None if command is None else loads(command)
+            except (TypeError, ValueError):  # the chain check reports the row
+                self.check.row(row)
+                self.unreadable = batch if type(batch) is int else seq
+                self.findings.append((seq, "format", f"row {seq}'s payload or command is not JSON: no command from"
+                                                     " here on can be decided again"))
+                return None
+            self.check.row(row, (p, c))
+            return (seq, batch, etype, version, ff, step, p, c, text)
+        return None
+
+    def batches(self):
+        """Each batch (its rows, consecutive rows of one batch) as soon as it is whole."""
+        cur: list = []
+        while True:
+            r = self._next()
+            if r is None:
+                break
+            if cur and cur[0][BATCH] == r[BATCH]:
+                cur.append(r)
+                continue
+            if cur:
+                yield cur
+            cur = [r]
+        # rows of the unreadable row's batch read before it are not decided (nor are any after it)
+        if cur and (self.unreadable is None or (type(cur[0][BATCH]) is int and cur[0][BATCH] < self.unreadable)):
+            yield cur
+
+    def close(self) -> None:
+        """Let go of the cursor (an audit stopped by an error leaves the read half done)."""
+        self.rows.close()
+
+    def drain(self) -> None:
+        """The rows not read yet: the chain checked, the rows counted, nothing decided."""
+        for row in self.rows:
+            self.total += 1
+            seq, *_rest = row
+            try:
+                parsed = (loads(row[6]), None if row[8] is None else loads(row[8]))
+            except (TypeError, ValueError):
+                parsed = None
+                if self.unreadable is None:
+                    self.unreadable = row[1] if type(row[1]) is int else seq
+                    self.findings.append((seq, "format", f"row {seq}'s payload or command is not JSON: no command"
+                                                         " from here on can be decided again"))
+            if parsed is None:
+                self.check.row(row)
+            else:
+                self.check.row(row, parsed)
+        for seq, problem in self.check.finish():
+            self.findings.append((seq, "chain", problem))
 
 
 # What folding or deciding an event that does not follow its schema raises (a missing key, a wrong
@@ -92,55 +150,137 @@ def _read(store, find) -> tuple[list[tuple], int | None, int]:
 _UNFOLDABLE = (KeyError, TypeError, ValueError, AttributeError, IndexError)
 
 
+class _Seen:
+    """(seq, batch, type) of every row folded so far, in seq order: the history undos are decided on
+    (cg.commands.undo walks it back from the end). Only these three columns: the payloads are read
+    again from the file for the few folds and notes of an undo that need them."""
+
+    def __init__(self):
+        self.seqs: list[int] = []
+        self.heads: list[int] = []  # the seq of the first row of each row's batch
+        self.rows: list[tuple] = []
+
+    def add(self, seq, batch, etype, head) -> None:
+        self.seqs.append(seq)
+        self.heads.append(head)
+        self.rows.append((seq, batch, etype))
+
+    def __len__(self):
+        return len(self.rows)
+
+    def __getitem__(self, i):
+        return self.rows[i]
+
+    def __iter__(self):
+        return iter(self.rows)
+
+    def __reversed__(self):
+        return reversed(self.rows)
+
+    def __contains__(self, seq) -> bool:
+        i = bisect.bisect_left(self.seqs, seq)
+        return i < len(self.seqs) and self.seqs[i] == seq
+
+    def head_of(self, seq) -> int:
+        return self.heads[bisect.bisect_left(self.seqs, seq)]
+
+
+def _records(store, current, seqs=None, since=None, until=None, seen=None):
+    """(seq, batch, type, payload at its current version) read again from the file: the rows with
+    since < seq <= until that `seen` holds (in seq order), or those of `seqs` (in its order; seqs
+    not in the file left out)."""
+    conn = store.conn
+    if seqs is not None:
+        got = {}
+        for i in range(0, len(seqs), 500):
+            part = list(seqs[i:i + 500])
+            q = f"SELECT seq, batch, type, version, payload FROM events WHERE seq IN ({', '.join('?' * len(part))})"
+            for seq, b, t, v, text in conn.execute(q, part):
+                got[seq] = (seq, b, t, v, text)
+        rows = [got[x] for x in seqs if x in got]
+    else:
+        rows = (r for r in conn.execute("SELECT seq, batch, type, version, payload FROM events WHERE seq > ?"
+                                        " AND seq <= ? ORDER BY seq", (since, until)) if r[0] in seen)
+    for seq, b, t, v, text in rows:
+        p = loads(text)
+        yield (seq, b, t, p if current.get(t) == v else upcast(t, v, p))
+
+
+def _checkpoints(store, current) -> tuple[set, dict]:
+    """Where to keep a copy of the state for the undos, known before the pass from the reverts alone
+    (an indexed query): the first batch each revert reaches back to (transitively through reverts of
+    reverts), and how many reverts fold on from each. Only where copies are made: the undo itself
+    decides where it folds from as it meets it, and folds the whole history where no copy is kept."""
+    try:
+        reverts = store.reverts()
+    except (TypeError, ValueError, BadInput):  # an unreadable revert: the audit finds it; no copies
+        return set(), {}
+    reach: dict[int, int] = {}
+    named = {r[0] for r in reverts}
+    for _, _, _, p in reverts:
+        took = p.get("seqs") if isinstance(p, dict) else None
+        if isinstance(took, list):
+            named.update(x for x in took if type(x) is int)
+    heads: dict[int, int] = {}
+    head = prev = None
+    for seq, batch in store.conn.execute("SELECT seq, batch FROM events ORDER BY rowid"):
+        if head is None or batch != prev:
+            head = seq
+        prev = batch
+        if seq in named:
+            heads[seq] = head
+    for seq, _, _, p in reverts:
+        took = p.get("seqs") if isinstance(p, dict) else None
+        back = [reach.get(x, x) for x in took if x in heads] if isinstance(took, list) else []
+        reach[seq] = min(back) if back else seq
+    uses: dict[int, int] = {}
+    for m in reach.values():
+        h = heads.get(m)
+        if h is not None:
+            uses[h] = uses.get(h, 0) + 1
+    return set(uses), uses
+
+
 def _audit(store) -> dict:
+    reader = _Reader(store)
+    try:
+        return _audit_rows(store, reader)
+    finally:
+        reader.close()
+
+
+def _audit_rows(store, reader) -> dict:
     findings: list[dict] = []
     notes: list[dict] = []
 
     def find(seq, rule, what):
         findings.append({"seq": seq, "rule": rule, "what": what})
 
-    rows, unreadable, total = _read(store, find)
-    batches: list[list] = []
-    for r in rows:
-        if unreadable is not None and (type(r[BATCH]) is not int or r[BATCH] >= unreadable):
-            break
-        if batches and batches[-1][0][BATCH] == r[BATCH]:
-            batches[-1].append(r)
-        else:
-            batches.append([r])
-
-    # An undo changes the past: the state after it is the fold of everything in force. Rather than
-    # fold the whole log again at each undo, keep a copy of the state just before the first batch
-    # each revert reaches back to (transitively through reverts of reverts), and fold on from it.
-    batch_of = {r[SEQ]: b[0][SEQ] for b in batches for r in b}
-    reach: dict[int, int] = {}
-    for b in batches:
-        for r in b:
-            if r[TYPE] == "reverted":
-                took = r[PAYLOAD].get("seqs") if isinstance(r[PAYLOAD], dict) else None
-                back = [reach.get(x, x) for x in took if x in batch_of] if isinstance(took, list) else []
-                reach[r[SEQ]] = min(back) if back else r[SEQ]
-    with_revert = {batch_of[seq] for seq in reach}  # the batches holding a revert
-    uses: dict[int, int] = {}  # checkpoint -> how many reverts fold on from it
-    for m in reach.values():
-        uses[batch_of[m]] = uses.get(batch_of[m], 0) + 1
-    checkpoints = set(uses)
-    copies: dict[int, object] = {}
     current = {etype: cls.VERSION for etype, cls in REGISTRY.items()}  # payloads at it need no upcast
     hook = functools.cache(converter.get_unstructure_hook)  # event class -> its unstructure function
+    # An undo changes the past: the state after it is the fold of everything in force. Rather than
+    # fold the whole log again at each undo, keep a copy of the state just before the first batch
+    # each revert reaches back to, and fold on from it (the rows since read again from the file).
+    checkpoints, uses = _checkpoints(store, current)
+    copies: dict[int, object] = {}
+    last_signed = _last_signatures(store)
+    unsigned: list[tuple] = []  # play by email: (seq, by) of the commands since the last signature
+    rolls: dict = {}  # side -> source -> how many rolls
 
     st = None
-    seen: list[tuple] = []  # (seq, batch, type, payload) folded so far: the history undos are decided on
-    index: dict[int, int] = {}  # seq -> position in seen
+    seen = _Seen()  # (seq, batch, type) folded so far: the history undos are decided on
+    reach: dict[int, int] = {}  # revert seq -> the first seq it reaches back to (through reverts of reverts)
     reverts: list[tuple] = []
     reverted: set[int] = set()
-    undone_kinds: list[tuple] = []  # (revert seq, {(type, side)}) for re-roll notes
+    undone_kinds: list[tuple] = []  # (revert seq, {roll key}) for re-roll notes (_roll_key)
+    where: dict[int, tuple] = {}  # seq -> (firefight, step) recorded, for the re-roll notes
+    batch = None
     try:
-        for batch in batches:
+        for batch in reader.batches():
             head = batch[0]
             hseq, htype = head[SEQ], head[TYPE]
             if hseq in checkpoints and st is not None:
-                copies[hseq] = st.copy()
+                copies[hseq] = _checkpoint_copy(st)
             # an event type or version this release does not know: a newer plcg wrote it (exit 2, as status)
             payloads = [r[PAYLOAD] if current.get(r[TYPE]) == r[VERSION] else upcast(r[TYPE], r[VERSION], r[PAYLOAD])
                         for r in batch]
@@ -152,10 +292,9 @@ def _audit(store) -> dict:
                     st = start(payloads[0])
                 except BadInput as e:
                     find(hseq, "card", f"the stored CG Card is invalid: {e}")
-                    return _report(findings, notes, total)
+                    return _finish(reader, findings, notes)
                 st.seq = hseq
-                index[hseq] = len(seen)
-                seen.append((hseq, head[BATCH], htype, payloads[0]))
+                seen.add(hseq, head[BATCH], htype, hseq)
                 continue
             if st is None:
                 find(hseq, "1.1", "events before campaign_started")
@@ -170,11 +309,11 @@ def _audit(store) -> dict:
                 find(hseq, "format", "the batch holds no command: it cannot be checked against the rules")
             else:
                 try:
-                    if cmd.get("name") == "undo":
-                        produced = decide_undo(st, seen, reverted, cmd.get("to"), cmd.get("reason") or "",
-                                               bool(cmd.get("force")))
+                    if cmd.get("name") in ("undo", "confirm"):
+                        produced = decide_all(st, cmd, hseq, lambda: (seen, reverted))
                     else:
-                        produced = decide(st, cmd, hseq)
+                        produced = decide(st, cmd, hseq, covered=htype == "head_signed"
+                                          and last_signed.get(payloads[0].get("side")) != hseq)
                 except Refused as e:
                     find(hseq, e.rule, f"{cmd.get('name')} refused by the rules: {e}")
                     produced = None
@@ -184,45 +323,56 @@ def _audit(store) -> dict:
                 if produced is not None and not _as_stored(batch, payloads, produced, hook):
                     _compare(find, [(r[SEQ], r[TYPE]) for r in batch], payloads,
                              [(e.TYPE, _norm(unstructure(e))) for e in produced])
+                if st.pbem is not None:
+                    _authorship(find, unsigned, hseq, cmd, payloads[0] if htype == "head_signed" else None,
+                                reader.signed_before)
+                _count_rolls(rolls, payloads, cmd)
             # fold the history as recorded
-            if hseq in with_revert:
-                for r, p in zip(batch, payloads):
-                    index[r[SEQ]] = len(seen)
-                    seen.append((r[SEQ], r[BATCH], r[TYPE], p))
+            for r in batch:
+                seen.add(r[SEQ], r[BATCH], r[TYPE], hseq)
+            if any(r[TYPE] == "reverted" for r in batch):
                 for r, p in zip(batch, payloads):
                     if r[TYPE] != "reverted":
                         continue
+                    took = p.get("seqs") if isinstance(p, dict) else None
+                    back = [reach.get(x, x) for x in took if x in seen] if isinstance(took, list) else []
+                    reach[r[SEQ]] = min(back) if back else r[SEQ]
                     reverts.append((r[SEQ], r[BATCH], r[TYPE], p))
-                    took = [seen[index[x]] for x in p["seqs"] if x in index]
-                    kinds = {(t, q.get("side")) for _, _, t, q in took if isinstance(q.get("roll"), dict)}
+                    took = list(_records(store, current, seqs=[x for x in p["seqs"] if x in seen]))
+                    kinds = {_roll_key(t, q, where.get(s)) for s, _, t, q in took if isinstance(q.get("roll"), dict)}
                     what = ", ".join(f"{s} {t}" for s, _, t, _ in took[:8]) + (" ..." if len(took) > 8 else "")
                     notes.append({"seq": r[SEQ], "what": f"undo ({p['reason']}) took back seq {what}"
                                   + (" — forced across a commencement (2.8)" if p.get("force") else "")})
                     undone_kinds.append((r[SEQ], kinds))
                 reverted = reverted_seqs(reverts)
-                back = min(batch_of[reach[r[SEQ]]] for r in batch if r[TYPE] == "reverted")
+                back = min(seen.head_of(reach[r[SEQ]]) for r in batch if r[TYPE] == "reverted")
                 for r in batch:
                     if r[TYPE] == "reverted":
-                        uses[batch_of[reach[r[SEQ]]]] -= 1
+                        h = seen.head_of(reach[r[SEQ]])
+                        if h in uses:
+                            uses[h] -= 1
+                upto = batch[-1][SEQ]
                 if back in copies:
-                    base = copies[back] if uses[back] <= 0 else copies[back].copy()  # the last use takes it
+                    base = copies[back] if uses[back] <= 0 else _checkpoint_copy(copies[back])  # the last use takes it
                     if uses[back] <= 0:
                         del copies[back]
-                    st = fold(seen[index[back]:], base, reverted=reverted)
+                    st = fold(_records(store, current, since=back - 1, until=upto, seen=seen), base,
+                              reverted=reverted)
                 else:
-                    st = fold(seen, reverted=reverted)
+                    st = fold(_records(store, current, since=0, until=upto, seen=seen), reverted=reverted)
             else:
                 for r, p in zip(batch, payloads):
-                    index[r[SEQ]] = len(seen)
-                    seen.append((r[SEQ], r[BATCH], r[TYPE], p))
                     if r[TYPE] in REGISTRY:
                         evolve(st, r[TYPE], p, r[SEQ], r[BATCH])
                 for r, p in zip(batch, payloads):
+                    where[r[SEQ]] = (r[FIREFIGHT], r[STEP])
                     if isinstance(p.get("roll"), dict):
+                        key = _roll_key(r[TYPE], p, where[r[SEQ]])
                         for useq, kinds in undone_kinds:
-                            if (r[TYPE], p.get("side")) in kinds:
-                                notes.append({"seq": r[SEQ], "what": f"{r[TYPE]} of {p.get('side') or 'both'} made again "
-                                                                     f"after the undo at seq {useq}: {p['roll']['dice']}"})
+                            if key in kinds:
+                                who = p.get("side") or "both"
+                                notes.append({"seq": r[SEQ], "what": f"{r[TYPE]} of {who} made again after the undo "
+                                                                     f"at seq {useq}: {p['roll']['dice']}"})
     except _UNFOLDABLE as e:
         # A row edited against its schema (its hash recomputed or not) gets here: its events do not
         # fold, so nothing after them can be decided again. The chain findings stand as found.
@@ -230,7 +380,71 @@ def _audit(store) -> dict:
         find(head[SEQ], "format", f"{head[TYPE]} at seq {head[SEQ]} cannot be decided again or folded"
                                   f" ({type(e).__name__}: {e}): a row edited against the event schema, or a"
                                   " plcg bug to report; no command from here on can be decided again")
-    return _report(findings, notes, total)
+    report = _finish(reader, findings, notes)
+    report["rolls"] = rolls
+    return report
+
+
+def _last_signatures(store) -> dict:
+    """side -> seq of its last head_signed row. Only these signatures are checked with the key: a
+    side's last signature signs the chain head, so it vouches for every row before it, its own
+    earlier signatures with them (ruling R45); an earlier signature edited changes that chain."""
+    out: dict = {}
+    for seq, text in store.conn.execute("SELECT seq, payload FROM events WHERE type = 'head_signed' ORDER BY seq"):
+        try:
+            side = loads(text).get("side")
+        except (TypeError, ValueError, AttributeError):
+            continue
+        if isinstance(side, str):
+            out[side] = seq
+    return out
+
+
+def _count_rolls(rolls: dict, payloads: list, cmd) -> None:
+    """How many rolls each side made from each source (ledger, typed, two-party): the audit's `rolls`."""
+    from projections.dicestats import roll_source
+
+    for p in payloads:
+        if not isinstance(p, dict):
+            continue
+        found = [p["roll"]] if isinstance(p.get("roll"), dict) else \
+            [r for r in p["rolls"] if isinstance(r, dict) and "dice" in r] if isinstance(p.get("rolls"), list) else []
+        for r in found:
+            side = p.get("side") if isinstance(p.get("side"), str) else "both"
+            by = rolls.setdefault(side, {})
+            src = roll_source(r, cmd if isinstance(cmd, dict) else {})
+            by[src] = by.get(src, 0) + 1
+
+
+def _authorship(find, unsigned: list, seq: int, cmd: dict, signed: dict | None, signed_before: dict) -> None:
+    """Play by email (ruling R45): a signature vouches for the commands since the one before it,
+    which must all be its signer's; and it signs the very row before it."""
+    if signed is None:
+        unsigned.append((seq, cmd.get("by")))
+        return
+    side = signed.get("side")
+    for s, by in unsigned:
+        if by != side:
+            find(s, "pbem", f"a command of {by} under {side}'s signature at seq {seq}: each side signs its own")
+    unsigned.clear()
+    before = signed_before.get(seq)
+    if before is not None and [signed.get("seq"), signed.get("hash")] != list(before):
+        find(seq, "pbem", f"{side}'s signature is over row {signed.get('seq')} {str(signed.get('hash'))[:16]},"
+                          f" not the row before it ({before[0]} {str(before[1])[:16]})")
+
+
+def _checkpoint_copy(st):
+    """A copy of the state for folding on from after an undo. The units out of play since an earlier
+    firefight never change again (cg/snapshot.settled, what the snapshot's cold part holds): the copy
+    shares them instead of cloning, so a copy costs the units in play, not every unit ever bought."""
+    ff = st.firefight
+    return st.copy(share=lambda u: settled(u, ff))
+
+
+def _finish(reader, findings, notes) -> dict:
+    """The rest of the rows read for the chain; what the read found first, as the one pass did."""
+    reader.drain()
+    return _report([{"seq": s, "rule": r, "what": w} for s, r, w in reader.findings] + findings, notes, reader.total)
 
 
 def _as_stored(batch, payloads, produced, hook) -> bool:
@@ -245,6 +459,17 @@ def _as_stored(batch, payloads, produced, hook) -> bool:
                 or canonical(hook(e.__class__)(e)) != text.encode():
             return False
     return True
+
+
+_SUBJECT = ("unit", "leader", "item", "purchase", "patrol", "hex", "vehicle")
+
+
+def _roll_key(etype: str, p: dict, at) -> tuple:
+    """A roll's kind and subject and where it was made: only a roll of the same kind, side and subject,
+    made again in the same step of the same firefight, is a re-roll of one taken back by an undo."""
+    subject = tuple(None if isinstance(p.get(k), (dict, list)) else p.get(k)  # a result (a new unit): no subject
+                    for k in _SUBJECT)
+    return (etype, p.get("side"), subject, at)
 
 
 def _report(findings, notes, events: int) -> dict:
@@ -342,3 +567,108 @@ def _drm_text(drm) -> str:
     if not drm:
         return "none"
     return ", ".join(f"{d.get('value'):+d} {d.get('reason')} ({d.get('rule')})" for d in drm)
+
+
+def compare_copies(mine, other, names: tuple[str, str] = ("this copy", "the other")) -> dict:
+    """`plcg audit --against OTHER`: two copies of one campaign (two stores) row by row. A finding
+    where they part: a row of the same seq that differs (a fork, or a history rewritten), or a copy
+    that lacks rows both sides had signed (a copy cut after the other side acknowledged them: it
+    could only have held them). A copy merely behind the other (a bundle not yet received) is a note."""
+    findings: list[dict] = []
+    notes: list[dict] = []
+    a_rows = {r[0]: (r[2], r[6], r[-1]) for r in mine.rows_for_audit()}
+    b_rows = {r[0]: (r[2], r[6], r[-1]) for r in other.rows_for_audit()}
+    for seq in sorted(set(a_rows) & set(b_rows)):
+        (ta, _, ha), (tb, _, hb) = a_rows[seq], b_rows[seq]
+        if ha != hb:
+            findings.append({"seq": seq, "rule": "pbem", "what": f"the copies part at row {seq}: {names[0]} holds"
+                             f" {ta} ({ha[:16]}), {names[1]} {tb} ({hb[:16]}): a fork or a rewritten history"})
+            return _report(findings, notes, len(a_rows))
+    short, long_, rows = (names[0], names[1], b_rows) if len(a_rows) < len(b_rows) else (names[1], names[0], a_rows)
+    end = min(len(a_rows), len(b_rows))
+    missing = sorted(s for s in rows if s > end)
+    if missing:
+        signers = {}
+        for s in missing:
+            t, payload, _ = rows[s]
+            if t == "head_signed":
+                signers.setdefault(loads(payload).get("side"), s)
+        where = f"row {missing[0]}"
+        if len(signers) == 2:
+            findings.append({"seq": missing[0], "rule": "pbem", "what": f"the copies part at {where}: {short} ends at"
+                             f" row {end}, but {long_} holds rows {missing[0]}-{missing[-1]}, signed by both sides"
+                             f" (seq {', '.join(str(v) for v in sorted(signers.values()))}): {short} was cut after"
+                             " they were acknowledged"})
+        else:
+            notes.append({"seq": missing[0], "what": f"{short} ends at row {end}; {long_} holds rows"
+                          f" {missing[0]}-{missing[-1]} not yet received"})
+    return _report(findings, notes, len(a_rows))
+
+
+def audit_tail(state, history: list, rows: list) -> dict:
+    """What `plcg receive` asks of a bundle's new rows when the copy it lands on is already held:
+    the audit's checks of those rows only, on the copy's own state at its head (`state`, folded
+    from the log and its snapshot) with its history ((seq, batch, type, payload) of every row):
+    step order, every command decided again and compared with what is stored, who signed what.
+    The copy's own rows were checked as they came in; receive on a new file audits it all."""
+    from cg.evolve import fold
+
+    findings: list[dict] = []
+
+    def find(seq, rule, what):
+        findings.append({"seq": seq, "rule": rule, "what": what})
+
+    hook = functools.cache(converter.get_unstructure_hook)
+    current = {etype: cls.VERSION for etype, cls in REGISTRY.items()}
+    seen = list(history)
+    reverted = reverted_seqs(seen)
+    st = state
+    batches: list[list] = []
+    for r in rows:
+        seq, batch, etype, version, ff, step, text, _rec, command, _link, _h = r
+        p, c = loads(text), None if command is None else loads(command)
+        row = (seq, batch, etype, version, ff, step, p, c, text)
+        if batches and batches[-1][0][BATCH] == batch:
+            batches[-1].append(row)
+        else:
+            batches.append([row])
+    try:
+        for batch in batches:
+            head = batch[0]
+            hseq, cmd = head[SEQ], head[COMMAND]
+            payloads = [r[PAYLOAD] if current.get(r[TYPE]) == r[VERSION] else upcast(r[TYPE], r[VERSION], r[PAYLOAD])
+                        for r in batch]
+            for r in batch:
+                if (r[FIREFIGHT], r[STEP]) != (st.firefight, st.step):
+                    find(r[SEQ], "step order", f"recorded at firefight {r[FIREFIGHT]} step {r[STEP]}, but the "
+                                               f"campaign stood at firefight {st.firefight} step {st.step}")
+                    return _report(findings, [], len(rows))
+            if not isinstance(cmd, dict):
+                find(hseq, "format", "the batch holds no command: it cannot be checked against the rules")
+                return _report(findings, [], len(rows))
+            try:
+                produced = decide_all(st, cmd, hseq, lambda: (seen, reverted))
+            except Refused as e:
+                find(hseq, e.rule, f"{cmd.get('name')} refused by the rules: {e}")
+                return _report(findings, [], len(rows))
+            except BadInput as e:
+                find(hseq, "input", f"{cmd.get('name')}: bad input: {e}")
+                return _report(findings, [], len(rows))
+            if not _as_stored(batch, payloads, produced, hook):
+                _compare(find, [(r[SEQ], r[TYPE]) for r in batch], payloads,
+                         [(e.TYPE, _norm(unstructure(e))) for e in produced])
+                if not findings:
+                    find(hseq, "rules", f"{cmd.get('name')}: the events stored are not the ones the rules give")
+                return _report(findings, [], len(rows))
+            for r, p in zip(batch, payloads):
+                seen.append((r[SEQ], r[BATCH], r[TYPE], p))
+            if any(r[TYPE] == "reverted" for r in batch):
+                reverted = reverted_seqs(seen)
+                st = fold(seen, reverted=reverted)
+            else:
+                for r, p in zip(batch, payloads):
+                    if r[TYPE] in REGISTRY:
+                        evolve(st, r[TYPE], p, r[SEQ], r[BATCH])
+    except _UNFOLDABLE as e:
+        find(batch[0][SEQ], "format", f"{batch[0][TYPE]} cannot be decided again or folded ({type(e).__name__}: {e})")
+    return _report(findings, [], len(rows))

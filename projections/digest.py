@@ -13,10 +13,15 @@ from cg import snapshot
 
 
 def canonical_state(st) -> bytes:
-    data = orjson.loads(snapshot.dump(st))["state"]
+    # one canonical dump of the state's data: the same bytes as dumping it, parsing it back and
+    # dumping that with sorted keys (orjson writes a tuple as a list, and parses what it wrote back
+    # to equal values), without the first dump and the parse of a long campaign's state
+    data = snapshot.state_data(st)
     # log positions and audit notes, not campaign state; leaders_made is derived from the units
     for key in ("reverts", "seq", "last_batch", "leaders_made"):
         data.pop(key, None)
+    if data.get("pbem", 1) is None:  # an ordinary campaign: its digest as before play by email
+        del data["pbem"]
     return orjson.dumps(data, option=orjson.OPT_SORT_KEYS)
 
 

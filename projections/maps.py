@@ -31,7 +31,8 @@ def map_json(st) -> dict:
         hexes[h] = {"controller": c.controller, "strategic": c.strategic, "cthc": c.cthc, "nml": c.nml,
                     "mlr": sorted(c.mlr), "uncontrolled": c.uncontrolled, "isolated": c.isolated,
                     "terrain": list(st.terrain.get(h, [])), "tvp": st.card.map.tvp.get(h, 0)}
-    return {"columns": st.card.map.columns, "rows": st.card.map.rows, "friendly_edge": st.card.map.friendly_edge,
+    return {"columns": st.card.map.columns, "rows": st.card.map.rows,
+            "boards": [list(r) for r in st.card.map.boards], "friendly_edge": st.card.map.friendly_edge,
             "control": dict(sorted(st.control.items())), "hexes": hexes,
             "counts": {side: {"cthc": sum(1 for c in mc.hexes.values() if c.cthc == side),
                               "mlr": sum(1 for c in mc.hexes.values() if side in c.mlr)} for side in SIDES}}
@@ -39,6 +40,7 @@ def map_json(st) -> dict:
 
 def map_text(st) -> str:
     st.load_all()  # the settled units too (a state loaded for a command lacks them)
+    # lazy: `plcg map --json` (and the replay's map JSON) draw nothing: mapview (~30 ms) is for text and SVG
     from projections.mapview import render_text
 
     return render_text(st.grid(), st.map_control(), terrain=st.terrain, units=_units(st))
@@ -46,8 +48,16 @@ def map_text(st) -> str:
 
 def map_svg(st, title: str | None = None) -> str:
     st.load_all()  # the settled units too (a state loaded for a command lacks them)
-    from projections.mapview import render_svg
+    from projections.mapview import render_svg  # lazy: as in map_text
 
     t = title or f"{st.card.campaign.name} — firefight {st.firefight}, step {st.step}"
-    return render_svg(st.grid(), st.map_control(), terrain=st.terrain, units=_units(st, counters=True), title=t,
-                      tvp=dict(st.card.map.tvp), ground=ground(st.card.map))
+    svg = render_svg(st.grid(), st.map_control(), terrain=st.terrain, units=_units(st, counters=True), title=t,
+                     tvp=dict(st.card.map.tvp), ground=ground(st.card.map))
+    m = st.card.map
+    if m.boards:  # board names and joins (projections/mapcard.py); water and bridges are mapview's ground
+        from types import SimpleNamespace
+
+        from projections.mapcard import overlay  # lazy: only a map of boards draws them
+
+        svg = overlay(svg, SimpleNamespace(water=(), bridges=(), boards=m.boards), st.grid())
+    return svg

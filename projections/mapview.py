@@ -109,14 +109,14 @@ def render_text(
         + ")",
         "".join(header).rstrip(),
     ]
-    for row in range(1, grid.rows + 1):
+    for row in range(getattr(grid, "first_row", 1), grid.rows + 1):  # a map of boards has half hexes at 0
         for lower in (False, True):
             line = [" "] * width
             if not lower:
                 line[: MARGIN - 1] = f"{row:>{MARGIN - 1}}"
             for ci, col in enumerate(grid.columns):
-                h = f"{col}{row}"
-                if _lower(grid, h) != lower:
+                h = grid.at_place(ci, row)
+                if h is None or _lower(grid, h) != lower:
                     continue
                 hc = mc.hexes[h]
                 mark = {(True, True): "&", (True, False): "!", (False, True): "@"}.get(
@@ -506,7 +506,13 @@ def _draw_ground(w, grid: Grid, centres: dict, gr: dict[str, frozenset[str]]) ->
     for kind, (colour, _words) in GROUND.items():
         hexes = gr.get(kind, frozenset()) | (bridges if kind == "water" else frozenset())  # a bridge spans water
         d = "".join(_hexpath(*centres[h], INSET * SIZE) for h in grid.hexes() if h in hexes)
-        if d:
+        if d and kind == "water":  # a hex at a time, each named (the water under a bridge is the bridge's)
+            for h in grid.hexes():
+                if h in hexes:
+                    tip = "" if h not in gr.get("water", ()) else f"<title>{escape(h)}: water (3.52)</title>"
+                    w(f'<path class="ground-water" d="{_hexpath(*centres[h], INSET * SIZE)}" fill="{colour}"'
+                      f' stroke="none">{tip}</path>')
+        elif d:
             w(f'<path class="ground-{kind}" d="{d}" fill="{colour}" stroke="none"/>')
         if kind in ("woods", "orchard") and d:
             r = 6.5 if kind == "woods" else 3.0
@@ -539,7 +545,8 @@ def _draw_ground(w, grid: Grid, centres: dict, gr: dict[str, frozenset[str]]) ->
             if abs(vx) + abs(vy) > 1e-6:
                 angle = math.degrees(math.atan2(vy, vx)) + 90.0
         w(f'<rect class="ground-bridge" x="{_f(cx - SIZE)}" y="{_f(cy - 7)}" width="{_f(2 * SIZE)}" height="14"'
-          f' fill="{BRIDGE[0]}" stroke="#3b2a18" stroke-width="1.2" transform="rotate({_f(angle)} {_f(cx)} {_f(cy)})"/>')
+          f' fill="{BRIDGE[0]}" stroke="#3b2a18" stroke-width="1.2" transform="rotate({_f(angle)} {_f(cx)} {_f(cy)})">'
+          f'<title>{escape(h)}: bridge (1.4 Strategic Terrain)</title></rect>')
     stone = gr.get("stone", frozenset())
     for h in grid.hexes():
         if h not in gr.get("buildings", frozenset()) and h not in stone:

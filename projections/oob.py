@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 
-_FLAGS = ("isolated", "encircled", "wounded", "shocked", "recalled", "hip")
+_FLAGS = ("isolated", "encircled", "wounded", "shocked", "recalled", "hip", "concealed", "hero", "fanatic", "exited")
 
 
 def oob_rows(st, side: str) -> list[dict]:
@@ -12,8 +12,11 @@ def oob_rows(st, side: str) -> list[dict]:
         if u.side != side:
             continue
         flags = []
-        if u.isolated or u.encircled or u.wounded or u.shocked or u.recalled or u.hip:  # most units: none
+        if u.isolated or u.encircled or u.wounded or u.shocked or u.recalled or u.hip or u.concealed or u.hero \
+                or u.fanatic or u.exited:  # most units: none
             flags = [f for f in _FLAGS if getattr(u, f)]
+            if u.isolated:  # 3.211: Ammunition Shortage in the next firefight
+                flags.insert(flags.index("isolated") + 1, "Ammunition Shortage")
         if u.hardened:
             flags.append(f"hardened x{u.hardened}")
         rows.append({"unit": u.id, "name": u.name, "kind": u.kind, "purchase": u.purchase, "status": u.status,
@@ -29,11 +32,13 @@ def where(u) -> str:
         return f"In Reserve {u.hex}" if u.hex else "In Reserve (off map)"
     if u.status == "eliminated":
         return f"eliminated (firefight {u.eliminated_in})" if u.eliminated_in else "eliminated"
+    if u.status == "expended":
+        return f"expended (firefight {u.eliminated_in}, CG7)"
     return u.status  # captured, evacuated, recalled
 
 
 def oob_text(rows: list[dict]) -> str:
-    from tabulate import tabulate
+    from tabulate import tabulate  # lazy: only the text table; --json and the AAR skip it (~30 ms)
 
     if not rows:
         return "no units yet"

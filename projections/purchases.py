@@ -14,12 +14,12 @@ def purchase_rows(st, side: str, reveal: bool = False) -> list[dict]:
             continue
         name = names.get((p.side, p.rg))
         if name is None:
-            rg = st.card.sides[p.side].rg_by_id(p.rg)
+            rg = st.card.sides[p.side].group_by_id(p.rg)
             name = names[(p.side, p.rg)] = rg.name if rg else p.rg
         rows.append({
             "side": p.side, "purchase": p.id, "rg": p.rg, "name": name, "firefight": p.firefight,
             "mode": p.mode, "cost": p.cost, "oba": p.oba, "leaders": list(p.leaders), "fp": p.fp,
-            "units": [units[u].name for u in p.units if u in units],
+            "units": [units[f"{p.side}:{u}"].name for u in p.units if f"{p.side}:{u}" in units],
             "revealed": p.revealed, "lost_idle": p.lost_idle,
         })
     return rows
@@ -33,7 +33,7 @@ def fortification_rows(st, side: str, reveal: bool = False) -> list[dict]:
 
 
 def purchase_text(rows: list[dict], forts: list[dict] | None = None) -> str:
-    from tabulate import tabulate
+    from tabulate import tabulate  # lazy: only the text table; --json and the AAR skip it (~30 ms)
 
     if not rows:
         return "no purchases to show"

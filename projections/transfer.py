@@ -18,8 +18,10 @@ from collections.abc import Iterator
 
 import orjson
 
-from events.errors import BadInput
+from cg.ledger import VERSION, Ledger
 from events.codec import dumps
+from events.errors import BadInput
+from events.store import NewEvent, Store
 
 KEYS = ("seq", "batch", "type", "version", "firefight", "step", "payload", "recorded", "command", "hash")
 _TYPES = {"seq": int, "batch": int, "type": str, "version": int, "firefight": int, "step": str,
@@ -121,7 +123,8 @@ def _remove(path: str) -> None:
 
 def _audit(tmp: str) -> list[dict]:
     """The audit's findings on the new file (projections/audit.py)."""
-    from cg.ledger import Ledger
+    # lazy: only `plcg import` audits; `plcg export --format jsonl` uses this module without the audit,
+    # which imports every command handler, the event classes and cattrs (~50 ms)
     from projections.audit import run_audit
 
     led = Ledger(tmp)
@@ -138,9 +141,6 @@ def import_jsonl(file: str, db_path: str) -> int:
     out of order, repeated or missing, a recomputed hash differs from the line's, or the audit of
     the rebuilt campaign has a finding.
     """
-    from cg.ledger import VERSION
-    from events.store import NewEvent, Store
-
     if os.path.exists(db_path):
         raise BadInput(f"{db_path} exists already: plcg import never overwrites a campaign (use --db)")
     try:

@@ -50,12 +50,48 @@ def summary(etype: str, p: dict) -> str:
     return text
 
 
+def _struck(p: dict) -> str:
+    """Ruling R29: the Random Selection drs and what the result did to each unit struck."""
+    out = ""
+    if p.get("selection"):
+        out += "; Random Selection drs " + ", ".join(f"{x['unit']} {x['dr']}" + (f" (round {x['round']})"
+                                                                                  if x.get("round", 1) > 1 else "")
+                                                     for x in p["selection"])
+    if p.get("losses"):
+        out += "; " + ", ".join(f"{c['unit']} {c['to'] if c['to'] in ('eliminated', 'captured') else 'reduced to ' + c['to']}"
+                                for c in p["losses"])
+    return out
+
+
+def _cmd_words(cmd: dict) -> str:
+    """A command as the player typed it, roughly: `plcg end --turn 5 ...`."""
+    skip = ("name", "by", "commit", "nonce", "confirmed")
+    args = " ".join(f"{k}={v}" for k, v in sorted(cmd.items()) if k not in skip)
+    return f"plcg {cmd.get('name')}" + (f" ({args})" if args else "")
+
+
 def _summary(etype: str, p: dict) -> str:
     s = SIDE.get(p.get("side"), p.get("side"))
     r = p.get("roll")
     if etype == "campaign_started":
         return f"campaign started: {p['card'].get('campaign', {}).get('name', p['card_ref'])} ({p['rules']}, " \
-               f"{p['product']} {p['product_version']}), seed {p['seed']!r}"
+               f"{p['product']} {p['product_version']}, rules revision {p.get('rules_revision', 1)}), seed {p['seed']!r}"
+    if etype == "rules_upgraded":
+        return f"rules revision {p['revision']} in force from firefight {p['from_firefight']}'s 2.1 on (ruling R32)"
+    if etype == "head_signed":
+        return f"{s} signed the head at seq {p['seq']} ({p['hash'][:16]})"
+    if etype == "dice_committed":
+        return f"{s} committed to two-party dice for {p['command'].get('name')} ({p['commit'][:8]})"
+    if etype == "dice_answered":
+        return f"{s} answered two-party dice {p['request'][:8]}"
+    if etype == "dice_revealed":
+        return f"{s} revealed two-party dice {p['request'][:8]}"
+    if etype == "fact_proposed":
+        return f"{s} proposed: {_cmd_words(p['command'])} (the other side confirms or rejects it)"
+    if etype == "fact_confirmed":
+        return f"{s} confirmed: {_cmd_words(p['command'])}"
+    if etype == "fact_rejected":
+        return f"{s} rejected: {_cmd_words(p['command'])} ({p['reason']})"
     if etype == "step_left":
         return f"left step {p['step']} for {p['to']}" + (f" of firefight {p['firefight']}" if p["to"] == "2.1" else "")
     if etype == "cp_replenished":
@@ -88,9 +124,17 @@ def _summary(etype: str, p: dict) -> str:
             lost = f"; lost: {', '.join(p['lost'])}" if p.get("lost") else ""
             return f"firefight type: Idle Firefight (neither side bought an Attack Option){lost}"
         if p["type"] == "dual":
-            return f"firefight type: Dual Attack; {SIDE[p['setup_first']]} sets up first, " \
-                   f"{SIDE[p['move_first']]} moves first"
+            drs = [r["dice"][0] for r in p.get("rolls", ()) if r.get("dice")]
+            setup = f"dr {drs[0]}: " if drs else ""
+            if not p.get("move_first"):
+                return f"firefight type: Dual Attack; {setup}{SIDE[p['setup_first']]} sets up first " \
+                       "(who moves first: a dr after all setup, 2.6)"
+            move = f"dr {drs[1]}: " if len(drs) > 1 else ""
+            return f"firefight type: Dual Attack; {setup}{SIDE[p['setup_first']]} sets up first, " \
+                   f"{move}{SIDE[p['move_first']]} moves first"
         return f"firefight type: {t}; {SIDE[p['setup_first']]} sets up first, {SIDE[p['move_first']]} moves first"
+    if etype == "moves_first_rolled":
+        return f"Dual Attack, who moves first (2.41): {roll_words(p['roll'])}: {SIDE[p['move_first']]} moves first"
     if etype == "night_set":
         return f"night conditions: {p['text']}"
     if etype == "redeployment_option":
@@ -99,15 +143,18 @@ def _summary(etype: str, p: dict) -> str:
         how = roll_words(r, "Redeployment Table") if r else "Option B"
         res = p["result"].replace("_", " ")
         tail = f" -> {res}" if not r or r["outcome"] != p["result"] else ""
+        change = p.get("change")
+        change = "" if not change else f"; {p['unit']} is {change}" if change in ("eliminated", "wounded") \
+            else f"; {p['unit']} is now a {change}"
         return f"{s} {p['unit']} redeploys from {p['frm'] or 'MLR'} ({SITUATION.get(p['situation'], p['situation'])}) " \
-               f"to {p['to']}: {how}{tail}"
+               f"to {p['to']}: {how}{tail}{change}"
     if etype == "unit_set_up":
         return f"{s} {p['unit']} set up in {p['hex']}" + (" (HIP)" if p["hip"] else "")
     if etype == "patrol_resolved":
         return f"{s} {p['kind']} patrol {p['patrol']} ({', '.join(p['units'])} with {p['leader']}) to " \
-               f"{p['mission_hex']}: Detection {roll_words(r)}"
+               f"{p['mission_hex']}: Detection {roll_words(r)}{_struck(p)}"
     if etype == "patrol_returned":
-        return f"{s} patrol {p['patrol']} Return: {roll_words(r)}"
+        return f"{s} patrol {p['patrol']} Return: {roll_words(r)}{_struck(p)}"
     if etype == "patrol_given_up":
         return f"{s} patrol {p['patrol']} given up: {p['reason']}"
     if etype == "firefight_ended":
@@ -139,7 +186,9 @@ def _summary(etype: str, p: dict) -> str:
     if etype == "leaders_rolled":
         return f"{s} Leader Generation: {roll_words(r)}; may generate {p['may_generate']}"
     if etype == "unit_hardened":
-        return f"{s} {p['unit']} Battle Hardened ({p['by']})" + (f" to {p['to']}" if p.get("to") else "")
+        return f"{s} {p['unit']} Battle Hardened ({p['by']})" + (f" to {p['to']}" if p.get("to") else "") + \
+            (" (Elite: Fanatic, the counter stays)" if p.get("fanatic") else "") + \
+            (f" with the Hero of {p['hero']}" if p.get("hero") and p["hero"] != p["unit"] else "")
     if etype == "repair_rolled":
         return f"{s} repair of {p['item']} ({p['kind']}): {roll_words(r)}"
     if etype == "recall_rolled":

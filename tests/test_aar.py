@@ -3,7 +3,9 @@ the one-file HTML report with its charts and maps, opened in a real browser."""
 from __future__ import annotations
 
 import json
+import os
 import re
+import shutil
 import subprocess
 from html import unescape
 from html.parser import HTMLParser
@@ -54,6 +56,8 @@ def small(tmp_path_factory):
         c.run("undo", reason="wrong dice typed")
         [cp] = c.run("cp", side="axis", dice="4,3")
         c.run("cp", side="allied", dice="2,2")
+        c.next()
+        c.run("weather")  # 2.2 in every firefight (ruling R27)
         c.next()
         c.run("buy", side="axis", rg="HW1", mode="entry")
         c.run("attack", side="axis")
@@ -169,6 +173,51 @@ def test_export_through_the_cli_writes_the_same_report(demo, tmp_path):
     assert out.read_text(encoding="utf-8") == demo["md"]
     r = cli_run(demo["path"], "export", "--format", "md")
     assert r.code == 0 and r.out == demo["md"]
+
+
+@pytest.mark.parametrize("argv", [["export", "--format", "jsonl"], ["export", "--format", "md"],
+                                  ["export", "--format", "html"], ["log"], ["log", "--json"]])
+def test_a_payload_edited_into_not_json_gives_one_line_never_a_traceback(demo, tmp_path, argv):
+    """The streamed readers stop on the edited row and the file is closed: the cursor left behind must
+    not print "Exception ignored ... Traceback" when it is collected (the player sees one line)."""
+    import sqlite3
+    import sys
+
+    path = tmp_path / "edited.plcg"
+    shutil.copyfile(demo["path"], path)
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE events SET payload = '{bad' WHERE seq = 50")
+    conn.execute("DELETE FROM snapshot")
+    conn.commit()
+    conn.close()
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    p = subprocess.run([sys.executable, os.path.join(root, "cli.py"), "--db", str(path), *argv],
+                       capture_output=True, text=True, cwd=root)
+    assert p.returncode != 0
+    lines = p.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("plcg: "), p.stderr
+    assert "Traceback" not in p.stderr
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "md", "html"])
+def test_export_to_a_file_that_fails_half_way_leaves_no_file(demo, tmp_path, fmt):
+    """A row damaged late in the log is met after the report has begun: -o FILE must not be left
+    holding half a report (nothing written on an error), nor a temporary file beside it."""
+    import sqlite3
+
+    path = tmp_path / "edited.plcg"
+    shutil.copyfile(demo["path"], path)
+    conn = sqlite3.connect(path)
+    last = conn.execute("SELECT max(seq) FROM events").fetchone()[0]
+    conn.execute("UPDATE events SET payload = '{bad' WHERE seq = ?", (last - 3,))
+    conn.execute("DELETE FROM snapshot")
+    conn.commit()
+    conn.close()
+    out = tmp_path / "reports" / f"aar.{fmt}"
+    out.parent.mkdir()
+    r = cli_run(str(path), "export", "--format", fmt, "-o", str(out))
+    assert r.code != 0
+    assert list(out.parent.iterdir()) == []
 
 
 def test_walk_folds_the_log_like_replay(demo):
@@ -293,13 +342,15 @@ def test_html_is_one_self_contained_valid_page_with_charts_and_a_map_per_played_
             v = a.get(k) or ""
             assert not v or v.startswith("#"), (tag, k, v)
     assert "@import" not in html and not re.search(r"url\((?!#)", html)
-    charts = [s for s in c.svgs if "chart" in s["class"].split()]
+    charts = [s for s in c.svgs if "chart" in s["class"].split() and "dice" not in s["class"].split()]
+    dice = [s for s in c.svgs if "dice" in s["class"].split()]
     maps = [s for s in c.svgs if "map" in s["class"].split()]
     played = [ff for ff in st.firefights if ff.winner is not None]
     assert len(played) == 5
     assert len(charts) == CHARTS and len(maps) == len(played)
-    assert all(s["shapes"] > 5 for s in charts + maps)
-    assert len(c.svgs) == CHARTS + len(played)
+    assert len(dice) == 4  # a DR and a dr chart per side (plcg dice-stats)
+    assert all(s["shapes"] > 5 for s in charts + maps + dice)
+    assert len(c.svgs) == CHARTS + len(dice) + len(played)
     # print stylesheet
     assert "@media print" in html
     for ff in played:
@@ -320,7 +371,7 @@ def test_html_tells_the_same_events_as_the_md(demo):
 def test_html_of_a_campaign_in_progress_has_maps_only_for_played_firefights(small):
     c = _check(small["html"])
     assert len([s for s in c.svgs if "map" in s["class"].split()]) == 1
-    assert len([s for s in c.svgs if "chart" in s["class"].split()]) == CHARTS
+    assert len([s for s in c.svgs if "chart" in s["class"].split() and "dice" not in s["class"].split()]) == CHARTS
     assert "bought HW1" not in small["html"]
 
 
@@ -373,9 +424,12 @@ def test_html_opens_in_headless_chromium_without_errors_and_draws_charts_and_map
     assert result["errors"] == []
     st = demo["state"]
     played = [ff for ff in st.firefights if ff.winner is not None]
-    charts = [s for s in result["svgs"] if "chart" in s["cls"].split()]
+    charts = [s for s in result["svgs"] if "chart" in s["cls"].split()]  # the dice charts too
+    dice = [s for s in charts if "dice" in s["cls"].split()]
+    assert len(dice) == 4
+    charts = [s for s in charts if s not in dice] + dice
     maps = [s for s in result["svgs"] if "map" in s["cls"].split()]
-    assert len(charts) == CHARTS and len(maps) == len(played)
+    assert len(charts) == CHARTS + len(dice) and len(maps) == len(played)
     for s in charts + maps:
         assert s["w"] > 100 and s["h"] > 100, s
         assert s["drawn"] > 0 and s["drawn"] >= s["shapes"] // 2, s

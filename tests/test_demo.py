@@ -23,7 +23,7 @@ def test_the_demo_run_twice_replaces_its_own_file_with_the_same_campaign(workdir
     assert again.out.startswith(f"replacing the earlier demo campaign in {path}\n")
     assert _digest(path) == before  # the same seeded campaign, played once: not appended twice
     r = cli_run(str(path), "audit")
-    assert r.code == 0 and r.out.startswith("audit clean"), r.out
+    assert r.code == 0 and "audit clean" in r.out, r.out
 
 
 def test_the_demo_never_replaces_a_campaign_it_did_not_make(workdir):

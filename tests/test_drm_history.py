@@ -176,12 +176,14 @@ def test_2_351_card_oba_drm_and_no_attack_drm_for_the_initial_attacker(campaign)
     p = rolled(c, "oba", side="axis", rg="O1", dice="1,2")
     check_roll(p, (1, 2), [("2.351", +1)], 4, "plentiful", "2.351")
     assert "OBA DRM" in reasons(p)
-    check_roll(rolled(c, "oba", side="allied", rg="O1-2", dice="6,6"), (6, 6), [("2.351", -1)], 11, "scarce",
+    # rules revision 2 (R32): the Allies' purchase numbers count on their own: their O1s are O1-1 and O1-2
+    check_roll(rolled(c, "oba", side="allied", rg="O1-1", dice="6,6"), (6, 6), [("2.351", -1)], 11, "scarce",
                "2.351")
-    check_roll(rolled(c, "oba", side="allied", rg="O1-3", dice="3,3"), (3, 3), [("2.351", -1)], 5, "normal",
+    check_roll(rolled(c, "oba", side="allied", rg="O1-2", dice="3,3"), (3, 3), [("2.351", -1)], 5, "normal",
                "2.351")
     st = c.state()
-    assert [st.purchases[i].oba for i in ("O1-1", "O1-2", "O1-3")] == ["plentiful", "scarce", "normal"]
+    assert [st.purchase(i, s).oba for s, i in (("axis", "O1-1"), ("allied", "O1-1"), ("allied", "O1-2"))] == \
+        ["plentiful", "scarce", "normal"]
 
 
 def test_2_351_minus_one_once_the_attack_option_is_bought_before_the_dr(campaign):
@@ -202,7 +204,7 @@ def test_2_351_an_attack_option_bought_after_the_dr_changes_nothing(campaign):
     p = rolled(c, "oba", side="axis", rg="O1", dice="2,2")
     check_roll(p, (2, 2), [("2.351", +1)], 5, "normal", "2.351")
     c.run("attack", side="axis")
-    assert c.state().purchases["O1-1"].oba == "normal"
+    assert c.state().purchase("O1-1", "axis").oba == "normal"
     assert c.last("oba_rolled") == p
 
 
@@ -224,7 +226,7 @@ def test_2_361_card_leader_and_historical_drm(campaign, variant):
     p = rolled(c, "leader", side="axis", rg="I1", dice="4,3")
     check_roll(p, (4, 3), [("2.361", +1), ("2.361", -2)], 6, "8-1", "2.361")
     assert p["unit"]["name"] == "8-1"
-    assert c.state().units[p["unit"]["id"]].kind == "leader"
+    assert c.state().unit(p["unit"]["id"], "axis").kind == "leader"
 
 
 def test_2_361_no_drm_by_default(campaign):

@@ -97,7 +97,8 @@ def _roll(outcome, rolled=None) -> Roll:
 HAND_BUILT = [
     ev.CampaignStarted(product="plcg", product_version="0.1.0", rules="Platoon Leader 2.5", seed="s",
                        card_ref="sample", card={"campaign": {"name": "X", "reserves": True},
-                                                "firefights": [{"date": "1944-07-14"}]}, redeployment=None),
+                                                "firefights": [{"date": "1944-07-14"}]}, redeployment=None,
+                       rules_revision=2),
     ev.CpReplenished(side="axis", roll=Roll(dice=(1, 1), drm=(), final=2, table="2.12", row="<2", outcome=16),
                      gained=16, total=20),
     ev.CpReplenished(side="axis", roll=None, gained=7, total=9),
@@ -115,6 +116,7 @@ HAND_BUILT = [
     ev.TerrainChanged(rule="3.31", changes=(ev.TerrainChange("H6", "remove", "flame"),), rolls=(), note=""),
     ev.Reverted(seqs=(4, 5, 6), reason="typo", force=True, restores=False),
     ev.ClearanceRolled(side="allied", hex="C5", item="mines", roll=_roll("no effect"), casualty_reduction=True),
+    ev.RulesUpgraded(revision=2, from_firefight=3),
 ]
 
 

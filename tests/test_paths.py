@@ -11,8 +11,8 @@ from conftest import Campaign, cli_run, ff_list, rows
 
 FULL_RePh = ["3.1", "3.2", "3.3", "3.41", "3.42", "3.43", "3.44", "3.45", "3.46", "3.461", "3.47", "3.51", "3.52"]
 INITIAL_PATH = ["2.2", "2.3", "2.4", "2.6", "2.7", "2.8", "2.9"] + FULL_RePh
-PLAYED_PATH = ["2.1", "2.3", "2.4", "2.5", "2.6", "2.7", "2.8", "2.9"] + FULL_RePh
-IDLE_PATH = ["2.1", "2.3", "2.4", "3.41", "3.46", "3.461", "3.52"]
+PLAYED_PATH = ["2.1", "2.2", "2.3", "2.4", "2.5", "2.6", "2.7", "2.8", "2.9"] + FULL_RePh
+IDLE_PATH = ["2.1", "2.2", "2.3", "2.4", "3.41", "3.46", "3.461", "3.52"]
 
 
 def steps_of(camp: Campaign, ff: int) -> list[str]:
@@ -118,10 +118,11 @@ def test_the_idle_firefight_path_loses_patrols_and_air_support(campaign):
     assert det["type"] == "idle" and det["setup_first"] is None and det["move_first"] is None
     assert "allied: 1 patrol(s)" in det["lost"] and "allied: Air Support AS1-1" in det["lost"]
     st = c.state()
-    assert {st.units[u].status for u in st.purchases["AS1-1"].units} == {"eliminated"}
-    assert st.purchases["AS1-1"].lost_idle
+    assert {st.unit(u, "allied").status for u in st.purchase("AS1-1", "allied").units} == {"eliminated"}
+    assert st.purchase("AS1-1", "allied").lost_idle
     # ruling R11: nothing else of its purchases is lost, and the CP spent stay spent
-    assert {st.units[u].status for u in st.purchases["I3-1"].units} == {"available"}
+    i3 = next(p for p in st.purchases.values() if p.rg == "I3")
+    assert {st.unit(u, i3.side).status for u in i3.units} == {"available"}
     assert (st.sides["allied"].cp, st.sides["axis"].cp) == (allied_cp, axis_cp)
     c.advance(3, "2.1")
     assert steps_of(c, 2) == IDLE_PATH  # 2.4 -> 3.41 -> 3.46 -> 3.461 -> 3.52 -> 2.1
@@ -158,26 +159,39 @@ def test_dual_attack_drs_1_to_3_give_the_axis(campaign, setup_dr, move_dr, setup
     c.close()
     d = status(c.path)
     assert d["sides"]["axis"]["attack_option"] and d["sides"]["allied"]["attack_option"]
-    r = cli_run(c.path, "determine", "--dice", str(setup_dr), "--move-dice", str(move_dr), "--json")
+    # rules revision 2: determine makes the setup dr; the moves-first dr comes after all setup (2.6)
+    r = cli_run(c.path, "determine", "--dice", str(setup_dr), "--move-dice", str(move_dr))
+    assert r.code == 2 and "moves-first" in r.err
+    r = cli_run(c.path, "determine", "--dice", str(setup_dr), "--json")
     assert r.code == 0, r.err
     out = orjson.loads(r.out)
     assert [e["type"] for e in out] == ["firefight_determined"]
+    assert f"dr {setup_dr}: " in out[0]["summary"]  # determine prints its dr
     d = status(c.path)
     assert d["type"] == "dual" and d["attacker"] is None
+    assert cli_run(c.path, "moves-first", "--dice", str(move_dr)).code == 3  # 2.6 comes first
+    c = Campaign.attach(c.path)
+    c.advance(2, "2.6")
+    assert [p["command"] for p in status(c.path)["pending"]] == ["plcg moves-first"]
+    r = cli_run(c.path, "moves-first", "--dice", str(move_dr))
+    assert r.code == 0 and f"dr {move_dr}" in r.out, r.out + r.err
+    assert cli_run(c.path, "moves-first", "--dice", str(move_dr)).code == 3  # made once
+    c.close()
     import cli
 
     led = cli.Ledger(c.path)
     p = [p for _, _, t, p in led.records() if t == "firefight_determined"][-1]
+    m = [p for _, _, t, p in led.records() if t == "moves_first_rolled"][-1]
     led.close()
-    assert (p["setup_first"], p["move_first"]) == (setup_first, move_first)
-    assert [x["dice"] for x in p["rolls"]] == [[setup_dr], [move_dr]]
-    assert [x["outcome"] for x in p["rolls"]] == [setup_first, move_first]
-    assert [x["table"] for x in p["rolls"]] == ["2.41", "2.41"]
+    assert (p["setup_first"], m["move_first"]) == (setup_first, move_first)
+    assert [x["dice"] for x in p["rolls"] + [m["roll"]]] == [[setup_dr], [move_dr]]
+    assert [x["outcome"] for x in p["rolls"] + [m["roll"]]] == [setup_first, move_first]
+    assert [x["table"] for x in p["rolls"] + [m["roll"]]] == ["2.41", "2.41"]
 
 
 def test_dual_attack_tie_goes_to_the_side_that_moved_second(campaign):
     """Ruling R5: in a Dual Attack the side moving second counts as the defender."""
-    c = campaign(plan={2: {"attack": ["axis", "allied"], "determine": {"dice": "5", "move_dice": "2"},
+    c = campaign(plan={2: {"attack": ["axis", "allied"], "determine": {"dice": "5"}, "dice": {"moves-first": "2"},
                            "end": {"cvp_lost": {"axis": 6, "allied": 6}}}})
     c.advance(2, "3.1")
     e = c.last("firefight_ended")

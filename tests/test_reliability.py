@@ -166,7 +166,9 @@ def test_concurrent_writers_each_command_lands_whole_or_conflicts_with_nothing_w
     units = [u.id for u in st.units.values() if u.side == "allied" and u.kind == "squad"][:4]
     assert len(units) == 4
     grid = st.grid()
-    hexes = [f"{c}{r}" for c in "ABCDEFGHIJKLMNOP" for r in range(1, 11) if grid.valid(f"{c}{r}")][:50]
+    mc = st.map_control()  # rules revision 2: setup inside the friendly MLR (2.32)
+    hexes = [f"{c}{r}" for c in "ABCDEFGHIJKLMNOP" for r in range(1, 11)
+             if grid.valid(f"{c}{r}") and mc.situation(f"{c}{r}", "allied") == "friendly_mlr"][:50]
     assert len(hexes) == 50
     ctx = multiprocessing.get_context("fork")
     start, out = ctx.Barrier(4), ctx.Queue()
@@ -203,18 +205,18 @@ def test_a_write_conflict_exits_4_with_one_line_and_nothing_written(tmp_path, mo
     st, head = led.state(), led.store.head()[0]
     led.close()
     unit = next(u.id for u in st.units.values() if u.side == "allied" and u.kind == "squad")
-    real = cg.commands.decide
+    real = cg.commands.decide_all  # what Ledger.run asks (decide, undo and play by email's confirm)
     raced = []
 
-    def decide_after_another_writer(state, cmd, base_seq):
+    def decide_after_another_writer(state, cmd, base_seq, history):
         if not raced:
             raced.append(1)
             other = Ledger(db, write=True)
             other.run({"name": "setup", "side": "allied", "unit": unit, "hex": "C3"})
             other.close()
-        return real(state, cmd, base_seq)
+        return real(state, cmd, base_seq, history)
 
-    monkeypatch.setattr(cg.commands, "decide", decide_after_another_writer)
+    monkeypatch.setattr(cg.commands, "decide_all", decide_after_another_writer)
     r = invoke(["--db", db, "setup", "allied", unit, "D3"])
     assert r.exit_code == 4, (r.exit_code, r.output, r.exception)
     assert r.stdout == "" and len(r.stderr.strip().splitlines()) == 1 and r.stderr.startswith("plcg: ")

@@ -144,16 +144,17 @@ def test_a_ledger_goes_on_from_its_own_last_command_only_while_the_head_is_still
     try:
         st = a.state()
         unit = next(u for u in st.units.values() if u.status in ("available", "on_map") and u.side == "axis")
-        spot = next(h for h, hc in st.map_control().hexes.items() if hc.cthc == "axis" and hc.isolated != "axis")
+        mc = st.map_control()  # rules revision 2: setup inside the friendly MLR (2.32), HIP only when bought
+        spot, other = [h for h in sorted(mc.hexes) if mc.situation(h, "axis") == "friendly_mlr"][:2]
         a.run({"name": "setup", "side": "axis", "unit": unit.id, "hex": spot})
         kept = a.state_after
-        b.run({"name": "setup", "side": "axis", "unit": unit.id, "hex": spot, "hip": True})  # another writer
+        b.run({"name": "setup", "side": "axis", "unit": unit.id, "hex": other})  # another writer
         a.run({"name": "setup", "side": "axis", "unit": unit.id, "hex": spot})
         assert a.state_after is not kept, "the head moved: the kept state must not be used"
-        assert a.state_after.units[unit.id].hip is False
+        assert a.state_after.unit(unit.id, "axis").hex == spot
         assert digest(a.state_after) == digest(a.state(use_snapshot=False))
         again = a.state_after
-        a.run({"name": "setup", "side": "axis", "unit": unit.id, "hex": spot, "hip": True})
+        a.run({"name": "setup", "side": "axis", "unit": unit.id, "hex": other})
         assert a.state_after is again  # its own last command: folded on in place
         assert digest(a.state_after) == digest(a.state(use_snapshot=False))
     finally:

@@ -56,7 +56,7 @@ def test_end_refuses_a_unit_already_eliminated(tmp_path):
     c.advance(1, "2.9")
     uid = next(u.id for u in c.state().units.values() if u.side == "axis" and u.kind == "squad")
     c.run("end", turn=3, cvp_lost={"axis": 4, "allied": 0}, lost=[f"axis:{uid}"])
-    assert c.state().units[uid].status == "eliminated"
+    assert c.state().unit(uid, "axis").status == "eliminated"
     c.advance(2, "2.9", plan={2: {"attack": ["allied"]}})
     rows = c.rows()
     import pytest

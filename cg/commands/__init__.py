@@ -19,11 +19,14 @@ The commands live in files named after their step group:
 | `reorganization.py` | 3.32 evacuation, 3.41-3.47 |
 | `clearance.py` | 3.52 clearance, CG5 rubble and flames |
 | `undo.py` | undo |
+| `pbem.py` | play by email: signed heads, two-party dice answers and reveals (cg/pbem.py) |
 """
 from cg.commands import (  # noqa: F401  (importing a step group registers its commands)
-    casualties, clearance, deployment, determination, firefight_end, flow, patrols, purchase, reorganization,
+    casualties, clearance, deployment, determination, firefight_end, flow, patrols, pbem, purchase,
+    reorganization,
 )
 from cg.commands.base import HANDLERS, STEPS_OF, decide, side_arg  # noqa: F401
 from cg.commands.clearance import CLEAR_ITEMS  # noqa: F401
 from cg.commands.flow import start_event  # noqa: F401
+from cg.commands.pbem import decide_all  # noqa: F401
 from cg.commands.undo import decide_undo  # noqa: F401

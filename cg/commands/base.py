@@ -6,6 +6,7 @@ from typing import Callable
 import attrs
 
 from cg import dice as dicemod
+from cg import pbem
 from cg.dice import Dice
 from events.errors import BadInput, Refused
 from cg.state import SIDES, CampaignState
@@ -23,9 +24,25 @@ class Ctx:
     state: CampaignState
     base_seq: int  # the seq the command's first event will get: the seeded roller's position
     n_rolls: int = 0
+    # two-party dice (cg/pbem.py): (A, B, commit) once both values are known; "probe" while the
+    # command is only being checked before its commitment (any dice do: they are not recorded)
+    two_party: object = None
+    covered: bool = False  # a signature vouched for by a later one of its side (the audit, ruling R45)
 
     def dice(self, given: Dice | None, count: int) -> Dice:
-        d = given if given is not None else dicemod.seeded(self.state.seed, self.base_seq, self.n_rolls, count)
+        tp = self.two_party
+        if tp is None:
+            d = given if given is not None else dicemod.seeded(self.state.seed, self.base_seq, self.n_rolls, count)
+        elif given is not None and tp != "check":
+            raise Refused("this campaign takes two-party dice only (--dice-policy two-party): no --dice",
+                          "dice-policy", self.state.step)
+        elif tp == "probe":
+            d = Dice((1,) * count)
+        elif tp == "check":  # a proposal checked before it is recorded (ruling R47): nothing is rolled
+            d = given or Dice((1,) * count)
+        else:
+            a, b, commit = tp
+            d = Dice(tuple(pbem.two_party_die(a, b, commit, self.n_rolls, die) for die in range(count)))
         self.n_rolls += 1
         return d
 
@@ -43,12 +60,69 @@ def command(name: str, *steps: str):
     return wrap
 
 
-def decide(state: CampaignState, cmd: dict, base_seq: int) -> list:
+def decide(state: CampaignState, cmd: dict, base_seq: int, confirmed: bool = False, covered: bool = False) -> list:
+    """The events of `cmd`. `confirmed`: only the confirm of a proposal (cg/commands/pbem.py) decides
+    a shared fact as such; a command that says so itself is refused (ruling R47). `covered`: a
+    signature the audit knows a later signature of the same side vouches for (ruling R45): its key
+    check is left to that one."""
     name = cmd.get("name")
+    if cmd.get("confirmed") and not confirmed:
+        raise Refused(f"{name}: a command cannot confirm itself; the other side's `plcg confirm` does",
+                      "pbem", state.step)
     handler = HANDLERS.get(name)
     if handler is None:
         raise BadInput(f"unknown command {name!r}")
-    return handler(Ctx(state, base_seq), cmd)
+    if state.pbem is None and name not in pbem.OWN:
+        return handler(Ctx(state, base_seq), cmd)
+    pbem.authorize(state, cmd)
+    if name in pbem.OWN:
+        return handler(Ctx(state, base_seq, covered=covered), cmd)
+    if _shared(state, cmd):  # checked as it stands now, recorded as a proposal (ruling R47)
+        from events.types import FactProposed
+
+        handler(Ctx(state, base_seq, two_party="check" if not pbem.two_party(state) else "probe"), cmd)
+        return [FactProposed(side=cmd["by"], command=_proposed(cmd))]
+    if not pbem.two_party(state):
+        return handler(Ctx(state, base_seq), cmd)
+    # two-party dice: a command that rolls is committed to now and decided at its reveal
+    ctx = Ctx(state, base_seq, two_party="probe")
+    events = handler(ctx, cmd)
+    if ctx.n_rolls == 0:
+        return events
+    return pbem_commit(state, cmd)
+
+
+def _shared(st: CampaignState, cmd: dict) -> bool:
+    """Ruling R47: whether the command is a shared fact that needs the other side's confirmation:
+    the firefight's end, the 2.41 determination, leaving a step where a side's command is accepted."""
+    if cmd.get("confirmed"):
+        return False
+    name = cmd.get("name")
+    if name == "next":
+        both = _BOTH_ACT.get(st.step)
+        if both is None:
+            both = _BOTH_ACT[st.step] = any(st.step in STEPS_OF.get(n, ()) for n in pbem.SIDED)
+        return both
+    return name in pbem.SHARED
+
+
+_BOTH_ACT: dict[str, bool] = {}  # step -> whether a command for a side is accepted there (ruling R47)
+
+
+def _proposed(cmd: dict) -> dict:
+    return {k: v for k, v in cmd.items() if k not in ("commit", "nonce")}
+
+
+def pbem_commit(state: CampaignState, cmd: dict) -> list:
+    from events.types import DiceCommitted
+
+    commit, nonce = cmd.get("commit"), cmd.get("nonce")
+    if not isinstance(commit, str) or len(commit) != 64 or commit in state.pbem["requests"] \
+            or not isinstance(nonce, str):
+        raise BadInput(f"{cmd.get('name')}: two-party dice need a fresh commitment (the ledger makes it"
+                       " from --key)")
+    command = {k: v for k, v in cmd.items() if k not in ("commit", "nonce")}
+    return [DiceCommitted(side=cmd["by"], command=command, commit=commit, nonce=nonce)]
 
 
 def at(state: CampaignState, name: str, *steps: str) -> None:
@@ -77,7 +151,13 @@ def hex_arg(state: CampaignState, value, what: str = "hex") -> str:
     if value is None:
         raise BadInput(f"{what} is required")
     h = str(value).strip().upper()
-    if not state.grid().valid(h):
+    grid = state.grid()
+    if state.card.map.boards:  # a map of boards: "24J4"; an id without its board is refused
+        try:
+            return grid.canonical(str(value).strip())
+        except ValueError as e:
+            raise BadInput(f"{what}: {e} ({state.card.map.describe()})") from None
+    if not grid.valid(h):
         raise BadInput(f"{what} {value!r} is not a hex of the map ({state.card.map.columns}, rows 1-{state.card.map.rows})")
     return h
 
@@ -106,7 +186,9 @@ def unit_arg(state: CampaignState, side: str, uid, alive: bool = True):
     """The unit named; BadInput if SIDE has none of that id. `alive`: also refused (3.11) if it is out
     of play. A command with other arguments to check asks with alive=False and calls in_play once
     they are all parsed: bad input is reported as such before any rule is applied."""
-    u = unit_any_case(state, str(uid).strip()) if uid is not None else None
+    u = state.unit(str(uid), side) if uid is not None else None
+    if u is None and uid is not None:  # ids are case-insensitive, like sides and RGs
+        u = unit_any_case(state, str(uid).strip(), side)
     if u is None or u.side != side:
         raise BadInput(f"unknown {side} unit {uid!r} (plcg oob {side} lists them)")
     if alive:
@@ -114,13 +196,13 @@ def unit_arg(state: CampaignState, side: str, uid, alive: bool = True):
     return u
 
 
-def unit_any_case(state: CampaignState, uid: str):
-    """Unit ids are case-insensitive, like sides and RGs: `i1-1.l1` names I1-1.L1."""
-    u = state.unit(uid) or state.unit(uid.upper())
+def unit_any_case(state: CampaignState, uid: str, side: str | None = None):
+    """Unit ids are case-insensitive, like sides and RGs: `i1-1.l1` names I1-1.L1 (of `side`, if given)."""
+    u = state.unit(uid, side) or state.unit(uid.upper(), side)
     if u is None:
         state.load_all()
         want = uid.casefold()
-        u = next((x for x in state.units.values() if x.id.casefold() == want), None)
+        u = next((x for x in state.units.values() if x.id.casefold() == want and side in (None, x.side)), None)
     return u
 
 
@@ -140,7 +222,12 @@ def roll(dice: Dice, drm: tuple[Drm, ...], lookup: Callable, **extra) -> Roll:
 def given_dice(cmd: dict, count: int, key: str = "dice") -> Dice | None:
     return dicemod.parse(cmd.get(key), count)
 
+def counter_table(st: CampaignState, side: str) -> tuple[str, dict]:
+    """(nationality, the card's counter overrides for it): what cg/counters.py reads (ruling R34)."""
+    return st.card.sides[side].nationality, st.card.counter_overrides(side)
+
+
 def leader_slots(st: CampaignState, side: str) -> int:
     """3.45: the dr's '# of MMC' result counts leaders hardened and generated together."""
-    hardened = sum(1 for x in st.hardened_now[side] if st.unit(x).kind == "leader")
+    hardened = sum(1 for x in st.hardened_now[side] if st.unit(x, side).kind == "leader")
     return st.leader_result[side] - hardened - st.generated[side]

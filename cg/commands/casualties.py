@@ -3,6 +3,7 @@ from __future__ import annotations
 
 
 
+from cg import drm as drms
 from cg import tables
 from events.errors import BadInput, Refused
 from cg.state import counter_morale
@@ -31,13 +32,15 @@ def _encircled(ctx, cmd):
     if cmd.get("morale") is None and printed is None:
         raise BadInput(f"--morale is required: {u.id}'s counter ({u.name}) does not show a morale")
     morale = int_arg(cmd, "morale", 2, 12, default=printed)
-    leadership = int_arg(cmd, "leadership", -6, 6, default=0)
+    typed = None if cmd.get("leadership") is None else int_arg(cmd, "leadership", -6, 6)
     given = given_dice(cmd, 2)
     in_play(st, u)
     at(st, "encircled")
     if not u.encircled:
         raise Refused(f"{u.id} is not Encircled", "3.17", st.step)
-    dl = (Drm("3.17", "1TC", 1),) + ((Drm("3.17", "leadership", leadership),) if leadership else ())
+    if f"encircled:{side}:{u.id}" in st.done:
+        raise Refused(f"{u.id} has taken its 3.17 1TC this RePh (passed: it stays Encircled)", "3.17", st.step)
+    dl = (Drm("3.17", "1TC", 1),) + drms.leadership(st, u, typed, "3.17")
     r = roll(ctx.dice(given, 2), dl,
              lambda f: tables.Hit("3.17", f"<={morale}" if f <= morale else f">{morale}",
                                   "passed" if f <= morale else "eliminated"))

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from cg import dice as dicemod
 from cg import drm as drms
+from cg import revision
 from cg import tables
 from events.errors import BadInput, Refused
 from events import types as ev
 from events.roll import Drm, Roll
 from cg.commands.base import at, command, given_dice, hex_arg, int_arg, roll, side_arg
 from cg.rules import CLEAR_ITEMS, clear_refusal
+from cg import terrain
 
 
 
@@ -33,13 +35,13 @@ def _clear(ctx, cmd):
     d = ctx.dice(given, 1)
     r = roll(d, drms.clearance(st, side, hx, item), tables.clearance)
     cr = r.outcome == "no effect" and tables.clearance_cr(d.values[0], item)
+    if cr and item == "mines" and revision.on(st, "clearance_rules"):  # 3.52 dagger: vs a Known minefield only
+        cr = any(i.split(":")[0] == "known_minefield" for i in st.terrain.get(hx, []))
     return [ev.ClearanceRolled(side=side, hex=hx, item=item, roll=r, casualty_reduction=cr)]
 
 
 @command("rubble", "2.9", "3.3")
 def _rubble(ctx, cmd):
-    from cg import terrain
-
     st = ctx.state
     hx = hex_arg(st, cmd.get("hex"))
     kia = int_arg(cmd, "kia", 1, 9)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 
 from cg import drm as drms
+from cg import revision
 from cg import tables
 from events.errors import BadInput, Refused
 from cg.rules import redeployment_owed, situation_of
@@ -33,10 +34,16 @@ def _redeploy(ctx, cmd):
     to = hex_arg(st, cmd.get("to"), "--to")
     given = given_dice(cmd, 2)
     hs_beyond = int_arg(cmd, "hs", 0, default=0)
-    leadership = int_arg(cmd, "leadership", -6, 6, default=0)
+    typed = None if cmd.get("leadership") is None else int_arg(cmd, "leadership", -6, 6)
     in_play(st, u)
     at(st, "redeploy")
+    if revision.on(st, "redeployment_limits") and u.kind == "vehicle" and \
+            st.repairs_owed.get((side, u.id)) == "immobilized":
+        raise Refused(f"{u.id} is Immobilized: it does not redeploy", "3.211", st.step)
     if u.redeployed:
+        if st.step == "2.5":
+            raise Refused(f"{u.id} redeployed in the last RePh (3.2): one redeployment between two firefights "
+                          "(ruling R28)", "3.211", st.step)
         raise Refused(f"{u.id} has already redeployed this RePh", "3.211", st.step)
     mc = st.map_control()
     situation = situation_of(st, u)
@@ -50,11 +57,24 @@ def _redeploy(ctx, cmd):
         if st.option == "B":
             return [ev.Redeployed(side=side, unit=u.id, frm=u.hex, to=to, situation=situation, roll=None,
                                   result="redeploys")]
+        if revision.on(st, "option_a_order"):
+            from cg.rules import cthc_clusters, redeployment_attacker_at_2_5
+
+            att = redeployment_attacker_at_2_5(st)
+            if side != att and f"redeploy-2.5:{att}" in st.done:
+                raise Refused(f"the Defender ({side}) redeploys first at 2.5 Option A: the Attacker ({att}) has "
+                              "begun", "2.5", st.step)
+            here = next((c for c in cthc_clusters(st, side) if u.hex in c), set()) if u.hex else set()
+            if mc.hexes[to].cthc != side or to in here:
+                raise Refused(f"{to} is not in another {side} CTHC: Option A redeploys to another CTHC", "2.5",
+                              st.step)
     else:
         if st.option is None:
             raise Refused("choose Redeployment Option A or B first (plcg option A|B)", "3.2", st.step)
         owed = redeployment_owed(st)
-        mine = [o for o in owed if o[1] == u.id]
+        if revision.on(st, "redeployment_limits"):  # 3.215: Isolated units may redeploy; they hold no one up
+            owed = [o for o in owed if o[2] != "3.215" or (o[0], o[1]) == (side, u.id)]
+        mine = [o for o in owed if (o[0], o[1]) == (side, u.id)]
         if not mine:
             raise Refused(f"{u.id} owes no redeployment at 3.2 ({situation.replace('_', ' ')}); "
                           f"units in a friendly MLR redeploy at 2.5", "3.21", st.step)
@@ -64,15 +84,61 @@ def _redeploy(ctx, cmd):
                           mine[0][2], st.step)
         if mc.hexes[to].cthc != side:
             raise Refused(f"{to} is not a friendly-controlled hex of a {side} CTHC", mine[0][2], st.step)
+        if revision.on(st, "redeployment_limits") and situation != "isolated":
+            from cg.rules import nearest_cthc
+
+            near = nearest_cthc(st, u)
+            if near and to not in near:
+                example = min(near, key=st.grid().index)
+                raise Refused(f"{to} is not in the nearest {side} CTHC to {u.hex} (e.g. {example})", mine[0][2],
+                              st.step)
     column = "vehicle" if u.kind == "vehicle" else "infantry"
     d = ctx.dice(given, 2)
     dl = drms.redeployment(st, side, u.hex, situation, hs_beyond=hs_beyond,
-                           crosses_uncontrolled=bool(cmd.get("crosses_uncontrolled")), leadership=leadership)
+                           crosses_uncontrolled=bool(cmd.get("crosses_uncontrolled")), unit=u,
+                           lead=drms.leadership(st, u, typed, "3.21"))
     r = roll(d, dl, lambda f: tables.redeployment(f, column, d.values))
     result = r.outcome
     if result in ("remains", "remains_reduced") and situation in ("enemy_mlr", "isolated"):
         result = "eliminated"  # 3.214/3.215: failing to redeploy from the enemy MLR eliminates
-    return [ev.Redeployed(side=side, unit=u.id, frm=u.hex, to=to, situation=situation, roll=r, result=result)]
+    change, reduced = _result_change(st, u, result, cmd.get("counter")) \
+        if revision.on(st, "redeployment_results") else (None, False)
+    return [ev.Redeployed(side=side, unit=u.id, frm=u.hex, to=to, situation=situation, roll=r, result=result,
+                          change=change, reduced=reduced)]
+
+
+def _result_change(st, u, result: str, given) -> tuple[str | None, bool]:
+    """3.21 Replaced / Reduced on the unit (revision switch redeployment_results): the new counter from
+    the table (ruling R34), or the one given (--counter) where the table lacks it."""
+    from cg import counters
+    from cg.commands.base import counter_table
+
+    if result not in ("redeploys_replaced", "redeploys_reduced", "remains_reduced") or u.kind == "vehicle":
+        return None, False
+    nat, over = counter_table(st, u.side)
+    given = (str(given).strip() or None) if given else None
+    if result == "redeploys_replaced" and u.kind in ("squad", "hs", "leader"):
+        to = counters.replacement(nat, u.name, over)
+        if to is not None and given and given != to:
+            raise Refused(f"{u.id} ({u.name}) is replaced by {to} by the counter table, not {given} (ruling R34: "
+                          "--counter is for counters the table lacks)", "R34", st.step)
+        to = to or given
+        if to is not None:
+            return to, False
+        c = counters.lookup(nat, u.name, over)
+        if c is None or c.replaced is None and (c.klass or "") not in ("green", "conscript") and u.name != "6+1":
+            raise BadInput(f"{u.id} ({nat} {u.name}) is Replaced (3.21) and the counter table has no "
+                           "replacement: give it with --counter COUNTER (ruling R34)")
+        # note 2 (A19.12): no lower counter -> Disrupted -> Casualty Reduced instead
+    if u.kind == "squad":
+        to = counters.half_squad(nat, u.name, over) or given
+        if to is None:
+            raise BadInput(f"{u.id} ({nat} {u.name}) is Reduced (3.21) and the counter table has no half-squad: "
+                           "give it with --counter COUNTER (ruling R34)")
+        return to, True
+    if u.kind == "leader" and not u.wounded:
+        return "wounded", True
+    return "eliminated", True
 
 
 @command("setup", "2.6")
@@ -83,8 +149,17 @@ def _setup(ctx, cmd):
     hx = hex_arg(st, cmd.get("hex"))
     in_play(st, u)
     at(st, "setup")
+    first = st.ff.setup_first
+    if first == side and f"setup:{other(side)}" in st.done and revision.on(st, "setup_order"):
+        raise Refused(f"{side} sets up first (2.41) and {other(side)} has begun setting up", "2.6", st.step)
     mc = st.map_control()
-    if u.status == "reserve":
+    r2 = revision.on(st, "setup_limits")
+    pur = st.purchase(u.purchase, side) if u.purchase else None
+    reserve = u.status == "reserve" or (r2 and u.kind == "leader" and pur is not None and pur.mode == "reserve")
+    if r2 and mc.situation(hx, side) != "friendly_mlr":
+        raise Refused(f"{hx} is not inside the {side} MLR ({mc.situation(hx, side).replace('_', ' ')}): units set "
+                      "up within their friendly MLR", "2.32", st.step)
+    if reserve:
         enemy = [h for h, s in st.control.items() if s == other(side)]
         g = st.grid()
         if any(g.distance(hx, e) < 7 for e in enemy):
@@ -92,4 +167,11 @@ def _setup(ctx, cmd):
                           "Strategic Terrain", "2.33", st.step)
     elif mc.situation(hx, side) != "friendly_mlr" and not st.initial:
         raise Refused(f"{hx} is not inside the {side} MLR", "2.32", st.step)
+    if cmd.get("hip") and revision.on(st, "fortify_rules") and not u.hip:
+        bought = any(f["side"] == side and f["kind"] == "hip" and f.get("unit") == u.id
+                     and f["firefight"] == st.firefight for f in st.fortifications)
+        gun = u.kind in ("gun", "crew") and st.initial  # CG3: a Gun may set up HIP in the Initial Firefight
+        if not (bought or gun):
+            raise Refused(f"{u.id} has no HIP bought for it (plcg fortify {side} hip --unit {u.id}); only a Gun in the "
+                          "Initial Firefight (CG3) or a unit still HIP (3.24) hides without", "2.38", st.step)
     return [ev.UnitSetUp(side=side, unit=u.id, hex=hx, hip=bool(cmd.get("hip")))]

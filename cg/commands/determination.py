@@ -3,6 +3,7 @@ from __future__ import annotations
 
 
 
+from cg import revision
 from cg import tables
 from events.errors import BadInput, Refused
 from cg.state import SIDES, other
@@ -27,6 +28,12 @@ def _determine(ctx, cmd):
                                        move_first=att)]
     a = {s: st.sides[s].attack for s in SIDES}
     if a["axis"] and a["allied"]:
+        if revision.on(st, "moves_first_after_setup"):
+            if g2:
+                raise BadInput("--move-dice: the moves-first dr is made after all setup, at 2.6 (plcg moves-first)")
+            r1 = roll(ctx.dice(g1, 1), (), lambda f: _first(f, "setup"))
+            return [ev.FirefightDetermined(type="dual", attacker=None, setup_first=r1.outcome, move_first=None,
+                                           rolls=(r1,))]
         r1 = roll(ctx.dice(g1, 1), (), lambda f: _first(f, "setup"))
         r2 = roll(ctx.dice(g2, 1), (), lambda f: _first(f, "move"))
         return [ev.FirefightDetermined(type="dual", attacker=None, setup_first=r1.outcome,
@@ -49,6 +56,21 @@ def _determine(ctx, cmd):
 
 def _first(final: int, what: str):
     return tables.Hit("2.41", "1-3" if final <= 3 else "4-6", tables.dual_first(final))
+
+
+@command("moves-first", "2.6")
+def _moves_first(ctx, cmd):
+    """2.41 Dual Attack: who moves first, a dr made after all setup (revision 2)."""
+    given = given_dice(cmd, 1)
+    st = ctx.state
+    at(st, "moves-first")
+    if st.ff.type != "dual" or not revision.on(st, "moves_first_after_setup"):
+        raise Refused("the moves-first dr belongs to a Dual Attack (2.41)" + (
+            "" if st.ff.type != "dual" else ", and under rules revision 1 it was made at 2.4"), "2.41", st.step)
+    if st.ff.move_first is not None:
+        raise Refused(f"{st.ff.move_first} moves first: the dr is made", "2.41", st.step)
+    r = roll(ctx.dice(given, 1), (), lambda f: _first(f, "move"))
+    return [ev.MovesFirstRolled(roll=r, move_first=r.outcome)]
 
 
 @command("night", "2.4")

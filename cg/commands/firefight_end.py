@@ -5,12 +5,13 @@ import re
 
 import attrs
 
+from cg import revision
 from cg import tables
 from events.errors import BadInput, Refused
 from cg.rules import winner_by_cvp
 from cg.state import SIDES
 from events import types as ev
-from cg.commands.base import at, command, hex_arg, int_arg, side_arg, unit_arg
+from cg.commands.base import at, command, counter_table, hex_arg, in_play, int_arg, side_arg, unit_arg
 
 
 
@@ -47,6 +48,10 @@ def _end(ctx, cmd):
             raise BadInput(f"--control {c!r}: SIDE=HEX, e.g. axis=C4")
         s, h = str(c).split("=", 1)
         control.append(ev.SideHex(side_arg({"side": s}), hex_arg(st, h, "--control hex")))
+    if revision.on(st, "end_checks"):
+        both = sorted({c.hex for c in control if c.side == "axis"} & {c.hex for c in control if c.side == "allied"})
+        if both:
+            raise BadInput(f"--control {both[0]}: given to both sides; one hex has one controller (2.9)")
     terrain = []
     for t in cmd.get("terrain") or ():
         if "=" not in str(t):
@@ -58,6 +63,17 @@ def _end(ctx, cmd):
     wounded = _pairs(st, cmd.get("wounded"), "--wounded")
     shocked = _pairs(st, cmd.get("shocked"), "--shocked")
     recalled = _pairs(st, cmd.get("recalled"), "--recalled")
+    heroes = _pairs(st, cmd.get("hero"), "--hero")
+    captured = _pairs(st, cmd.get("captured"), "--captured")
+    exited = _pairs(st, cmd.get("exited"), "--exited")
+    reduced = [_reduce(st, su, counter) for su, counter in _changes(st, cmd.get("reduced"), "--reduced")]
+    replaced = [_replace(st, su, counter) for su, counter in _changes(st, cmd.get("replaced"), "--replaced")]
+    positions = _positions(st, cmd.get("position"))
+    gone = {(su.side, su.unit) for su in lost + captured} | \
+        {(c.side, c.unit) for c in reduced if c.to == "eliminated"}
+    for side, u, _hx in positions:
+        if (side, u.id) in gone:
+            raise BadInput(f"--position {side}:{u.id}: that unit is lost, captured or eliminated by this end")
     repairs = []
     for r in cmd.get("repair") or ():
         m = re.match(r"^(\w+):([^=]+)=(\w+)$", str(r))
@@ -68,7 +84,7 @@ def _end(ctx, cmd):
     for o in cmd.get("oba_used") or ():
         s, _, pid = str(o).partition(":")
         s = side_arg({"side": s})
-        pur = st.purchase(pid.strip()) or st.purchase(pid.strip().upper())
+        pur = st.purchase(pid.strip(), s) or st.purchase(pid.strip().upper(), s)
         if pur is None or pur.side != s or pur.kind != "oba":  # contract: an unknown RG is bad input
             raise BadInput(f"--oba-used {o!r}: SIDE:PURCHASE naming one of {s}'s OBA purchases "
                            f"(plcg purchases {s})")
@@ -77,15 +93,21 @@ def _end(ctx, cmd):
     at(st, "end")
     if "end" in st.done:
         raise Refused("the firefight result is already recorded", "2.9", st.step)
+    spec = st.card.firefight(st.firefight)
+    if spec is not None and spec.turns is not None and turn > spec.turns:  # a second-round card key only
+        raise Refused(f"--turn {turn}: firefight {st.firefight} lasts at most {spec.turns} game turns (CG Card)",
+                      "CG2", st.step)
     for flag, units in (("--lost", lost), ("--encircled", enc), ("--wounded", wounded), ("--shocked", shocked),
-                        ("--recalled", recalled)):
+                        ("--recalled", recalled), ("--hero", heroes), ("--captured", captured),
+                        ("--exited", exited), ("--reduced", reduced), ("--replaced", replaced),
+                        ("--position", [ev.SideUnit(s, u.id) for s, u, _h in positions])):
         for su in units:
-            u = st.unit(su.unit)
+            u = st.unit(su.unit, su.side)
             if u.status not in ("available", "on_map", "reserve"):
                 raise Refused(f"{flag} {su.side}:{u.id}: that unit is {u.status} already"
                               + (f" (firefight {u.eliminated_in})" if u.eliminated_in else ""), "2.9", st.step)
     for c in control:
-        if c.hex not in st.card.map.strategic:
+        if c.hex not in st.strategic():
             raise Refused(f"{c.hex} is not Strategic Terrain on the CG Card: only those are controlled", "1.33",
                           st.step)
     for s, used in oba_used.items():
@@ -94,10 +116,96 @@ def _end(ctx, cmd):
     if winner_given:
         winner, rule = winner_given, "--winner"
     else:
-        probe = attrs.evolve(st.ff, cvp_lost=dict(lost_cvp))
+        probe = attrs.evolve(st.ff, cvp_lost={s: lost_cvp[s] + st.ff.patrol_cvp[s] for s in SIDES})
         winner, rule = winner_by_cvp(probe)
     return [ev.FirefightEnded(turn=turn, cvp_lost=lost_cvp, winner=winner, winner_rule=rule,
                               control=tuple(control), lost=tuple(lost), terrain=tuple(terrain),
                               encircled=tuple(enc), wounded=tuple(wounded), shocked=tuple(shocked),
                               recalled=tuple(recalled), repairs=tuple(repairs),
-                              oba_used=tuple(ev.SideUnit(s, pid) for s, used in oba_used.items() for pid in used))]
+                              oba_used=tuple(ev.SideUnit(s, pid) for s, used in oba_used.items() for pid in used),
+                              hero=tuple(heroes), reduced=tuple(reduced), replaced=tuple(replaced),
+                              captured=tuple(captured), exited=tuple(exited))] + \
+        [_positioned(st, s, u, hx, False, False) for s, u, hx in positions]
+
+
+def _changes(st, values, what):
+    """SIDE:UNIT or SIDE:UNIT=COUNTER, each to (SideUnit, counter or None)."""
+    out = []
+    for v in values or ():
+        text, _, counter = str(v).partition("=")
+        su = _pairs(st, [text], what)[0]
+        out.append((su, counter.strip() or None))
+    return out
+
+
+def _reduce(st, su, counter):
+    """Casualty Reduction (A7.302): a squad becomes its HS (the counter table, ruling R34, else the
+    counter given), a HS or crew is eliminated, a leader is wounded (eliminated if wounded already)."""
+    from cg import counters
+
+    u = st.unit(su.unit, su.side)
+    if u.kind == "squad":
+        nat, over = counter_table(st, su.side)
+        to = counter or counters.half_squad(nat, u.name, over)
+        if to is None:
+            raise BadInput(f"--reduced {su.side}:{u.id}: the counter table has no half-squad for {nat} "
+                           f"{u.name}; give it: --reduced {su.side}:{u.id}=COUNTER (ruling R34)")
+        return ev.UnitChange(su.side, u.id, to)
+    if u.kind == "leader" and not u.wounded:
+        return ev.UnitChange(su.side, u.id, "wounded")
+    if u.kind in ("hs", "crew", "leader"):
+        return ev.UnitChange(su.side, u.id, "eliminated")
+    raise Refused(f"--reduced {su.side}:{u.id}: a {u.kind} takes no Casualty Reduction", "2.9", st.step)
+
+
+def _replace(st, su, counter):
+    """ELR replacement (A19.13): the counter below it in the table (ruling R34), else the one given."""
+    from cg import counters
+
+    u = st.unit(su.unit, su.side)
+    if u.kind not in ("squad", "hs", "leader"):
+        raise Refused(f"--replaced {su.side}:{u.id}: only MMC and leaders are Replaced (A19.13)", "2.9", st.step)
+    nat, over = counter_table(st, su.side)
+    to = counter or counters.replacement(nat, u.name, over)
+    if to is None:
+        raise BadInput(f"--replaced {su.side}:{u.id}: the counter table has no replacement for {nat} {u.name}; "
+                       f"give it: --replaced {su.side}:{u.id}=COUNTER (ruling R34)")
+    return ev.UnitChange(su.side, u.id, to)
+
+@command("position", "2.9")
+def _position(ctx, cmd):
+    """2.9 (contract): where a unit stands at the firefight's end; 3.212 reads it."""
+    side = side_arg(cmd)
+    st = ctx.state
+    u = unit_arg(st, side, cmd.get("unit"), alive=False)
+    hx = hex_arg(st, cmd.get("hex"))
+    in_play(st, u)
+    at(st, "position")
+    return [_positioned(st, side, u, hx, bool(cmd.get("hip")), bool(cmd.get("concealed")))]
+
+
+def _positioned(st, side, u, hx, hip, concealed):
+    if st.idle:
+        raise Refused("an Idle Firefight is not played: no unit stands anywhere at its end", "2.41", st.step)
+    if u.kind in ("sw",) :
+        raise Refused(f"{u.id} is a support weapon: it stands with its possessor, give the MMC's or SMC's hex",
+                      "2.9", st.step)
+    return ev.UnitPositioned(side=side, unit=u.id, hex=hx, hip=hip, concealed=concealed)
+
+
+def _positions(st, values) -> list:
+    """`end --position SIDE:UNIT=HEX` (repeatable): the same as `plcg position`."""
+    out, seen = [], set()
+    for v in values or ():
+        m = re.match(r"^([^:]+):([^=]+)=(.+)$", str(v))
+        if not m:
+            raise BadInput(f"--position {v!r}: SIDE:UNIT=HEX, e.g. axis:I1-1.2=M5")
+        side = side_arg({"side": m.group(1)})
+        u = unit_arg(st, side, m.group(2).strip(), alive=False)
+        hx = hex_arg(st, m.group(3), "--position hex")
+        if (side, u.id) in seen:
+            raise BadInput(f"--position {side}:{u.id}: given twice")
+        seen.add((side, u.id))
+        out.append((side, u, hx))
+    return out
+

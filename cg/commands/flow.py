@@ -8,15 +8,42 @@ from events.errors import BadInput, Refused
 from cg.state import SIDES, CampaignState, other
 from cg.steps import next_step, pending
 from events import types as ev
+from cg.card import BURNABLE
 from cg.commands.base import Ctx, PRODUCT, RULES, at, command, side_arg
+from cg import terrain
 
 
 
-def start_event(card, card_ref: str, card_dict: dict, seed: str, redeployment: str | None, version: str):
+def start_event(card, card_ref: str, card_dict: dict, seed: str, redeployment: str | None, version: str,
+                pbem: dict | None = None, rules_revision: int | None = None):
+    from cg.revision import CURRENT
+
     if redeployment is not None and redeployment not in ("A", "B"):
         raise BadInput(f"--redeployment {redeployment!r}: A or B")
+    rev = CURRENT if rules_revision is None else rules_revision
+    if rev not in range(1, CURRENT + 1):
+        raise BadInput(f"--rules-revision {rules_revision!r}: this plcg decides revisions 1 to {CURRENT}")
     return ev.CampaignStarted(product=PRODUCT, product_version=version, rules=RULES, seed=seed,
-                              card_ref=card_ref, card=card_dict, redeployment=redeployment)
+                              card_ref=card_ref, card=card_dict, redeployment=redeployment, rules_revision=rev,
+                              pbem=pbem)
+
+
+@command("rules-upgrade", "*")
+def _rules_upgrade(ctx: Ctx, cmd: dict):
+    """Ruling R32: move the campaign to the current rules revision from the next firefight's 2.1 on."""
+    from cg.revision import CURRENT, revision
+
+    st = ctx.state
+    at(st, "rules-upgrade")
+    planned = max([st.rules_revision] + [to for _ff, to in st.rules_upgrades])
+    if planned >= CURRENT:
+        when = "" if revision(st) >= CURRENT else \
+            f" from firefight {max(ff for ff, _to in st.rules_upgrades)}'s 2.1 on"
+        raise Refused(f"the campaign is decided under rules revision {CURRENT}{when} already", "R32", st.step)
+    if st.last_firefight:
+        raise Refused(f"firefight {st.firefight} is the CG's last: no later 2.1 for rules revision {CURRENT} "
+                      "to start at", "R32", st.step)
+    return [ev.RulesUpgraded(revision=CURRENT, from_firefight=st.firefight + 1)]
 
 
 @command("next", "*")
@@ -63,17 +90,18 @@ def _leaving(ctx: Ctx, step: str) -> list:
 
 
 def _fire_3_31(st: CampaignState) -> list:
-    from cg import terrain
-
     if not any(i in ("flame", "blaze", "burning_wreck") for items in st.terrain.values() for i in items):
         return []
     nxt = st.card.firefights[st.firefight] if st.firefight < len(st.card.firefights) else None
     same_date = nxt is not None and nxt.date == st.ff.date
     grid = st.grid()
     buildings = set(st.card.map.buildings)
-    # ruling R20: the card maps buildings only, so a Flame spreads into building hexes alone
+    # ruling R20: a Flame spreads into building hexes; ruling R35: and into the burnable terrain a card
+    # of the second round maps (woods, orchard, brush, grain: 3.31); a first-format card maps none
+    m = st.card.map
+    burnable = buildings | {h for key in BURNABLE for h in getattr(m, key)}
     raw = terrain.resolve_3_31({h: list(v) for h, v in st.terrain.items()}, buildings, same_date,
-                               grid.neighbours, burnable=lambda h: h in buildings)
+                               grid.neighbours, burnable=burnable.__contains__)
     return [ev.TerrainChange(h, c, i) for h, c, i in raw]
 
 

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 
 from cg import drm as drms
+from cg import revision
 from cg import tables
 from events.errors import BadInput, Refused
 from cg.state import CampaignState
 from events import types as ev
+from cg.card import BURNABLE, CONCEALMENT
 from cg.commands.base import at, command, given_dice, hex_arg, in_play, int_arg, roll, side_arg, unit_arg
 
 
@@ -53,13 +55,86 @@ def _patrol(ctx, cmd):
     dist = mc.distance_to_mlr(hx, side)
     if dist is None or dist > 10:
         raise Refused(f"mission hex {hx} is {dist} hexes from the {side} MLR (10 at most)", "2.73", st.step)
+    m = st.card.map
+    if kind == "ambush" and any(getattr(m, key) for key in BURNABLE):
+        # ruling R36: 2.73 concealment terrain is woods, orchard, brush, grain or a building; checked only
+        # on a card that maps that terrain (a first-format card maps none: nothing to check against)
+        if not any(hx in getattr(m, key) for key in CONCEALMENT):
+            raise Refused(f"an Ambush mission hex must be concealment terrain; {hx} is not (CG Card map)",
+                          "2.73", st.step)
     night = st.ff.time == "night"
+    if revision.on(st, "patrol_rules"):
+        from cg import counters
+        from cg.commands.base import counter_table
+
+        nat, over = counter_table(st, side)
+        if counters.may_lead_patrol(nat, leader.name, over) is False:
+            raise Refused(f"{leader.id} ({leader.name}, {counters.leader_rank(nat, leader.name, over)}) may not lead "
+                          "a patrol: a Corporal, Sergeant or Lieutenant does (counter table, ruling R34)", "2.72",
+                          st.step)
+        g = st.grid()
+        for u in [leader, *units]:  # 2.72: from one friendly MLR, within 10 hexes of the mission hex
+            if u.hex and (mc.situation(u.hex, side) != "friendly_mlr" or g.distance(u.hex, hx) > 10):
+                raise Refused(f"{u.id} in {u.hex} is not a unit of the {side} MLR within 10 hexes of {hx}", "2.72",
+                              st.step)
+        dl = drms.patrol_from_units(st, side, kind, units, leader, hx, _typed(cmd))
+        r = roll(ctx.dice(given, 2), dl, tables.patrol_detection)
+        selection, losses = _strike(ctx, st, side, [leader, *units], r.outcome, cmd.get("counter"))
+        return [ev.PatrolResolved(side=side, patrol=n, kind=kind, units=tuple(u.id for u in units),
+                                  leader=leader.id, mission_hex=hx, roll=r, returns=r.outcome != "kia",
+                                  selection=selection, losses=losses)]
+    spec = st.card.firefight(st.firefight)
     dl = drms.patrol(kind, leadership=leadership, distance=dist, night=night,
-                     hs=max(0, hs - 1) if squads == 0 else hs, **flags)
+                     hs=max(0, hs - 1) if squads == 0 else hs, pto=st.card.campaign.pto,
+                     moon=bool(spec and spec.moon_drm), **flags)
     r = roll(ctx.dice(given, 2), dl, tables.patrol_detection)
     returns = r.outcome != "kia"
     return [ev.PatrolResolved(side=side, patrol=n, kind=kind, units=tuple(u.id for u in units),
                               leader=leader.id, mission_hex=hx, roll=r, returns=returns)]
+
+
+TYPED = ("elite", "stealthy", "inexperienced", "lax", "enemy_adjacent", "sw_pp", "leadership")
+
+
+def _typed(cmd: dict) -> dict:
+    """The DRM flags the player typed (None: not given), for drm.patrol_from_units to check."""
+    return {k: (None if cmd.get(k) is None else int_arg(cmd, k, -6 if k == "leadership" else 0, 6 if k == "leadership"
+                                                           else None)) for k in TYPED}
+
+
+def _strike(ctx, st, side: str, patrol: list, outcome: str, counter) -> tuple[tuple, tuple]:
+    """Ruling R29: a starred result strikes one unit by Random Selection (a dr per unit, the highest,
+    ties roll again among the tied): Reduced = a squad becomes its HS, a HS or SMC is eliminated; KIA*
+    eliminates it. Unstarred KIA eliminates every unit; Return >=14 captures one, the others KIA."""
+    from cg import counters
+    from cg.commands.base import counter_table
+
+    alive = [u for u in patrol if u.kind in ("squad", "hs", "crew", "leader")]
+    if outcome in ("kia",):
+        return (), tuple(ev.UnitChange(side, u.id, "eliminated") for u in patrol)
+    if outcome not in ("reduced", "kia_returned", "captured") or not alive:
+        return (), ()
+    selection, pool, rnd = [], alive, 1
+    while True:
+        drs = [(u, ctx.dice(None, 1).values[0]) for u in pool]
+        selection += [ev.SelectionDr(u.id, dr, rnd) for u, dr in drs]
+        top = max(dr for _u, dr in drs)
+        pool = [u for u, dr in drs if dr == top]
+        if len(pool) == 1:
+            break
+        rnd += 1
+    hit = pool[0]
+    if outcome == "captured":
+        return tuple(selection), tuple(ev.UnitChange(side, u.id, "captured" if u is hit else "eliminated")
+                                       for u in patrol)
+    if outcome == "reduced" and hit.kind == "squad":
+        nat, over = counter_table(st, side)
+        to = counters.half_squad(nat, hit.name, over) or (str(counter).strip() if counter else None)
+        if not to:
+            raise BadInput(f"{hit.id} ({nat} {hit.name}) is Reduced and the counter table has no half-squad: "
+                           "give it with --counter COUNTER (ruling R34)")
+        return tuple(selection), (ev.UnitChange(side, hit.id, to),)
+    return tuple(selection), (ev.UnitChange(side, hit.id, "eliminated"),)
 
 
 def _next_patrol(st: CampaignState, side: str) -> int:
@@ -78,7 +153,21 @@ def _patrol_return(ctx, cmd):
     at(st, "patrol-return")
     if n not in st.patrols_to_return[side]:
         raise Refused(f"{side} patrol {n} owes no Return DR", "2.74", st.step)
-    dl = drms.patrol("return", returning=True, night=st.ff.time == "night",
+    info = st.patrol_units.get(f"{side}:{n}")
+    if info and revision.on(st, "patrol_rules"):  # ruling R26: the whole list applies to the Return roll
+        units = [st.unit(x, side) for x in info["team"]]
+        leader, members = units[0], units[1:]
+        dl = drms.patrol_from_units(st, side, info["kind"], members, leader, info["hex"], _typed(cmd), returning=True,
+                                    attacked=bool(cmd.get("attacked")), pinned=bool(cmd.get("pinned")),
+                                    broken=bool(cmd.get("broken")))
+        r = roll(ctx.dice(given, 2), dl, tables.patrol_return)
+        alive = [u for u in units if u.status in ("available", "on_map", "reserve")]
+        struck = r.outcome if r.outcome in ("kia", "reduced", "captured") else ""
+        selection, losses = _strike(ctx, st, side, alive, struck, cmd.get("counter"))
+        return [ev.PatrolReturned(side=side, patrol=n, roll=r, selection=selection, losses=losses)]
+    spec = st.card.firefight(st.firefight)
+    dl = drms.patrol("return", returning=True, night=st.ff.time == "night", pto=st.card.campaign.pto,
+                     moon=bool(spec and spec.moon_drm),
                      attacked=bool(cmd.get("attacked")), pinned=bool(cmd.get("pinned")),
                      broken=bool(cmd.get("broken")), leadership=int_arg(cmd, "leadership", -6, 6, default=0))
     r = roll(ctx.dice(given, 2), dl, tables.patrol_return)

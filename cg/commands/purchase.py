@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import attrs
 
+from cg import revision
 from cg import drm as drms
 from cg import tables
 from events.errors import BadInput, Refused
 from cg.state import SIDES, CampaignState, expand_units
 from events import types as ev
+from cg.options import rg_unavailable
 from cg.commands.base import at, command, given_dice, hex_arg, int_arg, leader_slots, roll, side_arg, unit_arg
 
 
@@ -41,7 +43,18 @@ def _weather(ctx, cmd):
     at(st, "weather")
     if "weather" in st.done:
         raise Refused("the at-start weather is already recorded", "2.2", st.step)
-    return [ev.WeatherSet(text=text or st.card.campaign.initial_weather)]
+    return [ev.WeatherSet(text=text or default_weather(st))]
+
+
+def default_weather(st: CampaignState) -> str:
+    """2.2 / ruling R27: the card's weather for this firefight, else the weather the previous firefight
+    recorded (as the players gave it), else the card's (Card.weather_at)."""
+    if st.card.firefights[st.firefight - 1].weather:
+        return st.card.firefights[st.firefight - 1].weather
+    for ff in reversed(st.firefights[: st.firefight - 1]):
+        if ff.weather:
+            return ff.weather
+    return st.card.weather_at(st.firefight)
 
 
 MODES = ("on-map", "reserve", "entry")
@@ -72,6 +85,9 @@ def _buy(ctx, cmd):
     key = f"{side}:{rg.id}"
     if st.purchase_count.get(key, 0) >= rg.max:
         raise Refused(f"{rg.id} may be bought {rg.max} time(s) in the CG and has been", "2.3", st.step)
+    why = rg_unavailable(st, side, rg, mode)
+    if why:
+        raise Refused(why[0], why[1], st.step)
     limit = st.card.campaign.max_infantry_platoons
     if rg.platoons and st.sides[side].platoons + rg.platoons > limit:
         raise Refused(f"{side} would have {st.sides[side].platoons + rg.platoons} infantry platoons this "
@@ -82,7 +98,12 @@ def _buy(ctx, cmd):
         raise Refused(f"{rg.id} costs {cost} CP ({mode}); {side} has {cp}", "2.3", st.step)
     # both sides' cards may list the same RG id (I1): number the purchases across the sides so a
     # purchase id (and the unit ids made from it) names one purchase of the campaign
-    n = sum(st.purchase_count.get(f"{s}:{rg.id}", 0) for s in SIDES) + 1
+    if revision.on(st, "per_side_purchase_numbers"):  # R32 switch: the Allies' first I1 is I1-1
+        n = st.purchase_count.get(key, 0) + 1
+        while st.purchase(f"{rg.id}-{n}", side) is not None:  # a campaign upgraded from revision 1 has
+            n += 1  # numbers counted across sides: never reuse one of this side's
+    else:  # revision 1: numbered across both sides
+        n = sum(st.purchase_count.get(f"{s}:{rg.id}", 0) for s in SIDES) + 1
     pid = f"{rg.id}-{n}"
     units = tuple(ev.UnitRef(f"{pid}.{i}", name) for i, name in enumerate(expand_units(rg.units), 1))
     return [ev.RgBought(side=side, rg=rg.id, purchase=pid, mode=mode, base_cost=rg.cost, delta=delta,
@@ -127,17 +148,19 @@ def _attack(ctx, cmd):
 def _known_ref(st: CampaignState, side: str, ref) -> None:
     """Input before the rules: `ref` must be one of the side's purchase ids or one of its card RG ids."""
     ref = str(ref or "")
-    p = st.purchase(ref) or st.purchase(ref.upper())
-    if (p is None or p.side != side) and st.card.sides[side].rg_by_id(ref) is None:
+    p = st.purchase(ref, side) or st.purchase(ref.upper(), side)
+    if (p is None or p.side != side) and st.card.sides[side].group_by_id(ref) is None:
         raise BadInput(f"unknown {side} RG or purchase {ref!r}")
 
 
 def _owed_purchase(st: CampaignState, side: str, ref, what: str, rule: str):
     """`ref` is a purchase id (I1-2) or an RG id (I1) with exactly one purchase owing `what`."""
     ref = str(ref or "")
-    p = st.purchase(ref) or st.purchase(ref.upper())
+    p = st.purchase(ref, side) or st.purchase(ref.upper(), side)
+    if p is None and (st.purchase(ref) or st.purchase(ref.upper())) is not None:
+        raise BadInput(f"purchase {ref} is not {side}'s")
     if p is None:
-        rg = st.card.sides[side].rg_by_id(ref)
+        rg = st.card.sides[side].group_by_id(ref)
         if rg is None:
             raise BadInput(f"unknown {side} RG or purchase {ref!r}")
         cands = [q for q in st.purchases.values()
@@ -187,7 +210,7 @@ def _leader(ctx, cmd):
         p = _owed_purchase(st, side, cmd.get("rg"), "leader", "2.36")
         if p.leader_owed <= 0:
             raise Refused(f"{p.id} owes no leader DR", "2.36", st.step)
-        rg = spec.rg_by_id(p.rg)
+        rg = spec.group_by_id(p.rg)
         column = tables.leader_column(spec.nationality, rg.armor_leader)
         pid = p.id
     d = ctx.dice(given, 2)
@@ -197,6 +220,9 @@ def _leader(ctx, cmd):
         got = tables.demote_2362(r.outcome, column, st.sides[side].leaders_taken.get(column, {}))
     if got != r.outcome:
         r = attrs.evolve(r, outcome=got, rolled=r.outcome)
+    if cmd.get("commissar"):
+        r = attrs.evolve(r, outcome=_commissar(st, side, pid, rg if pid else None, column, r, got), rolled=got)
+        got = r.outcome
     unit = None
     if got is not None:
         n = st.leaders_made + 1  # unique across the sides
@@ -205,7 +231,43 @@ def _leader(ctx, cmd):
     return [ev.LeaderRolled(side=side, purchase=pid, roll=r, unit=unit, generated=generated)]
 
 
+COMMISSARS = {8: "8+1", 9: "9-0", 10: "10-0"}  # A25.22 Commissar counters by morale (ruling R40)
+
+
+def _commissar(st: CampaignState, side: str, pid, rg, column: str, r, got) -> str:
+    """2.361 * (A25.22): a Russian side may take a Commissar for the leader its DR gives, on the rows so
+    marked and where the card's RG allows it (`commissar = true`): the Commissar of that leader's morale
+    (ruling R40)."""
+    if st.card.sides[side].nationality.lower() != "russian" or column != "general":
+        raise Refused("only a Russian side takes a Commissar (2.361 *, A25.22)", "2.361", st.step)
+    if rg is None or not getattr(rg, "commissar", False):
+        raise Refused(f"the CG Card does not allow a Commissar for {pid or 'a generated leader'} "
+                      "(RG key commissar)", "2.361", st.step)
+    if r.row not in tables.COMMISSAR_ROWS or got is None:
+        raise Refused(f"row {r.row} of the 2.361 table has no * : no Commissar on it", "2.361", st.step)
+    return COMMISSARS[int(got.split("-")[0].split("+")[0])]
+
+
 FORT_KEYS = ("capacity", "factors", "unit", "hexsides", "locations", "ca", "nca")
+
+
+def _fortify_limits(st: CampaignState, side: str, kind: str, spec, hx, hip_unit) -> None:
+    """2.38 placement and pricing as written (revision switch fortify_rules)."""
+    if hip_unit is not None and hip_unit.kind == "sw":
+        raise Refused(f"{hip_unit.id} is a SW: it hides with its possessor (buy HIP for the unit holding it)",
+                      "2.38", st.step)
+    if kind == "cave_complex":
+        caves = sum(1 for f in st.fortifications if f["side"] == side and f["kind"] == "cave")
+        if caves < 4:
+            raise Refused(f"a Cave Complex joins four or more caves; {side} has bought {caves}", "2.38", st.step)
+    if not hx:
+        return
+    hc = st.map_control().hexes[hx]
+    if st.map_control().situation(hx, side) != "friendly_mlr" and not (spec.isolated_ok and hc.isolated == side):
+        raise Refused(f"{hx} is not inside the {side} MLR: fortifications go there (I items also in an Isolated "
+                      "Location)", "2.38", st.step)
+    if kind != "set_dc" and any(i.split(":")[0] == "rubble" for i in st.terrain.get(hx, [])):
+        raise Refused(f"{hx} holds rubble: no fortification there but a Set DC", "B24.5", st.step)
 
 
 @command("fortify", "2.3")
@@ -226,6 +288,8 @@ def _fortify(ctx, cmd):
         hip_unit = unit_arg(st, side, cmd.get("unit"))
         unit_type = {"squad": "squad", "hs": "hs", "crew": "crew", "leader": "smc", "vehicle": "afv"}.get(
             hip_unit.kind, "smc")
+        if revision.on(st, "fortify_rules"):  # note 3: a Gun hides with its crew, at the crew's price
+            unit_type = {"gun": "crew"}.get(hip_unit.kind, unit_type)
     else:
         unit_type = None
     try:
@@ -233,8 +297,22 @@ def _fortify(ctx, cmd):
     except ValueError as e:
         raise BadInput(f"{kind}: {e}") from None
     at(st, "fortify")
+    if revision.on(st, "fortify_rules"):
+        _fortify_limits(st, side, kind, spec, hx, hip_unit)
     if spec.initial_only and not st.initial:
         raise Refused(f"{spec.name} may only be bought for the Initial Firefight (S)", "2.38", st.step)
+    if kind == "booby_traps" and st.card.campaign.booby_traps is False:
+        raise Refused("this CG's FSR do not allow Booby Traps (CG Card booby_traps = false)", "CG12", st.step)
+    limits = st.card.campaign.fortifications  # second-round card key: None on a first-format card
+    if limits is not None:
+        if kind not in limits:
+            allowed = ", ".join(limits) or "none"
+            raise Refused(f"this CG allows no {spec.name} (CG Card fortifications: {allowed})", "2.38", st.step)
+        amount = detail.get("factors", 1)  # mines count their factors; every other kind its items
+        used = sum(f["detail"].get("factors", 1) for f in st.fortifications if f["side"] == side and f["kind"] == kind)
+        if used + amount > limits[kind]:
+            raise Refused(f"{side} has {used} of the CG's {limits[kind]} {spec.name} (CG Card); {amount} more "
+                          "exceeds it", "2.38", st.step)
     if hx and not spec.isolated_ok and st.map_control().hexes[hx].isolated == side:
         raise Refused(f"{spec.name} may not go in an Isolated Location (only I fortifications)", "2.38", st.step)
     if kind == "hip":

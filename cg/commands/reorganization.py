@@ -5,6 +5,7 @@ from __future__ import annotations
 import attrs
 
 from cg import drm as drms
+from cg import revision
 from cg import tables
 from events.errors import BadInput, Refused
 from cg.state import CampaignState
@@ -70,7 +71,7 @@ def _leaders(ctx, cmd):
     _once(st, f"leaders:{side}", f"{side}'s Leader Generation dr", "3.45")
     r = roll(ctx.dice(given, 1), drms.leader_generation(st, side),
              lambda f: attrs.evolve(tables.promotion(f), table="3.45"))
-    lost = sum(1 for s, uid in st.ff.lost if s == side and st.unit(uid) and st.unit(uid).kind == "leader")
+    lost = sum(1 for s, uid in st.ff.lost if s == side and st.unit(uid, s) and st.unit(uid, s).kind == "leader")
     mmc = sum(1 for u in st.side_units(side) if u.kind in ("squad", "hs") and u.status == "on_map")
     if not any(u.hex for u in st.side_units(side)):
         mmc = sum(1 for u in st.side_units(side) if u.kind in ("squad", "hs"))  # roster-only play
@@ -94,7 +95,7 @@ def _harden(ctx, cmd):
             raise Refused(f"make {side}'s Battlefield Promotion dr first (plcg promote {side})", "3.44", st.step)
         if u.kind not in ("squad", "hs"):
             raise Refused(f"{u.id} is not an MMC", "3.44", st.step)
-        used = sum(1 for x in st.hardened_now[side] if st.unit(x).kind in ("squad", "hs"))
+        used = sum(1 for x in st.hardened_now[side] if st.unit(x, side).kind in ("squad", "hs"))
         if used >= st.promotions[side]:
             raise Refused(f"the 3.44 dr allows {st.promotions[side]} MMC and {used} have hardened", "3.44", st.step)
     elif st.step == "3.45":
@@ -105,7 +106,51 @@ def _harden(ctx, cmd):
         if leader_slots(st, side) <= 0:
             raise Refused(f"the 3.45 result ({st.leader_result[side]}) allows no more leaders to harden or "
                           "be generated", "3.45", st.step)
-    return [ev.UnitHardened(side=side, unit=u.id, by=st.step, to=to)]
+    if not revision.on(st, "hardening_by_table"):
+        return [ev.UnitHardened(side=side, unit=u.id, by=st.step, to=to)]
+    hero = _hero_for(st, side, u) if st.step == "3.43" else None
+    to, fanatic = _hardened_counter(st, u, to)
+    return [ev.UnitHardened(side=side, unit=u.id, by=st.step, to=to, fanatic=fanatic, hero=hero)]
+
+
+def _hero_for(st, side: str, u) -> str:
+    """3.43: a heroic leader hardens itself; an MMC combines with a Hero of its side (`end --hero`)."""
+    if u.kind == "leader":
+        if not u.hero:
+            raise Refused(f"{u.id} is no heroic leader (plcg end --hero {side}:{u.id} records one)", "3.43", st.step)
+        return u.id
+    if u.kind not in ("squad", "hs"):
+        raise Refused(f"{u.id} is not an MMC: only an MMC combines with a Hero", "3.43", st.step)
+    heroes = [h for h in st.side_units(side) if h.hero and h.kind != "leader"]
+    if not heroes:
+        raise Refused(f"{side} has no Hero left to combine with {u.id} (plcg end --hero records one)", "3.43",
+                      st.step)
+    return heroes[0].id
+
+
+def _hardened_counter(st, u, given) -> tuple[str | None, bool]:
+    """(new counter, fanatic) by the counter table (ruling R34); `--to` only where the table lacks it."""
+    from cg import counters
+    from cg.commands.base import counter_table
+
+    if u.kind not in ("squad", "hs", "leader"):
+        return given, False
+    nat, over = counter_table(st, u.side)
+    to, fanatic = counters.harden(nat, u.name, over)
+    if fanatic:
+        if given and given != u.name:
+            raise Refused(f"{u.id} ({u.name}) is Elite: it turns Fanatic and keeps its counter, not {given} "
+                          "(3.43/3.44 EXC, ruling R34)", "R34", st.step)
+        return None, True
+    if to is None:
+        if not given:
+            raise BadInput(f"the counter table has no Battle Hardened counter for {nat} {u.name}: give it with "
+                           f"--to COUNTER (ruling R34)")
+        return given, False
+    if given and given != to:
+        raise Refused(f"{u.id} ({u.name}) Battle Hardens to {to} by the counter table, not {given} (ruling R34; "
+                      "--to is for counters the table lacks)", "R34", st.step)
+    return to, False
 
 
 
@@ -118,10 +163,10 @@ def _repair(ctx, cmd):
     if not item:
         raise BadInput("plcg repair SIDE ITEM: name the weapon or vehicle")
     owed = st.repairs_owed.get((side, item))
-    unit = st.unit(item)
+    unit = st.unit(item, side)
     if owed is None and unit is None:  # ids are case-insensitive: i1-1.5 names I1-1.5
         same = [k for (sd, k) in st.repairs_owed if sd == side and k.casefold() == item.casefold()]
-        unit = unit_any_case(st, item)
+        unit = unit_any_case(st, item, side)
         item = same[0] if same else unit.id if unit is not None else item
         owed = st.repairs_owed.get((side, item))
     if owed is None and (unit is None or unit.side != side):
@@ -137,11 +182,31 @@ def _repair(ctx, cmd):
     given = given_dice(cmd, 1)
     drm_v = int_arg(cmd, "drm", -6, 6, default=0)
     at(st, "repair")
+    if revision.on(st, "repair_rules"):
+        _repair_limits(st, side, item, unit, kind, drm_v)
     dl = (Drm("3.46", "leadership/inexperience/captured use/ammunition shortage (stated)", drm_v),) if drm_v else ()
     if unit is not None and unit.isolated and kind in ("malfunction", "low_ammo"):
         raise Refused(f"{item} is possessed by an Isolated unit: no repair", "3.46", st.step)
     r = roll(ctx.dice(given, 1), dl, lambda f: tables.repair(f, kind))
     return [ev.RepairRolled(side=side, item=item, kind=kind, roll=r)]
+
+
+def _repair_limits(st, side: str, item: str, unit, kind: str, drm_v: int) -> None:
+    """3.46 as written (revision switch repair_rules)."""
+    if f"repair:{side}:{item}" in st.done:
+        raise Refused(f"{item}'s repair failed this RePh: it stays malfunctioned into the next firefight", "3.46",
+                      st.step)
+    if drm_v and kind in ("malfunction", "low_ammo"):
+        raise Refused(f"a {kind.replace('_', ' ')} repair takes no DRM (only Disabled and Immobilized repairs do)",
+                      "3.46", st.step)
+    if kind == "immobilized":
+        if unit is None or unit.kind != "vehicle":
+            raise Refused(f"{item} is not a vehicle: only a vehicle is Immobilized", "3.46", st.step)
+        if unit.hex:
+            mc = st.map_control()
+            if mc.situation(unit.hex, side) != "friendly_mlr" or mc.adjacent_to_enemy_cthc(unit.hex, side):
+                raise Refused(f"{unit.id} in {unit.hex} is not in a friendly MLR clear of enemy CTHCs: an Immobilized "
+                              "vehicle is repaired only there", "3.46", st.step)
 
 
 @command("recall", "3.461")

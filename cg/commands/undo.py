@@ -29,14 +29,14 @@ def decide_undo(state: CampaignState, history: list[tuple], reverted: set[int],
         for s, b, t, *_ in reversed(history):
             if s <= to:
                 break
-            if s not in reverted and t not in ("reverted", "campaign_started"):
+            if s not in reverted and t not in ("reverted", "campaign_started", "head_signed"):
                 seqs.append(s)
     else:
         last_batch = None
         for s, b, t, *_ in reversed(history):
             if t == "campaign_started":
                 break
-            if s in reverted:
+            if s in reverted or t == "head_signed":  # a signature is no command to take back (play by email)
                 continue
             if last_batch is None:
                 last_batch = b

@@ -21,7 +21,7 @@ from cg.state import SIDES  # noqa: E402
 from cg.steps import pending  # noqa: E402
 
 SEED = "plcg-reliability"
-SPOTS = {"axis": ["L4", "M5", "M4", "L5", "J5"], "allied": ["D3", "C3", "E8", "H6", "G6"]}
+SPOTS = {"axis": ["L4", "M5", "M4", "L5", "J5"], "allied": ["D3", "C3", "E8", "F6", "G7"]}  # inside the Allied MLR (2.32)
 
 
 def key(cmd: dict) -> str:

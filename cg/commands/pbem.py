@@ -1,0 +1,136 @@
+"""Play by email's own commands (cg/pbem.py): a signed head, an answer to two-party dice, a reveal.
+
+The ledger makes them (`plcg bundle` signs and answers, `plcg reveal` reveals); the audit and
+`plcg receive` decide them again like any command: a signature that does not verify with the side's
+key, an answer to nothing, a reveal that does not match its commitment are refused (rule pbem).
+"""
+from __future__ import annotations
+
+import attrs
+
+from cg import pbem
+from cg.commands.base import Ctx, HANDLERS, command, decide
+from events.errors import BadInput, Refused
+from events.types import DiceAnswered, DiceRevealed, FactConfirmed, FactProposed, FactRejected, HeadSigned
+
+
+def _other(side: str) -> str:
+    return "allied" if side == "axis" else "axis"
+
+
+@command("sign", "*")
+def _sign(ctx: Ctx, cmd: dict):
+    st = ctx.state
+    by, seq, h, sig = cmd["by"], cmd.get("seq"), cmd.get("hash"), cmd.get("sig")
+    if not isinstance(seq, int) or not isinstance(h, str) or not isinstance(sig, str):
+        raise BadInput("sign: seq, hash and sig are needed")
+    if seq != ctx.base_seq - 1:
+        raise Refused(f"{by}'s signature is over row {seq}, not the head it follows ({ctx.base_seq - 1})",
+                      "pbem", st.step)
+    if not ctx.covered and not pbem.verify_head(st.pbem["keys"][by], seq, h, sig):
+        raise Refused(f"the signature of row {seq} is not {by}'s key's", "pbem", st.step)
+    ack = st.pbem["signed"][_other(by)]
+    return [HeadSigned(side=by, seq=seq, hash=h, sig=sig, ack=None if ack is None else tuple(ack))]
+
+
+@command("answer", "*")
+def _answer(ctx: Ctx, cmd: dict):
+    st = ctx.state
+    by, commit, value = cmd["by"], cmd.get("request"), cmd.get("value")
+    r = st.pbem["requests"].get(commit) if isinstance(commit, str) else None
+    if r is None or r["side"] == by or r["answer"] is not None:
+        raise Refused(f"{by} answers two-party dice {str(commit)[:8]} that no open commitment of the"
+                      " other side asks for", "pbem", st.step)
+    if not isinstance(value, str) or not value:
+        raise BadInput("answer: a value is needed")
+    return [DiceAnswered(side=by, request=commit, value=value)]
+
+
+@command("reveal", "*")
+def _reveal(ctx: Ctx, cmd: dict):
+    st = ctx.state
+    by, commit, value = cmd["by"], cmd.get("request"), cmd.get("value")
+    r = st.pbem["requests"].get(commit) if isinstance(commit, str) else None
+    if r is None or r["side"] != by:
+        raise Refused(f"{by} reveals two-party dice {str(commit)[:8]} it never committed to", "pbem", st.step)
+    if r["answer"] is None:
+        raise Refused(f"{_other(by)} has not answered {by}'s two-party dice {commit[:8]} yet", "pbem", st.step)
+    if not isinstance(value, str) or pbem.commitment(value) != commit:
+        raise Refused(f"{by}'s revealed value does not match its commitment {commit[:8]}", "pbem", st.step)
+    inner = dict(r["command"])
+    handler = HANDLERS[inner["name"]]
+    try:
+        events = handler(Ctx(st, ctx.base_seq + 1, two_party=(value, r["answer"], commit)), inner)
+    except Refused as e:  # e.g. the same roll committed twice: the second is refused, its dice spent
+        return [DiceRevealed(side=by, request=commit, value=value, refused=str(e))]
+    return [DiceRevealed(side=by, request=commit, value=value), *events]
+
+
+def _confirmed(st, cmd: dict) -> dict:
+    """The proposed command as the confirming side gives it (its own dice commitment, if any)."""
+    inner = {**st.pbem["proposal"]["command"], "confirmed": True, "by": cmd["by"]}
+    for k in ("commit", "nonce"):
+        if k in cmd:
+            inner[k] = cmd[k]
+    return inner
+
+
+@command("confirm", "*")
+def _confirm(ctx: Ctx, cmd: dict):
+    """Ruling R47: the other side agrees; the proposal is decided now, as the rules stand now."""
+    st = ctx.state
+    inner = _confirmed(st, cmd)
+    if inner["name"] == "undo":
+        raise BadInput("an undo is confirmed with its history (decide_all)")
+    prop = st.pbem["proposal"]
+    st.pbem["proposal"] = None  # decided as the rules stand once it is answered (restored: decide is pure)
+    try:
+        events = decide(st, inner, ctx.base_seq + 1, confirmed=True)
+    finally:
+        st.pbem["proposal"] = prop
+    return [FactConfirmed(side=cmd["by"], command=prop["command"]), *events]
+
+
+@command("reject", "*")
+def _reject(ctx: Ctx, cmd: dict):
+    st = ctx.state
+    reason = str(cmd.get("reason") or "").strip()
+    if not reason:
+        raise BadInput("reject: --reason TEXT is required: the log keeps why")
+    return [FactRejected(side=cmd["by"], command=st.pbem["proposal"]["command"], reason=reason)]
+
+
+def decide_all(st, cmd: dict, base_seq: int, history) -> list:
+    """`decide`, and the undo (history(): (every event so far, the seqs reverted)), with play by
+    email's shared facts: an undo that takes back what the other side has signed over is proposed,
+    and a confirmed undo is decided with its history."""
+    from cg.commands.undo import decide_undo
+
+    name = cmd.get("name")
+    pb = st.pbem
+    if name == "confirm" and pb is not None and pb.get("proposal") and pb["proposal"]["command"].get("name") == "undo":
+        pbem.authorize(st, cmd)
+        inner = _confirmed(st, cmd)
+        seen, reverted = history()
+        took = inner.get("seqs") or []  # what the undo took back when it was proposed, no more
+        if not took or any(s in reverted for s in took):
+            raise Refused("the undo proposed no longer applies: what it takes back has changed", "pbem", st.step)
+        events = decide_undo(st, seen, reverted, min(took) - 1, inner.get("reason") or "", bool(inner.get("force")))
+        events = [attrs.evolve(events[0], seqs=tuple(s for s in events[0].seqs if s in took))]
+        return [FactConfirmed(side=cmd["by"], command=pb["proposal"]["command"]), *events]
+    if name != "undo":
+        return decide(st, cmd, base_seq)
+    if pb is not None:
+        pbem.authorize(st, cmd)
+        if cmd.get("confirmed"):
+            raise Refused("undo: a command cannot confirm itself; the other side's `plcg confirm` does",
+                          "pbem", st.step)
+    seen, reverted = history()
+    events = decide_undo(st, seen, reverted, cmd.get("to"), cmd.get("reason") or "", bool(cmd.get("force")))
+    if pb is not None and pbem.undo_shared(st, events[0].seqs):
+        proposed = {k: v for k, v in cmd.items() if k not in ("commit", "nonce")}
+        return [FactProposed(side=cmd["by"], command={**proposed, "seqs": list(events[0].seqs)})]
+    return events
+
+
+__all__ = ["decide", "decide_all"]

@@ -1,0 +1,292 @@
+"""Play by email: the players' keys, who may act, signed chain heads, and two-party dice.
+
+Two players each keep a copy of the campaign and exchange bundles (events/bundle.py). A campaign
+started with `--axis-key PUB --allied-key PUB` holds both public keys in its first event; from then
+on every command carries `by`, the side whose private key the ledger was given (`--key FILE`), and
+a side acts only for itself (exit 3, rule "pbem").
+
+Signatures: not one per event. A bundle ends with a `head_signed` event, its author's Ed25519
+signature over the chain head (seq, hash) just before it; as with a signed git tag, the hash chain
+makes that one signature cover the whole history up to it. The audit checks every signature and that
+each command before it (back to the previous signature) was its signer's (ruling R45).
+
+Two-party dice (`--dice-policy two-party`): a rolling command is not decided at once. Its side
+appends `dice_committed`: the command and sha256 of a secret value A (A = HMAC(its private key,
+nonce): the ledger recomputes it from the key, nothing secret is stored). The other side's next
+bundle carries `dice_answered` with its own value B. The first side then reveals A (`plcg reveal`);
+the command is decided with the dice sha256("A:B:commit:roll:die") gives: neither player can choose
+or foresee them (ruling R46).
+
+Ed25519 is `cryptography`'s (pyca): a maintained wheel for every platform, already the library
+that pip and most of PyPI's security tooling use; PyNaCl would add libsodium for the same curve.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+
+from events.errors import BadInput, Refused
+
+SIDES = ("axis", "allied")
+PUB_PREFIX = "ed25519:"
+POLICIES = ("any", "two-party")  # --dice-policy values this module decides
+
+
+# ---- keys ----------------------------------------------------------------------------------------
+
+def new_keypair() -> tuple[bytes, str]:
+    """(the private key as PEM, PKCS#8; the public key as one line `ed25519:HEX`)."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    sk = Ed25519PrivateKey.generate()
+    pem = sk.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                           serialization.NoEncryption())
+    return pem, public_line(sk)
+
+
+def public_line(sk) -> str:
+    return PUB_PREFIX + sk.public_key().public_bytes_raw().hex()
+
+
+def load_private(path: str):
+    """The private key in the file at `path` (PEM as `plcg keys new` writes it); BadInput otherwise."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise BadInput(f"--key {path}: cannot read it ({e.strerror})") from None
+    try:
+        sk = serialization.load_pem_private_key(data, password=None)
+    except (ValueError, TypeError):
+        raise BadInput(f"--key {path}: not a private key made by `plcg keys new`") from None
+    if not isinstance(sk, Ed25519PrivateKey):
+        raise BadInput(f"--key {path}: not an Ed25519 key (`plcg keys new` makes one)")
+    return sk
+
+
+def parse_public(text: str, what: str) -> str:
+    """A public key as given on the command line: the line `ed25519:HEX`, or a file holding it."""
+    import os
+
+    t = (text or "").strip()
+    if not t.startswith(PUB_PREFIX) and os.path.isfile(t):
+        try:
+            with open(t, encoding="utf-8") as f:
+                t = f.read().strip()
+        except (OSError, UnicodeDecodeError) as e:
+            raise BadInput(f"{what} {text}: cannot read it ({e})") from None
+    raw = t[len(PUB_PREFIX):] if t.startswith(PUB_PREFIX) else None
+    try:
+        ok = raw is not None and len(bytes.fromhex(raw)) == 32
+    except ValueError:
+        ok = False
+    if not ok:
+        raise BadInput(f"{what} {text!r}: a public key is one line `ed25519:` and 64 hex digits"
+                       " (what `plcg keys new` prints), or a file holding it")
+    return PUB_PREFIX + raw.lower()
+
+
+def _verifier(pub: str):
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    return Ed25519PublicKey.from_public_bytes(bytes.fromhex(pub[len(PUB_PREFIX):]))
+
+
+_VERIFIERS: dict[str, object] = {}
+
+
+def head_message(seq: int, hash_: str) -> bytes:
+    return f"plcg head {seq}:{hash_}".encode()
+
+
+def sign_head(sk, seq: int, hash_: str) -> str:
+    return sk.sign(head_message(seq, hash_)).hex()
+
+
+def verify_head(pub: str, seq: int, hash_: str, sig) -> bool:
+    from cryptography.exceptions import InvalidSignature
+
+    v = _VERIFIERS.get(pub)
+    if v is None:
+        v = _VERIFIERS[pub] = _verifier(pub)
+    try:
+        v.verify(bytes.fromhex(sig), head_message(seq, hash_))
+        return True
+    except (InvalidSignature, ValueError, TypeError):
+        return False
+
+
+def side_of_key(pbem: dict, sk) -> str | None:
+    """Which side of the campaign the private key is (None: neither)."""
+    pub = public_line(sk)
+    for side in SIDES:
+        if pbem["keys"].get(side) == pub:
+            return side
+    return None
+
+
+# ---- the campaign's play-by-email settings -------------------------------------------------------
+
+def settings(axis_key: str | None, allied_key: str | None, policy: str | None) -> dict | None:
+    """What campaign_started records (None: an ordinary campaign)."""
+    if axis_key is None and allied_key is None:
+        if policy == "two-party":
+            raise BadInput("--dice-policy two-party needs both players' keys (--axis-key, --allied-key)")
+        return None
+    if axis_key is None or allied_key is None:
+        raise BadInput("a campaign played by email needs both keys: --axis-key PUB --allied-key PUB")
+    keys = {"axis": parse_public(axis_key, "--axis-key"), "allied": parse_public(allied_key, "--allied-key")}
+    if keys["axis"] == keys["allied"]:
+        raise BadInput("--axis-key and --allied-key are the same key: each player makes his own")
+    return {"keys": keys, "dice_policy": policy or "any"}
+
+
+def state_of(started: dict | None) -> dict | None:
+    """The state's `pbem` part for a campaign_started `pbem` payload."""
+    if not started:
+        return None
+    return {"keys": dict(started["keys"]), "dice_policy": started.get("dice_policy", "any"),
+            "signed": {s: None for s in SIDES},  # each side's last signed head [seq, hash]
+            "proposal": None,  # a shared fact proposed by one side: {"side", "command"} (ruling R47)
+            "requests": {}}  # commit -> {"side", "command", "answer"}: two-party dice not yet revealed
+
+
+def two_party(st) -> bool:
+    return st.pbem is not None and st.pbem["dice_policy"] == "two-party"
+
+
+# ---- who may act ---------------------------------------------------------------------------------
+
+OWN = ("sign", "answer", "reveal", "confirm", "reject")  # the play-by-email commands themselves
+BUNDLING = ("sign", "answer", "reveal")  # what a side may do while a proposal awaits an answer
+
+# Shared facts (ruling R47): what both sides own is proposed by one and takes effect when the other
+# confirms it. The firefight's end (2.9: CVP, control, losses), the 2.41 determination, and leaving a
+# step where both sides act: every step where a command for a side is accepted.
+SHARED = ("end", "determine")
+SIDED = ("casualties", "encircled", "shock", "clear", "redeploy", "setup", "patrol", "patrol-return", "cp", "buy",
+         "patrols", "attack", "oba", "leader", "fortify", "evacuate", "disease", "promote", "leaders", "harden",
+         "repair", "recall", "elr")
+
+
+def undo_shared(st, reverted_seqs) -> bool:
+    """An undo is shared when it takes back anything the other side has signed over (its own
+    events, or the undoing side's that it has received): the other side has seen it."""
+    if st.pbem is None:
+        return False
+    seen = max((h[0] for h in st.pbem["signed"].values() if h), default=0)
+    return min(reverted_seqs) <= seen
+
+
+def authorize(st, cmd: dict) -> None:
+    """In a keyed campaign: the command names its acting side (`by`), that side acts for itself
+    only, and owes no reveal first. Refused (exit 3, rule pbem) otherwise."""
+    pb = st.pbem
+    name = cmd.get("name")
+    if pb is None:
+        if name in OWN:
+            raise Refused(f"{name}: this campaign was not started with the players' keys", "pbem", st.step)
+        return
+    by = cmd.get("by")
+    if by not in SIDES:
+        raise Refused("a campaign played by email takes each command with the acting player's key"
+                      " (--key FILE or $PLCG_KEY)", "pbem", st.step)
+    side = cmd.get("side")
+    if side is not None and side != by and (side := str(side).lower()) in SIDES and side != by:
+        raise Refused(f"{by}'s key cannot act for {side}: each side's purchases, units and rolls are"
+                      " its own", "pbem", st.step)
+    prop = pb.get("proposal")
+    if name in ("confirm", "reject"):
+        if prop is None:
+            raise Refused(f"{name}: no proposal awaits an answer", "pbem", st.step)
+        if name == "confirm" and prop["side"] == by:
+            raise Refused(f"{by} proposed it: the other side confirms it", "pbem", st.step)
+    elif prop is not None and name not in BUNDLING and not cmd.get("confirmed"):
+        other = "allied" if prop["side"] == "axis" else "axis"
+        raise Refused(f"{prop['side']}'s proposal ({prop['command'].get('name')}) awaits {other}'s answer first"
+                      " (plcg confirm, or plcg reject --reason TEXT)", "pbem", st.step)
+    if pb["requests"] and name not in OWN:
+        owed = [c for c, r in pb["requests"].items() if r["side"] == by and r["answer"] is not None]
+        if owed:
+            raise Refused(f"{by} owes the reveal of two-party dice first (plcg reveal)", "pbem", st.step)
+
+
+# ---- two-party dice ------------------------------------------------------------------------------
+
+def commit_value(sk, nonce: str) -> str:
+    """The committing side's secret value: recomputable from its key and the public nonce only."""
+    from cryptography.hazmat.primitives import serialization
+
+    raw = sk.private_bytes(serialization.Encoding.Raw, serialization.PrivateFormat.Raw,
+                           serialization.NoEncryption())
+    return hmac.new(raw, f"plcg two-party {nonce}".encode(), hashlib.sha256).hexdigest()
+
+
+def commitment(value: str) -> str:
+    return hashlib.sha256(value.encode()).hexdigest()
+
+
+def new_nonce() -> str:
+    return secrets.token_hex(16)
+
+
+def answer_value() -> str:
+    return secrets.token_hex(32)
+
+
+def two_party_die(a: str, b: str, commit: str, index: int, die: int) -> int:
+    """One die of roll `index` of a committed command: sha256 of both values and the roll's place."""
+    digest = hashlib.sha256(f"{a}:{b}:{commit}:{index}:{die}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") % 6 + 1  # 2**64 % 6 bias < 1e-18, as the seeded roller
+
+
+def open_requests(st, side: str | None = None, answered: bool | None = None) -> list[tuple[str, dict]]:
+    pb = st.pbem
+    if pb is None:
+        return []
+    return [(c, r) for c, r in pb["requests"].items()
+            if (side is None or r["side"] == side) and (answered is None or (r["answer"] is not None) == answered)]
+
+
+def committed(st, items: list[dict]) -> list[dict]:
+    """`pending`'s items less the rolls already committed to (one item per open commitment)."""
+    if st.pbem is None or not st.pbem["requests"]:
+        return items
+    left = [r["command"] for r in st.pbem["requests"].values()]
+    out = []
+    for item in items:
+        args = item.get("args")
+        hit = next((c for c in left if args and all(c.get(k) == v for k, v in args.items())), None)
+        if hit is None:
+            out.append(item)
+        else:
+            left.remove(hit)
+    return out
+
+
+def pending_items(st) -> list[dict]:
+    """What play by email owes (cg/steps.pending lists it): an answer to a proposal, an answer to
+    two-party dice, a reveal."""
+    out = []
+    prop = st.pbem.get("proposal") if st.pbem else None
+    if prop is not None:
+        other = "allied" if prop["side"] == "axis" else "axis"
+        out.append({"command": "plcg confirm", "rule": "pbem", "runnable": False,
+                    "what": f"{other} owes the answer to {prop['side']}'s proposal: {prop['command'].get('name')}"
+                            " (plcg confirm, or plcg reject --reason TEXT)"})
+    for commit, r in open_requests(st):
+        other = "allied" if r["side"] == "axis" else "axis"
+        what = r["command"].get("name")
+        if r["answer"] is None:
+            out.append({"command": "plcg bundle -o FILE", "rule": "pbem", "runnable": False,
+                        "what": f"{other} owes the answer to {r['side']}'s two-party dice for {what}"
+                                f" ({commit[:8]}): {other}'s next bundle carries it"})
+        else:
+            out.append({"command": "plcg reveal", "rule": "pbem", "runnable": False,
+                        "what": f"{r['side']} owes the reveal of its two-party dice for {what} ({commit[:8]})"})
+    return out

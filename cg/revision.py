@@ -1,0 +1,86 @@
+"""Ruling R32: a campaign keeps the rules revision it was started under.
+
+The first event records the revision (a log without one is revision 1, the first release);
+`plcg rules-upgrade` records the move to CURRENT from the next firefight's 2.1 on. Every decision
+that changed between revisions asks `on(state, SWITCH)`: one small named switch per change, each
+listed in the README ("Rules revisions"), so an old campaign file replays and audits as it did.
+"""
+from __future__ import annotations
+
+CURRENT = 2  # the revision a new campaign starts under
+
+# switch -> (revision that brings it, what changes): the README lists each one
+SWITCHES: dict[str, tuple[int, str]] = {
+    "per_side_purchase_numbers": (2, "2.3: purchase numbers count per side (the Allies' first I1 is I1-1); "
+                                     "unit ids repeat across sides and are keyed by side"),
+    "leadership_from_units": (2, "3.17, 3.21: Leadership is the modifier of the best leader in the unit's hex "
+                                 "(rulings R30, R33); a typed --leadership is taken only where the unit has no "
+                                 "recorded hex, and one contradicting the OB is refused"),
+    "redeployment_isolated": (2, "3.21: +1 for a unit Isolated (an Isolated Location, or left Isolated by "
+                                 "3.216) 6 or more hexes from the nearest friendly MLR (ruling R1; revision 1: "
+                                 "more than 6), and no -1 for its Isolated pocket as if it were a friendly MLR"),
+    "redeployment_results": (2, "3.21: Redeployment Table results reach the unit: Replaced/Reduced change its "
+                                "counter (counter table, ruling R34; note 2: no lower counter = Casualty "
+                                "Reduced), a reduced HS/crew is eliminated; units outside a friendly MLR lose "
+                                "HIP (3.212-3.217) and concealment (3.214, 3.216, 3.217; 3.215 keeps it)"),
+    "hardening_by_table": (2, "3.43-3.45: Battle Hardening changes the counter by the counter table (ruling "
+                              "R34; `--to` only where the table lacks it); an Elite MMC turns Fanatic, its counter "
+                              "stays; 3.43 needs a Hero (`end --hero`) to combine with an MMC, or a heroic leader"),
+    "repair_rules": (2, "3.46: a failed malfunction/Low Ammo repair keeps the malfunction (owed again next "
+                        "RePh); no DRM on a malfunction or Low Ammo repair; only a vehicle is immobilized, and it is "
+                        "repaired only in a friendly MLR not adjacent to an enemy CTHC"),
+    "leaders_lost_evacuated": (2, "3.45: leaders evacuated at 3.32 count among the leaders lost in the firefight "
+                                  "and the RePh"),
+    "oba_air_expended": (2, "CG7: a used OBA module (its OBA and radio/phone counters) and every Air Support RG "
+                            "bought for the firefight, used or not, leave the OB when the firefight ends"),
+    "one_redeployment": (2, "3.211 / ruling R28: a unit that redeployed in the RePh (3.2) does not redeploy "
+                            "again at 2.5 of the next firefight (the mark lasts until 2.5 is left)"),
+    "setup_limits": (2, "2.32: on-map setup only inside the friendly MLR, the Initial Firefight included (never "
+                        "in the enemy's CTHC); 2.33: the leaders of an RG bought In Reserve keep its 7 hexes too"),
+    "weather_every_firefight": (2, "2.2 / ruling R27: every firefight visits 2.2 and records its weather: the "
+                                   "card's `weather` for it, else the previous firefight's (revision 1: the "
+                                   "Initial Firefight only)"),
+    "moves_first_after_setup": (2, "2.41: in a Dual Attack the moves-first dr is made after all setup, at 2.6 "
+                                   "(`plcg moves-first`), not with the setup dr at 2.4"),
+    "end_checks": (2, "2.9: one hex cannot be given to both sides by `end --control` (bad input)"),
+    "patrol_rules": (2, "2.72-2.74: the Detection and Return DRM come from the patrol's units (rulings R26, "
+                        "R30, R33: size in HS equivalents, Elite/Inexperienced from the RGs' quality, the leader's "
+                        "counter, SW PP from the counter table, enemy units adjacent to the mission hex from "
+                        "recorded hexes), the whole list for the Return roll too; only a Corporal, Sergeant or "
+                        "Lieutenant leads; results strike the units by Random Selection (ruling R29)"),
+    "redeployment_limits": (2, "3.2: a unit in the enemy MLR, Uncontrolled terrain or No Man's Land redeploys to "
+                               "the nearest friendly CTHC (3.214, 3.216, 3.217); an Isolated unit may, not must, "
+                               "redeploy (3.215); an Immobilized vehicle does not redeploy"),
+    "clearance_rules": (2, "3.52: an Eliminated result removes rubble as PL's table says (ruling R38; revision "
+                           "1 left a Trailbreak); the Original-6 Casualty Reduction only against a Known minefield "
+                           "or Panji, not hidden mines"),
+    "strategic_grows": (2, "1.4: hexes the campaign gives rubble, a pillbox, an entrenchment (foxhole, trench, "
+                           "A-T ditch) or an emplaced Gun become Strategic Terrain: `end --control` may name them and "
+                           "they count for CTHC and MLR"),
+    "fortify_rules": (2, "2.38: a fortification goes inside the friendly MLR (I items also in an Isolated "
+                         "Location), never in rubble except a Set DC (B24.5, note 8); HIP is priced by what hides "
+                         "(note 3: a Gun at its crew's price, a SW hides with its possessor);"
+                         " a Cave Complex after four caves (note 9); `setup --hip` needs "
+                         "a HIP bought for the unit, except a "
+                         "Gun in the Initial Firefight (CG3) or a unit still HIP from the last firefight (3.24)"),
+    "ammunition_shortage": (2, "3.211/1.4: a unit ending the RePh Isolated has Ammunition Shortage for the "
+                               "next firefight only: the mark is lifted when that firefight ends"),
+    "option_a_order": (2, "2.5 Option A: the Defender redeploys first (no Defender redeployment once the "
+                          "Attacker has made one), and each unit only to another CTHC than the one it stands in"),
+    "setup_order": (2, "2.6: the side that sets up first (2.41) sets up before the other: once the second side "
+                       "has set up a unit, the first sets up no more"),
+    "encircled_kept": (2, "3.17: a unit that passes its 1TC stays Encircled (revision 1 removed the marker)"),
+}
+
+
+def revision(st) -> int:
+    """The revision in force at the state's firefight (an upgrade takes effect at its 2.1)."""
+    rev = st.rules_revision
+    for ff, to in st.rules_upgrades:
+        if st.firefight >= ff:
+            rev = to
+    return rev
+
+
+def on(st, switch: str) -> bool:
+    return revision(st) >= SWITCHES[switch][0]

@@ -1,0 +1,99 @@
+"""A bundle: the rows of the log after a seq, as one player sends them to the other (play by email).
+
+JSON Lines, UTF-8. The first line is the header
+    {"plcg_bundle": 1, "campaign": HASH OF ROW 1, "since": SEQ, "rows": N, "head": [SEQ, HASH]}
+and each further line one row of the log, its columns as stored (events.store.COLUMNS; payload and
+command as their canonical JSON text, so every hash can be recomputed byte for byte). The last row is
+its author's `head_signed` event (cg/pbem.py): the signature over the chain head before it.
+
+`read` checks the form alone: a header, as many rows as it says (else truncated), seqs one after
+another, every row's hash recomputed from its contents and linked to the row before it (else tampered).
+Whether the bundle continues a copy, whose signature it carries and whether it keeps the rules is
+for the receiving ledger (cg/ledger.py, Ledger.receive).
+"""
+from __future__ import annotations
+
+import attrs
+import orjson
+
+from events.codec import chain_hash, chain_record, dumps, loads
+from events.errors import BadInput
+from events.store import COLUMNS
+
+FORMAT = 1
+
+
+@attrs.frozen
+class Bundle:
+    campaign: str  # the hash of row 1: which campaign the rows belong to
+    since: int
+    head: tuple  # (seq, hash) of the last row
+    rows: tuple  # rows as tuples in COLUMNS order
+
+
+def write(path: str, rows: list[tuple], since: int, campaign: str) -> Bundle:
+    """Write rows (COLUMNS order) after `since` to `path`; BadInput if it cannot be written."""
+    if not rows:
+        raise BadInput(f"no rows after seq {since}: nothing to bundle")
+    head = (rows[-1][0], rows[-1][-1])
+    header = {"plcg_bundle": FORMAT, "campaign": campaign, "since": since, "rows": len(rows), "head": list(head)}
+    lines = [orjson.dumps(header)] + [orjson.dumps(dict(zip(COLUMNS, r))) for r in rows]
+    try:
+        with open(path, "wb") as f:
+            f.write(b"\n".join(lines) + b"\n")
+    except OSError as e:
+        raise BadInput(f"cannot write {path}: {e.strerror}") from None
+    return Bundle(campaign, since, head, tuple(rows))
+
+
+def read(path: str) -> Bundle:
+    """The bundle in `path`, checked for form and hashes; BadInput (exit 2) with the reason."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise BadInput(f"cannot read bundle {path}: {e.strerror}") from None
+    lines = data.splitlines()
+    try:
+        header = orjson.loads(lines[0]) if lines else None
+    except orjson.JSONDecodeError:
+        header = None
+    if not isinstance(header, dict) or header.get("plcg_bundle") != FORMAT:
+        raise BadInput(f"{path} is not a plcg bundle (no bundle header on its first line)")
+    n, since, head, campaign = header.get("rows"), header.get("since"), header.get("head"), header.get("campaign")
+    if not (isinstance(n, int) and n > 0 and isinstance(since, int) and since >= 0 and isinstance(campaign, str)
+            and isinstance(head, list) and len(head) == 2):
+        raise BadInput(f"{path}: the bundle header is not well-formed")
+    body = [x for x in lines[1:] if x.strip()]
+    if len(body) != n:
+        raise BadInput(f"{path} is truncated or padded: its header announces {n} rows, it holds {len(body)}")
+    rows = []
+    prev_seq, prev_hash = since, None
+    for i, line in enumerate(body):
+        try:
+            d = orjson.loads(line)
+            row = tuple(d[c] for c in COLUMNS)
+        except (orjson.JSONDecodeError, KeyError, TypeError):
+            raise BadInput(f"{path}: row {i + 1} of the bundle is not a row of the log") from None
+        seq, batch, type_, version, ff, step, payload, recorded, command, link, h = row
+        if not (type(seq) is int and type(batch) is int and type(version) is int and type(ff) is int
+                and all(isinstance(x, str) for x in (type_, step, payload, recorded, link, h))
+                and (command is None or isinstance(command, str))):
+            raise BadInput(f"{path}: row {seq} of the bundle is not well-formed")
+        if seq != prev_seq + 1:
+            raise BadInput(f"{path}: the bundle skips from seq {prev_seq} to {seq}")
+        if prev_hash is not None and link != prev_hash:
+            raise BadInput(f"{path} was tampered with: row {seq} does not link to row {prev_seq}")
+        try:
+            p = loads(payload)
+            c = None if command is None else loads(command)
+        except (TypeError, ValueError):
+            raise BadInput(f"{path} was tampered with: row {seq}'s payload or command is not JSON") from None
+        if chain_hash(link, chain_record(seq, batch, type_, version, ff, step, p, recorded, c)) != h \
+                or dumps(p) != payload or (command is not None and dumps(c) != command):
+            raise BadInput(f"{path} was tampered with: row {seq}'s hash does not match its contents")
+        rows.append(row)
+        prev_seq, prev_hash = seq, h
+    if [rows[-1][0], rows[-1][-1]] != head:
+        raise BadInput(f"{path}: the bundle does not end at the head its header names")
+    return Bundle(campaign, since, (rows[-1][0], rows[-1][-1]), tuple(rows))

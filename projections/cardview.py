@@ -1,0 +1,92 @@
+"""`plcg card show`: a CG Card in words or as JSON (sides, RGs with cost, limits and availability, the OB
+given, firefights, map). Reads the card values only (cg/card.py)."""
+from __future__ import annotations
+
+from cg import tables
+from cg.card import Card, card_to_dict, describe
+
+
+def card_json(card: Card) -> dict:
+    d = card_to_dict(card)
+    d["description"] = describe(card)
+    for side, spec in card.sides.items():
+        for rg, out in zip(spec.rg, d["sides"][side]["rg"]):
+            out["costs"] = {m: tables.setup_cost(rg.kind, rg.id, m, rg.cost)[0] for m in ("entry", "on-map", "reserve")}
+            out["availability"] = rg.availability()
+    return d
+
+
+def card_text(card: Card) -> str:
+    c = card.campaign
+    lines = [f"{c.name} — {describe(card)}"]
+    extra = []
+    if c.theater:
+        extra.append(f"theater {c.theater}" + (" (2.74 PTO DRMs)" if c.pto else ""))
+    extra.append(f"Reserves {'allowed' if c.reserves else 'not allowed'} (2.33)")
+    extra.append(f"patrols {c.patrols_per_reph} per RePh (2.31)")
+    extra.append(f"at most {c.max_infantry_platoons} infantry platoons per purchase (2.3)")
+    if c.booby_traps is not None:
+        extra.append(f"Booby Traps {'allowed' if c.booby_traps else 'not allowed'} (CG12)")
+    if c.disease:
+        extra.append("Disease (3.41)")
+    lines.append("  " + "; ".join(extra))
+    if c.fortifications is not None:
+        lines.append("  fortifications (2.38, per side, whole CG): "
+                     + (", ".join(f"{k} {v}" for k, v in c.fortifications.items()) or "none"))
+    for side in ("axis", "allied"):
+        for i, b in enumerate([b for b in c.balance if b.side == side], 1):
+            key = f"{side}:{i}"
+            chosen = " (in force)" if key in c.balance_chosen else ""
+            lines.append(f"  balance {key} (1.3, plcg new --balance {key}){chosen}: {b.text}")
+    lines.append("")
+    lines.append("Firefights:")
+    for i, ff in enumerate(card.firefights, 1):
+        bits = [ff.date, ff.time, f"weather {card.weather_at(i)}"]
+        if ff.moon:
+            bits.append(f"moon {ff.moon}")
+        if ff.turns:
+            bits.append(f"{ff.turns} turns")
+        if ff.attacker:
+            bits.append(f"historical ATTACKER {ff.attacker}")
+        lines.append(f"  {i:>2}. " + ", ".join(bits))
+        for rule in ff.fsr:
+            lines.append(f"      FSR: {rule}")
+    m = card.map
+    lines.append("")
+    lines.append(f"Map: {m.describe()}; friendly edges "
+                 + ", ".join(f"{s} {e}" for s, e in m.friendly_edge.items()))
+    lines.append(f"  Strategic Terrain (1.4): {', '.join(m.strategic) or 'none'}")
+    if m.tvp:
+        lines.append("  TVP (3.33): " + ", ".join(f"{h} {v}" for h, v in m.tvp.items()))
+    for key in ("buildings", "stone", "woods", "orchard", "brush", "grain", "roads", "bridges", "water"):
+        hexes = getattr(m, key)
+        if hexes:
+            lines.append(f"  {key}: {', '.join(hexes)}")
+    for side, items in m.entry.items():
+        lines.append(f"  {side} Entry Area (1.4): {', '.join(items)}")
+    for side, spec in card.sides.items():
+        lines.append("")
+        lines.append(f"{side}: {spec.nationality}, ELR {spec.elr}, SAN {spec.san}, initial CP {spec.initial_cp}, "
+                     f"Attack Option {spec.attack_cost} CP, patrol {spec.patrol_cost} CP; controls "
+                     + (", ".join(spec.control) or "nothing"))
+        for g in spec.ob:
+            where = f"sets up in {', '.join(g.hexes)}" if g.setup == "on-map" else f"enters on turn {g.enters}"
+            lines.append(f"  OB given {g.id} {g.name}: {', '.join((*g.units, *g.leaders))}; {where}; "
+                         f"{g.leader_drs} leader DR (2.36)")
+        for rg in spec.rg:
+            costs = {mode: tables.setup_cost(rg.kind, rg.id, mode, rg.cost)[0] for mode in ("entry", "on-map", "reserve")}
+            limits = [f"max {rg.max}"]
+            if rg.max_per_reph:
+                limits.append(f"{rg.max_per_reph} per RePh")
+            if not rg.reserve:
+                limits.append("never In Reserve")
+            if rg.commissar:
+                limits.append("Commissar")
+            lines.append(f"  {rg.id:5} {rg.name}: {rg.cost} CP (entry {costs['entry']}, on map {costs['on-map']}, "
+                         f"reserve {costs['reserve']}); {', '.join(limits)}; {rg.availability()}")
+    for nat, entries in card.counters.items():
+        lines.append("")
+        lines.append(f"Counters of {nat} (ruling R34, over the ledger's table):")
+        for name, entry in entries.items():
+            lines.append(f"  {name}: " + ", ".join(f"{k} {v}" for k, v in entry.items()))
+    return "\n".join(lines)

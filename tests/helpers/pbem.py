@@ -1,0 +1,143 @@
+"""Two players, two campaign files, bundles only: the play-by-email tests' driver.
+
+`Game(tmp)` makes a key per side (`plcg keys new`), the axis player's copy (`plcg new --axis-key
+--allied-key`), and the allied copy from the axis player's first bundle (`plcg receive` on a file
+that does not exist). `game.do(side, *args)` runs a command in that side's copy with its key, after
+passing the latest history to it; `game.play_to(firefight, step)` plays on by what `status` owes,
+each roll made by its own side and, under two-party dice, answered and revealed through bundles.
+Everything goes through the real command line (cli_run).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import cli_run
+
+from cg.ledger import Ledger
+from cg.steps import pending
+
+OTHER = {"axis": "allied", "allied": "axis"}
+
+
+class Game:
+    def __init__(self, tmp: Path, policy: str = "two-party", seed: str = "pbem"):
+        self.tmp = Path(tmp)
+        self.key = {s: str(self.tmp / f"{s}.key") for s in OTHER}
+        self.pub = {}
+        for s in OTHER:
+            r = cli_run(self.tmp / "unused.plcg", "keys", "new", "-o", self.key[s])
+            assert r.code == 0, r.err
+            self.pub[s] = r.out.strip()
+        self.db = {s: str(self.tmp / f"{s}.plcg") for s in OTHER}
+        args = ["new", "--card", "sample", "--seed", seed, "--axis-key", self.pub["axis"],
+                "--allied-key", self.pub["allied"]]
+        if policy:
+            args += ["--dice-policy", policy]
+        r = cli_run(self.db["axis"], *args)
+        assert r.code == 0, r.err
+        self.holder = "axis"  # the copy that holds the latest history
+        self.n = 0
+        self.bundles: list[str] = []
+        self.confirm = True  # the other side confirms every proposal at once
+        self.proposals = 0
+        self.send("axis")  # the allied copy is made from the first bundle
+
+    # ---- the medium ----
+    def cli(self, side: str, *args):
+        return cli_run(self.db[side], "--key", self.key[side], *args)
+
+    def bundle(self, side: str, since: int = 0) -> str:
+        self.n += 1
+        path = str(self.tmp / f"b{self.n:03d}-{side}.bundle")
+        r = self.cli(side, "bundle", "--since", str(since), "-o", path)
+        assert r.code == 0, r.err
+        self.bundles.append(path)
+        return path
+
+    def send(self, side: str) -> str:
+        """`side` bundles what it holds after the other copy's head; the other copy receives it."""
+        other = OTHER[side]
+        since = self.head(other) if Path(self.db[other]).exists() else 0
+        path = self.bundle(side, since)
+        r = cli_run(self.db[other], "receive", path)
+        assert r.code == 0, r.err
+        self.holder = other
+        return path
+
+    def head(self, side: str) -> int:
+        led = Ledger(self.db[side])
+        try:
+            return led.store.head()[0]
+        finally:
+            led.close()
+
+    def state(self, side: str | None = None):
+        led = Ledger(self.db[side or self.holder])
+        try:
+            return led.state()
+        finally:
+            led.close()
+
+    # ---- playing ----
+    def do(self, side: str, *args):
+        """Run a command in `side`'s copy with its key, after handing it the latest history."""
+        if self.holder != side:
+            self.send(self.holder)
+        r = self.cli(side, *args)
+        assert r.code == 0, (args, r.err)
+        self._settle(side)
+        return r
+
+    def _settle(self, side: str) -> None:
+        """A shared fact just proposed: the other side confirms it (ruling R47). Two-party dice just
+        committed: the other side answers, the roller reveals."""
+        st = self.state(side)
+        if st.pbem and st.pbem.get("proposal") and self.confirm:
+            self.send(side)
+            other = OTHER[side]
+            r = self.cli(other, "confirm")
+            assert r.code == 0, r.err
+            self.proposals += 1
+            return self._settle(other)
+        if not st.pbem or not st.pbem["requests"]:
+            return
+        self.send(side)  # the other copy receives the commitment ...
+        self.send(OTHER[side])  # ... and its bundle answers it
+        r = self.cli(side, "reveal")
+        assert r.code == 0, r.err
+
+    def play_to(self, firefight: int, step: str, plan: dict | None = None, limit: int = 300) -> None:
+        plan = plan or {}
+        acted = set()
+        for _ in range(limit):
+            st = self.state()
+            if (st.firefight, st.step) == (firefight, step):
+                return
+            assert not st.ended
+            if (st.firefight, st.step) not in acted:
+                acted.add((st.firefight, st.step))
+                for side, args in plan.get((st.firefight, st.step), []):
+                    self.do(side, *args)
+                continue
+            owed = pending(st)
+            if not owed:
+                self.do(self.holder, "next")
+                continue
+            side, args = self._resolve(st, owed[0], plan)
+            self.do(side, *args)
+        raise AssertionError(f"did not reach firefight {firefight} step {step}")
+
+    def _resolve(self, st, item: dict, plan: dict):
+        c = item["command"].split()
+        if item["runnable"]:
+            side = item["args"].get("side") or self.holder
+            return side, c[1:]
+        if c[1] == "end":
+            return self.holder, ["end", "--turn", "5", "--cvp-lost", "axis=4", "--cvp-lost", "allied=6"]
+        if c[1] == "night":
+            return self.holder, ["night", "Half Moon, NVR 2"]
+        if c[1] == "option":
+            return self.holder, ["option", "A"]
+        if c[1] == "patrol":
+            return c[2], ["patrol", c[2], "--give-up", "not sent (test plan)"]
+        raise AssertionError(f"the test plan does not say how to do: {item['command']}")

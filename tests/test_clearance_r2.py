@@ -1,0 +1,57 @@
+"""Rules revision 2, 3.52: an Eliminated result removes rubble (PL's table, ruling R38); the Original-6
+Casualty Reduction only against a Known minefield or Panji."""
+from __future__ import annotations
+
+from conftest import Campaign, cli_run
+
+PLAN = {1: {"buy": [("axis", "I1"), ("allied", "I1")],
+            "end": {"cvp_lost": {"axis": 1, "allied": 1},
+                    "terrain": ["M7=rubble", "L5=ap_mine", "M6=known_minefield"]}}}
+
+
+def at_3_52(tmp_path, revision=None):
+    db = tmp_path / "c.plcg"
+    extra = ["--rules-revision", str(revision)] if revision else []
+    assert cli_run(db, "new", "--card", "sample", "--seed", "cl", *extra).code == 0
+    c = Campaign.attach(db, plan=PLAN)
+    c.advance(1, "3.52")
+    return c
+
+
+def test_rubble_cleared_is_gone_and_cr_only_vs_a_known_minefield(tmp_path):
+    c = at_3_52(tmp_path)
+    r = cli_run(c.path, "clear", "axis", "M7", "rubble", "--dice", "1")
+    assert r.code == 0, r.err
+    assert "rubble" not in c.state().terrain.get("M7", [])
+    r = cli_run(c.path, "clear", "axis", "L5", "mines", "--dice", "6")  # hidden A-P mines: no CR
+    assert r.code == 0 and "Casualty Reduction" not in r.out, r.out
+    r = cli_run(c.path, "clear", "axis", "M6", "mines", "--dice", "6")  # a Known minefield: CR
+    assert r.code == 0 and "Casualty Reduction" in r.out, r.out
+    c.close()
+
+
+def test_revision_1_left_a_trailbreak_and_reduced_vs_any_mines(tmp_path):
+    c = at_3_52(tmp_path, revision=1)
+    assert cli_run(c.path, "clear", "axis", "M7", "rubble", "--dice", "1").code == 0
+    assert c.state().terrain["M7"] == ["rubble", "trailbreak"]
+    r = cli_run(c.path, "clear", "axis", "L5", "mines", "--dice", "6")
+    assert r.code == 0 and "Casualty Reduction" in r.out
+    c.close()
+
+
+def test_1_4_new_rubble_becomes_strategic_terrain_that_can_be_controlled(tmp_path):
+    plan = {1: {"buy": [("axis", "I1"), ("allied", "I1")],
+                "end": {"cvp_lost": {"axis": 1, "allied": 1}, "terrain": ["G2=rubble"]}},
+            2: {"attack": ["axis"]}}
+    for revision, code in ((None, 0), (1, 3)):
+        db = tmp_path / f"r{revision}.plcg"
+        extra = ["--rules-revision", str(revision)] if revision else []
+        assert cli_run(db, "new", "--card", "sample", "--seed", "st", *extra).code == 0
+        c = Campaign.attach(db, plan=plan)
+        c.advance(2, "2.9")
+        r = cli_run(db, "end", "--turn", "4", "--cvp-lost", "axis=1", "--cvp-lost", "allied=1", "--control", "axis=G2")
+        assert r.code == code, (revision, r.err)
+        if code == 0:
+            hc = c.state().map_control().hexes["G2"]
+            assert hc.cthc == "axis"  # a controlled Strategic Terrain hex heads its own CTHC
+        c.close()

@@ -1,0 +1,111 @@
+"""Ruling R32: a campaign keeps the rules revision it was started under; `plcg rules-upgrade` moves it on
+from the next firefight's 2.1; each changed decision is one named switch, listed in the README."""
+from __future__ import annotations
+
+import json
+
+from conftest import ROOT, Campaign, cli_run
+
+from cg import revision
+
+
+def status(path) -> dict:
+    r = cli_run(path, "status", "--json")
+    assert r.code == 0, r.err
+    return json.loads(r.out)
+
+
+def test_a_new_campaign_is_decided_under_the_current_revision_and_says_so(tmp_path):
+    db = tmp_path / "c.plcg"
+    assert cli_run(db, "new", "--card", "sample").code == 0
+    assert status(db)["rules_revision"] == revision.CURRENT == 2
+    r = cli_run(db, "log", "--json")
+    assert "rules revision 2" in json.loads(r.out.splitlines()[0])["summary"]
+
+
+def test_an_earlier_revision_only_where_asked_and_only_a_known_one(tmp_path):
+    db = tmp_path / "c.plcg"
+    r = cli_run(db, "new", "--card", "sample", "--rules-revision", "7")
+    assert r.code == 2 and "--rules-revision" in r.err and not db.exists()
+    assert cli_run(db, "new", "--card", "sample", "--rules-revision", "1").code == 0
+    assert status(db)["rules_revision"] == 1
+
+
+def buy_two_i1(db) -> list[str]:
+    """Axis then Allies buy an I1 at 2.3 of the Initial Firefight: the purchase ids given."""
+    assert cli_run(db, "weather").code == 0 and cli_run(db, "next").code == 0  # 2.2 -> 2.3
+    ids = []
+    for side in ("axis", "allied"):
+        r = cli_run(db, "buy", side, "I1", "--json")
+        assert r.code == 0, r.err
+        ids.append(json.loads(r.out)[0]["summary"].split(" as ")[1].split()[0])
+    return ids
+
+
+def test_revision_2_numbers_purchases_per_side_revision_1_across_sides(tmp_path):
+    new = tmp_path / "r2.plcg"
+    old = tmp_path / "r1.plcg"
+    assert cli_run(new, "new", "--card", "sample").code == 0
+    assert cli_run(old, "new", "--card", "sample", "--rules-revision", "1").code == 0
+    assert buy_two_i1(new) == ["I1-1", "I1-1"]  # the Allies' first I1 is I1-1 (revision 2)
+    assert buy_two_i1(old) == ["I1-1", "I1-2"]  # as the first release numbered them
+    # the ids repeat across sides: each side's command reaches its own unit, the oob shows each side's
+    for side, name in (("axis", "4-6-7"), ("allied", "6-6-7")):
+        r = cli_run(new, "oob", side, "--json")
+        rows = {u["unit"]: u for u in json.loads(r.out)}
+        assert rows["I1-1.1"]["name"] == name
+    assert cli_run(new, "audit").code == 0 and cli_run(old, "audit").code == 0
+
+
+def test_rules_upgrade_takes_effect_at_the_next_firefights_2_1_and_the_audit_follows(tmp_path):
+    db = tmp_path / "c.plcg"
+    assert cli_run(db, "new", "--card", "sample", "--rules-revision", "1").code == 0
+    r = cli_run(db, "rules-upgrade")
+    assert r.code == 0, r.err
+    assert "from firefight 2's 2.1" in r.out
+    assert status(db)["rules_revision"] == 1  # firefight 1 stays under revision 1
+    r = cli_run(db, "rules-upgrade")
+    assert r.code == 3 and "R32" in r.err  # recorded once
+    c = Campaign.attach(db, plan={1: {"buy": [("axis", "I1"), ("allied", "I1")]}})
+    c.advance(1, "2.4")
+    ids = sorted(p.id for p in c.state().purchases.values())
+    assert ids == ["I1-1", "I1-2"]  # decided under revision 1
+    c.advance(2, "2.3", plan={2: {"attack": ["axis"]}})
+    assert status(db)["rules_revision"] == 2
+    c.run("buy", side="allied", rg="I2")
+    c.run("buy", side="axis", rg="I2")
+    assert sorted(p.id for p in c.state().purchases.values() if p.rg == "I2") == ["I2-1", "I2-1"]
+    c.close()
+    r = cli_run(db, "audit", "--json")
+    assert r.code == 0 and json.loads(r.out)["findings"] == []
+
+
+def test_a_campaign_under_the_current_revision_is_not_upgraded(tmp_path):
+    from conftest import rows
+
+    db = tmp_path / "c.plcg"
+    assert cli_run(db, "new", "--card", "sample").code == 0
+    before = rows(db)
+    r = cli_run(db, "rules-upgrade")
+    assert r.code == 3 and "revision 2" in r.err and "R32" in r.err
+    assert rows(db) == before
+
+
+def test_every_switch_is_listed_in_the_readme():
+    readme = (ROOT / "README.md").read_text()
+    for name, (rev, _what) in revision.SWITCHES.items():
+        assert f"| `{name}` | {rev} |" in readme, name
+
+
+def test_an_upgraded_campaign_never_reuses_a_purchase_number_of_the_side(tmp_path):
+    db = tmp_path / "c.plcg"
+    assert cli_run(db, "new", "--card", "sample", "--rules-revision", "1").code == 0
+    c = Campaign.attach(db, plan={1: {"buy": [("axis", "I1"), ("allied", "I1")]}, 2: {"attack": ["axis"]}})
+    c.advance(1, "2.4")
+    assert cli_run(db, "rules-upgrade").code == 0
+    c.advance(2, "2.3")
+    c.run("buy", side="allied", rg="I1")  # the Allies' I1-2 exists (revision 1 numbering): this one is I1-3
+    ids = sorted(p.id for p in c.state().purchases.values() if p.side == "allied" and p.rg == "I1")
+    assert ids == ["I1-2", "I1-3"]
+    c.close()
+    assert cli_run(db, "audit").code == 0
