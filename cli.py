@@ -64,7 +64,8 @@ class PlcgGroup(click.Group):
         except BrokenPipeError:  # `plcg log | head`: the reader left; nothing to say
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, sys.stdout.fileno())
-            ctx.exit(0)
+            # but the exit code still tells: `plcg audit | true` on a file with findings is 1
+            ctx.exit((ctx.obj or {}).get("exit_code", 0))
         except KeyboardInterrupt:
             click.echo("plcg: interrupted; nothing half-written (each command is one transaction)", err=True)
             ctx.exit(130)
@@ -108,7 +109,7 @@ def _echo_json(obj) -> None:
     click.echo(orjson.dumps(obj, option=orjson.OPT_INDENT_2).decode())
 
 
-def _step(ctx, cmd: dict, as_json: bool = False) -> None:
+def _step(ctx, cmd: dict, as_json: bool = False) -> list:
     """Run one step command: decide, append in one transaction, print what was recorded."""
     # an option not given is left out (the handlers' defaults apply); a 0 given is kept: 0 == False,
     # so `in (None, False, ...)` would drop it and report --turn 0 as missing
@@ -123,6 +124,7 @@ def _step(ctx, cmd: dict, as_json: bool = False) -> None:
     finally:
         led.close()
     _print_stored(led, stored, as_json)
+    return stored
 
 
 def _print_stored(led, stored, as_json: bool = False) -> None:
@@ -131,7 +133,7 @@ def _print_stored(led, stored, as_json: bool = False) -> None:
     if as_json:
         _echo_json([{"seq": s.seq, "type": s.type, "summary": summary(s.type, s.payload), **(
             {"roll": s.payload["roll"]} if isinstance(s.payload.get("roll"), dict) else {})} for s in stored])
-        return
+        return stored
     # each event in words, in seq order; the steps left as one line (where the campaign now stands)
     lines = [(s.seq, summary(s.type, s.payload)) for s in stored if s.type != "step_left"]
     st = led.state_after
@@ -147,6 +149,7 @@ def _print_stored(led, stored, as_json: bool = False) -> None:
                 lines.append((moved[-1].seq, f"carried over, unspent (ruling R3): {carried}"))
     for seq, text in sorted(lines, key=lambda x: x[0]):
         click.echo(f"[{seq}] {text}")
+    return stored
 
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
@@ -164,13 +167,15 @@ def side_argument():
 @main.command()
 @click.option("--card", "card", required=True, help="A CG Card TOML file, or the name of a shipped card.")
 @click.option("--redeployment", type=click.Choice(["A", "B"]), help="Redeployment Option (else chosen at 3.2).")
-@click.option("--seed", help="Seed of the ledger's roller (default: random, recorded in the log).")
+@click.option("--seed", help="Roll with the seeded roller: reproducible, so predictable by whoever reads the"
+                            " seed (tests, demos, solo). Default: the OS random source, unforeseeable (R31).")
 @click.option("--balance", "balance", multiple=True, metavar="SIDE:N",
               help="1.3 Balance Provision N (1-based among SIDE's on the card) in force; repeatable.")
 @click.option("--axis-key", "axis_key", help="Play by email: the axis player's public key (plcg keys new).")
 @click.option("--allied-key", "allied_key", help="Play by email: the allied player's public key.")
-@click.option("--dice-policy", "dice_policy", type=click.Choice(["any", "two-party"]),
-              help="The dice the campaign accepts; two-party: both players' values make every die (play by email).")
+@click.option("--dice-policy", "dice_policy", type=click.Choice(["any", "no-typed", "two-party"]),
+              help="The dice the campaign accepts (default any): no-typed refuses --dice (rule dice-policy);"
+                   " two-party: both players' values make every die (play by email).")
 @click.option("--rules-revision", "rules_revision", type=int,
               help="Decide the campaign under an earlier rules revision (ruling R32; default: the current one).")
 @click.pass_context
@@ -179,11 +184,44 @@ def new(ctx, card, redeployment, seed, balance, axis_key, allied_key, dice_polic
     from cg.pbem import settings
 
     pbem = settings(axis_key, allied_key, dice_policy)
-    led = Ledger.create(_db(ctx), card, seed, redeployment, balance, pbem=pbem, rules_revision=rules_revision)
+    led = Ledger.create(_db(ctx), card, seed, redeployment, "no-typed" if dice_policy == "no-typed" else "any",
+                        balance, pbem=pbem, rules_revision=rules_revision)
     st = led.state()
+    witness = led.head_witness()
     led.close()
     click.echo(f"campaign {st.card.campaign.name!r} started in {_db(ctx)}: firefight 1 of "
-               f"{len(st.card.firefights)}, step {st.step}")
+               f"{len(st.card.firefights)}, step {st.step}; dice: {dice_shown(st)}")
+    click.echo(f"head witness {witness[0]}:{witness[1]}")
+
+
+def dice_shown(st) -> str:
+    """The campaign's roller as players see it (ruling R31)."""
+    shown = "ledger (unforeseeable)" if st.dice_mode == "ledger" else "seeded (predictable)"
+    return shown + (", typed dice refused" if st.dice_policy == "no-typed" else "")
+
+
+@main.command()
+@JSON_OPT
+@click.pass_context
+def head(ctx, as_json):
+    """The log's head as a witness, SEQ:HASH: note or post it; `audit --witness` checks it later."""
+    led = Ledger(_db(ctx))
+    try:
+        seq, h = led.head_witness()
+    finally:
+        led.close()
+    if as_json:
+        _echo_json({"seq": seq, "hash": h})
+    else:
+        click.echo(f"{seq}:{h}")
+
+
+def parse_witness(text: str) -> tuple[int, str]:
+    """`SEQ:HASH` as `plcg head` prints it (ruling R44)."""
+    m = re.fullmatch(r"\s*(\d{1,18}):([0-9a-fA-F]{16})\s*", text or "")
+    if m is None:
+        raise BadInput(f"--witness {text!r}: SEQ:HASH, the HASH 16 hex digits as `plcg head` prints it")
+    return int(m.group(1)), m.group(2).lower()
 
 
 @main.command()
@@ -265,6 +303,9 @@ def status_dict(st) -> dict:
             for side, s in st.sides.items()
         },
         "seq": st.seq,
+        "dice": st.dice_mode or "seeded",
+        "dice_shown": dice_shown(st),
+        "dice_policy": st.dice_policy,
         **({"pbem": _pbem_status(st)} if st.pbem is not None else {}),
     }
 
@@ -301,6 +342,7 @@ def status_text(d: dict) -> str:
              + (" — the CG has ended" if d["ended"] else f", step {d['step']} {d['step_name']}")]
     if d["type"]:
         lines.append(f"type: {TYPE[d['type']]}" + (f", attacker {d['attacker']}" if d["attacker"] else ""))
+    lines.append(f"dice: {d['dice_shown']}")
     cf = d["card_firefight"]
     said = [f"weather {cf['weather']}"]
     if cf["moon"]:
@@ -351,6 +393,9 @@ def next_(ctx):
 @click.pass_context
 def log(ctx, as_json):
     """The history, one line per event (JSON Lines with --json); undone events are marked."""
+    from events.errors import UNFOLDABLE, UnreadableRow
+    from events.roll import source_of
+
     led = Ledger(_db(ctx))
     try:
         last = led.store.head()[0]
@@ -364,18 +409,22 @@ def log(ctx, as_json):
             for seq, ff, step, etype, p, recorded, command in chunk:
                 if command is not None:
                     batch_cmd = _command_of(command)
+                try:
+                    said = summary(etype, p)
+                except UNFOLDABLE as e:  # a row edited against its schema: exit 2 naming it, never 5
+                    raise UnreadableRow(seq, f"{type(e).__name__}: {e}") from None
                 if as_json:
                     line = {"seq": seq, "firefight": ff, "step": step, "type": etype, "side": p.get("side"),
-                            "summary": summary(etype, p), "reverted": seq in undone, "recorded": recorded}
-                    if isinstance(p.get("roll"), dict):
+                            "summary": said, "reverted": seq in undone, "recorded": recorded}
+                    if isinstance(p.get("roll"), dict):  # with its source (ruling R31; derived in an old log)
                         line["roll"] = _sourced(p["roll"], batch_cmd)
                     elif p.get("rolls"):  # Dual Attack's two drs, rubble's creation and falling rolls
-                        line["rolls"] = [_sourced(x, batch_cmd) for x in p["rolls"]]
+                        line["rolls"] = [_sourced(x, batch_cmd) if isinstance(x, dict) else x for x in p["rolls"]]
                         line["roll"] = line["rolls"][0]
                     out.append(orjson.dumps(line).decode())
                 else:
                     mark = " (undone)" if seq in undone else ""
-                    out.append(f"{seq:>5} ff{ff} {step:>5}  {summary(etype, p)}{mark}")
+                    out.append(f"{seq:>5} ff{ff} {step:>5}  {said}{mark}")
             out.append("")
             click.echo("\n".join(out), nl=False)
     finally:
@@ -451,15 +500,18 @@ def _refresh_snapshot(path: str, st, head: tuple) -> None:
 
 @main.command()
 @JSON_OPT
+@click.option("--witness", "witnesses", multiple=True, metavar="SEQ:HASH",
+              help="A head witness noted earlier (plcg head); a finding if the log no longer holds it. Repeatable.")
 @click.option("--against", "against", type=click.Path(dir_okay=False),
               help="Play by email: compare with the other player's copy; names the first row where they part.")
 @click.pass_context
-def audit(ctx, as_json, against):
+def audit(ctx, as_json, witnesses, against):
     """Check the hash chain, the step order, every roll and every limit (exit 1 on any finding)."""
     # lazy: only audit (and import) decide again: the other reads skip every handler, the event
     # classes and cattrs (~60 ms, -X importtime)
     from projections.audit import compare_copies, run_audit
 
+    wit = [parse_witness(w) for w in witnesses]
     led = Ledger(_db(ctx))
     try:
         if against is not None:
@@ -469,9 +521,11 @@ def audit(ctx, as_json, against):
             finally:
                 other.close()
         else:
-            report = run_audit(led)
+            report = run_audit(led, wit)
     finally:
         led.close()
+    if report["findings"]:  # before printing: a reader that leaves early does not turn it into 0
+        ctx.find_root().obj["exit_code"] = 1
     if as_json:
         _echo_json(report)
     else:
@@ -479,14 +533,27 @@ def audit(ctx, as_json, against):
             click.echo(f"FINDING seq {f['seq']} [{f['rule']}]: {f['what']}")
         for n in report["notes"]:
             click.echo(f"note seq {n['seq']}: {n['what']}")
+        dice = report.get("dice")
+        if dice:
+            click.echo(f"dice: {dice['shown']}, policy {dice['policy']}; " + _counts("rolls", dice["rolls"])
+                       + (("; " + _counts("made again after an undo", dice["rerolls"])) if dice["rerolls"] else ""))
         if report.get("rolls"):
             click.echo("rolls: " + "; ".join(f"{side} " + ", ".join(f"{n} {src}" for src, n in sorted(by.items()))
                                              for side, by in sorted(report["rolls"].items())))
         if not report["findings"]:
             click.echo(f"the copies agree ({report['events']} events here)" if against is not None else
-                       f"audit clean: {report['events']} events, hash chain intact")
+                       f"audit clean: {report['events']} events, hash chain intact"
+                       + (f", {len(wit)} witness(es) held" if wit else ""))
     if report["findings"]:
         ctx.exit(1)
+
+
+def _counts(what: str, by_source: dict) -> str:
+    if not by_source:
+        return f"no {what}"
+    return f"{what}: " + ", ".join(
+        f"{src} " + "/".join(f"{side} {n}" for side, n in sorted(sides.items()))
+        for src, sides in sorted(by_source.items()))
 
 
 # ---- play by email ----------------------------------------------------------------------------------------
@@ -1085,12 +1152,14 @@ def end(ctx, turn, cvp_lost, winner, control, lost, terrain, encircled, wounded,
         if k.strip().lower() in cvp:
             raise BadInput(f"--cvp-lost {k}: given twice")
         cvp[k.strip().lower()] = v.strip()
-    _step(ctx, {"name": "end", "turn": turn, "cvp_lost": cvp, "winner": winner, "control": list(control),
+    stored = _step(ctx, {"name": "end", "turn": turn, "cvp_lost": cvp, "winner": winner, "control": list(control),
                 "lost": list(lost), "terrain": list(terrain), "encircled": list(encircled),
                 "wounded": list(wounded), "shocked": list(shocked), "recalled": list(recalled),
                 "repair": list(repair), "oba_used": list(oba_used), "position": list(position), "hero": list(hero),
                 "reduced": list(reduced), "replaced": list(replaced), "captured": list(captured),
                 "exited": list(exited)})
+    if stored:  # note it or post it: `plcg audit --witness` catches a log cut or rewritten before it
+        click.echo(f"head witness {stored[-1].seq}:{stored[-1].hash[:16]}")
 
 
 @main.command()

@@ -1,6 +1,9 @@
-"""Dice: a dr (one die) or a DR (white die, colored die), rolled by the seeded roller or given by hand.
+"""Dice: a dr (one die) or a DR (white die, colored die), rolled by the ledger from the operating
+system's random source, by the seeded roller, or given by hand (ruling R31).
 
-The seeded roller is HMAC-SHA256 over the campaign seed and the position of the roll (event seq and
+The ledger's own dice (`os_dice`, a campaign started without --seed) cannot be foreseen by anyone:
+they are recorded with the command that rolled them (its `ledger_dice`), which is how the audit
+decides the command again. The seeded roller is HMAC-SHA256 over the campaign seed and the position of the roll (event seq and
 the roll's index inside that event), so any reader holding the log can re-derive every die.
 """
 from __future__ import annotations
@@ -16,7 +19,8 @@ from events.errors import BadInput
 @attrs.frozen(slots=True)
 class Dice:
     values: tuple[int, ...]  # (dr,) or (white, colored)
-    manual: bool = False  # True: typed in with --dice; False: rolled by the seeded roller
+    manual: bool = False  # True: typed in with --dice; False: rolled by the ledger
+    source: str | None = None  # "ledger" | "seeded" | "typed"; None in a campaign without sources (R32)
 
     @property
     def total(self) -> int:
@@ -55,6 +59,13 @@ def bad_dice(text, count: int) -> BadInput:
     takes = TAKES.get(count, f"{count} dice")
     shown = text if isinstance(text, str) and text and text.strip() == text and " " not in text else repr(text)
     return BadInput(f"--dice {shown}: this roll takes {takes}; each die shows 1-6")
+
+
+def os_dice(count: int) -> tuple[int, ...]:
+    """`count` dice from the operating system's random source (ruling R31): nobody can foresee them."""
+    import secrets
+
+    return tuple(secrets.randbelow(6) + 1 for _ in range(count))
 
 
 def parse(text: str | None, count: int) -> Dice | None:

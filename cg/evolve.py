@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Callable, Iterable
 
+from events.errors import UNFOLDABLE, BadInput, UnreadableRow
 from cg import revision
 from cg import tables
 from cg.card_schema import parse_card
@@ -28,7 +29,8 @@ def on(name: str):
 def start(payload: dict) -> CampaignState:
     card = parse_card(payload["card"], source="campaign_started")
     st = CampaignState(card=card, seed=payload["seed"], card_ref=payload.get("card_ref", ""),
-                       product_version=payload.get("product_version", ""))
+                       product_version=payload.get("product_version", ""),
+                       dice_mode=payload.get("dice"), dice_policy=payload.get("dice_policy") or "any")
     st.option = payload.get("redeployment")
     st.rules_revision = payload.get("rules_revision", 1)  # ruling R32
     if payload.get("pbem"):
@@ -110,19 +112,26 @@ def fold(records: Iterable[tuple], state: CampaignState | None = None,
     st = state
     handlers = HANDLERS
     seq = batch = None
-    for seq, batch, etype, payload in records:
-        if etype == "campaign_started":
-            st = start(payload)
-        elif etype == "reverted":
-            st.reverts.append((seq, tuple(payload["seqs"]), payload["reason"], payload.get("force", False)))
-        elif seq in reverted:
-            continue
-        else:
-            if etype == "step_left" and st.step == "2.8":
-                st.commencements.add(seq)  # 2.8: the firefight commenced here (the undo guard)
-            handler = handlers.get(etype)
-            if handler is not None:
-                handler(st, payload)
+    try:  # a row edited against its schema: bad input naming the row, never a crash
+        for seq, batch, etype, payload in records:
+            if etype == "campaign_started":
+                st = start(payload)
+            elif etype == "reverted":
+                st.reverts.append((seq, tuple(payload["seqs"]), payload["reason"], payload.get("force", False)))
+            elif seq in reverted:
+                continue
+            else:
+                if etype == "step_left" and st.step == "2.8":
+                    st.commencements.add(seq)  # 2.8: the firefight commenced here (the undo guard)
+                handler = handlers.get(etype)
+                if handler is not None:
+                    handler(st, payload)
+    except UNFOLDABLE as e:
+        raise UnreadableRow(seq, f"{type(e).__name__}: {e}") from None
+    except UnreadableRow:
+        raise
+    except BadInput as e:  # a type or version this release does not know (upcast): name the row
+        raise UnreadableRow(seq, str(e).removeprefix("the log holds ")) from None
     if st is not None and seq is not None:
         st.seq, st.last_batch = seq, batch
     return st
@@ -141,25 +150,32 @@ def fold_stored(chunks: Iterable[tuple], common: int, reverted: set[int], curren
     st = state
     handlers = HANDLERS
     seq = None
-    for seqs, types, payloads, stale in chunks:
-        marked = reverted | stale.keys() if stale else reverted
-        for seq, etype, payload in zip(seqs, types, payloads):
-            if seq in marked:
-                if seq in reverted and etype != "reverted":
-                    continue
-                if seq in stale:
-                    payload = upcast(etype, stale[seq], payload)
-            handler = handlers.get(etype)
-            if handler is not None:
-                if etype == "step_left" and st.step == "2.8":
-                    st.commencements.add(seq)  # 2.8: the firefight commenced here (the undo guard)
-                handler(st, payload)
-            elif etype == "campaign_started":
-                st = start(payload)
-            elif etype == "reverted":
-                st.reverts.append((seq, tuple(payload["seqs"]), payload["reason"], payload.get("force", False)))
-            elif etype not in current:
-                upcast(etype, stale.get(seq, common), payload)  # a type this release does not know: refused
+    try:  # a row edited against its schema: bad input naming the row, never a crash
+        for seqs, types, payloads, stale in chunks:
+            marked = reverted | stale.keys() if stale else reverted
+            for seq, etype, payload in zip(seqs, types, payloads):
+                if seq in marked:
+                    if seq in reverted and etype != "reverted":
+                        continue
+                    if seq in stale:
+                        payload = upcast(etype, stale[seq], payload)
+                handler = handlers.get(etype)
+                if handler is not None:
+                    if etype == "step_left" and st.step == "2.8":
+                        st.commencements.add(seq)  # 2.8: the firefight commenced here (the undo guard)
+                    handler(st, payload)
+                elif etype == "campaign_started":
+                    st = start(payload)
+                elif etype == "reverted":
+                    st.reverts.append((seq, tuple(payload["seqs"]), payload["reason"], payload.get("force", False)))
+                elif etype not in current:
+                    upcast(etype, stale.get(seq, common), payload)  # a type this release does not know: refused
+    except UNFOLDABLE as e:
+        raise UnreadableRow(seq, f"{type(e).__name__}: {e}") from None
+    except UnreadableRow:
+        raise
+    except BadInput as e:  # a type or version this release does not know (upcast): name the row
+        raise UnreadableRow(seq, str(e).removeprefix("the log holds ")) from None
     if st is not None and seq is not None:
         st.seq = seq
     return st

@@ -33,28 +33,37 @@ class Ledger:
 
     @classmethod
     def create(cls, path: str, card_ref: str, seed: str | None, redeployment: str | None,
-               balance=(), pbem: dict | None = None, rules_revision: int | None = None,
-               mark: dict | None = None) -> "Ledger":
-        """balance: the 1.3 provisions chosen; pbem: play by email's settings (cg/pbem.settings),
-        recorded in the first event; rules_revision: an earlier rules revision asked for (ruling R32);
-        mark: keys added to the recorded `new` command (the demo marks its own files so that `plcg demo`
-        can replace them, and only them)."""
-        import secrets  # lazy: only `plcg new` draws a seed (secrets with hmac, ~8 ms of every other start)
-
+               dice_policy: str = "any", balance=(), pbem: dict | None = None,
+               rules_revision: int | None = None, mark: dict | None = None) -> "Ledger":
+        """A new campaign file. Without `seed` the ledger rolls from the OS random source (ruling R31).
+        balance: the 1.3 provisions chosen; pbem: play by email's settings (cg/pbem.settings), recorded
+        in the first event; rules_revision: an earlier rules revision asked for (ruling R32). Built
+        under a temporary name beside PATH and renamed into place: killed at any moment, it leaves
+        nothing at PATH or a whole campaign (the next `new` removes the leftover). mark: keys added to the
+        recorded `new` command (the demo marks its own files so that `plcg demo` can replace them, and only
+        them)."""
         from cg.commands import start_event  # lazy: see run()
         from events.convert import unstructure  # lazy: see run()
+        from events.store import place, remove_file, sweep_temps, temp_path
 
         if os.path.exists(path):
             raise BadInput(f"{path} exists already: plcg new never overwrites a campaign (use --db)")
+        if seed is not None and not seed.strip():
+            raise BadInput("--seed: give some text (or leave --seed out: unforeseeable dice)")
+        directory = os.path.dirname(os.path.abspath(path))
+        if not os.path.isdir(directory):
+            raise BadInput(f"cannot write {path}: no directory {directory}")
         card = load_card(card_ref)
         if balance:  # 1.3: the chosen provisions go into the logged card, applied (card.campaign.balance_chosen)
             try:
                 card = apply_balance(card, balance)
             except ValueError as err:
                 raise BadInput(str(err)) from None
-        seed = seed or secrets.token_hex(16)
-        e = start_event(card, card_ref, card_to_dict(card), seed, redeployment, VERSION, pbem, rules_revision)
-        store = Store.create(path, {"product": "plcg", "product_version": VERSION})
+        e = start_event(card, card_ref, card_to_dict(card), seed, redeployment, VERSION, dice_policy, pbem,
+                        rules_revision)
+        sweep_temps(path)
+        tmp = temp_path(path, "new")
+        store = Store.create(tmp, {"product": "plcg", "product_version": VERSION})
         try:
             store.append(0, [NewEvent(type=e.TYPE, version=e.VERSION, payload=unstructure(e), firefight=1,
                                       step="2.2")], command={"name": "new", "card": card_ref,
@@ -63,12 +72,18 @@ class Ledger:
                                                              **({} if rules_revision is None else
                                                                 {"rules_revision": rules_revision}),
                                                              **(mark or {})})
+            store.close()
+            place(tmp, path)
         except BaseException:
             store.close()
-            os.unlink(path)
+            remove_file(tmp)
             raise
-        store.close()
         return cls(path, write=True)
+
+    def head_witness(self) -> tuple[int, str]:
+        """The log's head as a witness (`plcg head`): (seq, the first 16 hex digits of its chain hash)."""
+        seq, h = self.store.head()
+        return seq, h[:16]
 
     # reading
     def records(self, since: int = 0, until: int | None = None):
@@ -98,8 +113,12 @@ class Ledger:
                     if not any(t == "reverted" for _, _, t, _ in tail):
                         st = snapshot.load(blob, self._card(), self._cold_part)
                         if st is not None:
-                            if not lazy:
-                                st.load_all()
+                            try:
+                                if not lazy:
+                                    st.load_all()
+                            except snapshot.SnapshotDamaged:
+                                st = None  # its settled part was edited: fold the log (and rebuild it)
+                        if st is not None:
                             st = fold(tail, st)
                             st._tail = len(tail)
                             return st
@@ -153,6 +172,7 @@ class Ledger:
             orjson.dumps(cmd)
         except TypeError as e:
             raise BadInput(f"a value given cannot be recorded ({e})") from None
+        cmd = {k: v for k, v in cmd.items() if k != "ledger_dice"}  # the ledger's own (ruling R31)
         kept, self._kept = self._kept, None
         head = self.store.head()
         st = kept[2] if kept is not None and head == kept[:2] else self.state(lazy=True)
@@ -166,7 +186,12 @@ class Ledger:
             recs = list(self.records())
             return [(s, b, t) for s, b, t, _ in recs], reverted_seqs(recs)
 
-        events = decide_all(st, cmd, head_seq + 1, history)
+        try:
+            # decide records the OS dice it rolled in cmd["ledger_dice"] (ruling R31): stored below
+            events = decide_all(st, cmd, head_seq + 1, history)
+        except snapshot.SnapshotDamaged:  # the snapshot's settled part fails its digest: fold the log
+            st = self.state(use_snapshot=False)
+            events = decide_all(st, cmd, head_seq + 1, history)
         new = [NewEvent(type=e.TYPE, version=e.VERSION, payload=unstructure(e), firefight=st.firefight,
                         step=st.step) for e in events]
         if any(n.type == "reverted" for n in new):

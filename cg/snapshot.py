@@ -15,7 +15,33 @@ from cg.bulk import gc_paused
 from cg.state import CampaignState, FirefightRecord, Purchase, SideState, Unit
 from events.errors import WriteConflict
 
-SNAPSHOT_VERSION = 2  # 2: the hot part holds purchases and firefight records as tuples
+SNAPSHOT_VERSION = 3  # 2: the hot part holds purchases and firefight records as tuples; 3: sealed by a digest
+_SEAL = b"plcg-snap-sha256:"  # the hot blob is _SEAL + 32 hex digits of sha256(body) + ":" + body
+
+
+class SnapshotDamaged(Exception):
+    """A stored snapshot part whose digest does not match: it is ignored and the log folded."""
+
+
+def seal(body: bytes) -> bytes:
+    """A snapshot part the ledger wrote carries its digest: a hand edit (CP 11 -> 99) is ignored on
+    load. No defence against someone who recomputes the digest: a head witness is (README)."""
+    import hashlib
+
+    return _SEAL + hashlib.sha256(body).hexdigest()[:32].encode() + b":" + body
+
+
+def unseal(blob: bytes) -> bytes | None:
+    """The body of a sealed blob, or None when the seal is missing or does not match."""
+    import hashlib
+
+    n = len(_SEAL)
+    if not blob.startswith(_SEAL) or blob[n + 32:n + 33] != b":":
+        return None
+    body = blob[n + 33:]
+    if hashlib.sha256(body).hexdigest()[:32].encode() != blob[n:n + 32]:
+        return None
+    return body
 _FINGERPRINT: str | None = None
 
 
@@ -125,8 +151,9 @@ def dump_split(st: CampaignState, stored_token: str | None) -> tuple[bytes, tupl
 
 def _hot(st, units, purchases) -> bytes:
     """The hot part; the casualty lists of the firefights before the cold part's are in the cold part."""
-    return orjson.dumps({"v": fingerprint(), "cold": st._cold_token, "cold_n": st._cold_n, "cold_ff": st._cold_ff,
-                         "state": _body(st, units, purchases, st._cold_ff, compact=True)})
+    return seal(orjson.dumps({"v": fingerprint(), "cold": st._cold_token, "cold_n": st._cold_n,
+                              "cold_ff": st._cold_ff,
+                              "state": _body(st, units, purchases, st._cold_ff, compact=True)}))
 
 
 def load(blob: bytes, card, cold=None) -> CampaignState | None:
@@ -140,7 +167,13 @@ def load(blob: bytes, card, cold=None) -> CampaignState | None:
 
 
 def _load(blob: bytes, card, cold) -> CampaignState | None:
-    data = orjson.loads(blob)
+    body = unseal(blob)
+    if body is None:  # not sealed (older code: its fingerprint differs anyway), or edited by hand
+        return None
+    try:
+        data = orjson.loads(body)
+    except orjson.JSONDecodeError:
+        return None
     if data.get("v") != fingerprint():
         return None
     token = data.get("cold")
@@ -169,14 +202,18 @@ def _load(blob: bytes, card, cold) -> CampaignState | None:
             setattr(st, k, v)
     if token is not None:
         st._cold_token, st._cold_n, st._cold_ff = token, data["cold_n"], data["cold_ff"]
-        st._cold = lambda: _merge_cold(cold(token))
+        st._cold = lambda: _merge_cold(cold(token), token)
     return st
 
 
-def _merge_cold(blob: bytes | None):
+def _merge_cold(blob: bytes | None, token: str):
     """A function merging the cold part into a state's units, in the full fold's order."""
     if blob is None:
         raise WriteConflict("the campaign file's snapshot changed meanwhile; run the command again")
+    import hashlib
+
+    if hashlib.sha256(blob).hexdigest()[:16] != token:  # the cold part is named by its digest
+        raise SnapshotDamaged(token)
     with gc_paused():
         data = orjson.loads(blob)
         cold_u = {f"{x[1]}:{x[0]}": Unit(*x) for x in data["units"]}

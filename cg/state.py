@@ -114,6 +114,8 @@ class CampaignState:
     seed: str
     card_ref: str = ""
     product_version: str = ""
+    dice_mode: str | None = None  # "ledger" | "seeded"; None: started before sources were recorded (R31)
+    dice_policy: str = "any"  # "any" | "no-typed" (new --dice-policy)
     rules_revision: int = 1  # ruling R32: the revision the campaign started under (cg/revision.py)
     rules_upgrades: list = attrs.Factory(list)  # [[from firefight, revision]] by `plcg rules-upgrade`
     seq: int = 0

@@ -17,6 +17,20 @@ converter = cattrs.Converter()
 # A roll's outcome is an int, a str or None (table results): keep it as it is.
 converter.register_structure_hook(Any, lambda v, _t: v)
 
+
+def _roll_hook():
+    """A roll without a recorded source (an old campaign) is stored without the key: byte for byte
+    as the release that wrote it (ruling R32)."""
+    from cattrs.gen import make_dict_unstructure_fn, override
+
+    from events.roll import Roll
+
+    converter.register_unstructure_hook(
+        Roll, make_dict_unstructure_fn(Roll, converter, source=override(omit_if_default=True)))
+
+
+_roll_hook()
+
 # A campaign_started without play by email stores no `pbem` key, as every campaign did before it.
 from cattrs.gen import make_dict_unstructure_fn, override  # noqa: E402
 

@@ -30,3 +30,17 @@ class WriteConflict(PlcgError):
     """Another writer appended first (optimistic concurrency); nothing was written (exit 4)."""
 
     exit_code = 4
+
+
+class UnreadableRow(BadInput):
+    """A row of the log the ledger cannot read (edited against the event schema): exit 2 naming its seq;
+    the audit makes it a finding."""
+
+    def __init__(self, seq, what: str):
+        self.seq = seq
+        super().__init__(f"row {seq} of the log cannot be read: {what} (edited by another tool?"
+                         " plcg audit lists what else changed)")
+
+
+# What reading an event that does not follow its schema raises (a missing key, a wrong type)
+UNFOLDABLE = (KeyError, TypeError, ValueError, AttributeError, IndexError)

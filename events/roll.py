@@ -25,3 +25,18 @@ class Roll:
     outcome: Any  # the table's result (contract: cli-contract.md, log --json)
     manual: bool = False  # dice typed in with --dice (True) or rolled by the seeded roller (False)
     rolled: Any = None  # the table's own result where a rule then changed it (2.362 demotion)
+    # who made the dice (ruling R31): "ledger" (the OS random source), "seeded" (the seeded roller),
+    # "typed" (--dice); None in a campaign started before sources were recorded: derive it with
+    # `source_of` (stored without the key, so old logs stay byte for byte as they were, ruling R32)
+    source: str | None = None
+
+
+SOURCES = ("ledger", "seeded", "typed", "two-party")
+
+
+def source_of(roll: dict) -> str:
+    """The source of a roll as stored (log --json's `roll`): recorded, or derived for an old log."""
+    src = roll.get("source")
+    if src is not None:
+        return src
+    return "typed" if roll.get("manual") else "seeded"

@@ -13,17 +13,24 @@ command}) with payload/command as parsed JSON (events/codec.py). The chain is ta
 edits made with a SQLite tool, not against someone who recomputes every later hash (there is no key).
 
 Transactions: the connection runs with isolation_level=None (no implicit BEGIN), and `append` takes
-the write lock with BEGIN IMMEDIATE *before* reading the head. A deferred BEGIN (which is what
-sqlite-utils' db.atomic() issues when no transaction is open) would read first and then fail to
-upgrade to a writer in WAL mode with an immediate SQLITE_BUSY that the busy timeout does not retry.
-db.atomic() inside BEGIN IMMEDIATE would only add a SAVEPOINT around the same work, so append
-manages BEGIN IMMEDIATE / COMMIT / ROLLBACK itself; sqlite-utils builds the tables in `create`.
+the write lock with BEGIN IMMEDIATE *before* reading the head, and manages BEGIN IMMEDIATE / COMMIT /
+ROLLBACK itself; sqlite-utils builds the tables in `create`.
 
-Durability, measured (bench: 300 appends of one event + command + a 2 kB snapshot onto a 10,000-row
-file, ext4 on a virtio disk, two runs each):
-  synchronous=FULL   median 0.39-0.44 ms per append (p90 0.50-0.52 ms)
-  synchronous=NORMAL median 0.03-0.07 ms per append (p90 0.06-0.08 ms)
-FULL is far under the 5 ms budget, so it stays: a committed append survives a power cut.
+Journal (issue 15): the rollback journal (journal_mode=DELETE), not WAL. Once a command has returned,
+the .plcg file alone holds it, even while a reader holds the file open (a WAL checkpoint cannot finish
+then, and the last commands stay in the -wal file that players do not mail), and nothing is left beside
+it. Measured (a folder on the work disk; 150 appends of one event + command + a 2 kB snapshot,
+synchronous=FULL, this shared and loaded 2-core box, two interleaved runs, median / p90 ms):
+  DELETE 6.5/25, 6.4/32   TRUNCATE 12/32, 6.3/26   PERSIST 20/35, 5.2/20
+  WAL 4.8/14, 2.0/8.3 (the old mode: the file alone lacks the last commands)
+  WAL + wal_checkpoint(TRUNCATE) after each 24/38, 9.2/44
+DELETE is the cheapest mode that leaves the file whole, and leaves no file beside it (TRUNCATE and
+PERSIST keep a -journal). In the bench's campaign builder (bench/synth.py, 2,478 commands through one
+Ledger, two runs each) a command costs 2.0-2.2 ms against 0.36-0.44 ms under WAL: within the 5 ms
+append budget, and far below a CLI process start (~200 ms).
+A file of an earlier release (WAL) is switched the first time it is opened where it is writable (`_leave_wal`).
+
+Durability: synchronous=FULL: a committed append survives a power cut.
 """
 from __future__ import annotations
 
@@ -35,7 +42,7 @@ from pathlib import Path
 
 import attrs
 
-from events.errors import BadInput, WriteConflict
+from events.errors import BadInput, UnreadableRow, WriteConflict
 
 from .chain import ChainCheck
 from .codec import GENESIS, chain_hash, chain_record, dumps, loads
@@ -49,6 +56,38 @@ _COLD_TABLE = "CREATE TABLE snapshot_cold (id INTEGER PRIMARY KEY CHECK (id = 1)
 # Replay must know what the reverts take back before it folds; this (tiny) index finds them without a
 # scan of the log. Files made before it get it at their first append; reading one without it scans.
 _REVERTS_INDEX = "CREATE INDEX IF NOT EXISTS events_reverted ON events (seq) WHERE type = 'reverted'"
+
+# ruling R43. Every schema object a plcg release has written, with its SQL as SQLite keeps it (whitespace folded):
+# a file holding anything else (a trigger, a view, a table or column changed or added) was changed by
+# another tool, and is refused before anything is read or written. The tables are sqlite-utils' (events,
+# meta) and the store's own; snapshot_cold and the index came later (a file without them is fine).
+_EVENTS_SQL = ('CREATE TABLE "events" ( "seq" INTEGER PRIMARY KEY, "batch" INTEGER NOT NULL, "type" TEXT,'
+               ' "version" INTEGER, "firefight" INTEGER, "step" TEXT, "payload" TEXT, "recorded" TEXT,'
+               ' "command" TEXT, "prev_hash" TEXT, "hash" TEXT )')
+KNOWN_SCHEMA = {
+    ("table", "events", "events"): {_EVENTS_SQL},
+    ("table", "meta", "meta"): {'CREATE TABLE "meta" ( "key" TEXT PRIMARY KEY, "value" TEXT )'},
+    ("index", "sqlite_autoindex_meta_1", "meta"): {None},
+    ("table", "snapshot", "snapshot"): {
+        "CREATE TABLE snapshot (id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER, hash TEXT, state BLOB)"},
+    ("table", "snapshot_cold", "snapshot_cold"): {_COLD_TABLE},
+    ("index", "events_reverted", "events"): {"CREATE INDEX events_reverted ON events (seq) WHERE type = 'reverted'"},
+    # SQLite's own statistics (ANALYZE): they steer query plans only
+    ("table", "sqlite_stat1", "sqlite_stat1"): {"CREATE TABLE sqlite_stat1(tbl,idx,stat)"},
+}
+
+
+def schema_problem(schema: list[tuple]) -> str | None:
+    """What in sqlite_master (type, name, tbl_name, sql rows) no release wrote, in words; None if all is ours."""
+    for kind, name, tbl, sql in schema:
+        allowed = KNOWN_SCHEMA.get((kind, name, tbl))
+        folded = None if sql is None else " ".join(str(sql).split())
+        if allowed is None:
+            return f"a {kind} {name!r}" + (f" on {tbl!r}" if tbl != name else "")
+        if folded not in allowed:
+            return f"a changed {kind} {name!r}"
+    return None
+
 
 # Column order of `events` (and of every tuple rows_for_audit yields).
 COLUMNS = (
@@ -65,6 +104,88 @@ _SELECT = "SELECT seq, batch, type, version, firefight, step, payload, recorded,
 
 # SQLite result codes (primary code = extended code & 0xFF)
 _BUSY, _LOCKED, _READONLY, _CANTOPEN, _NOTADB, _CORRUPT = 5, 6, 8, 14, 26, 11
+
+# The rollback journal, deleted at each commit: once a command has returned, the .plcg file alone
+# holds it (players mail that one file), and nothing is left beside it. In WAL mode the last commands
+# sat in the -wal file until a checkpoint, which a reader holding the file open prevents.
+JOURNAL = "DELETE"
+
+
+# ---- building a new file under a temporary name (new, import) --------------------------------------
+
+def temp_path(db_path: str, kind: str) -> str:
+    """A temporary name beside db_path (same folder: the rename is atomic) for a file being built."""
+    import secrets
+
+    d, base = os.path.split(os.path.abspath(db_path))
+    return os.path.join(d, f".{base}.{kind}-{os.getpid()}-{secrets.token_hex(4)}")
+
+
+def remove_file(path: str) -> None:
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        try:
+            os.unlink(path + suffix)
+        except OSError:
+            pass
+
+
+def sweep_temps(db_path: str) -> None:
+    """Remove what a `new` or `import` killed before it finished left beside db_path (its process gone)."""
+    import glob
+    import re
+
+    d, base = os.path.split(os.path.abspath(db_path))
+    pat = re.compile(r"\." + re.escape(base) + r"\.(new|import)-(\d+)-[0-9a-f]{8}$")
+    for p in glob.glob(os.path.join(glob.escape(d), "." + glob.escape(base) + ".*")):
+        m = pat.match(os.path.basename(p))
+        if m is None:
+            continue
+        pid = int(m.group(2))
+        if pid != os.getpid():
+            try:
+                os.kill(pid, 0)
+                continue  # still running: its own file
+            except ProcessLookupError:
+                pass
+            except OSError:
+                continue
+        remove_file(p)
+
+
+def fsync_path(path: str) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def place(tmp: str, db_path: str) -> None:
+    """Move the finished file tmp to db_path, never replacing a file that appeared meanwhile."""
+    for suffix in ("-wal", "-journal"):
+        side = tmp + suffix
+        if os.path.exists(side) and os.path.getsize(side) > 0:
+            raise BadInput(f"cannot finish {db_path}: {side} was not folded in")
+    fsync_path(tmp)
+    try:
+        os.link(tmp, db_path)  # fails if db_path exists: no clobbering
+    except FileExistsError:
+        raise BadInput(f"{db_path} exists already (it appeared meanwhile); nothing overwritten") from None
+    except OSError:
+        if os.path.exists(db_path):
+            raise BadInput(f"{db_path} exists already (it appeared meanwhile); nothing overwritten") from None
+        os.replace(tmp, db_path)  # a file system without hard links
+    else:
+        os.unlink(tmp)
+    remove_file(tmp)  # sidecars, if any
+    try:  # make the new name durable
+        dfd = os.open(os.path.dirname(os.path.abspath(db_path)), os.O_RDONLY)
+        try:
+            os.fsync(dfd)
+        finally:
+            os.close(dfd)
+    except OSError:
+        pass
 
 
 @attrs.frozen
@@ -94,6 +215,21 @@ class Stored:
     hash: str
 
 
+_REQUIRED: dict = {}
+
+
+def _required() -> dict:
+    """type -> (current version, the payload keys an event of that version must hold)."""
+    if not _REQUIRED:
+        import attrs as _a
+
+        from events.types import REGISTRY
+
+        for name, cls in REGISTRY.items():
+            _REQUIRED[name] = (cls.VERSION, frozenset(f.name for f in _a.fields(cls) if f.default is _a.NOTHING))
+    return _REQUIRED
+
+
 def _now() -> str:
     return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
@@ -101,6 +237,33 @@ def _now() -> str:
 def _primary(e: sqlite3.Error) -> int | None:
     code = getattr(e, "sqlite_errorcode", None)
     return None if code is None else code & 0xFF
+
+
+def _leave_wal(path: str, uri: str) -> None:
+    """A file of an earlier release is in WAL mode (its header's bytes 18-19 are 2), and even a
+    read-only connection to it leaves -wal/-shm files beside it. Where file and folder are writable
+    it is switched to the rollback journal once, before the read: a change of the file's format, not
+    of its content (the -wal's commands are folded into the file), so no command leaves anything
+    beside a campaign. Elsewhere (read-only, or another connection holds it) it is read as it is."""
+    try:
+        with open(path, "rb") as fh:
+            header = fh.read(20)
+    except OSError:
+        return
+    if len(header) < 20 or header[:16] != b"SQLite format 3\x00" or header[18:20] != b"\x02\x02":
+        return
+    if not (os.access(path, os.W_OK) and os.access(os.path.dirname(os.path.abspath(path)), os.W_OK)):
+        return
+    try:
+        conn = _connect(uri + "?mode=rw")
+    except sqlite3.Error:
+        return
+    try:
+        conn.execute(f"PRAGMA journal_mode={JOURNAL}")
+    except sqlite3.Error:
+        pass  # another connection holds it: it stays WAL until a command finds it alone
+    finally:
+        conn.close()
 
 
 def _connect(uri: str) -> sqlite3.Connection:
@@ -121,7 +284,7 @@ class Store:
 
     @classmethod
     def create(cls, path: str, meta: dict[str, str]) -> "Store":
-        """Make a new campaign file (WAL mode) holding `meta` plus "format"; refuse if PATH exists."""
+        """Make a new campaign file (rollback journal) holding `meta` plus "format"; refuse if PATH exists."""
         if "format" in meta:
             raise ValueError('meta key "format" is the store\'s own')
         for k, v in meta.items():
@@ -137,7 +300,7 @@ class Store:
         conn = None
         try:
             conn = _connect(Path(path).absolute().as_uri() + "?mode=rw")
-            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute(f"PRAGMA journal_mode={JOURNAL}")
             conn.execute("PRAGMA synchronous=FULL")
             import sqlite_utils  # lazy: only `plcg new` (and import) build tables; every other command skips it (~50 ms)
 
@@ -182,11 +345,31 @@ class Store:
         if os.path.isdir(path):
             raise BadInput(f"{path} is a directory, not a plcg campaign file")
         uri = Path(path).absolute().as_uri()
+        if not write:
+            _leave_wal(path, uri)
         try:
             conn, meta = cls._connect_checked(uri + ("?mode=rw" if write else "?mode=ro"), path)
         except sqlite3.Error as e:
             if write or not isinstance(e, sqlite3.OperationalError) or _primary(e) not in (_READONLY, _CANTOPEN):
                 raise cls._open_error(path, e) from None
+            journal = path + "-journal"
+            if os.path.exists(journal) and os.path.getsize(journal) > 0:
+                # A hot journal: a writer was killed in the middle of its commit, and the file holds
+                # part of an uncommitted command. A read-only connection cannot roll it back
+                # (SQLITE_READONLY_ROLLBACK) and must never read past it (immutable would): roll it
+                # back once with a writing connection (recovery: the file returns to its last commit).
+                try:
+                    rw = _connect(uri + "?mode=rw")
+                    try:
+                        rw.execute("SELECT count(*) FROM sqlite_master").fetchone()
+                    finally:
+                        rw.close()
+                    conn, meta = cls._connect_checked(uri + "?mode=ro", path)
+                except sqlite3.Error:
+                    raise BadInput(f"cannot read {path}: a command was cut off while writing it ({journal}"
+                                   " holds its undo) and it cannot be finished here; open it once where the"
+                                   " file and its directory are writable") from None
+                return cls._ready(conn, path, write, meta)
             # A WAL file in a read-only directory: mode=ro cannot create the -shm file
             # (SQLITE_READONLY_DIRECTORY). With no -wal content to miss, the file alone is the whole
             # ledger: read it as immutable. A -wal with frames in it would be silently ignored
@@ -201,8 +384,17 @@ class Store:
                 conn, meta = cls._connect_checked(uri + "?mode=ro&immutable=1", path)
             except sqlite3.Error as e2:
                 raise cls._open_error(path, e2) from None
+        return cls._ready(conn, path, write, meta)
+
+    @classmethod
+    def _ready(cls, conn: sqlite3.Connection, path: str, write: bool, meta: dict[str, str]) -> "Store":
         if write:
             conn.execute("PRAGMA synchronous=FULL")
+            try:  # a file of an earlier release (WAL): fold its -wal in and keep the file whole from now on
+                if conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal":
+                    conn.execute(f"PRAGMA journal_mode={JOURNAL}")
+            except sqlite3.Error:
+                pass  # another connection holds it: it stays WAL until the next write finds it alone
         else:
             conn.execute("PRAGMA query_only=1")
         return cls(conn, path, write, meta)
@@ -220,13 +412,18 @@ class Store:
     def _check(conn: sqlite3.Connection, path: str) -> dict[str, str]:
         """The file's meta, after checking it is a plcg campaign this release can read."""
         try:
-            tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            schema = conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_master").fetchall()
         except sqlite3.DatabaseError as e:
             if _primary(e) in (_NOTADB, _CORRUPT):
                 raise BadInput(f"{path} is not a plcg campaign file (not SQLite: {e})") from None
             raise
+        tables = {r[1] for r in schema if r[0] == "table"}
         if not _TABLES <= tables:
             raise BadInput(f"{path} is not a plcg campaign file (a SQLite file without the ledger tables)")
+        foreign = schema_problem(schema)
+        if foreign:
+            raise BadInput(f"{path} holds {foreign}, which no plcg release writes: refused, nothing written"
+                           " (a file changed by another tool; plcg export/import from a good copy)")
         meta = {str(k): str(v) for k, v in conn.execute("SELECT key, value FROM meta")}
         try:
             fmt = int(meta["format"])
@@ -433,7 +630,7 @@ class Store:
             for row in cur:  # not `yield from`: closing this generator must not close the cursor through it
                 yield row
         except sqlite3.DatabaseError as e:
-            raise BadInput(f"cannot read {self.path}: {e}") from None
+            raise self._unreadable(0, None) or BadInput(f"cannot read {self.path}: {e}") from None
         finally:
             try:
                 cur.close()
@@ -446,9 +643,27 @@ class Store:
             rows = self._rows(_SELECT + " WHERE seq > ? ORDER BY seq", (since,))
         else:
             rows = self._rows(_SELECT + " WHERE seq > ? AND seq <= ? ORDER BY seq", (since, until))
+        try:
+            yield from self._stored(rows)
+        finally:
+            rows.close()  # now, while the connection is open: a reader that stopped early (or an error)
+
+    @staticmethod
+    def _stored(rows) -> Iterator[Stored]:
+        required = _required()
         for seq, batch, type_, version, ff, step, payload, recorded, command, h in rows:
-            yield Stored(seq, batch, type_, version, ff, step, loads(payload), recorded,
-                         None if command is None else loads(command), h)
+            try:
+                p = loads(payload)
+                c = None if command is None else loads(command)
+            except (TypeError, ValueError):
+                raise UnreadableRow(seq, "its payload or command is not JSON") from None
+            need = required.get(type_) if type(type_) is str else None
+            if type(type_) is not str or type(p) is not dict or type(version) is not int or type(batch) is not int \
+                    or type(ff) is not int or type(step) is not str or not (c is None or type(c) is dict):
+                raise UnreadableRow(seq, f"its columns do not hold a {type_!r} event as plcg writes it")
+            if need is not None and version == need[0] and not need[1] <= p.keys():
+                raise UnreadableRow(seq, f"its {type_} payload lacks {', '.join(sorted(need[1] - p.keys()))}")
+            yield Stored(seq, batch, type_, version, ff, step, p, recorded, c, h)
 
     def read_chunks(self, until: int, columns: tuple = ("seq", "firefight", "step", "type", "payload", "recorded"),
                     chunk: int = 4096, since: int = 0) -> Iterator[list[tuple]]:
@@ -463,8 +678,21 @@ class Store:
             except (TypeError, ValueError):
                 payloads = None
             if not isinstance(payloads, list) or len(payloads) != len(rows):  # an edited payload: row by row
-                payloads = [loads(r[at]) for r in rows]  # raises as read() does on the first that is not JSON
+                payloads = [self._payload(r, at, columns) for r in rows]
             yield [(*r[:at], p, *r[at + 1:]) for r, p in zip(rows, payloads)]
+
+    @staticmethod
+    def _payload(row: tuple, at: int, columns: tuple) -> dict:
+        """A row's payload read alone (a chunk that did not parse whole): one that is not a JSON object
+        is an UnreadableRow naming its seq."""
+        seq = row[columns.index("seq")] if "seq" in columns else "?"
+        try:
+            p = loads(row[at])
+        except (TypeError, ValueError):
+            raise UnreadableRow(seq, f"the payload of row {seq} is not JSON") from None
+        if type(p) is not dict:
+            raise UnreadableRow(seq, f"the payload of row {seq} is not a JSON object")
+        return p
 
     def read_raw(self, since: int = 0) -> Iterator[tuple]:
         """(seq, type, version, payload_text) for seq > since, in order, straight from the cursor."""
@@ -544,7 +772,25 @@ class Store:
                         continue
                 yield (*self._chunk_by_row(lo, top), stale)
         except sqlite3.DatabaseError as e:
-            raise BadInput(f"cannot read {self.path}: {e}") from None
+            raise self._unreadable(since, hi) or BadInput(f"cannot read {self.path}: {e}") from None
+
+    def _unreadable(self, lo: int, hi: int | None) -> UnreadableRow | None:
+        """After a read failed in SQLite (bytes that are not UTF-8 text): the first row of lo < seq <= hi that
+        cannot be read, as an UnreadableRow naming its seq (only on this error path: row by row)."""
+        try:
+            seqs = [s for (s,) in self.conn.execute("SELECT seq FROM events WHERE seq > ? AND seq <= ?"
+                                                    " ORDER BY seq", (lo, 2**62 if hi is None else hi))]
+        except sqlite3.DatabaseError:
+            return None
+        for seq in seqs:
+            try:
+                t, p, c = self.conn.execute("SELECT type, payload, command FROM events WHERE seq = ?",
+                                            (seq,)).fetchone()
+            except sqlite3.DatabaseError as e:
+                return UnreadableRow(seq, f"SQLite cannot read it ({e})")
+            if type(t) is not str or type(p) is not str or not (c is None or type(c) is str):
+                return UnreadableRow(seq, "a column holds bytes or a number where plcg writes text")
+        return None
 
     def _chunk_by_row(self, lo: int, top: int) -> tuple[list, list, list]:
         seqs, types, payloads = [], [], []
@@ -553,8 +799,7 @@ class Store:
             try:
                 payloads.append(loads(text))
             except (TypeError, ValueError):
-                raise BadInput(f"cannot read {self.path}: the payload of row {seq} is not JSON"
-                               " (plcg audit tells what else was changed)") from None
+                raise UnreadableRow(seq, f"the payload of row {seq} is not JSON") from None
             seqs.append(seq)
             types.append(type_)
         return seqs, types, payloads
@@ -636,8 +881,8 @@ class Store:
                         yield list(zip(*cols))
                         continue
                 yield list(self._rows(by_row, (lo, top)))
-        except sqlite3.DatabaseError as e:
-            raise BadInput(f"cannot read {self.path}: {e}") from None
+        except sqlite3.DatabaseError as e:  # text SQLite cannot decode: name the row (issue 15)
+            raise self._unreadable(since, until) or BadInput(f"cannot read {self.path}: {e}") from None
 
     def snapshot(self) -> tuple[int, str, bytes] | None:
         """(seq, hash, blob) of the stored snapshot, or None."""

@@ -92,6 +92,10 @@ class CampaignStarted(Event):
     card: dict  # the whole CG Card, so the log replays without the card file
     redeployment: str | None  # "A" | "B" | None (chosen at 3.2)
     rules_revision: int  # ruling R32: the ledger's rules revision the campaign is decided under (v1 logs: 1)
+    # ruling R31: "ledger" (OS dice, recorded with each command; the seed is unused) or "seeded"
+    # (--seed: predictable); None in a campaign started before this was recorded (seeded)
+    dice: str | None = None
+    dice_policy: str | None = None  # "any" | "no-typed"
     # play by email (cg/pbem.py): {"keys": {"axis": PUB, "allied": PUB}, "dice_policy": ...}; a
     # campaign without it stores no such key (events/convert.py leaves a None out), as before
     pbem: dict | None = None

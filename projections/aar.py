@@ -30,7 +30,7 @@ from cg.state import CampaignState
 from cg.steps import BY_ID, ORDER
 from events.codec import loads
 from events.convert import upcast
-from events.errors import BadInput
+from events.errors import UNFOLDABLE, BadInput
 from events.types import REGISTRY
 from projections.charts import line_chart
 from projections.digest import digest
@@ -54,12 +54,33 @@ def export_chunks(ledger, fmt: str):
     ledger must stay open until the last."""
     if fmt == "jsonl":
         return (line + "\n" for line in export_lines(ledger.store))
-    if fmt == "md":
-        return iter_md(iter_report(walk(ledger)))
-    if fmt == "html":
+    if fmt not in ("md", "html"):
+        raise BadInput(f"unknown export format {fmt!r}: one of {', '.join(FORMATS)}")
+    try:
+        if fmt == "md":
+            return _named(ledger, iter_md(iter_report(walk(ledger))))
         h = walk(ledger, maps=True)
-        return iter_html(iter_report(h, html=True), title=f"After Action Report — {h.final.card.campaign.name}")
-    raise BadInput(f"unknown export format {fmt!r}: one of {', '.join(FORMATS)}")
+        return _named(ledger, iter_html(iter_report(h, html=True),
+                                        title=f"After Action Report — {h.final.card.campaign.name}"))
+    except UNFOLDABLE:
+        _name_the_row(ledger)
+        raise
+
+
+def _named(ledger, pieces):
+    """The pieces; a row edited against its schema met on the way is exit 2 naming it, never 5."""
+    try:
+        yield from pieces
+    except UNFOLDABLE:
+        _name_the_row(ledger)
+        raise
+
+
+def _name_the_row(ledger) -> None:
+    """Only after the report met a row it cannot use: the checked read raises UnreadableRow naming the
+    first row that does not hold its event as plcg writes it (issue 15)."""
+    for _ in ledger.store.read():
+        pass
 
 
 # ---- the history, folded once ----------------------------------------------------------------------
@@ -378,10 +399,35 @@ def _overview(h: History) -> list:
     n = h.count
     items.append([("b", "Log:"), f" {n} event{'s' if n != 1 else ''} recorded {first.recorded[:10]} to "
                   f"{last.recorded[:10]}" + (f", {undos} undo{'s' if undos != 1 else ''}" if undos else "")
-                  + "; seed ", ("code", st.seed), ", last hash ",
-                  ("code", last.hash[:16]), ", replay digest ", ("code", digest(st)["digest"][:16]),
+                  + "; head witness ", ("code", f"{last.seq}:{last.hash[:16]}"),
+                  " (plcg audit --witness checks it), replay digest ", ("code", digest(st)["digest"][:16]),
                   f" (plcg {st.product_version or '?'})."])
+    items.append(_dice_item(h))
     return items
+
+
+def _dice_item(h: History) -> list:
+    """Who made the dice (ruling R31): the roller, and every roll counted per source and side."""
+    from events.roll import source_of
+
+    st = h.final
+    counts: dict = {}
+    for chunk in h.store.read_chunks(h.last.seq, columns=("seq", "payload")):  # one more scan: the counts
+        for _seq, p in chunk:
+            _count_rolls(p, counts, source_of)
+    shown = ["ledger (unforeseeable)"] if st.dice_mode == "ledger" else ["seeded (predictable), seed ",
+                                                                         ("code", st.seed)]
+    said = "; ".join(f"{src} {side} {n}" for (src, side), n in sorted(counts.items())) or "none"
+    return [("b", "Dice:"), " ", *shown, f"; rolls by source and side: {said}."]
+
+
+def _count_rolls(p: dict, counts: dict, source_of) -> None:
+    """The rolls of one payload into counts[(source, side)]."""
+    rolls = ([p["roll"]] if isinstance(p.get("roll"), dict) else []) + \
+        [x for x in (p.get("rolls") or []) if isinstance(x, dict)]
+    for x in rolls:
+        key = (source_of(x), p.get("side") or "both")
+        counts[key] = counts.get(key, 0) + 1
 
 
 def _firefight(h: History, ff, html: bool) -> list:
@@ -847,13 +893,19 @@ def _inline_svg(svg: str, prefix: str, cls: str) -> str:
 
 # ---- Markdown ---------------------------------------------------------------------------------------
 
+def _md_text(text: str) -> str:
+    """Text a player typed, as Markdown shows it and never as HTML a renderer would run."""
+    return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
 def _md_inline(parts) -> str:
     out = []
     for x in parts:
         if isinstance(x, str):
-            out.append(x)
+            out.append(_md_text(x))
             continue
         style, text = x
+        text = str(text).replace("`", "'") if style == "code" else _md_text(text)
         if style == "b":
             out.append(f"**{text}**")
         elif style == "i":
@@ -872,7 +924,7 @@ def _md_inline(parts) -> str:
 
 
 def _md_cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+    return _md_text(text).replace("|", "\\|").replace("\n", " ")
 
 
 def render_md(blocks: list) -> str:

@@ -26,7 +26,8 @@ import orjson
 
 from cg.bulk import gc_paused
 from cg.commands import decide, decide_all
-from events.errors import BadInput, Refused
+from events.errors import BadInput, Refused, UnreadableRow
+from events.roll import source_of
 from cg.evolve import evolve, fold, reverted_seqs, start
 from cg.snapshot import settled
 from events.chain import ChainCheck
@@ -52,17 +53,60 @@ def _norm(x):
 SEQ, BATCH, TYPE, VERSION, FIREFIGHT, STEP, PAYLOAD, COMMAND, TEXT = range(9)
 
 
-def run_audit(ledger) -> dict:
+def run_audit(ledger, witnesses=()) -> dict:
+    """The findings and notes; `witnesses`: (seq, hash prefix) pairs noted earlier (`plcg head`)."""
     # The audit keeps a long campaign's state alive and makes next to no reference cycles: the cyclic
     # collector, triggered by the allocations, would only walk it again and again.
-    return audit_store(ledger.store)
+    return audit_store(ledger.store, witnesses)
 
 
-def audit_store(store) -> dict:
+def audit_store(store, witnesses=()) -> dict:
     """The audit of an open store (`plcg receive` audits a new copy made from a bundle this way
     before it takes its place)."""
     with gc_paused():
-        return _audit(store)
+        report = _audit(store)
+    for seq, prefix in witnesses:
+        _witness(store, report["findings"], seq, prefix)
+    report["findings"].sort(key=lambda f: (f["seq"], f["rule"]))
+    return report
+
+
+def _witness(store, findings, seq: int, prefix: str) -> None:
+    """A witness noted or posted earlier: the log must still hold row SEQ with that hash (ruling R44)."""
+    h = store.hash_at(seq)
+    if h is None:
+        head = store.head()[0]
+        findings.append({"seq": seq, "rule": "witness", "what": f"witness {seq}:{prefix}: the log no longer holds"
+                         f" seq {seq} (it ends at seq {head}): cut after the witness was taken"})
+    elif not (isinstance(h, str) and h.startswith(prefix.lower())):
+        findings.append({"seq": seq, "rule": "witness", "what": f"witness {seq}:{prefix}: row {seq} now has hash"
+                         f" {str(h)[:16]}: the log was rewritten at or before seq {seq}"})
+
+
+class _Dice:
+    """Who made the dice (ruling R31): the campaign's roller, its policy, and every roll and every roll
+    made again after an undo, counted per source and side."""
+
+    def __init__(self):
+        self.first: dict = {}
+        self.rolls: dict = {}
+        self.again: dict = {}
+
+    def add(self, p, again: bool = False) -> None:
+        """The rolls of payload p (again: as made again after an undo)."""
+        if not isinstance(p, dict):
+            return
+        counts = self.again if again else self.rolls
+        side = p.get("side") if p.get("side") in ("axis", "allied") else "both"
+        for roll in _rolls(p).values():
+            src = source_of(roll)
+            counts.setdefault(src, {}).setdefault(side, 0)
+            counts[src][side] += 1
+
+    def report(self) -> dict:
+        mode = self.first.get("dice") or "seeded"  # a campaign started before the key was recorded was seeded
+        return {"roller": mode, "shown": "seeded (predictable)" if mode == "seeded" else "ledger (unforeseeable)",
+                "policy": self.first.get("dice_policy") or "any", "rolls": self.rolls, "rerolls": self.again}
 
 
 class _Reader:
@@ -75,12 +119,23 @@ class _Reader:
     def __init__(self, store):
         self.store = store
         self.check = ChainCheck.of(store)  # the stored snapshot's (seq, hash) only as evidence of deleted rows
-        self.rows = (row for chunk in store.audit_chunks() for row in chunk)  # chunked: as the replay reads
+        self.rows = self._readable(store)
         self.unreadable = None
         self.total = 0
         self.findings: list[tuple] = []
         self.prev = (0, None)  # the row before: a head_signed row must sign exactly it (play by email)
         self.signed_before: dict = {}  # seq of a head_signed row -> (seq, hash) of the row before it
+
+    def _readable(self, store):
+        """The rows, chunked as the replay reads them; a row SQLite cannot give as text (not UTF-8)
+        ends them with a finding naming it."""
+        try:
+            for chunk in store.audit_chunks():
+                yield from chunk
+        except UnreadableRow as e:
+            if self.unreadable is None:
+                self.unreadable = e.seq
+            self.findings.append((e.seq, "format", f"{e}; no row from here on can be read"))
 
     def _next(self):
         """The next readable row as the audit keeps it, or None at the end or at the first unreadable."""
@@ -243,13 +298,16 @@ def _checkpoints(store, current) -> tuple[set, dict]:
 
 def _audit(store) -> dict:
     reader = _Reader(store)
+    dice = _Dice()
     try:
-        return _audit_rows(store, reader)
+        report = _audit_rows(store, reader, dice)
     finally:
         reader.close()
+    report["dice"] = dice.report()
+    return report
 
 
-def _audit_rows(store, reader) -> dict:
+def _audit_rows(store, reader, dice) -> dict:
     findings: list[dict] = []
     notes: list[dict] = []
 
@@ -274,6 +332,7 @@ def _audit_rows(store, reader) -> dict:
     reverted: set[int] = set()
     undone_kinds: list[tuple] = []  # (revert seq, {roll key}) for re-roll notes (_roll_key)
     where: dict[int, tuple] = {}  # seq -> (firefight, step) recorded, for the re-roll notes
+    rerolled: set[int] = set()  # seqs of the rolls made again after an undo (counted once each)
     batch = None
     try:
         for batch in reader.batches():
@@ -282,9 +341,13 @@ def _audit_rows(store, reader) -> dict:
             if hseq in checkpoints and st is not None:
                 copies[hseq] = _checkpoint_copy(st)
             # an event type or version this release does not know: a newer plcg wrote it (exit 2, as status)
-            payloads = [r[PAYLOAD] if current.get(r[TYPE]) == r[VERSION] else upcast(r[TYPE], r[VERSION], r[PAYLOAD])
+            payloads = [r[PAYLOAD] if current.get(r[TYPE]) == r[VERSION] else _upcast_row(r)
                         for r in batch]
+            for p in payloads:
+                dice.add(p)
             if htype == "campaign_started":
+                if not dice.first and isinstance(payloads[0], dict):
+                    dice.first = payloads[0]
                 if st is not None:
                     find(hseq, "1.1", "a second campaign_started")
                     continue
@@ -370,10 +433,13 @@ def _audit_rows(store, reader) -> dict:
                         key = _roll_key(r[TYPE], p, where[r[SEQ]])
                         for useq, kinds in undone_kinds:
                             if key in kinds:
+                                if r[SEQ] not in rerolled:
+                                    rerolled.add(r[SEQ])
+                                    dice.add(p, again=True)
                                 who = p.get("side") or "both"
                                 notes.append({"seq": r[SEQ], "what": f"{r[TYPE]} of {who} made again after the undo "
                                                                      f"at seq {useq}: {p['roll']['dice']}"})
-    except _UNFOLDABLE as e:
+    except (*_UNFOLDABLE, UnreadableRow) as e:
         # A row edited against its schema (its hash recomputed or not) gets here: its events do not
         # fold, so nothing after them can be decided again. The chain findings stand as found.
         head = batch[0]
@@ -526,6 +592,9 @@ def _compare(find, stored_events, payloads, produced):
             if dice != exp.get("dice"):
                 if got.get("manual"):
                     find(seq, table, f"dice {dice} differ from the dice the command gave {exp.get('dice')}")
+                elif got.get("source") == "ledger":
+                    find(seq, table, f"dice {dice} differ from the ledger's dice recorded with the command"
+                                     f" {exp.get('dice')}")
                 else:
                     find(seq, "seed", f"dice {dice} are not the seeded roller's {exp.get('dice')}")
             elif got.get("final") == exp.get("final") and got.get("drm") == exp.get("drm") and \
@@ -636,7 +705,7 @@ def audit_tail(state, history: list, rows: list) -> dict:
         for batch in batches:
             head = batch[0]
             hseq, cmd = head[SEQ], head[COMMAND]
-            payloads = [r[PAYLOAD] if current.get(r[TYPE]) == r[VERSION] else upcast(r[TYPE], r[VERSION], r[PAYLOAD])
+            payloads = [r[PAYLOAD] if current.get(r[TYPE]) == r[VERSION] else _upcast_row(r)
                         for r in batch]
             for r in batch:
                 if (r[FIREFIGHT], r[STEP]) != (st.firefight, st.step):
@@ -672,3 +741,14 @@ def audit_tail(state, history: list, rows: list) -> dict:
     except _UNFOLDABLE as e:
         find(batch[0][SEQ], "format", f"{batch[0][TYPE]} cannot be decided again or folded ({type(e).__name__}: {e})")
     return _report(findings, [], len(rows))
+
+
+def _upcast_row(r) -> dict:
+    """A stored payload at its event's current version; a type or version this release does not know
+    (a newer plcg, or a row edited against the schema) is an UnreadableRow naming its seq: a finding."""
+    try:
+        return upcast(r[TYPE], r[VERSION], r[PAYLOAD])
+    except UnreadableRow:
+        raise
+    except BadInput as e:
+        raise UnreadableRow(r[SEQ], str(e).removeprefix("the log holds ")) from None

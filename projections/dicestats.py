@@ -62,6 +62,8 @@ def chi_square_p(x: float, df: int) -> float:
 
 def roll_source(roll: dict, cmd: dict) -> str:
     """Where a roll's dice came from (log --json `source`): a two-party reveal's, typed in, the ledger's."""
+    if roll.get("source") is not None:  # recorded with the roll (ruling R31): ledger, seeded, typed, two-party
+        return roll["source"]
     if cmd.get("name") == "reveal":
         return "two-party"
     return "typed" if roll.get("manual") else "seeded"

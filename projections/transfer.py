@@ -13,7 +13,7 @@ only after the chain matched and the audit found nothing: a failed import leaves
 from __future__ import annotations
 
 import os
-import secrets
+import re
 from collections.abc import Iterator
 
 import orjson
@@ -48,22 +48,69 @@ def _name(file: str) -> str:
     return file  # as the player gave it
 
 
-def parse_lines(file: str, text: str) -> list[tuple[int, dict]]:
-    """(line number, event dict) for every line, checked for form and order; BadInput naming the line."""
+MAX_LINE = 8 * 2**20  # bytes of one line: the first (the whole CG Card) is the longest, far below
+MAX_FILE = 2**30  # bytes of a log: a CG of a hundred thousand events exports to well under this
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")  # the command line refuses these in what a player types
+
+
+def _lines(file: str, fh) -> Iterator[tuple[int, str]]:
+    """(line number, text) of each line, read a bounded line at a time: a huge line is refused
+    without being read whole (memory stays small on any input)."""
     name = _name(file)
-    lines = text.split("\n")
-    while lines and lines[-1].strip() == "":  # the newline after the last event, or a few
-        lines.pop()
-    if not lines:
-        raise BadInput(f"{name} is empty: no events to import")
-    out: list[tuple[int, dict]] = []
+    n = 0
+    while True:
+        parts, size = [], 0
+        while True:  # a megabyte at a time: readline(limit) alone would grow its buffer to twice the limit
+            piece = fh.readline(2**20)
+            if not piece:
+                break
+            parts.append(piece)
+            size += len(piece)
+            if piece.endswith(b"\n"):
+                break
+            if size > MAX_LINE:
+                raise BadInput(f"{name} line {n + 1}: longer than {MAX_LINE // 2**20} MB: not a plcg log")
+        if not parts:
+            return
+        n += 1
+        raw = parts[0] if len(parts) == 1 else b"".join(parts)
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise BadInput(f"{name} line {n}: not UTF-8 text") from None
+        if n == 1 and text.startswith("\ufeff"):  # a byte order mark some editors add: not part of the log
+            text = text[1:]
+        yield n, text.rstrip("\n")
+
+
+def _typed_text(v) -> bool:
+    """Whether a command value holds a control character (what the command line refuses)."""
+    if isinstance(v, str):
+        return _CONTROL.search(v) is not None
+    if isinstance(v, list):
+        return any(_typed_text(x) for x in v)
+    if isinstance(v, dict):
+        return any(_typed_text(k) or _typed_text(x) for k, x in v.items())
+    return False
+
+
+def parse_lines(file: str, lines) -> Iterator[tuple[int, dict]]:
+    """(line number, event dict) for every line, checked for form and order; BadInput naming the line.
+    `lines`: the text, or (line number, text) pairs (_lines)."""
+    name = _name(file)
+    if isinstance(lines, str):
+        lines = enumerate(lines.split("\n"), 1)
     seen: dict[int, int] = {}  # seq -> line
     prev_seq, prev_batch = 0, None
-    for n, line in enumerate(lines, 1):
+    blank = None  # the first blank line: only trailing blank lines are allowed
+    for n, line in lines:
         if line.endswith("\r"):
             line = line[:-1]
         if not line.strip():
-            raise BadInput(f"{name} line {n}: empty line (one JSON object per line, no gaps)")
+            blank = blank or n
+            continue
+        if blank is not None:
+            raise BadInput(f"{name} line {blank}: empty line (one JSON object per line, no gaps)")
         try:
             obj = orjson.loads(line)
         except orjson.JSONDecodeError as e:
@@ -81,6 +128,9 @@ def parse_lines(file: str, text: str) -> list[tuple[int, dict]]:
             v = obj[k]
             if not isinstance(v, t) or (t is int and isinstance(v, bool)):
                 raise BadInput(f"{name} line {n}: {k} has the wrong type ({type(v).__name__})")
+        if _typed_text(obj["command"]) or _typed_text(obj["step"]) or _typed_text(obj["type"]):
+            raise BadInput(f"{name} line {n}: text with control characters (newlines, tabs), which the"
+                           " command line refuses")
         seq = obj["seq"]
         if seq in seen:
             raise BadInput(f"{name} line {n}: seq {seq} again (line {seen[seq]} holds it)")
@@ -98,8 +148,9 @@ def parse_lines(file: str, text: str) -> list[tuple[int, dict]]:
             raise BadInput(f"{name} line 1: the log starts with {obj['type']!r}, not campaign_started")
         seen[seq] = n
         prev_seq, prev_batch = seq, batch
-        out.append((n, obj))
-    return out
+        yield n, obj
+    if prev_seq == 0:
+        raise BadInput(f"{name} is empty: no events to import")
 
 
 def _batches(rows: list[tuple[int, dict]]) -> Iterator[list[tuple[int, dict]]]:
@@ -111,14 +162,6 @@ def _batches(rows: list[tuple[int, dict]]) -> Iterator[list[tuple[int, dict]]]:
         cur.append((n, obj))
     if cur:
         yield cur
-
-
-def _remove(path: str) -> None:
-    for suffix in ("", "-wal", "-shm", "-journal"):
-        try:
-            os.unlink(path + suffix)
-        except OSError:
-            pass
 
 
 def _audit(tmp: str) -> list[dict]:
@@ -144,34 +187,40 @@ def import_jsonl(file: str, db_path: str) -> int:
     if os.path.exists(db_path):
         raise BadInput(f"{db_path} exists already: plcg import never overwrites a campaign (use --db)")
     try:
-        with open(file, "rb") as fh:
-            raw = fh.read()
+        fh = open(file, "rb")
     except FileNotFoundError:
         raise BadInput(f"no such file: {file}") from None
     except IsADirectoryError:
         raise BadInput(f"{file} is a directory, not a JSON Lines log") from None
     except OSError as e:
         raise BadInput(f"cannot read {file}: {e.strerror}") from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as e:
-        line = raw[:e.start].count(b"\n") + 1
-        raise BadInput(f"{_name(file)} line {line}: not UTF-8 text") from None
-    if text.startswith("\ufeff"):  # a byte order mark some editors add: not part of the log
-        text = text[1:]
-    rows = parse_lines(file, text)
+    with fh:
+        return _import(file, fh, db_path)
 
+
+def _import(file: str, fh, db_path: str) -> int:
+    from cg.ledger import VERSION
+    from events.store import NewEvent, Store, place, remove_file, sweep_temps, temp_path
+
+    try:
+        size = os.fstat(fh.fileno()).st_size
+    except OSError:
+        size = 0
+    if size > MAX_FILE:
+        raise BadInput(f"{_name(file)}: {size // 2**20} MB, more than a plcg log can be ({MAX_FILE // 2**20} MB)")
+    rows = parse_lines(file, _lines(file, fh))
     directory = os.path.dirname(os.path.abspath(db_path))
     if not os.path.isdir(directory):
         raise BadInput(f"cannot write {db_path}: no directory {directory}")
-    tmp = os.path.join(directory, f".{os.path.basename(db_path)}.import-{os.getpid()}-{secrets.token_hex(4)}")
+    sweep_temps(db_path)
+    tmp = temp_path(db_path, "import")
     meta = {"product": "plcg", "product_version": VERSION, "imported_from": os.path.basename(file)}
     store = Store.create(tmp, meta)
-    done = False
     try:
         # The file is not in place until the rename below: a crash loses nothing, so skip the fsyncs.
         store.conn.execute("PRAGMA synchronous=OFF")
         head = 0
+        count = 0
         for batch in _batches(rows):
             first = batch[0][1]
             events = [NewEvent(type=o["type"], version=o["version"], payload=o["payload"],
@@ -182,8 +231,8 @@ def import_jsonl(file: str, db_path: str) -> int:
                     raise BadInput(f"{_name(file)} line {n} (seq {o['seq']}): hash does not match — the log"
                                    " was altered")
             head = stored[-1].seq
+            count += len(stored)
         store.conn.execute("PRAGMA synchronous=FULL")
-        store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         store.close()
         store = None
         findings = _audit(tmp)
@@ -192,55 +241,11 @@ def import_jsonl(file: str, db_path: str) -> int:
             more = f" (and {len(findings) - 1} more)" if len(findings) > 1 else ""
             raise BadInput(f"{_name(file)}: audit finding at seq {f.get('seq')} [{f.get('rule')}]: "
                            f"{f.get('what')}{more}; nothing imported")
-        _sync(tmp)
-        _place(tmp, db_path)
-        done = True
-        return len(rows)
+        place(tmp, db_path)
+        return count
     finally:
         if store is not None:
             store.close()
-        if not done:
-            _remove(tmp)
-        else:
-            _remove_sidecars(tmp)
+        remove_file(tmp)
 
 
-def _sync(path: str) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def _remove_sidecars(path: str) -> None:
-    for suffix in ("-wal", "-shm", "-journal"):
-        try:
-            os.unlink(path + suffix)
-        except OSError:
-            pass
-
-
-def _place(tmp: str, db_path: str) -> None:
-    """Move the finished file to db_path without ever replacing a file that appeared meanwhile."""
-    wal = tmp + "-wal"
-    if os.path.exists(wal) and os.path.getsize(wal) > 0:  # checkpointed above: cannot happen
-        raise BadInput(f"cannot finish {db_path}: its write-ahead log was not folded in")
-    try:
-        os.link(tmp, db_path)  # fails if db_path exists: no clobbering
-    except FileExistsError:
-        raise BadInput(f"{db_path} appeared while importing; nothing overwritten") from None
-    except OSError:
-        if os.path.exists(db_path):
-            raise BadInput(f"{db_path} appeared while importing; nothing overwritten") from None
-        os.replace(tmp, db_path)  # a file system without hard links
-        return
-    os.unlink(tmp)
-    try:  # make the new name durable
-        dfd = os.open(os.path.dirname(os.path.abspath(db_path)), os.O_RDONLY)
-        try:
-            os.fsync(dfd)
-        finally:
-            os.close(dfd)
-    except OSError:
-        pass

@@ -120,6 +120,24 @@ def test_the_v0_1_campaign_through_the_command_line(v01):
     assert r.returncode == 0 and "audit clean" in r.stdout, r.stdout + r.stderr
 
 
+@pytest.mark.parametrize("argv", [["status"], ["log"], ["audit"], ["export", "--format", "md"]])
+def test_a_read_command_leaves_nothing_beside_an_old_wal_file(v01, argv):
+    """A file of the first release is in WAL mode: even a read-only connection used to leave -wal and
+    -shm files beside it. Read commands switch it to the rollback journal once, content unchanged."""
+    import os
+
+    with open(v01, "rb") as fh:
+        assert fh.read(20)[18:20] == b"\x02\x02"  # the fixture is WAL, as the first release wrote it
+    r = subprocess.run([sys.executable, "cli.py", "--db", v01, *argv], cwd=ROOT, capture_output=True, text=True,
+                       timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert not os.path.exists(v01 + "-wal") and not os.path.exists(v01 + "-shm")
+    r = subprocess.run([sys.executable, "cli.py", "--db", v01, "replay", "--json"], cwd=ROOT, capture_output=True,
+                       text=True, timeout=60)
+    assert json.loads(r.stdout)["headline"] == expected(FIXTURES / "campaign-v0.1.plcg")["headline"]
+    assert not os.path.exists(v01 + "-wal") and not os.path.exists(v01 + "-shm")
+
+
 def test_an_old_campaign_carries_on_under_this_release(v01):
     """The old file takes new commands: the next command appends to its chain and the audit stays clean."""
     led = Ledger(v01, write=True)
@@ -238,7 +256,9 @@ def test_an_old_event_version_without_an_upcaster_is_bad_input_not_a_crash(v01):
         led.close()
     from click.testing import CliRunner
 
-    for args in (["status"], ["replay"], ["audit"]):
+    for args in (["status"], ["replay"]):
         r = CliRunner().invoke(cli.main, ["--db", v01, *args])
         assert r.exit_code == 2, (args, r.exit_code, r.stderr, r.exception)
         assert r.stderr.startswith("plcg: ") and "weather_set" in r.stderr
+    r = CliRunner().invoke(cli.main, ["--db", v01, "audit"])  # a row it cannot read is a finding (issue 15)
+    assert r.exit_code == 1 and "FINDING" in r.stdout and "weather_set" in r.stdout, (r.exit_code, r.stdout)

@@ -176,3 +176,18 @@ def test_a_unit_left_isolated_has_ammunition_shortage_for_the_next_firefight_onl
     c.advance(2, "2.9")
     c.run("end", turn=5, cvp_lost={"axis": 0, "allied": 0})
     assert "Ammunition Shortage" not in oob(c.path, "axis")["I1-1.1"]["flags"]
+
+
+def test_a_unit_exits_only_along_a_friendly_map_edge(at_end):
+    """CG8: off the map only from a hex along a Friendly Map Edge (the Allies' is the west edge, column A
+    on the sample card), judged on the unit's end position; nothing written when refused."""
+    c = at_end
+    before = rows(c.path)
+    r = cli_run(c.path, "end", "--turn", "5", "--cvp-lost", "axis=0", "--cvp-lost", "allied=0",
+                "--position", "allied:I1-1.2=E7", "--exited", "allied:I1-1.2")
+    assert r.code == 3 and "CG8" in r.err and "E7" in r.err, r.err
+    assert rows(c.path) == before
+    r = cli_run(c.path, "end", "--turn", "5", "--cvp-lost", "axis=0", "--cvp-lost", "allied=0",
+                "--position", "allied:I1-1.2=A5", "--exited", "allied:I1-1.2")
+    assert r.code == 0, r.err
+    assert "exited" in oob(c.path, "allied")["I1-1.2"]["flags"]

@@ -10,6 +10,7 @@ import pytest
 from cg import demo
 from cg.commands import decide
 from events.errors import PlcgError
+from cg import snapshot
 from cg.snapshot import settled, settled_purchase
 from cg.steps import pending
 from cg.ledger import Ledger
@@ -47,7 +48,7 @@ def played(tmp_path_factory):
 
     def spy(self, seq, h, blob):
         if isinstance(blob, tuple) and blob[1] is not None:
-            writes.append(orjson.loads(blob[0])["state"]["firefight"])
+            writes.append(orjson.loads(snapshot.unseal(blob[0]))["state"]["firefight"])
         return real(self, seq, h, blob)
 
     Store._put_snapshot = spy

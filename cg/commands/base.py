@@ -24,27 +24,57 @@ class Ctx:
     state: CampaignState
     base_seq: int  # the seq the command's first event will get: the seeded roller's position
     n_rolls: int = 0
+    replay: list | None = None  # the ledger's dice recorded with the command (the audit decides again)
+    rolled: list = attrs.Factory(list)  # the ledger's dice rolled now, recorded with the command
     # two-party dice (cg/pbem.py): (A, B, commit) once both values are known; "probe" while the
     # command is only being checked before its commitment (any dice do: they are not recorded)
     two_party: object = None
     covered: bool = False  # a signature vouched for by a later one of its side (the audit, ruling R45)
 
     def dice(self, given: Dice | None, count: int) -> Dice:
+        st = self.state
         tp = self.two_party
+        mode = st.dice_mode  # None: a campaign started before roll sources were recorded (R32)
         if tp is None:
-            d = given if given is not None else dicemod.seeded(self.state.seed, self.base_seq, self.n_rolls, count)
+            if given is not None:
+                if st.dice_policy == "no-typed":  # ruling R31: the campaign accepts only the ledger's dice
+                    raise Refused("this campaign accepts no typed dice (new --dice-policy no-typed): omit --dice",
+                                  "dice-policy", st.step)
+                d = given if mode is None else attrs.evolve(given, source="typed")
+            elif mode == "ledger":
+                d = Dice(self._ledger(count), manual=False, source="ledger")
+            else:
+                d = dicemod.seeded(st.seed, self.base_seq, self.n_rolls, count)
+                if mode is not None:
+                    d = attrs.evolve(d, source="seeded")
         elif given is not None and tp != "check":
             raise Refused("this campaign takes two-party dice only (--dice-policy two-party): no --dice",
-                          "dice-policy", self.state.step)
+                          "dice-policy", st.step)
         elif tp == "probe":
             d = Dice((1,) * count)
         elif tp == "check":  # a proposal checked before it is recorded (ruling R47): nothing is rolled
             d = given or Dice((1,) * count)
         else:
             a, b, commit = tp
-            d = Dice(tuple(pbem.two_party_die(a, b, commit, self.n_rolls, die) for die in range(count)))
+            d = Dice(tuple(pbem.two_party_die(a, b, commit, self.n_rolls, die) for die in range(count)),
+                     source=None if mode is None else "two-party")
         self.n_rolls += 1
         return d
+
+    def _ledger(self, count: int) -> tuple[int, ...]:
+        """The OS dice (ruling R31); deciding a recorded command again, the dice it recorded (ruling R44)."""
+        if self.replay is None:
+            values = dicemod.os_dice(count)
+            self.rolled.append(list(values))
+            return values
+        i = len(self.rolled)
+        values = self.replay[i] if isinstance(self.replay, list) and i < len(self.replay) else None
+        if not isinstance(values, list) or len(values) != count or \
+                any(type(v) is not int or not 1 <= v <= 6 for v in values):
+            raise BadInput(f"the ledger's dice recorded for roll {i + 1} of the command ({values!r}) are not"
+                           f" {count} die/dice of 1-6")
+        self.rolled.append(values)
+        return tuple(values)
 
 
 HANDLERS: dict[str, Callable] = {}
@@ -73,7 +103,7 @@ def decide(state: CampaignState, cmd: dict, base_seq: int, confirmed: bool = Fal
     if handler is None:
         raise BadInput(f"unknown command {name!r}")
     if state.pbem is None and name not in pbem.OWN:
-        return handler(Ctx(state, base_seq), cmd)
+        return _own_dice(state, cmd, base_seq, handler)
     pbem.authorize(state, cmd)
     if name in pbem.OWN:
         return handler(Ctx(state, base_seq, covered=covered), cmd)
@@ -83,7 +113,7 @@ def decide(state: CampaignState, cmd: dict, base_seq: int, confirmed: bool = Fal
         handler(Ctx(state, base_seq, two_party="check" if not pbem.two_party(state) else "probe"), cmd)
         return [FactProposed(side=cmd["by"], command=_proposed(cmd))]
     if not pbem.two_party(state):
-        return handler(Ctx(state, base_seq), cmd)
+        return _own_dice(state, cmd, base_seq, handler)
     # two-party dice: a command that rolls is committed to now and decided at its reveal
     ctx = Ctx(state, base_seq, two_party="probe")
     events = handler(ctx, cmd)
@@ -123,6 +153,21 @@ def pbem_commit(state: CampaignState, cmd: dict) -> list:
                        " from --key)")
     command = {k: v for k, v in cmd.items() if k not in ("commit", "nonce")}
     return [DiceCommitted(side=cmd["by"], command=command, commit=commit, nonce=nonce)]
+
+
+def _own_dice(state: CampaignState, cmd: dict, base_seq: int, handler) -> list:
+    """A command decided with the campaign's own dice. The ledger's OS dice it rolls are recorded in
+    cmd["ledger_dice"]; a recorded command decided again (the audit) takes them from there (R31, R44)."""
+    replay = cmd.get("ledger_dice") if state.dice_mode == "ledger" else None
+    ctx = Ctx(state, base_seq, replay=replay)
+    events = handler(ctx, cmd)
+    if replay is None:
+        if ctx.rolled:  # stored with the command: the audit decides it again with these dice
+            cmd["ledger_dice"] = ctx.rolled
+    elif not isinstance(replay, list) or len(ctx.rolled) != len(replay):
+        raise BadInput(f"the command records {len(replay) if isinstance(replay, list) else 'no list of'}"
+                       f" ledger dice, it rolls {len(ctx.rolled)}")
+    return events
 
 
 def at(state: CampaignState, name: str, *steps: str) -> None:
@@ -216,7 +261,7 @@ def roll(dice: Dice, drm: tuple[Drm, ...], lookup: Callable, **extra) -> Roll:
     final = dice.total + sum(d.value for d in drm)
     hit = lookup(final)
     return Roll(dice=dice.values, drm=tuple(drm), final=final, table=hit.table, row=hit.row,
-                outcome=hit.result, manual=dice.manual, **extra)
+                outcome=hit.result, manual=dice.manual, source=dice.source, **extra)
 
 
 def given_dice(cmd: dict, count: int, key: str = "dice") -> Dice | None:

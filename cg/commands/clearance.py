@@ -53,22 +53,24 @@ def _rubble(ctx, cmd):
     if st.card.map.buildings and hx not in st.card.map.buildings:
         raise Refused(f"{hx} holds no building on the CG Card: HE rubbles building hexes only", "B24.11", st.step)
     if given is not None:
-        values = given.values
-        manual = True
+        d = ctx.dice(given, count)  # the dice policy (ruling R31)
+        values, manual, source = d.values, True, d.source
     else:
-        values = ctx.dice(None, 1).values + (ctx.dice(None, 2).values if count == 3 else ())
-        manual = False
+        d = ctx.dice(None, 1)
+        values = d.values + (ctx.dice(None, 2).values if count == 3 else ())
+        manual, source = False, d.source
     g = st.grid()
     res = terrain.resolve_rubble(hx, kia, stone, level, values, g.neighbour)
     rolls = [Roll(dice=values[:1], drm=((Drm("B24.11", "stone building", 1),) if stone else ()),
                   final=values[0] + (1 if stone else 0), table="B24.11",
                   row=f"<={kia}" if res.created else f">{kia}", outcome="rubble" if res.created else "no rubble",
-                  manual=manual)]
+                  manual=manual, source=source)]
     if count == 3 and res.created:
         rolls.append(Roll(dice=values[1:], drm=((Drm("B24.12", f"{res.levels} level(s) rubbled", res.levels),)
                                                 if res.levels else ()),
                           final=values[2] + res.levels, table="B24.12", row=">=7" if res.fell else "<7",
-                          outcome=(res.fell_into or "off map") if res.fell else "stays", manual=manual))
+                          outcome=(res.fell_into or "off map") if res.fell else "stays", manual=manual,
+                          source=source))
     changes = tuple(ev.TerrainChange(h, "add", i) for h, i in res.changes)
     return [ev.TerrainChanged(rule="B24.11", changes=changes, rolls=tuple(rolls),
                               note=f"HE KIA {kia} vs {'stone' if stone else 'wooden'} building level {level}")]

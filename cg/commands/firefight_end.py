@@ -106,6 +106,7 @@ def _end(ctx, cmd):
             if u.status not in ("available", "on_map", "reserve"):
                 raise Refused(f"{flag} {su.side}:{u.id}: that unit is {u.status} already"
                               + (f" (firefight {u.eliminated_in})" if u.eliminated_in else ""), "2.9", st.step)
+    _exits_along_a_friendly_edge(st, exited, {(s, u.id): hx for s, u, hx in positions})
     for c in control:
         if c.hex not in st.strategic():
             raise Refused(f"{c.hex} is not Strategic Terrain on the CG Card: only those are controlled", "1.33",
@@ -125,7 +126,32 @@ def _end(ctx, cmd):
                               oba_used=tuple(ev.SideUnit(s, pid) for s, used in oba_used.items() for pid in used),
                               hero=tuple(heroes), reduced=tuple(reduced), replaced=tuple(replaced),
                               captured=tuple(captured), exited=tuple(exited))] + \
-        [_positioned(st, s, u, hx, False, False) for s, u, hx in positions]
+        [_positioned(st, s, u, hx, False, False) for s, u, hx in positions
+         if (s, u.id) not in {(su.side, su.unit) for su in exited}]  # an exited unit's hex only served CG8
+
+
+def _exits_along_a_friendly_edge(st, exited, ends: dict) -> None:
+    """CG8: a unit exits only from a hex along a Friendly Map Edge; 1.4 Entry Area: the edges and hexes
+    the card names for its side count as such. Judged where the unit's hex is known (its end position,
+    else its last recorded hex); a unit with no hex is taken at its word (ruling R33)."""
+    if not exited:
+        return
+    from cg.card_keys import entry_hexes
+
+    grid = st.grid()
+    for su in exited:
+        u = st.unit(su.unit, su.side)
+        hx = ends.get((su.side, u.id)) or u.hex
+        if not hx:
+            continue
+        edge = st.card.map.friendly_edge.get(su.side)
+        allowed = set(grid.edge(edge)) if edge else set()
+        allowed |= set(entry_hexes(st.card.map.entry.get(su.side, ()), grid))
+        if hx not in allowed:
+            where = f"the {edge} edge" if edge else "no edge"
+            extra = " or its Entry Area" if st.card.map.entry.get(su.side) else ""
+            raise Refused(f"--exited {su.side}:{u.id}: it stands in {hx}, not along {where}{extra} "
+                          f"(a unit exits only from a hex along a Friendly Map Edge)", "CG8", st.step)
 
 
 def _changes(st, values, what):

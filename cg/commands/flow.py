@@ -14,17 +14,24 @@ from cg import terrain
 
 
 
-def start_event(card, card_ref: str, card_dict: dict, seed: str, redeployment: str | None, version: str,
-                pbem: dict | None = None, rules_revision: int | None = None):
+DICE_POLICIES = ("any", "no-typed")
+
+
+def start_event(card, card_ref: str, card_dict: dict, seed: str | None, redeployment: str | None, version: str,
+                dice_policy: str = "any", pbem: dict | None = None, rules_revision: int | None = None):
+    """`seed` None: the ledger rolls from the OS random source (ruling R31)."""
     from cg.revision import CURRENT
 
     if redeployment is not None and redeployment not in ("A", "B"):
         raise BadInput(f"--redeployment {redeployment!r}: A or B")
+    if dice_policy not in DICE_POLICIES:
+        raise BadInput(f"--dice-policy {dice_policy!r}: {' or '.join(DICE_POLICIES)}")
     rev = CURRENT if rules_revision is None else rules_revision
     if rev not in range(1, CURRENT + 1):
         raise BadInput(f"--rules-revision {rules_revision!r}: this plcg decides revisions 1 to {CURRENT}")
-    return ev.CampaignStarted(product=PRODUCT, product_version=version, rules=RULES, seed=seed,
+    return ev.CampaignStarted(product=PRODUCT, product_version=version, rules=RULES, seed=seed or "",
                               card_ref=card_ref, card=card_dict, redeployment=redeployment, rules_revision=rev,
+                              dice="ledger" if seed is None else "seeded", dice_policy=dice_policy,
                               pbem=pbem)
 
 
