@@ -141,6 +141,12 @@ def _print_stored(led, stored, as_json: bool = False) -> None:
     if moved:
         lines.append((moved[-1].seq, "the CG has ended" if st.ended else
                       f"now at step {st.step} {BY_ID[st.step].name} (firefight {st.firefight})"))
+        if any(s.payload.get("step") == "2.3" for s in moved) and not st.ended:
+            # ruling R3: unspent CP carry over to the next RePh (2.1)
+            # (a side whose CP this copy does not know, e.g. sealed in play by email, is left out)
+            carried = ", ".join(f"{side} {sd.cp} CP" for side, sd in st.sides.items() if isinstance(sd.cp, int))
+            if carried:
+                lines.append((moved[-1].seq, f"carried over, unspent (ruling R3): {carried}"))
     for seq, text in sorted(lines, key=lambda x: x[0]):
         click.echo(f"[{seq}] {text}")
     return stored
@@ -287,7 +293,7 @@ def status_dict(st) -> dict:
         "option": st.option,
         "rules_revision": revision(st),
         "pending": pending(st),
-        "options": options(st),
+        "options": options(st, has_command=lambda name: name in main.commands),
         "card_firefight": _card_firefight(st),
         "sides": {
             side: {
@@ -327,11 +333,16 @@ def status(ctx, as_json):
     if as_json:
         _echo_json(d)
         return
-    click.echo(f"{d['campaign']} — firefight {d['firefight']} of {d['firefights']} ({d['date']}, {d['time']})"
-               + (" — the CG has ended" if d["ended"] else f", step {d['step']} {d['step_name']}"))
+    click.echo(status_text(d), nl=False)
+
+
+def status_text(d: dict) -> str:
+    """`plcg status` in words, from status_dict."""
+    lines = [f"{d['campaign']} — firefight {d['firefight']} of {d['firefights']} ({d['date']}, {d['time']})"
+             + (" — the CG has ended" if d["ended"] else f", step {d['step']} {d['step_name']}")]
     if d["type"]:
-        click.echo(f"type: {TYPE[d['type']]}" + (f", attacker {d['attacker']}" if d["attacker"] else ""))
-    click.echo(f"dice: {d['dice_shown']}")
+        lines.append(f"type: {TYPE[d['type']]}" + (f", attacker {d['attacker']}" if d["attacker"] else ""))
+    lines.append(f"dice: {d['dice_shown']}")
     cf = d["card_firefight"]
     said = [f"weather {cf['weather']}"]
     if cf["moon"]:
@@ -340,24 +351,27 @@ def status(ctx, as_json):
         said.append(f"at most {cf['turns']} game turns")
     if cf["historical_attacker"]:
         said.append(f"historical ATTACKER {cf['historical_attacker']} (1.34)")
-    click.echo("CG Card: " + ", ".join(said))
+    lines.append("CG Card: " + ", ".join(said))
     for rule in cf["fsr"]:
-        click.echo(f"  FSR: {rule}")
+        lines.append(f"  FSR: {rule}")
     # a plain table: status runs after every step, and tabulate's import costs more than this
-    click.echo(f"{'side':8}{'CP':>5}{'ELR':>5}{'SAN':>5}{'FP':>5}{'CG TVP':>8}  attack")
+    lines.append(f"{'side':8}{'CP':>5}{'ELR':>5}{'SAN':>5}{'FP':>5}{'CG TVP':>8}  attack")
     for side, s in d["sides"].items():
-        click.echo(f"{side:8}{s['cp']:>5}{s['elr']:>5}{s['san']:>5}{s['fp']:>5}{s['tvp_total']:>8}  "
-                   + ("yes" if s["attack_option"] else ""))
+        lines.append(f"{side:8}{s['cp']:>5}{s['elr']:>5}{s['san']:>5}{s['fp']:>5}{s['tvp_total']:>8}  "
+                     + ("yes" if s["attack_option"] else ""))
     if d["pending"]:
-        click.echo("before `plcg next`:")
+        lines.append("before `plcg next`:")
         for p in d["pending"]:
-            click.echo(f"  {p['command']:48} ({p['rule']}) {p['what']}")
+            lines.append(f"  {p['command']:48} ({p['rule']}) {p['what']}")
     elif not d["ended"]:
-        click.echo("nothing owed: `plcg next` leaves the step")
-    if d["options"]:
-        click.echo("may also:")
-        for o in d["options"]:
-            click.echo(f"  {o['command']:48} ({o['rule']}) {o['what']}")
+        lines.append("nothing owed: `plcg next` leaves the step")
+    owed = {p["command"] for p in d["pending"]}
+    more = [o for o in d["options"] if o["command"] not in owed]  # `end` is owed and offered: said once
+    if more:
+        lines.append("you may also:")
+        for o in more:
+            lines.append(f"  {o['command']:48} ({o['rule']}) {o['what']}")
+    return "\n".join(lines) + "\n"
 
 
 @main.command("rules-upgrade")
@@ -458,7 +472,14 @@ def replay(ctx, as_json):
         return
     click.echo(f"digest {d['digest']}")
     for k, v in d["headline"].items():
-        click.echo(f"  {k}: {v}")
+        click.echo(f"  {k}: {_words(v)}")
+
+
+def _words(v) -> str:
+    """A value as a player reads it: never a Python word (True, False, None)."""
+    if v is True or v is False:
+        return "yes" if v else "no"
+    return "none" if v is None else str(v)
 
 
 def _refresh_snapshot(path: str, st, head: tuple) -> None:
@@ -836,14 +857,22 @@ def diagram(markdown):
               help="The shipped card to play: sample, or bridgehead (boards, OB given, a night firefight).")
 @click.pass_context
 def demo(ctx, demo_db, demo_card):
-    """Play a shipped CG with the seeded roller (the sample: one firefight Idle) and print its roster."""
+    """Play a shipped CG with the seeded roller (the sample: one firefight Idle) and print its roster.
+
+    Run again, it replaces the demo file it made before (never another campaign)."""
     from cg.demo import play  # lazy: only `plcg demo` plays (cg.demo brings the Ledger's write path)
 
     root = ctx.find_root()
     explicit = root.get_parameter_source("db") in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)
     path = demo_db or (_db(ctx) if explicit else "demo.plcg")
     if os.path.exists(path):
-        raise BadInput(f"{path} exists already: give --db NEWFILE (the demo never overwrites)")
+        from cg.demo import is_demo, replace
+
+        if not is_demo(path):
+            raise BadInput(f"{path} exists and is not a demo campaign: give --db NEWFILE "
+                           "(the demo replaces only a file it made)")
+        replace(path)
+        click.echo(f"replacing the earlier demo campaign in {path}")
     n = play(path, echo=lambda line: click.echo(line), describe=summary, card=demo_card)
     led = Ledger(path)
     st = led.state()
@@ -877,7 +906,8 @@ def weather(ctx, text):
 @main.command()
 @click.argument("side", metavar="SIDE")
 @click.argument("rg", metavar="RG")
-@click.option("--mode", default="entry", show_default=True, help="on-map | reserve | entry (2.32-2.34)")
+@click.option("--mode", type=click.Choice(["on-map", "reserve", "entry"], case_sensitive=False), default="entry",
+              show_default=True, help="Setup mode: on map, In Reserve or entering (2.32-2.34: it changes the cost).")
 @JSON_OPT
 @click.pass_context
 def buy(ctx, side, rg, mode, as_json):
@@ -936,7 +966,17 @@ def leader(ctx, side, rg, generated, commissar, dice, as_json):
 @click.option("--nca", type=int, help="Pillbox NCA DRM.")
 @click.pass_context
 def fortify(ctx, side, kind, hex_, capacity, factors, unit, hexsides, locations, ca, nca):
-    """2.38 Spend Fortification Points on the FP table."""
+    """2.38 Spend Fortification Points on the FP table.
+
+    \b
+    KIND, one of the 2.38 table (FP cost):
+      foxhole (3/2/1 by --capacity), sangar (2), dummy (1), hip (5/3/2/2/1 by --unit),
+      roadblock (12), wire (10), pillbox (--capacity x (--ca + --nca)), fortified_building
+      (12 per --locations), tunnel (20), booby_traps (15), at_ditch (18), ap_mine (2 per
+      --factors), at_mine (5 per --factors), set_dc (25), known_minefield (0.8 x the mines'
+      cost, ruling R22), cave (15), cave_complex (7), tetrahedrons (15), panji (2 per
+      --hexsides), trip_flares (1)
+    """
     _step(ctx, {"name": "fortify", "side": side, "kind": kind, "hex": hex_, "capacity": capacity,
                 "factors": factors, "unit": unit, "hexsides": hexsides, "locations": locations,
                 "ca": ca, "nca": nca})
@@ -1309,6 +1349,16 @@ def flame(ctx, hex_, kindling, weapon, drm, dice, as_json):
     _step(ctx, {"name": "flame", "hex": hex_, "kindling": kindling, "weapon": weapon, "drm": drm or None,
                 "dice": dice}, as_json)
 
+
+def _say_repeatable(group: click.Group) -> None:
+    """--help says which options may be given more than once."""
+    for cmd in group.commands.values():
+        for p in cmd.params:
+            if isinstance(p, click.Option) and p.multiple and "repeatable" not in (p.help or "").lower():
+                p.help = (p.help or "").rstrip() + " Repeatable."
+
+
+_say_repeatable(main)
 
 if __name__ == "__main__":
     main()

@@ -62,6 +62,45 @@ def _script(st) -> dict:
     return SCRIPTS.get(st.card_ref, SCRIPT)
 
 
+DEMO_MARK = {"demo": "plcg demo"}  # recorded in the demo's `new` command: the demo made this file
+
+
+def is_demo(path: str) -> bool:
+    """Whether `path` is a campaign file `plcg demo` made: its first row is a campaign_started whose
+    recorded command carries the demo's mark (never a campaign a player started, whatever its card)."""
+    import sqlite3
+
+    from events.errors import PlcgError
+    from events.store import Store
+
+    try:
+        store = Store.open(path)
+    except (PlcgError, sqlite3.Error):  # not a campaign file at all, or unreadable: not the demo's
+        return False
+    try:
+        first = next(iter(store.read(0, 1)), None)
+    except (PlcgError, sqlite3.Error, ValueError):
+        return False
+    finally:
+        store.close()
+    return (first is not None and first.type == "campaign_started" and isinstance(first.command, dict)
+            and first.command.get("name") == "new"
+            and all(first.command.get(k) == v for k, v in DEMO_MARK.items()))
+
+
+def replace(path: str) -> None:
+    """Remove a demo file (and its SQLite -wal/-shm) so the demo can be played into it again."""
+    import os
+
+    if not is_demo(path):
+        raise ValueError(f"{path} is not a demo file")
+    for p in (path + "-wal", path + "-shm", path):
+        try:
+            os.unlink(p)
+        except FileNotFoundError:
+            pass
+
+
 def play(path: str, echo=print, seed: str = "plcg-demo", around=None, describe=None, card: str = "sample") -> int:
     """Play a shipped CG (the sample, or one of SCRIPTS) into `path`. `describe(type, payload)` words each recorded event for `echo`
     (the CLI passes the log's summary: the rules hold no wording). `around(ledger, cmd, run)`, if
@@ -69,7 +108,7 @@ def play(path: str, echo=print, seed: str = "plcg-demo", around=None, describe=N
     summary = describe or (lambda etype, _payload: etype)
     if card not in SCRIPTS:
         raise BadInput(f"the demo plays {' or '.join(SCRIPTS)}, not {card!r}")
-    led = Ledger.create(path, card, seed, None)
+    led = Ledger.create(path, card, seed, None, mark=DEMO_MARK)
     count = 0
 
     def run(cmd: dict) -> None:

@@ -46,6 +46,21 @@ def seeded(seed: str, seq: int, index: int, count: int) -> Dice:
     return Dice(tuple(values), manual=False)
 
 
+TAKES = {  # what a roll takes, in the one wording every dice error uses
+    1: "one die (a dr), e.g. --dice 4",
+    2: "two dice (a DR: white,colored), e.g. --dice 3,5",
+    3: "three dice (a dr, then white,colored), e.g. --dice 4,3,5",
+}
+
+
+def bad_dice(text, count: int) -> BadInput:
+    """The one dice error: '--dice 7,1: this roll takes two dice (a DR: white,colored), e.g. --dice 3,5;
+    each die shows 1-6'."""
+    takes = TAKES.get(count, f"{count} dice")
+    shown = text if isinstance(text, str) and text and text.strip() == text and " " not in text else repr(text)
+    return BadInput(f"--dice {shown}: this roll takes {takes}; each die shows 1-6")
+
+
 def os_dice(count: int) -> tuple[int, ...]:
     """`count` dice from the operating system's random source (ruling R31): nobody can foresee them."""
     import secrets
@@ -61,14 +76,12 @@ def parse(text: str | None, count: int) -> Dice | None:
     try:
         values = tuple(int(p) for p in parts)
     except ValueError:
-        raise BadInput(f"--dice {text!r}: dice are whole numbers 1-6, e.g. --dice 4 or --dice 3,5") from None
-    if len(values) != count:
-        want = "one die (a dr), e.g. --dice 4" if count == 1 else "two dice (white,colored), e.g. --dice 3,5"
-        raise BadInput(f"--dice {text!r}: this roll takes {want}")
-    check(values, count)
+        raise bad_dice(text, count) from None
+    if len(values) != count or any(v < 1 or v > 6 for v in values):
+        raise bad_dice(text, count)
     return Dice(values, manual=True)
 
 
 def check(values: tuple[int, ...] | list[int], count: int) -> None:
     if len(values) != count or any(not isinstance(v, int) or v < 1 or v > 6 for v in values):
-        raise BadInput(f"dice {list(values)}: need {count} die/dice, each 1-6")
+        raise bad_dice(",".join(str(v) for v in values), count)

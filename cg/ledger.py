@@ -34,12 +34,14 @@ class Ledger:
     @classmethod
     def create(cls, path: str, card_ref: str, seed: str | None, redeployment: str | None,
                dice_policy: str = "any", balance=(), pbem: dict | None = None,
-               rules_revision: int | None = None) -> "Ledger":
+               rules_revision: int | None = None, mark: dict | None = None) -> "Ledger":
         """A new campaign file. Without `seed` the ledger rolls from the OS random source (ruling R31).
         balance: the 1.3 provisions chosen; pbem: play by email's settings (cg/pbem.settings), recorded
         in the first event; rules_revision: an earlier rules revision asked for (ruling R32). Built
         under a temporary name beside PATH and renamed into place: killed at any moment, it leaves
-        nothing at PATH or a whole campaign (the next `new` removes the leftover)."""
+        nothing at PATH or a whole campaign (the next `new` removes the leftover). mark: keys added to the
+        recorded `new` command (the demo marks its own files so that `plcg demo` can replace them, and only
+        them)."""
         from cg.commands import start_event  # lazy: see run()
         from events.convert import unstructure  # lazy: see run()
         from events.store import place, remove_file, sweep_temps, temp_path
@@ -68,7 +70,8 @@ class Ledger:
                                                              **({"balance": list(balance)} if balance else {}),
                                                              "redeployment": redeployment,
                                                              **({} if rules_revision is None else
-                                                                {"rules_revision": rules_revision})})
+                                                                {"rules_revision": rules_revision}),
+                                                             **(mark or {})})
             store.close()
             place(tmp, path)
         except BaseException:

@@ -1,13 +1,105 @@
-"""The optional commands a step accepts (`status --json` `options`, cli-contract.md): what a player MAY
-record now, beside `pending` (what the step owes). Each item is
-`{"command": "plcg buy axis I1", "rule": "2.3", "what": "..."}`.
+"""What a step accepts beside what it owes: `status` `options` (cli-contract.md, second round).
 
-`purchase_options` is the 2.3 part: the RGs each side may buy now, with their cost after 2.34.
+`pending` (cg/steps.py) holds only what the rules make compulsory; `options(state)` lists the optional
+commands the current step accepts, each `{"command": "plcg buy axis I1", "rule": "2.3", "what": "..."}`
+(a 2.3 purchase also carries `side`, `rg` and `cost` per setup mode), so a player learns what he may
+buy or record without reading the card's TOML. The list is what the ledger would accept now (CP left,
+limits, the step), never a promise about a roll.
 """
 from __future__ import annotations
 
 from cg import tables
-from cg.state import SIDES
+from cg.rules import CLEAR_ITEMS, REPAIRABLE, clearable
+from cg.state import SIDES, CampaignState
+
+# the commands each step accepts without owing them (besides `next` and `concede`, always)
+_TERRAIN = ("rubble", "flame")  # 2.9 / 3.3: terrain the campaign keeps (CG5)
+
+
+def options(state: CampaignState, has_command=lambda name: True) -> list[dict]:
+    """The optional commands of the current step. `has_command(name)` says whether the CLI offers a
+    command (a command another release adds, like `position`, is listed only where it exists)."""
+    if state.ended:
+        return []
+    out: list[dict] = []
+
+    def may(command: str, rule: str, what: str) -> None:
+        out.append({"command": command, "rule": rule, "what": what})
+
+    s = state.step
+    if s == "2.3":
+        rgs = purchase_options(state)
+        for side in SIDES:  # each side's RGs, then its patrols, Attack Option and FP
+            out.extend(o for o in rgs if o["side"] == side)
+            _purchase_options(state, side, may)
+    elif s in ("2.5", "3.2"):
+        for side in SIDES:
+            if any(u.status in ("on_map", "available") for u in state.side_units(side)):
+                may(f"plcg redeploy {side} UNIT --to HEX", "2.5" if s == "2.5" else "3.21",
+                    f"{side}: redeploy a unit (Redeployment Table 3.21; the DRM comes from the map)")
+        if s == "3.2":
+            may("plcg casualties SIDE --cvp N", "3.11", "RePh losses, counted for the firefight just played (ruling R25)")
+    elif s == "2.6":
+        for side in SIDES:
+            if any(u.status in ("on_map", "available") for u in state.side_units(side)):
+                may(f"plcg setup {side} UNIT HEX", "2.6",
+                    f"{side}: where a unit sets up (--hip for HIP); a unit with no hex is in its friendly MLR")
+        if has_command("moves-first") and state.ff.type == "dual":
+            may("plcg moves-first", "2.41", "Dual Attack: the dr for who moves first, made after all setup")
+    elif s == "2.9":
+        if has_command("position"):
+            for side in SIDES:
+                may(f"plcg position {side} UNIT HEX", "2.9",
+                    f"{side}: where a unit stands at firefight end (3.212 reads it)")
+        if "end" not in state.done:
+            may("plcg end --turn N --cvp-lost axis=N --cvp-lost allied=N", "2.9",
+                "the firefight result: turn, CVP lost, control, casualties, terrain kept")
+        _terrain_options(may)
+    elif s in ("3.1", "3.3"):
+        may("plcg casualties SIDE --cvp N", "3.11", "RePh losses, counted for the firefight just played (ruling R25)")
+        if s == "3.3":
+            _terrain_options(may)
+    elif s in ("3.43", "3.44", "3.45"):
+        for side in SIDES:
+            may(f"plcg harden {side} UNIT", "3.43" if s == "3.43" else s,
+                f"{side}: Battle Harden a unit (within the 3.44/3.45 results, once per unit per RePh)")
+        if s == "3.45":
+            for side in SIDES:
+                if state.may_generate.get(side, 0) > state.generated.get(side, 0):
+                    left = state.may_generate[side] - state.generated[side]
+                    may(f"plcg leader {side} --generated", "3.45",
+                        f"{side}: generate a leader ({left} left of this RePh's result)")
+    elif s == "3.46":
+        for side in SIDES:  # beside the repairs flagged at 2.9 (owed), any weapon or vehicle in play
+            if any(u.kind in REPAIRABLE and u.status in ("on_map", "available") for u in state.side_units(side)):
+                may(f"plcg repair {side} ITEM --kind {'|'.join(tables.REPAIR)}", "3.46",
+                    f"{side}: a repair dr for a weapon or vehicle not flagged at 2.9")
+    elif s == "3.52":
+        _clearance_options(state, may)
+    return out
+
+
+# --- 2.3 purchases ------------------------------------------------------------------------------------
+
+def _purchase_options(state: CampaignState, side: str, may) -> None:
+    sd = state.sides[side]
+    card_side = state.card.sides[side]
+    allowed = state.card.campaign.patrols_per_reph
+    cost = card_side.patrol_cost
+    left = allowed - sd.patrols
+    if left > 0 and cost <= sd.cp:
+        may(f"plcg patrols {side} N", "2.31",
+            f"{side}: buy patrols, {cost} CP each, up to {min(left, sd.cp // cost) if cost else left} more")
+    if not state.initial and not sd.attack and card_side.attack_cost <= sd.cp:  # ruling R2, R3
+        may(f"plcg attack {side}", "2.3", f"{side}: buy the Attack Option for {card_side.attack_cost} CP (ruling R3)")
+    if sd.fp > 0:
+        may(f"plcg fortify {side} KIND", "2.38",
+            f"{side}: spend {sd.fp} FP on the 2.38 table (plcg fortify --help lists the kinds)")
+
+
+# ===== the per-RG purchase options (the cards branch): one item per RG a side may buy now, with its
+# cost per setup mode after 2.34 and the card's availability keys =====
+
 
 
 def rg_unavailable(st, side: str, rg, mode: str | None = None) -> tuple[str, str] | None:
@@ -61,7 +153,24 @@ def purchase_options(st) -> list[dict]:
             })
     return out
 
+# ===== end of the per-RG purchase options =====
 
-def options(st) -> list[dict]:
-    """Every optional command the current step accepts that this module knows of."""
-    return purchase_options(st)
+
+# --- 2.9 / 3.3 terrain, 3.52 clearance --------------------------------------------------------------
+
+def _terrain_options(may) -> None:
+    may("plcg rubble HEX --kia N", "B24.11", "rubble created in play, kept on the map (CG5)")
+    may("plcg flame HEX --kindling N", "Table 23", "a Flame placed in play, kept on the map (CG5)")
+
+
+def _clearance_options(state: CampaignState, may) -> None:
+    mc = state.map_control()
+    for side in SIDES:
+        for hx in sorted(state.terrain, key=state.grid().index):
+            hc = mc.hexes.get(hx)
+            if hc is None or not (hc.cthc == side or side in hc.mlr):
+                continue
+            for item in CLEAR_ITEMS:
+                if clearable(state, hx, item):
+                    may(f"plcg clear {side} {hx} {item}", "3.52",
+                        f"{side}: Fortification Clearance dr for the {item.replace('_', ' ')} in {hx} (dr 1-3 eliminates it)")

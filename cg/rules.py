@@ -1,4 +1,5 @@
-"""Where units stand after a firefight (3.212) and who owes a 3.2 redeployment, in rule order."""
+"""Where units stand after a firefight (3.212) and who owes a 3.2 redeployment, in rule order; what
+3.52 clearance may still attempt; which units a 3.46 repair dr can be for."""
 from __future__ import annotations
 
 from cg.state import CampaignState, other
@@ -104,3 +105,36 @@ def nearest_friendly_hex(state: CampaignState, unit) -> str | None:
     best = min(((grid.distance(unit.hex, h), grid.index(h), h) for h, hc in mc.hexes.items()
                 if hc.cthc == unit.side), default=None)
     return best[2] if best else None
+
+
+# 3.52 Fortification Clearance: what may be attempted (the `clear` command and status's options)
+
+CLEAR_ITEMS = ("rubble", "mines", "wire", "roadblock", "set_dc", "flame", "panji")
+
+
+def _present(st: CampaignState, hx: str, item: str) -> bool:
+    items = [i.split(":")[0] for i in st.terrain.get(hx, [])]
+    if item == "mines":
+        return any(i in ("mines", "ap_mine", "at_mine", "known_minefield") for i in items)
+    return item in items
+
+
+def clear_refusal(st: CampaignState, hx: str, item: str) -> tuple[str, str] | None:
+    """Why an attempt on `item` in `hx` is refused this RePh (message, rule), or None."""
+    if not _present(st, hx, item):
+        return f"the ledger holds no {item} in {hx}", "3.52"
+    if f"{hx}:{item}" in st.cleared:
+        return f"{item} in {hx} has had its one attempt this RePh", "3.52"
+    if hx in st.ap_failed:
+        return f"a failed A-P mine attempt in {hx} stops other attempts there", "3.52"
+    if item == "rubble" and hx in st.card.map.buildings:
+        return f"{hx} is a building hex: only fallen rubble outside a building depiction is cleared", "B24.71"
+    return None
+
+
+def clearable(st: CampaignState, hx: str, item: str) -> bool:
+    """An attempt on `item` in `hx` is open this RePh (the side's CTHC/MLR is checked apart)."""
+    return clear_refusal(st, hx, item) is None
+
+
+REPAIRABLE = ("sw", "gun", "vehicle", "other")  # unit kinds a 3.46 repair dr can be for

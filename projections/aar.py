@@ -317,8 +317,10 @@ def _hidden(r: Row, h: History) -> bool:
 
 # ---- the report as blocks ---------------------------------------------------------------------------
 # Inline text: a list of str and (style, str) with style in b, i, s (struck), code, seq.
-# Blocks: ("h", level, inlines, anchor) ("p", inlines) ("ul", [inlines], cls) ("table", head, rows, numeric)
-#         ("figure", cls, svg, caption) ("open", tag, id, cls) ("close", tag) -- the last three HTML only.
+# Blocks: ("h", level, inlines, anchor) ("p", inlines) ("ul", [inlines], cls)
+#         ("table", head, rows, numeric[, caption]) ("summary", inlines, note): the heading of a folded
+#         <details> (Markdown: a level-3 heading); ("figure", cls, svg, caption) ("open", tag, id, cls)
+#         ("close", tag) -- the last three HTML only.
 
 def _side(s) -> str:
     return SIDE.get(s, str(s))
@@ -352,7 +354,6 @@ def iter_report(h: History, html: bool = False):
         toc += [[("link:#roster", "CG Roster")], [("link:#charts", "Charts")], [("link:#dice", "Dice")],
                 [("link:#undos", "Undos")]]
         add(("open", "nav", "contents", "toc"))
-        add(("h", 2, ["Contents"], None))
         add(("ul", toc, "toc"))
         add(("close", "nav"))
     yield from head
@@ -475,6 +476,9 @@ def _firefight(h: History, ff, html: bool) -> list:
         f"{_side(s)} gained {ff.cp_gained[s]}, " + (
             "spending not yet revealed" if (ff.n, s) in h.secret else f"spent {ff.cp_spent[s]}, left {ff.cp_left[s]}")
         for s in ("axis", "allied")) + "."])
+    # two columns in HTML: what was bought and set up | the result, then the folded sequence and map
+    add(("open", "div", f"ff{ff.n}cols", "cols"))
+    add(("open", "div", f"ff{ff.n}left", "col"))
     add(("ul", facts, "facts"))
 
     # purchases
@@ -483,10 +487,24 @@ def _firefight(h: History, ff, html: bool) -> list:
     if rows:
         add(("table", ["Side", "Purchase", "RG", "Setup", "CP", "OBA", "Leaders", "Units"], rows, {4}))
     else:
-        add(("p", ["None shown."]))
+        add(("p", ["No purchase shown."]))
 
-    # the sequence, step by step
-    add(("h", 3, ["Sequence"], None))
+    add(("close", "div"))
+    add(("open", "div", f"ff{ff.n}right", "col"))
+    # the setup: one table per side (2.6), not a line per unit
+    setups = _setup_tables(info, h, st)
+    if setups:
+        add(("h", 3, ["Setup"], None))
+        add(("open", "div", f"setup{ff.n}", "pair"))
+        out.extend(setups)
+        add(("close", "div"))
+    add(("h", 3, ["Result"], None))
+    add(("ul", _result(h, ff, info), "facts"))
+
+    # the sequence, step by step (folded in HTML: a click opens it)
+    add(("open", "details", f"seq{ff.n}", "sequence"))
+    add(("summary", ["Sequence"], f"{sum(1 for r in h.rows_of(info) if r.type not in ('step_left', 'campaign_started'))}"
+                                  " events, step by step"))
     by_step: dict[str, list] = {}
     visited: list[str] = []
     secret_steps: set[str] = set()
@@ -499,6 +517,8 @@ def _firefight(h: History, ff, html: bool) -> list:
         if r.type in _MAY_HIDE and _hidden(r, h):  # (no other type is ever left out)
             secret_steps.add(r.step)
             continue
+        if r.type == "unit_set_up" and setups:
+            continue  # told in the setup tables
         by_step.setdefault(r.step, []).append(r)
     current = st.step if st.firefight == ff.n and not st.ended else None
     quiet = []
@@ -517,17 +537,36 @@ def _firefight(h: History, ff, html: bool) -> list:
         add(("p", [("i", "Passed with nothing to record: " + ", ".join(quiet) + ".")]))
     if not visited:
         add(("p", ["Nothing recorded yet."]))
+    add(("close", "details"))
+    add(("close", "div"))
+    add(("close", "div"))
 
-    # the result
-    add(("h", 3, ["Result"], None))
-    add(("ul", _result(h, ff, info), "facts"))
-    if html and info.map_state is not None:
+    if html and info.map_state is not None:  # below both columns: the map at its own size, counters legible
         title = f"Control after firefight {ff.n} ({ff.date}, {ff.time})"
         svg = map_svg(info.map_state, title)
         cap = f"Map control after firefight {ff.n}, as of seq {info.map_seq}" + (
             " (TVP awarded, 3.3)." if info.tvp is not None else " (firefight end, 2.9).")
+        add(("open", "details", f"map{ff.n}", "map"))
+        add(("summary", ["Map"], f"control, terrain and units after firefight {ff.n}"))
         add(("figure", "map", _inline_svg(svg, f"m{ff.n}-", "map"), cap))
+        add(("close", "details"))
     add(("close", "section"))
+    return out
+
+
+def _setup_tables(info: FirefightHistory, h: History, st) -> list:
+    """2.6 as a table per side: unit, counter, hex, HIP, seq (the last setup of a unit stands)."""
+    placed: dict[str, dict] = {}
+    for r in h.rows_of(info):
+        if r.type == "unit_set_up" and not _hidden(r, h):
+            placed[(r.payload["side"], r.payload["unit"])] = {"seq": r.seq, **r.payload}  # ids repeat across sides
+    out: list = []
+    for side in ("axis", "allied"):
+        rows = [[p["unit"], getattr(st.unit(p["unit"], side), "name", ""),
+                 p["hex"], "HIP" if p["hip"] else "", str(p["seq"])]
+                for p in placed.values() if p["side"] == side]
+        if rows:
+            out.append(("table", ["Unit", "Counter", "Hex", "HIP", "Seq"], rows, {4}, f"{_side(side)} setup"))
     return out
 
 
@@ -667,7 +706,8 @@ def _roster(h: History) -> list:
     head = ["FF", "Date", "Time", "Type", "Side", "ELR", "SAN", "CP gained", "CP spent", "CP left", "CVP lost",
             "TVP", "CG TVP", ""]
     out = [("open", "section", "roster", "roster"), ("h", 2, ["CG Roster"], "roster"),
-           ("table", head, table, {0, 5, 6, 7, 8, 9, 10, 11, 12})]
+           ("open", "div", "rosterpair", "pair"),  # in HTML the totals stand beside the table
+           ("table", head, table, {0, 5, 6, 7, 8, 9, 10, 11, 12}), ("open", "div", "totals", "totals")]
     t = totals(rows)
     out.append(("h", 3, ["Totals"], None))
     out.append(("ul", [[("b", f"{_side(s)}:"), f" CP gained {v['cp_gained']}, spent {v['cp_spent'] - hidden_spent[s]}"
@@ -676,32 +716,41 @@ def _roster(h: History) -> list:
                        for s, v in t.items()], "facts"))
     if h.secret:
         out.append(("p", [("i", "? : spending not yet revealed (ruling R10).")]))
-    out.append(("close", "section"))
+    out += [("close", "div"), ("close", "div"), ("close", "section")]
     return out
 
 
 def chart_series(h: History) -> dict:
     """Per firefight and side: CP gained and left, ELR and SAN after the RePh (carried over a firefight
-    that did not roll them), CVP lost (None until played), CG TVP (carried over an Idle firefight)."""
+    that did not roll them), CVP lost, CG TVP (carried over an Idle firefight). None where the campaign
+    has not got there: CP gained before 2.1 is over, CP left before 2.3 is, the rest before the firefight's
+    RePh is (or, once the CG has ended, for the firefights it never reached)."""
     st = h.final
+    from cg.steps import ORDER
+
+    def past(n: int, step: str) -> bool:
+        if n != st.firefight:
+            return n < st.firefight
+        return st.ended or ORDER[st.step] > ORDER[step]
     out = {k: {s: [] for s in ("axis", "allied")} for k in ("cp_gained", "cp_left", "elr", "san", "cvp", "tvp")}
     elr = {s: st.card.sides[s].elr for s in ("axis", "allied")}
     san = {s: st.card.sides[s].san for s in ("axis", "allied")}
     tvp = {s: 0 for s in ("axis", "allied")}
     for ff in st.firefights:
         info = h.firefights.get(ff.n)
+        done = past(ff.n, "3.52") and (ff.n < st.firefight or ff.winner is not None or ff.type == "idle")
         for s in ("axis", "allied"):
-            out["cp_gained"][s].append(ff.cp_gained[s])
-            out["cp_left"][s].append(None if (ff.n, s) in h.secret else ff.cp_left[s])
+            out["cp_gained"][s].append(ff.cp_gained[s] if past(ff.n, "2.1") else None)
+            out["cp_left"][s].append(None if (ff.n, s) in h.secret or not past(ff.n, "2.3") else ff.cp_left[s])
             elr[s] = ff.elr.get(s, elr[s])
             san[s] = ff.san.get(s, san[s])
-            out["elr"][s].append(elr[s])
-            out["san"][s].append(san[s])
+            out["elr"][s].append(elr[s] if done else None)
+            out["san"][s].append(san[s] if done else None)
             played = ff.winner is not None or ff.type == "idle"
             out["cvp"][s].append(ff.cvp_lost[s] if played else None)
             if info is not None and info.tvp is not None:
                 tvp[s] = ff.tvp_total[s]
-            out["tvp"][s].append(tvp[s])
+            out["tvp"][s].append(tvp[s] if done else None)
     return out
 
 
@@ -709,12 +758,12 @@ def _charts(h: History) -> list:
     st = h.final
     x = [f"FF{ff.n}" + (" idle" if ff.type == "idle" else "") for ff in st.firefights]
     d = chart_series(h)
-    dashed = {"dash": "6 4"}
     charts = [
-        ("CP per firefight: gained (solid) and left (dashed)",
+        ("CP per firefight: gained and left",
          {"Axis gained": d["cp_gained"]["axis"], "Axis left": d["cp_left"]["axis"],
           "Allied gained": d["cp_gained"]["allied"], "Allied left": d["cp_left"]["allied"]},
-         {"Axis left": dashed, "Allied left": dashed}, "CP",
+         {"Axis left": {"marker": "triangle", "dash": "2 3"}, "Allied gained": {"marker": "square", "dash": "7 4"},
+          "Allied left": {"marker": "diamond", "dash": "10 3 2 3"}}, "CP",
          "CP gained: the Initial Firefight's CP from the CG Card, then the 2.1 replenishment; CP left: what "
          "each side kept after its purchases."),
         ("ELR after each firefight (3.47)", {"Axis": d["elr"]["axis"], "Allied": d["elr"]["allied"]}, {}, "ELR",
@@ -729,6 +778,7 @@ def _charts(h: History) -> list:
     out: list = [("open", "section", "charts", "charts"), ("h", 2, ["Charts"], "charts")]
     for i, (title, series, styles, ylab, caption) in enumerate(charts, 1):
         out.append(("figure", "chart", line_chart(title, series, x, styles=styles, y_label=ylab,
+                                                  width=380, height=215,
                                                   chart_id=f"chart{i}"), caption))
     out.append(("close", "section"))
     return out
@@ -763,7 +813,7 @@ def dice_section(h: History) -> list:
                    + f". All {_side(side)} rolls: {src}.")
             svg = line_chart(f"{_side(side)} {label}: observed and fair", series, keys,
                              styles={"fair dice": {"color": "#888888", "dash": "6 4"}}, y_label="rolls",
-                             chart_id=f"dice-{side}-{name}")
+                             width=290, height=185, chart_id=f"dice-{side}-{name}")
             out.append(("figure", "chart", svg.replace('<svg class="chart"', '<svg class="chart dice"', 1), cap))
     out.append(("close", "section"))
     return out
@@ -775,7 +825,7 @@ def _undos(h: History) -> list:
     out: list = [("open", "section", "undos", "undos"), ("h", 2, ["Undos"], "undos")]
     reverts = h.reverts
     if not reverts:
-        out.append(("p", ["None: every command stands as first recorded."]))
+        out.append(("p", ["No undo: every command stands as first recorded."]))
     for r in reverts:
         p = r.payload
         head = [("seq", str(r.seq)), f"firefight {r.firefight}, step {r.step}: undo of seq "
@@ -893,8 +943,12 @@ def iter_md(blocks):
             out.append(_md_inline(b[1]))
         elif kind == "ul":
             out.append("\n".join("- " + _md_inline(item) for item in b[1]))
+        elif kind == "summary":  # the heading of a folded part (HTML <details>)
+            out.append("### " + _md_inline(b[1]))
         elif kind == "table":
             head, rows, numeric = b[1], b[2], b[3]
+            if len(b) > 4 and b[4]:
+                out.append(f"**{b[4]}**")
             lines = ["| " + " | ".join(_md_cell(h) for h in head) + " |",
                      "|" + "|".join("---:" if i in numeric else "---" for i in range(len(head))) + "|"]
             lines += ["| " + " | ".join(_md_cell(c) for c in row) + " |" for row in rows]
@@ -911,11 +965,23 @@ def iter_md(blocks):
 STYLE = """
 :root { color-scheme: light; --axis: #2f5b8a; --allied: #5c8a1e; }
 * { box-sizing: border-box; }
-body { font: 16px/1.5 Georgia, "Times New Roman", serif; color: #1d1d1d; background: #fff;
-       max-width: 62rem; margin: 2rem auto; padding: 0 1.2rem; }
+body { font: 16px/1.35 Georgia, "Times New Roman", serif; color: #1d1d1d; background: #fff;
+       max-width: 78rem; margin: 1.2rem auto; padding: 0 1.2rem; }
 h1 { font-size: 1.9rem; border-bottom: 3px double #333; padding-bottom: .3rem; margin-bottom: .4rem; }
-h2 { font-size: 1.45rem; border-bottom: 1px solid #999; margin-top: 2.4rem; }
-h3 { font-size: 1.15rem; margin: 1.4rem 0 .4rem; }
+h2 { font-size: 1.45rem; border-bottom: 1px solid #999; margin: 1.3rem 0 .5rem; }
+h3 { font-size: 1.1rem; margin: .8rem 0 .3rem; }
+div.cols { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 0 2rem; }
+div.pair { display: flex; flex-wrap: wrap; gap: 0 1.5rem; align-items: flex-start; }
+details { margin: .3rem 0; }
+details > summary { cursor: pointer; }
+details > summary h3 { display: inline; margin: 0; }
+details > summary .note { font-size: .85rem; color: #555; }
+caption { text-align: left; font-weight: bold; padding: .1rem 0; }
+section.charts { display: grid; grid-template-columns: repeat(3, minmax(0, 1fr)); gap: 0 1.2rem; }
+section.charts > h2 { grid-column: 1 / -1; }
+section.dice { display: grid; grid-template-columns: repeat(4, minmax(0, 1fr)); gap: 0 1rem; }
+section.dice > h2 { grid-column: 1 / -1; }
+section.dice figcaption { font-size: .72rem; }
 h4 { font-size: 1rem; margin: .9rem 0 .2rem; color: #333; }
 p, ul { margin: .4rem 0; }
 ul.facts { padding-left: 1.2rem; }
@@ -925,15 +991,20 @@ ul.events li { padding-left: 3.2em; text-indent: -3.2em; margin: .1rem 0; }
        font: .8rem/1 ui-monospace, "DejaVu Sans Mono", monospace; }
 code { font: .85em ui-monospace, "DejaVu Sans Mono", monospace; background: #f3f3f3; padding: 0 .2em; }
 del { color: #9b2c2c; }
-table { border-collapse: collapse; margin: .5rem 0 1rem; font: .85rem/1.35 system-ui, "Segoe UI", Arial, sans-serif; }
-th, td { border: 1px solid #bbb; padding: .2rem .5rem; vertical-align: top; }
+table { border-collapse: collapse; margin: .3rem 0 .6rem; font: .82rem/1.3 system-ui, "Segoe UI", Arial, sans-serif; }
+th, td { border: 1px solid #bbb; padding: .1rem .4rem; vertical-align: top; }
 th { background: #ececec; text-align: left; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 tbody tr:nth-child(4n+1), tbody tr:nth-child(4n+2) { background: #fafafa; }
-figure { margin: 1rem 0 1.4rem; }
+figure { margin: .5rem 0 .8rem; }
 figure svg { display: block; max-width: 100%; height: auto; border: 1px solid #ddd; }
-figcaption { font-size: .85rem; color: #555; margin-top: .3rem; }
-nav.toc ul { columns: 2; padding-left: 1.2rem; }
+details.map > summary { margin-left: calc(50% + 1rem); }
+figcaption { font-size: .8rem; line-height: 1.3; color: #555; margin-top: .2rem; }
+nav.toc { margin: .6rem 0 0; }
+nav.toc ul { display: flex; flex-wrap: wrap; gap: .1rem 1.4rem; list-style: none; padding: 0; margin: 0;
+             font-size: .9rem; }
+div.totals { flex: 1 1 18rem; }
+div.totals h3 { margin-top: .2rem; }
 a { color: #2f5b8a; }
 @media print {
   body { max-width: none; margin: 0; padding: 0; font-size: 10.5pt; }
@@ -1001,7 +1072,11 @@ def iter_html(blocks, title: str):
             body = "".join(
                 "<tr>" + "".join(f'<td class="num">{escape(c)}</td>' if i in numeric else f"<td>{escape(c)}</td>"
                                  for i, c in enumerate(row)) + "</tr>" for row in rows)
-            out.append(f"<table><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table>")
+            cap = f"<caption>{escape(b[4])}</caption>" if len(b) > 4 and b[4] else ""
+            out.append(f"<table>{cap}<thead><tr>{th}</tr></thead><tbody>{body}</tbody></table>")
+        elif kind == "summary":
+            note = f' <span class="note">{escape(b[2])}</span>' if len(b) > 2 and b[2] else ""
+            out.append(f"<summary><h3>{_html_inline(b[1])}</h3>{note}</summary>")
         elif kind == "figure":
             out.append(f'<figure class="{b[1]}">{b[2]}<figcaption>{escape(b[3])}</figcaption></figure>')
         elif kind == "open":

@@ -4,12 +4,23 @@ from __future__ import annotations
 from cg.state import SIDES
 
 
-def _units(st) -> dict:
+def _units(st, counters: bool = False) -> dict:
+    """Units with a recorded hex: "axis 4-6-7 (I1-1.1)" for the text map, (side, counter name) for the
+    SVG's counters."""
     out: dict = {}
     for u in st.units.values():
         if u.hex and u.status in ("on_map", "available", "reserve"):
-            out.setdefault(u.hex, []).append(f"{u.side[:2]}:{u.name}")
+            out.setdefault(u.hex, []).append((u.side, u.name) if counters else f"{u.side} {u.name} ({u.id})")
     return out
+
+
+GROUND_KEYS = ("water", "buildings", "stone", "woods", "orchard", "brush", "grain", "roads", "bridges")
+
+
+def ground(card_map) -> dict:
+    """The ground the card maps, for the SVG. Today's MapSpec has water, buildings and stone; the woods,
+    orchard, brush, grain, roads and bridges keys are read where the card format has them."""
+    return {k: tuple(getattr(card_map, k, ()) or ()) for k in GROUND_KEYS}
 
 
 def map_json(st) -> dict:
@@ -40,11 +51,13 @@ def map_svg(st, title: str | None = None) -> str:
     from projections.mapview import render_svg  # lazy: as in map_text
 
     t = title or f"{st.card.campaign.name} — firefight {st.firefight}, step {st.step}"
-    svg = render_svg(st.grid(), st.map_control(), terrain=st.terrain, units=_units(st), title=t,
-                     tvp=dict(st.card.map.tvp))
+    svg = render_svg(st.grid(), st.map_control(), terrain=st.terrain, units=_units(st, counters=True), title=t,
+                     tvp=dict(st.card.map.tvp), ground=ground(st.card.map))
     m = st.card.map
-    if m.boards or m.water or m.bridges:  # the card's own map drawing (projections/mapcard.py)
-        from projections.mapcard import overlay  # lazy: only a card with boards, water or bridges draws them
+    if m.boards:  # board names and joins (projections/mapcard.py); water and bridges are mapview's ground
+        from types import SimpleNamespace
 
-        svg = overlay(svg, m, st.grid())
+        from projections.mapcard import overlay  # lazy: only a map of boards draws them
+
+        svg = overlay(svg, SimpleNamespace(water=(), bridges=(), boards=m.boards), st.grid())
     return svg

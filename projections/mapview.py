@@ -93,6 +93,8 @@ def render_text(
     '&' both. Odd-lettered columns (A, C, ...) print on a row's first line, even-lettered ones (B, D,
     ...) on its second, half a hex lower, as on the board.
     """
+    from projections.words import terrain_words
+
     terrain_at = _by_hex(grid, terrain, "terrain")
     units_at = _by_hex(grid, units, "units")
     width = MARGIN + CELL * len(grid.columns) + 1
@@ -136,7 +138,7 @@ def render_text(
         out.append("")
         out.append("Terrain:")
         for h in sorted(terrain_at, key=grid.index):
-            out.append(f"  {h}: {', '.join(terrain_at[h])}")
+            out.append(f"  {h}: {', '.join(terrain_words(t) for t in terrain_at[h])}")
     if units_at:
         out.append("")
         out.append("Units:")
@@ -147,17 +149,34 @@ def render_text(
 
 # -- SVG -------------------------------------------------------------------------------------------
 
-SIZE = 30.0  # hex circumradius, px
+SIZE = 36.0  # hex circumradius, px: room for a counter with 10 px text
 HEIGHT = math.sqrt(3) * SIZE
 PAD = 16.0
+INSET = 0.8  # terrain fills an inner hex; the ring outside it keeps the control colour
 
 PAPER = "#f4f0e1"
 COLOURS = {  # fill, dark (outline/marker)
     "axis": ("#9fb1c4", "#2c4a6b"),
     "allied": ("#b3c98a", "#4a6a1c"),
 }
+COUNTER = {"axis": "#3b5b82", "allied": "#5b7a1e", None: "#555555"}  # counter face, white text on it
+COUNTER_FONT = 10.0  # px at 1x: a counter's name must be readable
 NML_FILL = "#dcb98e"
 ISOLATED_MARK = "#c0392b"
+
+# the ground a card maps (MapSpec: water, buildings, stone; woods, orchard, brush, grain, roads, bridges
+# where the card has them), each with its inner-hex fill and its words in the legend
+GROUND = {
+    "water": ("#4f8fd0", "water (stream, pond): +1 to 3.52 clearance"),
+    "woods": ("#3f7a35", "woods"),
+    "orchard": ("#cfe0a4", "orchard"),
+    "brush": ("#9fb56a", "brush"),
+    "grain": ("#e6cf6e", "grain"),
+}
+TREE = "#24511f"
+ROAD = ("#b39563", "road")
+BRIDGE = ("#8a6a48", "bridge")
+BUILDING = {"stone": ("#9c9c9c", "#3a3a3a", "stone building"), "wooden": ("#b8763a", "#5a3412", "wooden building")}
 
 # terrain item -> (abbreviation, colour); matched by the first keyword found in the item's text
 TERRAIN_MARKS = (
@@ -194,10 +213,10 @@ def _f(x: float) -> str:
     return f"{x:.1f}".rstrip("0").rstrip(".")
 
 
-def _corners(cx: float, cy: float) -> list[tuple[float, float]]:
+def _corners(cx: float, cy: float, size: float = SIZE) -> list[tuple[float, float]]:
     # corner i at 60*i degrees, y down: 0 E, 1 lower right, 2 lower left, 3 W, 4 upper left, 5 upper right
     return [
-        (cx + SIZE * math.cos(math.radians(60 * i)), cy + SIZE * math.sin(math.radians(60 * i)))
+        (cx + size * math.cos(math.radians(60 * i)), cy + size * math.sin(math.radians(60 * i)))
         for i in range(6)
     ]
 
@@ -207,24 +226,94 @@ def _side_of_direction(d: int) -> tuple[int, int]:
     return (d + 3) % 6, (d + 4) % 6
 
 
+def _hexpath(cx: float, cy: float, size: float) -> str:
+    return "M" + "L".join(f"{_f(x)} {_f(y)}" for x, y in _corners(cx, cy, size)) + "Z"
+
+
+# where things sit in a hex (offsets from its centre, px): a player reads them at a glance
+BUILDING_AT = (0.0, -9.0)  # centre of the building block
+BUILDING_W, BUILDING_H = 24.0, 15.0
+COUNTER_Y = 4.0  # top of the counter row
+COUNTER_H = 15.0
+GROUND_PROBE = (-0.6 * SIZE, 0.0)  # a point of the inner hex that nothing else covers (tests sample it)
+TREES = ((-2.0, -14.0), (11.0, -7.0), (-11.0, -6.0), (13.0, 9.0))
+
+
+def ground_probe(cx: float, cy: float) -> tuple[float, float]:
+    return cx + GROUND_PROBE[0], cy + GROUND_PROBE[1]
+
+
+def building_centre(cx: float, cy: float) -> tuple[float, float]:
+    return cx + BUILDING_AT[0], cy + BUILDING_AT[1]
+
+
+def hex_centres(grid: Grid, title: str = "") -> dict[str, tuple[float, float]]:
+    """Each hex's centre in the SVG's pixels (the drawing below and the tests read the same numbers)."""
+    top, left = _origin(title)
+    out = {}
+    for h in grid.hexes():
+        ci, row = grid.parse(h)
+        out[h] = (left + SIZE + 1.5 * SIZE * ci,
+                  top + HEIGHT / 2 + HEIGHT * (row - 1) + (HEIGHT / 2 if _lower(grid, h) else 0.0))
+    return out
+
+
+def _origin(title: str) -> tuple[float, float]:
+    title_h = 28.0 if title else 0.0
+    return PAD + title_h + 14.0, PAD + 16.0  # room for the column letters / the row numbers
+
+
+def _units_of(grid: Grid, units) -> dict[str, list[tuple[str | None, str]]]:
+    """units per hex as (side or None, counter name); a plain string has no side."""
+    out: dict[str, list[tuple[str | None, str]]] = {}
+    for h, things in (units or {}).items():
+        try:
+            key = grid.canonical(h)
+        except ValueError as err:
+            raise ValueError(f"units: {err}") from None
+        for t in things:
+            out.setdefault(key, []).append(tuple(t) if isinstance(t, (tuple, list)) else (None, str(t)))
+    return {h: v for h, v in out.items() if v}
+
+
+def _ground_of(grid: Grid, ground: dict | None) -> dict[str, frozenset[str]]:
+    out: dict[str, frozenset[str]] = {}
+    for kind, hexes in (ground or {}).items():
+        keep = set()
+        for h in hexes or ():
+            try:
+                keep.add(grid.canonical(h))
+            except ValueError as err:
+                raise ValueError(f"{kind}: {err}") from None
+        out[kind] = frozenset(keep)
+    return out
+
+
 def render_svg(
     grid: Grid,
     mc: MapControl,
     terrain: dict[str, list[str]] | None = None,
-    units: dict[str, list[str]] | None = None,
+    units: dict[str, list] | None = None,
     title: str = "",
     tvp: dict[str, int] | None = None,
+    ground: dict[str, tuple[str, ...]] | None = None,
 ) -> str:
     """A standalone SVG hex map (no XML declaration, so it can also sit inline in HTML).
 
     One <polygon> per hex, filled by control (CTHC, MLR hatching, NML, Uncontrolled, Isolated
-    cross-hatching); each side's MLR outlined along its hexsides; strategic hexes marked with a disc in
-    the controller's colour (hollow if uncontrolled) carrying the TVP value; terrain as small
-    abbreviations (Rb rubble, Fl flame, Bz blaze, Wi wire, Mi mines, ...); units as a count with the
-    names in the hex's tooltip; hex ids at the top of each hex; a legend below.
+    cross-hatching); the ground drawn inside it (`ground`: water, woods, orchard, brush and grain as an
+    inner hex, roads and bridges as bands, buildings as blocks, stone grey and wooden brown), so a ring
+    of the control colour stays visible; each side's MLR outlined along its hexsides; strategic hexes
+    marked with a disc in the controller's colour (hollow if uncontrolled) carrying the TVP value;
+    terrain kept (CG5) as abbreviations (Rb rubble, Fl flame, Wi wire, Mi mines, ...) named in words in
+    the legend; units as counters in their side's colour with the counter's name (`units` values are
+    (side, name) pairs, or names), a black disc counting a stack, every name in the hex's tooltip.
     """
+    from projections.words import terrain_words
+
     terrain_at = _by_hex(grid, terrain, "terrain")
-    units_at = _by_hex(grid, units, "units")
+    units_at = _units_of(grid, units)
+    gr = _ground_of(grid, ground)
     tvp_at: dict[str, int] = {}
     for h, v in (tvp or {}).items():
         try:
@@ -237,23 +326,15 @@ def render_svg(
     ).hexdigest()[:8]
     pid = f"plcg{digest}"  # id prefix: several maps can sit in one HTML page
 
-    title_h = 28.0 if title else 0.0
-    top = PAD + title_h + 14.0  # room for the column letters
-    left = PAD + 16.0  # room for the row numbers
+    top, left = _origin(title)
     map_w = 1.5 * SIZE * (len(grid.columns) - 1) + 2 * SIZE
     map_h = HEIGHT * grid.rows + HEIGHT / 2
     width = left + map_w + PAD
-
-    centres: dict[str, tuple[float, float]] = {}
-    for h in grid.hexes():
-        ci, row = grid.parse(h)
-        cx = left + SIZE + 1.5 * SIZE * ci
-        cy = top + HEIGHT / 2 + HEIGHT * (row - 1) + (HEIGHT / 2 if _lower(grid, h) else 0.0)
-        centres[h] = (cx, cy)
+    centres = hex_centres(grid, title)
 
     # legend layout (below the map)
-    legend_items = _legend_items(pid, terrain_at)
-    col_w = 210.0
+    legend_items = _legend_items(pid, terrain_at, gr, units_at, terrain_words)
+    col_w = 250.0
     per_row = max(1, int((width - 2 * PAD) // col_w))
     legend_rows = -(-len(legend_items) // per_row)
     legend_top = top + map_h + 24.0
@@ -304,18 +385,21 @@ def render_svg(
             f' text-anchor="end">{row}</text>'
         )
 
-    # hexes
+    # hexes, filled by control
     w('<g class="hexes" stroke="#7a7466" stroke-width="0.8">')
     for h in grid.hexes():
         hc = mc.hexes[h]
         cx, cy = centres[h]
         ch = code(hc)
         pts = " ".join(f"{_f(x)},{_f(y)}" for x, y in _corners(cx, cy))
-        tip = _tooltip(h, hc, terrain_at.get(h), units_at.get(h), tvp_at.get(h))
+        tip = _tooltip(h, hc, [terrain_words(t) for t in terrain_at.get(h, [])],
+                       [n for _s, n in units_at.get(h, [])], tvp_at.get(h), _ground_words(h, gr))
         w(f'<g class="hex" data-hex="{h}" data-control="{escape(ch)}"><title>{escape(tip)}</title>')
         w(f'<polygon points="{pts}" fill="{_fill(pid, ch)}"/>')
         w("</g>")
     w("</g>")
+
+    _draw_ground(w, grid, centres, gr)
 
     # MLR outlines along the hexsides between MLR and non-MLR hexes
     for side in SIDES:
@@ -338,35 +422,29 @@ def render_svg(
                 f' stroke-width="3" stroke-linecap="round"{dash}/>'
             )
 
-    # markers: hex id, strategic disc with TVP, units, terrain
+    # markers: hex id, strategic disc with TVP, terrain kept; then the counters on top
     w('<g class="marks" pointer-events="none">')
+    buildings = gr.get("buildings", frozenset()) | gr.get("stone", frozenset())
     for h in grid.hexes():
         hc = mc.hexes[h]
         cx, cy = centres[h]
         w(
-            f'<text x="{_f(cx)}" y="{_f(cy - HEIGHT / 2 + 10)}" font-size="8" fill="#555"'
+            f'<text x="{_f(cx)}" y="{_f(cy - HEIGHT / 2 + 9)}" font-size="8" fill="#444"'
             f' text-anchor="middle">{h}</text>'
         )
         if hc.strategic or h in tvp_at:
             fill = COLOURS[hc.controller][1] if hc.controller else "#ffffff"
             ink = "#ffffff" if hc.controller else "#222222"
             r = 8.0 if h in tvp_at else 5.0
-            w(
-                f'<circle cx="{_f(cx)}" cy="{_f(cy - 2)}" r="{_f(r)}" fill="{fill}" stroke="#222"'
-                f' stroke-width="1"/>'
-            )
+            dx = BUILDING_W / 2 + r + 1 if h in buildings else 0.0
+            x, y = cx + dx, cy + BUILDING_AT[1]
+            w(f'<circle class="strategic" cx="{_f(x)}" cy="{_f(y)}" r="{_f(r)}" fill="{fill}" stroke="#222"'
+              f' stroke-width="1"/>')
             if h in tvp_at:
                 w(
-                    f'<text x="{_f(cx)}" y="{_f(cy + 1.5)}" font-size="9" font-weight="bold" fill="{ink}"'
+                    f'<text x="{_f(x)}" y="{_f(y + 3.5)}" font-size="10" font-weight="bold" fill="{ink}"'
                     f' text-anchor="middle">{tvp_at[h]}</text>'
                 )
-        if h in units_at:
-            n = len(units_at[h])
-            label = units_at[h][0] if n == 1 and len(units_at[h][0]) <= 8 else f"{n} unit{'s' if n > 1 else ''}"
-            w(
-                f'<text x="{_f(cx)}" y="{_f(cy + 12)}" font-size="7.5" fill="#111" text-anchor="middle">'
-                f"{escape(label)}</text>"
-            )
         if h in terrain_at:
             marks = []
             for item in terrain_at[h]:
@@ -378,10 +456,11 @@ def render_svg(
                 for i, (abbr, colour) in enumerate(marks[:3])
             )
             w(
-                f'<text x="{_f(cx)}" y="{_f(cy + 20)}" font-size="7" font-weight="bold"'
-                f' text-anchor="middle">{spans}</text>'
+                f'<text x="{_f(cx)}" y="{_f(cy + HEIGHT / 2 - 3)}" font-size="8.5" font-weight="bold"'
+                f' text-anchor="middle" stroke="#ffffff" stroke-width="2.5" paint-order="stroke">{spans}</text>'
             )
     w("</g>")
+    _draw_counters(w, centres, units_at)
 
     # legend
     w('<g class="legend" font-size="11" fill="#222">')
@@ -391,11 +470,18 @@ def render_svg(
         if kind == "fill":
             w(f'<rect x="{_f(x)}" y="{_f(y - 10)}" width="18" height="13" fill="{arg}" stroke="#7a7466"/>')
         elif kind == "line":
-            colour, dash = arg
+            colour, dash, sw = arg
             w(
                 f'<line x1="{_f(x)}" y1="{_f(y - 3)}" x2="{_f(x + 18)}" y2="{_f(y - 3)}" stroke="{colour}"'
-                f' stroke-width="3"{dash}/>'
+                f' stroke-width="{sw}"{dash}/>'
             )
+        elif kind == "block":
+            fill, stroke = arg
+            w(f'<rect x="{_f(x + 2)}" y="{_f(y - 10)}" width="16" height="11" fill="{fill}" stroke="{stroke}"/>')
+        elif kind == "counter":
+            w(f'<rect x="{_f(x - 4)}" y="{_f(y - 11)}" width="26" height="14" rx="2" fill="{arg}"/>'
+              f'<text x="{_f(x + 9)}" y="{_f(y)}" font-size="10" font-weight="bold" fill="#fff"'
+              f' text-anchor="middle">4-6-7</text>')
         elif kind == "disc":
             fill, label = arg
             w(f'<circle cx="{_f(x + 9)}" cy="{_f(y - 3)}" r="7" fill="{fill}" stroke="#222"/>')
@@ -407,10 +493,98 @@ def render_svg(
         elif kind == "text":
             abbr, colour = arg
             w(f'<text x="{_f(x + 9)}" y="{_f(y)}" font-weight="bold" fill="{colour}" text-anchor="middle">{escape(abbr)}</text>')
-        w(f'<text x="{_f(x + 24)}" y="{_f(y)}">{escape(text)}</text>')
+        w(f'<text x="{_f(x + 26)}" y="{_f(y)}">{escape(text)}</text>')
     w("</g>")
     w("</svg>")
     return "\n".join(out) + "\n"
+
+
+def _draw_ground(w, grid: Grid, centres: dict, gr: dict[str, frozenset[str]]) -> None:
+    """Water, woods, orchard, brush, grain as an inner hex; roads and bridges as bands; buildings."""
+    bridges = gr.get("bridges", frozenset())
+    w('<g class="ground" pointer-events="none">')
+    for kind, (colour, _words) in GROUND.items():
+        hexes = gr.get(kind, frozenset()) | (bridges if kind == "water" else frozenset())  # a bridge spans water
+        d = "".join(_hexpath(*centres[h], INSET * SIZE) for h in grid.hexes() if h in hexes)
+        if d and kind == "water":  # a hex at a time, each named (the water under a bridge is the bridge's)
+            for h in grid.hexes():
+                if h in hexes:
+                    tip = "" if h not in gr.get("water", ()) else f"<title>{escape(h)}: water (3.52)</title>"
+                    w(f'<path class="ground-water" d="{_hexpath(*centres[h], INSET * SIZE)}" fill="{colour}"'
+                      f' stroke="none">{tip}</path>')
+        elif d:
+            w(f'<path class="ground-{kind}" d="{d}" fill="{colour}" stroke="none"/>')
+        if kind in ("woods", "orchard") and d:
+            r = 6.5 if kind == "woods" else 3.0
+            ink = TREE if kind == "woods" else "#6c8f3a"
+            dots = "".join(f'<circle cx="{_f(centres[h][0] + dx)}" cy="{_f(centres[h][1] + dy)}" r="{r}"/>'
+                           for h in grid.hexes() if h in hexes for dx, dy in TREES)
+            w(f'<g class="trees-{kind}" fill="{ink}">{dots}</g>')
+    roads = gr.get("roads", frozenset())
+    segs = []
+    for h in grid.hexes():
+        if h not in roads and h not in bridges:
+            continue
+        cx, cy = centres[h]
+        for d in range(1, 4):  # each joint once: towards N, NE, SE
+            n = grid.neighbour(h, d)
+            if n is not None and (n in roads or n in bridges):
+                nx, ny = centres[n]
+                segs.append(f"M{_f(cx)} {_f(cy)}L{_f(nx)} {_f(ny)}")
+    if segs:
+        w(f'<path class="ground-roads" d="{"".join(segs)}" stroke="{ROAD[0]}" stroke-width="6"'
+          f' stroke-linecap="round" fill="none"/>')
+    water = gr.get("water", frozenset())
+    for h in sorted(bridges, key=grid.index):
+        cx, cy = centres[h]
+        wet = [d for d in range(1, 7) if grid.neighbour(h, d) in water]
+        angle = 0.0  # a bridge crosses the stream: across the line of the water hexes beside it
+        if wet:
+            vx = sum(math.sin(math.radians(60 * (d - 1))) for d in wet)
+            vy = sum(-math.cos(math.radians(60 * (d - 1))) for d in wet)
+            if abs(vx) + abs(vy) > 1e-6:
+                angle = math.degrees(math.atan2(vy, vx)) + 90.0
+        w(f'<rect class="ground-bridge" x="{_f(cx - SIZE)}" y="{_f(cy - 7)}" width="{_f(2 * SIZE)}" height="14"'
+          f' fill="{BRIDGE[0]}" stroke="#3b2a18" stroke-width="1.2" transform="rotate({_f(angle)} {_f(cx)} {_f(cy)})">'
+          f'<title>{escape(h)}: bridge (1.4 Strategic Terrain)</title></rect>')
+    stone = gr.get("stone", frozenset())
+    for h in grid.hexes():
+        if h not in gr.get("buildings", frozenset()) and h not in stone:
+            continue
+        fill, stroke, _words = BUILDING["stone" if h in stone else "wooden"]
+        bx, by = building_centre(*centres[h])
+        w(f'<rect class="building building-{"stone" if h in stone else "wooden"}" x="{_f(bx - BUILDING_W / 2)}"'
+          f' y="{_f(by - BUILDING_H / 2)}" width="{_f(BUILDING_W)}" height="{_f(BUILDING_H)}" fill="{fill}"'
+          f' stroke="{stroke}" stroke-width="1.5"/>')
+    w("</g>")
+
+
+def _draw_counters(w, centres: dict, units_at: dict[str, list[tuple[str | None, str]]]) -> None:
+    """A stack per side and hex: its first unit's counter on top, edges of the others behind it, and a
+    black disc with the number of units where there is more than one."""
+    w(f'<g class="counters" font-size="{_f(COUNTER_FONT)}" font-weight="bold" pointer-events="none">')
+    for h, items in units_at.items():
+        cx, cy = centres[h]
+        stacks: dict = {}
+        for side, name in items:
+            stacks.setdefault(side, []).append(name)
+        for k, (side, names) in enumerate(stacks.items()):
+            label = names[0] if len(names[0]) <= 9 else names[0][:8] + "."
+            cw = min(2 * SIZE - 10, max(28.0, 6.4 * len(label) + 8))
+            x, y = cx - cw / 2, cy + COUNTER_Y + k * (COUNTER_H + 2)
+            for j in range(min(len(names) - 1, 2), 0, -1):  # the counters below, peeking out
+                w(f'<rect x="{_f(x + 2.5 * j)}" y="{_f(y - 2.5 * j)}" width="{_f(cw)}" height="{_f(COUNTER_H)}"'
+                  f' rx="2" fill="{COUNTER[side]}" stroke="#ffffff" stroke-width="0.8"/>')
+            w(f'<g class="counter" data-hex="{h}" data-side="{side or ""}">'
+              f'<rect x="{_f(x)}" y="{_f(y)}" width="{_f(cw)}" height="{_f(COUNTER_H)}" rx="2"'
+              f' fill="{COUNTER[side]}" stroke="#ffffff" stroke-width="0.8"/>'
+              f'<text x="{_f(cx)}" y="{_f(y + COUNTER_H - 4)}" fill="#ffffff" text-anchor="middle">'
+              f'{escape(label)}</text></g>')
+            if len(names) > 1:
+                bx, by = x + cw + 2, y + 1
+                w(f'<circle cx="{_f(bx)}" cy="{_f(by)}" r="7" fill="#111"/>'
+                  f'<text x="{_f(bx)}" y="{_f(by + 3.5)}" fill="#fff" text-anchor="middle">{len(names)}</text>')
+    w("</g>")
 
 
 def _fill(pid: str, ch: str) -> str:
@@ -426,7 +600,18 @@ def _fill(pid: str, ch: str) -> str:
     }[ch]
 
 
-def _legend_items(pid: str, terrain_at: dict[str, list[str]]) -> list[tuple[str, object, str]]:
+def _ground_words(h: str, gr: dict[str, frozenset[str]]) -> list[str]:
+    words = [kind for kind in GROUND if h in gr.get(kind, ())]
+    if h in gr.get("stone", ()):
+        words.append("stone building")
+    elif h in gr.get("buildings", ()):
+        words.append("wooden building")
+    words += [w for kind, w in (("roads", "road"), ("bridges", "bridge")) if h in gr.get(kind, ())]
+    return words
+
+
+def _legend_items(pid: str, terrain_at: dict[str, list[str]], gr: dict[str, frozenset[str]],
+                  units_at: dict, terrain_words) -> list[tuple[str, object, str]]:
     items: list[tuple[str, object, str]] = [
         ("fill", _fill(pid, "A"), "axis CTHC"),
         ("fill", _fill(pid, "L"), "allied CTHC"),
@@ -436,27 +621,48 @@ def _legend_items(pid: str, terrain_at: dict[str, list[str]]) -> list[tuple[str,
         ("fill", _fill(pid, "."), "Uncontrolled Terrain"),
         ("fill", _fill(pid, "I"), "axis Isolated Location"),
         ("fill", _fill(pid, "J"), "allied Isolated Location"),
-        ("line", (COLOURS["axis"][1], ""), "axis MLR boundary"),
-        ("line", (COLOURS["allied"][1], ' stroke-dasharray="7 4"'), "allied MLR boundary"),
+        ("line", (COLOURS["axis"][1], "", 3), "axis MLR boundary"),
+        ("line", (COLOURS["allied"][1], ' stroke-dasharray="7 4"', 3), "allied MLR boundary"),
         ("disc", (COLOURS["axis"][1], ""), "Strategic Terrain, axis"),
         ("disc", (COLOURS["allied"][1], ""), "Strategic Terrain, allied"),
         ("disc", ("#ffffff", ""), "Strategic Terrain, uncontrolled"),
-        ("disc", ("#555555", "3"), "TVP value"),
+        ("disc", ("#555555", "3"), "TVP value of the hex"),
     ]
-    seen = []
+    for kind, (colour, words) in GROUND.items():
+        if gr.get(kind) or (kind == "water" and gr.get("bridges")):
+            items.append(("fill", colour, words))
+    if gr.get("roads"):
+        items.append(("line", (ROAD[0], "", 6), ROAD[1]))
+    if gr.get("bridges"):
+        items.append(("block", (BRIDGE[0], "#3b2a18"), BRIDGE[1]))
+    if gr.get("stone"):
+        items.append(("block", BUILDING["stone"][:2], BUILDING["stone"][2]))
+    if gr.get("buildings", frozenset()) - gr.get("stone", frozenset()):
+        items.append(("block", BUILDING["wooden"][:2], BUILDING["wooden"][2]))
+    sides = {s for v in units_at.values() for s, _n in v}
+    for side in (*SIDES, None):
+        if side in sides:
+            items.append(("counter", COUNTER[side], f"{side + ' ' if side else ''}unit: its counter"))
+    if any(len(v) > 1 for v in units_at.values()):
+        items.append(("disc", ("#111111", "2"), "units in a stack (names: hover the hex)"))
+    seen: dict[tuple[str, str], list[str]] = {}
     for h in terrain_at:
         for item in terrain_at[h]:
-            abbr, colour = _terrain_mark(item)
-            word = item.strip().lower()
-            if (abbr, colour) not in [(a, c) for a, c, _w in seen]:
-                seen.append((abbr, colour, word))
-    for abbr, colour, word in sorted(seen):
-        items.append(("text", (abbr, colour), word))
+            words = terrain_words(item)
+            mark = _terrain_mark(item)
+            if words not in seen.setdefault(mark, []):
+                seen[mark].append(words)
+    for (abbr, colour), words in sorted(seen.items()):
+        for text in sorted(words):
+            items.append(("text", (abbr, colour), text))
     return items
 
 
-def _tooltip(h: str, hc: HexControl, terrain: list[str] | None, units: list[str] | None, tvp: int | None) -> str:
+def _tooltip(h: str, hc: HexControl, terrain: list[str] | None, units: list[str] | None, tvp: int | None,
+             ground: list[str] | None = None) -> str:
     parts = [f"{h}: {CODES[code(hc)]}"]
+    if ground:
+        parts.append(", ".join(ground))
     if hc.strategic:
         parts.append(f"Strategic Terrain ({hc.controller or 'uncontrolled'})")
     if tvp is not None:

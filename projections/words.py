@@ -6,6 +6,10 @@ TYPE = {"axis_assault": "Axis Assault", "allied_assault": "Allied Assault", "dua
         "idle": "Idle Firefight"}
 
 
+SITUATION = {"friendly_mlr": "friendly MLR", "enemy_mlr": "enemy MLR", "isolated": "Isolated",
+             "uncontrolled": "Uncontrolled Terrain", "nml": "No Man's Land"}  # 3.212
+
+
 def signed(v: int) -> str:
     return f"+{v}" if v > 0 else str(v)
 
@@ -22,10 +26,21 @@ def roll_words(r: dict, column: str | None = None) -> str:
         text += f" = {r['final']}"
     where = f" on {column}" if column else ""
     out = r["outcome"]
-    if r.get("rolled") not in (None, out):
+    if isinstance(out, str):
+        out = out.replace("_", " ")  # "redeploys_replaced" -> "redeploys replaced"
+    if r.get("rolled") not in (None, r["outcome"]):
         out = f"{r['rolled']} -> {out} (2.362)"
     who = "" if not r.get("manual") else " [dice given]"
-    return f"{text}{where}, row {r['row']} of {r['table']}: {out if out is not None else 'none'}{who}"
+    return f"{text}{where}, row {row_words(r['row'])} of {r['table']}: {out if out is not None else 'none'}{who}"
+
+
+def row_words(label) -> str:
+    """A table row as the ledger says it everywhere: '<2' -> '<=2', '>12' -> '>=12' (ruling R1: the
+    extracted rules' '<' is 'or less'), '5-6' and '7' as printed."""
+    text = str(label)
+    if text[:1] in "<>" and text[1:2] != "=":
+        return text[0] + "=" + text[1:]
+    return text
 
 
 def summary(etype: str, p: dict) -> str:
@@ -100,7 +115,9 @@ def _summary(etype: str, p: dict) -> str:
     if etype == "fortified":
         where = f" in {p['hex']}" if p.get("hex") else ""
         unit = f" for {p['unit']}" if p.get("unit") else ""
-        return f"{s} spent {p['cost']} FP on {p['kind']}{where}{unit}, {p['fp_left']} FP left"
+        factors = (p.get("detail") or {}).get("factors")
+        what = terrain_words(f"{p['kind']}:{factors}" if factors else f"{p['kind']}:")
+        return f"{s} spent {p['cost']} FP on {what}{',' if factors and where else ''}{where}{unit}, {p['fp_left']} FP left"
     if etype == "firefight_determined":
         t = TYPE.get(p["type"], p["type"])
         if p["type"] == "idle":
@@ -129,7 +146,7 @@ def _summary(etype: str, p: dict) -> str:
         change = p.get("change")
         change = "" if not change else f"; {p['unit']} is {change}" if change in ("eliminated", "wounded") \
             else f"; {p['unit']} is now a {change}"
-        return f"{s} {p['unit']} redeploys from {p['frm'] or 'MLR'} ({p['situation'].replace('_', ' ')}) " \
+        return f"{s} {p['unit']} redeploys from {p['frm'] or 'MLR'} ({SITUATION.get(p['situation'], p['situation'])}) " \
                f"to {p['to']}: {how}{tail}{change}"
     if etype == "unit_set_up":
         return f"{s} {p['unit']} set up in {p['hex']}" + (" (HIP)" if p["hip"] else "")
@@ -154,7 +171,7 @@ def _summary(etype: str, p: dict) -> str:
     if etype == "isolated_marked":
         return f"Isolated (Ammunition Shortage): {', '.join(u['unit'] for u in p['units'])}"
     if etype == "terrain_changed":
-        ch = ", ".join(f"{c['change']} {c['item']} in {c['hex']}" for c in p["changes"]) or "no change"
+        ch = ", ".join(f"{c['change']} {terrain_words(c['item'])} in {c['hex']}" for c in p["changes"]) or "no change"
         rolls = "; ".join(roll_words(x) for x in p.get("rolls", ()))
         return f"terrain ({p['rule']}): {ch}" + (f" [{rolls}]" if rolls else "")
     if etype == "evacuation_rolled":
@@ -192,3 +209,29 @@ def _summary(etype: str, p: dict) -> str:
         f = " (forced across a commencement)" if p.get("force") else ""
         return f"undo of seq {', '.join(map(str, p['seqs']))}: {p['reason']}{f}"
     return etype
+
+
+# terrain items as the ledger keeps them ("ap_mine:axis:3", "rubble", "cleared_open_ground") in words
+_PLURAL = {"ap_mine": "A-P mines", "at_mine": "A-T/A-B mines", "known_minefield": "Known Minefield"}
+
+
+def terrain_words(item: str) -> str:
+    """'ap_mine:axis:3' -> 'A-P mines, 3 factors (Axis)'; 'foxhole:axis' -> 'Foxhole (Axis)'."""
+    from cg.tables import FORTIFICATIONS
+
+    parts = str(item).split(":")
+    kind = parts[0].strip()
+    side = next((p for p in parts[1:] if p in ("axis", "allied")), None)
+    strength = next((p for p in parts[1:] if p.isdigit()), None)
+    key = kind.lower().replace("-", "_").replace(" ", "_")
+    if len(parts) == 1:  # as a player wrote it (`end --terrain I5=rubble`): kept, in words
+        return kind.replace("_", " ")
+    if key in _PLURAL:
+        name = _PLURAL[key]
+    elif key in FORTIFICATIONS:
+        name = FORTIFICATIONS[key].name
+    else:
+        name = kind.replace("_", " ")
+    if strength:
+        name += f", {strength} factor{'s' if strength != '1' else ''}"
+    return name + (f" ({SIDE[side]})" if side else "")

@@ -16,6 +16,7 @@ import cli
 from cg import tables
 from cg.demo import play
 from conftest import Campaign, cli_run
+from helpers.browser import chromium
 from projections import aar
 from projections.charts import line_chart, nice_ticks
 from projections.digest import digest
@@ -105,7 +106,7 @@ def test_md_has_a_section_per_firefight_with_steps_purchases_and_result(demo):
     assert len([line for line in roster.splitlines() if line.startswith("| ") and " | Axis | " in line]) == 6
     assert f"**Axis:** CP gained {sum(f.cp_gained['axis'] for f in st.firefights)}" in roster
     assert f"CG TVP {st.sides['allied'].tvp_total}." in roster
-    assert "## Undos\n\nNone" in md
+    assert "## Undos\n\nNo undo: every command stands as first recorded." in md
 
 
 def test_md_control_changes_and_purchases_follow_the_log(demo):
@@ -401,18 +402,8 @@ window.addEventListener('load', function () {
 </script>"""
 
 
-def _chromium() -> str:
-    path = shutil.which("chromium") or shutil.which("chromium-browser")
-    if path is None and os.path.exists("/usr/bin/chromium"):
-        path = "/usr/bin/chromium"
-    if path is None:
-        pytest.fail("headless Chromium is needed for the HTML AAR browser test and was not found: "
-                    "install it (apt-get install -y chromium; .ci/run does this)")
-    return path
-
-
 def test_html_opens_in_headless_chromium_without_errors_and_draws_charts_and_maps(demo, tmp_path):
-    browser = _chromium()
+    browser = chromium()
     html = demo["html"]
     assert html.count("<head>") == 1 and html.count("</body>") == 1
     page = html.replace("<head>", "<head>" + PROBE_HEAD, 1).replace("</body>", PROBE_BODY + "</body>", 1)

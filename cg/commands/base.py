@@ -232,10 +232,22 @@ def unit_arg(state: CampaignState, side: str, uid, alive: bool = True):
     of play. A command with other arguments to check asks with alive=False and calls in_play once
     they are all parsed: bad input is reported as such before any rule is applied."""
     u = state.unit(str(uid), side) if uid is not None else None
+    if u is None and uid is not None:  # ids are case-insensitive, like sides and RGs
+        u = unit_any_case(state, str(uid).strip(), side)
     if u is None or u.side != side:
         raise BadInput(f"unknown {side} unit {uid!r} (plcg oob {side} lists them)")
     if alive:
         in_play(state, u)
+    return u
+
+
+def unit_any_case(state: CampaignState, uid: str, side: str | None = None):
+    """Unit ids are case-insensitive, like sides and RGs: `i1-1.l1` names I1-1.L1 (of `side`, if given)."""
+    u = state.unit(uid, side) or state.unit(uid.upper(), side)
+    if u is None:
+        state.load_all()
+        want = uid.casefold()
+        u = next((x for x in state.units.values() if x.id.casefold() == want and side in (None, x.side)), None)
     return u
 
 

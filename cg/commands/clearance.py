@@ -8,22 +8,12 @@ from cg import drm as drms
 from cg import revision
 from cg import tables
 from events.errors import BadInput, Refused
-from cg.state import CampaignState
 from events import types as ev
 from events.roll import Drm, Roll
 from cg.commands.base import at, command, given_dice, hex_arg, int_arg, roll, side_arg
+from cg.rules import CLEAR_ITEMS, clear_refusal
 from cg import terrain
 
-
-
-CLEAR_ITEMS = ("rubble", "mines", "wire", "roadblock", "set_dc", "flame", "panji")
-
-
-def _present(st: CampaignState, hx: str, item: str) -> bool:
-    items = [i.split(":")[0] for i in st.terrain.get(hx, [])]
-    if item == "mines":
-        return any(i in ("mines", "ap_mine", "at_mine", "known_minefield") for i in items)
-    return item in items
 
 
 @command("clear", "3.52")
@@ -39,15 +29,9 @@ def _clear(ctx, cmd):
     mc = st.map_control()
     if not (mc.hexes[hx].cthc == side or side in mc.hexes[hx].mlr):
         raise Refused(f"{hx} is not in a {side} CTHC or MLR", "3.52", st.step)
-    if not _present(st, hx, item):
-        raise Refused(f"the ledger holds no {item} in {hx}", "3.52", st.step)
-    if f"{hx}:{item}" in st.cleared:
-        raise Refused(f"{item} in {hx} has had its one attempt this RePh", "3.52", st.step)
-    if hx in st.ap_failed:
-        raise Refused(f"a failed A-P mine attempt in {hx} stops other attempts there", "3.52", st.step)
-    if item == "rubble" and hx in st.card.map.buildings:
-        raise Refused(f"{hx} is a building hex: only fallen rubble outside a building depiction is cleared",
-                      "B24.71", st.step)
+    refusal = clear_refusal(st, hx, item)
+    if refusal:
+        raise Refused(refusal[0], refusal[1], st.step)
     d = ctx.dice(given, 1)
     r = roll(d, drms.clearance(st, side, hx, item), tables.clearance)
     cr = r.outcome == "no effect" and tables.clearance_cr(d.values[0], item)

@@ -11,7 +11,8 @@ from events.errors import BadInput, Refused
 from cg.state import CampaignState
 from events import types as ev
 from events.roll import Drm
-from cg.commands.base import at, command, given_dice, int_arg, leader_slots, roll, side_arg, unit_arg
+from cg.commands.base import at, command, given_dice, int_arg, leader_slots, roll, side_arg, unit_any_case, unit_arg
+from cg.rules import REPAIRABLE
 
 
 
@@ -152,7 +153,6 @@ def _hardened_counter(st, u, given) -> tuple[str | None, bool]:
     return to, False
 
 
-REPAIRABLE = ("sw", "gun", "vehicle", "other")  # unit kinds a 3.46 repair dr can be for
 
 
 @command("repair", "3.46")
@@ -164,6 +164,11 @@ def _repair(ctx, cmd):
         raise BadInput("plcg repair SIDE ITEM: name the weapon or vehicle")
     owed = st.repairs_owed.get((side, item))
     unit = st.unit(item, side)
+    if owed is None and unit is None:  # ids are case-insensitive: i1-1.5 names I1-1.5
+        same = [k for (sd, k) in st.repairs_owed if sd == side and k.casefold() == item.casefold()]
+        unit = unit_any_case(st, item, side)
+        item = same[0] if same else unit.id if unit is not None else item
+        owed = st.repairs_owed.get((side, item))
     if owed is None and (unit is None or unit.side != side):
         raise BadInput(f"unknown {side} unit {item!r}, and no repair is owed for it (plcg end --repair "
                        f"{side}:ITEM=KIND flags one at 2.9; plcg oob {side} lists the units)")
