@@ -18,9 +18,8 @@ GROUND_KEYS = ("water", "buildings", "stone", "woods", "orchard", "brush", "grai
 
 
 def ground(card_map) -> dict:
-    """The ground the card maps, for the SVG. Today's MapSpec has water, buildings and stone; the woods,
-    orchard, brush, grain, roads and bridges keys are read where the card format has them."""
-    return {k: tuple(getattr(card_map, k, ()) or ()) for k in GROUND_KEYS}
+    """The ground the card maps (cg-card.md's terrain keys), for the SVG."""
+    return {k: tuple(getattr(card_map, k)) for k in GROUND_KEYS}
 
 
 def map_json(st) -> dict:
