@@ -60,12 +60,13 @@ Sources (checked before encoding; public material)
 from __future__ import annotations
 
 import functools
-import math
 import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 import attrs
+
+from cg.axial import DIRECTIONS, axial_distance as _axial_distance, axial_line  # noqa: F401  (DIRECTIONS: part of this API)
 
 # the 33 hexrows of a geomorphic board: A..Z then AA..GG
 COLUMNS: tuple[str, ...] = tuple(chr(c) for c in range(65, 91)) + tuple(chr(c) * 2 for c in range(65, 72))
@@ -75,14 +76,6 @@ BOARD_ROWS = 10  # rows 1..10 in even columns, 0..10 in odd ones
 HEXES_PER_BOARD = 17 * 10 + 16 * 11  # 346
 
 # same numbering and axial steps as cg/hexgrid.py (1 N, clockwise)
-DIRECTIONS: dict[int, tuple[int, int]] = {
-    1: (0, -1),
-    2: (1, -1),
-    3: (1, 0),
-    4: (0, 1),
-    5: (-1, 1),
-    6: (-1, 0),
-}
 EDGES = ("north", "south", "east", "west")
 
 _BOARD_NAME_RE = re.compile(r"[0-9A-Za-z]{1,8}")
@@ -312,18 +305,6 @@ def _axial(q: int, g: int) -> tuple[int, int]:
     return q, g - (q - (q & 1)) // 2
 
 
-def _axial_distance(a: tuple[int, int], b: tuple[int, int]) -> int:
-    dq = a[0] - b[0]
-    dr = a[1] - b[1]
-    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
-
-
-def _centre(axial: tuple[int, int]) -> tuple[float, float]:
-    """Centre of a flat-topped hex of unit size (x east, y south), as in cg/hexgrid.py."""
-    q, r = axial
-    return 1.5 * q, math.sqrt(3) * (r + q / 2)
-
-
 @attrs.frozen(slots=True)
 class Join:
     """One seam between two boards: `pairs` lists (canonical id, alias) along it (north to south / west to east)."""
@@ -420,35 +401,7 @@ class Geometry:
 
     def line(self, a: str, b: str) -> list[str]:
         """A shortest on-map hex path from a to b, both included, drawn as cg.hexgrid.Grid.line draws it."""
-        a, b = self.canonical(a), self.canonical(b)
-        if self.index_of[a] > self.index_of[b]:
-            return self.line(b, a)[::-1]
-        ax, bx = self.axial_of[a], self.axial_of[b]
-        x0, y0 = _centre(ax)
-        x1, y1 = _centre(bx)
-        vx, vy = x1 - x0, y1 - y0
-        norm = math.hypot(vx, vy) or 1.0
-        path = [a]
-        cur = ax
-        remaining = _axial_distance(ax, bx)
-        while remaining:
-            best = None
-            for dq, dr in DIRECTIONS.values():
-                nxt = (cur[0] + dq, cur[1] + dr)
-                h = self.at.get(nxt)
-                if h is None or _axial_distance(nxt, bx) != remaining - 1:
-                    continue
-                px, py = _centre(nxt)
-                off = round(abs((px - x0) * vy - (py - y0) * vx) / norm, 9)
-                cand = (off, self.index_of[h], h, nxt)
-                if best is None or cand < best:
-                    best = cand
-            if best is None:  # cannot happen: the map is a hex rectangle (see the exhaustive test)
-                raise AssertionError(f"no on-map step from {path[-1]} towards {b}")
-            path.append(best[2])
-            cur = best[3]
-            remaining -= 1
-        return path
+        return axial_line(self.canonical(a), self.canonical(b), self.axial_of, self.at, self.index_of)
 
 
 def _northeast_key(pos: tuple[int, int]) -> tuple[int, int]:

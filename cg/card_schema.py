@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from cg.card import (
-    _hex_sort_key, Campaign, Card, EDGES, ELR_MAX, Firefight, INTENSITIES, MAX_ROWS, MapSpec, PATROLS_BY_INTENSITY, QUALITIES, RG_KINDS, Rg, SIDES, Side, TIMES, columns_of, describe, split_hex,
+    Campaign, Card, EDGES, ELR_MAX, Firefight, INTENSITIES, MAX_ROWS, MapSpec, PATROLS_BY_INTENSITY, QUALITIES, RG_KINDS, Rg, SIDES, Side, TIMES, columns_of, describe, split_hex,
 )
-from cg.card_checker import _MISSING, _Checker, _hexes, _join, _show, _type_name, _what
+from cg.card_checker import _Checker, _hexes, _show, _type_name, _what
 from cg import card_keys
 from events.errors import BadInput
 

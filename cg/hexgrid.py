@@ -17,24 +17,16 @@ Internally a hex is axial (q, r): q = column place in A..ZZ, r = row - (q - q % 
 from __future__ import annotations
 
 import functools
-import math
 import re
 
 import attrs
+
+from cg.axial import DIRECTIONS, axial_distance as _axial_distance, axial_line, axial_within  # noqa: F401  (DIRECTIONS: part of this API)
 
 # A..Z then the doubled letters AA, BB, ..., ZZ (ASL boards run A..GG)
 LABELS: tuple[str, ...] = tuple(chr(c) for c in range(65, 91)) + tuple(chr(c) * 2 for c in range(65, 91))
 _LABEL_INDEX = {label: i for i, label in enumerate(LABELS)}
 
-# ruling R17: 1 N, 2 NE, 3 SE, 4 S, 5 SW, 6 NW as axial (dq, dr)
-DIRECTIONS: dict[int, tuple[int, int]] = {
-    1: (0, -1),
-    2: (1, -1),
-    3: (1, 0),
-    4: (0, 1),
-    5: (-1, 1),
-    6: (-1, 0),
-}
 DIRECTION_NAMES = {1: "N", 2: "NE", 3: "SE", 4: "S", 5: "SW", 6: "NW"}
 EDGES = ("north", "south", "east", "west")
 
@@ -64,12 +56,6 @@ def column_labels(spec: str) -> tuple[str, ...]:
 
 def _axial(label_index: int, row: int) -> tuple[int, int]:
     return label_index, row - (label_index - (label_index & 1)) // 2
-
-
-def _axial_distance(a: tuple[int, int], b: tuple[int, int]) -> int:
-    dq = a[0] - b[0]
-    dr = a[1] - b[1]
-    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
 
 
 @attrs.frozen(slots=True)
@@ -226,16 +212,7 @@ class Grid:
 
     def within(self, hex: str, radius: int) -> list[str]:
         """Every on-map hex at distance 0..radius of `hex`, in grid order."""
-        q, r = self.axial(hex)
-        at = self._geo.at
-        out = []
-        for dq in range(-radius, radius + 1):
-            for dr in range(max(-radius, -dq - radius), min(radius, -dq + radius) + 1):
-                n = at.get((q + dq, r + dr))
-                if n is not None:
-                    out.append(n)
-        out.sort(key=self._geo.index.__getitem__)
-        return out
+        return axial_within(*self.axial(hex), radius, self._geo.at, self._geo.index)
 
     def edge(self, side: str) -> frozenset[str]:
         """The hexes along one map edge: north = row 1, south = last row, west/east = first/last column."""
@@ -245,48 +222,9 @@ class Grid:
             raise ValueError(f"map edge must be one of {', '.join(EDGES)}, not {side!r}") from None
 
     def line(self, a: str, b: str) -> list[str]:
-        """A shortest on-map hex path from a to b, both included (len = distance + 1).
-
-        Each step goes to an on-map neighbour one hex nearer to the far end; among those, the one whose
-        centre lies nearest the straight line between the two end centres, then the first in grid order.
-        The path is drawn from the end first in grid order, so line(b, a) is line(a, b) reversed.
-        """
-        a, b = self.canonical(a), self.canonical(b)
-        geo = self._geo
-        if geo.index[a] > geo.index[b]:
-            return self.line(b, a)[::-1]
-        ax, bx = geo.axial[a], geo.axial[b]
-        x0, y0 = _centre(ax)
-        x1, y1 = _centre(bx)
-        vx, vy = x1 - x0, y1 - y0
-        norm = math.hypot(vx, vy) or 1.0
-        path = [a]
-        cur = ax
-        remaining = _axial_distance(ax, bx)
-        while remaining:
-            best = None
-            for dq, dr in DIRECTIONS.values():
-                nxt = (cur[0] + dq, cur[1] + dr)
-                h = geo.at.get(nxt)
-                if h is None or _axial_distance(nxt, bx) != remaining - 1:
-                    continue
-                px, py = _centre(nxt)
-                off = round(abs((px - x0) * vy - (py - y0) * vx) / norm, 9)
-                cand = (off, geo.index[h], h, nxt)
-                if best is None or cand < best:
-                    best = cand
-            if best is None:  # cannot happen on a card map (see the exhaustive test)
-                raise AssertionError(f"no on-map step from {path[-1]} towards {b}")
-            path.append(best[2])
-            cur = best[3]
-            remaining -= 1
-        return path
-
-
-def _centre(axial: tuple[int, int]) -> tuple[float, float]:
-    """Centre of a flat-topped hex of unit size (x east, y south)."""
-    q, r = axial
-    return 1.5 * q, math.sqrt(3) * (r + q / 2)
+        """A shortest on-map hex path from a to b, both included (len = distance + 1): see
+        cg.boards.axial_line (from the end first in grid order, nearest the straight line)."""
+        return axial_line(self.canonical(a), self.canonical(b), self._geo.axial, self._geo.at, self._geo.index)
 
 
 def _grid_width(self) -> int:
@@ -380,16 +318,7 @@ class BoardGrid:
         return self.geo.adjacency()
 
     def within(self, hex: str, radius: int) -> list[str]:
-        q, r = self.axial(hex)
-        at = self.geo.at
-        out = []
-        for dq in range(-radius, radius + 1):
-            for dr in range(max(-radius, -dq - radius), min(radius, -dq + radius) + 1):
-                n = at.get((q + dq, r + dr))
-                if n is not None:
-                    out.append(n)
-        out.sort(key=self.geo.index_of.__getitem__)
-        return out
+        return axial_within(*self.axial(hex), radius, self.geo.at, self.geo.index_of)
 
     def edge(self, side: str) -> frozenset[str]:
         return self.geo.edge(side)
