@@ -394,7 +394,6 @@ def next_(ctx):
 def log(ctx, as_json):
     """The history, one line per event (JSON Lines with --json); undone events are marked."""
     from events.errors import UNFOLDABLE, UnreadableRow
-    from events.roll import source_of
 
     led = Ledger(_db(ctx))
     try:

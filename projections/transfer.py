@@ -21,7 +21,7 @@ import orjson
 from cg.ledger import VERSION, Ledger
 from events.codec import dumps
 from events.errors import BadInput
-from events.store import NewEvent, Store
+from events.store import NewEvent, Store, place, remove_file, sweep_temps, temp_path
 
 KEYS = ("seq", "batch", "type", "version", "firefight", "step", "payload", "recorded", "command", "hash")
 _TYPES = {"seq": int, "batch": int, "type": str, "version": int, "firefight": int, "step": str,
@@ -199,9 +199,6 @@ def import_jsonl(file: str, db_path: str) -> int:
 
 
 def _import(file: str, fh, db_path: str) -> int:
-    from cg.ledger import VERSION
-    from events.store import NewEvent, Store, place, remove_file, sweep_temps, temp_path
-
     try:
         size = os.fstat(fh.fileno()).st_size
     except OSError:

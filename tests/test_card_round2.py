@@ -7,7 +7,6 @@ import copy
 import json
 import re
 import tomllib
-from pathlib import Path
 
 import pytest
 

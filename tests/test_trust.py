@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import re
 import shutil
 import signal
 import sqlite3
