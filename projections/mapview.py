@@ -250,12 +250,19 @@ def building_centre(cx: float, cy: float) -> tuple[float, float]:
 def hex_centres(grid: Grid, title: str = "") -> dict[str, tuple[float, float]]:
     """Each hex's centre in the SVG's pixels (the drawing below and the tests read the same numbers)."""
     top, left = _origin(title)
+    first = _first_row(grid)
     out = {}
     for h in grid.hexes():
         ci, row = grid.parse(h)
         out[h] = (left + SIZE + 1.5 * SIZE * ci,
-                  top + HEIGHT / 2 + HEIGHT * (row - 1) + (HEIGHT / 2 if _lower(grid, h) else 0.0))
+                  top + HEIGHT / 2 + HEIGHT * (row - first) + (HEIGHT / 2 if _lower(grid, h) else 0.0))
     return out
+
+
+def _first_row(grid: Grid) -> int:
+    """The top row drawn: 1 on a single grid; 0 on a map of boards, whose B, D, ... columns start with
+    the half hexes of row 0 (drawn below the title, not over it)."""
+    return min(1, min(grid.parse(h)[1] for h in grid.hexes()))
 
 
 def _origin(title: str) -> tuple[float, float]:
@@ -328,7 +335,7 @@ def render_svg(
 
     top, left = _origin(title)
     map_w = 1.5 * SIZE * (len(grid.columns) - 1) + 2 * SIZE
-    map_h = HEIGHT * grid.rows + HEIGHT / 2
+    map_h = HEIGHT * (grid.rows + 1 - _first_row(grid)) + HEIGHT / 2
     width = left + map_w + PAD
     centres = hex_centres(grid, title)
 
@@ -373,15 +380,17 @@ def render_svg(
         f'<text x="{_f(width - PAD)}" y="{_f(PAD + (18 if title else 10))}" font-size="11" fill="#444"'
         f' text-anchor="end">N &#8593;</text>'
     )
-    # column letters and row numbers
+    # column letters (just above the top hexes: a map of boards starts with half hexes at row 0) and rows
+    first = _first_row(grid)
     for ci, col in enumerate(grid.columns):
         w(
-            f'<text x="{_f(left + SIZE + 1.5 * SIZE * ci)}" y="{_f(top - 4)}" font-size="10" fill="#555"'
+            f'<text x="{_f(left + SIZE + 1.5 * SIZE * ci)}" y="{_f(top - 4 + HEIGHT / 2 * (1 - first))}"'
+            f' font-size="10" fill="#555"'
             f' text-anchor="middle">{col}</text>'
         )
     for row in range(1, grid.rows + 1):
         w(
-            f'<text x="{_f(left - 4)}" y="{_f(top + HEIGHT * (row - 0.5) + 4)}" font-size="10" fill="#555"'
+            f'<text x="{_f(left - 4)}" y="{_f(top + HEIGHT * (row - first + 0.5) + 4)}" font-size="10" fill="#555"'
             f' text-anchor="end">{row}</text>'
         )
 

@@ -131,3 +131,23 @@ def test_svg_without_extras_is_small_and_valid():
     mc = classify(g, frozenset({"C4", "X5"}), {"C4": "axis", "X5": "allied"}, {"axis": "west", "allied": "east"})
     root = ET.fromstring(render_svg(g, mc))
     assert len(root.findall(f".//{SVG}polygon")) == 330
+
+
+def test_a_map_of_boards_draws_its_row_0_half_hexes_below_the_title_not_over_it():
+    """On geomorphic boards the B, D, ... columns start with row 0 half hexes: they are drawn below the
+    title line and the column letters, and the legend below the last row (a screenshot showed the top
+    half row over the title)."""
+    from cg.hexgrid import board_grid
+    from projections import mapview
+
+    grid = board_grid((("24", "23*"),))
+    title = "Bridgehead"
+    centres = mapview.hex_centres(grid, title)
+    top_edge = min(y for _x, y in centres.values()) - mapview.HEIGHT / 2
+    title_baseline = mapview.PAD + 18
+    assert top_edge > title_baseline + 12  # the letters' line (10 px) fits between
+    assert any(grid.parse(h)[1] == 0 for h in centres)  # the map does have row 0
+    bottom_edge = max(y for _x, y in centres.values()) + mapview.HEIGHT / 2
+    top, _left = mapview._origin(title)
+    map_h = mapview.HEIGHT * (grid.rows + 1 - mapview._first_row(grid)) + mapview.HEIGHT / 2
+    assert bottom_edge <= top + map_h + 0.01  # the legend starts below the last row
