@@ -119,15 +119,16 @@ def _step(ctx, cmd: dict, as_json: bool = False) -> list:
             what = k.upper() if k == "text" else "--" + k.replace("_", "-")
             raise BadInput(f"{what}: one line, without control characters (newlines, tabs)")
     led = Ledger(_db(ctx), write=True)
+    key = _key(ctx)
     try:
-        stored = led.run(cmd, key=_key(ctx))
+        stored = led.run(cmd, key=key)
     finally:
         led.close()
-    _print_stored(led, stored, as_json)
+    _print_stored(led, stored, as_json, key)
     return stored
 
 
-def _print_stored(led, stored, as_json: bool = False) -> None:
+def _print_stored(led, stored, as_json: bool = False, key=None) -> None:
     from projections.words import summary
 
     if as_json:
@@ -144,7 +145,14 @@ def _print_stored(led, stored, as_json: bool = False) -> None:
         if any(s.payload.get("step") == "2.3" for s in moved) and not st.ended:
             # ruling R3: unspent CP carry over to the next RePh (2.1)
             # (a side whose CP this copy does not know, e.g. sealed in play by email, is left out)
-            carried = ", ".join(f"{side} {sd.cp} CP" for side, sd in st.sides.items() if isinstance(sd.cp, int))
+            # (in a play-by-email copy, only the acting player's own: the other's CP are his secret, 2.3)
+            own = None
+            if st.pbem and key is not None:
+                from cg.pbem import side_of_key  # lazy: only a play-by-email copy has keys
+
+                own = side_of_key(st.pbem, key)
+            carried = ", ".join(f"{side} {sd.cp} CP" for side, sd in st.sides.items()
+                                if isinstance(sd.cp, int) and (not st.pbem or side == own))
             if carried:
                 lines.append((moved[-1].seq, f"carried over, unspent (ruling R3): {carried}"))
     for seq, text in sorted(lines, key=lambda x: x[0]):

@@ -596,3 +596,17 @@ def test_a_bundle_whose_reveal_does_not_match_its_commitment_is_refused(game):
     r = cli_run(g.db["allied"], "receive", path)
     assert r.code == 3 and "does not match its commitment" in r.err, r.err
     assert rows(g.db["allied"]) == before
+
+
+def test_leaving_2_3_says_only_the_acting_players_own_cp_carried_over(tmp_path):
+    """Issue 17 / ruling R3: `next` out of 2.3 says the CP carried over; in a play-by-email copy only the
+    player's own, since the other side's CP left is his secret (2.3)."""
+    game = Game(tmp_path, policy=None)
+    game.play_to(1, "2.3")
+    game.confirm = False
+    game.do("axis", "next")  # leaving 2.3 is a shared fact: proposed by the Axis ...
+    game.send("axis")
+    r = game.cli("allied", "confirm")  # ... and decided by the Allies' confirmation
+    assert r.code == 0, r.err
+    line = [x for x in r.out.splitlines() if "carried over" in x]
+    assert len(line) == 1 and "allied" in line[0] and "axis" not in line[0], r.out
