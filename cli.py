@@ -225,7 +225,7 @@ def head(ctx, as_json):
 
 
 def parse_witness(text: str) -> tuple[int, str]:
-    """`SEQ:HASH` as `plcg head` prints it (ruling R44)."""
+    """`SEQ:HASH` as `plcg head` prints it (ruling R42)."""
     m = re.fullmatch(r"\s*(\d{1,18}):([0-9a-fA-F]{16})\s*", text or "")
     if m is None:
         raise BadInput(f"--witness {text!r}: SEQ:HASH, the HASH 16 hex digits as `plcg head` prints it")
@@ -656,7 +656,7 @@ def reveal(ctx, as_json):
 @JSON_OPT
 @click.pass_context
 def confirm(ctx, as_json):
-    """Play by email: agree to the other side's proposal (a shared fact); it takes effect now (ruling R47)."""
+    """Play by email: agree to the other side's proposal (a shared fact); it takes effect now (ruling R45)."""
     _step(ctx, {"name": "confirm"}, as_json)
 
 

@@ -186,7 +186,7 @@ def bench_keys(seed: str) -> dict:
 def signed_ledger_class(base, keys: dict):
     """A Ledger that plays both players of a campaign played by email (cg/pbem.py): each command with
     its side's key (a command without a side: the side that acted last), a signature whenever the
-    other side is about to act and at least every SIGN_EVERY events, every proposal (ruling R47)
+    other side is about to act and at least every SIGN_EVERY events, every proposal (ruling R45)
     confirmed at once by the other side, as two players exchanging bundles would record it."""
     other = {"axis": "allied", "allied": "axis"}
 

@@ -8,14 +8,14 @@ a side acts only for itself (exit 3, rule "pbem").
 Signatures: not one per event. A bundle ends with a `head_signed` event, its author's Ed25519
 signature over the chain head (seq, hash) just before it; as with a signed git tag, the hash chain
 makes that one signature cover the whole history up to it. The audit checks every signature and that
-each command before it (back to the previous signature) was its signer's (ruling R45).
+each command before it (back to the previous signature) was its signer's (ruling R43).
 
 Two-party dice (`--dice-policy two-party`): a rolling command is not decided at once. Its side
 appends `dice_committed`: the command and sha256 of a secret value A (A = HMAC(its private key,
 nonce): the ledger recomputes it from the key, nothing secret is stored). The other side's next
 bundle carries `dice_answered` with its own value B. The first side then reveals A (`plcg reveal`);
 the command is decided with the dice sha256("A:B:commit:roll:die") gives: neither player can choose
-or foresee them (ruling R46).
+or foresee them (ruling R44).
 
 Ed25519 is `cryptography`'s (pyca): a maintained wheel for every platform, already the library
 that pip and most of PyPI's security tooling use; PyNaCl would add libsodium for the same curve.
@@ -152,7 +152,7 @@ def state_of(started: dict | None) -> dict | None:
         return None
     return {"keys": dict(started["keys"]), "dice_policy": started.get("dice_policy", "any"),
             "signed": {s: None for s in SIDES},  # each side's last signed head [seq, hash]
-            "proposal": None,  # a shared fact proposed by one side: {"side", "command"} (ruling R47)
+            "proposal": None,  # a shared fact proposed by one side: {"side", "command"} (ruling R45)
             "requests": {}}  # commit -> {"side", "command", "answer"}: two-party dice not yet revealed
 
 
@@ -165,7 +165,7 @@ def two_party(st) -> bool:
 OWN = ("sign", "answer", "reveal", "confirm", "reject")  # the play-by-email commands themselves
 BUNDLING = ("sign", "answer", "reveal")  # what a side may do while a proposal awaits an answer
 
-# Shared facts (ruling R47): what both sides own is proposed by one and takes effect when the other
+# Shared facts (ruling R45): what both sides own is proposed by one and takes effect when the other
 # confirms it. The firefight's end (2.9: CVP, control, losses), the 2.41 determination, and leaving a
 # step where both sides act: every step where a command for a side is accepted.
 SHARED = ("end", "determine")

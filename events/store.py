@@ -57,7 +57,7 @@ _COLD_TABLE = "CREATE TABLE snapshot_cold (id INTEGER PRIMARY KEY CHECK (id = 1)
 # scan of the log. Files made before it get it at their first append; reading one without it scans.
 _REVERTS_INDEX = "CREATE INDEX IF NOT EXISTS events_reverted ON events (seq) WHERE type = 'reverted'"
 
-# ruling R43. Every schema object a plcg release has written, with its SQL as SQLite keeps it (whitespace folded):
+# ruling R41. Every schema object a plcg release has written, with its SQL as SQLite keeps it (whitespace folded):
 # a file holding anything else (a trigger, a view, a table or column changed or added) was changed by
 # another tool, and is refused before anything is read or written. The tables are sqlite-utils' (events,
 # meta) and the store's own; snapshot_cold and the index came later (a file without them is fine).

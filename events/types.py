@@ -483,7 +483,7 @@ class DiceRevealed(Event):
 @event("fact_proposed")
 class FactProposed(Event):
     """A shared fact (the firefight's end, 2.41, leaving a step both act in, an undo of what the other
-    side has seen) proposed by `side`: it takes effect when the other side confirms it (ruling R47)."""
+    side has seen) proposed by `side`: it takes effect when the other side confirms it (ruling R45)."""
 
     side: str
     command: dict

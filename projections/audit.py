@@ -72,7 +72,7 @@ def audit_store(store, witnesses=()) -> dict:
 
 
 def _witness(store, findings, seq: int, prefix: str) -> None:
-    """A witness noted or posted earlier: the log must still hold row SEQ with that hash (ruling R44)."""
+    """A witness noted or posted earlier: the log must still hold row SEQ with that hash (ruling R42)."""
     h = store.hash_at(seq)
     if h is None:
         head = store.head()[0]
@@ -454,7 +454,7 @@ def _audit_rows(store, reader, dice) -> dict:
 def _last_signatures(store) -> dict:
     """side -> seq of its last head_signed row. Only these signatures are checked with the key: a
     side's last signature signs the chain head, so it vouches for every row before it, its own
-    earlier signatures with them (ruling R45); an earlier signature edited changes that chain."""
+    earlier signatures with them (ruling R43); an earlier signature edited changes that chain."""
     out: dict = {}
     for seq, text in store.conn.execute("SELECT seq, payload FROM events WHERE type = 'head_signed' ORDER BY seq"):
         try:
@@ -483,7 +483,7 @@ def _count_rolls(rolls: dict, payloads: list, cmd) -> None:
 
 
 def _authorship(find, unsigned: list, seq: int, cmd: dict, signed: dict | None, signed_before: dict) -> None:
-    """Play by email (ruling R45): a signature vouches for the commands since the one before it,
+    """Play by email (ruling R43): a signature vouches for the commands since the one before it,
     which must all be its signer's; and it signs the very row before it."""
     if signed is None:
         unsigned.append((seq, cmd.get("by")))

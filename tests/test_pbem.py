@@ -395,7 +395,7 @@ def test_a_whole_firefight_and_reph_through_bundles_only(game):
     assert len(rolls) >= 6 and all(x["roll"]["source"] == "two-party" for x in rolls)
     kinds = {x["type"] for x in rolls}
     assert {"leader_rolled", "elr_rolled", "promotion_rolled"} <= kinds
-    # the shared facts went through a proposal and the other side's confirmation (ruling R47)
+    # the shared facts went through a proposal and the other side's confirmation (ruling R45)
     proposed = [x for x in lines if x["type"] == "fact_proposed"]
     confirmed = [x for x in lines if x["type"] == "fact_confirmed"]
     assert len(proposed) == len(confirmed) == g.proposals > 0
@@ -477,7 +477,7 @@ def test_a_git_repository_of_bundles_is_the_medium_and_shows_a_fork(workdir):
     assert [r.code for r in mine].count(2) == 1
 
 
-# ---- shared facts (ruling R47) ----------------------------------------------------------------------
+# ---- shared facts (ruling R45) ----------------------------------------------------------------------
 
 def test_a_shared_fact_is_proposed_and_takes_effect_only_when_the_other_side_confirms(free_game):
     g = free_game

@@ -1,6 +1,6 @@
 """A file its keeper cannot bend (issue 15): each attack an adversary holding the campaign file makes
-with nothing but Python's sqlite3, and what the ledger does about it. Rulings R31 (dice), R43 (the
-schemas the ledger trusts), R44 (witnesses); the README's promises say which attack is caught by the
+with nothing but Python's sqlite3, and what the ledger does about it. Rulings R31 (dice), R41 (the
+schemas the ledger trusts), R42 (witnesses); the README's promises say which attack is caught by the
 file's own structure and which only by a witness taken before it.
 """
 from __future__ import annotations

@@ -29,7 +29,7 @@ class Ctx:
     # two-party dice (cg/pbem.py): (A, B, commit) once both values are known; "probe" while the
     # command is only being checked before its commitment (any dice do: they are not recorded)
     two_party: object = None
-    covered: bool = False  # a signature vouched for by a later one of its side (the audit, ruling R45)
+    covered: bool = False  # a signature vouched for by a later one of its side (the audit, ruling R43)
 
     def dice(self, given: Dice | None, count: int) -> Dice:
         st = self.state
@@ -52,7 +52,7 @@ class Ctx:
                           "dice-policy", st.step)
         elif tp == "probe":
             d = Dice((1,) * count)
-        elif tp == "check":  # a proposal checked before it is recorded (ruling R47): nothing is rolled
+        elif tp == "check":  # a proposal checked before it is recorded (ruling R45): nothing is rolled
             d = given or Dice((1,) * count)
         else:
             a, b, commit = tp
@@ -62,7 +62,7 @@ class Ctx:
         return d
 
     def _ledger(self, count: int) -> tuple[int, ...]:
-        """The OS dice (ruling R31); deciding a recorded command again, the dice it recorded (ruling R44)."""
+        """The OS dice (ruling R31); deciding a recorded command again, the dice it recorded (ruling R42)."""
         if self.replay is None:
             values = dicemod.os_dice(count)
             self.rolled.append(list(values))
@@ -92,8 +92,8 @@ def command(name: str, *steps: str):
 
 def decide(state: CampaignState, cmd: dict, base_seq: int, confirmed: bool = False, covered: bool = False) -> list:
     """The events of `cmd`. `confirmed`: only the confirm of a proposal (cg/commands/pbem.py) decides
-    a shared fact as such; a command that says so itself is refused (ruling R47). `covered`: a
-    signature the audit knows a later signature of the same side vouches for (ruling R45): its key
+    a shared fact as such; a command that says so itself is refused (ruling R45). `covered`: a
+    signature the audit knows a later signature of the same side vouches for (ruling R43): its key
     check is left to that one."""
     name = cmd.get("name")
     if cmd.get("confirmed") and not confirmed:
@@ -107,7 +107,7 @@ def decide(state: CampaignState, cmd: dict, base_seq: int, confirmed: bool = Fal
     pbem.authorize(state, cmd)
     if name in pbem.OWN:
         return handler(Ctx(state, base_seq, covered=covered), cmd)
-    if _shared(state, cmd):  # checked as it stands now, recorded as a proposal (ruling R47)
+    if _shared(state, cmd):  # checked as it stands now, recorded as a proposal (ruling R45)
         from events.types import FactProposed
 
         handler(Ctx(state, base_seq, two_party="check" if not pbem.two_party(state) else "probe"), cmd)
@@ -123,7 +123,7 @@ def decide(state: CampaignState, cmd: dict, base_seq: int, confirmed: bool = Fal
 
 
 def _shared(st: CampaignState, cmd: dict) -> bool:
-    """Ruling R47: whether the command is a shared fact that needs the other side's confirmation:
+    """Ruling R45: whether the command is a shared fact that needs the other side's confirmation:
     the firefight's end, the 2.41 determination, leaving a step where a side's command is accepted."""
     if cmd.get("confirmed"):
         return False
@@ -136,7 +136,7 @@ def _shared(st: CampaignState, cmd: dict) -> bool:
     return name in pbem.SHARED
 
 
-_BOTH_ACT: dict[str, bool] = {}  # step -> whether a command for a side is accepted there (ruling R47)
+_BOTH_ACT: dict[str, bool] = {}  # step -> whether a command for a side is accepted there (ruling R45)
 
 
 def _proposed(cmd: dict) -> dict:
@@ -157,7 +157,7 @@ def pbem_commit(state: CampaignState, cmd: dict) -> list:
 
 def _own_dice(state: CampaignState, cmd: dict, base_seq: int, handler) -> list:
     """A command decided with the campaign's own dice. The ledger's OS dice it rolls are recorded in
-    cmd["ledger_dice"]; a recorded command decided again (the audit) takes them from there (R31, R44)."""
+    cmd["ledger_dice"]; a recorded command decided again (the audit) takes them from there (R31, R42)."""
     replay = cmd.get("ledger_dice") if state.dice_mode == "ledger" else None
     ctx = Ctx(state, base_seq, replay=replay)
     events = handler(ctx, cmd)

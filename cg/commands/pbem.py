@@ -77,7 +77,7 @@ def _confirmed(st, cmd: dict) -> dict:
 
 @command("confirm", "*")
 def _confirm(ctx: Ctx, cmd: dict):
-    """Ruling R47: the other side agrees; the proposal is decided now, as the rules stand now."""
+    """Ruling R45: the other side agrees; the proposal is decided now, as the rules stand now."""
     st = ctx.state
     inner = _confirmed(st, cmd)
     if inner["name"] == "undo":

@@ -89,7 +89,7 @@ class Game:
         return r
 
     def _settle(self, side: str) -> None:
-        """A shared fact just proposed: the other side confirms it (ruling R47). Two-party dice just
+        """A shared fact just proposed: the other side confirms it (ruling R45). Two-party dice just
         committed: the other side answers, the roller reveals."""
         st = self.state(side)
         if st.pbem and st.pbem.get("proposal") and self.confirm:
