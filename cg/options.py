@@ -101,7 +101,6 @@ def _purchase_options(state: CampaignState, side: str, may) -> None:
 # cost per setup mode after 2.34 and the card's availability keys =====
 
 
-
 def rg_unavailable(st, side: str, rg, mode: str | None = None) -> tuple[str, str] | None:
     """(why, rule) when the card's availability keys forbid buying `rg` now; None when they allow it.
 

@@ -42,6 +42,8 @@ def unseal(blob: bytes) -> bytes | None:
     if hashlib.sha256(body).hexdigest()[:32].encode() != blob[n:n + 32]:
         return None
     return body
+
+
 _FINGERPRINT: str | None = None
 
 
@@ -55,6 +57,8 @@ def fingerprint() -> str:
             h.update((here / name).read_bytes())
         _FINGERPRINT = h.hexdigest()[:16]
     return _FINGERPRINT
+
+
 _SETS = ("done", "cleared", "ap_failed", "commencements")
 
 

@@ -14,7 +14,6 @@ from cg.steps import BY_ID
 from events.roll import Drm, Roll
 
 
-
 PRODUCT = "plcg"
 RULES = "Platoon Leader 2.5"
 
@@ -266,6 +265,7 @@ def roll(dice: Dice, drm: tuple[Drm, ...], lookup: Callable, **extra) -> Roll:
 
 def given_dice(cmd: dict, count: int, key: str = "dice") -> Dice | None:
     return dicemod.parse(cmd.get(key), count)
+
 
 def counter_table(st: CampaignState, side: str) -> tuple[str, dict]:
     """(nationality, the card's counter overrides for it): what cg/counters.py reads (ruling R34)."""

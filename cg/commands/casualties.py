@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 
-
 from cg import drm as drms
 from cg import tables
 from events.errors import BadInput, Refused
@@ -10,7 +9,6 @@ from cg.state import counter_morale
 from events import types as ev
 from events.roll import Drm
 from cg.commands.base import at, command, given_dice, in_play, int_arg, roll, side_arg, unit_arg
-
 
 
 @command("casualties", "3.1", "3.2", "3.3")  # ruling R25: where RePh losses happen

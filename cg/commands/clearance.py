@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 
-
 from cg import dice as dicemod
 from cg import drm as drms
 from cg import revision
@@ -13,7 +12,6 @@ from events.roll import Drm, Roll
 from cg.commands.base import at, command, given_dice, hex_arg, int_arg, roll, side_arg
 from cg.rules import CLEAR_ITEMS, clear_refusal
 from cg import terrain
-
 
 
 @command("clear", "3.52")

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 
-
 from cg import drm as drms
 from cg import revision
 from cg import tables
@@ -11,7 +10,6 @@ from cg.rules import redeployment_owed, situation_of
 from cg.state import other
 from events import types as ev
 from cg.commands.base import at, command, given_dice, hex_arg, in_play, int_arg, roll, side_arg, unit_arg
-
 
 
 @command("option", "3.2")

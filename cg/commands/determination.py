@@ -2,14 +2,12 @@
 from __future__ import annotations
 
 
-
 from cg import revision
 from cg import tables
 from events.errors import BadInput, Refused
 from cg.state import SIDES, other
 from events import types as ev
 from cg.commands.base import at, command, given_dice, roll
-
 
 
 @command("determine", "2.4")

@@ -14,7 +14,6 @@ from events import types as ev
 from cg.commands.base import at, command, counter_table, hex_arg, in_play, int_arg, side_arg, unit_arg
 
 
-
 def _pairs(st, values, what):
     out = []
     for v in values or ():
@@ -197,6 +196,7 @@ def _replace(st, su, counter):
         raise BadInput(f"--replaced {su.side}:{u.id}: the counter table has no replacement for {nat} {u.name}; "
                        f"give it: --replaced {su.side}:{u.id}=COUNTER (ruling R34)")
     return ev.UnitChange(su.side, u.id, to)
+
 
 @command("position", "2.9")
 def _position(ctx, cmd):

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 
-
 from cg import tables
 from events.errors import BadInput, Refused
 from cg.state import SIDES, CampaignState, other
@@ -11,7 +10,6 @@ from events import types as ev
 from cg.card import BURNABLE
 from cg.commands.base import Ctx, PRODUCT, RULES, at, command, side_arg
 from cg import terrain
-
 
 
 DICE_POLICIES = ("any", "no-typed")

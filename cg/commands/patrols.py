@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 
-
 from cg import drm as drms
 from cg import revision
 from cg import tables
@@ -11,7 +10,6 @@ from cg.state import CampaignState
 from events import types as ev
 from cg.card import BURNABLE, CONCEALMENT
 from cg.commands.base import at, command, given_dice, hex_arg, in_play, int_arg, roll, side_arg, unit_arg
-
 
 
 PATROL_KINDS = ("recon", "ambush", "raid", "anti-vehicle")

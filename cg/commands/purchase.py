@@ -14,7 +14,6 @@ from cg.options import rg_unavailable
 from cg.commands.base import at, command, given_dice, hex_arg, int_arg, leader_slots, roll, side_arg, unit_arg
 
 
-
 @command("cp", "2.1")
 def _cp(ctx, cmd):
     side = side_arg(cmd)

@@ -15,7 +15,6 @@ from cg.commands.base import at, command, given_dice, int_arg, leader_slots, rol
 from cg.rules import REPAIRABLE
 
 
-
 @command("evacuate", "3.3")
 def _evacuate(ctx, cmd):
     side = side_arg(cmd)
@@ -151,8 +150,6 @@ def _hardened_counter(st, u, given) -> tuple[str | None, bool]:
         raise Refused(f"{u.id} ({u.name}) Battle Hardens to {to} by the counter table, not {given} (ruling R34; "
                       "--to is for counters the table lacks)", "R34", st.step)
     return to, False
-
-
 
 
 @command("repair", "3.46")

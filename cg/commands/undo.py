@@ -2,12 +2,10 @@
 from __future__ import annotations
 
 
-
 from events.errors import BadInput, Refused
 from cg.evolve import reverted_seqs
 from cg.state import CampaignState
 from events import types as ev
-
 
 
 def decide_undo(state: CampaignState, history: list[tuple], reverted: set[int],
