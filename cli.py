@@ -16,6 +16,7 @@ from click.core import ParameterSource
 
 from cg import snapshot
 from cg.card_schema import load_card, shipped_cards
+from cg.items import IN_HEX
 from cg.evolve import reverted_seqs
 from cg.ledger import VERSION, Ledger
 from cg.options import options
@@ -1132,7 +1133,9 @@ def patrol_return(ctx, side, patrol_n, attacked, pinned, broken, leadership, cou
 @click.option("--winner", help="Override 1.31 (CG Objectives).")
 @click.option("--control", multiple=True, help="SIDE=HEX: control of a Strategic Terrain hex now.")
 @click.option("--lost", multiple=True, help="SIDE:UNIT eliminated.")
-@click.option("--terrain", multiple=True, help="HEX=ITEM kept between firefights (CG5).")
+@click.option("--terrain", multiple=True,
+              help="HEX=ITEM[:SIDE][:FACTORS] kept between firefights (CG5); ITEM one of the items `map` names: "
+                   + ", ".join(IN_HEX) + ".")
 @click.option("--encircled", multiple=True, help="SIDE:UNIT Encircled (3.17).")
 @click.option("--wounded", multiple=True, help="SIDE:LEADER wounded (3.32).")
 @click.option("--shocked", multiple=True, help="SIDE:UNIT marked Shock/UK (3.19).")
@@ -1316,7 +1319,11 @@ def elr(ctx, side, dice, as_json):
 @JSON_OPT
 @click.pass_context
 def clear(ctx, side, hex_, item, dice, as_json):
-    """3.52 Fortification Clearance dr (one attempt per item per Location)."""
+    """3.52 Fortification Clearance dr (one attempt per item per Location).
+
+    ITEM: rubble, mines (all mines in the Location are one item: mines, ap_mine, at_mine, known_minefield
+    name it too), wire, roadblock, set_dc, flame, panji.
+    """
     _step(ctx, {"name": "clear", "side": side, "hex": hex_, "item": item, "dice": dice}, as_json)
 
 

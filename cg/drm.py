@@ -221,7 +221,7 @@ def redeployment(state: CampaignState, side: str, frm: str | None, situation: st
     return tuple(out)
 
 
-ENTRENCH_LIKE = {"mines", "wire", "panji", "foxhole", "trench", "entrenchment"}
+ENTRENCH_LIKE = {"mines", "wire", "panji"}  # 3.52 +1 "Panji/Minefield/Wire/Entrenchment" (3.52 clears no entrenchment)
 
 
 def clearance(state: CampaignState, side: str, hex: str, item: str) -> tuple[Drm, ...]:

@@ -12,6 +12,7 @@ from events.errors import UNFOLDABLE, BadInput, UnreadableRow, unknown_row
 from cg import revision
 from cg import tables
 from cg.card_schema import parse_card
+from cg.items import MINES  # 3.52: all mines are one item (mines, ap_mine, at_mine, known_minefield)
 from cg.rules import winner_by_cvp
 from cg.state import SIDES, CampaignState, FirefightRecord, Purchase, Unit, expand_units, loss_cvp, unit_kind
 
@@ -736,9 +737,6 @@ def _clear(st, p):
             st.terrain.pop(hx, None)
     elif item == "mines" and any(k in ("mines", "ap_mine", "known_minefield") for k in kinds):
         st.ap_failed.add(hx)  # 3.52: a failed A-P mine attempt stops the Location (ruling R23)
-
-
-MINES = ("mines", "ap_mine", "at_mine", "known_minefield")
 
 
 # ---- play by email (cg/pbem.py) ----

@@ -9,7 +9,8 @@ limits, the step), never a promise about a roll.
 from __future__ import annotations
 
 from cg import tables
-from cg.rules import CLEAR_ITEMS, REPAIRABLE, clearable
+from cg.items import CLEAR_ITEMS
+from cg.rules import REPAIRABLE, clearable
 from cg.state import SIDES, CampaignState
 
 # the commands each step accepts without owing them (besides `next` and `concede`, always)

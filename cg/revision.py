@@ -42,7 +42,9 @@ SWITCHES: dict[str, tuple[int, str]] = {
                                    "Initial Firefight only)"),
     "moves_first_after_setup": (2, "2.41: in a Dual Attack the moves-first dr is made after all setup, at 2.6 "
                                    "(`plcg moves-first`), not with the setup dr at 2.4"),
-    "end_checks": (2, "2.9: one hex cannot be given to both sides by `end --control` (bad input)"),
+    "end_checks": (2, "2.9: one hex cannot be given to both sides by `end --control` (bad input); an "
+                      "`end --terrain` item is one of the one vocabulary (cg/items.py), kept in its form "
+                      "KEY[:SIDE][:FACTORS] (an unknown word is bad input; revision 1 kept any word as typed)"),
     "patrol_rules": (2, "2.72-2.74: the Detection and Return DRM come from the patrol's units (rulings R26, "
                         "R30, R33: size in HS equivalents, Elite/Inexperienced from the RGs' quality, the leader's "
                         "counter, SW PP from the counter table, enemy units adjacent to the mission hex from "

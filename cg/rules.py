@@ -2,6 +2,7 @@
 3.52 clearance may still attempt; which units a 3.46 repair dr can be for."""
 from __future__ import annotations
 
+from cg.items import clears_as
 from cg.state import CampaignState, other
 
 # 3.21: the order of the redeployment situations, each attacker before defender
@@ -107,16 +108,13 @@ def nearest_friendly_hex(state: CampaignState, unit) -> str | None:
     return best[2] if best else None
 
 
-# 3.52 Fortification Clearance: what may be attempted (the `clear` command and status's options)
-
-CLEAR_ITEMS = ("rubble", "mines", "wire", "roadblock", "set_dc", "flame", "panji")
+# 3.52 Fortification Clearance: what may be attempted (the `clear` command and status's options); the
+# items and what each clears as are cg/items.py's (CLEAR_ITEMS: rubble, mines, wire, roadblock, set_dc,
+# flame, panji)
 
 
 def _present(st: CampaignState, hx: str, item: str) -> bool:
-    items = [i.split(":")[0] for i in st.terrain.get(hx, [])]
-    if item == "mines":
-        return any(i in ("mines", "ap_mine", "at_mine", "known_minefield") for i in items)
-    return item in items
+    return any(clears_as(i) == item for i in st.terrain.get(hx, []))  # 3.52: all mines are one item
 
 
 def clear_refusal(st: CampaignState, hx: str, item: str) -> tuple[str, str] | None:

@@ -219,6 +219,8 @@ class CampaignState:
 
         if not revision.on(self, "strategic_grows"):
             return base
+        from cg.items import GROWS_STRATEGIC  # 1.4: rubble, pillbox, foxhole, trench, A-T ditch
+
         grown = {h for h, items in self.terrain.items() if any(i.split(":")[0] in GROWS_STRATEGIC for i in items)}
         grown |= {u.hex for u in self.units.values() if u.kind == "gun" and u.hex and u.status == "on_map"}
         return base | grown
@@ -287,8 +289,6 @@ _CONTROL: dict = {}  # map control is a pure function of the map and who control
 # last map's Grid: what deciding a run of commands asks for again and again.
 _LAST_CONTROL: list = [None, None, None]
 _LAST_GRID: list = [None, None]
-# 1.4: terrain the campaign keeps that makes a hex Strategic Terrain (rules revision 2)
-GROWS_STRATEGIC = ("rubble", "pillbox", "foxhole", "trench", "at_ditch", "entrenchment")
 LEADER_RE = re.compile(r"^\d{1,2}[-+]\d$")
 MMC_RE = re.compile(r"^(\d+)-(\d+)-(\d+)(\s*hs)?$", re.I)
 

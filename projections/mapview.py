@@ -9,6 +9,7 @@ import hashlib
 import math
 from xml.sax.saxutils import escape, quoteattr
 
+from cg import items
 from cg.control import SIDES, HexControl, MapControl
 from cg.hexgrid import Grid
 
@@ -178,33 +179,23 @@ ROAD = ("#b39563", "road")
 BRIDGE = ("#8a6a48", "bridge")
 BUILDING = {"stone": ("#9c9c9c", "#3a3a3a", "stone building"), "wooden": ("#b8763a", "#5a3412", "wooden building")}
 
-# terrain item -> (abbreviation, colour); matched by the first keyword found in the item's text
-TERRAIN_MARKS = (
-    ("rubble", "Rb", "#7b4a1e"),
-    ("blaze", "Bz", "#d62400"),
-    ("flame", "Fl", "#e06000"),
-    ("wire", "Wi", "#222222"),
-    ("mine", "Mi", "#8b0000"),
-    ("booby", "BT", "#8b0000"),
-    ("roadblock", "Rd", "#5a3b12"),
-    ("panji", "Pj", "#5a3b12"),
-    ("set dc", "DC", "#8b0000"),
-    ("set_dc", "DC", "#8b0000"),
-    ("trench", "Tr", "#5a3b12"),
-    ("foxhole", "Fx", "#5a3b12"),
-    ("sangar", "Sg", "#5a3b12"),
-    ("pillbox", "Pb", "#333333"),
-    ("shellhole", "Sh", "#5a3b12"),
-    ("shell hole", "Sh", "#5a3b12"),
-    ("wreck", "Wk", "#333333"),
-)
+# the colour of a terrain item's mark (cg/items.py gives the mark and the words): fire red, mines and
+# explosives dark red, rubble brown, metal and wire dark grey, earthworks and the rest earth brown
+MARK_COLOURS = {
+    "rubble": "#7b4a1e", "blaze": "#d62400", "flame": "#e06000", "wire": "#222222", "pillbox": "#333333",
+    "wreck": "#333333", "burning_wreck": "#d62400", "burnt_out_wreck": "#333333", "tetrahedrons": "#333333",
+    "ap_mine": "#8b0000", "at_mine": "#8b0000", "known_minefield": "#8b0000", "mines": "#8b0000",
+    "dummy_minefield": "#8b0000", "booby_traps": "#8b0000", "set_dc": "#8b0000", "trip_flares": "#8b0000",
+}
+EARTH = "#5a3b12"
 
 
 def _terrain_mark(item: str) -> tuple[str, str]:
-    low = item.lower()
-    for word, abbr, colour in TERRAIN_MARKS:
-        if word in low:
-            return abbr, colour
+    """The mark and colour of a kept item, from the one vocabulary (cg/items.py); a word it lacks (a
+    revision 1 campaign kept words as typed) shows its first two letters."""
+    entry = items.read(item)
+    if entry is not None:
+        return entry.mark, MARK_COLOURS.get(entry.key, EARTH)
     letters = [c for c in item if c.isalnum()]
     return ("".join(letters[:2]).title() or "?"), "#333333"
 

@@ -211,27 +211,17 @@ def _summary(etype: str, p: dict) -> str:
     return etype
 
 
-# terrain items as the ledger keeps them ("ap_mine:axis:3", "rubble", "cleared_open_ground") in words
-_PLURAL = {"ap_mine": "A-P mines", "at_mine": "A-T/A-B mines", "known_minefield": "Known Minefield"}
-
-
 def terrain_words(item: str) -> str:
-    """'ap_mine:axis:3' -> 'A-P mines, 3 factors (Axis)'; 'foxhole:axis' -> 'Foxhole (Axis)'."""
-    from cg.tables import FORTIFICATIONS
+    """A terrain item as the ledger keeps it, in the one vocabulary's words (cg/items.py):
+    'ap_mine:axis:3' -> 'A-P mines, 3 factors (Axis)'; 'foxhole:axis' -> 'foxhole (Axis)'; a word a
+    revision 1 campaign kept as typed stays the player's ('A-P mines 6')."""
+    from cg.items import ITEMS
 
     parts = str(item).split(":")
     kind = parts[0].strip()
     side = next((p for p in parts[1:] if p in ("axis", "allied")), None)
     strength = next((p for p in parts[1:] if p.isdigit()), None)
-    key = kind.lower().replace("-", "_").replace(" ", "_")
-    if len(parts) == 1:  # as a player wrote it (`end --terrain I5=rubble`): kept, in words
-        return kind.replace("_", " ")
-    if key in _PLURAL:
-        name = _PLURAL[key]
-    elif key in FORTIFICATIONS:
-        name = FORTIFICATIONS[key].name
-    else:
-        name = kind.replace("_", " ")
+    name = ITEMS[kind].words if kind in ITEMS else kind.replace("_", " ")
     if strength:
         name += f", {strength} factor{'s' if strength != '1' else ''}"
     return name + (f" ({SIDE[side]})" if side else "")

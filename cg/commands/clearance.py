@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from cg import dice as dicemod
 from cg import drm as drms
-from cg import revision
+from cg import items, revision
 from cg import tables
 from events.errors import BadInput, Refused
 from events import types as ev
 from events.roll import Drm, Roll
 from cg.commands.base import at, command, given_dice, hex_arg, int_arg, roll, side_arg
-from cg.rules import CLEAR_ITEMS, clear_refusal
+from cg.items import CLEAR_ITEMS
+from cg.rules import clear_refusal
 from cg import terrain
 
 
@@ -19,9 +20,10 @@ def _clear(ctx, cmd):
     side = side_arg(cmd)
     st = ctx.state
     hx = hex_arg(st, cmd.get("hex"))
-    item = str(cmd.get("item") or "").lower().replace("-", "_")
-    if item not in CLEAR_ITEMS:
+    entry = items.find(cmd.get("item") or "")  # the one vocabulary (cg/items.py): ap_mine clears as "mines"
+    if entry is None or entry.clear is None:
         raise BadInput(f"item {cmd.get('item')!r}: one of {', '.join(CLEAR_ITEMS)}")
+    item = entry.clear
     given = given_dice(cmd, 1)
     at(st, "clear")
     mc = st.map_control()

@@ -5,7 +5,7 @@ import re
 
 import attrs
 
-from cg import revision
+from cg import items, revision
 from cg import tables
 from events.errors import BadInput, Refused
 from cg.rules import winner_by_cvp
@@ -56,7 +56,13 @@ def _end(ctx, cmd):
         if "=" not in str(t):
             raise BadInput(f"--terrain {t!r}: HEX=ITEM, e.g. D5=rubble")
         h, item = str(t).split("=", 1)
-        terrain.append(ev.HexItem(hex_arg(st, h, "--terrain hex"), item.strip().lower()))
+        item = item.strip().lower()
+        if revision.on(st, "end_checks"):  # 2.9: a known item of the one vocabulary (cg/items.py)
+            try:
+                item = items.parse_terrain(item)
+            except ValueError as e:
+                raise BadInput(f"--terrain {t}: {e}") from None
+        terrain.append(ev.HexItem(hex_arg(st, h, "--terrain hex"), item))
     lost = _pairs(st, cmd.get("lost"), "--lost")
     enc = _pairs(st, cmd.get("encircled"), "--encircled")
     wounded = _pairs(st, cmd.get("wounded"), "--wounded")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import attrs
 
-from cg import revision
+from cg import items, revision
 from cg import drm as drms
 from cg import tables
 from events.errors import BadInput, Refused
@@ -273,10 +273,11 @@ def _fortify_limits(st: CampaignState, side: str, kind: str, spec, hx, hip_unit)
 def _fortify(ctx, cmd):
     side = side_arg(cmd)
     st = ctx.state
-    kind = str(cmd.get("kind") or "").lower().replace("-", "_")
-    spec = tables.FORTIFICATIONS.get(kind)
-    if spec is None:
-        raise BadInput(f"unknown fortification {cmd.get('kind')!r}: {', '.join(sorted(tables.FORTIFICATIONS))}")
+    entry = items.find(cmd.get("kind") or "")  # the one vocabulary (cg/items.py): "set-dc", "Set DC": set_dc
+    if entry is None or not entry.fortification:
+        raise BadInput(f"unknown fortification {cmd.get('kind')!r}: {', '.join(sorted(items.FORTIFICATION_ITEMS))}")
+    kind = entry.key
+    spec = tables.FORTIFICATIONS[kind]
     hx = hex_arg(st, cmd["hex"], "--hex") if cmd.get("hex") else None
     detail = {}
     for k in ("capacity", "factors", "hexsides", "locations", "ca", "nca"):
