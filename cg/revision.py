@@ -58,7 +58,7 @@ SWITCHES: dict[str, tuple[int, str]] = {
                            "or Panji, not hidden mines"),
     "strategic_grows": (2, "1.4: hexes the campaign gives rubble, a pillbox, an entrenchment (foxhole, trench, "
                            "A-T ditch) or an emplaced Gun become Strategic Terrain: `end --control` may name them and "
-                           "they count for CTHC and MLR"),
+                           "they count for CTHC and MLR; they carry no TVP (ruling R46)"),
     "fortify_rules": (2, "2.38: a fortification goes inside the friendly MLR (I items also in an Isolated "
                          "Location), never in rubble except a Set DC (B24.5, note 8); HIP is priced by what hides "
                          "(note 3: a Gun at its crew's price, a SW hides with its possessor);"

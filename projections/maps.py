@@ -22,14 +22,22 @@ def ground(card_map) -> dict:
     return {k: tuple(getattr(card_map, k)) for k in GROUND_KEYS}
 
 
+def grown(st) -> frozenset:
+    """1.4 (rules revision 2): the Strategic Terrain the campaign has grown beyond the card's (rubble,
+    pillboxes, entrenchments, emplaced Guns); ruling R46: it carries no TVP."""
+    return frozenset(st.strategic()) - frozenset(st.card.map.strategic)
+
+
 def map_json(st) -> dict:
     st.load_all()  # the settled units too (a state loaded for a command lacks them)
     mc = st.map_control()
+    new = grown(st)
     hexes = {}
     for h, c in mc.hexes.items():
         hexes[h] = {"controller": c.controller, "strategic": c.strategic, "cthc": c.cthc, "nml": c.nml,
                     "mlr": sorted(c.mlr), "uncontrolled": c.uncontrolled, "isolated": c.isolated,
-                    "terrain": list(st.terrain.get(h, [])), "tvp": st.card.map.tvp.get(h, 0)}
+                    "terrain": list(st.terrain.get(h, [])), "tvp": st.card.map.tvp.get(h, 0),
+                    "grown": h in new}
     return {"columns": st.card.map.columns, "rows": st.card.map.rows,
             "boards": [list(r) for r in st.card.map.boards], "friendly_edge": st.card.map.friendly_edge,
             "control": dict(sorted(st.control.items())), "hexes": hexes,
@@ -51,7 +59,7 @@ def map_svg(st, title: str | None = None) -> str:
 
     t = title or f"{st.card.campaign.name} — firefight {st.firefight}, step {st.step}"
     svg = render_svg(st.grid(), st.map_control(), terrain=st.terrain, units=_units(st, counters=True), title=t,
-                     tvp=dict(st.card.map.tvp), ground=ground(st.card.map))
+                     tvp=dict(st.card.map.tvp), ground=ground(st.card.map), grown=grown(st))
     m = st.card.map
     if m.boards:  # board names and joins (projections/mapcard.py); water and bridges are mapview's ground
         from types import SimpleNamespace

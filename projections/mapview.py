@@ -295,6 +295,7 @@ def render_svg(
     title: str = "",
     tvp: dict[str, int] | None = None,
     ground: dict[str, tuple[str, ...]] | None = None,
+    grown: frozenset[str] = frozenset(),
 ) -> str:
     """A standalone SVG hex map (no XML declaration, so it can also sit inline in HTML).
 
@@ -306,6 +307,7 @@ def render_svg(
     terrain kept (CG5) as abbreviations (Rb rubble, Fl flame, Wi wire, Mi mines, ...) named in words in
     the legend; units as counters in their side's colour with the counter's name (`units` values are
     (side, name) pairs, or names), a black disc counting a stack, every name in the hex's tooltip.
+    `grown`: the hexes that became Strategic Terrain in the campaign (1.4), said so in their tooltip.
     """
     from projections.words import terrain_words
 
@@ -393,7 +395,7 @@ def render_svg(
         ch = code(hc)
         pts = " ".join(f"{_f(x)},{_f(y)}" for x, y in _corners(cx, cy))
         tip = _tooltip(h, hc, [terrain_words(t) for t in terrain_at.get(h, [])],
-                       [n for _s, n in units_at.get(h, [])], tvp_at.get(h), _ground_words(h, gr))
+                       [n for _s, n in units_at.get(h, [])], tvp_at.get(h), _ground_words(h, gr), h in grown)
         w(f'<g class="hex" data-hex="{h}" data-control="{escape(ch)}"><title>{escape(tip)}</title>')
         w(f'<polygon points="{pts}" fill="{_fill(pid, ch)}"/>')
         w("</g>")
@@ -659,12 +661,13 @@ def _legend_items(pid: str, terrain_at: dict[str, list[str]], gr: dict[str, froz
 
 
 def _tooltip(h: str, hc: HexControl, terrain: list[str] | None, units: list[str] | None, tvp: int | None,
-             ground: list[str] | None = None) -> str:
+             ground: list[str] | None = None, grown: bool = False) -> str:
     parts = [f"{h}: {CODES[code(hc)]}"]
     if ground:
         parts.append(", ".join(ground))
     if hc.strategic:
-        parts.append(f"Strategic Terrain ({hc.controller or 'uncontrolled'})")
+        new = ", grown in the campaign (1.4): no TVP" if grown else ""  # ruling R46
+        parts.append(f"Strategic Terrain ({hc.controller or 'uncontrolled'}{new})")
     if tvp is not None:
         parts.append(f"TVP {tvp}")
     if len(hc.mlr) == 2:

@@ -111,7 +111,9 @@ def _fire_3_31(st: CampaignState) -> list:
 
 
 def _tvp(st: CampaignState):
-    """3.33: TVP of each card TVP hex to the side that controls it now."""
+    """3.33: TVP of each card TVP hex to the side that controls it now. # ruling R46: Strategic Terrain the
+    campaign grows (1.4, switch strategic_grows) is controlled and counts for CTHC and MLR, but only the
+    CG Card gives a Location a TVP value (1.4 TVP), so it adds none; a card TVP hex keeps its value."""
     tvp = {"axis": 0, "allied": 0}
     for hx, value in st.card.map.tvp.items():
         side = st.control.get(hx)
