@@ -947,18 +947,20 @@ def oba(ctx, side, rg, dice, as_json):
 @click.argument("side", metavar="SIDE")
 @click.argument("rg", metavar="RG", required=False)
 @click.option("--generated", is_flag=True, help="3.45: generate a leader after `plcg leaders`.")
+@click.option("--hex", "hex_", help="3.45, with --generated: place the leader with a friendly non-Isolated MMC on map "
+                                    "in HEX; without it the leader enters as a reinforcement.")
 @click.option("--commissar", is_flag=True,
               help="Russian, 2.361 *: take a Commissar for the leader the DR gives, where the card's RG allows it "
                    "(A25.22, ruling R40).")
 @DICE_DR
 @JSON_OPT
 @click.pass_context
-def leader(ctx, side, rg, generated, commissar, dice, as_json):
+def leader(ctx, side, rg, generated, hex_, commissar, dice, as_json):
     """2.36 One leader DR owed by a bought RG (3.45 generation with --generated)."""
     if not rg and not generated:
         raise click.UsageError("name the RG (2.36) or give --generated (3.45)")
     _step(ctx, {"name": "leader", "side": side, "rg": rg, "generated": generated, "commissar": commissar,
-                "dice": dice}, as_json)
+                "dice": dice, **({"hex": hex_} if hex_ else {})}, as_json)
 
 
 @main.command()

@@ -340,8 +340,9 @@ def _leader(st, p):
         st.generated[side] += 1
     u = p.get("unit")
     if u:
+        hx = p.get("hex")  # 3.45: placed with an MMC on map; else it enters as a reinforcement
         st.units[f"{side}:{u['id']}"] = Unit(id=u["id"], side=side, name=u["name"], kind="leader",
-                                 purchase=p["purchase"], status="available")
+                                 purchase=p["purchase"], status="on_map" if hx else "available", hex=hx)
         st.leaders_made += 1
         if pur is not None:
             pur.leaders.append(u["name"])

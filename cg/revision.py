@@ -71,6 +71,9 @@ SWITCHES: dict[str, tuple[int, str]] = {
                           "Attacker has made one), and each unit only to another CTHC than the one it stands in"),
     "setup_order": (2, "2.6: the side that sets up first (2.41) sets up before the other: once the second side "
                        "has set up a unit, the first sets up no more"),
+    "generated_leader_placed": (2, "3.45: a generated leader placed on map (`leader --generated --hex`) goes "
+                                   "to a hex holding a friendly non-Isolated MMC on map (a side with no recorded "
+                                   "hexes is taken at its word, ruling R33; under revision 1 the hex is recorded as typed)"),
     "encircled_kept": (2, "3.17: a unit that passes its 1TC stays Encircled (revision 1 removed the marker)"),
 }
 

@@ -31,12 +31,15 @@ def _roll_hook():
 
 _roll_hook()
 
-# A campaign_started without play by email stores no `pbem` key, as every campaign did before it.
+# A key added to an event later is stored only when it is given, so an event without it is stored
+# byte for byte as every release before wrote it (and the audit decides old commands to the same text):
+# a campaign_started without play by email has no `pbem`, a leader_rolled not placed no `hex` (3.45).
 from cattrs.gen import make_dict_unstructure_fn, override  # noqa: E402
 
-converter.register_unstructure_hook(
-    REGISTRY["campaign_started"],
-    make_dict_unstructure_fn(REGISTRY["campaign_started"], converter, pbem=override(omit_if_default=True)))
+for _etype, _key in (("campaign_started", "pbem"), ("leader_rolled", "hex")):
+    converter.register_unstructure_hook(
+        REGISTRY[_etype],
+        make_dict_unstructure_fn(REGISTRY[_etype], converter, **{_key: override(omit_if_default=True)}))
 
 # (type, from_version) -> function upgrading a payload dict to from_version + 1
 UPCASTERS: dict[tuple[str, int], Callable[[dict], dict]] = {}

@@ -193,6 +193,7 @@ class LeaderRolled(Event):
     roll: Roll
     unit: UnitRef | None  # the leader counter received (None: no leader)
     generated: bool = False
+    hex: str | None = None  # 3.45: where a generated leader is placed (None: it enters as a reinforcement)
 
 
 @event("fortified")

@@ -111,7 +111,8 @@ def _summary(etype: str, p: dict) -> str:
         return f"{s} OBA ammunition for {p['purchase']}: {roll_words(r)}"
     if etype == "leader_rolled":
         what = "generated leader (3.45)" if p.get("generated") else f"leader for {p['purchase']}"
-        return f"{s} {what}: {roll_words(r)}"
+        placed = f"; placed in {p['hex']}" if p.get("hex") else ""
+        return f"{s} {what}: {roll_words(r)}{placed}"
     if etype == "fortified":
         where = f" in {p['hex']}" if p.get("hex") else ""
         unit = f" for {p['unit']}" if p.get("unit") else ""

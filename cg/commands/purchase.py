@@ -195,6 +195,11 @@ def _leader(ctx, cmd):
     generated = bool(cmd.get("generated"))
     if not generated:
         _known_ref(st, side, cmd.get("rg"))
+    hx = None
+    if cmd.get("hex"):
+        if not generated:
+            raise BadInput("--hex places a leader generated at 3.45 (--generated); a 2.36 leader sets up at 2.6")
+        hx = hex_arg(st, cmd["hex"], "--hex")
     at(st, "leader", "3.45" if generated else "2.3")
     spec = st.card.sides[side]
     if generated:
@@ -203,6 +208,8 @@ def _leader(ctx, cmd):
         if st.generated[side] >= st.may_generate[side] or leader_slots(st, side) <= 0:
             raise Refused(f"{side} may generate {st.may_generate[side]} leader(s) this RePh (3.45 result, leaders "
                           f"lost - 1, MMC on board) and has generated {st.generated[side]}", "3.45", st.step)
+        if hx and revision.on(st, "generated_leader_placed"):
+            _placed_with_mmc(st, side, hx)
         column = tables.leader_column(spec.nationality, False)
         pid = None
     else:
@@ -227,7 +234,23 @@ def _leader(ctx, cmd):
         n = st.leaders_made + 1  # unique across the sides
         base = pid if pid else f"L{st.firefight}"
         unit = ev.UnitRef(f"{base}.L{n}", got)
-    return [ev.LeaderRolled(side=side, purchase=pid, roll=r, unit=unit, generated=generated)]
+    return [ev.LeaderRolled(side=side, purchase=pid, roll=r, unit=unit, generated=generated,
+                            hex=hx if unit is not None else None)]
+
+
+def _placed_with_mmc(st: CampaignState, side: str, hx: str) -> None:
+    """3.45: "Created Leaders must be placed with non-Isolated MMC on map" (or enter as reinforcements:
+    no --hex). Judged where the side's units have recorded hexes; a side with none (roster-only play)
+    is taken at its word (ruling R33)."""
+    if not any(u.hex for u in st.side_units(side)):
+        return
+    mmc = [u for u in st.side_units(side) if u.kind in ("squad", "hs") and u.status == "on_map" and u.hex == hx]
+    if not mmc:
+        raise Refused(f"--hex {hx}: no {side} MMC stands there on map; a generated leader is placed with a "
+                      "non-Isolated MMC on map (or enters as a reinforcement: no --hex)", "3.45", st.step)
+    if st.map_control().hexes[hx].isolated == side or all(u.isolated for u in mmc):
+        raise Refused(f"--hex {hx}: the {side} MMC there ({', '.join(u.id for u in mmc)}) are Isolated; a "
+                      "generated leader is placed with a non-Isolated MMC", "3.45", st.step)
 
 
 COMMISSARS = {8: "8+1", 9: "9-0", 10: "10-0"}  # A25.22 Commissar counters by morale (ruling R40)
