@@ -36,6 +36,9 @@ def test_the_vocabulary_holds_the_2_38_table_and_the_3_52_items():
     assert CLEAR_ITEMS == tuple(CLEARABLE)
     assert all(i.rule and i.words and i.mark for i in ITEMS.values())
     assert {k for k, i in ITEMS.items() if i.grows} == {"rubble", "pillbox", "foxhole", "trench", "at_ditch"}
+    # what the ledger writes itself: B24 rubble, 3.31/3.311 fire, revision 1's B24.71 Trailbreak
+    assert {"rubble", "flame", "blaze", "burning_wreck", "burnt_out_wreck", "cleared_open_ground",
+            "trailbreak"} <= set(IN_HEX)
 
 
 def test_end_refuses_an_unknown_item_naming_the_known_ones(at_end):
