@@ -16,6 +16,7 @@ from cg.card_schema import load_card, parse_card
 from cg.evolve import evolve, fold, fold_stored, reverted_seqs
 from events.errors import BadInput
 from events.store import NewEvent, Store
+from events.upcasters import upcast  # payload dicts only: an old log reads without cattrs
 from events.versions import VERSIONS
 
 VERSION = "0.1.0"  # pyproject.toml reads it from here
@@ -92,7 +93,7 @@ class Ledger:
         # a whole-log read asks once which versions the log holds; a short tail checks each row
         if since == 0 and all(VERSIONS.get(t) == v for t, v in self.store.versions()):
             return ((seq, b, t, p) for seq, b, t, _v, p in rows)  # nothing to upcast
-        return ((seq, b, t, p if v == VERSIONS.get(t) else _upcast(t, v, p)) for seq, b, t, v, p in rows)
+        return ((seq, b, t, p if v == VERSIONS.get(t) else upcast(t, v, p)) for seq, b, t, v, p in rows)
 
     _kept = None  # (seq, hash, state) the last `run` of this Ledger left the campaign in
 
@@ -125,7 +126,7 @@ class Ledger:
         try:
             chunks, common, last = self.store.fold_chunks(VERSIONS, until=at)
             with gc_paused():
-                st = fold_stored(chunks, common, reverted_seqs(self.store.reverts(until=last)), VERSIONS, _upcast)
+                st = fold_stored(chunks, common, reverted_seqs(self.store.reverts(until=last)), VERSIONS, upcast)
         except sqlite3.DatabaseError as e:
             raise BadInput(f"cannot read {self.path}: {e}") from None
         if st is None:
@@ -408,10 +409,3 @@ def _by_key(st, cmd: dict, key) -> dict:
         nonce = pbem.new_nonce()
         cmd["nonce"], cmd["commit"] = nonce, pbem.commitment(pbem.commit_value(key, nonce))
     return cmd
-
-
-def _upcast(etype: str, version: int, payload: dict) -> dict:
-    """An event of an older schema is upgraded; one the release does not know is refused (exit 2)."""
-    from events.convert import upcast  # lazy: only a log holding older event versions upcasts (cattrs, ~40 ms)
-
-    return upcast(etype, version, payload)

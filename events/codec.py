@@ -4,7 +4,8 @@ Canonical form: orjson with sorted keys and no whitespace, UTF-8. It is a fixed 
 canonical(loads(canonical(x))) == canonical(x), so a hash can be recomputed from stored text.
 Tuples come back as lists; dict keys must be str (orjson refuses others rather than guess).
 
-(The cattrs converter for the event classes and the upcasters by version belong here too.)
+(The cattrs converter for the event classes is events/convert.py; the upcasters by version,
+events/upcasters.py.)
 """
 from __future__ import annotations
 

@@ -1,17 +1,18 @@
-"""The cattrs converter for the event classes, and the upcasters that read old event versions.
+"""The cattrs converter for the event classes.
 
 `unstructure(event)` gives the payload dict the store keeps; `structure(type, version, payload)`
-gives the attrs event back, upgrading an old version first. Every event type round-trips exactly
-(tests/test_events.py).
+gives the attrs event back, upgrading an old version first (events/upcasters.py, which needs no
+cattrs: reading an old log upcasts without importing this module). Every event type round-trips
+exactly (tests/test_events.py).
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
 
 import cattrs
 
-from events.errors import BadInput
 from events.types import REGISTRY
+from events.upcasters import upcast
 
 converter = cattrs.Converter()
 # A roll's outcome is an int, a str or None (table results): keep it as it is.
@@ -41,33 +42,6 @@ for _etype, _key in (("campaign_started", "pbem"), ("leader_rolled", "hex")):
         REGISTRY[_etype],
         make_dict_unstructure_fn(REGISTRY[_etype], converter, **{_key: override(omit_if_default=True)}))
 
-# (type, from_version) -> function upgrading a payload dict to from_version + 1
-UPCASTERS: dict[tuple[str, int], Callable[[dict], dict]] = {}
-
-
-def upcaster(etype: str, from_version: int):
-    def wrap(fn):
-        UPCASTERS[(etype, from_version)] = fn
-        return fn
-
-    return wrap
-
-
-def upcast(etype: str, version: int, payload: dict) -> dict:
-    """Bring a stored payload up to the current version of its event class; an event this release
-    does not know (a newer type or version, or no upcaster) is bad input, never a crash."""
-    cls = REGISTRY.get(etype)
-    if cls is None or version > cls.VERSION:
-        raise BadInput(f"the log holds {etype} v{version}, which this plcg does not know: upgrade plcg")
-    while version < cls.VERSION:
-        step = UPCASTERS.get((etype, version))
-        if step is None:
-            raise BadInput(f"the log holds {etype} v{version}, which this plcg cannot upgrade "
-                           f"(no upcaster from v{version})")
-        payload = step(payload)
-        version += 1
-    return payload
-
 
 def unstructure(event) -> dict:
     return converter.unstructure(event)
@@ -76,9 +50,3 @@ def unstructure(event) -> dict:
 def structure(etype: str, version: int, payload: dict):
     cls = REGISTRY[etype]
     return converter.structure(upcast(etype, version, payload), cls)
-
-
-@upcaster("campaign_started", 1)
-def _started_v1(payload: dict) -> dict:
-    """A log of the first release was decided under rules revision 1 (ruling R32)."""
-    return {**payload, "rules_revision": 1}

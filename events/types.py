@@ -2,7 +2,7 @@
 
 Payloads are what `log --json` and the JSON Lines export show. Every roll is a `Roll`
 (events/roll.py) with the dice as rolled, each DRM with its rule, the final, the table row and
-the result. Old versions are upgraded on read by the upcasters in events/codec.py.
+the result. Old versions are upgraded on read by the upcasters in events/upcasters.py.
 """
 from __future__ import annotations
 

@@ -29,9 +29,9 @@ from cg.evolve import evolve, reverted_seqs, start
 from cg.state import CampaignState
 from cg.steps import BY_ID, ORDER
 from events.codec import loads
-from events.convert import upcast
 from events.errors import UNFOLDABLE, BadInput
 from events.types import REGISTRY
+from events.upcasters import upcast
 from projections.charts import line_chart
 from projections.digest import digest
 from projections.maps import map_svg

@@ -32,8 +32,9 @@ from cg.evolve import evolve, fold, reverted_seqs, start
 from cg.snapshot import settled
 from events.chain import ChainCheck
 from events.codec import canonical, loads
-from events.convert import converter, unstructure, upcast
+from events.convert import converter, unstructure
 from events.types import REGISTRY
+from events.upcasters import upcast
 
 RULE_OF = {
     "cp_replenished": "2.12", "rg_bought": "2.34", "patrols_bought": "2.31", "attack_bought": "2.4",

@@ -10,6 +10,7 @@ import hashlib
 import json
 import re
 import shutil
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -23,7 +24,7 @@ from helpers.sandbox import rechain
 import cli
 from events.errors import BadInput
 from cg.ledger import Ledger
-from events import convert
+from events import upcasters
 from events.store import FORMAT
 from events.types import REGISTRY
 from events.versions import VERSIONS
@@ -138,6 +139,32 @@ def test_a_read_command_leaves_nothing_beside_an_old_wal_file(v01, argv):
     assert not os.path.exists(v01 + "-wal") and not os.path.exists(v01 + "-shm")
 
 
+_MODULES_AT_EXIT = """
+import atexit, runpy, sys
+atexit.register(lambda: sys.stderr.write("MODULES " + " ".join(sorted(sys.modules)) + "\\n"))
+sys.argv = ["cli.py", *sys.argv[1:]]
+runpy.run_path("cli.py", run_name="__main__")
+"""
+
+
+def test_status_on_a_first_release_file_upcasts_without_cattrs(v01):
+    """The fixture's first event is a campaign_started v1: `status` upcasts it with the plain dict
+    upcasters (events/upcasters.py), not through the cattrs converter and the attrs event classes."""
+    conn = sqlite3.connect(v01)
+    try:
+        assert conn.execute("SELECT type, version FROM events WHERE seq = 1").fetchone() == ("campaign_started", 1)
+    finally:
+        conn.close()
+    r = subprocess.run([sys.executable, "-c", _MODULES_AT_EXIT, "--db", v01, "status"], cwd=ROOT,
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert "firefight 3 of 6" in r.stdout
+    modules = set(r.stderr.rsplit("MODULES ", 1)[1].split())
+    assert "events.upcasters" in modules  # it did upcast
+    assert not {m for m in modules if m == "cattrs" or m.startswith("cattrs.")}, "status imported cattrs"
+    assert not modules & {"events.convert", "events.types"}
+
+
 def test_an_old_campaign_carries_on_under_this_release(v01):
     """The old file takes new commands: the next command appends to its chain and the audit stays clean."""
     led = Ledger(v01, write=True)
@@ -167,7 +194,7 @@ def test_the_first_event_records_the_product_and_rules_version(source, v01, tmp_
     # the fixture's first event is stored as 0.1.0 wrote it (v1); the upcaster gives it rules revision 1 (R32)
     assert (first.seq, first.type, first.version) == (1, "campaign_started",
                                                       VERSIONS["campaign_started"] if source == "new" else 1)
-    p = convert.upcast(first.type, first.version, first.payload)
+    p = upcasters.upcast(first.type, first.version, first.payload)
     assert p["rules_revision"] == (2 if source == "new" else 1)
     assert p["product"] == "plcg" and p["rules"] == "Platoon Leader 2.5"
     assert re.fullmatch(r"\d+\.\d+\.\d+.*", p["product_version"])
@@ -187,8 +214,8 @@ def test_every_event_class_carries_a_type_and_version_and_every_older_version_an
         assert cls.TYPE == name
         assert isinstance(cls.VERSION, int) and cls.VERSION >= 1 and cls.VERSION == VERSIONS[name]
         for v in range(1, cls.VERSION):
-            assert (name, v) in convert.UPCASTERS, f"{name} v{v} -> v{v + 1} has no upcaster"
-    for (name, v) in convert.UPCASTERS:
+            assert (name, v) in upcasters.UPCASTERS, f"{name} v{v} -> v{v + 1} has no upcaster"
+    for (name, v) in upcasters.UPCASTERS:
         assert name in REGISTRY and v < REGISTRY[name].VERSION, f"upcaster for {name} v{v} upgrades nothing"
 
 
@@ -196,11 +223,11 @@ def test_upcast_applies_each_upcaster_in_turn_up_to_the_current_version(monkeypa
     cls = REGISTRY["weather_set"]
     monkeypatch.setattr(cls, "VERSION", 3)
     monkeypatch.setitem(VERSIONS, "weather_set", 3)
-    monkeypatch.setitem(convert.UPCASTERS, ("weather_set", 1), lambda p: {"text": p["text"], "hist": ["v1"]})
-    monkeypatch.setitem(convert.UPCASTERS, ("weather_set", 2), lambda p: {**p, "hist": p["hist"] + ["v2"]})
-    assert convert.upcast("weather_set", 1, {"text": "rain"}) == {"text": "rain", "hist": ["v1", "v2"]}
-    assert convert.upcast("weather_set", 2, {"text": "rain", "hist": []}) == {"text": "rain", "hist": ["v2"]}
-    assert convert.upcast("weather_set", 3, {"text": "rain"}) == {"text": "rain"}
+    monkeypatch.setitem(upcasters.UPCASTERS, ("weather_set", 1), lambda p: {"text": p["text"], "hist": ["v1"]})
+    monkeypatch.setitem(upcasters.UPCASTERS, ("weather_set", 2), lambda p: {**p, "hist": p["hist"] + ["v2"]})
+    assert upcasters.upcast("weather_set", 1, {"text": "rain"}) == {"text": "rain", "hist": ["v1", "v2"]}
+    assert upcasters.upcast("weather_set", 2, {"text": "rain", "hist": []}) == {"text": "rain", "hist": ["v2"]}
+    assert upcasters.upcast("weather_set", 3, {"text": "rain"}) == {"text": "rain"}
 
 
 def test_a_newer_schema_reads_the_v0_1_log_through_its_upcaster(v01, monkeypatch):
@@ -211,7 +238,7 @@ def test_a_newer_schema_reads_the_v0_1_log_through_its_upcaster(v01, monkeypatch
     led.close()
     monkeypatch.setattr(REGISTRY["weather_set"], "VERSION", 2)
     monkeypatch.setitem(VERSIONS, "weather_set", 2)
-    monkeypatch.setitem(convert.UPCASTERS, ("weather_set", 1), lambda p: {**p, "source": "card"})
+    monkeypatch.setitem(upcasters.UPCASTERS, ("weather_set", 1), lambda p: {**p, "source": "card"})
     led = Ledger(v01)
     try:
         weather = [p for _, _, t, p in led.records() if t == "weather_set"]
@@ -235,7 +262,7 @@ def test_an_older_event_version_is_upcast_for_replay_and_audit(v01, monkeypatch)
     led.close()
     _rewrite(v01, "UPDATE events SET version = 0, payload = json_object('weather', json_extract(payload, '$.text'))"
                   " WHERE type = 'weather_set'")
-    monkeypatch.setitem(convert.UPCASTERS, ("weather_set", 0), lambda p: {"text": p["weather"]})
+    monkeypatch.setitem(upcasters.UPCASTERS, ("weather_set", 0), lambda p: {"text": p["weather"]})
     led = Ledger(v01)
     try:
         assert [(v, p) for _, _, t, v, p in led.store.read_fold() if t == "weather_set"] == [(0, {"weather": "clear"})]

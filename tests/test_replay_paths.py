@@ -95,7 +95,7 @@ def test_an_event_this_release_does_not_know_is_refused(played, change, words):
 
 def test_a_row_at_an_old_version_is_upcast(played, monkeypatch):
     """A stored version below the current one goes through the upcasters, found by the stale query."""
-    from events import convert, versions
+    from events import upcasters, versions
 
     conn = sqlite3.connect(played)
     conn.execute("UPDATE events SET version = 0 WHERE type = 'weather_set'")
@@ -107,7 +107,7 @@ def test_a_row_at_an_old_version_is_upcast(played, monkeypatch):
         seen.append(p["text"])
         return {**p, "text": p["text"] + " (upcast)"}
 
-    monkeypatch.setitem(convert.UPCASTERS, ("weather_set", 0), v0_to_v1)
+    monkeypatch.setitem(upcasters.UPCASTERS, ("weather_set", 0), v0_to_v1)
     assert versions.VERSIONS["weather_set"] == 1
     led = _ledger(played)
     try:
