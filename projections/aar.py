@@ -795,7 +795,9 @@ def dice_section(h: History) -> list:
             for seq, batch, etype, p, command in chunk:
                 yield seq, batch, etype, p, None if command is None else orjson.loads(command)
 
-    rolls = rolls_of(rows())
+    from cg import seal  # lazy: as dicestats
+
+    rolls = rolls_of(rows(), seal.Opener(lambda: seal.log_openings(h.store)))  # what the log reveals (R48)
     out: list = [("open", "section", "dice", "dice"), ("h", 2, ["Dice"], "dice")]
     for side in ("axis", "allied"):
         d = stats(rolls, side)
