@@ -179,6 +179,8 @@ class Opener:
         if self._known is None:
             self._known = self._revealed()
         got = self._known.get(commitment)
+        if got is not None and commitment_of(got) != commitment:
+            got = None  # a reveal that does not match: the unseal is refused; the seal stays shut
         if got is None and self.key is not None and rec.get("box"):
             got = open_box(self.key, rec["nonce"], rec["box"])
             if got is not None and commitment_of(got) != commitment:
