@@ -137,7 +137,7 @@ def _print_stored(led, stored, as_json: bool = False, key=None) -> None:
         return stored
     # each event in words, in seq order; the steps left as one line (where the campaign now stands)
     lines = [(s.seq, summary(s.type, s.payload)) for s in stored if s.type != "step_left"]
-    inner = getattr(led, "sealed_events", None)  # ruling R48: what the acting player sealed, in his words
+    inner = getattr(led, "sealed_events", None)  # ruling R47: what the acting player sealed, in his words
     if inner:
         lines += [(seq, f"{summary(t, p)} (sealed: the other side sees it when the rules reveal it)")
                   for seq, evs in inner.items() for t, p in evs]
@@ -190,7 +190,7 @@ def side_argument():
                    " two-party: both players' values make every die (play by email).")
 @click.option("--open-secrets", "open_secrets", is_flag=True,
               help="Play by email with open rosters: the 2.1 CP DR, 2.3 purchases, 2.36 and 3.44 rolls are not"
-                   " sealed (ruling R48; by default they are).")
+                   " sealed (ruling R47; by default they are).")
 @click.option("--rules-revision", "rules_revision", type=int,
               help="Decide the campaign under an earlier rules revision (ruling R32; default: the current one).")
 @click.pass_context
@@ -314,7 +314,7 @@ def status_dict(st) -> dict:
             side: {
                 "cp": s.cp, "elr": s.elr, "san": s.san, "attack_option": s.attack, "fp": s.fp,
                 "patrols": s.patrols, "platoons": s.platoons, "tvp_total": s.tvp_total,
-                # ruling R48: CP this copy cannot know (the side's 2.1 CP DR is sealed)
+                # ruling R47: CP this copy cannot know (the side's 2.1 CP DR is sealed)
                 **({"cp": None, "sealed": True} if st.pbem and st.pbem.get("cp_sealed", {}).get(side) else {}),
             }
             for side, s in st.sides.items()
@@ -434,7 +434,7 @@ def log(ctx, as_json):
                             "summary": said, "reverted": seq in undone, "recorded": recorded}
                     if isinstance(p.get("roll"), dict):  # with its source (ruling R31; derived in an old log)
                         line["roll"] = _sourced(p["roll"], batch_cmd)
-                    elif etype == "sealed":  # ruling R48: the other side's secret shows as null until revealed
+                    elif etype == "sealed":  # ruling R47: the other side's secret shows as null until revealed
                         opening = led.opener()(p["commitment"], p)
                         line["sealed"] = opening is None
                         line["what"] = p["what"]

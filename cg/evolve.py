@@ -254,7 +254,7 @@ def _cg_ended(st, p):
 def _cp(st, p):
     side = p["side"]
     total = p.get("total")
-    if total is None:  # ruling R48: an opening holds no balance; it is derived
+    if total is None:  # ruling R47: an opening holds no balance; it is derived
         total = st.sides[side].cp + p["gained"]
     st.sides[side].cp = total
     st.ff.cp_gained[side] = p["gained"]
@@ -269,7 +269,7 @@ def _weather(st, p):
 
 
 def _spend(st, side, cost, left):
-    if left is None:  # a sealed purchase revealed before its side's CP (ruling R48): the balance is derived
+    if left is None:  # a sealed purchase revealed before its side's CP (ruling R47): the balance is derived
         left = st.sides[side].cp - cost
     st.sides[side].cp = left
     st.ff.cp_spent[side] += cost
@@ -315,7 +315,7 @@ def _rg_bought(st, p):
 
 def _leader_made(st, side: str) -> None:
     st.leaders_made += 1
-    if st.pbem is not None and st.pbem.get("sealing"):  # ruling R48: numbered per side (sealed apart)
+    if st.pbem is not None and st.pbem.get("sealing"):  # ruling R47: numbered per side (sealed apart)
         st.pbem["leaders_made"][side] += 1
 
 

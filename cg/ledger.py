@@ -29,7 +29,7 @@ class Ledger:
 
     def __init__(self, path: str, write: bool = False, key=None):
         """key: the viewer's private key, or a function giving it (loaded only when a sealed secret of
-        a campaign played by email is met): its own seals open in this view (ruling R48)."""
+        a campaign played by email is met): its own seals open in this view (ruling R47)."""
         self.path = path
         self.store = Store.open(path, write=write)
         self._key_src = key
@@ -116,7 +116,7 @@ class Ledger:
     def state(self, at: int | None = None, use_snapshot: bool = True, lazy: bool = False):
         """The folded state (at seq `at`, else the head), a new object on every call. `lazy`: from
         the snapshot, the settled units are loaded only when something asks for them (`unit`,
-        `load_all`): commands and status. Sealed secrets (ruling R48) are open as this view opens them."""
+        `load_all`): commands and status. Sealed secrets (ruling R47) are open as this view opens them."""
         with seal.viewing(self.opener()):
             st = self._state(at, use_snapshot, lazy)
             if st.pbem is not None and st.pbem.get("seals") and not self._view_ok(st):
@@ -228,7 +228,7 @@ class Ledger:
                 events = decide_all(st, cmd, head_seq + 1, history)
         if st.pbem is not None and key is not None:
             what = seal.secret(st, cmd, events)
-            if what is not None:  # ruling R48: sealed; its opening encrypted to the side's own key
+            if what is not None:  # ruling R47: sealed; its opening encrypted to the side's own key
                 from events.types import Sealed
 
                 self.sealed_events = {**(self.sealed_events or {}),
@@ -307,7 +307,7 @@ class Ledger:
         owed = pbem.open_requests(st, side=by, answered=True)
         if not owed:
             point = seal.owed(st, by)
-            if point is not None:  # ruling R48: what the rules reveal here of its sealed secrets
+            if point is not None:  # ruling R47: what the rules reveal here of its sealed secrets
                 op = self.opener()
                 cs = seal.due(st, by, point, lambda c: op(c, st.pbem["seals"][c]))
                 openings = [{"commitment": c, "opening": op(c, st.pbem["seals"][c])} for c in cs]
@@ -397,7 +397,7 @@ class Ledger:
                 raise BadInput("the campaign was not started with the players' keys: it has no signed bundles")
             _check_signatures(first["pbem"]["keys"], head, rows)
             if any(r[2] == "seals_revealed" for r in rows):
-                # ruling R48: a reveal opens seals made earlier: the whole log is decided again with them open
+                # ruling R47: a reveal opens seals made earlier: the whole log is decided again with them open
                 _check_whole(path, head, rows, check)
             else:
                 led = Ledger.__new__(Ledger)
@@ -414,7 +414,7 @@ class Ledger:
 
 
 class _Opener(seal.Opener):
-    """A Ledger's view (ruling R48): the reveals its log holds, and its key's own seals."""
+    """A Ledger's view (ruling R47): the reveals its log holds, and its key's own seals."""
 
     def __init__(self, led: "Ledger"):
         super().__init__(lambda: seal.log_openings(led.store), None)

@@ -146,7 +146,7 @@ def settings(axis_key: str | None, allied_key: str | None, policy: str | None, s
     keys = {"axis": parse_public(axis_key, "--axis-key"), "allied": parse_public(allied_key, "--allied-key")}
     if keys["axis"] == keys["allied"]:
         raise BadInput("--axis-key and --allied-key are the same key: each player makes his own")
-    # ruling R48: what PL makes secret is sealed (cg/seal.py); a campaign started before it was not
+    # ruling R47: what PL makes secret is sealed (cg/seal.py); a campaign started before it was not
     return {"keys": keys, "dice_policy": policy or "any", "sealed": sealed}
 
 
@@ -158,7 +158,7 @@ def state_of(started: dict | None) -> dict | None:
             "signed": {s: None for s in SIDES},  # each side's last signed head [seq, hash]
             "proposal": None,  # a shared fact proposed by one side: {"side", "command"} (ruling R45)
             "requests": {},  # commit -> {"side", "command", "answer"}: two-party dice not yet revealed
-            # sealed secrets (cg/seal.py, ruling R48): commitment -> the seal; the reveal points made
+            # sealed secrets (cg/seal.py, ruling R47): commitment -> the seal; the reveal points made
             # ("FF:POINT:SIDE", "end:SIDE"); sides whose CP this view does not know
             "sealing": bool(started.get("sealed")), "seals": {}, "points": [],
             "cp_sealed": {s: False for s in SIDES}, "leaders_made": {s: 0 for s in SIDES}}

@@ -1,4 +1,4 @@
-"""Play by email, sealed secrets (ruling R48): what PL makes secret stays the acting player's until the
+"""Play by email, sealed secrets (ruling R47): what PL makes secret stays the acting player's until the
 rules reveal it, and is checked then.
 
 PL makes secret the 2.1 CP DR, the 2.3 purchases and the CP spent, the 2.36 leader DRs and the 3.44
@@ -190,7 +190,7 @@ class Opener:
 
 
 def log_openings(store) -> dict:
-    """{commitment: opening} of every reveal in the log (ruling R48)."""
+    """{commitment: opening} of every reveal in the log (ruling R47)."""
     out = {}
     for (text,) in store.conn.execute("SELECT payload FROM events WHERE type = 'seals_revealed' ORDER BY seq"):
         for o in orjson.loads(text).get("openings") or ():

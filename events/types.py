@@ -451,7 +451,7 @@ class HeadSigned(Event):
 
 @event("sealed")
 class Sealed(Event):
-    """Play by email, a sealed secret (cg/seal.py, ruling R48): `side`'s command of a secret step (its
+    """Play by email, a sealed secret (cg/seal.py, ruling R47): `side`'s command of a secret step (its
     2.1 CP DR, its 2.3 purchases, its 3.44 promotion dr and hardening) as a salted hash (`commitment`)
     of its opening, and the opening encrypted to its own key (`box`): the other copy holds it but
     cannot read it. `what` is public (cp, purchase, promote, harden, reveal); `opens`/`closes`: the

@@ -300,7 +300,7 @@ def _checkpoints(store, current) -> tuple[set, dict]:
 def _audit(store) -> dict:
     reader = _Reader(store)
     dice = _Dice()
-    try:  # sealed secrets open where the log reveals them (ruling R48)
+    try:  # sealed secrets open where the log reveals them (ruling R47)
         with seal.viewing(seal.Opener(lambda: seal.log_openings(store))):
             report = _audit_rows(store, reader, dice)
     finally:
@@ -392,7 +392,7 @@ def _audit_rows(store, reader, dice) -> dict:
                     _authorship(find, unsigned, hseq, cmd, payloads[0] if htype == "head_signed" else None,
                                 reader.signed_before)
                 _count_rolls(rolls, payloads, cmd)
-                for p in payloads:  # ruling R48: a sealed secret's rolls count once the log reveals it
+                for p in payloads:  # ruling R47: a sealed secret's rolls count once the log reveals it
                     o = seal.opening_of(p.get("commitment"), p) if htype == "sealed" else None
                     if o is not None:
                         inner = [q for _, q in o.get("events") or ()]

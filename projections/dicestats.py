@@ -71,7 +71,7 @@ def roll_source(roll: dict, cmd: dict) -> str:
 
 def rolls_of(rows, opener=None) -> list[dict]:
     """Every roll of the log: rows as (seq, batch, type, payload, command or None) in seq order.
-    opener(commitment, payload): a sealed secret's opening, where this copy holds it (ruling R48):
+    opener(commitment, payload): a sealed secret's opening, where this copy holds it (ruling R47):
     its rolls count; a seal it cannot open counts as nothing yet."""
     out = []
     cmd: dict = {}

@@ -22,7 +22,7 @@ def purchase_rows(st, side: str, reveal: bool = False) -> list[dict]:
             "units": [units[f"{p.side}:{u}"].name for u in p.units if f"{p.side}:{u}" in units],
             "revealed": p.revealed, "lost_idle": p.lost_idle,
         })
-    if st.pbem is not None:  # ruling R48: a purchase this copy cannot open shows as sealed
+    if st.pbem is not None:  # ruling R47: a purchase this copy cannot open shows as sealed
         for c, r in st.pbem.get("seals", {}).items():
             if r["side"] == side and r["what"] == "purchase" and not r["opened"]:
                 rows.append({"side": side, "purchase": None, "rg": None, "name": None, "firefight": r["ff"],
@@ -49,7 +49,7 @@ def purchase_text(rows: list[dict], forts: list[dict] | None = None) -> str:
             [[f["firefight"], f["side"], f["kind"], f["hex"] or "(placed at setup)", f["cost"],
               " ".join(f"{k}={v}" for k, v in f["detail"].items()), f["unit"] or ""] for f in forts],
             headers=["FF", "side", "kind", "hex", "FP", "detail", "HIP unit"])
-    table = [[r["firefight"], r["side"], f"(sealed {r['commitment'][:8]})", "(sealed until revealed, R48)", "", "",
+    table = [[r["firefight"], r["side"], f"(sealed {r['commitment'][:8]})", "(sealed until revealed, R47)", "", "",
               "", "", "", ""] if r.get("sealed") else
              [r["firefight"], r["side"], r["purchase"], r["name"], r["mode"], r["cost"], r["oba"] or "",
               " ".join(r["leaders"]), r["fp"] or "", ", ".join(r["units"])] for r in rows]

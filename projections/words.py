@@ -71,7 +71,7 @@ def _cmd_words(cmd: dict) -> str:
 
 
 def _left(p: dict, key: str = "cp_left", what: str = "left") -> str:
-    """", N CP left"; nothing where a sealed secret's opening leaves the balance out (ruling R48)."""
+    """", N CP left"; nothing where a sealed secret's opening leaves the balance out (ruling R47)."""
     return f", {p[key]} CP {what}" if key in p else ""
 
 
@@ -91,7 +91,7 @@ def _summary(etype: str, p: dict) -> str:
         return f"{s} answered two-party dice {p['request'][:8]}"
     if etype == "dice_revealed":
         return f"{s} revealed two-party dice {p['request'][:8]}"
-    if etype == "sealed":  # ruling R48
+    if etype == "sealed":  # ruling R47
         what = {"cp": "its CP DR (2.1)", "purchase": "a purchase (2.3)", "promote": "its promotion dr (3.44)",
                 "harden": "a hardening (3.44)"}.get(p["what"], p["what"])
         return f"{s} sealed {what} ({p['commitment'][:8]})"

@@ -38,7 +38,7 @@ def open_game(workdir):
 
 @pytest.fixture
 def sealed_free_game(workdir):
-    """Keys, the ledger's own dice, sealed secrets (ruling R48)."""
+    """Keys, the ledger's own dice, sealed secrets (ruling R47)."""
     return Game(workdir, policy=None)
 
 
@@ -326,7 +326,7 @@ def test_two_party_dice_refuse_typed_dice_and_commit_then_reveal(open_game):
     before = rows(db)
     r = g.cli("axis", "leader", "axis", "I1-1")
     assert r.code == 0 and "committed" in r.out and rows(db) == before + 1
-    st = g.cli("axis", "status", "--json")  # the axis player's own view: his sealed leader DR open (R48)
+    st = g.cli("axis", "status", "--json")  # the axis player's own view: his sealed leader DR open (R47)
     owed = json.loads(st.out)["pending"]
     assert owed[0]["rule"] == "pbem" and "allied owes the answer" in owed[0]["what"]
     assert not any(o["command"].startswith("plcg leader") for o in owed)
@@ -403,7 +403,7 @@ def test_a_whole_firefight_and_reph_through_bundles_only(game):
     assert set(report["rolls"]["axis"]) == {"two-party"} and set(report["rolls"]["allied"]) == {"two-party"}
     assert "two-party" in cli_run(b, "audit").out
     lines = log(a)
-    # the secret rolls were sealed (ruling R48) and revealed where the rules reveal them: the 2.36
+    # the secret rolls were sealed (ruling R47) and revealed where the rules reveal them: the 2.36
     # leader DRs at 2.6, the 3.44 promotion dr before 3.44 was left; a sealed row shows what it held
     opened = [e for x in lines if x["type"] == "sealed" for e in x.get("events") or ()]
     assert any(x["type"] == "sealed" and x["sealed"] is False for x in lines)

@@ -1,4 +1,4 @@
-"""Play by email, sealed secrets (ruling R48): what PL makes secret (2.1 CP DR, 2.3 purchases and CP
+"""Play by email, sealed secrets (ruling R47): what PL makes secret (2.1 CP DR, 2.3 purchases and CP
 spent, 2.36 leader DRs, 3.44 promotion dr) is a commitment the other copy holds but cannot read,
 revealed where the rules reveal it and checked then; the final reveal lets the audit check it all.
 Everything through the real command line, two copies, bundles only (tests/helpers/pbem.py)."""

@@ -67,22 +67,22 @@ def _reveal(ctx: Ctx, cmd: dict):
     return [DiceRevealed(side=by, request=commit, value=value), *events]
 
 
-@command("seal", *seal.SECRET_STEPS)
+@command("seal", "*")  # a secret step only: checked below
 def _seal(ctx: Ctx, cmd: dict):
-    """Ruling R48: a secret command sealed. Checked as far as this view sees: the side, what it is at
+    """Ruling R47: a secret command sealed. Checked as far as this view sees: the side, what it is at
     this step, the two-party dice it asks for or resolves; where the viewer holds its opening (its
     reveal is in the log), the opening matches the commitment and its command is decided here."""
     st = ctx.state
     by, what, c = cmd["by"], cmd.get("what"), cmd.get("commitment")
     nonce, box, opens, closes = cmd.get("nonce"), cmd.get("box"), cmd.get("opens"), cmd.get("closes")
     if not seal.sealing(st):
-        raise Refused("this campaign does not seal secrets (it was started before ruling R48)", "pbem", st.step)
+        raise Refused("this campaign does not seal secrets (it was started before ruling R47)", "pbem", st.step)
     if not all(isinstance(x, str) and x for x in (what, c, nonce, box)) or \
             any(x is not None and not isinstance(x, str) for x in (opens, closes)):
         raise BadInput("seal: what, commitment, nonce and box are needed")
-    if what not in seal.WHAT_AT[st.step]:
-        raise Refused(f"{by} seals a {what} at step {st.step}: only {', '.join(seal.WHAT_AT[st.step])} is secret"
-                      " here", "pbem", st.step)
+    if what not in seal.WHAT_AT.get(st.step, ()):
+        raise Refused(f"{by} seals a {what} at step {st.step}: only 2.1 (cp), 2.3 (purchase) and 3.44 (promote,"
+                      " harden) hold secrets", "pbem", st.step)
     if c in st.pbem["seals"]:
         raise Refused(f"the seal {c[:8]} is in the log already", "pbem", st.step)
     if closes is not None:
@@ -118,7 +118,7 @@ def _seal(ctx: Ctx, cmd: dict):
 
 @command("unseal", "*")
 def _unseal(ctx: Ctx, cmd: dict):
-    """Ruling R48: the side reveals what the rules reveal at this point (cg/seal.check_unseal)."""
+    """Ruling R47: the side reveals what the rules reveal at this point (cg/seal.check_unseal)."""
     st = ctx.state
     seal.check_unseal(st, cmd, lambda c: seal.opening_of(c, st.pbem["seals"][c]))
     openings = tuple({"commitment": o["commitment"], "opening": o["opening"]} for o in cmd["openings"])

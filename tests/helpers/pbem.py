@@ -74,7 +74,7 @@ class Game:
             led.close()
 
     def state(self, side: str | None = None):
-        """The state as `side`'s player sees it in his copy (his own sealed secrets open, ruling R48)."""
+        """The state as `side`'s player sees it in his copy (his own sealed secrets open, ruling R47)."""
         from cg.pbem import load_private
 
         side = side or self.holder
@@ -126,7 +126,7 @@ class Game:
                     self.do(side, *args)
                 continue
             owed = pending(st)
-            if not owed:  # the other player may owe what only his copy knows (his sealed purchases, R48)
+            if not owed:  # the other player may owe what only his copy knows (his sealed purchases, R47)
                 other = OTHER[self.holder]
                 self.send(self.holder)
                 owed = pending(self.state(other))
@@ -146,7 +146,7 @@ class Game:
             return self.holder, ["end", "--turn", "5", "--cvp-lost", "axis=4", "--cvp-lost", "allied=6"]
         if c[1] == "night":
             return self.holder, ["night", "Half Moon, NVR 2"]
-        if c[1] == "reveal":  # ruling R48: "SIDE owes the reveal of its sealed ..."
+        if c[1] == "reveal":  # ruling R47: "SIDE owes the reveal of its sealed ..."
             return item["what"].split()[0], ["reveal"]
         if c[1] == "option":
             return self.holder, ["option", "A"]
