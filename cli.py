@@ -119,7 +119,7 @@ def _step(ctx, cmd: dict, as_json: bool = False) -> list:
         if any(isinstance(x, str) and _CONTROL.search(x) for x in (v if isinstance(v, (list, tuple)) else (v,))):
             what = k.upper() if k == "text" else "--" + k.replace("_", "-")
             raise BadInput(f"{what}: one line, without control characters (newlines, tabs)")
-    led = Ledger(_db(ctx), write=True)
+    led = Ledger(_db(ctx), write=True, key=lambda: _key(ctx))
     key = _key(ctx)
     try:
         stored = led.run(cmd, key=key)
@@ -138,6 +138,10 @@ def _print_stored(led, stored, as_json: bool = False, key=None) -> None:
         return stored
     # each event in words, in seq order; the steps left as one line (where the campaign now stands)
     lines = [(s.seq, summary(s.type, s.payload)) for s in stored if s.type != "step_left"]
+    inner = getattr(led, "sealed_events", None)  # ruling R47: what the acting player sealed, in his words
+    if inner:
+        lines += [(seq, f"{summary(t, p)} (sealed: the other side sees it when the rules reveal it)")
+                  for seq, evs in inner.items() for t, p in evs]
     st = led.state_after
     moved = [s for s in stored if s.type == "step_left"]
     if moved:
@@ -185,14 +189,17 @@ def side_argument():
 @click.option("--dice-policy", "dice_policy", type=click.Choice(["any", "no-typed", "two-party"]),
               help="The dice the campaign accepts (default any): no-typed refuses --dice (rule dice-policy);"
                    " two-party: both players' values make every die (play by email).")
+@click.option("--open-secrets", "open_secrets", is_flag=True,
+              help="Play by email with open rosters: the 2.1 CP DR, 2.3 purchases, 2.36 and 3.44 rolls are not"
+                   " sealed (ruling R47; by default they are).")
 @click.option("--rules-revision", "rules_revision", type=int,
               help="Decide the campaign under an earlier rules revision (ruling R32; default: the current one).")
 @click.pass_context
-def new(ctx, card, redeployment, seed, balance, axis_key, allied_key, dice_policy, rules_revision):
+def new(ctx, card, redeployment, seed, balance, axis_key, allied_key, dice_policy, open_secrets, rules_revision):
     """Start a campaign from a CG Card (refuses if the file exists)."""
     from cg.pbem import settings
 
-    pbem = settings(axis_key, allied_key, dice_policy)
+    pbem = settings(axis_key, allied_key, dice_policy, sealed=not open_secrets)
     led = Ledger.create(_db(ctx), card, seed, redeployment, "no-typed" if dice_policy == "no-typed" else "any",
                         balance, pbem=pbem, rules_revision=rules_revision)
     st = led.state()
@@ -214,7 +221,7 @@ def dice_shown(st) -> str:
 @click.pass_context
 def head(ctx, as_json):
     """The log's head as a witness, SEQ:HASH: note or post it; `audit --witness` checks it later."""
-    led = Ledger(_db(ctx))
+    led = Ledger(_db(ctx), key=lambda: _key(ctx))
     try:
         seq, h = led.head_witness()
     finally:
@@ -308,6 +315,8 @@ def status_dict(st) -> dict:
             side: {
                 "cp": s.cp, "elr": s.elr, "san": s.san, "attack_option": s.attack, "fp": s.fp,
                 "patrols": s.patrols, "platoons": s.platoons, "tvp_total": s.tvp_total,
+                # ruling R47: CP this copy cannot know (the side's 2.1 CP DR is sealed)
+                **({"cp": None, "sealed": True} if st.pbem and st.pbem.get("cp_sealed", {}).get(side) else {}),
             }
             for side, s in st.sides.items()
         },
@@ -335,7 +344,7 @@ def _pbem_status(st) -> dict:
 @click.pass_context
 def status(ctx, as_json):
     """Where the campaign stands: firefight, step, each side's CP/ELR/SAN, what is pending."""
-    led = Ledger(_db(ctx))
+    led = Ledger(_db(ctx), key=lambda: _key(ctx))
     st = led.state(lazy=True)
     led.close()
     d = status_dict(st)
@@ -404,7 +413,7 @@ def log(ctx, as_json):
     """The history, one line per event (JSON Lines with --json); undone events are marked."""
     from events.errors import UNFOLDABLE, UnreadableRow
 
-    led = Ledger(_db(ctx))
+    led = Ledger(_db(ctx), key=lambda: _key(ctx))
     try:
         last = led.store.head()[0]
         undone = reverted_seqs(led.store.reverts(until=last))
@@ -426,6 +435,18 @@ def log(ctx, as_json):
                             "summary": said, "reverted": seq in undone, "recorded": recorded}
                     if isinstance(p.get("roll"), dict):  # with its source (ruling R31; derived in an old log)
                         line["roll"] = _sourced(p["roll"], batch_cmd)
+                    elif etype == "sealed":  # ruling R47: the other side's secret shows as null until revealed
+                        opening = led.opener()(p["commitment"], p)
+                        line["sealed"] = opening is None
+                        line["what"] = p["what"]
+                        line["command"] = None if opening is None else _cmd_public(opening["command"])
+                        if opening is not None:  # the events it holds, with their rolls and sources
+                            inner_cmd = opening["command"]
+                            line["events"] = [{"type": t, "summary": summary(t, q), **(
+                                {"roll": _sourced(q["roll"], inner_cmd)} if isinstance(q.get("roll"), dict) else {})}
+                                for t, q in opening.get("events") or ()]
+                        if opening is None and p["what"] in ("cp", "promote") and not p.get("opens"):
+                            line["roll"] = {"dice": None, "final": None, "outcome": None, "sealed": True}
                     elif p.get("rolls"):  # Dual Attack's two drs, rubble's creation and falling rolls
                         line["rolls"] = [_sourced(x, batch_cmd) if isinstance(x, dict) else x for x in p["rolls"]]
                         line["roll"] = line["rolls"][0]
@@ -437,6 +458,11 @@ def log(ctx, as_json):
             click.echo("\n".join(out), nl=False)
     finally:
         led.close()
+
+
+def _cmd_public(cmd: dict) -> dict:
+    """A sealed command as its opening holds it, without the dice commitment's own fields."""
+    return {k: v for k, v in cmd.items() if k not in ("commit", "nonce")}
 
 
 def _command_of(text) -> dict:
@@ -469,7 +495,7 @@ def undo(ctx, to, reason, force):
 @click.pass_context
 def replay(ctx, as_json):
     """Rebuild the state from the log alone, print its digest, and store it as the new snapshot."""
-    led = Ledger(_db(ctx))
+    led = Ledger(_db(ctx), key=lambda: _key(ctx))
     st = led.state(use_snapshot=False)
     head = led.store.head()
     led.close()
@@ -520,7 +546,7 @@ def audit(ctx, as_json, witnesses, against):
     from projections.audit import compare_copies, run_audit
 
     wit = [parse_witness(w) for w in witnesses]
-    led = Ledger(_db(ctx))
+    led = Ledger(_db(ctx), key=lambda: _key(ctx))
     try:
         if against is not None:
             other = Ledger(against)
@@ -597,7 +623,7 @@ def bundle(ctx, since, out):
     """Play by email: answer the other side's two-party dice, sign the head, write the events after SEQ."""
     from events import bundle as bundles
 
-    led = Ledger(_db(ctx), write=True)
+    led = Ledger(_db(ctx), write=True, key=lambda: _key(ctx))
     try:
         stored = led.sign(_key(ctx))
         rows, campaign = led.bundle_rows(since)
@@ -630,7 +656,7 @@ def receive(ctx, path):
         click.echo(f"bundle {path}: already held (seq {b.since + 1} to {b.head[0]}); nothing written")
     else:
         click.echo(f"bundle {path}: {n} events received, now at seq {b.head[0]}")
-        led = Ledger(_db(ctx))
+        led = Ledger(_db(ctx), key=lambda: _key(ctx))
         try:
             from cg.pbem import pending_items
 
@@ -645,7 +671,7 @@ def receive(ctx, path):
 @click.pass_context
 def reveal(ctx, as_json):
     """Play by email: reveal this side's answered two-party dice; each committed command is decided."""
-    led = Ledger(_db(ctx), write=True)
+    led = Ledger(_db(ctx), write=True, key=lambda: _key(ctx))
     try:
         stored = led.reveal(_key(ctx))
     finally:
@@ -682,9 +708,9 @@ def dice_stats(ctx, side, kind, as_json):
         from cg.commands import side_arg
 
         side = side_arg({"side": side})
-    led = Ledger(_db(ctx))
+    led = Ledger(_db(ctx), key=lambda: _key(ctx))
     try:
-        rolls = rolls_of((r.seq, r.batch, r.type, r.payload, r.command) for r in led.store.read())
+        rolls = rolls_of(((r.seq, r.batch, r.type, r.payload, r.command) for r in led.store.read()), led.opener())
     finally:
         led.close()
     if kind is not None and kind not in {r["kind"] for r in rolls}:
@@ -703,7 +729,7 @@ def dice_stats(ctx, side, kind, as_json):
 @click.pass_context
 def roster(ctx, as_json, at):
     """The CG Roster: one row per firefight and side, with the CG's running totals."""
-    led = Ledger(_db(ctx))
+    led = Ledger(_db(ctx), key=lambda: _key(ctx))
     st = led.state(at=at)
     led.close()
     rows = roster_rows(st)
@@ -724,7 +750,7 @@ def purchases(ctx, side, as_json, reveal, at):
     from cg.commands import side_arg  # lazy: cg.commands brings every handler and the event classes (~40 ms)
 
     side = side_arg({"side": side})
-    led = Ledger(_db(ctx))
+    led = Ledger(_db(ctx), key=lambda: _key(ctx))
     st = led.state(at=at)
     led.close()
     rows = purchase_rows(st, side, reveal)
@@ -745,7 +771,7 @@ def oob(ctx, side, as_json, at):
     from cg.commands import side_arg  # lazy: as in purchases
 
     side = side_arg({"side": side})
-    led = Ledger(_db(ctx))
+    led = Ledger(_db(ctx), key=lambda: _key(ctx))
     st = led.state(at=at)
     led.close()
     rows = oob_rows(st, side)
@@ -762,7 +788,7 @@ def oob(ctx, side, as_json, at):
 @click.pass_context
 def map_(ctx, as_json, svg, at):
     """Map control: CTHC, No Man's Land, MLR, Uncontrolled, Isolated, and the terrain kept (CG5)."""
-    led = Ledger(_db(ctx))
+    led = Ledger(_db(ctx), key=lambda: _key(ctx))
     st = led.state(at=at)
     led.close()
     if svg:
@@ -785,7 +811,7 @@ def export(ctx, fmt, out):
     """The raw log (JSON Lines, importable) or an After Action Report (Markdown, HTML)."""
     from projections import aar  # lazy: the report imports every projection, charts and maps (~50 ms)
 
-    led = Ledger(_db(ctx))
+    led = Ledger(_db(ctx), key=lambda: _key(ctx))
     try:
         # the log is read and checked before the first piece: the file is opened only then, and the
         # report is written a piece at a time (it is never in memory whole)

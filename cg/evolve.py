@@ -254,9 +254,12 @@ def _cg_ended(st, p):
 @on("cp_replenished")
 def _cp(st, p):
     side = p["side"]
-    st.sides[side].cp = p["total"]
+    total = p.get("total")
+    if total is None:  # ruling R47: an opening holds no balance; it is derived
+        total = st.sides[side].cp + p["gained"]
+    st.sides[side].cp = total
     st.ff.cp_gained[side] = p["gained"]
-    st.ff.cp_left[side] = p["total"]
+    st.ff.cp_left[side] = total
     st.done.add(f"cp:{side}")
 
 
@@ -267,6 +270,8 @@ def _weather(st, p):
 
 
 def _spend(st, side, cost, left):
+    if left is None:  # a sealed purchase revealed before its side's CP (ruling R47): the balance is derived
+        left = st.sides[side].cp - cost
     st.sides[side].cp = left
     st.ff.cp_spent[side] += cost
     st.ff.cp_left[side] = left
@@ -283,7 +288,7 @@ def _rules_upgraded(st, p):
 @on("rg_bought")
 def _rg_bought(st, p):
     side = p["side"]
-    _spend(st, side, p["cost"], p["cp_left"])
+    _spend(st, side, p["cost"], p.get("cp_left"))
     rg = st.card.sides[side].rg_by_id(p["rg"])
     key = f"{side}:{rg.id}"
     st.purchase_count[key] = st.purchase_count.get(key, 0) + 1
@@ -298,7 +303,7 @@ def _rg_bought(st, p):
         st.units[f"{side}:{u['id']}"] = Unit(id=u["id"], side=side, name=u["name"], kind=kind, purchase=pur.id,
                                  status="reserve" if p["mode"] == "reserve" else "available")
         if kind == "leader":
-            st.leaders_made += 1
+            _leader_made(st, side)
         pur.units.append(u["id"])
     if p["platoons"]:
         st.sides[side].platoons += p["platoons"]
@@ -309,15 +314,21 @@ def _rg_bought(st, p):
         st.sides[side].fp += p["fp"]
 
 
+def _leader_made(st, side: str) -> None:
+    st.leaders_made += 1
+    if st.pbem is not None and st.pbem.get("sealing"):  # ruling R47: numbered per side (sealed apart)
+        st.pbem["leaders_made"][side] += 1
+
+
 @on("patrols_bought")
 def _patrols(st, p):
-    _spend(st, p["side"], p["cost"], p["cp_left"])
+    _spend(st, p["side"], p["cost"], p.get("cp_left"))
     st.sides[p["side"]].patrols += p["count"]
 
 
 @on("attack_bought")
 def _attack(st, p):
-    _spend(st, p["side"], p["cost"], p["cp_left"])
+    _spend(st, p["side"], p["cost"], p.get("cp_left"))
     st.sides[p["side"]].attack = True
     st.ff.attack[p["side"]] = True
 
@@ -343,7 +354,7 @@ def _leader(st, p):
         hx = p.get("hex")  # 3.45: placed with an MMC on map; else it enters as a reinforcement
         st.units[f"{side}:{u['id']}"] = Unit(id=u["id"], side=side, name=u["name"], kind="leader",
                                  purchase=p["purchase"], status="on_map" if hx else "available", hex=hx)
-        st.leaders_made += 1
+        _leader_made(st, side)
         if pur is not None:
             pur.leaders.append(u["name"])
             pur.units.append(u["id"])
@@ -761,6 +772,20 @@ def _dice_answered(st, p):
 @on("dice_revealed")
 def _dice_revealed(st, p):
     del st.pbem["requests"][p["request"]]
+
+
+@on("sealed")
+def _sealed(st, p):
+    from cg.seal import apply_sealed  # lazy: only a campaign played by email seals
+
+    apply_sealed(st, p, HANDLERS)
+
+
+@on("seals_revealed")
+def _seals_revealed(st, p):
+    from cg.seal import apply_revealed
+
+    apply_revealed(st, p)
 
 
 @on("fact_proposed")

@@ -9,7 +9,7 @@ import sqlite3
 
 import orjson
 
-from cg import snapshot
+from cg import seal, snapshot
 from cg.bulk import gc_paused
 from cg.card import apply_balance, card_to_dict
 from cg.card_schema import load_card, parse_card
@@ -28,9 +28,26 @@ SNAPSHOT_EVERY = 64  # refresh the stored snapshot once the unsnapshotted tail i
 class Ledger:
     """One campaign file: read the state, decide a command, append its events."""
 
-    def __init__(self, path: str, write: bool = False):
+    def __init__(self, path: str, write: bool = False, key=None):
+        """key: the viewer's private key, or a function giving it (loaded only when a sealed secret of
+        a campaign played by email is met): its own seals open in this view (ruling R47)."""
         self.path = path
         self.store = Store.open(path, write=write)
+        self._key_src = key
+        self._opener = None
+        self.sealed_events = None  # {seq: [(type, payload)]}: what the last command sealed (its own words)
+
+    def viewer_key(self):
+        k = self._key_src
+        if callable(k):
+            k = self._key_src = k()
+        return k
+
+    def opener(self):
+        """Which sealed secrets this view opens: the reveals in the log, and with a key its own."""
+        if self._opener is None:
+            self._opener = _Opener(self)
+        return self._opener
 
     @classmethod
     def create(cls, path: str, card_ref: str, seed: str | None, redeployment: str | None,
@@ -100,7 +117,20 @@ class Ledger:
     def state(self, at: int | None = None, use_snapshot: bool = True, lazy: bool = False):
         """The folded state (at seq `at`, else the head), a new object on every call. `lazy`: from
         the snapshot, the settled units are loaded only when something asks for them (`unit`,
-        `load_all`): commands and status."""
+        `load_all`): commands and status. Sealed secrets (ruling R47) are open as this view opens them."""
+        with seal.viewing(self.opener()):
+            st = self._state(at, use_snapshot, lazy)
+            if st.pbem is not None and st.pbem.get("seals") and not self._view_ok(st):
+                st = self._state(at, False, lazy)  # folded for another view, or a reveal came since
+            return st
+
+    def _view_ok(self, st) -> bool:
+        op = self.opener()
+        if st.pbem.get("stale"):
+            return False
+        return all(r["opened"] == (op(c, r) is not None and "problem" not in r) for c, r in st.pbem["seals"].items())
+
+    def _state(self, at, use_snapshot, lazy):
         if at is not None:  # --at SEQ: a seq of the log, not a guess past either end of it
             last = self.store.head()[0]
             if not 1 <= at <= last:
@@ -174,6 +204,8 @@ class Ledger:
         except TypeError as e:
             raise BadInput(f"a value given cannot be recorded ({e})") from None
         cmd = {k: v for k, v in cmd.items() if k != "ledger_dice"}  # the ledger's own (ruling R31)
+        if key is not None and self._key_src is None:  # the acting player's view: his own seals open
+            self._key_src, self._opener, self._kept = key, None, None
         kept, self._kept = self._kept, None
         head = self.store.head()
         st = kept[2] if kept is not None and head == kept[:2] else self.state(lazy=True)
@@ -189,22 +221,44 @@ class Ledger:
 
         try:
             # decide records the OS dice it rolled in cmd["ledger_dice"] (ruling R31): stored below
-            events = decide_all(st, cmd, head_seq + 1, history)
+            with seal.viewing(self.opener()):
+                events = decide_all(st, cmd, head_seq + 1, history)
         except snapshot.SnapshotDamaged:  # the snapshot's settled part fails its digest: fold the log
             st = self.state(use_snapshot=False)
-            events = decide_all(st, cmd, head_seq + 1, history)
+            with seal.viewing(self.opener()):
+                events = decide_all(st, cmd, head_seq + 1, history)
+        if st.pbem is not None and key is not None:
+            what = seal.secret(st, cmd, events)
+            if what is not None:  # ruling R47: sealed; its opening encrypted to the side's own key
+                from events.types import Sealed
+
+                self.sealed_events = {**(self.sealed_events or {}),
+                                      head_seq + 1: [(e.TYPE, unstructure(e)) for e in events]}
+                cmd, opening = seal.make(key, cmd["by"], what, cmd, events, unstructure)
+                self.opener().add(cmd["commitment"], opening)
+                events = [Sealed(side=cmd["by"], what=what, at=head_seq + 1, commitment=cmd["commitment"],
+                                 nonce=cmd["nonce"], box=cmd["box"], opens=cmd.get("opens"),
+                                 closes=cmd.get("closes"))]
         new = [NewEvent(type=e.TYPE, version=e.VERSION, payload=unstructure(e), firefight=st.firefight,
                         step=st.step) for e in events]
         if any(n.type == "reverted" for n in new):
             recs = list(self.records()) + [(head_seq + 1 + i, head_seq + 1, n.type, n.payload)
                                            for i, n in enumerate(new)]
-            st = fold(recs)
+            with seal.viewing(self.opener()):
+                st = fold(recs)
             refresh = True
         else:
-            for i, n in enumerate(new):
-                evolve(st, n.type, n.payload, head_seq + 1 + i, head_seq + 1)
+            with seal.viewing(self.opener()):
+                for i, n in enumerate(new):
+                    evolve(st, n.type, n.payload, head_seq + 1 + i, head_seq + 1)
             tail = getattr(st, "_tail", None)
             refresh = tail is None or tail + len(new) >= SNAPSHOT_EVERY
+            if st.pbem is not None and st.pbem.get("stale"):  # a reveal of a seal this view had not opened
+                recs = list(self.records()) + [(head_seq + 1 + i, head_seq + 1, n.type, n.payload)
+                                               for i, n in enumerate(new)]
+                with seal.viewing(self.opener()):
+                    st = fold(recs)
+                refresh = True
         snap = (lambda _seq, _h: snapshot.dump_split(st, self.store.cold_token())) if refresh else None
         stored = self.store.append(head_seq, new, command=cmd, snapshot=snap)
         self.state_after = st  # the state after the command, until this Ledger's next run folds on from it
@@ -253,9 +307,20 @@ class Ledger:
         st, by = self._player(key)
         owed = pbem.open_requests(st, side=by, answered=True)
         if not owed:
+            point = seal.owed(st, by)
+            if point is not None:  # ruling R47: what the rules reveal here of its sealed secrets
+                op = self.opener()
+                cs = seal.due(st, by, point, lambda c: op(c, st.pbem["seals"][c]))
+                openings = [{"commitment": c, "opening": op(c, st.pbem["seals"][c])} for c in cs]
+                if any(o["opening"] is None for o in openings):
+                    raise Refused(f"{by}'s key does not open its own seals: not the key that sealed them", "pbem",
+                                  st.step)
+                return self.run({"name": "unseal", "point": point, "openings": openings}, key)
             waiting = pbem.open_requests(st, side=by, answered=False)
-            raise Refused(f"{by} has no answered two-party dice to reveal"
-                          + (f" ({len(waiting)} await the other side's answer)" if waiting else ""), "pbem", st.step)
+            raise Refused(f"{by} has nothing to reveal: no answered two-party dice, no sealed secret the rules"
+                          " reveal here"
+                          + (f" ({len(waiting)} two-party dice await the other side's answer)" if waiting else ""),
+                          "pbem", st.step)
         out = []
         for commit, r in owed:
             out += self.run({"name": "reveal", "request": commit, "value": pbem.commit_value(key, r["nonce"])}, key)
@@ -332,9 +397,14 @@ class Ledger:
             if not first.get("pbem"):
                 raise BadInput("the campaign was not started with the players' keys: it has no signed bundles")
             _check_signatures(first["pbem"]["keys"], head, rows)
-            led = Ledger.__new__(Ledger)
-            led.path, led.store = path, store
-            _refuse_findings(check_tail(led.state(), list(led.records()), rows), head[0])
+            if any(r[2] == "seals_revealed" for r in rows):
+                # ruling R47: a reveal opens seals made earlier: the whole log is decided again with them open
+                _check_whole(path, head, rows, check)
+            else:
+                led = Ledger.__new__(Ledger)
+                led.path, led.store, led._key_src, led._opener = path, store, None, None
+                with seal.viewing(led.opener()):
+                    _refuse_findings(check_tail(led.state(), list(led.records()), rows), head[0])
             store.append_rows(head, rows)
             return len(rows)
         finally:
@@ -342,6 +412,39 @@ class Ledger:
 
     def close(self):
         self.store.close()
+
+
+class _Opener(seal.Opener):
+    """A Ledger's view (ruling R47): the reveals its log holds, and its key's own seals."""
+
+    def __init__(self, led: "Ledger"):
+        super().__init__(lambda: seal.log_openings(led.store), None)
+        self._led = led
+        self._keyed = False
+
+    def __call__(self, commitment, rec):
+        if not self._keyed:
+            self._keyed, self.key = True, self._led.viewer_key()
+        return super().__call__(commitment, rec)
+
+
+def _check_whole(path: str, head: tuple, rows: list, check) -> None:
+    """Audit a copy of the file with the bundle's rows appended; any finding refuses the bundle."""
+    import shutil
+
+    tmp = f"{path}.checking"
+    try:
+        shutil.copyfile(path, tmp)
+        store = Store.open(tmp, write=True)
+        try:
+            store.append_rows(head, rows)
+            _refuse_findings(check(store), 0)
+        finally:
+            store.close()
+    finally:
+        for suffix in ("", "-journal", "-wal", "-shm"):
+            if os.path.exists(tmp + suffix):
+                os.unlink(tmp + suffix)
 
 
 def _refuse_findings(report: dict, head: int) -> None:

@@ -26,6 +26,7 @@ import hashlib
 import hmac
 import secrets
 
+from cg import seal
 from events.errors import BadInput, Refused
 
 SIDES = ("axis", "allied")
@@ -132,9 +133,11 @@ def side_of_key(pbem: dict, sk) -> str | None:
 
 # ---- the campaign's play-by-email settings -------------------------------------------------------
 
-def settings(axis_key: str | None, allied_key: str | None, policy: str | None) -> dict | None:
+def settings(axis_key: str | None, allied_key: str | None, policy: str | None, sealed: bool = True) -> dict | None:
     """What campaign_started records (None: an ordinary campaign)."""
     if axis_key is None and allied_key is None:
+        if not sealed:
+            raise BadInput("--open-secrets is for a campaign played by email (--axis-key, --allied-key)")
         if policy == "two-party":
             raise BadInput("--dice-policy two-party needs both players' keys (--axis-key, --allied-key)")
         return None
@@ -143,7 +146,8 @@ def settings(axis_key: str | None, allied_key: str | None, policy: str | None) -
     keys = {"axis": parse_public(axis_key, "--axis-key"), "allied": parse_public(allied_key, "--allied-key")}
     if keys["axis"] == keys["allied"]:
         raise BadInput("--axis-key and --allied-key are the same key: each player makes his own")
-    return {"keys": keys, "dice_policy": policy or "any"}
+    # ruling R47: what PL makes secret is sealed (cg/seal.py); a campaign started before it was not
+    return {"keys": keys, "dice_policy": policy or "any", "sealed": sealed}
 
 
 def state_of(started: dict | None) -> dict | None:
@@ -153,7 +157,11 @@ def state_of(started: dict | None) -> dict | None:
     return {"keys": dict(started["keys"]), "dice_policy": started.get("dice_policy", "any"),
             "signed": {s: None for s in SIDES},  # each side's last signed head [seq, hash]
             "proposal": None,  # a shared fact proposed by one side: {"side", "command"} (ruling R45)
-            "requests": {}}  # commit -> {"side", "command", "answer"}: two-party dice not yet revealed
+            "requests": {},  # commit -> {"side", "command", "answer"}: two-party dice not yet revealed
+            # sealed secrets (cg/seal.py, ruling R47): commitment -> the seal; the reveal points made
+            # ("FF:POINT:SIDE", "end:SIDE"); sides whose CP this view does not know
+            "sealing": bool(started.get("sealed")), "seals": {}, "points": [],
+            "cp_sealed": {s: False for s in SIDES}, "leaders_made": {s: 0 for s in SIDES}}
 
 
 def two_party(st) -> bool:
@@ -162,8 +170,8 @@ def two_party(st) -> bool:
 
 # ---- who may act ---------------------------------------------------------------------------------
 
-OWN = ("sign", "answer", "reveal", "confirm", "reject")  # the play-by-email commands themselves
-BUNDLING = ("sign", "answer", "reveal")  # what a side may do while a proposal awaits an answer
+OWN = ("sign", "answer", "reveal", "confirm", "reject", "seal", "unseal")  # the play-by-email commands themselves
+BUNDLING = ("sign", "answer", "reveal", "unseal")  # what a side may do while a proposal awaits an answer
 
 # Shared facts (ruling R45): what both sides own is proposed by one and takes effect when the other
 # confirms it. The firefight's end (2.9: CVP, control, losses), the 2.41 determination, and leaving a
@@ -214,6 +222,7 @@ def authorize(st, cmd: dict) -> None:
         owed = [c for c, r in pb["requests"].items() if r["side"] == by and r["answer"] is not None]
         if owed:
             raise Refused(f"{by} owes the reveal of two-party dice first (plcg reveal)", "pbem", st.step)
+    seal.check_owed(st, cmd)
 
 
 # ---- two-party dice ------------------------------------------------------------------------------
@@ -279,6 +288,7 @@ def pending_items(st) -> list[dict]:
         out.append({"command": "plcg confirm", "rule": "pbem", "runnable": False,
                     "what": f"{other} owes the answer to {prop['side']}'s proposal: {prop['command'].get('name')}"
                             " (plcg confirm, or plcg reject --reason TEXT)"})
+    out += seal.pending_items(st)
     for commit, r in open_requests(st):
         other = "allied" if r["side"] == "axis" else "axis"
         what = r["command"].get("name")

@@ -156,7 +156,11 @@ def mermaid() -> str:
 
 def pending(state: CampaignState) -> list[dict]:
     """Only what the rules make compulsory (cli-contract.md: status `pending`)."""
-    if state.ended:
+    if state.ended:  # play by email: the secrets left are revealed at the CG's end (ruling R47)
+        if state.pbem is not None and state.pbem.get("sealing"):
+            from cg.seal import pending_items as sealed_items
+
+            return sealed_items(state)
         return []
     s = state.step
     out: list[dict] = []

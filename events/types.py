@@ -450,6 +450,35 @@ class HeadSigned(Event):
     ack: tuple[int, str] | None = None
 
 
+@event("sealed")
+class Sealed(Event):
+    """Play by email, a sealed secret (cg/seal.py, ruling R47): `side`'s command of a secret step (its
+    2.1 CP DR, its 2.3 purchases, its 3.44 promotion dr and hardening) as a salted hash (`commitment`)
+    of its opening, and the opening encrypted to its own key (`box`): the other copy holds it but
+    cannot read it. `what` is public (cp, purchase, promote, harden, reveal); `opens`/`closes`: the
+    two-party dice request it makes or resolves without showing the command."""
+
+    side: str
+    what: str
+    at: int  # its own seq: where its command is decided when it is opened
+    commitment: str
+    nonce: str
+    box: str
+    opens: str | None = None
+    closes: str | None = None
+
+
+@event("seals_revealed")
+class SealsRevealed(Event):
+    """`side` reveals what the rules reveal at `point` (2.4: its Attack Option; 2.6: its purchases;
+    3.44: its promotion dr and hardening; end: everything left, its CP DRs and CP left): each opening
+    (the command and its salt) is checked against its commitment."""
+
+    side: str
+    point: str
+    openings: tuple[dict, ...] = ()
+
+
 @event("dice_committed")
 class DiceCommitted(Event):
     """Two-party dice, first half: `side` commits to a secret value (sha256 hex `commit`) for the

@@ -27,6 +27,8 @@ VERSIONS: dict[str, int] = {
     "firefight_ended": 1,
     "fortified": 1,
     "head_signed": 1,
+    "sealed": 1,
+    "seals_revealed": 1,
     "isolated_marked": 1,
     "leader_rolled": 1,
     "leaders_rolled": 1,

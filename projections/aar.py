@@ -25,6 +25,7 @@ from html import escape
 
 import attrs
 
+from cg import seal
 from cg.evolve import evolve, reverted_seqs, start
 from cg.state import CampaignState
 from cg.steps import BY_ID, ORDER
@@ -173,6 +174,18 @@ class _MapState:
 
 
 def walk(ledger, maps: bool = False) -> History:
+    """The history as both players may read it: a sealed secret opens only where the log reveals it
+    (ruling R47), whatever key the exporting copy holds."""
+    with seal.viewing(seal.Opener(lambda: seal.log_openings(ledger.store))):
+        h = _walk(ledger, maps)
+    if h.final.pbem is not None:  # a side whose CP DR is sealed: its CP from that firefight on are unknown
+        for r in h.final.pbem.get("seals", {}).values():
+            if r["what"] == "cp" and not r["opened"]:
+                h.secret |= {(n, r["side"]) for n in range(r["ff"], len(h.final.firefights) + 1)}
+    return h
+
+
+def _walk(ledger, maps: bool = False) -> History:
     """Fold the log once (as cg.evolve.fold does: undone events skipped), keeping what the report
     needs along the way: where each firefight's events are, the control before and after each
     result, and (maps=True) what the map shows after each firefight's TVP award. One row at a time:
@@ -795,7 +808,7 @@ def dice_section(h: History) -> list:
             for seq, batch, etype, p, command in chunk:
                 yield seq, batch, etype, p, None if command is None else orjson.loads(command)
 
-    rolls = rolls_of(rows())
+    rolls = rolls_of(rows(), seal.Opener(lambda: seal.log_openings(h.store)))  # what the log reveals (R47)
     out: list = [("open", "section", "dice", "dice"), ("h", 2, ["Dice"], "dice")]
     for side in ("axis", "allied"):
         d = stats(rolls, side)

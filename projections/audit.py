@@ -24,6 +24,7 @@ import functools
 import attrs
 import orjson
 
+from cg import seal
 from cg.bulk import gc_paused
 from cg.commands import decide, decide_all
 from events.errors import BadInput, Refused, UnreadableRow, unknown_row
@@ -300,8 +301,9 @@ def _checkpoints(store, current) -> tuple[set, dict]:
 def _audit(store) -> dict:
     reader = _Reader(store)
     dice = _Dice()
-    try:
-        report = _audit_rows(store, reader, dice)
+    try:  # sealed secrets open where the log reveals them (ruling R47)
+        with seal.viewing(seal.Opener(lambda: seal.log_openings(store))):
+            report = _audit_rows(store, reader, dice)
     finally:
         reader.close()
     report["dice"] = dice.report()
@@ -391,6 +393,13 @@ def _audit_rows(store, reader, dice) -> dict:
                     _authorship(find, unsigned, hseq, cmd, payloads[0] if htype == "head_signed" else None,
                                 reader.signed_before)
                 _count_rolls(rolls, payloads, cmd)
+                for p in payloads:  # ruling R47: a sealed secret's rolls count once the log reveals it
+                    o = seal.opening_of(p.get("commitment"), p) if htype == "sealed" else None
+                    if o is not None:
+                        inner = [q for _, q in o.get("events") or ()]
+                        _count_rolls(rolls, inner, o["command"])
+                        for q in inner:
+                            dice.add(q)
             # fold the history as recorded
             for r in batch:
                 seen.add(r[SEQ], r[BATCH], r[TYPE], hseq)

@@ -69,12 +69,14 @@ def roll_source(roll: dict, cmd: dict) -> str:
     return "typed" if roll.get("manual") else "seeded"
 
 
-def rolls_of(rows) -> list[dict]:
-    """Every roll of the log: rows as (seq, batch, type, payload, command or None) in seq order."""
+def rolls_of(rows, opener=None) -> list[dict]:
+    """Every roll of the log: rows as (seq, batch, type, payload, command or None) in seq order.
+    opener(commitment, payload): a sealed secret's opening, where this copy holds it (ruling R47):
+    its rolls count; a seal it cannot open counts as nothing yet."""
     out = []
     cmd: dict = {}
     committed: dict[str, str] = {}  # two-party dice: commitment -> the command it is for
-    for seq, _batch, etype, p, command in rows:
+    for seq, _batch, etype, p, command in _opened(rows, opener):
         if command is not None:
             cmd = command if isinstance(command, dict) else {}
         if not isinstance(p, dict):  # a row edited against its schema: the audit reports it
@@ -95,6 +97,21 @@ def rolls_of(rows) -> list[dict]:
             out.append({"seq": seq, "side": side if isinstance(side, str) else None, "kind": str(name or etype),
                         "dice": dice, "source": roll_source(r, cmd)})
     return out
+
+
+def _opened(rows, opener):
+    """The rows, each sealed one this copy opens followed by its opening's events (with its command)."""
+    for row in rows:
+        seq, batch, etype, p, command = row
+        if etype == "sealed" and opener is not None and isinstance(p, dict):
+            o = opener(p.get("commitment"), p)
+            if o is not None:
+                first = True
+                for t, q in o.get("events") or ():
+                    yield seq, batch, t, q, o["command"] if first else None
+                    first = False
+                continue
+        yield row
 
 
 def _test(totals: list[int], probs: dict[int, float]) -> dict:

@@ -22,6 +22,12 @@ def purchase_rows(st, side: str, reveal: bool = False) -> list[dict]:
             "units": [units[f"{p.side}:{u}"].name for u in p.units if f"{p.side}:{u}" in units],
             "revealed": p.revealed, "lost_idle": p.lost_idle,
         })
+    if st.pbem is not None:  # ruling R47: a purchase this copy cannot open shows as sealed
+        for c, r in st.pbem.get("seals", {}).items():
+            if r["side"] == side and r["what"] == "purchase" and not r["opened"]:
+                rows.append({"side": side, "purchase": None, "rg": None, "name": None, "firefight": r["ff"],
+                             "mode": None, "cost": None, "oba": None, "leaders": None, "fp": None, "units": None,
+                             "revealed": False, "lost_idle": None, "sealed": True, "commitment": c[:16]})
     return rows
 
 
@@ -43,6 +49,8 @@ def purchase_text(rows: list[dict], forts: list[dict] | None = None) -> str:
             [[f["firefight"], f["side"], f["kind"], f["hex"] or "(placed at setup)", f["cost"],
               " ".join(f"{k}={v}" for k, v in f["detail"].items()), f["unit"] or ""] for f in forts],
             headers=["FF", "side", "kind", "hex", "FP", "detail", "HIP unit"])
-    table = [[r["firefight"], r["side"], r["purchase"], r["name"], r["mode"], r["cost"], r["oba"] or "",
+    table = [[r["firefight"], r["side"], f"(sealed {r['commitment'][:8]})", "(sealed until revealed, R47)", "", "",
+              "", "", "", ""] if r.get("sealed") else
+             [r["firefight"], r["side"], r["purchase"], r["name"], r["mode"], r["cost"], r["oba"] or "",
               " ".join(r["leaders"]), r["fp"] or "", ", ".join(r["units"])] for r in rows]
     return tabulate(table, headers=["FF", "side", "id", "RG", "setup", "CP", "OBA", "leaders", "FP", "units"]) + extra

@@ -70,6 +70,11 @@ def _cmd_words(cmd: dict) -> str:
     return f"plcg {cmd.get('name')}" + (f" ({args})" if args else "")
 
 
+def _left(p: dict, key: str = "cp_left", what: str = "left") -> str:
+    """", N CP left"; nothing where a sealed secret's opening leaves the balance out (ruling R47)."""
+    return f", {p[key]} CP {what}" if key in p else ""
+
+
 def _summary(etype: str, p: dict) -> str:
     s = SIDE.get(p.get("side"), p.get("side"))
     r = p.get("roll")
@@ -86,6 +91,15 @@ def _summary(etype: str, p: dict) -> str:
         return f"{s} answered two-party dice {p['request'][:8]}"
     if etype == "dice_revealed":
         return f"{s} revealed two-party dice {p['request'][:8]}"
+    if etype == "sealed":  # ruling R47
+        what = {"cp": "its CP DR (2.1)", "purchase": "a purchase (2.3)", "promote": "its promotion dr (3.44)",
+                "harden": "a hardening (3.44)"}.get(p["what"], p["what"])
+        return f"{s} sealed {what} ({p['commitment'][:8]})"
+    if etype == "seals_revealed":
+        n = len(p["openings"])
+        return f"{s} revealed {n} sealed secret{'s' if n != 1 else ''} at " + (
+            "the CG's end" if p["point"] == "end" else f"{p['point']}") + (
+            f": {', '.join(_cmd_words(o['opening']['command']) for o in p['openings'])}" if n else "")
     if etype == "fact_proposed":
         return f"{s} proposed: {_cmd_words(p['command'])} (the other side confirms or rejects it)"
     if etype == "fact_confirmed":
@@ -96,17 +110,17 @@ def _summary(etype: str, p: dict) -> str:
         return f"left step {p['step']} for {p['to']}" + (f" of firefight {p['firefight']}" if p["to"] == "2.1" else "")
     if etype == "cp_replenished":
         if r is None:
-            return f"{s} CP replenishment: {p['gained']} CP provided by the CG Card, {p['total']} CP in hand"
-        return f"{s} CP replenishment: {roll_words(r)} CP, {p['total']} CP in hand"
+            return f"{s} CP replenishment: {p['gained']} CP provided by the CG Card{_left(p, 'total', 'in hand')}"
+        return f"{s} CP replenishment: {roll_words(r)} CP{_left(p, 'total', 'in hand')}"
     if etype == "weather_set":
         return f"at-start weather: {p['text']}"
     if etype == "rg_bought":
         delta = f" ({p['base_cost']}{signed(p['delta'])} for {p['mode']}, 2.34)" if p["delta"] else ""
-        return f"{s} bought {p['rg']} as {p['purchase']} ({p['mode']}) for {p['cost']} CP{delta}, {p['cp_left']} CP left"
+        return f"{s} bought {p['rg']} as {p['purchase']} ({p['mode']}) for {p['cost']} CP{delta}{_left(p)}"
     if etype == "patrols_bought":
-        return f"{s} bought {p['count']} patrol(s) for {p['cost']} CP, {p['cp_left']} CP left"
+        return f"{s} bought {p['count']} patrol(s) for {p['cost']} CP{_left(p)}"
     if etype == "attack_bought":
-        return f"{s} bought the Attack Option for {p['cost']} CP, {p['cp_left']} CP left"
+        return f"{s} bought the Attack Option for {p['cost']} CP{_left(p)}"
     if etype == "oba_rolled":
         return f"{s} OBA ammunition for {p['purchase']}: {roll_words(r)}"
     if etype == "leader_rolled":

@@ -26,7 +26,19 @@ def game(workdir):
 
 @pytest.fixture
 def free_game(workdir):
-    """Keys and signatures, the ledger's own dice (--dice-policy any)."""
+    """Keys and signatures, the ledger's own dice (--dice-policy any), open rosters (--open-secrets)."""
+    return Game(workdir, policy=None, sealed=False)
+
+
+@pytest.fixture
+def open_game(workdir):
+    """Two-party dice with open rosters: the dice's own mechanics read in the clear."""
+    return Game(workdir, sealed=False)
+
+
+@pytest.fixture
+def sealed_free_game(workdir):
+    """Keys, the ledger's own dice, sealed secrets (ruling R47)."""
     return Game(workdir, policy=None)
 
 
@@ -303,8 +315,8 @@ def test_a_bundle_breaking_a_rule_is_refused_with_exit_3(free_game, forged, word
 
 # ---- two-party dice ------------------------------------------------------------------------------
 
-def test_two_party_dice_refuse_typed_dice_and_commit_then_reveal(game):
-    g = game
+def test_two_party_dice_refuse_typed_dice_and_commit_then_reveal(open_game):
+    g = open_game
     g.play_to(1, "2.3")
     db = g.db[g.holder]
     g.do("axis", "buy", "axis", "I1")
@@ -314,7 +326,7 @@ def test_two_party_dice_refuse_typed_dice_and_commit_then_reveal(game):
     before = rows(db)
     r = g.cli("axis", "leader", "axis", "I1-1")
     assert r.code == 0 and "committed" in r.out and rows(db) == before + 1
-    st = cli_run(db, "status", "--json")
+    st = g.cli("axis", "status", "--json")  # the axis player's own view: his sealed leader DR open (R47)
     owed = json.loads(st.out)["pending"]
     assert owed[0]["rule"] == "pbem" and "allied owes the answer" in owed[0]["what"]
     assert not any(o["command"].startswith("plcg leader") for o in owed)
@@ -346,8 +358,8 @@ def test_two_party_dice_refuse_typed_dice_and_commit_then_reveal(game):
     assert cli_run(db, "audit").code == 0
 
 
-def test_a_reveal_that_does_not_match_its_commitment_is_refused(game):
-    g = game
+def test_a_reveal_that_does_not_match_its_commitment_is_refused(open_game):
+    g = open_game
     g.play_to(1, "2.3")
     g.do("axis", "buy", "axis", "I1")
     assert g.cli("axis", "leader", "axis", "I1-1").code == 0
@@ -361,8 +373,8 @@ def test_a_reveal_that_does_not_match_its_commitment_is_refused(game):
     assert "does not match its commitment" in str(e.value) and e.value.exit_code == 3
 
 
-def test_dual_rolls_of_one_step_go_in_one_exchange(game):
-    g = game
+def test_dual_rolls_of_one_step_go_in_one_exchange(open_game):
+    g = open_game
     g.play_to(1, "2.3")
     g.do("axis", "buy", "axis", "I1")
     g.do("axis", "buy", "axis", "I1")
@@ -391,10 +403,15 @@ def test_a_whole_firefight_and_reph_through_bundles_only(game):
     assert set(report["rolls"]["axis"]) == {"two-party"} and set(report["rolls"]["allied"]) == {"two-party"}
     assert "two-party" in cli_run(b, "audit").out
     lines = log(a)
-    rolls = [x for x in lines if "roll" in x]
+    # the secret rolls were sealed (ruling R47) and revealed where the rules reveal them: the 2.36
+    # leader DRs at 2.6, the 3.44 promotion dr before 3.44 was left; a sealed row shows what it held
+    opened = [e for x in lines if x["type"] == "sealed" for e in x.get("events") or ()]
+    assert any(x["type"] == "sealed" and x["sealed"] is False for x in lines)
+    rolls = [x for x in lines + opened if "roll" in x]
     assert len(rolls) >= 6 and all(x["roll"]["source"] == "two-party" for x in rolls)
     kinds = {x["type"] for x in rolls}
     assert {"leader_rolled", "elr_rolled", "promotion_rolled"} <= kinds
+    assert not any(x["type"] in ("rg_bought", "leader_rolled", "promotion_rolled") for x in lines)
     # the shared facts went through a proposal and the other side's confirmation (ruling R45)
     proposed = [x for x in lines if x["type"] == "fact_proposed"]
     confirmed = [x for x in lines if x["type"] == "fact_confirmed"]
@@ -578,10 +595,10 @@ def test_receive_refuses_a_partial_first_bundle_another_campaign_and_an_unkeyed_
     assert rv.code == 3
 
 
-def test_a_bundle_whose_reveal_does_not_match_its_commitment_is_refused(game):
+def test_a_bundle_whose_reveal_does_not_match_its_commitment_is_refused(open_game):
     """The axis player, unhappy with the dice his value makes, writes another value into his reveal
     (re-hashed, signed by himself): the allied copy refuses the bundle (exit 3) and writes nothing."""
-    g = game
+    g = open_game
     g.play_to(1, "2.3")
     g.do("axis", "buy", "axis", "I1")
     assert g.cli("axis", "leader", "axis", "I1-1").code == 0

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import attrs
 
-from cg import pbem
+from cg import pbem, seal
 from cg.commands.base import Ctx, HANDLERS, command, decide
 from events.errors import BadInput, Refused
-from events.types import DiceAnswered, DiceRevealed, FactConfirmed, FactProposed, FactRejected, HeadSigned
+from events.types import (DiceAnswered, DiceRevealed, FactConfirmed, FactProposed, FactRejected, HeadSigned, Sealed,
+                          SealsRevealed)
 
 
 def _other(side: str) -> str:
@@ -64,6 +65,64 @@ def _reveal(ctx: Ctx, cmd: dict):
     except Refused as e:  # e.g. the same roll committed twice: the second is refused, its dice spent
         return [DiceRevealed(side=by, request=commit, value=value, refused=str(e))]
     return [DiceRevealed(side=by, request=commit, value=value), *events]
+
+
+@command("seal", "*")  # a secret step only: checked below
+def _seal(ctx: Ctx, cmd: dict):
+    """Ruling R47: a secret command sealed. Checked as far as this view sees: the side, what it is at
+    this step, the two-party dice it asks for or resolves; where the viewer holds its opening (its
+    reveal is in the log), the opening matches the commitment and its command is decided here."""
+    st = ctx.state
+    by, what, c = cmd["by"], cmd.get("what"), cmd.get("commitment")
+    nonce, box, opens, closes = cmd.get("nonce"), cmd.get("box"), cmd.get("opens"), cmd.get("closes")
+    if not seal.sealing(st):
+        raise Refused("this campaign does not seal secrets (it was started before ruling R47)", "pbem", st.step)
+    if not all(isinstance(x, str) and x for x in (what, c, nonce, box)) or \
+            any(x is not None and not isinstance(x, str) for x in (opens, closes)):
+        raise BadInput("seal: what, commitment, nonce and box are needed")
+    if what not in seal.WHAT_AT.get(st.step, ()):
+        raise Refused(f"{by} seals a {what} at step {st.step}: only 2.1 (cp), 2.3 (purchase) and 3.44 (promote,"
+                      " harden) hold secrets", "pbem", st.step)
+    if c in st.pbem["seals"]:
+        raise Refused(f"the seal {c[:8]} is in the log already", "pbem", st.step)
+    if closes is not None:
+        r = st.pbem["requests"].get(closes)
+        if r is None or r["side"] != by or r["answer"] is None:
+            raise Refused(f"{by} seals the reveal of two-party dice {closes[:8]} it owes no reveal of", "pbem", st.step)
+    if opens is not None and opens in st.pbem["requests"]:
+        raise Refused(f"two-party dice {opens[:8]} are asked for already", "pbem", st.step)
+    opening = seal.opening_of(c, {"side": by, "nonce": nonce, "box": box})
+    if opening is not None:
+        inner = opening.get("command")
+        if not isinstance(inner, dict) or inner.get("by") != by:
+            raise Refused(f"the opening of {by}'s seal {c[:8]} holds a command that is not its own", "pbem", st.step)
+        name = inner.get("name")
+        if name == "reveal":
+            if inner.get("request") != closes:
+                raise Refused(f"the seal {c[:8]} says it reveals {str(closes)[:8]}, its opening another", "pbem", st.step)
+            name = ((st.pbem["requests"].get(closes) or {}).get("command") or {}).get("name")
+        if seal.WHAT.get(name) != what:
+            raise Refused(f"the seal {c[:8]} says it is a {what}, its opening is a {name}", "pbem", st.step)
+        inner_events = decide(st, dict(inner), ctx.base_seq)  # refused: the rules refuse the command sealed
+        from events.convert import unstructure  # lazy: as in cg.commands.base
+
+        if seal.canonical(seal.opened_events(inner_events, unstructure)) != seal.canonical(opening.get("events")):
+            raise Refused(f"the opening of {by}'s seal {c[:8]} holds other events than its command decides here",
+                          "pbem", st.step)
+        first = inner_events[0] if inner_events else None
+        if (first.commit if first is not None and first.TYPE == "dice_committed" else None) != opens:
+            raise Refused(f"the seal {c[:8]} does not ask for the two-party dice its command does", "pbem", st.step)
+    return [Sealed(side=by, what=what, at=ctx.base_seq, commitment=c, nonce=nonce, box=box, opens=opens,
+                   closes=closes)]
+
+
+@command("unseal", "*")
+def _unseal(ctx: Ctx, cmd: dict):
+    """Ruling R47: the side reveals what the rules reveal at this point (cg/seal.check_unseal)."""
+    st = ctx.state
+    seal.check_unseal(st, cmd, lambda c: seal.opening_of(c, st.pbem["seals"][c]))
+    openings = tuple({"commitment": o["commitment"], "opening": o["opening"]} for o in cmd["openings"])
+    return [SealsRevealed(side=cmd["by"], point=cmd["point"], openings=openings)]
 
 
 def _confirmed(st, cmd: dict) -> dict:

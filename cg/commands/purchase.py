@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import attrs
 
-from cg import items, revision
+from cg import items, revision, seal
 from cg import drm as drms
 from cg import tables
 from events.errors import BadInput, Refused
@@ -93,7 +93,7 @@ def _buy(ctx, cmd):
                       f"purchase step; the limit is {limit} (ruling R12)", "2.3", st.step)
     cost, delta = tables.setup_cost(rg.kind, rg.id, mode, rg.cost)
     cp = st.sides[side].cp
-    if cost > cp:
+    if cost > cp and not seal.cp_unknown(st, side):  # sealed CP: checked at the CG's end reveal (R47)
         raise Refused(f"{rg.id} costs {cost} CP ({mode}); {side} has {cp}", "2.3", st.step)
     # both sides' cards may list the same RG id (I1): number the purchases across the sides so a
     # purchase id (and the unit ids made from it) names one purchase of the campaign
@@ -122,7 +122,7 @@ def _patrols(ctx, cmd):
         raise Refused(f"{side} may buy {allowed} patrol(s) per RePh and has {have}", "2.31", st.step)
     cost = n * st.card.sides[side].patrol_cost
     cp = st.sides[side].cp
-    if cost > cp:
+    if cost > cp and not seal.cp_unknown(st, side):  # sealed CP: checked at the CG's end reveal (R47)
         raise Refused(f"{n} patrol(s) cost {cost} CP; {side} has {cp}", "2.31", st.step)
     return [ev.PatrolsBought(side=side, count=n, cost=cost, cp_left=cp - cost)]
 
@@ -139,7 +139,7 @@ def _attack(ctx, cmd):
         raise Refused(f"{side} already bought the Attack Option for firefight {st.firefight}", "2.4", st.step)
     cost = st.card.sides[side].attack_cost
     cp = st.sides[side].cp
-    if cost > cp:
+    if cost > cp and not seal.cp_unknown(st, side):  # sealed CP: checked at the CG's end reveal (R47)
         raise Refused(f"the Attack Option costs {cost} CP; {side} has {cp}", "2.4", st.step)
     return [ev.AttackBought(side=side, cost=cost, cp_left=cp - cost)]
 
@@ -231,7 +231,9 @@ def _leader(ctx, cmd):
         got = r.outcome
     unit = None
     if got is not None:
-        n = st.leaders_made + 1  # unique across the sides
+        # unique across the sides; where each side's purchases are sealed, per side (ruling R47): a sealed
+        # leader DR cannot depend on the other side's sealed ones (unit ids are keyed by side)
+        n = (st.pbem["leaders_made"][side] if st.pbem is not None and st.pbem.get("sealing") else st.leaders_made) + 1
         base = pid if pid else f"L{st.firefight}"
         unit = ev.UnitRef(f"{base}.L{n}", got)
     return [ev.LeaderRolled(side=side, purchase=pid, roll=r, unit=unit, generated=generated,

@@ -20,7 +20,7 @@ OTHER = {"axis": "allied", "allied": "axis"}
 
 
 class Game:
-    def __init__(self, tmp: Path, policy: str = "two-party", seed: str = "pbem"):
+    def __init__(self, tmp: Path, policy: str = "two-party", seed: str = "pbem", sealed: bool = True):
         self.tmp = Path(tmp)
         self.key = {s: str(self.tmp / f"{s}.key") for s in OTHER}
         self.pub = {}
@@ -33,6 +33,8 @@ class Game:
                 "--allied-key", self.pub["allied"]]
         if policy:
             args += ["--dice-policy", policy]
+        if not sealed:  # open rosters: the tests that read the two-party dice and purchases in the clear
+            args += ["--open-secrets"]
         r = cli_run(self.db["axis"], *args)
         assert r.code == 0, r.err
         self.holder = "axis"  # the copy that holds the latest history
@@ -72,7 +74,11 @@ class Game:
             led.close()
 
     def state(self, side: str | None = None):
-        led = Ledger(self.db[side or self.holder])
+        """The state as `side`'s player sees it in his copy (his own sealed secrets open, ruling R47)."""
+        from cg.pbem import load_private
+
+        side = side or self.holder
+        led = Ledger(self.db[side], key=load_private(self.key[side]))
         try:
             return led.state()
         finally:
@@ -120,6 +126,10 @@ class Game:
                     self.do(side, *args)
                 continue
             owed = pending(st)
+            if not owed:  # the other player may owe what only his copy knows (his sealed purchases, R47)
+                other = OTHER[self.holder]
+                self.send(self.holder)
+                owed = pending(self.state(other))
             if not owed:
                 self.do(self.holder, "next")
                 continue
@@ -136,6 +146,8 @@ class Game:
             return self.holder, ["end", "--turn", "5", "--cvp-lost", "axis=4", "--cvp-lost", "allied=6"]
         if c[1] == "night":
             return self.holder, ["night", "Half Moon, NVR 2"]
+        if c[1] == "reveal":  # ruling R47: "SIDE owes the reveal of its sealed ..."
+            return item["what"].split()[0], ["reveal"]
         if c[1] == "option":
             return self.holder, ["option", "A"]
         if c[1] == "patrol":

@@ -1,0 +1,358 @@
+"""Play by email, sealed secrets (ruling R47): what PL makes secret stays the acting player's until the
+rules reveal it, and is checked then.
+
+PL makes secret the 2.1 CP DR, the 2.3 purchases and the CP spent, the 2.36 leader DRs and the 3.44
+Battlefield Promotion dr. In a campaign played by email (a campaign whose keys say `sealed`), every
+command a side gives at 2.1, 2.3 and 3.44 (and the reveal of its two-party dice there) is appended as
+a `sealed` event instead of its events:
+
+- its opening {"command": the command as decided (with the ledger's dice), "salt": 32 random bytes}
+  hashed: `commitment` = sha256 of the opening's canonical JSON;
+- the opening encrypted to the side's own key (ChaCha20-Poly1305, key = HMAC(private key, nonce)):
+  `box`. Both copies hold it; only that side's key opens it, so a player's secret lives in the shared
+  history itself and either copy can reveal it.
+
+The opening also holds the events the command decided, less the CP balances they leave behind. The
+fold applies them where the seal stands when the viewer can open it (its own key, or the log holds
+its reveal); the audit decides the command there again and compares. A seal it cannot open is
+only its public part: that the side rolled its CP (`what` cp) or promotion dr, bought something, and
+the two-party dice it asks for or resolves. A side whose CP DR is sealed has unknown CP in that view.
+
+The rules reveal (`plcg reveal` makes a `seals_revealed` event at each point):
+- 2.4: the Attack Option (2.4 announces it), and only it; a side with sealed purchases says so even
+  when it bought none, so the 2.41 determination waits for both;
+- 2.6: every 2.3 purchase not revealed yet (setup shows the OB; entering units included);
+- 3.44: the promotion dr and the hardening before the step is left (the step that reads the dr);
+- end: everything left, the 2.1 CP DRs with it, so the final audit checks overspending.
+A side that owes a reveal is blocked where the rules need it, and `pending` says whose reveal is owed.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from contextlib import contextmanager
+
+import orjson
+
+from events.errors import BadInput, Refused
+
+SECRET_STEPS = ("2.1", "2.3", "3.44")
+# what a sealed command is publicly, by its name: the name itself is public for the compulsory rolls
+# (everyone knows a side rolls its CP), hidden for the purchases
+WHAT = {"cp": "cp", "buy": "purchase", "patrols": "purchase", "attack": "purchase", "fortify": "purchase",
+        "oba": "purchase", "leader": "purchase", "promote": "promote", "harden": "harden"}
+WHAT_AT = {"2.1": ("cp",), "2.3": ("purchase",), "3.44": ("promote", "harden")}
+POINTS = ("2.4", "2.6", "3.44", "end")
+
+
+
+# ---- crypto: a salted hash and a box only its side's key opens ----------------------------------------
+
+def canonical(obj) -> bytes:
+    return orjson.dumps(obj, option=orjson.OPT_SORT_KEYS)
+
+
+def commitment_of(opening: dict) -> str:
+    return hashlib.sha256(canonical(opening)).hexdigest()
+
+
+def _box_key(sk, nonce: str) -> bytes:
+    from cryptography.hazmat.primitives import serialization
+
+    raw = sk.private_bytes(serialization.Encoding.Raw, serialization.PrivateFormat.Raw,
+                           serialization.NoEncryption())
+    return hmac.new(raw, f"plcg seal {nonce}".encode(), hashlib.sha256).digest()
+
+
+def seal_box(sk, nonce: str, opening: dict) -> str:
+    from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+
+    # a fresh key per nonce, used once: the all-zero AEAD nonce is safe
+    return ChaCha20Poly1305(_box_key(sk, nonce)).encrypt(b"\0" * 12, canonical(opening), None).hex()
+
+
+def open_box(sk, nonce: str, box: str) -> dict | None:
+    from cryptography.exceptions import InvalidTag
+    from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+
+    try:
+        return orjson.loads(ChaCha20Poly1305(_box_key(sk, nonce)).decrypt(b"\0" * 12, bytes.fromhex(box), None))
+    except (InvalidTag, ValueError, orjson.JSONDecodeError):
+        return None
+
+
+BALANCES = {"cp_replenished": "total", "rg_bought": "cp_left", "patrols_bought": "cp_left",
+            "attack_bought": "cp_left"}  # what an opening leaves out: CP in hand, revealed at the CG's end
+
+
+def opened_events(events: list, unstructure) -> list:
+    """The events an opening holds: [type, payload], each without the CP balance it leaves behind
+    (the fold derives it; CP left is the side's secret until the CG's end)."""
+    out = []
+    for e in events:
+        p = unstructure(e)
+        drop = BALANCES.get(e.TYPE)
+        if drop:
+            p = {k: v for k, v in p.items() if k != drop}
+        out.append([e.TYPE, p])
+    return out
+
+
+def make(sk, side: str, what: str, cmd: dict, events: list, unstructure) -> tuple[dict, dict]:
+    """(the `seal` command stored in place of `cmd`, the opening). `events`: what `cmd` decided."""
+    opening = {"command": cmd, "events": opened_events(events, unstructure), "salt": secrets.token_hex(32)}
+    nonce = secrets.token_hex(16)
+    first = events[0] if events else None
+    opens = first.commit if first is not None and first.TYPE == "dice_committed" else None
+    closes = cmd.get("request") if cmd["name"] == "reveal" else None
+    public = {"name": "seal", "by": side, "what": what, "commitment": commitment_of(opening), "nonce": nonce,
+              "box": seal_box(sk, nonce, opening)}
+    if opens:
+        public["opens"] = opens
+    if closes:
+        public["closes"] = closes
+    return public, opening
+
+
+# ---- which commands are sealed ---------------------------------------------------------------------
+
+def sealing(st) -> bool:
+    return st.pbem is not None and bool(st.pbem.get("sealing"))
+
+
+def secret(st, cmd: dict, events: list) -> str | None:
+    """What `cmd` (a keyed command, `by` set, decided to `events`) is publicly when it is sealed in this
+    campaign at this step; None: it is not sealed."""
+    if not sealing(st) or st.step not in SECRET_STEPS or not events:
+        return None
+    name = cmd.get("name")
+    if name == "reveal":  # two-party dice of a secret roll: revealing them shows the result
+        r = st.pbem["requests"].get(cmd.get("request"))
+        name = ((r or {}).get("command") or {}).get("name")
+    elif events[0].TYPE == "dice_committed" and name in ("cp", "promote"):
+        return None  # the roll itself is no secret (the rules owe it); its result is, at the reveal
+    what = WHAT.get(name)
+    if what is None or what not in WHAT_AT[st.step] or cmd.get("generated"):
+        return None
+    return what
+
+
+# ---- the viewer: which seals this fold can open ---------------------------------------------------
+
+_opener = None  # callable(commitment, record) -> opening | None, set by `viewing`
+
+
+@contextmanager
+def viewing(opener):
+    """Fold with `opener` telling which seals the viewer can open (Ledger: the log's reveals and its
+    own key; the audit: the log's reveals)."""
+    global _opener
+    before, _opener = _opener, opener
+    try:
+        yield
+    finally:
+        _opener = before
+
+
+def opening_of(commitment: str, rec: dict) -> dict | None:
+    return _opener(commitment, rec) if _opener is not None else None
+
+
+class Opener:
+    """The openings a viewer has: the reveals the log holds (read once, on the first seal met) and,
+    with a key, its own side's boxes."""
+
+    def __init__(self, revealed, key=None, side_of=None):
+        self._revealed = revealed  # callable -> {commitment: opening}, read lazily
+        self._known: dict | None = None
+        self.key = key
+        self._side_of = side_of  # callable(pbem) -> the key's side
+        self._cache: dict = {}
+
+    def add(self, commitment: str, opening: dict) -> None:
+        self._cache[commitment] = opening
+
+    def __call__(self, commitment: str, rec: dict):
+        if commitment in self._cache:
+            return self._cache[commitment]
+        if self._known is None:
+            self._known = self._revealed()
+        got = self._known.get(commitment)
+        if got is not None and commitment_of(got) != commitment:
+            got = None  # a reveal that does not match: the unseal is refused; the seal stays shut
+        if got is None and self.key is not None and rec.get("box"):
+            got = open_box(self.key, rec["nonce"], rec["box"])
+            if got is not None and commitment_of(got) != commitment:
+                got = None
+        self._cache[commitment] = got
+        return got
+
+
+def log_openings(store) -> dict:
+    """{commitment: opening} of every reveal in the log (ruling R47)."""
+    out = {}
+    for (text,) in store.conn.execute("SELECT payload FROM events WHERE type = 'seals_revealed' ORDER BY seq"):
+        for o in orjson.loads(text).get("openings") or ():
+            if isinstance(o, dict) and isinstance(o.get("commitment"), str) and isinstance(o.get("opening"), dict):
+                out[o["commitment"]] = o["opening"]
+    return out
+
+
+# ---- the fold ------------------------------------------------------------------------------------
+
+def apply_sealed(st, p: dict, handlers: dict) -> None:
+    """evolve's `sealed`: record the seal; apply its command where it stands if the viewer opens it."""
+    side, what, c, seq = p["side"], p["what"], p["commitment"], p["at"]
+    rec = {"side": side, "what": what, "ff": st.firefight, "step": st.step, "seq": seq, "nonce": p["nonce"],
+           "box": p["box"], "opened": False, "revealed": False, "opens": p.get("opens"), "closes": p.get("closes")}
+    st.pbem["seals"][c] = rec
+    opening = opening_of(c, rec)
+    if opening is not None and isinstance(opening.get("events"), list):
+        rec["opened"] = True
+        for etype, payload in opening["events"]:
+            h = handlers.get(etype)
+            if h is not None:
+                h(st, payload)
+        return
+    # not opened here: only the public part
+    if p.get("opens"):
+        st.pbem["requests"][p["opens"]] = {"side": side, "command": {"name": "sealed", "what": what},
+                                           "nonce": None, "answer": None}
+    if p.get("closes"):
+        st.pbem["requests"].pop(p["closes"], None)
+    if what in ("cp", "promote") and not p.get("opens"):
+        st.done.add(f"{what}:{side}")
+    if what == "cp":
+        st.pbem["cp_sealed"][side] = True
+
+
+def apply_revealed(st, p: dict) -> None:
+    side, point = p["side"], p["point"]
+    st.pbem["points"].append(f"{st.firefight}:{point}:{side}" if point != "end" else f"end:{side}")
+    for o in p["openings"]:
+        rec = st.pbem["seals"].get(o.get("commitment"))
+        if rec is None:
+            continue
+        rec["revealed"] = True
+        if not rec["opened"]:
+            st.pbem["stale"] = True  # folded without it: the ledger folds the log again with it open
+
+
+def cp_unknown(st, side: str) -> bool:
+    """This view does not know the side's CP: its 2.1 CP DR is sealed (the overspending check waits
+    for the reveal at the CG's end)."""
+    return st.pbem is not None and bool(st.pbem.get("cp_sealed", {}).get(side))
+
+
+# ---- what is owed, and where it blocks ------------------------------------------------------------
+
+def _unrevealed(st, side: str, whats=None, ff=None):
+    return [(c, r) for c, r in st.pbem["seals"].items()
+            if r["side"] == side and not r["revealed"] and (whats is None or r["what"] in whats)
+            and (ff is None or r["ff"] == ff)]
+
+
+def owed(st, side: str) -> str | None:
+    """The reveal point `side` owes now (None: nothing)."""
+    if not sealing(st):
+        return None
+    if st.ended:
+        return "end" if _unrevealed(st, side) else None
+    if st.step == "2.4" and _unrevealed(st, side, ("purchase",), st.firefight) \
+            and f"{st.firefight}:2.4:{side}" not in st.pbem["points"]:
+        return "2.4"
+    if st.step == "2.6" and _unrevealed(st, side, ("purchase",)):
+        return "2.6"
+    if st.step == "3.44" and _unrevealed(st, side, ("promote", "harden"), st.firefight):
+        return "3.44"
+    return None
+
+
+def due(st, side: str, point: str, openable) -> list[str]:
+    """The commitments `side` reveals at `point`, as its own copy knows them (openable(c) -> opening)."""
+    if point == "end":
+        return [c for c, _ in _unrevealed(st, side)]
+    if point == "2.4":
+        out = []
+        for c, _ in _unrevealed(st, side, ("purchase",), st.firefight):
+            o = openable(c)
+            if o is not None and o["command"].get("name") == "attack":
+                out.append(c)
+        return out
+    if point == "2.6":
+        return [c for c, _ in _unrevealed(st, side, ("purchase",))]
+    return [c for c, _ in _unrevealed(st, side, ("promote", "harden"), st.firefight)]
+
+
+def check_owed(st, cmd: dict) -> None:
+    """Refused (exit 3) where a reveal the rules need is owed first."""
+    if not sealing(st):
+        return
+    name = cmd.get("name")
+    if name in ("reveal", "unseal", "sign", "answer", "confirm", "reject", "seal"):
+        return
+    for side in ("axis", "allied"):
+        point = owed(st, side)
+        if point is None or point == "end":
+            continue
+        blocks = ((point == "2.4" and name == "determine")
+                  or (point == "2.6" and (name == "next" or (name in ("setup", "moves-first")
+                                                              and (cmd.get("side") or cmd.get("by")) == side)))
+                  or (point == "3.44" and name == "next"))
+        if blocks:
+            raise Refused(f"{side} owes the reveal of its sealed {_POINT_WHAT[point]} first (plcg reveal)",
+                          point if point != "2.6" else "2.6", st.step)
+
+
+_POINT_WHAT = {"2.4": "purchases' Attack Option (2.4 announces it)", "2.6": "purchases (2.3; setup shows them)",
+               "3.44": "promotion dr and hardening (3.44)", "end": "secrets (the CG has ended)"}
+
+
+def pending_items(st) -> list[dict]:
+    out = []
+    if not sealing(st):
+        return out
+    for side in ("axis", "allied"):
+        point = owed(st, side)
+        if point is not None:
+            out.append({"command": "plcg reveal", "rule": "pbem", "runnable": False,
+                        "what": f"{side} owes the reveal of its sealed {_POINT_WHAT[point]}"})
+    return out
+
+
+def check_unseal(st, cmd: dict, opened) -> None:
+    """The `unseal` command's checks: the point is owed, each opening matches its commitment and is the
+    side's, the set is what the point reveals (as far as this view can tell: `opened(c)` gives the
+    opening this view holds for a seal not in the command)."""
+    by, point, openings = cmd["by"], cmd.get("point"), cmd.get("openings")
+    if point not in POINTS or not isinstance(openings, list):
+        raise BadInput("unseal: a point (2.4, 2.6, 3.44, end) and a list of openings are needed")
+    if owed(st, by) != point:
+        raise Refused(f"{by} owes no reveal at {point} here", "pbem", st.step)
+    given = {}
+    for o in openings:
+        c = o.get("commitment") if isinstance(o, dict) else None
+        rec = st.pbem["seals"].get(c) if isinstance(c, str) else None
+        if rec is None or rec["side"] != by or rec["revealed"]:
+            raise Refused(f"{by} reveals {str(c)[:8]}: not a seal of its own still sealed", "pbem", st.step)
+        op = o.get("opening")
+        if not isinstance(op, dict) or commitment_of(op) != c:
+            raise Refused(f"{by}'s opening of {c[:8]} does not match its commitment", "pbem", st.step)
+        if not isinstance(op.get("command"), dict) or op["command"].get("by") != by:
+            raise Refused(f"{by}'s opening of {c[:8]} holds a command that is not its own", "pbem", st.step)
+        given[c] = op
+    if point == "2.4":
+        for c, op in given.items():
+            if op["command"].get("name") != "attack":
+                raise Refused(f"2.4 reveals the Attack Option only: {c[:8]} is a {op['command'].get('name')}",
+                              "2.4", st.step)
+        for c, _ in _unrevealed(st, by, ("purchase",), st.firefight):
+            op = opened(c)
+            if c not in given and op is not None and op["command"].get("name") == "attack":
+                raise Refused(f"{by} hides the Attack Option it bought ({c[:8]}): 2.4 announces it", "2.4", st.step)
+    else:
+        want = set(due(st, by, point, opened))
+        if set(given) != want:
+            raise Refused(f"{by} must reveal at {point} exactly its {len(want)} sealed"
+                          f" {_POINT_WHAT[point].split(' (')[0]}", "pbem", st.step)
