@@ -375,7 +375,8 @@ def status_text(d: dict) -> str:
     # a plain table: status runs after every step, and tabulate's import costs more than this
     lines.append(f"{'side':8}{'CP':>5}{'ELR':>5}{'SAN':>5}{'FP':>5}{'CG TVP':>8}  attack")
     for side, s in d["sides"].items():
-        lines.append(f"{side:8}{s['cp']:>5}{s['elr']:>5}{s['san']:>5}{s['fp']:>5}{s['tvp_total']:>8}  "
+        cp = "seal" if s.get("sealed") else s["cp"]  # ruling R47: the other side's CP, sealed
+        lines.append(f"{side:8}{cp:>5}{s['elr']:>5}{s['san']:>5}{s['fp']:>5}{s['tvp_total']:>8}  "
                      + ("yes" if s["attack_option"] else ""))
     if d["pending"]:
         lines.append("before `plcg next`:")

@@ -149,6 +149,8 @@ class Ledger:
                                     st.load_all()
                             except snapshot.SnapshotDamaged:
                                 st = None  # its settled part was edited: fold the log (and rebuild it)
+                        if st is not None and st.pbem is not None and st.pbem.get("seals") and not self._view_ok(st):
+                            st = None  # sealed secrets opened for another view, or revealed since (R47)
                         if st is not None:
                             st = fold(tail, st)
                             st._tail = len(tail)

@@ -245,6 +245,21 @@ def cp_unknown(st, side: str) -> bool:
     return st.pbem is not None and bool(st.pbem.get("cp_sealed", {}).get(side))
 
 
+def unknown_figures(st) -> set[tuple[int, str, str]]:
+    """(firefight, side, figure) this view cannot know (ruling R47): cp_gained of a sealed CP DR,
+    cp_spent of a firefight with a sealed purchase, cp_left from the first of either on."""
+    out: set = set()
+    if st.pbem is None:
+        return out
+    last = len(st.firefights)
+    for r in st.pbem.get("seals", {}).values():
+        if r["opened"] or r["what"] not in ("cp", "purchase"):
+            continue
+        out.add((r["ff"], r["side"], "cp_gained" if r["what"] == "cp" else "cp_spent"))
+        out |= {(n, r["side"], "cp_left") for n in range(r["ff"], last + 1)}
+    return out
+
+
 # ---- what is owed, and where it blocks ------------------------------------------------------------
 
 def _unrevealed(st, side: str, whats=None, ff=None):

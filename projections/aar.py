@@ -698,6 +698,10 @@ def _hex_key(hx: str):
     return (len(m.group(1)), m.group(1), int(m.group(2))) if m else (99, hx, 0)
 
 
+def _or_sealed(x) -> str:
+    return "sealed" if x is None else str(x)
+
+
 def _roster(h: History) -> list:
     st = h.final
     rows = roster_rows(st)
@@ -706,8 +710,9 @@ def _roster(h: History) -> list:
     for r in rows:
         first = r["side"] == "axis"
         if (r["firefight"], r["side"]) in h.secret:
-            hidden_spent[r["side"]] += r["cp_spent"]
+            hidden_spent[r["side"]] += r["cp_spent"] or 0
             r = {**r, "cp_spent": "?", "cp_left": "?"}
+        r = {**r, **{k: "sealed" for k in r.get("sealed", ())}}  # ruling R47: not revealed yet
         table.append([
             str(r["firefight"]) if first else "", r["date"] if first else "", r["time"] if first else "",
             (TYPE.get(r["type"], r["type"]) if r["type"] else "") if first else "", _side(r["side"]),
@@ -723,7 +728,8 @@ def _roster(h: History) -> list:
            ("table", head, table, {0, 5, 6, 7, 8, 9, 10, 11, 12}), ("open", "div", "totals", "totals")]
     t = totals(rows)
     out.append(("h", 3, ["Totals"], None))
-    out.append(("ul", [[("b", f"{_side(s)}:"), f" CP gained {v['cp_gained']}, spent {v['cp_spent'] - hidden_spent[s]}"
+    out.append(("ul", [[("b", f"{_side(s)}:"), f" CP gained {_or_sealed(v['cp_gained'])}, spent "
+                        f"{_or_sealed(None if v['cp_spent'] is None else v['cp_spent'] - hidden_spent[s])}"
                         + (" (and what is not yet revealed)" if any(k[1] == s for k in h.secret) else "")
                         + f"; CVP lost {v['cvp_lost']}; firefights won {v['wins']}; CG TVP {st.sides[s].tvp_total}."]
                        for s, v in t.items()], "facts"))
@@ -741,6 +747,8 @@ def chart_series(h: History) -> dict:
     st = h.final
     from cg.steps import ORDER
 
+    hidden = seal.unknown_figures(st)  # ruling R47: a sealed CP DR is not charted before its reveal
+
     def past(n: int, step: str) -> bool:
         if n != st.firefight:
             return n < st.firefight
@@ -753,7 +761,8 @@ def chart_series(h: History) -> dict:
         info = h.firefights.get(ff.n)
         done = past(ff.n, "3.52") and (ff.n < st.firefight or ff.winner is not None or ff.type == "idle")
         for s in ("axis", "allied"):
-            out["cp_gained"][s].append(ff.cp_gained[s] if past(ff.n, "2.1") else None)
+            out["cp_gained"][s].append(ff.cp_gained[s] if past(ff.n, "2.1") and (ff.n, s, "cp_gained") not in hidden
+                                       else None)
             out["cp_left"][s].append(None if (ff.n, s) in h.secret or not past(ff.n, "2.3") else ff.cp_left[s])
             elr[s] = ff.elr.get(s, elr[s])
             san[s] = ff.san.get(s, san[s])

@@ -8,7 +8,10 @@ TYPE = {"axis_assault": "Axis Assault", "allied_assault": "Allied Assault", "dua
 
 
 def roster_rows(st) -> list[dict]:
+    from cg.seal import unknown_figures  # lazy: only a campaign played by email seals
+
     st.load_all()  # the settled units too (a state loaded for a command lacks them)
+    hidden = unknown_figures(st)  # ruling R47: what this copy cannot know shows as None, "sealed"
     rows = []
     cg_tvp = {side: 0 for side in SIDES}  # 3.33: the CG total so far; a firefight not yet awarded carries it
     for ff in st.firefights:
@@ -23,6 +26,10 @@ def roster_rows(st) -> list[dict]:
                 "tvp": ff.tvp[side], "cg_tvp": cg_tvp[side],
                 "winner": ff.winner,
             })
+            if hidden:
+                gone = [k for k in ("cp_gained", "cp_spent", "cp_left") if (ff.n, side, k) in hidden]
+                if gone:
+                    rows[-1].update({k: None for k in gone}, sealed=gone)
     return rows
 
 
@@ -31,13 +38,17 @@ def totals(rows: list[dict]) -> dict:
     for side in SIDES:
         mine = [r for r in rows if r["side"] == side]
         out[side] = {
-            "cp_gained": sum(r["cp_gained"] for r in mine),
-            "cp_spent": sum(r["cp_spent"] for r in mine),
+            "cp_gained": None if any(r["cp_gained"] is None for r in mine) else sum(r["cp_gained"] for r in mine),
+            "cp_spent": None if any(r["cp_spent"] is None for r in mine) else sum(r["cp_spent"] for r in mine),
             "cvp_lost": sum(r["cvp_lost"] or 0 for r in mine),
             "wins": len({r["firefight"] for r in mine if r["winner"] == side}),
             "cg_tvp": mine[-1]["cg_tvp"] if mine else 0,
         }
     return out
+
+
+def _sealed(x):
+    return "sealed" if x is None else x
 
 
 def roster_text(st, rows: list[dict]) -> str:
@@ -49,13 +60,14 @@ def roster_text(st, rows: list[dict]) -> str:
             r["firefight"] if r["side"] == "axis" else "", r["date"] if r["side"] == "axis" else "",
             r["time"] if r["side"] == "axis" else "", TYPE.get(r["type"], r["type"]) if r["side"] == "axis" else "",
             r["side"], r["elr"] if r["elr"] is not None else "", r["san"] if r["san"] is not None else "",
-            r["cp_gained"], r["cp_spent"], r["cp_left"], "" if r["cvp_lost"] is None else r["cvp_lost"],
+            *("sealed" if r[k] is None else r[k] for k in ("cp_gained", "cp_spent", "cp_left")),
+            "" if r["cvp_lost"] is None else r["cvp_lost"],
             r["tvp"], r["cg_tvp"], "won" if r["winner"] == r["side"] else "",
         ])
     head = ["FF", "date", "time", "type", "side", "ELR", "SAN", "CP+", "CP-", "CP left", "CVP lost", "TVP",
             "CG TVP", "result"]
     t = totals(rows)
     foot = "\n".join(
-        f"{side}: CP gained {v['cp_gained']}, spent {v['cp_spent']}, CVP lost {v['cvp_lost']}, "
+        f"{side}: CP gained {_sealed(v['cp_gained'])}, spent {_sealed(v['cp_spent'])}, CVP lost {v['cvp_lost']}, "
         f"firefights won {v['wins']}, CG TVP {v['cg_tvp']}" for side, v in t.items())
     return f"CG Roster — {st.card.campaign.name}\n" + tabulate(table, headers=head) + "\n" + foot

@@ -95,7 +95,7 @@ def test_a_cp_dr_stays_sealed_and_the_cg_end_reveals_it(g):
         assert cli_run(g.db[side], "audit").code == 0
 
 
-def _forge(g, side: str, cmd_inner: dict | None = None, bad_opening: bool = False) -> str:
+def _forge(g, side: str, cmd_inner: dict | None = None, bad_opening: bool = False, rich: bool = False) -> str:
     """A cheating `side` appends what his ledger would refuse (straight into his file), signs and
     bundles it; the path of the bundle. cmd_inner: a sealed command the rules refuse; bad_opening:
     his reveal of the last seal holds another opening than the one committed to."""
@@ -108,7 +108,14 @@ def _forge(g, side: str, cmd_inner: dict | None = None, bad_opening: bool = Fals
     head = led.store.head()[0]
     if cmd_inner is not None:  # its events do not matter: the rules refuse the command before
         inner = {**cmd_inner, "by": side}
-        public, _ = seal.make(key, side, "purchase", inner, [], unstructure)
+        events = []
+        if rich:  # the events an honest buy would make, as if the side had the CP: they pass every check
+            from cg.commands import decide  # that does not know its CP (the other copy's, until the CG's end)
+
+            st.sides[side].cp += 1000
+            events = decide(st, dict(inner), head + 1)
+            st.sides[side].cp -= 1000
+        public, _ = seal.make(key, side, "purchase", inner, events, unstructure)
         e = Sealed(side=side, what="purchase", at=head + 1, commitment=public["commitment"], nonce=public["nonce"],
                    box=public["box"])
         cmd = public
@@ -182,3 +189,63 @@ def test_the_reveal_at_2_4_shows_the_attack_option_and_nothing_else(g):
     assert all(p.get("sealed") for p in js(g.cli("allied", "purchases", "axis", "--json"))["purchases"]
                if p["firefight"] == 2)
     assert st is not None
+
+
+def test_overspending_hidden_by_a_sealed_cp_dr_is_caught_when_the_cg_end_reveals_it(g):
+    g.play_to(2, "2.3")
+    g.do("allied", "attack", "allied")  # firefight 2 is fought (not Idle): its setup reveals the purchases
+    sync(g, "axis")
+    cp = js(g.cli("axis", "status", "--json"))["sides"]["axis"]["cp"]
+    assert js(g.cli("allied", "status", "--json"))["sides"]["axis"]["cp"] is None  # sealed at 2.1
+    # the axis player forges purchases beyond his CP (his own ledger would refuse the last of them)
+    spent = 0
+    for rg in ("A1", "I2", "G1", "G2", "I3", "V1"):
+        path = _forge(g, "axis", {"name": "buy", "side": "axis", "rg": rg, "mode": "entry"}, rich=True)
+        r = cli_run(g.db["allied"], "receive", path)
+        assert r.code == 0, r.err  # the allied copy cannot see his CP: nothing to refuse yet
+        g.holder = "allied"
+        spent += {"A1": 8, "I2": 7, "G1": 4, "G2": 3, "I3": 3, "V1": 2}[rg]
+        if spent > cp:
+            break
+    assert spent > cp
+    # the purchases are revealed at 2.6 and pass every rule the allied copy can check then
+    g.play_to(2, "2.6")
+    g.do("axis", "reveal")
+    sync(g, "allied")
+    theirs = js(g.cli("allied", "purchases", "axis", "--json"))["purchases"]
+    assert not any(p.get("sealed") for p in theirs) and js(g.cli("allied", "status", "--json"))["sides"]["axis"][
+        "cp"] is None
+    # the CG ends (axis concedes): his reveal of the CP DR shows the overspending, and is refused
+    g.do("allied", "concede", "allied")
+    g.send("allied")
+    assert g.cli("axis", "reveal").code == 0
+    path = g.bundle("axis", g.head("allied"))
+    before = rows(g.db["allied"])
+    r = cli_run(g.db["allied"], "receive", path)
+    assert r.code == 3 and "CP" in r.err and "2.3" in r.err, (r.code, r.err)
+    assert rows(g.db["allied"]) == before
+    r = cli_run(g.db["axis"], "audit", "--json")  # the cheat's own copy says so too
+    assert r.code == 1 and any(f["rule"] == "2.3" and "CP" in f["what"] for f in json.loads(r.out)["findings"])
+
+
+def test_what_the_other_player_reads_shows_sealed_values_as_sealed_never_as_figures(g, tmp_path):
+    g.play_to(2, "2.3")
+    g.do("axis", "buy", "axis", "I1")
+    sync(g, "allied")
+    mine = js(g.cli("axis", "roster", "--json"))
+    theirs = js(g.cli("allied", "roster", "--json"))
+    ax2 = [r for r in theirs if r["firefight"] == 2 and r["side"] == "axis"][0]
+    assert ax2["cp_gained"] is None and ax2["cp_spent"] is None and ax2["cp_left"] is None
+    assert set(ax2["sealed"]) == {"cp_gained", "cp_spent", "cp_left"}
+    own = [r for r in mine if r["firefight"] == 2 and r["side"] == "axis"][0]
+    assert isinstance(own["cp_gained"], int) and own["cp_spent"] == 5 and "sealed" not in own
+    al2 = [r for r in theirs if r["firefight"] == 2 and r["side"] == "allied"][0]
+    assert isinstance(al2["cp_gained"], int)  # his own figures: open in his own copy
+    for args in (["status"], ["roster"], ["purchases", "axis"], ["log"], ["export", "--format", "md"],
+                 ["export", "--format", "html"]):
+        r = g.cli("allied", *args)
+        assert r.code == 0, (args, r.err)
+        assert "None" not in r.out and "seal" in r.out, (args, [x for x in r.out.splitlines() if "None" in x or "sealed" in x][:5])
+        assert f"{own['cp_left']} CP left" not in r.out
+    text = g.cli("allied", "status").out
+    assert [line.split()[1] for line in text.splitlines() if line.startswith("axis ")] == ["seal"]
