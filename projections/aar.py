@@ -127,6 +127,7 @@ class History:
     firefights: dict  # n -> FirefightHistory
     store: object = None  # the open store the rows are read again from
     secret: set = attrs.Factory(set)  # (firefight, side) whose spending is not yet revealed (ruling R10)
+    hidden: set = attrs.Factory(set)  # (firefight, side, figure) sealed in play by email (ruling R47)
     played_upto: int = 0  # the last firefight with a winner: purchases up to it are public (ruling R10)
     purchases: dict | None = None  # side -> purchase_rows(final, side, reveal=True), built once
 
@@ -178,10 +179,9 @@ def walk(ledger, maps: bool = False) -> History:
     (ruling R47), whatever key the exporting copy holds."""
     with seal.viewing(seal.Opener(lambda: seal.log_openings(ledger.store))):
         h = _walk(ledger, maps)
-    if h.final.pbem is not None:  # a side whose CP DR is sealed: its CP from that firefight on are unknown
-        for r in h.final.pbem.get("seals", {}).values():
-            if r["what"] == "cp" and not r["opened"]:
-                h.secret |= {(n, r["side"]) for n in range(r["ff"], len(h.final.firefights) + 1)}
+    h.hidden = seal.unknown_figures(h.final)  # (firefight, side, figure) sealed (ruling R47)
+    # a side whose CP DR or purchase is sealed: its spending from that firefight on is not shown
+    h.secret |= {(n, side) for n, side, k in h.hidden if k == "cp_left"}
     return h
 
 
@@ -486,7 +486,7 @@ def _firefight(h: History, ff, html: bool) -> list:
         bought = [_side(s) for s in ("axis", "allied") if ff.attack.get(s)]
         facts.append([("b", "Attack Options:"), f" {', '.join(bought) if bought else 'none'}."])
     facts.append([("b", "CP:"), " " + "; ".join(
-        f"{_side(s)} gained {ff.cp_gained[s]}, " + (
+        f"{_side(s)} gained {'sealed (ruling R47)' if (ff.n, s, 'cp_gained') in h.hidden else ff.cp_gained[s]}, " + (
             "spending not yet revealed" if (ff.n, s) in h.secret else f"spent {ff.cp_spent[s]}, left {ff.cp_left[s]}")
         for s in ("axis", "allied")) + "."])
     # two columns in HTML: what was bought and set up | the result, then the folded sequence and map
@@ -598,6 +598,9 @@ def _purchase_table(st, n: int, h: History) -> list:
     for side in ("axis", "allied"):
         for r in h.purchases.get((side, n), ()):
             if r["side"] != side:
+                continue
+            if r.get("sealed"):  # ruling R47: there is one, its content sealed until the rules reveal it
+                out.append([_side(side), "sealed", "(revealed at setup, ruling R47)", "", "", "", "", ""])
                 continue
             if not (st.ended or r["revealed"] or h.played_upto >= n):
                 continue
@@ -747,7 +750,7 @@ def chart_series(h: History) -> dict:
     st = h.final
     from cg.steps import ORDER
 
-    hidden = seal.unknown_figures(st)  # ruling R47: a sealed CP DR is not charted before its reveal
+    hidden = h.hidden  # ruling R47: a sealed CP DR is not charted before its reveal
 
     def past(n: int, step: str) -> bool:
         if n != st.firefight:
