@@ -86,6 +86,8 @@ def test_a_cp_dr_stays_sealed_and_the_cg_end_reveals_it(g):
     # the CG ends: every secret left is owed, then revealed and checked whole
     g.do("axis", "concede", "axis")
     sync(g, "allied")
+    r = cli_run(g.db["allied"], "audit")  # the final audit cannot check what is still sealed: it says so
+    assert r.code == 1 and "axis has not revealed 1 sealed secret(s) since the CG ended" in r.out, r.out
     st = js(g.cli("allied", "status", "--json"))
     assert st["ended"] and any("axis owes the reveal" in p["what"] for p in st["pending"])
     g.do("axis", "reveal")
