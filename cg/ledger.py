@@ -128,7 +128,10 @@ class Ledger:
         op = self.opener()
         if st.pbem.get("stale"):
             return False
-        return all(r["opened"] == (op(c, r) is not None and "problem" not in r) for c, r in st.pbem["seals"].items())
+        if not op._keyed:
+            op._keyed, op.key = True, self.viewer_key()
+        keys = st.pbem["keys"]
+        return all(r["opened"] == op.can_open(c, r, keys) for c, r in st.pbem["seals"].items())
 
     def _state(self, at, use_snapshot, lazy):
         if at is not None:  # --at SEQ: a seq of the log, not a guess past either end of it

@@ -163,15 +163,32 @@ class Opener:
     """The openings a viewer has: the reveals the log holds (read once, on the first seal met) and,
     with a key, its own side's boxes."""
 
-    def __init__(self, revealed, key=None, side_of=None):
+    def __init__(self, revealed, key=None):
         self._revealed = revealed  # callable -> {commitment: opening}, read lazily
         self._known: dict | None = None
         self.key = key
-        self._side_of = side_of  # callable(pbem) -> the key's side
+        self._side_of = None  # the key's side, once asked
         self._cache: dict = {}
 
     def add(self, commitment: str, opening: dict) -> None:
         self._cache[commitment] = opening
+
+    def can_open(self, commitment: str, rec: dict, keys: dict) -> bool:
+        """Whether this view opens the seal, without opening it: the log reveals it, or it is the
+        key's own side's (its box opens with the key that made it)."""
+        if commitment in self._cache:
+            return self._cache[commitment] is not None
+        if self._known is None:
+            self._known = self._revealed()
+        got = self._known.get(commitment)
+        if got is not None and commitment_of(got) == commitment:
+            return True
+        if self.key is None:
+            return False
+        if self._side_of is None:
+            pub = "ed25519:" + self.key.public_key().public_bytes_raw().hex()  # as cg/pbem.public_line
+            self._side_of = next((s for s, k in keys.items() if k == pub), "")
+        return rec["side"] == self._side_of
 
     def __call__(self, commitment: str, rec: dict):
         if commitment in self._cache:
