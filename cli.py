@@ -336,7 +336,11 @@ def _pbem_status(st) -> dict:
             "signed": {s: (None if h is None else {"seq": h[0], "hash": h[1][:16]}) for s, h in pb["signed"].items()},
             "proposal": None if prop is None else {"side": prop["side"], "command": prop["command"].get("name")},
             "open_dice": [{"side": r["side"], "command": r["command"].get("name"), "commit": c[:16],
-                           "answered": r["answer"] is not None} for c, r in pb["requests"].items()]}
+                           "answered": r["answer"] is not None} for c, r in pb["requests"].items()],
+            # ruling R47: every sealed secret, whether revealed, and whether this copy can read it
+            "seals": [{"side": r["side"], "what": r["what"], "firefight": r["ff"], "step": r["step"], "seq": r["seq"],
+                       "commitment": c[:16], "revealed": r["revealed"], "sealed": not r["opened"]}
+                      for c, r in pb.get("seals", {}).items()]}
 
 
 @main.command()

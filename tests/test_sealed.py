@@ -79,6 +79,9 @@ def test_a_cp_dr_stays_sealed_and_the_cg_end_reveals_it(g):
     assert theirs["cp"] is None and theirs["sealed"] is True
     mine = js(g.cli("axis", "status", "--json"))["sides"]["axis"]
     assert isinstance(mine["cp"], int) and "sealed" not in mine
+    seals = [x for x in js(g.cli("allied", "status", "--json"))["pbem"]["seals"] if x["firefight"] == 2]
+    assert [(x["side"], x["what"], x["step"], x["revealed"], x["sealed"]) for x in seals] == [
+        ("axis", "cp", "2.1", False, True)]
     roll = [x for x in map(json.loads, g.cli("allied", "log", "--json").out.splitlines()) if x["type"] == "sealed"][-1]
     assert roll["what"] == "cp" and roll["roll"] == {"dice": None, "final": None, "outcome": None, "sealed": True}
     # the step no longer owes axis's CP DR in either copy
