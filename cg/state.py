@@ -7,6 +7,7 @@ never mutates it. `copy()` gives an independent state (used before folding a com
 from __future__ import annotations
 
 import copy as _copy
+import functools
 import re
 
 import attrs
@@ -219,8 +220,12 @@ class CampaignState:
 
         if not revision.on(self, "strategic_grows"):
             return base
-        grown = {h for h, items in self.terrain.items() if any(i.split(":")[0] in GROWS_STRATEGIC for i in items)}
-        grown |= {u.hex for u in self.units.values() if u.kind == "gun" and u.hex and u.status == "on_map"}
+        # asked by every command that reads map control: the terrain by its items (a few hundred at
+        # most), the Guns through an index of them, not by a walk over every unit ever bought
+        grown = {h for h, items in self.terrain.items() if any(map(_grows_strategic, items))}
+        units = self.units
+        grown |= {u.hex for k in _gun_keys(self) if (u := units.get(k)) is not None
+                  and u.kind == "gun" and u.hex and u.status == "on_map"}
         return base | grown
 
     def map_control(self):
@@ -289,6 +294,38 @@ _LAST_CONTROL: list = [None, None, None]
 _LAST_GRID: list = [None, None]
 # 1.4: terrain the campaign keeps that makes a hex Strategic Terrain (rules revision 2)
 GROWS_STRATEGIC = ("rubble", "pillbox", "foxhole", "trench", "at_ditch", "entrenchment")
+
+
+@functools.lru_cache(maxsize=4096)
+def _grows_strategic(item: str) -> bool:
+    """Whether an item of a hex's kept terrain ("foxhole:axis") makes it Strategic Terrain (1.4, revision 2)."""
+    return item.split(":")[0] in GROWS_STRATEGIC
+
+
+# The Guns of the last units dicts asked about: (the dict, how many units it held, its last unit's
+# key, the keys of its Guns). A unit's kind never becomes "gun" after it is made (only a squad turns
+# HS, cg/evolve.py) and units are only ever added, which the count and the last key show: the index
+# is rebuilt only then. Two entries: the state deciding and one other (the dicts are held, so an
+# entry can never stand for a new dict at a freed one's address).
+_GUNS: list = []
+
+
+def _gun_keys(st) -> tuple:
+    units = st.units
+    n = len(units)
+    last = next(reversed(units), None) if n else None
+    for hit in _GUNS:
+        if hit[0] is units:
+            if hit[1] == n and hit[2] == last:
+                return hit[3]
+            _GUNS.remove(hit)
+            break
+    keys = tuple(k for k, u in units.items() if u.kind == "gun")
+    _GUNS.insert(0, (units, n, last, keys))
+    del _GUNS[2:]
+    return keys
+
+
 LEADER_RE = re.compile(r"^\d{1,2}[-+]\d$")
 MMC_RE = re.compile(r"^(\d+)-(\d+)-(\d+)(\s*hs)?$", re.I)
 
