@@ -86,3 +86,21 @@ def test_1_4_an_emplaced_gun_makes_its_hex_strategic_terrain_also_one_bought_aft
     r = cli_run(c.path, "end", "--turn", "4", "--cvp-lost", "axis=1", "--cvp-lost", "allied=1", "--control", f"axis={hx}")
     assert r.code == 0, r.err
     c.close()
+
+
+def test_1_4_rubble_folded_into_a_state_whose_map_was_read_makes_its_hex_strategic(tmp_path):
+    # strategic() keeps the terrain's verdict until a fold handler changes some terrain (cg/state.py)
+    from cg.evolve import evolve
+
+    c = Campaign(tmp_path / "r.plcg", seed="rubble",
+                 plan={1: {"end": {"cvp_lost": {"axis": 1, "allied": 1}, "terrain": ["G2=rubble"]}}})
+    c.advance(1, "2.9")
+    folded = c.state().copy()
+    assert "G2" not in folded.strategic()
+    c.advance(1, "3.1")
+    for seq, batch, etype, p in list(c.led.records()):
+        if seq > folded.seq:
+            evolve(folded, etype, p, seq, batch)
+            folded.strategic()
+    assert "G2" in folded.strategic() and folded.strategic() == c.state().strategic()
+    c.close()
