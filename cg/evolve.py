@@ -14,7 +14,8 @@ from cg import tables
 from cg.card_schema import parse_card
 from cg.items import MINES  # 3.52: all mines are one item (mines, ap_mine, at_mine, known_minefield)
 from cg.rules import winner_by_cvp
-from cg.state import SIDES, CampaignState, FirefightRecord, Purchase, Unit, expand_units, loss_cvp, unit_kind
+from cg.state import (SIDES, CampaignState, FirefightRecord, Purchase, Unit, expand_units, loss_cvp,
+                      terrain_changed, unit_kind)
 
 HANDLERS: dict[str, Callable] = {}
 
@@ -383,6 +384,7 @@ def _fortified(st, p):
     if p.get("hex"):
         strength = (p.get("detail") or {}).get("factors")
         st.terrain.setdefault(p["hex"], []).append(f"{p['kind']}:{side}" + (f":{strength}" if strength else ""))
+        terrain_changed()
     if p.get("unit") and st.unit(p["unit"], side) is not None:
         st.unit(p["unit"], side).hip = True
 
@@ -520,6 +522,7 @@ def _ended(st, p):
         ff.lost.append([lu["side"], lu["unit"]])
     for t in p["terrain"]:
         st.terrain.setdefault(t["hex"], []).append(t["item"])
+        terrain_changed()
     for key, attr in (("encircled", "encircled"), ("wounded", "wounded"), ("shocked", "shocked")):
         for su in p.get(key, ()):
             setattr(st.unit(su["unit"], su["side"]), attr, True)
@@ -634,6 +637,7 @@ def _isolated(st, p):
 
 @on("terrain_changed")
 def _terrain(st, p):
+    terrain_changed()
     for c in p["changes"]:
         items = st.terrain.setdefault(c["hex"], [])
         if c["change"] == "add":
@@ -735,6 +739,7 @@ def _san(st, p):
 def _clear(st, p):
     hx, item = p["hex"], p["item"]
     st.cleared.add(f"{hx}:{item}")
+    terrain_changed()
     items = st.terrain.get(hx, [])
     kinds = [it.split(":")[0] for it in items]
     if p["roll"]["outcome"] == "eliminated":

@@ -7,6 +7,7 @@ never mutates it. `copy()` gives an independent state (used before folding a com
 from __future__ import annotations
 
 import copy as _copy
+import functools
 import re
 
 import attrs
@@ -131,7 +132,8 @@ class CampaignState:
     purchase_count: dict = attrs.Factory(dict)  # "axis:I1" -> times bought in the CG
     units: dict = attrs.Factory(dict)
     control: dict = attrs.Factory(dict)  # strategic hex -> side
-    terrain: dict = attrs.Factory(dict)  # hex -> [items] kept between firefights (CG5)
+    terrain: dict = attrs.Factory(dict)  # hex -> [items] kept between firefights (CG5); cg/evolve.py alone
+    # changes it and calls terrain_changed() when it does (strategic() keeps its verdict until then)
     done: set = attrs.Factory(set)  # what the current step has recorded ("cp:axis", "end", ...)
     cleared: set = attrs.Factory(set)  # 3.52 "hex:item" tried this RePh
     ap_failed: set = attrs.Factory(set)  # 3.52 Locations where an A-P mine attempt failed
@@ -219,11 +221,12 @@ class CampaignState:
 
         if not revision.on(self, "strategic_grows"):
             return base
-        from cg.items import GROWS_STRATEGIC  # 1.4: rubble, pillbox, foxhole, trench, A-T ditch
-
-        grown = {h for h, items in self.terrain.items() if any(i.split(":")[0] in GROWS_STRATEGIC for i in items)}
-        grown |= {u.hex for u in self.units.values() if u.kind == "gun" and u.hex and u.status == "on_map"}
-        return base | grown
+        # asked by every command that reads map control: the terrain's verdict kept until terrain
+        # changes, the Guns through an index of them, not by a walk over every unit ever bought
+        units = self.units
+        guns = {u.hex for k in _gun_keys(self) if (u := units.get(k)) is not None
+                and u.kind == "gun" and u.hex and u.status == "on_map"}
+        return base | _grown_terrain(self.terrain) | guns
 
     def map_control(self):
         """The 1.4 control picture of the current control (memoised per map, Strategic Terrain and control)."""
@@ -289,6 +292,65 @@ _CONTROL: dict = {}  # map control is a pure function of the map and who control
 # last map's Grid: what deciding a run of commands asks for again and again.
 _LAST_CONTROL: list = [None, None, None]
 _LAST_GRID: list = [None, None]
+@functools.lru_cache(maxsize=4096)
+def _grows_strategic(item: str) -> bool:
+    """Whether an item of a hex's kept terrain ("foxhole:axis") makes it Strategic Terrain (1.4, revision 2)."""
+    from cg.items import GROWS_STRATEGIC  # 1.4: rubble, pillbox, foxhole, trench, A-T ditch (once per item)
+
+    return item.split(":")[0] in GROWS_STRATEGIC
+
+
+# The hexes a terrain dict's items make Strategic Terrain, for the last two dicts asked about: (the
+# dict, the terrain epoch then, the hexes). Any change to any state's terrain (cg/evolve.py, the only
+# code that changes it) moves the epoch on, so a verdict is only kept while no terrain has changed;
+# the dicts are held, so an entry can never stand for a new dict at a freed one's address.
+_TERRAIN_EPOCH: list = [0]
+_GROWN: list = []
+
+
+def terrain_changed() -> None:
+    """Called by every fold handler that changes a state's kept terrain."""
+    _TERRAIN_EPOCH[0] += 1
+
+
+def _grown_terrain(terrain: dict) -> frozenset:
+    epoch = _TERRAIN_EPOCH[0]
+    for hit in _GROWN:
+        if hit[0] is terrain:
+            if hit[1] == epoch:
+                return hit[2]
+            _GROWN.remove(hit)
+            break
+    grown = frozenset(h for h, items in terrain.items() if any(map(_grows_strategic, items)))
+    _GROWN.insert(0, (terrain, epoch, grown))
+    del _GROWN[2:]
+    return grown
+
+
+# The Guns of the last units dicts asked about: (the dict, how many units it held, its last unit's
+# key, the keys of its Guns). A unit's kind never becomes "gun" after it is made (only a squad turns
+# HS, cg/evolve.py) and units are only ever added, which the count and the last key show: the index
+# is rebuilt only then. Two entries: the state deciding and one other (the dicts are held, so an
+# entry can never stand for a new dict at a freed one's address).
+_GUNS: list = []
+
+
+def _gun_keys(st) -> tuple:
+    units = st.units
+    n = len(units)
+    last = next(reversed(units), None) if n else None
+    for hit in _GUNS:
+        if hit[0] is units:
+            if hit[1] == n and hit[2] == last:
+                return hit[3]
+            _GUNS.remove(hit)
+            break
+    keys = tuple(k for k, u in units.items() if u.kind == "gun")
+    _GUNS.insert(0, (units, n, last, keys))
+    del _GUNS[2:]
+    return keys
+
+
 LEADER_RE = re.compile(r"^\d{1,2}[-+]\d$")
 MMC_RE = re.compile(r"^(\d+)-(\d+)-(\d+)(\s*hs)?$", re.I)
 

@@ -55,3 +55,52 @@ def test_1_4_new_rubble_becomes_strategic_terrain_that_can_be_controlled(tmp_pat
             hc = c.state().map_control().hexes["G2"]
             assert hc.cthc == "axis"  # a controlled Strategic Terrain hex heads its own CTHC
         c.close()
+
+
+def test_1_4_an_emplaced_gun_makes_its_hex_strategic_terrain_also_one_bought_after_the_map_was_read(tmp_path):
+    # the Guns are found through an index of them (cg/state.py), kept while no unit is added: a state
+    # whose map was read before the Gun was bought, folded on in place as replay and the audit do, must
+    # not hide it once it is set up
+    from cg.evolve import evolve
+
+    c = Campaign(tmp_path / "g.plcg", seed="gun")
+    c.advance(1, "2.3")
+    folded = c.state().copy()
+    before = folded.strategic()
+    c.run("buy", side="axis", rg="G1", mode="on-map")
+    c.advance(1, "2.6")
+    st = c.state()
+    mc = st.map_control()
+    hx = next(h for h in mc.hexes if h not in before and mc.situation(h, "axis") == "friendly_mlr")
+    gun = next(u for u in st.units.values() if u.side == "axis" and u.kind == "gun")
+    assert hx not in st.strategic()
+    c.run("setup", side="axis", unit=gun.id, hex=hx)
+    assert hx in c.state().strategic()
+    assert folded.strategic() == before  # read again before the purchase is folded into it
+    for seq, batch, etype, p in list(c.led.records()):
+        if seq > folded.seq:
+            evolve(folded, etype, p, seq, batch)
+            folded.strategic()  # read after every event, as deciding each command does
+    assert hx in folded.strategic() and folded.strategic() == c.state().strategic()
+    c.advance(1, "2.9")
+    r = cli_run(c.path, "end", "--turn", "4", "--cvp-lost", "axis=1", "--cvp-lost", "allied=1", "--control", f"axis={hx}")
+    assert r.code == 0, r.err
+    c.close()
+
+
+def test_1_4_rubble_folded_into_a_state_whose_map_was_read_makes_its_hex_strategic(tmp_path):
+    # strategic() keeps the terrain's verdict until a fold handler changes some terrain (cg/state.py)
+    from cg.evolve import evolve
+
+    c = Campaign(tmp_path / "r.plcg", seed="rubble",
+                 plan={1: {"end": {"cvp_lost": {"axis": 1, "allied": 1}, "terrain": ["G2=rubble"]}}})
+    c.advance(1, "2.9")
+    folded = c.state().copy()
+    assert "G2" not in folded.strategic()
+    c.advance(1, "3.1")
+    for seq, batch, etype, p in list(c.led.records()):
+        if seq > folded.seq:
+            evolve(folded, etype, p, seq, batch)
+            folded.strategic()
+    assert "G2" in folded.strategic() and folded.strategic() == c.state().strategic()
+    c.close()
