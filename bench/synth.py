@@ -201,9 +201,31 @@ def signed_ledger_class(base, keys: dict):
         unsigned = 0
         signatures = 0
 
+        def opener(self):
+            """One process plays both players: each side's sealed secrets (ruling R47) open here, as
+            each in his own copy reads his own."""
+            if self._opener is None:
+                self._opener = _BothKeys(self, keys)
+            return self._opener
+
+        def reveal_owed(self):
+            """Each side reveals what the rules reveal where it stands (2.4, 2.6, 3.44, the CG's end)."""
+            from cg import seal
+
+            for _ in range(2):
+                st = getattr(self, "state_after", None) or self.state(lazy=True)
+                side = next((s for s in keys if seal.owed(st, s)), None)
+                if side is None:
+                    return
+                if side != self.holder:
+                    self._sign()
+                    self.holder = side
+                self.unsigned += len(self.reveal(keys[side]))
+
         def run(self, cmd: dict, key=None):
             if key is not None:
                 return super().run(cmd, key)
+            self.reveal_owed()
             side = str(cmd.get("side") or "").lower()
             side = side if side in keys else self.holder
             if side != self.holder:
@@ -233,6 +255,38 @@ def signed_ledger_class(base, keys: dict):
             self.signatures += 1
 
     return SignedLedger
+
+
+def _both_keys_class():
+    from cg import seal
+
+    class BothKeys(seal.Opener):
+        """A view that opens both sides' seals: the log's reveals, else either key's box."""
+
+        def __init__(self, led, keys: dict):
+            super().__init__(lambda: seal.log_openings(led.store), None)
+            self._keys = list(keys.values())
+            self._keyed = True
+
+        def __call__(self, commitment, rec):
+            got = super().__call__(commitment, rec)
+            if got is None and rec.get("box"):
+                for k in self._keys:
+                    got = seal.open_box(k, rec["nonce"], rec["box"])
+                    if got is not None and seal.commitment_of(got) == commitment:
+                        break
+                    got = None
+                self._cache[commitment] = got
+            return got
+
+        def can_open(self, commitment, rec, keys):
+            return True
+
+    return BothKeys
+
+
+def _BothKeys(led, keys):
+    return _both_keys_class()(led, keys)
 
 
 class Player:
@@ -584,6 +638,7 @@ def build(path: str, firefights: int = 100, units_per_side: int = 255, seed: str
     try:
         p = play(led, firefights, units_per_side, seed, echo)
         if signed:
+            led.reveal_owed()  # the CG's end: what is still sealed (ruling R47)
             led._sign()
         seq = led.store.head()[0]
     finally:
