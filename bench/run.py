@@ -147,7 +147,8 @@ def child_audit(path: str) -> dict:
 
 
 def _setup_commands(path: str, n: int, seed: str = "append") -> list[dict]:
-    """`n` setup commands (2.6) of live units into hexes of their side's CTHC, alternating sides."""
+    """`n` setup commands (2.6) of live units into hexes of their side's CTHC, alternating the sides
+    that may still set up."""
     import random
 
     from cg.ledger import Ledger
@@ -164,9 +165,12 @@ def _setup_commands(path: str, n: int, seed: str = "append") -> list[dict]:
     spots = {s: [h for h, hc in mc.hexes.items() if hc.cthc == s and hc.isolated != s] for s in ("axis", "allied")}
     units = {s: [u for u in st.units.values() if u.side == s and u.status in ("available", "on_map")]
              for s in ("axis", "allied")}
+    # 2.6 (rules revision 2): the side that sets up first sets up no more once the other has begun
+    sides = [s for s in ("axis", "allied") if not (s == st.ff.setup_first and
+                                                  f"setup:{'allied' if s == 'axis' else 'axis'}" in st.done)]
     cmds = []
     for i in range(n):
-        side = ("axis", "allied")[i % 2]
+        side = sides[i % len(sides)]
         u = rnd.choice(units[side])
         cmds.append({"name": "setup", "side": side, "unit": u.id, "hex": rnd.choice(spots[side])})
     return cmds
