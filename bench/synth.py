@@ -647,7 +647,7 @@ def build(path: str, firefights: int = 100, units_per_side: int = 255, seed: str
             "run_seconds": p.t_run, "firefight": p.st.firefight, "step": p.st.step}
 
 
-GENERATOR = 5  # bump when the campaign the players play changes (the cache key holds it)
+GENERATOR = 6  # 6: the signed players seal secrets (R47); bump when the campaign the players play changes (the cache key holds it)
 
 
 def _source_key() -> str:
