@@ -337,10 +337,10 @@ def _pbem_status(st) -> dict:
             "proposal": None if prop is None else {"side": prop["side"], "command": prop["command"].get("name")},
             "open_dice": [{"side": r["side"], "command": r["command"].get("name"), "commit": c[:16],
                            "answered": r["answer"] is not None} for c, r in pb["requests"].items()],
-            # ruling R47: every sealed secret, whether revealed, and whether this copy can read it
+            # ruling R47: every sealed secret not yet revealed, and whether this copy can read it
             "seals": [{"side": r["side"], "what": r["what"], "firefight": r["ff"], "step": r["step"], "seq": r["seq"],
-                       "commitment": c[:16], "revealed": r["revealed"], "sealed": not r["opened"]}
-                      for c, r in pb.get("seals", {}).items()]}
+                       "commitment": c[:16], "sealed": not r["opened"]} for c, r in pb.get("seals", {}).items()],
+            "revealed": dict(pb.get("revealed_n", {}))}
 
 
 @main.command()

@@ -158,10 +158,11 @@ def state_of(started: dict | None) -> dict | None:
             "signed": {s: None for s in SIDES},  # each side's last signed head [seq, hash]
             "proposal": None,  # a shared fact proposed by one side: {"side", "command"} (ruling R45)
             "requests": {},  # commit -> {"side", "command", "answer"}: two-party dice not yet revealed
-            # sealed secrets (cg/seal.py, ruling R47): commitment -> the seal; the reveal points made
+            # sealed secrets (cg/seal.py, ruling R47): commitment -> a seal not yet revealed; the reveal points made
             # ("FF:POINT:SIDE", "end:SIDE"); sides whose CP this view does not know
             "sealing": bool(started.get("sealed")), "seals": {}, "points": [],
-            "cp_sealed": {s: False for s in SIDES}, "leaders_made": {s: 0 for s in SIDES}}
+            "cp_sealed": {s: False for s in SIDES}, "leaders_made": {s: 0 for s in SIDES},
+            "revealed_n": {s: 0 for s in SIDES}}  # how many seals each side has revealed (they leave `seals`)
 
 
 def two_party(st) -> bool:

@@ -458,7 +458,7 @@ def _audit_rows(store, reader, dice) -> dict:
                                   " plcg bug to report; no command from here on can be decided again")
     if st is not None and st.ended and seal.sealing(st):  # ruling R47: the final audit checks everything
         for side in ("axis", "allied"):
-            left = [c for c, r in st.pbem["seals"].items() if r["side"] == side and not r["revealed"]]
+            left = [c for c, r in st.pbem["seals"].items() if r["side"] == side]
             if left:
                 find(st.seq, "reveal", f"{side} has not revealed {len(left)} sealed secret(s) since the CG ended:"
                                        " they cannot be checked until it does (plcg reveal)")

@@ -80,8 +80,7 @@ def test_a_cp_dr_stays_sealed_and_the_cg_end_reveals_it(g):
     mine = js(g.cli("axis", "status", "--json"))["sides"]["axis"]
     assert isinstance(mine["cp"], int) and "sealed" not in mine
     seals = [x for x in js(g.cli("allied", "status", "--json"))["pbem"]["seals"] if x["firefight"] == 2]
-    assert [(x["side"], x["what"], x["step"], x["revealed"], x["sealed"]) for x in seals] == [
-        ("axis", "cp", "2.1", False, True)]
+    assert [(x["side"], x["what"], x["step"], x["sealed"]) for x in seals] == [("axis", "cp", "2.1", True)]
     roll = [x for x in map(json.loads, g.cli("allied", "log", "--json").out.splitlines()) if x["type"] == "sealed"][-1]
     assert roll["what"] == "cp" and roll["roll"] == {"dice": None, "final": None, "outcome": None, "sealed": True}
     # the step no longer owes axis's CP DR in either copy
@@ -125,7 +124,7 @@ def _forge(g, side: str, cmd_inner: dict | None = None, bad_opening: bool = Fals
                    box=public["box"])
         cmd = public
     else:
-        c = [c for c, r in st.pbem["seals"].items() if r["side"] == side and not r["revealed"]][-1]
+        c = [c for c, r in st.pbem["seals"].items() if r["side"] == side][-1]
         fake = {"command": {"name": "buy", "side": side, "rg": "I2", "by": side}, "events": [], "salt": "00"}
         e = SealsRevealed(side=side, point="2.6", openings=({"commitment": c, "opening": fake},))
         cmd = {"name": "unseal", "by": side, "point": "2.6", "openings": [dict(o) for o in e.openings]}
