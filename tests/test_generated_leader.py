@@ -16,13 +16,16 @@ def oob(path, side) -> dict:
     return {u["unit"]: u for u in json.loads(r.out)}
 
 
-def at_3_45(tmp_path, name="c.plcg", revision=None, positions=True):
+def at_3_45(tmp_path, name="c.plcg", revision=None, positions=True, gun=False):
     """Allied lost both leaders of I1 and I2 (3.45: may generate one); with positions, squad A stands in
     the Allied MLR and squad B, left Isolated by a failed 3.216 redeployment, in Uncontrolled Terrain."""
     db = tmp_path / name
     extra = ["--rules-revision", str(revision)] if revision else []
     assert cli_run(db, "new", "--card", "sample", "--seed", "gl", *extra).code == 0
-    c = Campaign.attach(db, plan={ff: dict(p) for ff, p in PLAN.items()})
+    plan = {ff: dict(p) for ff, p in PLAN.items()}
+    if gun:  # and a 57mm AT Gun with its crew
+        plan[1]["buy"] = [*plan[1]["buy"], ("allied", "G1")]
+    c = Campaign.attach(db, plan=plan)
     c.advance(1, "2.9")
     st = c.state()
     mc, grid = st.map_control(), st.grid()
@@ -35,6 +38,11 @@ def at_3_45(tmp_path, name="c.plcg", revision=None, positions=True):
            *[a for x in leaders for a in ("--lost", f"allied:{x}")]]
     if positions:
         end += ["--position", f"allied:{a}={home}", "--position", f"allied:{b}={out}"]
+    if gun:  # the crew alone in another hex of the Allied MLR
+        crew = next(u.id for u in st.side_units("allied") if u.kind == "crew")
+        alone = next(h for h in grid.hexes() if h != home and mc.situation(h, "allied") == "friendly_mlr"
+                     and not mc.hexes[h].strategic)
+        end += ["--position", f"allied:{crew}={alone}"]
     assert cli_run(db, *end).code == 0
     if positions:
         c.advance(1, "3.2")
@@ -103,3 +111,15 @@ def test_hex_is_for_a_generated_leader_only(tmp_path):
     r = cli_run(db, "leader", "allied", "I1", "--hex", "B5")
     assert r.code == 2 and "--generated" in r.err and r.err.count("\n") == 1
     assert rows(db) == before
+
+
+def test_a_crew_is_an_mmc_a_generated_leader_may_be_placed_with(tmp_path):
+    # ASL A1.1: squads, half-squads and crews are MMC (3.45: "placed with non-Isolated MMC on map")
+    c, home, out = at_3_45(tmp_path, gun=True)
+    st = c.state()
+    crew = next(u for u in st.side_units("allied") if u.kind == "crew")
+    assert not any(u.hex == crew.hex for u in st.side_units("allied") if u.kind in ("squad", "hs"))
+    r = generate(c, crew.hex)
+    assert r.code == 0, r.err
+    placed = [u for u in oob(c.path, "allied").values() if u.get("hex") == crew.hex and u["unit"] != crew.id]
+    assert placed, oob(c.path, "allied")

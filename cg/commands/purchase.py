@@ -246,7 +246,8 @@ def _placed_with_mmc(st: CampaignState, side: str, hx: str) -> None:
     is taken at its word (ruling R33)."""
     if not any(u.hex for u in st.side_units(side)):
         return
-    mmc = [u for u in st.side_units(side) if u.kind in ("squad", "hs") and u.status == "on_map" and u.hex == hx]
+    # MMC: squads, half-squads and crews (ASL A1.1)
+    mmc = [u for u in st.side_units(side) if u.kind in ("squad", "hs", "crew") and u.status == "on_map" and u.hex == hx]
     if not mmc:
         raise Refused(f"--hex {hx}: no {side} MMC stands there on map; a generated leader is placed with a "
                       "non-Isolated MMC on map (or enters as a reinforcement: no --hex)", "3.45", st.step)
