@@ -266,7 +266,6 @@ def _both_keys_class():
         def __init__(self, led, keys: dict):
             super().__init__(lambda: seal.log_openings(led.store), None)
             self._keys = list(keys.values())
-            self._keyed = True
 
         def __call__(self, commitment, rec):
             got = super().__call__(commitment, rec)

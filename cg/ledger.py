@@ -46,7 +46,7 @@ class Ledger:
     def opener(self):
         """Which sealed secrets this view opens: the reveals in the log, and with a key its own."""
         if self._opener is None:
-            self._opener = _Opener(self)
+            self._opener = seal.Opener(lambda: seal.log_openings(self.store), self.viewer_key)
         return self._opener
 
     @classmethod
@@ -128,8 +128,6 @@ class Ledger:
         op = self.opener()
         if st.pbem.get("stale"):
             return False
-        if not op._keyed:
-            op._keyed, op.key = True, self.viewer_key()
         keys = st.pbem["keys"]
         return all(r["opened"] == op.can_open(c, r, keys) for c, r in st.pbem["seals"].items())
 
@@ -417,20 +415,6 @@ class Ledger:
 
     def close(self):
         self.store.close()
-
-
-class _Opener(seal.Opener):
-    """A Ledger's view (ruling R47): the reveals its log holds, and its key's own seals."""
-
-    def __init__(self, led: "Ledger"):
-        super().__init__(lambda: seal.log_openings(led.store), None)
-        self._led = led
-        self._keyed = False
-
-    def __call__(self, commitment, rec):
-        if not self._keyed:
-            self._keyed, self.key = True, self._led.viewer_key()
-        return super().__call__(commitment, rec)
 
 
 def _check_whole(path: str, head: tuple, rows: list, check) -> None:

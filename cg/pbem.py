@@ -30,7 +30,7 @@ from cg import seal
 from events.errors import BadInput, Refused
 
 SIDES = ("axis", "allied")
-PUB_PREFIX = "ed25519:"
+PUB_PREFIX = seal.PUB_PREFIX
 POLICIES = ("any", "two-party")  # --dice-policy values this module decides
 
 
@@ -47,8 +47,7 @@ def new_keypair() -> tuple[bytes, str]:
     return pem, public_line(sk)
 
 
-def public_line(sk) -> str:
-    return PUB_PREFIX + sk.public_key().public_bytes_raw().hex()
+public_line = seal.public_line  # `ed25519:HEX`
 
 
 def load_private(path: str):
@@ -230,11 +229,7 @@ def authorize(st, cmd: dict) -> None:
 
 def commit_value(sk, nonce: str) -> str:
     """The committing side's secret value: recomputable from its key and the public nonce only."""
-    from cryptography.hazmat.primitives import serialization
-
-    raw = sk.private_bytes(serialization.Encoding.Raw, serialization.PrivateFormat.Raw,
-                           serialization.NoEncryption())
-    return hmac.new(raw, f"plcg two-party {nonce}".encode(), hashlib.sha256).hexdigest()
+    return hmac.new(seal.raw_private(sk), f"plcg two-party {nonce}".encode(), hashlib.sha256).hexdigest()
 
 
 def commitment(value: str) -> str:

@@ -6,14 +6,14 @@ Battlefield Promotion dr. In a campaign played by email (a campaign whose keys s
 command a side gives at 2.1, 2.3 and 3.44 (and the reveal of its two-party dice there) is appended as
 a `sealed` event instead of its events:
 
-- its opening {"command": the command as decided (with the ledger's dice), "salt": 32 random bytes}
-  hashed: `commitment` = sha256 of the opening's canonical JSON;
+- its opening {"command": the command as decided (with the ledger's dice), "events": what it decided
+  less the CP balances they leave behind, "salt": 32 random bytes} hashed: `commitment` = sha256 of
+  the opening's canonical JSON;
 - the opening encrypted to the side's own key (ChaCha20-Poly1305, key = HMAC(private key, nonce)):
   `box`. Both copies hold it; only that side's key opens it, so a player's secret lives in the shared
   history itself and either copy can reveal it.
 
-The opening also holds the events the command decided, less the CP balances they leave behind. The
-fold applies them where the seal stands when the viewer can open it (its own key, or the log holds
+The fold applies the opening's events where the seal stands when the viewer can open it (its own key, or the log holds
 its reveal); the audit decides the command there again and compares. A seal it cannot open is
 only its public part: that the side rolled its CP (`what` cp) or promotion dr, bought something, and
 the two-party dice it asks for or resolves. A side whose CP DR is sealed has unknown CP in that view.
@@ -44,7 +44,7 @@ WHAT = {"cp": "cp", "buy": "purchase", "patrols": "purchase", "attack": "purchas
         "oba": "purchase", "leader": "purchase", "promote": "promote", "harden": "harden"}
 WHAT_AT = {"2.1": ("cp",), "2.3": ("purchase",), "3.44": ("promote", "harden")}
 POINTS = ("2.4", "2.6", "3.44", "end")
-
+PUB_PREFIX = "ed25519:"  # a public key as one line
 
 
 # ---- crypto: a salted hash and a box only its side's key opens ----------------------------------------
@@ -57,12 +57,22 @@ def commitment_of(opening: dict) -> str:
     return hashlib.sha256(canonical(opening)).hexdigest()
 
 
-def _box_key(sk, nonce: str) -> bytes:
+def raw_private(sk) -> bytes:
+    """The Ed25519 private key's 32 bytes: the HMAC key of what a player derives from it (cg/pbem.py's
+    two-party value, the seals' box keys)."""
     from cryptography.hazmat.primitives import serialization
 
-    raw = sk.private_bytes(serialization.Encoding.Raw, serialization.PrivateFormat.Raw,
-                           serialization.NoEncryption())
-    return hmac.new(raw, f"plcg seal {nonce}".encode(), hashlib.sha256).digest()
+    return sk.private_bytes(serialization.Encoding.Raw, serialization.PrivateFormat.Raw,
+                            serialization.NoEncryption())
+
+
+def public_line(sk) -> str:
+    """The public key as one line `ed25519:HEX` (what `plcg keys new` prints and campaign_started holds)."""
+    return PUB_PREFIX + sk.public_key().public_bytes_raw().hex()
+
+
+def _box_key(sk, nonce: str) -> bytes:
+    return hmac.new(raw_private(sk), f"plcg seal {nonce}".encode(), hashlib.sha256).digest()
 
 
 def seal_box(sk, nonce: str, opening: dict) -> str:
@@ -161,43 +171,51 @@ def opening_of(commitment: str, rec: dict) -> dict | None:
 
 class Opener:
     """The openings a viewer has: the reveals the log holds (read once, on the first seal met) and,
-    with a key, its own side's boxes."""
+    with a key, its own side's boxes. `key`: the private key, or a function giving it (asked once,
+    only when a seal is met)."""
 
     def __init__(self, revealed, key=None):
         self._revealed = revealed  # callable -> {commitment: opening}, read lazily
         self._known: dict | None = None
-        self.key = key
+        self._key_src = key
         self._side_of = None  # the key's side, once asked
         self._cache: dict = {}
 
+    @property
+    def key(self):
+        if callable(self._key_src):
+            self._key_src = self._key_src()
+        return self._key_src
+
     def add(self, commitment: str, opening: dict) -> None:
         self._cache[commitment] = opening
+
+    def _in_log(self, commitment: str) -> dict | None:
+        """The log's reveal of the seal, if it matches its commitment (one that does not is refused
+        at its unseal; the seal stays shut)."""
+        if self._known is None:
+            self._known = self._revealed()
+        got = self._known.get(commitment)
+        return got if got is not None and commitment_of(got) == commitment else None
 
     def can_open(self, commitment: str, rec: dict, keys: dict) -> bool:
         """Whether this view opens the seal, without opening it: the log reveals it, or it is the
         key's own side's (its box opens with the key that made it)."""
         if commitment in self._cache:
             return self._cache[commitment] is not None
-        if self._known is None:
-            self._known = self._revealed()
-        got = self._known.get(commitment)
-        if got is not None and commitment_of(got) == commitment:
+        if self._in_log(commitment) is not None:
             return True
         if self.key is None:
             return False
         if self._side_of is None:
-            pub = "ed25519:" + self.key.public_key().public_bytes_raw().hex()  # as cg/pbem.public_line
+            pub = public_line(self.key)
             self._side_of = next((s for s, k in keys.items() if k == pub), "")
         return rec["side"] == self._side_of
 
     def __call__(self, commitment: str, rec: dict):
         if commitment in self._cache:
             return self._cache[commitment]
-        if self._known is None:
-            self._known = self._revealed()
-        got = self._known.get(commitment)
-        if got is not None and commitment_of(got) != commitment:
-            got = None  # a reveal that does not match: the unseal is refused; the seal stays shut
+        got = self._in_log(commitment)
         if got is None and self.key is not None and rec.get("box"):
             got = open_box(self.key, rec["nonce"], rec["box"])
             if got is not None and commitment_of(got) != commitment:
@@ -252,7 +270,7 @@ def apply_revealed(st, p: dict) -> None:
         rec = seals.pop(o.get("commitment"), None)
         if rec is None:
             continue
-        st.pbem["revealed_n"][side] = st.pbem.get("revealed_n", {}).get(side, 0) + 1
+        st.pbem["revealed_n"][side] += 1
         if not rec["opened"]:
             st.pbem["stale"] = True  # folded without it: the ledger folds the log again with it open
 
