@@ -113,7 +113,7 @@ def fold(records: Iterable[tuple], state: CampaignState | None = None,
         reverted = reverted_seqs(records)
     st = state
     handlers = HANDLERS
-    seq = batch = None
+    seq = batch = etype = None
     try:  # a row edited against its schema: bad input naming the row, never a crash
         for seq, batch, etype, payload in records:
             if etype == "campaign_started":
@@ -128,15 +128,21 @@ def fold(records: Iterable[tuple], state: CampaignState | None = None,
                 handler = handlers.get(etype)
                 if handler is not None:
                     handler(st, payload)
-    except UNFOLDABLE as e:
-        raise UnreadableRow(seq, f"{type(e).__name__}: {e}") from None
-    except UnreadableRow:
-        raise
-    except BadInput as e:  # a type or version this release does not know (upcast): name the row
-        raise unknown_row(seq, etype, e) from None
+    except (*UNFOLDABLE, UnreadableRow, BadInput) as e:
+        raise _unreadable(e, seq, etype) from None
     if st is not None and seq is not None:
         st.seq, st.last_batch = seq, batch
     return st
+
+
+def _unreadable(e: Exception, seq, etype) -> Exception:
+    """A row that cannot be folded, named: edited against its schema, or of a type or version this
+    release does not know (upcast): never a crash."""
+    if isinstance(e, UNFOLDABLE):
+        return UnreadableRow(seq, f"{type(e).__name__}: {e}")
+    if isinstance(e, UnreadableRow):
+        return e
+    return unknown_row(seq, etype, e)
 
 
 def fold_stored(chunks: Iterable[tuple], common: int, reverted: set[int], current: dict[str, int],
@@ -151,7 +157,7 @@ def fold_stored(chunks: Iterable[tuple], common: int, reverted: set[int], curren
     """
     st = state
     handlers = HANDLERS
-    seq = None
+    seq = etype = None
     try:  # a row edited against its schema: bad input naming the row, never a crash
         for seqs, types, payloads, stale in chunks:
             marked = reverted | stale.keys() if stale else reverted
@@ -172,12 +178,8 @@ def fold_stored(chunks: Iterable[tuple], common: int, reverted: set[int], curren
                     st.reverts.append((seq, tuple(payload["seqs"]), payload["reason"], payload.get("force", False)))
                 elif etype not in current:
                     upcast(etype, stale.get(seq, common), payload)  # a type this release does not know: refused
-    except UNFOLDABLE as e:
-        raise UnreadableRow(seq, f"{type(e).__name__}: {e}") from None
-    except UnreadableRow:
-        raise
-    except BadInput as e:  # a type or version this release does not know (upcast): name the row
-        raise unknown_row(seq, etype, e) from None
+    except (*UNFOLDABLE, UnreadableRow, BadInput) as e:
+        raise _unreadable(e, seq, etype) from None
     if st is not None and seq is not None:
         st.seq = seq
     return st

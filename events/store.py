@@ -466,6 +466,14 @@ class Store:
             )
         return BadInput(f"cannot write {self.path}: {e}")
 
+    def _abort(self, e: BaseException):
+        """A write transaction that failed: rolled back; a database error as the write error it is
+        (exit 4 for a lost race), anything else as it was."""
+        self._rollback()
+        if isinstance(e, sqlite3.Error) and not isinstance(e, sqlite3.IntegrityError):
+            raise self._write_error(e) from None
+        raise e
+
     def _rollback(self) -> None:
         if self.conn.in_transaction:
             try:
@@ -535,10 +543,7 @@ class Store:
                     self._put_snapshot(stored[-1].seq, prev, blob)
             self.conn.execute("COMMIT")
         except BaseException as e:
-            self._rollback()
-            if isinstance(e, sqlite3.Error) and not isinstance(e, sqlite3.IntegrityError):
-                raise self._write_error(e) from None
-            raise
+            self._abort(e)
         return stored
 
     def append_rows(self, head: tuple[int, str], rows: list[tuple]) -> None:
@@ -560,10 +565,7 @@ class Store:
                 self._indexed = True
             self.conn.execute("COMMIT")
         except BaseException as e:
-            self._rollback()
-            if isinstance(e, sqlite3.Error) and not isinstance(e, sqlite3.IntegrityError):
-                raise self._write_error(e) from None
-            raise
+            self._abort(e)
 
     def rows_since(self, since: int) -> list[tuple]:
         """The rows after seq `since` as stored, columns as in COLUMNS."""
