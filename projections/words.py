@@ -218,7 +218,8 @@ def _summary(etype: str, p: dict) -> str:
     if etype == "conceded":
         return f"{s} concedes the CG"
     if etype == "cg_ended":
-        w = f"; winner {SIDE[p['winner']]}" if p.get("winner") else ""
+        w = "; a draw (ruling R74)" if p.get("winner") == "draw" else \
+            f"; winner {SIDE[p['winner']]}" if p.get("winner") else ""
         return f"CG ended ({p['reason']}); CG TVP Axis {p['tvp']['axis']}, Allied {p['tvp']['allied']}{w}"
     if etype == "reverted":
         f = " (forced across a commencement)" if p.get("force") else ""
