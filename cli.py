@@ -161,9 +161,20 @@ def _print_stored(led, stored, as_json: bool = False, key=None) -> None:
                                 if isinstance(sd.cp, int) and (not st.pbem or side == own))
             if carried:
                 lines.append((moved[-1].seq, f"carried over, unspent (ruling R3): {carried}"))
+        if not st.ended:  # 3.44 / 3.45 results nobody used are lost: said, as R3 says of CP (issue 27 item 10)
+            from projections.entitlements import unused_after
+
+            sides = [s for s in ("axis", "allied") if not st.pbem or (key is not None and _own_side(st, key) == s)]
+            lines += [(m.seq, text) for m in moved for text in unused_after(st, m.payload.get("step"), sides)]
     for seq, text in sorted(lines, key=lambda x: x[0]):
         click.echo(f"[{seq}] {text}")
     return stored
+
+
+def _own_side(st, key):
+    from cg.pbem import side_of_key  # lazy: only a play-by-email copy has keys
+
+    return side_of_key(st.pbem, key)
 
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
