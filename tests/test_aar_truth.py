@@ -78,3 +78,22 @@ def test_the_terrain_the_reph_made_is_in_the_firefights_terrain_kept(tmp_path):
     md = cli_run(db, "export", "--format", "md").out
     assert "- **Terrain kept (CG5):** M4 rubble (B24.11, seq " in md
     assert re.search(r"D3 flame \(Table 23, seq \d+\)\.", md)
+
+
+def test_the_html_report_shows_the_verdict_above_the_fold_and_setups_as_they_were(demo, tmp_path):
+    """In headless Chromium at 1280 wide: the verdict is laid out in the first screen, the Victory Conditions
+    fold under it, and the first firefight's Axis setup shows the 4-6-7 that set up (issue 27 items 1, 2)."""
+    from helpers.browser import measure
+
+    path, _md = demo
+    html = cli_run(path, "export", "--format", "html").out
+    got = measure(html, tmp_path, """
+        const li = [...document.querySelectorAll('ul.facts li')].find(e => e.textContent.startsWith('CG verdict:'));
+        const vc = document.querySelector('details#victory summary');
+        const cap = [...document.querySelectorAll('#ff1 caption')].find(c => c.textContent === 'Axis setup');
+        const row = [...cap.parentElement.querySelectorAll('tr')].find(r => r.cells[0].textContent === 'I1-1.1');
+        return {verdict: li.textContent, top: li.getBoundingClientRect().top, vc: vc.textContent,
+                counter: row.cells[1].textContent};""")
+    assert got["verdict"].startswith("CG verdict: Allied wins") and 0 < got["top"] < 1000
+    assert got["vc"].startswith("CG Victory Conditions")
+    assert got["counter"] == "4-6-7"
