@@ -97,3 +97,10 @@ def test_the_html_report_shows_the_verdict_above_the_fold_and_setups_as_they_wer
     assert got["verdict"].startswith("CG verdict: Allied wins") and 0 < got["top"] < 1000
     assert got["vc"].startswith("CG Victory Conditions")
     assert got["counter"] == "4-6-7"
+
+
+def test_the_purchase_record_lists_leaders_as_leaders_not_units(demo):
+    path, _md = demo
+    rows = json.loads(cli_run(path, "purchases", "allied", "--json").out)["purchases"]
+    i1 = [r for r in rows if r["side"] == "allied" and r["purchase"] == "I1-1"][0]
+    assert i1["leaders"] == ["6+1"] and "6+1" not in i1["units"]
