@@ -84,7 +84,7 @@ def _per_side(c: _Checker, tbl: dict, key: str, read) -> dict | None:
 
 
 def _ratio(c: _Checker, v: Any, path: str):
-    if isinstance(v, bool) or not isinstance(v, int | float) or not v > 0:
+    if isinstance(v, bool) or not isinstance(v, int | float) or not 0 < v < 1000:  # finite: JSON has no inf
         c.add(path, f"must be a number above 0 (the enemy's CVP lost per CVP lost), not {_show(v)}")
         return None
     return v

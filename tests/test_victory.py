@@ -126,11 +126,12 @@ def test_a_cg_objective_not_fulfilled_lets_the_cg_go_on_and_revision_2_never_end
 
 def test_card_check_lists_every_problem_of_a_victory_table(tmp_path):
     bad = {"hold": {"axis": ["Z99"], "russians": ["I5"]}, "tvp": {"allied": -1}, "default": "germans",
-           "cvp_ratio": {"axis": "two"}, "objectives": [{"after": 9, "side": "axis"}], "colour": "red"}
+           "cvp_ratio": {"axis": "two", "allied": float("inf")}, "objectives": [{"after": 9, "side": "axis"}],
+           "colour": "red"}
     r = cli_run(str(tmp_path / "x.plcg"), "card", "check", _card(tmp_path, bad))
     assert r.code == 2
     for path in ("victory.hold.axis[0]", "victory.hold.russians", "victory.tvp.allied", "victory.default",
-                 "victory.cvp_ratio.axis", "victory.objectives[0].after", "victory.objectives[0]: needs",
+                 "victory.cvp_ratio.axis", "victory.cvp_ratio.allied", "victory.objectives[0].after", "victory.objectives[0]: needs",
                  "victory.colour"):
         assert path in r.err, (path, r.err)
 
@@ -143,3 +144,11 @@ def test_the_shipped_cards_state_their_victory_conditions_and_the_demo_names_its
     assert r.code == 0
     assert "CG verdict: Allied wins: no side meets a Victory Condition; then the higher CG TVP Total wins: " \
            "Axis 15, Allied 25" in r.out
+
+
+def test_a_cvp_ratio_wins_when_the_enemy_lost_that_many_cvp_per_cvp_lost(tmp_path):
+    ratio = {"cvp_ratio": {"axis": 1.5}, "default": "allied"}
+    db = _play_one(tmp_path, _card(tmp_path, ratio), [])  # Axis lost 4, the Allies 6: 6 >= 1.5 x 4
+    v = json.loads(cli_run(db, "status", "--json").out)["victory"]
+    assert v["winner"] == "axis"
+    assert "Axis inflicts at least 1.5 CVP for each CVP lost over the CG (inflicted 6, lost 4)" in v["why"]
