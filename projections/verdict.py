@@ -55,6 +55,9 @@ def victory(st) -> dict:
         else:
             standing, basis = vc.decide(st, "last firefight")
             why = "the CG goes on (1.3); were it to end now: " + _why(st, standing, basis, conds)
+            if vc.objectives_fulfilled(st):  # ruling R74: checked when `next` leaves this firefight's 3.52
+                why += (f"; a CG Objective after firefight {st.firefight} is fulfilled as things stand: "
+                        "the CG ends when `next` leaves 3.52")
         return {"winner": None, "why": why, "conditions": conds}
     winner, basis = vc.decide(st, st.end_reason)
     return {"winner": winner, "why": _why(st, winner, basis, conds), "conditions": conds}

@@ -97,6 +97,8 @@ def test_a_cg_objective_fulfilled_after_its_firefight_ends_the_cg(tmp_path):
     camp = Campaign.attach(db, plan={1: {"end": {"cvp_lost": {"axis": 4, "allied": 6}}}})  # Axis keeps L4, M5
     camp.advance(1, "3.52")
     camp.close()
+    why = json.loads(cli_run(db, "status", "--json").out)["victory"]["why"]
+    assert "a CG Objective after firefight 1 is fulfilled as things stand: the CG ends when `next` leaves 3.52" in why
     r = cli_run(db, "next")
     assert r.code == 0 and "CG ended (CG Objectives)" in r.out and "winner Axis" in r.out, r.out
     s = json.loads(cli_run(db, "status", "--json").out)
