@@ -27,7 +27,8 @@ from projections.digest import digest
 from projections.maps import map_json, map_svg, map_text
 from projections.oob import oob_rows, oob_text
 from projections.purchases import fortification_rows, purchase_rows, purchase_text
-from projections.roster import roster_rows, roster_text
+from projections.roster import roster_rows, roster_text, totals as roster_totals
+from projections import verdict
 from projections.words import TYPE, summary
 
 INTERNAL_ERROR = 5  # extension of the contract: a bug, never a rule or input problem
@@ -160,9 +161,20 @@ def _print_stored(led, stored, as_json: bool = False, key=None) -> None:
                                 if isinstance(sd.cp, int) and (not st.pbem or side == own))
             if carried:
                 lines.append((moved[-1].seq, f"carried over, unspent (ruling R3): {carried}"))
+        if not st.ended:  # 3.44 / 3.45 results nobody used are lost: said, as R3 says of CP (issue 27 item 10)
+            from projections.entitlements import unused_after
+
+            sides = [s for s in ("axis", "allied") if not st.pbem or (key is not None and _own_side(st, key) == s)]
+            lines += [(m.seq, text) for m in moved for text in unused_after(st, m.payload.get("step"), sides)]
     for seq, text in sorted(lines, key=lambda x: x[0]):
         click.echo(f"[{seq}] {text}")
     return stored
+
+
+def _own_side(st, key):
+    from cg.pbem import side_of_key  # lazy: only a play-by-email copy has keys
+
+    return side_of_key(st.pbem, key)
 
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
@@ -325,6 +337,7 @@ def status_dict(st) -> dict:
         "dice_shown": dice_shown(st),
         "dice_policy": st.dice_policy,
         **({"pbem": _pbem_status(st)} if st.pbem is not None else {}),
+        "victory": verdict.victory(st),  # ruling R74: the CG's verdict (contract: victory)
     }
 
 
@@ -382,6 +395,7 @@ def status_text(d: dict) -> str:
         cp = "seal" if s.get("sealed") else s["cp"]  # ruling R47: the other side's CP, sealed
         lines.append(f"{side:8}{cp:>5}{s['elr']:>5}{s['san']:>5}{s['fp']:>5}{s['tvp_total']:>8}  "
                      + ("yes" if s["attack_option"] else ""))
+    lines.append(f"CG verdict: {d['victory']['why']}")
     if d["pending"]:
         lines.append("before `plcg next`:")
         for p in d["pending"]:
@@ -738,10 +752,10 @@ def roster(ctx, as_json, at):
     st = led.state(at=at)
     led.close()
     rows = roster_rows(st)
-    if as_json:
-        _echo_json(rows)
+    if as_json:  # the rows, their totals and the CG's verdict (contract: victory, ruling R74)
+        _echo_json({"rows": rows, "totals": roster_totals(rows), "victory": verdict.victory(st)})
     else:
-        click.echo(roster_text(st, rows))
+        click.echo(roster_text(st, rows) + "\n" + verdict.victory_line(st))
 
 
 @main.command()
@@ -918,6 +932,7 @@ def demo(ctx, demo_db, demo_card):
     led.close()
     click.echo("")
     click.echo(roster_text(st, roster_rows(st)))
+    click.echo(verdict.victory_line(st))  # the demo ends naming its winner (ruling R74)
     click.echo(f"\n{n} commands recorded in {path}. Next: plcg --db {path} log; plcg --db {path} audit; "
                f"plcg --db {path} export --format html -o aar.html")
 

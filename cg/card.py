@@ -234,6 +234,7 @@ class Card:
     map: MapSpec
     sides: dict[str, Side]  # exactly "axis" and "allied"
     counters: dict = attrs.Factory(dict)  # ruling R34: nationality -> counter -> overrides
+    victory: object = None  # cg.victory.Victory: the CG Victory Conditions (1.3, ruling R74); None: not stated
 
     def counter_overrides(self, side: str) -> dict:
         """Ruling R34: the card's `[counters]` entries for a side's nationality (cg.counters.lookup's overrides)."""

@@ -14,12 +14,13 @@ from cg.card import (
 )
 from cg.card_checker import _Checker, _hexes, _show, _type_name, _what
 from cg import card_keys
+from cg.victory import check_victory
 from events.errors import BadInput
 
 _RG_ID_RE = re.compile(r"^[A-Z]+[0-9]+$")
 _DATE_RE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
 
-_TOP_KEYS = ("campaign", "firefights", "map", "sides", "counters", "extra")  # extra: free-form, never checked
+_TOP_KEYS = ("campaign", "firefights", "map", "sides", "counters", "extra", "victory")  # extra: free-form, never checked
 _CAMPAIGN_KEYS = (
     "name",
     "intensity",
@@ -468,13 +469,15 @@ def parse_card(data: dict, source: str = "card") -> Card:
     map_spec, grid, strategic = _check_map(c, data)
     sides = _check_sides(c, data, grid, strategic, n_firefights)
     counters = card_keys.check_counters(c, data)
+    victory = check_victory(c, data, grid, n_firefights)  # ruling R74: the CG Victory Conditions (1.3)
     if not c.problems and None not in (map_spec, sides):
         card_keys.check_ob_control(c, map_spec, sides)
     if not c.problems and campaign is not None and firefights is not None:
         card_keys.check_attackers(c, campaign, firefights)
     if c.problems or None in (campaign, firefights, map_spec, sides, counters):
         _raise(c, source)
-    return Card(campaign=campaign, firefights=firefights, map=map_spec, sides=sides, counters=counters)
+    return Card(campaign=campaign, firefights=firefights, map=map_spec, sides=sides, counters=counters,
+                victory=victory or None)
 
 
 def _raise(c: _Checker, source: str):

@@ -13,6 +13,7 @@ import attrs
 from cg import revision
 from cg.rules import nearest_friendly_hex, redeployment_owed
 from cg.state import SIDES, CampaignState, counter_morale
+from cg.victory import objectives_fulfilled
 
 
 @attrs.frozen
@@ -121,7 +122,8 @@ def next_step(state: CampaignState, trigger: str = "next") -> str:
     m = machine()
     _PROBE.is_idle = state.idle
     _PROBE.is_initial = state.initial
-    _PROBE.is_last = state.last_firefight
+    # ruling R74: a CG Objective fulfilled after this firefight (its RePh complete) ends the CG too (1.3)
+    _PROBE.is_last = state.last_firefight or (state.step == "3.52" and bool(objectives_fulfilled(state)))
     _PROBE.weather_every = revision.on(state, "weather_every_firefight") if trigger == "next" else False
     m.set_state(state.step, model=_PROBE)
     getattr(_PROBE, trigger)()

@@ -121,8 +121,8 @@ class Conceded(Event):
 
 @event("cg_ended")
 class CgEnded(Event):
-    reason: str  # "last firefight" | "concession"
-    winner: str | None
+    reason: str  # "last firefight" | "concession" | "CG Objectives" (ruling R74)
+    winner: str | None  # axis | allied | draw (ruling R74) | None
     tvp: dict[str, int]
 
 

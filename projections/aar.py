@@ -34,12 +34,13 @@ from events.errors import UNFOLDABLE, BadInput
 from events.types import REGISTRY
 from events.upcasters import upcast
 from projections.charts import line_chart
+from projections import verdict
 from projections.digest import digest
 from projections.maps import map_svg
 from projections.purchases import purchase_rows
 from projections.roster import roster_rows, totals
 from projections.transfer import export_lines
-from projections.words import SIDE, TYPE, roll_words, summary
+from projections.words import SIDE, TYPE, roll_words, summary, terrain_words
 
 FORMATS = ("jsonl", "md", "html")
 
@@ -112,6 +113,7 @@ class FirefightHistory:
     control_after: dict | None = None
     map_state: object = None  # what the map shows after tvp_awarded, else after firefight_ended (maps=True)
     map_seq: int | None = None
+    counters: dict = attrs.Factory(dict)  # (side, unit) -> its counter when it set up (2.6), as it was then
 
 
 @attrs.define
@@ -130,6 +132,7 @@ class History:
     hidden: set = attrs.Factory(set)  # (firefight, side, figure) sealed in play by email (ruling R47)
     played_upto: int = 0  # the last firefight with a winner: purchases up to it are public (ruling R10)
     purchases: dict | None = None  # side -> purchase_rows(final, side, reveal=True), built once
+    bought: dict = attrs.Factory(dict)  # (side, purchase) -> the counters it brought, as bought (rg_bought)
 
     def rows_of(self, info: FirefightHistory):
         """The events that stand of one firefight, as Rows, in seq order (read again from the log)."""
@@ -242,12 +245,17 @@ def _walk(ledger, maps: bool = False) -> History:
                     cg_ended = r
             else:
                 evolve(st, etype, p, seq, batch)
+                if etype == "unit_set_up":  # the counter as it stood at its setup (issue 27 item 2)
+                    u = st.unit(p["unit"], p["side"])
+                    info.counters[(p["side"], p["unit"])] = u.name if u is not None else ""
     if st is None:
         raise BadInput(f"{ledger.path} holds no campaign_started event")
     last = _raw_row(*last)
     h = History(count=count, first=first, last=last, reverts=reverts, named=named, cg_ended=cg_ended,
                 undone=undone, final=st, firefights=ffs, store=store,
-                played_upto=max((ff.n for ff in st.firefights if ff.winner is not None), default=0))
+                played_upto=max((ff.n for ff in st.firefights if ff.winner is not None), default=0),
+                bought={(r.payload["side"], r.payload["purchase"]): [u["name"] for u in r.payload["units"]]
+                        for r in candidates if r.type == "rg_bought"})
     h.secret = {(r.firefight, r.payload.get("side")) for r in candidates if _hidden(r, h)}
     return h
 
@@ -361,6 +369,11 @@ def iter_report(h: History, html: bool = False):
                      f"firefights from {dates[0]} to {dates[-1]}, {camp.intensity} intensity. {sides}. "
                      f"Initial attacker: {_side(camp.initial_attacker)}.")]))
     add(("ul", _overview(h), "facts"))
+    vlines = verdict.card_lines(card)  # the card's Victory Conditions, as printed and as decided (ruling R74)
+    add(("open", "details", "victory", "victory"))  # folded in HTML: the verdict line above says who won
+    add(("summary", ["CG Victory Conditions"], vlines[0].split(":", 1)[1].strip() or "(1.3, ruling R74)"))
+    add(("ul", [[line.strip()] for line in vlines[1:]] or [[vlines[0]]], "facts"))
+    add(("close", "details"))
     if html:
         toc = [[(f"link:#ff{ff.n}", f"Firefight {ff.n} — {ff.date}, {ff.time}" + _type_tag(ff))]
                for ff in st.firefights]
@@ -395,12 +408,13 @@ def _overview(h: History) -> list:
         ended = h.cg_ended
         why = f" ({ended.payload['reason']})" if ended else ""
         win = ended.payload.get("winner") if ended else None
-        items.append([("b", "Status:"), f" the CG has ended{why}" + (f"; winner {_side(win)}" if win else "") +
+        items.append([("b", "Status:"), f" the CG has ended{why}" + ("; a draw" if win == "draw" else f"; winner {_side(win)}" if win else "") +
                       f"; CG TVP Axis {st.sides['axis'].tvp_total}, Allied {st.sides['allied'].tvp_total}."])
     else:
         items.append([("b", "Status:"), f" in progress: firefight {st.firefight} of {len(st.card.firefights)}, "
                       f"step {st.step} {BY_ID[st.step].name}; CG TVP Axis {st.sides['axis'].tvp_total}, "
                       f"Allied {st.sides['allied'].tvp_total}."])
+    items.append([("b", "CG verdict:"), f" {verdict.victory(st)['why']}."])  # ruling R74
     start = st.card.sides
     items.append([("b", "At the start:"), " " + "; ".join(
         f"{_side(s)} ELR {start[s].elr}, SAN {start[s].san}, {start[s].initial_cp} CP" for s in ("axis", "allied"))
@@ -521,6 +535,7 @@ def _firefight(h: History, ff, html: bool) -> list:
     by_step: dict[str, list] = {}
     visited: list[str] = []
     secret_steps: set[str] = set()
+    tabled: set[str] = set()  # steps whose records the setup tables tell
     for r in h.rows_of(info):
         for s in (r.step, r.payload.get("step") if r.type == "step_left" else None):
             if s and s not in visited and s in BY_ID:
@@ -531,11 +546,16 @@ def _firefight(h: History, ff, html: bool) -> list:
             secret_steps.add(r.step)
             continue
         if r.type == "unit_set_up" and setups:
+            tabled.add(r.step)
             continue  # told in the setup tables
         by_step.setdefault(r.step, []).append(r)
     current = st.step if st.firefight == ff.n and not st.ended else None
     quiet = []
     for s in visited:
+        if s in tabled and s not in by_step:  # its records are the setup tables' (issue 27 item 4)
+            add(("h", 4, [f"{s} {BY_ID[s].name}" + (" (in progress)" if s == current else "")], None))
+            add(("p", [("i", "Every unit set up is in the setup tables above.")]))
+            continue
         if s not in by_step and s not in secret_steps and s != current:
             quiet.append(f"{s} {BY_ID[s].name}")
             continue
@@ -575,7 +595,7 @@ def _setup_tables(info: FirefightHistory, h: History, st) -> list:
             placed[(r.payload["side"], r.payload["unit"])] = {"seq": r.seq, **r.payload}  # ids repeat across sides
     out: list = []
     for side in ("axis", "allied"):
-        rows = [[p["unit"], getattr(st.unit(p["unit"], side), "name", ""),
+        rows = [[p["unit"], info.counters.get((side, p["unit"]), getattr(st.unit(p["unit"], side), "name", "")),
                  p["hex"], "HIP" if p["hip"] else "", str(p["seq"])]
                 for p in placed.values() if p["side"] == side]
         if rows:
@@ -604,7 +624,8 @@ def _purchase_table(st, n: int, h: History) -> list:
                 continue
             if not (st.ended or r["revealed"] or h.played_upto >= n):
                 continue
-            units = _units_text(r["units"])
+            # the counters as bought (leaders are the Leaders column, as rolled: issue 27 item 5)
+            units = _units_text(h.bought.get((side, r["purchase"]), r["units"]))
             if r["lost_idle"]:
                 units += " (lost: Idle Firefight, 2.41)"
             out.append([_side(side), r["purchase"], f"{r['rg']} {r['name']}", r["mode"], str(r["cost"]),
@@ -654,9 +675,13 @@ def _result(h: History, ff, info: FirefightHistory) -> list:
     changed = _counters_changed(h, info)
     if changed:
         items.append([("b", "Counters changed:"), " " + "; ".join(changed) + "."])
-    if p["terrain"]:
-        items.append([("b", "Terrain kept (CG5):"), " " + ", ".join(
-            f"{t['hex']} {_SNAKE.sub(' ', t['item'])}" for t in p["terrain"]) + "."])
+    kept = [f"{t['hex']} {_SNAKE.sub(' ', t['item'])}" for t in p["terrain"]]
+    # and what the RePh's own commands made (B24.11 rubble, Table 23 flame, 3.31 fire: issue 27 item 4)
+    kept += [f"{c['hex']} {terrain_words(c['item'])} ({r.payload['rule']}, seq {r.seq})"
+             for r in h.rows_of(info) if r.type == "terrain_changed" and r.payload["rule"] != "3.52"
+             for c in r.payload["changes"] if c["change"] == "add"]
+    if kept:
+        items.append([("b", "Terrain kept (CG5):"), " " + ", ".join(kept) + "."])
     if info.tvp is not None:
         t = info.tvp.payload
         items.append([("b", "TVP (3.33):"), " " + "; ".join(
@@ -979,8 +1004,9 @@ def iter_md(blocks):
             lines += ["| " + " | ".join(_md_cell(c) for c in row) + " |" for row in rows]
             out.append("\n".join(lines))
         # figures and section wrappers are HTML only
-        if out:
-            yield out[0] if first else "\n\n" + out[0]
+        if out:  # a table with its caption is two pieces: both are printed (issue 27 item 3)
+            text = "\n\n".join(out)
+            yield text if first else "\n\n" + text
             first = False
     yield "\n"
 

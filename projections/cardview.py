@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from cg import tables
 from cg.card import Card, card_to_dict, describe
+from projections.verdict import card_lines
 
 
 def card_json(card: Card) -> dict:
@@ -89,4 +90,5 @@ def card_text(card: Card) -> str:
         lines.append(f"Counters of {nat} (ruling R34, over the ledger's table):")
         for name, entry in entries.items():
             lines.append(f"  {name}: " + ", ".join(f"{k} {v}" for k, v in entry.items()))
+    lines += ["", *card_lines(card)]  # ruling R74: the card's Victory Conditions, as printed and as decided
     return "\n".join(lines)

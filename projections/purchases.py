@@ -19,7 +19,9 @@ def purchase_rows(st, side: str, reveal: bool = False) -> list[dict]:
         rows.append({
             "side": p.side, "purchase": p.id, "rg": p.rg, "name": name, "firefight": p.firefight,
             "mode": p.mode, "cost": p.cost, "oba": p.oba, "leaders": list(p.leaders), "fp": p.fp,
-            "units": [units[f"{p.side}:{u}"].name for u in p.units if f"{p.side}:{u}" in units],
+            # the leaders are the `leaders` column's, not units (issue 27 item 5)
+            "units": [units[f"{p.side}:{u}"].name for u in p.units
+                      if f"{p.side}:{u}" in units and units[f"{p.side}:{u}"].kind != "leader"],
             "revealed": p.revealed, "lost_idle": p.lost_idle,
         })
     if st.pbem is not None:  # ruling R47: a purchase this copy cannot open shows as sealed

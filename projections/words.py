@@ -63,6 +63,29 @@ def _struck(p: dict) -> str:
     return out
 
 
+def _end_more(p: dict) -> str:
+    """2.9: what else the firefight's end records of units and terrain (issue 27 item 10)."""
+    out = []
+
+    def units(key: str) -> str:
+        return ", ".join(f"{SIDE[x['side']]} {x['unit']}" for x in p.get(key, ()))
+
+    for key, what in (("reduced", "reduced"), ("replaced", "replaced (A19.13)")):
+        if p.get(key):
+            out.append(f"{what}: " + ", ".join(
+                f"{SIDE[c['side']]} {c['unit']} " + (c["to"] if c["to"] in ("eliminated", "wounded", "captured")
+                                                    else f"to {c['to']}") for c in p[key]))
+    for key, what in (("wounded", "wounded"), ("captured", "captured"), ("exited", "exited (CG8)"),
+                      ("hero", "Hero (3.43)"), ("encircled", "Encircled (3.17)"), ("shocked", "Shocked/UK (3.19)"),
+                      ("recalled", "Recalled (3.461)")):
+        if p.get(key):
+            out.append(f"{what}: {units(key)}")
+    if p.get("terrain"):
+        out.append("terrain kept (CG5): " + ", ".join(f"{terrain_words(t['item'])} in {t['hex']}"
+                                                      for t in p["terrain"]))
+    return "".join(f"; {x}" for x in out)
+
+
 def _cmd_words(cmd: dict) -> str:
     """A command as the player typed it, roughly: `plcg end --turn 5 ...`."""
     skip = ("name", "by", "commit", "nonce", "confirmed")
@@ -176,7 +199,11 @@ def _summary(etype: str, p: dict) -> str:
         c = ", ".join(f"{SIDE[x['side']]} {x['hex']}" for x in p["control"])
         return f"firefight ended on turn {p['turn']}: CVP lost Axis {p['cvp_lost']['axis']}, Allied " \
                f"{p['cvp_lost']['allied']}; winner {SIDE[p['winner']]} ({p['winner_rule']})" + \
-               (f"; control: {c}" if c else "") + (f"; {len(p['lost'])} unit(s) lost" if p["lost"] else "")
+               (f"; control: {c}" if c else "") + (f"; {len(p['lost'])} unit(s) lost" if p["lost"] else "") + \
+               _end_more(p)
+    if etype == "unit_positioned":
+        how = " (HIP)" if p.get("hip") else " (concealed)" if p.get("concealed") else ""
+        return f"{s} {p['unit']} stands in {p['hex']} at the firefight's end{how} (2.9)"
     if etype == "casualties_added":
         return f"{s} RePh losses: {p['cvp']} CVP counted for the firefight (3.11)"
     if etype == "encircled_tested":
@@ -218,12 +245,13 @@ def _summary(etype: str, p: dict) -> str:
     if etype == "conceded":
         return f"{s} concedes the CG"
     if etype == "cg_ended":
-        w = f"; winner {SIDE[p['winner']]}" if p.get("winner") else ""
+        w = "; a draw (ruling R74)" if p.get("winner") == "draw" else \
+            f"; winner {SIDE[p['winner']]}" if p.get("winner") else ""
         return f"CG ended ({p['reason']}); CG TVP Axis {p['tvp']['axis']}, Allied {p['tvp']['allied']}{w}"
     if etype == "reverted":
         f = " (forced across a commencement)" if p.get("force") else ""
         return f"undo of seq {', '.join(map(str, p['seqs']))}: {p['reason']}{f}"
-    return etype
+    return etype.replace("_", " ")  # an event this release has no words for yet: at least not snake_case
 
 
 def terrain_words(item: str) -> str:

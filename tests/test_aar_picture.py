@@ -3,12 +3,13 @@ under 4,000 px at 1280 wide; setups are one table per side; chart lines cannot h
 is plotted for firefights not yet played."""
 from __future__ import annotations
 
+import json
 import re
 import xml.etree.ElementTree as ET
 from html import unescape
 
 import cli
-from conftest import Campaign
+from conftest import Campaign, cli_run
 from helpers.browser import close, hex_rgb, measure, page_size, screenshot
 from projections import aar
 from projections.charts import ALLIED_COLOR, AXIS_COLOR, line_chart
@@ -74,8 +75,9 @@ def test_setups_are_one_table_per_side_not_a_line_per_unit(demo):
         assert table[0] == ["Unit", "Counter", "Hex", "HIP", "Seq"]
         want = {p["unit"]: p["hex"] for p in placed if p["side"] == side}  # a unit's last setup stands
         assert {r[0]: r[2] for r in table[1:]} == want and len(table) - 1 == len(want)
-        for r in table[1:]:
-            assert r[1] == demo["state"].unit(r[0], side).name
+        for r in table[1:]:  # the counter as it was at its setup, not as it is now (issue 27 item 2)
+            then = json.loads(cli_run(demo["path"], "oob", side, "--json", "--at", r[4]).out)
+            assert r[1] == {u["unit"]: u["name"] for u in then}[r[0]]
     assert " set up in " not in sec1  # no line per unit in the sequence
 
 

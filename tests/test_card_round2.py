@@ -10,7 +10,7 @@ import tomllib
 
 import pytest
 
-from cg import card_keys, card_schema
+from cg import card_keys, card_schema, victory
 from cg.card import apply_balance
 from cg.card_schema import load_card
 from cg.hexgrid import board_grid
@@ -51,7 +51,8 @@ def _doc_paths() -> set[str]:
 def _walk(node, path, out):
     if isinstance(node, dict):
         for k, v in node.items():
-            if path.startswith("counters") or path in ("extra", "campaign.fortifications"):
+            if path.startswith("counters") or path in ("extra", "campaign.fortifications", "victory.hold",
+                                                           "victory.tvp", "victory.cvp_ratio"):  # keyed by side
                 continue
             p = f"{path}.{k}" if path else k
             p = re.sub(r"^sides\.(axis|allied)", "sides.X", p)
@@ -74,6 +75,7 @@ def _loader_paths() -> set[str]:
     out |= {"sides.X"} | {f"sides.X.{k}" for k in s._SIDE_KEYS}
     out |= {f"sides.X.rg.{k}" for k in s._RG_KEYS}
     out |= {f"sides.X.ob.{k}" for k in card_keys.OB_KEYS}
+    out |= {f"victory.{k}" for k in victory.KEYS} | {f"victory.objectives.{k}" for k in victory.OBJECTIVE_KEYS}
     return out
 
 

@@ -236,8 +236,8 @@ def test_what_the_other_player_reads_shows_sealed_values_as_sealed_never_as_figu
     g.play_to(2, "2.3")
     g.do("axis", "buy", "axis", "I1")
     sync(g, "allied")
-    mine = js(g.cli("axis", "roster", "--json"))
-    theirs = js(g.cli("allied", "roster", "--json"))
+    mine = js(g.cli("axis", "roster", "--json"))["rows"]
+    theirs = js(g.cli("allied", "roster", "--json"))["rows"]
     ax2 = [r for r in theirs if r["firefight"] == 2 and r["side"] == "axis"][0]
     assert ax2["cp_gained"] is None and ax2["cp_spent"] is None and ax2["cp_left"] is None
     assert set(ax2["sealed"]) == {"cp_gained", "cp_spent", "cp_left"}

@@ -9,7 +9,7 @@ from cg.steps import next_step, pending
 from events import types as ev
 from cg.card import BURNABLE
 from cg.commands.base import Ctx, PRODUCT, RULES, at, command, side_arg
-from cg import terrain
+from cg import revision, terrain, victory
 
 
 DICE_POLICIES = ("any", "no-typed")
@@ -64,7 +64,8 @@ def _next(ctx: Ctx, cmd: dict):
     out += _leaving(ctx, st.step)
     if to == "end":
         out.append(ev.StepLeft(step=st.step, to="end", firefight=st.firefight))
-        out.append(_cg_end(st, "last firefight"))
+        # ruling R74: a CG Objective fulfilled after this firefight ends the CG (1.3)
+        out.append(_cg_end(st, "CG Objectives" if victory.objectives_fulfilled(st) else "last firefight"))
         return out
     ff = st.firefight + 1 if to == "2.1" else st.firefight
     out.append(ev.StepLeft(step=st.step, to=to, firefight=ff))
@@ -128,6 +129,8 @@ def _cg_end(st: CampaignState, reason: str):
     winner = None
     if reason == "concession":
         winner = other(st.conceded_by) if st.conceded_by else None
+    elif revision.on(st, "cg_objectives"):  # ruling R74: the card's Victory Conditions name the winner
+        winner = victory.decide(st, reason)[0]
     return ev.CgEnded(reason=reason, winner=winner, tvp=tot)
 
 

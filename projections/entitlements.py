@@ -1,0 +1,30 @@
+"""What a step left unused, said when `next` leaves it, as ruling R3's "carried over, unspent" says of CP at
+2.3 (issue 27 item 10): the 3.44 Battlefield Promotions and the 3.45 leader results not taken are lost."""
+from __future__ import annotations
+
+from cg.state import SIDES
+
+MMC = ("squad", "hs")
+
+
+def unused_after(st, left: str, sides=SIDES) -> list[str]:
+    """Lines for the entitlements the step `left` gave and nobody used (`st`: the state after leaving it)."""
+    out = []
+    for side in sides:
+        hardened = set(st.hardened_now[side])
+        mine = [u for u in st.side_units(side) if u.id not in hardened]
+        if left == "3.44":
+            used = sum(1 for x in hardened if getattr(st.unit(x, side), "kind", None) in MMC)
+            left_over = min(st.promotions[side] - used, sum(1 for u in mine if u.kind in MMC))
+            if left_over > 0:
+                out.append(f"left unused (3.44): {side} could have Battle Hardened {left_over} more MMC "
+                           f"(the dr allowed {st.promotions[side]}, {used} hardened); lost at `next`")
+        elif left == "3.45":
+            used = sum(1 for x in hardened if getattr(st.unit(x, side), "kind", None) == "leader")
+            slots = st.leader_result[side] - used - st.generated[side]
+            could = sum(1 for u in mine if u.kind == "leader") + max(0, st.may_generate[side] - st.generated[side])
+            left_over = min(slots, could)
+            if left_over > 0:
+                out.append(f"left unused (3.45): {side} could have hardened or generated {left_over} more "
+                           f"leader(s) (the dr allowed {st.leader_result[side]}); lost at `next`")
+    return out
