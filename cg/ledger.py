@@ -62,10 +62,12 @@ class Ledger:
         them)."""
         from cg.commands import start_event  # lazy: see run()
         from events.convert import unstructure  # lazy: see run()
-        from events.store import place, remove_file, sweep_temps, temp_path
+        from events.store import link_problem, place, remove_file, sweep_temps, temp_path
 
         if os.path.exists(path):
             raise BadInput(f"{path} exists already: plcg new never overwrites a campaign (use --db)")
+        if link_problem(path):  # a link in a loop or to nothing: say so, not "exists already" (issue 25)
+            raise BadInput(f"{link_problem(path)}; plcg new makes a campaign at a new name")
         if seed is not None and not seed.strip():
             raise BadInput("--seed: give some text (or leave --seed out: unforeseeable dice)")
         directory = os.path.dirname(os.path.abspath(path))

@@ -149,3 +149,149 @@ def test_a_forged_snapshot_with_its_digest_recomputed_is_an_audit_finding(workdi
     assert f"axis cp 1 (the log gives {honest['cp']})" in r.out
     assert cli_run(p, "replay").code == 0  # rebuilt from the log: clean again
     assert cli_run(p, "audit").code == 0
+
+
+# ---- 4 and 17. output paths -------------------------------------------------------------------------------
+
+def _at_purchase(path) -> str:
+    c = Campaign(path, seed=None)
+    c.advance(1, "2.3")
+    c.close()
+    return str(path)
+
+
+def _bytes(p) -> bytes:
+    with open(p, "rb") as fh:
+        return fh.read()
+
+
+def test_export_onto_the_campaign_itself_is_refused_and_the_campaign_stays(workdir):
+    p = _at_purchase(workdir / "c.plcg")
+    before = _bytes(p)
+    for fmt in ("jsonl", "md", "html"):
+        r = cli_run(p, "export", "--format", fmt, "-o", p)
+        assert r.code == 2 and "is the campaign file" in r.err and len(r.err.splitlines()) == 1, r.err
+    assert _bytes(p) == before and cli_run(p, "audit").code == 0
+    os.symlink(p, workdir / "alias.plcg")  # the campaign under another name: still the campaign
+    os.link(p, workdir / "hard.plcg")
+    for other in ("alias.plcg", "hard.plcg"):
+        r = cli_run(p, "export", "--format", "md", "-o", workdir / other)
+        assert r.code == 2, (other, r.err)
+    assert _bytes(p) == before
+
+
+def test_output_never_goes_through_a_symlink_a_fifo_or_a_device(workdir):
+    """A symlink committed to the shared folder (pointing at the victim's campaign or key), a FIFO, a
+    device: refused with exit 2 and one line, the victim untouched; a new name and `-` work."""
+    p = _at_purchase(workdir / "c.plcg")
+    victim = workdir / "victim.txt"
+    victim.write_text("the other player's file\n")
+    os.symlink(victim, workdir / "shared.md")
+    os.mkfifo(workdir / "pipe.md")
+    for target, kind in ((workdir / "shared.md", "symbolic link"), (workdir / "pipe.md", "FIFO"),
+                         ("/dev/null", "device")):
+        for args in (("export", "--format", "md", "-o", target), ("map", "--svg", target),
+                     ("keys", "new", "-o", target)):
+            r = cli_run(p, *args)
+            assert r.code == 2 and kind in r.err and len(r.err.splitlines()) == 1, (args, r.code, r.err)
+    assert victim.read_text() == "the other player's file\n"
+    assert os.path.islink(workdir / "shared.md") and os.path.exists(workdir / "pipe.md")
+    # standard output by `-`, a new name by its name
+    r = cli_run(p, "export", "--format", "jsonl", "-o", "-")
+    assert r.code == 0 and r.out == cli_run(p, "export", "--format", "jsonl").out
+    r = cli_run(p, "map", "--svg", "-")
+    assert r.code == 0 and r.out.startswith("<svg")
+    assert cli_run(p, "export", "--format", "md", "-o", workdir / "aar.md").code == 0
+    assert (workdir / "aar.md").read_text().startswith("#")
+
+
+def test_a_symlink_planted_at_the_old_temporary_name_is_not_written_through(workdir):
+    """The temporary name was `.NAME.PID.tmp`, opened without O_EXCL: a symlink planted there (the PID is
+    easy to guess) made the export write into the victim. Now a new name, created exclusively."""
+    p = _at_purchase(workdir / "c.plcg")
+    victim = workdir / "victim.key"
+    victim.write_text("secret\n")
+    os.symlink(victim, workdir / f".aar.md.{os.getpid()}.tmp")
+    assert cli_run(p, "export", "--format", "md", "-o", workdir / "aar.md").code == 0
+    assert victim.read_text() == "secret\n"
+    assert not os.path.islink(workdir / "aar.md")
+
+
+def test_output_onto_a_key_file_or_a_sqlite_file_is_refused(workdir):
+    p = _at_purchase(workdir / "c.plcg")
+    key = workdir / "me.key"
+    assert cli_run(p, "keys", "new", "-o", key).code == 0
+    before = _bytes(key)
+    r = cli_run(p, "export", "--format", "md", "-o", key)
+    assert r.code == 2 and "private key" in r.err
+    other = workdir / "other.plcg"
+    _at_purchase(other)
+    r = cli_run(p, "export", "--format", "md", "-o", other)
+    assert r.code == 2 and "SQLite" in r.err
+    assert _bytes(key) == before and cli_run(str(other), "audit").code == 0
+
+
+def test_bundle_onto_a_symlink_to_the_victims_key_is_refused_before_anything_is_signed(workdir):
+    from helpers.pbem import Game
+
+    g = Game(workdir, policy="any", sealed=False)
+    g.do("axis", "weather")
+    victim_key = g.key["allied"]
+    before = _bytes(victim_key)
+    link = workdir / "latest.bundle"
+    os.symlink(victim_key, link)  # committed to the shared repository by the other player
+    rows_before = _bytes(g.db["axis"])
+    r = g.cli("axis", "bundle", "-o", str(link))
+    assert r.code == 2 and "symbolic link" in r.err, r.err
+    assert _bytes(victim_key) == before and _bytes(g.db["axis"]) == rows_before
+    r = g.cli("axis", "bundle", "-o", g.key["axis"])  # its own key, by --key
+    assert r.code == 2 and ("key" in r.err), r.err
+
+
+# ---- 5. hostile input is bad input ------------------------------------------------------------------------
+
+def test_json_nested_300_deep_in_an_import_is_bad_input(workdir):
+    p = _at_purchase(workdir / "c.plcg")
+    lines = cli_run(p, "export", "--format", "jsonl").out.splitlines()
+    deep = "[" * 300 + "]" * 300
+    for where in ("payload", "command"):
+        obj = json.loads(lines[1])
+        obj[where] = {"x": "DEEP"}
+        f = workdir / f"deep-{where}.jsonl"
+        f.write_text("\n".join([lines[0], json.dumps(obj).replace('"DEEP"', deep), *lines[2:]]) + "\n")
+        r = cli_run(workdir / f"n-{where}.plcg", "import", f)
+        assert r.code == 2 and "nested deeper" in r.err and len(r.err.splitlines()) == 1, r.err
+        assert not os.path.exists(workdir / f"n-{where}.plcg")
+
+
+def _bundle_of(p: str, first_payload: str) -> list[str]:
+    """The campaign's rows as a bundle, row 1's payload replaced and every hash recomputed (as an
+    adversary can: the chain has no key), with canonical JSON written by Python's json."""
+    import hashlib
+
+    from events.store import COLUMNS, Store
+
+    s = Store.open(p)
+    rows = [list(r) for r in s.rows_for_audit()]
+    s.close()
+    rows[0][6] = first_payload
+    prev = "0" * 64
+    for r in rows:
+        rec = {"seq": r[0], "batch": r[1], "type": r[2], "version": r[3], "firefight": r[4], "step": r[5],
+               "payload": json.loads(r[6]), "recorded": r[7], "command": None if r[8] is None else json.loads(r[8])}
+        text = json.dumps(rec, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        r[9] = prev
+        r[10] = prev = hashlib.sha256(prev.encode() + b"\n" + text.encode()).hexdigest()
+    head = {"plcg_bundle": 1, "campaign": rows[0][10], "since": 0, "rows": len(rows), "head": [rows[-1][0], rows[-1][10]]}
+    return [json.dumps(head)] + [json.dumps(dict(zip(COLUMNS, r))) for r in rows]
+
+
+@pytest.mark.parametrize("payload", ["[]", '{"card":' + "[" * 300 + "]" * 300 + "}"], ids=["a list", "300 deep"])
+def test_a_bundle_with_a_wrong_shaped_or_deep_payload_is_bad_input(workdir, payload):
+    p = _at_purchase(workdir / "c.plcg")
+    f = workdir / "hostile.bundle"
+    f.write_text("\n".join(_bundle_of(p, payload)) + "\n")
+    r = cli_run(workdir / "copy.plcg", "receive", f)
+    assert r.code == 2 and len(r.err.splitlines()) == 1, (r.code, r.err)
+    assert "not a JSON object as plcg writes it" in r.err
+    assert not [n for n in os.listdir(workdir) if n.startswith("copy.plcg")]
