@@ -7,12 +7,19 @@ from __future__ import annotations
 
 import json
 import os
+import random
+import resource
+import shutil
+import signal
 import sqlite3
+import subprocess
+import sys
+import time
 
 import orjson
 import pytest
 
-from conftest import Campaign, cli_run
+from conftest import ROOT, Campaign, cli_run
 from helpers.sandbox import rechain
 
 
@@ -295,3 +302,195 @@ def test_a_bundle_with_a_wrong_shaped_or_deep_payload_is_bad_input(workdir, payl
     assert r.code == 2 and len(r.err.splitlines()) == 1, (r.code, r.err)
     assert "not a JSON object as plcg writes it" in r.err
     assert not [n for n in os.listdir(workdir) if n.startswith("copy.plcg")]
+
+
+# ---- 15-18, 20. faults ---------------------------------------------------------------------------------
+
+PLCG = [sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv.pop(1)); import cli; cli.main()", str(ROOT)]
+
+
+def _fsize(limit: int):
+    """A child's file size limit (ulimit -f): a write past it fails with EFBIG (Python ignores SIGXFSZ)."""
+    def set_limit():
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+    return set_limit
+
+
+def _one_line_exit_2(r) -> None:
+    assert r.returncode == 2, (r.returncode, r.stderr)
+    assert len(r.stderr.splitlines()) == 1 and r.stderr.startswith("plcg: "), r.stderr
+    assert "Traceback" not in r.stderr
+
+
+@pytest.mark.parametrize("unbuffered", [False, True])
+def test_output_to_a_full_disk_is_exit_2_with_one_line(workdir, unbuffered):
+    """`log --json > file` on a full disk exited 0 with 8 KB of 63 KB written (PYTHONUNBUFFERED=1), and
+    `export --format jsonl > file` exited 5. /dev/full answers every write with ENOSPC."""
+    p = _at_purchase(workdir / "c.plcg")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    if unbuffered:
+        env["PYTHONUNBUFFERED"] = "1"
+    for args in (("log", "--json"), ("export", "--format", "jsonl"), ("status",), ("audit",)):
+        with open("/dev/full", "w") as full:
+            r = subprocess.run([*PLCG, "--db", p, *args], stdout=full, stderr=subprocess.PIPE, text=True, env=env)
+        _one_line_exit_2(r)
+        assert "cannot write the output" in r.stderr and "No space left" in r.stderr
+
+
+def test_output_past_a_file_size_limit_is_exit_2_and_leaves_no_partial_file(workdir):
+    """ulimit -f: standard output and -o files alike; an -o file is whole or not there at all."""
+    p = _at_purchase(workdir / "c.plcg")
+    with open(workdir / "out.jsonl", "w") as fh:
+        r = subprocess.run([*PLCG, "--db", p, "export", "--format", "jsonl"], stdout=fh, stderr=subprocess.PIPE,
+                           text=True, preexec_fn=_fsize(4096))
+    _one_line_exit_2(r)
+    for args, name in ((("export", "--format", "html", "-o"), "aar.html"), (("map", "--svg"), "map.svg"),
+                       (("keys", "new", "-o"), "me.key")):
+        r = subprocess.run([*PLCG, "--db", p, *args, str(workdir / name)], capture_output=True, text=True,
+                           preexec_fn=_fsize(0 if name == "me.key" else 4096))
+        _one_line_exit_2(r)
+        assert not os.path.exists(workdir / name), name  # no empty key, no partial map or report
+    assert sorted(os.listdir(workdir)) == ["c.plcg", "out.jsonl"]
+
+
+def test_a_closed_pipe_is_exit_2_with_one_line_but_a_finding_stays_1(workdir):
+    p = _at_purchase(workdir / "c.plcg")
+    cmd = " ".join(f"'{x}'" for x in [*PLCG, "--db", p, "log"]) + " | (exec 0<&-; sleep 0.5); exit ${PIPESTATUS[0]}"
+    r = subprocess.run(["bash", "-c", cmd], capture_output=True, text=True)
+    _one_line_exit_2(r)
+    assert "closed the pipe" in r.stderr
+
+
+def _blocked_on_its_pipe(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/wchan") as fh:
+            return "pipe" in fh.read()
+    except OSError:
+        return False
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "html"])
+def test_a_reader_whose_output_nobody_reads_keeps_no_writer_out(workdir, fmt):
+    """`export | less` left at its first page held the file, and every writer failed after 5 s (exit 4).
+    The reader's pipe is one page; nobody reads it until the writer has run."""
+    import fcntl
+
+    p = _at_purchase(workdir / "c.plcg")
+    c = Campaign.attach(p)
+    for _ in range(150):  # a log longer than the export's 64 kB pieces: written while still being read
+        c.run("buy", side="axis", rg="I1")
+        c.run("undo", reason="changed my mind")
+    c.run("buy", side="axis", rg="I1")
+    c.close()
+    r_fd, w_fd = os.pipe()
+    fcntl.fcntl(w_fd, 1031, 4096)  # F_SETPIPE_SZ: one page, far less than the export
+    child = subprocess.Popen([*PLCG, "--db", p, "export", "--format", fmt], stdout=w_fd, stderr=subprocess.PIPE)
+    os.close(w_fd)
+    try:
+        for _ in range(600):
+            if _blocked_on_its_pipe(child.pid) or child.poll() is not None:
+                break
+            time.sleep(0.05)
+        assert child.poll() is None, "the export finished before its pipe filled: make the campaign longer"
+        w = subprocess.run([*PLCG, "--db", p, "leader", "axis", "I1"], capture_output=True, text=True, timeout=60)
+        assert w.returncode == 0, (w.returncode, w.stderr)
+    finally:
+        with os.fdopen(r_fd, "rb") as fh:
+            out = fh.read()
+        child.wait(timeout=60)
+    assert child.returncode == 0 and out
+
+
+def test_a_first_release_wal_file_read_read_only_leaves_nothing_beside_it():
+    """A WAL file read where it stays WAL (read-only to the reader, its folder writable) left -wal and -shm
+    files (0444) that made every later write fail once the file was writable again."""
+    import tempfile
+    from pathlib import Path
+
+    from helpers.sandbox import as_nobody
+
+    top = Path(tempfile.mkdtemp(prefix="plcg-wal-"))
+    os.chmod(top, 0o755)  # `nobody` reaches it
+    folder = top / "shared"
+    folder.mkdir()
+    os.chmod(folder, 0o777)
+    db = folder / "old.plcg"
+    shutil.copyfile(ROOT / "tests" / "fixtures" / "campaign-v0.1.plcg", db)
+    os.chmod(db, 0o444)
+
+    def read(path):
+        r = cli_run(path, "status", "--json")
+        return r.code, r.out, r.err
+
+    code, out, err = as_nobody(read, str(db))
+    assert code == 0, err
+    assert json.loads(out)["firefight"] >= 1
+    assert sorted(os.listdir(folder)) == ["old.plcg"]
+    os.chmod(db, 0o644)
+    c = Campaign.attach(db)  # writable again: a write works (and switches it to the rollback journal)
+    c.close()
+    shutil.rmtree(top)
+
+
+def test_sigint_is_one_line_and_130_never_a_traceback_or_1(workdir):
+    """SIGINT during start-up printed a KeyboardInterrupt traceback, or exited 1 (the audit's finding
+    code, from click's Abort). Sent once the process is inside plcg (its first imports done), at a
+    random moment of a read, an audit or a write."""
+    p = _at_purchase(workdir / "c.plcg")
+    rng = random.Random(25)
+    codes = set()
+    for i in range(12):
+        args = (("status",), ("audit",), ("buy", "axis", "I1"))[i % 3]
+        child = subprocess.Popen([*PLCG, "--db", p, *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                 text=True)
+        for _ in range(400):  # until plcg's own start-up runs (orjson is its second import)
+            try:
+                with open(f"/proc/{child.pid}/maps") as fh:
+                    if "orjson" in fh.read():
+                        break
+            except OSError:
+                break
+            time.sleep(0.005)
+        time.sleep(rng.uniform(0, 0.25))
+        child.send_signal(signal.SIGINT)
+        err = child.communicate(timeout=60)[1]
+        codes.add(child.returncode)
+        # -2: the interpreter's teardown (after plcg is done) gives SIGINT its default action back, and the
+        # signal ends the process as it ends any program: the shell sees 130 too, and nothing is printed
+        assert child.returncode in (0, 130, -signal.SIGINT), (args, child.returncode, err)
+        assert "Traceback" not in err and len(err.splitlines()) <= 1, err
+        if child.returncode == 130:
+            assert "interrupted" in err
+    assert 130 in codes
+    assert cli_run(p, "audit").code == 0
+
+
+def test_what_a_killed_export_left_is_removed_by_the_next(workdir):
+    p = _at_purchase(workdir / "c.plcg")
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    strays = [workdir / f".aar.html.{dead.pid}.tmp", workdir / f".aar.html.out-{dead.pid}-0123abcd"]
+    for s in strays:
+        s.write_text("half a report")
+    rng = random.Random(20)
+    for _ in range(4):  # killed at random moments of the export
+        child = subprocess.Popen([*PLCG, "--db", p, "export", "--format", "html", "-o", str(workdir / "aar.html")],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(rng.uniform(0.1, 0.8))
+        child.kill()
+        child.wait()
+    r = cli_run(p, "export", "--format", "html", "-o", workdir / "aar.html")
+    assert r.code == 0, r.err
+    assert sorted(os.listdir(workdir)) == ["aar.html", "c.plcg"]
+
+
+def test_a_symlink_loop_and_a_dangling_link_are_named_as_such(workdir):
+    os.symlink(workdir / "b.plcg", workdir / "a.plcg")
+    os.symlink(workdir / "a.plcg", workdir / "b.plcg")
+    os.symlink(workdir / "gone.plcg", workdir / "dangling.plcg")
+    for args in (("status",), ("next",), ("new", "--card", "sample")):
+        r = cli_run(workdir / "a.plcg", *args)
+        assert r.code == 2 and "symbolic link in a loop" in r.err and len(r.err.splitlines()) == 1, (args, r.err)
+        r = cli_run(workdir / "dangling.plcg", *args)
+        assert r.code == 2 and "which does not exist" in r.err and "exists already" not in r.err, (args, r.err)
+    assert not os.path.exists(workdir / "gone.plcg")
