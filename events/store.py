@@ -112,6 +112,13 @@ _BUSY, _LOCKED, _READONLY, _CANTOPEN, _NOTADB, _CORRUPT = 5, 6, 8, 14, 26, 11
 JOURNAL = "DELETE"
 
 
+# Where two copies part, this is one way they can (issue 25): a file copied alone while a command was
+# being written (a kill, a crash) can hold that command, which the original, opened with its hot
+# -journal, rolls back; the next command on the original then writes another row at that seq.
+COPIED_AFTER_KILL = ("or one file was copied alone right after a plcg process was killed or crashed (without its"
+                     " -journal): the original, opened once with its -journal beside it, is the campaign")
+
+
 # ---- building a new file under a temporary name (new, import) --------------------------------------
 
 def temp_path(db_path: str, kind: str) -> str:

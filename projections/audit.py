@@ -35,6 +35,7 @@ from events.chain import ChainCheck
 from events.codec import canonical, loads
 from events.convert import converter, unstructure
 from events.types import REGISTRY
+from events.store import COPIED_AFTER_KILL
 from events.upcasters import upcast
 
 RULE_OF = {
@@ -747,7 +748,8 @@ def compare_copies(mine, other, names: tuple[str, str] = ("this copy", "the othe
         (ta, _, ha), (tb, _, hb) = a_rows[seq], b_rows[seq]
         if ha != hb:
             findings.append({"seq": seq, "rule": "pbem", "what": f"the copies part at row {seq}: {names[0]} holds"
-                             f" {ta} ({ha[:16]}), {names[1]} {tb} ({hb[:16]}): a fork or a rewritten history"})
+                             f" {ta} ({ha[:16]}), {names[1]} {tb} ({hb[:16]}): a fork or a rewritten history,"
+                             f" {COPIED_AFTER_KILL}"})
             return _report(findings, notes, len(a_rows))
     short, long_, rows = (names[0], names[1], b_rows) if len(a_rows) < len(b_rows) else (names[1], names[0], a_rows)
     end = min(len(a_rows), len(b_rows))

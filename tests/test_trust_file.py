@@ -494,3 +494,18 @@ def test_a_symlink_loop_and_a_dangling_link_are_named_as_such(workdir):
         r = cli_run(workdir / "dangling.plcg", *args)
         assert r.code == 2 and "which does not exist" in r.err and "exists already" not in r.err, (args, r.err)
     assert not os.path.exists(workdir / "gone.plcg")
+
+
+def test_two_copies_parting_name_a_file_copied_alone_after_a_kill(workdir):
+    """Item 19: a file copied alone right after a kill can hold a command the original, opened with its
+    hot journal, rolls back; the next command on the original writes another row at that seq. Here
+    the copy holds `buy I1` (what the killed command wrote), the original `buy I2` at the same seq:
+    `audit --against` names the case and which file is the campaign."""
+    p = _at_purchase(workdir / "c.plcg")
+    copy = str(workdir / "copied.plcg")
+    shutil.copyfile(p, copy)
+    assert cli_run(copy, "buy", "axis", "I1").code == 0
+    assert cli_run(p, "buy", "axis", "I2").code == 0
+    r = cli_run(p, "audit", "--against", copy)
+    assert r.code == 1 and "copied alone right after a plcg process was killed" in r.out
+    assert "the original, opened once with its -journal beside it, is the campaign" in r.out
