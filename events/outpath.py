@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import errno
 import os
-import secrets
 import stat
 
 from events.errors import BadInput
@@ -141,6 +140,8 @@ def _write_all(fd: int, data: bytes) -> None:
 
 
 def _temp_name(folder: str, base: str) -> str:
+    import secrets  # lazy: only a write of output (the reads' start-up skips it)
+
     return os.path.join(folder, f".{base}.out-{os.getpid()}-{secrets.token_hex(4)}")
 
 

@@ -61,7 +61,31 @@ def test_a_ledger_roll_relabelled_typed_with_a_better_leader_is_a_finding_naming
     log = workdir / "log.jsonl"
     log.write_text(cli_run(p, "export", "--format", "jsonl").out)
     imp = cli_run(str(workdir / "imported.plcg"), "import", str(log))
-    assert imp.code != 0 and not os.path.exists(workdir / "imported.plcg")
+    assert imp.code == 2 and "audit finding" in imp.err and not os.path.exists(workdir / "imported.plcg")
+
+
+def test_a_cp_roll_relabelled_typed_with_20_cp_more_is_a_finding_and_its_export_is_refused(workdir):
+    """The issue's attack: the 2.12 CP DR of the ledger relabelled `typed`, `gained` and `total` raised by
+    20, the chain recomputed. The audit was clean and import took the export."""
+    c = Campaign(workdir / "cp.plcg", seed=None)
+    c.advance(2, "2.1")
+    c.run("cp", side="axis")
+    c.close()
+    p = str(workdir / "cp.plcg")
+    seq, honest = _payload(p, "cp_replenished")
+    assert honest["roll"]["source"] == "ledger"
+    rechain(p, "UPDATE events SET payload = json_set(payload, '$.roll.source', 'typed',"
+               " '$.gained', json_extract(payload, '$.gained') + 20, '$.total', json_extract(payload, '$.total') + 20)"
+               f" WHERE seq = {seq}")
+    r = cli_run(p, "audit")
+    assert r.code == 1 and "roll.source recorded 'typed', the command gives 'ledger'" in r.out
+    assert f"gained recorded {honest['gained'] + 20}, the rules give {honest['gained']}" in r.out
+    assert f"total recorded {honest['total'] + 20}, the rules give {honest['total']}" in r.out
+    log = workdir / "log.jsonl"
+    log.write_text(cli_run(p, "export", "--format", "jsonl").out)
+    imp = cli_run(str(workdir / "imported.plcg"), "import", str(log))
+    assert imp.code == 2 and f"audit finding at seq {seq}" in imp.err
+    assert not os.path.exists(workdir / "imported.plcg")
 
 
 def test_a_typed_roll_relabelled_a_ledger_one_is_a_finding(workdir):
@@ -369,7 +393,7 @@ def _blocked_on_its_pipe(pid: int) -> bool:
         return False
 
 
-@pytest.mark.parametrize("fmt", ["jsonl", "html"])
+@pytest.mark.parametrize("fmt", ["jsonl", "html", "log"])
 def test_a_reader_whose_output_nobody_reads_keeps_no_writer_out(workdir, fmt):
     """`export | less` left at its first page held the file, and every writer failed after 5 s (exit 4).
     The reader's pipe is one page; nobody reads it until the writer has run."""
@@ -384,7 +408,8 @@ def test_a_reader_whose_output_nobody_reads_keeps_no_writer_out(workdir, fmt):
     c.close()
     r_fd, w_fd = os.pipe()
     fcntl.fcntl(w_fd, 1031, 4096)  # F_SETPIPE_SZ: one page, far less than the export
-    child = subprocess.Popen([*PLCG, "--db", p, "export", "--format", fmt], stdout=w_fd, stderr=subprocess.PIPE)
+    args = ("log",) if fmt == "log" else ("export", "--format", fmt)
+    child = subprocess.Popen([*PLCG, "--db", p, *args], stdout=w_fd, stderr=subprocess.PIPE)
     os.close(w_fd)
     try:
         for _ in range(600):
