@@ -6,8 +6,9 @@ for the events, appends them in one transaction and prints. Errors map to the co
 """
 from __future__ import annotations
 
+import io
 import os
-import signal
+import re
 import sys
 
 # An interrupt (Ctrl-C, SIGINT) while plcg starts or ends: one line and 130 (128 + SIGINT), never a
@@ -26,17 +27,16 @@ def _interrupted(signum, frame):
 
 
 if "pytest" not in sys.modules:
+    import signal
+
     try:
         signal.signal(signal.SIGINT, _interrupted)
     except ValueError:  # not the main thread: a host program's own handling stays
         pass
 
-import io  # noqa: E402
-import re  # noqa: E402
-
-import click  # noqa: E402
-import orjson  # noqa: E402
-from click.core import ParameterSource  # noqa: E402
+import click
+import orjson
+from click.core import ParameterSource
 
 from cg import snapshot
 from cg.card_schema import load_card, shipped_cards
@@ -95,7 +95,7 @@ class PlcgGroup(click.Group):
             devnull = os.open(os.devnull, os.O_WRONLY)  # nothing more is tried on the dead output
             try:
                 os.dup2(devnull, sys.stdout.fileno())
-            except (OSError, ValueError, io.UnsupportedOperation):
+            except (OSError, ValueError):
                 pass
             why = "the reader closed the pipe" if isinstance(err, BrokenPipeError) else \
                 getattr(err, "strerror", None) or str(err)
@@ -152,7 +152,7 @@ def _guard_stdout() -> None:
         return
     try:
         fd = out.fileno()
-    except (OSError, ValueError, io.UnsupportedOperation):
+    except (OSError, ValueError):  # io.UnsupportedOperation is both
         return
     try:
         out.flush()
