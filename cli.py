@@ -6,9 +6,33 @@ for the events, appends them in one transaction and prints. Errors map to the co
 """
 from __future__ import annotations
 
+import io
 import os
 import re
 import sys
+
+# An interrupt (Ctrl-C, SIGINT) while plcg starts or ends: one line and 130 (128 + SIGINT), never a
+# traceback nor 1, the audit's "finding" (issue 25). Inside a command (PlcgGroup.invoke) it unwinds
+# it: its transaction rolled back, its temporary files removed. Installed first, before the imports
+# below (most of the start-up); not where a test runner imported plcg (its own Ctrl-C stays).
+_INTERRUPT = {"in_command": False, "taken": False}
+
+
+def _interrupted(signum, frame):
+    if _INTERRUPT["in_command"] and not _INTERRUPT["taken"]:
+        _INTERRUPT["taken"] = True
+        raise KeyboardInterrupt
+    os.write(2, b"plcg: interrupted; nothing half-written (each command is one transaction)\n")
+    os._exit(130)
+
+
+if "pytest" not in sys.modules:
+    import signal
+
+    try:
+        signal.signal(signal.SIGINT, _interrupted)
+    except ValueError:  # not the main thread: a host program's own handling stays
+        pass
 
 import click
 import orjson
@@ -22,6 +46,7 @@ from cg.ledger import VERSION, Ledger
 from cg.options import options
 from cg.revision import revision
 from cg.steps import BY_ID, STEPS, mermaid, pending
+from events import outpath
 from events.errors import BadInput, PlcgError
 from projections.digest import digest
 from projections.maps import map_json, map_svg, map_text
@@ -53,8 +78,11 @@ class PlcgGroup(click.Group):
             _usage_exit(ctx, e)
 
     def invoke(self, ctx):
+        _INTERRUPT["in_command"] = True
         try:
-            return super().invoke(ctx)
+            out = super().invoke(ctx)
+            sys.stdout.flush()  # what is left of the output written now: a failure is still this command's
+            return out
         except click.UsageError as e:  # a command's arguments, or no such command
             _usage_exit(ctx, e)
         except PlcgError as e:
@@ -63,17 +91,76 @@ class PlcgGroup(click.Group):
             ctx.exit(e.exit_code)
         except (click.ClickException, click.exceptions.Exit, click.Abort):
             raise
-        except BrokenPipeError:  # `plcg log | head`: the reader left; nothing to say
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-            # but the exit code still tells: `plcg audit | true` on a file with findings is 1
-            ctx.exit((ctx.obj or {}).get("exit_code", 0))
+        except (OutputFailed, BrokenPipeError) as e:  # issue 25: a full disk, a file size limit, a closed pipe
+            err = e.__cause__ if isinstance(e, OutputFailed) and e.__cause__ is not None else e
+            devnull = os.open(os.devnull, os.O_WRONLY)  # nothing more is tried on the dead output
+            try:
+                os.dup2(devnull, sys.stdout.fileno())
+            except (OSError, ValueError):
+                pass
+            why = "the reader closed the pipe" if isinstance(err, BrokenPipeError) else \
+                getattr(err, "strerror", None) or str(err)
+            click.echo(f"plcg: cannot write the output ({why}): what was written is cut short", err=True)
+            # exit 2 (the contract), but a finding stays 1: `plcg audit | true` on a file with findings
+            ctx.exit((ctx.obj or {}).get("exit_code") or 2)
         except KeyboardInterrupt:
             click.echo("plcg: interrupted; nothing half-written (each command is one transaction)", err=True)
             ctx.exit(130)
         except Exception as e:  # a bug: say so in one line, never a traceback
             click.echo(f"plcg: internal error: {type(e).__name__}: {e} (please report it)", err=True)
             ctx.exit(INTERNAL_ERROR)
+        finally:
+            _INTERRUPT["in_command"] = False
+
+
+class OutputFailed(Exception):
+    """Standard output could not take what plcg wrote (its OSError as the cause): exit 2 (issue 25)."""
+
+
+class _AllOrError(io.RawIOBase):
+    """Standard output written whole or not at all: every byte of each write, or OutputFailed. Python's
+    own unbuffered stdout (PYTHONUNBUFFERED) drops what a short write left (a full disk: exit 0 with
+    8 KB of 63 KB written); an OSError would be an internal error (5)."""
+
+    def __init__(self, fd: int):
+        super().__init__()
+        self._fd = fd
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self._fd
+
+    def write(self, b) -> int:
+        view = memoryview(b).cast("B")
+        done = 0
+        try:
+            while done < len(view):
+                n = os.write(self._fd, view[done:])
+                if n <= 0:
+                    raise OSError(28, os.strerror(28))  # ENOSPC
+                done += n
+        except OSError as e:
+            raise OutputFailed(str(e)) from e
+        return done
+
+
+def _guard_stdout() -> None:
+    """The process's own standard output (not a test runner's) through _AllOrError."""
+    out = sys.stdout
+    if out is None or out is not sys.__stdout__:  # a test runner's, or guarded already
+        return
+    try:
+        fd = out.fileno()
+    except (OSError, ValueError):  # io.UnsupportedOperation is both
+        return
+    try:
+        out.flush()
+    except OSError:
+        pass
+    sys.stdout = io.TextIOWrapper(io.BufferedWriter(_AllOrError(fd), 1 << 16), encoding=out.encoding,
+                                  errors=out.errors, line_buffering=out.line_buffering)
 
 
 @click.group(cls=PlcgGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -91,6 +178,7 @@ def main(ctx, db, key):
     written); 5 internal error.
     """
     ctx.obj = {"db": db, "key": key}
+    _guard_stdout()
 
 
 def _db(ctx) -> str:
@@ -105,6 +193,22 @@ def _key(ctx):
     from cg.pbem import load_private
 
     return load_private(path)
+
+
+def _protected(ctx) -> dict:
+    """What an output path must never be (events/outpath.py): the campaign and the acting player's key."""
+    root = ctx.find_root().obj or {}
+    out = {root.get("db") or "campaign.plcg": "the campaign file"}
+    if root.get("key"):
+        out[root["key"]] = "the private key given with --key"
+    return out
+
+
+def _stdout_bytes(data: bytes) -> None:
+    """Bytes on standard output (`-o -`), through click's stream (a test runner's too)."""
+    stream = click.get_binary_stream("stdout")
+    stream.write(data)
+    stream.flush()
 
 
 def _echo_json(obj) -> None:
@@ -617,31 +721,31 @@ def keys():
 
 
 @keys.command("new")
-@click.option("-o", "out", required=True, type=click.Path(dir_okay=False), help="The private key file (mode 0600).")
+@click.option("-o", "out", required=True, help="The private key file (mode 0600); - for standard output.")
 def keys_new(out):
     """Make a key pair: the private key in FILE (mode 0600), the public key alone on stdout."""
     from cg.pbem import new_keypair
 
     pem, pub = new_keypair()
-    try:
-        fd = os.open(out, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
-    except FileExistsError:
-        raise BadInput(f"{out} already exists; plcg keys new never overwrites a key") from None
-    except OSError as e:
-        raise BadInput(f"cannot write {out}: {e.strerror}") from None
-    with os.fdopen(fd, "wb") as f:
-        f.write(pem)
+    if out == outpath.STDOUT:  # the private key on standard output, the public line beside it on stderr
+        _stdout_bytes(pem)
+        click.echo(pub, err=True)
+        return
+    # issue 25: by a new temporary name, linked into place once whole (a full disk leaves no empty key)
+    outpath.write(out, [pem], protected=_protected(click.get_current_context()), mode=0o600, replace=False)
     click.echo(pub)
 
 
 @main.command()
 @click.option("--since", "since", type=int, default=0, show_default=True, help="Only the events after this seq.")
-@click.option("-o", "out", required=True, type=click.Path(dir_okay=False), help="The bundle file to write.")
+@click.option("-o", "out", required=True, help="The bundle file to write; - for standard output.")
 @click.pass_context
 def bundle(ctx, since, out):
     """Play by email: answer the other side's two-party dice, sign the head, write the events after SEQ."""
     from events import bundle as bundles
 
+    if out != outpath.STDOUT:
+        outpath.check_target(out, _protected(ctx))  # before anything is signed or answered (issue 25)
     led = Ledger(_db(ctx), write=True, key=lambda: _key(ctx))
     try:
         stored = led.sign(_key(ctx))
@@ -650,9 +754,14 @@ def bundle(ctx, since, out):
         led.close()
     for s in stored:
         if s.type == "dice_answered":
-            click.echo(f"[{s.seq}] answered {s.payload['request'][:8]}")
-    b = bundles.write(out, rows, since, campaign)
-    click.echo(f"bundle {out}: seq {since + 1} to {b.head[0]}, signed by {_signer(rows[-1])}")
+            click.echo(f"[{s.seq}] answered {s.payload['request'][:8]}", err=out == outpath.STDOUT)
+    data, b = bundles.encode(rows, since, campaign)
+    if out == outpath.STDOUT:
+        _stdout_bytes(data)
+    else:
+        outpath.write(out, [data], protected=_protected(ctx))
+    click.echo(f"bundle {out}: seq {since + 1} to {b.head[0]}, signed by {_signer(rows[-1])}",
+               err=out == outpath.STDOUT)
 
 
 def _signer(row) -> str:
@@ -802,7 +911,7 @@ def oob(ctx, side, as_json, at):
 
 @main.command("map")
 @JSON_OPT
-@click.option("--svg", "svg", type=click.Path(dir_okay=False), help="Write the map as SVG to this file.")
+@click.option("--svg", "svg", help="Write the map as SVG to this file (- for standard output).")
 @click.option("--at", "at", type=int, help="As of this seq.")
 @click.pass_context
 def map_(ctx, as_json, svg, at):
@@ -810,12 +919,10 @@ def map_(ctx, as_json, svg, at):
     led = Ledger(_db(ctx), key=lambda: _key(ctx))
     st = led.state(at=at)
     led.close()
-    if svg:
-        try:
-            with open(svg, "w", encoding="utf-8") as fh:
-                fh.write(map_svg(st))
-        except OSError as e:
-            raise BadInput(f"cannot write {svg}: {e.strerror}") from None
+    if svg == outpath.STDOUT:
+        click.echo(map_svg(st), nl=False)
+    elif svg:
+        outpath.write(svg, [map_svg(st)], protected=_protected(ctx))
     if as_json:
         _echo_json(map_json(st))
     elif not svg:
@@ -824,42 +931,28 @@ def map_(ctx, as_json, svg, at):
 
 @main.command()
 @click.option("--format", "fmt", type=click.Choice(["jsonl", "md", "html"]), required=True)
-@click.option("-o", "out", type=click.Path(dir_okay=False), help="Write to this file (default: stdout).")
+@click.option("-o", "out", help="Write to this file (default, or -: standard output).")
 @click.pass_context
 def export(ctx, fmt, out):
     """The raw log (JSON Lines, importable) or an After Action Report (Markdown, HTML)."""
     from projections import aar  # lazy: the report imports every projection, charts and maps (~50 ms)
 
+    if out == outpath.STDOUT:
+        out = None
+    if out:  # refused before the log is read (issue 25: the campaign, a key, a FIFO, a device, a link)
+        outpath.check_target(out, _protected(ctx))
     led = Ledger(_db(ctx), key=lambda: _key(ctx))
     try:
         # the log is read and checked before the first piece: the file is opened only then, and the
         # report is written a piece at a time (it is never in memory whole)
         pieces = aar.export_chunks(led, fmt)
-        if out:
-            _write_whole(out, _batched(pieces))
+        if out:  # by a new temporary name, renamed into place once whole (events/outpath.py)
+            outpath.write(out, _batched(pieces), protected=_protected(ctx))
         else:
             for text in _batched(pieces):
                 click.echo(text, nl=False)
     finally:
         led.close()
-
-
-def _write_whole(out: str, texts) -> None:
-    """Write `texts` to `out` under a temporary name in the same folder, renamed into place only once
-    whole: an error half-way (a damaged row met late in the log) leaves no partial report behind."""
-    folder = os.path.dirname(os.path.abspath(out))
-    tmp = os.path.join(folder, f".{os.path.basename(out)}.{os.getpid()}.tmp")
-    try:
-        try:
-            with open(tmp, "w", encoding="utf-8") as fh:
-                for text in texts:
-                    fh.write(text)
-            os.replace(tmp, out)
-        except OSError as e:
-            raise BadInput(f"cannot write {out}: {e.strerror}") from None
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
 
 
 def _batched(pieces, size: int = 1 << 16):

@@ -15,7 +15,7 @@ from cg.card import apply_balance, card_to_dict
 from cg.card_schema import load_card, parse_card
 from cg.evolve import evolve, fold, fold_stored, reverted_seqs
 from events.errors import BadInput
-from events.store import NewEvent, Store
+from events.store import COPIED_AFTER_KILL, NewEvent, Store
 from events.upcasters import upcast  # payload dicts only: an old log reads without cattrs
 from events.versions import VERSIONS
 
@@ -62,10 +62,12 @@ class Ledger:
         them)."""
         from cg.commands import start_event  # lazy: see run()
         from events.convert import unstructure  # lazy: see run()
-        from events.store import place, remove_file, sweep_temps, temp_path
+        from events.store import link_problem, place, remove_file, sweep_temps, temp_path
 
         if os.path.exists(path):
             raise BadInput(f"{path} exists already: plcg new never overwrites a campaign (use --db)")
+        if link_problem(path):  # a link in a loop or to nothing: say so, not "exists already" (issue 25)
+            raise BadInput(f"{link_problem(path)}; plcg new makes a campaign at a new name")
         if seed is not None and not seed.strip():
             raise BadInput("--seed: give some text (or leave --seed out: unforeseeable dice)")
         directory = os.path.dirname(os.path.abspath(path))
@@ -387,7 +389,8 @@ class Ledger:
             for r in rows:
                 if r[0] in held and held[r[0]] != r[-1]:
                     raise BadInput(f"the bundle forks the history at seq {r[0]}: this copy holds another"
-                                   f" row {r[0]}; refused (plcg audit --against compares two copies)")
+                                   f" row {r[0]}; refused (plcg audit --against compares two copies;"
+                                   f" a fork of the players, {COPIED_AFTER_KILL})")
             rows = [r for r in rows if r[0] > head[0]]
             if not rows:
                 return 0
@@ -395,7 +398,8 @@ class Ledger:
                 raise BadInput(f"the bundle starts at seq {rows[0][0]}, this copy ends at {head[0]}: the"
                                f" bundles with seq {head[0] + 1}-{rows[0][0] - 1} are missing")
             if rows[0][9] != head[1]:
-                raise BadInput(f"the bundle does not continue this copy's chain at seq {head[0]}: a fork")
+                raise BadInput(f"the bundle does not continue this copy's chain at seq {head[0]}: a fork"
+                               f" of the players, {COPIED_AFTER_KILL}")
             first = next(iter(store.read(until=1))).payload
             if not first.get("pbem"):
                 raise BadInput("the campaign was not started with the players' keys: it has no signed bundles")

@@ -16,7 +16,7 @@ from __future__ import annotations
 import attrs
 import orjson
 
-from events.codec import chain_hash, chain_record, dumps, loads
+from events.codec import MAX_DEPTH, chain_hash, chain_record, dumps, loads, too_deep
 from events.errors import BadInput
 from events.store import COLUMNS
 
@@ -31,19 +31,25 @@ class Bundle:
     rows: tuple  # rows as tuples in COLUMNS order
 
 
-def write(path: str, rows: list[tuple], since: int, campaign: str) -> Bundle:
-    """Write rows (COLUMNS order) after `since` to `path`; BadInput if it cannot be written."""
+def encode(rows: list[tuple], since: int, campaign: str) -> tuple[bytes, Bundle]:
+    """The bundle's bytes for rows (COLUMNS order) after `since`, and the bundle."""
     if not rows:
         raise BadInput(f"no rows after seq {since}: nothing to bundle")
     head = (rows[-1][0], rows[-1][-1])
     header = {"plcg_bundle": FORMAT, "campaign": campaign, "since": since, "rows": len(rows), "head": list(head)}
     lines = [orjson.dumps(header)] + [orjson.dumps(dict(zip(COLUMNS, r))) for r in rows]
-    try:
-        with open(path, "wb") as f:
-            f.write(b"\n".join(lines) + b"\n")
-    except OSError as e:
-        raise BadInput(f"cannot write {path}: {e.strerror}") from None
-    return Bundle(campaign, since, head, tuple(rows))
+    return b"\n".join(lines) + b"\n", Bundle(campaign, since, head, tuple(rows))
+
+
+def write(path: str, rows: list[tuple], since: int, campaign: str, protected: dict | None = None) -> Bundle:
+    """Write rows (COLUMNS order) after `since` to `path` as the contract's output paths are written
+    (events/outpath.py: never through a link, onto a FIFO, a device, the campaign or a key);
+    BadInput if it cannot be written."""
+    from events import outpath
+
+    data, b = encode(rows, since, campaign)
+    outpath.write(path, [data], protected=protected)
+    return b
 
 
 def read(path: str) -> Bundle:
@@ -89,6 +95,9 @@ def read(path: str) -> Bundle:
             c = None if command is None else loads(command)
         except (TypeError, ValueError):
             raise BadInput(f"{path} was tampered with: row {seq}'s payload or command is not JSON") from None
+        if type(p) is not dict or not (c is None or type(c) is dict) or too_deep(p) or too_deep(c):
+            raise BadInput(f"{path}: row {seq}'s payload or command is not a JSON object as plcg writes it"
+                           f" (an object nested at most {MAX_DEPTH} deep)")
         if chain_hash(link, chain_record(seq, batch, type_, version, ff, step, p, recorded, c)) != h \
                 or dumps(p) != payload or (command is not None and dumps(c) != command):
             raise BadInput(f"{path} was tampered with: row {seq}'s hash does not match its contents")

@@ -42,3 +42,22 @@ def chain_record(seq: int, batch: int, type: str, version: int, firefight: int, 
 def chain_hash(prev_hash: str, record: dict) -> str:
     """sha256 hex of the previous hash, a newline, and the canonical record."""
     return hashlib.sha256(prev_hash.encode() + b"\n" + canonical(record)).hexdigest()
+
+
+MAX_DEPTH = 64  # nesting of a JSON value plcg ever writes: a CG Card in campaign_started is under 10
+
+
+def too_deep(obj: Any, limit: int = MAX_DEPTH) -> bool:
+    """Whether obj nests lists and objects deeper than `limit` (walked without recursion): hostile
+    input (an import, a bundle), refused as bad input before anything dumps or folds it (issue 25)."""
+    stack = [(obj, 1)]
+    while stack:
+        x, d = stack.pop()
+        if isinstance(x, dict):
+            x = x.values()
+        elif not isinstance(x, list):
+            continue
+        if d > limit:
+            return True
+        stack.extend((y, d + 1) for y in x if isinstance(y, (dict, list)))
+    return False

@@ -43,6 +43,7 @@ from pathlib import Path
 import attrs
 
 from events.errors import BadInput, UnreadableRow, WriteConflict
+from events.outpath import link_problem, remove_file, sweep_temps  # noqa: F401 (new, import: their leftovers)
 
 from .chain import ChainCheck
 from .codec import GENESIS, chain_hash, chain_record, dumps, loads
@@ -111,6 +112,13 @@ _BUSY, _LOCKED, _READONLY, _CANTOPEN, _NOTADB, _CORRUPT = 5, 6, 8, 14, 26, 11
 JOURNAL = "DELETE"
 
 
+# Where two copies part, this is one way they can (issue 25): a file copied alone while a command was
+# being written (a kill, a crash) can hold that command, which the original, opened with its hot
+# -journal, rolls back; the next command on the original then writes another row at that seq.
+COPIED_AFTER_KILL = ("or one file was copied alone right after a plcg process was killed or crashed (without its"
+                     " -journal): the original, opened once with its -journal beside it, is the campaign")
+
+
 # ---- building a new file under a temporary name (new, import) --------------------------------------
 
 def temp_path(db_path: str, kind: str) -> str:
@@ -119,37 +127,6 @@ def temp_path(db_path: str, kind: str) -> str:
 
     d, base = os.path.split(os.path.abspath(db_path))
     return os.path.join(d, f".{base}.{kind}-{os.getpid()}-{secrets.token_hex(4)}")
-
-
-def remove_file(path: str) -> None:
-    for suffix in ("", "-wal", "-shm", "-journal"):
-        try:
-            os.unlink(path + suffix)
-        except OSError:
-            pass
-
-
-def sweep_temps(db_path: str) -> None:
-    """Remove what a `new` or `import` killed before it finished left beside db_path (its process gone)."""
-    import glob
-    import re
-
-    d, base = os.path.split(os.path.abspath(db_path))
-    pat = re.compile(r"\." + re.escape(base) + r"\.(new|import)-(\d+)-[0-9a-f]{8}$")
-    for p in glob.glob(os.path.join(glob.escape(d), "." + glob.escape(base) + ".*")):
-        m = pat.match(os.path.basename(p))
-        if m is None:
-            continue
-        pid = int(m.group(2))
-        if pid != os.getpid():
-            try:
-                os.kill(pid, 0)
-                continue  # still running: its own file
-            except ProcessLookupError:
-                pass
-            except OSError:
-                continue
-        remove_file(p)
 
 
 def fsync_path(path: str) -> None:
@@ -239,29 +216,31 @@ def _primary(e: sqlite3.Error) -> int | None:
     return None if code is None else code & 0xFF
 
 
-def _leave_wal(path: str, uri: str) -> None:
+def _leave_wal(path: str, uri: str) -> bool:
     """A file of an earlier release is in WAL mode (its header's bytes 18-19 are 2), and even a
     read-only connection to it leaves -wal/-shm files beside it. Where file and folder are writable
     it is switched to the rollback journal once, before the read: a change of the file's format, not
     of its content (the -wal's commands are folded into the file), so no command leaves anything
-    beside a campaign. Elsewhere (read-only, or another connection holds it) it is read as it is."""
+    beside a campaign. Elsewhere (read-only, or another connection holds it) it is read as it is: True
+    is returned when the file is left in WAL mode."""
     try:
         with open(path, "rb") as fh:
             header = fh.read(20)
     except OSError:
-        return
+        return False
     if len(header) < 20 or header[:16] != b"SQLite format 3\x00" or header[18:20] != b"\x02\x02":
-        return
+        return False
     if not (os.access(path, os.W_OK) and os.access(os.path.dirname(os.path.abspath(path)), os.W_OK)):
-        return
+        return True
     try:
         conn = _connect(uri + "?mode=rw")
     except sqlite3.Error:
-        return
+        return True
     try:
         conn.execute(f"PRAGMA journal_mode={JOURNAL}")
+        return False
     except sqlite3.Error:
-        pass  # another connection holds it: it stays WAL until a command finds it alone
+        return False  # another connection holds it: it stays WAL until a command finds it alone (read as it is)
     finally:
         conn.close()
 
@@ -340,15 +319,21 @@ class Store:
     @classmethod
     def open(cls, path: str, write: bool = False) -> "Store":
         """Open an existing campaign file; read-only (SQLite mode=ro) unless write=True."""
-        if not os.path.exists(path):
-            raise BadInput(f"no campaign file at {path} (plcg new --card ... starts one)")
+        if not os.path.exists(path):  # a link in a loop or to nothing says so (issue 25)
+            raise BadInput(link_problem(path) or f"no campaign file at {path} (plcg new --card ... starts one)")
         if os.path.isdir(path):
             raise BadInput(f"{path} is a directory, not a plcg campaign file")
         uri = Path(path).absolute().as_uri()
-        if not write:
-            _leave_wal(path, uri)
+        ro = "?mode=ro"
+        if not write and _leave_wal(path, uri):
+            # a WAL file (first release) that stays WAL here (read-only): with no -wal content to miss,
+            # read it as immutable, so nothing is left beside it (a -wal/-shm of mode 0444 would make
+            # every later write fail once the file is writable again, issue 25)
+            wal = path + "-wal"
+            if not (os.path.exists(wal) and os.path.getsize(wal) > 0) and not os.path.exists(path + "-shm"):
+                ro = "?mode=ro&immutable=1"
         try:
-            conn, meta = cls._connect_checked(uri + ("?mode=rw" if write else "?mode=ro"), path)
+            conn, meta = cls._connect_checked(uri + ("?mode=rw" if write else ro), path)
         except sqlite3.Error as e:
             if write or not isinstance(e, sqlite3.OperationalError) or _primary(e) not in (_READONLY, _CANTOPEN):
                 raise cls._open_error(path, e) from None
@@ -649,6 +634,16 @@ class Store:
             yield from self._stored(rows)
         finally:
             rows.close()  # now, while the connection is open: a reader that stopped early (or an error)
+
+    def read_in_chunks(self, chunk: int = 2048) -> Iterator[list[Stored]]:
+        """The events up to the head as this call finds it, a list of up to `chunk` at a time, each read
+        whole (its query done) before it is handed out: a reader that writes its output between
+        chunks holds no lock while it does, so a slow reader (`export | less`) never keeps the
+        writers out (issue 25). The rows up to the head never change (append-only)."""
+        last = self.head()[0]
+        for lo in range(0, last, chunk):
+            yield list(self._stored(self._rows(_SELECT + " WHERE seq > ? AND seq <= ? ORDER BY seq",
+                                               (lo, min(lo + chunk, last)))))
 
     @staticmethod
     def _stored(rows) -> Iterator[Stored]:

@@ -35,6 +35,7 @@ from events.chain import ChainCheck
 from events.codec import canonical, loads
 from events.convert import converter, unstructure
 from events.types import REGISTRY
+from events.store import COPIED_AFTER_KILL
 from events.upcasters import upcast
 
 RULE_OF = {
@@ -59,18 +60,88 @@ def run_audit(ledger, witnesses=()) -> dict:
     """The findings and notes; `witnesses`: (seq, hash prefix) pairs noted earlier (`plcg head`)."""
     # The audit keeps a long campaign's state alive and makes next to no reference cycles: the cyclic
     # collector, triggered by the allocations, would only walk it again and again.
-    return audit_store(ledger.store, witnesses)
+    report = audit_store(ledger.store, witnesses)
+    # not where the log itself does not fold, nor where the reverts index the replay reads failed the check
+    if not any(f["rule"] in ("format", "integrity") for f in report["findings"]):
+        _snapshot_against_replay(ledger, report["findings"])
+    report["findings"].sort(key=lambda f: (f["seq"], f["rule"]))
+    return report
 
 
 def audit_store(store, witnesses=()) -> dict:
     """The audit of an open store (`plcg receive` audits a new copy made from a bundle this way
     before it takes its place)."""
+    damaged = _integrity(store)
     with gc_paused():
-        report = _audit(store)
+        report = _audit(store, trust_index=not damaged)
+    report["findings"] += damaged
     for seq, prefix in witnesses:
         _witness(store, report["findings"], seq, prefix)
     report["findings"].sort(key=lambda f: (f["seq"], f["rule"]))
     return report
+
+
+def _integrity(store) -> list[dict]:
+    """SQLite's own check of the file (PRAGMA integrity_check): every page, and every index against
+    its table. An index edited below the schema (its SQL text unchanged, its entries not the table's:
+    the reverts index losing its undos) is a finding, and the audit takes nothing from an index that
+    failed it (issue 25)."""
+    try:
+        said = [r[0] for r in store.conn.execute("PRAGMA integrity_check(20)")]
+    except Exception as e:  # sqlite3.DatabaseError: a file too damaged to check
+        said = [f"the check itself failed: {e}"]
+    if said == ["ok"]:
+        return []
+    return [{"seq": 0, "rule": "integrity", "what": f"SQLite's integrity check of the file: {line} (the file was"
+             " changed below its schema, by another tool; plcg export/import from a good copy)"} for line in said]
+
+
+def _snapshot_against_replay(ledger, findings) -> None:
+    """The stored snapshot (derived data: what `status` and every command start from) against a fold
+    of the log alone up to its seq (issue 25). A snapshot the readers would ignore anyway (another
+    release's fold code, a failed digest, its seq no longer the log's, opened for another player's
+    view) is not compared; one they would load and that differs from the replay is a finding naming
+    what differs: a forgery with its digest recomputed."""
+    from cg import snapshot
+
+    snap = ledger.store.snapshot()
+    if snap is None:
+        return
+    seq, h, blob = snap
+    if ledger.store.hash_at(seq) != h:
+        return
+    try:
+        with seal.viewing(ledger.opener()):
+            stored = snapshot.load(blob, ledger._card(), ledger._cold_part)
+            if stored is None:
+                return
+            try:
+                stored.load_all()
+            except snapshot.SnapshotDamaged:
+                return
+            if stored.pbem is not None and stored.pbem.get("seals") and not ledger._view_ok(stored):
+                return
+            replayed = ledger.state(at=seq, use_snapshot=False)
+        a, b = snapshot.state_data(stored), snapshot.state_data(replayed)
+    except (*_UNFOLDABLE, BadInput, UnreadableRow):  # a log that does not fold: the audit found it already
+        return
+    if a == b:
+        return
+    what = []
+    for k in sorted(set(a) | set(b)):
+        x, y = a.get(k), b.get(k)
+        if x == y:
+            continue
+        if k == "sides" and isinstance(x, dict) and isinstance(y, dict):
+            for side in sorted(set(x) | set(y)):
+                sx, sy = x.get(side) or {}, y.get(side) or {}
+                what += [f"{side} {f} {_short(sx.get(f))} (the log gives {_short(sy.get(f))})"
+                         for f in sorted(set(sx) | set(sy)) if sx.get(f) != sy.get(f)]
+        else:
+            what.append(f"{k} differs")
+    findings.append({"seq": seq, "rule": "snapshot", "what": "the stored snapshot is not the replay of the log: "
+                     + "; ".join(what[:8]) + (" ..." if len(what) > 8 else "")
+                     + " (status and every command would start from it; plcg replay rebuilds it)"})
 
 
 def _witness(store, findings, seq: int, prefix: str) -> None:
@@ -298,19 +369,19 @@ def _checkpoints(store, current) -> tuple[set, dict]:
     return set(uses), uses
 
 
-def _audit(store) -> dict:
+def _audit(store, trust_index: bool = True) -> dict:
     reader = _Reader(store)
     dice = _Dice()
     try:  # sealed secrets open where the log reveals them (ruling R47)
         with seal.viewing(seal.Opener(lambda: seal.log_openings(store))):
-            report = _audit_rows(store, reader, dice)
+            report = _audit_rows(store, reader, dice, trust_index)
     finally:
         reader.close()
     report["dice"] = dice.report()
     return report
 
 
-def _audit_rows(store, reader, dice) -> dict:
+def _audit_rows(store, reader, dice, trust_index: bool = True) -> dict:
     findings: list[dict] = []
     notes: list[dict] = []
 
@@ -322,7 +393,8 @@ def _audit_rows(store, reader, dice) -> dict:
     # An undo changes the past: the state after it is the fold of everything in force. Rather than
     # fold the whole log again at each undo, keep a copy of the state just before the first batch
     # each revert reaches back to, and fold on from it (the rows since read again from the file).
-    checkpoints, uses = _checkpoints(store, current)
+    # (only from an index the integrity check passed: else no copies, every undo folds the whole log)
+    checkpoints, uses = _checkpoints(store, current) if trust_index else (set(), {})
     copies: dict[int, object] = {}
     last_signed = _last_signatures(store)
     unsigned: list[tuple] = []  # play by email: (seq, by) of the commands since the last signature
@@ -589,12 +661,10 @@ def _compare(find, stored_events, payloads, produced):
             continue
         rolls = _rolls(stored)
         wrolls = _rolls(want)
-        explained = False
         for key, got in rolls.items():
             exp = wrolls.get(key)
             if exp is None or got == exp:
                 continue
-            explained = True
             table = got.get("table") or RULE_OF.get(etype, "rules")
             dice = got.get("dice", [])
             if len(dice) != len(exp.get("dice", [])) or any(not isinstance(d, int) or d < 1 or d > 6 for d in dice):
@@ -617,12 +687,31 @@ def _compare(find, stored_events, payloads, produced):
                     (got.get("outcome") != exp.get("outcome") or got.get("row") != exp.get("row")):
                 find(seq, table, f"result {got.get('outcome')!r} (row {got.get('row')}) does not follow from "
                                    f"final {got.get('final')} on table {table}: it gives {exp.get('outcome')!r}")
+            # every other field of the roll (its source, manual, table...): named (issue 25: a typed roll
+            # relabelled a ledger one, or the other way round, must agree with the stored command)
+            rest = sorted(k for k in set(got) | set(exp) if k not in ("dice", "final", "drm", "outcome", "row")
+                          and got.get(k) != exp.get(k))
+            if rest:
+                find(seq, table, f"{etype}: " + "; ".join(
+                    f"{key}.{k} recorded {_short(got.get(k))}, the command gives {_short(exp.get(k))}"
+                    for k in rest))
+        for key in sorted(set(rolls) ^ set(wrolls)):  # a roll only one of them holds
+            find(seq, RULE_OF.get(etype, "rules"), f"{etype}: {key} recorded {_short(rolls.get(key))},"
+                                                   f" the rules give {_short(wrolls.get(key))}")
         rest_s = {k: v for k, v in stored.items() if not _is_roll(v)}
         rest_w = {k: v for k, v in want.items() if not _is_roll(v)}
-        if rest_s != rest_w and not explained or (rest_s != rest_w and _differs_beyond_roll(rest_s, rest_w, rolls)):
-            keys = sorted(k for k in set(rest_s) | set(rest_w) if rest_s.get(k) != rest_w.get(k))
-            detail = "; ".join(f"{k} recorded {rest_s.get(k)!r}, the rules give {rest_w.get(k)!r}" for k in keys[:4])
+        # every field named, those that follow from a roll too (issue 25); a field left out is None
+        keys = sorted(k for k in set(rest_s) | set(rest_w) if rest_s.get(k) != rest_w.get(k))
+        if keys:
+            detail = "; ".join(f"{k} recorded {_short(rest_s.get(k))}, the rules give {_short(rest_w.get(k))}"
+                               for k in keys)
             find(seq, RULE_OF.get(etype, "rules"), f"{etype}: {detail}")
+
+
+def _short(v) -> str:
+    """A recorded value in a finding: its repr, cut to a line's worth."""
+    text = repr(v)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def _is_roll(v) -> bool:
@@ -639,13 +728,6 @@ def _rolls(p: dict) -> dict:
                 if isinstance(x, dict) and "dice" in x:
                     out[f"{k}[{i}]"] = x
     return out
-
-
-def _differs_beyond_roll(rest_s, rest_w, rolls) -> bool:
-    """Fields that merely follow from a roll (a new ELR, CP total) are explained by the roll finding."""
-    derived = {"gained", "total", "after", "may_generate", "result", "returns", "unit", "changes",
-               "casualty_reduction", "setup_first", "move_first"}
-    return any(k not in derived for k in set(rest_s) | set(rest_w) if rest_s.get(k) != rest_w.get(k))
 
 
 def _drm_text(drm) -> str:
@@ -667,7 +749,8 @@ def compare_copies(mine, other, names: tuple[str, str] = ("this copy", "the othe
         (ta, _, ha), (tb, _, hb) = a_rows[seq], b_rows[seq]
         if ha != hb:
             findings.append({"seq": seq, "rule": "pbem", "what": f"the copies part at row {seq}: {names[0]} holds"
-                             f" {ta} ({ha[:16]}), {names[1]} {tb} ({hb[:16]}): a fork or a rewritten history"})
+                             f" {ta} ({ha[:16]}), {names[1]} {tb} ({hb[:16]}): a fork or a rewritten history,"
+                             f" {COPIED_AFTER_KILL}"})
             return _report(findings, notes, len(a_rows))
     short, long_, rows = (names[0], names[1], b_rows) if len(a_rows) < len(b_rows) else (names[1], names[0], a_rows)
     end = min(len(a_rows), len(b_rows))

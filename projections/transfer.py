@@ -19,9 +19,9 @@ from collections.abc import Iterator
 import orjson
 
 from cg.ledger import VERSION, Ledger
-from events.codec import dumps
+from events.codec import MAX_DEPTH, dumps, too_deep
 from events.errors import BadInput
-from events.store import NewEvent, Store, place, remove_file, sweep_temps, temp_path
+from events.store import NewEvent, Store, link_problem, place, remove_file, sweep_temps, temp_path
 
 KEYS = ("seq", "batch", "type", "version", "firefight", "step", "payload", "recorded", "command", "hash")
 _TYPES = {"seq": int, "batch": int, "type": str, "version": int, "firefight": int, "step": str,
@@ -31,8 +31,9 @@ _TYPES = {"seq": int, "batch": int, "type": str, "version": int, "firefight": in
 # ---- export ----------------------------------------------------------------------------------------
 
 def export_lines(store) -> Iterator[str]:
-    """Each stored event as one canonical JSON line (no newline), in seq order."""
-    for r in store.read():
+    """Each stored event as one canonical JSON line (no newline), in seq order; read a chunk at a time,
+    no lock held while the lines are written (Store.read_in_chunks)."""
+    for r in (r for chunk in store.read_in_chunks() for r in chunk):
         yield dumps({"seq": r.seq, "batch": r.batch, "type": r.type, "version": r.version,
                      "firefight": r.firefight, "step": r.step, "payload": r.payload, "recorded": r.recorded,
                      "command": r.command, "hash": r.hash})
@@ -118,6 +119,8 @@ def parse_lines(file: str, lines) -> Iterator[tuple[int, dict]]:
             raise BadInput(f"{name} line {n}: {what} ({str(e).split(':')[0]})") from None
         if not isinstance(obj, dict):
             raise BadInput(f"{name} line {n}: not a JSON object")
+        if too_deep(obj):  # hostile nesting: bad input, never a RecursionError (issue 25)
+            raise BadInput(f"{name} line {n}: nested deeper than {MAX_DEPTH} levels: not a plcg log")
         missing = [k for k in KEYS if k not in obj]
         if missing:
             raise BadInput(f"{name} line {n}: missing {', '.join(missing)}")
@@ -186,6 +189,8 @@ def import_jsonl(file: str, db_path: str) -> int:
     """
     if os.path.exists(db_path):
         raise BadInput(f"{db_path} exists already: plcg import never overwrites a campaign (use --db)")
+    if link_problem(db_path):  # a link in a loop or to nothing: say so (issue 25)
+        raise BadInput(f"{link_problem(db_path)}; plcg import makes a campaign at a new name")
     try:
         fh = open(file, "rb")
     except FileNotFoundError:
