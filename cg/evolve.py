@@ -548,6 +548,10 @@ def _ended(st, p):
         st.repairs_owed[(side, item)] = r["item"]
     if revision.on(st, "oba_air_expended"):
         _expend(st, p)
+    if revision.on(st, "reserve_ends"):  # 2.33: In Reserve for its own firefight only
+        for u in st.units.values():
+            if u.status == "reserve":
+                u.status = "on_map" if u.hex else "available"
     for pur in reversed(st.purchases.values()):  # made in firefight order: this one's come last
         if pur.firefight < st.firefight:
             break

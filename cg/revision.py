@@ -7,7 +7,7 @@ listed in the README ("Rules revisions"), so an old campaign file replays and au
 """
 from __future__ import annotations
 
-CURRENT = 2  # the revision a new campaign starts under
+CURRENT = 3  # the revision a new campaign starts under
 
 # switch -> (revision that brings it, what changes): the README lists each one
 SWITCHES: dict[str, tuple[int, str]] = {
@@ -75,6 +75,10 @@ SWITCHES: dict[str, tuple[int, str]] = {
                                    "to a hex holding a friendly non-Isolated MMC on map (a side with no recorded "
                                    "hexes is taken at its word, ruling R33; under revision 1 the hex is recorded as typed)"),
     "encircled_kept": (2, "3.17: a unit that passes its 1TC stays Encircled (revision 1 removed the marker)"),
+    # revision 3 (issue 24, items 1-12: a referee's third round)
+    "reserve_ends": (3, "2.33: a unit In Reserve is In Reserve for the firefight it was bought for only: set up on "
+                        "map it is on map after that firefight (a Gun there counts as emplaced, 1.4), kept off map it "
+                        "sets up normally in a later firefight"),
 }
 
 

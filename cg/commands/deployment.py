@@ -154,6 +154,8 @@ def _setup(ctx, cmd):
     r2 = revision.on(st, "setup_limits")
     pur = st.purchase(u.purchase, side) if u.purchase else None
     reserve = u.status == "reserve" or (r2 and u.kind == "leader" and pur is not None and pur.mode == "reserve")
+    if reserve and revision.on(st, "reserve_ends") and (pur is None or pur.firefight != st.firefight):
+        reserve = False  # 2.33: kept off map, a Reserve unit "may be set up On Map normally" later
     if r2 and mc.situation(hx, side) != "friendly_mlr":
         raise Refused(f"{hx} is not inside the {side} MLR ({mc.situation(hx, side).replace('_', ' ')}): units set "
                       "up within their friendly MLR", "2.32", st.step)
