@@ -79,6 +79,12 @@ SWITCHES: dict[str, tuple[int, str]] = {
     "reserve_ends": (3, "2.33: a unit In Reserve is In Reserve for the firefight it was bought for only: set up on "
                         "map it is on map after that firefight (a Gun there counts as emplaced, 1.4), kept off map it "
                         "sets up normally in a later firefight"),
+    "option_a_in_place": (3, "2.5 Option A / 3.34: a unit left on map by the last firefight stays in place at 2.6 "
+                             "(`setup` elsewhere is refused); it moves by a 2.5 redeployment only"),
+    "hip_in_place": (3, "3.24 / 3.212 / 3.215: a unit still HIP from the last firefight stays HIP only in its own "
+                        "Location and only if it ended that firefight in a friendly MLR, not Isolated"),
+    "option_b_setup": (3, "2.5 Option B: every unit in a friendly MLR sets up there, one that redeployed at 3.2 "
+                          "included (ruling R28 holds for Option A only)"),
 }
 
 

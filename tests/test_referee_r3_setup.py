@@ -59,3 +59,99 @@ def test_2_33_a_reserve_unit_kept_off_map_sets_up_normally_in_a_later_firefight(
     refused(old.path, "setup", "axis", "I1-1.1", "K5", rule="2.33")  # as revision 2 decided
     assert oob(old.path)[gun]["status"] == "reserve"
     old.close()
+
+
+# ---- item 2: 2.5 Option A / 3.34 "leave all units in place" ---------------------------------------------
+
+def _left_on_map(tmp_path, option, revision=None, name="c.plcg"):
+    plan = {1: {"buy": [("axis", "I1"), ("allied", "I1")], "option": option}, 2: {"attack": ["axis"]}}
+    c = new(tmp_path, plan, revision, name)
+    c.advance(1, "2.9")
+    c.run("end", turn=5, cvp_lost={"axis": 1, "allied": 1}, position=["axis:I1-1.1=L5"])
+    c.advance(2, "2.6")
+    return c
+
+
+def test_2_5_option_a_a_unit_left_on_map_does_not_set_up_elsewhere(tmp_path):
+    c = _left_on_map(tmp_path, "A")
+    err = refused(c.path, "setup", "axis", "I1-1.1", "K5", rule="2.5")
+    assert "L5" in err and "redeploy" in err
+    assert cli_run(c.path, "setup", "axis", "I1-1.1", "L5").code == 0  # where it stands
+    assert cli_run(c.path, "setup", "axis", "I1-1.2", "K5").code == 0  # no hex recorded: in its MLR
+    assert cli_run(c.path, "setup", "axis", "I1-1.2", "K4").code == 0  # set up this 2.6: may still shift
+    c.close()
+    b = _left_on_map(tmp_path, "B", name="b.plcg")  # Option B: survivors in a FMLR set up anywhere in it
+    assert cli_run(b.path, "setup", "axis", "I1-1.1", "K5").code == 0
+    b.close()
+    old = _left_on_map(tmp_path, "A", revision=2, name="old.plcg")
+    assert cli_run(old.path, "setup", "axis", "I1-1.1", "K5").code == 0  # as revision 2 allowed it
+    old.close()
+
+
+# ---- item 5: 2.5 Option B sets up units that returned to the MLR at 3.2 -----------------------------------
+
+def _returned(tmp_path, option, revision=None, name="c.plcg"):
+    plan = {1: {"buy": [("axis", "I1"), ("allied", "I1")]}, 2: {"attack": ["axis"]}}
+    c = new(tmp_path, plan, revision, name)
+    c.advance(1, "2.9")
+    c.run("end", turn=5, cvp_lost={"axis": 1, "allied": 1}, position=["axis:I1-1.1=D4"])
+    c.advance(1, "3.2")
+    c.run("option", option=option)
+    assert cli_run(c.path, "redeploy", "axis", "I1-1.1", "--to", "L5", "--dice", "1,2").code == 0
+    c.advance(2, "2.5")
+    return c
+
+
+def test_2_5_option_b_sets_up_a_unit_that_redeployed_at_3_2(tmp_path):
+    c = _returned(tmp_path, "B")
+    r = cli_run(c.path, "redeploy", "axis", "I1-1.1", "--to", "M6")
+    assert r.code == 0, r.err
+    c.close()
+    a = _returned(tmp_path, "A", name="a.plcg")  # ruling R28 holds for Option A
+    refused(a.path, "redeploy", "axis", "I1-1.1", "--to", "M6", "--dice", "1,2", rule="R28")
+    a.close()
+    old = _returned(tmp_path, "B", revision=2, name="old.plcg")
+    refused(old.path, "redeploy", "axis", "I1-1.1", "--to", "M6", rule="R28")
+    old.close()
+
+
+# ---- item 3: 3.24 / 3.212 / 3.215 HIP stays only in place, and only for a unit not Isolated -------------
+
+RING = ["G4", "J5", "J8", "G10", "D8", "D5"]  # Allied Strategic Terrain 3 hexes around G7 (tests/test_control.py)
+
+
+def isolated_card(variant) -> str:
+    """G7, held by the Axis, is an Axis Isolated Location inside the Allied ring; the Axis FMLR is the
+    cluster of A12 by its west edge."""
+    return variant(map={"columns": "A-N", "rows": 13, "strategic": ["G7", "A12", *RING], "buildings": [],
+                        "stone": [], "water": [], "tvp": {}, "friendly_edge": {"axis": "west", "allied": "east"}},
+                   axis={"control": ["G7", "A12"]}, allied={"control": RING})
+
+
+def _hidden(tmp_path, card, revision=None, name="c.plcg"):
+    plan = {1: {"buy": [("axis", "I1"), ("allied", "I1")], "option": "B"}, 2: {"attack": ["axis"]}}
+    c = new(tmp_path, plan, revision, name, card=card)
+    c.advance(1, "2.9")
+    c.run("end", turn=5, cvp_lost={"axis": 1, "allied": 1})
+    assert cli_run(c.path, "position", "axis", "I1-1.1", "B12", "--hip").code == 0  # in the Axis MLR
+    assert cli_run(c.path, "position", "axis", "I1-1.2", "G7", "--hip").code == 0  # Isolated
+    c.advance(1, "3.3")
+    return c
+
+
+def test_3_24_hip_is_kept_in_place_and_lost_by_an_isolated_unit(tmp_path, variant):
+    card = isolated_card(variant)
+    c = _hidden(tmp_path, card)
+    assert c.state().map_control().situation("G7", "axis") == "isolated"
+    units = oob(c.path)
+    assert "isolated" in units["I1-1.2"]["flags"] and "hip" not in units["I1-1.2"]["flags"]  # 3.215
+    assert "hip" in units["I1-1.1"]["flags"]
+    c.advance(2, "2.6")
+    refused(c.path, "setup", "axis", "I1-1.1", "A11", "--hip", rule="2.38")  # HIP elsewhere needs a HIP bought
+    assert cli_run(c.path, "setup", "axis", "I1-1.1", "B12", "--hip").code == 0  # in its own Location (3.24)
+    c.close()
+    old = _hidden(tmp_path, card, revision=2, name="old.plcg")
+    assert "hip" in oob(old.path)["I1-1.2"]["flags"]
+    old.advance(2, "2.6")
+    assert cli_run(old.path, "setup", "axis", "I1-1.1", "A11", "--hip").code == 0
+    old.close()

@@ -38,8 +38,8 @@ def _redeploy(ctx, cmd):
     if revision.on(st, "redeployment_limits") and u.kind == "vehicle" and \
             st.repairs_owed.get((side, u.id)) == "immobilized":
         raise Refused(f"{u.id} is Immobilized: it does not redeploy", "3.211", st.step)
-    if u.redeployed:
-        if st.step == "2.5":
+    if u.redeployed and not (st.step == "2.5" and st.option == "B" and revision.on(st, "option_b_setup")):
+        if st.step == "2.5":  # ruling R28 holds for Option A; Option B sets up every unit in a FMLR (2.5)
             raise Refused(f"{u.id} redeployed in the last RePh (3.2): one redeployment between two firefights "
                           "(ruling R28)", "3.211", st.step)
         raise Refused(f"{u.id} has already redeployed this RePh", "3.211", st.step)
@@ -150,6 +150,10 @@ def _setup(ctx, cmd):
     first = st.ff.setup_first
     if first == side and f"setup:{other(side)}" in st.done and revision.on(st, "setup_order"):
         raise Refused(f"{side} sets up first (2.41) and {other(side)} has begun setting up", "2.6", st.step)
+    if revision.on(st, "option_a_in_place") and st.option == "A" and not st.initial and u.hex and hx != u.hex \
+            and u.status == "on_map" and f"set:{side}:{u.id}" not in st.done:
+        raise Refused(f"{u.id} stands in {u.hex}: under Option A units are left in place (3.34) and move by a 2.5 "
+                      "redeployment only", "2.5", st.step)
     mc = st.map_control()
     r2 = revision.on(st, "setup_limits")
     pur = st.purchase(u.purchase, side) if u.purchase else None
@@ -167,7 +171,8 @@ def _setup(ctx, cmd):
                           "Strategic Terrain", "2.33", st.step)
     elif mc.situation(hx, side) != "friendly_mlr" and not st.initial:
         raise Refused(f"{hx} is not inside the {side} MLR", "2.32", st.step)
-    if cmd.get("hip") and revision.on(st, "fortify_rules") and not u.hip:
+    still_hip = u.hip and (not revision.on(st, "hip_in_place") or (hx == u.hex and not u.isolated))  # 3.24
+    if cmd.get("hip") and revision.on(st, "fortify_rules") and not still_hip:
         bought = any(f["side"] == side and f["kind"] == "hip" and f.get("unit") == u.id
                      and f["firefight"] == st.firefight for f in st.fortifications)
         gun = u.kind in ("gun", "crew") and st.initial  # CG3: a Gun may set up HIP in the Initial Firefight
