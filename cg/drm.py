@@ -196,8 +196,9 @@ def redeployment(state: CampaignState, side: str, frm: str | None, situation: st
     mc = state.map_control()
     r2 = revision.on(state, "redeployment_isolated")
     isolated = situation == "isolated" or (r2 and unit is not None and unit.isolated)
+    r3 = revision.on(state, "isolated_drm")
     if isolated and frm is not None:
-        d = mc.distance_to_mlr(frm, side)
+        d = _to_fmlr(state, mc, frm, side) if r3 else mc.distance_to_mlr(frm, side)
         far = d is None or (d >= 6 if r2 else d > 6)  # ruling R1: ">6" is 6 or more (revision 2)
         if far:
             out.append(Drm("3.21", f"Isolated, {d if d is not None else 'no'} hexes from nearest FMLR", 1))
@@ -205,7 +206,7 @@ def redeployment(state: CampaignState, side: str, frm: str | None, situation: st
         out.append(Drm("3.21", "redeployment crosses Uncontrolled terrain from FMLR", 1))
     if situation == "nml":
         out.append(Drm("3.21", "in No Man's Land", 1))
-    if situation == "enemy_mlr":
+    if situation == "enemy_mlr" or (r3 and situation == "isolated"):  # 3.215: an Isolated Location is in it
         out.append(Drm("3.21", "in enemy MLR", 2))
     if hs_beyond:
         out.append(Drm("3.21", f"{hs_beyond} HS equivalent(s) beyond one squad on the same DR", hs_beyond))
@@ -219,6 +220,14 @@ def redeployment(state: CampaignState, side: str, frm: str | None, situation: st
     elif leadership:
         out.append(Drm("3.21", "leadership", leadership))
     return tuple(out)
+
+
+def _to_fmlr(state: CampaignState, mc, frm: str, side: str) -> int | None:
+    """3.21 "nearest FMLR" of an Isolated unit (revision switch isolated_drm): hexes to the nearest hex of the
+    side's MLR that is neither an Isolated Location of it nor No Man's Land; None where there is none."""
+    grid = state.grid()
+    return min((grid.distance(frm, h) for h, hc in mc.hexes.items()
+                if side in hc.mlr and hc.isolated != side and not hc.nml), default=None)
 
 
 ENTRENCH_LIKE = {"mines", "wire", "panji"}  # 3.52 +1 "Panji/Minefield/Wire/Entrenchment" (3.52 clears no entrenchment)

@@ -85,6 +85,9 @@ SWITCHES: dict[str, tuple[int, str]] = {
                         "Location and only if it ended that firefight in a friendly MLR, not Isolated"),
     "option_b_setup": (3, "2.5 Option B: every unit in a friendly MLR sets up there, one that redeployed at 3.2 "
                           "included (ruling R28 holds for Option A only)"),
+    "isolated_drm": (3, "3.21: an Isolated unit's distance to the nearest friendly MLR leaves out Isolated "
+                        "Locations and No Man's Land, and a unit in an Isolated Location (3.215, inside the enemy "
+                        "MLR) takes the +2 for a unit in the enemy MLR"),
 }
 
 

@@ -155,3 +155,28 @@ def test_3_24_hip_is_kept_in_place_and_lost_by_an_isolated_unit(tmp_path, varian
     old.advance(2, "2.6")
     assert cli_run(old.path, "setup", "axis", "I1-1.1", "A11", "--hip").code == 0
     old.close()
+
+
+# ---- item 4: 3.21 DRM of an Isolated unit ------------------------------------------------------------------
+
+def _isolated_redeploys(tmp_path, card, revision=None, name="c.plcg"):
+    plan = {1: {"buy": [("axis", "I1"), ("allied", "I1")]}}
+    c = new(tmp_path, plan, revision, name, card=card)
+    c.advance(1, "2.9")
+    c.run("end", turn=5, cvp_lost={"axis": 1, "allied": 1}, position=["axis:I1-1.2=G7"])
+    c.advance(1, "3.2")
+    c.run("option", option="A")
+    r = cli_run(c.path, "redeploy", "axis", "I1-1.2", "--to", "B11", "--dice", "1,1", "--json")
+    assert r.code == 0, r.err
+    c.close()
+    return {d["reason"]: d["value"] for d in json.loads(r.out)[0]["roll"]["drm"]}
+
+
+def test_3_21_an_isolated_unit_is_far_from_its_fmlr_and_in_the_enemy_mlr(tmp_path, variant):
+    card = isolated_card(variant)
+    drm = _isolated_redeploys(tmp_path, card)
+    # the nearest Axis MLR hex outside the pocket (the A12 cluster, C11) is 6 hexes from G7: +1; G7 lies inside
+    # the Allied MLR (3.215): +2; the pocket is no friendly MLR: no -1
+    assert drm == {"Isolated, 6 hexes from nearest FMLR": 1, "in enemy MLR": 2}, drm
+    old = _isolated_redeploys(tmp_path, card, revision=2, name="old.plcg")
+    assert old == {}, old  # revision 2 measured from the pocket itself (0 hexes)
