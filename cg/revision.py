@@ -88,6 +88,8 @@ SWITCHES: dict[str, tuple[int, str]] = {
     "isolated_drm": (3, "3.21: an Isolated unit's distance to the nearest friendly MLR leaves out Isolated "
                         "Locations and No Man's Land, and a unit in an Isolated Location (3.215, inside the enemy "
                         "MLR) takes the +2 for a unit in the enemy MLR"),
+    "moves_first_closes_setup": (3, "2.41: in a Dual Attack the moves-first dr ends setup: no unit sets up "
+                                    "after it (ruling R54)"),
 }
 
 

@@ -180,3 +180,25 @@ def test_3_21_an_isolated_unit_is_far_from_its_fmlr_and_in_the_enemy_mlr(tmp_pat
     assert drm == {"Isolated, 6 hexes from nearest FMLR": 1, "in enemy MLR": 2}, drm
     old = _isolated_redeploys(tmp_path, card, revision=2, name="old.plcg")
     assert old == {}, old  # revision 2 measured from the pocket itself (0 hexes)
+
+
+# ---- item 6: 2.41 Dual Attack, the moves-first dr is made after all setup ------------------------------
+
+def _dual_at_2_6(tmp_path, revision=None, name="c.plcg"):
+    plan = {1: {"buy": [("axis", "I1"), ("allied", "I1")]},
+            2: {"attack": ["axis", "allied"], "determine": {"dice": "1"}}}
+    c = new(tmp_path, plan, revision, name)
+    c.advance(2, "2.6")
+    assert c.state().ff.type == "dual"
+    assert cli_run(c.path, "moves-first", "--dice", "2").code == 0
+    return c
+
+
+def test_2_41_no_setup_after_the_moves_first_dr(tmp_path):
+    c = _dual_at_2_6(tmp_path)
+    err = refused(c.path, "setup", "axis", "I1-1.1", "K5", rule="2.41")
+    assert "moves-first" in err and "R54" in err
+    c.close()
+    old = _dual_at_2_6(tmp_path, revision=2, name="old.plcg")
+    assert cli_run(old.path, "setup", "axis", "I1-1.1", "K5").code == 0
+    old.close()

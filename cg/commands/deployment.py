@@ -147,6 +147,9 @@ def _setup(ctx, cmd):
     hx = hex_arg(st, cmd.get("hex"))
     in_play(st, u)
     at(st, "setup")
+    if st.ff.type == "dual" and st.ff.move_first is not None and revision.on(st, "moves_first_closes_setup"):
+        raise Refused(f"{st.ff.move_first} moves first: the moves-first dr is made after all setup, so setup is "
+                      "complete (ruling R54)", "2.41", st.step)
     first = st.ff.setup_first
     if first == side and f"setup:{other(side)}" in st.done and revision.on(st, "setup_order"):
         raise Refused(f"{side} sets up first (2.41) and {other(side)} has begun setting up", "2.6", st.step)
