@@ -90,6 +90,9 @@ SWITCHES: dict[str, tuple[int, str]] = {
                         "MLR) takes the +2 for a unit in the enemy MLR"),
     "moves_first_closes_setup": (3, "2.41: in a Dual Attack the moves-first dr ends setup: no unit sets up "
                                     "after it (ruling R54)"),
+    "cthc_per_hex": (3, "1.4, 3.214, 3.216, 2.5 Option A: a CTHC is the cluster of one controlled Strategic "
+                        "Terrain hex (its hexes within 2, less No Man's Land), so CTHCs overlap; 'nearest' and "
+                        "'another' CTHC are read per such cluster (ruling R53)"),
 }
 
 

@@ -202,3 +202,39 @@ def test_2_41_no_setup_after_the_moves_first_dr(tmp_path):
     old = _dual_at_2_6(tmp_path, revision=2, name="old.plcg")
     assert cli_run(old.path, "setup", "axis", "I1-1.1", "K5").code == 0
     old.close()
+
+
+# ---- item 7: a CTHC is the cluster of one controlled Strategic Terrain hex (ruling R53) -----------------
+
+def _allied_positions(tmp_path, where, revision=None, name="c.plcg"):
+    plan = {1: {"buy": [("axis", "I1"), ("allied", "I1")]}, 2: {"attack": ["axis"]}}
+    c = new(tmp_path, plan, revision, name)
+    c.advance(1, "2.9")
+    c.run("end", turn=5, cvp_lost={"axis": 1, "allied": 1}, position=[f"allied:I1-1.1={where}"])
+    c.advance(1, "3.2")
+    c.run("option", option="A")
+    return c
+
+
+def test_3_216_the_nearest_cthc_is_one_strategic_hexs_cluster_not_the_whole_front(tmp_path):
+    c = _allied_positions(tmp_path, "G3")  # Uncontrolled, 1 hex from D3's CTHC, 7 from C9
+    err = refused(c.path, "redeploy", "allied", "I1-1.1", "--to", "C9", "--dice", "1,2", rule="3.216")
+    assert "nearest" in err
+    assert cli_run(c.path, "redeploy", "allied", "I1-1.1", "--to", "E3", "--dice", "1,2").code == 0
+    c.close()
+    old = _allied_positions(tmp_path, "G3", revision=2, name="old.plcg")  # one cluster from C1 to C10
+    assert cli_run(old.path, "redeploy", "allied", "I1-1.1", "--to", "C9", "--dice", "1,2").code == 0
+    old.close()
+
+
+def test_2_5_option_a_redeploys_to_another_strategic_hexs_cthc_along_one_front(tmp_path):
+    c = _allied_positions(tmp_path, "B3")  # in the CTHCs of C3 and D3, not in E8's
+    c.advance(2, "2.5")
+    err = refused(c.path, "redeploy", "allied", "I1-1.1", "--to", "B4", "--dice", "1,2", rule="2.5")
+    assert "another" in err  # B4 lies in C3's CTHC, where it stands
+    assert cli_run(c.path, "redeploy", "allied", "I1-1.1", "--to", "C9", "--dice", "1,2").code == 0
+    c.close()
+    old = _allied_positions(tmp_path, "B3", revision=2, name="old.plcg")
+    old.advance(2, "2.5")
+    refused(old.path, "redeploy", "allied", "I1-1.1", "--to", "C9", "--dice", "1,2", rule="2.5")
+    old.close()

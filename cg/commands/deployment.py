@@ -62,8 +62,13 @@ def _redeploy(ctx, cmd):
             if side != att and f"redeploy-2.5:{att}" in st.done:
                 raise Refused(f"the Defender ({side}) redeploys first at 2.5 Option A: the Attacker ({att}) has "
                               "begun", "2.5", st.step)
-            here = next((c for c in cthc_clusters(st, side) if u.hex in c), set()) if u.hex else set()
-            if mc.hexes[to].cthc != side or to in here:
+            clusters = cthc_clusters(st, side)
+            if revision.on(st, "cthc_per_hex"):  # ruling R53: a CTHC of a Strategic hex the unit is not in
+                another = any(to in c and u.hex not in c for c in clusters)
+            else:
+                here = next((c for c in clusters if u.hex in c), set()) if u.hex else set()
+                another = to not in here
+            if mc.hexes[to].cthc != side or not another:
                 raise Refused(f"{to} is not in another {side} CTHC: Option A redeploys to another CTHC", "2.5",
                               st.step)
     else:
