@@ -171,8 +171,12 @@ def _step_actions(st, run) -> None:
         for side in SIDES:
             units = [u for u in st.units.values()
                      if u.side == side and u.kind in ("squad", "leader") and u.hex is None][:5]
+            placed: dict = {}  # 2.37: a leader sets up with a MMC of its RG
             for u, hx in zip(units, spots[side]):
+                hx = placed.get(u.purchase, hx) if u.kind == "leader" else hx
                 run({"name": "setup", "side": side, "unit": u.id, "hex": hx})
+                if u.kind == "squad":
+                    placed.setdefault(u.purchase, hx)
 
 
 def _cp_now(st, side, run) -> int:

@@ -93,6 +93,11 @@ SWITCHES: dict[str, tuple[int, str]] = {
     "cthc_per_hex": (3, "1.4, 3.214, 3.216, 2.5 Option A: a CTHC is the cluster of one controlled Strategic "
                         "Terrain hex (its hexes within 2, less No Man's Land), so CTHCs overlap; 'nearest' and "
                         "'another' CTHC are read per such cluster (ruling R53)"),
+    "rg_ownership": (3, "2.37: in the first firefight its RG takes part in, a leader sets up with a MMC/AFV and a "
+                        "SW/Gun with a unit of its own RG (in a hex where one has set up)"),
+    "patrol_team": (3, "2.72: the patrol's units within 10 hexes of each other (not of the mission hex); a unit "
+                       "in a patrol owing its Return goes on no other; 2.73: a water hex is no mission hex "
+                       "(ruling R56)"),
 }
 
 

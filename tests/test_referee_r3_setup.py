@@ -238,3 +238,26 @@ def test_2_5_option_a_redeploys_to_another_strategic_hexs_cthc_along_one_front(t
     old.advance(2, "2.5")
     refused(old.path, "redeploy", "allied", "I1-1.1", "--to", "C9", "--dice", "1,2", rule="2.5")
     old.close()
+
+
+# ---- item 8: 2.37 a leader and a SW set up with their RG in its first firefight ------------------------
+
+def _owned(tmp_path, revision=None, name="c.plcg"):
+    c = new(tmp_path, {1: {"buy": [("axis", "I1", "on-map"), ("allied", "I1")]}}, revision, name)
+    c.advance(1, "2.6")
+    lmg = next(u.id for u in c.state().side_units("axis") if u.kind == "sw")
+    return c, lmg
+
+
+def test_2_37_a_leader_and_a_sw_set_up_with_a_unit_of_their_rg(tmp_path):
+    c, lmg = _owned(tmp_path)
+    refused(c.path, "setup", "axis", "I1-1.L1", "M5", rule="2.37")  # no MMC of I1-1 there yet
+    refused(c.path, "setup", "axis", lmg, "L4", rule="2.37")
+    assert cli_run(c.path, "setup", "axis", "I1-1.1", "M5").code == 0
+    assert cli_run(c.path, "setup", "axis", "I1-1.L1", "M5").code == 0
+    assert cli_run(c.path, "setup", "axis", lmg, "M5").code == 0
+    c.close()
+    old, lmg = _owned(tmp_path, revision=2, name="old.plcg")
+    assert cli_run(old.path, "setup", "axis", "I1-1.L1", "M5").code == 0
+    assert cli_run(old.path, "setup", "axis", lmg, "L4").code == 0
+    old.close()

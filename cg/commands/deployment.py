@@ -179,6 +179,9 @@ def _setup(ctx, cmd):
                           "Strategic Terrain", "2.33", st.step)
     elif mc.situation(hx, side) != "friendly_mlr" and not st.initial:
         raise Refused(f"{hx} is not inside the {side} MLR", "2.32", st.step)
+    if revision.on(st, "rg_ownership") and u.kind in ("leader", "sw", "gun") and pur is not None \
+            and pur.firefight == st.firefight:
+        _with_its_rg(st, u, pur, hx)
     still_hip = u.hip and (not revision.on(st, "hip_in_place") or (hx == u.hex and not u.isolated))  # 3.24
     if cmd.get("hip") and revision.on(st, "fortify_rules") and not still_hip:
         bought = any(f["side"] == side and f["kind"] == "hip" and f.get("unit") == u.id
@@ -188,3 +191,18 @@ def _setup(ctx, cmd):
             raise Refused(f"{u.id} has no HIP bought for it (plcg fortify {side} hip --unit {u.id}); only a Gun in the "
                           "Initial Firefight (CG3) or a unit still HIP (3.24) hides without", "2.38", st.step)
     return [ev.UnitSetUp(side=side, unit=u.id, hex=hx, hip=bool(cmd.get("hip")))]
+
+
+OWNERS = {"leader": ("squad", "hs", "crew", "vehicle"), "sw": ("squad", "hs", "crew", "leader", "vehicle"),
+          "gun": ("squad", "hs", "crew", "leader", "vehicle")}  # 2.37: leader with a MMC/AFV; SW/Gun with a unit
+
+
+def _with_its_rg(st, u, pur, hx: str) -> None:
+    """2.37 (revision switch rg_ownership): in the first firefight its RG takes part in (the one it was bought
+    for; one kept off map or bought for an Idle Firefight is past it, 2.37 EXC), a leader sets up stacked with
+    a MMC/AFV of its RG and a SW/Gun with a unit of its RG, set up in that hex first."""
+    mates = [st.unit(x, u.side) for x in pur.units if x != u.id]
+    if not any(m is not None and m.hex == hx and m.kind in OWNERS[u.kind] and m.status == "on_map" for m in mates):
+        what = "a MMC/AFV" if u.kind == "leader" else "a unit"
+        raise Refused(f"{u.id} ({u.name}) sets up with {what} of its RG {pur.id} in its first firefight: set one up "
+                      f"in {hx} first", "2.37", st.step)

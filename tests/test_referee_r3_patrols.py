@@ -1,0 +1,92 @@
+"""Rules revision 3, issue 24 items 9-12 and the leader ranks (rulings R29, R52, R55, R56): 2.72 the
+patrol's units within 10 hexes of each other and one patrol at a time, 2.73 no water mission hex, 2.74
+Inexperienced/Elite from the counter too, a leader or hero Reduced is wounded, a 9-1 may lead a patrol
+unless the card ranks it otherwise. Driven through the command line; revision 2 keeps its decisions."""
+from __future__ import annotations
+
+import json
+
+from conftest import Campaign, cli_run, rows
+
+
+def new(tmp_path, plan, revision=None, name="c.plcg", card="sample", seed="pat"):
+    db = tmp_path / name
+    extra = ["--rules-revision", str(revision)] if revision else []
+    r = cli_run(db, "new", "--card", card, "--seed", seed, *extra)
+    assert r.code == 0, r.err
+    return Campaign.attach(db, plan=plan)
+
+
+def refused(path, *args, rule: str) -> str:
+    before = rows(path)
+    r = cli_run(path, *args)
+    assert r.code == 3 and rule in r.err, (r.code, r.err)
+    assert rows(path) == before
+    return r.err
+
+
+def patrol(path, units, leader, hx, *extra):
+    return cli_run(path, "patrol", "axis", "--type", "recon", "--units", units, "--leader", leader, "--hex", hx,
+                   *extra, "--json")
+
+
+PLAN = {1: {"buy": [("axis", "I1", "on-map"), ("allied", "I1")], "patrols": [("axis", 1)]}}
+
+
+# ---- item 9: 2.72 within 10 hexes of each other; one patrol at a time; 2.73 Accessible to Infantry -------
+
+def _far_east(tmp_path, revision=None, name="c.plcg"):
+    c = new(tmp_path, PLAN, revision, name)
+    c.advance(1, "2.6")
+    for uid, hx in (("I1-1.1", "P9"), ("I1-1.L1", "P9"), ("I1-1.2", "O9")):
+        assert cli_run(c.path, "setup", "axis", uid, hx).code == 0
+    c.advance(1, "2.7")
+    return c
+
+
+def test_2_72_the_units_are_within_10_hexes_of_each_other_not_of_the_mission_hex(tmp_path):
+    c = _far_east(tmp_path)  # E3 is 5 hexes from the Axis MLR (2.73), 12 from P9
+    r = patrol(c.path, "I1-1.1,I1-1.2", "I1-1.L1", "E3", "--dice", "2,2")
+    assert r.code == 0, r.err
+    c.close()
+    old = _far_east(tmp_path, revision=2, name="old.plcg")
+    refused(old.path, "patrol", "axis", "--type", "recon", "--units", "I1-1.1,I1-1.2", "--leader", "I1-1.L1",
+            "--hex", "E3", "--dice", "2,2", rule="2.72")
+    old.close()
+
+
+def _two_patrols(tmp_path, variant, revision=None, name="c.plcg"):
+    card = variant(campaign={"patrols_per_reph": 2})
+    plan = {1: {"buy": [("axis", "I1", "on-map"), ("allied", "I1")], "patrols": [("axis", 2)]}}
+    c = new(tmp_path, plan, revision, name, card=card)
+    c.advance(1, "2.7")
+    r = patrol(c.path, "I1-1.1", "I1-1.L1", "I5", "--dice", "2,2")  # conducts its mission, owes its Return
+    assert r.code == 0, r.err
+    return c
+
+
+def test_2_72_a_leader_leads_one_patrol_at_a_time(tmp_path, variant):
+    c = _two_patrols(tmp_path, variant)
+    err = refused(c.path, "patrol", "axis", "--type", "recon", "--units", "I1-1.2", "--leader", "I1-1.L1",
+                  "--hex", "I5", "--dice", "2,2", rule="2.72")
+    assert "I1-1.L1" in err and "Return" in err
+    assert cli_run(c.path, "patrol-return", "axis", "1", "--dice", "1,1").code == 0
+    r = patrol(c.path, "I1-1.2", "I1-1.L1", "I5", "--dice", "2,2")  # back: it may go again
+    assert r.code == 0, r.err
+    c.close()
+    old = _two_patrols(tmp_path, variant, revision=2, name="old.plcg")
+    assert patrol(old.path, "I1-1.2", "I1-1.L1", "I5", "--dice", "2,2").code == 0
+    old.close()
+
+
+def test_2_73_a_water_hex_is_no_mission_hex(tmp_path):
+    c = new(tmp_path, PLAN)
+    c.advance(1, "2.7")
+    err = refused(c.path, "patrol", "axis", "--type", "recon", "--units", "I1-1.1", "--leader", "I1-1.L1",
+                  "--hex", "H4", "--dice", "2,2", rule="2.73")
+    assert "R56" in err
+    c.close()
+    old = new(tmp_path, PLAN, revision=2, name="old.plcg")
+    old.advance(1, "2.7")
+    assert patrol(old.path, "I1-1.1", "I1-1.L1", "H4", "--dice", "2,2").code == 0
+    old.close()
