@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import json
 
-from conftest import Campaign, cli_run, rows
+from conftest import Campaign, cli_run
+from test_referee_r3_setup import refused
 
 
 def new(tmp_path, plan, revision=None, name="c.plcg", card="sample", seed="pat"):
@@ -15,14 +16,6 @@ def new(tmp_path, plan, revision=None, name="c.plcg", card="sample", seed="pat")
     r = cli_run(db, "new", "--card", card, "--seed", seed, *extra)
     assert r.code == 0, r.err
     return Campaign.attach(db, plan=plan)
-
-
-def refused(path, *args, rule: str) -> str:
-    before = rows(path)
-    r = cli_run(path, *args)
-    assert r.code == 3 and rule in r.err, (r.code, r.err)
-    assert rows(path) == before
-    return r.err
 
 
 def patrol(path, units, leader, hx, *extra):
