@@ -98,6 +98,8 @@ SWITCHES: dict[str, tuple[int, str]] = {
     "patrol_team": (3, "2.72: the patrol's units within 10 hexes of each other (not of the mission hex); a unit "
                        "in a patrol owing its Return goes on no other; 2.73: a water hex is no mission hex "
                        "(ruling R56)"),
+    "patrol_quality": (3, "2.74: Inexperienced when an MMC's counter (counter table) or its RG is Green or "
+                          "Conscript; Elite only when both the RG and the counter are Elite (ruling R55)"),
 }
 
 

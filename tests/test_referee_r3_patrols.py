@@ -83,3 +83,39 @@ def test_2_73_a_water_hex_is_no_mission_hex(tmp_path):
     old.advance(1, "2.7")
     assert patrol(old.path, "I1-1.1", "I1-1.L1", "H4", "--dice", "2,2").code == 0
     old.close()
+
+
+# ---- item 10: 2.74 Inexperienced / Elite from the counter as well as the RG (ruling R55) ---------------
+
+def _conscripts(tmp_path, variant, revision=None, name="c.plcg"):
+    card = variant(axis_rg={"I1": {"units": ["3x 4-3-6", "1x LMG"]}})  # a 1st Line RG of Conscript counters
+    c = new(tmp_path, PLAN, revision, name, card=card)
+    c.advance(1, "2.7")
+    return c
+
+
+def test_2_74_a_conscript_counter_is_inexperienced_whatever_its_rgs_quality(tmp_path, variant):
+    c = _conscripts(tmp_path, variant)
+    r = patrol(c.path, "I1-1.1", "I1-1.L1", "I5", "--inexperienced", "1", "--dice", "2,2")
+    assert r.code == 0, r.err
+    drm = {d["reason"]: d["value"] for d in json.loads(r.out)[0]["roll"]["drm"]}
+    assert drm.get("Inexperienced") == 1, drm
+    c.close()
+    old = _conscripts(tmp_path, variant, revision=2, name="old.plcg")
+    err = refused(old.path, "patrol", "axis", "--type", "recon", "--units", "I1-1.1", "--leader", "I1-1.L1",
+                  "--hex", "I5", "--inexperienced", "1", "--dice", "2,2", rule="R33")
+    assert "the OB gives 0" in err
+    old.close()
+
+
+def test_2_74_an_elite_counter_in_a_first_line_rg_is_not_elite(tmp_path):
+    # the sample's American 6-6-7 is Elite in the counter table, its RG (I1) 1st Line: no Elite -1 (ruling R55)
+    plan = {1: {"buy": [("axis", "I1"), ("allied", "I1", "on-map")], "patrols": [("allied", 1)]}}
+    c = new(tmp_path, plan)
+    c.advance(1, "2.7")
+    leader = next(u.id for u in c.state().side_units("allied") if u.kind == "leader")
+    r = cli_run(c.path, "patrol", "allied", "--type", "recon", "--units", "I1-1.1", "--leader", leader,
+                "--hex", "E5", "--dice", "2,2", "--json")
+    assert r.code == 0, r.err
+    assert "Elite" not in {d["reason"] for d in json.loads(r.out)[0]["roll"]["drm"]}
+    c.close()
