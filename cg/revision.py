@@ -100,6 +100,8 @@ SWITCHES: dict[str, tuple[int, str]] = {
                        "(ruling R56)"),
     "patrol_quality": (3, "2.74: Inexperienced when an MMC's counter (counter table) or its RG is Green or "
                           "Conscript; Elite only when both the RG and the counter are Elite (ruling R55)"),
+    "patrol_smc_wounded": (3, "2.74 / ruling R29: a Reduced result on a leader wounds it (a wounded one is "
+                              "eliminated), as Casualty Reduction does (A15, A17)"),
 }
 
 

@@ -119,3 +119,25 @@ def test_2_74_an_elite_counter_in_a_first_line_rg_is_not_elite(tmp_path):
     assert r.code == 0, r.err
     assert "Elite" not in {d["reason"] for d in json.loads(r.out)[0]["roll"]["drm"]}
     c.close()
+
+
+# ---- item 12: ruling R29, a leader struck by Reduced is wounded (A15/A17), as `end --reduced` does --------
+
+def _leader_struck(tmp_path, revision=None, name="c.plcg"):
+    c = new(tmp_path, PLAN, revision, name, seed="smc4")  # its Random Selection drs pick the leader
+    c.advance(1, "2.7")
+    r = patrol(c.path, "I1-1.1", "I1-1.L1", "I5", "--dice", "5,5")  # 10 - 1 recon + 2 day = 11: Reduced*
+    assert r.code == 0, r.err
+    assert json.loads(r.out)[0]["roll"]["outcome"] == "reduced"
+    units = {u["unit"]: u for u in json.loads(cli_run(c.path, "oob", "axis", "--json").out)}
+    return c, units["I1-1.L1"]
+
+
+def test_r29_a_reduced_patrol_leader_is_wounded_not_eliminated(tmp_path):
+    c, leader = _leader_struck(tmp_path)
+    assert leader["status"] == "available" and "wounded" in leader["flags"], leader
+    assert c.state().ff.cvp_lost["axis"] == 0  # a wound costs no CVP (A26.2)
+    c.close()
+    old, leader = _leader_struck(tmp_path, revision=2, name="old.plcg")
+    assert leader["status"] == "eliminated"
+    old.close()

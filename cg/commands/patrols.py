@@ -158,6 +158,8 @@ def _strike(ctx, st, side: str, patrol: list, outcome: str, counter) -> tuple[tu
             raise BadInput(f"{hit.id} ({nat} {hit.name}) is Reduced and the counter table has no half-squad: "
                            "give it with --counter COUNTER (ruling R34)")
         return tuple(selection), (ev.UnitChange(side, hit.id, to),)
+    if outcome == "reduced" and hit.kind == "leader" and not hit.wounded and revision.on(st, "patrol_smc_wounded"):
+        return tuple(selection), (ev.UnitChange(side, hit.id, "wounded"),)  # ruling R29: an SMC is wounded (A15/A17)
     return tuple(selection), (ev.UnitChange(side, hit.id, "eliminated"),)
 
 
