@@ -204,7 +204,7 @@ def _may_lead(st, u) -> bool:
     if not revision.on(st, "patrol_rules"):
         return True
     nat, over = counter_table(st, u.side)
-    return counters.may_lead_patrol(nat, u.name, over) is not False
+    return counters.may_lead_patrol(nat, u.name, over, not revision.on(st, "leader_rank_from_card")) is not False
 
 
 def _missing_counter(st, u) -> str | None:

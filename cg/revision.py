@@ -102,6 +102,8 @@ SWITCHES: dict[str, tuple[int, str]] = {
                           "Conscript; Elite only when both the RG and the counter are Elite (ruling R55)"),
     "patrol_smc_wounded": (3, "2.74 / ruling R29: a Reduced result on a leader wounds it (a wounded one is "
                               "eliminated), as Casualty Reduction does (A15, A17)"),
+    "leader_rank_from_card": (3, "2.72: a leader's rank is the card's `[counters]` `rank` only; the counter table's "
+                                 "rank convention no longer bars a 9-1 or better from patrols (ruling R52)"),
 }
 
 

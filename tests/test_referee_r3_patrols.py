@@ -141,3 +141,35 @@ def test_r29_a_reduced_patrol_leader_is_wounded_not_eliminated(tmp_path):
     old, leader = _leader_struck(tmp_path, revision=2, name="old.plcg")
     assert leader["status"] == "eliminated"
     old.close()
+
+
+# ---- the leader ranks (ruling R52): a 9-1 leads a patrol unless the card ranks it above Lieutenant ------
+
+def _a_9_1_patrols(tmp_path, card="sample", revision=None, name="c.plcg"):
+    plan = {1: {**PLAN[1], "dice": {"leader": "2,2"}}}  # 2.361: DR 4, a 9-1
+    c = new(tmp_path, plan, revision, name, card=card)
+    c.advance(1, "2.7")
+    assert c.state().unit("I1-1.L1", "axis").name == "9-1"
+    return c
+
+
+def test_r52_a_9_1_leads_a_patrol_unless_the_card_says_it_is_a_captain(tmp_path):
+    c = _a_9_1_patrols(tmp_path)
+    r = patrol(c.path, "I1-1.1", "I1-1.L1", "I5", "--dice", "2,2")
+    assert r.code == 0, r.err
+    c.close()
+    from conftest import load_sample, to_toml
+
+    data = load_sample()
+    data["counters"] = {"german": {"9-1": {"rank": "Captain"}}}
+    card = tmp_path / "ranked.toml"
+    card.write_text(to_toml(data) + "\n", encoding="utf-8")
+    ranked = _a_9_1_patrols(tmp_path, card=str(card), name="ranked.plcg")
+    err = refused(ranked.path, "patrol", "axis", "--type", "recon", "--units", "I1-1.1", "--leader", "I1-1.L1",
+                  "--hex", "I5", "--dice", "2,2", rule="2.72")
+    assert "Captain" in err and "R52" in err
+    ranked.close()
+    old = _a_9_1_patrols(tmp_path, revision=2, name="old.plcg")  # revision 2's convention: a 9-1 is a Captain
+    refused(old.path, "patrol", "axis", "--type", "recon", "--units", "I1-1.1", "--leader", "I1-1.L1",
+            "--hex", "I5", "--dice", "2,2", rule="2.72")
+    old.close()

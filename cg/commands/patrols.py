@@ -68,10 +68,12 @@ def _patrol(ctx, cmd):
         from cg.commands.base import counter_table
 
         nat, over = counter_table(st, side)
-        if counters.may_lead_patrol(nat, leader.name, over) is False:
-            raise Refused(f"{leader.id} ({leader.name}, {counters.leader_rank(nat, leader.name, over)}) may not lead "
-                          "a patrol: a Corporal, Sergeant or Lieutenant does (counter table, ruling R34)", "2.72",
-                          st.step)
+        convention = not revision.on(st, "leader_rank_from_card")  # ruling R52: the card's rank only
+        if counters.may_lead_patrol(nat, leader.name, over, convention) is False:
+            rank = counters.leader_rank(nat, leader.name, over) if convention else counters.card_rank(leader.name, over)
+            raise Refused(f"{leader.id} ({leader.name}, {rank}) may not lead a patrol: a Corporal, Sergeant or "
+                          "Lieutenant does (" + ("counter table, ruling R34" if convention else
+                                                 "the card's [counters], ruling R52") + ")", "2.72", st.step)
         if revision.on(st, "patrol_team"):
             _team(st, side, [leader, *units], mc)
         else:
