@@ -173,3 +173,19 @@ def test_r52_a_9_1_leads_a_patrol_unless_the_card_says_it_is_a_captain(tmp_path)
     refused(old.path, "patrol", "axis", "--type", "recon", "--units", "I1-1.1", "--leader", "I1-1.L1",
             "--hex", "I5", "--dice", "2,2", rule="2.72")
     old.close()
+
+
+# ---- item 11: ruling R1's exceptions, the 2.74 "beyond" DRMs (not a defect: README R1 now lists them) -----
+
+def test_r1_the_2_74_sw_pp_and_distance_drms_count_what_lies_beyond(tmp_path):
+    c = new(tmp_path, PLAN)
+    c.advance(1, "2.7")
+    # the LMG is 1 PP: nothing beyond 1; F5 is 4 hexes from the Axis MLR: 1 hex beyond 3, +1 (FRU)
+    lmg = next(u.id for u in c.state().side_units("axis") if u.kind == "sw")
+    assert c.state().map_control().distance_to_mlr("F5", "axis") == 4
+    r = patrol(c.path, f"I1-1.1,{lmg}", "I1-1.L1", "F5", "--dice", "2,2")
+    assert r.code == 0, r.err
+    drm = {d["reason"]: d["value"] for d in json.loads(r.out)[0]["roll"]["drm"]}
+    assert not any(k.startswith("SW PP") for k in drm), drm
+    assert drm["mission hex 4 hexes from friendly MLR"] == 1, drm
+    c.close()
