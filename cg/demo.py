@@ -173,7 +173,10 @@ def _step_actions(st, run) -> None:
                      if u.side == side and u.kind in ("squad", "leader") and u.hex is None][:5]
             placed: dict = {}  # 2.37: a leader sets up with a MMC of its RG
             for u, hx in zip(units, spots[side]):
-                hx = placed.get(u.purchase, hx) if u.kind == "leader" else hx
+                if u.kind == "leader":
+                    if u.purchase not in placed:
+                        continue  # no squad of its RG placed: it stays in its MLR
+                    hx = placed[u.purchase]
                 run({"name": "setup", "side": side, "unit": u.id, "hex": hx})
                 if u.kind == "squad":
                     placed.setdefault(u.purchase, hx)
