@@ -66,6 +66,7 @@ def test_2_72_a_leader_leads_one_patrol_at_a_time(tmp_path, variant):
     assert cli_run(c.path, "patrol-return", "axis", "1", "--dice", "1,1").code == 0
     r = patrol(c.path, "I1-1.2", "I1-1.L1", "I5", "--dice", "2,2")  # back: it may go again
     assert r.code == 0, r.err
+    assert cli_run(c.path, "audit").code == 0
     c.close()
     old = _two_patrols(tmp_path, variant, revision=2, name="old.plcg")
     assert patrol(old.path, "I1-1.2", "I1-1.L1", "I5", "--dice", "2,2").code == 0
@@ -137,6 +138,7 @@ def test_r29_a_reduced_patrol_leader_is_wounded_not_eliminated(tmp_path):
     c, leader = _leader_struck(tmp_path)
     assert leader["status"] == "available" and "wounded" in leader["flags"], leader
     assert c.state().ff.cvp_lost["axis"] == 0  # a wound costs no CVP (A26.2)
+    assert cli_run(c.path, "audit").code == 0
     c.close()
     old, leader = _leader_struck(tmp_path, revision=2, name="old.plcg")
     assert leader["status"] == "eliminated"

@@ -40,7 +40,9 @@ def _reserve(tmp_path, revision=None, name="c.plcg"):
     c = new(tmp_path, RESERVE, revision, name)
     c.advance(1, "2.6")
     gun = next(u.id for u in c.state().side_units("axis") if u.kind == "gun")
-    assert cli_run(c.path, "setup", "axis", gun, "O5").code == 0  # 2.33: 10 hexes from the Allied E8
+    crew = next(u.id for u in c.state().side_units("axis") if u.kind == "crew")
+    for uid in (crew, gun):  # 2.33: 10 hexes from the Allied E8; 2.37: the Gun with its crew
+        assert cli_run(c.path, "setup", "axis", uid, "O5").code == 0
     c.advance(2, "2.6")
     return c, gun
 
@@ -54,6 +56,7 @@ def test_2_33_a_reserve_unit_kept_off_map_sets_up_normally_in_a_later_firefight(
     assert u["status"] == "on_map" and u["where"] == "on map O5", u
     hexes = json.loads(cli_run(c.path, "map", "--json").out)["hexes"]
     assert hexes["O5"]["strategic"] and hexes["O5"]["grown"]
+    assert cli_run(c.path, "audit").code == 0
     c.close()
     old, gun = _reserve(tmp_path, revision=2, name="old.plcg")
     refused(old.path, "setup", "axis", "I1-1.1", "K5", rule="2.33")  # as revision 2 decided
@@ -149,6 +152,7 @@ def test_3_24_hip_is_kept_in_place_and_lost_by_an_isolated_unit(tmp_path, varian
     c.advance(2, "2.6")
     refused(c.path, "setup", "axis", "I1-1.1", "A11", "--hip", rule="2.38")  # HIP elsewhere needs a HIP bought
     assert cli_run(c.path, "setup", "axis", "I1-1.1", "B12", "--hip").code == 0  # in its own Location (3.24)
+    assert cli_run(c.path, "audit").code == 0
     c.close()
     old = _hidden(tmp_path, card, revision=2, name="old.plcg")
     assert "hip" in oob(old.path)["I1-1.2"]["flags"]

@@ -202,7 +202,8 @@ def _with_its_rg(st, u, pur, hx: str) -> None:
     for; one kept off map or bought for an Idle Firefight is past it, 2.37 EXC), a leader sets up stacked with
     a MMC/AFV of its RG and a SW/Gun with a unit of its RG, set up in that hex first."""
     mates = [st.unit(x, u.side) for x in pur.units if x != u.id]
-    if not any(m is not None and m.hex == hx and m.kind in OWNERS[u.kind] and m.status == "on_map" for m in mates):
+    if not any(m is not None and m.hex == hx and m.kind in OWNERS[u.kind] and m.status in ("on_map", "reserve")
+               for m in mates):
         what = "a MMC/AFV" if u.kind == "leader" else "a unit"
         raise Refused(f"{u.id} ({u.name}) sets up with {what} of its RG {pur.id} in its first firefight: set one up "
                       f"in {hx} first", "2.37", st.step)
