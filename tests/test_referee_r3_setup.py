@@ -202,6 +202,8 @@ def test_2_41_no_setup_after_the_moves_first_dr(tmp_path):
     c = _dual_at_2_6(tmp_path)
     err = refused(c.path, "setup", "axis", "I1-1.1", "K5", rule="2.41")
     assert "moves-first" in err and "R54" in err
+    options = json.loads(cli_run(c.path, "status", "--json").out)["options"]
+    assert not any(o["command"].startswith("plcg setup") for o in options), options  # status offers it no more
     c.close()
     old = _dual_at_2_6(tmp_path, revision=2, name="old.plcg")
     assert cli_run(old.path, "setup", "axis", "I1-1.1", "K5").code == 0
