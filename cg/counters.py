@@ -492,9 +492,8 @@ def leader_rank(nat: str, name: str, overrides: Mapping | None = None) -> str | 
 
 def card_rank(name: str, overrides: Mapping | None = None) -> str | None:
     """A leader's rank as the card's `[counters]` gives it (ruling R52: the only rank known); None if not."""
-    lookup("", name, overrides)  # a malformed override is refused as everywhere (ValueError)
-    entry = (overrides or {}).get(split_count(name)[1]) or {}
-    return entry.get("rank")
+    entry = (overrides or {}).get(split_count(name)[1])
+    return entry.get("rank") if isinstance(entry, Mapping) else None  # `card check` validated the card
 
 
 def may_lead_patrol(nat: str, name: str, overrides: Mapping | None = None, convention: bool = True) -> bool | None:
