@@ -191,3 +191,17 @@ def test_r1_the_2_74_sw_pp_and_distance_drms_count_what_lies_beyond(tmp_path):
     assert not any(k.startswith("SW PP") for k in drm), drm
     assert drm["mission hex 4 hexes from friendly MLR"] == 1, drm
     c.close()
+
+
+def test_2_72_units_more_than_10_hexes_apart_do_not_patrol_together(tmp_path, variant):
+    card = variant(map={"columns": "A-Z"})  # the Axis MLR now reaches from L4 to the east edge, column Z
+    c = new(tmp_path, PLAN, card=card)
+    c.advance(1, "2.6")
+    for uid, hx in (("I1-1.1", "L5"), ("I1-1.L1", "L5"), ("I1-1.2", "Z5")):
+        assert cli_run(c.path, "setup", "axis", uid, hx).code == 0
+    c.advance(1, "2.7")
+    err = refused(c.path, "patrol", "axis", "--type", "recon", "--units", "I1-1.1,I1-1.2", "--leader", "I1-1.L1",
+                  "--hex", "I5", "--dice", "2,2", rule="2.72")
+    assert "14 hexes apart" in err, err
+    assert patrol(c.path, "I1-1.1", "I1-1.L1", "I5", "--dice", "2,2").code == 0
+    c.close()
