@@ -627,7 +627,9 @@ def build(path: str, firefights: int = 100, units_per_side: int = 255, seed: str
 
                 keys = bench_keys(seed)
                 pb = pbem.settings(pbem.public_line(keys["axis"]), pbem.public_line(keys["allied"]), "any")
-            led = Ledger.create(path, "bench-card.toml", f"synth:{seed}", "B", pbem=pb)
+            # the synthetic players play revision 2's rules (ruling R32): revision 3's 2.37, 2.72 and Option A
+            # limits would refuse their random setups and patrols; the bench measures the machinery
+            led = Ledger.create(path, "bench-card.toml", f"synth:{seed}", "B", pbem=pb, rules_revision=2)
         finally:
             os.chdir(here)
     if warm or signed:

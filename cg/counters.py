@@ -45,6 +45,7 @@ Where the sources are silent or disagree (chosen here, not found)
   Sergeant, 8-0/8-1 Lieutenant, 9-1 Captain, 9-2 Major, 10-2/10-3 Lieutenant Colonel (general column);
   the Japanese 8+1 is a Sergeant, 9-0 a Lieutenant, 10-0 a Major; the Finnish 8-0 a Sergeant, 9-0 a
   Lieutenant. Commissars have no rank (None: ask). A card sets `rank` where it knows better.
+  Rules revision 3 reads this convention no more (ruling R52, `card_rank`): only a card's `rank` is known.
 - A counter name that two chains of one nationality share takes each field the chains agree on. Where
   they differ, ELR Replacement takes the candidate of the next lower class and Battle Hardening the
   one of the next higher class (A15.3: "the next higher quality"); a tie is left None (ask). So the
@@ -489,7 +490,15 @@ def leader_rank(nat: str, name: str, overrides: Mapping | None = None) -> str | 
     return c.rank if c else None
 
 
-def may_lead_patrol(nat: str, name: str, overrides: Mapping | None = None) -> bool | None:
-    """2.72: only a Corporal, Sergeant or Lieutenant leads a patrol. None when the rank is unknown."""
-    rank = leader_rank(nat, name, overrides)
+def card_rank(name: str, overrides: Mapping | None = None) -> str | None:
+    """A leader's rank as the card's `[counters]` gives it (ruling R52: the only rank known); None if not."""
+    entry = (overrides or {}).get(split_count(name)[1])
+    return entry.get("rank") if isinstance(entry, Mapping) else None  # `card check` validated the card
+
+
+def may_lead_patrol(nat: str, name: str, overrides: Mapping | None = None, convention: bool = True) -> bool | None:
+    """2.72: only a Corporal, Sergeant or Lieutenant leads a patrol. None when the rank is unknown.
+    `convention`: read the table's rank convention (rules revision 2); without it only the card's rank
+    counts (ruling R52, revision 3)."""
+    rank = leader_rank(nat, name, overrides) if convention else card_rank(name, overrides)
     return None if rank is None else rank in PATROL_RANKS

@@ -171,8 +171,15 @@ def _step_actions(st, run) -> None:
         for side in SIDES:
             units = [u for u in st.units.values()
                      if u.side == side and u.kind in ("squad", "leader") and u.hex is None][:5]
+            placed: dict = {}  # 2.37: a leader sets up with a MMC of its RG
             for u, hx in zip(units, spots[side]):
+                if u.kind == "leader":
+                    if u.purchase not in placed:
+                        continue  # no squad of its RG placed: it stays in its MLR
+                    hx = placed[u.purchase]
                 run({"name": "setup", "side": side, "unit": u.id, "hex": hx})
+                if u.kind == "squad":
+                    placed.setdefault(u.purchase, hx)
 
 
 def _cp_now(st, side, run) -> int:
@@ -200,7 +207,7 @@ def _may_lead(st, u) -> bool:
     if not revision.on(st, "patrol_rules"):
         return True
     nat, over = counter_table(st, u.side)
-    return counters.may_lead_patrol(nat, u.name, over) is not False
+    return counters.may_lead_patrol(nat, u.name, over, not revision.on(st, "leader_rank_from_card")) is not False
 
 
 def _missing_counter(st, u) -> str | None:

@@ -196,8 +196,9 @@ def redeployment(state: CampaignState, side: str, frm: str | None, situation: st
     mc = state.map_control()
     r2 = revision.on(state, "redeployment_isolated")
     isolated = situation == "isolated" or (r2 and unit is not None and unit.isolated)
+    r3 = revision.on(state, "isolated_drm")
     if isolated and frm is not None:
-        d = mc.distance_to_mlr(frm, side)
+        d = _to_fmlr(state, mc, frm, side) if r3 else mc.distance_to_mlr(frm, side)
         far = d is None or (d >= 6 if r2 else d > 6)  # ruling R1: ">6" is 6 or more (revision 2)
         if far:
             out.append(Drm("3.21", f"Isolated, {d if d is not None else 'no'} hexes from nearest FMLR", 1))
@@ -205,7 +206,7 @@ def redeployment(state: CampaignState, side: str, frm: str | None, situation: st
         out.append(Drm("3.21", "redeployment crosses Uncontrolled terrain from FMLR", 1))
     if situation == "nml":
         out.append(Drm("3.21", "in No Man's Land", 1))
-    if situation == "enemy_mlr":
+    if situation == "enemy_mlr" or (r3 and situation == "isolated"):  # 3.215: an Isolated Location is in it
         out.append(Drm("3.21", "in enemy MLR", 2))
     if hs_beyond:
         out.append(Drm("3.21", f"{hs_beyond} HS equivalent(s) beyond one squad on the same DR", hs_beyond))
@@ -219,6 +220,14 @@ def redeployment(state: CampaignState, side: str, frm: str | None, situation: st
     elif leadership:
         out.append(Drm("3.21", "leadership", leadership))
     return tuple(out)
+
+
+def _to_fmlr(state: CampaignState, mc, frm: str, side: str) -> int | None:
+    """3.21 "nearest FMLR" of an Isolated unit (revision switch isolated_drm): hexes to the nearest hex of the
+    side's MLR that is neither an Isolated Location of it nor No Man's Land; None where there is none."""
+    grid = state.grid()
+    return min((grid.distance(frm, h) for h, hc in mc.hexes.items()
+                if side in hc.mlr and hc.isolated != side and not hc.nml), default=None)
 
 
 ENTRENCH_LIKE = {"mines", "wire", "panji"}  # 3.52 +1 "Panji/Minefield/Wire/Entrenchment" (3.52 clears no entrenchment)
@@ -259,13 +268,16 @@ def patrol_from_units(state: CampaignState, side: str, kind: str, units: list, l
     `typed` holds the flags the player gave (None: not given); where the ledger knows the value a
     different typed one is refused (Refused, rule R33), where it cannot, the typed value is taken and
     marked so."""
-    from cg import counters
+    from cg import counters, revision
     from cg.commands.base import counter_table
     from events.errors import Refused
 
     nat, over = counter_table(state, side)
     mmc = [u for u in units if u.kind in ("squad", "hs", "crew")]
     quality = [_quality(state, u) for u in mmc]
+    if revision.on(state, "patrol_quality"):  # ruling R55: the counter's class (ruling R34) as well as the RG's
+        klass = [getattr(counters.lookup(nat, u.name, over), "klass", None) for u in mmc]
+        quality = [_class_for_patrol(q, k) for q, k in zip(quality, klass)]
     known = {
         "elite": 1 if quality and all(q == "elite" for q in quality) else 0,
         "inexperienced": 1 if any(q in ("green", "conscript") for q in quality) else 0,
@@ -309,6 +321,17 @@ def patrol_from_units(state: CampaignState, side: str, kind: str, units: list, l
         if d.reason.startswith("enemy unit") and "enemy_adjacent" in marked:
             out[i] = Drm(d.rule, d.reason + marked["enemy_adjacent"], d.value)
     return tuple(out)
+
+
+def _class_for_patrol(rg: str | None, counter: str | None) -> str | None:
+    """Ruling R55: a MMC is Inexperienced when its RG or its counter is Green/Conscript, Elite when its RG is
+    Elite and its counter (where the table knows it) is too; otherwise the RG's quality (the card's) stands."""
+    green = ("green", "conscript")
+    if rg in green or counter in green:
+        return rg if rg in green else counter
+    if rg == "elite" and counter not in (None, "elite"):
+        return counter
+    return rg
 
 
 def _quality(state: CampaignState, unit) -> str | None:

@@ -456,6 +456,8 @@ def _setup(st, p):
     u = st.units[f"{p['side']}:{p['unit']}"]  # a unit in play (decide checked it): never in the settled part
     if revision.on(st, "setup_order"):
         st.done.add(f"setup:{p['side']}")  # 2.6: the side that sets up first goes before the other
+    if revision.on(st, "option_a_in_place"):
+        st.done.add(f"set:{p['side']}:{u.id}")  # set up this 2.6: no longer a unit left in place (3.34)
     u.hex = p["hex"]
     u.hip = p["hip"]
     if u.status == "available":
@@ -548,6 +550,10 @@ def _ended(st, p):
         st.repairs_owed[(side, item)] = r["item"]
     if revision.on(st, "oba_air_expended"):
         _expend(st, p)
+    if revision.on(st, "reserve_ends"):  # 2.33: In Reserve for its own firefight only
+        for u in st.units.values():
+            if u.status == "reserve":
+                u.status = "on_map" if u.hex else "available"
     for pur in reversed(st.purchases.values()):  # made in firefight order: this one's come last
         if pur.firefight < st.firefight:
             break
@@ -634,7 +640,10 @@ def _shock(st, p):
 @on("isolated_marked")
 def _isolated(st, p):
     for su in p["units"]:
-        st.unit(su["unit"], su["side"]).isolated = True
+        u = st.unit(su["unit"], su["side"])
+        u.isolated = True
+        if revision.on(st, "hip_in_place"):
+            u.hip = False  # 3.212 b / 3.215: an Isolated unit loses any HIP, redeployed or not
 
 
 @on("terrain_changed")

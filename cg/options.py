@@ -41,8 +41,12 @@ def options(state: CampaignState, has_command=lambda name: True) -> list[dict]:
         if s == "3.2":
             may("plcg casualties SIDE --cvp N", "3.11", "RePh losses, counted for the firefight just played (ruling R25)")
     elif s == "2.6":
+        from cg import revision
+
+        closed = state.ff.type == "dual" and state.ff.move_first is not None and \
+            revision.on(state, "moves_first_closes_setup")  # ruling R54: no setup after the moves-first dr
         for side in SIDES:
-            if any(u.status in ("on_map", "available") for u in state.side_units(side)):
+            if not closed and any(u.status in ("on_map", "available") for u in state.side_units(side)):
                 may(f"plcg setup {side} UNIT HEX", "2.6",
                     f"{side}: where a unit sets up (--hip for HIP); a unit with no hex is in its friendly MLR")
         if has_command("moves-first") and state.ff.type == "dual":

@@ -78,6 +78,35 @@ SWITCHES: dict[str, tuple[int, str]] = {
     "cg_objectives": (3, "1.3: a CG Objective of the card's `[victory]` fulfilled when the firefight it names is "
                          "complete with its RePh ends the CG, and the CG's end records the winner the card's "
                          "Victory Conditions give (ruling R74)"),
+    # revision 3 (issue 24, items 1-12: a referee's third round)
+    "reserve_ends": (3, "2.33: a unit In Reserve is In Reserve for the firefight it was bought for only: set up on "
+                        "map it is on map after that firefight (a Gun there counts as emplaced, 1.4), kept off map it "
+                        "sets up normally in a later firefight"),
+    "option_a_in_place": (3, "2.5 Option A / 3.34: a unit left on map by the last firefight stays in place at 2.6 "
+                             "(`setup` elsewhere is refused); it moves by a 2.5 redeployment only"),
+    "hip_in_place": (3, "3.24 / 3.212 / 3.215: a unit still HIP from the last firefight stays HIP only in its own "
+                        "Location and only if it ended that firefight in a friendly MLR, not Isolated"),
+    "option_b_setup": (3, "2.5 Option B: every unit in a friendly MLR sets up there, one that redeployed at 3.2 "
+                          "included (ruling R28 holds for Option A only)"),
+    "isolated_drm": (3, "3.21: an Isolated unit's distance to the nearest friendly MLR leaves out Isolated "
+                        "Locations and No Man's Land, and a unit in an Isolated Location (3.215, inside the enemy "
+                        "MLR) takes the +2 for a unit in the enemy MLR"),
+    "moves_first_closes_setup": (3, "2.41: in a Dual Attack the moves-first dr ends setup: no unit sets up "
+                                    "after it (ruling R54)"),
+    "cthc_per_hex": (3, "1.4, 3.214, 3.216, 2.5 Option A: a CTHC is the cluster of one controlled Strategic "
+                        "Terrain hex (its hexes within 2, less No Man's Land), so CTHCs overlap; 'nearest' and "
+                        "'another' CTHC are read per such cluster (ruling R53)"),
+    "rg_ownership": (3, "2.37: in the first firefight its RG takes part in, a leader sets up with a MMC/AFV and a "
+                        "SW/Gun with a unit of its own RG (in a hex where one has set up)"),
+    "patrol_team": (3, "2.72: the patrol's units within 10 hexes of each other (not of the mission hex); a unit "
+                       "in a patrol owing its Return goes on no other; 2.73: a water hex is no mission hex "
+                       "(ruling R56)"),
+    "patrol_quality": (3, "2.74: Inexperienced when an MMC's counter (counter table) or its RG is Green or "
+                          "Conscript; Elite only when both the RG and the counter are Elite (ruling R55)"),
+    "patrol_smc_wounded": (3, "2.74 / ruling R29: a Reduced result on a leader wounds it (a wounded one is "
+                              "eliminated), as Casualty Reduction does (A15, A17)"),
+    "leader_rank_from_card": (3, "2.72: a leader's rank is the card's `[counters]` `rank` only; the counter table's "
+                                 "rank convention no longer bars a 9-1 or better from patrols (ruling R52)"),
 }
 
 

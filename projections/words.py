@@ -58,7 +58,7 @@ def _struck(p: dict) -> str:
                                                                                   if x.get("round", 1) > 1 else "")
                                                      for x in p["selection"])
     if p.get("losses"):
-        out += "; " + ", ".join(f"{c['unit']} {c['to'] if c['to'] in ('eliminated', 'captured') else 'reduced to ' + c['to']}"
+        out += "; " + ", ".join(f"{c['unit']} {c['to'] if c['to'] in ('eliminated', 'captured', 'wounded') else 'reduced to ' + c['to']}"
                                 for c in p["losses"])
     return out
 

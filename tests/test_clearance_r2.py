@@ -74,6 +74,8 @@ def test_1_4_an_emplaced_gun_makes_its_hex_strategic_terrain_also_one_bought_aft
     hx = next(h for h in mc.hexes if h not in before and mc.situation(h, "axis") == "friendly_mlr")
     gun = next(u for u in st.units.values() if u.side == "axis" and u.kind == "gun")
     assert hx not in st.strategic()
+    crew = next(u for u in st.units.values() if u.side == "axis" and u.purchase == gun.purchase and u.kind == "crew")
+    c.run("setup", side="axis", unit=crew.id, hex=hx)  # 2.37: the Gun sets up with a unit of its RG
     c.run("setup", side="axis", unit=gun.id, hex=hx)
     assert hx in c.state().strategic()
     assert folded.strategic() == before  # read again before the purchase is folded into it

@@ -38,8 +38,8 @@ def _redeploy(ctx, cmd):
     if revision.on(st, "redeployment_limits") and u.kind == "vehicle" and \
             st.repairs_owed.get((side, u.id)) == "immobilized":
         raise Refused(f"{u.id} is Immobilized: it does not redeploy", "3.211", st.step)
-    if u.redeployed:
-        if st.step == "2.5":
+    if u.redeployed and not (st.step == "2.5" and st.option == "B" and revision.on(st, "option_b_setup")):
+        if st.step == "2.5":  # ruling R28 holds for Option A; Option B sets up every unit in a FMLR (2.5)
             raise Refused(f"{u.id} redeployed in the last RePh (3.2): one redeployment between two firefights "
                           "(ruling R28)", "3.211", st.step)
         raise Refused(f"{u.id} has already redeployed this RePh", "3.211", st.step)
@@ -62,8 +62,13 @@ def _redeploy(ctx, cmd):
             if side != att and f"redeploy-2.5:{att}" in st.done:
                 raise Refused(f"the Defender ({side}) redeploys first at 2.5 Option A: the Attacker ({att}) has "
                               "begun", "2.5", st.step)
-            here = next((c for c in cthc_clusters(st, side) if u.hex in c), set()) if u.hex else set()
-            if mc.hexes[to].cthc != side or to in here:
+            clusters = cthc_clusters(st, side)
+            if revision.on(st, "cthc_per_hex"):  # ruling R53: a CTHC of a Strategic hex the unit is not in
+                another = any(to in c and u.hex not in c for c in clusters)
+            else:
+                here = next((c for c in clusters if u.hex in c), set()) if u.hex else set()
+                another = to not in here
+            if mc.hexes[to].cthc != side or not another:
                 raise Refused(f"{to} is not in another {side} CTHC: Option A redeploys to another CTHC", "2.5",
                               st.step)
     else:
@@ -147,13 +152,22 @@ def _setup(ctx, cmd):
     hx = hex_arg(st, cmd.get("hex"))
     in_play(st, u)
     at(st, "setup")
+    if st.ff.type == "dual" and st.ff.move_first is not None and revision.on(st, "moves_first_closes_setup"):
+        raise Refused(f"{st.ff.move_first} moves first: the moves-first dr is made after all setup, so setup is "
+                      "complete (ruling R54)", "2.41", st.step)
     first = st.ff.setup_first
     if first == side and f"setup:{other(side)}" in st.done and revision.on(st, "setup_order"):
         raise Refused(f"{side} sets up first (2.41) and {other(side)} has begun setting up", "2.6", st.step)
+    if revision.on(st, "option_a_in_place") and st.option == "A" and not st.initial and u.hex and hx != u.hex \
+            and u.status == "on_map" and f"set:{side}:{u.id}" not in st.done:
+        raise Refused(f"{u.id} stands in {u.hex}: under Option A units are left in place (3.34) and move by a 2.5 "
+                      "redeployment only", "2.5", st.step)
     mc = st.map_control()
     r2 = revision.on(st, "setup_limits")
     pur = st.purchase(u.purchase, side) if u.purchase else None
     reserve = u.status == "reserve" or (r2 and u.kind == "leader" and pur is not None and pur.mode == "reserve")
+    if reserve and revision.on(st, "reserve_ends") and (pur is None or pur.firefight != st.firefight):
+        reserve = False  # 2.33: kept off map, a Reserve unit "may be set up On Map normally" later
     if r2 and mc.situation(hx, side) != "friendly_mlr":
         raise Refused(f"{hx} is not inside the {side} MLR ({mc.situation(hx, side).replace('_', ' ')}): units set "
                       "up within their friendly MLR", "2.32", st.step)
@@ -165,7 +179,11 @@ def _setup(ctx, cmd):
                           "Strategic Terrain", "2.33", st.step)
     elif mc.situation(hx, side) != "friendly_mlr" and not st.initial:
         raise Refused(f"{hx} is not inside the {side} MLR", "2.32", st.step)
-    if cmd.get("hip") and revision.on(st, "fortify_rules") and not u.hip:
+    if revision.on(st, "rg_ownership") and u.kind in ("leader", "sw", "gun") and pur is not None \
+            and pur.firefight == st.firefight:
+        _with_its_rg(st, u, pur, hx)
+    still_hip = u.hip and (not revision.on(st, "hip_in_place") or (hx == u.hex and not u.isolated))  # 3.24
+    if cmd.get("hip") and revision.on(st, "fortify_rules") and not still_hip:
         bought = any(f["side"] == side and f["kind"] == "hip" and f.get("unit") == u.id
                      and f["firefight"] == st.firefight for f in st.fortifications)
         gun = u.kind in ("gun", "crew") and st.initial  # CG3: a Gun may set up HIP in the Initial Firefight
@@ -173,3 +191,19 @@ def _setup(ctx, cmd):
             raise Refused(f"{u.id} has no HIP bought for it (plcg fortify {side} hip --unit {u.id}); only a Gun in the "
                           "Initial Firefight (CG3) or a unit still HIP (3.24) hides without", "2.38", st.step)
     return [ev.UnitSetUp(side=side, unit=u.id, hex=hx, hip=bool(cmd.get("hip")))]
+
+
+OWNERS = {"leader": ("squad", "hs", "crew", "vehicle"), "sw": ("squad", "hs", "crew", "leader", "vehicle"),
+          "gun": ("squad", "hs", "crew", "leader", "vehicle")}  # 2.37: leader with a MMC/AFV; SW/Gun with a unit
+
+
+def _with_its_rg(st, u, pur, hx: str) -> None:
+    """2.37 (revision switch rg_ownership): in the first firefight its RG takes part in (the one it was bought
+    for; one kept off map or bought for an Idle Firefight is past it, 2.37 EXC), a leader sets up stacked with
+    a MMC/AFV of its RG and a SW/Gun with a unit of its RG, set up in that hex first."""
+    mates = [st.unit(x, u.side) for x in pur.units if x != u.id]
+    if not any(m is not None and m.hex == hx and m.kind in OWNERS[u.kind] and m.status in ("on_map", "reserve")
+               for m in mates):
+        what = "a MMC/AFV" if u.kind == "leader" else "a unit"
+        raise Refused(f"{u.id} ({u.name}) sets up with {what} of its RG {pur.id} in its first firefight: set one up "
+                      f"in {hx} first", "2.37", st.step)

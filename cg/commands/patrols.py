@@ -54,6 +54,8 @@ def _patrol(ctx, cmd):
     if dist is None or dist > 10:
         raise Refused(f"mission hex {hx} is {dist} hexes from the {side} MLR (10 at most)", "2.73", st.step)
     m = st.card.map
+    if revision.on(st, "patrol_team") and hx in m.water:  # ruling R56
+        raise Refused(f"mission hex {hx} is a water hex, not Accessible to Infantry (ruling R56)", "2.73", st.step)
     if kind == "ambush" and any(getattr(m, key) for key in BURNABLE):
         # ruling R36: 2.73 concealment terrain is woods, orchard, brush, grain or a building; checked only
         # on a card that maps that terrain (a first-format card maps none: nothing to check against)
@@ -66,15 +68,20 @@ def _patrol(ctx, cmd):
         from cg.commands.base import counter_table
 
         nat, over = counter_table(st, side)
-        if counters.may_lead_patrol(nat, leader.name, over) is False:
-            raise Refused(f"{leader.id} ({leader.name}, {counters.leader_rank(nat, leader.name, over)}) may not lead "
-                          "a patrol: a Corporal, Sergeant or Lieutenant does (counter table, ruling R34)", "2.72",
-                          st.step)
-        g = st.grid()
-        for u in [leader, *units]:  # 2.72: from one friendly MLR, within 10 hexes of the mission hex
-            if u.hex and (mc.situation(u.hex, side) != "friendly_mlr" or g.distance(u.hex, hx) > 10):
-                raise Refused(f"{u.id} in {u.hex} is not a unit of the {side} MLR within 10 hexes of {hx}", "2.72",
-                              st.step)
+        convention = not revision.on(st, "leader_rank_from_card")  # ruling R52: the card's rank only
+        if counters.may_lead_patrol(nat, leader.name, over, convention) is False:
+            rank = counters.leader_rank(nat, leader.name, over) if convention else counters.card_rank(leader.name, over)
+            raise Refused(f"{leader.id} ({leader.name}, {rank}) may not lead a patrol: a Corporal, Sergeant or "
+                          "Lieutenant does (" + ("counter table, ruling R34" if convention else
+                                                 "the card's [counters], ruling R52") + ")", "2.72", st.step)
+        if revision.on(st, "patrol_team"):
+            _team(st, side, [leader, *units], mc)
+        else:
+            g = st.grid()
+            for u in [leader, *units]:  # revision 2: from one friendly MLR, within 10 hexes of the mission hex
+                if u.hex and (mc.situation(u.hex, side) != "friendly_mlr" or g.distance(u.hex, hx) > 10):
+                    raise Refused(f"{u.id} in {u.hex} is not a unit of the {side} MLR within 10 hexes of {hx}", "2.72",
+                                  st.step)
         dl = drms.patrol_from_units(st, side, kind, units, leader, hx, _typed(cmd))
         r = roll(ctx.dice(given, 2), dl, tables.patrol_detection)
         selection, losses = _strike(ctx, st, side, [leader, *units], r.outcome, cmd.get("counter"))
@@ -89,6 +96,27 @@ def _patrol(ctx, cmd):
     returns = r.outcome != "kia"
     return [ev.PatrolResolved(side=side, patrol=n, kind=kind, units=tuple(u.id for u in units),
                               leader=leader.id, mission_hex=hx, roll=r, returns=returns)]
+
+
+def _team(st: CampaignState, side: str, team: list, mc) -> None:
+    """2.72 (revision switch patrol_team): the patrol's units come from the friendly MLR "within 10 hexes of
+    each other" (where their hexes are recorded), and none is out on a patrol that still owes its Return."""
+    placed = [u for u in team if u.hex]
+    for u in placed:
+        if mc.situation(u.hex, side) != "friendly_mlr":
+            raise Refused(f"{u.id} in {u.hex} is not in the {side} MLR", "2.72", st.step)
+    g = st.grid()
+    for i, a in enumerate(placed):
+        for b in placed[i + 1:]:
+            if g.distance(a.hex, b.hex) > 10:
+                raise Refused(f"{a.id} in {a.hex} and {b.id} in {b.hex} are {g.distance(a.hex, b.hex)} hexes apart: "
+                              "a patrol's units come from within 10 hexes of each other", "2.72", st.step)
+    for n in sorted(st.patrols_to_return[side]):
+        out = set((st.patrol_units.get(f"{side}:{n}") or {}).get("team", ()))
+        busy = [u.id for u in team if u.id in out]
+        if busy:
+            raise Refused(f"{', '.join(busy)} is out on {side} patrol {n}, which owes its Return (plcg patrol-return "
+                          f"{side} {n}): one patrol at a time", "2.72", st.step)
 
 
 TYPED = ("elite", "stealthy", "inexperienced", "lax", "enemy_adjacent", "sw_pp", "leadership")
@@ -132,6 +160,8 @@ def _strike(ctx, st, side: str, patrol: list, outcome: str, counter) -> tuple[tu
             raise BadInput(f"{hit.id} ({nat} {hit.name}) is Reduced and the counter table has no half-squad: "
                            "give it with --counter COUNTER (ruling R34)")
         return tuple(selection), (ev.UnitChange(side, hit.id, to),)
+    if outcome == "reduced" and hit.kind == "leader" and not hit.wounded and revision.on(st, "patrol_smc_wounded"):
+        return tuple(selection), (ev.UnitChange(side, hit.id, "wounded"),)  # ruling R29: an SMC is wounded (A15/A17)
     return tuple(selection), (ev.UnitChange(side, hit.id, "eliminated"),)
 
 
