@@ -103,8 +103,15 @@ def render_text(
     for ci, col in enumerate(grid.columns):
         for k, ch in enumerate(col):
             header[MARGIN + CELL * ci + k] = ch
+    if hasattr(grid, "layout"):  # a map of boards: its boards, each with hexrows A-GG, rows 0-10
+        turned = [str(b) for b in grid.layout.boards() if b.turned]
+        extent = (f"boards {grid.layout} (hexrows A-GG on each board"
+                  + (f"; {', '.join(turned)} turned: its hexrows run GG-A" if turned else "")
+                  + f"), {grid.width} columns, rows {grid.first_row}-{grid.rows}")
+    else:
+        extent = f"columns {grid.columns[0]}-{grid.columns[-1]}, rows 1-{grid.rows}"
     out = [
-        f"Map control, columns {grid.columns[0]}-{grid.columns[-1]}, rows 1-{grid.rows}"
+        f"Map control, {extent}"
         f" (north at the top; friendly edges: "
         + ", ".join(f"{s} {e}" for s, e in sorted(mc.friendly_edge.items()))
         + ")",

@@ -16,11 +16,13 @@ def purchase_rows(st, side: str, reveal: bool = False) -> list[dict]:
         if name is None:
             rg = st.card.sides[p.side].group_by_id(p.rg)
             name = names[(p.side, p.rg)] = rg.name if rg else p.rg
+            names[(p.side, p.rg, "strength")] = getattr(rg, "strength", None)
         rows.append({
             "side": p.side, "purchase": p.id, "rg": p.rg, "name": name, "firefight": p.firefight,
             "mode": p.mode, "cost": p.cost, "oba": p.oba, "leaders": list(p.leaders), "fp": p.fp,
             "units": [units[f"{p.side}:{u}"].name for u in p.units if f"{p.side}:{u}" in units],
             "revealed": p.revealed, "lost_idle": p.lost_idle,
+            "strength": names[(p.side, p.rg, "strength")],  # the card's OBA strength (cg-card.md: `strength`)
         })
     if st.pbem is not None:  # ruling R47: a purchase this copy cannot open shows as sealed
         for c, r in st.pbem.get("seals", {}).items():
@@ -51,6 +53,7 @@ def purchase_text(rows: list[dict], forts: list[dict] | None = None) -> str:
             headers=["FF", "side", "kind", "hex", "FP", "detail", "HIP unit"])
     table = [[r["firefight"], r["side"], f"(sealed {r['commitment'][:8]})", "(sealed until revealed, R47)", "", "",
               "", "", "", ""] if r.get("sealed") else
-             [r["firefight"], r["side"], r["purchase"], r["name"], r["mode"], r["cost"], r["oba"] or "",
+             [r["firefight"], r["side"], r["purchase"], r["name"], r["mode"], r["cost"],
+              " ".join(str(x) for x in (r.get("strength"), r["oba"]) if x),
               " ".join(r["leaders"]), r["fp"] or "", ", ".join(r["units"])] for r in rows]
     return tabulate(table, headers=["FF", "side", "id", "RG", "setup", "CP", "OBA", "leaders", "FP", "units"]) + extra

@@ -43,6 +43,10 @@ def test_sosnovka_is_a_card_as_big_as_a_published_one():
         assert sum(1 for r in s.rg if r.available_from > 1 or r.available_until is not None) >= 3
     assert any(r.commissar for r in card.sides["allied"].rg)
     assert not any(r.commissar for r in card.sides["axis"].rg)
+    # printed as a published card is: SSR, a day-only Stuka, a setup area, booby traps for one side, hills, walls
+    assert card.campaign.ssr and card.sides["axis"].rg_by_id("AS1").time == "day"
+    assert card.sides["allied"].ob[0].area == ("23K-Q",) and card.sides["allied"].booby_traps == "B"
+    assert card.map.hills and card.map.hexsides["wall"]
     code, out, err = _cli(None, "card", "check", "cg/cards/sosnovka.toml")
     assert code == 0, err
     code, out, _ = _cli(None, "cards")
@@ -113,3 +117,269 @@ def test_sosnovka_map_renders_its_three_boards(tmp_path):
     assert {hx[:2] for hx in st.card.map.buildings} == {"24", "23", "22"}
     counters = root.findall(f".//{SVG}g[@class='counter']")
     assert {cn.get("data-hex") for cn in counters} >= {"24H5", "23Q5", "23P6"}  # the OB given
+
+
+# --- (b) the card format: cards as they are printed ----------------------------------------------------
+
+import tomllib  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import pytest  # noqa: E402
+
+from cg.hexgrid import board_grid  # noqa: E402
+from conftest import ROOT, card_variant, ff_list, to_toml  # noqa: E402
+
+BRIDGEHEAD = ROOT / "cg" / "cards" / "bridgehead.toml"
+
+
+def _bridgehead() -> dict:
+    return tomllib.loads(BRIDGEHEAD.read_text(encoding="utf-8"))
+
+
+def _write(tmp_path, data, name="card.toml") -> str:
+    p = Path(tmp_path) / name
+    p.write_text(to_toml(data) + "\n", encoding="utf-8")
+    return str(p)
+
+
+def _at_2_3(tmp_path, card, firefight=1, plan=None):
+    db = tmp_path / "c.plcg"
+    code, _, err = _cli(str(db), "new", "--card", card, "--seed", "r3")
+    assert code == 0, err
+    c = Campaign.attach(db, plan=plan or {})
+    c.advance(firefight, "2.3")
+    return c, str(db)
+
+
+def test_an_rg_for_day_firefights_only_is_not_bought_for_the_night_firefight(tmp_path):
+    card = card_variant(tmp_path, firefights=ff_list(3, ("day", "night", "day")),
+                        axis_rg={"O1": {"time": "day"}}, allied_rg={"I4": {"time": "night"}})
+    code, out, err = _cli(None, "card", "show", card)
+    assert code == 0, err
+    assert "every firefight, day firefights only" in out and "every firefight, night firefights only" in out
+    c, db = _at_2_3(tmp_path, card)
+    assert _cli(db, "buy", "axis", "O1")[0] == 0  # a day firefight: the battery may be bought
+    code, _, err = _cli(db, "buy", "allied", "I4")
+    assert code == 3 and "night firefights only" in err and "2.3" in err
+    c.advance(2, "2.3")
+    code, _, err = _cli(db, "buy", "axis", "O1")
+    assert code == 3 and "day firefights only" in err and "firefight 2 is a night firefight" in err
+    opts = json.loads(_cli(db, "status", "--json")[1])["options"]
+    rgs = {(o["side"], o["rg"]) for o in opts if "rg" in o}
+    assert ("axis", "O1") not in rgs and ("allied", "I4") in rgs
+    c.close()
+
+
+def test_a_side_without_reserves_buys_nothing_in_reserve(tmp_path):
+    card = card_variant(tmp_path, allied={"reserve": False})
+    c, db = _at_2_3(tmp_path, card)
+    code, _, err = _cli(db, "buy", "allied", "I1", "--mode", "reserve")
+    assert code == 3 and "2.33" in err and "allied buys nothing In Reserve" in err
+    assert _cli(db, "buy", "axis", "I1", "--mode", "reserve")[0] == 0
+    opts = json.loads(_cli(db, "status", "--json")[1])["options"]
+    by = {(o["side"], o["rg"]): o for o in opts if "rg" in o}
+    assert "reserve" not in by[("allied", "I1")]["cost"] and "reserve" in by[("axis", "I2")]["cost"]
+    assert "buys nothing In Reserve (2.33)" in _cli(None, "card", "show", card)[1]
+    c.close()
+
+
+def test_booby_traps_with_their_level_and_fortification_kinds_for_one_side(tmp_path):
+    card = card_variant(tmp_path, axis={"booby_traps": "B"},
+                        allied={"booby_traps": False, "fortifications": {"foxhole": 2}})
+    code, out, err = _cli(None, "card", "show", card)
+    assert code == 0, err
+    assert "Booby Traps allowed, level B (CG12, B28.9)" in out and "Booby Traps not allowed (CG12, B28.9)" in out
+    assert "fortifications (2.38, whole CG): foxhole 2" in out
+    c, db = _at_2_3(tmp_path, card)
+    for side in ("axis", "allied"):
+        assert _cli(db, "buy", side, "F1")[0] == 0
+    code, _, err = _cli(db, "fortify", "allied", "booby_traps")
+    assert code == 3 and "CG12" in err and "allied no Booby Traps" in err
+    code, _, err = _cli(db, "fortify", "allied", "wire", "--hex", "C3")
+    assert code == 3 and "2.38" in err and "foxhole" in err
+    assert _cli(db, "fortify", "axis", "wire", "--hex", "M5")[0] == 0  # the axis keeps the campaign's kinds
+    c.close()
+
+
+def test_setup_areas_as_printed_resolve_to_their_hexes():
+    from cg.card_printed import area_hexes
+
+    g = board_grid([["24", "23*"]])
+    west = area_hexes("west of 24G", g)
+    assert len(west) == 10 + 11 + 10 + 11 + 10 + 11  # hexrows A-F of board 24
+    assert "24F5" in west and "24G5" not in west
+    assert "24G5" in area_hexes("on/west of 24G", g)
+    kq = area_hexes("23K-Q", g)
+    assert len(kq) == 4 * 10 + 3 * 11 and {"23K1", "23Q10", "23L0"} <= set(kq) and "23J5" not in kq
+    east = area_hexes("east of 23C", g)  # board 23 is turned: its hexrows A-B lie east of C
+    assert {g.canonical(h) for h in ("23A5", "23B5")} <= set(east) and "23D5" not in east
+    with pytest.raises(ValueError, match="does not start with a board"):
+        area_hexes("12K-Q", g)
+
+
+def test_an_ob_sets_up_in_its_printed_area(tmp_path):
+    data = _bridgehead()
+    ob = data["sides"]["axis"]["ob"][0]
+    ob["area"] = ["23P-Q"]
+    ob["hexes"] = ["23K4"]  # inside the axis control, outside its area
+    code, _, err = _cli(None, "card", "check", _write(tmp_path, data, "bad.toml"))
+    assert code == 2 and "sides.axis.ob.OB1.hexes#1: 23K4 is outside its setup area 23P-Q" in err
+    del ob["hexes"]
+    card = _write(tmp_path, data)
+    code, out, err = _cli(None, "card", "show", card)
+    assert code == 0 and "sets up in its area 23P-Q" in out, err
+    c, db = _at_2_3(tmp_path, card)
+    c.advance(1, "2.6")
+    unit = "OB1-axis.1"
+    code, _, err = _cli(db, "setup", "axis", unit, "23K4")
+    assert code == 3 and "outside the setup area of OB1 (23P-Q" in err and "1.2" in err
+    code, _, err = _cli(db, "setup", "axis", unit, "23Q5")
+    assert code == 0, err
+    c.close()
+
+
+def test_board_rows_of_different_lengths(tmp_path):
+    data = _bridgehead()
+    data["map"]["boards"] = [["24", "23*"], ["22"]]
+    card = _write(tmp_path, data)
+    assert _cli(None, "card", "check", card)[0] == 0
+    g = board_grid([["24", "23*"], ["22"]])
+    assert g.valid("22A1") and g.valid("22GG10") and not g.valid("21A1")
+    east, south = g.edge("east"), g.edge("south")
+    assert "22GG5" in east and g.canonical("23A5") in east  # each row's last board ends the map there
+    assert "22A10" in south and any(h.startswith("23") for h in south) and not any(h.startswith("24") for h in south)
+    assert g.canonical("22B0") == "24B10"  # the stacked join of 24 over 22
+    assert g.neighbours("22GG5") and g.edge_hex("22J5", "east") == "22GG5"
+    code, _, err = _cli(str(tmp_path / "r.plcg"), "new", "--card", card, "--seed", "r")
+    assert code == 0, err
+    code, out, err = _cli(str(tmp_path / "r.plcg"), "map")
+    assert code == 0 and "boards 24 23* / 22" in out, err
+
+
+def test_hills_and_hexside_terrain_are_card_data(tmp_path):
+    data = _bridgehead()
+    data["map"]["hills"] = {"24K5": 1, "24L5": 2}
+    data["map"]["hexsides"] = {"wall": ["24E5-24E4"], "hedge": ["23P6-23P7"], "bocage": []}
+    card = _write(tmp_path, data)
+    code, out, err = _cli(None, "card", "show", card)
+    assert code == 0, err
+    assert "hills (level): 24K5 1, 24L5 2" in out and "wall hexsides: 24E4-24E5" in out
+    data["map"]["hexsides"] = {"wall": ["24E4-24E6"], "fence": []}
+    code, _, err = _cli(None, "card", "check", _write(tmp_path, data, "bad.toml"))
+    assert code == 2 and "map.hexsides.wall#1: 24E4 and 24E6 are not adjacent" in err
+    assert "map.hexsides.fence: unknown key" in err
+
+
+def test_ssr_text_is_shown_by_card_show_and_the_aar(tmp_path):
+    card = card_variant(tmp_path, campaign={"ssr": ["Kindling is NA", "The stream is fordable"]})
+    code, out, _ = _cli(None, "card", "show", card)
+    assert "SSR: Kindling is NA" in out and "SSR: The stream is fordable" in out
+    db = tmp_path / "s.plcg"
+    assert _cli(str(db), "new", "--card", card, "--seed", "s")[0] == 0
+    code, md, err = _cli(str(db), "export", "--format", "md")
+    assert code == 0 and "**SSR:** Kindling is NA" in md, err
+
+
+def test_a_commissar_on_a_german_rg_is_refused(tmp_path):
+    card = card_variant(tmp_path, axis_rg={"I1": {"commissar": True}})
+    code, _, err = _cli(None, "card", "check", card)
+    assert code == 2 and "sides.axis.rg.I1.commissar: a Commissar is Russian (A25.22); this side is german" in err
+
+
+# --- (c) card check: paths a player reads, one precise error, every problem at once --------------------
+
+
+def test_problems_name_rgs_by_id_and_firefights_by_number(tmp_path):
+    ffs = ff_list(4)
+    ffs[2]["date"] = "1944-02-30"
+    card = card_variant(tmp_path, firefights=ffs, axis_rg={"I3": {"cost": 0}}, allied={"cp_provided": [1, -2]})
+    code, _, err = _cli(None, "card", "check", card)
+    assert code == 2
+    assert "sides.axis.rg.I3.cost: must be 1 or more, not 0" in err
+    assert 'firefight 3.date: "1944-02-30" is not a date' in err
+    assert "sides.allied.cp_provided#2: must be 0 or more" in err
+    assert "rg[" not in err and "firefights[" not in err
+
+
+def test_a_bad_board_row_is_one_precise_problem(tmp_path):
+    data = _bridgehead()
+    data["map"]["boards"] = [["24", "2-3"]]
+    code, _, err = _cli(None, "card", "check", _write(tmp_path, data))
+    assert code == 2
+    lines = [x for x in err.splitlines() if x.startswith("  ")]
+    assert len(lines) == 1 and lines[0].startswith("  map.boards: map boards: row 1 place 2"), err
+    data["map"]["woods"] = ["M2"]  # a hex id without its board is still named, once
+    code, _, err = _cli(None, "card", "check", _write(tmp_path, data))
+    assert "2 problems" in err and "map.woods#1: hex 'M2' has no board number" in err
+
+
+def test_every_problem_of_every_stage_in_one_pass(tmp_path):
+    data = _bridgehead()
+    data["sides"]["axis"]["ob"][0]["hexes"] = ["24E4"]  # outside the axis's initial control (1.32)
+    data["firefights"][0]["attacker"] = "axis"  # not campaign.initial_attacker (2.4)
+    data["sides"]["axis"]["rg"][0]["cost"] = 0
+    data["sides"]["allied"]["rg"][1]["strength"] = 5
+    data["sides"]["allied"]["rg"][1]["max"] = 0
+    code, _, err = _cli(None, "card", "check", _write(tmp_path, data))
+    assert code == 2
+    for said in ("sides.axis.ob.OB1.hexes#1: 24E4 is outside axis's initial control",
+                 "firefight 1.attacker: axis is not campaign.initial_attacker allied",
+                 "sides.axis.rg.I1.cost: must be 1 or more", "sides.allied.rg.I2.strength: must be a string",
+                 "sides.allied.rg.I2.max: must be 1 or more"):
+        assert said in err, said
+
+
+def test_the_fortification_kinds_a_card_may_allow_are_listed_once_and_priced(tmp_path):
+    card = card_variant(tmp_path, campaign={"fortifications": {"trench": 1}})
+    code, _, err = _cli(None, "card", "check", card)
+    kinds = err.split("(", 1)[1].split(")", 1)[0].split(" | ")
+    assert code == 2 and kinds.count("hip") == 1 and "dummy_minefield" not in kinds and "foxhole" in kinds
+    card = card_variant(tmp_path, campaign={"fortifications": {"dummy_minefield": 2}})
+    code, _, err = _cli(None, "card", "check", card)
+    assert code == 2 and "campaign.fortifications.dummy_minefield" in err
+
+
+def test_the_text_map_of_three_boards_names_its_boards(tmp_path):
+    db = tmp_path / "t.plcg"
+    assert _cli(str(db), "new", "--card", "sosnovka", "--seed", "t")[0] == 0
+    code, out, err = _cli(str(db), "map")
+    first = out.splitlines()[0]
+    assert code == 0 and first.startswith("Map control, boards 24 23* 22"), first
+    assert "23* turned" in first and "rows 0-10" in first and "columns A-A" not in first
+
+
+# --- (d) card show words -------------------------------------------------------------------------------
+
+
+def test_card_show_lists_contents_cp_given_drms_and_oba_strength():
+    code, out, _ = _cli(None, "card", "show", "sample")
+    assert code == 0
+    assert "brings 3x 4-6-7, 1x LMG; 1 leader DR (2.36)" in out
+    assert "brings 1x 105mm OBA, 1x Radio; strength 105mm (2.35)" in out
+    assert "DRMs: CP +0 (2.12), leader +0 (2.361), OBA +1 (2.351)" in out
+    code, out, _ = _cli(None, "card", "show", "kolkhoz")
+    assert "CP given by the card instead of the 2.12 roll (2.1 EXC): firefight 2 10, firefight 3 8" in out
+
+
+def test_the_purchase_record_shows_the_oba_strength(tmp_path):
+    c, db = _at_2_3(tmp_path, "sample")
+    assert _cli(db, "buy", "axis", "O1")[0] == 0
+    code, out, _ = _cli(db, "purchases", "axis")
+    row = next(x for x in out.splitlines() if "O1-" in x)
+    assert "105mm" in row
+    rows = json.loads(_cli(db, "purchases", "axis", "--json")[1])["purchases"]
+    assert next(r for r in rows if r["rg"] == "O1")["strength"] == "105mm"
+    c.close()
+
+
+def test_leader_drs_is_not_required_on_a_gun_or_oba_rg(tmp_path):
+    data = tomllib.loads((ROOT / "cg" / "cards" / "sample.toml").read_text(encoding="utf-8"))
+    for rg in data["sides"]["axis"]["rg"]:
+        if rg["kind"] in ("gun", "oba"):
+            del rg["leader_drs"]
+    code, _, err = _cli(None, "card", "check", _write(tmp_path, data))
+    assert code == 0, err
+    assert load_card(_write(tmp_path, data)).sides["axis"].rg_by_id("O1").leader_drs == 0
+    del data["sides"]["axis"]["rg"][0]["leader_drs"]  # an infantry RG still says how many
+    code, _, err = _cli(None, "card", "check", _write(tmp_path, data))
+    assert code == 2 and "sides.axis.rg.I1.leader_drs: missing" in err
