@@ -383,3 +383,129 @@ def test_leader_drs_is_not_required_on_a_gun_or_oba_rg(tmp_path):
     del data["sides"]["axis"]["rg"][0]["leader_drs"]  # an infantry RG still says how many
     code, _, err = _cli(None, "card", "check", _write(tmp_path, data))
     assert code == 2 and "sides.axis.rg.I1.leader_drs: missing" in err
+
+
+# --- (e) the map picture ------------------------------------------------------------------------------
+
+from cg.control import classify  # noqa: E402
+from cg.hexgrid import Grid  # noqa: E402
+from projections import mapview  # noqa: E402
+from projections.mapview import COUNTER, HEIGHT, SIZE, render_svg  # noqa: E402
+
+
+def _shot(tmp_path, svg: str, name="map"):
+    f = Path(tmp_path) / f"{name}.svg"
+    f.write_text(svg, encoding="utf-8")
+    root = ET.fromstring(svg)
+    w, h = int(float(root.get("width"))) + 1, int(float(root.get("height"))) + 1
+    return root, screenshot(f, Path(tmp_path) / f"{name}.png", w, h)
+
+
+def _small_map(units=None, terrain=None, tvp=None, ground=None):
+    g = Grid.from_spec("A-H", 9)
+    control = {"B2": "axis", "G6": "allied"}
+    mc = classify(g, frozenset(control) | frozenset(tvp or {}), control, {"axis": "west", "allied": "east"})
+    return g, render_svg(g, mc, units=units, terrain=terrain, tvp=tvp, ground=ground, title="t")
+
+
+def test_counter_names_are_never_cut_into_another_counters_name(tmp_path):
+    units = {"B4": [("axis", "PzKpfw IVH")], "D4": [("axis", "PzKpfw I")],
+             "F4": [("allied", "Regimental 76mm Gun crew")], "C7": [("axis", "StuG IIIG")]}
+    g, svg = _small_map(units=units)
+    root, pic = _shot(tmp_path, svg)
+    shown = {c.get("data-hex"): c for c in root.findall(f".//{SVG}g[@class='counter']")}
+    label = {h: c.find(f"{SVG}text").text for h, c in shown.items()}
+    assert label["B4"] == "PzKpfw IVH" and label["D4"] == "PzKpfw I" and label["C7"] == "StuG IIIG"
+    assert label["F4"] == "Regimental\u2026"  # whole words, and an ellipsis says something follows
+    assert shown["F4"].find(f"{SVG}title").text == "Regimental 76mm Gun crew"
+    for h, c in shown.items():  # the name's ink stays on its counter: nothing white spills past its edge
+        rect = c.find(f"{SVG}rect")
+        x, y, w, hh = (float(rect.get(k)) for k in ("x", "y", "width", "height"))
+        spill = pic.count(x + w + 1, y + 2, x + w + 5, y + hh - 2, lambda p: min(p) > 245)
+        spill += pic.count(x - 5, y + 2, x - 1, y + hh - 2, lambda p: min(p) > 245)
+        assert spill == 0, (h, spill)
+
+
+def test_the_tvp_badge_is_not_a_stack_badge(tmp_path):
+    units = {"B2": [("axis", "4-6-7"), ("axis", "4-6-7"), ("axis", "8-1")]}
+    g, svg = _small_map(units=units, tvp={"B2": 3}, ground={"buildings": ("B2",)})
+    root, pic = _shot(tmp_path, svg)
+    [badge] = root.findall(f".//{SVG}path[@class='strategic tvp-badge']")
+    [stack] = root.findall(f".//{SVG}circle[@class='stack-badge']")
+    centres = mapview.hex_centres(g, "t")
+    cx, cy = centres["B2"]
+    bx = cx + mapview.BUILDING_W / 2 + 9 + 1
+    by = cy + mapview.BUILDING_AT[1]
+    assert close(pic.pixel(bx - 5, by), hex_rgb(mapview.TVP_BADGE[0]))  # gold, beside its figure
+    assert close(pic.pixel(float(stack.get("cx")) - 4, float(stack.get("cy"))), (17, 17, 17))
+    legend = " ".join("".join(t.itertext()) for t in root.find(f".//{SVG}g[@class='legend']").iter(f"{SVG}text"))
+    assert "TVP value of the hex (3.33)" in legend and "units in a stack" in legend
+
+
+def test_rubbled_and_burning_buildings_are_drawn_so(tmp_path):
+    ground = {"buildings": ("B2", "G6", "F7")}
+    g, svg = _small_map(terrain={"B2": ["rubble"], "G6": ["blaze"]}, ground=ground)
+    root, pic = _shot(tmp_path, svg)
+    centres = mapview.hex_centres(g, "t")
+    wooden = hex_rgb(mapview.BUILDING["wooden"][0])
+    bx, by = mapview.building_centre(*centres["F7"])
+    assert close(pic.pixel(bx - 8, by), wooden)  # a whole building
+    bx, by = mapview.building_centre(*centres["B2"])
+    assert not close(pic.pixel(bx + 9, by - 6), wooden, 30)  # the block is gone: a heap of pieces
+    assert root.find(f".//{SVG}g[@class='building building-rubbled']") is not None
+    bx, by = mapview.building_centre(*centres["G6"])
+    top = by - mapview.BUILDING_H / 2
+    assert close(pic.pixel(bx, top), hex_rgb(mapview.BURNING[0]), 30)  # flames over the roof
+    assert close(pic.pixel(bx - 8, by + 2), hex_rgb(mapview.BURNING[0]), 30)
+    legend = " ".join("".join(t.itertext()) for t in root.find(f".//{SVG}g[@class='legend']").iter(f"{SVG}text"))
+    assert "rubbled building (B24)" in legend and "burning building (Blaze, 3.31)" in legend
+
+
+@pytest.fixture(scope="module")
+def sosnovka_picture(tmp_path_factory):
+    """The sosnovka map at its start, drawn through `plcg map --svg` and taken in Chromium."""
+    tmp_path = tmp_path_factory.mktemp("sosnovka-map")
+    db = Path(tmp_path) / "w.plcg"
+    assert _cli(str(db), "new", "--card", "sosnovka", "--seed", "w")[0] == 0
+    out = Path(tmp_path) / "w.svg"
+    code, _, err = _cli(str(db), "map", "--svg", str(out))
+    assert code == 0, err
+    c = Campaign.attach(db)
+    st = c.state()
+    c.close()
+    svg = out.read_text(encoding="utf-8")
+    root, pic = _shot(tmp_path, svg, "w")
+    return st, svg, root, pic, mapview.hex_centres(st.grid(), root.find(f"{SVG}title").text)
+
+
+def test_the_board_names_lie_under_the_counters(sosnovka_picture):
+    st, svg, root, pic, centres = sosnovka_picture
+    assert svg.index('class="card-map"') < svg.index('class="counters"')
+    for c in root.findall(f".//{SVG}g[@class='counter']"):  # no counter face is darkened by a watermark
+        rect = c.find(f"{SVG}rect")
+        x, y, w, hh = (float(rect.get(k)) for k in ("x", "y", "width", "height"))
+        face = hex_rgb(COUNTER[c.get("data-side")])
+        # (the right end left out: a stack's badge sits over it)
+        darker = pic.count(x + 2, y + 2, x + w - 9, y + hh - 2, lambda p: all(a < b - 12 for a, b in zip(p, face)))
+        assert darker == 0, (c.get("data-hex"), darker)
+
+
+def test_the_outer_half_hexes_are_drawn_as_halves(sosnovka_picture):
+    st, svg, root, pic, centres = sosnovka_picture
+    white = (255, 255, 255)
+    for h, gone, kept in (("24B0", (0, -HEIGHT / 4), (0, HEIGHT / 4)), ("22Z10", (0, HEIGHT / 4), (0, -HEIGHT / 4)),
+                          ("24A5", (-SIZE / 2, 0), (SIZE / 2, 0)), ("22GG5", (SIZE / 2, 0), (-SIZE / 2, 0))):
+        cx, cy = centres[h]
+        assert pic.pixel(cx + gone[0], cy + gone[1]) == white, h
+        assert pic.pixel(cx + kept[0], cy + kept[1]) != white, h
+
+
+def test_hills_and_hexside_terrain_are_drawn(sosnovka_picture):
+    st, svg, root, pic, centres = sosnovka_picture
+    cx, cy = centres["22M4"]  # level 2: two contour lines
+    for k in (0, 1):
+        assert close(pic.pixel(cx, cy + (0.92 - 0.07 * k) * HEIGHT / 2), hex_rgb(mapview.HILL[0]), 30), k
+    (ax, ay), (bx, by) = centres["23P6"], centres["23P7"]
+    assert close(pic.pixel((ax + bx) / 2, (ay + by) / 2), hex_rgb(mapview.HEXSIDE["wall"][0]), 20)
+    legend = " ".join("".join(t.itertext()) for t in root.find(f".//{SVG}g[@class='legend']").iter(f"{SVG}text"))
+    assert "hill, level 1 (B10)" in legend and "wall (B9)" in legend and "hedge (B9)" in legend
