@@ -4,9 +4,11 @@ words, the map picture and the CLI text."""
 from __future__ import annotations
 
 import json
+import re
 import xml.etree.ElementTree as ET
 
 from cg.card_schema import load_card
+import cli
 from conftest import Campaign, cli_run
 from helpers.browser import close, hex_rgb, screenshot
 from projections.mapview import BUILDING, GROUND, building_centre, ground_probe, hex_centres
@@ -509,3 +511,91 @@ def test_hills_and_hexside_terrain_are_drawn(sosnovka_picture):
     assert close(pic.pixel((ax + bx) / 2, (ay + by) / 2), hex_rgb(mapview.HEXSIDE["wall"][0]), 20)
     legend = " ".join("".join(t.itertext()) for t in root.find(f".//{SVG}g[@class='legend']").iter(f"{SVG}text"))
     assert "hill, level 1 (B10)" in legend and "wall (B9)" in legend and "hedge (B9)" in legend
+
+
+# --- (f) what a player types and reads ----------------------------------------------------------------
+
+
+def _at_end(tmp_path):
+    db = tmp_path / "e.plcg"
+    assert _cli(str(db), "new", "--card", "sample", "--seed", "e")[0] == 0
+    c = Campaign.attach(db, plan={1: {"buy": [("axis", "I1", "on-map"), ("allied", "I1", "on-map")]}})
+    c.advance(1, "2.9")
+    return c, str(db)
+
+
+def test_both_separators_are_accepted_everywhere(tmp_path):
+    c, db = _at_end(tmp_path)
+    st = c.state()
+    allied = next(u.id for u in st.units.values() if u.side == "allied" and u.kind == "squad")
+    axis = [u.id for u in st.units.values() if u.side == "axis" and u.kind == "squad"]
+    code, out, err = _cli(db, "end", "--turn", "5", "--cvp-lost", "axis:3", "--cvp-lost", "allied=2",
+                          "--lost", f"allied={allied}", "--reduced", f"axis={axis[0]}", "--control", "axis:L4",
+                          "--position", f"axis={axis[1]}:M5", "--terrain", "M4:rubble")
+    assert code == 0, err
+    st = c.state()
+    assert st.unit(allied, "allied").status == "eliminated"
+    assert st.unit(axis[0], "axis").kind == "hs" and st.unit(axis[1], "axis").hex == "M5"
+    assert st.control["L4"] == "axis" and "rubble" in st.terrain["M4"]
+    assert st.firefights[0].cvp_lost == {"axis": 3, "allied": 2}
+    end = next(x for x in map(json.loads, _cli(db, "log", "--json")[1].splitlines()) if x["type"] == "firefight_ended")
+    assert end["seq"] > 0
+    c.close()
+    assert _cli(db, "audit")[0] == 0  # the log keeps one spelling: the audit decides it again the same
+    db2 = tmp_path / "b.plcg"
+    code, _, err = _cli(str(db2), "new", "--card", "bridgehead", "--seed", "b", "--balance", "axis=1")
+    assert code == 0, err
+
+
+def test_purchases_side_is_whose_record_and_the_viewer_is_the_key_or_as(tmp_path):
+    db = tmp_path / "p.plcg"
+    assert _cli(str(db), "new", "--card", "sample", "--seed", "p")[0] == 0
+    c = Campaign.attach(db, plan={1: {"buy": [("axis", "I1", "on-map"), ("allied", "I1", "on-map")]},
+                                  2: {"buy": [("allied", "I2", "entry")]}})
+    c.advance(2, "2.4")  # firefight 1's purchases are revealed (played); the allied I2 of firefight 2 is not
+    c.close()
+    rows = json.loads(_cli(str(db), "purchases", "axis", "--json")[1])["purchases"]
+    assert {r["side"] for r in rows} == {"axis"}  # axis's record only
+    rows = json.loads(_cli(str(db), "purchases", "allied", "--json")[1])["purchases"]
+    assert {r["rg"] for r in rows} == {"I1", "I2"}  # the allied player's own record: all of it
+    rows = json.loads(_cli(str(db), "purchases", "allied", "--as", "axis", "--json")[1])["purchases"]
+    assert [r["rg"] for r in rows] == ["I1"]  # the axis player sees what is revealed
+    rows = json.loads(_cli(str(db), "purchases", "allied", "--as", "axis", "--reveal", "--json")[1])["purchases"]
+    assert {r["rg"] for r in rows} == {"I1", "I2"}
+    code, _, err = _cli(str(db), "purchases", "allied", "--as", "russians")
+    assert code == 2
+
+
+def test_a_mistyped_unit_id_gets_did_you_mean(tmp_path):
+    c, db = _at_end(tmp_path)
+    st = c.state()
+    squad = next(u.id for u in st.units.values() if u.side == "axis" and u.kind == "squad")
+    axis_ids = {u.id for u in st.units.values() if u.side == "axis"}
+    allied = next(u.id for u in st.units.values() if u.side == "allied" and u.id not in axis_ids)
+    typo = squad.replace(".", "")  # I1-1.1 typed I1-11
+    code, _, err = _cli(db, "position", "axis", typo, "M5")
+    assert code == 2 and "did you mean" in err and squad in err.split("did you mean", 1)[1], err
+    code, _, err = _cli(db, "position", "axis", allied, "M5")
+    assert code == 2 and f"{allied} is an allied unit" in err
+    c.close()
+
+
+def test_help_groups_the_commands_by_phase():
+    code, out, _ = _cli(None, "--help")
+    assert code == 0
+    sections = re.findall(r"^(\S[^\n]*):$", out, re.M)
+    assert sections[:3] == ["Options", "Start a campaign, cards", "Where it stands, what happened"]
+    assert "2.1-2.3 Purchases" in sections and "3.1-3.52 Refit Phase" in sections and "Play by email" in sections
+    purchases = out.split("2.1-2.3 Purchases:", 1)[1].split("\n\n", 1)[0]
+    assert re.search(r"^\s+buy\s", purchases, re.M) and not re.search(r"^\s+elr\s", purchases, re.M)
+    listed = re.findall(r"^  ([a-z][a-z-]*)\s", out.split("Start a campaign, cards:", 1)[1], re.M)
+    assert len(listed) == len(set(listed)) == len(cli.main.list_commands(None))
+
+
+def test_leader_generation_says_why_it_may_generate_fewer(tmp_path):
+    c, db = _at_end(tmp_path)
+    c.advance(1, "3.45")
+    c.close()
+    code, out, err = _cli(db, "leaders", "axis", "--dice", "1")
+    assert code == 0, err
+    assert "may generate 0, not" in out and "it lost 0 leaders this firefight" in out and "(3.45)" in out, out
