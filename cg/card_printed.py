@@ -160,7 +160,11 @@ def _split_board(text: str, grid) -> tuple[str | None, str]:
 def area_hexes(item: str, grid) -> list[str]:
     """The hexes of one printed setup area, in map order: a hex id, "23K-Q" (board 23, hexrows K to Q),
     "west of 24G" / "on/west of 24G" (and east): every hex of the map west of (or on) that hexrow.
-    ValueError says what is wrong."""
+    ValueError says what is wrong.
+
+    # ruling R78: "west of" leaves the hexrow named out, "on/west of" takes it in; a hexrow range takes
+    # every row of its hexrows
+    """
     text = " ".join(item.split())
     m = _SIDE_OF.match(text)
     if m:

@@ -303,7 +303,7 @@ def _check_rg(c: _Checker, item: Any, path: str, n_firefights: int | None = None
     elif kind == "infantry":
         c.add(f"{path}.quality", f"missing (infantry: {' | '.join(QUALITIES)})")
     # 2.36 leader DRs: an infantry, heavy weapons or AFV RG says how many; a Gun, OBA, FP, air or other RG
-    # brings no leader unless the card says so (third round: `leader_drs` optional there, default 0)
+    # brings no leader unless the card says so (third round: `leader_drs` optional there, default 0; ruling R77)
     leaderless = kind is not None and kind not in ("infantry", "heavy_weapons", "afv")
     leader_drs = c.integer(item, "leader_drs", path, lo=0, default=0 if leaderless else _MISSING)
     platoons = c.integer(item, "platoons", path, lo=0, default=None)

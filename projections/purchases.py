@@ -5,7 +5,7 @@ from __future__ import annotations
 
 
 def purchase_rows(st, side: str, reveal: bool = False, viewer: str | None = None) -> list[dict]:
-    """SIDE's purchases as `viewer` may see them (None: SIDE itself, its own record)."""
+    """SIDE's purchases as `viewer` may see them (None: SIDE itself, its own record; ruling R79)."""
     st.load_all()  # the settled units too (a state loaded for a command lacks them)
     rows = []
     units = st.units

@@ -141,7 +141,7 @@ def _result_change(st, u, result: str, given) -> tuple[str | None, bool]:
 
 def _ob_area(st, side: str, u, hx: str) -> None:
     """1.2: a unit of the OB given whose card group prints a setup area sets up in it for the Initial
-    Firefight (third-round card key `area`; a card without it decides as before)."""
+    Firefight (third-round card key `area`; a card without it decides as before; ruling R78)."""
     if not st.initial or not u.purchase or not u.purchase.endswith(f"-{side}"):
         return
     group = next((g for g in st.card.sides[side].ob if f"{g.id}-{side}" == u.purchase), None)
