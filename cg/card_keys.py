@@ -255,7 +255,7 @@ def check_ob(c: _Checker, tbl: dict, side: str, grid, control: list[str] | None,
             c.add(f"{opath}.hexes", "missing (setup = \"on-map\": where it sets up; or its printed `area`)")
         if area and setup == "entry":
             c.add(f"{opath}.area", "is for setup = \"on-map\" only (an entering group comes on at the Entry Area)")
-        elif area and hexes and grid is not None:
+        elif area and hexes and grid is not None and not getattr(grid, "unchecked", False):
             inside = area_set(area, real_grid(grid))
             for j, h in enumerate(hexes):
                 if h not in inside:

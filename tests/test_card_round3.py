@@ -313,6 +313,10 @@ def test_a_bad_board_row_is_one_precise_problem(tmp_path):
     data["map"]["woods"] = ["M2"]  # a hex id without its board is still named, once
     code, _, err = _cli(None, "card", "check", _write(tmp_path, data))
     assert "2 problems" in err and "map.woods#1: hex 'M2' has no board number" in err
+    data = tomllib.loads((ROOT / "cg" / "cards" / "sosnovka.toml").read_text(encoding="utf-8"))
+    data["map"]["boards"] = [["24", "23*", "2 2"]]  # hills, walls, a printed setup area: read by form only
+    code, _, err = _cli(None, "card", "check", _write(tmp_path, data, "s.toml"))
+    assert code == 2 and "1 problem:" in err and "map.boards: map boards: row 1 place 3" in err, err
 
 
 def test_every_problem_of_every_stage_in_one_pass(tmp_path):
