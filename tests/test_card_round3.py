@@ -186,7 +186,7 @@ def test_a_side_without_reserves_buys_nothing_in_reserve(tmp_path):
 
 
 def test_booby_traps_with_their_level_and_fortification_kinds_for_one_side(tmp_path):
-    card = card_variant(tmp_path, axis={"booby_traps": "B"},
+    card = card_variant(tmp_path, campaign={"booby_traps": False}, axis={"booby_traps": "B"},
                         allied={"booby_traps": False, "fortifications": {"foxhole": 2}})
     code, out, err = _cli(None, "card", "show", card)
     assert code == 0, err
@@ -199,7 +199,11 @@ def test_booby_traps_with_their_level_and_fortification_kinds_for_one_side(tmp_p
     assert code == 3 and "CG12" in err and "allied no Booby Traps" in err
     code, _, err = _cli(db, "fortify", "allied", "wire", "--hex", "C3")
     assert code == 3 and "2.38" in err and "foxhole" in err
-    assert _cli(db, "fortify", "axis", "wire", "--hex", "M5")[0] == 0  # the axis keeps the campaign's kinds
+    assert _cli(db, "buy", "axis", "F1")[0] == 0
+    code, _, err = _cli(db, "fortify", "axis", "booby_traps", "--hex", "L4")  # its own level B beats the FSR
+    assert code == 0, err
+    code, _, err = _cli(db, "fortify", "axis", "wire", "--hex", "M5")  # the campaign's kinds: wire allowed
+    assert code == 3 and "costs 10 FP" in err  # (refused for its cost, not its kind)
     c.close()
 
 
