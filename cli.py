@@ -68,8 +68,39 @@ def _usage_exit(ctx, e: click.UsageError):
     ctx.exit(e.exit_code)
 
 
+# `plcg --help` lists the commands by the phase a player meets them in (issue 27 item 11); a command not
+# named here is listed under "Other commands", so none is ever left out
+HELP_SECTIONS = (
+    ("Start a campaign, cards", ("new", "cards", "card", "demo", "import", "rules-upgrade")),
+    ("Where it stands, what happened", ("status", "next", "log", "roster", "purchases", "oob", "map", "head",
+                                        "export", "dice-stats", "diagram")),
+    ("2.1-2.3 Purchases", ("cp", "weather", "buy", "patrols", "attack", "oba", "leader", "fortify")),
+    ("2.4-2.8 Before the firefight", ("determine", "night", "redeploy", "moves-first", "setup", "patrol",
+                                      "patrol-return")),
+    ("2.9 The firefight's end", ("end", "position", "rubble", "flame", "concede")),
+    ("3.1-3.52 Refit Phase", ("casualties", "option", "encircled", "shock", "evacuate", "disease", "harden",
+                              "promote", "leaders", "repair", "recall", "elr", "clear")),
+    ("Play by email", ("keys", "bundle", "receive", "reveal", "confirm", "reject")),
+    ("Checking and repair", ("audit", "replay", "undo")),
+)
+
+
 class PlcgGroup(click.Group):
     """Maps the ledger's errors to the contract's exit codes; no traceback reaches the user."""
+
+    def format_commands(self, ctx, formatter):
+        """The commands grouped by phase (HELP_SECTIONS), each once, the rest under "Other commands"."""
+        names = [n for n in self.list_commands(ctx) if not self.get_command(ctx, n).hidden]
+        placed = set()
+        limit = formatter.width - 6 - max((len(n) for n in names), default=0)
+        sections = [(title, [n for n in members if n in names]) for title, members in HELP_SECTIONS]
+        sections.append(("Other commands", [n for n in names if all(n not in m for _t, m in HELP_SECTIONS)]))
+        for title, members in sections:
+            rows = [(n, self.get_command(ctx, n).get_short_help_str(limit)) for n in members if n not in placed]
+            placed.update(members)
+            if rows:
+                with formatter.section(title):
+                    formatter.write_dl(rows)
 
     def parse_args(self, ctx, args):
         try:
@@ -317,7 +348,7 @@ def new(ctx, card, redeployment, seed, balance, axis_key, allied_key, dice_polic
 
     pbem = settings(axis_key, allied_key, dice_policy, sealed=not open_secrets)
     led = Ledger.create(_db(ctx), card, seed, redeployment, "no-typed" if dice_policy == "no-typed" else "any",
-                        balance, pbem=pbem, rules_revision=rules_revision)
+                        _seps(balance, ":"), pbem=pbem, rules_revision=rules_revision)
     st = led.state()
     witness = led.head_witness()
     led.close()
@@ -870,19 +901,29 @@ def roster(ctx, as_json, at):
 @main.command()
 @click.argument("side", metavar="SIDE")
 @JSON_OPT
-@click.option("--reveal", is_flag=True, help="Show the other side's unrevealed purchases too.")
+@click.option("--reveal", is_flag=True, help="Show SIDE's purchases not yet revealed to the viewer too.")
+@click.option("--as", "viewer", metavar="VIEWER",
+              help="Who is looking (axis or allied): the other side sees SIDE's purchases once revealed (ruling R10)."
+                   " Default: the side of --key, else SIDE itself.")
 @click.option("--at", "at", type=int, help="As of this seq.")
 @click.pass_context
-def purchases(ctx, side, as_json, reveal, at):
-    """The RG Purchase Record of SIDE (the enemy's purchases once revealed, ruling R10)."""
+def purchases(ctx, side, as_json, reveal, viewer, at):
+    """The RG Purchase Record of SIDE: whose record it is; a viewer of the other side sees it once revealed."""
     from cg.commands import side_arg  # lazy: cg.commands brings every handler and the event classes (~40 ms)
 
     side = side_arg({"side": side})
+    viewer = side_arg({"side": viewer}) if viewer is not None else None
     led = Ledger(_db(ctx), key=lambda: _key(ctx))
     st = led.state(at=at)
     led.close()
-    rows = purchase_rows(st, side, reveal)
-    forts = fortification_rows(st, side, reveal)
+    if viewer is None and st.pbem is not None and not st.pbem.get("sealing") and _key(ctx) is not None:
+        # open secrets: the key says who looks (with sealed secrets the copy already shows only what the
+        # rules revealed to its player, ruling R47)
+        from cg.pbem import side_of_key  # lazy: play by email only
+
+        viewer = side_of_key(st.pbem, _key(ctx))
+    rows = purchase_rows(st, side, reveal, viewer)
+    forts = fortification_rows(st, side, reveal, viewer)
     if as_json:
         _echo_json({"purchases": rows, "fortifications": forts})
     else:
@@ -1268,6 +1309,28 @@ def patrol_return(ctx, side, patrol_n, attacked, pinned, broken, leadership, cou
                 "dice": dice}, as_json)
 
 
+def _seps(values, first: str, second: str | None = None) -> list[str]:
+    """Both separators `=` and `:` accepted (issue 27 item 11): each value written with the canonical ones
+    the command records (`axis:8` -> `axis=8` for --cvp-lost; `axis=I1-2.2` -> `axis:I1-2.2` for --lost;
+    `axis=I1-1.1:G3` -> `axis:I1-1.1=G3` for --position). The log keeps one spelling, so a replay or an
+    audit decides the same command whichever a player typed."""
+    out = []
+    for v in values or ():
+        v = str(v)
+        m = re.match(r"^([^=:]*)[=:](.*)$", v)
+        if not m:
+            out.append(v)
+            continue
+        head, rest = m.groups()
+        if second is not None:
+            m2 = re.match(r"^([^=:]*)[=:](.*)$", rest)
+            rest = f"{m2.group(1)}{second}{m2.group(2)}" if m2 else rest
+        elif first == "=" and ":" not in head:  # HEX=ITEM[:SIDE][:FACTORS]: the item's own parts keep `:`
+            rest = rest.replace("=", ":")
+        out.append(f"{head}{first}{rest}")
+    return out
+
+
 @main.command()
 @click.option("--turn", type=int, required=True, help="The turn the firefight ended (CG2).")
 @click.option("--cvp-lost", "cvp_lost", multiple=True, required=True, help="SIDE=N, once per side.")
@@ -1296,19 +1359,20 @@ def end(ctx, turn, cvp_lost, winner, control, lost, terrain, encircled, wounded,
         oba_used, position, hero, reduced, replaced, captured, exited):
     """2.9 Firefight end: turn, CVP lost per side, winner (1.31 by default), control, casualties, terrain."""
     cvp = {}
-    for item in cvp_lost:
+    for item in _seps(cvp_lost, "="):
         if "=" not in item:
             raise BadInput(f"--cvp-lost {item!r}: SIDE=N, e.g. axis=12")
         k, v = item.split("=", 1)
         if k.strip().lower() in cvp:
             raise BadInput(f"--cvp-lost {k}: given twice")
         cvp[k.strip().lower()] = v.strip()
-    stored = _step(ctx, {"name": "end", "turn": turn, "cvp_lost": cvp, "winner": winner, "control": list(control),
-                "lost": list(lost), "terrain": list(terrain), "encircled": list(encircled),
-                "wounded": list(wounded), "shocked": list(shocked), "recalled": list(recalled),
-                "repair": list(repair), "oba_used": list(oba_used), "position": list(position), "hero": list(hero),
-                "reduced": list(reduced), "replaced": list(replaced), "captured": list(captured),
-                "exited": list(exited)})
+    pairs = {k: _seps(v, ":") for k, v in (("lost", lost), ("encircled", encircled), ("wounded", wounded),
+             ("shocked", shocked), ("recalled", recalled), ("oba_used", oba_used), ("hero", hero),
+             ("captured", captured), ("exited", exited))}
+    stored = _step(ctx, {"name": "end", "turn": turn, "cvp_lost": cvp, "winner": winner,
+                "control": _seps(control, "="), "terrain": _seps(terrain, "="), **pairs,
+                "repair": _seps(repair, ":", "="), "position": _seps(position, ":", "="),
+                "reduced": _seps(reduced, ":", "="), "replaced": _seps(replaced, ":", "=")})
     if stored:  # note it or post it: `plcg audit --witness` catches a log cut or rewritten before it
         click.echo(f"head witness {stored[-1].seq}:{stored[-1].hash[:16]}")
 
@@ -1399,7 +1463,19 @@ def promote(ctx, side, dice, as_json):
 @click.pass_context
 def leaders(ctx, side, dice, as_json):
     """3.45 Leader Generation/Improvement dr."""
-    _step(ctx, {"name": "leaders", "side": side, "dice": dice}, as_json)
+    stored = _step(ctx, {"name": "leaders", "side": side, "dice": dice}, as_json)
+    rolled = [s.payload for s in stored if s.type == "leaders_rolled" and isinstance(s.payload.get("roll"), dict)]
+    if rolled and not as_json:  # why fewer than the dr's result: the leaders lost, the MMC on board
+        from cg.commands.reorganization import generation_limits  # lazy: as in purchases
+        from projections.words import generation_why
+
+        led = Ledger(_db(ctx), key=lambda: _key(ctx))
+        st = led.state()
+        led.close()
+        p = rolled[-1]
+        why = generation_why(p["roll"]["outcome"], *generation_limits(st, p["side"]))
+        if why:
+            click.echo(f"  {why}")
 
 
 @main.command()

@@ -122,11 +122,7 @@ def _check_rows(rows: tuple[tuple[Board, ...], ...]) -> None:
     for n, row in enumerate(rows, 1):
         if not row:
             raise ValueError(f"map boards: row {n} is empty (every row needs at least one board)")
-        if len(row) != len(rows[0]):
-            raise ValueError(
-                f"map boards: row {n} has {len(row)} board(s) but row 1 has {len(rows[0])}"
-                " (every row needs the same number of boards)"
-            )
+        # rows may differ in length (third round): each starts at the map's west edge
     seen: dict[str, tuple[int, int]] = {}
     for n, row in enumerate(rows, 1):
         for k, board in enumerate(row, 1):
@@ -176,8 +172,8 @@ class Layout:
 
     @property
     def width(self) -> int:
-        """Boards per layout row."""
-        return len(self.rows[0])
+        """Boards in the longest layout row (rows may differ in length; each starts at the west edge)."""
+        return max(len(row) for row in self.rows)
 
     @property
     def height(self) -> int:
@@ -431,20 +427,29 @@ def _build(layout: Layout) -> Geometry:
     ids = tuple(canonical_at[p] for p in order)
     axial = {canonical_at[p]: _axial(*p) for p in order}
     at = {a: h for h, a in axial.items()}
-    q_max = LAST_COLUMN * layout.width
-    g_max = BOARD_ROWS * layout.height
+    # the map's edges follow its boards: per map column its northern- and southernmost hex; per layout row
+    # its last board's east column (rows may differ in length; a seam's half hexes belong to both rows)
+    top: dict[int, int] = {}
+    bottom: dict[int, int] = {}
+    for q, g in order:
+        top[q] = min(top.get(q, g), g)
+        bottom[q] = max(bottom.get(q, g), g)
+
+    def east(q: int, g: int) -> bool:  # an east column is even (32 per board): its rows 1..10 are one board's
+        return q == LAST_COLUMN * len(layout.rows[min(max(g - 1, 0) // BOARD_ROWS, layout.height - 1)])
+
     edges = {
-        "north": frozenset(canonical_at[(q, g)] for (q, g) in order if g == (0 if q % 2 else 1)),
-        "south": frozenset(canonical_at[(q, g)] for (q, g) in order if g == g_max),
+        "north": frozenset(canonical_at[(q, g)] for (q, g) in order if g == top[q]),
+        "south": frozenset(canonical_at[(q, g)] for (q, g) in order if g == bottom[q]),
         "west": frozenset(canonical_at[(q, g)] for (q, g) in order if q == 0),
-        "east": frozenset(canonical_at[(q, g)] for (q, g) in order if q == q_max),
+        "east": frozenset(canonical_at[(q, g)] for (q, g) in order if east(q, g)),
     }
     adjacent = {}
     for h, (q, r) in axial.items():
         adjacent[h] = tuple(at[(q + dq, r + dr)] for dq, dr in DIRECTIONS.values() if (q + dq, r + dr) in at)
     joins = []
     for r_l, row in enumerate(layout.rows):
-        for c_l in range(layout.width - 1):
+        for c_l in range(len(row) - 1):
             q = LAST_COLUMN * (c_l + 1)
             pairs = tuple(
                 (names_at[(q, g)][0][1], names_at[(q, g)][1][1])
@@ -452,7 +457,7 @@ def _build(layout: Layout) -> Geometry:
             )
             joins.append(Join("side by side", row[c_l], row[c_l + 1], pairs))
     for r_l in range(layout.height - 1):
-        for c_l in range(layout.width):
+        for c_l in range(min(len(layout.rows[r_l]), len(layout.rows[r_l + 1]))):
             g = BOARD_ROWS * (r_l + 1)
             pairs = tuple(
                 (names_at[(q, g)][0][1], names_at[(q, g)][1][1])

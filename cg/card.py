@@ -78,6 +78,7 @@ class Campaign:
     fortifications: dict[str, int] | None = None  # 2.38: allowed kinds -> limit over the CG; None: all, no limit
     balance: tuple[Balance, ...] = ()  # 1.3 Balance Provisions
     balance_chosen: tuple[str, ...] = ()  # written by `plcg new --balance`: "axis:1", already applied
+    ssr: tuple[str, ...] = ()  # third round: the card's special rules as printed, shown by `card show` and the AAR
 
     @property
     def pto(self) -> bool:
@@ -119,6 +120,8 @@ class MapSpec:
     roads: tuple[str, ...] = ()
     bridges: tuple[str, ...] = ()
     entry: dict[str, tuple[str, ...]] = attrs.Factory(dict)  # side -> edges and hex ranges (1.4 Entry Area)
+    hills: dict[str, int] = attrs.Factory(dict)  # third round: hex -> hill level (1, 2, ...), map order
+    hexsides: dict[str, tuple[str, ...]] = attrs.Factory(dict)  # third round: wall | hedge | bocage -> "24E4-24E5"
 
     @property
     def column_letters(self) -> tuple[str, ...]:
@@ -166,16 +169,21 @@ class Rg:
     max_per_reph: int | None = None  # purchases per RePh, beside `max`
     reserve: bool = True  # false: never bought In Reserve (2.33)
     commissar: bool = False  # Russian: a 2.361 * result may be a Commissar (A25.22)
+    time: str | None = None  # third round: "day" | "night": bought only for firefights at that time of day
 
     def available_at(self, firefight: int) -> bool:
         return self.available_from <= firefight and (self.available_until is None or firefight <= self.available_until)
 
     def availability(self) -> str:
         if self.available_from == 1 and self.available_until is None:
-            return "every firefight"
-        if self.available_until is None:
-            return f"from firefight {self.available_from}"
-        return f"firefights {self.available_from}-{self.available_until}"
+            when = "every firefight"
+        elif self.available_until is None:
+            when = f"from firefight {self.available_from}"
+        else:
+            when = f"firefights {self.available_from}-{self.available_until}"
+        if self.time is not None:
+            when += f", {self.time} firefights only"
+        return when
 
 
 @attrs.frozen
@@ -194,6 +202,7 @@ class Ob:
     enters: int | None = None  # entry: the game turn it enters on
     hexes: tuple[str, ...] = ()
     armor_leader: bool = False  # 2.361 Armor Ldr column for its leader DRs
+    area: tuple[str, ...] = ()  # third round: its setup area as printed ("23K-Q", "west of 24G"), on-map only
 
 
 @attrs.frozen
@@ -213,6 +222,9 @@ class Side:
     patrol_cost: int = 1  # 2.31
     cp_provided: tuple[int, ...] = ()  # 2.1 EXC: CP for firefights 2, 3, ... instead of the 2.12 DR
     ob: tuple[Ob, ...] = ()  # the OB given (1.2)
+    reserve: bool = True  # third round: false: this side buys nothing In Reserve (2.33)
+    booby_traps: str | None = None  # third round: None as the campaign's; "none", or the level "A" | "B" | "C" (B28.9)
+    fortifications: dict[str, int] | None = None  # third round: this side's 2.38 kinds and limits; None: the campaign's
 
     def group_by_id(self, group_id: str) -> Rg | Ob | None:
         """An RG, or a group of the OB given (its leader DRs and Purchase Record row name it)."""

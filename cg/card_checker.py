@@ -51,6 +51,7 @@ class _Checker:
 
     def __init__(self) -> None:
         self.problems: list[tuple[str, str]] = []
+        self.partial: dict = {}  # side -> (control, ob) as read, for checks joining them to the map
 
     def add(self, path: str, what: str) -> None:
         self.problems.append((path, what))

@@ -11,6 +11,7 @@ from cg.card import (
     BALANCE_EFFECTS, EDGES, MOONS, OB_SETUPS, QUALITIES, RG_KINDS, SIDES, TERRAIN_KEYS, Balance, Ob,
 )
 from cg.card_checker import _Checker, _hexes, _join, _show, _type_name
+from cg.card_printed import area_set, check_area, check_fortifications, real_grid
 
 CAMPAIGN_KEYS = ("theater", "booby_traps", "fortifications", "balance", "balance_chosen")
 FIREFIGHT_KEYS = ("weather", "moon", "turns", "attacker", "fsr")
@@ -19,7 +20,7 @@ SIDE_KEYS = ("ob",)
 RG_KEYS = ("available_from", "available_until", "max_per_reph", "reserve", "commissar")
 OB_KEYS = (
     "id", "name", "kind", "quality", "units", "leaders", "leader_drs", "platoons", "setup", "enters", "hexes",
-    "armor_leader",
+    "armor_leader", "area",  # area: third round (cg/card_printed.py)
 )
 FORTIFICATION_EXTRA = ("hip",)  # 2.38 HIP is bought with FP too: its limit counts units hidden
 
@@ -47,21 +48,8 @@ def check_campaign(c: _Checker, tbl: dict) -> dict | None:
     theater = c.text(tbl, "theater", path, default=None)
     out["theater"] = theater.lower() if theater else None
     out["booby_traps"] = c.boolean(tbl, "booby_traps", path, default=None)
-    forts = c.table(tbl, "fortifications", path, default=None)
-    if forts is not None:
-        kinds = (*FORTIFICATIONS, *FORTIFICATION_EXTRA)
-        limits = {}
-        for kind, limit in forts.items():
-            kpath = f"campaign.fortifications.{kind}"
-            if kind not in kinds:
-                c.add(kpath, f"{_show(kind)} is not a 2.38 fortification kind ({' | '.join(kinds)})")
-                continue
-            n = c.integer_value(limit, kpath, lo=0)
-            if n is not None:
-                limits[kind] = n
-        out["fortifications"] = limits
-    else:
-        out["fortifications"] = None
+    # 2.38: each kind of the table once, those priced in FP (cg/card_printed.py, third round)
+    out["fortifications"] = check_fortifications(c, tbl, path)
     balance = []
     for i, item in enumerate(c.array(tbl, "balance", path, default=()) or ()):
         bpath = f"campaign.balance[{i}]"
@@ -116,7 +104,9 @@ def check_boards(c: _Checker, tbl: dict):
         return board_grid([[str(b) for b in row] for row in raw])
     except (ValueError, TypeError) as e:
         c.add("map.boards", str(e))
-        return None
+        from cg.card_printed import UncheckedBoards  # lazy: as cg.boards above
+
+        return UncheckedBoards()  # the hexes are checked for their form only: one problem, not one per hex
 
 
 def check_terrain(c: _Checker, tbl: dict, grid) -> dict | None:
@@ -236,7 +226,7 @@ def check_ob(c: _Checker, tbl: dict, side: str, grid, control: list[str] | None,
         if oid is not None:
             oid = oid.upper()
             if oid in ids:
-                c.add(f"{opath}.id", f"{oid} is already used by ob[{ids[oid]}]")
+                c.add(f"{opath}.id", f"{oid} is already used by OB group #{ids[oid] + 1}")
             ids[oid] = i
             rg_ids = {str(r.get("id", "")).strip().upper() for r in tbl.get("rg") or () if isinstance(r, dict)}
             if oid in rg_ids:
@@ -256,12 +246,20 @@ def check_ob(c: _Checker, tbl: dict, side: str, grid, control: list[str] | None,
         setup = c.text(item, "setup", opath, OB_SETUPS, default="on-map")
         enters = c.integer(item, "enters", opath, lo=1, default=None)
         hexes = c.hex_list(item, "hexes", opath, grid, default=())
+        area = check_area(c, item, opath, grid)  # third round: the setup area as printed
         if setup == "entry" and enters is None:
             c.add(f"{opath}.enters", "missing (setup = \"entry\": the game turn it enters on)")
         if setup == "on-map" and enters is not None:
             c.add(f"{opath}.enters", "is for setup = \"entry\" only")
-        if setup == "on-map" and hexes is not None and not hexes:
-            c.add(f"{opath}.hexes", "missing (setup = \"on-map\": where it sets up)")
+        if setup == "on-map" and hexes is not None and not hexes and not area:
+            c.add(f"{opath}.hexes", "missing (setup = \"on-map\": where it sets up; or its printed `area`)")
+        if area and setup == "entry":
+            c.add(f"{opath}.area", "is for setup = \"on-map\" only (an entering group comes on at the Entry Area)")
+        elif area and hexes and grid is not None and not getattr(grid, "unchecked", False):
+            inside = area_set(area, real_grid(grid))
+            for j, h in enumerate(hexes):
+                if h not in inside:
+                    c.add(f"{opath}.hexes#{j + 1}", f"{h} is outside its setup area {', '.join(area)}")
         if setup == "entry" and hexes:
             c.add(f"{opath}.hexes", "is for setup = \"on-map\" only (an entering group comes on at the Entry Area)")
         if control is not None:
@@ -275,7 +273,7 @@ def check_ob(c: _Checker, tbl: dict, side: str, grid, control: list[str] | None,
             out.append(Ob(
                 id=oid, name=name, kind=kind, quality=quality, units=tuple(units), leaders=tuple(leaders),
                 leader_drs=drs, platoons=platoons, setup=setup, enters=enters, hexes=_hexes(hexes, order),
-                armor_leader=armor,
+                armor_leader=armor, area=area or (),
             ))
     return tuple(out) if len(c.problems) == n0 else None
 

@@ -6,14 +6,16 @@ from __future__ import annotations
 
 import datetime
 import re
+from types import SimpleNamespace
 from pathlib import Path
 from typing import Any
 
 from cg.card import (
     Campaign, Card, EDGES, ELR_MAX, Firefight, INTENSITIES, MAX_ROWS, MapSpec, PATROLS_BY_INTENSITY, QUALITIES, RG_KINDS, Rg, SIDES, Side, TIMES, columns_of, describe, split_hex,
 )
-from cg.card_checker import _Checker, _hexes, _show, _type_name, _what
-from cg import card_keys
+from cg.card import _hex_sort_key
+from cg.card_checker import _MISSING, _Checker, _hexes, _show, _type_name, _what
+from cg import card_keys, card_printed
 from cg.victory import check_victory
 from events.errors import BadInput
 
@@ -32,9 +34,11 @@ _CAMPAIGN_KEYS = (
     "disease",
     "legacy_leader_drm",
     *card_keys.CAMPAIGN_KEYS,
+    *card_printed.CAMPAIGN_KEYS,
 )
 _FIREFIGHT_KEYS = ("date", "time", *card_keys.FIREFIGHT_KEYS)
-_MAP_KEYS = ("columns", "rows", "strategic", "water", "tvp", "friendly_edge", "buildings", "stone", *card_keys.MAP_KEYS)
+_MAP_KEYS = ("columns", "rows", "strategic", "water", "tvp", "friendly_edge", "buildings", "stone", *card_keys.MAP_KEYS,
+             *card_printed.MAP_KEYS)
 _SIDE_KEYS = (
     "nationality",
     "elr",
@@ -51,6 +55,7 @@ _SIDE_KEYS = (
     "control",
     "rg",
     *card_keys.SIDE_KEYS,
+    *card_printed.SIDE_KEYS,
 )
 _RG_KEYS = (
     "id",
@@ -66,6 +71,7 @@ _RG_KEYS = (
     "units",
     "strength",
     *card_keys.RG_KEYS,
+    *card_printed.RG_KEYS,
 )
 
 
@@ -87,11 +93,13 @@ def _check_campaign(c: _Checker, data: dict) -> Campaign | None:
     disease = c.boolean(tbl, "disease", path, default=False)  # 3.41
     legacy = c.boolean(tbl, "legacy_leader_drm", path, default=False)  # 2.361
     extra = card_keys.check_campaign(c, tbl)
-    values = (name, intensity, reserves, patrols, max_platoons, attacker, weather, disease, legacy, extra)
+    printed = card_printed.check_campaign(c, tbl)
+    values = (name, intensity, reserves, patrols, max_platoons, attacker, weather, disease, legacy, extra, printed)
     if any(v is None for v in values):
         return None
     return Campaign(
         **extra,
+        **printed,
         name=name,
         intensity=intensity,
         reserves=reserves,
@@ -193,6 +201,9 @@ def _check_map(c: _Checker, data: dict) -> tuple[MapSpec | None, tuple | None, s
 def _check_board_map(c: _Checker, tbl: dict, board_grid):
     if board_grid is None:  # the boards' problem is said; their hex ids cannot be checked
         return None, None, None
+    if getattr(board_grid, "unchecked", False):  # bad boards: hex ids checked for their form only
+        _check_map_hexes(c, tbl, board_grid, False, None, None, None)
+        return None, board_grid, None
     return _check_map_hexes(c, tbl, board_grid, board_grid is not None, None, None, board_grid)
 
 
@@ -232,7 +243,10 @@ def _check_map_hexes(c: _Checker, tbl: dict, grid, ok: bool, columns, rows, boar
 
     terrain = card_keys.check_terrain(c, tbl, grid)
     entry = card_keys.check_entry(c, tbl, grid)
-    parts = (strategic, water, buildings, stone, tvp, edges, terrain, entry)
+    order_key = board_grid.index if board_grid is not None else _hex_sort_key
+    hills = card_printed.check_hills(c, tbl, grid, order_key)
+    hexsides = card_printed.check_hexsides(c, tbl, grid, order_key)
+    parts = (strategic, water, buildings, stone, tvp, edges, terrain, entry, hills, hexsides)
     if not ok or any(p is None for p in parts):
         # still hand back what the sides' checks can use: the Strategic hexes known to be good
         resolved = set(strategic or ()) | set(tvp or {}) | set(buildings or ()) | set(stone or ())
@@ -256,6 +270,8 @@ def _check_map_hexes(c: _Checker, tbl: dict, grid, ok: bool, columns, rows, boar
         stone=_hexes(stone, order),
         boards=tuple(tuple(str(b) for b in row) for row in board_grid.layout.spec()) if board_grid else (),
         entry=entry,
+        hills=hills,
+        hexsides=hexsides,
         **terrain,
     )
     return spec, grid, resolved
@@ -287,7 +303,10 @@ def _check_rg(c: _Checker, item: Any, path: str, n_firefights: int | None = None
             c.add(f"{path}.quality", "is for infantry RGs only (3.47)")
     elif kind == "infantry":
         c.add(f"{path}.quality", f"missing (infantry: {' | '.join(QUALITIES)})")
-    leader_drs = c.integer(item, "leader_drs", path, lo=0)
+    # 2.36 leader DRs: an infantry, heavy weapons or AFV RG says how many; a Gun, OBA, FP, air or other RG
+    # brings no leader unless the card says so (third round: `leader_drs` optional there, default 0; ruling R77)
+    leaderless = kind is not None and kind not in ("infantry", "heavy_weapons", "afv")
+    leader_drs = c.integer(item, "leader_drs", path, lo=0, default=0 if leaderless else _MISSING)
     platoons = c.integer(item, "platoons", path, lo=0, default=None)
     if platoons is None and item.get("platoons") is None and kind is not None and leader_drs is not None:
         # ruling R12: an infantry RG with a leader DR is a platoon; one without (a section) is not
@@ -313,11 +332,11 @@ def _check_rg(c: _Checker, item: Any, path: str, n_firefights: int | None = None
             elif units is not None:
                 units.append(t)
     strength = c.text(item, "strength", path, default=None) if item.get("strength") is not None else None
-    if item.get("strength") is not None and strength is None:
-        return None
+    bad_strength = item.get("strength") is not None and strength is None
     extra = card_keys.check_rg_extra(c, item, path, n_firefights, None)
-    values = (rg_id, name, kind, leader_drs, platoons, armor_leader, cost, max_, fp, units, extra)
-    if any(v is None for v in values) or (kind == "infantry" and quality is None):
+    printed = card_printed.check_rg(c, item, path)
+    values = (rg_id, name, kind, leader_drs, platoons, armor_leader, cost, max_, fp, units, extra, printed)
+    if any(v is None for v in values) or (kind == "infantry" and quality is None) or bad_strength:
         return None
     if quality is not None and kind != "infantry":
         return None
@@ -335,6 +354,7 @@ def _check_rg(c: _Checker, item: Any, path: str, n_firefights: int | None = None
         units=tuple(units),
         strength=strength,
         **extra,
+        **printed,
     )
 
 
@@ -394,7 +414,7 @@ def _check_side(
         for i, item in enumerate(raw_rg):
             rg = _check_rg(c, item, f"{path}.rg[{i}]", n_firefights)
             if rg is not None and rg.id in ids:
-                c.add(f"{path}.rg[{i}].id", f"{rg.id} is already used by rg[{ids[rg.id]}]")
+                c.add(f"{path}.rg[{i}].id", f"{rg.id} is already used by RG #{ids[rg.id] + 1}")
                 rg = None
             elif rg is not None:
                 ids[rg.id] = i
@@ -404,7 +424,11 @@ def _check_side(
                 rgs.append(rg)
 
     ob = card_keys.check_ob(c, tbl, side, grid, None, grid if hasattr(grid, "canonical") else None)
-    values = (nationality, elr, san, *drms.values(), initial_cp, attack_cost, patrol_cost, cp_provided, control, rgs, ob)
+    printed = card_printed.check_side(c, tbl, path)
+    card_printed.check_commissars(c, tbl, path, nationality)
+    c.partial[side] = (control, ob)  # for the 1.32 check of the OB's hexes, whatever else is wrong
+    values = (nationality, elr, san, *drms.values(), initial_cp, attack_cost, patrol_cost, cp_provided, control, rgs, ob,
+              printed)
     if any(v is None for v in values):
         return None
     return Side(
@@ -419,6 +443,7 @@ def _check_side(
         rg=tuple(rgs),
         ob=ob,
         **drms,
+        **printed,
     )
 
 
@@ -470,24 +495,28 @@ def parse_card(data: dict, source: str = "card") -> Card:
     sides = _check_sides(c, data, grid, strategic, n_firefights)
     counters = card_keys.check_counters(c, data)
     victory = check_victory(c, data, grid, n_firefights)  # ruling R74: the CG Victory Conditions (1.3)
-    if not c.problems and None not in (map_spec, sides):
-        card_keys.check_ob_control(c, map_spec, sides)
-    if not c.problems and campaign is not None and firefights is not None:
+    # every problem in one pass: the checks that join two parts run whenever those parts were read
+    if map_spec is not None:
+        parts = {s: SimpleNamespace(control=v[0], ob=v[1]) for s, v in c.partial.items() if None not in v}
+        if len(parts) == len(SIDES):  # both sides' control and OB read: the map can be classified
+            card_keys.check_ob_control(c, map_spec, parts)
+    if campaign is not None and firefights is not None:
         card_keys.check_attackers(c, campaign, firefights)
     if c.problems or None in (campaign, firefights, map_spec, sides, counters):
-        _raise(c, source)
+        _raise(c, source, data)
     return Card(campaign=campaign, firefights=firefights, map=map_spec, sides=sides, counters=counters,
                 victory=victory or None)
 
 
-def _raise(c: _Checker, source: str):
+def _raise(c: _Checker, source: str, data: Any = None):
     if not c.problems:  # a check returned nothing without saying why: a bug here, not in the card
         raise AssertionError("card check failed without a problem")
-    n = len(c.problems)
+    problems = card_printed.name_paths(list(dict.fromkeys(c.problems)), data)  # RGs by id, firefights by number
+    n = len(problems)
     lines = [f"card {source} has {n} problem{'s' if n != 1 else ''}:"]
-    lines += [f"{path}: {what}" for path, what in c.problems]
+    lines += [f"{path}: {what}" for path, what in problems]
     err = BadInput("\n".join(lines))
-    err.problems = list(c.problems)
+    err.problems = problems
     raise err
 
 

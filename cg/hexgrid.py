@@ -339,8 +339,9 @@ class BoardGrid:
         if edge in ("north", "south"):
             rows = [g for (q, g) in self._at_place if q == col]
             return self._at_place[(col, min(rows) if edge == "north" else max(rows))]
-        q = 0 if edge == "west" else self.width - 1
         for g in (row, row + 1, row - 1):
+            cols = [q for (q, g2) in self._at_place if g2 == g]  # rows of boards may differ in length
+            q = 0 if edge == "west" else max(cols, default=-1)
             if (q, g) in self._at_place:
                 return self._at_place[(q, g)]
         raise AssertionError(f"no {edge} edge hex behind {hex}")

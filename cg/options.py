@@ -120,12 +120,17 @@ def rg_unavailable(st, side: str, rg, mode: str | None = None) -> tuple[str, str
             return f"{rg.id} may be bought {rg.max_per_reph} time(s) per RePh (CG Card) and has been", "2.3"
     if mode == "reserve" and not rg.reserve:
         return f"{rg.id} may not be bought In Reserve (CG Card: reserve = false)", "2.33"
-    return None
+    if mode == "reserve" and not st.card.sides[side].reserve:  # third-round card key
+        return f"{side} buys nothing In Reserve (CG Card: sides.{side}.reserve = false)", "2.33"
+    from cg.card_printed import rg_time_refusal  # third-round card key: an RG for day or night firefights
+
+    return rg_time_refusal(st, rg)
 
 
-def _modes(st, rg) -> list[str]:
+def _modes(st, rg, side: str | None = None) -> list[str]:
     modes = ["entry", "on-map"]
-    if st.card.campaign.reserves and rg.reserve and tables.rg_type(rg.id) in tables.RESERVE_TYPES:
+    side_ok = side is None or st.card.sides[side].reserve  # third-round card key: sides.X.reserve
+    if st.card.campaign.reserves and rg.reserve and side_ok and tables.rg_type(rg.id) in tables.RESERVE_TYPES:
         modes.append("reserve")  # 2.33
     return modes
 
@@ -145,7 +150,7 @@ def purchase_options(st) -> list[dict]:
                 continue
             if rg.platoons and s.platoons + rg.platoons > limit:
                 continue
-            costs = {m: tables.setup_cost(rg.kind, rg.id, m, rg.cost)[0] for m in _modes(st, rg)}
+            costs = {m: tables.setup_cost(rg.kind, rg.id, m, rg.cost)[0] for m in _modes(st, rg, side)}
             costs = {m: c for m, c in costs.items() if c <= s.cp}
             if not costs:
                 continue

@@ -421,6 +421,8 @@ def _overview(h: History) -> list:
         + "."])
     if st.option:
         items.append([("b", "Redeployment Option:"), f" {st.option} (3.2)."])
+    for rule in st.card.campaign.ssr:  # third-round card key: the card's special rules as printed
+        items.append([("b", "SSR:"), f" {rule}"])
     first, last = h.first, h.last
     undos = len(h.reverts)
     n = h.count

@@ -17,6 +17,40 @@ def card_json(card: Card) -> dict:
     return d
 
 
+DRMS = (("cp_drm", "CP", "2.12"), ("leader_drm", "leader", "2.361"), ("oba_drm", "OBA", "2.351"),
+        ("historical_drm", "historical", "2.351, 2.361, 3.41, 3.44, 3.47"), ("promotion_drm", "promotion", "3.44"))
+
+
+def _side_lines(spec, n_firefights: int) -> list[str]:
+    """A side's DRMs, the CP the card gives instead of the 2.12 roll, and its own third-round limits."""
+    out = ["  DRMs: " + ", ".join(f"{word} {getattr(spec, key):+d} ({rule})" for key, word, rule in DRMS)]
+    if spec.cp_provided:
+        given = ", ".join(f"firefight {i} {cp}" for i, cp in enumerate(spec.cp_provided, 2))
+        rolled = " (2.12 roll for the rest)" if len(spec.cp_provided) < n_firefights - 1 else ""
+        out.append(f"  CP given by the card instead of the 2.12 roll (2.1 EXC): {given}{rolled}")
+    if not spec.reserve:
+        out.append("  buys nothing In Reserve (2.33)")
+    if spec.booby_traps is not None:
+        bt = {"none": "not allowed", "allowed": "allowed"}.get(spec.booby_traps, f"allowed, level {spec.booby_traps}")
+        out.append(f"  Booby Traps {bt} (CG12, B28.9)")
+    if spec.fortifications is not None:
+        out.append("  fortifications (2.38, whole CG): "
+                   + (", ".join(f"{k} {v}" for k, v in spec.fortifications.items()) or "none"))
+    return out
+
+
+def _contents(rg) -> str:
+    """What an RG brings, its OBA strength and leader DRs (2.36), in one line."""
+    bits = [", ".join(rg.units) if rg.units else ("no units" if rg.kind != "fortification_points" else f"{rg.fp} FP")]
+    if rg.kind == "fortification_points" and rg.units:
+        bits.append(f"{rg.fp} FP")
+    if rg.strength:
+        bits.append(f"strength {rg.strength}" + (" (2.35)" if rg.kind == "oba" else ""))
+    if rg.leader_drs:
+        bits.append(f"{rg.leader_drs} leader DR (2.36)")
+    return "brings " + "; ".join(bits)
+
+
 def card_text(card: Card) -> str:
     c = card.campaign
     lines = [f"{c.name} — {describe(card)}"]
@@ -34,6 +68,8 @@ def card_text(card: Card) -> str:
     if c.fortifications is not None:
         lines.append("  fortifications (2.38, per side, whole CG): "
                      + (", ".join(f"{k} {v}" for k, v in c.fortifications.items()) or "none"))
+    for rule in c.ssr:
+        lines.append(f"  SSR: {rule}")
     for side in ("axis", "allied"):
         for i, b in enumerate([b for b in c.balance if b.side == side], 1):
             key = f"{side}:{i}"
@@ -65,13 +101,20 @@ def card_text(card: Card) -> str:
             lines.append(f"  {key}: {', '.join(hexes)}")
     for side, items in m.entry.items():
         lines.append(f"  {side} Entry Area (1.4): {', '.join(items)}")
+    if m.hills:
+        lines.append("  hills (level): " + ", ".join(f"{h} {v}" for h, v in m.hills.items()))
+    for kind, sides in m.hexsides.items():
+        lines.append(f"  {kind} hexsides: {', '.join(sides)}")
     for side, spec in card.sides.items():
         lines.append("")
         lines.append(f"{side}: {spec.nationality}, ELR {spec.elr}, SAN {spec.san}, initial CP {spec.initial_cp}, "
                      f"Attack Option {spec.attack_cost} CP, patrol {spec.patrol_cost} CP; controls "
                      + (", ".join(spec.control) or "nothing"))
+        lines.extend(_side_lines(spec, len(card.firefights)))
         for g in spec.ob:
             where = f"sets up in {', '.join(g.hexes)}" if g.setup == "on-map" else f"enters on turn {g.enters}"
+            if g.area:
+                where = f"sets up in its area {', '.join(g.area)}" + (f" ({', '.join(g.hexes)})" if g.hexes else "")
             lines.append(f"  OB given {g.id} {g.name}: {', '.join((*g.units, *g.leaders))}; {where}; "
                          f"{g.leader_drs} leader DR (2.36)")
         for rg in spec.rg:
@@ -85,6 +128,7 @@ def card_text(card: Card) -> str:
                 limits.append("Commissar")
             lines.append(f"  {rg.id:5} {rg.name}: {rg.cost} CP (entry {costs['entry']}, on map {costs['on-map']}, "
                          f"reserve {costs['reserve']}); {', '.join(limits)}; {rg.availability()}")
+            lines.append(f"        {_contents(rg)}")
     for nat, entries in card.counters.items():
         lines.append("")
         lines.append(f"Counters of {nat} (ruling R34, over the ledger's table):")

@@ -65,5 +65,7 @@ def overlay(svg: str, card_map, grid) -> str:
                        f' fill-opacity="0.18" text-anchor="middle" dominant-baseline="middle">'
                        f"Board {escape(board.name)}{turned}</text>")
     out.append("</g>")
-    i = svg.rindex("</svg>")
+    # under the hex ids, Strategic Terrain marks and counters: a board's name never covers a counter
+    i = svg.find('<g class="marks"')
+    i = i if i >= 0 else svg.rindex("</svg>")
     return svg[:i] + "".join(out) + svg[i:]

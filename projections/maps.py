@@ -59,7 +59,8 @@ def map_svg(st, title: str | None = None) -> str:
 
     t = title or f"{st.card.campaign.name} — firefight {st.firefight}, step {st.step}"
     svg = render_svg(st.grid(), st.map_control(), terrain=st.terrain, units=_units(st, counters=True), title=t,
-                     tvp=dict(st.card.map.tvp), ground=ground(st.card.map), grown=grown(st))
+                     tvp=dict(st.card.map.tvp), ground=ground(st.card.map), grown=grown(st),
+                     hills=dict(st.card.map.hills), hexsides=dict(st.card.map.hexsides))
     m = st.card.map
     if m.boards:  # board names and joins (projections/mapcard.py); water and bridges are mapview's ground
         from types import SimpleNamespace

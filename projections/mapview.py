@@ -103,8 +103,15 @@ def render_text(
     for ci, col in enumerate(grid.columns):
         for k, ch in enumerate(col):
             header[MARGIN + CELL * ci + k] = ch
+    if hasattr(grid, "layout"):  # a map of boards: its boards, each with hexrows A-GG, rows 0-10
+        turned = [str(b) for b in grid.layout.boards() if b.turned]
+        extent = (f"boards {grid.layout} (hexrows A-GG on each board"
+                  + (f"; {', '.join(turned)} turned: its hexrows run GG-A" if turned else "")
+                  + f"), {grid.width} columns, rows {grid.first_row}-{grid.rows}")
+    else:
+        extent = f"columns {grid.columns[0]}-{grid.columns[-1]}, rows 1-{grid.rows}"
     out = [
-        f"Map control, columns {grid.columns[0]}-{grid.columns[-1]}, rows 1-{grid.rows}"
+        f"Map control, {extent}"
         f" (north at the top; friendly edges: "
         + ", ".join(f"{s} {e}" for s, e in sorted(mc.friendly_edge.items()))
         + ")",
@@ -188,6 +195,14 @@ MARK_COLOURS = {
     "dummy_minefield": "#8b0000", "booby_traps": "#8b0000", "set_dc": "#8b0000", "trip_flares": "#8b0000",
 }
 EARTH = "#5a3b12"
+TVP_BADGE = ("#f2c230", "#222222")  # a gold diamond with dark figures: never taken for a stack's black disc
+STACK_BADGE = "#111111"
+HILL = ("#8c5a2b", "hill, level 1 (B10); a second line per level more")
+HEXSIDE = {"wall": ("#6b6b6b", 5.0, "wall (B9)"), "hedge": ("#2e8b2e", 5.0, "hedge (B9)"),
+           "bocage": ("#17401a", 8.0, "bocage (B9)")}
+RUBBLED = ("#8a7560", "#4a3a2a", "rubbled building (B24)")
+BURNING = ("#e25a00", "#c21f00", "burning building (Blaze, 3.31)")
+LABEL_CHARS = 13  # a counter's name up to this long is drawn whole (squeezed to the counter if need be)
 
 
 def _terrain_mark(item: str) -> tuple[str, str]:
@@ -296,6 +311,8 @@ def render_svg(
     tvp: dict[str, int] | None = None,
     ground: dict[str, tuple[str, ...]] | None = None,
     grown: frozenset[str] = frozenset(),
+    hills: dict[str, int] | None = None,
+    hexsides: dict[str, tuple[str, ...]] | None = None,
 ) -> str:
     """A standalone SVG hex map (no XML declaration, so it can also sit inline in HTML).
 
@@ -308,6 +325,10 @@ def render_svg(
     the legend; units as counters in their side's colour with the counter's name (`units` values are
     (side, name) pairs, or names), a black disc counting a stack, every name in the hex's tooltip.
     `grown`: the hexes that became Strategic Terrain in the campaign (1.4), said so in their tooltip.
+    `hills` (hex -> level) draws a brown contour line inside the hex per level; `hexsides` (wall, hedge,
+    bocage -> "A-B" pairs of adjacent hexes) draws a band along each. On a map of boards the half hexes of
+    its outer edges are drawn as halves; a building with rubble kept is drawn as rubble, one with a Blaze
+    as burning.
     """
     from projections.words import terrain_words
 
@@ -334,6 +355,7 @@ def render_svg(
 
     # legend layout (below the map)
     legend_items = _legend_items(pid, terrain_at, gr, units_at, terrain_words)
+    legend_items += _relief_legend(hills or {}, hexsides or {}, terrain_at, gr)
     col_w = 250.0
     per_row = max(1, int((width - 2 * PAD) // col_w))
     legend_rows = -(-len(legend_items) // per_row)
@@ -362,6 +384,10 @@ def render_svg(
             f'<rect width="8" height="8" fill="{fill}"/>'
             f'<path d="M0 0L8 8M8 0L0 8" stroke="{ISOLATED_MARK}" stroke-width="1.2"/></pattern>'
         )
+    halves = half_hexes(grid)
+    outline = "".join("M" + "L".join(f"{_f(x)} {_f(y)}" for x, y in _half_corners(*centres[h], halves.get(h))) + "Z"
+                      for h in grid.hexes())
+    w(f'<clipPath id="{pid}-map"><path d="{outline}"/></clipPath>')  # nothing is drawn past the map's edge
     w("</defs>")
     w(f'<rect x="0" y="0" width="{_f(width)}" height="{_f(height)}" fill="#ffffff"/>')
     if title:
@@ -393,7 +419,7 @@ def render_svg(
         hc = mc.hexes[h]
         cx, cy = centres[h]
         ch = code(hc)
-        pts = " ".join(f"{_f(x)},{_f(y)}" for x, y in _corners(cx, cy))
+        pts = " ".join(f"{_f(x)},{_f(y)}" for x, y in _half_corners(cx, cy, halves.get(h)))
         tip = _tooltip(h, hc, [terrain_words(t) for t in terrain_at.get(h, [])],
                        [n for _s, n in units_at.get(h, [])], tvp_at.get(h), _ground_words(h, gr), h in grown)
         w(f'<g class="hex" data-hex="{h}" data-control="{escape(ch)}"><title>{escape(tip)}</title>')
@@ -401,9 +427,11 @@ def render_svg(
         w("</g>")
     w("</g>")
 
-    _draw_ground(w, grid, centres, gr)
+    w(f'<g class="on-map" clip-path="url(#{pid}-map)">')
+    _draw_ground(w, grid, centres, gr, terrain_at)
+    _draw_relief(w, grid, centres, hills or {}, hexsides or {})
 
-    # MLR outlines along the hexsides between MLR and non-MLR hexes
+    # MLR outlines along the hexsides between MLR and non-MLR hexes (clipped at the map's edge)
     for side in SIDES:
         _fill_colour, dark = COLOURS[side]
         segs = []
@@ -423,6 +451,7 @@ def render_svg(
                 f'<path class="mlr mlr-{side}" d="{"".join(segs)}" fill="none" stroke="{dark}"'
                 f' stroke-width="3" stroke-linecap="round"{dash}/>'
             )
+    w("</g>")
 
     # markers: hex id, strategic disc with TVP, terrain kept; then the counters on top
     w('<g class="marks" pointer-events="none">')
@@ -430,23 +459,28 @@ def render_svg(
     for h in grid.hexes():
         hc = mc.hexes[h]
         cx, cy = centres[h]
+        lx, ly = {"south": (cx, cy + 12), "east": (cx + 0.45 * SIZE, cy - HEIGHT / 2 + 9),
+                  "west": (cx - 0.45 * SIZE, cy - HEIGHT / 2 + 9)}.get(halves.get(h), (cx, cy - HEIGHT / 2 + 9))
         w(
-            f'<text x="{_f(cx)}" y="{_f(cy - HEIGHT / 2 + 9)}" font-size="8" fill="#444"'
+            f'<text x="{_f(lx)}" y="{_f(ly)}" font-size="8" fill="#444"'
             f' text-anchor="middle">{h}</text>'
         )
         if hc.strategic or h in tvp_at:
             fill = COLOURS[hc.controller][1] if hc.controller else "#ffffff"
-            ink = "#ffffff" if hc.controller else "#222222"
-            r = 8.0 if h in tvp_at else 5.0
+            r = 9.0 if h in tvp_at else 5.0
             dx = BUILDING_W / 2 + r + 1 if h in buildings else 0.0
             x, y = cx + dx, cy + BUILDING_AT[1]
-            w(f'<circle class="strategic" cx="{_f(x)}" cy="{_f(y)}" r="{_f(r)}" fill="{fill}" stroke="#222"'
-              f' stroke-width="1"/>')
-            if h in tvp_at:
+            if h in tvp_at:  # a gold diamond ringed in the controller's colour: not a stack's black disc
+                ring = COLOURS[hc.controller][1] if hc.controller else "#222222"
+                w(f'<path class="strategic tvp-badge" d="M{_f(x)} {_f(y - r)}L{_f(x + r)} {_f(y)}L{_f(x)} {_f(y + r)}'
+                  f'L{_f(x - r)} {_f(y)}Z" fill="{TVP_BADGE[0]}" stroke="{ring}" stroke-width="2.5"/>')
                 w(
-                    f'<text x="{_f(x)}" y="{_f(y + 3.5)}" font-size="10" font-weight="bold" fill="{ink}"'
+                    f'<text x="{_f(x)}" y="{_f(y + 3.5)}" font-size="10" font-weight="bold" fill="{TVP_BADGE[1]}"'
                     f' text-anchor="middle">{tvp_at[h]}</text>'
                 )
+            else:
+                w(f'<circle class="strategic" cx="{_f(x)}" cy="{_f(y)}" r="{_f(r)}" fill="{fill}" stroke="#222"'
+                  f' stroke-width="1"/>')
         if h in terrain_at:
             marks = []
             for item in terrain_at[h]:
@@ -492,6 +526,16 @@ def render_svg(
                     f'<text x="{_f(x + 9)}" y="{_f(y + 0.5)}" font-size="9" font-weight="bold" fill="#fff"'
                     f' text-anchor="middle">{label}</text>'
                 )
+        elif kind == "diamond":
+            fill, ink = arg
+            w(f'<path d="M{_f(x + 9)} {_f(y - 12)}L{_f(x + 18)} {_f(y - 3)}L{_f(x + 9)} {_f(y + 6)}L{_f(x)} {_f(y - 3)}Z"'
+              f' fill="{fill}" stroke="#222" stroke-width="1.5"/>'
+              f'<text x="{_f(x + 9)}" y="{_f(y + 0.5)}" font-size="9" font-weight="bold" fill="{ink}"'
+              f' text-anchor="middle">3</text>')
+        elif kind == "hexside":
+            colour, sw = arg
+            w(f'<line x1="{_f(x)}" y1="{_f(y - 3)}" x2="{_f(x + 18)}" y2="{_f(y - 3)}" stroke="{colour}"'
+              f' stroke-width="{_f(sw)}" stroke-linecap="round"/>')
         elif kind == "text":
             abbr, colour = arg
             w(f'<text x="{_f(x + 9)}" y="{_f(y)}" font-weight="bold" fill="{colour}" text-anchor="middle">{escape(abbr)}</text>')
@@ -501,8 +545,49 @@ def render_svg(
     return "\n".join(out) + "\n"
 
 
-def _draw_ground(w, grid: Grid, centres: dict, gr: dict[str, frozenset[str]]) -> None:
-    """Water, woods, orchard, brush, grain as an inner hex; roads and bridges as bands; buildings."""
+def _building_state(items_kept: list[str]) -> str | None:
+    """"rubbled" where rubble is kept in the hex (B24), "burning" where a Blaze or Flame is (3.31)."""
+    keys = {(items.read(i).key if items.read(i) else i) for i in items_kept}
+    if "rubble" in keys:
+        return "rubbled"
+    if keys & {"blaze", "flame"}:
+        return "burning"
+    return None
+
+
+def _draw_relief(w, grid: Grid, centres: dict, hills: dict[str, int], hexsides: dict) -> None:
+    """Hills: a contour line inside the hex per level (B10); hexside terrain: a band along the hexside (B9)."""
+    if hills:
+        w(f'<g class="hills" fill="none" stroke="{HILL[0]}" stroke-width="2.5">')
+        for h, level in hills.items():
+            if h not in centres:
+                continue
+            cx, cy = centres[h]
+            for k in range(level):
+                w(f'<path data-hex="{h}" d="{_hexpath(cx, cy, (0.92 - 0.07 * k) * SIZE)}"/>')
+            w(f'<text x="{_f(cx - 0.62 * SIZE)}" y="{_f(cy + 0.5 * SIZE)}" font-size="8" fill="{HILL[0]}" stroke="none"'
+              f' font-weight="bold">L{level}</text>')
+        w("</g>")
+    for kind, pairs in hexsides.items():
+        colour, sw, _words = HEXSIDE[kind]
+        segs = []
+        for pair in pairs:
+            a, b = pair.split("-")
+            d = next((d for d in range(1, 7) if grid.neighbour(a, d) == b), None)
+            if d is None or a not in centres:
+                continue
+            i, j = _side_of_direction(d)
+            corners = _corners(*centres[a])
+            (x1, y1), (x2, y2) = corners[i], corners[j]
+            segs.append(f"M{_f(x1)} {_f(y1)}L{_f(x2)} {_f(y2)}")
+        if segs:
+            w(f'<path class="hexside hexside-{kind}" d="{"".join(segs)}" stroke="{colour}" stroke-width="{_f(sw)}"'
+              f' stroke-linecap="round" fill="none"/>')
+
+
+def _draw_ground(w, grid: Grid, centres: dict, gr: dict[str, frozenset[str]], terrain_at: dict | None = None) -> None:
+    """Water, woods, orchard, brush, grain as an inner hex; roads and bridges as bands; buildings (rubbled or
+    burning where the campaign keeps rubble or a Blaze there)."""
     bridges = gr.get("bridges", frozenset())
     w('<g class="ground" pointer-events="none">')
     for kind, (colour, _words) in GROUND.items():
@@ -555,9 +640,26 @@ def _draw_ground(w, grid: Grid, centres: dict, gr: dict[str, frozenset[str]]) ->
             continue
         fill, stroke, _words = BUILDING["stone" if h in stone else "wooden"]
         bx, by = building_centre(*centres[h])
+        state = _building_state((terrain_at or {}).get(h, []))
+        if state == "rubbled":  # the block fallen into a heap of broken pieces
+            fill, stroke, _w = RUBBLED
+            pieces = ((-10, 2, 9, 6), (-2, -1, 10, 8), (6, 3, 7, 5), (-7, -6, 6, 5), (3, -6, 5, 4))
+            body = "".join(f'<rect x="{_f(bx + px)}" y="{_f(by + py)}" width="{pw}" height="{ph}"'
+                           f' transform="rotate({(px * 7) % 30 - 15} {_f(bx + px)} {_f(by + py)})"/>'
+                           for px, py, pw, ph in pieces)
+            w(f'<g class="building building-rubbled" fill="{fill}" stroke="{stroke}" stroke-width="0.8">'
+              f'<title>{escape(h)}: rubbled building</title>{body}</g>')
+            continue
         w(f'<rect class="building building-{"stone" if h in stone else "wooden"}" x="{_f(bx - BUILDING_W / 2)}"'
           f' y="{_f(by - BUILDING_H / 2)}" width="{_f(BUILDING_W)}" height="{_f(BUILDING_H)}" fill="{fill}"'
           f' stroke="{stroke}" stroke-width="1.5"/>')
+        if state == "burning":  # flames over the block, rising past its roof (under the hex id)
+            top = by - BUILDING_H / 2
+            flame = (f"M{_f(bx - 11)} {_f(by + 5)}L{_f(bx - 8)} {_f(top - 1)}L{_f(bx - 4)} {_f(by - 2)}"
+                     f"L{_f(bx)} {_f(top - 4)}L{_f(bx + 4)} {_f(by - 2)}L{_f(bx + 8)} {_f(top - 1)}"
+                     f"L{_f(bx + 11)} {_f(by + 5)}Z")
+            w(f'<path class="building-burning" d="{flame}" fill="{BURNING[0]}" stroke="{BURNING[1]}" stroke-width="1.2">'
+              f'<title>{escape(h)}: burning building</title></path>')
     w("</g>")
 
 
@@ -571,8 +673,10 @@ def _draw_counters(w, centres: dict, units_at: dict[str, list[tuple[str | None, 
         for side, name in items:
             stacks.setdefault(side, []).append(name)
         for k, (side, names) in enumerate(stacks.items()):
-            label = names[0] if len(names[0]) <= 9 else names[0][:8] + "."
-            cw = min(2 * SIZE - 10, max(28.0, 6.4 * len(label) + 8))
+            label = counter_label(names[0])
+            natural = 6.4 * len(label) + 8
+            cw = min(2 * SIZE - 10, max(28.0, natural))
+            squeeze = f' textLength="{_f(cw - 6)}" lengthAdjust="spacingAndGlyphs"' if natural > cw else ""
             x, y = cx - cw / 2, cy + COUNTER_Y + k * (COUNTER_H + 2)
             for j in range(min(len(names) - 1, 2), 0, -1):  # the counters below, peeking out
                 w(f'<rect x="{_f(x + 2.5 * j)}" y="{_f(y - 2.5 * j)}" width="{_f(cw)}" height="{_f(COUNTER_H)}"'
@@ -580,13 +684,54 @@ def _draw_counters(w, centres: dict, units_at: dict[str, list[tuple[str | None, 
             w(f'<g class="counter" data-hex="{h}" data-side="{side or ""}">'
               f'<rect x="{_f(x)}" y="{_f(y)}" width="{_f(cw)}" height="{_f(COUNTER_H)}" rx="2"'
               f' fill="{COUNTER[side]}" stroke="#ffffff" stroke-width="0.8"/>'
-              f'<text x="{_f(cx)}" y="{_f(y + COUNTER_H - 4)}" fill="#ffffff" text-anchor="middle">'
+              f'<title>{escape(", ".join(names))}</title>'
+              f'<text x="{_f(cx)}" y="{_f(y + COUNTER_H - 4)}" fill="#ffffff" text-anchor="middle"{squeeze}>'
               f'{escape(label)}</text></g>')
             if len(names) > 1:
                 bx, by = x + cw + 2, y + 1
-                w(f'<circle cx="{_f(bx)}" cy="{_f(by)}" r="7" fill="#111"/>'
+                w(f'<circle class="stack-badge" cx="{_f(bx)}" cy="{_f(by)}" r="7" fill="{STACK_BADGE}"/>'
                   f'<text x="{_f(bx)}" y="{_f(by + 3.5)}" fill="#fff" text-anchor="middle">{len(names)}</text>')
     w("</g>")
+
+
+def counter_label(name: str) -> str:
+    """The name a counter shows: whole up to LABEL_CHARS characters (squeezed to fit), else its first whole
+    words with an ellipsis, never a cut that reads as another counter ("PzKpfw I." for a PzKpfw IVH)."""
+    if len(name) <= LABEL_CHARS:
+        return name
+    words, out = name.split(), ""
+    for word in words:
+        if len(out) + len(word) + (1 if out else 0) > LABEL_CHARS - 1:
+            break
+        out = f"{out} {word}" if out else word
+    return (out or name[:LABEL_CHARS - 1]) + "\u2026"
+
+
+def half_hexes(grid) -> dict[str, str]:
+    """On a map of boards, the hexes the map's outer edges cut in half, with the half that is drawn: the
+    B, D, ... hexrows' row-0 / row-10 hexes at the map's north / south edge, the A / GG hexrows at its
+    west / east edge (cg/boards.py). A single grid has none."""
+    if not hasattr(grid, "layout"):
+        return {}
+    out = {}
+    for side, keep in (("north", "south"), ("south", "north"), ("west", "east"), ("east", "west")):
+        for h in grid.edge(side):
+            q, _g = grid.parse(h)
+            if side in ("north", "south") and q % 2 == 1:
+                out[h] = keep
+            elif side == "west" and q == 0:
+                out[h] = keep
+            elif side == "east" and q % 2 == 0 and q > 0:
+                out[h] = keep
+    return out
+
+
+def _half_corners(cx: float, cy: float, keep: str | None) -> list[tuple[float, float]]:
+    """The outline of a hex, or of the half of it a map edge leaves (keep: north | south | east | west)."""
+    c = _corners(cx, cy)
+    top, bottom = (cx, cy - HEIGHT / 2), (cx, cy + HEIGHT / 2)
+    return {None: c, "south": [c[0], c[1], c[2], c[3]], "north": [c[3], c[4], c[5], c[0]],
+            "east": [top, c[5], c[0], c[1], bottom], "west": [bottom, c[2], c[3], c[4], top]}[keep]
 
 
 def _fill(pid: str, ch: str) -> str:
@@ -612,6 +757,24 @@ def _ground_words(h: str, gr: dict[str, frozenset[str]]) -> list[str]:
     return words
 
 
+def _relief_legend(hills: dict, hexsides: dict, terrain_at: dict, gr: dict) -> list[tuple[str, object, str]]:
+    """Legend entries for hills, hexside terrain, rubbled and burning buildings, where the map has them."""
+    out: list[tuple[str, object, str]] = []
+    if hills:
+        out.append(("hexside", (HILL[0], 2.5), HILL[1]))
+    for kind, pairs in hexsides.items():
+        if pairs:
+            colour, sw, words = HEXSIDE[kind]
+            out.append(("hexside", (colour, sw), words))
+    buildings = gr.get("buildings", frozenset()) | gr.get("stone", frozenset())
+    states = {_building_state(terrain_at.get(h, [])) for h in buildings}
+    if "rubbled" in states:
+        out.append(("block", RUBBLED[:2], RUBBLED[2]))
+    if "burning" in states:
+        out.append(("block", BURNING[:2], BURNING[2]))
+    return out
+
+
 def _legend_items(pid: str, terrain_at: dict[str, list[str]], gr: dict[str, frozenset[str]],
                   units_at: dict, terrain_words) -> list[tuple[str, object, str]]:
     items: list[tuple[str, object, str]] = [
@@ -628,7 +791,7 @@ def _legend_items(pid: str, terrain_at: dict[str, list[str]], gr: dict[str, froz
         ("disc", (COLOURS["axis"][1], ""), "Strategic Terrain, axis"),
         ("disc", (COLOURS["allied"][1], ""), "Strategic Terrain, allied"),
         ("disc", ("#ffffff", ""), "Strategic Terrain, uncontrolled"),
-        ("disc", ("#555555", "3"), "TVP value of the hex"),
+        ("diamond", TVP_BADGE, "TVP value of the hex (3.33)"),
     ]
     for kind, (colour, words) in GROUND.items():
         if gr.get(kind) or (kind == "water" and gr.get("bridges")):
@@ -646,7 +809,7 @@ def _legend_items(pid: str, terrain_at: dict[str, list[str]], gr: dict[str, froz
         if side in sides:
             items.append(("counter", COUNTER[side], f"{side + ' ' if side else ''}unit: its counter"))
     if any(len(v) > 1 for v in units_at.values()):
-        items.append(("disc", ("#111111", "2"), "units in a stack (names: hover the hex)"))
+        items.append(("disc", (STACK_BADGE, "2"), "units in a stack (names: hover the hex)"))
     seen: dict[tuple[str, str], list[str]] = {}
     for h in terrain_at:
         for item in terrain_at[h]:

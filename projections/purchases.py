@@ -1,21 +1,24 @@
-"""The RG Purchase Record (1.4): each RG bought, per side. The enemy's are shown once revealed
-(set up, entered, or the firefight played), or with --reveal (ruling R10)."""
+"""The RG Purchase Record (1.4): each RG bought, per side. `plcg purchases SIDE` is SIDE's record; a viewer
+of the other side sees its purchases once revealed (set up, entered, or the firefight played), or with
+--reveal (ruling R10). The viewer is the side of the player's key, or `--as`; without either, SIDE itself."""
 from __future__ import annotations
 
 
-def purchase_rows(st, side: str, reveal: bool = False) -> list[dict]:
+def purchase_rows(st, side: str, reveal: bool = False, viewer: str | None = None) -> list[dict]:
+    """SIDE's purchases as `viewer` may see them (None: SIDE itself, its own record; ruling R79)."""
     st.load_all()  # the settled units too (a state loaded for a command lacks them)
     rows = []
     units = st.units
     names: dict = {}  # (side, RG id) -> the RG's name: a thousand purchases of a dozen RGs
+    own = viewer is None or viewer == side
     for p in st.purchases.values():
-        mine = p.side == side
-        if not mine and not (p.revealed or reveal):
+        if p.side != side or not (own or p.revealed or reveal):  # whose record: SIDE's (issue 27 item 11)
             continue
         name = names.get((p.side, p.rg))
         if name is None:
             rg = st.card.sides[p.side].group_by_id(p.rg)
             name = names[(p.side, p.rg)] = rg.name if rg else p.rg
+            names[(p.side, p.rg, "strength")] = getattr(rg, "strength", None)
         rows.append({
             "side": p.side, "purchase": p.id, "rg": p.rg, "name": name, "firefight": p.firefight,
             "mode": p.mode, "cost": p.cost, "oba": p.oba, "leaders": list(p.leaders), "fp": p.fp,
@@ -23,6 +26,7 @@ def purchase_rows(st, side: str, reveal: bool = False) -> list[dict]:
             "units": [units[f"{p.side}:{u}"].name for u in p.units
                       if f"{p.side}:{u}" in units and units[f"{p.side}:{u}"].kind != "leader"],
             "revealed": p.revealed, "lost_idle": p.lost_idle,
+            "strength": names[(p.side, p.rg, "strength")],  # the card's OBA strength (cg-card.md: `strength`)
         })
     if st.pbem is not None:  # ruling R47: a purchase this copy cannot open shows as sealed
         for c, r in st.pbem.get("seals", {}).items():
@@ -33,11 +37,13 @@ def purchase_rows(st, side: str, reveal: bool = False) -> list[dict]:
     return rows
 
 
-def fortification_rows(st, side: str, reveal: bool = False) -> list[dict]:
-    """2.38: what FP were spent on (type, strength, hex, HIP): SIDE's own, the enemy's once its
-    firefight was played or with --reveal (ruling R10)."""
+def fortification_rows(st, side: str, reveal: bool = False, viewer: str | None = None) -> list[dict]:
+    """2.38: what FP SIDE spent on (type, strength, hex, HIP): all of it for SIDE itself; for a viewer of
+    the other side, once its firefight was played or with --reveal (ruling R10)."""
     played = {ff.n for ff in st.firefights if ff.turn is not None}
-    return [dict(f) for f in st.fortifications if f["side"] == side or reveal or f["firefight"] in played]
+    own = viewer is None or viewer == side
+    return [dict(f) for f in st.fortifications
+            if f["side"] == side and (own or reveal or f["firefight"] in played)]
 
 
 def purchase_text(rows: list[dict], forts: list[dict] | None = None) -> str:
@@ -53,6 +59,7 @@ def purchase_text(rows: list[dict], forts: list[dict] | None = None) -> str:
             headers=["FF", "side", "kind", "hex", "FP", "detail", "HIP unit"])
     table = [[r["firefight"], r["side"], f"(sealed {r['commitment'][:8]})", "(sealed until revealed, R47)", "", "",
               "", "", "", ""] if r.get("sealed") else
-             [r["firefight"], r["side"], r["purchase"], r["name"], r["mode"], r["cost"], r["oba"] or "",
+             [r["firefight"], r["side"], r["purchase"], r["name"], r["mode"], r["cost"],
+              " ".join(str(x) for x in (r.get("strength"), r["oba"]) if x),
               " ".join(r["leaders"]), r["fp"] or "", ", ".join(r["units"])] for r in rows]
     return tabulate(table, headers=["FF", "side", "id", "RG", "setup", "CP", "OBA", "leaders", "FP", "units"]) + extra

@@ -43,6 +43,20 @@ def row_words(label) -> str:
     return text
 
 
+def generation_why(result: int, lost: int, mmc: int) -> str:
+    """Why 3.45 lets a side generate fewer leaders than its dr's result (issue 27 item 11)."""
+    may = max(0, min(result, lost - 1, mmc))
+    if may >= result:
+        return ""
+    why = []
+    if lost - 1 < result:
+        why.append(f"it lost {lost} leader{'s' if lost != 1 else ''} this firefight and generates at most "
+                   f"leaders lost - 1 = {max(lost - 1, 0)}")
+    if mmc < result:
+        why.append(f"it has {mmc} MMC on board, the most it may generate")
+    return f"may generate {may}, not {result}: " + "; ".join(why) + " (3.45)"
+
+
 def summary(etype: str, p: dict) -> str:
     text = _summary(etype, p)
     if " [dice given]" in text:  # said once, at the end of the line

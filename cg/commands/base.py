@@ -234,10 +234,27 @@ def unit_arg(state: CampaignState, side: str, uid, alive: bool = True):
     if u is None and uid is not None:  # ids are case-insensitive, like sides and RGs
         u = unit_any_case(state, str(uid).strip(), side)
     if u is None or u.side != side:
-        raise BadInput(f"unknown {side} unit {uid!r} (plcg oob {side} lists them)")
+        raise BadInput(f"unknown {side} unit {uid!r}{_did_you_mean(state, side, uid)} (plcg oob {side} lists them)")
     if alive:
         in_play(state, u)
     return u
+
+
+def _did_you_mean(state: CampaignState, side: str, uid) -> str:
+    """"; did you mean I1-2.2?": the side's unit ids nearest to a mistyped one (issue 27 item 11), or the
+    other side's unit of that very id."""
+    import difflib  # lazy: only a mistyped unit id asks for it
+
+    if uid is None:
+        return ""
+    text = str(uid).strip()
+    state.load_all()
+    other = next((u for u in state.units.values() if u.side != side and u.id.casefold() == text.casefold()), None)
+    if other is not None:
+        return f"; {other.id} is an {other.side} unit"
+    ids = {u.id.casefold(): u.id for u in state.units.values() if u.side == side}
+    near = difflib.get_close_matches(text.casefold(), list(ids), n=3, cutoff=0.6)
+    return f"; did you mean {' or '.join(ids[n] for n in near)}?" if near else ""
 
 
 def unit_any_case(state: CampaignState, uid: str, side: str | None = None):

@@ -144,6 +144,21 @@ def _result_change(st, u, result: str, given) -> tuple[str | None, bool]:
     return "eliminated", True
 
 
+def _ob_area(st, side: str, u, hx: str) -> None:
+    """1.2: a unit of the OB given whose card group prints a setup area sets up in it for the Initial
+    Firefight (third-round card key `area`; a card without it decides as before; ruling R78)."""
+    if not st.initial or not u.purchase or not u.purchase.endswith(f"-{side}"):
+        return
+    group = next((g for g in st.card.sides[side].ob if f"{g.id}-{side}" == u.purchase), None)
+    if group is None or not group.area:
+        return
+    from cg.card_printed import area_set  # lazy: only a card with printed setup areas
+
+    if hx not in area_set(group.area, st.grid()):
+        raise Refused(f"{hx} is outside the setup area of {group.id} ({', '.join(group.area)}, CG Card)", "1.2",
+                      st.step)
+
+
 @command("setup", "2.6")
 def _setup(ctx, cmd):
     side = side_arg(cmd)
@@ -162,6 +177,7 @@ def _setup(ctx, cmd):
             and u.status == "on_map" and f"set:{side}:{u.id}" not in st.done:
         raise Refused(f"{u.id} stands in {u.hex}: under Option A units are left in place (3.34) and move by a 2.5 "
                       "redeployment only", "2.5", st.step)
+    _ob_area(st, side, u, hx)
     mc = st.map_control()
     r2 = revision.on(st, "setup_limits")
     pur = st.purchase(u.purchase, side) if u.purchase else None

@@ -70,12 +70,19 @@ def _leaders(ctx, cmd):
     _once(st, f"leaders:{side}", f"{side}'s Leader Generation dr", "3.45")
     r = roll(ctx.dice(given, 1), drms.leader_generation(st, side),
              lambda f: attrs.evolve(tables.promotion(f), table="3.45"))
+    lost, mmc = generation_limits(st, side)
+    may = max(0, min(r.outcome, lost - 1, mmc))
+    return [ev.LeadersRolled(side=side, roll=r, may_generate=may)]
+
+
+def generation_limits(st, side: str) -> tuple[int, int]:
+    """3.45: (leaders the side lost in the firefight, its MMC on board): it generates at most lost - 1
+    leaders, never more than MMC on board."""
     lost = sum(1 for s, uid in st.ff.lost if s == side and st.unit(uid, s) and st.unit(uid, s).kind == "leader")
     mmc = sum(1 for u in st.side_units(side) if u.kind in ("squad", "hs") and u.status == "on_map")
     if not any(u.hex for u in st.side_units(side)):
         mmc = sum(1 for u in st.side_units(side) if u.kind in ("squad", "hs"))  # roster-only play
-    may = max(0, min(r.outcome, lost - 1, mmc))
-    return [ev.LeadersRolled(side=side, roll=r, may_generate=may)]
+    return lost, mmc
 
 
 @command("harden", "3.43", "3.44", "3.45")
