@@ -139,7 +139,11 @@ def test_card_check_lists_every_problem_of_a_victory_table(tmp_path):
 
 
 def test_the_shipped_cards_state_their_victory_conditions_and_the_demo_names_its_winner(tmp_path):
-    for name in ("sample", "bridgehead"):
+    from cg.card_schema import shipped_cards
+
+    names = [name for name, _title, _what in shipped_cards()]
+    assert set(names) == {"sample", "kolkhoz", "bridgehead", "sosnovka"}
+    for name in names:
         show = cli_run(str(tmp_path / "x"), "card", "show", name).out
         assert "CG Victory Conditions (1.3, ruling R74):" in show and "as printed:" in show
     r = cli_run(str(tmp_path / "demo.plcg"), "demo")
