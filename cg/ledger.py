@@ -329,6 +329,13 @@ class Ledger:
             out += self.run({"name": "reveal", "request": commit, "value": pbem.commit_value(key, r["nonce"])}, key)
         return out
 
+    def acknowledged(self, key) -> int:
+        """The seq the other side's copy is known to hold (issue 26): the row of its last signature
+        (a side signs the head of its own copy, and its signature is the next row); 0 before any."""
+        st, by = self._player(key)
+        h = st.pbem["signed"]["allied" if by == "axis" else "axis"]
+        return 0 if h is None else min(h[0] + 1, self.store.head()[0])
+
     def bundle_rows(self, since: int) -> tuple[list, str]:
         """The rows after `since` and the hash of row 1 (the campaign's name in a bundle)."""
         head = self.store.head()[0]

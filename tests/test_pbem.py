@@ -49,8 +49,12 @@ def log(path) -> list[dict]:
 
 
 def bundle_lines(path) -> list[dict]:
+    import gzip
+
     with open(path, "rb") as f:
-        return [orjson.loads(x) for x in f.read().splitlines()]
+        data = f.read()
+    data = gzip.decompress(data) if data[:2] == b"\x1f\x8b" else data  # compressed by default (issue 26)
+    return [orjson.loads(x) for x in data.splitlines()]
 
 
 def write_lines(path, lines) -> None:
