@@ -211,7 +211,9 @@ def new(ctx, card, redeployment, seed, balance, axis_key, allied_key, dice_polic
 
 
 def dice_shown(st) -> str:
-    """The campaign's roller as players see it (ruling R31)."""
+    """The campaign's roller as players see it (ruling R31; play by email's two-party dice, R44)."""
+    if st.pbem is not None and st.pbem.get("dice_policy") == "two-party":
+        return "two-party (both players' values make every die; typed dice refused)"
     shown = "ledger (unforeseeable)" if st.dice_mode == "ledger" else "seeded (predictable)"
     return shown + (", typed dice refused" if st.dice_policy == "no-typed" else "")
 
@@ -335,6 +337,10 @@ def _pbem_status(st) -> dict:
     return {"keys": dict(pb["keys"]), "dice_policy": pb["dice_policy"],
             "signed": {s: (None if h is None else {"seq": h[0], "hash": h[1][:16]}) for s, h in pb["signed"].items()},
             "proposal": None if prop is None else {"side": prop["side"], "command": prop["command"].get("name")},
+            # ruling R71: a step left provisionally, until the other side continues or rejects it
+            "provisional": None if not pb.get("provisional") else {
+                "side": pb["provisional"]["side"], "step": pb["provisional"]["command"].get("step"),
+                "seq": pb["provisional"]["command"].get("provisional")},
             "open_dice": [{"side": r["side"], "command": r["command"].get("name"), "commit": c[:16],
                            "answered": r["answer"] is not None} for c, r in pb["requests"].items()],
             # ruling R47: every sealed secret not yet revealed, and whether this copy can read it
@@ -388,6 +394,10 @@ def status_text(d: dict) -> str:
             lines.append(f"  {p['command']:48} ({p['rule']}) {p['what']}")
     elif not d["ended"]:
         lines.append("nothing owed: `plcg next` leaves the step")
+    if d.get("pbem"):  # play by email (issue 26): whose move it is, what the other player waits for
+        from projections.medium import whose_move
+
+        lines += whose_move(d["pending"], d["pbem"])
     owed = {p["command"] for p in d["pending"]}
     more = [o for o in d["options"] if o["command"] not in owed]  # `end` is owed and offered: said once
     if more:
@@ -791,6 +801,7 @@ def _reveal_owed(db: str, key) -> None:
             by = pbem.side_of_key(st.pbem, key) if st.pbem else None
             if by is None or not (pbem.open_requests(st, side=by, answered=True) or seal.owed(st, by)):
                 break
+            led.sealed_events = None  # what this reveal sealed, printed once
             stored = led.reveal(key)
             _print_stored(led, stored, False, key)
     finally:
@@ -809,7 +820,8 @@ def _say_turn(db: str, key) -> None:
     me = pbem.side_of_key(st.pbem, key) if st.pbem else None
     click.echo(f"now at firefight {st.firefight}, step {st.step} {BY_ID[st.step].name}" if not st.ended
                else "the CG has ended")
-    for line in medium.turn_lines(pending(st), me, st.pbem.get("proposal") if st.pbem else None):
+    for line in medium.turn_lines(pending(st), me, st.pbem.get("proposal") if st.pbem else None,
+                                  st.pbem.get("provisional") if st.pbem else None):
         click.echo(line)
 
 

@@ -231,17 +231,19 @@ class Ledger:
             with seal.viewing(self.opener()):
                 events = decide_all(st, cmd, head_seq + 1, history)
         if st.pbem is not None and key is not None:
-            what = seal.secret(st, cmd, events)
+            # ruling R71: the confirmation of a step left provisionally stays outside the seal (cg/commands/base.py)
+            lead = events[:1] if events and events[0].TYPE == "fact_confirmed" and pbem_provisional(st) else []
+            what = seal.secret(st, cmd, events[len(lead):])
             if what is not None:  # ruling R47: sealed; its opening encrypted to the side's own key
                 from events.types import Sealed
 
-                self.sealed_events = {**(self.sealed_events or {}),
-                                      head_seq + 1: [(e.TYPE, unstructure(e)) for e in events]}
+                events, at = events[len(lead):], head_seq + 1 + len(lead)
+                self.sealed_events = {**(self.sealed_events or {}), at: [(e.TYPE, unstructure(e)) for e in events]}
                 cmd, opening = seal.make(key, cmd["by"], what, cmd, events, unstructure)
                 self.opener().add(cmd["commitment"], opening)
-                events = [Sealed(side=cmd["by"], what=what, at=head_seq + 1, commitment=cmd["commitment"],
-                                 nonce=cmd["nonce"], box=cmd["box"], opens=cmd.get("opens"),
-                                 closes=cmd.get("closes"))]
+                events = [*lead, Sealed(side=cmd["by"], what=what, at=at, commitment=cmd["commitment"],
+                                        nonce=cmd["nonce"], box=cmd["box"], opens=cmd.get("opens"),
+                                        closes=cmd.get("closes"))]
         new = [NewEvent(type=e.TYPE, version=e.VERSION, payload=unstructure(e), firefight=st.firefight,
                         step=st.step) for e in events]
         if any(n.type == "reverted" for n in new):
@@ -422,6 +424,12 @@ class Ledger:
 
     def close(self):
         self.store.close()
+
+
+def pbem_provisional(st):
+    from cg import pbem
+
+    return pbem.provisional(st)
 
 
 def _check_whole(path: str, head: tuple, rows: list, check) -> None:

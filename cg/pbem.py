@@ -210,11 +210,11 @@ def authorize(st, cmd: dict) -> None:
                       " its own", "pbem", st.step)
     prop = pb.get("proposal")
     if name in ("confirm", "reject"):
-        if prop is None:
+        if prop is None and provisional(st) is None:
             raise Refused(f"{name}: no proposal awaits an answer", "pbem", st.step)
-        if name == "confirm" and prop["side"] == by:
+        if name == "confirm" and (prop or provisional(st))["side"] == by:
             raise Refused(f"{by} proposed it: the other side confirms it", "pbem", st.step)
-    elif prop is not None and name not in BUNDLING and not cmd.get("confirmed"):
+    elif prop is not None and name not in BUNDLING and not cmd.get("confirmed") and not _acts_meanwhile(st, prop, by):
         other = "allied" if prop["side"] == "axis" else "axis"
         raise Refused(f"{prop['side']}'s proposal ({prop['command'].get('name')}) awaits {other}'s answer first"
                       " (plcg confirm, or plcg reject --reason TEXT)", "pbem", st.step)
@@ -223,6 +223,32 @@ def authorize(st, cmd: dict) -> None:
         if owed:
             raise Refused(f"{by} owes the reveal of two-party dice first (plcg reveal)", "pbem", st.step)
     seal.check_owed(st, cmd)
+
+
+def _acts_meanwhile(st, prop: dict, by: str) -> bool:
+    """Ruling R71 (revision 3, issue 26): while one side proposes to leave the step, the other still
+    does its part of it; its own `next` then confirms the proposal (cg/commands/base.py)."""
+    from cg import revision
+
+    return prop["side"] != by and prop["command"].get("name") == "next" and revision.on(st, "pbem_pace")
+
+
+# Ruling R71: where the other side must be asked before a step is left (2.3: both sides buy, in secret,
+# at the same step); elsewhere `next` leaves at once, provisionally, and the other side's rejection
+# undoes the leave and everything after it (a side that wanted to redeploy or set up rejects it).
+ASKED_STEPS = ("2.3",)
+NOT_CONTINUING = ("reject", "sign", "reveal", "unseal")  # what does not confirm the other side's leave
+
+
+def provisional(st) -> dict | None:
+    """The step left provisionally and not yet answered (ruling R71): {"side", "command"}, or None."""
+    return st.pbem.get("provisional") if st.pbem is not None else None
+
+
+def leaves_provisionally(st, cmd: dict) -> bool:
+    from cg import revision
+
+    return cmd.get("name") == "next" and st.step not in ASKED_STEPS and revision.on(st, "pbem_pace")
 
 
 # ---- two-party dice ------------------------------------------------------------------------------

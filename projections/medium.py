@@ -118,12 +118,16 @@ def owner(item: dict) -> str | None:
     return words[2] if len(words) > 2 and words[2] in SIDES else None
 
 
-def turn_lines(pending: list[dict], me: str | None, proposal: dict | None = None) -> list[str]:
+def turn_lines(pending: list[dict], me: str | None, proposal: dict | None = None,
+               provisional: dict | None = None) -> list[str]:
     """`pending` in words for the player `me`: what he owes now, what the other player owes."""
     other = None if me is None else ("allied" if me == "axis" else "axis")
     mine = [p for p in pending if owner(p) in (me, None)]
     theirs = [p for p in pending if other is not None and owner(p) == other]
     out = []
+    if provisional is not None and provisional["side"] != me:  # ruling R71
+        out.append(f"{provisional['side']} left step {provisional['command'].get('step')} provisionally: your next"
+                   " command confirms it; `plcg reject --reason TEXT` undoes it")
     if mine:
         out.append(f"your move ({me}):" if me else "owed now:")
         out += [f"  {p['what']}: {p['command']} ({p['rule']})" for p in mine]
@@ -132,10 +136,31 @@ def turn_lines(pending: list[dict], me: str | None, proposal: dict | None = None
         out += [f"  {p['what']}" for p in theirs]
     if not pending:
         if proposal is not None and proposal["side"] != me:
-            out.append(f"your move ({me}): {proposal['side']}'s proposal awaits you: continue (your commands, or"
-                       " `plcg next`, confirm it) or `plcg reject --reason TEXT`")
+            out.append(f"your move ({me}): {proposal['side']}'s proposal awaits you: your commands at the step, then"
+                       " `plcg next` (it confirms the proposal), or `plcg reject --reason TEXT`")
         elif proposal is not None:
             out.append(f"waiting for {other}: your proposal awaits his answer; send it (plcg sync --send)")
         else:
-            out.append("nothing owed: your optional commands, then `plcg next`")
+            out.append(f"your move ({me}): your optional commands, then `plcg next`" if me else
+                       "nothing owed: the optional commands, then `plcg next`")
+    return out
+
+
+def whose_move(pending: list[dict], pb: dict) -> list[str]:
+    """`status` in a campaign played by email (status_dict's `pbem`): who owes what, who waits."""
+    by: dict[str, list[str]] = {}
+    for p in pending:
+        by.setdefault(owner(p) or "either player", []).append(p["what"])
+    out = [f"{who} to move: " + "; ".join(whats) for who, whats in by.items()]
+    for side in SIDES:
+        if side not in by and by:
+            out.append(f"{side} waits for {' and '.join(w for w in by if w in SIDES) or 'the step to be done'}")
+    prop, prov = pb.get("proposal"), pb.get("provisional")
+    if prop is not None and not pending:
+        other = "allied" if prop["side"] == "axis" else "axis"
+        out.append(f"{other} to move: {prop['side']}'s proposal ({prop['command']}) awaits its answer")
+    if prov is not None:
+        other = "allied" if prov["side"] == "axis" else "axis"
+        out.append(f"{prov['side']} left step {prov['step']} provisionally (seq {prov['seq']}): {other}'s next command"
+                   " confirms it, `plcg reject --reason TEXT` undoes it")
     return out

@@ -419,7 +419,8 @@ def test_a_whole_firefight_and_reph_through_bundles_only(game):
     # the shared facts went through a proposal and the other side's confirmation (ruling R45)
     proposed = [x for x in lines if x["type"] == "fact_proposed"]
     confirmed = [x for x in lines if x["type"] == "fact_confirmed"]
-    assert len(proposed) == len(confirmed) == g.proposals > 0
+    assert len(confirmed) >= g.proposals > 0
+    assert len(proposed) - len(confirmed) in (0, 1)  # ruling R71: the last step left awaits the other's next move
     assert all(p["side"] != c["side"] for p, c in zip(proposed, confirmed))
     after = {lines[i + 1]["type"] for i, x in enumerate(lines[:-1]) if x["type"] == "fact_confirmed"}
     assert {"firefight_ended", "step_left"} <= after
