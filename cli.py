@@ -669,11 +669,13 @@ def receive(ctx, path):
     from projections.audit import audit_store, audit_tail
 
     b = bundles.read(path)
+    start = _head(_db(ctx))
     n = Ledger.receive(_db(ctx), b, audit_store, audit_tail)
     if n == 0:
         click.echo(f"bundle {path}: already held (seq {b.since + 1} to {b.head[0]}); nothing written")
     else:
         click.echo(f"bundle {path}: {n} events received, now at seq {b.head[0]}")
+        _said_taken(_db(ctx), start, _key(ctx), heading=False)  # the other player's moves in the log's words
         led = Ledger(_db(ctx), key=lambda: _key(ctx))
         try:
             from cg.pbem import pending_items
@@ -770,7 +772,7 @@ def _head(db: str) -> tuple:
         led.close()
 
 
-def _said_taken(db: str, start: tuple, key) -> None:
+def _said_taken(db: str, start: tuple, key, heading: bool = True) -> None:
     """The rows after `start` in the log's words: the other player's moves (signatures and dice
     answers are the medium's, left out)."""
     if not os.path.exists(db):
@@ -781,10 +783,11 @@ def _said_taken(db: str, start: tuple, key) -> None:
         head = led.store.head()[0]
     finally:
         led.close()
-    if head == start[0]:
+    if heading and head == start[0]:
         click.echo(f"nothing new: this copy is at seq {head}")
         return
-    click.echo(f"received seq {start[0] + 1} to {head}:")
+    if heading:
+        click.echo(f"received seq {start[0] + 1} to {head}:")
     for r in recs:
         click.echo(f"[{r.seq}] {summary(r.type, r.payload)}")
 

@@ -248,3 +248,36 @@ def test_the_bundles_a_firefight_and_its_reph_take_by_mail(workdir, card):
     said = "\n".join(g.outputs)
     assert "your move (" in said and " owes:" in said
     assert "request=" not in said and "{'" not in said and "provisional=" not in said
+
+
+# ---- words, not internals ---------------------------------------------------------------------------
+
+def test_status_receive_and_proposals_speak_in_words(workdir):
+    from helpers.pbem import Game
+
+    g = Game(workdir)  # two-party dice, sealed secrets
+    status = g.cli("axis", "status").out
+    assert "dice: two-party" in status and "unforeseeable" not in status
+    g.do("axis", "weather")
+    g.do("axis", "next")
+    assert g.cli("axis", "buy", "axis", "I1").code == 0
+    assert g.cli("axis", "leader", "axis", "I1-1").code == 0  # committed: the allied answer is owed
+    status = g.cli("axis", "status").out
+    assert "allied to move: allied owes the answer to axis's two-party dice" in status
+    assert "axis waits for allied" in status
+    path = g.bundle("axis", 2)
+    got = cli_run(g.db["allied"], "--key", g.key["allied"], "receive", path)
+    assert got.code == 0 and "at-start weather" in got.out and "left step 2.2 for 2.3" in got.out
+    assert "signed the head" not in got.out
+
+
+def test_a_proposed_firefight_end_reads_as_the_log_words_it(workdir):
+    from helpers.pbem import Game
+
+    g = Game(workdir, policy=None, sealed=False)
+    g.play_to(1, "2.9")
+    r = g.cli(g.holder, "end", "--turn", "5", "--cvp-lost", "axis=4", "--cvp-lost", "allied=6", "--control",
+              "allied=I5")
+    assert r.code == 0, r.err
+    assert "proposed the firefight's end: turn 5, CVP lost Allied 6, Axis 4; control allied=I5" in r.out
+    assert "{" not in r.out and "[" not in r.out.split("] ", 1)[1]
