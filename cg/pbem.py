@@ -240,6 +240,16 @@ ASKED_STEPS = ("2.3",)
 NOT_CONTINUING = ("reject", "sign", "reveal", "unseal")  # what does not confirm the other side's leave
 
 
+def rolling_types() -> frozenset:
+    """The events that may hold dice (ruling R71: a leave followed by a roll is no longer rejected)."""
+    import attrs
+
+    from events.types import REGISTRY
+
+    return frozenset(t for t, cls in REGISTRY.items() if attrs.has(cls)
+                     and {"roll", "rolls"} & set(attrs.fields_dict(cls))) | {"sealed", "dice_revealed"}
+
+
 def provisional(st) -> dict | None:
     """The step left provisionally and not yet answered (ruling R71): {"side", "command"}, or None."""
     return st.pbem.get("provisional") if st.pbem is not None else None

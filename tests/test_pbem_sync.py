@@ -14,6 +14,7 @@ from conftest import cli_run
 from test_pbem import _git
 
 SIDES = ("axis", "allied")
+OTHER = {"axis": "allied", "allied": "axis"}
 
 
 class Players:
@@ -281,3 +282,22 @@ def test_a_proposed_firefight_end_reads_as_the_log_words_it(workdir):
     assert r.code == 0, r.err
     assert "proposed the firefight's end: turn 5, CVP lost Allied 6, Axis 4; control allied=I5" in r.out
     assert "{" not in r.out and "[" not in r.out.split("] ", 1)[1]
+
+
+def test_a_leave_followed_by_a_roll_is_no_longer_rejected(workdir):
+    """Ruling R71: rejecting a leave undoes what came after it; were a roll among it, the roll would
+    be made again and the rejecting side would choose between two results. Refused, nothing written."""
+    from helpers.pbem import Game
+
+    g = Game(workdir, policy=None, sealed=False)  # the ledger's own dice: decided at once
+    g.play_to(1, "3.43")
+    holder = g.holder
+    assert g.cli(holder, "next").code == 0  # 3.43 left provisionally
+    r = g.cli(holder, "promote", holder)  # 3.44: his promotion dr, rolled now
+    assert r.code == 0, r.err
+    g.send(holder)
+    other = OTHER[holder]
+    before = Players.log_of(g.db[other])
+    no = g.cli(other, "reject", "--reason", "I wanted to harden at 3.43")
+    assert no.code == 3 and "no longer rejected" in no.err and "promotion_rolled" in no.err
+    assert Players.log_of(g.db[other]) == before
