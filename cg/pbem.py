@@ -208,20 +208,21 @@ def authorize(st, cmd: dict) -> None:
     if side is not None and side != by and (side := str(side).lower()) in SIDES and side != by:
         raise Refused(f"{by}'s key cannot act for {side}: each side's purchases, units and rolls are"
                       " its own", "pbem", st.step)
-    prop = pb.get("proposal")
+    if pb["requests"] and name not in OWN:
+        owed = [c for c, r in pb["requests"].items() if r["side"] == by and r["answer"] is not None]
+        if owed:
+            raise Refused(f"{by} owes the reveal of two-party dice first (plcg reveal)", "pbem", st.step)
+    prop = pb.get("proposal")  # (its reveal owed is said first: ruling R71 lets a side propose before it reveals)
     if name in ("confirm", "reject"):
         if prop is None and provisional(st) is None:
             raise Refused(f"{name}: no proposal awaits an answer", "pbem", st.step)
         if name == "confirm" and (prop or provisional(st))["side"] == by:
             raise Refused(f"{by} proposed it: the other side confirms it", "pbem", st.step)
-    elif prop is not None and name not in BUNDLING and not cmd.get("confirmed") and not _acts_meanwhile(st, prop, by):
+    elif prop is not None and name not in BUNDLING and not cmd.get("confirmed") and not _acts_meanwhile(st, prop, by) \
+            and not (name == "seal" and cmd.get("closes")):  # a sealed reveal is a reveal (ruling R71)
         other = "allied" if prop["side"] == "axis" else "axis"
         raise Refused(f"{prop['side']}'s proposal ({prop['command'].get('name')}) awaits {other}'s answer first"
                       " (plcg confirm, or plcg reject --reason TEXT)", "pbem", st.step)
-    if pb["requests"] and name not in OWN:
-        owed = [c for c, r in pb["requests"].items() if r["side"] == by and r["answer"] is not None]
-        if owed:
-            raise Refused(f"{by} owes the reveal of two-party dice first (plcg reveal)", "pbem", st.step)
     seal.check_owed(st, cmd)
 
 

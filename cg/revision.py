@@ -75,9 +75,11 @@ SWITCHES: dict[str, tuple[int, str]] = {
                                    "to a hex holding a friendly non-Isolated MMC on map (a side with no recorded "
                                    "hexes is taken at its word, ruling R33; under revision 1 the hex is recorded as typed)"),
     "encircled_kept": (2, "3.17: a unit that passes its 1TC stays Encircled (revision 1 removed the marker)"),
-    "pbem_pace": (3, "play by email (ruling R71): while one side's proposal to leave a step awaits the other's "
-                     "answer, the other side still acts at the step, and its own `next` confirms the proposal "
-                     "(a proposed firefight end or 2.41 determination too); a rejection still withdraws it"),
+    "pbem_pace": (3, "play by email (ruling R71): `next` leaves a step at once, provisionally, except at 2.3 (the "
+                     "other side's continuing confirms it, its rejection undoes it); at 2.3, and wherever only the "
+                     "other side still owes something, `next` is proposed and the other side acts meanwhile, its "
+                     "own `next` confirming it (a proposed end or determination too); a determination without "
+                     "dice is decided at once"),
 }
 
 

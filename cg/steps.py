@@ -267,6 +267,18 @@ def pending(state: CampaignState) -> list[dict]:
     return out
 
 
+def owed_by(item: dict) -> str | None:
+    """The side a `pending` item is owed by (None: either side may do it, e.g. `plcg end`)."""
+    side = (item.get("args") or {}).get("side")
+    if side in SIDES:
+        return side
+    first = str(item.get("what", "")).split(" ", 1)[0]
+    if first in SIDES:
+        return first
+    words = str(item.get("command", "")).split()
+    return words[2] if len(words) > 2 and words[2] in SIDES else None
+
+
 def _sealed_2_3(state: CampaignState) -> set[str]:
     """Ruling R72: the sides whose 2.3 secrets this view cannot open (play by email, ruling R47): a
     leader or OBA DR it owes may be in one of them, so this view owes none of its DRs; its own copy

@@ -12,6 +12,7 @@ import os
 import subprocess
 from pathlib import Path
 
+from cg.steps import owed_by as owner
 from events.errors import BadInput
 
 SUFFIX = ".bundle"
@@ -105,18 +106,6 @@ def commit_and_push(repo: str, path: str, message: str) -> None:
 
 
 # ---- whose move ----------------------------------------------------------------------------------
-
-def owner(item: dict) -> str | None:
-    """The side a `pending` item is owed by (None: either side may do it, e.g. `plcg end`)."""
-    side = (item.get("args") or {}).get("side")
-    if side in SIDES:
-        return side
-    first = str(item.get("what", "")).split(" ", 1)[0]
-    if first in SIDES:
-        return first
-    words = str(item.get("command", "")).split()
-    return words[2] if len(words) > 2 and words[2] in SIDES else None
-
 
 def turn_lines(pending: list[dict], me: str | None, proposal: dict | None = None,
                provisional: dict | None = None) -> list[str]:

@@ -123,9 +123,12 @@ def decide(state: CampaignState, cmd: dict, base_seq: int, confirmed: bool = Fal
         return [said, *events]
     if name in pbem.OWN:
         return handler(Ctx(state, base_seq, covered=covered), cmd)
-    if _shared(state, cmd):  # checked as it stands now, recorded as a proposal (ruling R45)
+    if _shared(state, cmd) and not _decided_alone(state, cmd, base_seq, handler):
+        # checked as it stands now, recorded as a proposal (ruling R45)
         from events.types import FactProposed
 
+        if _done_before_them(state, cmd):  # ruling R71: done with the step; the other side still owes its part
+            return [FactProposed(side=cmd["by"], command={**_proposed(cmd), "step": state.step})]
         if pbem.leaves_provisionally(state, cmd):  # ruling R71: left at once; the other side may still reject it
             own = prov is not None  # a leave pending already covers this one: its rejection undoes both
             events = _leave_now(state, cmd, base_seq + (0 if own else 1), handler)
@@ -145,6 +148,30 @@ def decide(state: CampaignState, cmd: dict, base_seq: int, confirmed: bool = Fal
     if ctx.n_rolls == 0:
         return events
     return pbem_commit(state, cmd)
+
+
+def _decided_alone(state: CampaignState, cmd: dict, base_seq: int, handler) -> bool:
+    """Ruling R71: a 2.41 determination that rolls no dice follows from what both sides revealed at
+    2.4 alone: nothing for the other side to consent to (it is checked all the same)."""
+    if cmd.get("name") != "determine" or not revision.on(state, "pbem_pace"):
+        return False
+    probe = Ctx(state, base_seq, two_party="probe")
+    handler(probe, cmd)
+    return probe.n_rolls == 0
+
+
+def _done_before_them(state: CampaignState, cmd: dict) -> bool:
+    """Ruling R71: `next` while only the other side still owes something at the step (an answer to
+    this side's dice, its own part): proposed, so that the other side's `next` confirms it once
+    everything is done (it decides `next` as the rules stand then)."""
+    from cg.steps import owed_by, pending
+
+    if cmd.get("name") != "next" or not revision.on(state, "pbem_pace"):
+        return False
+    at(state, "next")
+    owed = pending(state)
+    other = "allied" if cmd["by"] == "axis" else "axis"
+    return bool(owed) and all(owed_by(o) == other for o in owed)
 
 
 def _leave_now(state: CampaignState, cmd: dict, base_seq: int, handler) -> list | None:

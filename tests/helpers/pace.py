@@ -78,6 +78,10 @@ class Letters:
                 continue
             owed = pending(st)
             mine = [i for i in owed if owner(i) in (side, None) and self._how(side, i) is not None]
+            # ruling R71: to a proposal to leave the step, his own part of it first (his `next` confirms it);
+            # a proposed end or determination is answered first
+            later = prop is not None and prop["command"].get("name") == "next"
+            mine.sort(key=lambda i: (i["command"] == "plcg confirm") == later)
             if mine:
                 r = self.cli(side, *self._how(side, mine[0]))
                 if r.code != 0:  # it waits for the other side first (e.g. his reveal before 2.41)
@@ -85,8 +89,12 @@ class Letters:
                     return
                 self.outputs.append(r.out)
                 continue
-            if owed:
-                return  # the other side owes something, or dice wait for an answer: time to send
+            if owed:  # the other side owes something, or dice wait for an answer: done here, then send
+                if all(owner(i) == OTHER[side] for i in owed):
+                    r = self.cli(side, "next")  # ruling R71: his part of the step is done (a proposal)
+                    if r.code == 0:
+                        self.outputs.append(r.out)
+                return
             r = self.cli(side, "next")
             if r.code != 0:
                 return
