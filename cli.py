@@ -647,11 +647,16 @@ def bundle(ctx, since, out):
         rows, campaign = led.bundle_rows(since)
     finally:
         led.close()
-    for s in stored:
-        if s.type == "dice_answered":
-            click.echo(f"[{s.seq}] answered {s.payload['request'][:8]}")
+    _said_answers(stored)
     b = bundles.write(out, rows, since, campaign)
     click.echo(f"bundle {out}: seq {since + 1} to {b.head[0]}, signed by {_signer(rows[-1])}")
+
+
+def _said_answers(stored) -> None:
+    """The answers a bundle gives to the other side's two-party dice, in the log's words."""
+    for s in stored:
+        if s.type == "dice_answered":
+            click.echo(f"[{s.seq}] {summary(s.type, s.payload)}: the other side's roll is made at its reveal")
 
 
 def _signer(row) -> str:
@@ -856,9 +861,7 @@ def _sync_send(ctx, where: str, git: bool, key) -> None:
         by = pbem.side_of_key(led.state(lazy=True).pbem, key)
     finally:
         led.close()
-    for s in stored:
-        if s.type == "dice_answered":
-            click.echo(f"[{s.seq}] answered {s.payload['request'][:8]}")
+    _said_answers(stored)
     path = os.path.join(where, medium.bundle_name(by, since, rows[-1][0]))
     if os.path.exists(path) and bundles.read(path).head == (rows[-1][0], rows[-1][-1]):
         click.echo(f"{os.path.basename(path)} is in {where} already (seq {since + 1} to {rows[-1][0]})")
