@@ -79,7 +79,13 @@ def pull(repo: str) -> None:
     remote_heads = git(repo, "ls-remote", "--heads", "origin").strip()
     if not remote_heads:
         return  # an empty shared repository: nothing pushed yet
-    git(repo, "pull", "-q", "--rebase", "origin", _branch(repo, remote_heads))
+    git(repo, *_who(repo), "pull", "-q", "--rebase", "origin", _branch(repo, remote_heads))
+
+
+def _who(repo: str) -> tuple:
+    """The player's own git identity if he has one, else a neutral one (a commit or rebase needs one)."""
+    named = subprocess.run(["git", "-C", repo, "config", "user.email"], capture_output=True).returncode == 0
+    return () if named else ("-c", "user.name=plcg", "-c", "user.email=plcg@localhost")
 
 
 def _branch(repo: str, remote_heads: str) -> str:
@@ -92,9 +98,7 @@ def commit_and_push(repo: str, path: str, message: str) -> None:
     """Commit the bundle at `path` and push it; pulled again and pushed once more if the other
     player pushed in between (bundles are new files: a rebase never conflicts)."""
     git(repo, "add", "--", os.path.relpath(path, repo))
-    named = subprocess.run(["git", "-C", repo, "config", "user.email"], capture_output=True).returncode == 0
-    who = () if named else ("-c", "user.name=plcg", "-c", "user.email=plcg@localhost")  # the player's own, if set
-    git(repo, *who, "commit", "-q", "-m", message)
+    git(repo, *_who(repo), "commit", "-q", "-m", message)
     if not has_upstream(repo):
         return
     branch = git(repo, "symbolic-ref", "--short", "-q", "HEAD").strip() or "main"
