@@ -736,27 +736,23 @@ def _sync_take(ctx, where: str, key) -> None:
     db = _db(ctx)
     found = _bundles_in(where)
     start = _head(db)
-    head, taken = start, []
-    while True:
-        nxt = medium.next_to_take([pb for pb in found if pb not in taken], head)
-        if nxt is None:
-            break
+    head, taken = start, set()
+
+    def take(path, b) -> None:
         try:
-            Ledger.receive(db, nxt[1], audit_store, audit_tail)
+            Ledger.receive(db, b, audit_store, audit_tail)
         except PlcgError:
             _said_taken(db, start, key)
-            click.echo(f"sync: refused {os.path.basename(nxt[0])}; nothing of it written", err=True)
+            click.echo(f"sync: refused {os.path.basename(path)}; nothing of it written", err=True)
             raise
-        taken.append(nxt)
+        taken.add(path)
+
+    while (nxt := medium.next_to_take([pb for pb in found if pb[0] not in taken], head)) is not None:
+        take(*nxt)
         head = _head(db)
     for p, b in found:  # what the copy holds already: a bundle that differs from it is a fork
-        if (p, b) not in taken and b.head[0] <= head[0]:
-            try:
-                Ledger.receive(db, b, audit_store, audit_tail)
-            except PlcgError:
-                _said_taken(db, start, key)
-                click.echo(f"sync: refused {os.path.basename(p)}; nothing of it written", err=True)
-                raise
+        if p not in taken and b.head[0] <= head[0]:
+            take(p, b)
     if head[0] == 0:
         raise BadInput(f"sync: {where} holds no bundle from seq 1 to make this copy from")
     _said_taken(db, start, key)
