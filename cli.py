@@ -358,7 +358,9 @@ def new(ctx, card, redeployment, seed, balance, axis_key, allied_key, dice_polic
 
 
 def dice_shown(st) -> str:
-    """The campaign's roller as players see it (ruling R31)."""
+    """The campaign's roller as players see it (ruling R31; play by email's two-party dice, R44)."""
+    if st.pbem is not None and st.pbem.get("dice_policy") == "two-party":
+        return "two-party (both players' values make every die; typed dice refused)"
     shown = "ledger (unforeseeable)" if st.dice_mode == "ledger" else "seeded (predictable)"
     return shown + (", typed dice refused" if st.dice_policy == "no-typed" else "")
 
@@ -483,6 +485,10 @@ def _pbem_status(st) -> dict:
     return {"keys": dict(pb["keys"]), "dice_policy": pb["dice_policy"],
             "signed": {s: (None if h is None else {"seq": h[0], "hash": h[1][:16]}) for s, h in pb["signed"].items()},
             "proposal": None if prop is None else {"side": prop["side"], "command": prop["command"].get("name")},
+            # ruling R71: a step left provisionally, until the other side continues or rejects it
+            "provisional": None if not pb.get("provisional") else {
+                "side": pb["provisional"]["side"], "step": pb["provisional"]["command"].get("step"),
+                "seq": pb["provisional"]["command"].get("provisional")},
             "open_dice": [{"side": r["side"], "command": r["command"].get("name"), "commit": c[:16],
                            "answered": r["answer"] is not None} for c, r in pb["requests"].items()],
             # ruling R47: every sealed secret not yet revealed, and whether this copy can read it
@@ -537,6 +543,10 @@ def status_text(d: dict) -> str:
             lines.append(f"  {p['command']:48} ({p['rule']}) {p['what']}")
     elif not d["ended"]:
         lines.append("nothing owed: `plcg next` leaves the step")
+    if d.get("pbem"):  # play by email (issue 26): whose move it is, what the other player waits for
+        from projections.medium import whose_move
+
+        lines += whose_move(d["pending"], d["pbem"])
     owed = {p["command"] for p in d["pending"]}
     more = [o for o in d["options"] if o["command"] not in owed]  # `end` is owed and offered: said once
     if more:
@@ -768,11 +778,12 @@ def keys_new(out):
 
 
 @main.command()
-@click.option("--since", "since", type=int, default=0, show_default=True, help="Only the events after this seq.")
+@click.option("--since", "since", type=int, help="Only the events after this seq (0: all). Default: what the"
+                                                  " other copy has not acknowledged.")
 @click.option("-o", "out", required=True, help="The bundle file to write; - for standard output.")
 @click.pass_context
 def bundle(ctx, since, out):
-    """Play by email: answer the other side's two-party dice, sign the head, write the events after SEQ."""
+    """Play by email: answer the other side's two-party dice, sign the head, write what the other copy lacks."""
     from events import bundle as bundles
 
     if out != outpath.STDOUT:
@@ -780,12 +791,12 @@ def bundle(ctx, since, out):
     led = Ledger(_db(ctx), write=True, key=lambda: _key(ctx))
     try:
         stored = led.sign(_key(ctx))
+        if since is None:  # issue 26: only what the other copy has not acknowledged
+            since = led.acknowledged(_key(ctx))
         rows, campaign = led.bundle_rows(since)
     finally:
         led.close()
-    for s in stored:
-        if s.type == "dice_answered":
-            click.echo(f"[{s.seq}] answered {s.payload['request'][:8]}", err=out == outpath.STDOUT)
+    _said_answers(stored, err=out == outpath.STDOUT)
     data, b = bundles.encode(rows, since, campaign)
     if out == outpath.STDOUT:
         _stdout_bytes(data)
@@ -793,6 +804,14 @@ def bundle(ctx, since, out):
         outpath.write(out, [data], protected=_protected(ctx))
     click.echo(f"bundle {out}: seq {since + 1} to {b.head[0]}, signed by {_signer(rows[-1])}",
                err=out == outpath.STDOUT)
+
+
+def _said_answers(stored, err: bool = False) -> None:
+    """The answers a bundle gives to the other side's two-party dice, in the log's words."""
+    for s in stored:
+        if s.type == "dice_answered":
+            click.echo(f"[{s.seq}] {summary(s.type, s.payload)}: the other side's roll is made at its reveal",
+                       err=err)
 
 
 def _signer(row) -> str:
@@ -810,11 +829,13 @@ def receive(ctx, path):
     from projections.audit import audit_store, audit_tail
 
     b = bundles.read(path)
+    start = _head(_db(ctx))
     n = Ledger.receive(_db(ctx), b, audit_store, audit_tail)
     if n == 0:
         click.echo(f"bundle {path}: already held (seq {b.since + 1} to {b.head[0]}); nothing written")
     else:
         click.echo(f"bundle {path}: {n} events received, now at seq {b.head[0]}")
+        _said_taken(_db(ctx), start, _key(ctx), heading=False)  # the other player's moves in the log's words
         led = Ledger(_db(ctx), key=lambda: _key(ctx))
         try:
             from cg.pbem import pending_items
@@ -823,6 +844,185 @@ def receive(ctx, path):
                 click.echo(f"  owed: {item['what']}")
         finally:
             led.close()
+
+
+@main.command()
+@click.option("--git", "git_dir", type=click.Path(file_okay=False),
+              help="A clone of the players' shared git repository of bundles: pulled first; --send commits and pushes.")
+@click.option("--folder", "folder", type=click.Path(file_okay=False),
+              help="A folder of bundle files (a shared drive, the attachments of the mails).")
+@click.option("--send", is_flag=True, help="Bundle what the other copy lacks into the folder (and push it).")
+@click.pass_context
+def sync(ctx, git_dir, folder, send):
+    """Play by email in one command a turn: take in every new bundle and say what is owed; --send sends."""
+    from projections import medium
+
+    if (git_dir is None) == (folder is None):
+        raise BadInput("sync: name where the bundles are: --git DIR (a clone of the shared repository) or"
+                       " --folder DIR")
+    where = git_dir or folder
+    if not os.path.isdir(where):
+        raise BadInput(f"sync: {where} is not a folder")
+    if git_dir is not None and not medium.is_repo(where):
+        raise BadInput(f"sync --git {where}: not a git clone (git clone the shared repository there first)")
+    key = _key(ctx)
+    if key is None:
+        raise BadInput("sync: play by email needs the player's key (--key FILE or $PLCG_KEY)")
+    if git_dir is not None:
+        medium.pull(where)
+    if send:
+        _sync_send(ctx, where, git_dir is not None, key)
+    else:
+        _sync_take(ctx, where, key)
+
+
+def _bundles_in(where: str) -> list:
+    from events import bundle as bundles
+    from projections import medium
+
+    return [(p, bundles.read(p)) for p in medium.bundle_files(where)]
+
+
+def _sync_take(ctx, where: str, key) -> None:
+    """Receive every bundle of `where` the copy lacks, in the history's order; say what came and what is owed."""
+    from projections import medium
+    from projections.audit import audit_store, audit_tail
+
+    db = _db(ctx)
+    found = _bundles_in(where)
+    start = _head(db)
+    head, taken = start, set()
+
+    def take(path, b) -> None:
+        try:
+            Ledger.receive(db, b, audit_store, audit_tail)
+        except PlcgError:
+            _said_taken(db, start, key)
+            click.echo(f"sync: refused {os.path.basename(path)}; nothing of it written", err=True)
+            raise
+        taken.add(path)
+
+    while (nxt := medium.next_to_take([pb for pb in found if pb[0] not in taken], head)) is not None:
+        take(*nxt)
+        head = _head(db)
+    for p, b in found:  # what the copy holds already: a bundle that differs from it is a fork
+        if p not in taken and b.head[0] <= head[0]:
+            take(p, b)
+    if head[0] == 0:
+        raise BadInput(f"sync: {where} holds no bundle from seq 1 to make this copy from")
+    _said_taken(db, start, key)
+    for p, b in medium.waiting(found, head[0]):
+        click.echo(f"waiting: {os.path.basename(p)} starts at seq {b.since + 1}; the bundle with seq"
+                   f" {head[0] + 1}-{b.since} has not arrived yet")
+    _reveal_owed(db, key)
+    _say_turn(db, key)
+
+
+def _head(db: str) -> tuple:
+    if not os.path.exists(db):
+        return (0, None)
+    led = Ledger(db)
+    try:
+        return led.store.head()
+    finally:
+        led.close()
+
+
+def _said_taken(db: str, start: tuple, key, heading: bool = True) -> None:
+    """The rows after `start` in the log's words: the other player's moves (signatures and dice
+    answers are the medium's, left out)."""
+    if not os.path.exists(db):
+        return
+    led = Ledger(db, key=lambda: key)
+    try:
+        recs = [r for r in led.store.read(since=start[0]) if r.type not in ("head_signed", "dice_answered")]
+        head = led.store.head()[0]
+    finally:
+        led.close()
+    if heading and head == start[0]:
+        click.echo(f"nothing new: this copy is at seq {head}")
+        return
+    if heading:
+        click.echo(f"received seq {start[0] + 1} to {head}:")
+    for r in recs:
+        click.echo(f"[{r.seq}] {summary(r.type, r.payload)}")
+
+
+def _reveal_owed(db: str, key) -> None:
+    """Reveal what the player owes (two-party dice the other side answered, sealed secrets the rules
+    reveal now): nothing to decide, so `sync` does it for him."""
+    from cg import pbem, seal
+
+    led = Ledger(db, write=True, key=lambda: key)
+    try:
+        for _ in range(3):
+            st = led.state(lazy=True)
+            by = pbem.side_of_key(st.pbem, key) if st.pbem else None
+            if by is None or not (pbem.open_requests(st, side=by, answered=True) or seal.owed(st, by)):
+                break
+            led.sealed_events = None  # what this reveal sealed, printed once
+            stored = led.reveal(key)
+            _print_stored(led, stored, False, key)
+    finally:
+        led.close()
+
+
+def _say_turn(db: str, key) -> None:
+    from cg import pbem
+    from projections import medium
+
+    led = Ledger(db, key=lambda: key)
+    try:
+        st = led.state(lazy=True)
+    finally:
+        led.close()
+    me = pbem.side_of_key(st.pbem, key) if st.pbem else None
+    click.echo(f"now at firefight {st.firefight}, step {st.step} {BY_ID[st.step].name}" if not st.ended
+               else "the CG has ended")
+    for line in medium.turn_lines(pending(st), me, st.pbem.get("proposal") if st.pbem else None,
+                                  st.pbem.get("provisional") if st.pbem else None):
+        click.echo(line)
+
+
+def _sync_send(ctx, where: str, git: bool, key) -> None:
+    """Reveal what is owed, answer the other side's dice, sign, and write what the other copy lacks."""
+    from events import bundle as bundles
+    from cg import pbem
+    from projections import medium
+
+    db = _db(ctx)
+    if not os.path.exists(db):
+        raise BadInput(f"sync --send: {db} does not exist (plcg sync takes the first bundle in)")
+    mine = _head(db)
+    for p, b in _bundles_in(where):  # the other player sent more since this copy last took his bundles in
+        led = Ledger(db)
+        try:
+            held = b.head[0] <= mine[0] and led.store.hash_at(b.head[0]) == b.head[1]
+        finally:
+            led.close()
+        if not held:
+            raise BadInput(f"sync --send: {os.path.basename(p)} holds moves this copy has not taken in: run"
+                           " `plcg sync` first (sending now would fork the history); nothing sent")
+    _reveal_owed(db, key)
+    led = Ledger(db, write=True, key=lambda: key)
+    try:
+        stored = led.sign(key)
+        since = led.acknowledged(key)
+        rows, campaign = led.bundle_rows(since)
+        by = pbem.side_of_key(led.state(lazy=True).pbem, key)
+    finally:
+        led.close()
+    _said_answers(stored)
+    path = os.path.join(where, medium.bundle_name(by, since, rows[-1][0]))
+    if os.path.exists(path) and bundles.read(path).head == (rows[-1][0], rows[-1][-1]):
+        click.echo(f"{os.path.basename(path)} is in {where} already (seq {since + 1} to {rows[-1][0]})")
+        return
+    b = bundles.write(path, rows, since, campaign, protected=_protected(click.get_current_context()))
+    if git:
+        medium.commit_and_push(where, path, f"{by}: seq {since + 1} to {b.head[0]}")
+    click.echo(f"sent {os.path.basename(path)}: seq {since + 1} to {b.head[0]}, {os.path.getsize(path)} bytes,"
+               f" signed by {by}" + (", pushed" if git else ""))
+    _say_turn(db, key)
 
 
 @main.command()

@@ -806,14 +806,15 @@ def _seals_revealed(st, p):
 
 @on("fact_proposed")
 def _fact_proposed(st, p):
-    st.pbem["proposal"] = {"side": p["side"], "command": p["command"]}
+    # ruling R71: a step left provisionally has its own slot: it waits for nothing
+    st.pbem["provisional" if "provisional" in p["command"] else "proposal"] = {"side": p["side"], "command": p["command"]}
 
 
 @on("fact_confirmed")
 def _fact_confirmed(st, p):
-    st.pbem["proposal"] = None
+    st.pbem["provisional" if "provisional" in p["command"] else "proposal"] = None
 
 
 @on("fact_rejected")
 def _fact_rejected(st, p):
-    st.pbem["proposal"] = None
+    st.pbem["provisional" if "provisional" in p["command"] else "proposal"] = None

@@ -233,17 +233,19 @@ class Ledger:
             with seal.viewing(self.opener()):
                 events = decide_all(st, cmd, head_seq + 1, history)
         if st.pbem is not None and key is not None:
-            what = seal.secret(st, cmd, events)
+            # ruling R71: the confirmation of a step left provisionally stays outside the seal (cg/commands/base.py)
+            lead = events[:1] if events and events[0].TYPE == "fact_confirmed" and pbem_provisional(st) else []
+            what = seal.secret(st, cmd, events[len(lead):])
             if what is not None:  # ruling R47: sealed; its opening encrypted to the side's own key
                 from events.types import Sealed
 
-                self.sealed_events = {**(self.sealed_events or {}),
-                                      head_seq + 1: [(e.TYPE, unstructure(e)) for e in events]}
+                events, at = events[len(lead):], head_seq + 1 + len(lead)
+                self.sealed_events = {**(self.sealed_events or {}), at: [(e.TYPE, unstructure(e)) for e in events]}
                 cmd, opening = seal.make(key, cmd["by"], what, cmd, events, unstructure)
                 self.opener().add(cmd["commitment"], opening)
-                events = [Sealed(side=cmd["by"], what=what, at=head_seq + 1, commitment=cmd["commitment"],
-                                 nonce=cmd["nonce"], box=cmd["box"], opens=cmd.get("opens"),
-                                 closes=cmd.get("closes"))]
+                events = [*lead, Sealed(side=cmd["by"], what=what, at=at, commitment=cmd["commitment"],
+                                        nonce=cmd["nonce"], box=cmd["box"], opens=cmd.get("opens"),
+                                        closes=cmd.get("closes"))]
         new = [NewEvent(type=e.TYPE, version=e.VERSION, payload=unstructure(e), firefight=st.firefight,
                         step=st.step) for e in events]
         if any(n.type == "reverted" for n in new):
@@ -330,6 +332,13 @@ class Ledger:
         for commit, r in owed:
             out += self.run({"name": "reveal", "request": commit, "value": pbem.commit_value(key, r["nonce"])}, key)
         return out
+
+    def acknowledged(self, key) -> int:
+        """The seq the other side's copy is known to hold (issue 26): the row of its last signature
+        (a side signs the head of its own copy, and its signature is the next row); 0 before any."""
+        st, by = self._player(key)
+        h = st.pbem["signed"]["allied" if by == "axis" else "axis"]
+        return 0 if h is None else min(h[0] + 1, self.store.head()[0])
 
     def bundle_rows(self, since: int) -> tuple[list, str]:
         """The rows after `since` and the hash of row 1 (the campaign's name in a bundle)."""
@@ -419,6 +428,12 @@ class Ledger:
 
     def close(self):
         self.store.close()
+
+
+def pbem_provisional(st):
+    from cg import pbem
+
+    return pbem.provisional(st)
 
 
 def _check_whole(path: str, head: tuple, rows: list, check) -> None:

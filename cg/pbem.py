@@ -208,21 +208,58 @@ def authorize(st, cmd: dict) -> None:
     if side is not None and side != by and (side := str(side).lower()) in SIDES and side != by:
         raise Refused(f"{by}'s key cannot act for {side}: each side's purchases, units and rolls are"
                       " its own", "pbem", st.step)
-    prop = pb.get("proposal")
-    if name in ("confirm", "reject"):
-        if prop is None:
-            raise Refused(f"{name}: no proposal awaits an answer", "pbem", st.step)
-        if name == "confirm" and prop["side"] == by:
-            raise Refused(f"{by} proposed it: the other side confirms it", "pbem", st.step)
-    elif prop is not None and name not in BUNDLING and not cmd.get("confirmed"):
-        other = "allied" if prop["side"] == "axis" else "axis"
-        raise Refused(f"{prop['side']}'s proposal ({prop['command'].get('name')}) awaits {other}'s answer first"
-                      " (plcg confirm, or plcg reject --reason TEXT)", "pbem", st.step)
     if pb["requests"] and name not in OWN:
         owed = [c for c, r in pb["requests"].items() if r["side"] == by and r["answer"] is not None]
         if owed:
             raise Refused(f"{by} owes the reveal of two-party dice first (plcg reveal)", "pbem", st.step)
+    prop = pb.get("proposal")  # (its reveal owed is said first: ruling R71 lets a side propose before it reveals)
+    if name in ("confirm", "reject"):
+        if prop is None and provisional(st) is None:
+            raise Refused(f"{name}: no proposal awaits an answer", "pbem", st.step)
+        if name == "confirm" and (prop or provisional(st))["side"] == by:
+            raise Refused(f"{by} proposed it: the other side confirms it", "pbem", st.step)
+    elif prop is not None and name not in BUNDLING and not cmd.get("confirmed") and not _acts_meanwhile(st, prop, by) \
+            and not (name == "seal" and cmd.get("closes")):  # a sealed reveal is a reveal (ruling R71)
+        other = "allied" if prop["side"] == "axis" else "axis"
+        raise Refused(f"{prop['side']}'s proposal ({prop['command'].get('name')}) awaits {other}'s answer first"
+                      " (plcg confirm, or plcg reject --reason TEXT)", "pbem", st.step)
     seal.check_owed(st, cmd)
+
+
+def _acts_meanwhile(st, prop: dict, by: str) -> bool:
+    """Ruling R71 (revision 3, issue 26): while one side proposes to leave the step, the other still
+    does its part of it; its own `next` then confirms the proposal (cg/commands/base.py)."""
+    from cg import revision
+
+    return prop["side"] != by and prop["command"].get("name") == "next" and revision.on(st, "pbem_pace")
+
+
+# Ruling R71: where the other side must be asked before a step is left (2.3: both sides buy, in secret,
+# at the same step); elsewhere `next` leaves at once, provisionally, and the other side's rejection
+# undoes the leave and everything after it (a side that wanted to redeploy or set up rejects it).
+ASKED_STEPS = ("2.3",)
+NOT_CONTINUING = ("reject", "sign", "reveal", "unseal")  # what does not confirm the other side's leave
+
+
+def rolling_types() -> frozenset:
+    """The events that may hold dice (ruling R71: a leave followed by a roll is no longer rejected)."""
+    import attrs
+
+    from events.types import REGISTRY
+
+    return frozenset(t for t, cls in REGISTRY.items() if attrs.has(cls)
+                     and {"roll", "rolls"} & set(attrs.fields_dict(cls))) | {"sealed", "dice_revealed"}
+
+
+def provisional(st) -> dict | None:
+    """The step left provisionally and not yet answered (ruling R71): {"side", "command"}, or None."""
+    return st.pbem.get("provisional") if st.pbem is not None else None
+
+
+def leaves_provisionally(st, cmd: dict) -> bool:
+    from cg import revision
+
+    return cmd.get("name") == "next" and st.step not in ASKED_STEPS and revision.on(st, "pbem_pace")
 
 
 # ---- two-party dice ------------------------------------------------------------------------------

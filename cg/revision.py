@@ -107,6 +107,11 @@ SWITCHES: dict[str, tuple[int, str]] = {
                               "eliminated), as Casualty Reduction does (A15, A17)"),
     "leader_rank_from_card": (3, "2.72: a leader's rank is the card's `[counters]` `rank` only; the counter table's "
                                  "rank convention no longer bars a 9-1 or better from patrols (ruling R52)"),
+    "pbem_pace": (3, "play by email (ruling R71): `next` leaves a step at once, provisionally, except at 2.3 (the "
+                     "other side's continuing confirms it, its rejection undoes it); at 2.3, and wherever only the "
+                     "other side still owes something, `next` is proposed and the other side acts meanwhile, its "
+                     "own `next` confirming it (a proposed end or determination too); a determination without "
+                     "dice is decided at once"),
 }
 
 

@@ -182,8 +182,9 @@ def pending(state: CampaignState) -> list[dict]:
         if "weather" not in state.done:
             owe("plcg weather", "2.2", "at-start weather")
     elif s == "2.3":
+        hidden = _sealed_2_3(state)
         for p in state.purchases.values():
-            if p.firefight != state.firefight:
+            if p.firefight != state.firefight or p.side in hidden:
                 continue
             for _ in range(p.leader_owed):
                 owe(f"plcg leader {p.side} {p.id}", "2.36", f"{p.side} leader DR for {p.id}")
@@ -266,6 +267,29 @@ def pending(state: CampaignState) -> list[dict]:
 
         out = pending_items(state) + committed(state, out)
     return out
+
+
+def owed_by(item: dict) -> str | None:
+    """The side a `pending` item is owed by (None: either side may do it, e.g. `plcg end`)."""
+    side = (item.get("args") or {}).get("side")
+    if side in SIDES:
+        return side
+    first = str(item.get("what", "")).split(" ", 1)[0]
+    if first in SIDES:
+        return first
+    words = str(item.get("command", "")).split()
+    return words[2] if len(words) > 2 and words[2] in SIDES else None
+
+
+def _sealed_2_3(state: CampaignState) -> set[str]:
+    """Ruling R72: the sides whose 2.3 secrets this view cannot open (play by email, ruling R47): a
+    leader or OBA DR it owes may be in one of them, so this view owes none of its DRs; its own copy
+    does, and the audit of the CG's end, with every seal open, checks them."""
+    pb = state.pbem
+    if pb is None or not pb.get("seals"):
+        return set()
+    return {r["side"] for r in pb["seals"].values()
+            if not r["opened"] and r["ff"] == state.firefight and r["step"] == "2.3"}
 
 
 # how a runnable `pending` command's words map to the command's keys

@@ -1,6 +1,7 @@
 """A bundle: the rows of the log after a seq, as one player sends them to the other (play by email).
 
-JSON Lines, UTF-8. The first line is the header
+JSON Lines, UTF-8, gzip-compressed by default (issue 26: a bundle travels by mail; `read` takes the
+plain form too, and inflates at most MAX_BYTES). The first line is the header
     {"plcg_bundle": 1, "campaign": HASH OF ROW 1, "since": SEQ, "rows": N, "head": [SEQ, HASH]}
 and each further line one row of the log, its columns as stored (events.store.COLUMNS; payload and
 command as their canonical JSON text, so every hash can be recomputed byte for byte). The last row is
@@ -13,6 +14,9 @@ for the receiving ledger (cg/ledger.py, Ledger.receive).
 """
 from __future__ import annotations
 
+import os
+import zlib
+
 import attrs
 import orjson
 
@@ -21,6 +25,8 @@ from events.errors import BadInput
 from events.store import COLUMNS
 
 FORMAT = 1
+GZIP_MAGIC = b"\x1f\x8b"
+MAX_BYTES = 256 * 1024 * 1024  # a compressed bundle is inflated to at most this: a zip bomb is refused
 
 
 @attrs.frozen
@@ -31,23 +37,29 @@ class Bundle:
     rows: tuple  # rows as tuples in COLUMNS order
 
 
-def encode(rows: list[tuple], since: int, campaign: str) -> tuple[bytes, Bundle]:
-    """The bundle's bytes for rows (COLUMNS order) after `since`, and the bundle."""
+def encode(rows: list[tuple], since: int, campaign: str, compress: bool = True) -> tuple[bytes, Bundle]:
+    """The bundle's bytes for rows (COLUMNS order) after `since` (gzip unless `compress` is false),
+    and the bundle."""
     if not rows:
         raise BadInput(f"no rows after seq {since}: nothing to bundle")
     head = (rows[-1][0], rows[-1][-1])
     header = {"plcg_bundle": FORMAT, "campaign": campaign, "since": since, "rows": len(rows), "head": list(head)}
     lines = [orjson.dumps(header)] + [orjson.dumps(dict(zip(COLUMNS, r))) for r in rows]
-    return b"\n".join(lines) + b"\n", Bundle(campaign, since, head, tuple(rows))
+    data = b"\n".join(lines) + b"\n"
+    if compress:  # gzip with no name and no time in its header: the same rows make the same bytes
+        z = zlib.compressobj(9, zlib.DEFLATED, 31)
+        data = z.compress(data) + z.flush()
+    return data, Bundle(campaign, since, head, tuple(rows))
 
 
-def write(path: str, rows: list[tuple], since: int, campaign: str, protected: dict | None = None) -> Bundle:
+def write(path: str, rows: list[tuple], since: int, campaign: str, protected: dict | None = None,
+          compress: bool = True) -> Bundle:
     """Write rows (COLUMNS order) after `since` to `path` as the contract's output paths are written
     (events/outpath.py: never through a link, onto a FIFO, a device, the campaign or a key);
     BadInput if it cannot be written."""
     from events import outpath
 
-    data, b = encode(rows, since, campaign)
+    data, b = encode(rows, since, campaign, compress)
     outpath.write(path, [data], protected=protected)
     return b
 
@@ -59,6 +71,8 @@ def read(path: str) -> Bundle:
             data = f.read()
     except OSError as e:
         raise BadInput(f"cannot read bundle {path}: {e.strerror}") from None
+    if data[:2] == GZIP_MAGIC:
+        data = _inflate(path, data)
     lines = data.splitlines()
     try:
         header = orjson.loads(lines[0]) if lines else None
@@ -106,3 +120,17 @@ def read(path: str) -> Bundle:
     if [rows[-1][0], rows[-1][-1]] != head:
         raise BadInput(f"{path}: the bundle does not end at the head its header names")
     return Bundle(campaign, since, (rows[-1][0], rows[-1][-1]), tuple(rows))
+
+
+def _inflate(path: str, data: bytes) -> bytes:
+    """A gzip bundle's text, at most MAX_BYTES of it; BadInput if it is cut, damaged or larger."""
+    z = zlib.decompressobj(31)
+    try:
+        out = z.decompress(data, MAX_BYTES + 1)
+    except zlib.error:
+        raise BadInput(f"{path}: the compressed bundle is damaged") from None
+    if len(out) > MAX_BYTES:
+        raise BadInput(f"{path}: the bundle inflates to more than {MAX_BYTES // 2**20} MB; refused")
+    if not z.eof or z.unused_data:
+        raise BadInput(f"{path}: the compressed bundle is cut short or followed by other bytes")
+    return out

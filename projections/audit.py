@@ -447,7 +447,7 @@ def _audit_rows(store, reader, dice, trust_index: bool = True) -> dict:
                 find(hseq, "format", "the batch holds no command: it cannot be checked against the rules")
             else:
                 try:
-                    if cmd.get("name") in ("undo", "confirm"):
+                    if cmd.get("name") in ("undo", "confirm", "reject"):  # reject: ruling R71 (its undo)
                         produced = decide_all(st, cmd, hseq, lambda: (seen, reverted))
                     else:
                         produced = decide(st, cmd, hseq, covered=htype == "head_signed"

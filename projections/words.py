@@ -107,6 +107,40 @@ def _cmd_words(cmd: dict) -> str:
     return f"plcg {cmd.get('name')}" + (f" ({args})" if args else "")
 
 
+def _fact_words(cmd: dict) -> str:
+    """A shared fact (rulings R45, R71) as a player says it: `to leave step 2.3`, `the firefight's end: ...`."""
+    name = cmd.get("name")
+    if name == "next":
+        return "to leave step " + str(cmd["step"]) if "step" in cmd else "to leave the step"
+    if name == "end":
+        lost = cmd.get("cvp_lost") or {}
+        lost = lost if isinstance(lost, dict) else dict(str(x).split("=", 1) for x in lost if "=" in str(x))
+        out = f"the firefight's end: turn {cmd.get('turn')}, CVP lost " + ", ".join(
+            f"{SIDE.get(k, k)} {v}" for k, v in sorted(lost.items()))
+        for key, what in (("control", "control"), ("winner", "winner"), ("lost", "lost"), ("position", "at")):
+            v = cmd.get(key)
+            if v:
+                out += f"; {what} {', '.join(map(str, v)) if isinstance(v, (list, tuple)) else v}"
+        return out
+    if name == "determine":
+        return "the 2.41 firefight determination"
+    if name == "undo":
+        seqs = cmd.get("seqs") or []
+        what = f"seq {min(seqs)}-{max(seqs)}" if seqs else "the last command"
+        return f"to undo {what} ({cmd.get('reason')})"
+    return _cmd_words(cmd)
+
+
+def _opened_words(opening: dict) -> str:
+    """A sealed secret revealed (ruling R47): its events as the log words them, else its command."""
+    evs = opening.get("events") or []
+    said = [_summary(t, q) for t, q in evs if t not in ("dice_committed", "dice_revealed")]
+    if said:
+        return "; ".join(said)
+    cmd = opening.get("command") or {}
+    return "its two-party dice" if cmd.get("name") == "reveal" else _cmd_words(cmd)
+
+
 def _left(p: dict, key: str = "cp_left", what: str = "left") -> str:
     """", N CP left"; nothing where a sealed secret's opening leaves the balance out (ruling R47)."""
     return f", {p[key]} CP {what}" if key in p else ""
@@ -123,7 +157,8 @@ def _summary(etype: str, p: dict) -> str:
     if etype == "head_signed":
         return f"{s} signed the head at seq {p['seq']} ({p['hash'][:16]})"
     if etype == "dice_committed":
-        return f"{s} committed to two-party dice for {p['command'].get('name')} ({p['commit'][:8]})"
+        return f"{s} committed to two-party dice for {p['command'].get('name')} ({p['commit'][:8]}): decided at" \
+               f" {s}'s reveal, after the other side's answer"
     if etype == "dice_answered":
         return f"{s} answered two-party dice {p['request'][:8]}"
     if etype == "dice_revealed":
@@ -136,13 +171,17 @@ def _summary(etype: str, p: dict) -> str:
         n = len(p["openings"])
         return f"{s} revealed {n} sealed secret{'s' if n != 1 else ''} at " + (
             "the CG's end" if p["point"] == "end" else f"{p['point']}") + (
-            f": {', '.join(_cmd_words(o['opening']['command']) for o in p['openings'])}" if n else "")
+            f": {'; '.join(_opened_words(o['opening']) for o in p['openings'])}" if n else "")
     if etype == "fact_proposed":
-        return f"{s} proposed: {_cmd_words(p['command'])} (the other side confirms or rejects it)"
+        if "provisional" in p["command"]:  # ruling R71
+            return (f"{s} left step {p['command'].get('step')} provisionally (the other side's next command"
+                    " confirms it; `plcg reject --reason TEXT` undoes it)")
+        return f"{s} proposed {_fact_words(p['command'])} (the other side's `plcg next` or `plcg confirm` confirms" \
+               " it; `plcg reject --reason TEXT` refuses it)"
     if etype == "fact_confirmed":
-        return f"{s} confirmed: {_cmd_words(p['command'])}"
+        return f"{s} confirmed {_fact_words(p['command'])}"
     if etype == "fact_rejected":
-        return f"{s} rejected: {_cmd_words(p['command'])} ({p['reason']})"
+        return f"{s} rejected {_fact_words(p['command'])} ({p['reason']})"
     if etype == "step_left":
         return f"left step {p['step']} for {p['to']}" + (f" of firefight {p['firefight']}" if p["to"] == "2.1" else "")
     if etype == "cp_replenished":

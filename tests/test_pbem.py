@@ -49,8 +49,12 @@ def log(path) -> list[dict]:
 
 
 def bundle_lines(path) -> list[dict]:
+    import gzip
+
     with open(path, "rb") as f:
-        return [orjson.loads(x) for x in f.read().splitlines()]
+        data = f.read()
+    data = gzip.decompress(data) if data[:2] == b"\x1f\x8b" else data  # compressed by default (issue 26)
+    return [orjson.loads(x) for x in data.splitlines()]
 
 
 def write_lines(path, lines) -> None:
@@ -336,8 +340,8 @@ def test_two_party_dice_refuse_typed_dice_and_commit_then_reveal(open_game):
     assert pb["keys"] == g.pub
     early = g.cli("axis", "reveal")
     assert early.code == 3 and "await" in early.err
-    blocked = g.cli("axis", "next")
-    assert blocked.code == 3
+    blocked = g.cli("axis", "next")  # ruling R71: only allied owes: proposed, the step stays until allied's next
+    assert blocked.code == 3 or ("proposed" in blocked.out and g.state("axis").step == "2.3")
     g.send("axis")
     g.send("allied")  # the answer
     other = g.cli("axis", "buy", "axis", "I2")
@@ -415,7 +419,8 @@ def test_a_whole_firefight_and_reph_through_bundles_only(game):
     # the shared facts went through a proposal and the other side's confirmation (ruling R45)
     proposed = [x for x in lines if x["type"] == "fact_proposed"]
     confirmed = [x for x in lines if x["type"] == "fact_confirmed"]
-    assert len(proposed) == len(confirmed) == g.proposals > 0
+    assert len(confirmed) >= g.proposals > 0
+    assert len(proposed) - len(confirmed) in (0, 1)  # ruling R71: the last step left awaits the other's next move
     assert all(p["side"] != c["side"] for p, c in zip(proposed, confirmed))
     after = {lines[i + 1]["type"] for i, x in enumerate(lines[:-1]) if x["type"] == "fact_confirmed"}
     assert {"firefight_ended", "step_left"} <= after

@@ -6,7 +6,7 @@ from typing import Callable
 import attrs
 
 from cg import dice as dicemod
-from cg import pbem
+from cg import pbem, revision
 from cg.dice import Dice
 from events.errors import BadInput, Refused
 from cg.state import SIDES, CampaignState
@@ -103,14 +103,43 @@ def decide(state: CampaignState, cmd: dict, base_seq: int, confirmed: bool = Fal
         raise BadInput(f"unknown command {name!r}")
     if state.pbem is None and name not in pbem.OWN:
         return _own_dice(state, cmd, base_seq, handler)
+    if _continues(state, cmd):  # ruling R71: continuing from the other side's proposal confirms it
+        cmd = {**cmd, "name": "confirm"}
+        name, handler = "confirm", HANDLERS["confirm"]
     pbem.authorize(state, cmd)
+    prov = pbem.provisional(state)
+    if prov is not None and prov["side"] != cmd["by"] and name not in pbem.NOT_CONTINUING:
+        # ruling R71: the other side continues from a step left provisionally: that confirms the leave
+        from events.types import FactConfirmed
+
+        said = FactConfirmed(side=cmd["by"], command=prov["command"])
+        if name == "confirm" and state.pbem.get("proposal") is None:
+            return [said]  # the leave confirmed in so many words
+        state.pbem["provisional"] = None  # decided as the rules stand once it is answered (restored: decide is pure)
+        try:
+            events = decide(state, cmd, base_seq + 1, confirmed, covered)
+        finally:
+            state.pbem["provisional"] = prov
+        return [said, *events]
     if name in pbem.OWN:
         return handler(Ctx(state, base_seq, covered=covered), cmd)
-    if _shared(state, cmd):  # checked as it stands now, recorded as a proposal (ruling R45)
+    if _shared(state, cmd) and not _decided_alone(state, cmd, base_seq, handler):
+        # checked as it stands now, recorded as a proposal (ruling R45)
         from events.types import FactProposed
 
+        if _done_before_them(state, cmd):  # ruling R71: done with the step; the other side still owes its part
+            return [FactProposed(side=cmd["by"], command={**_proposed(cmd), "step": state.step})]
+        if pbem.leaves_provisionally(state, cmd):  # ruling R71: left at once; the other side may still reject it
+            own = prov is not None  # a leave pending already covers this one: its rejection undoes both
+            events = _leave_now(state, cmd, base_seq + (0 if own else 1), handler)
+            if events is not None and own:
+                return events
+            if events is not None:
+                proposed = {**_proposed(cmd), "provisional": base_seq, "step": state.step}
+                return [FactProposed(side=cmd["by"], command=proposed), *events]
         handler(Ctx(state, base_seq, two_party="check" if not pbem.two_party(state) else "probe"), cmd)
-        return [FactProposed(side=cmd["by"], command=_proposed(cmd))]
+        said = {"step": state.step} if name == "next" and revision.on(state, "pbem_pace") else {}  # its words (R71)
+        return [FactProposed(side=cmd["by"], command={**_proposed(cmd), **said})]
     if not pbem.two_party(state):
         return _own_dice(state, cmd, base_seq, handler)
     # two-party dice: a command that rolls is committed to now and decided at its reveal
@@ -119,6 +148,49 @@ def decide(state: CampaignState, cmd: dict, base_seq: int, confirmed: bool = Fal
     if ctx.n_rolls == 0:
         return events
     return pbem_commit(state, cmd)
+
+
+def _decided_alone(state: CampaignState, cmd: dict, base_seq: int, handler) -> bool:
+    """Ruling R71: a 2.41 determination that rolls no dice follows from what both sides revealed at
+    2.4 alone: nothing for the other side to consent to (it is checked all the same)."""
+    if cmd.get("name") != "determine" or not revision.on(state, "pbem_pace"):
+        return False
+    probe = Ctx(state, base_seq, two_party="probe")
+    handler(probe, cmd)
+    return probe.n_rolls == 0
+
+
+def _done_before_them(state: CampaignState, cmd: dict) -> bool:
+    """Ruling R71: `next` while only the other side still owes something at the step (an answer to
+    this side's dice, its own part): proposed, so that the other side's `next` confirms it once
+    everything is done (it decides `next` as the rules stand then)."""
+    from cg.steps import owed_by, pending
+
+    if cmd.get("name") != "next" or not revision.on(state, "pbem_pace"):
+        return False
+    at(state, "next")
+    owed = pending(state)
+    other = "allied" if cmd["by"] == "axis" else "axis"
+    return bool(owed) and all(owed_by(o) == other for o in owed)
+
+
+def _leave_now(state: CampaignState, cmd: dict, base_seq: int, handler) -> list | None:
+    """Ruling R71: `next` decided at once, as a provisional leave; None where leaving rolls two-party
+    dice (it is then proposed and waits, as before)."""
+    if not pbem.two_party(state):
+        return _own_dice(state, cmd, base_seq, handler)
+    ctx = Ctx(state, base_seq, two_party="probe")
+    events = handler(ctx, cmd)
+    return events if ctx.n_rolls == 0 else None
+
+
+def _continues(st: CampaignState, cmd: dict) -> bool:
+    """Ruling R71 (revision 3, issue 26): a side's `next` while the other side's proposal (to leave
+    the step, the firefight's end, the 2.41 determination; not an undo) awaits its answer is its
+    confirmation: the proposal takes effect, nothing more is decided."""
+    prop = st.pbem.get("proposal")
+    return (cmd.get("name") == "next" and prop is not None and prop["side"] != cmd.get("by")
+            and prop["command"].get("name") != "undo" and revision.on(st, "pbem_pace"))
 
 
 def _shared(st: CampaignState, cmd: dict) -> bool:

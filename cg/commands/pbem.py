@@ -167,6 +167,22 @@ def decide_all(st, cmd: dict, base_seq: int, history) -> list:
 
     name = cmd.get("name")
     pb = st.pbem
+    if name == "reject" and pb is not None and pb.get("proposal") is None and pbem.provisional(st) is not None:
+        # ruling R71: a rejected provisional leave is undone, with everything after it
+        pbem.authorize(st, cmd)
+        prov = pbem.provisional(st)
+        reason = str(cmd.get("reason") or "").strip()
+        if not reason:
+            raise BadInput("reject: --reason TEXT is required: the log keeps why")
+        seen, reverted = history()
+        since = prov["command"]["provisional"]
+        rolled = sorted({t for s, _, t, *_ in seen if s > since and s not in reverted} & pbem.rolling_types())
+        if rolled:  # undoing them would roll them again: the other side would choose among two results
+            raise Refused(f"the leave of step {prov['command'].get('step')} is no longer rejected: dice were rolled"
+                          f" after it ({', '.join(rolled)}); propose an undo instead (plcg undo --to"
+                          f" {since - 1} --reason TEXT)", "pbem", st.step)
+        return [FactRejected(side=cmd["by"], command=prov["command"], reason=reason),
+                *decide_undo(st, seen, reverted, since - 1, f"rejected: {reason}", True)]
     if name == "confirm" and pb is not None and pb.get("proposal") and pb["proposal"]["command"].get("name") == "undo":
         pbem.authorize(st, cmd)
         inner = _confirmed(st, cmd)

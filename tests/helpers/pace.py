@@ -1,0 +1,145 @@
+"""Two players who play by email at the pace of a letter (issue 26): keys, sealed secrets, two-party
+dice, a folder of bundles, one `plcg sync` to read and one `plcg sync --send` to answer a turn, and
+each player doing all he may before he sends. `Letters.play(until)` alternates the turns and counts
+the bundles sent; everything goes through the real command line (cli_run).
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from conftest import cli_run
+
+from cg.ledger import Ledger
+from cg.pbem import load_private
+from cg.steps import pending
+from projections.medium import owner
+
+OTHER = {"axis": "allied", "allied": "axis"}
+
+
+class Letters:
+    def __init__(self, tmp: Path, card: str = "sample", plan: dict | None = None, extra: tuple = ()):
+        self.extra = extra
+        self.tmp = Path(tmp)
+        self.key = {s: str(self.tmp / f"{s}.key") for s in OTHER}
+        pub = {s: cli_run(self.tmp / "k.plcg", "keys", "new", "-o", self.key[s]).out.strip() for s in OTHER}
+        self.db = {s: str(self.tmp / f"{s}.plcg") for s in OTHER}
+        self.box = self.tmp / "box"
+        self.box.mkdir()
+        r = cli_run(self.db["axis"], "new", "--card", card, "--axis-key", pub["axis"], "--allied-key", pub["allied"],
+                    "--dice-policy", "two-party", *self.extra)
+        assert r.code == 0, r.err
+        self.plan = plan or {}  # (firefight, step, side) -> [commands]
+        self.done: set = set()
+        self.sent: list[tuple[str, int, str, int]] = []  # (side, firefight, step, bytes) per bundle
+        self.turn = "axis"
+        self.outputs: list[str] = []
+
+    def cli(self, side: str, *args):
+        return cli_run(self.db[side], "--key", self.key[side], *args)
+
+    def state(self, side: str):
+        led = Ledger(self.db[side], key=load_private(self.key[side]))
+        try:
+            return led.state()
+        finally:
+            led.close()
+
+    def send(self, side: str) -> None:
+        before = set(os.listdir(self.box))
+        r = self.cli(side, "sync", "--folder", self.box, "--send")
+        assert r.code == 0, r.err
+        self.outputs.append(r.out)
+        new = set(os.listdir(self.box)) - before
+        st = self.state(side)
+        for name in new:
+            self.sent.append((side, st.firefight, st.step, os.path.getsize(self.box / name)))
+
+    def take(self, side: str) -> None:
+        r = self.cli(side, "sync", "--folder", self.box)
+        assert r.code == 0, r.err
+        self.outputs.append(r.out)
+
+    def act(self, side: str, stop_at: tuple) -> None:
+        """Everything `side` may do now, in his own copy: his planned commands, what he owes, `next`."""
+        for _ in range(80):
+            st = self.state(side)
+            if st.ended or (st.firefight, st.step) == stop_at and (st.step != "2.9" or "end" not in st.done):
+                return
+            prop = st.pbem.get("proposal")
+            if prop is not None and prop["side"] == side and "provisional" not in prop["command"]:
+                return  # his proposal awaits the other's answer (a step left provisionally does not wait)
+            planned = self.plan.get((st.firefight, st.step, side), [])
+            todo = [c for c in planned if (st.firefight, st.step, side, tuple(c)) not in self.done]
+            if todo:
+                self.done.add((st.firefight, st.step, side, tuple(todo[0])))
+                self._ok(side, *todo[0])
+                continue
+            owed = pending(st)
+            mine = [i for i in owed if owner(i) in (side, None) and self._how(side, i) is not None]
+            # ruling R71: to a proposal to leave the step, his own part of it first (his `next` confirms it);
+            # a proposed end or determination is answered first
+            later = prop is not None and prop["command"].get("name") == "next"
+            mine.sort(key=lambda i: (i["command"] == "plcg confirm") == later)
+            if mine:
+                r = self.cli(side, *self._how(side, mine[0]))
+                if r.code != 0:  # it waits for the other side first (e.g. his reveal before 2.41)
+                    assert r.code == 3, r.err
+                    return
+                self.outputs.append(r.out)
+                continue
+            if owed:  # the other side owes something, or dice wait for an answer: done here, then send
+                if all(owner(i) == OTHER[side] for i in owed):
+                    r = self.cli(side, "next")  # ruling R71: his part of the step is done (a proposal)
+                    if r.code == 0:
+                        self.outputs.append(r.out)
+                return
+            r = self.cli(side, "next")
+            if r.code != 0:
+                return
+            self.outputs.append(r.out)
+
+    def _how(self, side: str, item: dict):
+        c = item["command"].split()
+        if item.get("runnable") and c[1] not in ("bundle",):
+            return c[1:]
+        if c[1] == "end":
+            return ["end", "--turn", "5", "--cvp-lost", "axis=0", "--cvp-lost", "allied=0"]
+        if c[1] == "night":
+            return ["night", "Full Moon, NVR 3"]
+        if c[1] == "option":
+            return ["option", "A"]
+        if c[1] == "patrol" and c[2] == side:
+            return ["patrol", side, "--give-up", "not sent (test plan)"]
+        if c[1] == "reveal" and item["what"].startswith(side):
+            return ["reveal"]
+        if c[1] == "confirm" and item["what"].startswith(side):
+            return ["confirm"]
+        return None
+
+    def _ok(self, side: str, *args) -> None:
+        r = self.cli(side, *args)
+        assert r.code == 0, (side, args, r.err)
+        self.outputs.append(r.out)
+
+    def play(self, until: tuple, stop_at: tuple = ("", "")) -> int:
+        """Alternate turns (take in, act, send) until both copies stand at `until` (firefight, step);
+        a player's actions stop at `stop_at` (the firefight is played there). The bundles sent."""
+        n = len(self.sent)
+        for _ in range(60):
+            side = self.turn
+            if os.path.exists(self.db[side]):
+                self.take(side)
+            else:
+                r = self.cli(side, "sync", "--folder", self.box)  # his copy is made from the first bundle
+                assert r.code == 0, r.err
+            self.act(side, stop_at)
+            self.send(side)
+            self.turn = OTHER[side]
+            if all(os.path.exists(self.db[s]) for s in OTHER):
+                self.take(self.turn)  # what the other copy holds now (read, counted as no bundle)
+                there = [(self.state(s).firefight, self.state(s).step) for s in OTHER]
+                if all(t == until for t in there):
+                    return len(self.sent) - n
+        raise AssertionError(f"did not reach {until}: {[(s, self.state(s).step) for s in OTHER]}")
