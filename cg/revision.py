@@ -7,7 +7,7 @@ listed in the README ("Rules revisions"), so an old campaign file replays and au
 """
 from __future__ import annotations
 
-CURRENT = 2  # the revision a new campaign starts under
+CURRENT = 3  # the revision a new campaign starts under
 
 # switch -> (revision that brings it, what changes): the README lists each one
 SWITCHES: dict[str, tuple[int, str]] = {
@@ -75,6 +75,9 @@ SWITCHES: dict[str, tuple[int, str]] = {
                                    "to a hex holding a friendly non-Isolated MMC on map (a side with no recorded "
                                    "hexes is taken at its word, ruling R33; under revision 1 the hex is recorded as typed)"),
     "encircled_kept": (2, "3.17: a unit that passes its 1TC stays Encircled (revision 1 removed the marker)"),
+    # play by email (issue 25, items 6-14)
+    "sign_once": (3, "play by email: a side's signature over nothing new (the head is its own signature) is "
+                     "refused"),
 }
 
 

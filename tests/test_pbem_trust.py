@@ -47,3 +47,27 @@ def test_receive_reads_only_a_regular_file_of_bounded_size_and_lines(free_game, 
     r = cli_run(db, "receive", long)
     assert r.code == 2 and "line longer than" in r.err
     assert rows(db) == before
+
+
+# ---- item 14: a signature over nothing new ---------------------------------------------------------------
+
+def test_a_signature_over_nothing_new_is_refused(free_game):
+    from cg import pbem
+    from cg.ledger import Ledger
+    from events.errors import Refused
+
+    g = free_game
+    g.do("axis", "weather")
+    g.bundle("axis", 0)  # the head is now axis's own signature
+    key = pbem.load_private(g.key["axis"])
+    led = Ledger(g.db["axis"], write=True, key=key)
+    try:
+        seq, h = led.store.head()
+        before = rows(g.db["axis"])
+        with pytest.raises(Refused, match="nothing new"):  # a client of its own making: one row per call
+            led.run({"name": "sign", "seq": seq, "hash": h, "sig": pbem.sign_head(key, seq, h)}, key)
+        assert rows(g.db["axis"]) == before
+    finally:
+        led.close()
+    again = g.bundle("axis", 0)  # the ledger's own bundle does not sign twice either
+    assert [x for x in bundle_lines(again)[1:] if x["type"] == "head_signed"][-1]["seq"] == seq

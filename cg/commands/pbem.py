@@ -9,6 +9,7 @@ from __future__ import annotations
 import attrs
 
 from cg import pbem, seal
+from cg.revision import on
 from cg.commands.base import Ctx, HANDLERS, command, decide
 from events.errors import BadInput, Refused
 from events.types import (DiceAnswered, DiceRevealed, FactConfirmed, FactProposed, FactRejected, HeadSigned, Sealed,
@@ -28,6 +29,9 @@ def _sign(ctx: Ctx, cmd: dict):
     if seq != ctx.base_seq - 1:
         raise Refused(f"{by}'s signature is over row {seq}, not the head it follows ({ctx.base_seq - 1})",
                       "pbem", st.step)
+    mine = st.pbem["signed"][by]
+    if mine is not None and mine[0] == seq - 1 and on(st, "sign_once"):  # the head is its own signature
+        raise Refused(f"{by} signed row {seq} already: a signature over nothing new is refused", "pbem", st.step)
     if not ctx.covered and not pbem.verify_head(st.pbem["keys"][by], seq, h, sig):
         raise Refused(f"the signature of row {seq} is not {by}'s key's", "pbem", st.step)
     ack = st.pbem["signed"][_other(by)]
