@@ -213,6 +213,8 @@ def new(ctx, card, redeployment, seed, balance, axis_key, allied_key, dice_polic
 def dice_shown(st) -> str:
     """The campaign's roller as players see it (ruling R31)."""
     shown = "ledger (unforeseeable)" if st.dice_mode == "ledger" else "seeded (predictable)"
+    if st.pbem is not None and st.pbem["dice_policy"] == "two-party":  # play by email: both players' values
+        shown = "two-party (neither player can choose or foresee them)"
     return shown + (", typed dice refused" if st.dice_policy == "no-typed" else "")
 
 

@@ -146,7 +146,9 @@ def settings(axis_key: str | None, allied_key: str | None, policy: str | None, s
     if keys["axis"] == keys["allied"]:
         raise BadInput("--axis-key and --allied-key are the same key: each player makes his own")
     # ruling R47: what PL makes secret is sealed (cg/seal.py); a campaign started before it was not
-    return {"keys": keys, "dice_policy": policy or "any", "sealed": sealed}
+    # issue 25 item 9: a keyed campaign rolls two-party unless asked otherwise; the roller's own dice
+    # (`any`) let a player restore a copy and roll again, and the other copy cannot tell
+    return {"keys": keys, "dice_policy": policy or "two-party", "sealed": sealed}
 
 
 def state_of(started: dict | None) -> dict | None:

@@ -3,6 +3,7 @@ copy through bundles, and what the other copy shows. Each test is one attack, th
 command line and two copies (tests/helpers/pbem.py)."""
 from __future__ import annotations
 
+import json
 import os
 
 import pytest
@@ -71,3 +72,25 @@ def test_a_signature_over_nothing_new_is_refused(free_game):
         led.close()
     again = g.bundle("axis", 0)  # the ledger's own bundle does not sign twice either
     assert [x for x in bundle_lines(again)[1:] if x["type"] == "head_signed"][-1]["seq"] == seq
+
+
+# ---- item 9 and 13: a keyed campaign rolls two-party by default, and the audit says so ----------------
+
+def test_a_keyed_campaign_rolls_two_party_by_default_and_its_audit_names_the_policy(workdir):
+    pub = {}
+    for s in ("axis", "allied"):
+        r = cli_run(workdir / "k.plcg", "keys", "new", "-o", workdir / f"{s}.key")
+        pub[s] = r.out.strip()
+    db = workdir / "c.plcg"
+    r = cli_run(db, "new", "--card", "sample", "--axis-key", pub["axis"], "--allied-key", pub["allied"])
+    assert r.code == 0, r.err
+    st = json.loads(cli_run(db, "status", "--json").out)
+    assert st["pbem"]["dice_policy"] == "two-party" and "two-party" in st["dice_shown"]
+    assert cli_run(db, "--key", workdir / "axis.key", "weather").code == 0
+    assert cli_run(db, "--key", workdir / "axis.key", "next").code == 0
+    assert cli_run(db, "--key", workdir / "axis.key", "buy", "axis", "I1").code == 0
+    typed = cli_run(db, "--key", workdir / "axis.key", "leader", "axis", "I1-1", "--dice", "6,6")
+    assert typed.code == 3 and "dice-policy" in typed.err  # the roller cannot give his own dice
+    audit = cli_run(db, "audit")
+    assert audit.code == 0 and "policy two-party" in audit.out and "policy any" not in audit.out
+    assert json.loads(cli_run(db, "audit", "--json").out)["dice"]["policy"] == "two-party"
