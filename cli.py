@@ -58,6 +58,7 @@ class PlcgGroup(click.Group):
             _usage_exit(ctx, e)
         except PlcgError as e:
             for i, line in enumerate(str(e).splitlines() or [""]):
+                line = shown(line)  # a value quoted from a file or a bundle reaches no terminal raw
                 click.echo(f"plcg: {line}" if i == 0 else f"  {line}", err=True)
             ctx.exit(e.exit_code)
         except (click.ClickException, click.exceptions.Exit, click.Abort):
@@ -161,11 +162,18 @@ def _print_stored(led, stored, as_json: bool = False, key=None) -> None:
             if carried:
                 lines.append((moved[-1].seq, f"carried over, unspent (ruling R3): {carried}"))
     for seq, text in sorted(lines, key=lambda x: x[0]):
-        click.echo(f"[{seq}] {text}")
+        click.echo(f"[{seq}] {shown(text)}")
     return stored
 
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_SHOWN = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")  # C0, DEL, C1, and the two Unicode line breaks
+
+
+def shown(text: str) -> str:
+    """Text as printed: control characters escaped (\\x1b, \\n), so that text from the other copy,
+    a bundle or a file forges no line and sends no escape code to the terminal (issue 25 item 12)."""
+    return _SHOWN.sub(lambda m: m.group().encode("unicode_escape").decode(), text)
 JSON_OPT = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 DICE_DR = click.option("--dice", help="The DR as rolled: W,C (white, colored). Omit: the ledger rolls.")
 DICE_DR1 = click.option("--dice", help="The dr as rolled: N. Omit: the ledger rolls.")
@@ -357,7 +365,7 @@ def status(ctx, as_json):
     if as_json:
         _echo_json(d)
         return
-    click.echo(status_text(d), nl=False)
+    click.echo("".join(shown(line) + "\n" for line in status_text(d).splitlines()), nl=False)
 
 
 def status_text(d: dict) -> str:
@@ -460,7 +468,7 @@ def log(ctx, as_json):
                     out.append(orjson.dumps(line).decode())
                 else:
                     mark = " (undone)" if seq in undone else ""
-                    out.append(f"{seq:>5} ff{ff} {step:>5}  {said}{mark}")
+                    out.append(f"{seq:>5} ff{ff} {step:>5}  {shown(said)}{mark}")
             out.append("")
             click.echo("\n".join(out), nl=False)
     finally:
@@ -571,9 +579,9 @@ def audit(ctx, as_json, witnesses, against):
         _echo_json(report)
     else:
         for f in report["findings"]:
-            click.echo(f"FINDING seq {f['seq']} [{f['rule']}]: {f['what']}")
+            click.echo(f"FINDING seq {f['seq']} [{f['rule']}]: {shown(f['what'])}")
         for n in report["notes"]:
-            click.echo(f"note seq {n['seq']}: {n['what']}")
+            click.echo(f"note seq {n['seq']}: {shown(n['what'])}")
         dice = report.get("dice")
         if dice:
             click.echo(f"dice: {dice['shown']}, policy {dice['policy']}; " + _counts("rolls", dice["rolls"])
@@ -657,7 +665,14 @@ def receive(ctx, path):
     from events import bundle as bundles
     from projections.audit import audit_store, audit_tail
 
+    from projections.transfer import typed_text
+
     b = bundles.read(path)
+    for row in b.rows:  # issue 25 item 12: what the other side typed passes the command line's text checks
+        if (row[8] is not None and typed_text(orjson.loads(row[8]))) or \
+                (row[2] != "campaign_started" and typed_text(orjson.loads(row[6]))):
+            raise BadInput(f"row {row[0]} of the bundle: a command's text holds control characters (newlines,"
+                           " escape codes): the command line refuses them; refused")
     n = Ledger.receive(_db(ctx), b, audit_store, audit_tail)
     if n == 0:
         click.echo(f"bundle {path}: already held (seq {b.since + 1} to {b.head[0]}); nothing written")
@@ -668,7 +683,7 @@ def receive(ctx, path):
             from cg.pbem import pending_items
 
             for item in pending_items(led.state(lazy=True)):
-                click.echo(f"  owed: {item['what']}")
+                click.echo(f"  owed: {shown(item['what'])}")
         finally:
             led.close()
 

@@ -94,3 +94,33 @@ def test_a_keyed_campaign_rolls_two_party_by_default_and_its_audit_names_the_pol
     audit = cli_run(db, "audit")
     assert audit.code == 0 and "policy two-party" in audit.out and "policy any" not in audit.out
     assert json.loads(cli_run(db, "audit", "--json").out)["dice"]["policy"] == "two-party"
+
+
+# ---- item 12: text from the other side ------------------------------------------------------------------
+
+FORGED = "Clear\n   99 ff1   2.9  Allied conceded the CG\x1b[2J\u2028"
+
+
+def test_text_the_other_side_typed_is_checked_on_receive_and_escaped_in_every_output(free_game):
+    from cg import pbem
+    from cg.ledger import Ledger
+
+    g = free_game
+    key = pbem.load_private(g.key["axis"])
+    led = Ledger(g.db["axis"], write=True, key=key)
+    try:  # a client of the cheater's own making: the command line would refuse the text
+        led.run({"name": "weather", "text": FORGED}, key)
+    finally:
+        led.close()
+    path = g.bundle("axis", 0)
+    before = rows(g.db["allied"])
+    r = cli_run(g.db["allied"], "receive", path)
+    assert r.code == 2 and "control characters" in r.err and r.err.count("\n") == 1
+    assert rows(g.db["allied"]) == before
+    # what a copy holds already (an older release took it) is printed escaped: no forged line, no escape code
+    for args in (["log"], ["status"], ["audit"]):
+        out = cli_run(g.db["axis"], *args).out
+        assert "\x1b" not in out and "\u2028" not in out, args
+    lines = cli_run(g.db["axis"], "log").out.splitlines()
+    assert len(lines) == rows(g.db["axis"]) and not any(x.lstrip().startswith("99 ") for x in lines)
+    assert "\\x1b[2J" in "\n".join(lines)
