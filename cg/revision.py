@@ -76,6 +76,8 @@ SWITCHES: dict[str, tuple[int, str]] = {
                                    "hexes is taken at its word, ruling R33; under revision 1 the hex is recorded as typed)"),
     "encircled_kept": (2, "3.17: a unit that passes its 1TC stays Encircled (revision 1 removed the marker)"),
     # play by email (issue 25, items 6-14)
+    "shared_facts": (3, "play by email (ruling R45): option, rubble, flame, position, rules-upgrade, a typed "
+                        "weather and night are shared facts: proposed by one side, in effect when the other confirms them"),
     "sign_once": (3, "play by email: a side's signature over nothing new (the head is its own signature) is "
                      "refused"),
 }

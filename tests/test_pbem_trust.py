@@ -124,3 +124,29 @@ def test_text_the_other_side_typed_is_checked_on_receive_and_escaped_in_every_ou
     lines = cli_run(g.db["axis"], "log").out.splitlines()
     assert len(lines) == rows(g.db["axis"]) and not any(x.lstrip().startswith("99 ") for x in lines)
     assert "\\x1b[2J" in "\n".join(lines)
+
+
+# ---- item 8: every command that changes what both sides share is a proposal -----------------------------
+
+def test_rubble_position_and_weather_given_by_one_side_wait_for_the_other_sides_confirm(free_game):
+    g = free_game
+    g.confirm = False
+    g.do("axis", "weather", "Clear")
+    assert g.state("axis").pbem["proposal"]["command"]["name"] == "weather"
+    g.send("axis")
+    assert g.cli("allied", "confirm").code == 0
+    g.confirm = True
+    g.play_to(1, "2.9", plan={(1, "2.3"): [("axis", ["buy", "axis", "I1"])]})
+    g.confirm = False
+    hx = "I5"
+    g.do("axis", "rubble", hx, "--kia", "6", "--dice", "1")
+    st = g.state("axis")
+    assert st.pbem["proposal"]["command"]["name"] == "rubble" and hx not in st.terrain
+    g.send("axis")
+    assert g.cli("allied", "reject", "--reason", "no such kill").code == 0
+    assert hx not in g.state("allied").terrain  # given alone, it never took effect
+    st = g.state("axis")
+    st.load_all()
+    unit = next(u.id for u in st.units.values() if u.side == "axis")
+    g.do("axis", "position", "axis", unit, "J5")
+    assert g.state("axis").pbem["proposal"]["command"]["name"] == "position"

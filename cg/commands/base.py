@@ -132,6 +132,11 @@ def _shared(st: CampaignState, cmd: dict) -> bool:
         if both is None:
             both = _BOTH_ACT[st.step] = any(st.step in STEPS_OF.get(n, ()) for n in pbem.SIDED)
         return both
+    if name in pbem.SHARED_3:
+        from cg.revision import on
+
+        # the card's weather (no TEXT) is nobody's choice: only a weather a side types is proposed
+        return on(st, "shared_facts") and (name != "weather" or bool(cmd.get("text")))
     return name in pbem.SHARED
 
 
