@@ -14,7 +14,7 @@ import click
 import orjson
 from click.core import ParameterSource
 
-from cg import snapshot
+from cg import seal, snapshot
 from cg.card_schema import load_card, shipped_cards
 from cg.items import IN_HEX
 from cg.evolve import reverted_seqs
@@ -326,7 +326,7 @@ def status_dict(st) -> dict:
                 "cp": s.cp, "elr": s.elr, "san": s.san, "attack_option": s.attack, "fp": s.fp,
                 "patrols": s.patrols, "platoons": s.platoons, "tvp_total": s.tvp_total,
                 # ruling R47: CP this copy cannot know (the side's 2.1 CP DR is sealed)
-                **({"cp": None, "sealed": True} if st.pbem and st.pbem.get("cp_sealed", {}).get(side) else {}),
+                **({"cp": None, "sealed": True} if seal.cp_hidden(st, side) else {}),
             }
             for side, s in st.sides.items()
         },
@@ -539,7 +539,7 @@ def _refresh_snapshot(path: str, st, head: tuple) -> None:
     except BadInput:
         return
     try:
-        if head[0] == st.seq:
+        if head[0] == st.seq and not seal.opened_secrets(st):  # the player's own secrets stay out of it
             w.store.put_snapshot(head[0], head[1], snapshot.dump_split(st, w.store.cold_token()))
     except BadInput:
         pass

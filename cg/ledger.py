@@ -262,7 +262,9 @@ class Ledger:
                 with seal.viewing(self.opener()):
                     st = fold(recs)
                 refresh = True
-        snap = (lambda _seq, _h: snapshot.dump_split(st, self.store.cold_token())) if refresh else None
+        # a state with the player's own seals open is his alone: never stored (issue 25 item 13)
+        snap = (lambda _seq, _h: snapshot.dump_split(st, self.store.cold_token())) \
+            if refresh and not seal.opened_secrets(st) else None
         stored = self.store.append(head_seq, new, command=cmd, snapshot=snap)
         self.state_after = st  # the state after the command, until this Ledger's next run folds on from it
         if stored:

@@ -281,6 +281,22 @@ def cp_unknown(st, side: str) -> bool:
     return st.pbem is not None and bool(st.pbem.get("cp_sealed", {}).get(side))
 
 
+def cp_hidden(st, side: str) -> bool:
+    """This view does not know the side's CP in hand: its CP DR is sealed, or a purchase of its that
+    this view cannot open is (the CP it spent). Shown as sealed, never as a figure (issue 25 item 13)."""
+    if st.pbem is None:
+        return False
+    return cp_unknown(st, side) or any(r["side"] == side and r["what"] == "purchase" and not r["opened"]
+                                       for r in st.pbem.get("seals", {}).values())
+
+
+def opened_secrets(st) -> bool:
+    """Whether the state holds a seal opened by the viewer's key and not revealed yet: such a state is
+    the player's alone and is never stored as a snapshot (a copy handed over for `audit --against`
+    would show it; issue 25 item 13)."""
+    return st.pbem is not None and any(r["opened"] for r in st.pbem.get("seals", {}).values())
+
+
 def unknown_figures(st) -> set[tuple[int, str, str]]:
     """(firefight, side, figure) this view cannot know (ruling R47): cp_gained of a sealed CP DR,
     cp_spent of a firefight with a sealed purchase, cp_left from the first of either on."""

@@ -150,3 +150,46 @@ def test_rubble_position_and_weather_given_by_one_side_wait_for_the_other_sides_
     unit = next(u.id for u in st.units.values() if u.side == "axis")
     g.do("axis", "position", "axis", unit, "J5")
     assert g.state("axis").pbem["proposal"]["command"]["name"] == "position"
+
+
+# ---- item 13: what the other copy shows, and what a stored snapshot holds -------------------------------
+
+@pytest.fixture
+def sealed(workdir):
+    """Keys, the roller's own dice, sealed secrets (ruling R47)."""
+    return Game(workdir, policy="any")
+
+
+def test_the_other_copy_shows_a_cp_spent_in_sealed_purchases_as_sealed_never_as_a_figure(sealed):
+    g = sealed
+    g.do("axis", "weather")
+    g.do("axis", "next")
+    g.do("axis", "buy", "axis", "I2")  # 7 of the Initial Firefight's 16 CP, sealed
+    g.send("axis")
+    theirs = json.loads(g.cli("allied", "status", "--json").out)["sides"]["axis"]
+    assert theirs["cp"] is None and theirs["sealed"] is True
+    text = g.cli("allied", "status").out
+    assert [line.split()[1] for line in text.splitlines() if line.startswith("axis ")] == ["seal"]
+    mine = json.loads(g.cli("axis", "status", "--json").out)["sides"]["axis"]
+    assert mine["cp"] == 9 and "sealed" not in mine  # his own copy, his own key: the figure
+
+
+def test_a_stored_snapshot_never_holds_a_seal_opened_by_the_players_key(sealed):
+    from cg import snapshot
+    from cg.ledger import Ledger
+
+    g = sealed
+    g.do("axis", "weather")
+    g.do("axis", "next")
+    g.do("axis", "buy", "axis", "I2")
+    assert g.cli("axis", "replay").code == 0  # with his key: his own seal opens in the fold
+    for _ in range(3):
+        g.cli("axis", "status")
+    led = Ledger(g.db["axis"])  # what anyone holding the file reads, without the key
+    try:
+        snap = led.store.snapshot()
+        st = snapshot.load(snap[2], led._card(), led._cold_part) if snap is not None else None
+    finally:
+        led.close()
+    assert st is None or not any(r["opened"] for r in st.pbem["seals"].values())
+    assert st is None or not st.purchases  # the purchase sealed is nowhere in it
