@@ -704,6 +704,19 @@ def reveal(ctx, as_json):
 @main.command()
 @JSON_OPT
 @click.pass_context
+def claim(ctx, as_json):
+    """Play by email: decide the two-party dice the other side withheld past its next bundle (ruling R67)."""
+    led = Ledger(_db(ctx), write=True, key=lambda: _key(ctx))
+    try:
+        stored = led.claim(_key(ctx))
+    finally:
+        led.close()
+    _print_stored(led, stored, as_json)
+
+
+@main.command()
+@JSON_OPT
+@click.pass_context
 def confirm(ctx, as_json):
     """Play by email: agree to the other side's proposal (a shared fact); it takes effect now (ruling R45)."""
     _step(ctx, {"name": "confirm"}, as_json)

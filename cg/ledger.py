@@ -295,6 +295,9 @@ class Ledger:
 
         st, by = self._player(key)
         out = []
+        if pbem.open_requests(st, side=by, answered=True):  # ruling R67: a signature over an answer not
+            out += self.reveal(key)  # revealed withholds it; the ledger reveals first
+            st = self.state(lazy=True)
         for commit, r in pbem.open_requests(st, answered=False):
             if r["side"] != by:
                 out += self.run({"name": "answer", "request": commit, "value": pbem.answer_value()}, key)
@@ -329,6 +332,21 @@ class Ledger:
         out = []
         for commit, r in owed:
             out += self.run({"name": "reveal", "request": commit, "value": pbem.commit_value(key, r["nonce"])}, key)
+        return out
+
+    def claim(self, key) -> list:
+        """Ruling R67: claim every two-party roll the other side withheld (decided from this side's answer)."""
+        from cg import pbem
+        from events.errors import Refused
+
+        st, by = self._player(key)
+        owed = pbem.claimable(st, by)
+        if not owed:
+            raise Refused(f"{by} has nothing to claim: the other side has withheld no two-party dice (it signs"
+                          " a head after the answer without revealing)", "pbem", st.step)
+        out = []
+        for commit, _r in owed:
+            out += self.run({"name": "claim", "request": commit}, key)
         return out
 
     def bundle_rows(self, since: int) -> tuple[list, str]:
@@ -500,7 +518,7 @@ def _by_key(st, cmd: dict, key) -> dict:
     if by is None:
         raise Refused("the key given is neither side's key of this campaign", "pbem", st.step)
     cmd = {**cmd, "by": by}
-    if pbem.two_party(st) and cmd.get("name") not in ("sign", "answer", "reveal", "reject"):
+    if pbem.two_party(st) and cmd.get("name") not in ("sign", "answer", "reveal", "reject", "claim"):
         nonce = pbem.new_nonce()
         cmd["nonce"], cmd["commit"] = nonce, pbem.commitment(pbem.commit_value(key, nonce))
     return cmd

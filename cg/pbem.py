@@ -172,7 +172,7 @@ def two_party(st) -> bool:
 
 # ---- who may act ---------------------------------------------------------------------------------
 
-OWN = ("sign", "answer", "reveal", "confirm", "reject", "seal", "unseal")  # the play-by-email commands themselves
+OWN = ("sign", "answer", "reveal", "confirm", "reject", "seal", "unseal", "claim")  # the play-by-email commands themselves
 BUNDLING = ("sign", "answer", "reveal", "unseal")  # what a side may do while a proposal awaits an answer
 
 # Shared facts (ruling R45): what both sides own is proposed by one and takes effect when the other
@@ -254,6 +254,24 @@ def two_party_die(a: str, b: str, commit: str, index: int, die: int) -> int:
     """One die of roll `index` of a committed command: sha256 of both values and the roll's place."""
     digest = hashlib.sha256(f"{a}:{b}:{commit}:{index}:{die}".encode()).digest()
     return int.from_bytes(digest[:8], "big") % 6 + 1  # 2**64 % 6 bias < 1e-18, as the seeded roller
+
+
+def check_order(st, by: str, commit: str) -> None:
+    """Ruling R67: `by` reveals its two-party dice in the order it committed to them: the first
+    still open decides, a later one cannot be revealed before it (no choosing among outcomes)."""
+    from cg.revision import on
+
+    first = next((c for c, r in st.pbem["requests"].items() if r["side"] == by), None)
+    if first is not None and first != commit and on(st, "two_party_order"):
+        raise Refused(f"{by} reveals two-party dice {commit[:8]} before {first[:8]}, committed earlier:"
+                      " reveals go in the order committed (ruling R67)", "pbem", st.step)
+
+
+def claimable(st, by: str) -> list[tuple[str, dict]]:
+    """Ruling R67: the other side's two-party dice that `by` answered and the committer withheld (it
+    signed a head after the answer without revealing): `by` may claim them."""
+    return [(c, r) for c, r in st.pbem["requests"].items()
+            if r["side"] != by and r["answer"] is not None and r.get("withheld")]
 
 
 def open_requests(st, side: str | None = None, answered: bool | None = None) -> list[tuple[str, dict]]:

@@ -89,6 +89,8 @@ def _summary(etype: str, p: dict) -> str:
         return f"{s} committed to two-party dice for {p['command'].get('name')} ({p['commit'][:8]})"
     if etype == "dice_answered":
         return f"{s} answered two-party dice {p['request'][:8]}"
+    if etype == "dice_revealed" and p.get("value") == "withheld":
+        return f"{s} claimed two-party dice {p['request'][:8]}, withheld by the other side (ruling R67)"
     if etype == "dice_revealed":
         return f"{s} revealed two-party dice {p['request'][:8]}"
     if etype == "sealed":  # ruling R47

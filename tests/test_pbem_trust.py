@@ -193,3 +193,97 @@ def test_a_stored_snapshot_never_holds_a_seal_opened_by_the_players_key(sealed):
         led.close()
     assert st is None or not any(r["opened"] for r in st.pbem["seals"].values())
     assert st is None or not st.purchases  # the purchase sealed is nowhere in it
+
+
+# ---- item 6: two-party dice cannot be chosen --------------------------------------------------------------
+
+@pytest.fixture
+def open_game(workdir):
+    """Two-party dice with open rosters: the dice's own mechanics read in the clear."""
+    return Game(workdir, sealed=False)
+
+
+def _requests(g, side):
+    return list(g.state(side).pbem["requests"])
+
+
+def test_one_open_commitment_per_command_and_reveals_in_the_order_committed(open_game):
+    from cg import pbem
+    from cg.ledger import Ledger
+    from events.errors import Refused
+
+    g = open_game
+    g.play_to(1, "2.3")
+    g.do("axis", "buy", "axis", "I1")
+    g.do("axis", "buy", "axis", "I1")
+    assert g.cli("axis", "leader", "axis", "I1-1").code == 0
+    again = g.cli("axis", "leader", "axis", "I1-1")  # a second look at the same roll
+    assert again.code == 3 and "one open commitment per command" in again.err and "R67" in again.err
+    assert g.cli("axis", "leader", "axis", "I1-2").code == 0
+    g.send("axis")
+    g.send("allied")  # both answered: the axis player can now compute both outcomes
+    first, second = _requests(g, "axis")
+    key = pbem.load_private(g.key["axis"])
+    led = Ledger(g.db["axis"], write=True, key=key)
+    try:
+        nonce = g.state("axis").pbem["requests"][second]["nonce"]
+        before = rows(g.db["axis"])
+        with pytest.raises(Refused, match="order committed"):  # a client of his own making reveals the later one
+            led.run({"name": "reveal", "request": second, "value": pbem.commit_value(key, nonce)}, key)
+        assert rows(g.db["axis"]) == before
+    finally:
+        led.close()
+    r = g.cli("axis", "reveal")  # the ledger's own reveal goes in order
+    assert r.code == 0 and r.out.index("I1-1") < r.out.index("I1-2")
+    assert cli_run(g.db["axis"], "audit").code == 0
+
+
+def test_a_withheld_reveal_may_be_claimed_by_the_other_side(open_game):
+    from cg import pbem
+    from cg.ledger import Ledger
+
+    g = open_game
+    g.play_to(1, "2.3")
+    g.do("axis", "buy", "axis", "I1")
+    assert g.cli("axis", "leader", "axis", "I1-1").code == 0
+    g.send("axis")
+    g.send("allied")
+    early = g.cli("allied", "claim")  # the axis player has not had his chance yet
+    assert early.code == 3 and "nothing to claim" in early.err
+    # the axis player computes the outcome, dislikes it, and bundles without revealing (his own client)
+    key = pbem.load_private(g.key["axis"])
+    led = Ledger(g.db["axis"], write=True, key=key)
+    try:
+        since = led.store.head()[0]
+        seq, h = led.store.head()
+        led.run({"name": "sign", "seq": seq, "hash": h, "sig": pbem.sign_head(key, seq, h)}, key)
+        rows_, campaign = led.bundle_rows(since)
+    finally:
+        led.close()
+    path = str(g.tmp / "withheld.bundle")
+    bundles.write(path, rows_, since, campaign)
+    assert cli_run(g.db["allied"], "receive", path).code == 0
+    st = json.loads(g.cli("allied", "status", "--json").out)
+    assert st["pbem"]["open_dice"] and not any(x["command"].startswith("plcg leader") for x in st["pending"])
+    c = g.cli("allied", "claim")
+    assert c.code == 0 and "claimed" in c.out and "withheld" in c.out, c.err
+    rolled = [x for x in log(g.db["allied"]) if x["type"] == "leader_rolled"][-1]
+    assert rolled["roll"]["source"] == "two-party"
+    assert not g.state("allied").pbem["requests"]
+    assert cli_run(g.db["allied"], "audit").code == 0
+    g.holder = "allied"
+    g.send("allied")  # the axis copy takes the claim: he is free to play on, the roll decided
+    assert not g.state("axis").pbem["requests"] and g.cli("axis", "buy", "axis", "I3").code == 0
+
+
+def test_a_bundle_reveals_the_dice_it_owes_before_it_signs(open_game):
+    g = open_game
+    g.play_to(1, "2.3")
+    g.do("axis", "buy", "axis", "I1")
+    assert g.cli("axis", "leader", "axis", "I1-1").code == 0
+    g.send("axis")
+    g.send("allied")
+    path = g.bundle("axis", 0)  # no `plcg reveal` first: the bundle would withhold it
+    kinds = [x["type"] for x in bundle_lines(path)[1:]]
+    assert "dice_revealed" in kinds and kinds.index("dice_revealed") < len(kinds) - 1
+    assert not g.state("axis").pbem["requests"]

@@ -156,6 +156,12 @@ def pbem_commit(state: CampaignState, cmd: dict) -> list:
         raise BadInput(f"{cmd.get('name')}: two-party dice need a fresh commitment (the ledger makes it"
                        " from --key)")
     command = {k: v for k, v in cmd.items() if k not in ("commit", "nonce")}
+    from cg.revision import on
+
+    if on(state, "two_party_order") and any(r["side"] == cmd["by"] and r["command"] == command
+                                            for r in state.pbem["requests"].values()):
+        raise Refused(f"{cmd.get('name')}: {cmd['by']} is committed to these two-party dice already; one open"
+                      " commitment per command (ruling R67)", "pbem", state.step)
     return [DiceCommitted(side=cmd["by"], command=command, commit=commit, nonce=nonce)]
 
 

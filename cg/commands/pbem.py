@@ -62,6 +62,13 @@ def _reveal(ctx: Ctx, cmd: dict):
         raise Refused(f"{_other(by)} has not answered {by}'s two-party dice {commit[:8]} yet", "pbem", st.step)
     if not isinstance(value, str) or pbem.commitment(value) != commit:
         raise Refused(f"{by}'s revealed value does not match its commitment {commit[:8]}", "pbem", st.step)
+    pbem.check_order(st, by, commit)
+    return _decided(ctx, r, by, commit, value)
+
+
+def _decided(ctx: Ctx, r: dict, by: str, commit: str, value: str) -> list:
+    """A committed command decided with the dice `value` and the answer make (a reveal, or a claim)."""
+    st = ctx.state
     inner = dict(r["command"])
     handler = HANDLERS[inner["name"]]
     try:
@@ -69,6 +76,25 @@ def _reveal(ctx: Ctx, cmd: dict):
     except Refused as e:  # e.g. the same roll committed twice: the second is refused, its dice spent
         return [DiceRevealed(side=by, request=commit, value=value, refused=str(e))]
     return [DiceRevealed(side=by, request=commit, value=value), *events]
+
+
+WITHHELD = "withheld"  # the committer's value in a claimed roll (ruling R67): the dice come from the answer
+
+
+@command("claim", "*")
+def _claim(ctx: Ctx, cmd: dict):
+    """Ruling R67: the other side withheld its reveal past its next signature; `by` claims the roll:
+    the command is decided with dice from `by`'s answer alone."""
+    st = ctx.state
+    by, commit = cmd["by"], cmd.get("request")
+    r = st.pbem["requests"].get(commit) if isinstance(commit, str) else None
+    if not on(st, "two_party_order") or r is None or (commit, r) not in pbem.claimable(st, by):
+        raise Refused(f"{by} claims two-party dice {str(commit)[:8]} that the other side has not withheld (it"
+                      " signed no head after the answer without revealing)", "pbem", st.step)
+    if r["command"].get("name") == "sealed":
+        raise Refused(f"two-party dice {commit[:8]} are for a sealed command: only its side can decide it",
+                      "pbem", st.step)
+    return _decided(ctx, r, by, commit, WITHHELD)
 
 
 @command("seal", "*")  # a secret step only: checked below
@@ -93,6 +119,7 @@ def _seal(ctx: Ctx, cmd: dict):
         r = st.pbem["requests"].get(closes)
         if r is None or r["side"] != by or r["answer"] is None:
             raise Refused(f"{by} seals the reveal of two-party dice {closes[:8]} it owes no reveal of", "pbem", st.step)
+        pbem.check_order(st, by, closes)
     if opens is not None and opens in st.pbem["requests"]:
         raise Refused(f"two-party dice {opens[:8]} are asked for already", "pbem", st.step)
     opening = seal.opening_of(c, {"side": by, "nonce": nonce, "box": box})
