@@ -693,9 +693,14 @@ def receive(ctx, path):
 @click.pass_context
 def reveal(ctx, as_json):
     """Play by email: reveal this side's answered two-party dice; each committed command is decided."""
+    _player_run(ctx, Ledger.reveal, as_json)
+
+
+def _player_run(ctx, method, as_json: bool) -> None:
+    """A play-by-email command the ledger makes from the player's key (reveal, claim), printed."""
     led = Ledger(_db(ctx), write=True, key=lambda: _key(ctx))
     try:
-        stored = led.reveal(_key(ctx))
+        stored = method(led, _key(ctx))
     finally:
         led.close()
     _print_stored(led, stored, as_json)
@@ -706,12 +711,7 @@ def reveal(ctx, as_json):
 @click.pass_context
 def claim(ctx, as_json):
     """Play by email: decide the two-party dice the other side withheld past its next bundle (ruling R67)."""
-    led = Ledger(_db(ctx), write=True, key=lambda: _key(ctx))
-    try:
-        stored = led.claim(_key(ctx))
-    finally:
-        led.close()
-    _print_stored(led, stored, as_json)
+    _player_run(ctx, Ledger.claim, as_json)
 
 
 @main.command()

@@ -207,6 +207,17 @@ def _requests(g, side):
     return list(g.state(side).pbem["requests"])
 
 
+def _answered(g, *rgs: str) -> None:
+    """At 2.3 the axis player buys an I1 per leader roll, commits to each roll; the allied copy answers."""
+    g.play_to(1, "2.3")
+    for rg in rgs:
+        g.do("axis", "buy", "axis", "I1")
+    for rg in rgs:
+        assert g.cli("axis", "leader", "axis", rg).code == 0
+    g.send("axis")
+    g.send("allied")
+
+
 def test_one_open_commitment_per_command_and_reveals_in_the_order_committed(open_game):
     from cg import pbem
     from cg.ledger import Ledger
@@ -215,13 +226,11 @@ def test_one_open_commitment_per_command_and_reveals_in_the_order_committed(open
     g = open_game
     g.play_to(1, "2.3")
     g.do("axis", "buy", "axis", "I1")
-    g.do("axis", "buy", "axis", "I1")
     assert g.cli("axis", "leader", "axis", "I1-1").code == 0
     again = g.cli("axis", "leader", "axis", "I1-1")  # a second look at the same roll
     assert again.code == 3 and "one open commitment per command" in again.err and "R67" in again.err
-    assert g.cli("axis", "leader", "axis", "I1-2").code == 0
-    g.send("axis")
-    g.send("allied")  # both answered: the axis player can now compute both outcomes
+    assert g.cli("axis", "undo", "--reason", "test: start over").code == 0
+    _answered(g, "I1-1", "I1-2")  # both answered: the axis player can now compute both outcomes
     first, second = _requests(g, "axis")
     key = pbem.load_private(g.key["axis"])
     led = Ledger(g.db["axis"], write=True, key=key)
@@ -243,11 +252,7 @@ def test_a_withheld_reveal_may_be_claimed_by_the_other_side(open_game):
     from cg.ledger import Ledger
 
     g = open_game
-    g.play_to(1, "2.3")
-    g.do("axis", "buy", "axis", "I1")
-    assert g.cli("axis", "leader", "axis", "I1-1").code == 0
-    g.send("axis")
-    g.send("allied")
+    _answered(g, "I1-1")
     early = g.cli("allied", "claim")  # the axis player has not had his chance yet
     assert early.code == 3 and "nothing to claim" in early.err
     # the axis player computes the outcome, dislikes it, and bundles without revealing (his own client)
@@ -278,11 +283,7 @@ def test_a_withheld_reveal_may_be_claimed_by_the_other_side(open_game):
 
 def test_a_bundle_reveals_the_dice_it_owes_before_it_signs(open_game):
     g = open_game
-    g.play_to(1, "2.3")
-    g.do("axis", "buy", "axis", "I1")
-    assert g.cli("axis", "leader", "axis", "I1-1").code == 0
-    g.send("axis")
-    g.send("allied")
+    _answered(g, "I1-1")
     path = g.bundle("axis", 0)  # no `plcg reveal` first: the bundle would withhold it
     kinds = [x["type"] for x in bundle_lines(path)[1:]]
     assert "dice_revealed" in kinds and kinds.index("dice_revealed") < len(kinds) - 1
