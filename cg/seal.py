@@ -75,11 +75,25 @@ def _box_key(sk, nonce: str) -> bytes:
     return hmac.new(raw_private(sk), f"plcg seal {nonce}".encode(), hashlib.sha256).digest()
 
 
+BOX_CLASS = 1024  # bytes: every opening is padded to this, or to the next power of two above it
+
+
+def padded(text: bytes) -> bytes:
+    """The opening's JSON padded with spaces (JSON's own whitespace: it opens as before) to its size
+    class: a box's length tells nothing the rules keep secret (issue 25 item 7: an Attack Option was
+    the only box under 221 bytes, the CP DR boxes narrowed the CP gained). Every opening the ledger
+    makes fits the first class; a larger one shows only that it is larger."""
+    size = BOX_CLASS
+    while size < len(text):
+        size *= 2
+    return text + b" " * (size - len(text))
+
+
 def seal_box(sk, nonce: str, opening: dict) -> str:
     from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
     # a fresh key per nonce, used once: the all-zero AEAD nonce is safe
-    return ChaCha20Poly1305(_box_key(sk, nonce)).encrypt(b"\0" * 12, canonical(opening), None).hex()
+    return ChaCha20Poly1305(_box_key(sk, nonce)).encrypt(b"\0" * 12, padded(canonical(opening)), None).hex()
 
 
 def open_box(sk, nonce: str, box: str) -> dict | None:

@@ -288,3 +288,22 @@ def test_a_bundle_reveals_the_dice_it_owes_before_it_signs(open_game):
     kinds = [x["type"] for x in bundle_lines(path)[1:]]
     assert "dice_revealed" in kinds and kinds.index("dice_revealed") < len(kinds) - 1
     assert not g.state("axis").pbem["requests"]
+
+
+# ---- item 7: a sealed box's length tells nothing -------------------------------------------------------------
+
+def test_every_sealed_box_has_one_length_whatever_it_holds(sealed):
+    from cg.ledger import Ledger
+
+    g = sealed
+    g.play_to(2, "2.3")
+    for args in (["buy", "axis", "A1"], ["patrols", "axis", "1"], ["attack", "axis"], ["buy", "axis", "I1"]):
+        assert g.cli("axis", *args).code == 0, args
+    led = Ledger(g.db["axis"])
+    try:
+        boxes = {(r.payload["what"], len(r.payload["box"])) for r in led.store.read() if r.type == "sealed"}
+    finally:
+        led.close()
+    whats = {w for w, _ in boxes}
+    assert {"cp", "purchase", "promote"} <= whats
+    assert len({n for _, n in boxes}) == 1, sorted(boxes)  # one size class, whatever the box holds
