@@ -216,7 +216,13 @@ class Ledger:
         if st.seq != head_seq:
             st = self.state(use_snapshot=False)
         if st.pbem is not None:
-            cmd = _by_key(st, cmd, key)
+            given, cmd = cmd, _by_key(st, cmd, key)
+            if cmd.get("name") in ("next", "confirm") and seal.owes_attack_seal(st, cmd["by"]):
+                prop = st.pbem.get("proposal")
+                if cmd["name"] == "next" or (prop and prop["command"].get("name") == "next"):
+                    # 2.3 left: this side's sealed "no" Attack Option first, unless it sealed a yes (issue 25 item 10)
+                    made = self.run({"name": "attack", "side": cmd["by"], "none": True}, key)
+                    return made + self.run(given, key)
 
         def history():
             recs = list(self.records())

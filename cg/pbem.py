@@ -220,7 +220,9 @@ def authorize(st, cmd: dict) -> None:
             raise Refused(f"{name}: no proposal awaits an answer", "pbem", st.step)
         if name == "confirm" and prop["side"] == by:
             raise Refused(f"{by} proposed it: the other side confirms it", "pbem", st.step)
-    elif prop is not None and name not in BUNDLING and not cmd.get("confirmed"):
+    elif prop is not None and name not in BUNDLING and not cmd.get("confirmed") \
+            and not (name == "attack" and cmd.get("none")) \
+            and not (name == "seal" and cmd.get("what") == "attack"):  # the sealed "no" made as 2.3 is left (seal.kind)
         other = "allied" if prop["side"] == "axis" else "axis"
         raise Refused(f"{prop['side']}'s proposal ({prop['command'].get('name')}) awaits {other}'s answer first"
                       " (plcg confirm, or plcg reject --reason TEXT)", "pbem", st.step)

@@ -81,6 +81,8 @@ SWITCHES: dict[str, tuple[int, str]] = {
     "two_party_order": (3, "play by email, two-party dice (ruling R67): one open commitment per command and side, "
                            "reveals in the order committed; a reveal withheld past the committer's next signature "
                            "may be claimed by the other side (`plcg claim`)"),
+    "attack_seal": (3, "play by email, sealed secrets (ruling R47): every side seals its Attack Option choice, yes "
+                       "or no, at 2.3 of a firefight after the first (a seal of its own kind) and opens it at 2.4"),
     "sign_once": (3, "play by email: a side's signature over nothing new (the head is its own signature) is "
                      "refused"),
 }

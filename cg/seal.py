@@ -42,7 +42,32 @@ SECRET_STEPS = ("2.1", "2.3", "3.44")
 # (everyone knows a side rolls its CP), hidden for the purchases
 WHAT = {"cp": "cp", "buy": "purchase", "patrols": "purchase", "attack": "purchase", "fortify": "purchase",
         "oba": "purchase", "leader": "purchase", "promote": "promote", "harden": "harden"}
-WHAT_AT = {"2.1": ("cp",), "2.3": ("purchase",), "3.44": ("promote", "harden")}
+WHAT_AT = {"2.1": ("cp",), "2.3": ("purchase", "attack"), "3.44": ("promote", "harden")}
+
+
+def kind(st, name: str | None) -> str | None:
+    """What a sealed command of this name is publicly. Rules revision 3 (switch attack_seal, issue 25
+    item 10): the Attack Option is a seal of its own kind, `attack`, which every side makes at 2.3 of a
+    firefight after the first, yes (`attack SIDE`) or no (the ledger's `attack SIDE` with `none`), and
+    opens at 2.4: both copies can tell that the reveal holds it."""
+    if name == "attack" and attack_seal(st):
+        return "attack"
+    return WHAT.get(name)
+
+
+def attack_seal(st) -> bool:
+    from cg.revision import on
+
+    return sealing(st) and on(st, "attack_seal")
+
+
+def owes_attack_seal(st, side: str) -> bool:
+    """Whether `side` must still make its yes/no Attack Option seal before 2.3 is left."""
+    if not attack_seal(st) or st.step != "2.3" or st.initial:
+        return False
+    return not any(r["side"] == side and r["what"] == "attack" and r["ff"] == st.firefight
+                   for r in st.pbem["seals"].values()) \
+        and f"{st.firefight}:2.4:{side}" not in st.pbem["points"]
 POINTS = ("2.4", "2.6", "3.44", "end")
 PUB_PREFIX = "ed25519:"  # a public key as one line
 
@@ -148,15 +173,15 @@ def sealing(st) -> bool:
 def secret(st, cmd: dict, events: list) -> str | None:
     """What `cmd` (a keyed command, `by` set, decided to `events`) is publicly when it is sealed in this
     campaign at this step; None: it is not sealed."""
-    if not sealing(st) or st.step not in SECRET_STEPS or not events:
+    if not sealing(st) or st.step not in SECRET_STEPS or not (events or cmd.get("none")):
         return None
     name = cmd.get("name")
     if name == "reveal":  # two-party dice of a secret roll: revealing them shows the result
         r = st.pbem["requests"].get(cmd.get("request"))
         name = ((r or {}).get("command") or {}).get("name")
-    elif events[0].TYPE == "dice_committed" and name in ("cp", "promote"):
+    elif events and events[0].TYPE == "dice_committed" and name in ("cp", "promote"):
         return None  # the roll itself is no secret (the rules owe it); its result is, at the reveal
-    what = WHAT.get(name)
+    what = kind(st, name)
     if what is None or what not in WHAT_AT[st.step] or cmd.get("generated"):
         return None
     return what
@@ -300,7 +325,7 @@ def cp_hidden(st, side: str) -> bool:
     this view cannot open is (the CP it spent). Shown as sealed, never as a figure (issue 25 item 13)."""
     if st.pbem is None:
         return False
-    return cp_unknown(st, side) or any(r["side"] == side and r["what"] == "purchase" and not r["opened"]
+    return cp_unknown(st, side) or any(r["side"] == side and r["what"] in ("purchase", "attack") and not r["opened"]
                                        for r in st.pbem.get("seals", {}).values())
 
 
@@ -319,7 +344,7 @@ def unknown_figures(st) -> set[tuple[int, str, str]]:
         return out
     last = len(st.firefights)
     for r in st.pbem.get("seals", {}).values():
-        if r["opened"] or r["what"] not in ("cp", "purchase"):
+        if r["opened"] or r["what"] not in ("cp", "purchase", "attack"):
             continue
         out.add((r["ff"], r["side"], "cp_gained" if r["what"] == "cp" else "cp_spent"))
         out |= {(n, r["side"], "cp_left") for n in range(r["ff"], last + 1)}
@@ -340,7 +365,7 @@ def owed(st, side: str) -> str | None:
         return None
     if st.ended:
         return "end" if _unrevealed(st, side) else None
-    if st.step == "2.4" and _unrevealed(st, side, ("purchase",), st.firefight) \
+    if st.step == "2.4" and _unrevealed(st, side, ("attack",) if attack_seal(st) else ("purchase",), st.firefight) \
             and f"{st.firefight}:2.4:{side}" not in st.pbem["points"]:
         return "2.4"
     if st.step == "2.6" and _unrevealed(st, side, ("purchase",)):
@@ -354,6 +379,8 @@ def due(st, side: str, point: str, openable) -> list[str]:
     """The commitments `side` reveals at `point`, as its own copy knows them (openable(c) -> opening)."""
     if point == "end":
         return [c for c, _ in _unrevealed(st, side)]
+    if point == "2.4" and attack_seal(st):  # the yes/no seal: public, so both copies know what is due
+        return [c for c, _ in _unrevealed(st, side, ("attack",), st.firefight)]
     if point == "2.4":
         out = []
         for c, _ in _unrevealed(st, side, ("purchase",), st.firefight):
@@ -371,6 +398,14 @@ def check_owed(st, cmd: dict) -> None:
     if not sealing(st):
         return
     name = cmd.get("name")
+    if name in ("next", "confirm") and st.step == "2.3":
+        prop = st.pbem.get("proposal")
+        sides = (cmd.get("by"),) if name == "next" else \
+            ("axis", "allied") if prop and prop["command"].get("name") == "next" else ()
+        for side in sides:
+            if owes_attack_seal(st, side):
+                raise Refused(f"{side} owes its sealed Attack Option choice, yes or no, before 2.3 is left (2.4"
+                              " opens it)", "2.4", st.step)
     if name not in ("determine", "next", "setup", "moves-first") or st.step not in ("2.4", "2.6", "3.44"):
         return  # asked of every command: what blocks is a handful of commands at three steps
     for side in ("axis", "allied"):
@@ -423,7 +458,7 @@ def check_unseal(st, cmd: dict, opened) -> None:
         if not isinstance(op.get("command"), dict) or op["command"].get("by") != by:
             raise Refused(f"{by}'s opening of {c[:8]} holds a command that is not its own", "pbem", st.step)
         given[c] = op
-    if point == "2.4":
+    if point == "2.4" and not attack_seal(st):
         for c, op in given.items():
             if op["command"].get("name") != "attack":
                 raise Refused(f"2.4 reveals the Attack Option only: {c[:8]} is a {op['command'].get('name')}",

@@ -307,3 +307,39 @@ def test_every_sealed_box_has_one_length_whatever_it_holds(sealed):
     whats = {w for w, _ in boxes}
     assert {"cp", "purchase", "promote"} <= whats
     assert len({n for _, n in boxes}) == 1, sorted(boxes)  # one size class, whatever the box holds
+
+
+# ---- item 10: no hiding the Attack Option at 2.4 -----------------------------------------------------------
+
+def test_every_side_seals_a_yes_or_no_attack_option_and_an_empty_2_4_reveal_is_refused(sealed):
+    from cg import pbem
+    from cg.ledger import Ledger
+    from events.convert import unstructure
+    from events.store import NewEvent
+    from events.types import SealsRevealed
+
+    g = sealed
+    g.play_to(2, "2.3")
+    g.do("axis", "attack", "axis")  # sealed: the allied copy sees that axis made its choice, not which
+    g.play_to(2, "2.4")
+    for side in ("axis", "allied"):  # one yes/no seal each, both copies see it
+        seals = [x for x in log(g.db[side]) if x["type"] == "sealed" and x["what"] == "attack"]
+        assert sorted(x["summary"].split()[0].lower() for x in seals) == ["allied", "axis"], side
+    g.send(g.holder)
+    # the axis player hides his Attack Option: a reveal at 2.4 without it, straight into his file
+    key = pbem.load_private(g.key["axis"])
+    led = Ledger(g.db["axis"], write=True, key=key)
+    try:
+        st = led.state()
+        head = led.store.head()[0]
+        e = SealsRevealed(side="axis", point="2.4", openings=())
+        led.store.append(head, [NewEvent(type=e.TYPE, version=e.VERSION, payload=unstructure(e),
+                                         firefight=st.firefight, step=st.step)],
+                         command={"name": "unseal", "by": "axis", "point": "2.4", "openings": []})
+    finally:
+        led.close()
+    path = g.bundle("axis", g.head("allied"))
+    before = rows(g.db["allied"])
+    r = cli_run(g.db["allied"], "receive", path)
+    assert r.code == 3 and "2.4" in r.err and "must reveal" in r.err, r.err
+    assert rows(g.db["allied"]) == before

@@ -110,11 +110,14 @@ def _seal(ctx: Ctx, cmd: dict):
     if not all(isinstance(x, str) and x for x in (what, c, nonce, box)) or \
             any(x is not None and not isinstance(x, str) for x in (opens, closes)):
         raise BadInput("seal: what, commitment, nonce and box are needed")
-    if what not in seal.WHAT_AT.get(st.step, ()):
+    if what not in seal.WHAT_AT.get(st.step, ()) or (what == "attack" and not seal.attack_seal(st)):
         raise Refused(f"{by} seals a {what} at step {st.step}: only 2.1 (cp), 2.3 (purchase) and 3.44 (promote,"
                       " harden) hold secrets", "pbem", st.step)
     if c in st.pbem["seals"]:
         raise Refused(f"the seal {c[:8]} is in the log already", "pbem", st.step)
+    if what == "attack" and not seal.owes_attack_seal(st, by):  # one yes/no Attack Option seal (issue 25 item 10)
+        raise Refused(f"{by} has sealed its Attack Option choice for firefight {st.firefight} already (or the"
+                      " card assigns this firefight's ATTACKER, ruling R2)", "2.4", st.step)
     if closes is not None:
         r = st.pbem["requests"].get(closes)
         if r is None or r["side"] != by or r["answer"] is None:
@@ -132,7 +135,7 @@ def _seal(ctx: Ctx, cmd: dict):
             if inner.get("request") != closes:
                 raise Refused(f"the seal {c[:8]} says it reveals {str(closes)[:8]}, its opening another", "pbem", st.step)
             name = ((st.pbem["requests"].get(closes) or {}).get("command") or {}).get("name")
-        if seal.WHAT.get(name) != what:
+        if seal.kind(st, name) != what:
             raise Refused(f"the seal {c[:8]} says it is a {what}, its opening is a {name}", "pbem", st.step)
         inner_events = decide(st, dict(inner), ctx.base_seq)  # refused: the rules refuse the command sealed
         from events.convert import unstructure  # lazy: as in cg.commands.base
