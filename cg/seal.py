@@ -46,8 +46,8 @@ WHAT_AT = {"2.1": ("cp",), "2.3": ("purchase", "attack"), "3.44": ("promote", "h
 
 
 def kind(st, name: str | None) -> str | None:
-    """What a sealed command of this name is publicly. Rules revision 3 (switch attack_seal, issue 25
-    item 10): the Attack Option is a seal of its own kind, `attack`, which every side makes at 2.3 of a
+    """What a sealed command of this name is publicly. Rules revision 3 (switch attack_seal, ruling R69,
+    issue 25 item 10): the Attack Option is a seal of its own kind, `attack`, which every side makes at 2.3 of a
     firefight after the first, yes (`attack SIDE`) or no (the ledger's `attack SIDE` with `none`), and
     opens at 2.4: both copies can tell that the reveal holds it."""
     if name == "attack" and attack_seal(st):

@@ -132,7 +132,7 @@ def _shared(st: CampaignState, cmd: dict) -> bool:
         if both is None:
             both = _BOTH_ACT[st.step] = any(st.step in STEPS_OF.get(n, ()) for n in pbem.SIDED)
         return both
-    if name in pbem.SHARED_3:
+    if name in pbem.SHARED_3:  # ruling R68
         from cg.revision import on
 
         # the card's weather (no TEXT) is nobody's choice: only a weather a side types is proposed
