@@ -172,15 +172,16 @@ def two_party(st) -> bool:
 
 # ---- who may act ---------------------------------------------------------------------------------
 
-OWN = ("sign", "answer", "reveal", "confirm", "reject", "seal", "unseal", "claim")  # the play-by-email commands themselves
+# the play-by-email commands themselves
+OWN = ("sign", "answer", "reveal", "confirm", "reject", "seal", "unseal", "claim")
 BUNDLING = ("sign", "answer", "reveal", "unseal")  # what a side may do while a proposal awaits an answer
 
 # Shared facts (ruling R45): what both sides own is proposed by one and takes effect when the other
 # confirms it. The firefight's end (2.9: CVP, control, losses), the 2.41 determination, and leaving a
 # step where both sides act: every step where a command for a side is accepted.
 SHARED = ("end", "determine")
-# issue 25 item 8 (rules revision 3, switch shared_facts, ruling R68): every other command that changes what both
-# sides share: the Redeployment Option, the terrain the campaign keeps, a unit's end position, the
+# issue 25 item 8 (rules revision 3, switch shared_facts, ruling R68): every other command that changes
+# what both sides share: the Redeployment Option, the terrain the campaign keeps, a unit's end position, the
 # rules revision, the weather and the night (ruling R45)
 SHARED_3 = ("option", "rubble", "flame", "position", "rules-upgrade", "weather", "night")
 SIDED = ("casualties", "encircled", "shock", "clear", "redeploy", "setup", "patrol", "patrol-return", "cp", "buy",
