@@ -170,6 +170,12 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _SHOWN = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")  # C0, DEL, C1, and the two Unicode line breaks
 
 
+def _echo_shown(text: str) -> None:
+    """A text view printed line by line with control characters escaped (names come from the card in the
+    log, which the other copy wrote)."""
+    click.echo("\n".join(shown(line) for line in text.split("\n")))
+
+
 def shown(text: str) -> str:
     """Text as printed: control characters escaped (\\x1b, \\n), so that text from the other copy,
     a bundle or a file forges no line and sends no escape code to the terminal (issue 25 item 12)."""
@@ -365,7 +371,7 @@ def status(ctx, as_json):
     if as_json:
         _echo_json(d)
         return
-    click.echo("".join(shown(line) + "\n" for line in status_text(d).splitlines()), nl=False)
+    _echo_shown(status_text({**d, "campaign": shown(d["campaign"])}).rstrip("\n"))
 
 
 def status_text(d: dict) -> str:
@@ -670,7 +676,7 @@ def receive(ctx, path):
     b = bundles.read(path)
     for row in b.rows:  # issue 25 item 12: what the other side typed passes the command line's text checks
         if (row[8] is not None and typed_text(orjson.loads(row[8]))) or \
-                (row[2] != "campaign_started" and typed_text(orjson.loads(row[6]))):
+                typed_text(orjson.loads(row[6])):  # the card in row 1 too: its names reach every view
             raise BadInput(f"row {row[0]} of the bundle: a command's text holds control characters (newlines,"
                            " escape codes): the command line refuses them; refused")
     n = Ledger.receive(_db(ctx), b, audit_store, audit_tail)
@@ -771,7 +777,7 @@ def roster(ctx, as_json, at):
     if as_json:
         _echo_json(rows)
     else:
-        click.echo(roster_text(st, rows))
+        _echo_shown(roster_text(st, rows))
 
 
 @main.command()
@@ -793,7 +799,7 @@ def purchases(ctx, side, as_json, reveal, at):
     if as_json:
         _echo_json({"purchases": rows, "fortifications": forts})
     else:
-        click.echo(purchase_text(rows, forts))
+        _echo_shown(purchase_text(rows, forts))
 
 
 @main.command()
@@ -813,7 +819,7 @@ def oob(ctx, side, as_json, at):
     if as_json:
         _echo_json(rows)
     else:
-        click.echo(oob_text(rows))
+        _echo_shown(oob_text(rows))
 
 
 @main.command("map")
@@ -835,7 +841,7 @@ def map_(ctx, as_json, svg, at):
     if as_json:
         _echo_json(map_json(st))
     elif not svg:
-        click.echo(map_text(st))
+        _echo_shown(map_text(st))
 
 
 @main.command()

@@ -343,3 +343,38 @@ def test_every_side_seals_a_yes_or_no_attack_option_and_an_empty_2_4_reveal_is_r
     r = cli_run(g.db["allied"], "receive", path)
     assert r.code == 3 and "2.4" in r.err and "must reveal" in r.err, r.err
     assert rows(g.db["allied"]) == before
+
+
+def _card_with_control_characters(workdir) -> str:
+    """TOML's escapes let a card's names hold control characters."""
+    from pathlib import Path
+
+    from conftest import card_variant
+
+    card = Path(card_variant(workdir, campaign={"name": "Mill<ESC>[2J<NL>Allied conceded the CG"},
+                             axis_rg={"I1": {"name": "Grenadier<ESC>[31m Platoon"}}))
+    card.write_text(card.read_text().replace("<ESC>", "\\u001b").replace("<NL>", "\\n"))
+    return str(card)
+
+
+def test_names_from_the_card_reach_no_terminal_raw(workdir):
+    db = workdir / "c.plcg"
+    assert cli_run(db, "new", "--card", _card_with_control_characters(workdir), "--seed", "t").code == 0
+    for args in (["weather"], ["next"], ["buy", "axis", "I1"]):
+        assert cli_run(db, *args).code == 0
+    for args in (["status"], ["roster"], ["oob", "axis"], ["purchases", "axis"], ["map"], ["log"]):
+        out = cli_run(db, *args).out
+        assert "\x1b" not in out, args
+        if args[0] in ("status", "log"):
+            assert "\nAllied conceded" not in out, args
+
+
+def test_a_first_bundle_whose_card_holds_control_characters_is_refused(workdir):
+    pub = {s: cli_run(workdir / "k.plcg", "keys", "new", "-o", workdir / f"{s}.key").out.strip()
+           for s in ("axis", "allied")}
+    db = workdir / "axis.plcg"
+    assert cli_run(db, "new", "--card", _card_with_control_characters(workdir), "--axis-key", pub["axis"],
+                   "--allied-key", pub["allied"]).code == 0
+    assert cli_run(db, "--key", workdir / "axis.key", "bundle", "-o", workdir / "b1").code == 0
+    r = cli_run(workdir / "allied.plcg", "receive", workdir / "b1")
+    assert r.code == 2 and "control characters" in r.err and not (workdir / "allied.plcg").exists()
