@@ -675,8 +675,12 @@ def receive(ctx, path):
 
     b = bundles.read(path)
     for row in b.rows:  # issue 25 item 12: what the other side typed passes the command line's text checks
-        if (row[8] is not None and typed_text(orjson.loads(row[8]))) or \
-                typed_text(orjson.loads(row[6])):  # the card in row 1 too: its names reach every view
+        try:
+            bad = (row[8] is not None and typed_text(orjson.loads(row[8]))) or \
+                typed_text(orjson.loads(row[6]))  # the card in row 1 too: its names reach every view
+        except RecursionError:
+            raise BadInput(f"row {row[0]} of the bundle: nested too deep to be a row of the log") from None
+        if bad:
             raise BadInput(f"row {row[0]} of the bundle: a command's text holds control characters (newlines,"
                            " escape codes): the command line refuses them; refused")
     n = Ledger.receive(_db(ctx), b, audit_store, audit_tail)
