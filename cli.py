@@ -38,7 +38,7 @@ import click
 import orjson
 from click.core import ParameterSource
 
-from cg import snapshot
+from cg import seal, snapshot
 from cg.card_schema import load_card, shipped_cards
 from cg.items import IN_HEX
 from cg.evolve import reverted_seqs
@@ -118,6 +118,7 @@ class PlcgGroup(click.Group):
             _usage_exit(ctx, e)
         except PlcgError as e:
             for i, line in enumerate(str(e).splitlines() or [""]):
+                line = shown(line)  # a value quoted from a file or a bundle reaches no terminal raw
                 click.echo(f"plcg: {line}" if i == 0 else f"  {line}", err=True)
             ctx.exit(e.exit_code)
         except (click.ClickException, click.exceptions.Exit, click.Abort):
@@ -302,7 +303,7 @@ def _print_stored(led, stored, as_json: bool = False, key=None) -> None:
             sides = [s for s in ("axis", "allied") if not st.pbem or (key is not None and _own_side(st, key) == s)]
             lines += [(m.seq, text) for m in moved for text in unused_after(st, m.payload.get("step"), sides)]
     for seq, text in sorted(lines, key=lambda x: x[0]):
-        click.echo(f"[{seq}] {text}")
+        click.echo(f"[{seq}] {shown(text)}")
     return stored
 
 
@@ -313,6 +314,19 @@ def _own_side(st, key):
 
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_SHOWN = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")  # C0, DEL, C1, and the two Unicode line breaks
+
+
+def _echo_shown(text: str) -> None:
+    """A text view printed line by line with control characters escaped (names come from the card in the
+    log, which the other copy wrote)."""
+    click.echo("\n".join(shown(line) for line in text.split("\n")))
+
+
+def shown(text: str) -> str:
+    """Text as printed: control characters escaped (\\x1b, \\n), so that text from the other copy,
+    a bundle or a file forges no line and sends no escape code to the terminal (issue 25 item 12)."""
+    return _SHOWN.sub(lambda m: m.group().encode("unicode_escape").decode(), text)
 JSON_OPT = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 DICE_DR = click.option("--dice", help="The DR as rolled: W,C (white, colored). Omit: the ledger rolls.")
 DICE_DR1 = click.option("--dice", help="The dr as rolled: N. Omit: the ledger rolls.")
@@ -465,7 +479,7 @@ def status_dict(st) -> dict:
                 "cp": s.cp, "elr": s.elr, "san": s.san, "attack_option": s.attack, "fp": s.fp,
                 "patrols": s.patrols, "platoons": s.platoons, "tvp_total": s.tvp_total,
                 # ruling R47: CP this copy cannot know (the side's 2.1 CP DR is sealed)
-                **({"cp": None, "sealed": True} if st.pbem and st.pbem.get("cp_sealed", {}).get(side) else {}),
+                **({"cp": None, "sealed": True} if seal.cp_hidden(st, side) else {}),
             }
             for side, s in st.sides.items()
         },
@@ -509,7 +523,7 @@ def status(ctx, as_json):
     if as_json:
         _echo_json(d)
         return
-    click.echo(status_text(d), nl=False)
+    _echo_shown(status_text({**d, "campaign": shown(d["campaign"])}).rstrip("\n"))
 
 
 def status_text(d: dict) -> str:
@@ -617,7 +631,7 @@ def log(ctx, as_json):
                     out.append(orjson.dumps(line).decode())
                 else:
                     mark = " (undone)" if seq in undone else ""
-                    out.append(f"{seq:>5} ff{ff} {step:>5}  {said}{mark}")
+                    out.append(f"{seq:>5} ff{ff} {step:>5}  {shown(said)}{mark}")
             out.append("")
             click.echo("\n".join(out), nl=False)
     finally:
@@ -688,7 +702,7 @@ def _refresh_snapshot(path: str, st, head: tuple) -> None:
     except BadInput:
         return
     try:
-        if head[0] == st.seq:
+        if head[0] == st.seq and not seal.opened_secrets(st):  # the player's own secrets stay out of it
             w.store.put_snapshot(head[0], head[1], snapshot.dump_split(st, w.store.cold_token()))
     except BadInput:
         pass
@@ -728,9 +742,9 @@ def audit(ctx, as_json, witnesses, against):
         _echo_json(report)
     else:
         for f in report["findings"]:
-            click.echo(f"FINDING seq {f['seq']} [{f['rule']}]: {f['what']}")
+            click.echo(f"FINDING seq {f['seq']} [{f['rule']}]: {shown(f['what'])}")
         for n in report["notes"]:
-            click.echo(f"note seq {n['seq']}: {n['what']}")
+            click.echo(f"note seq {n['seq']}: {shown(n['what'])}")
         dice = report.get("dice")
         if dice:
             click.echo(f"dice: {dice['shown']}, policy {dice['policy']}; " + _counts("rolls", dice["rolls"])
@@ -820,6 +834,22 @@ def _signer(row) -> str:
     return orjson.loads(row[6]).get("side", "?") if row[2] == "head_signed" else "nobody"
 
 
+def _checked_text(b):
+    """The bundle, if what the other side typed passes the command line's text checks (issue 25 item 12):
+    every command and payload, the card of row 1 too (its names reach every view); BadInput otherwise."""
+    from projections.transfer import typed_text
+
+    for row in b.rows:
+        try:
+            bad = (row[8] is not None and typed_text(orjson.loads(row[8]))) or typed_text(orjson.loads(row[6]))
+        except RecursionError:
+            raise BadInput(f"row {row[0]} of the bundle: nested too deep to be a row of the log") from None
+        if bad:
+            raise BadInput(f"row {row[0]} of the bundle: a command's text holds control characters (newlines,"
+                           " escape codes): the command line refuses them; refused")
+    return b
+
+
 @main.command()
 @click.argument("path", metavar="FILE")
 @click.pass_context
@@ -828,7 +858,7 @@ def receive(ctx, path):
     from events import bundle as bundles
     from projections.audit import audit_store, audit_tail
 
-    b = bundles.read(path)
+    b = _checked_text(bundles.read(path))
     start = _head(_db(ctx))
     n = Ledger.receive(_db(ctx), b, audit_store, audit_tail)
     if n == 0:
@@ -841,7 +871,7 @@ def receive(ctx, path):
             from cg.pbem import pending_items
 
             for item in pending_items(led.state(lazy=True)):
-                click.echo(f"  owed: {item['what']}")
+                click.echo(f"  owed: {shown(item['what'])}")
         finally:
             led.close()
 
@@ -880,7 +910,7 @@ def _bundles_in(where: str) -> list:
     from events import bundle as bundles
     from projections import medium
 
-    return [(p, bundles.read(p)) for p in medium.bundle_files(where)]
+    return [(p, _checked_text(bundles.read(p))) for p in medium.bundle_files(where)]
 
 
 def _sync_take(ctx, where: str, key) -> None:
@@ -1030,12 +1060,25 @@ def _sync_send(ctx, where: str, git: bool, key) -> None:
 @click.pass_context
 def reveal(ctx, as_json):
     """Play by email: reveal this side's answered two-party dice; each committed command is decided."""
+    _player_run(ctx, Ledger.reveal, as_json)
+
+
+def _player_run(ctx, method, as_json: bool) -> None:
+    """A play-by-email command the ledger makes from the player's key (reveal, claim), printed."""
     led = Ledger(_db(ctx), write=True, key=lambda: _key(ctx))
     try:
-        stored = led.reveal(_key(ctx))
+        stored = method(led, _key(ctx))
     finally:
         led.close()
     _print_stored(led, stored, as_json)
+
+
+@main.command()
+@JSON_OPT
+@click.pass_context
+def claim(ctx, as_json):
+    """Play by email: decide the two-party dice the other side withheld past its next bundle (ruling R67)."""
+    _player_run(ctx, Ledger.claim, as_json)
 
 
 @main.command()
@@ -1095,7 +1138,7 @@ def roster(ctx, as_json, at):
     if as_json:  # the rows, their totals and the CG's verdict (contract: victory, ruling R74)
         _echo_json({"rows": rows, "totals": roster_totals(rows), "victory": verdict.victory(st)})
     else:
-        click.echo(roster_text(st, rows) + "\n" + verdict.victory_line(st))
+        _echo_shown(roster_text(st, rows) + "\n" + verdict.victory_line(st))
 
 
 @main.command()
@@ -1127,7 +1170,7 @@ def purchases(ctx, side, as_json, reveal, viewer, at):
     if as_json:
         _echo_json({"purchases": rows, "fortifications": forts})
     else:
-        click.echo(purchase_text(rows, forts))
+        _echo_shown(purchase_text(rows, forts))
 
 
 @main.command()
@@ -1147,7 +1190,7 @@ def oob(ctx, side, as_json, at):
     if as_json:
         _echo_json(rows)
     else:
-        click.echo(oob_text(rows))
+        _echo_shown(oob_text(rows))
 
 
 @main.command("map")
@@ -1167,7 +1210,7 @@ def map_(ctx, as_json, svg, at):
     if as_json:
         _echo_json(map_json(st))
     elif not svg:
-        click.echo(map_text(st))
+        _echo_shown(map_text(st))
 
 
 @main.command()

@@ -772,6 +772,13 @@ def _clear(st, p):
 @on("head_signed")
 def _head_signed(st, p):
     st.pbem["signed"][p["side"]] = [p["seq"], p["hash"]]
+    if st.pbem["requests"]:
+        from cg.revision import on as rev_on
+
+        if rev_on(st, "two_party_order"):  # ruling R67: signed over an answer it has not revealed: withheld
+            for r in st.pbem["requests"].values():
+                if r["side"] == p["side"] and r["answer"] is not None:
+                    r["withheld"] = True
 
 
 @on("dice_committed")

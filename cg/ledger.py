@@ -218,7 +218,13 @@ class Ledger:
         if st.seq != head_seq:
             st = self.state(use_snapshot=False)
         if st.pbem is not None:
-            cmd = _by_key(st, cmd, key)
+            given, cmd = cmd, _by_key(st, cmd, key)
+            if cmd.get("name") in ("next", "confirm") and seal.owes_attack_seal(st, cmd["by"]):
+                prop = st.pbem.get("proposal")
+                if cmd["name"] == "next" or (prop and prop["command"].get("name") == "next"):
+                    # 2.3 left: this side's sealed "no" Attack Option first, unless it sealed a yes (issue 25 item 10)
+                    made = self.run({"name": "attack", "side": cmd["by"], "none": True}, key)
+                    return made + self.run(given, key)
 
         def history():
             recs = list(self.records())
@@ -266,7 +272,9 @@ class Ledger:
                 with seal.viewing(self.opener()):
                     st = fold(recs)
                 refresh = True
-        snap = (lambda _seq, _h: snapshot.dump_split(st, self.store.cold_token())) if refresh else None
+        # a state with the player's own seals open is his alone: never stored (issue 25 item 13)
+        snap = (lambda _seq, _h: snapshot.dump_split(st, self.store.cold_token())) \
+            if refresh and not seal.opened_secrets(st) else None
         stored = self.store.append(head_seq, new, command=cmd, snapshot=snap)
         self.state_after = st  # the state after the command, until this Ledger's next run folds on from it
         if stored:
@@ -297,6 +305,9 @@ class Ledger:
 
         st, by = self._player(key)
         out = []
+        if pbem.open_requests(st, side=by, answered=True):  # ruling R67: a signature over an answer not
+            out += self.reveal(key)  # revealed withholds it; the ledger reveals first
+            st = self.state(lazy=True)
         for commit, r in pbem.open_requests(st, answered=False):
             if r["side"] != by:
                 out += self.run({"name": "answer", "request": commit, "value": pbem.answer_value()}, key)
@@ -339,6 +350,21 @@ class Ledger:
         st, by = self._player(key)
         h = st.pbem["signed"]["allied" if by == "axis" else "axis"]
         return 0 if h is None else min(h[0] + 1, self.store.head()[0])
+
+    def claim(self, key) -> list:
+        """Ruling R67: claim every two-party roll the other side withheld (decided from this side's answer)."""
+        from cg import pbem
+        from events.errors import Refused
+
+        st, by = self._player(key)
+        owed = pbem.claimable(st, by)
+        if not owed:
+            raise Refused(f"{by} has nothing to claim: the other side has withheld no two-party dice (it signs"
+                          " a head after the answer without revealing)", "pbem", st.step)
+        out = []
+        for commit, _r in owed:
+            out += self.run({"name": "claim", "request": commit}, key)
+        return out
 
     def bundle_rows(self, since: int) -> tuple[list, str]:
         """The rows after `since` and the hash of row 1 (the campaign's name in a bundle)."""
@@ -517,7 +543,7 @@ def _by_key(st, cmd: dict, key) -> dict:
     if by is None:
         raise Refused("the key given is neither side's key of this campaign", "pbem", st.step)
     cmd = {**cmd, "by": by}
-    if pbem.two_party(st) and cmd.get("name") not in ("sign", "answer", "reveal", "reject"):
+    if pbem.two_party(st) and cmd.get("name") not in ("sign", "answer", "reveal", "reject", "claim"):
         nonce = pbem.new_nonce()
         cmd["nonce"], cmd["commit"] = nonce, pbem.commitment(pbem.commit_value(key, nonce))
     return cmd

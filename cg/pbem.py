@@ -146,7 +146,9 @@ def settings(axis_key: str | None, allied_key: str | None, policy: str | None, s
     if keys["axis"] == keys["allied"]:
         raise BadInput("--axis-key and --allied-key are the same key: each player makes his own")
     # ruling R47: what PL makes secret is sealed (cg/seal.py); a campaign started before it was not
-    return {"keys": keys, "dice_policy": policy or "any", "sealed": sealed}
+    # issue 25 item 9: a keyed campaign rolls two-party unless asked otherwise; the roller's own dice
+    # (`any`) let a player restore a copy and roll again, and the other copy cannot tell
+    return {"keys": keys, "dice_policy": policy or "two-party", "sealed": sealed}
 
 
 def state_of(started: dict | None) -> dict | None:
@@ -170,13 +172,18 @@ def two_party(st) -> bool:
 
 # ---- who may act ---------------------------------------------------------------------------------
 
-OWN = ("sign", "answer", "reveal", "confirm", "reject", "seal", "unseal")  # the play-by-email commands themselves
+# the play-by-email commands themselves
+OWN = ("sign", "answer", "reveal", "confirm", "reject", "seal", "unseal", "claim")
 BUNDLING = ("sign", "answer", "reveal", "unseal")  # what a side may do while a proposal awaits an answer
 
 # Shared facts (ruling R45): what both sides own is proposed by one and takes effect when the other
 # confirms it. The firefight's end (2.9: CVP, control, losses), the 2.41 determination, and leaving a
 # step where both sides act: every step where a command for a side is accepted.
 SHARED = ("end", "determine")
+# issue 25 item 8 (rules revision 3, switch shared_facts, ruling R68): every other command that changes
+# what both sides share: the Redeployment Option, the terrain the campaign keeps, a unit's end position, the
+# rules revision, the weather and the night (ruling R45)
+SHARED_3 = ("option", "rubble", "flame", "position", "rules-upgrade", "weather", "night")
 SIDED = ("casualties", "encircled", "shock", "clear", "redeploy", "setup", "patrol", "patrol-return", "cp", "buy",
          "patrols", "attack", "oba", "leader", "fortify", "evacuate", "disease", "promote", "leaders", "harden",
          "repair", "recall", "elr")
@@ -219,7 +226,10 @@ def authorize(st, cmd: dict) -> None:
         if name == "confirm" and (prop or provisional(st))["side"] == by:
             raise Refused(f"{by} proposed it: the other side confirms it", "pbem", st.step)
     elif prop is not None and name not in BUNDLING and not cmd.get("confirmed") and not _acts_meanwhile(st, prop, by) \
-            and not (name == "seal" and cmd.get("closes")):  # a sealed reveal is a reveal (ruling R71)
+            and not (name == "seal" and cmd.get("closes")) \
+            and not (name == "attack" and cmd.get("none")) \
+            and not (name == "seal" and cmd.get("what") == "attack"):  # a sealed reveal is a reveal (ruling R71);
+        # the sealed "no" Attack Option made as 2.3 is left (ruling R69, seal.kind)
         other = "allied" if prop["side"] == "axis" else "axis"
         raise Refused(f"{prop['side']}'s proposal ({prop['command'].get('name')}) awaits {other}'s answer first"
                       " (plcg confirm, or plcg reject --reason TEXT)", "pbem", st.step)
@@ -285,6 +295,24 @@ def two_party_die(a: str, b: str, commit: str, index: int, die: int) -> int:
     """One die of roll `index` of a committed command: sha256 of both values and the roll's place."""
     digest = hashlib.sha256(f"{a}:{b}:{commit}:{index}:{die}".encode()).digest()
     return int.from_bytes(digest[:8], "big") % 6 + 1  # 2**64 % 6 bias < 1e-18, as the seeded roller
+
+
+def check_order(st, by: str, commit: str) -> None:
+    """Ruling R67: `by` reveals its two-party dice in the order it committed to them: the first
+    still open decides, a later one cannot be revealed before it (no choosing among outcomes)."""
+    from cg.revision import on
+
+    first = next((c for c, r in st.pbem["requests"].items() if r["side"] == by), None)
+    if first is not None and first != commit and on(st, "two_party_order"):
+        raise Refused(f"{by} reveals two-party dice {commit[:8]} before {first[:8]}, committed earlier:"
+                      " reveals go in the order committed (ruling R67)", "pbem", st.step)
+
+
+def claimable(st, by: str) -> list[tuple[str, dict]]:
+    """Ruling R67: the other side's two-party dice that `by` answered and the committer withheld (it
+    signed a head after the answer without revealing): `by` may claim them."""
+    return [(c, r) for c, r in st.pbem["requests"].items()
+            if r["side"] != by and r["answer"] is not None and r.get("withheld")]
 
 
 def open_requests(st, side: str | None = None, answered: bool | None = None) -> list[tuple[str, dict]]:

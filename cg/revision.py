@@ -112,6 +112,16 @@ SWITCHES: dict[str, tuple[int, str]] = {
                      "other side still owes something, `next` is proposed and the other side acts meanwhile, its "
                      "own `next` confirming it (a proposed end or determination too); a determination without "
                      "dice is decided at once"),
+    # play by email (issue 25, items 6-14)
+    "shared_facts": (3, "play by email (ruling R45): option, rubble, flame, position, rules-upgrade, a typed "
+                        "weather and night are shared facts: proposed by one side, in effect when the other confirms them"),
+    "two_party_order": (3, "play by email, two-party dice (ruling R67): one open commitment per command and side, "
+                           "reveals in the order committed; a reveal withheld past the committer's next signature "
+                           "may be claimed by the other side (`plcg claim`)"),
+    "attack_seal": (3, "play by email, sealed secrets (ruling R47): every side seals its Attack Option choice, yes "
+                       "or no, at 2.3 of a firefight after the first (a seal of its own kind) and opens it at 2.4"),
+    "sign_once": (3, "play by email: a side's signature over nothing new (the head is its own signature) is "
+                     "refused"),
 }
 
 

@@ -42,7 +42,32 @@ SECRET_STEPS = ("2.1", "2.3", "3.44")
 # (everyone knows a side rolls its CP), hidden for the purchases
 WHAT = {"cp": "cp", "buy": "purchase", "patrols": "purchase", "attack": "purchase", "fortify": "purchase",
         "oba": "purchase", "leader": "purchase", "promote": "promote", "harden": "harden"}
-WHAT_AT = {"2.1": ("cp",), "2.3": ("purchase",), "3.44": ("promote", "harden")}
+WHAT_AT = {"2.1": ("cp",), "2.3": ("purchase", "attack"), "3.44": ("promote", "harden")}
+
+
+def kind(st, name: str | None) -> str | None:
+    """What a sealed command of this name is publicly. Rules revision 3 (switch attack_seal, ruling R69,
+    issue 25 item 10): the Attack Option is a seal of its own kind, `attack`, which every side makes at 2.3 of a
+    firefight after the first, yes (`attack SIDE`) or no (the ledger's `attack SIDE` with `none`), and
+    opens at 2.4: both copies can tell that the reveal holds it."""
+    if name == "attack" and attack_seal(st):
+        return "attack"
+    return WHAT.get(name)
+
+
+def attack_seal(st) -> bool:
+    from cg.revision import on
+
+    return sealing(st) and on(st, "attack_seal")
+
+
+def owes_attack_seal(st, side: str) -> bool:
+    """Whether `side` must still make its yes/no Attack Option seal before 2.3 is left."""
+    if not attack_seal(st) or st.step != "2.3" or st.initial:
+        return False
+    return not any(r["side"] == side and r["what"] == "attack" and r["ff"] == st.firefight
+                   for r in st.pbem["seals"].values()) \
+        and f"{st.firefight}:2.4:{side}" not in st.pbem["points"]
 POINTS = ("2.4", "2.6", "3.44", "end")
 PUB_PREFIX = "ed25519:"  # a public key as one line
 
@@ -75,11 +100,25 @@ def _box_key(sk, nonce: str) -> bytes:
     return hmac.new(raw_private(sk), f"plcg seal {nonce}".encode(), hashlib.sha256).digest()
 
 
+BOX_CLASS = 1024  # bytes: every opening is padded to this, or to the next power of two above it
+
+
+def padded(text: bytes) -> bytes:
+    """The opening's JSON padded with spaces (JSON's own whitespace: it opens as before) to its size
+    class: a box's length tells nothing the rules keep secret (issue 25 item 7: an Attack Option was
+    the only box under 221 bytes, the CP DR boxes narrowed the CP gained). Every opening the ledger
+    makes fits the first class; a larger one shows only that it is larger."""
+    size = BOX_CLASS
+    while size < len(text):
+        size *= 2
+    return text + b" " * (size - len(text))
+
+
 def seal_box(sk, nonce: str, opening: dict) -> str:
     from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
     # a fresh key per nonce, used once: the all-zero AEAD nonce is safe
-    return ChaCha20Poly1305(_box_key(sk, nonce)).encrypt(b"\0" * 12, canonical(opening), None).hex()
+    return ChaCha20Poly1305(_box_key(sk, nonce)).encrypt(b"\0" * 12, padded(canonical(opening)), None).hex()
 
 
 def open_box(sk, nonce: str, box: str) -> dict | None:
@@ -134,15 +173,15 @@ def sealing(st) -> bool:
 def secret(st, cmd: dict, events: list) -> str | None:
     """What `cmd` (a keyed command, `by` set, decided to `events`) is publicly when it is sealed in this
     campaign at this step; None: it is not sealed."""
-    if not sealing(st) or st.step not in SECRET_STEPS or not events:
+    if not sealing(st) or st.step not in SECRET_STEPS or not (events or cmd.get("none")):
         return None
     name = cmd.get("name")
     if name == "reveal":  # two-party dice of a secret roll: revealing them shows the result
         r = st.pbem["requests"].get(cmd.get("request"))
         name = ((r or {}).get("command") or {}).get("name")
-    elif events[0].TYPE == "dice_committed" and name in ("cp", "promote"):
+    elif events and events[0].TYPE == "dice_committed" and name in ("cp", "promote"):
         return None  # the roll itself is no secret (the rules owe it); its result is, at the reveal
-    what = WHAT.get(name)
+    what = kind(st, name)
     if what is None or what not in WHAT_AT[st.step] or cmd.get("generated"):
         return None
     return what
@@ -281,6 +320,22 @@ def cp_unknown(st, side: str) -> bool:
     return st.pbem is not None and bool(st.pbem.get("cp_sealed", {}).get(side))
 
 
+def cp_hidden(st, side: str) -> bool:
+    """This view does not know the side's CP in hand: its CP DR is sealed, or a purchase of its that
+    this view cannot open is (the CP it spent). Shown as sealed, never as a figure (issue 25 item 13)."""
+    if st.pbem is None:
+        return False
+    return cp_unknown(st, side) or any(r["side"] == side and r["what"] in ("purchase", "attack") and not r["opened"]
+                                       for r in st.pbem.get("seals", {}).values())
+
+
+def opened_secrets(st) -> bool:
+    """Whether the state holds a seal opened by the viewer's key and not revealed yet: such a state is
+    the player's alone and is never stored as a snapshot (a copy handed over for `audit --against`
+    would show it; issue 25 item 13)."""
+    return st.pbem is not None and any(r["opened"] for r in st.pbem.get("seals", {}).values())
+
+
 def unknown_figures(st) -> set[tuple[int, str, str]]:
     """(firefight, side, figure) this view cannot know (ruling R47): cp_gained of a sealed CP DR,
     cp_spent of a firefight with a sealed purchase, cp_left from the first of either on."""
@@ -289,7 +344,7 @@ def unknown_figures(st) -> set[tuple[int, str, str]]:
         return out
     last = len(st.firefights)
     for r in st.pbem.get("seals", {}).values():
-        if r["opened"] or r["what"] not in ("cp", "purchase"):
+        if r["opened"] or r["what"] not in ("cp", "purchase", "attack"):
             continue
         out.add((r["ff"], r["side"], "cp_gained" if r["what"] == "cp" else "cp_spent"))
         out |= {(n, r["side"], "cp_left") for n in range(r["ff"], last + 1)}
@@ -310,7 +365,7 @@ def owed(st, side: str) -> str | None:
         return None
     if st.ended:
         return "end" if _unrevealed(st, side) else None
-    if st.step == "2.4" and _unrevealed(st, side, ("purchase",), st.firefight) \
+    if st.step == "2.4" and _unrevealed(st, side, ("attack",) if attack_seal(st) else ("purchase",), st.firefight) \
             and f"{st.firefight}:2.4:{side}" not in st.pbem["points"]:
         return "2.4"
     if st.step == "2.6" and _unrevealed(st, side, ("purchase",)):
@@ -324,6 +379,8 @@ def due(st, side: str, point: str, openable) -> list[str]:
     """The commitments `side` reveals at `point`, as its own copy knows them (openable(c) -> opening)."""
     if point == "end":
         return [c for c, _ in _unrevealed(st, side)]
+    if point == "2.4" and attack_seal(st):  # the yes/no seal: public, so both copies know what is due
+        return [c for c, _ in _unrevealed(st, side, ("attack",), st.firefight)]
     if point == "2.4":
         out = []
         for c, _ in _unrevealed(st, side, ("purchase",), st.firefight):
@@ -341,6 +398,14 @@ def check_owed(st, cmd: dict) -> None:
     if not sealing(st):
         return
     name = cmd.get("name")
+    if name in ("next", "confirm") and st.step == "2.3":
+        prop = st.pbem.get("proposal")
+        sides = (cmd.get("by"),) if name == "next" else \
+            ("axis", "allied") if prop and prop["command"].get("name") == "next" else ()
+        for side in sides:
+            if owes_attack_seal(st, side):
+                raise Refused(f"{side} owes its sealed Attack Option choice, yes or no, before 2.3 is left (2.4"
+                              " opens it)", "2.4", st.step)
     if name not in ("determine", "next", "setup", "moves-first") or st.step not in ("2.4", "2.6", "3.44"):
         return  # asked of every command: what blocks is a handful of commands at three steps
     for side in ("axis", "allied"):
@@ -393,7 +458,7 @@ def check_unseal(st, cmd: dict, opened) -> None:
         if not isinstance(op.get("command"), dict) or op["command"].get("by") != by:
             raise Refused(f"{by}'s opening of {c[:8]} holds a command that is not its own", "pbem", st.step)
         given[c] = op
-    if point == "2.4":
+    if point == "2.4" and not attack_seal(st):
         for c, op in given.items():
             if op["command"].get("name") != "attack":
                 raise Refused(f"2.4 reveals the Attack Option only: {c[:8]} is a {op['command'].get('name')}",

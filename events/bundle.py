@@ -64,15 +64,51 @@ def write(path: str, rows: list[tuple], since: int, campaign: str, protected: di
     return b
 
 
-def read(path: str) -> Bundle:
-    """The bundle in `path`, checked for form and hashes; BadInput (exit 2) with the reason."""
+MAX_BUNDLE = 2**28  # bytes: a whole CG since seq 1 bundles to far less (bench: a few MB)
+MAX_LINE = 8 * 2**20  # bytes of one row: the first (the whole CG Card) is the longest, far below
+
+
+def _read_bounded(path: str) -> bytes:
+    """The bytes of the bundle at `path`, as `import` reads a log: a regular file only (a device, a
+    FIFO or a directory is refused before a byte is read, O_NONBLOCK: a FIFO does not hang the open),
+    no more than MAX_BUNDLE bytes, no line longer than MAX_LINE."""
+    import os
+    import stat
+
     try:
-        with open(path, "rb") as f:
-            data = f.read()
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as e:
         raise BadInput(f"cannot read bundle {path}: {e.strerror}") from None
-    if data[:2] == GZIP_MAGIC:
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise BadInput(f"{path} is not a regular file: a bundle is a file `plcg bundle` wrote")
+        if info.st_size > MAX_BUNDLE:
+            raise BadInput(f"{path}: {info.st_size // 2**20} MB, more than a plcg bundle can be"
+                           f" ({MAX_BUNDLE // 2**20} MB)")
+        with os.fdopen(os.dup(fd), "rb") as f:
+            data = f.read(MAX_BUNDLE + 1)  # a file that grows while read stops at the bound
+    except OSError as e:
+        raise BadInput(f"cannot read bundle {path}: {e.strerror}") from None
+    finally:
+        os.close(fd)
+    if len(data) > MAX_BUNDLE:
+        raise BadInput(f"{path}: more than a plcg bundle can be ({MAX_BUNDLE // 2**20} MB)")
+    if data[:2] == GZIP_MAGIC:  # issue 26: compressed; inflated to MAX_BUNDLE at the most
         data = _inflate(path, data)
+    start = 0
+    while start < len(data):
+        end = data.find(b"\n", start)
+        end = len(data) if end < 0 else end
+        if end - start > MAX_LINE:
+            raise BadInput(f"{path}: a line longer than {MAX_LINE // 2**20} MB: not a plcg bundle")
+        start = end + 1
+    return data
+
+
+def read(path: str) -> Bundle:
+    """The bundle in `path`, checked for form and hashes; BadInput (exit 2) with the reason."""
+    data = _read_bounded(path)
     lines = data.splitlines()
     try:
         header = orjson.loads(lines[0]) if lines else None

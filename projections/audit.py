@@ -179,7 +179,8 @@ class _Dice:
     def report(self) -> dict:
         mode = self.first.get("dice") or "seeded"  # a campaign started before the key was recorded was seeded
         return {"roller": mode, "shown": "seeded (predictable)" if mode == "seeded" else "ledger (unforeseeable)",
-                "policy": self.first.get("dice_policy") or "any", "rolls": self.rolls, "rerolls": self.again}
+                "policy": (self.first.get("pbem") or {}).get("dice_policy") or self.first.get("dice_policy") or "any",
+                "rolls": self.rolls, "rerolls": self.again}
 
 
 class _Reader:

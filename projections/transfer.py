@@ -95,6 +95,9 @@ def _typed_text(v) -> bool:
     return False
 
 
+typed_text = _typed_text  # `plcg receive` checks a bundle's rows as import checks a log's (issue 25 item 12)
+
+
 def parse_lines(file: str, lines) -> Iterator[tuple[int, dict]]:
     """(line number, event dict) for every line, checked for form and order; BadInput naming the line.
     `lines`: the text, or (line number, text) pairs (_lines)."""

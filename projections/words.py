@@ -161,11 +161,13 @@ def _summary(etype: str, p: dict) -> str:
                f" {s}'s reveal, after the other side's answer"
     if etype == "dice_answered":
         return f"{s} answered two-party dice {p['request'][:8]}"
+    if etype == "dice_revealed" and p.get("value") == "withheld":
+        return f"{s} claimed two-party dice {p['request'][:8]}, withheld by the other side (ruling R67)"
     if etype == "dice_revealed":
         return f"{s} revealed two-party dice {p['request'][:8]}"
     if etype == "sealed":  # ruling R47
         what = {"cp": "its CP DR (2.1)", "purchase": "a purchase (2.3)", "promote": "its promotion dr (3.44)",
-                "harden": "a hardening (3.44)"}.get(p["what"], p["what"])
+                "harden": "a hardening (3.44)", "attack": "its Attack Option choice, yes or no (2.3)"}.get(p["what"], p["what"])
         return f"{s} sealed {what} ({p['commitment'][:8]})"
     if etype == "seals_revealed":
         n = len(p["openings"])

@@ -204,6 +204,11 @@ def _shared(st: CampaignState, cmd: dict) -> bool:
         if both is None:
             both = _BOTH_ACT[st.step] = any(st.step in STEPS_OF.get(n, ()) for n in pbem.SIDED)
         return both
+    if name in pbem.SHARED_3:  # ruling R68
+        from cg.revision import on
+
+        # the card's weather (no TEXT) is nobody's choice: only a weather a side types is proposed
+        return on(st, "shared_facts") and (name != "weather" or bool(cmd.get("text")))
     return name in pbem.SHARED
 
 
@@ -223,6 +228,12 @@ def pbem_commit(state: CampaignState, cmd: dict) -> list:
         raise BadInput(f"{cmd.get('name')}: two-party dice need a fresh commitment (the ledger makes it"
                        " from --key)")
     command = {k: v for k, v in cmd.items() if k not in ("commit", "nonce")}
+    from cg.revision import on
+
+    if on(state, "two_party_order") and any(r["side"] == cmd["by"] and r["command"] == command
+                                            for r in state.pbem["requests"].values()):
+        raise Refused(f"{cmd.get('name')}: {cmd['by']} is committed to these two-party dice already; one open"
+                      " commitment per command (ruling R67)", "pbem", state.step)
     return [DiceCommitted(side=cmd["by"], command=command, commit=commit, nonce=nonce)]
 
 

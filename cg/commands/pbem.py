@@ -9,6 +9,7 @@ from __future__ import annotations
 import attrs
 
 from cg import pbem, seal
+from cg.revision import on
 from cg.commands.base import Ctx, HANDLERS, command, decide
 from events.errors import BadInput, Refused
 from events.types import (DiceAnswered, DiceRevealed, FactConfirmed, FactProposed, FactRejected, HeadSigned, Sealed,
@@ -28,6 +29,9 @@ def _sign(ctx: Ctx, cmd: dict):
     if seq != ctx.base_seq - 1:
         raise Refused(f"{by}'s signature is over row {seq}, not the head it follows ({ctx.base_seq - 1})",
                       "pbem", st.step)
+    mine = st.pbem["signed"][by]
+    if mine is not None and mine[0] == seq - 1 and on(st, "sign_once"):  # the head is its own signature
+        raise Refused(f"{by} signed row {seq} already: a signature over nothing new is refused", "pbem", st.step)
     if not ctx.covered and not pbem.verify_head(st.pbem["keys"][by], seq, h, sig):
         raise Refused(f"the signature of row {seq} is not {by}'s key's", "pbem", st.step)
     ack = st.pbem["signed"][_other(by)]
@@ -58,6 +62,13 @@ def _reveal(ctx: Ctx, cmd: dict):
         raise Refused(f"{_other(by)} has not answered {by}'s two-party dice {commit[:8]} yet", "pbem", st.step)
     if not isinstance(value, str) or pbem.commitment(value) != commit:
         raise Refused(f"{by}'s revealed value does not match its commitment {commit[:8]}", "pbem", st.step)
+    pbem.check_order(st, by, commit)
+    return _decided(ctx, r, by, commit, value)
+
+
+def _decided(ctx: Ctx, r: dict, by: str, commit: str, value: str) -> list:
+    """A committed command decided with the dice `value` and the answer make (a reveal, or a claim)."""
+    st = ctx.state
     inner = dict(r["command"])
     handler = HANDLERS[inner["name"]]
     try:
@@ -65,6 +76,25 @@ def _reveal(ctx: Ctx, cmd: dict):
     except Refused as e:  # e.g. the same roll committed twice: the second is refused, its dice spent
         return [DiceRevealed(side=by, request=commit, value=value, refused=str(e))]
     return [DiceRevealed(side=by, request=commit, value=value), *events]
+
+
+WITHHELD = "withheld"  # the committer's value in a claimed roll (ruling R67): the dice come from the answer
+
+
+@command("claim", "*")
+def _claim(ctx: Ctx, cmd: dict):
+    """Ruling R67: the other side withheld its reveal past its next signature; `by` claims the roll:
+    the command is decided with dice from `by`'s answer alone."""
+    st = ctx.state
+    by, commit = cmd["by"], cmd.get("request")
+    r = st.pbem["requests"].get(commit) if isinstance(commit, str) else None
+    if not on(st, "two_party_order") or r is None or (commit, r) not in pbem.claimable(st, by):
+        raise Refused(f"{by} claims two-party dice {str(commit)[:8]} that the other side has not withheld (it"
+                      " signed no head after the answer without revealing)", "pbem", st.step)
+    if r["command"].get("name") == "sealed":
+        raise Refused(f"two-party dice {commit[:8]} are for a sealed command: only its side can decide it",
+                      "pbem", st.step)
+    return _decided(ctx, r, by, commit, WITHHELD)
 
 
 @command("seal", "*")  # a secret step only: checked below
@@ -80,15 +110,19 @@ def _seal(ctx: Ctx, cmd: dict):
     if not all(isinstance(x, str) and x for x in (what, c, nonce, box)) or \
             any(x is not None and not isinstance(x, str) for x in (opens, closes)):
         raise BadInput("seal: what, commitment, nonce and box are needed")
-    if what not in seal.WHAT_AT.get(st.step, ()):
+    if what not in seal.WHAT_AT.get(st.step, ()) or (what == "attack" and not seal.attack_seal(st)):
         raise Refused(f"{by} seals a {what} at step {st.step}: only 2.1 (cp), 2.3 (purchase) and 3.44 (promote,"
                       " harden) hold secrets", "pbem", st.step)
     if c in st.pbem["seals"]:
         raise Refused(f"the seal {c[:8]} is in the log already", "pbem", st.step)
+    if what == "attack" and not seal.owes_attack_seal(st, by):  # one yes/no Attack Option seal (issue 25 item 10)
+        raise Refused(f"{by} has sealed its Attack Option choice for firefight {st.firefight} already (or the"
+                      " card assigns this firefight's ATTACKER, ruling R2)", "2.4", st.step)
     if closes is not None:
         r = st.pbem["requests"].get(closes)
         if r is None or r["side"] != by or r["answer"] is None:
             raise Refused(f"{by} seals the reveal of two-party dice {closes[:8]} it owes no reveal of", "pbem", st.step)
+        pbem.check_order(st, by, closes)
     if opens is not None and opens in st.pbem["requests"]:
         raise Refused(f"two-party dice {opens[:8]} are asked for already", "pbem", st.step)
     opening = seal.opening_of(c, {"side": by, "nonce": nonce, "box": box})
@@ -101,7 +135,7 @@ def _seal(ctx: Ctx, cmd: dict):
             if inner.get("request") != closes:
                 raise Refused(f"the seal {c[:8]} says it reveals {str(closes)[:8]}, its opening another", "pbem", st.step)
             name = ((st.pbem["requests"].get(closes) or {}).get("command") or {}).get("name")
-        if seal.WHAT.get(name) != what:
+        if seal.kind(st, name) != what:
             raise Refused(f"the seal {c[:8]} says it is a {what}, its opening is a {name}", "pbem", st.step)
         inner_events = decide(st, dict(inner), ctx.base_seq)  # refused: the rules refuse the command sealed
         from events.convert import unstructure  # lazy: as in cg.commands.base

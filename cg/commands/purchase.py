@@ -135,6 +135,10 @@ def _attack(ctx, cmd):
     if st.initial:
         raise Refused("the CG Card assigns the Initial Firefight's ATTACKER; no Attack Option is bought "
                       "(ruling R2)", "2.4", st.step)
+    if cmd.get("none"):  # the sealed "no" of play by email (cg/seal.py kind, issue 25 item 10): nothing bought
+        if not seal.attack_seal(st):
+            raise BadInput("attack: `none` is the sealed Attack Option choice of a campaign played by email")
+        return []
     if st.sides[side].attack:
         raise Refused(f"{side} already bought the Attack Option for firefight {st.firefight}", "2.4", st.step)
     cost = st.card.sides[side].attack_cost

@@ -31,8 +31,7 @@ class Game:
         self.db = {s: str(self.tmp / f"{s}.plcg") for s in OTHER}
         args = ["new", "--card", "sample", "--seed", seed, "--axis-key", self.pub["axis"],
                 "--allied-key", self.pub["allied"]]
-        if policy:
-            args += ["--dice-policy", policy]
+        args += ["--dice-policy", policy or "any"]  # None: the roller's own dice (a keyed campaign's default is two-party)
         if not sealed:  # open rosters: the tests that read the two-party dice and purchases in the clear
             args += ["--open-secrets"]
         r = cli_run(self.db["axis"], *args)

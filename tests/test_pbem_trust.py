@@ -1,0 +1,380 @@
+"""Play by email against an adversary (issue 25, items 6-14): what one player can do to the other's
+copy through bundles, and what the other copy shows. Each test is one attack, through the real
+command line and two copies (tests/helpers/pbem.py)."""
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from conftest import cli_run, rows
+from helpers.pbem import Game
+
+from events import bundle as bundles
+from test_pbem import bundle_lines, log, write_lines  # noqa: F401 (the two files read bundles alike)
+
+
+@pytest.fixture
+def free_game(workdir):
+    """Keys and signatures, the roller's own dice (--dice-policy any), open rosters."""
+    return Game(workdir, policy="any", sealed=False)
+
+
+# ---- item 11: receive reads a regular file, bounded ----------------------------------------------------
+
+def test_receive_reads_only_a_regular_file_of_bounded_size_and_lines(free_game, monkeypatch):
+    g = free_game
+    db = g.db["allied"]
+    before = rows(db)
+    zero = g.tmp / "zero.bundle"
+    os.symlink("/dev/zero", zero)  # would grow without end: refused before a byte is read
+    r = cli_run(db, "receive", zero)
+    assert r.code == 2 and "not a regular file" in r.err and r.err.count("\n") == 1
+    fifo = g.tmp / "fifo.bundle"
+    os.mkfifo(fifo)  # nobody writes it: the open must not hang
+    r = cli_run(db, "receive", fifo)
+    assert r.code == 2 and "not a regular file" in r.err
+    monkeypatch.setattr(bundles, "MAX_BUNDLE", 4096)
+    big = g.tmp / "big.bundle"
+    with open(big, "wb") as f:
+        f.truncate(4097)  # sparse: larger than the bound, nothing to read
+    r = cli_run(db, "receive", big)
+    assert r.code == 2 and "more than a plcg bundle can be" in r.err
+    monkeypatch.setattr(bundles, "MAX_BUNDLE", 2**28)
+    monkeypatch.setattr(bundles, "MAX_LINE", 1000)
+    long = g.tmp / "long.bundle"
+    long.write_bytes(b'{"plcg_bundle": 1}\n' + b"x" * 1001 + b"\n")
+    r = cli_run(db, "receive", long)
+    assert r.code == 2 and "line longer than" in r.err
+    assert rows(db) == before
+
+
+# ---- item 14: a signature over nothing new ---------------------------------------------------------------
+
+def test_a_signature_over_nothing_new_is_refused(free_game):
+    from cg import pbem
+    from cg.ledger import Ledger
+    from events.errors import Refused
+
+    g = free_game
+    g.do("axis", "weather")
+    g.bundle("axis", 0)  # the head is now axis's own signature
+    key = pbem.load_private(g.key["axis"])
+    led = Ledger(g.db["axis"], write=True, key=key)
+    try:
+        seq, h = led.store.head()
+        before = rows(g.db["axis"])
+        with pytest.raises(Refused, match="nothing new"):  # a client of its own making: one row per call
+            led.run({"name": "sign", "seq": seq, "hash": h, "sig": pbem.sign_head(key, seq, h)}, key)
+        assert rows(g.db["axis"]) == before
+    finally:
+        led.close()
+    again = g.bundle("axis", 0)  # the ledger's own bundle does not sign twice either
+    assert [x for x in bundle_lines(again)[1:] if x["type"] == "head_signed"][-1]["seq"] == seq
+
+
+# ---- item 9 and 13: a keyed campaign rolls two-party by default, and the audit says so ----------------
+
+def test_a_keyed_campaign_rolls_two_party_by_default_and_its_audit_names_the_policy(workdir):
+    pub = {}
+    for s in ("axis", "allied"):
+        r = cli_run(workdir / "k.plcg", "keys", "new", "-o", workdir / f"{s}.key")
+        pub[s] = r.out.strip()
+    db = workdir / "c.plcg"
+    r = cli_run(db, "new", "--card", "sample", "--axis-key", pub["axis"], "--allied-key", pub["allied"])
+    assert r.code == 0, r.err
+    st = json.loads(cli_run(db, "status", "--json").out)
+    assert st["pbem"]["dice_policy"] == "two-party" and "two-party" in st["dice_shown"]
+    assert cli_run(db, "--key", workdir / "axis.key", "weather").code == 0
+    assert cli_run(db, "--key", workdir / "axis.key", "next").code == 0
+    assert cli_run(db, "--key", workdir / "axis.key", "buy", "axis", "I1").code == 0
+    typed = cli_run(db, "--key", workdir / "axis.key", "leader", "axis", "I1-1", "--dice", "6,6")
+    assert typed.code == 3 and "dice-policy" in typed.err  # the roller cannot give his own dice
+    audit = cli_run(db, "audit")
+    assert audit.code == 0 and "policy two-party" in audit.out and "policy any" not in audit.out
+    assert json.loads(cli_run(db, "audit", "--json").out)["dice"]["policy"] == "two-party"
+
+
+# ---- item 12: text from the other side ------------------------------------------------------------------
+
+FORGED = "Clear\n   99 ff1   2.9  Allied conceded the CG\x1b[2J\u2028"
+
+
+def test_text_the_other_side_typed_is_checked_on_receive_and_escaped_in_every_output(free_game):
+    from cg import pbem
+    from cg.ledger import Ledger
+
+    g = free_game
+    key = pbem.load_private(g.key["axis"])
+    led = Ledger(g.db["axis"], write=True, key=key)
+    try:  # a client of the cheater's own making: the command line would refuse the text
+        led.run({"name": "weather", "text": FORGED}, key)
+    finally:
+        led.close()
+    path = g.bundle("axis", 0)
+    before = rows(g.db["allied"])
+    r = cli_run(g.db["allied"], "receive", path)
+    assert r.code == 2 and "control characters" in r.err and r.err.count("\n") == 1
+    assert rows(g.db["allied"]) == before
+    # what a copy holds already (an older release took it) is printed escaped: no forged line, no escape code
+    for args in (["log"], ["status"], ["audit"]):
+        out = cli_run(g.db["axis"], *args).out
+        assert "\x1b" not in out and "\u2028" not in out, args
+    lines = cli_run(g.db["axis"], "log").out.splitlines()
+    assert len(lines) == rows(g.db["axis"]) and not any(x.lstrip().startswith("99 ") for x in lines)
+    assert "\\x1b[2J" in "\n".join(lines)
+
+
+# ---- item 8: every command that changes what both sides share is a proposal -----------------------------
+
+def test_rubble_position_and_weather_given_by_one_side_wait_for_the_other_sides_confirm(free_game):
+    g = free_game
+    g.confirm = False
+    g.do("axis", "weather", "Clear")
+    assert g.state("axis").pbem["proposal"]["command"]["name"] == "weather"
+    g.send("axis")
+    assert g.cli("allied", "confirm").code == 0
+    g.confirm = True
+    g.play_to(1, "2.9", plan={(1, "2.3"): [("axis", ["buy", "axis", "I1"])]})
+    g.confirm = False
+    hx = "I5"
+    g.do("axis", "rubble", hx, "--kia", "6", "--dice", "1")
+    st = g.state("axis")
+    assert st.pbem["proposal"]["command"]["name"] == "rubble" and hx not in st.terrain
+    g.send("axis")
+    assert g.cli("allied", "reject", "--reason", "no such kill").code == 0
+    assert hx not in g.state("allied").terrain  # given alone, it never took effect
+    st = g.state("axis")
+    st.load_all()
+    unit = next(u.id for u in st.units.values() if u.side == "axis")
+    g.do("axis", "position", "axis", unit, "J5")
+    assert g.state("axis").pbem["proposal"]["command"]["name"] == "position"
+
+
+# ---- item 13: what the other copy shows, and what a stored snapshot holds -------------------------------
+
+@pytest.fixture
+def sealed(workdir):
+    """Keys, the roller's own dice, sealed secrets (ruling R47)."""
+    return Game(workdir, policy="any")
+
+
+def test_the_other_copy_shows_a_cp_spent_in_sealed_purchases_as_sealed_never_as_a_figure(sealed):
+    g = sealed
+    g.do("axis", "weather")
+    g.do("axis", "next")
+    g.do("axis", "buy", "axis", "I2")  # 7 of the Initial Firefight's 16 CP, sealed
+    g.send("axis")
+    theirs = json.loads(g.cli("allied", "status", "--json").out)["sides"]["axis"]
+    assert theirs["cp"] is None and theirs["sealed"] is True
+    text = g.cli("allied", "status").out
+    assert [line.split()[1] for line in text.splitlines() if line.startswith("axis ")] == ["seal"]
+    mine = json.loads(g.cli("axis", "status", "--json").out)["sides"]["axis"]
+    assert mine["cp"] == 9 and "sealed" not in mine  # his own copy, his own key: the figure
+
+
+def test_a_stored_snapshot_never_holds_a_seal_opened_by_the_players_key(sealed):
+    from cg import snapshot
+    from cg.ledger import Ledger
+
+    g = sealed
+    g.do("axis", "weather")
+    g.do("axis", "next")
+    g.do("axis", "buy", "axis", "I2")
+    assert g.cli("axis", "replay").code == 0  # with his key: his own seal opens in the fold
+    for _ in range(3):
+        g.cli("axis", "status")
+    led = Ledger(g.db["axis"])  # what anyone holding the file reads, without the key
+    try:
+        snap = led.store.snapshot()
+        st = snapshot.load(snap[2], led._card(), led._cold_part) if snap is not None else None
+    finally:
+        led.close()
+    assert st is None or not any(r["opened"] for r in st.pbem["seals"].values())
+    assert st is None or not st.purchases  # the purchase sealed is nowhere in it
+
+
+# ---- item 6: two-party dice cannot be chosen --------------------------------------------------------------
+
+@pytest.fixture
+def open_game(workdir):
+    """Two-party dice with open rosters: the dice's own mechanics read in the clear."""
+    return Game(workdir, sealed=False)
+
+
+def _requests(g, side):
+    return list(g.state(side).pbem["requests"])
+
+
+def _answered(g, *rgs: str) -> None:
+    """At 2.3 the axis player buys an I1 per leader roll, commits to each roll; the allied copy answers."""
+    g.play_to(1, "2.3")
+    for rg in rgs:
+        g.do("axis", "buy", "axis", "I1")
+    for rg in rgs:
+        assert g.cli("axis", "leader", "axis", rg).code == 0
+    g.send("axis")
+    g.send("allied")
+
+
+def test_one_open_commitment_per_command_and_reveals_in_the_order_committed(open_game):
+    from cg import pbem
+    from cg.ledger import Ledger
+    from events.errors import Refused
+
+    g = open_game
+    g.play_to(1, "2.3")
+    g.do("axis", "buy", "axis", "I1")
+    assert g.cli("axis", "leader", "axis", "I1-1").code == 0
+    again = g.cli("axis", "leader", "axis", "I1-1")  # a second look at the same roll
+    assert again.code == 3 and "one open commitment per command" in again.err and "R67" in again.err
+    assert g.cli("axis", "undo", "--reason", "test: start over").code == 0
+    _answered(g, "I1-1", "I1-2")  # both answered: the axis player can now compute both outcomes
+    first, second = _requests(g, "axis")
+    key = pbem.load_private(g.key["axis"])
+    led = Ledger(g.db["axis"], write=True, key=key)
+    try:
+        nonce = g.state("axis").pbem["requests"][second]["nonce"]
+        before = rows(g.db["axis"])
+        with pytest.raises(Refused, match="order committed"):  # a client of his own making reveals the later one
+            led.run({"name": "reveal", "request": second, "value": pbem.commit_value(key, nonce)}, key)
+        assert rows(g.db["axis"]) == before
+    finally:
+        led.close()
+    r = g.cli("axis", "reveal")  # the ledger's own reveal goes in order
+    assert r.code == 0 and r.out.index("I1-1") < r.out.index("I1-2")
+    assert cli_run(g.db["axis"], "audit").code == 0
+
+
+def test_a_withheld_reveal_may_be_claimed_by_the_other_side(open_game):
+    from cg import pbem
+    from cg.ledger import Ledger
+
+    g = open_game
+    _answered(g, "I1-1")
+    early = g.cli("allied", "claim")  # the axis player has not had his chance yet
+    assert early.code == 3 and "nothing to claim" in early.err
+    # the axis player computes the outcome, dislikes it, and bundles without revealing (his own client)
+    key = pbem.load_private(g.key["axis"])
+    led = Ledger(g.db["axis"], write=True, key=key)
+    try:
+        since = led.store.head()[0]
+        seq, h = led.store.head()
+        led.run({"name": "sign", "seq": seq, "hash": h, "sig": pbem.sign_head(key, seq, h)}, key)
+        rows_, campaign = led.bundle_rows(since)
+    finally:
+        led.close()
+    path = str(g.tmp / "withheld.bundle")
+    bundles.write(path, rows_, since, campaign)
+    assert cli_run(g.db["allied"], "receive", path).code == 0
+    st = json.loads(g.cli("allied", "status", "--json").out)
+    assert st["pbem"]["open_dice"] and not any(x["command"].startswith("plcg leader") for x in st["pending"])
+    c = g.cli("allied", "claim")
+    assert c.code == 0 and "claimed" in c.out and "withheld" in c.out, c.err
+    rolled = [x for x in log(g.db["allied"]) if x["type"] == "leader_rolled"][-1]
+    assert rolled["roll"]["source"] == "two-party"
+    assert not g.state("allied").pbem["requests"]
+    assert cli_run(g.db["allied"], "audit").code == 0
+    g.holder = "allied"
+    g.send("allied")  # the axis copy takes the claim: he is free to play on, the roll decided
+    assert not g.state("axis").pbem["requests"] and g.cli("axis", "buy", "axis", "I3").code == 0
+
+
+def test_a_bundle_reveals_the_dice_it_owes_before_it_signs(open_game):
+    g = open_game
+    _answered(g, "I1-1")
+    path = g.bundle("axis", 0)  # no `plcg reveal` first: the bundle would withhold it
+    kinds = [x["type"] for x in bundle_lines(path)[1:]]
+    assert "dice_revealed" in kinds and kinds.index("dice_revealed") < len(kinds) - 1
+    assert not g.state("axis").pbem["requests"]
+
+
+# ---- item 7: a sealed box's length tells nothing -------------------------------------------------------------
+
+def test_every_sealed_box_has_one_length_whatever_it_holds(sealed):
+    from cg.ledger import Ledger
+
+    g = sealed
+    g.play_to(2, "2.3")
+    for args in (["buy", "axis", "A1"], ["patrols", "axis", "1"], ["attack", "axis"], ["buy", "axis", "I1"]):
+        assert g.cli("axis", *args).code == 0, args
+    led = Ledger(g.db["axis"])
+    try:
+        boxes = {(r.payload["what"], len(r.payload["box"])) for r in led.store.read() if r.type == "sealed"}
+    finally:
+        led.close()
+    whats = {w for w, _ in boxes}
+    assert {"cp", "purchase", "promote"} <= whats
+    assert len({n for _, n in boxes}) == 1, sorted(boxes)  # one size class, whatever the box holds
+
+
+# ---- item 10: no hiding the Attack Option at 2.4 -----------------------------------------------------------
+
+def test_every_side_seals_a_yes_or_no_attack_option_and_an_empty_2_4_reveal_is_refused(sealed):
+    from cg import pbem
+    from cg.ledger import Ledger
+    from events.convert import unstructure
+    from events.store import NewEvent
+    from events.types import SealsRevealed
+
+    g = sealed
+    g.play_to(2, "2.3")
+    g.do("axis", "attack", "axis")  # sealed: the allied copy sees that axis made its choice, not which
+    g.play_to(2, "2.4")
+    for side in ("axis", "allied"):  # one yes/no seal each, both copies see it
+        seals = [x for x in log(g.db[side]) if x["type"] == "sealed" and x["what"] == "attack"]
+        assert sorted(x["summary"].split()[0].lower() for x in seals) == ["allied", "axis"], side
+    g.send(g.holder)
+    # the axis player hides his Attack Option: a reveal at 2.4 without it, straight into his file
+    key = pbem.load_private(g.key["axis"])
+    led = Ledger(g.db["axis"], write=True, key=key)
+    try:
+        st = led.state()
+        head = led.store.head()[0]
+        e = SealsRevealed(side="axis", point="2.4", openings=())
+        led.store.append(head, [NewEvent(type=e.TYPE, version=e.VERSION, payload=unstructure(e),
+                                         firefight=st.firefight, step=st.step)],
+                         command={"name": "unseal", "by": "axis", "point": "2.4", "openings": []})
+    finally:
+        led.close()
+    path = g.bundle("axis", g.head("allied"))
+    before = rows(g.db["allied"])
+    r = cli_run(g.db["allied"], "receive", path)
+    assert r.code == 3 and "2.4" in r.err and "must reveal" in r.err, r.err
+    assert rows(g.db["allied"]) == before
+
+
+def _card_with_control_characters(workdir) -> str:
+    """TOML's escapes let a card's names hold control characters."""
+    from pathlib import Path
+
+    from conftest import card_variant
+
+    card = Path(card_variant(workdir, campaign={"name": "Mill<ESC>[2J<NL>Allied conceded the CG"},
+                             axis_rg={"I1": {"name": "Grenadier<ESC>[31m Platoon"}}))
+    card.write_text(card.read_text().replace("<ESC>", "\\u001b").replace("<NL>", "\\n"))
+    return str(card)
+
+
+def test_names_from_the_card_reach_no_terminal_raw(workdir):
+    db = workdir / "c.plcg"
+    assert cli_run(db, "new", "--card", _card_with_control_characters(workdir), "--seed", "t").code == 0
+    for args in (["weather"], ["next"], ["buy", "axis", "I1"]):
+        assert cli_run(db, *args).code == 0
+    for args in (["status"], ["roster"], ["oob", "axis"], ["purchases", "axis"], ["map"], ["log"]):
+        out = cli_run(db, *args).out
+        assert "\x1b" not in out, args
+        if args[0] in ("status", "log"):
+            assert "\nAllied conceded" not in out, args
+
+
+def test_a_first_bundle_whose_card_holds_control_characters_is_refused(workdir):
+    pub = {s: cli_run(workdir / "k.plcg", "keys", "new", "-o", workdir / f"{s}.key").out.strip()
+           for s in ("axis", "allied")}
+    db = workdir / "axis.plcg"
+    assert cli_run(db, "new", "--card", _card_with_control_characters(workdir), "--axis-key", pub["axis"],
+                   "--allied-key", pub["allied"]).code == 0
+    assert cli_run(db, "--key", workdir / "axis.key", "bundle", "-o", workdir / "b1").code == 0
+    r = cli_run(workdir / "allied.plcg", "receive", workdir / "b1")
+    assert r.code == 2 and "control characters" in r.err and not (workdir / "allied.plcg").exists()
