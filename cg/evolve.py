@@ -436,10 +436,13 @@ def _redeployed(st, p):
         if p["situation"] != "isolated":
             u.concealed = False
     if p.get("change"):
+        if p.get("reduced", False) or p["change"] == "eliminated":  # a loss, not an ELR replacement
+            _reph_loss(st, u, p["change"])
         _unit_change(st, {"side": p["side"], "unit": p["unit"], "to": p["change"]}, p.get("reduced", False))
         if u.status == "eliminated":
             return
     if r in ("eliminated", "eliminated_cs_na"):
+        _reph_loss(st, u, "eliminated")
         u.status, u.eliminated_in = "eliminated", st.firefight
         st.ff.lost.append([p["side"], u.id])
         return
@@ -607,8 +610,21 @@ def _casualties(st, p):
 
 def _eliminate(st, side, uid):
     u = st.unit(uid, side)
+    _reph_loss(st, u, "eliminated")
     u.status, u.eliminated_in = "eliminated", st.firefight
     st.ff.lost.append([side, uid])
+
+
+def _reph_loss(st, u, to: str) -> None:
+    """3.11 "All RePh losses count for the previous firefight for all purposes" (revision 3, ruling R58): a
+    loss the ledger decides in the RePh (3.17, 3.19, 3.21, 3.52) adds its CVP (ruling R39's values, taken
+    before the counter changes) to the firefight's, and a winner decided by 1.31 is decided again."""
+    if not st.step.startswith("3.") or not revision.on(st, "reph_losses_cvp"):
+        return
+    ff = st.ff
+    ff.cvp_lost[u.side] += loss_cvp(u, to)
+    if ff.winner_rule in ("1.31", "R5"):
+        ff.winner, ff.winner_rule = winner_by_cvp(ff)
 
 
 @on("encircled_tested")
@@ -616,6 +632,10 @@ def _encircled(st, p):
     u = st.unit(p["unit"], p["side"])
     if p["roll"]["outcome"] == "eliminated":
         _eliminate(st, p["side"], u.id)
+    elif p["roll"]["outcome"] == "abandoned":  # 3.17: the Immobile vehicle's crew failed (revision 3)
+        u.abandoned = True
+        u.encircled = False
+        return
     # 3.17: a unit that passes keeps its Encircled marker (revision switch encircled_kept); revision 1
     # removed it, and the logs it wrote fold as they did
     u.encircled = p["roll"]["outcome"] != "eliminated" and revision.on(st, "encircled_kept")

@@ -7,7 +7,7 @@ listed in the README ("Rules revisions"), so an old campaign file replays and au
 """
 from __future__ import annotations
 
-CURRENT = 2  # the revision a new campaign starts under
+CURRENT = 3  # the revision a new campaign starts under
 
 # switch -> (revision that brings it, what changes): the README lists each one
 SWITCHES: dict[str, tuple[int, str]] = {
@@ -75,6 +75,11 @@ SWITCHES: dict[str, tuple[int, str]] = {
                                    "to a hex holding a friendly non-Isolated MMC on map (a side with no recorded "
                                    "hexes is taken at its word, ruling R33; under revision 1 the hex is recorded as typed)"),
     "encircled_kept": (2, "3.17: a unit that passes its 1TC stays Encircled (revision 1 removed the marker)"),
+    # ---- revision 3 (issue 24, items 13-23) ----
+    "encircled_abandoned": (3, "3.17: an Immobile AFV/vehicle whose inherent crew fails its 1TC is left Immobile "
+                               "and Abandoned, not eliminated; a failed 1TC names its row as 'morale + 1 or more'"),
+    "reph_losses_cvp": (3, "3.11 / ruling R58: the losses the ledger decides in the RePh (3.17, 3.19, 3.21, 3.52) "
+                           "add their CVP (ruling R39's values) to the firefight's, so 1.31, 2.12 and 3.44 see them"),
 }
 
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 
 from cg import drm as drms
+from cg import revision
 from cg import tables
 from events.errors import BadInput, Refused
 from cg.state import counter_morale
@@ -39,10 +40,23 @@ def _encircled(ctx, cmd):
     if f"encircled:{side}:{u.id}" in st.done:
         raise Refused(f"{u.id} has taken its 3.17 1TC this RePh (passed: it stays Encircled)", "3.17", st.step)
     dl = (Drm("3.17", "1TC", 1),) + drms.leadership(st, u, typed, "3.17")
-    r = roll(ctx.dice(given, 2), dl,
-             lambda f: tables.Hit("3.17", f"<={morale}" if f <= morale else f">{morale}",
-                                  "passed" if f <= morale else "eliminated"))
+    if revision.on(st, "encircled_abandoned"):
+        # 3.17: a failed 1TC of an Immobile AFV/vehicle's inherent crew leaves it Immobile and Abandoned;
+        # the failing row is 'morale + 1 or more' (a final DR equal to the morale passes)
+        failed = "abandoned" if immobile(st, u) else "eliminated"
+        lookup = lambda f: tables.Hit("3.17", f"<={morale}" if f <= morale else f">{morale + 1}",  # noqa: E731
+                                      "passed" if f <= morale else failed)
+    else:
+        lookup = lambda f: tables.Hit("3.17", f"<={morale}" if f <= morale else f">{morale}",  # noqa: E731
+                                      "passed" if f <= morale else "eliminated")
+    r = roll(ctx.dice(given, 2), dl, lookup)
     return [ev.EncircledTested(side=side, unit=u.id, morale=morale, roll=r)]
+
+
+def immobile(st, u) -> bool:
+    """An Immobile vehicle: one flagged Immobilized at 2.9 (`end --repair SIDE:UNIT=immobilized`) and not
+    repaired since (3.46)."""
+    return u.kind == "vehicle" and st.repairs_owed.get((u.side, u.id)) == "immobilized"
 
 
 SHOCK_RECOVERY = 3  # ruling R19: 3.19 gives no number; a dr <= 3 removes the marker, else eliminated

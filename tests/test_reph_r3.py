@@ -1,0 +1,130 @@
+"""Rules revision 3, the RePh (issue 24, items 13-23): what the ledger decides in 3.1-3.52 reaches the units
+and the firefight's CVP, as the rules say; campaigns of revision 2 fold as they did (ruling R32)."""
+from __future__ import annotations
+
+import json
+
+from conftest import Campaign, cli_run, rows
+
+
+def at_3_1(tmp_path, plan: dict, end: dict, *, revision: int | None = None) -> Campaign:
+    db = tmp_path / "c.plcg"
+    args = ["new", "--card", "sample", "--seed", "t"] + (["--rules-revision", str(revision)] if revision else [])
+    assert cli_run(db, *args).code == 0
+    c = Campaign.attach(db, plan=plan)
+    c.advance(1, "2.9")
+    c.run("end", turn=5, **end)
+    c.advance(1, "3.1")
+    return c
+
+
+def roster_ff1(path) -> dict:
+    r = cli_run(path, "roster", "--json")
+    assert r.code == 0, r.err
+    out = {row["side"]: row for row in json.loads(r.out) if row["firefight"] == 1}
+    return {"winner": out["axis"]["winner"], "axis": out["axis"]["cvp_lost"], "allied": out["allied"]["cvp_lost"]}
+
+
+def oob(path, side: str, unit: str) -> dict:
+    r = cli_run(path, "oob", side, "--json")
+    return next(u for u in json.loads(r.out) if u["unit"] == unit)
+
+
+INFANTRY = {1: {"buy": [("axis", "I1"), ("allied", "I1")]}}
+STUGS = {1: {"buy": [("axis", "A1"), ("allied", "I1")]}}
+
+
+# ---- item 13 / 23: 3.17 ------------------------------------------------------------------------------------
+
+def test_3_17_an_immobile_afv_whose_crew_fails_is_immobile_and_abandoned_not_eliminated(tmp_path):
+    c = at_3_1(tmp_path, STUGS, {"cvp_lost": {"axis": 0, "allied": 0}, "encircled": ["axis:A1-1.1"],
+                                 "repair": ["axis:A1-1.1=immobilized"]})
+    r = cli_run(c.path, "encircled", "axis", "A1-1.1", "--morale", "7", "--dice", "6,6")
+    assert r.code == 0, r.err
+    assert "abandoned" in r.out
+    u = oob(c.path, "axis", "A1-1.1")
+    assert u["status"] != "eliminated" and "abandoned" in u["flags"] and "encircled" not in u["flags"]
+    assert cli_run(c.path, "audit").code == 0
+    c.close()
+
+
+def test_3_17_a_mobile_afv_whose_crew_fails_is_eliminated(tmp_path):
+    c = at_3_1(tmp_path, STUGS, {"cvp_lost": {"axis": 0, "allied": 0}, "encircled": ["axis:A1-1.1"]})
+    r = cli_run(c.path, "encircled", "axis", "A1-1.1", "--morale", "7", "--dice", "6,6")
+    assert r.code == 0 and "eliminated" in r.out, r.out + r.err
+    assert oob(c.path, "axis", "A1-1.1")["status"] == "eliminated"
+    c.close()
+
+
+def test_revision_2_eliminated_the_immobile_afv_as_it_did(tmp_path):
+    c = at_3_1(tmp_path, STUGS, {"cvp_lost": {"axis": 0, "allied": 0}, "encircled": ["axis:A1-1.1"],
+                                 "repair": ["axis:A1-1.1=immobilized"]}, revision=2)
+    assert cli_run(c.path, "encircled", "axis", "A1-1.1", "--morale", "7", "--dice", "6,6").code == 0
+    assert oob(c.path, "axis", "A1-1.1")["status"] == "eliminated"
+    c.close()
+
+
+def test_3_17_a_failed_1tc_names_the_row_it_failed_on_not_the_morale(tmp_path):
+    """Morale 7, +1 for the 1TC: a final 7 passes (row <=7), a final 8 fails on the row 8 or more."""
+    c = at_3_1(tmp_path, INFANTRY, {"cvp_lost": {"axis": 0, "allied": 0},
+                                    "encircled": ["axis:I1-1.1", "axis:I1-1.2"]})
+    r = cli_run(c.path, "encircled", "axis", "I1-1.1", "--dice", "3,3")  # 6 + 1 = 7
+    assert r.code == 0 and "row <=7" in r.out and "passed" in r.out, r.out
+    r = cli_run(c.path, "encircled", "axis", "I1-1.2", "--dice", "4,3")  # 7 + 1 = 8
+    assert r.code == 0 and "row >=8" in r.out and ">=7" not in r.out and "eliminated" in r.out, r.out
+    c.close()
+
+
+# ---- item 14: 3.11, RePh losses the ledger decides count their CVP ------------------------------------------
+
+def test_3_11_a_1tc_elimination_adds_its_cvp_and_turns_the_1_31_winner(tmp_path):
+    """The firefight ended Axis 2 CVP lost, Allies 3: the Axis amassed more and won (1.31). At 3.17 an Axis
+    squad fails its 1TC: 2 CVP more (A26.2, ruling R39), the Axis lost 4, the Allies amassed more and win.
+    3.44 then gives the Allies, not the Axis, the -1 for the won firefight."""
+    c = at_3_1(tmp_path, INFANTRY, {"cvp_lost": {"axis": 2, "allied": 3}, "encircled": ["axis:I1-1.1"]})
+    assert roster_ff1(c.path) == {"winner": "axis", "axis": 2, "allied": 3}
+    r = cli_run(c.path, "encircled", "axis", "I1-1.1", "--dice", "6,6")
+    assert r.code == 0 and "eliminated" in r.out, r.out + r.err
+    assert roster_ff1(c.path) == {"winner": "allied", "axis": 4, "allied": 3}
+    c.advance(1, "3.44")
+    drm = {}
+    for side in ("axis", "allied"):
+        r = cli_run(c.path, "promote", side, "--dice", "3", "--json")
+        assert r.code == 0, r.err
+        drm[side] = [(d["reason"], d["value"]) for d in json.loads(r.out)[0]["roll"]["drm"]]
+    assert drm == {"axis": [], "allied": [("won firefight 1", -1)]}
+    assert cli_run(c.path, "audit").code == 0
+    c.close()
+
+
+def test_revision_2_kept_the_1tc_elimination_out_of_the_cvp(tmp_path):
+    c = at_3_1(tmp_path, INFANTRY, {"cvp_lost": {"axis": 2, "allied": 3}, "encircled": ["axis:I1-1.1"]},
+               revision=2)
+    assert cli_run(c.path, "encircled", "axis", "I1-1.1", "--dice", "6,6").code == 0
+    assert roster_ff1(c.path) == {"winner": "axis", "axis": 2, "allied": 3}
+    c.close()
+
+
+def test_3_11_a_winner_given_for_cg_objectives_stands(tmp_path):
+    c = at_3_1(tmp_path, INFANTRY, {"cvp_lost": {"axis": 2, "allied": 3}, "encircled": ["axis:I1-1.1"],
+                                    "winner": "axis"})
+    assert cli_run(c.path, "encircled", "axis", "I1-1.1", "--dice", "6,6").code == 0
+    assert roster_ff1(c.path) == {"winner": "axis", "axis": 4, "allied": 3}
+    c.close()
+
+
+def test_3_11_redeployment_losses_count_a_reduction_and_an_elimination_not_a_replacement(tmp_path):
+    """1 CVP each side at the end, a tie: the Axis defends and wins (1.31). Three Axis squads ended in D4, in
+    the Allied MLR (3.214, +2): Reduced (squad to HS: 1 CVP), Replaced (an ELR replacement: no loss),
+    Eliminated (2 CVP). The Axis lost 4, the Allies amassed more and win."""
+    pos = [f"axis:I1-1.{n}=D4" for n in (1, 2, 3)]
+    c = at_3_1(tmp_path, INFANTRY, {"cvp_lost": {"axis": 1, "allied": 1}, "position": pos})
+    assert roster_ff1(c.path) == {"winner": "axis", "axis": 1, "allied": 1}
+    c.advance(1, "3.2")
+    c.run("option", option="A")
+    for unit, dice in (("I1-1.1", "4,5"), ("I1-1.2", "3,5"), ("I1-1.3", "6,6")):
+        r = cli_run(c.path, "redeploy", "axis", unit, "--to", "M5", "--dice", dice)
+        assert r.code == 0, r.err
+    assert roster_ff1(c.path) == {"winner": "allied", "axis": 4, "allied": 1}
+    assert cli_run(c.path, "audit").code == 0
+    c.close()
