@@ -128,3 +128,43 @@ def test_3_11_redeployment_losses_count_a_reduction_and_an_elimination_not_a_rep
     assert roster_ff1(c.path) == {"winner": "allied", "axis": 4, "allied": 1}
     assert cli_run(c.path, "audit").code == 0
     c.close()
+
+
+# ---- item 21: B24.121, no rubble in water -------------------------------------------------------------------
+
+def rubble_falls_nw_from_the_mill(tmp_path, revision: int | None = None) -> tuple[Campaign, object]:
+    """The mill (I5, stone) rubbled from its first level: creation dr 1 (+1 stone) <= KIA 6; the colored 6 +1
+    falls; the white 6 sends it north-west, into H4, the Ruisseau des Aulnes."""
+    db = tmp_path / "w.plcg"
+    args = ["new", "--card", "sample", "--seed", "t"] + (["--rules-revision", str(revision)] if revision else [])
+    assert cli_run(db, *args).code == 0
+    c = Campaign.attach(db, plan=INFANTRY)
+    c.advance(1, "2.9")
+    return c, cli_run(c.path, "rubble", "I5", "--kia", "6", "--level", "1", "--dice", "1,6,6")
+
+
+def hex_map(path) -> dict:
+    r = cli_run(path, "map", "--json")
+    assert r.code == 0, r.err
+    return json.loads(r.out)["hexes"]
+
+
+def test_b24_121_rubble_falling_into_water_places_none_there(tmp_path):
+    c, r = rubble_falls_nw_from_the_mill(tmp_path)
+    assert r.code == 0, r.err
+    assert "H4 (Water Obstacle: no rubble, B24.121)" in r.out and "add rubble in H4" not in r.out, r.out
+    hexes = hex_map(c.path)
+    assert hexes["I5"]["terrain"] and not hexes["H4"]["terrain"] and not hexes["H4"]["strategic"]
+    before = rows(c.path)
+    r = cli_run(c.path, "end", "--turn", "5", "--cvp-lost", "axis=0", "--cvp-lost", "allied=0", "--terrain",
+                "H4=rubble")
+    assert r.code == 3 and "B24.121" in r.err and "2.9" in r.err, r.err
+    assert rows(c.path) == before
+    assert cli_run(c.path, "audit").code == 0
+    c.close()
+
+
+def test_revision_2_let_the_rubble_fall_into_the_water(tmp_path):
+    c, r = rubble_falls_nw_from_the_mill(tmp_path, revision=2)
+    assert r.code == 0 and hex_map(c.path)["H4"]["terrain"] and hex_map(c.path)["H4"]["strategic"], r.out
+    c.close()
