@@ -80,6 +80,8 @@ SWITCHES: dict[str, tuple[int, str]] = {
                                "and Abandoned, not eliminated; a failed 1TC names its row as 'morale + 1 or more'"),
     "reph_losses_cvp": (3, "3.11 / ruling R58: the losses the ledger decides in the RePh (3.17, 3.19, 3.21, 3.52) "
                            "add their CVP (ruling R39's values) to the firefight's, so 1.31, 2.12 and 3.44 see them"),
+    "hardening_card_quality": (3, "3.43/3.44 EXC: whether an MMC is Elite (turns Fanatic) is the class the CG Card "
+                                  "gives its RG while it is a counter the RG lists, not the counter table's"),
     "rubble_not_in_water": (3, "B24.121 / Table 23: rubble that falls into a water hex places none there, and "
                                "`end --terrain HEX=rubble` on a water hex is refused"),
 }

@@ -168,3 +168,47 @@ def test_revision_2_let_the_rubble_fall_into_the_water(tmp_path):
     c, r = rubble_falls_nw_from_the_mill(tmp_path, revision=2)
     assert r.code == 0 and hex_map(c.path)["H4"]["terrain"] and hex_map(c.path)["H4"]["strategic"], r.out
     c.close()
+
+
+# ---- item 20: the card's quality, not the counter table's class, decides Elite at 3.43/3.44 -------------------
+
+def at_3_44(tmp_path, buy, revision: int | None = None) -> Campaign:
+    db = tmp_path / "h.plcg"
+    args = ["new", "--card", "sample", "--seed", "h"] + (["--rules-revision", str(revision)] if revision else [])
+    assert cli_run(db, *args).code == 0
+    c = Campaign.attach(db, plan={1: {"buy": buy}})
+    c.advance(1, "2.9")
+    c.run("end", turn=5, cvp_lost={"axis": 0, "allied": 0})
+    c.advance(1, "3.44")
+    for side in ("axis", "allied"):
+        assert cli_run(c.path, "promote", side, "--dice", "1").code == 0
+    return c
+
+
+def test_3_44_a_first_line_6_6_7_is_not_elite_and_does_not_turn_fanatic(tmp_path):
+    """The sample's Rifle Platoon is 1st Line on the card (3.47 counts it so); the counter table calls the US
+    6-6-7 Elite. The card wins: no Fanatic; the table knows no higher counter, so it is asked for (R34)."""
+    c = at_3_44(tmp_path, [("axis", "I1"), ("allied", "I1")])
+    before = rows(c.path)
+    r = cli_run(c.path, "harden", "allied", "I1-1.1")
+    assert r.code == 2 and "--to COUNTER" in r.err and rows(c.path) == before, r.err
+    assert cli_run(c.path, "harden", "allied", "I1-1.1", "--to", "7-4-7").code == 0
+    u = oob(c.path, "allied", "I1-1.1")
+    assert u["name"] == "7-4-7" and "fanatic" not in u["flags"]
+    assert cli_run(c.path, "audit").code == 0
+    c.close()
+
+
+def test_3_44_an_elite_rg_turns_fanatic_and_keeps_its_counter(tmp_path):
+    c = at_3_44(tmp_path, [("axis", "I1"), ("allied", "I2")])  # Rangers: 7-4-7, Elite on the card
+    assert cli_run(c.path, "harden", "allied", "I2-1.1").code == 0
+    u = oob(c.path, "allied", "I2-1.1")
+    assert u["name"] == "7-4-7" and "fanatic" in u["flags"]
+    c.close()
+
+
+def test_revision_2_took_the_class_from_the_counter_table(tmp_path):
+    c = at_3_44(tmp_path, [("axis", "I1"), ("allied", "I1")], revision=2)
+    assert cli_run(c.path, "harden", "allied", "I1-1.1").code == 0
+    assert "fanatic" in oob(c.path, "allied", "I1-1.1")["flags"]
+    c.close()
