@@ -82,6 +82,9 @@ SWITCHES: dict[str, tuple[int, str]] = {
                            "add their CVP (ruling R39's values) to the firefight's, so 1.31, 2.12 and 3.44 see them"),
     "hardening_card_quality": (3, "3.43/3.44 EXC: whether an MMC is Elite (turns Fanatic) is the class the CG Card "
                                   "gives its RG while it is a counter the RG lists, not the counter table's"),
+    "fortify_notes": (3, "2.38 notes 5, 8, 9 and CG12: a Fortified Building only in a building hex; a Set DC only in a "
+                         "building/rubble/bridge/pillbox/trench Location of a friendly CTHC; four caves for each Cave "
+                         "Complex; Booby Traps only on a card that allows them"),
     "rubble_not_in_water": (3, "B24.121 / Table 23: rubble that falls into a water hex places none there, and "
                                "`end --terrain HEX=rubble` on a water hex is refused"),
 }

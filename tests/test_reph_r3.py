@@ -212,3 +212,67 @@ def test_revision_2_took_the_class_from_the_counter_table(tmp_path):
     assert cli_run(c.path, "harden", "allied", "I1-1.1").code == 0
     assert "fanatic" in oob(c.path, "allied", "I1-1.1")["flags"]
     c.close()
+
+
+# ---- item 15: 2.38 notes 5, 8, 9 and CG12 ------------------------------------------------------------------
+
+def at_2_3_with_fp(tmp_path, card="sample", revision: int | None = None) -> Campaign:
+    db = tmp_path / "f.plcg"
+    args = ["new", "--card", card, "--seed", "f"] + (["--rules-revision", str(revision)] if revision else [])
+    assert cli_run(db, *args).code == 0
+    c = Campaign.attach(db, plan={1: {"buy": [("allied", "I1")]}})
+    c.advance(1, "2.3")
+    for _ in range(3):
+        assert cli_run(c.path, "buy", "axis", "F1").code == 0
+    return c
+
+
+def refused(c, *args, rule="2.38", words=""):
+    before = rows(c.path)
+    r = cli_run(c.path, *args)
+    assert r.code == 3 and rule in r.err and words in r.err, (r.code, r.err)
+    assert rows(c.path) == before
+
+
+def test_2_38_note_8_a_set_dc_goes_in_a_building_of_a_friendly_cthc(tmp_path):
+    """Note 8: a Set DC in a building/hut/rubble/bridge/pillbox/trench Location in friendly Controlled Terrain.
+    M6 is Axis CTHC but open ground; P2 is inside the Axis MLR, outside any CTHC; L4 (the church) is both."""
+    c = at_2_3_with_fp(tmp_path)
+    refused(c, "fortify", "axis", "set_dc", "--hex", "M6", words="note 8")
+    refused(c, "fortify", "axis", "set_dc", "--hex", "P2", words="note 8")
+    assert cli_run(c.path, "fortify", "axis", "set_dc", "--hex", "L4").code == 0
+    c.close()
+
+
+def test_2_38_note_5_a_fortified_building_is_a_building(tmp_path):
+    c = at_2_3_with_fp(tmp_path)
+    refused(c, "fortify", "axis", "fortified_building", "--hex", "M6", words="note 5")
+    assert cli_run(c.path, "fortify", "axis", "fortified_building", "--hex", "M4").code == 0
+    c.close()
+
+
+def test_cg12_booby_traps_only_where_the_card_allows_them(tmp_path, variant):
+    c = at_2_3_with_fp(tmp_path)  # the sample's FSR say nothing of Booby Traps
+    refused(c, "fortify", "axis", "booby_traps", rule="CG12")
+    c.close()
+    (tmp_path / "b").mkdir()
+    c = at_2_3_with_fp(tmp_path / "b", card=variant(campaign={"booby_traps": True}))
+    assert cli_run(c.path, "fortify", "axis", "booby_traps").code == 0
+    c.close()
+
+
+def test_2_38_note_9_four_caves_for_each_cave_complex(tmp_path, variant):
+    c = at_2_3_with_fp(tmp_path, card=variant(axis_rg={"F1": {"fp": 50}}))  # 150 FP
+    for _ in range(4):
+        assert cli_run(c.path, "fortify", "axis", "cave", "--hex", "M6").code == 0
+    assert cli_run(c.path, "fortify", "axis", "cave_complex").code == 0
+    refused(c, "fortify", "axis", "cave_complex", words="four caves")
+    c.close()
+
+
+def test_revision_2_took_these_fortifications(tmp_path):
+    c = at_2_3_with_fp(tmp_path, revision=2)
+    for args in (("fortified_building", "--hex", "M6"), ("booby_traps",)):
+        r = cli_run(c.path, "fortify", "axis", *args)
+        assert r.code == 0, r.err
+    c.close()

@@ -295,6 +295,37 @@ def _fortify_limits(st: CampaignState, side: str, kind: str, spec, hx, hip_unit)
         raise Refused(f"{hx} holds rubble: no fortification there but a Set DC", "B24.5", st.step)
 
 
+SET_DC_TERRAIN = ("rubble", "pillbox", "trench")  # 2.38 n8: besides building, hut and bridge hexes
+
+
+def _fortify_notes(st: CampaignState, side: str, kind: str, hx) -> None:
+    """2.38 notes 5, 8, 9 and CG12 as written (revision switch fortify_notes)."""
+    m = st.card.map
+    if kind == "booby_traps" and st.card.campaign.booby_traps is not True:
+        raise Refused("Booby Traps are bought only where the CG's FSR allow them (CG Card booby_traps = true)",
+                      "CG12", st.step)
+    if kind == "cave_complex":
+        caves = sum(1 for f in st.fortifications if f["side"] == side and f["kind"] == "cave")
+        complexes = sum(1 for f in st.fortifications if f["side"] == side and f["kind"] == "cave_complex")
+        need = tables.CAVES_PER_COMPLEX * (complexes + 1)
+        if caves < need:
+            raise Refused(f"each Cave Complex needs four caves of its own: {complexes + 1} need {need}, {side} has "
+                          f"bought {caves}", "2.38", st.step)
+    if hx is None:
+        return
+    if kind == "fortified_building" and m.buildings and hx not in m.buildings:
+        raise Refused(f"{hx} holds no building on the CG Card: a Fortified Building is a building Location (note 5)",
+                      "2.38", st.step)
+    if kind == "set_dc":
+        here = {i.split(":")[0] for i in st.terrain.get(hx, [])}
+        if m.buildings and hx not in m.buildings and hx not in m.bridges and not here & set(SET_DC_TERRAIN):
+            raise Refused(f"{hx} is no building, hut, rubble, bridge, pillbox or trench Location: no Set DC there "
+                          "(note 8)", "2.38", st.step)
+        if st.map_control().hexes[hx].cthc != side:
+            raise Refused(f"{hx} is not in {side}'s Controlled Terrain (a friendly CTHC): no Set DC there (note 8)",
+                          "2.38", st.step)
+
+
 @command("fortify", "2.3")
 def _fortify(ctx, cmd):
     side = side_arg(cmd)
@@ -325,6 +356,8 @@ def _fortify(ctx, cmd):
     at(st, "fortify")
     if revision.on(st, "fortify_rules"):
         _fortify_limits(st, side, kind, spec, hx, hip_unit)
+    if revision.on(st, "fortify_notes"):
+        _fortify_notes(st, side, kind, hx)
     if spec.initial_only and not st.initial:
         raise Refused(f"{spec.name} may only be bought for the Initial Firefight (S)", "2.38", st.step)
     if kind == "booby_traps" and st.card.campaign.booby_traps is False:
