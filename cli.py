@@ -1007,7 +1007,7 @@ def leader(ctx, side, rg, generated, hex_, commissar, dice, as_json):
 @click.option("--nca", type=int, help="Pillbox NCA DRM.")
 @click.pass_context
 def fortify(ctx, side, kind, hex_, capacity, factors, unit, hexsides, locations, ca, nca):
-    """2.38 Spend Fortification Points on the FP table.
+    """2.38 Spend Fortification Points on the FP table (2.3); at 2.6, place one bought without --hex.
 
     \b
     KIND, one of the 2.38 table (FP cost):

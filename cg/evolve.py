@@ -384,11 +384,22 @@ def _fortified(st, p):
                               "detail": dict(p.get("detail") or {}), "unit": p.get("unit"),
                               "firefight": st.firefight})
     if p.get("hex"):
-        strength = (p.get("detail") or {}).get("factors")
-        st.terrain.setdefault(p["hex"], []).append(f"{p['kind']}:{side}" + (f":{strength}" if strength else ""))
-        terrain_changed()
+        _in_hex(st, side, p["kind"], p["hex"], p.get("detail"))
     if p.get("unit") and st.unit(p["unit"], side) is not None:
         st.unit(p["unit"], side).hip = True
+
+
+def _in_hex(st, side: str, kind: str, hx: str, detail) -> None:
+    strength = (detail or {}).get("factors")
+    st.terrain.setdefault(hx, []).append(f"{kind}:{side}" + (f":{strength}" if strength else ""))
+    terrain_changed()
+
+
+@on("fortification_placed")
+def _fortification_placed(st, p):
+    f = st.fortifications[p["index"]]
+    f["hex"] = p["hex"]
+    _in_hex(st, p["side"], p["kind"], p["hex"], f["detail"])
 
 
 @on("firefight_determined")

@@ -85,6 +85,8 @@ SWITCHES: dict[str, tuple[int, str]] = {
     "fortify_notes": (3, "2.38 notes 5, 8, 9 and CG12: a Fortified Building only in a building hex; a Set DC only in a "
                          "building/rubble/bridge/pillbox/trench Location of a friendly CTHC; four caves for each Cave "
                          "Complex; Booby Traps only on a card that allows them"),
+    "fortify_placed_at_setup": (3, "2.38: a fortification bought without --hex is placed at 2.6 (`plcg fortify "
+                                   "SIDE KIND --hex HEX`), under the limits of its purchase"),
     "rubble_not_in_water": (3, "B24.121 / Table 23: rubble that falls into a water hex places none there, and "
                                "`end --terrain HEX=rubble` on a water hex is refused"),
 }

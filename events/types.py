@@ -207,6 +207,15 @@ class Fortified(Event):
     unit: str | None = None  # HIP: the unit it hides
 
 
+@event("fortification_placed")
+class FortificationPlaced(Event):
+    """2.38: a fortification bought without a hex, placed when its side sets up (2.6; rules revision 3)."""
+    side: str
+    kind: str
+    index: int  # its place in the campaign's list of fortifications bought (the order of the `fortified` rows)
+    hex: str
+
+
 @event("firefight_determined")
 class FirefightDetermined(Event):
     type: str  # "axis_assault" | "allied_assault" | "dual" | "idle"

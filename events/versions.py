@@ -26,6 +26,7 @@ VERSIONS: dict[str, int] = {
     "firefight_determined": 1,
     "firefight_ended": 1,
     "fortified": 1,
+    "fortification_placed": 1,
     "head_signed": 1,
     "sealed": 1,
     "seals_revealed": 1,

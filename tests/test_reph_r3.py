@@ -276,3 +276,32 @@ def test_revision_2_took_these_fortifications(tmp_path):
         r = cli_run(c.path, "fortify", "axis", *args)
         assert r.code == 0, r.err
     c.close()
+
+
+def test_2_38_a_fortification_bought_without_a_hex_is_placed_at_2_6(tmp_path):
+    """2.38: "the actual on-map positioning ... may be deferred until that side sets up ... during step 2.6"."""
+    c = at_2_3_with_fp(tmp_path)
+    assert cli_run(c.path, "fortify", "axis", "wire").code == 0  # 10 FP, no hex yet
+    assert cli_run(c.path, "fortify", "axis", "sangar").code == 0
+    c.advance(1, "2.6")
+    r = cli_run(c.path, "status", "--json")
+    assert any(o["command"] == "plcg fortify axis KIND --hex HEX" for o in json.loads(r.out)["options"]), r.out
+    refused(c, "fortify", "axis", "wire", "--hex", "D4", words="MLR")  # the Allied side of the stream
+    refused(c, "fortify", "axis", "roadblock", "--hex", "M6", words="no Roadblock bought")
+    r = cli_run(c.path, "fortify", "axis", "wire", "--hex", "M6")
+    assert r.code == 0 and "Axis placed wire in M6" in r.out, r.out + r.err
+    assert hex_map(c.path)["M6"]["terrain"], hex_map(c.path)["M6"]
+    refused(c, "fortify", "axis", "wire", "--hex", "M7", words="no Wire bought")  # placed once
+    r = cli_run(c.path, "purchases", "axis", "--json")
+    forts = {f["kind"]: f for f in json.loads(r.out)["fortifications"]}
+    assert forts["wire"]["hex"] == "M6" and forts["sangar"]["hex"] is None
+    assert cli_run(c.path, "audit").code == 0
+    c.close()
+
+
+def test_revision_2_refused_fortify_at_2_6(tmp_path):
+    c = at_2_3_with_fp(tmp_path, revision=2)
+    assert cli_run(c.path, "fortify", "axis", "wire").code == 0
+    c.advance(1, "2.6")
+    refused(c, "fortify", "axis", "wire", "--hex", "M6", rule="2.3", words="belongs to step 2.3")
+    c.close()

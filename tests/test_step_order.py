@@ -31,7 +31,7 @@ COMMANDS = {
     "oba": (["oba", "axis", "O1", "--dice", "3,4"], {"2.3"}),
     "leader": (["leader", "axis", "I1", "--dice", "3,4"], {"2.3"}),
     "leader --generated": (["leader", "axis", "--generated", "--dice", "3,4"], {"3.45"}),
-    "fortify": (["fortify", "axis", "sangar"], {"2.3"}),
+    "fortify": (["fortify", "axis", "sangar"], {"2.3", "2.6"}),  # 2.6: places one bought without a hex (rev. 3)
     "determine": (["determine"], {"2.4"}),
     "moves-first": (["moves-first", "--dice", "3"], {"2.6"}),
     "night": (["night", "Half Moon, NVR 2"], {"2.4"}),
