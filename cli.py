@@ -1311,21 +1311,25 @@ def harden(ctx, side, unit, to):
 @click.option("--kind", help="malfunction | low_ammo | disabled | immobilized | captured_sw")
 @click.option("--drm", type=int, default=0,
               help="Leadership/Inexperience/Captured Use/Ammo Shortage drm of a Disabled or Immobilized repair, as "
-                   "stated: the ledger does not record who makes the repair (revision 2: none on a malfunction).")
+                   "stated: the ledger does not record who makes the repair (revision 2: none on a malfunction; "
+                   "revision 3: the penalties only, 0 or more: Leadership comes from the OB).")
+@click.option("--leadership", type=int,
+              help="Revision 3: the repairing leader's modifier, where the item has no recorded hex (ruling R33).")
 @DICE_DR1
 @JSON_OPT
 @click.pass_context
-def repair(ctx, side, item, kind, drm, dice, as_json):
+def repair(ctx, side, item, kind, drm, leadership, dice, as_json):
     """3.46 Repair dr."""
     _step(ctx, {"name": "repair", "side": side, "item": item, "kind": kind, "drm": drm or None,
-                "dice": dice}, as_json)
+                "leadership": leadership, "dice": dice}, as_json)
 
 
 @main.command()
 @click.argument("side", metavar="SIDE")
 @click.argument("vehicle", metavar="VEHICLE")
 @click.option("--drm", type=int, default=0,
-              help="Inexperience/Captured/Ammo Shortage drm, as stated: the ledger does not record the crew's state.")
+              help="Inexperience/Captured/Ammo Shortage drm, as stated: the ledger does not record the crew's state "
+                   "(revision 3: penalties only, 0 or more).")
 @DICE_DR1
 @JSON_OPT
 @click.pass_context

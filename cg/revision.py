@@ -87,6 +87,8 @@ SWITCHES: dict[str, tuple[int, str]] = {
                          "Complex; Booby Traps only on a card that allows them"),
     "fortify_placed_at_setup": (3, "2.38: a fortification bought without --hex is placed at 2.6 (`plcg fortify "
                                    "SIDE KIND --hex HEX`), under the limits of its purchase"),
+    "repair_drm_from_ob": (3, "3.46/3.461: Leadership of a Disabled/Immobilized repair is the leader's in the item's "
+                              "hex, from the OB (rulings R30, R33); the stated drm are the penalties only (0 or more)"),
     "rubble_not_in_water": (3, "B24.121 / Table 23: rubble that falls into a water hex places none there, and "
                                "`end --terrain HEX=rubble` on a water hex is refused"),
 }

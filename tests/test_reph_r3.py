@@ -305,3 +305,58 @@ def test_revision_2_refused_fortify_at_2_6(tmp_path):
     c.advance(1, "2.6")
     refused(c, "fortify", "axis", "wire", "--hex", "M6", rule="2.3", words="belongs to step 2.3")
     c.close()
+
+
+# ---- item 16: 3.46 / 3.461 DRM from the OB, penalties stated ---------------------------------------------
+
+LEADER_91 = {1: {"buy": [("axis", "I1"), ("allied", "I1")], "dice": {"leader": "2,2"}}}  # each I1 gets a 9-1
+
+
+def at_3_46_disabled(tmp_path, revision: int | None = None, positions=()) -> Campaign:
+    c = at_3_1(tmp_path, LEADER_91, {"cvp_lost": {"axis": 0, "allied": 0}, "repair": ["axis:I1-1.4=disabled"],
+                                     "position": list(positions)}, revision=revision)
+    c.advance(1, "3.46")
+    return c
+
+
+def test_3_46_a_stated_bonus_is_refused_and_a_typed_leader_must_be_one_of_the_side(tmp_path):
+    """The LMG stands with its possessor, whom the ledger does not know: Leadership is typed (R33), and must
+    be a leader of the side in play (the Axis have a 9-1); the stated drm are penalties only."""
+    c = at_3_46_disabled(tmp_path)
+    refused(c, "repair", "axis", "I1-1.4", "--drm", "-4", "--dice", "3", rule="3.46", words="penalties")
+    refused(c, "repair", "axis", "I1-1.4", "--leadership", "-3", "--dice", "3", rule="R33", words="no leader")
+    r = cli_run(c.path, "repair", "axis", "I1-1.4", "--leadership", "-1", "--drm", "1", "--dice", "2", "--json")
+    assert r.code == 0, r.err
+    drm = [(d["reason"], d["value"]) for d in json.loads(r.out)[0]["roll"]["drm"]]
+    assert drm == [("leadership (typed: no hex recorded for the unit, ruling R33)", -1),
+                   ("inexperience/captured use/ammunition shortage (stated)", 1)]
+    assert cli_run(c.path, "audit").code == 0
+    c.close()
+
+
+def test_3_46_an_immobilized_vehicle_takes_the_leadership_of_the_leader_in_its_hex(tmp_path):
+    plan = {1: {"buy": [("axis", "I1"), ("axis", "A1"), ("allied", "I1")], "dice": {"leader": "2,2"}}}
+    c = at_3_1(tmp_path, plan, {"cvp_lost": {"axis": 0, "allied": 0}, "repair": ["axis:A1-1.1=immobilized"],
+                                "position": ["axis:A1-1.1=M5", "axis:I1-1.L1=M5"]})
+    c.advance(1, "3.46")
+    refused(c, "repair", "axis", "A1-1.1", "--leadership", "0", "--dice", "2", rule="R33", words="contradicts")
+    r = cli_run(c.path, "repair", "axis", "A1-1.1", "--dice", "2", "--json")
+    assert r.code == 0, r.err
+    drm = [(d["reason"], d["value"]) for d in json.loads(r.out)[0]["roll"]["drm"]]
+    assert drm == [("leadership of I1-1.L1 (9-1) in M5", -1)]
+    c.close()
+
+
+def test_3_461_a_recall_takes_penalties_only(tmp_path):
+    c = at_3_1(tmp_path, STUGS, {"cvp_lost": {"axis": 0, "allied": 0}, "recalled": ["axis:A1-1.1"]})
+    c.advance(1, "3.461")
+    refused(c, "recall", "axis", "A1-1.1", "--drm", "-5", "--dice", "3", rule="3.461", words="penalties only")
+    r = cli_run(c.path, "recall", "axis", "A1-1.1", "--drm", "1", "--dice", "1")
+    assert r.code == 0, r.err
+    c.close()
+
+
+def test_revision_2_took_the_stated_bonus(tmp_path):
+    c = at_3_46_disabled(tmp_path, revision=2)
+    assert cli_run(c.path, "repair", "axis", "I1-1.4", "--drm", "-4", "--dice", "3").code == 0
+    c.close()

@@ -195,14 +195,42 @@ def _repair(ctx, cmd):
         raise BadInput(f"--kind {kind!r}: one of {', '.join(tables.REPAIR)}")
     given = given_dice(cmd, 1)
     drm_v = int_arg(cmd, "drm", -6, 6, default=0)
+    typed = None if cmd.get("leadership") is None else int_arg(cmd, "leadership", -6, 6)
     at(st, "repair")
     if revision.on(st, "repair_rules"):
         _repair_limits(st, side, item, unit, kind, drm_v)
     dl = (Drm("3.46", "leadership/inexperience/captured use/ammunition shortage (stated)", drm_v),) if drm_v else ()
+    if revision.on(st, "repair_drm_from_ob"):
+        dl = _repair_drm(st, side, unit, kind, drm_v, typed)
     if unit is not None and unit.isolated and kind in ("malfunction", "low_ammo"):
         raise Refused(f"{item} is possessed by an Isolated unit: no repair", "3.46", st.step)
     r = roll(ctx.dice(given, 1), dl, lambda f: tables.repair(f, kind))
     return [ev.RepairRolled(side=side, item=item, kind=kind, roll=r)]
+
+
+def _repair_drm(st, side: str, unit, kind: str, stated: int, typed) -> tuple:
+    """3.46 (revision switch repair_drm_from_ob): Leadership, the one bonus the list names, is the best
+    leader's in the item's hex, from the OB (rulings R30, R33: typed only where the item has no recorded
+    hex); what the ledger cannot see (Inexperience, Captured Use, Ammunition Shortage) is stated, and
+    those are penalties: 0 or more."""
+    if stated < 0:
+        raise Refused(f"--drm {stated}: the stated 3.46 drm are penalties (Inexperience, Captured Use, Ammunition "
+                      "Shortage), 0 or more; Leadership comes from the OB (ruling R30)", "3.46", st.step)
+    if kind not in ("disabled", "immobilized"):
+        if typed is not None:
+            raise Refused(f"a {kind.replace('_', ' ')} repair takes no Leadership drm", "3.46", st.step)
+        return ()
+    if typed and (unit is None or not unit.hex):  # typed (ruling R33): still one of the side's leaders in play
+        from cg.counters import leader_modifier
+
+        mods = {leader_modifier(u.name) for u in st.side_units(side)
+                if u.kind == "leader" and u.status in ("available", "on_map")}
+        if typed not in mods:
+            raise Refused(f"--leadership {typed:+d}: no leader of the side in play has that modifier (ruling R30)",
+                          "R33", st.step)
+    lead = drms.leadership(st, unit, typed, "3.46") if unit is not None else \
+        ((Drm("3.46", "leadership (typed: no hex recorded for the item, ruling R33)", typed),) if typed else ())
+    return lead + ((Drm("3.46", "inexperience/captured use/ammunition shortage (stated)", stated),) if stated else ())
 
 
 def _repair_limits(st, side: str, item: str, unit, kind: str, drm_v: int) -> None:
@@ -233,6 +261,9 @@ def _recall(ctx, cmd):
     at(st, "recall")
     if u.status != "recalled":
         raise Refused(f"{u.id} is not Recalled", "3.461", st.step)
+    if drm_v < 0 and revision.on(st, "repair_drm_from_ob"):
+        raise Refused(f"--drm {drm_v}: 3.461 lists penalties only (Inexperience, Captured Use, Ammunition "
+                      "Shortage): 0 or more", "3.461", st.step)
     dl = (Drm("3.461", "inexperience/captured use/ammunition shortage (stated)", drm_v),) if drm_v else ()
     r = roll(ctx.dice(given, 1), dl, tables.recall)
     return [ev.RecallRolled(side=side, unit=u.id, roll=r)]
