@@ -1219,12 +1219,14 @@ def position(ctx, side, unit, hex_, hip, concealed):
 
 @main.command()
 @click.argument("side", metavar="SIDE")
-@click.option("--cvp", type=int, required=True, help="CVP lost in the RePh (counted for the firefight, 3.11).")
+@click.option("--cvp", type=int, help="CVP lost in the RePh (counted for the firefight, 3.11).")
 @click.option("--lost", multiple=True, help="Unit eliminated.")
+@click.option("--reduced", multiple=True,
+              help="3.52 (rules revision 3): UNIT[=COUNTER], the MMC a clearance's Casualty Reduction strikes.")
 @click.pass_context
-def casualties(ctx, side, cvp, lost):
-    """3.11 RePh losses, counted for the firefight just played."""
-    _step(ctx, {"name": "casualties", "side": side, "cvp": cvp, "lost": list(lost)})
+def casualties(ctx, side, cvp, lost, reduced):
+    """3.11 RePh losses, counted for the firefight just played; at 3.52 a clearance's Casualty Reduction."""
+    _step(ctx, {"name": "casualties", "side": side, "cvp": cvp, "lost": list(lost), "reduced": list(reduced)})
 
 
 @main.command()

@@ -638,6 +638,14 @@ def _reph_loss(st, u, to: str) -> None:
         ff.winner, ff.winner_rule = winner_by_cvp(ff)
 
 
+@on("casualty_reduced")
+def _casualty_reduced(st, p):
+    c = p["change"]
+    _reph_loss(st, st.unit(c["unit"], c["side"]), c["to"] if c["to"] == "eliminated" else "reduced")
+    _unit_change(st, c, True)
+    st.done.discard(f"cr-owed:{p['side']}:{p['hex']}")
+
+
 @on("encircled_tested")
 def _encircled(st, p):
     u = st.unit(p["unit"], p["side"])
@@ -775,6 +783,8 @@ def _clear(st, p):
     terrain_changed()
     items = st.terrain.get(hx, [])
     kinds = [it.split(":")[0] for it in items]
+    if p.get("casualty_reduction") and revision.on(st, "clearance_casualty_reduction"):
+        st.done.add(f"cr-owed:{p['side']}:{hx}")  # 3.52 dagger: owed before 3.52 is left (plcg casualties)
     if p["roll"]["outcome"] == "eliminated":
         if item == "rubble" and not revision.on(st, "clearance_rules"):
             items.append("trailbreak")  # revision 1 read B24.71: a Trailbreak across the hex; the rubble stayed

@@ -89,6 +89,9 @@ SWITCHES: dict[str, tuple[int, str]] = {
                                    "SIDE KIND --hex HEX`), under the limits of its purchase"),
     "repair_drm_from_ob": (3, "3.46/3.461: Leadership of a Disabled/Immobilized repair is the leader's in the item's "
                               "hex, from the OB (rulings R30, R33); the stated drm are the penalties only (0 or more)"),
+    "clearance_casualty_reduction": (3, "3.52 dagger: the Casualty Reduction of one MMC is owed before 3.52 is "
+                                        "left and reaches the unit (`casualties SIDE --reduced UNIT`, in the "
+                                        "rule's order of classes)"),
     "rubble_not_in_water": (3, "B24.121 / Table 23: rubble that falls into a water hex places none there, and "
                                "`end --terrain HEX=rubble` on a water hex is refused"),
 }

@@ -255,6 +255,11 @@ def pending(state: CampaignState) -> list[dict]:
         for u in state.units.values():
             if u.recalled and u.status == "recalled":
                 owe(f"plcg recall {u.side} {u.id}", "3.461", f"recalled vehicle {u.id}")
+    elif s == "3.52":
+        for key in sorted(k for k in state.done if k.startswith("cr-owed:")):  # 3.52 dagger (revision 3)
+            _, side, hx = key.split(":", 2)
+            owe(f"plcg casualties {side} --reduced UNIT", "3.52",
+                f"{side}: the Casualty Reduction of one MMC the clearance in {hx} owes (3.52)", False)
     elif s == "3.47":
         for side in SIDES:
             if f"elr:{side}" not in state.done:

@@ -335,6 +335,14 @@ class CasualtiesAdded(Event):  # 3.11: RePh losses count for the firefight just 
     units: tuple[str, ...]
 
 
+@event("casualty_reduced")
+class CasualtyReduced(Event):
+    """3.52 dagger (rules revision 3): the Casualty Reduction of one MMC a clearance attempt owed."""
+    side: str
+    hex: str  # the Location whose clearance owed it
+    change: UnitChange  # the MMC and its new counter ("eliminated" for a HS)
+
+
 @event("encircled_tested")
 class EncircledTested(Event):
     side: str

@@ -9,6 +9,7 @@ VERSIONS: dict[str, int] = {
     "attack_bought": 1,
     "campaign_started": 2,  # 2: rules_revision (ruling R32)
     "casualties_added": 1,
+    "casualty_reduced": 1,
     "cg_ended": 1,
     "clearance_rolled": 1,
     "conceded": 1,

@@ -133,6 +133,10 @@ def _summary(etype: str, p: dict) -> str:
         factors = (p.get("detail") or {}).get("factors")
         what = terrain_words(f"{p['kind']}:{factors}" if factors else f"{p['kind']}:")
         return f"{s} spent {p['cost']} FP on {what}{',' if factors and where else ''}{where}{unit}, {p['fp_left']} FP left"
+    if etype == "casualty_reduced":
+        c = p["change"]
+        what = "eliminated" if c["to"] == "eliminated" else f"now a {c['to']}"
+        return f"{s} {c['unit']} Casualty Reduced for the clearance in {p['hex']} (3.52): {what}"
     if etype == "fortification_placed":
         return f"{s} placed {terrain_words(p['kind'] + ':')} in {p['hex']} (bought at 2.38 without a hex)"
     if etype == "firefight_determined":

@@ -360,3 +360,40 @@ def test_revision_2_took_the_stated_bonus(tmp_path):
     c = at_3_46_disabled(tmp_path, revision=2)
     assert cli_run(c.path, "repair", "axis", "I1-1.4", "--drm", "-4", "--dice", "3").code == 0
     c.close()
+
+
+# ---- item 17: 3.52 dagger, the Casualty Reduction reaches an MMC -------------------------------------------
+
+def at_3_52_minefield(tmp_path, revision: int | None = None) -> Campaign:
+    """The Axis hold a Grenadier (1st Line) and a Fallschirmjäger (Elite) platoon and a Known minefield in M6."""
+    plan = {1: {"buy": [("axis", "I1"), ("axis", "I2"), ("allied", "I1")]}}
+    c = at_3_1(tmp_path, plan, {"cvp_lost": {"axis": 2, "allied": 2}, "terrain": ["M6=known_minefield:axis"]},
+               revision=revision)
+    c.advance(1, "3.52")
+    return c
+
+
+def test_3_52_an_original_6_against_a_known_minefield_reduces_an_mmc_in_the_rules_order(tmp_path):
+    c = at_3_52_minefield(tmp_path)
+    r = cli_run(c.path, "clear", "axis", "M6", "mines", "--dice", "6")
+    assert r.code == 0 and "no effect" in r.out, r.out + r.err
+    owed = [p["command"] for p in json.loads(cli_run(c.path, "status", "--json").out)["pending"]]
+    assert owed == ["plcg casualties axis --reduced UNIT"]
+    refused(c, "next", rule="3.52", words="casualties")
+    refused(c, "casualties", "axis", "--reduced", "I1-1.1", rule="3.52", words="elite")  # an Elite MMC first
+    r = cli_run(c.path, "casualties", "axis", "--reduced", "I2-1.1")
+    assert r.code == 0 and "now a 2-3-8" in r.out, r.out + r.err
+    assert oob(c.path, "axis", "I2-1.1")["name"] == "2-3-8"
+    assert roster_ff1(c.path)["axis"] == 3  # 2 + the squad reduced to its HS (ruling R58)
+    refused(c, "casualties", "axis", "--reduced", "I2-1.2", rule="3.52", words="owes")  # one MMC
+    assert cli_run(c.path, "next").code == 0
+    assert cli_run(c.path, "audit").code == 0
+    c.close()
+
+
+def test_revision_2_logged_the_reduction_and_reduced_nobody(tmp_path):
+    c = at_3_52_minefield(tmp_path, revision=2)
+    assert cli_run(c.path, "clear", "axis", "M6", "mines", "--dice", "6").code == 0
+    assert cli_run(c.path, "next").code == 0
+    assert oob(c.path, "axis", "I2-1.1")["name"] == "5-4-8"
+    c.close()

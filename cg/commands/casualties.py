@@ -9,17 +9,71 @@ from events.errors import BadInput, Refused
 from cg.state import counter_morale
 from events import types as ev
 from events.roll import Drm
-from cg.commands.base import at, command, given_dice, in_play, int_arg, roll, side_arg, unit_arg
+from cg.commands.base import at, card_quality, command, given_dice, in_play, int_arg, roll, side_arg, unit_arg
 
 
-@command("casualties", "3.1", "3.2", "3.3")  # ruling R25: where RePh losses happen
+@command("casualties", "3.1", "3.2", "3.3", "3.52")  # ruling R25: where RePh losses happen; 3.52 dagger
 def _casualties(ctx, cmd):
     side = side_arg(cmd)
     st = ctx.state
+    if cmd.get("reduced"):
+        return _clearance_reduction(st, side, cmd)
+    if cmd.get("cvp") is None:
+        raise BadInput("--cvp N is required (or --reduced UNIT at 3.52)")
     n = int_arg(cmd, "cvp", 0)
     units = [unit_arg(st, side, u).id for u in (cmd.get("lost") or ())]
-    at(st, "casualties")
+    at(st, "casualties", "3.1", "3.2", "3.3")
     return [ev.CasualtiesAdded(side=side, cvp=n, units=tuple(units))]
+
+
+# 3.52 dagger: "Assault Engineers if possible, otherwise owner's choice of Elite MMC; if no Elite MMC is
+# available, Reduce a First Line ...; then a Second Line, and so on"
+REDUCTION_ORDER = ("assault_engineer", "elite", "first_line", "second_line", "green", "conscript")
+
+
+def _clearance_reduction(st, side: str, cmd: dict):
+    """3.52 dagger (revision switch clearance_casualty_reduction): the MMC a clearance's Original 6 reduces."""
+    from cg.commands.firefight_end import _reduce
+    from cg.drm import is_assault_engineer
+
+    values = list(cmd.get("reduced") or ())
+    if len(values) != 1 or cmd.get("cvp") or cmd.get("lost"):
+        raise BadInput("--reduced UNIT[=COUNTER]: one MMC, alone (3.52: the Casualty Reduction of one MMC)")
+    text, _, counter = str(values[0]).partition("=")
+    u = unit_arg(st, side, text)
+    at(st, "casualties", "3.52")
+    owed = sorted(k for k in st.done if k.startswith(f"cr-owed:{side}:"))
+    if not owed or not revision.on(st, "clearance_casualty_reduction"):
+        raise Refused(f"no clearance of {side}'s owes a Casualty Reduction (3.52: an Original 6 against a Known "
+                      "minefield or Panji)", "3.52", st.step)
+    mmc = [x for x in st.side_units(side) if x.kind in ("squad", "hs") and x.status in ("on_map", "available")]
+    if u not in mmc:
+        raise Refused(f"{u.id} ({u.name}) is no MMC of {side} in play: the Casualty Reduction is of one MMC", "3.52",
+                      st.step)
+
+    def rank(x) -> int:
+        if is_assault_engineer(st, x):
+            return 0
+        q = card_quality(st, x) or counter_class(st, x)
+        return REDUCTION_ORDER.index(q) if q in REDUCTION_ORDER else len(REDUCTION_ORDER)
+
+    best = min(rank(x) for x in mmc)
+    if rank(u) > best:
+        first = next(x for x in mmc if rank(x) == best)
+        what = REDUCTION_ORDER[best].replace("_", " ") if best < len(REDUCTION_ORDER) else "unclassed"
+        raise Refused(f"{u.id} is not of the first class the rule reduces: {side} still has {what} MMC "
+                      f"({first.id} {first.name})", "3.52", st.step)
+    change = _reduce(st, ev.SideUnit(side, u.id), counter.strip() or None)
+    return [ev.CasualtyReduced(side=side, hex=owed[0].split(":", 2)[2], change=change)]
+
+
+def counter_class(st, u) -> str | None:
+    from cg import counters
+    from cg.commands.base import counter_table
+
+    nat, over = counter_table(st, u.side)
+    c = counters.lookup(nat, u.name, over)
+    return c.klass if c else None
 
 
 @command("encircled", "3.1")

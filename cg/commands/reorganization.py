@@ -11,7 +11,8 @@ from events.errors import BadInput, Refused
 from cg.state import CampaignState
 from events import types as ev
 from events.roll import Drm
-from cg.commands.base import at, command, given_dice, int_arg, leader_slots, roll, side_arg, unit_any_case, unit_arg
+from cg.commands.base import (at, card_quality, command, given_dice, int_arg, leader_slots, roll, side_arg,
+                              unit_any_case, unit_arg)
 from cg.rules import REPAIRABLE
 
 
@@ -136,7 +137,7 @@ def _hardened_counter(st, u, given) -> tuple[str | None, bool]:
         return given, False
     nat, over = counter_table(st, u.side)
     to, fanatic = counters.harden(nat, u.name, over)
-    quality = _card_quality(st, u) if revision.on(st, "hardening_card_quality") else None
+    quality = card_quality(st, u) if revision.on(st, "hardening_card_quality") else None
     if quality is not None and u.kind in ("squad", "hs"):  # 3.43/3.44 EXC: the card's class wins (item 20)
         c = counters.lookup(nat, u.name, over)
         to = c.hardened if c is not None else None
@@ -155,18 +156,6 @@ def _hardened_counter(st, u, given) -> tuple[str | None, bool]:
         raise Refused(f"{u.id} ({u.name}) Battle Hardens to {to} by the counter table, not {given} (ruling R34; "
                       "--to is for counters the table lacks)", "R34", st.step)
     return to, False
-
-
-def _card_quality(st, u) -> str | None:
-    """The class the CG Card gives the unit's RG (its `quality`, the one 3.47 counts), while the unit still
-    is a counter the RG lists; a counter it became since (hardened, replaced) takes the table's class."""
-    from cg.state import expand_units
-
-    p = st.purchase(u.purchase, u.side) if u.purchase else None
-    rg = st.card.sides[u.side].group_by_id(p.rg) if p is not None else None
-    if rg is None or u.name not in expand_units(rg.units):
-        return None
-    return getattr(rg, "quality", None)
 
 
 @command("repair", "3.46")
