@@ -1268,12 +1268,14 @@ def evacuate(ctx, side, leader, dice, as_json):
 
 @main.command()
 @click.argument("side", metavar="SIDE")
+@click.option("--replaced", help="Rules revision 3: UNIT[=COUNTER], a squad/HS the dr's result ELR Replaces "
+                                 "(Isolated units first).")
 @DICE_DR1
 @JSON_OPT
 @click.pass_context
-def disease(ctx, side, dice, as_json):
-    """3.41 Disease & Starvation dr (only where the card's FSR invoke it)."""
-    _step(ctx, {"name": "disease", "side": side, "dice": dice}, as_json)
+def disease(ctx, side, replaced, dice, as_json):
+    """3.41 Disease & Starvation dr (only where the card's FSR invoke it), then the squads it Replaces."""
+    _step(ctx, {"name": "disease", "side": side, "replaced": replaced, "dice": dice}, as_json)
 
 
 @main.command()

@@ -711,6 +711,20 @@ def _tvp(st, p):
 @on("disease_rolled")
 def _disease(st, p):
     st.done.add(f"disease:{p['side']}")
+    if revision.on(st, "disease_replacements"):  # 3.41: the squads struck, in HS equivalents, owed at 3.41
+        st.done.add(f"disease-owed:{p['side']}:{2 * p['roll']['outcome']}")
+
+
+@on("disease_replaced")
+def _disease_replaced(st, p):
+    side, c = p["side"], p["change"]
+    u = st.unit(c["unit"], side)
+    owed = next(k for k in st.done if k.startswith(f"disease-owed:{side}:"))
+    st.done.discard(owed)
+    left = int(owed.rsplit(":", 1)[1]) - (2 if u.kind == "squad" else 1)
+    st.done.add(f"disease-owed:{side}:{max(0, left)}")
+    st.done.add(f"disease-replaced:{side}:{u.id}")
+    _unit_change(st, c, False)
 
 
 @on("promotion_rolled")

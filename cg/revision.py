@@ -92,6 +92,8 @@ SWITCHES: dict[str, tuple[int, str]] = {
     "clearance_casualty_reduction": (3, "3.52 dagger: the Casualty Reduction of one MMC is owed before 3.52 is "
                                         "left and reaches the unit (`casualties SIDE --reduced UNIT`, in the "
                                         "rule's order of classes)"),
+    "disease_replacements": (3, "3.41: the squads the Disease & Starvation dr strikes are owed before 3.41 is left "
+                                "(`disease SIDE --replaced UNIT`), Isolated units first, each ELR Replaced"),
     "rubble_not_in_water": (3, "B24.121 / Table 23: rubble that falls into a water hex places none there, and "
                                "`end --terrain HEX=rubble` on a water hex is refused"),
 }

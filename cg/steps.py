@@ -238,6 +238,12 @@ def pending(state: CampaignState) -> list[dict]:
             for side in SIDES:
                 if f"disease:{side}" not in state.done:
                     owe(f"plcg disease {side}", "3.41", f"{side} Disease & Starvation dr")
+                left = disease_owed(state, side)
+                if left > 0 and any(u.kind in ("squad", "hs") and u.status in ("on_map", "available")
+                                    and f"disease-replaced:{side}:{u.id}" not in state.done
+                                    for u in state.side_units(side)):
+                    owe(f"plcg disease {side} --replaced UNIT", "3.41",
+                        f"{side}: ELR Replacement of {left} more HS equivalent(s), Isolated units first", False)
     elif s == "3.44":
         for side in SIDES:
             if f"promote:{side}" not in state.done:
@@ -269,6 +275,12 @@ def pending(state: CampaignState) -> list[dict]:
 
         out = pending_items(state) + committed(state, out)
     return out
+
+
+def disease_owed(state: CampaignState, side: str) -> int:
+    """3.41 (revision switch disease_replacements): the HS equivalents the side's dr still owes."""
+    key = next((k for k in state.done if k.startswith(f"disease-owed:{side}:")), None)
+    return int(key.rsplit(":", 1)[1]) if key else 0
 
 
 # how a runnable `pending` command's words map to the command's keys

@@ -343,6 +343,13 @@ class CasualtyReduced(Event):
     change: UnitChange  # the MMC and its new counter ("eliminated" for a HS)
 
 
+@event("disease_replaced")
+class DiseaseReplaced(Event):
+    """3.41 (rules revision 3): one of the squads/equivalents the Disease & Starvation dr struck, ELR Replaced."""
+    side: str
+    change: UnitChange  # the MMC and its replacement counter (A19.13)
+
+
 @event("encircled_tested")
 class EncircledTested(Event):
     side: str

@@ -18,6 +18,7 @@ VERSIONS: dict[str, int] = {
     "dice_revealed": 1,
     "cp_replenished": 1,
     "disease_rolled": 1,
+    "disease_replaced": 1,
     "elr_rolled": 1,
     "encircled_tested": 1,
     "evacuation_rolled": 1,

@@ -133,6 +133,9 @@ def _summary(etype: str, p: dict) -> str:
         factors = (p.get("detail") or {}).get("factors")
         what = terrain_words(f"{p['kind']}:{factors}" if factors else f"{p['kind']}:")
         return f"{s} spent {p['cost']} FP on {what}{',' if factors and where else ''}{where}{unit}, {p['fp_left']} FP left"
+    if etype == "disease_replaced":
+        c = p["change"]
+        return f"{s} {c['unit']} ELR Replaced by Disease & Starvation (3.41): now a {c['to']}"
     if etype == "casualty_reduced":
         c = p["change"]
         what = "eliminated" if c["to"] == "eliminated" else f"now a {c['to']}"

@@ -397,3 +397,58 @@ def test_revision_2_logged_the_reduction_and_reduced_nobody(tmp_path):
     assert cli_run(c.path, "next").code == 0
     assert oob(c.path, "axis", "I2-1.1")["name"] == "5-4-8"
     c.close()
+
+
+# ---- item 18: 3.41, the squads Disease & Starvation strikes are ELR Replaced, Isolated ones first -----------
+
+def at_3_41_with_an_isolated_squad(tmp_path, variant, revision: int | None = None) -> Campaign:
+    db = tmp_path / "d.plcg"
+    args = ["new", "--card", variant(campaign={"disease": True}), "--seed", "d"] + \
+        (["--rules-revision", str(revision)] if revision else [])
+    assert cli_run(db, *args).code == 0
+    c = Campaign.attach(db, plan=INFANTRY)
+    c.advance(1, "2.9")
+    st = c.state()
+    mc = st.map_control()
+    spot = next(h for h in sorted(mc.hexes, key=st.grid().index) if mc.situation(h, "axis") == "uncontrolled")
+    c.run("end", turn=5, cvp_lost={"axis": 0, "allied": 0}, position=[f"axis:I1-1.1={spot}"])
+    c.advance(1, "3.2")
+    c.run("option", option="A")
+    to = min((h for h, hc in mc.hexes.items() if hc.cthc == "axis"), key=lambda h: st.grid().distance(spot, h))
+    assert cli_run(c.path, "redeploy", "axis", "I1-1.1", "--to", to, "--dice", "6,6").code == 0  # remains: Isolated
+    c.advance(1, "3.41")
+    return c
+
+
+def test_3_41_the_squads_struck_are_replaced_isolated_first(tmp_path, variant):
+    c = at_3_41_with_an_isolated_squad(tmp_path, variant)
+    assert cli_run(c.path, "disease", "allied", "--dice", "1").code == 0  # 1 squad; the Allies have 3 6-6-7
+    r = cli_run(c.path, "disease", "axis", "--dice", "4")  # 2 squads
+    assert r.code == 0, r.err
+    owed = [p["command"] for p in json.loads(cli_run(c.path, "status", "--json").out)["pending"]]
+    assert "plcg disease axis --replaced UNIT" in owed and "plcg disease allied --replaced UNIT" in owed
+    refused(c, "next", rule="3.41", words="disease")
+    refused(c, "disease", "axis", "--replaced", "I1-1.2", rule="3.41", words="Isolated units are chosen first")
+    # I1-1.1 came out of its redeployment Reduced to a 2-4-7 HS: replaced by a 2-3-7 (A19.13), 1 of the 4 HS
+    # equivalents the 2 squads make; then two squads, the second for the one HS equivalent left
+    r = cli_run(c.path, "disease", "axis", "--replaced", "I1-1.1")
+    assert r.code == 0 and "now a 2-3-7" in r.out, r.out + r.err
+    refused(c, "disease", "axis", "--replaced", "I1-1.1", rule="3.41", words="not yet Replaced")
+    assert cli_run(c.path, "disease", "axis", "--replaced", "I1-1.2").code == 0
+    assert cli_run(c.path, "disease", "axis", "--replaced", "I1-1.3").code == 0
+    assert cli_run(c.path, "disease", "allied", "--replaced", "I1-1.3").code == 0
+    refused(c, "disease", "allied", "--replaced", "I1-1.2", rule="3.41", words="no (more)")
+    axis = {u: oob(c.path, "axis", u)["name"] for u in ("I1-1.1", "I1-1.2", "I1-1.3")}
+    assert axis == {"I1-1.1": "2-3-7", "I1-1.2": "4-4-7", "I1-1.3": "4-4-7"}  # the German 4-6-7 by a 4-4-7
+    assert oob(c.path, "allied", "I1-1.3")["name"] == "6-6-6"
+    assert cli_run(c.path, "next").code == 0
+    assert cli_run(c.path, "audit").code == 0
+    c.close()
+
+
+def test_revision_2_named_the_squads_and_replaced_none(tmp_path, variant):
+    c = at_3_41_with_an_isolated_squad(tmp_path, variant, revision=2)
+    assert cli_run(c.path, "disease", "axis", "--dice", "4").code == 0
+    assert cli_run(c.path, "disease", "allied", "--dice", "4").code == 0
+    assert cli_run(c.path, "next").code == 0
+    c.close()

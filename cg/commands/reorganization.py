@@ -14,6 +14,7 @@ from events.roll import Drm
 from cg.commands.base import (at, card_quality, command, given_dice, int_arg, leader_slots, roll, side_arg,
                               unit_any_case, unit_arg)
 from cg.rules import REPAIRABLE
+from cg.steps import disease_owed
 
 
 @command("evacuate", "3.3")
@@ -41,14 +42,37 @@ def _once(st: CampaignState, key: str, what: str, rule: str):
 @command("disease", "3.41")
 def _disease(ctx, cmd):
     side = side_arg(cmd)
-    given = given_dice(cmd, 1)
     st = ctx.state
+    if cmd.get("replaced"):
+        return [_disease_replacement(st, side, cmd)]
+    given = given_dice(cmd, 1)
     at(st, "disease")
     if not st.card.campaign.disease:
         raise Refused("Disease & Starvation is only invoked by FSR; the CG Card has none", "3.41", st.step)
     _once(st, f"disease:{side}", f"{side}'s Disease & Starvation dr", "3.41")
     r = roll(ctx.dice(given, 1), drms.disease(st, side), tables.disease)
     return [ev.DiseaseRolled(side=side, roll=r)]
+
+
+def _disease_replacement(st, side: str, cmd: dict):
+    """3.41: "The owning player may choose any squads/equivalents ..., but must choose all Isolated units
+    before applying Replacement to any non-Isolated unit"; each by ELR Replacement (A19.13, ruling R34)."""
+    from cg.commands.firefight_end import _replace
+
+    text, _, counter = str(cmd.get("replaced")).partition("=")
+    u = unit_arg(st, side, text)
+    at(st, "disease")
+    if not revision.on(st, "disease_replacements") or disease_owed(st, side) <= 0:
+        raise Refused(f"{side}'s Disease & Starvation dr owes no (more) ELR Replacement", "3.41", st.step)
+    mmc = [x for x in st.side_units(side) if x.kind in ("squad", "hs") and x.status in ("on_map", "available")
+           and f"disease-replaced:{side}:{x.id}" not in st.done]
+    if u not in mmc:
+        raise Refused(f"{u.id} ({u.name}) is no squad or HS of {side} in play not yet Replaced this RePh", "3.41",
+                      st.step)
+    isolated = [x for x in mmc if x.isolated]
+    if isolated and not u.isolated:
+        raise Refused(f"Isolated units are chosen first: {', '.join(x.id for x in isolated)}", "3.41", st.step)
+    return ev.DiseaseReplaced(side=side, change=_replace(st, ev.SideUnit(side, u.id), counter.strip() or None))
 
 
 @command("promote", "3.44")
