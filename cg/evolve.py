@@ -646,6 +646,19 @@ def _casualty_reduced(st, p):
     st.done.discard(f"cr-owed:{p['side']}:{p['hex']}")
 
 
+@on("half_squads_recombined")
+def _recombined(st, p):
+    keep, gone = st.unit(p["keep"], p["side"]), st.unit(p["gone"], p["side"])
+    keep.name, keep.kind = p["to"], "squad"
+    gone.status, gone.hex = "recombined", None  # 3.42: off the map with the squad it made
+
+
+@on("heroes_removed")
+def _heroes_removed(st, p):
+    for uid in p["units"]:
+        st.unit(uid, p["side"]).hero = False  # 3.43: removed from play
+
+
 @on("encircled_tested")
 def _encircled(st, p):
     u = st.unit(p["unit"], p["side"])

@@ -94,6 +94,8 @@ SWITCHES: dict[str, tuple[int, str]] = {
                                         "rule's order of classes)"),
     "disease_replacements": (3, "3.41: the squads the Disease & Starvation dr strikes are owed before 3.41 is left "
                                 "(`disease SIDE --replaced UNIT`), Isolated units first, each ELR Replaced"),
+    "regroup_and_heroes": (3, "3.42: same-type half-squads in one Friendly MLR recombine when 3.42 is left; 3.43: a "
+                              "Hero combines only with an MMC in its MLR, and leaving 3.43 removes Heroes beyond one"),
     "rubble_not_in_water": (3, "B24.121 / Table 23: rubble that falls into a water hex places none there, and "
                                "`end --terrain HEX=rubble` on a water hex is refused"),
 }

@@ -350,6 +350,22 @@ class DiseaseReplaced(Event):
     change: UnitChange  # the MMC and its replacement counter (A19.13)
 
 
+@event("half_squads_recombined")
+class HalfSquadsRecombined(Event):
+    """3.42 (rules revision 3): two same-type half-squads in one Friendly MLR recombine into their squad."""
+    side: str
+    keep: str  # the HS that becomes the squad
+    gone: str  # the HS that leaves play with it
+    to: str  # the squad's counter
+
+
+@event("heroes_removed")
+class HeroesRemoved(Event):
+    """3.43 (rules revision 3): the Heroes that could not combine, removed until the side has one at most."""
+    side: str
+    units: tuple[str, ...]
+
+
 @event("encircled_tested")
 class EncircledTested(Event):
     side: str

@@ -133,6 +133,10 @@ def _summary(etype: str, p: dict) -> str:
         factors = (p.get("detail") or {}).get("factors")
         what = terrain_words(f"{p['kind']}:{factors}" if factors else f"{p['kind']}:")
         return f"{s} spent {p['cost']} FP on {what}{',' if factors and where else ''}{where}{unit}, {p['fp_left']} FP left"
+    if etype == "half_squads_recombined":
+        return f"{s} {p['keep']} and {p['gone']} recombine into a {p['to']} (3.42), as {p['keep']}"
+    if etype == "heroes_removed":
+        return f"{s} Heroes removed from play (3.43: at most one in play): {', '.join(p['units'])}"
     if etype == "disease_replaced":
         c = p["change"]
         return f"{s} {c['unit']} ELR Replaced by Disease & Starvation (3.41): now a {c['to']}"

@@ -452,3 +452,70 @@ def test_revision_2_named_the_squads_and_replaced_none(tmp_path, variant):
     assert cli_run(c.path, "disease", "allied", "--dice", "4").code == 0
     assert cli_run(c.path, "next").code == 0
     c.close()
+
+
+# ---- item 19: 3.42 Regrouping, 3.43 one Hero at most and within the MLR --------------------------------------
+
+def test_3_42_two_same_type_half_squads_in_one_mlr_recombine(tmp_path):
+    """Two Axis squads ended the firefight reduced (`end --reduced`: 2-4-7 each), in M5 and N6, both in the
+    Axis MLR: leaving 3.42 recombines them into a 4-6-7 (the RG's squad); a third HS of another type stays."""
+    c = at_3_1(tmp_path, {1: {"buy": [("axis", "I1"), ("axis", "HW1"), ("allied", "I1")]}},
+               {"cvp_lost": {"axis": 2, "allied": 0}, "reduced": ["axis:I1-1.1", "axis:I1-1.2"],
+                "position": ["axis:I1-1.1=M5", "axis:I1-1.2=N6", "axis:HW1-1.2=M5"]})
+    c.advance(1, "3.42")
+    assert (oob(c.path, "axis", "I1-1.1")["name"], oob(c.path, "axis", "I1-1.2")["name"]) == ("2-4-7", "2-4-7")
+    r = cli_run(c.path, "next")
+    assert r.code == 0 and "I1-1.1 and I1-1.2 recombine into a 4-6-7" in r.out, r.out + r.err
+    a, b = oob(c.path, "axis", "I1-1.1"), oob(c.path, "axis", "I1-1.2")
+    assert (a["name"], a["kind"], b["status"]) == ("4-6-7", "squad", "recombined")
+    assert oob(c.path, "axis", "HW1-1.2")["name"] == "2-4-7"  # alone of its type... and of another RG
+    assert roster_ff1(c.path)["axis"] == 2  # a recombination is no loss
+    assert cli_run(c.path, "audit").code == 0
+    c.close()
+
+
+def test_3_43_a_hero_combines_only_with_an_mmc_within_its_mlr(tmp_path):
+    """The Allied Hero (of I1-1.2) was left Isolated in Uncontrolled terrain (3.216): the farm's squad I1-1.1,
+    in the Allied MLR, cannot combine with it."""
+    db = tmp_path / "h.plcg"
+    assert cli_run(db, "new", "--card", "sample", "--seed", "h").code == 0
+    c = Campaign.attach(db, plan={1: {"buy": [("axis", "I1"), ("allied", "I1")]}})
+    c.advance(1, "2.9")
+    st = c.state()
+    mc = st.map_control()
+    spot = max((h for h in sorted(mc.hexes, key=st.grid().index) if mc.situation(h, "allied") == "uncontrolled"),
+               key=lambda h: mc.distance_to_mlr(h, "allied") or 0)  # no -1 for being next to the MLR
+    c.run("end", turn=5, cvp_lost={"axis": 0, "allied": 0}, hero=["allied:I1-1.2"],
+          position=[f"allied:I1-1.2={spot}", "allied:I1-1.1=C3"])
+    c.advance(1, "3.2")
+    c.run("option", option="A")
+    to = min((h for h, hc in mc.hexes.items() if hc.cthc == "allied"), key=lambda h: st.grid().distance(spot, h))
+    r = cli_run(c.path, "redeploy", "allied", "I1-1.2", "--to", to, "--dice", "6,6")
+    assert r.code == 0 and "remains" in r.out, r.out + r.err
+    c.advance(1, "3.43")
+    refused(c, "harden", "allied", "I1-1.1", "--to", "7-4-7", rule="3.43", words="within that MLR")
+    c.close()
+
+
+def test_3_43_leaving_it_removes_the_heroes_beyond_one(tmp_path):
+    plan = {1: {"buy": [("axis", "I1"), ("allied", "I1"), ("allied", "I3")]}}
+    c = at_3_1(tmp_path, plan, {"cvp_lost": {"axis": 0, "allied": 0},
+                                "hero": ["allied:I1-1.2", "allied:I1-1.3", "allied:I3-1.1"]})
+    c.advance(1, "3.43")
+    assert cli_run(c.path, "harden", "allied", "I1-1.1", "--to", "7-4-7").code == 0  # with the Hero of I1-1.2
+    r = cli_run(c.path, "next")
+    assert r.code == 0 and "Heroes removed from play (3.43: at most one in play): I3-1.1" in r.out, r.out + r.err
+    heroes = [u for u in ("I1-1.2", "I1-1.3", "I3-1.1") if "hero" in oob(c.path, "allied", u)["flags"]]
+    assert heroes == ["I1-1.3"]
+    assert cli_run(c.path, "audit").code == 0
+    c.close()
+
+
+def test_revision_2_kept_the_half_squads_and_every_hero(tmp_path):
+    plan = {1: {"buy": [("axis", "I1"), ("allied", "I1")]}}
+    c = at_3_1(tmp_path, plan, {"cvp_lost": {"axis": 2, "allied": 0}, "reduced": ["axis:I1-1.1", "axis:I1-1.2"],
+                                "hero": ["allied:I1-1.2", "allied:I1-1.3"]}, revision=2)
+    c.advance(1, "3.44")
+    assert oob(c.path, "axis", "I1-1.2")["name"] == "2-4-7"
+    assert all("hero" in oob(c.path, "allied", u)["flags"] for u in ("I1-1.2", "I1-1.3"))
+    c.close()

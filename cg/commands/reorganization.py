@@ -146,6 +146,15 @@ def _hero_for(st, side: str, u) -> str:
     if u.kind not in ("squad", "hs"):
         raise Refused(f"{u.id} is not an MMC: only an MMC combines with a Hero", "3.43", st.step)
     heroes = [h for h in st.side_units(side) if h.hero and h.kind != "leader"]
+    if revision.on(st, "regroup_and_heroes") and u.hex:  # 3.43: "any MMC within that MLR" (ruling R33: by hex)
+        from cg.rules import mlr_of
+
+        mine = mlr_of(st, side, u.hex)
+        near = [h for h in heroes if not h.hex or (mine is not None and mlr_of(st, side, h.hex) == mine)]
+        if heroes and not near:
+            raise Refused(f"no Hero of {side} stands in {u.id}'s MLR ({u.hex}): a Hero combines with an MMC within "
+                          "that MLR", "3.43", st.step)
+        heroes = near
     if not heroes:
         raise Refused(f"{side} has no Hero left to combine with {u.id} (plcg end --hero records one)", "3.43",
                       st.step)
