@@ -334,6 +334,12 @@ def _attack(st, p):
     _spend(st, p["side"], p["cost"], p.get("cp_left"))
     st.sides[p["side"]].attack = True
     st.ff.attack[p["side"]] = True
+    for key in [k for k in st.done if k.startswith(f"oba-roll:{p['side']}:")]:
+        # ruling R14 (rules revision 3): the -1 of 2.351 goes with the Attack Option bought in this 2.3, not
+        # with the order of the commands: an OBA DR made before it is read again, its final DR less 1
+        _, side, final, pid = key.split(":", 3)
+        st.purchase(pid, side).oba = tables.oba_strength(int(final) - 1).result
+        st.done.discard(key)
 
 
 @on("oba_rolled")
@@ -341,6 +347,9 @@ def _oba(st, p):
     pur = st.purchase(p["purchase"], p["side"])
     pur.oba = p["roll"]["outcome"]
     pur.oba_owed = False
+    if revision.on(st, "attack_oba_this_reph") and not st.sides[p["side"]].attack:
+        # ruling R14: read again with the -1 should the side buy the Attack Option in this 2.3
+        st.done.add(f"oba-roll:{p['side']}:{p['roll']['final']}:{p['purchase']}")
 
 
 @on("leader_rolled")

@@ -96,6 +96,8 @@ SWITCHES: dict[str, tuple[int, str]] = {
                                 "(`disease SIDE --replaced UNIT`), Isolated units first, each ELR Replaced"),
     "regroup_and_heroes": (3, "3.42: same-type half-squads in one Friendly MLR recombine when 3.42 is left; 3.43: a "
                               "Hero combines only with an MMC in its MLR, and leaving 3.43 removes Heroes beyond one"),
+    "attack_oba_this_reph": (3, "2.351 / ruling R14 revised: the -1 goes with the Attack Option bought in this 2.3 "
+                                "whatever the order: an OBA DR made before it is read again with the -1"),
     "rubble_not_in_water": (3, "B24.121 / Table 23: rubble that falls into a water hex places none there, and "
                                "`end --terrain HEX=rubble` on a water hex is refused"),
 }

@@ -519,3 +519,33 @@ def test_revision_2_kept_the_half_squads_and_every_hero(tmp_path):
     assert oob(c.path, "axis", "I1-1.2")["name"] == "2-4-7"
     assert all("hero" in oob(c.path, "allied", u)["flags"] for u in ("I1-1.2", "I1-1.3"))
     c.close()
+
+
+# ---- ruling R14 revised: the 2.351 -1 goes with the Attack Option bought in this 2.3, in either order ---------
+
+def oba_strength(tmp_path, name: str, order: tuple[str, ...], revision: int | None = None) -> str:
+    """Firefight 2, 2.3: the Axis buy an OBA module (O1) and the Attack Option, in `order`. The OBA DR is 2+2,
+    +1 for the card's Axis OBA DRM: 5, Normal; with the Attack Option's -1: 4, Plentiful (2.351)."""
+    db = tmp_path / f"{name}.plcg"
+    args = ["new", "--card", "sample", "--seed", "o"] + (["--rules-revision", str(revision)] if revision else [])
+    assert cli_run(db, *args).code == 0
+    c = Campaign.attach(db, plan=INFANTRY)
+    c.advance(2, "2.3")
+    assert cli_run(c.path, "buy", "axis", "O1").code == 0
+    for what in order:
+        args = ["attack", "axis"] if what == "attack" else ["oba", "axis", "O1", "--dice", "2,2"]
+        r = cli_run(c.path, *args)
+        assert r.code == 0, r.err
+    r = cli_run(c.path, "purchases", "axis", "--json")
+    assert cli_run(c.path, "audit").code == 0
+    c.close()
+    return next(p["oba"] for p in json.loads(r.out)["purchases"] if p["purchase"].startswith("O1"))
+
+
+def test_r14_the_attack_option_bought_after_the_oba_dr_still_gives_its_minus_1(tmp_path):
+    assert oba_strength(tmp_path, "before", ("attack", "oba")) == "plentiful"
+    assert oba_strength(tmp_path, "after", ("oba", "attack")) == "plentiful"
+
+
+def test_revision_2_gave_the_minus_1_only_to_an_oba_dr_made_after_the_purchase(tmp_path):
+    assert oba_strength(tmp_path, "after", ("oba", "attack"), revision=2) == "normal"
