@@ -26,7 +26,7 @@ def _casualties(ctx, cmd):
     return [ev.CasualtiesAdded(side=side, cvp=n, units=tuple(units))]
 
 
-# 3.52 dagger: "Assault Engineers if possible, otherwise owner's choice of Elite MMC; if no Elite MMC is
+# 3.52 dagger (ruling R61): "Assault Engineers if possible, otherwise owner's choice of Elite MMC; if no Elite MMC is
 # available, Reduce a First Line ...; then a Second Line, and so on"
 REDUCTION_ORDER = ("assault_engineer", "elite", "first_line", "second_line", "green", "conscript")
 
@@ -108,7 +108,7 @@ def _encircled(ctx, cmd):
 
 
 def immobile(st, u) -> bool:
-    """An Immobile vehicle: one flagged Immobilized at 2.9 (`end --repair SIDE:UNIT=immobilized`) and not
+    """Ruling R59: an Immobile vehicle is one flagged Immobilized at 2.9 (`end --repair SIDE:UNIT=immobilized`) and not
     repaired since (3.46)."""
     return u.kind == "vehicle" and st.repairs_owed.get((u.side, u.id)) == "immobilized"
 

@@ -90,7 +90,7 @@ def _leaving(ctx: Ctx, step: str) -> list:
     elif step == "3.42" and revision.on(st, "regroup_and_heroes"):
         out += _regroup(st)
     elif step == "3.43" and revision.on(st, "regroup_and_heroes"):
-        for side in SIDES:  # 3.43: "Remove any Heroes that cannot combine until each side has <1 (at most one)"
+        for side in SIDES:  # 3.43, ruling R62: "Remove any Heroes that cannot combine until each side has <1 (at most one)"
             heroes = [u.id for u in st.side_units(side) if u.hero and u.kind != "leader"
                       and u.status in ("on_map", "available")]
             if len(heroes) > 1:
@@ -103,7 +103,7 @@ def _leaving(ctx: Ctx, step: str) -> list:
 
 
 def _regroup(st: CampaignState) -> list:
-    """3.42: "All same-type half-squads in the same Friendly MLR must Recombine ..., leaving <= 1 of each
+    """3.42 (ruling R62): "All same-type half-squads in the same Friendly MLR must Recombine ..., leaving <= 1 of each
     type": pairs of one counter in one MLR (a unit with no recorded hex is in its friendly MLR), into the
     squad of the RG's card whose HS it is, else the one squad of the counter table (where two share the HS,
     the pair is left as it is: the table cannot tell which)."""

@@ -55,7 +55,7 @@ def _disease(ctx, cmd):
 
 
 def _disease_replacement(st, side: str, cmd: dict):
-    """3.41: "The owning player may choose any squads/equivalents ..., but must choose all Isolated units
+    """3.41 (ruling R60): "The owning player may choose any squads/equivalents ..., but must choose all Isolated units
     before applying Replacement to any non-Isolated unit"; each by ELR Replacement (A19.13, ruling R34)."""
     from cg.commands.firefight_end import _replace
 
@@ -231,7 +231,7 @@ def _repair(ctx, cmd):
 
 
 def _repair_drm(st, side: str, unit, kind: str, stated: int, typed) -> tuple:
-    """3.46 (revision switch repair_drm_from_ob): Leadership, the one bonus the list names, is the best
+    """3.46 (revision switch repair_drm_from_ob, ruling R63): Leadership, the one bonus the list names, is the best
     leader's in the item's hex, from the OB (rulings R30, R33: typed only where the item has no recorded
     hex); what the ledger cannot see (Inexperience, Captured Use, Ammunition Shortage) is stated, and
     those are penalties: 0 or more."""
