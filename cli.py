@@ -1399,7 +1399,7 @@ def leader(ctx, side, rg, generated, hex_, commissar, dice, as_json):
 @click.option("--nca", type=int, help="Pillbox NCA DRM.")
 @click.pass_context
 def fortify(ctx, side, kind, hex_, capacity, factors, unit, hexsides, locations, ca, nca):
-    """2.38 Spend Fortification Points on the FP table.
+    """2.38 Spend Fortification Points on the FP table (2.3); at 2.6, place one bought without --hex.
 
     \b
     KIND, one of the 2.38 table (FP cost):
@@ -1634,12 +1634,14 @@ def position(ctx, side, unit, hex_, hip, concealed):
 
 @main.command()
 @click.argument("side", metavar="SIDE")
-@click.option("--cvp", type=int, required=True, help="CVP lost in the RePh (counted for the firefight, 3.11).")
+@click.option("--cvp", type=int, help="CVP lost in the RePh (counted for the firefight, 3.11).")
 @click.option("--lost", multiple=True, help="Unit eliminated.")
+@click.option("--reduced", multiple=True,
+              help="3.52 (rules revision 3): UNIT[=COUNTER], the MMC a clearance's Casualty Reduction strikes.")
 @click.pass_context
-def casualties(ctx, side, cvp, lost):
-    """3.11 RePh losses, counted for the firefight just played."""
-    _step(ctx, {"name": "casualties", "side": side, "cvp": cvp, "lost": list(lost)})
+def casualties(ctx, side, cvp, lost, reduced):
+    """3.11 RePh losses, counted for the firefight just played; at 3.52 a clearance's Casualty Reduction."""
+    _step(ctx, {"name": "casualties", "side": side, "cvp": cvp, "lost": list(lost), "reduced": list(reduced)})
 
 
 @main.command()
@@ -1681,12 +1683,14 @@ def evacuate(ctx, side, leader, dice, as_json):
 
 @main.command()
 @click.argument("side", metavar="SIDE")
+@click.option("--replaced", help="Rules revision 3: UNIT[=COUNTER], a squad/HS the dr's result ELR Replaces "
+                                 "(Isolated units first).")
 @DICE_DR1
 @JSON_OPT
 @click.pass_context
-def disease(ctx, side, dice, as_json):
-    """3.41 Disease & Starvation dr (only where the card's FSR invoke it)."""
-    _step(ctx, {"name": "disease", "side": side, "dice": dice}, as_json)
+def disease(ctx, side, replaced, dice, as_json):
+    """3.41 Disease & Starvation dr (only where the card's FSR invoke it), then the squads it Replaces."""
+    _step(ctx, {"name": "disease", "side": side, "replaced": replaced, "dice": dice}, as_json)
 
 
 @main.command()
@@ -1738,21 +1742,25 @@ def harden(ctx, side, unit, to):
 @click.option("--kind", help="malfunction | low_ammo | disabled | immobilized | captured_sw")
 @click.option("--drm", type=int, default=0,
               help="Leadership/Inexperience/Captured Use/Ammo Shortage drm of a Disabled or Immobilized repair, as "
-                   "stated: the ledger does not record who makes the repair (revision 2: none on a malfunction).")
+                   "stated: the ledger does not record who makes the repair (revision 2: none on a malfunction; "
+                   "revision 3: the penalties only, 0 or more: Leadership comes from the OB).")
+@click.option("--leadership", type=int,
+              help="Revision 3: the repairing leader's modifier, where the item has no recorded hex (ruling R33).")
 @DICE_DR1
 @JSON_OPT
 @click.pass_context
-def repair(ctx, side, item, kind, drm, dice, as_json):
+def repair(ctx, side, item, kind, drm, leadership, dice, as_json):
     """3.46 Repair dr."""
     _step(ctx, {"name": "repair", "side": side, "item": item, "kind": kind, "drm": drm or None,
-                "dice": dice}, as_json)
+                "leadership": leadership, "dice": dice}, as_json)
 
 
 @main.command()
 @click.argument("side", metavar="SIDE")
 @click.argument("vehicle", metavar="VEHICLE")
 @click.option("--drm", type=int, default=0,
-              help="Inexperience/Captured/Ammo Shortage drm, as stated: the ledger does not record the crew's state.")
+              help="Inexperience/Captured/Ammo Shortage drm, as stated: the ledger does not record the crew's state "
+                   "(revision 3: penalties only, 0 or more).")
 @DICE_DR1
 @JSON_OPT
 @click.pass_context

@@ -448,6 +448,17 @@ def lookup(nat: str, name: str, overrides: Mapping | None = None) -> Counter | N
     return attrs.evolve(base or Counter(name=name), **dict(entry))
 
 
+def squad_of(nat: str, hs: str, overrides: Mapping | None = None) -> str | None:
+    """3.42 Recombination: the squad whose half-squad `hs` is, where exactly one squad of the table (and the
+    card's counters) has it; None otherwise (not known, or two squads share that HS)."""
+    name = split_count(hs)[1]
+    bare = name[:-3].strip() if name.endswith(" HS") else name
+    names = set(TABLES.get(_table_key(nat), {})) | set(overrides or {})
+    found = {n for n in names if (c := lookup(nat, n, overrides)) is not None and c.kind == "squad"
+             and c.hs in (name, bare)}
+    return found.pop() if len(found) == 1 else None
+
+
 def half_squad(nat: str, name: str, overrides: Mapping | None = None) -> str | None:
     """The squad's HS counter (deployment, R29 "Reduced"); None if unknown."""
     c = lookup(nat, name, overrides)

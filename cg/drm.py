@@ -252,6 +252,11 @@ def clearance(state: CampaignState, side: str, hex: str, item: str) -> tuple[Drm
     return tuple(out)
 
 
+def is_assault_engineer(state: CampaignState, unit) -> bool:
+    """3.52: a squad of an RG the card names Assault Engineers (also the first the 3.52 dagger reduces)."""
+    return _assault_engineer(state, unit)
+
+
 def _assault_engineer(state: CampaignState, unit) -> bool:
     p = state.purchase(unit.purchase, unit.side) if unit.purchase else None
     if p is None:

@@ -334,6 +334,12 @@ def _attack(st, p):
     _spend(st, p["side"], p["cost"], p.get("cp_left"))
     st.sides[p["side"]].attack = True
     st.ff.attack[p["side"]] = True
+    for key in [k for k in st.done if k.startswith(f"oba-roll:{p['side']}:")]:
+        # ruling R14 (rules revision 3): the -1 of 2.351 goes with the Attack Option bought in this 2.3, not
+        # with the order of the commands: an OBA DR made before it is read again, its final DR less 1
+        _, side, final, pid = key.split(":", 3)
+        st.purchase(pid, side).oba = tables.oba_strength(int(final) - 1).result
+        st.done.discard(key)
 
 
 @on("oba_rolled")
@@ -341,6 +347,9 @@ def _oba(st, p):
     pur = st.purchase(p["purchase"], p["side"])
     pur.oba = p["roll"]["outcome"]
     pur.oba_owed = False
+    if revision.on(st, "attack_oba_this_reph") and not st.sides[p["side"]].attack:
+        # ruling R14: read again with the -1 should the side buy the Attack Option in this 2.3
+        st.done.add(f"oba-roll:{p['side']}:{p['roll']['final']}:{p['purchase']}")
 
 
 @on("leader_rolled")
@@ -384,11 +393,22 @@ def _fortified(st, p):
                               "detail": dict(p.get("detail") or {}), "unit": p.get("unit"),
                               "firefight": st.firefight})
     if p.get("hex"):
-        strength = (p.get("detail") or {}).get("factors")
-        st.terrain.setdefault(p["hex"], []).append(f"{p['kind']}:{side}" + (f":{strength}" if strength else ""))
-        terrain_changed()
+        _in_hex(st, side, p["kind"], p["hex"], p.get("detail"))
     if p.get("unit") and st.unit(p["unit"], side) is not None:
         st.unit(p["unit"], side).hip = True
+
+
+def _in_hex(st, side: str, kind: str, hx: str, detail) -> None:
+    strength = (detail or {}).get("factors")
+    st.terrain.setdefault(hx, []).append(f"{kind}:{side}" + (f":{strength}" if strength else ""))
+    terrain_changed()
+
+
+@on("fortification_placed")
+def _fortification_placed(st, p):
+    f = st.fortifications[p["index"]]
+    f["hex"] = p["hex"]
+    _in_hex(st, p["side"], p["kind"], p["hex"], f["detail"])
 
 
 @on("firefight_determined")
@@ -436,10 +456,13 @@ def _redeployed(st, p):
         if p["situation"] != "isolated":
             u.concealed = False
     if p.get("change"):
+        if p.get("reduced", False) or p["change"] == "eliminated":  # a loss, not an ELR replacement
+            _reph_loss(st, u, p["change"])
         _unit_change(st, {"side": p["side"], "unit": p["unit"], "to": p["change"]}, p.get("reduced", False))
         if u.status == "eliminated":
             return
     if r in ("eliminated", "eliminated_cs_na"):
+        _reph_loss(st, u, "eliminated")
         u.status, u.eliminated_in = "eliminated", st.firefight
         st.ff.lost.append([p["side"], u.id])
         return
@@ -613,8 +636,42 @@ def _casualties(st, p):
 
 def _eliminate(st, side, uid):
     u = st.unit(uid, side)
+    _reph_loss(st, u, "eliminated")
     u.status, u.eliminated_in = "eliminated", st.firefight
     st.ff.lost.append([side, uid])
+
+
+def _reph_loss(st, u, to: str) -> None:
+    """3.11 "All RePh losses count for the previous firefight for all purposes" (revision 3, ruling R58): a
+    loss the ledger decides in the RePh (3.17, 3.19, 3.21, 3.52) adds its CVP (ruling R39's values, taken
+    before the counter changes) to the firefight's, and a winner decided by 1.31 is decided again."""
+    if not st.step.startswith("3.") or not revision.on(st, "reph_losses_cvp"):
+        return
+    ff = st.ff
+    ff.cvp_lost[u.side] += loss_cvp(u, to)
+    if ff.winner_rule in ("1.31", "R5"):
+        ff.winner, ff.winner_rule = winner_by_cvp(ff)
+
+
+@on("casualty_reduced")
+def _casualty_reduced(st, p):
+    c = p["change"]
+    _reph_loss(st, st.unit(c["unit"], c["side"]), c["to"] if c["to"] == "eliminated" else "reduced")
+    _unit_change(st, c, True)
+    st.done.discard(f"cr-owed:{p['side']}:{p['hex']}")
+
+
+@on("half_squads_recombined")
+def _recombined(st, p):
+    keep, gone = st.unit(p["keep"], p["side"]), st.unit(p["gone"], p["side"])
+    keep.name, keep.kind = p["to"], "squad"
+    gone.status, gone.hex = "recombined", None  # 3.42: off the map with the squad it made
+
+
+@on("heroes_removed")
+def _heroes_removed(st, p):
+    for uid in p["units"]:
+        st.unit(uid, p["side"]).hero = False  # 3.43: removed from play
 
 
 @on("encircled_tested")
@@ -622,6 +679,10 @@ def _encircled(st, p):
     u = st.unit(p["unit"], p["side"])
     if p["roll"]["outcome"] == "eliminated":
         _eliminate(st, p["side"], u.id)
+    elif p["roll"]["outcome"] == "abandoned":  # 3.17: the Immobile vehicle's crew failed (revision 3)
+        u.abandoned = True
+        u.encircled = False
+        return
     # 3.17: a unit that passes keeps its Encircled marker (revision switch encircled_kept); revision 1
     # removed it, and the logs it wrote fold as they did
     u.encircled = p["roll"]["outcome"] != "eliminated" and revision.on(st, "encircled_kept")
@@ -681,6 +742,20 @@ def _tvp(st, p):
 @on("disease_rolled")
 def _disease(st, p):
     st.done.add(f"disease:{p['side']}")
+    if revision.on(st, "disease_replacements"):  # 3.41: the squads struck, in HS equivalents, owed at 3.41
+        st.done.add(f"disease-owed:{p['side']}:{2 * p['roll']['outcome']}")
+
+
+@on("disease_replaced")
+def _disease_replaced(st, p):
+    side, c = p["side"], p["change"]
+    u = st.unit(c["unit"], side)
+    owed = next(k for k in st.done if k.startswith(f"disease-owed:{side}:"))
+    st.done.discard(owed)
+    left = int(owed.rsplit(":", 1)[1]) - (2 if u.kind == "squad" else 1)
+    st.done.add(f"disease-owed:{side}:{max(0, left)}")
+    st.done.add(f"disease-replaced:{side}:{u.id}")
+    _unit_change(st, c, False)
 
 
 @on("promotion_rolled")
@@ -753,6 +828,8 @@ def _clear(st, p):
     terrain_changed()
     items = st.terrain.get(hx, [])
     kinds = [it.split(":")[0] for it in items]
+    if p.get("casualty_reduction") and revision.on(st, "clearance_casualty_reduction"):
+        st.done.add(f"cr-owed:{p['side']}:{hx}")  # 3.52 dagger: owed before 3.52 is left (plcg casualties)
     if p["roll"]["outcome"] == "eliminated":
         if item == "rubble" and not revision.on(st, "clearance_rules"):
             items.append("trailbreak")  # revision 1 read B24.71: a Trailbreak across the hex; the rubble stayed

@@ -8,7 +8,7 @@ limits, the step), never a promise about a roll.
 """
 from __future__ import annotations
 
-from cg import tables
+from cg import revision, tables
 from cg.items import CLEAR_ITEMS
 from cg.rules import REPAIRABLE, clearable
 from cg.state import SIDES, CampaignState
@@ -49,6 +49,11 @@ def options(state: CampaignState, has_command=lambda name: True) -> list[dict]:
             if not closed and any(u.status in ("on_map", "available") for u in state.side_units(side)):
                 may(f"plcg setup {side} UNIT HEX", "2.6",
                     f"{side}: where a unit sets up (--hip for HIP); a unit with no hex is in its friendly MLR")
+            unplaced = sorted({f["kind"] for f in state.fortifications if f["side"] == side and f["hex"] is None
+                               and not f.get("unit") and f["firefight"] == state.firefight})
+            if unplaced and revision.on(state, "fortify_placed_at_setup"):
+                may(f"plcg fortify {side} KIND --hex HEX", "2.38",
+                    f"{side}: place a fortification bought without a hex ({', '.join(unplaced)})")
         if has_command("moves-first") and state.ff.type == "dual":
             may("plcg moves-first", "2.41", "Dual Attack: the dr for who moves first, made after all setup")
     elif s == "2.9":

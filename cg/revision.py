@@ -122,6 +122,31 @@ SWITCHES: dict[str, tuple[int, str]] = {
                        "or no, at 2.3 of a firefight after the first (a seal of its own kind) and opens it at 2.4"),
     "sign_once": (3, "play by email: a side's signature over nothing new (the head is its own signature) is "
                      "refused"),
+    # ---- revision 3 (issue 24, items 13-23) ----
+    "encircled_abandoned": (3, "3.17: an Immobile AFV/vehicle whose inherent crew fails its 1TC is left Immobile "
+                               "and Abandoned, not eliminated; a failed 1TC names its row as 'morale + 1 or more'"),
+    "reph_losses_cvp": (3, "3.11 / ruling R58: the losses the ledger decides in the RePh (3.17, 3.19, 3.21, 3.52) "
+                           "add their CVP (ruling R39's values) to the firefight's, so 1.31, 2.12 and 3.44 see them"),
+    "hardening_card_quality": (3, "3.43/3.44 EXC: whether an MMC is Elite (turns Fanatic) is the class the CG Card "
+                                  "gives its RG while it is a counter the RG lists, not the counter table's"),
+    "fortify_notes": (3, "2.38 notes 5, 8, 9 and CG12: a Fortified Building only in a building hex; a Set DC only in a "
+                         "building/rubble/bridge/pillbox/trench Location of a friendly CTHC; four caves for each Cave "
+                         "Complex; Booby Traps only on a card that allows them"),
+    "fortify_placed_at_setup": (3, "2.38: a fortification bought without --hex is placed at 2.6 (`plcg fortify "
+                                   "SIDE KIND --hex HEX`), under the limits of its purchase"),
+    "repair_drm_from_ob": (3, "3.46/3.461: Leadership of a Disabled/Immobilized repair is the leader's in the item's "
+                              "hex, from the OB (rulings R30, R33); the stated drm are the penalties only (0 or more)"),
+    "clearance_casualty_reduction": (3, "3.52 dagger: the Casualty Reduction of one MMC is owed before 3.52 is "
+                                        "left and reaches the unit (`casualties SIDE --reduced UNIT`, in the "
+                                        "rule's order of classes)"),
+    "disease_replacements": (3, "3.41: the squads the Disease & Starvation dr strikes are owed before 3.41 is left "
+                                "(`disease SIDE --replaced UNIT`), Isolated units first, each ELR Replaced"),
+    "regroup_and_heroes": (3, "3.42: same-type half-squads in one Friendly MLR recombine when 3.42 is left; 3.43: a "
+                              "Hero combines only with an MMC in its MLR, and leaving 3.43 removes Heroes beyond one"),
+    "attack_oba_this_reph": (3, "2.351 / ruling R14 revised: the -1 goes with the Attack Option bought in this 2.3 "
+                                "whatever the order: an OBA DR made before it is read again with the -1"),
+    "rubble_not_in_water": (3, "B24.121 / Table 23: rubble that falls into a water hex places none there, and "
+                               "`end --terrain HEX=rubble` on a water hex is refused"),
 }
 
 

@@ -143,3 +143,21 @@ def clearable(st: CampaignState, hx: str, item: str) -> bool:
 
 
 REPAIRABLE = ("sw", "gun", "vehicle", "other")  # unit kinds a 3.46 repair dr can be for
+
+
+def mlr_of(state: CampaignState, side: str, hx: str | None) -> frozenset | None:
+    """3.42/3.43 "the same Friendly MLR": the connected part of the side's MLR hexes holding `hx` (MLR A, B...);
+    None where the hex is unknown or outside every friendly MLR."""
+    if not hx:
+        return None
+    mine = state.map_control().mlr_hexes(side)
+    if hx not in mine:
+        return None
+    grid = state.grid()
+    part, todo = set(), [hx]
+    while todo:
+        x = todo.pop()
+        if x not in part:
+            part.add(x)
+            todo += [n for n in grid.neighbours(x) if n in mine and n not in part]
+    return frozenset(part)

@@ -107,6 +107,7 @@ class Unit:
     hero: bool = False  # a heroic leader, or a Hero SMC (3.43; `end --hero`)
     fanatic: bool = False  # an Elite MMC Battle Hardened (3.43/3.44 EXC, ruling R34): the counter stays
     exited: bool = False  # CG8: exited off a friendly edge, kept for the next firefight
+    abandoned: bool = False  # 3.17: an Immobile vehicle whose inherent crew failed its 1TC (revision 3)
 
 
 @attrs.define(slots=True)

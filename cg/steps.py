@@ -241,6 +241,12 @@ def pending(state: CampaignState) -> list[dict]:
             for side in SIDES:
                 if f"disease:{side}" not in state.done:
                     owe(f"plcg disease {side}", "3.41", f"{side} Disease & Starvation dr")
+                left = disease_owed(state, side)
+                if left > 0 and any(u.kind in ("squad", "hs") and u.status in ("on_map", "available")
+                                    and f"disease-replaced:{side}:{u.id}" not in state.done
+                                    for u in state.side_units(side)):
+                    owe(f"plcg disease {side} --replaced UNIT", "3.41",
+                        f"{side}: ELR Replacement of {left} more HS equivalent(s), Isolated units first", False)
     elif s == "3.44":
         for side in SIDES:
             if f"promote:{side}" not in state.done:
@@ -258,6 +264,11 @@ def pending(state: CampaignState) -> list[dict]:
         for u in state.units.values():
             if u.recalled and u.status == "recalled":
                 owe(f"plcg recall {u.side} {u.id}", "3.461", f"recalled vehicle {u.id}")
+    elif s == "3.52":
+        for key in sorted(k for k in state.done if k.startswith("cr-owed:")):  # 3.52 dagger (revision 3)
+            _, side, hx = key.split(":", 2)
+            owe(f"plcg casualties {side} --reduced UNIT", "3.52",
+                f"{side}: the Casualty Reduction of one MMC the clearance in {hx} owes (3.52)", False)
     elif s == "3.47":
         for side in SIDES:
             if f"elr:{side}" not in state.done:
@@ -290,6 +301,10 @@ def _sealed_2_3(state: CampaignState) -> set[str]:
         return set()
     return {r["side"] for r in pb["seals"].values()
             if not r["opened"] and r["ff"] == state.firefight and r["step"] == "2.3"}
+def disease_owed(state: CampaignState, side: str) -> int:
+    """3.41 (revision switch disease_replacements): the HS equivalents the side's dr still owes."""
+    key = next((k for k in state.done if k.startswith(f"disease-owed:{side}:")), None)
+    return int(key.rsplit(":", 1)[1]) if key else 0
 
 
 # how a runnable `pending` command's words map to the command's keys

@@ -207,6 +207,15 @@ class Fortified(Event):
     unit: str | None = None  # HIP: the unit it hides
 
 
+@event("fortification_placed")
+class FortificationPlaced(Event):
+    """2.38: a fortification bought without a hex, placed when its side sets up (2.6; rules revision 3)."""
+    side: str
+    kind: str
+    index: int  # its place in the campaign's list of fortifications bought (the order of the `fortified` rows)
+    hex: str
+
+
 @event("firefight_determined")
 class FirefightDetermined(Event):
     type: str  # "axis_assault" | "allied_assault" | "dual" | "idle"
@@ -323,6 +332,37 @@ class UnitPositioned(Event):  # 2.9: where a unit stands at the firefight's end 
 class CasualtiesAdded(Event):  # 3.11: RePh losses count for the firefight just played (ruling R4)
     side: str
     cvp: int
+    units: tuple[str, ...]
+
+
+@event("casualty_reduced")
+class CasualtyReduced(Event):
+    """3.52 dagger (rules revision 3): the Casualty Reduction of one MMC a clearance attempt owed."""
+    side: str
+    hex: str  # the Location whose clearance owed it
+    change: UnitChange  # the MMC and its new counter ("eliminated" for a HS)
+
+
+@event("disease_replaced")
+class DiseaseReplaced(Event):
+    """3.41 (rules revision 3): one of the squads/equivalents the Disease & Starvation dr struck, ELR Replaced."""
+    side: str
+    change: UnitChange  # the MMC and its replacement counter (A19.13)
+
+
+@event("half_squads_recombined")
+class HalfSquadsRecombined(Event):
+    """3.42 (rules revision 3): two same-type half-squads in one Friendly MLR recombine into their squad."""
+    side: str
+    keep: str  # the HS that becomes the squad
+    gone: str  # the HS that leaves play with it
+    to: str  # the squad's counter
+
+
+@event("heroes_removed")
+class HeroesRemoved(Event):
+    """3.43 (rules revision 3): the Heroes that could not combine, removed until the side has one at most."""
+    side: str
     units: tuple[str, ...]
 
 

@@ -40,7 +40,10 @@ from events.upcasters import upcast
 
 RULE_OF = {
     "cp_replenished": "2.12", "rg_bought": "2.34", "patrols_bought": "2.31", "attack_bought": "2.4",
-    "oba_rolled": "2.351", "leader_rolled": "2.361", "fortified": "2.38", "firefight_determined": "2.41",
+    "oba_rolled": "2.351", "leader_rolled": "2.361", "fortified": "2.38", "fortification_placed": "2.38",
+    "casualty_reduced": "3.52", "disease_replaced": "3.41",
+    "half_squads_recombined": "3.42", "heroes_removed": "3.43",
+    "firefight_determined": "2.41",
     "redeployed": "3.21", "patrol_resolved": "2.74", "patrol_returned": "2.74", "firefight_ended": "1.31",
     "elr_rolled": "3.47", "san_adjusted": "3.51", "tvp_awarded": "3.33", "clearance_rolled": "3.52",
     "step_left": "step order", "terrain_changed": "CG5",

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 
-_FLAGS = ("isolated", "encircled", "wounded", "shocked", "recalled", "hip", "concealed", "hero", "fanatic", "exited")
+_FLAGS = ("isolated", "encircled", "wounded", "shocked", "recalled", "hip", "concealed", "hero", "fanatic", "exited",
+          "abandoned")
 
 
 def oob_rows(st, side: str) -> list[dict]:
@@ -13,7 +14,7 @@ def oob_rows(st, side: str) -> list[dict]:
             continue
         flags = []
         if u.isolated or u.encircled or u.wounded or u.shocked or u.recalled or u.hip or u.concealed or u.hero \
-                or u.fanatic or u.exited:  # most units: none
+                or u.fanatic or u.exited or u.abandoned:  # most units: none
             flags = [f for f in _FLAGS if getattr(u, f)]
             if u.isolated:  # 3.211: Ammunition Shortage in the next firefight
                 flags.insert(flags.index("isolated") + 1, "Ammunition Shortage")

@@ -211,6 +211,19 @@ def _summary(etype: str, p: dict) -> str:
         factors = (p.get("detail") or {}).get("factors")
         what = terrain_words(f"{p['kind']}:{factors}" if factors else f"{p['kind']}:")
         return f"{s} spent {p['cost']} FP on {what}{',' if factors and where else ''}{where}{unit}, {p['fp_left']} FP left"
+    if etype == "half_squads_recombined":
+        return f"{s} {p['keep']} and {p['gone']} recombine into a {p['to']} (3.42), as {p['keep']}"
+    if etype == "heroes_removed":
+        return f"{s} Heroes removed from play (3.43: at most one in play): {', '.join(p['units'])}"
+    if etype == "disease_replaced":
+        c = p["change"]
+        return f"{s} {c['unit']} ELR Replaced by Disease & Starvation (3.41): now a {c['to']}"
+    if etype == "casualty_reduced":
+        c = p["change"]
+        what = "eliminated" if c["to"] == "eliminated" else f"now a {c['to']}"
+        return f"{s} {c['unit']} Casualty Reduced for the clearance in {p['hex']} (3.52): {what}"
+    if etype == "fortification_placed":
+        return f"{s} placed {terrain_words(p['kind'] + ':')} in {p['hex']} (bought at 2.38 without a hex)"
     if etype == "firefight_determined":
         t = TYPE.get(p["type"], p["type"])
         if p["type"] == "idle":

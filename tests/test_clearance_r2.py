@@ -41,7 +41,7 @@ def test_revision_1_left_a_trailbreak_and_reduced_vs_any_mines(tmp_path):
 
 def test_1_4_new_rubble_becomes_strategic_terrain_that_can_be_controlled(tmp_path):
     plan = {1: {"buy": [("axis", "I1"), ("allied", "I1")],
-                "end": {"cvp_lost": {"axis": 1, "allied": 1}, "terrain": ["G2=rubble"]}},
+                "end": {"cvp_lost": {"axis": 1, "allied": 1}, "terrain": ["F2=rubble"]}},
             2: {"attack": ["axis"]}}
     for revision, code in ((None, 0), (1, 3)):
         db = tmp_path / f"r{revision}.plcg"
@@ -49,10 +49,10 @@ def test_1_4_new_rubble_becomes_strategic_terrain_that_can_be_controlled(tmp_pat
         assert cli_run(db, "new", "--card", "sample", "--seed", "st", *extra).code == 0
         c = Campaign.attach(db, plan=plan)
         c.advance(2, "2.9")
-        r = cli_run(db, "end", "--turn", "4", "--cvp-lost", "axis=1", "--cvp-lost", "allied=1", "--control", "axis=G2")
+        r = cli_run(db, "end", "--turn", "4", "--cvp-lost", "axis=1", "--cvp-lost", "allied=1", "--control", "axis=F2")
         assert r.code == code, (revision, r.err)
         if code == 0:
-            hc = c.state().map_control().hexes["G2"]
+            hc = c.state().map_control().hexes["F2"]
             assert hc.cthc == "axis"  # a controlled Strategic Terrain hex heads its own CTHC
         c.close()
 
@@ -95,14 +95,14 @@ def test_1_4_rubble_folded_into_a_state_whose_map_was_read_makes_its_hex_strateg
     from cg.evolve import evolve
 
     c = Campaign(tmp_path / "r.plcg", seed="rubble",
-                 plan={1: {"end": {"cvp_lost": {"axis": 1, "allied": 1}, "terrain": ["G2=rubble"]}}})
+                 plan={1: {"end": {"cvp_lost": {"axis": 1, "allied": 1}, "terrain": ["F2=rubble"]}}})
     c.advance(1, "2.9")
     folded = c.state().copy()
-    assert "G2" not in folded.strategic()
+    assert "F2" not in folded.strategic()
     c.advance(1, "3.1")
     for seq, batch, etype, p in list(c.led.records()):
         if seq > folded.seq:
             evolve(folded, etype, p, seq, batch)
             folded.strategic()
-    assert "G2" in folded.strategic() and folded.strategic() == c.state().strategic()
+    assert "F2" in folded.strategic() and folded.strategic() == c.state().strategic()
     c.close()

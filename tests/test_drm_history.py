@@ -197,14 +197,16 @@ def test_2_351_minus_one_once_the_attack_option_is_bought_before_the_dr(campaign
     assert "Attack Option" in reasons(p)
 
 
-def test_2_351_an_attack_option_bought_after_the_dr_changes_nothing(campaign):
+def test_2_351_an_attack_option_bought_after_the_dr_reads_it_again_with_its_minus_one(campaign):
+    """Ruling R14 revised (rules revision 3): the -1 goes with the purchase in this 2.3, not with the order;
+    the roll stays as rolled (revision 2 changed nothing: tests/test_reph_r3.py)."""
     c = campaign()
     c.advance(2, "2.3")
     c.run("buy", side="axis", rg="O1")
     p = rolled(c, "oba", side="axis", rg="O1", dice="2,2")
     check_roll(p, (2, 2), [("2.351", +1)], 5, "normal", "2.351")
     c.run("attack", side="axis")
-    assert c.state().purchase("O1-1", "axis").oba == "normal"
+    assert c.state().purchase("O1-1", "axis").oba == "plentiful"
     assert c.last("oba_rolled") == p
 
 

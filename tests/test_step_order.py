@@ -31,7 +31,7 @@ COMMANDS = {
     "oba": (["oba", "axis", "O1", "--dice", "3,4"], {"2.3"}),
     "leader": (["leader", "axis", "I1", "--dice", "3,4"], {"2.3"}),
     "leader --generated": (["leader", "axis", "--generated", "--dice", "3,4"], {"3.45"}),
-    "fortify": (["fortify", "axis", "sangar"], {"2.3"}),
+    "fortify": (["fortify", "axis", "sangar"], {"2.3", "2.6"}),  # 2.6: places one bought without a hex (rev. 3)
     "determine": (["determine"], {"2.4"}),
     "moves-first": (["moves-first", "--dice", "3"], {"2.6"}),
     "night": (["night", "Half Moon, NVR 2"], {"2.4"}),
@@ -43,7 +43,7 @@ COMMANDS = {
     "patrol-return": (["patrol-return", "axis", "1", "--dice", "3,4"], {"2.7"}),
     "end": (["end", "--turn", "5", "--cvp-lost", "axis=3", "--cvp-lost", "allied=4"], {"2.9"}),
     "position": (["position", "axis", SQUAD, "M5"], {"2.9"}),
-    "casualties": (["casualties", "axis", "--cvp", "2"], {"3.1", "3.2", "3.3"}),
+    "casualties": (["casualties", "axis", "--cvp", "2"], {"3.1", "3.2", "3.3", "3.52"}),  # 3.52: --reduced (rev. 3)
     "encircled": (["encircled", "axis", SQUAD, "--morale", "7", "--dice", "3,4"], {"3.1"}),
     "shock": (["shock", "axis", SQUAD, "--dice", "3"], {"3.1"}),
     "evacuate": (["evacuate", "axis", LEADER, "--dice", "3"], {"3.3"}),

@@ -376,3 +376,15 @@ def leader_slots(st: CampaignState, side: str) -> int:
     """3.45: the dr's '# of MMC' result counts leaders hardened and generated together."""
     hardened = sum(1 for x in st.hardened_now[side] if st.unit(x, side).kind == "leader")
     return st.leader_result[side] - hardened - st.generated[side]
+
+
+def card_quality(st, u) -> str | None:
+    """The class the CG Card gives the unit's RG (its `quality`, the one 3.47 counts), while the unit still
+    is a counter the RG lists; a counter it became since (hardened, replaced) takes the table's class."""
+    from cg.state import expand_units
+
+    p = st.purchase(u.purchase, u.side) if u.purchase else None
+    rg = st.card.sides[u.side].group_by_id(p.rg) if p is not None else None
+    if rg is None or u.name not in expand_units(rg.units):
+        return None
+    return getattr(rg, "quality", None)

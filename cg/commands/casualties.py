@@ -3,22 +3,77 @@ from __future__ import annotations
 
 
 from cg import drm as drms
+from cg import revision
 from cg import tables
 from events.errors import BadInput, Refused
 from cg.state import counter_morale
 from events import types as ev
 from events.roll import Drm
-from cg.commands.base import at, command, given_dice, in_play, int_arg, roll, side_arg, unit_arg
+from cg.commands.base import at, card_quality, command, given_dice, in_play, int_arg, roll, side_arg, unit_arg
 
 
-@command("casualties", "3.1", "3.2", "3.3")  # ruling R25: where RePh losses happen
+@command("casualties", "3.1", "3.2", "3.3", "3.52")  # ruling R25: where RePh losses happen; 3.52 dagger
 def _casualties(ctx, cmd):
     side = side_arg(cmd)
     st = ctx.state
+    if cmd.get("reduced"):
+        return _clearance_reduction(st, side, cmd)
+    if cmd.get("cvp") is None:
+        raise BadInput("--cvp N is required (or --reduced UNIT at 3.52)")
     n = int_arg(cmd, "cvp", 0)
     units = [unit_arg(st, side, u).id for u in (cmd.get("lost") or ())]
-    at(st, "casualties")
+    at(st, "casualties", "3.1", "3.2", "3.3")
     return [ev.CasualtiesAdded(side=side, cvp=n, units=tuple(units))]
+
+
+# 3.52 dagger (ruling R61): "Assault Engineers if possible, otherwise owner's choice of Elite MMC; if no Elite MMC is
+# available, Reduce a First Line ...; then a Second Line, and so on"
+REDUCTION_ORDER = ("assault_engineer", "elite", "first_line", "second_line", "green", "conscript")
+
+
+def _clearance_reduction(st, side: str, cmd: dict):
+    """3.52 dagger (revision switch clearance_casualty_reduction): the MMC a clearance's Original 6 reduces."""
+    from cg.commands.firefight_end import _reduce
+    from cg.drm import is_assault_engineer
+
+    values = list(cmd.get("reduced") or ())
+    if len(values) != 1 or cmd.get("cvp") or cmd.get("lost"):
+        raise BadInput("--reduced UNIT[=COUNTER]: one MMC, alone (3.52: the Casualty Reduction of one MMC)")
+    text, _, counter = str(values[0]).partition("=")
+    u = unit_arg(st, side, text)
+    at(st, "casualties", "3.52")
+    owed = sorted(k for k in st.done if k.startswith(f"cr-owed:{side}:"))
+    if not owed or not revision.on(st, "clearance_casualty_reduction"):
+        raise Refused(f"no clearance of {side}'s owes a Casualty Reduction (3.52: an Original 6 against a Known "
+                      "minefield or Panji)", "3.52", st.step)
+    mmc = [x for x in st.side_units(side) if x.kind in ("squad", "hs") and x.status in ("on_map", "available")]
+    if u not in mmc:
+        raise Refused(f"{u.id} ({u.name}) is no MMC of {side} in play: the Casualty Reduction is of one MMC", "3.52",
+                      st.step)
+
+    def rank(x) -> int:
+        if is_assault_engineer(st, x):
+            return 0
+        q = card_quality(st, x) or counter_class(st, x)
+        return REDUCTION_ORDER.index(q) if q in REDUCTION_ORDER else len(REDUCTION_ORDER)
+
+    best = min(rank(x) for x in mmc)
+    if rank(u) > best:
+        first = next(x for x in mmc if rank(x) == best)
+        what = REDUCTION_ORDER[best].replace("_", " ") if best < len(REDUCTION_ORDER) else "unclassed"
+        raise Refused(f"{u.id} is not of the first class the rule reduces: {side} still has {what} MMC "
+                      f"({first.id} {first.name})", "3.52", st.step)
+    change = _reduce(st, ev.SideUnit(side, u.id), counter.strip() or None)
+    return [ev.CasualtyReduced(side=side, hex=owed[0].split(":", 2)[2], change=change)]
+
+
+def counter_class(st, u) -> str | None:
+    from cg import counters
+    from cg.commands.base import counter_table
+
+    nat, over = counter_table(st, u.side)
+    c = counters.lookup(nat, u.name, over)
+    return c.klass if c else None
 
 
 @command("encircled", "3.1")
@@ -39,10 +94,23 @@ def _encircled(ctx, cmd):
     if f"encircled:{side}:{u.id}" in st.done:
         raise Refused(f"{u.id} has taken its 3.17 1TC this RePh (passed: it stays Encircled)", "3.17", st.step)
     dl = (Drm("3.17", "1TC", 1),) + drms.leadership(st, u, typed, "3.17")
-    r = roll(ctx.dice(given, 2), dl,
-             lambda f: tables.Hit("3.17", f"<={morale}" if f <= morale else f">{morale}",
-                                  "passed" if f <= morale else "eliminated"))
+    if revision.on(st, "encircled_abandoned"):
+        # 3.17: a failed 1TC of an Immobile AFV/vehicle's inherent crew leaves it Immobile and Abandoned;
+        # the failing row is 'morale + 1 or more' (a final DR equal to the morale passes)
+        failed = "abandoned" if immobile(st, u) else "eliminated"
+        lookup = lambda f: tables.Hit("3.17", f"<={morale}" if f <= morale else f">{morale + 1}",  # noqa: E731
+                                      "passed" if f <= morale else failed)
+    else:
+        lookup = lambda f: tables.Hit("3.17", f"<={morale}" if f <= morale else f">{morale}",  # noqa: E731
+                                      "passed" if f <= morale else "eliminated")
+    r = roll(ctx.dice(given, 2), dl, lookup)
     return [ev.EncircledTested(side=side, unit=u.id, morale=morale, roll=r)]
+
+
+def immobile(st, u) -> bool:
+    """Ruling R59: an Immobile vehicle is one flagged Immobilized at 2.9 (`end --repair SIDE:UNIT=immobilized`) and not
+    repaired since (3.46)."""
+    return u.kind == "vehicle" and st.repairs_owed.get((u.side, u.id)) == "immobilized"
 
 
 SHOCK_RECOVERY = 3  # ruling R19: 3.19 gives no number; a dr <= 3 removes the marker, else eliminated

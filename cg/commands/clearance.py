@@ -61,6 +61,8 @@ def _rubble(ctx, cmd):
         manual, source = False, d.source
     g = st.grid()
     res = terrain.resolve_rubble(hx, kia, stone, level, values, g.neighbour)
+    into_water = res.fell_into is not None and res.fell_into in st.card.map.water \
+        and revision.on(st, "rubble_not_in_water")  # B24.121: rubble falls on non-Water Obstacle terrain only
     rolls = [Roll(dice=values[:1], drm=((Drm("B24.11", "stone building", 1),) if stone else ()),
                   final=values[0] + (1 if stone else 0), table="B24.11",
                   row=f"<={kia}" if res.created else f">{kia}", outcome="rubble" if res.created else "no rubble",
@@ -69,9 +71,11 @@ def _rubble(ctx, cmd):
         rolls.append(Roll(dice=values[1:], drm=((Drm("B24.12", f"{res.levels} level(s) rubbled", res.levels),)
                                                 if res.levels else ()),
                           final=values[2] + res.levels, table="B24.12", row=">=7" if res.fell else "<7",
-                          outcome=(res.fell_into or "off map") if res.fell else "stays", manual=manual,
+                          outcome=(f"{res.fell_into} (Water Obstacle: no rubble, B24.121)" if into_water
+                                   else res.fell_into or "off map") if res.fell else "stays", manual=manual,
                           source=source))
-    changes = tuple(ev.TerrainChange(h, "add", i) for h, i in res.changes)
+    changes = tuple(ev.TerrainChange(h, "add", i) for h, i in res.changes
+                    if not (into_water and h == res.fell_into))
     return [ev.TerrainChanged(rule="B24.11", changes=changes, rolls=tuple(rolls),
                               note=f"HE KIA {kia} vs {'stone' if stone else 'wooden'} building level {level}")]
 

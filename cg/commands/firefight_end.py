@@ -112,6 +112,11 @@ def _end(ctx, cmd):
                 raise Refused(f"{flag} {su.side}:{u.id}: that unit is {u.status} already"
                               + (f" (firefight {u.eliminated_in})" if u.eliminated_in else ""), "2.9", st.step)
     _exits_along_a_friendly_edge(st, exited, {(s, u.id): hx for s, u, hx in positions})
+    if revision.on(st, "rubble_not_in_water"):  # B24.121, Table 23: no rubble in a Water Obstacle
+        for t in terrain:
+            if t.item.split(":")[0] == "rubble" and t.hex in st.card.map.water:
+                raise Refused(f"--terrain {t.hex}=rubble: {t.hex} is a water hex on the CG Card; rubble falls on "
+                              "non-Water Obstacle terrain only", "B24.121", st.step)
     for c in control:
         if c.hex not in st.strategic():
             raise Refused(f"{c.hex} is not Strategic Terrain on the CG Card: only those are controlled", "1.33",

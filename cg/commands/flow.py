@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 
-from cg import tables
+from cg import revision, tables
 from events.errors import BadInput, Refused
 from cg.state import SIDES, CampaignState, other
 from cg.steps import next_step, pending
@@ -88,10 +88,49 @@ def _leaving(ctx: Ctx, step: str) -> list:
             out.append(ev.TerrainChanged(rule="3.31", changes=tuple(changes),
                                          note="Flames/Blazes/Burning Wrecks between firefights"))
         out.append(_tvp(st))
+    elif step == "3.42" and revision.on(st, "regroup_and_heroes"):
+        out += _regroup(st)
+    elif step == "3.43" and revision.on(st, "regroup_and_heroes"):
+        for side in SIDES:  # 3.43, ruling R62: "Remove any Heroes that cannot combine until each side has <1 (at most one)"
+            heroes = [u.id for u in st.side_units(side) if u.hero and u.kind != "leader"
+                      and u.status in ("on_map", "available")]
+            if len(heroes) > 1:
+                out.append(ev.HeroesRemoved(side=side, units=tuple(heroes[1:])))
     elif step == "3.51":
         for side in SIDES:
             before = st.sides[side].san
             out.append(ev.SanAdjusted(side=side, before=before, after=tables.san_adjust(before)))
+    return out
+
+
+def _regroup(st: CampaignState) -> list:
+    """3.42 (ruling R62): "All same-type half-squads in the same Friendly MLR must Recombine ..., leaving <= 1 of each
+    type": pairs of one counter in one MLR (a unit with no recorded hex is in its friendly MLR), into the
+    squad of the RG's card whose HS it is, else the one squad of the counter table (where two share the HS,
+    the pair is left as it is: the table cannot tell which)."""
+    from cg import counters
+    from cg.commands.base import counter_table
+    from cg.rules import mlr_of
+    from cg.state import expand_units
+
+    out = []
+    for side in SIDES:
+        nat, over = counter_table(st, side)
+        groups: dict = {}
+        for u in st.side_units(side):
+            if u.kind != "hs" or u.status not in ("on_map", "available"):
+                continue
+            part = mlr_of(st, side, u.hex) if u.hex else "its MLR"
+            if part is not None:
+                groups.setdefault((part, u.name), []).append(u)
+        for (_part, name), hs in groups.items():
+            pur = st.purchase(hs[0].purchase, side) if hs[0].purchase else None
+            rg = st.card.sides[side].group_by_id(pur.rg) if pur is not None else None
+            listed = [n for n in expand_units(rg.units) if counters.half_squad(nat, n, over) == name] if rg else []
+            to = listed[0] if listed else counters.squad_of(nat, name, over)
+            if to is None:
+                continue
+            out += [ev.HalfSquadsRecombined(side=side, keep=a.id, gone=b.id, to=to) for a, b in zip(hs[0::2], hs[1::2])]
     return out
 
 

@@ -289,8 +289,11 @@ def _fortify_limits(st: CampaignState, side: str, kind: str, spec, hx, hip_unit)
         caves = sum(1 for f in st.fortifications if f["side"] == side and f["kind"] == "cave")
         if caves < 4:
             raise Refused(f"a Cave Complex joins four or more caves; {side} has bought {caves}", "2.38", st.step)
-    if not hx:
-        return
+    if hx:
+        _fortify_hex_limits(st, side, kind, spec, hx)
+
+
+def _fortify_hex_limits(st: CampaignState, side: str, kind: str, spec, hx) -> None:
     hc = st.map_control().hexes[hx]
     if st.map_control().situation(hx, side) != "friendly_mlr" and not (spec.isolated_ok and hc.isolated == side):
         raise Refused(f"{hx} is not inside the {side} MLR: fortifications go there (I items also in an Isolated "
@@ -299,7 +302,61 @@ def _fortify_limits(st: CampaignState, side: str, kind: str, spec, hx, hip_unit)
         raise Refused(f"{hx} holds rubble: no fortification there but a Set DC", "B24.5", st.step)
 
 
-@command("fortify", "2.3")
+def _place(st: CampaignState, side: str, kind: str, spec, hx):
+    """2.38: "the actual on-map positioning of Fortifications may be deferred until that side sets up for
+    the next CG Firefight during step 2.6": the oldest fortification of `kind` the side bought without a
+    hex goes to `hx` (revision switch fortify_placed_at_setup), under the limits of its purchase."""
+    if hx is None:
+        raise BadInput(f"--hex is required: at 2.6 plcg fortify places a {spec.name} bought without a hex")
+    at(st, "fortify")
+    index = next((i for i, f in enumerate(st.fortifications)
+                  if f["side"] == side and f["kind"] == kind and f["hex"] is None and not f.get("unit")
+                  and f["firefight"] == st.firefight), None)
+    if index is None or not items.ITEMS[kind].in_hex:
+        raise Refused(f"{side} has no {spec.name} bought without a hex to place", "2.38", st.step)
+    if revision.on(st, "fortify_rules"):
+        _fortify_hex_limits(st, side, kind, spec, hx)
+    _fortify_notes_hex(st, side, kind, hx)
+    if not spec.isolated_ok and st.map_control().hexes[hx].isolated == side:
+        raise Refused(f"{spec.name} may not go in an Isolated Location (only I fortifications)", "2.38", st.step)
+    return ev.FortificationPlaced(side=side, kind=kind, index=index, hex=hx)
+
+
+SET_DC_TERRAIN = ("rubble", "pillbox", "trench")  # 2.38 n8: besides building, hut and bridge hexes
+
+
+def _fortify_notes(st: CampaignState, side: str, kind: str, hx) -> None:
+    """2.38 notes 5, 8, 9 and CG12 as written (revision switch fortify_notes)."""
+    if kind == "booby_traps" and st.card.campaign.booby_traps is not True:
+        raise Refused("Booby Traps are bought only where the CG's FSR allow them (CG Card booby_traps = true)",
+                      "CG12", st.step)
+    if kind == "cave_complex":
+        caves = sum(1 for f in st.fortifications if f["side"] == side and f["kind"] == "cave")
+        complexes = sum(1 for f in st.fortifications if f["side"] == side and f["kind"] == "cave_complex")
+        need = tables.CAVES_PER_COMPLEX * (complexes + 1)
+        if caves < need:
+            raise Refused(f"each Cave Complex needs four caves of its own: {complexes + 1} need {need}, {side} has "
+                          f"bought {caves}", "2.38", st.step)
+    if hx is not None:
+        _fortify_notes_hex(st, side, kind, hx)
+
+
+def _fortify_notes_hex(st: CampaignState, side: str, kind: str, hx) -> None:
+    m = st.card.map
+    if kind == "fortified_building" and m.buildings and hx not in m.buildings:
+        raise Refused(f"{hx} holds no building on the CG Card: a Fortified Building is a building Location (note 5)",
+                      "2.38", st.step)
+    if kind == "set_dc":
+        here = {i.split(":")[0] for i in st.terrain.get(hx, [])}
+        if m.buildings and hx not in m.buildings and hx not in m.bridges and not here & set(SET_DC_TERRAIN):
+            raise Refused(f"{hx} is no building, hut, rubble, bridge, pillbox or trench Location: no Set DC there "
+                          "(note 8)", "2.38", st.step)
+        if st.map_control().hexes[hx].cthc != side:
+            raise Refused(f"{hx} is not in {side}'s Controlled Terrain (a friendly CTHC): no Set DC there (note 8)",
+                          "2.38", st.step)
+
+
+@command("fortify", "2.3", "2.6")
 def _fortify(ctx, cmd):
     side = side_arg(cmd)
     st = ctx.state
@@ -309,6 +366,8 @@ def _fortify(ctx, cmd):
     kind = entry.key
     spec = tables.FORTIFICATIONS[kind]
     hx = hex_arg(st, cmd["hex"], "--hex") if cmd.get("hex") else None
+    if st.step == "2.6" and revision.on(st, "fortify_placed_at_setup"):
+        return [_place(st, side, kind, spec, hx)]
     detail = {}
     for k in ("capacity", "factors", "hexsides", "locations", "ca", "nca"):
         if cmd.get(k) is not None:
@@ -326,9 +385,11 @@ def _fortify(ctx, cmd):
         cost = tables.fortification_cost(kind, unit=unit_type, **detail)
     except ValueError as e:
         raise BadInput(f"{kind}: {e}") from None
-    at(st, "fortify")
+    at(st, "fortify", "2.3")  # 2.6 places what was bought (revision 3, above)
     if revision.on(st, "fortify_rules"):
         _fortify_limits(st, side, kind, spec, hx, hip_unit)
+    if revision.on(st, "fortify_notes"):
+        _fortify_notes(st, side, kind, hx)
     if spec.initial_only and not st.initial:
         raise Refused(f"{spec.name} may only be bought for the Initial Firefight (S)", "2.38", st.step)
     card_side = st.card.sides[side]  # third-round card keys: a side's own Booby Traps say decides for it

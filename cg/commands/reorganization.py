@@ -11,8 +11,10 @@ from events.errors import BadInput, Refused
 from cg.state import CampaignState
 from events import types as ev
 from events.roll import Drm
-from cg.commands.base import at, command, given_dice, int_arg, leader_slots, roll, side_arg, unit_any_case, unit_arg
+from cg.commands.base import (at, card_quality, command, given_dice, int_arg, leader_slots, roll, side_arg,
+                              unit_any_case, unit_arg)
 from cg.rules import REPAIRABLE
+from cg.steps import disease_owed
 
 
 @command("evacuate", "3.3")
@@ -40,14 +42,37 @@ def _once(st: CampaignState, key: str, what: str, rule: str):
 @command("disease", "3.41")
 def _disease(ctx, cmd):
     side = side_arg(cmd)
-    given = given_dice(cmd, 1)
     st = ctx.state
+    if cmd.get("replaced"):
+        return [_disease_replacement(st, side, cmd)]
+    given = given_dice(cmd, 1)
     at(st, "disease")
     if not st.card.campaign.disease:
         raise Refused("Disease & Starvation is only invoked by FSR; the CG Card has none", "3.41", st.step)
     _once(st, f"disease:{side}", f"{side}'s Disease & Starvation dr", "3.41")
     r = roll(ctx.dice(given, 1), drms.disease(st, side), tables.disease)
     return [ev.DiseaseRolled(side=side, roll=r)]
+
+
+def _disease_replacement(st, side: str, cmd: dict):
+    """3.41 (ruling R60): "The owning player may choose any squads/equivalents ..., but must choose all Isolated units
+    before applying Replacement to any non-Isolated unit"; each by ELR Replacement (A19.13, ruling R34)."""
+    from cg.commands.firefight_end import _replace
+
+    text, _, counter = str(cmd.get("replaced")).partition("=")
+    u = unit_arg(st, side, text)
+    at(st, "disease")
+    if not revision.on(st, "disease_replacements") or disease_owed(st, side) <= 0:
+        raise Refused(f"{side}'s Disease & Starvation dr owes no (more) ELR Replacement", "3.41", st.step)
+    mmc = [x for x in st.side_units(side) if x.kind in ("squad", "hs") and x.status in ("on_map", "available")
+           and f"disease-replaced:{side}:{x.id}" not in st.done]
+    if u not in mmc:
+        raise Refused(f"{u.id} ({u.name}) is no squad or HS of {side} in play not yet Replaced this RePh", "3.41",
+                      st.step)
+    isolated = [x for x in mmc if x.isolated]
+    if isolated and not u.isolated:
+        raise Refused(f"Isolated units are chosen first: {', '.join(x.id for x in isolated)}", "3.41", st.step)
+    return ev.DiseaseReplaced(side=side, change=_replace(st, ev.SideUnit(side, u.id), counter.strip() or None))
 
 
 @command("promote", "3.44")
@@ -128,6 +153,15 @@ def _hero_for(st, side: str, u) -> str:
     if u.kind not in ("squad", "hs"):
         raise Refused(f"{u.id} is not an MMC: only an MMC combines with a Hero", "3.43", st.step)
     heroes = [h for h in st.side_units(side) if h.hero and h.kind != "leader"]
+    if revision.on(st, "regroup_and_heroes") and u.hex:  # 3.43: "any MMC within that MLR" (ruling R33: by hex)
+        from cg.rules import mlr_of
+
+        mine = mlr_of(st, side, u.hex)
+        near = [h for h in heroes if not h.hex or (mine is not None and mlr_of(st, side, h.hex) == mine)]
+        if heroes and not near:
+            raise Refused(f"no Hero of {side} stands in {u.id}'s MLR ({u.hex}): a Hero combines with an MMC within "
+                          "that MLR", "3.43", st.step)
+        heroes = near
     if not heroes:
         raise Refused(f"{side} has no Hero left to combine with {u.id} (plcg end --hero records one)", "3.43",
                       st.step)
@@ -143,6 +177,11 @@ def _hardened_counter(st, u, given) -> tuple[str | None, bool]:
         return given, False
     nat, over = counter_table(st, u.side)
     to, fanatic = counters.harden(nat, u.name, over)
+    quality = card_quality(st, u) if revision.on(st, "hardening_card_quality") else None
+    if quality is not None and u.kind in ("squad", "hs"):  # 3.43/3.44 EXC: the card's class wins (item 20)
+        c = counters.lookup(nat, u.name, over)
+        to = c.hardened if c is not None else None
+        fanatic = quality == "elite"
     if fanatic:
         if given and given != u.name:
             raise Refused(f"{u.id} ({u.name}) is Elite: it turns Fanatic and keeps its counter, not {given} "
@@ -185,14 +224,42 @@ def _repair(ctx, cmd):
         raise BadInput(f"--kind {kind!r}: one of {', '.join(tables.REPAIR)}")
     given = given_dice(cmd, 1)
     drm_v = int_arg(cmd, "drm", -6, 6, default=0)
+    typed = None if cmd.get("leadership") is None else int_arg(cmd, "leadership", -6, 6)
     at(st, "repair")
     if revision.on(st, "repair_rules"):
         _repair_limits(st, side, item, unit, kind, drm_v)
     dl = (Drm("3.46", "leadership/inexperience/captured use/ammunition shortage (stated)", drm_v),) if drm_v else ()
+    if revision.on(st, "repair_drm_from_ob"):
+        dl = _repair_drm(st, side, unit, kind, drm_v, typed)
     if unit is not None and unit.isolated and kind in ("malfunction", "low_ammo"):
         raise Refused(f"{item} is possessed by an Isolated unit: no repair", "3.46", st.step)
     r = roll(ctx.dice(given, 1), dl, lambda f: tables.repair(f, kind))
     return [ev.RepairRolled(side=side, item=item, kind=kind, roll=r)]
+
+
+def _repair_drm(st, side: str, unit, kind: str, stated: int, typed) -> tuple:
+    """3.46 (revision switch repair_drm_from_ob, ruling R63): Leadership, the one bonus the list names, is the best
+    leader's in the item's hex, from the OB (rulings R30, R33: typed only where the item has no recorded
+    hex); what the ledger cannot see (Inexperience, Captured Use, Ammunition Shortage) is stated, and
+    those are penalties: 0 or more."""
+    if stated < 0:
+        raise Refused(f"--drm {stated}: the stated 3.46 drm are penalties (Inexperience, Captured Use, Ammunition "
+                      "Shortage), 0 or more; Leadership comes from the OB (ruling R30)", "3.46", st.step)
+    if kind not in ("disabled", "immobilized"):
+        if typed is not None:
+            raise Refused(f"a {kind.replace('_', ' ')} repair takes no Leadership drm", "3.46", st.step)
+        return ()
+    if typed and (unit is None or not unit.hex):  # typed (ruling R33): still one of the side's leaders in play
+        from cg.counters import leader_modifier
+
+        mods = {leader_modifier(u.name) for u in st.side_units(side)
+                if u.kind == "leader" and u.status in ("available", "on_map")}
+        if typed not in mods:
+            raise Refused(f"--leadership {typed:+d}: no leader of the side in play has that modifier (ruling R30)",
+                          "R33", st.step)
+    lead = drms.leadership(st, unit, typed, "3.46") if unit is not None else \
+        ((Drm("3.46", "leadership (typed: no hex recorded for the item, ruling R33)", typed),) if typed else ())
+    return lead + ((Drm("3.46", "inexperience/captured use/ammunition shortage (stated)", stated),) if stated else ())
 
 
 def _repair_limits(st, side: str, item: str, unit, kind: str, drm_v: int) -> None:
@@ -223,6 +290,9 @@ def _recall(ctx, cmd):
     at(st, "recall")
     if u.status != "recalled":
         raise Refused(f"{u.id} is not Recalled", "3.461", st.step)
+    if drm_v < 0 and revision.on(st, "repair_drm_from_ob"):
+        raise Refused(f"--drm {drm_v}: 3.461 lists penalties only (Inexperience, Captured Use, Ammunition "
+                      "Shortage): 0 or more", "3.461", st.step)
     dl = (Drm("3.461", "inexperience/captured use/ammunition shortage (stated)", drm_v),) if drm_v else ()
     r = roll(ctx.dice(given, 1), dl, tables.recall)
     return [ev.RecallRolled(side=side, unit=u.id, roll=r)]
