@@ -36,12 +36,24 @@ def _table_after(text: str, caption: str) -> list[str]:
     return rows
 
 
-def test_the_setup_table_shows_each_counter_as_it_was_at_its_setup(demo):
-    path, md = demo
-    now = {u["unit"]: u["name"] for u in json.loads(cli_run(path, "oob", "axis", "--json").out)}
-    assert now["I1-1.1"] == "2-4-7"  # reduced by a later firefight
+def test_the_setup_table_shows_each_counter_as_it_was_at_its_setup(tmp_path):
+    """A 4-6-7 that set up in firefight 1 and was Casualty Reduced at its end is a 2-4-7 now, and the
+    report's setup table of firefight 1 still shows the 4-6-7 that set up."""
+    db = tmp_path / "c.plcg"
+    assert cli_run(db, "new", "--card", "sample", "--seed", "truth").code == 0
+    c = Campaign.attach(db, plan={1: {"buy": [("axis", "I1", "on-map")],
+                                      "end": {"reduced": ["axis:I1-1.1"]}}})
+    c.advance(1, "2.6")
+    r = cli_run(db, "setup", "axis", "I1-1.1", "M5")
+    assert r.code == 0, r.err
+    seq = c.rows()
+    c.advance(1, "3.1")
+    c.close()
+    now = {u["unit"]: u["name"] for u in json.loads(cli_run(db, "oob", "axis", "--json").out)}
+    assert now["I1-1.1"] == "2-4-7"  # Casualty Reduced at the firefight's end
+    md = cli_run(db, "export", "--format", "md").out
     rows = _table_after(_firefight(md, 1), "Axis setup")
-    assert "| I1-1.1 | 4-6-7 | L4 |  | 20 |" in rows  # a 4-6-7 when it set up at seq 20
+    assert f"| I1-1.1 | 4-6-7 | M5 |  | {seq} |" in rows, rows  # a 4-6-7 when it set up
 
 
 def test_the_markdown_setup_tables_print_their_rows(demo):

@@ -101,6 +101,7 @@ def test_2_38_fortifications_inside_the_mlr_and_hip_only_when_bought(tmp_path):
     c.advance(1, "2.6")
     r = cli_run(c.path, "setup", "axis", "I1-1.1", "M5", "--hip")
     assert r.code == 3 and "HIP" in r.err
+    assert cli_run(c.path, "setup", "axis", "I1-1.1", "M5").code == 0  # 2.37: its leader sets up with it
     assert cli_run(c.path, "setup", "axis", "I1-1.L1", "M5", "--hip").code == 0
     c.close()
 
