@@ -21,7 +21,7 @@ def at_3_1(tmp_path, plan: dict, end: dict, *, revision: int | None = None) -> C
 def roster_ff1(path) -> dict:
     r = cli_run(path, "roster", "--json")
     assert r.code == 0, r.err
-    out = {row["side"]: row for row in json.loads(r.out) if row["firefight"] == 1}
+    out = {row["side"]: row for row in json.loads(r.out)["rows"] if row["firefight"] == 1}
     return {"winner": out["axis"]["winner"], "axis": out["axis"]["cvp_lost"], "allied": out["allied"]["cvp_lost"]}
 
 

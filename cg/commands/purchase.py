@@ -327,7 +327,8 @@ SET_DC_TERRAIN = ("rubble", "pillbox", "trench")  # 2.38 n8: besides building, h
 
 def _fortify_notes(st: CampaignState, side: str, kind: str, hx) -> None:
     """2.38 notes 5, 8, 9 and CG12 as written (revision switch fortify_notes)."""
-    if kind == "booby_traps" and st.card.campaign.booby_traps is not True:
+    if kind == "booby_traps" and st.card.sides[side].booby_traps is None \
+            and st.card.campaign.booby_traps is not True:  # a side's own `booby_traps` decides for it (below)
         raise Refused("Booby Traps are bought only where the CG's FSR allow them (CG Card booby_traps = true)",
                       "CG12", st.step)
     if kind == "cave_complex":
