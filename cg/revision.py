@@ -147,6 +147,9 @@ SWITCHES: dict[str, tuple[int, str]] = {
                                 "whatever the order: an OBA DR made before it is read again with the -1"),
     "rubble_not_in_water": (3, "B24.121 / Table 23: rubble that falls into a water hex places none there, and "
                                "`end --terrain HEX=rubble` on a water hex is refused"),
+    "mmc_crews": (3, "3.43-3.45: a crew is an MMC (ASL A1.1) for Battle Hardening (3.43, 3.44) and for the 3.45 "
+                     "limit on leaders generated (MMC on board), as it already was for placing one; revisions "
+                     "1-2 counted squads and half-squads only there"),
 }
 
 

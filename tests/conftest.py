@@ -140,7 +140,7 @@ class Campaign:
             if owed:
                 self.run(**self._resolve(st, owed[0]))
             else:
-                self.next()
+                self._leave()
         raise AssertionError(f"did not reach firefight {firefight} step {step} in {limit} commands")
 
     def finish_step(self) -> list:
@@ -154,9 +154,18 @@ class Campaign:
             st = self.state()
             owed = pending(st)
             if not owed:
-                return self.next()
+                return self._leave()
             self.run(**self._resolve(st, owed[0]))
         raise AssertionError("the step kept owing")
+
+    def _leave(self) -> list:
+        """`next` once the step is done by the rules' own list (OWED_BY_THE_RULES), not by `pending()`
+        alone: an obligation the production code forgot fails the test that walks past it."""
+        st = self.state()
+        missing = owed_by_the_rules(self, st)
+        assert not missing, (f"firefight {st.firefight} step {st.step}: pending() is empty but the rules "
+                             f"still owe {missing}")
+        return self.next()
 
     def _p(self, ff: int) -> dict:
         return self.plan.get(ff, {})
@@ -206,6 +215,47 @@ class Campaign:
         if c.startswith("plcg patrol "):
             return {"name": "patrol", "side": c.split()[2], "give_up": "not sent (test plan)"}
         raise AssertionError(f"the test plan does not say how to do: {c}")
+
+
+# What each step owes by the PL 2.5 sequence (../shared/docs/pl25-sequence.md), written apart from
+# `cg.steps.pending` so that the walker checks it: step -> (event type, per side?, rule)
+OWED_BY_THE_RULES = {
+    "2.1": [("cp_replenished", True, "2.1")],
+    "2.2": [("weather_set", False, "2.2")],
+    "2.4": [("firefight_determined", False, "2.41")],
+    "2.9": [("firefight_ended", False, "2.9")],
+    "3.44": [("promotion_rolled", True, "3.44")],
+    "3.45": [("leaders_rolled", True, "3.45")],
+    "3.47": [("elr_rolled", True, "3.47")],
+}
+
+
+def owed_by_the_rules(camp: "Campaign", st) -> list[str]:
+    """What the rules make compulsory at the campaign's step and the log of this firefight lacks:
+    the step's records (OWED_BY_THE_RULES) and, at 2.3, one 2.36 leader DR per leader DR of each RG
+    bought (its card's `leader_drs`) and one 2.35 OBA DR per OBA RG bought."""
+    if st.ended or st.idle and st.step in ("3.44", "3.45", "3.47"):
+        return []
+    recs = [r for r in camp.led.store.read() if r.firefight == st.firefight]
+    from cg.evolve import reverted_seqs
+
+    undone = reverted_seqs(list(camp.led.records()))
+    live = [r for r in recs if r.seq not in undone]
+    missing = []
+    for etype, per_side, rule in OWED_BY_THE_RULES.get(st.step, []):
+        found = [r for r in live if r.type == etype and r.step == st.step]
+        for side in (("axis", "allied") if per_side else (None,)):
+            if not any(side is None or r.payload.get("side") == side for r in found):
+                missing.append(f"{etype}{' ' + side if side else ''} ({rule})")
+    if st.step == "2.3":
+        bought = [r.payload for r in live if r.type == "rg_bought"]
+        for b in bought:
+            rg = st.card.sides[b["side"]].rg_by_id(b["rg"])
+            want = rg.leader_drs if rg is not None else 0
+            got = sum(1 for r in live if r.type == "leader_rolled" and r.payload.get("purchase") == b["purchase"])
+            if got < want:
+                missing.append(f"{b['side']} leader DR for {b['purchase']} ({got} of {want}, 2.36)")
+    return missing
 
 
 def rows(path: str) -> int:

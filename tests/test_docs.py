@@ -51,3 +51,11 @@ def test_mermaid_ids_are_plain():
         m = re.match(r"\s*(\S+) --> (\S+):", line)
         if m:
             assert re.fullmatch(r"s[\w]+", m.group(1)) and re.fullmatch(r"s[\w]+:?", m.group(2)), line
+
+
+def test_the_players_guide_shows_what_its_commands_print():
+    """docs/guide.md is one whole firefight and RePh played by the real commands; run again, they print
+    what it shows (regenerate with `python tests/helpers/guide.py` after a change of wording)."""
+    from helpers import guide
+
+    assert guide.GUIDE.read_text() == guide.markdown(guide.run_guide())

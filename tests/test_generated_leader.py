@@ -99,8 +99,11 @@ def test_a_side_with_no_recorded_hexes_is_taken_at_its_word(tmp_path):
 
 def test_revision_1_records_the_hex_as_typed(tmp_path):
     c, _home, out = at_3_45(tmp_path, revision=1)
-    r = generate(c, out)
+    r = generate(c, out)  # revision 1: no 3.45 placement check, the Isolated hex is taken as typed
     assert r.code == 0, r.err
+    [new] = [u for u in oob(c.path, "allied").values() if u["unit"].startswith("L1.")]
+    assert new["hex"] == out
+    assert c.last("leader_rolled")["hex"] == out
     c.close()
 
 

@@ -65,9 +65,10 @@ def test_crash_safety_sigkill_at_random_moments_loses_no_returned_command_and_le
     known: dict[int, str] = {}  # seq -> hash of every event seen committed so far
     kills = lives = landed_total = progressed = campaigns = 0
     batch_sizes: set[int] = set()
-    t0 = time.monotonic()
     while kills < 50:
-        assert time.monotonic() - t0 < 150, f"too slow: {kills} kills in {lives} lives"
+        # bounded by count, not by the clock (a loaded machine is slow, not wrong): a child that is
+        # ready runs 5-80 ms at most before its kill, so nearly every life ends in one
+        assert lives < 500, f"{kills} kills in {lives} lives: the children end before they can be killed"
         child = subprocess.Popen([sys.executable, CHILD, db, f"life-{lives}"], cwd=ROOT,
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         ready = child.stdout.readline()

@@ -49,10 +49,10 @@ def test_undo_to_seq_and_the_commencement_guard(tmp_path):
     play(path, echo=lambda s: None)
     led = cli.Ledger(path, write=True)
     try:
+        head = led.store.head()[0]
         with pytest.raises(Refused) as e:
             led.run({"name": "undo", "to": 5, "reason": "start again"})
         assert e.value.rule == "2.8"
-        head = led.store.head()[0]
         assert led.store.head()[0] == head  # nothing written
         led.run({"name": "undo", "to": 5, "reason": "start again", "force": True})
         st = led.state()

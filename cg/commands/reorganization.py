@@ -15,6 +15,7 @@ from cg.commands.base import (at, card_quality, command, given_dice, int_arg, le
                               unit_any_case, unit_arg)
 from cg.rules import REPAIRABLE
 from cg.steps import disease_owed
+from cg.units import is_mmc
 
 
 @command("evacuate", "3.3")
@@ -104,9 +105,10 @@ def generation_limits(st, side: str) -> tuple[int, int]:
     """3.45: (leaders the side lost in the firefight, its MMC on board): it generates at most lost - 1
     leaders, never more than MMC on board."""
     lost = sum(1 for s, uid in st.ff.lost if s == side and st.unit(uid, s) and st.unit(uid, s).kind == "leader")
-    mmc = sum(1 for u in st.side_units(side) if u.kind in ("squad", "hs") and u.status == "on_map")
+    is_mmc = _mmc_question(st)
+    mmc = sum(1 for u in st.side_units(side) if is_mmc(u.kind) and u.status == "on_map")
     if not any(u.hex for u in st.side_units(side)):
-        mmc = sum(1 for u in st.side_units(side) if u.kind in ("squad", "hs"))  # roster-only play
+        mmc = sum(1 for u in st.side_units(side) if is_mmc(u.kind))  # roster-only play
     return lost, mmc
 
 
@@ -124,9 +126,10 @@ def _harden(ctx, cmd):
     if st.step == "3.44":
         if f"promote:{side}" not in st.done:
             raise Refused(f"make {side}'s Battlefield Promotion dr first (plcg promote {side})", "3.44", st.step)
-        if u.kind not in ("squad", "hs"):
-            raise Refused(f"{u.id} is not an MMC", "3.44", st.step)
-        used = sum(1 for x in st.hardened_now[side] if st.unit(x, side).kind in ("squad", "hs"))
+        is_mmc = _mmc_question(st)
+        if not is_mmc(u.kind):
+            raise Refused(f"{u.id} is not an MMC (a squad, half-squad or crew, ASL A1.1)", "3.44", st.step)
+        used = sum(1 for x in st.hardened_now[side] if is_mmc(st.unit(x, side).kind))
         if used >= st.promotions[side]:
             raise Refused(f"the 3.44 dr allows {st.promotions[side]} MMC and {used} have hardened", "3.44", st.step)
     elif st.step == "3.45":
@@ -144,13 +147,21 @@ def _harden(ctx, cmd):
     return [ev.UnitHardened(side=side, unit=u.id, by=st.step, to=to, fanatic=fanatic, hero=hero)]
 
 
+def _mmc_question(st):
+    """Is this kind an MMC: one answer since rules revision 3 (ASL A1.1: squads, half-squads and crews,
+    as 3.45 placement always had it); revisions 1-2 left the crew out of 3.43-3.45."""
+    if revision.on(st, "mmc_crews"):
+        return is_mmc
+    return lambda kind: kind in ("squad", "hs")
+
+
 def _hero_for(st, side: str, u) -> str:
     """3.43: a heroic leader hardens itself; an MMC combines with a Hero of its side (`end --hero`)."""
     if u.kind == "leader":
         if not u.hero:
             raise Refused(f"{u.id} is no heroic leader (plcg end --hero {side}:{u.id} records one)", "3.43", st.step)
         return u.id
-    if u.kind not in ("squad", "hs"):
+    if not _mmc_question(st)(u.kind):
         raise Refused(f"{u.id} is not an MMC: only an MMC combines with a Hero", "3.43", st.step)
     heroes = [h for h in st.side_units(side) if h.hero and h.kind != "leader"]
     if revision.on(st, "regroup_and_heroes") and u.hex:  # 3.43: "any MMC within that MLR" (ruling R33: by hex)

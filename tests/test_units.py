@@ -1,0 +1,138 @@
+"""The unit vocabulary (cg/units.py, issue 22): one answer to "is this an MMC" (ASL A1.1: squads,
+half-squads and crews) for 3.44 hardening, the 3.45 limit and 3.45 placement (rules revision 3, switch
+mmc_crews), and no bare comparison of a kind or status word outside the vocabulary."""
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+
+import pytest
+
+from cg.units import MMC, PERSONNEL, Kind, Status
+from conftest import Campaign, cli_run, rows
+
+ROOT = Path(__file__).resolve().parents[1]
+PLAN = {1: {"buy": [("allied", "I1"), ("allied", "I2"), ("allied", "G1")]}}
+
+
+def test_the_questions_of_a1_1():
+    assert MMC == {Kind.SQUAD, Kind.HALF_SQUAD, Kind.CREW}
+    assert Kind.CREW.is_mmc and not Kind.LEADER.is_mmc and Kind.LEADER.is_smc
+    assert PERSONNEL == MMC | {Kind.LEADER} and not Kind.SW.is_personnel
+    assert [k.hs_equivalents for k in (Kind.SQUAD, Kind.HALF_SQUAD, Kind.CREW, Kind.LEADER)] == [2, 1, 1, 0]
+    assert Kind("hs") is Kind.HALF_SQUAD and Status("on_map") == "on_map"  # the words the log stores
+
+
+def _only_a_crew_left(tmp_path, revision=None):
+    """The Allies lose both leaders and all six squads of I1 and I2 at firefight 1's end; the 57mm Gun's
+    crew is the only Allied MMC left (a roster-only campaign: no recorded hexes)."""
+    db = tmp_path / "c.plcg"
+    extra = ["--rules-revision", str(revision)] if revision else []
+    assert cli_run(db, "new", "--card", "sample", "--seed", "crew", *extra).code == 0
+    c = Campaign.attach(db, plan=PLAN)
+    c.advance(1, "2.9")
+    st = c.state()
+    lost = [u.id for u in st.side_units("allied") if u.kind in (Kind.LEADER, Kind.SQUAD)]
+    assert sum(1 for u in st.side_units("allied") if u.kind == Kind.LEADER) == 2
+    end = ["end", "--turn", "5", "--cvp-lost", "axis=20", "--cvp-lost", "allied=5",
+           *[a for x in lost for a in ("--lost", f"allied:{x}")]]
+    r = cli_run(db, *end)
+    assert r.code == 0, r.err
+    crew = [u for u in c.state().side_units("allied") if u.kind == Kind.CREW]
+    assert len(crew) == 1 and not [u for u in c.state().side_units("allied") if u.kind in (Kind.SQUAD, Kind.HALF_SQUAD)]
+    return c, crew[0].id
+
+
+def test_a_crew_is_an_mmc_for_the_3_45_limit(tmp_path):
+    """3.45: leaders generated at most min(dr result, leaders lost - 1, MMC on board): two leaders lost and
+    a crew left may generate one (revision 2 counted no crew: 0)."""
+    c, _crew = _only_a_crew_left(tmp_path)
+    c.advance(1, "3.45")
+    r = cli_run(c.path, "leaders", "allied", "--dice", "1", "--json")
+    assert r.code == 0, r.err
+    assert c.state().may_generate["allied"] == 1
+    c.close()
+
+
+def test_revision_2_left_the_crew_out_of_the_3_45_limit(tmp_path):
+    c, _crew = _only_a_crew_left(tmp_path, revision=2)
+    c.advance(1, "3.45")
+    assert cli_run(c.path, "leaders", "allied", "--dice", "1").code == 0
+    assert c.state().may_generate["allied"] == 0
+    c.close()
+
+
+def _promoted(tmp_path, revision=None):
+    c, crew = _only_a_crew_left(tmp_path, revision)
+    c.advance(1, "3.44")
+    r = cli_run(c.path, "promote", "allied", "--dice", "1", "--json")
+    assert r.code == 0, r.err
+    assert c.state().promotions["allied"] >= 1
+    return c, crew
+
+
+def test_a_crew_battle_hardens_at_3_44(tmp_path):
+    c, crew = _promoted(tmp_path)
+    r = cli_run(c.path, "harden", "allied", crew, "--to", "2-2-8")
+    assert r.code == 0, r.err
+    oob = {u["unit"]: u for u in json.loads(cli_run(c.path, "oob", "allied", "--json").out)}
+    assert oob[crew]["name"] == "2-2-8"
+    c.close()
+
+
+def test_revision_2_refused_the_crew_at_3_44(tmp_path):
+    c, crew = _promoted(tmp_path, revision=2)
+    before = rows(c.path)
+    r = cli_run(c.path, "harden", "allied", crew, "--to", "2-2-8")
+    assert r.code == 3 and "not an MMC" in r.err and "[rule 3.44]" in r.err, r.err
+    assert rows(c.path) == before
+    c.close()
+
+
+# ---- no bare kind or status words outside the vocabulary ----------------------------------------------
+
+WORDS = {m.value for m in Kind} | {m.value for m in Status}
+ATTRS = {"kind", "status"}
+CODE = [p for d in ("cg", "projections", "events") for p in sorted((ROOT / d).rglob("*.py"))] + [ROOT / "cli.py"]
+
+
+def _bare(node) -> bool:
+    return isinstance(node, ast.Constant) and node.value in WORDS
+
+
+def _strings(node) -> bool:
+    if _bare(node):
+        return True
+    return isinstance(node, (ast.Tuple, ast.List, ast.Set)) and any(_bare(e) for e in node.elts)
+
+
+def _unit_attr(node) -> bool:
+    return isinstance(node, ast.Attribute) and node.attr in ATTRS
+
+
+def bare_comparisons(path: Path) -> list[str]:
+    """`u.kind == "squad"`, `u.status in ("on_map", ...)` and the like: a unit's kind or status compared
+    with a word of the vocabulary written out as a string."""
+    found = []
+    tree = ast.parse(path.read_text(), str(path))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare):
+            sides = [node.left, *node.comparators]
+            if any(_unit_attr(s) for s in sides) and any(_strings(s) for s in sides):
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+@pytest.mark.parametrize("path", [p for p in CODE if p.name != "units.py"], ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_bare_comparison_of_a_kind_or_status_word(path):
+    assert bare_comparisons(path) == []
+
+
+def test_the_walker_finds_a_bare_comparison(tmp_path):
+    p = ROOT / "cg" / "_probe_units.py"
+    p.write_text('def f(u):\n    return u.kind in ("squad", "hs") or u.status == "on_map"\n')
+    try:
+        assert len(bare_comparisons(p)) == 2
+    finally:
+        p.unlink()
