@@ -25,7 +25,7 @@ STEPS: list[tuple[str, str, int | None]] = [
      "in this guide); leave it out in a real campaign, and the dice cannot be foreseen (ruling R31). Keep "
      "the head witness it prints: `plcg audit --witness` checks that nobody rewrote the log since.",
      "new --card sample --seed guide", None),
-    ("`status` says where the campaign stands and what the step still owes.", "status", 8),
+    ("`status` says where the campaign stands and what the step still owes.", "status", 10),
     ("2.2: the at-start weather (the card's, unless you type another), then `next` leaves the step.",
      "weather", None),
     ("", "next", None),
