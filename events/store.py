@@ -847,6 +847,13 @@ class Store:
         """The (type, version) pairs the log holds: whether anything needs upcasting, in one query."""
         return set(self.conn.execute("SELECT DISTINCT type, version FROM events"))
 
+    def batches_types(self, until: int | None = None) -> list[tuple[int, int, str]]:
+        """(seq, batch, type) of every row in seq order, payloads left unread (what undo walks back)."""
+        sql, params = "SELECT seq, batch, type FROM events", ()
+        if until is not None:
+            sql, params = sql + " WHERE seq <= ?", (until,)
+        return self.conn.execute(sql + " ORDER BY seq", params).fetchall()
+
     def reverts(self, until: int | None = None) -> list[tuple]:
         """(seq, batch, "reverted", payload) of every revert, to learn what is undone before folding."""
         sql = "SELECT seq, batch, type, payload FROM events WHERE type = 'reverted'"
