@@ -499,6 +499,14 @@ class Store:
             except sqlite3.Error:
                 pass  # the error already ended the transaction
 
+    def _commit_rows(self) -> None:
+        """Commit a transaction that appended rows (the reverts index made first where a file made
+        before it lacks it: a no-op once there)."""
+        if not self._indexed:
+            self.conn.execute(_REVERTS_INDEX)
+            self._indexed = True
+        self.conn.execute("COMMIT")
+
     def _begin(self) -> None:
         try:
             self.conn.execute("BEGIN IMMEDIATE")  # the write lock, waiting up to BUSY_TIMEOUT
@@ -540,14 +548,11 @@ class Store:
                 raise WriteConflict(f"another writer appended first (seq {head_seq}); run the command again")
             rows, stored = _chained(expected_seq + 1, prev, events, texts, command, command_text, recorded)
             self.conn.executemany(_INSERT, rows)
-            if not self._indexed:
-                self.conn.execute(_REVERTS_INDEX)  # no-op once there: a file made before the index
-                self._indexed = True
             if snapshot is not None:
                 blob = snapshot(stored[-1].seq, stored[-1].hash)
                 if blob is not None:
                     self._put_snapshot(stored[-1].seq, stored[-1].hash, blob)
-            self.conn.execute("COMMIT")
+            self._commit_rows()
         except BaseException as e:
             self._abort(e)
         return stored
@@ -571,10 +576,7 @@ class Store:
                 if check is not None:
                     check(stored)
                 seq, prev, count = seq + len(rows), stored[-1].hash, count + len(rows)
-            if not self._indexed:
-                self.conn.execute(_REVERTS_INDEX)
-                self._indexed = True
-            self.conn.execute("COMMIT")
+            self._commit_rows()
         except BaseException as e:
             self._abort(e)
         return count
@@ -593,10 +595,7 @@ class Store:
             if now != tuple(head):
                 raise WriteConflict(f"another writer appended first (seq {now[0]}); run the command again")
             self.conn.executemany(_INSERT, rows)
-            if not self._indexed:
-                self.conn.execute(_REVERTS_INDEX)
-                self._indexed = True
-            self.conn.execute("COMMIT")
+            self._commit_rows()
         except BaseException as e:
             self._abort(e)
 
