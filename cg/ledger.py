@@ -226,9 +226,8 @@ class Ledger:
                     made = self.run({"name": "attack", "side": cmd["by"], "none": True}, key)
                     return made + self.run(given, key)
 
-        def history():
-            recs = list(self.records())
-            return [(s, b, t) for s, b, t, _ in recs], reverted_seqs(recs)
+        def history():  # undo's: (seq, batch, type) of every row and what is undone, payloads unread
+            return self.store.batches_types(until=head_seq), reverted_seqs(self.store.reverts(until=head_seq))
 
         try:
             # decide records the OS dice it rolled in cmd["ledger_dice"] (ruling R31): stored below
@@ -255,10 +254,7 @@ class Ledger:
         new = [NewEvent(type=e.TYPE, version=e.VERSION, payload=unstructure(e), firefight=st.firefight,
                         step=st.step) for e in events]
         if any(n.type == "reverted" for n in new):
-            recs = list(self.records()) + [(head_seq + 1 + i, head_seq + 1, n.type, n.payload)
-                                           for i, n in enumerate(new)]
-            with seal.viewing(self.opener()):
-                st = fold(recs)
+            st = self._refold(head_seq, new)
             refresh = True
         else:
             with seal.viewing(self.opener()):
@@ -267,10 +263,7 @@ class Ledger:
             tail = getattr(st, "_tail", None)
             refresh = tail is None or tail + len(new) >= SNAPSHOT_EVERY
             if st.pbem is not None and st.pbem.get("stale"):  # a reveal of a seal this view had not opened
-                recs = list(self.records()) + [(head_seq + 1 + i, head_seq + 1, n.type, n.payload)
-                                               for i, n in enumerate(new)]
-                with seal.viewing(self.opener()):
-                    st = fold(recs)
+                st = self._refold(head_seq, new)
                 refresh = True
         # a state with the player's own seals open is his alone: never stored (issue 25 item 13)
         snap = (lambda _seq, _h: snapshot.dump_split(st, self.store.cold_token())) \
@@ -281,6 +274,21 @@ class Ledger:
             st._tail = 0 if snap is not None else (st._tail or 0) + len(stored)
             self._kept = (stored[-1].seq, stored[-1].hash, st)
         return stored
+
+    def _refold(self, head_seq: int, new: list) -> "object":
+        """The state after `new` (not yet stored) follow the log's `head_seq` rows, folded from the log
+        through the chunked reader, as replay folds it: an undo changes what is in force anywhere in the
+        log, so its state is folded again, once, in the memory of one fold."""
+        extra = [(head_seq + 1 + i, head_seq + 1, n.type, n.payload) for i, n in enumerate(new)]
+        reverted = reverted_seqs(self.store.reverts(until=head_seq) + [r for r in extra if r[2] == "reverted"])
+        with seal.viewing(self.opener()):
+            try:
+                chunks, common, _last = self.store.fold_chunks(VERSIONS, until=head_seq)
+                with gc_paused():
+                    st = fold_stored(chunks, common, reverted, VERSIONS, upcast)
+            except sqlite3.DatabaseError as e:
+                raise BadInput(f"cannot read {self.path}: {e}") from None
+            return fold(extra, st, reverted)
 
     # play by email (cg/pbem.py, events/bundle.py)
     def _player(self, key):

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -174,6 +174,24 @@ class NewEvent:
     payload: dict = attrs.field(validator=attrs.validators.instance_of(dict))
     firefight: int = attrs.field(validator=attrs.validators.instance_of(int))
     step: str = attrs.field(validator=attrs.validators.instance_of(str))
+
+
+def _chained(batch: int, prev: str, events, texts, command, command_text, recorded) -> tuple[list, list]:
+    """The rows of one batch starting at seq `batch` after the hash `prev`, and the events as read()
+    will give them back: each row's chain hash covers the one before it."""
+    rows, stored = [], []
+    for i, (ev, text) in enumerate(zip(events, texts)):
+        seq = batch + i
+        payload = loads(text)  # as read() will give it back (tuples -> lists)
+        cmd = command if i == 0 else None
+        h = chain_hash(prev, chain_record(seq, batch, ev.type, ev.version, ev.firefight, ev.step,
+                                          payload, recorded, cmd))
+        rows.append((seq, batch, ev.type, ev.version, ev.firefight, ev.step, text, recorded,
+                     command_text if i == 0 else None, prev, h))
+        stored.append(Stored(seq, batch, ev.type, ev.version, ev.firefight, ev.step, payload,
+                             recorded, None if cmd is None else loads(command_text), h))
+        prev = h
+    return rows, stored
 
 
 @attrs.frozen
@@ -466,6 +484,14 @@ class Store:
             except sqlite3.Error:
                 pass  # the error already ended the transaction
 
+    def _commit_rows(self) -> None:
+        """Commit a transaction that appended rows (the reverts index made first where a file made
+        before it lacks it: a no-op once there)."""
+        if not self._indexed:
+            self.conn.execute(_REVERTS_INDEX)
+            self._indexed = True
+        self.conn.execute("COMMIT")
+
     def _begin(self) -> None:
         try:
             self.conn.execute("BEGIN IMMEDIATE")  # the write lock, waiting up to BUSY_TIMEOUT
@@ -505,31 +531,40 @@ class Store:
             head_seq, prev = (row[0], row[1]) if row else (0, GENESIS)
             if head_seq != expected_seq:
                 raise WriteConflict(f"another writer appended first (seq {head_seq}); run the command again")
-            batch = expected_seq + 1
-            rows, stored = [], []
-            for i, (ev, text) in enumerate(zip(events, texts)):
-                seq = batch + i
-                payload = loads(text)  # as read() will give it back (tuples -> lists)
-                cmd = command if i == 0 else None
-                h = chain_hash(prev, chain_record(seq, batch, ev.type, ev.version, ev.firefight, ev.step,
-                                                  payload, recorded, cmd))
-                rows.append((seq, batch, ev.type, ev.version, ev.firefight, ev.step, text, recorded,
-                             command_text if i == 0 else None, prev, h))
-                stored.append(Stored(seq, batch, ev.type, ev.version, ev.firefight, ev.step, payload,
-                                     recorded, None if cmd is None else loads(command_text), h))
-                prev = h
+            rows, stored = _chained(expected_seq + 1, prev, events, texts, command, command_text, recorded)
             self.conn.executemany(_INSERT, rows)
-            if not self._indexed:
-                self.conn.execute(_REVERTS_INDEX)  # no-op once there: a file made before the index
-                self._indexed = True
             if snapshot is not None:
-                blob = snapshot(stored[-1].seq, prev)
+                blob = snapshot(stored[-1].seq, stored[-1].hash)
                 if blob is not None:
-                    self._put_snapshot(stored[-1].seq, prev, blob)
-            self.conn.execute("COMMIT")
+                    self._put_snapshot(stored[-1].seq, stored[-1].hash, blob)
+            self._commit_rows()
         except BaseException as e:
             self._abort(e)
         return stored
+
+    def append_batches(self, batches: Iterable[tuple[list[NewEvent], dict | None, str]],
+                       check: Callable[[list[Stored]], None] | None = None) -> int:
+        """Append every batch `(events, command, recorded)` after the empty log in ONE transaction (plcg
+        import: a file not yet in place, so one commit instead of one per command); `check(stored)` sees
+        each batch as stored and may raise, which writes nothing. The number of events."""
+        self._begin()
+        try:
+            row = self.conn.execute(_HEAD).fetchone()
+            if row is not None:
+                raise WriteConflict(f"{self.path} is not empty: a bulk append starts a new log")
+            seq, prev, count = 1, GENESIS, 0
+            for events, command, recorded in batches:
+                texts = [dumps(ev.payload) for ev in events]
+                rows, stored = _chained(seq, prev, events, texts, command,
+                                        None if command is None else dumps(command), recorded)
+                self.conn.executemany(_INSERT, rows)
+                if check is not None:
+                    check(stored)
+                seq, prev, count = seq + len(rows), stored[-1].hash, count + len(rows)
+            self._commit_rows()
+        except BaseException as e:
+            self._abort(e)
+        return count
 
     def append_rows(self, head: tuple[int, str], rows: list[tuple]) -> None:
         """Append rows exactly as another copy stored them (a received bundle, events/bundle.py),
@@ -545,10 +580,7 @@ class Store:
             if now != tuple(head):
                 raise WriteConflict(f"another writer appended first (seq {now[0]}); run the command again")
             self.conn.executemany(_INSERT, rows)
-            if not self._indexed:
-                self.conn.execute(_REVERTS_INDEX)
-                self._indexed = True
-            self.conn.execute("COMMIT")
+            self._commit_rows()
         except BaseException as e:
             self._abort(e)
 
@@ -808,6 +840,13 @@ class Store:
     def versions(self) -> set[tuple[str, int]]:
         """The (type, version) pairs the log holds: whether anything needs upcasting, in one query."""
         return set(self.conn.execute("SELECT DISTINCT type, version FROM events"))
+
+    def batches_types(self, until: int | None = None) -> list[tuple[int, int, str]]:
+        """(seq, batch, type) of every row in seq order, payloads left unread (what undo walks back)."""
+        sql, params = "SELECT seq, batch, type FROM events", ()
+        if until is not None:
+            sql, params = sql + " WHERE seq <= ?", (until,)
+        return self.conn.execute(sql + " ORDER BY seq", params).fetchall()
 
     def reverts(self, until: int | None = None) -> list[tuple]:
         """(seq, batch, "reverted", payload) of every revert, to learn what is undone before folding."""

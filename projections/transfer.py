@@ -222,21 +222,28 @@ def _import(file: str, fh, db_path: str) -> int:
     meta = {"product": "plcg", "product_version": VERSION, "imported_from": os.path.basename(file)}
     store = Store.create(tmp, meta)
     try:
-        # The file is not in place until the rename below: a crash loses nothing, so skip the fsyncs.
+        # The file is not in place until the rename below: a crash loses nothing, so skip the fsyncs
+        # and keep the journal in memory, and write the whole log in one transaction
         store.conn.execute("PRAGMA synchronous=OFF")
-        head = 0
-        count = 0
-        for batch in _batches(rows):
-            first = batch[0][1]
-            events = [NewEvent(type=o["type"], version=o["version"], payload=o["payload"],
-                               firefight=o["firefight"], step=o["step"]) for _, o in batch]
-            stored = store.append(head, events, command=first["command"], recorded=first["recorded"])
-            for (n, o), s in zip(batch, stored):
+        store.conn.execute("PRAGMA journal_mode=MEMORY")
+        current: list[tuple[int, dict]] = []  # the batch being written: (line, object)
+
+        def batches():
+            for batch in _batches(rows):
+                first = batch[0][1]
+                current[:] = batch
+                yield ([NewEvent(type=o["type"], version=o["version"], payload=o["payload"],
+                                 firefight=o["firefight"], step=o["step"]) for _, o in batch],
+                       first["command"], first["recorded"])
+
+        def check(stored):
+            for (n, o), s in zip(current, stored):
                 if s.hash != o["hash"]:
                     raise BadInput(f"{_name(file)} line {n} (seq {o['seq']}): hash does not match — the log"
                                    " was altered")
-            head = stored[-1].seq
-            count += len(stored)
+
+        count = store.append_batches(batches(), check)
+        store.conn.execute("PRAGMA journal_mode=DELETE")
         store.conn.execute("PRAGMA synchronous=FULL")
         store.close()
         store = None
