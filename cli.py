@@ -502,7 +502,8 @@ def _pbem_status(st) -> dict:
             # ruling R71: a step left provisionally, until the other side continues or rejects it
             "provisional": None if not pb.get("provisional") else {
                 "side": pb["provisional"]["side"], "step": pb["provisional"]["command"].get("step"),
-                "seq": pb["provisional"]["command"].get("provisional")},
+                "seq": pb["provisional"]["command"].get("provisional"),
+                "command": pb["provisional"]["command"].get("name")},  # ruling R73: a leave (next) or a shared fact
             "open_dice": [{"side": r["side"], "command": r["command"].get("name"), "commit": c[:16],
                            "answered": r["answer"] is not None} for c, r in pb["requests"].items()],
             # ruling R47: every sealed secret not yet revealed, and whether this copy can read it

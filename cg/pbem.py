@@ -272,6 +272,30 @@ def leaves_provisionally(st, cmd: dict) -> bool:
     return cmd.get("name") == "next" and st.step not in ASKED_STEPS and revision.on(st, "pbem_pace")
 
 
+def fact_provisionally(st, cmd: dict) -> bool:
+    """Ruling R73: a shared fact of ruling R68 given in a two-party campaign, outside 2.3, takes effect
+    at once, provisionally, as a step is left under R71 (a): the other side's next command confirms
+    it, its `reject` undoes it with everything after. With the roller's own dice (`any`) it stays a
+    proposal: a roll of the proposer's made at once would put it beyond the other side's rejection."""
+    from cg import revision
+
+    return (cmd.get("name") in SHARED_3 and two_party(st) and st.step not in ASKED_STEPS
+            and revision.on(st, "pbem_pace") and revision.on(st, "shared_facts"))
+
+
+def rolled_after(st, seen, reverted, since: int) -> list[str]:
+    """Ruling R71: the kinds of rows after `since` that may hold dice already decided (a rejection that
+    undid them would have them rolled again). Ruling R73: in a two-party campaign a sealed row still
+    closed that closes no commitment holds none (a rolling command is committed to, never rolled, and
+    its reveal is the row that closes it): the proposer's sealed purchases do not bar the rejection."""
+    closed = {}
+    if two_party(st):
+        closed = {r["seq"]: r for r in st.pbem["seals"].values() if not r.get("closes")}
+    kinds = rolling_types()
+    return sorted({t for s, _, t, *_ in seen
+                   if s > since and s not in reverted and t in kinds and not (t == "sealed" and s in closed)})
+
+
 # ---- two-party dice ------------------------------------------------------------------------------
 
 def commit_value(sk, nonce: str) -> str:

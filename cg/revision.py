@@ -114,7 +114,9 @@ SWITCHES: dict[str, tuple[int, str]] = {
                      "dice is decided at once"),
     # play by email (issue 25, items 6-14)
     "shared_facts": (3, "play by email (ruling R45): option, rubble, flame, position, rules-upgrade, a typed "
-                        "weather and night are shared facts: proposed by one side, in effect when the other confirms them"),
+                        "weather and night are shared facts: proposed by one side, in effect when the other confirms them"
+                        "; with pbem_pace in a two-party campaign, outside 2.3, in effect at once, provisionally, "
+                        "the other side's next command confirming them (ruling R73)"),
     "two_party_order": (3, "play by email, two-party dice (ruling R67): one open commitment per command and side, "
                            "reveals in the order committed; a reveal withheld past the committer's next signature "
                            "may be claimed by the other side (`plcg claim`)"),

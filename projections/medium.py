@@ -118,8 +118,10 @@ def turn_lines(pending: list[dict], me: str | None, proposal: dict | None = None
     mine = [p for p in pending if owner(p) in (me, None)]
     theirs = [p for p in pending if other is not None and owner(p) == other]
     out = []
-    if provisional is not None and provisional["side"] != me:  # ruling R71
-        out.append(f"{provisional['side']} left step {provisional['command'].get('step')} provisionally: your next"
+    if provisional is not None and provisional["side"] != me:  # rulings R71, R73
+        from projections.words import provisional_words
+
+        out.append(f"{provisional_words(provisional['side'], provisional['command'])}: your next"
                    " command confirms it; `plcg reject --reason TEXT` undoes it")
     if mine:
         out.append(f"your move ({me}):" if me else "owed now:")
@@ -154,6 +156,8 @@ def whose_move(pending: list[dict], pb: dict) -> list[str]:
         out.append(f"{other} to move: {prop['side']}'s proposal ({prop['command']}) awaits its answer")
     if prov is not None:
         other = "allied" if prov["side"] == "axis" else "axis"
-        out.append(f"{prov['side']} left step {prov['step']} provisionally (seq {prov['seq']}): {other}'s next command"
-                   " confirms it, `plcg reject --reason TEXT` undoes it")
+        said = f"{prov['side']} left step {prov['step']} provisionally" if prov.get("command", "next") == "next" \
+            else f"{prov['side']} gave {prov['command']} provisionally at step {prov['step']}"  # ruling R73
+        out.append(f"{said} (seq {prov['seq']}): {other}'s next command confirms it, `plcg reject --reason TEXT`"
+                   " undoes it")
     return out

@@ -102,9 +102,16 @@ def _end_more(p: dict) -> str:
 
 def _cmd_words(cmd: dict) -> str:
     """A command as the player typed it, roughly: `plcg end --turn 5 ...`."""
-    skip = ("name", "by", "commit", "nonce", "confirmed")
+    skip = ("name", "by", "commit", "nonce", "confirmed", "provisional", "step")
     args = " ".join(f"{k}={v}" for k, v in sorted(cmd.items()) if k not in skip)
     return f"plcg {cmd.get('name')}" + (f" ({args})" if args else "")
+
+
+def provisional_words(side: str, cmd: dict) -> str:
+    """What a side did provisionally (rulings R71, R73): left a step, or gave a shared fact."""
+    if cmd.get("name") == "next":
+        return f"{side} left step {cmd.get('step')} provisionally"
+    return f"{side} gave {_fact_words(cmd)} provisionally at step {cmd.get('step')}"
 
 
 def _fact_words(cmd: dict) -> str:
@@ -124,6 +131,12 @@ def _fact_words(cmd: dict) -> str:
         return out
     if name == "determine":
         return "the 2.41 firefight determination"
+    if name == "weather" and cmd.get("text"):  # ruling R68: a typed weather
+        return f"the at-start weather {cmd['text']}"
+    if name == "night":
+        return f"the night ({cmd.get('text')})"
+    if name == "option":
+        return f"Redeployment Option {cmd.get('option')}"
     if name == "undo":
         seqs = cmd.get("seqs") or []
         what = f"seq {min(seqs)}-{max(seqs)}" if seqs else "the last command"
@@ -176,7 +189,7 @@ def _summary(etype: str, p: dict) -> str:
             f": {'; '.join(_opened_words(o['opening']) for o in p['openings'])}" if n else "")
     if etype == "fact_proposed":
         if "provisional" in p["command"]:  # ruling R71
-            return (f"{s} left step {p['command'].get('step')} provisionally (the other side's next command"
+            return (f"{provisional_words(s, p['command'])} (the other side's next command"
                     " confirms it; `plcg reject --reason TEXT` undoes it)")
         return f"{s} proposed {_fact_words(p['command'])} (the other side's `plcg next` or `plcg confirm` confirms" \
                " it; `plcg reject --reason TEXT` refuses it)"

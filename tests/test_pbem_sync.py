@@ -65,7 +65,9 @@ def test_sync_through_a_bare_git_repository_and_two_clones(workdir):
     assert "pushed" in sent.out
     got = g.ok("axis", "sync", "--git", clone["axis"])
     # the opponent's moves in the log's words, never a signature or an internal name
-    assert "[3] at-start weather: Clear" in got.out and "left step 2.2 for 2.3" in got.out
+    assert "[4] at-start weather: Clear" in got.out and "left step 2.2 for 2.3" in got.out
+    # ruling R73: a typed weather is a shared fact (R68), in effect at once: the axis player's next command confirms it
+    assert "[3] Allied gave the at-start weather Clear provisionally at step 2.2" in got.out
     assert "signed the head" not in got.out
     assert g.log("axis") == g.log("allied")
     # the pushes are in the shared repository's history, one commit a send
@@ -76,6 +78,65 @@ def test_sync_through_a_bare_git_repository_and_two_clones(workdir):
     # the second bundle held only what the axis copy had not acknowledged (the rows from its signature on)
     names = sorted(p.name for p in clone["axis"].glob("*.bundle"))
     assert names[0].startswith("000001-") and names[1].startswith("000003-"), names
+
+
+def _typed_weather_sent(workdir):
+    """Two-party dice, sealed secrets: the allied player types the weather (a shared fact, ruling R68),
+    leaves 2.2 and buys at 2.3 (a sealed purchase) in one bundle; the axis copy takes it in."""
+    box = workdir / "box"
+    box.mkdir()
+    g = Players(workdir)
+    g.ok("axis", "sync", "--folder", box, "--send")
+    g.ok("allied", "sync", "--folder", box)
+    g.ok("allied", "weather", "Clear")
+    g.ok("allied", "next")  # ruling R73: not held up by its own weather
+    g.ok("allied", "buy", "allied", "I1")
+    g.ok("allied", "sync", "--folder", box, "--send")
+    got = g.ok("axis", "sync", "--folder", box)
+    assert "Allied gave the at-start weather Clear provisionally at step 2.2" in got.out
+    assert "your next command confirms it" in got.out
+    return g, box
+
+
+def test_a_typed_weather_stands_once_the_other_side_continues(workdir):
+    """Ruling R73: a typed weather (R68) takes effect at once in a two-party campaign; the other
+    side's next command confirms it, as it confirms a step left provisionally (R71)."""
+    g, box = _typed_weather_sent(workdir)
+    said = g.ok("axis", "status").out
+    assert "allied gave weather provisionally at step 2.2" in said and "axis's next command confirms it" in said
+    g.ok("axis", "buy", "axis", "I1")
+    kinds = [x["type"] for x in g.log("axis")]
+    assert kinds.count("fact_proposed") == 1 and kinds.count("fact_confirmed") == 1
+    assert kinds.index("fact_confirmed") > kinds.index("weather_set")
+    st = json.loads(cli_run(g.db["axis"], "status", "--json").out)
+    assert st["step"] == "2.3" and st["pbem"]["provisional"] is None
+
+
+def test_a_typed_weather_rejected_is_undone_with_the_sealed_purchase_after_it(workdir):
+    """Ruling R73: the other side's rejection undoes a typed weather with everything after it. The
+    proposer's sealed purchase decides no dice (two-party dice are committed to, not rolled), so it
+    cannot put the weather beyond the rejection (ruling R71 refuses a rejection only after dice)."""
+    g, box = _typed_weather_sent(workdir)
+    r = g.ok("axis", "reject", "--reason", "the weather was Mud")
+    assert "rejected" in r.out
+    for side in SIDES:
+        if side == "allied":
+            g.ok("axis", "sync", "--folder", box, "--send")
+            g.ok("allied", "sync", "--folder", box)
+        st = json.loads(cli_run(g.db[side], "--key", g.key[side], "status", "--json").out)
+        assert st["step"] == "2.2" and st["pbem"]["provisional"] is None, side
+        live = [x["type"] for x in g.log(side) if not x.get("reverted")]
+        assert "weather_set" not in live and "sealed" not in live and "step_left" not in live, side
+    assert g.log("axis") == g.log("allied")
+    for s in SIDES:
+        assert cli_run(g.db[s], "audit").code == 0
+    # the allied player types the weather again; the axis player's next command confirms it
+    g.ok("allied", "weather", "Mud")
+    g.ok("allied", "sync", "--folder", box, "--send")
+    g.ok("axis", "sync", "--folder", box)
+    g.ok("axis", "next")
+    assert [x["summary"] for x in g.log("axis") if x["type"] == "weather_set" and not x["reverted"]] == \
+        ["at-start weather: Mud"]
 
 
 def _weather_sent(workdir, leave: bool = False):

@@ -129,8 +129,10 @@ def decide(state: CampaignState, cmd: dict, base_seq: int, confirmed: bool = Fal
 
         if _done_before_them(state, cmd):  # ruling R71: done with the step; the other side still owes its part
             return [FactProposed(side=cmd["by"], command={**_proposed(cmd), "step": state.step})]
-        if pbem.leaves_provisionally(state, cmd):  # ruling R71: left at once; the other side may still reject it
-            own = prov is not None  # a leave pending already covers this one: its rejection undoes both
+        # ruling R71: left at once; the other side may still reject it. Ruling R73: so is a shared fact of R68
+        # in a two-party campaign (outside 2.3)
+        if pbem.leaves_provisionally(state, cmd) or pbem.fact_provisionally(state, cmd):
+            own = prov is not None  # a leave or fact of this side pending covers this one: its rejection undoes both
             events = _leave_now(state, cmd, base_seq + (0 if own else 1), handler)
             if events is not None and own:
                 return events

@@ -210,9 +210,11 @@ def decide_all(st, cmd: dict, base_seq: int, history) -> list:
             raise BadInput("reject: --reason TEXT is required: the log keeps why")
         seen, reverted = history()
         since = prov["command"]["provisional"]
-        rolled = sorted({t for s, _, t, *_ in seen if s > since and s not in reverted} & pbem.rolling_types())
+        rolled = pbem.rolled_after(st, seen, reverted, since)
         if rolled:  # undoing them would roll them again: the other side would choose among two results
-            raise Refused(f"the leave of step {prov['command'].get('step')} is no longer rejected: dice were rolled"
+            what = f"the leave of step {prov['command'].get('step')}" if prov["command"].get("name") == "next" \
+                else f"{prov['command'].get('name')} (given at step {prov['command'].get('step')})"  # ruling R73
+            raise Refused(f"{what} is no longer rejected: dice were rolled"
                           f" after it ({', '.join(rolled)}); propose an undo instead (plcg undo --to"
                           f" {since - 1} --reason TEXT)", "pbem", st.step)
         return [FactRejected(side=cmd["by"], command=prov["command"], reason=reason),
