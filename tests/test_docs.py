@@ -29,14 +29,33 @@ def test_readme_documents_every_command():
         assert f"plcg {name}" in readme, f"README does not document plcg {name}"
 
 
-def test_readme_lists_every_ruling_the_code_cites():
-    readme = (ROOT / "README.md").read_text()
+def test_the_rulings_list_has_every_ruling_the_code_cites():
+    readme = (ROOT / "docs" / "rulings.md").read_text()
     cited = set()
     for path in [*(ROOT / "cg").rglob("*.py"), *(ROOT / "projections").rglob("*.py"), *(ROOT / "events").rglob("*.py"),
                  ROOT / "cli.py"]:
         cited |= set(re.findall(r"ruling (R\d+)", path.read_text()))
     for r in sorted(cited):
-        assert re.search(rf"\*\*{r}\b", readme), f"README's rulings list lacks {r}"
+        assert re.search(rf"\*\*{r}\b", readme), f"docs/rulings.md lacks {r}"
+
+
+def test_the_rulings_are_listed_once_each_in_order():
+    text = (ROOT / "docs" / "rulings.md").read_text()
+    numbers = [int(n) for n in re.findall(r"^- \*\*R(\d+)\*\*", text, re.M)]
+    assert numbers == sorted(set(numbers)) and numbers[:3] == [1, 2, 3]
+
+
+def test_the_readme_is_for_players_and_links_every_doc():
+    """Issue 27 item 12: the README holds install, a campaign step by step, play by email and the
+    commands; the rest is in docs/, each page linked from it and there."""
+    readme = (ROOT / "README.md").read_text()
+    for page in ("guide", "cg-card", "rulings", "revisions", "promises", "maps", "steps", "architecture",
+                 "performance"):
+        assert f"(docs/{page}.md)" in readme and (ROOT / "docs" / f"{page}.md").exists(), page
+    heads = re.findall(r"^## (.+)$", readme, re.M)
+    assert heads == ["Two commands on a fresh machine (Python 3.11)", "A campaign, step by step", "Commands",
+                     "More"], heads
+    assert len(readme.splitlines()) < 300
 
 
 def test_steps_doc_is_generated_from_the_machine():
