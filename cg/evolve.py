@@ -28,11 +28,12 @@ def on(name: str):
     return wrap
 
 
-def start(payload: dict) -> CampaignState:
+def start(payload: dict, view=None) -> CampaignState:
+    """The state a `campaign_started` payload begins; `view`: which seals its reader opens (cg/seal.Opener)."""
     card = parse_card(payload["card"], source="campaign_started")
     st = CampaignState(card=card, seed=payload["seed"], card_ref=payload.get("card_ref", ""),
                        product_version=payload.get("product_version", ""),
-                       dice_mode=payload.get("dice"), dice_policy=payload.get("dice_policy") or "any")
+                       dice_mode=payload.get("dice"), dice_policy=payload.get("dice_policy") or "any", view=view)
     st.option = payload.get("redeployment")
     st.rules_revision = payload.get("rules_revision", 1)  # ruling R32
     if payload.get("pbem"):
@@ -102,7 +103,7 @@ def evolve(st: CampaignState, etype: str, p: dict, seq: int = 0, batch: int = 0)
 
 
 def fold(records: Iterable[tuple], state: CampaignState | None = None,
-         reverted: set[int] | None = None) -> CampaignState:
+         reverted: set[int] | None = None, view=None) -> CampaignState:
     """records: (seq, batch, type, payload dict) in seq order; reverted seqs are skipped.
 
     Give `reverted` (the seqs the log's reverts take back, see reverted_seqs) to fold a stream in
@@ -117,7 +118,7 @@ def fold(records: Iterable[tuple], state: CampaignState | None = None,
     try:  # a row edited against its schema: bad input naming the row, never a crash
         for seq, batch, etype, payload in records:
             if etype == "campaign_started":
-                st = start(payload)
+                st = start(payload, view)
             elif etype == "reverted":
                 st.reverts.append((seq, tuple(payload["seqs"]), payload["reason"], payload.get("force", False)))
             elif seq in reverted:
@@ -146,7 +147,7 @@ def _unreadable(e: Exception, seq, etype) -> Exception:
 
 
 def fold_stored(chunks: Iterable[tuple], common: int, reverted: set[int], current: dict[str, int],
-                upcast: Callable, state: CampaignState | None = None) -> CampaignState | None:
+                upcast: Callable, state: CampaignState | None = None, view=None) -> CampaignState | None:
     """`fold` over the store's chunks, the replay's hot loop (events/store.fold_chunks).
 
     chunks: (seqs, types, payload dicts, {seq: stored version} of the rows to upcast) in seq order,
@@ -173,7 +174,7 @@ def fold_stored(chunks: Iterable[tuple], common: int, reverted: set[int], curren
                         st.commencements.add(seq)  # 2.8: the firefight commenced here (the undo guard)
                     handler(st, payload)
                 elif etype == "campaign_started":
-                    st = start(payload)
+                    st = start(payload, view)
                 elif etype == "reverted":
                     st.reverts.append((seq, tuple(payload["seqs"]), payload["reason"], payload.get("force", False)))
                 elif etype not in current:

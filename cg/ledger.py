@@ -120,11 +120,10 @@ class Ledger:
         """The folded state (at seq `at`, else the head), a new object on every call. `lazy`: from
         the snapshot, the settled units are loaded only when something asks for them (`unit`,
         `load_all`): commands and status. Sealed secrets (ruling R47) are open as this view opens them."""
-        with seal.viewing(self.opener()):
-            st = self._state(at, use_snapshot, lazy)
-            if st.pbem is not None and st.pbem.get("seals") and not self._view_ok(st):
-                st = self._state(at, False, lazy)  # folded for another view, or a reveal came since
-            return st
+        st = self._state(at, use_snapshot, lazy)
+        if st.pbem is not None and st.pbem.get("seals") and not self._view_ok(st):
+            st = self._state(at, False, lazy)  # folded for another view, or a reveal came since
+        return st
 
     def _view_ok(self, st) -> bool:
         op = self.opener()
@@ -145,7 +144,7 @@ class Ledger:
                 if self.store.hash_at(seq) == h:
                     tail = list(self.records(since=seq))
                     if not any(t == "reverted" for _, _, t, _ in tail):
-                        st = snapshot.load(blob, self._card(), self._cold_part)
+                        st = snapshot.load(blob, self._card(), self._cold_part, view=self.opener())
                         if st is not None:
                             try:
                                 if not lazy:
@@ -161,7 +160,8 @@ class Ledger:
         try:
             chunks, common, last = self.store.fold_chunks(VERSIONS, until=at)
             with gc_paused():
-                st = fold_stored(chunks, common, reverted_seqs(self.store.reverts(until=last)), VERSIONS, upcast)
+                st = fold_stored(chunks, common, reverted_seqs(self.store.reverts(until=last)), VERSIONS, upcast,
+                                 view=self.opener())
         except sqlite3.DatabaseError as e:
             raise BadInput(f"cannot read {self.path}: {e}") from None
         if st is None:
@@ -231,12 +231,10 @@ class Ledger:
 
         try:
             # decide records the OS dice it rolled in cmd["ledger_dice"] (ruling R31): stored below
-            with seal.viewing(self.opener()):
-                events = decide_all(st, cmd, head_seq + 1, history)
+            events = decide_all(st, cmd, head_seq + 1, history)  # the state carries its view (st.view)
         except snapshot.SnapshotDamaged:  # the snapshot's settled part fails its digest: fold the log
             st = self.state(use_snapshot=False)
-            with seal.viewing(self.opener()):
-                events = decide_all(st, cmd, head_seq + 1, history)
+            events = decide_all(st, cmd, head_seq + 1, history)
         if st.pbem is not None and key is not None:
             # ruling R71: the confirmation of a step left provisionally stays outside the seal (cg/commands/base.py)
             lead = events[:1] if events and events[0].TYPE == "fact_confirmed" and pbem_provisional(st) else []
@@ -257,9 +255,8 @@ class Ledger:
             st = self._refold(head_seq, new)
             refresh = True
         else:
-            with seal.viewing(self.opener()):
-                for i, n in enumerate(new):
-                    evolve(st, n.type, n.payload, head_seq + 1 + i, head_seq + 1)
+            for i, n in enumerate(new):
+                evolve(st, n.type, n.payload, head_seq + 1 + i, head_seq + 1)
             tail = getattr(st, "_tail", None)
             refresh = tail is None or tail + len(new) >= SNAPSHOT_EVERY
             if st.pbem is not None and st.pbem.get("stale"):  # a reveal of a seal this view had not opened
@@ -281,14 +278,13 @@ class Ledger:
         log, so its state is folded again, once, in the memory of one fold."""
         extra = [(head_seq + 1 + i, head_seq + 1, n.type, n.payload) for i, n in enumerate(new)]
         reverted = reverted_seqs(self.store.reverts(until=head_seq) + [r for r in extra if r[2] == "reverted"])
-        with seal.viewing(self.opener()):
-            try:
-                chunks, common, _last = self.store.fold_chunks(VERSIONS, until=head_seq)
-                with gc_paused():
-                    st = fold_stored(chunks, common, reverted, VERSIONS, upcast)
-            except sqlite3.DatabaseError as e:
-                raise BadInput(f"cannot read {self.path}: {e}") from None
-            return fold(extra, st, reverted)
+        try:
+            chunks, common, _last = self.store.fold_chunks(VERSIONS, until=head_seq)
+            with gc_paused():
+                st = fold_stored(chunks, common, reverted, VERSIONS, upcast, view=self.opener())
+        except sqlite3.DatabaseError as e:
+            raise BadInput(f"cannot read {self.path}: {e}") from None
+        return fold(extra, st, reverted)
 
     # play by email (cg/pbem.py, events/bundle.py)
     def _player(self, key):
@@ -453,8 +449,7 @@ class Ledger:
             else:
                 led = Ledger.__new__(Ledger)
                 led.path, led.store, led._key_src, led._opener = path, store, None, None
-                with seal.viewing(led.opener()):
-                    _refuse_findings(check_tail(led.state(), list(led.records()), rows), head[0])
+                _refuse_findings(check_tail(led.state(), list(led.records()), rows), head[0])
             store.append_rows(head, rows)
             return len(rows)
         finally:

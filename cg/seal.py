@@ -31,7 +31,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from contextlib import contextmanager
 
 import orjson
 
@@ -189,23 +188,10 @@ def secret(st, cmd: dict, events: list) -> str | None:
 
 # ---- the viewer: which seals this fold can open ---------------------------------------------------
 
-_opener = None  # callable(commitment, record) -> opening | None, set by `viewing`
-
-
-@contextmanager
-def viewing(opener):
-    """Fold with `opener` telling which seals the viewer can open (Ledger: the log's reveals and its
-    own key; the audit: the log's reveals)."""
-    global _opener
-    before, _opener = _opener, opener
-    try:
-        yield
-    finally:
-        _opener = before
-
-
-def opening_of(commitment: str, rec: dict) -> dict | None:
-    return _opener(commitment, rec) if _opener is not None else None
+def opening_of(st, commitment: str, rec: dict) -> dict | None:
+    """The seal's opening as the state's reader has it (`st.view`, the Opener its fold was given: the
+    Ledger's with its key and the log's reveals, the audit's and the AAR's with the reveals alone), else None."""
+    return st.view(commitment, rec) if st.view is not None else None
 
 
 class Opener:
@@ -281,7 +267,7 @@ def apply_sealed(st, p: dict, handlers: dict) -> None:
     rec = {"side": side, "what": what, "ff": st.firefight, "step": st.step, "seq": seq, "nonce": p["nonce"],
            "box": p["box"], "opened": False, "opens": p.get("opens"), "closes": p.get("closes")}
     st.pbem["seals"][c] = rec
-    opening = opening_of(c, rec)
+    opening = opening_of(st, c, rec)
     if opening is not None and isinstance(opening.get("events"), list):
         rec["opened"] = True
         for etype, payload in opening["events"]:

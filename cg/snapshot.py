@@ -85,7 +85,7 @@ def _body(st: CampaignState, units, purchases=None, cold_ff=None, compact: bool 
     as dicts; the digest and the whole-state dump keep them as dicts."""
     d = {}
     for a in attrs.fields(CampaignState):
-        if a.name in ("card", "_tail", "_cold", "_cold_token", "_cold_n", "_cold_ff"):
+        if a.name in ("card", "view", "_tail", "_cold", "_cold_token", "_cold_n", "_cold_ff"):
             continue
         d[a.name] = getattr(st, a.name)
     return {
@@ -160,14 +160,17 @@ def _hot(st, units, purchases) -> bytes:
                               "state": _body(st, units, purchases, st._cold_ff, compact=True)}))
 
 
-def load(blob: bytes, card, cold=None) -> CampaignState | None:
+def load(blob: bytes, card, cold=None, view=None) -> CampaignState | None:
     """The state, or None if the blob was built by other fold code (then the log is folded).
 
     A hot blob names its cold part by token: `cold(token)` gives the cold blob's bytes (None if the
     stored one is another: then this returns None too) and is called lazily, the first time a
     settled unit is needed (`CampaignState.unit`, `load_all`)."""
     with gc_paused():
-        return _load(blob, card, cold)
+        st = _load(blob, card, cold)
+    if st is not None:
+        st.view = view  # which seals its reader opens (not stored: a reader's, not the campaign's)
+    return st
 
 
 def _load(blob: bytes, card, cold) -> CampaignState | None:

@@ -153,6 +153,9 @@ class CampaignState:
     may_generate: dict = attrs.Factory(lambda: {"axis": 0, "allied": 0})  # 3.45
     pbem: dict | None = None  # play by email: keys, signed heads, open two-party dice (cg/pbem.py)
     leaders_made: int = 0  # leader units ever created (numbers new leaders; derived, not in the digest)
+    view: object = None  # which sealed secrets this state's reader opens (cg/seal.Opener): given to the fold
+    # by whoever folds (the Ledger: its key and the log's reveals; the audit and the AAR: the reveals), never
+    # read from a module global; not campaign data (left out of the snapshot, the digest and copies' data)
     _tail: object = None  # events folded after the stored snapshot (None: folded from the log)
     _cold: object = None  # loads the settled units not yet in `units` (cg/snapshot.py); None: all loaded
     _cold_token: object = None  # the stored cold snapshot part this state's settled units match
@@ -484,7 +487,7 @@ def _copy_state(st: CampaignState, share=None) -> CampaignState:
             v = [r if r.n < st.firefight else _data(r) for r in v]
         elif a.name == "purchases":
             v = {k: _clone_purchase(p) for k, p in v.items()}
-        elif a.name != "card":  # the card is immutable: shared
+        elif a.name not in ("card", "view"):  # the card is immutable, the view a reader's: shared
             v = _data(v)
         object.__setattr__(new, a.name, v)
     return new

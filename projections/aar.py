@@ -180,15 +180,14 @@ class _MapState:
 def walk(ledger, maps: bool = False) -> History:
     """The history as both players may read it: a sealed secret opens only where the log reveals it
     (ruling R47), whatever key the exporting copy holds."""
-    with seal.viewing(seal.Opener(lambda: seal.log_openings(ledger.store))):
-        h = _walk(ledger, maps)
+    h = _walk(ledger, maps, seal.Opener(lambda: seal.log_openings(ledger.store)))
     h.hidden = seal.unknown_figures(h.final)  # (firefight, side, figure) sealed (ruling R47)
     # a side whose CP DR or purchase is sealed: its spending from that firefight on is not shown
     h.secret |= {(n, side) for n, side, k in h.hidden if k == "cp_left"}
     return h
 
 
-def _walk(ledger, maps: bool = False) -> History:
+def _walk(ledger, maps: bool = False, view=None) -> History:
     """Fold the log once (as cg.evolve.fold does: undone events skipped), keeping what the report
     needs along the way: where each firefight's events are, the control before and after each
     result, and (maps=True) what the map shows after each firefight's TVP award. One row at a time:
@@ -217,7 +216,7 @@ def _walk(ledger, maps: bool = False) -> History:
             if seq in named_seqs:
                 named[seq] = r = r or _raw_row(t, p)
             if etype == "campaign_started":
-                st = start(p)
+                st = start(p, view)
                 st.seq, st.last_batch = seq, batch
                 continue
             if st is None:

@@ -114,17 +114,16 @@ def _snapshot_against_replay(ledger, findings) -> None:
     if ledger.store.hash_at(seq) != h:
         return
     try:
-        with seal.viewing(ledger.opener()):
-            stored = snapshot.load(blob, ledger._card(), ledger._cold_part)
-            if stored is None:
-                return
-            try:
-                stored.load_all()
-            except snapshot.SnapshotDamaged:
-                return
-            if stored.pbem is not None and stored.pbem.get("seals") and not ledger._view_ok(stored):
-                return
-            replayed = ledger.state(at=seq, use_snapshot=False)
+        stored = snapshot.load(blob, ledger._card(), ledger._cold_part, view=ledger.opener())
+        if stored is None:
+            return
+        try:
+            stored.load_all()
+        except snapshot.SnapshotDamaged:
+            return
+        if stored.pbem is not None and stored.pbem.get("seals") and not ledger._view_ok(stored):
+            return
+        replayed = ledger.state(at=seq, use_snapshot=False)
         a, b = snapshot.state_data(stored), snapshot.state_data(replayed)
     except (*_UNFOLDABLE, BadInput, UnreadableRow):  # a log that does not fold: the audit found it already
         return
@@ -377,15 +376,16 @@ def _audit(store, trust_index: bool = True) -> dict:
     reader = _Reader(store)
     dice = _Dice()
     try:  # sealed secrets open where the log reveals them (ruling R47)
-        with seal.viewing(seal.Opener(lambda: seal.log_openings(store))):
-            report = _audit_rows(store, reader, dice, trust_index)
+        view = seal.Opener(lambda: seal.log_openings(store))
+        report = _audit_rows(store, reader, dice, trust_index, view)
     finally:
         reader.close()
     report["dice"] = dice.report()
     return report
 
 
-def _audit_rows(store, reader, dice, trust_index: bool = True) -> dict:
+def _audit_rows(store, reader, dice, trust_index: bool = True, view=None) -> dict:
+    """`view`: the seals the audit opens (the log's reveals, ruling R47), given to every state it folds."""
     findings: list[dict] = []
     notes: list[dict] = []
 
@@ -431,7 +431,7 @@ def _audit_rows(store, reader, dice, trust_index: bool = True) -> dict:
                     find(hseq, "1.1", "a second campaign_started")
                     continue
                 try:
-                    st = start(payloads[0])
+                    st = start(payloads[0], view)
                 except BadInput as e:
                     find(hseq, "card", f"the stored CG Card is invalid: {e}")
                     return _finish(reader, findings, notes)
@@ -470,7 +470,7 @@ def _audit_rows(store, reader, dice, trust_index: bool = True) -> dict:
                                 reader.signed_before)
                 _count_rolls(rolls, payloads, cmd)
                 for p in payloads:  # ruling R47: a sealed secret's rolls count once the log reveals it
-                    o = seal.opening_of(p.get("commitment"), p) if htype == "sealed" else None
+                    o = seal.opening_of(st, p.get("commitment"), p) if htype == "sealed" else None
                     if o is not None:
                         inner = [q for _, q in o.get("events") or ()]
                         _count_rolls(rolls, inner, o["command"])
@@ -508,7 +508,8 @@ def _audit_rows(store, reader, dice, trust_index: bool = True) -> dict:
                     st = fold(_records(store, current, since=back - 1, until=upto, seen=seen), base,
                               reverted=reverted)
                 else:
-                    st = fold(_records(store, current, since=0, until=upto, seen=seen), reverted=reverted)
+                    st = fold(_records(store, current, since=0, until=upto, seen=seen), reverted=reverted,
+                              view=view)
             else:
                 for r, p in zip(batch, payloads):
                     if r[TYPE] in REGISTRY:
@@ -836,7 +837,7 @@ def audit_tail(state, history: list, rows: list) -> dict:
                 seen.append((r[SEQ], r[BATCH], r[TYPE], p))
             if any(r[TYPE] == "reverted" for r in batch):
                 reverted = reverted_seqs(seen)
-                st = fold(seen, reverted=reverted)
+                st = fold(seen, reverted=reverted, view=state.view)
             else:
                 for r, p in zip(batch, payloads):
                     if r[TYPE] in REGISTRY:

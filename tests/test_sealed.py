@@ -253,3 +253,33 @@ def test_what_the_other_player_reads_shows_sealed_values_as_sealed_never_as_figu
         assert f"{own['cp_left']} CP left" not in r.out
     text = g.cli("allied", "status").out
     assert [line.split()[1] for line in text.splitlines() if line.startswith("axis ")] == ["seal"]
+
+
+def test_the_fold_opens_what_the_view_it_is_given_opens_and_nothing_is_global(g):
+    """Issue 22: which seals a fold opens is the view passed to it (the state's `view`), not a module
+    global: one log folded for the buyer's key opens his sealed purchase, folded for nobody it stays shut,
+    in the same process, in either order."""
+    from cg import pbem, seal
+    from cg.evolve import fold_stored, reverted_seqs
+    from cg.ledger import Ledger
+    from events.upcasters import upcast
+    from events.versions import VERSIONS
+
+    g.play_to(1, "2.3")
+    g.do("axis", "buy", "axis", "I1")
+    assert not hasattr(seal, "viewing") and not hasattr(seal, "_opener")
+    led = Ledger(g.db["axis"])
+    try:
+        def folded(view):
+            chunks, common, last = led.store.fold_chunks(VERSIONS)
+            return fold_stored(chunks, common, reverted_seqs(led.store.reverts(until=last)), VERSIONS, upcast,
+                               view=view)
+
+        for keyed in (True, False, True):
+            key = pbem.load_private(g.key["axis"]) if keyed else None
+            st = folded(seal.Opener(lambda: seal.log_openings(led.store), key))
+            opened = [r["opened"] for r in st.pbem["seals"].values() if r["what"] == "purchase"]
+            assert opened == [keyed], (keyed, opened)
+            assert any(p.rg == "I1" for p in st.purchases.values() if p.side == "axis") is keyed
+    finally:
+        led.close()

@@ -125,7 +125,7 @@ def _seal(ctx: Ctx, cmd: dict):
         pbem.check_order(st, by, closes)
     if opens is not None and opens in st.pbem["requests"]:
         raise Refused(f"two-party dice {opens[:8]} are asked for already", "pbem", st.step)
-    opening = seal.opening_of(c, {"side": by, "nonce": nonce, "box": box})
+    opening = seal.opening_of(st, c, {"side": by, "nonce": nonce, "box": box})
     if opening is not None:
         inner = opening.get("command")
         if not isinstance(inner, dict) or inner.get("by") != by:
@@ -154,7 +154,7 @@ def _seal(ctx: Ctx, cmd: dict):
 def _unseal(ctx: Ctx, cmd: dict):
     """Ruling R47: the side reveals what the rules reveal at this point (cg/seal.check_unseal)."""
     st = ctx.state
-    seal.check_unseal(st, cmd, lambda c: seal.opening_of(c, st.pbem["seals"][c]))
+    seal.check_unseal(st, cmd, lambda c: seal.opening_of(st, c, st.pbem["seals"][c]))
     openings = tuple({"commitment": o["commitment"], "opening": o["opening"]} for o in cmd["openings"])
     return [SealsRevealed(side=cmd["by"], point=cmd["point"], openings=openings)]
 
