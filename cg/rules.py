@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from cg.items import clears_as
-from cg.state import CampaignState, other
+from cg.state import CampaignState, active_units, other
 
 # 3.21: the order of the redeployment situations, each attacker before defender
 ORDER = (("enemy_mlr", "3.214"), ("isolated", "3.215"), ("uncontrolled", "3.216"), ("nml", "3.217"))
@@ -29,8 +29,8 @@ def redeployment_owed(state: CampaignState) -> list[tuple[str, str, str]]:
     att = attacker_for_redeployment(state)
     mc = state.map_control()
     where: dict[str, list] = {}
-    for u in state.units.values():
-        if u.status not in ("on_map", "available") or u.redeployed or not u.hex:  # most are out of play
+    for u in active_units(state)[0]:  # the units not settled: every one on the map among them
+        if u.status not in ("on_map", "available") or u.redeployed or not u.hex:
             continue
         where.setdefault(mc.situation(u.hex, u.side), []).append(u)
     out = []
