@@ -77,7 +77,7 @@ def _body(st: CampaignState, units, purchases=None, cold_ff=None, compact: bool 
     as dicts; the digest and the whole-state dump keep them as dicts."""
     d = {}
     for a in attrs.fields(CampaignState):
-        if a.name in ("card", "_tail", "_cold", "_cold_token", "_cold_n", "_cold_ff", "_active"):
+        if a.name in ("card", "_tail", "_cold", "_cold_token", "_cold_n", "_cold_ff", "_active", "_strategic"):
             continue
         d[a.name] = getattr(st, a.name)
     return {

@@ -160,8 +160,9 @@ class CampaignState:
     _cold_n: int = 0  # how many settled units and purchases that part holds
     _cold_ff: int = 0  # it holds the casualty lists (`lost`) of the firefights before this one
     # derived, never stored nor copied nor compared (cg/snapshot.py _body, _copy_state): the units not
-    # settled, in the order of `units`, with the Guns among them (active_units)
+    # settled, in the order of `units`, with the Guns among them (active_units); strategic()'s memo
     _active: object = attrs.field(default=None, eq=False, repr=False)
+    _strategic: object = attrs.field(default=None, eq=False, repr=False)  # strategic()'s last answer and its key
 
     # ---- units and purchases kept out of a hot-loaded state ----
     # Units and purchases are keyed by side (`key(side, id)`): under rules revision 2 purchase numbers
@@ -213,13 +214,15 @@ class CampaignState:
         units) at every undo checkpoint, where deepcopy cost ~80 ms a copy; see _copy_state.
         `share(unit)`: True for a unit that is shared rather than cloned, one that never changes
         again (the audit's checkpoints share the units out of play since an earlier firefight, and
-        with them the records of the firefights before this one, which the fold no longer touches)."""
+        with them the records of the firefights before this one, which the fold no longer touches;
+        share="settled" says so, and the units to clone are found through active_units, no walk)."""
         return _copy_state(self, share)
 
     def strategic(self) -> frozenset:
         """1.4 Strategic Terrain: the card's, and (rules revision 2, switch strategic_grows) every hex the
         campaign has since given rubble, a pillbox, an entrenchment or an emplaced Gun."""
-        base = frozenset(self.card.map.strategic)
+        m = self.card.map
+        base = _BASE[1] if _BASE[0] is m else _base(m)
         if self.rules_revision < 2 and not self.rules_upgrades:  # revision 1 throughout: the card's alone
             return base
         from cg import revision
@@ -227,9 +230,15 @@ class CampaignState:
         if not revision.on(self, "strategic_grows"):
             return base
         # asked by every command that reads map control: the terrain's verdict kept until terrain
-        # changes, the Guns through an index of them, not by a walk over every unit ever bought
-        guns = {u.hex for u in active_units(self)[1] if u.kind == "gun" and u.hex and u.status == "on_map"}
-        return base | _grown_terrain(self.terrain) | guns
+        # changes, the Guns through the index of the units in play, and the last answer kept on the
+        # state while the map, the terrain and the hexes of the Guns on the map are the same
+        guns = tuple(u.hex for u in active_units(self)[1] if u.hex and u.status == "on_map")
+        terrain, epoch, memo = self.terrain, _TERRAIN_EPOCH[0], self._strategic
+        if memo is not None and memo[0] is m and memo[1] is terrain and memo[2] == epoch and memo[3] == guns:
+            return memo[4]
+        out = base | _grown_terrain(terrain) | frozenset(guns)
+        self._strategic = (m, terrain, epoch, guns, out)
+        return out
 
     def map_control(self):
         """The 1.4 control picture of the current control (memoised per map, Strategic Terrain and control)."""
@@ -289,6 +298,14 @@ def _find(st, purchase: bool, ident, side):
         if attempt or st._cold is None:
             return None
         st.load_all()
+
+
+_BASE: list = [None, frozenset()]  # the last card map asked about and its Strategic Terrain
+
+
+def _base(m) -> frozenset:
+    _BASE[:] = (m, frozenset(m.strategic))
+    return _BASE[1]
 
 
 _CONTROL: dict = {}  # map control is a pure function of the map and who controls what
@@ -496,11 +513,20 @@ def _copy_state(st: CampaignState, share=None) -> CampaignState:
     """CampaignState.copy: every field copied by _data (a new field too), units and purchases by
     their clones, the card shared."""
     new = object.__new__(CampaignState)
+    active = None
     for a in attrs.fields(CampaignState):
         v = getattr(st, a.name)
         if a.name == "units":
             if share is None:
                 v = {k: _clone_unit(u) for k, u in v.items()}
+            elif share == "settled":  # the settled units shared, the others (the index's) cloned
+                active_units(st)
+                v = dict(v)
+                live = {}
+                for k, u in st._active[3].items():
+                    v[k] = live[k] = _clone_unit(u)
+                vals = list(live.values())
+                active = (v, len(v), st.firefight, live, (vals, [u for u in vals if u.kind == "gun"]))
             else:
                 v = {k: u if share(u) else _clone_unit(u) for k, u in v.items()}
         elif a.name == "firefights" and share is not None:
@@ -508,6 +534,8 @@ def _copy_state(st: CampaignState, share=None) -> CampaignState:
         elif a.name == "purchases":
             v = {k: _clone_purchase(p) for k, p in v.items()}
         elif a.name == "_active":  # derived from `units`: the copy builds its own when asked
+            v = active
+        elif a.name == "_strategic":  # derived: asked again, the copy computes it
             v = None
         elif a.name != "card":  # the card is immutable: shared
             v = _data(v)
