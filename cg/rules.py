@@ -9,11 +9,12 @@ from cg.state import CampaignState, active_units, other
 ORDER = (("enemy_mlr", "3.214"), ("isolated", "3.215"), ("uncontrolled", "3.216"), ("nml", "3.217"))
 
 
-def situation_of(state: CampaignState, unit) -> str:
-    """3.212 situation; a unit with no recorded hex is taken to be in its friendly MLR (contract)."""
+def situation_of(state: CampaignState, unit, mc=None) -> str:
+    """3.212 situation; a unit with no recorded hex is taken to be in its friendly MLR (contract).
+    `mc`: the state's map control when the caller holds it already."""
     if not unit.hex:
         return "friendly_mlr"
-    return state.map_control().situation(unit.hex, unit.side)
+    return (mc or state.map_control()).situation(unit.hex, unit.side)
 
 
 def attacker_for_redeployment(state: CampaignState) -> str:
