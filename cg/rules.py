@@ -30,10 +30,15 @@ def redeployment_owed(state: CampaignState) -> list[tuple[str, str, str]]:
     att = attacker_for_redeployment(state)
     mc = state.map_control()
     where: dict[str, list] = {}
+    known: dict[tuple, str] = {}  # (hex, side) -> situation: a stack asks once
     for u in active_units(state)[0]:  # the units not settled: every one on the map among them
         if u.status not in ("on_map", "available") or u.redeployed or not u.hex:
             continue
-        where.setdefault(mc.situation(u.hex, u.side), []).append(u)
+        at = (u.hex, u.side)
+        situation = known.get(at)
+        if situation is None:
+            situation = known[at] = mc.situation(u.hex, u.side)
+        where.setdefault(situation, []).append(u)
     out = []
     for situation, rule in ORDER:
         for side in (att, other(att)):
