@@ -109,8 +109,9 @@ class Ledger:
     def records(self, since: int = 0, until: int | None = None):
         """(seq, batch, type, payload) of the log, each payload at its event's current version."""
         rows = self.store.read_fold(since, until)
-        # a whole-log read asks once which versions the log holds; a short tail checks each row
-        if since == 0 and all(VERSIONS.get(t) == v for t, v in self.store.versions()):
+        # a whole-log read asks once which versions the log holds (a scan of every row); a short tail,
+        # or a head such as the first row the card is read from, checks each row
+        if since == 0 and until is None and all(VERSIONS.get(t) == v for t, v in self.store.versions()):
             return ((seq, b, t, p) for seq, b, t, _v, p in rows)  # nothing to upcast
         return ((seq, b, t, p if v == VERSIONS.get(t) else upcast(t, v, p)) for seq, b, t, v, p in rows)
 

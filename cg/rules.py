@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 from cg.items import clears_as
-from cg.state import CampaignState, other
+from cg.state import CampaignState, active_units, other
 
 # 3.21: the order of the redeployment situations, each attacker before defender
 ORDER = (("enemy_mlr", "3.214"), ("isolated", "3.215"), ("uncontrolled", "3.216"), ("nml", "3.217"))
 
 
-def situation_of(state: CampaignState, unit) -> str:
-    """3.212 situation; a unit with no recorded hex is taken to be in its friendly MLR (contract)."""
+def situation_of(state: CampaignState, unit, mc=None) -> str:
+    """3.212 situation; a unit with no recorded hex is taken to be in its friendly MLR (contract).
+    `mc`: the state's map control when the caller holds it already."""
     if not unit.hex:
         return "friendly_mlr"
-    return state.map_control().situation(unit.hex, unit.side)
+    return (mc or state.map_control()).situation(unit.hex, unit.side)
 
 
 def attacker_for_redeployment(state: CampaignState) -> str:
@@ -29,10 +30,15 @@ def redeployment_owed(state: CampaignState) -> list[tuple[str, str, str]]:
     att = attacker_for_redeployment(state)
     mc = state.map_control()
     where: dict[str, list] = {}
-    for u in state.units.values():
-        if u.status not in ("on_map", "available") or u.redeployed or not u.hex:  # most are out of play
+    known: dict[tuple, str] = {}  # (hex, side) -> situation: a stack asks once
+    for u in active_units(state)[0]:  # the units not settled: every one on the map among them
+        if u.status not in ("on_map", "available") or u.redeployed or not u.hex:
             continue
-        where.setdefault(mc.situation(u.hex, u.side), []).append(u)
+        at = (u.hex, u.side)
+        situation = known.get(at)
+        if situation is None:
+            situation = known[at] = mc.situation(u.hex, u.side)
+        where.setdefault(situation, []).append(u)
     out = []
     for situation, rule in ORDER:
         for side in (att, other(att)):

@@ -29,8 +29,6 @@ A side that owes a reveal is blocked where the rules need it, and `pending` says
 from __future__ import annotations
 
 import hashlib
-import hmac
-import secrets
 
 import orjson
 
@@ -96,6 +94,8 @@ def public_line(sk) -> str:
 
 
 def _box_key(sk, nonce: str) -> bytes:
+    import hmac  # lazy, as secrets below: only sealing and opening use them, and every command imports this module
+
     return hmac.new(raw_private(sk), f"plcg seal {nonce}".encode(), hashlib.sha256).digest()
 
 
@@ -149,6 +149,8 @@ def opened_events(events: list, unstructure) -> list:
 
 def make(sk, side: str, what: str, cmd: dict, events: list, unstructure) -> tuple[dict, dict]:
     """(the `seal` command stored in place of `cmd`, the opening). `events`: what `cmd` decided."""
+    import secrets
+
     opening = {"command": cmd, "events": opened_events(events, unstructure), "salt": secrets.token_hex(32)}
     nonce = secrets.token_hex(16)
     first = events[0] if events else None

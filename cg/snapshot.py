@@ -12,7 +12,7 @@ import attrs
 import orjson
 
 from cg.bulk import gc_paused
-from cg.state import CampaignState, FirefightRecord, Purchase, SideState, Unit
+from cg.state import SETTLED, CampaignState, FirefightRecord, Purchase, SideState, Unit, settled  # noqa: F401
 from events.errors import WriteConflict
 
 SNAPSHOT_VERSION = 3  # 2: the hot part holds purchases and firefight records as tuples; 3: sealed by a digest
@@ -62,14 +62,6 @@ def fingerprint() -> str:
 _SETS = ("done", "cleared", "ap_failed", "commencements")
 
 
-SETTLED = ("eliminated", "evacuated", "captured")
-
-
-def settled(u: Unit, firefight: int) -> bool:
-    """A unit out of play since an earlier firefight: it never changes again (the cold part)."""
-    return u.status in SETTLED and u.eliminated_in is not None and u.eliminated_in < firefight
-
-
 def settled_purchase(st: CampaignState, p: Purchase) -> bool:
     """A purchase of an earlier firefight whose units are all settled (a unit not in `units` is one
     of the cold part's, or none at all: settled either way)."""
@@ -85,7 +77,8 @@ def _body(st: CampaignState, units, purchases=None, cold_ff=None, compact: bool 
     as dicts; the digest and the whole-state dump keep them as dicts."""
     d = {}
     for a in attrs.fields(CampaignState):
-        if a.name in ("card", "view", "_tail", "_cold", "_cold_token", "_cold_n", "_cold_ff"):
+        if a.name in ("card", "view", "_tail", "_cold", "_cold_token", "_cold_n", "_cold_ff", "_active",
+                      "_strategic"):
             continue
         d[a.name] = getattr(st, a.name)
     return {

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy as _copy
 import functools
+import itertools
 import re
 
 import attrs
@@ -161,6 +162,10 @@ class CampaignState:
     _cold_token: object = None  # the stored cold snapshot part this state's settled units match
     _cold_n: int = 0  # how many settled units and purchases that part holds
     _cold_ff: int = 0  # it holds the casualty lists (`lost`) of the firefights before this one
+    # derived, never stored nor copied nor compared (cg/snapshot.py _body, _copy_state): the units not
+    # settled, in the order of `units`, with the Guns among them (active_units); strategic()'s memo
+    _active: object = attrs.field(default=None, eq=False, repr=False)
+    _strategic: object = attrs.field(default=None, eq=False, repr=False)  # strategic()'s last answer and its key
 
     # ---- units and purchases kept out of a hot-loaded state ----
     # Units and purchases are keyed by side (`key(side, id)`): under rules revision 2 purchase numbers
@@ -212,13 +217,15 @@ class CampaignState:
         units) at every undo checkpoint, where deepcopy cost ~80 ms a copy; see _copy_state.
         `share(unit)`: True for a unit that is shared rather than cloned, one that never changes
         again (the audit's checkpoints share the units out of play since an earlier firefight, and
-        with them the records of the firefights before this one, which the fold no longer touches)."""
+        with them the records of the firefights before this one, which the fold no longer touches;
+        share="settled" says so, and the units to clone are found through active_units, no walk)."""
         return _copy_state(self, share)
 
     def strategic(self) -> frozenset:
         """1.4 Strategic Terrain: the card's, and (rules revision 2, switch strategic_grows) every hex the
         campaign has since given rubble, a pillbox, an entrenchment or an emplaced Gun."""
-        base = frozenset(self.card.map.strategic)
+        m = self.card.map
+        base = _BASE[1] if _BASE[0] is m else _base(m)
         if self.rules_revision < 2 and not self.rules_upgrades:  # revision 1 throughout: the card's alone
             return base
         from cg import revision
@@ -226,11 +233,15 @@ class CampaignState:
         if not revision.on(self, "strategic_grows"):
             return base
         # asked by every command that reads map control: the terrain's verdict kept until terrain
-        # changes, the Guns through an index of them, not by a walk over every unit ever bought
-        units = self.units
-        guns = {u.hex for k in _gun_keys(self) if (u := units.get(k)) is not None
-                and u.kind == "gun" and u.hex and u.status == "on_map"}
-        return base | _grown_terrain(self.terrain) | guns
+        # changes, the Guns through the index of the units in play, and the last answer kept on the
+        # state while the map, the terrain and the hexes of the Guns on the map are the same
+        guns = tuple(u.hex for u in active_units(self)[1] if u.hex and u.status == "on_map")
+        terrain, epoch, memo = self.terrain, _TERRAIN_EPOCH[0], self._strategic
+        if memo is not None and memo[0] is m and memo[1] is terrain and memo[2] == epoch and memo[3] == guns:
+            return memo[4]
+        out = base | _grown_terrain(terrain) | frozenset(guns)
+        self._strategic = (m, terrain, epoch, guns, out)
+        return out
 
     def map_control(self):
         """The 1.4 control picture of the current control (memoised per map, Strategic Terrain and control)."""
@@ -263,7 +274,8 @@ class CampaignState:
         return grid
 
     def side_units(self, side: str, alive: bool = True):
-        for u in self.units.values():
+        # alive: only a unit not settled can be (cg/snapshot.settled), so the walk is over those alone
+        for u in (active_units(self)[0] if alive else self.units.values()):
             if u.side == side and (not alive or u.status in ("available", "on_map", "reserve")):
                 yield u
 
@@ -289,6 +301,14 @@ def _find(st, purchase: bool, ident, side):
         if attempt or st._cold is None:
             return None
         st.load_all()
+
+
+_BASE: list = [None, frozenset()]  # the last card map asked about and its Strategic Terrain
+
+
+def _base(m) -> frozenset:
+    _BASE[:] = (m, frozenset(m.strategic))
+    return _BASE[1]
 
 
 _CONTROL: dict = {}  # map control is a pure function of the map and who controls what
@@ -331,28 +351,48 @@ def _grown_terrain(terrain: dict) -> frozenset:
     return grown
 
 
-# The Guns of the last units dicts asked about: (the dict, how many units it held, its last unit's
-# key, the keys of its Guns). A unit's kind never becomes "gun" after it is made (only a squad turns
-# HS, cg/evolve.py) and units are only ever added, which the count and the last key show: the index
-# is rebuilt only then. Two entries: the state deciding and one other (the dicts are held, so an
-# entry can never stand for a new dict at a freed one's address).
-_GUNS: list = []
+_LIVE = ("available", "on_map", "reserve")
 
 
-def _gun_keys(st) -> tuple:
+def active_units(st) -> tuple:
+    """(the units of `st` that are not settled, in the order of `st.units`; the Guns among them).
+
+    A settled unit (out of play since an earlier firefight, cg/snapshot.settled) never changes again,
+    so every live unit, every unit on the map and every Gun that can stand on it is here, and a walk
+    over them costs the units in play, not every unit ever bought. Kept on the state (`_active`, never
+    stored, copied or compared) and brought up to date when asked: units are only ever added to
+    `units`, at its end (a new dict, from a snapshot or `load_all`, is walked again whole), and the
+    settled ones are dropped once per firefight. A unit's kind never becomes "gun" (only a squad turns
+    HS, cg/evolve.py)."""
     units = st.units
     n = len(units)
-    last = next(reversed(units), None) if n else None
-    for hit in _GUNS:
-        if hit[0] is units:
-            if hit[1] == n and hit[2] == last:
-                return hit[3]
-            _GUNS.remove(hit)
-            break
-    keys = tuple(k for k, u in units.items() if u.kind == "gun")
-    _GUNS.insert(0, (units, n, last, keys))
-    del _GUNS[2:]
-    return keys
+    ff = st.firefight
+    idx = st._active
+    if idx is None or idx[0] is not units or idx[1] > n:
+        live = {k: u for k, u in units.items() if not settled(u, ff)}
+    else:
+        live = idx[3]
+        if idx[1] == n and idx[2] == ff:
+            return idx[4]
+        if n > idx[1]:  # the units added since, in their order
+            new = list(itertools.islice(reversed(units), n - idx[1]))
+            for k in reversed(new):
+                live[k] = units[k]
+        if idx[2] != ff:
+            live = {k: u for k, u in live.items() if not settled(u, ff)}
+    vals = list(live.values())
+    out = (vals, [u for u in vals if u.kind == "gun"])
+    st._active = (units, n, ff, live, out)
+    return out
+
+
+SETTLED = ("eliminated", "evacuated", "captured")
+
+
+def settled(u, firefight: int) -> bool:
+    """A unit out of play since an earlier firefight: it never changes again (the snapshot's cold part,
+    cg/snapshot.py; the units active_units walks)."""
+    return u.status in SETTLED and u.eliminated_in is not None and u.eliminated_in < firefight
 
 
 LEADER_RE = re.compile(r"^\d{1,2}[-+]\d$")
@@ -476,17 +516,30 @@ def _copy_state(st: CampaignState, share=None) -> CampaignState:
     """CampaignState.copy: every field copied by _data (a new field too), units and purchases by
     their clones, the card shared."""
     new = object.__new__(CampaignState)
+    active = None
     for a in attrs.fields(CampaignState):
         v = getattr(st, a.name)
         if a.name == "units":
             if share is None:
                 v = {k: _clone_unit(u) for k, u in v.items()}
+            elif share == "settled":  # the settled units shared, the others (the index's) cloned
+                active_units(st)
+                v = dict(v)
+                live = {}
+                for k, u in st._active[3].items():
+                    v[k] = live[k] = _clone_unit(u)
+                vals = list(live.values())
+                active = (v, len(v), st.firefight, live, (vals, [u for u in vals if u.kind == "gun"]))
             else:
                 v = {k: u if share(u) else _clone_unit(u) for k, u in v.items()}
         elif a.name == "firefights" and share is not None:
             v = [r if r.n < st.firefight else _data(r) for r in v]
         elif a.name == "purchases":
             v = {k: _clone_purchase(p) for k, p in v.items()}
+        elif a.name == "_active":  # derived from `units`: the copy builds its own when asked
+            v = active
+        elif a.name == "_strategic":  # derived: asked again, the copy computes it
+            v = None
         elif a.name not in ("card", "view"):  # the card is immutable, the view a reader's: shared
             v = _data(v)
         object.__setattr__(new, a.name, v)

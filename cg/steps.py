@@ -183,8 +183,8 @@ def pending(state: CampaignState) -> list[dict]:
             owe("plcg weather", "2.2", "at-start weather")
     elif s == "2.3":
         hidden = _sealed_2_3(state)
-        for p in state.purchases.values():
-            if p.firefight != state.firefight or p.side in hidden:
+        for p in _this_firefights(state):
+            if p.side in hidden:
                 continue
             for _ in range(p.leader_owed):
                 owe(f"plcg leader {p.side} {p.id}", "2.36", f"{p.side} leader DR for {p.id}")
@@ -290,6 +290,19 @@ def owed_by(item: dict) -> str | None:
         return first
     words = str(item.get("command", "")).split()
     return words[2] if len(words) > 2 and words[2] in SIDES else None
+
+
+def _this_firefights(state: CampaignState) -> list:
+    """The purchases of the current firefight, in their order: they come last in `purchases`, which are
+    made in firefight order (cg/evolve.py), so the walk stops at the first earlier one."""
+    out = []
+    for p in reversed(state.purchases.values()):
+        if p.firefight < state.firefight:
+            break
+        if p.firefight == state.firefight:
+            out.append(p)
+    out.reverse()
+    return out
 
 
 def _sealed_2_3(state: CampaignState) -> set[str]:

@@ -30,7 +30,6 @@ from cg.commands import decide, decide_all
 from events.errors import BadInput, Refused, UnreadableRow, unknown_row
 from events.roll import source_of
 from cg.evolve import evolve, fold, reverted_seqs, start
-from cg.snapshot import settled
 from events.chain import ChainCheck
 from events.codec import canonical, loads
 from events.convert import converter, unstructure
@@ -596,8 +595,7 @@ def _checkpoint_copy(st):
     """A copy of the state for folding on from after an undo. The units out of play since an earlier
     firefight never change again (cg/snapshot.settled, what the snapshot's cold part holds): the copy
     shares them instead of cloning, so a copy costs the units in play, not every unit ever bought."""
-    ff = st.firefight
-    return st.copy(share=lambda u: settled(u, ff))
+    return st.copy(share="settled")
 
 
 def _finish(reader, findings, notes) -> dict:

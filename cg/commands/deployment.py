@@ -44,7 +44,7 @@ def _redeploy(ctx, cmd):
                           "(ruling R28)", "3.211", st.step)
         raise Refused(f"{u.id} has already redeployed this RePh", "3.211", st.step)
     mc = st.map_control()
-    situation = situation_of(st, u)
+    situation = situation_of(st, u, mc)
     if st.step == "2.5":
         if st.option is None:
             raise Refused("choose Redeployment Option A or B first (3.2)", "2.5", st.step)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from cg import revision, tables
 from events.errors import BadInput, Refused
-from cg.state import SIDES, CampaignState, other
+from cg.state import SIDES, CampaignState, active_units, other
 from cg.steps import next_step, pending
 from events import types as ev
 from cg.card import BURNABLE
@@ -78,7 +78,7 @@ def _leaving(ctx: Ctx, step: str) -> list:
     out: list = []
     if step == "3.2":
         mc = st.map_control()
-        iso = [ev.SideUnit(u.side, u.id) for u in st.units.values()  # (most units are out of play)
+        iso = [ev.SideUnit(u.side, u.id) for u in active_units(st)[0]  # the units not settled, in order
                if u.status in ("on_map", "available") and u.hex and mc.hexes[u.hex].isolated == u.side]
         if iso:
             out.append(ev.IsolatedMarked(units=tuple(iso)))
