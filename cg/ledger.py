@@ -126,6 +126,17 @@ class Ledger:
             st = self._state(at, False, lazy)  # folded for another view, or a reveal came since
         return st
 
+    def _tail_reverts(self, seq: int, tail: list) -> set[int] | None:
+        """What is undone, for folding `tail` (the rows after the snapshot at `seq`) onto the snapshot: the
+        reverts of the whole log where those of the tail change the force of no row at or before `seq`
+        (an undo of recent commands); None where they do (the snapshot was folded otherwise: fold the log)."""
+        if not any(t == "reverted" for _, _, t, _ in tail):
+            return set()
+        before = self.store.reverts(until=seq)
+        now = reverted_seqs(before + [r for r in tail if r[2] == "reverted"])
+        changed = now ^ reverted_seqs(before)
+        return now if not changed or min(changed) > seq else None
+
     def _view_ok(self, st) -> bool:
         op = self.opener()
         if st.pbem.get("stale"):
@@ -144,7 +155,8 @@ class Ledger:
                 seq, h, blob = snap
                 if self.store.hash_at(seq) == h:
                     tail = list(self.records(since=seq))
-                    if not any(t == "reverted" for _, _, t, _ in tail):
+                    reverted = self._tail_reverts(seq, tail)
+                    if reverted is not None:
                         st = snapshot.load(blob, self._card(), self._cold_part, view=self.opener())
                         if st is not None:
                             try:
@@ -155,7 +167,7 @@ class Ledger:
                         if st is not None and st.pbem is not None and st.pbem.get("seals") and not self._view_ok(st):
                             st = None  # sealed secrets opened for another view, or revealed since (R47)
                         if st is not None:
-                            st = fold(tail, st)
+                            st = fold(tail, st, reverted)
                             st._tail = len(tail)
                             return st
         try:
@@ -227,8 +239,8 @@ class Ledger:
                     made = self.run({"name": "attack", "side": cmd["by"], "none": True}, key)
                     return made + self.run(given, key)
 
-        def history():  # undo's: (seq, batch, type) of every row and what is undone, payloads unread
-            return self.store.batches_types(until=head_seq), reverted_seqs(self.store.reverts(until=head_seq))
+        def history():  # undo's: (seq, batch, type) of the rows read backward as far as it goes, what is undone
+            return self.store.backward(head_seq), reverted_seqs(self.store.reverts(until=head_seq))
 
         try:
             # decide records the OS dice it rolled in cmd["ledger_dice"] (ruling R31): stored below
@@ -274,11 +286,16 @@ class Ledger:
         return stored
 
     def _refold(self, head_seq: int, new: list) -> "object":
-        """The state after `new` (not yet stored) follow the log's `head_seq` rows, folded from the log
-        through the chunked reader, as replay folds it: an undo changes what is in force anywhere in the
-        log, so its state is folded again, once, in the memory of one fold."""
+        """The state after `new` (not yet stored) follow the log's `head_seq` rows. An undo changes what
+        is in force: where everything it changes lies after the stored snapshot (an undo of the last
+        commands, the usual one), the snapshot is folded on with the new reverts, so the undo costs
+        what a write costs; else the log is folded again, once, through the chunked reader."""
         extra = [(head_seq + 1 + i, head_seq + 1, n.type, n.payload) for i, n in enumerate(new)]
-        reverted = reverted_seqs(self.store.reverts(until=head_seq) + [r for r in extra if r[2] == "reverted"])
+        before = self.store.reverts(until=head_seq)
+        reverted = reverted_seqs(before + [r for r in extra if r[2] == "reverted"])
+        st = self._from_snapshot(head_seq, reverted ^ reverted_seqs(before), reverted)
+        if st is not None:
+            return fold(extra, st, reverted)
         try:
             chunks, common, _last = self.store.fold_chunks(VERSIONS, until=head_seq)
             with gc_paused():
@@ -286,6 +303,23 @@ class Ledger:
         except sqlite3.DatabaseError as e:
             raise BadInput(f"cannot read {self.path}: {e}") from None
         return fold(extra, st, reverted)
+
+    def _from_snapshot(self, head_seq: int, changed: set[int], reverted: set[int]):
+        """The state at `head_seq` with `reverted` in force, from the stored snapshot and the rows after
+        it, where every seq whose force changes lies after the snapshot; None where it cannot be."""
+        snap = self.store.snapshot()
+        if snap is None or not changed:
+            return None
+        seq, h, blob = snap
+        if min(changed) <= seq or seq > head_seq or self.store.hash_at(seq) != h:
+            return None
+        st = snapshot.load(blob, self._card(), self._cold_part, view=self.opener())  # lazy, as a command's
+        if st is None or st.pbem is not None and st.pbem.get("seals") and not self._view_ok(st):
+            return None  # another release's, or sealed secrets opened for another view (R47): fold the log
+        try:
+            return fold(self.records(since=seq, until=head_seq), st, reverted)
+        except snapshot.SnapshotDamaged:  # its settled part was edited: fold the log
+            return None
 
     # play by email (cg/pbem.py, events/bundle.py)
     def _player(self, key):

@@ -194,6 +194,26 @@ def _chained(batch: int, prev: str, events, texts, command, command_text, record
     return rows, stored
 
 
+class Backward:
+    """The log's (seq, batch, type) rows as undo reads them (cg/commands/undo.py): `reversed()` walks
+    back from `until`, one row at a time; `[-1]` is the last row; false when the log is empty."""
+
+    def __init__(self, conn, until: int):
+        self._conn, self._until = conn, until
+
+    def __bool__(self) -> bool:
+        return self._until > 0
+
+    def __getitem__(self, i: int) -> tuple:
+        if i != -1:
+            raise IndexError("the log's rows are read backward from the last")
+        return next(reversed(self))
+
+    def __reversed__(self):
+        return iter(self._conn.execute("SELECT seq, batch, type FROM events WHERE seq <= ? ORDER BY seq DESC",
+                                        (self._until,)))
+
+
 @attrs.frozen
 class Stored:
     """An event as stored. `command` is set on the first event of a batch only."""
@@ -841,12 +861,10 @@ class Store:
         """The (type, version) pairs the log holds: whether anything needs upcasting, in one query."""
         return set(self.conn.execute("SELECT DISTINCT type, version FROM events"))
 
-    def batches_types(self, until: int | None = None) -> list[tuple[int, int, str]]:
-        """(seq, batch, type) of every row in seq order, payloads left unread (what undo walks back)."""
-        sql, params = "SELECT seq, batch, type FROM events", ()
-        if until is not None:
-            sql, params = sql + " WHERE seq <= ?", (until,)
-        return self.conn.execute(sql + " ORDER BY seq", params).fetchall()
+    def backward(self, until: int) -> "Backward":
+        """(seq, batch, type) of the rows up to `until`, read newest first and only as far as asked,
+        payloads unread (what undo walks back: an undo costs what it takes back, not the log's length)."""
+        return Backward(self.conn, until)
 
     def reverts(self, until: int | None = None) -> list[tuple]:
         """(seq, batch, "reverted", payload) of every revert, to learn what is undone before folding."""
