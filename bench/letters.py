@@ -1,0 +1,38 @@
+"""Play by email at the pace of a letter, timed (issue 28): the count test's two players (issue 26,
+tests/helpers/pace.py: keys, sealed secrets, two-party dice, one `sync` and one `sync --send` a turn)
+play the sample card and `bridgehead` from `new` to 2.9 and on to the next 2.1, and this prints the
+bundles each stretch took, the largest bundle and the wall time, so that a slow path shows.
+
+    python -m bench.letters
+"""
+from __future__ import annotations
+
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+for p in (ROOT, ROOT / "tests"):
+    if str(p) not in sys.path:
+        sys.path.insert(0, str(p))
+
+
+def main() -> None:
+    from helpers.pace import Letters
+
+    for card in ("sample", "bridgehead"):
+        with tempfile.TemporaryDirectory() as d:
+            plan = {(1, "2.3", "axis"): [["buy", "axis", "I1"]], (1, "2.3", "allied"): [["buy", "allied", "I1"]]}
+            t = time.perf_counter()
+            g = Letters(Path(d), card, plan)
+            before = g.play((1, "2.9"), stop_at=(1, "2.9"))
+            after = g.play((2, "2.1"), stop_at=(2, "2.1"))
+            wall = time.perf_counter() - t
+            print(f"{card:11} new to 2.9: {before:2} bundles; 2.9 to the next 2.1: {after:2} bundles; largest "
+                  f"{max(b for *_, b in g.sent):,} bytes; {wall:5.1f} s wall ({wall / max(1, before + after):.2f} s a "
+                  "bundle, every command a whole in-process click call)")
+
+
+if __name__ == "__main__":
+    main()
