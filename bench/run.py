@@ -352,7 +352,8 @@ WHOLE = [("audit", ["audit"]), ("export jsonl", ["export", "--format", "jsonl"])
 LINEAR_LIMIT = 1.2  # cost per event at ~100k within 1.2x of it at ~10k
 WHOLE_RSS_LIMIT_MB = 100.0
 WHOLE_LIMITS = {"export html / replay": 3.0, "log --json / raw": 2.0, "replay / raw": 2.0,
-                "audit / raw": 15.0, "status / python -c pass": 3.0, "setup / python -c pass": 3.0}
+                "audit / raw": 15.0, "status / python -c pass": 3.0, "setup / python -c pass": 3.0,
+                "import / audit": 2.0, "undo flat": 1.2}
 
 
 def _env_whole() -> dict:
@@ -425,6 +426,7 @@ def whole_figures(big: Path, small: Path, status_file: Path, work: Path, runs: i
         for name, argv in WHOLE:
             argv = [a.replace("{at}", str(events[label] - 1)) for a in argv]
             figs[name] = med(_plcg(path, argv))
+        figs.update(_writes_whole(path, work, label, runs))
         out[label] = figs
     say("  status and setup on the ~5k file...")
     st = {"python -c pass": med(py, max(runs, 5)), "status": med(_plcg(status_file, ["status"]), max(runs, 5))}
@@ -442,13 +444,38 @@ def whole_figures(big: Path, small: Path, status_file: Path, work: Path, runs: i
     return out
 
 
+def _writes_whole(path: Path, work: Path, label: str, runs: int) -> dict:
+    """`plcg import` of the file's export (a new file each run) and `plcg undo` of its last command (on a
+    fresh copy each run), as whole processes (issue 28: import <= 2x the audit; undo like any write)."""
+    from bench import synth
+
+    jsonl = work / f"whole-{label}.jsonl"
+    subprocess.run(_plcg(path, ["export", "--format", "jsonl", "-o", str(jsonl)]), cwd=ROOT, env=_env_whole(),
+                   check=True, stdout=subprocess.DEVNULL)
+    out = {}
+    for name, prepare, argv in (
+            ("import", lambda db: os.path.exists(db) and os.unlink(db), ["import", str(jsonl)]),
+            ("undo", lambda db: synth.copy_campaign(path, db), ["undo", "--reason", "bench"])):
+        ts, rss = [], []
+        for _ in range(runs):
+            db = work / f"whole-{name}-{label}.plcg"
+            prepare(str(db))
+            t, r = time_whole(_plcg(db, argv))
+            ts.append(t)
+            rss.append(r)
+        out[name] = {"seconds": statistics.median(ts), "rss_mb": max(rss), "runs": ts}
+    return out
+
+
 def whole_table(w: dict) -> str:
     from tabulate import tabulate
 
     rows = []
     small, big, ev = w["small"], w["big"], w["events"]
     start = w["import cli"]["seconds"]
-    for name, _ in [("raw", None)] + WHOLE:
+    for name, _ in [("raw", None)] + WHOLE + [("import", None), ("undo", None)]:
+        if name not in small or name not in big:  # figures of a run before the writes were timed
+            continue
         a, b = small[name], big[name]
         per_a = a["seconds"] / ev["small"] * 1e6
         per_b = b["seconds"] / ev["big"] * 1e6
@@ -476,6 +503,9 @@ def whole_table(w: dict) -> str:
     ratio("log --json / raw scan (100k)", big["log --json"]["seconds"], big["raw"]["seconds"], "log --json / raw")
     ratio("plcg replay / raw scan (100k)", big["replay"]["seconds"], big["raw"]["seconds"], "replay / raw")
     ratio("plcg audit / raw scan (100k)", big["audit"]["seconds"], big["raw"]["seconds"], "audit / raw")
+    if "import" in big:
+        ratio("plcg import / plcg audit (100k)", big["import"]["seconds"], big["audit"]["seconds"], "import / audit")
+        ratio("plcg undo at 100k / at 10k (flat)", big["undo"]["seconds"], small["undo"]["seconds"], "undo flat")
     s = w["status_file"]
     ratio(f"plcg status / python -c pass ({s['events']:,} ev)", s["status"]["seconds"], s["python -c pass"]["seconds"],
           "status / python -c pass")
