@@ -637,6 +637,15 @@ def _isolated(st, p):
         st.unit(su["unit"], su["side"]).isolated = True
 
 
+@on("vehicles_wrecked")
+def _wrecked(st, p):  # ruling R48: the wreck leaves the OB; it owes no repair
+    for su in p["units"]:
+        u = st.unit(su["unit"], su["side"])
+        u.status, u.eliminated_in = "eliminated", st.firefight
+        st.ff.lost.append([su["side"], su["unit"]])
+        st.repairs_owed.pop((su["side"], su["unit"]), None)
+
+
 @on("terrain_changed")
 def _terrain(st, p):
     terrain_changed()

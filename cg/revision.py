@@ -7,7 +7,7 @@ listed in the README ("Rules revisions"), so an old campaign file replays and au
 """
 from __future__ import annotations
 
-CURRENT = 2  # the revision a new campaign starts under
+CURRENT = 3  # the revision a new campaign starts under
 
 # switch -> (revision that brings it, what changes): the README lists each one
 SWITCHES: dict[str, tuple[int, str]] = {
@@ -75,6 +75,18 @@ SWITCHES: dict[str, tuple[int, str]] = {
                                    "to a hex holding a friendly non-Isolated MMC on map (a side with no recorded "
                                    "hexes is taken at its word, ruling R33; under revision 1 the hex is recorded as typed)"),
     "encircled_kept": (2, "3.17: a unit that passes its 1TC stays Encircled (revision 1 removed the marker)"),
+    "immobilized_stays": (3, "3.2/3.23 (ruling R48): an Immobilized vehicle owes no redeployment (3.211: it cannot "
+                             "move); it stays, Isolated outside a friendly MLR (3.216), wrecked in the enemy MLR "
+                             "(3.214) or, after all redeployment, beyond 3 hexes of a friendly MMC/AFV outside a "
+                             "friendly MLR (3.23)"),
+    "judged_before_roll": (3, "ruling R49: a command whose legality depended on its own roll is judged before it "
+                              "rolls: `leader --commissar` takes the Commissar only where the row has a *, else the "
+                              "roll stands as a plain leader DR; `redeploy --counter` is checked against the counter "
+                              "table before the roll"),
+    "entry_not_set_up": (3, "2.34/2.6 (ruling R50): a unit of an RG bought to enter (`--mode entry`) does not set up on "
+                            "the map at 2.6"),
+    "setup_first_begins": (3, "2.6 (ruling R51): the side that sets up second may not begin while the side that sets "
+                              "up first has set up no unit it could set up"),
 }
 
 

@@ -298,6 +298,16 @@ def unknown_figures(st) -> set[tuple[int, str, str]]:
 
 # ---- what is owed, and where it blocks ------------------------------------------------------------
 
+def unseen_purchases(st, side: str) -> bool:
+    """This view holds a 2.3 seal of SIDE's, this firefight, that it cannot open: what SIDE still owes for its
+    public purchases (an OB given's 2.36 leader DR, its 2.35 OBA DR) may be inside it, so this view does not
+    owe it on SIDE's behalf; SIDE's own view does, and the reveal at 2.6 decides the 2.3 `next` again with
+    the seal open (ruling R47)."""
+    return sealing(st) and any(r["side"] == side and r["what"] == "purchase" and not r["opened"]
+                               and r["ff"] == st.firefight and r["step"] == "2.3"
+                               for r in st.pbem["seals"].values())
+
+
 def _unrevealed(st, side: str, whats=None, ff=None):
     return [(c, r) for c, r in st.pbem["seals"].items()
             if r["side"] == side and (whats is None or r["what"] in whats)

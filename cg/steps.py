@@ -10,8 +10,8 @@ import re
 
 import attrs
 
-from cg import revision
-from cg.rules import nearest_friendly_hex, redeployment_owed
+from cg import revision, seal
+from cg.rules import nearest_friendly_hex, redeployment_owed, repair_place_refusal
 from cg.state import SIDES, CampaignState, counter_morale
 
 
@@ -180,8 +180,9 @@ def pending(state: CampaignState) -> list[dict]:
         if "weather" not in state.done:
             owe("plcg weather", "2.2", "at-start weather")
     elif s == "2.3":
+        unseen = {side: seal.unseen_purchases(state, side) for side in SIDES}
         for p in state.purchases.values():
-            if p.firefight != state.firefight:
+            if p.firefight != state.firefight or unseen[p.side]:  # ruling R47: the other side's secret
                 continue
             for _ in range(p.leader_owed):
                 owe(f"plcg leader {p.side} {p.id}", "2.36", f"{p.side} leader DR for {p.id}")
@@ -250,6 +251,9 @@ def pending(state: CampaignState) -> list[dict]:
         for (side, item), kind in sorted(state.repairs_owed.items()):
             if f"repair:{side}:{item}" in state.done:  # failed this RePh: owed again next RePh (3.46)
                 continue
+            if kind == "immobilized" and revision.on(state, "immobilized_stays") and \
+                    repair_place_refusal(state, side, state.unit(item, side)):
+                continue  # ruling R48: not where it may be repaired: it stays Immobilized, owed next RePh
             owe(f"plcg repair {side} {item} --kind {kind}", "3.46", f"{side} repair dr for {item} ({kind})")
     elif s == "3.461":
         for u in state.units.values():

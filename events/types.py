@@ -346,6 +346,12 @@ class IsolatedMarked(Event):  # 3.25: units ending in an Isolated Location (Ammu
     units: tuple[SideUnit, ...]
 
 
+@event("vehicles_wrecked")
+class VehiclesWrecked(Event):  # 3.214 / 3.23: Immobilized vehicles flipped to their wreck side (ruling R48)
+    units: tuple[SideUnit, ...]
+    rule: str
+
+
 @event("terrain_changed")
 class TerrainChanged(Event):  # 3.31 / CG5 (rubble, flame) and 3.52 clearance
     rule: str

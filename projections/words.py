@@ -185,6 +185,9 @@ def _summary(etype: str, p: dict) -> str:
         return f"{s} {p['unit']} Shock/UK: {roll_words(r)}"
     if etype == "isolated_marked":
         return f"Isolated (Ammunition Shortage): {', '.join(u['unit'] for u in p['units'])}"
+    if etype == "vehicles_wrecked":
+        return f"Immobilized vehicles wrecked, CS NA ({p['rule']}): " + \
+            ", ".join(f"{u['side']} {u['unit']}" for u in p["units"])
     if etype == "terrain_changed":
         ch = ", ".join(f"{c['change']} {terrain_words(c['item'])} in {c['hex']}" for c in p["changes"]) or "no change"
         rolls = "; ".join(roll_words(x) for x in p.get("rolls", ()))

@@ -195,7 +195,7 @@ def test_the_first_event_records_the_product_and_rules_version(source, v01, tmp_
     assert (first.seq, first.type, first.version) == (1, "campaign_started",
                                                       VERSIONS["campaign_started"] if source == "new" else 1)
     p = upcasters.upcast(first.type, first.version, first.payload)
-    assert p["rules_revision"] == (2 if source == "new" else 1)
+    assert p["rules_revision"] == (3 if source == "new" else 1)
     assert p["product"] == "plcg" and p["rules"] == "Platoon Leader 2.5"
     assert re.fullmatch(r"\d+\.\d+\.\d+.*", p["product_version"])
     if source == "new":

@@ -18,9 +18,9 @@ def status(path) -> dict:
 def test_a_new_campaign_is_decided_under_the_current_revision_and_says_so(tmp_path):
     db = tmp_path / "c.plcg"
     assert cli_run(db, "new", "--card", "sample").code == 0
-    assert status(db)["rules_revision"] == revision.CURRENT == 2
+    assert status(db)["rules_revision"] == revision.CURRENT == 3
     r = cli_run(db, "log", "--json")
-    assert "rules revision 2" in json.loads(r.out.splitlines()[0])["summary"]
+    assert "rules revision 3" in json.loads(r.out.splitlines()[0])["summary"]
 
 
 def test_an_earlier_revision_only_where_asked_and_only_a_known_one(tmp_path):
@@ -71,7 +71,7 @@ def test_rules_upgrade_takes_effect_at_the_next_firefights_2_1_and_the_audit_fol
     ids = sorted(p.id for p in c.state().purchases.values())
     assert ids == ["I1-1", "I1-2"]  # decided under revision 1
     c.advance(2, "2.3", plan={2: {"attack": ["axis"]}})
-    assert status(db)["rules_revision"] == 2
+    assert status(db)["rules_revision"] == revision.CURRENT
     c.run("buy", side="allied", rg="I2")
     c.run("buy", side="axis", rg="I2")
     assert sorted(p.id for p in c.state().purchases.values() if p.rg == "I2") == ["I2-1", "I2-1"]
@@ -87,7 +87,7 @@ def test_a_campaign_under_the_current_revision_is_not_upgraded(tmp_path):
     assert cli_run(db, "new", "--card", "sample").code == 0
     before = rows(db)
     r = cli_run(db, "rules-upgrade")
-    assert r.code == 3 and "revision 2" in r.err and "R32" in r.err
+    assert r.code == 3 and f"revision {revision.CURRENT}" in r.err and "R32" in r.err
     assert rows(db) == before
 
 

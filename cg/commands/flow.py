@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 
-from cg import tables
+from cg import revision, tables
 from events.errors import BadInput, Refused
 from cg.state import SIDES, CampaignState, other
 from cg.steps import next_step, pending
@@ -79,6 +79,17 @@ def _leaving(ctx: Ctx, step: str) -> list:
         mc = st.map_control()
         iso = [ev.SideUnit(u.side, u.id) for u in st.units.values()  # (most units are out of play)
                if u.status in ("on_map", "available") and u.hex and mc.hexes[u.hex].isolated == u.side]
+        if revision.on(st, "immobilized_stays"):  # ruling R48: Immobilized vehicles after all redeployment
+            from cg.rules import immobilized_fate
+
+            wrecked, stay = immobilized_fate(st)
+            for rule in ("3.214", "3.23"):
+                units = tuple(ev.SideUnit(s, u) for s, u, r in wrecked if r == rule)
+                if units:
+                    out.append(ev.VehiclesWrecked(units=units, rule=rule))
+            gone = {(s, u) for s, u, _ in wrecked}
+            iso = [x for x in iso if (x.side, x.unit) not in gone] + \
+                [ev.SideUnit(s, u) for s, u, _ in stay if ev.SideUnit(s, u) not in iso]
         if iso:
             out.append(ev.IsolatedMarked(units=tuple(iso)))
     elif step == "3.3":

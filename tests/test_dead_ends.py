@@ -1,0 +1,186 @@
+"""Issue 23: the dead ends and free looks players met off the tested paths, each played through the
+command line where a player meets it (rulings R48-R51, rules revision 3)."""
+from __future__ import annotations
+
+import json
+
+from conftest import Campaign, cli_run
+
+
+def _status(path) -> dict:
+    r = cli_run(path, "status", "--json")
+    assert r.code == 0, r.err
+    return json.loads(r.out)
+
+
+def _oob(path, side: str) -> dict:
+    r = cli_run(path, "oob", side, "--json")
+    assert r.code == 0, r.err
+    return {u["unit"]: u for u in json.loads(r.out)}
+
+
+def _rows(path) -> bytes:
+    with open(path, "rb") as fh:
+        return fh.read()
+
+
+# ---- 1. an Immobilized AFV in Uncontrolled Terrain at 3.2 (ruling R48) --------------------------------------
+
+def _immobilized_at_3_2(workdir, *extra: str) -> str:
+    """Firefight 1 ended with the Allies' Sherman A1-1.1 Immobilized in G3 (Uncontrolled Terrain of the sample
+    card), then 3.2 with Redeployment Option A chosen."""
+    path = str(workdir / "immobilized.plcg")
+    c = Campaign(path, plan={1: {"buy": [("allied", "A1", "on-map")]}})
+    c.advance(1, "2.9")
+    c.close()
+    r = cli_run(path, "end", "--turn", "5", "--cvp-lost", "axis=2", "--cvp-lost", "allied=2",
+                "--position", "allied:A1-1.1=G3", "--repair", "allied:A1-1.1=immobilized", *extra)
+    assert r.code == 0, r.err
+    for _ in range(2):
+        assert cli_run(path, "next").code == 0
+    assert _status(path)["step"] == "3.2"
+    assert cli_run(path, "option", "A").code == 0
+    return path
+
+
+def test_an_immobilized_vehicle_alone_in_uncontrolled_terrain_owes_no_redeployment_and_is_wrecked(workdir):
+    path = _immobilized_at_3_2(workdir)
+    owed = [p["command"] for p in _status(path)["pending"]]
+    assert not any("A1-1.1" in c for c in owed), owed  # 3.211: it cannot move, so it owes no redeployment
+    r = cli_run(path, "next")
+    assert r.code == 0, r.err  # the RePh goes on
+    assert "3.23" in r.out and "A1-1.1" in r.out
+    assert _oob(path, "allied")["A1-1.1"]["status"] == "eliminated"  # 3.23: flipped to its wreck, CS NA
+    assert cli_run(path, "audit").code == 0
+
+
+def test_an_immobilized_vehicle_near_a_friendly_afv_stays_isolated_and_owes_no_repair_it_cannot_get(workdir):
+    path = _immobilized_at_3_2(workdir, "--position", "allied:A1-1.2=F2")
+    r = cli_run(path, "next")
+    assert r.code == 0, r.err
+    unit = _oob(path, "allied")["A1-1.1"]
+    assert unit["status"] == "on_map" and unit["hex"] == "G3" and "isolated" in unit["flags"]  # 3.216, within 3 of A1-1.2
+    for _ in range(30):  # the RePh runs to its end: 3.46 owes no repair the vehicle cannot get in G3
+        st = _status(path)
+        if st["firefight"] == 2:
+            break
+        for p in st["pending"]:
+            assert "A1-1.1" not in p["command"], p
+            assert p["runnable"], p
+            r = cli_run(path, *p["command"].split()[1:])
+            assert r.code == 0, (p, r.err)
+        r = cli_run(path, "next")
+        assert r.code == 0, r.err
+    assert _status(path)["firefight"] == 2
+
+
+# ---- 4 and 5. 2.6: what sets up, and who first (rulings R50, R51) ----------------------------------------------
+
+def _at_2_6(workdir) -> str:
+    """Firefight 1 of the sample card at 2.6 (the Axis, the Defender, sets up first): the Allies bought I1 to enter
+    (2.34: cheaper) and I3 on map, the Axis I1 on map."""
+    path = str(workdir / "setup.plcg")
+    c = Campaign(path, plan={1: {"buy": [("allied", "I1", "entry"), ("allied", "I3", "on-map"),
+                                         ("axis", "I1", "on-map")]}})
+    c.advance(1, "2.6")
+    assert c.state().ff.setup_first == "axis"
+    c.close()
+    return path
+
+
+def test_a_unit_bought_to_enter_does_not_set_up_on_the_map(workdir):
+    path = _at_2_6(workdir)
+    assert cli_run(path, "setup", "axis", "I1-1.1", "M4").code == 0
+    before = _rows(path)
+    r = cli_run(path, "setup", "allied", "I1-1.1", "C3")  # I1-1 was paid as entering (5 CP, not 6)
+    assert r.code == 3, r.out
+    assert "2.34" in r.err and "enter" in r.err and "2.6" in r.err
+    assert _rows(path) == before
+    assert cli_run(path, "setup", "allied", "I3-1.1", "C3").code == 0  # bought on map: it sets up
+
+
+def test_the_side_that_sets_up_second_cannot_begin_first_and_lock_the_first_side_out(workdir):
+    path = _at_2_6(workdir)
+    before = _rows(path)
+    r = cli_run(path, "setup", "allied", "I3-1.1", "C3")
+    assert r.code == 3, r.out
+    assert "axis sets up first" in r.err and "2.6" in r.err  # names who sets up first
+    assert _rows(path) == before
+    assert cli_run(path, "setup", "axis", "I1-1.1", "M4").code == 0  # the first side is not locked out
+    assert cli_run(path, "setup", "allied", "I3-1.1", "C3").code == 0
+    assert cli_run(path, "next").code == 0
+
+
+# ---- 3. a refused command rolls no fresh dice (ruling R49) ----------------------------------------------------
+
+def _os_dice(monkeypatch, values):
+    """The ledger's OS dice (ruling R31) made to show `values`; the list of rolls asked for."""
+    import cg.dice
+
+    asked = []
+
+    def fake(count):
+        asked.append(count)
+        return tuple(values[:count])
+
+    monkeypatch.setattr(cg.dice, "os_dice", fake)
+    return asked
+
+
+def _russian_at_2_3(workdir, variant, commissar=True) -> str:
+    card = variant(allied={"nationality": "russian"}, allied_rg={"I1": {"commissar": commissar}})
+    path = str(workdir / "commissar.plcg")
+    assert cli_run(path, "new", "--card", card).code == 0  # no --seed: the ledger's OS dice
+    c = Campaign.attach(path, plan={})
+    c.advance(1, "2.3")
+    c.close()
+    assert cli_run(path, "buy", "allied", "I1").code == 0
+    return path
+
+
+def test_a_commissar_asked_for_on_a_row_without_a_star_keeps_the_leader_rolled(workdir, variant, monkeypatch):
+    path = _russian_at_2_3(workdir, variant)
+    asked = _os_dice(monkeypatch, [1, 1])  # row <4: no * on it
+    r = cli_run(path, "leader", "allied", "I1", "--commissar", "--json")
+    assert r.code == 0, r.err  # no refusal after the roll: the dice it saw are spent
+    roll = json.loads(r.out)[0]["roll"]
+    assert roll["dice"] == [1, 1] and roll["source"] == "ledger" and roll["row"] not in ("5-6", "7-8")
+    assert asked == [2]
+    r = cli_run(path, "leader", "allied", "I1", "--commissar")  # owes no more leader DR: refused, no dice
+    assert r.code == 3 and asked == [2]
+    assert cli_run(path, "audit").code == 0
+
+
+def test_a_commissar_on_a_starred_row_still_replaces_the_leader(workdir, variant, monkeypatch):
+    path = _russian_at_2_3(workdir, variant)
+    _os_dice(monkeypatch, [3, 4])
+    r = cli_run(path, "leader", "allied", "I1", "--commissar", "--json")
+    assert r.code == 0, r.err
+    roll = json.loads(r.out)[0]["roll"]
+    assert roll["row"] in ("5-6", "7-8") and roll["outcome"] in ("8+1", "9-0", "10-0") and roll["rolled"]
+
+
+def test_a_commissar_the_card_refuses_is_refused_before_any_die_is_rolled(workdir, variant, monkeypatch):
+    path = _russian_at_2_3(workdir, variant, commissar=False)
+    asked = _os_dice(monkeypatch, [3, 4])
+    before = _rows(path)
+    r = cli_run(path, "leader", "allied", "I1", "--commissar")
+    assert r.code == 3 and "commissar" in r.err.lower()
+    assert asked == [] and _rows(path) == before
+
+
+# ---- 2. play by email on the shipped bridgehead card, sealed secrets on (ruling R47) -------------------------
+
+def test_bridgehead_by_email_with_sealed_secrets_passes_the_sealed_leader_dr_of_its_ob_given(workdir):
+    from helpers.pbem import Game
+
+    g = Game(workdir, card="bridgehead")  # two-party dice, secrets sealed (the default)
+    g.play_to(1, "2.7")  # 2.3: the Allies' OB given owes a leader DR, sealed in the Axis copy
+    g.send(g.holder)
+    for side in ("axis", "allied"):
+        assert g.cli(side, "audit").code == 0
+    r = cli_run(g.db["axis"], "audit", "--against", g.db["allied"])
+    assert r.code == 0, r.out + r.err
+    st = g.state("axis")  # the Axis view, after the 2.6 reveal: the OB given's leader DR made, and seen
+    ob = next(p for p in st.purchases.values() if p.id == "OB1-allied")
+    assert ob.leader_owed == 0
