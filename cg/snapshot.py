@@ -66,8 +66,10 @@ SETTLED = ("eliminated", "evacuated", "captured")
 
 
 def settled(u: Unit, firefight: int) -> bool:
-    """A unit out of play since an earlier firefight: it never changes again (the cold part)."""
-    return u.status in SETTLED and u.eliminated_in is not None and u.eliminated_in < firefight
+    """A unit out of play since an earlier firefight: it never changes again (the cold part). One that still
+    bears its 3.2 redeployment mark is not settled yet: leaving the next 2.5 takes the mark off (ruling R28)
+    in every fold, a command's lazily loaded state included, so it stays in the hot part until then."""
+    return u.status in SETTLED and u.eliminated_in is not None and u.eliminated_in < firefight and not u.redeployed
 
 
 def settled_purchase(st: CampaignState, p: Purchase) -> bool:

@@ -184,3 +184,35 @@ def test_bridgehead_by_email_with_sealed_secrets_passes_the_sealed_leader_dr_of_
     st = g.state("axis")  # the Axis view, after the 2.6 reveal: the OB given's leader DR made, and seen
     ob = next(p for p in st.purchases.values() if p.id == "OB1-allied")
     assert ob.leader_owed == 0
+
+
+# ---- what the explorer found (tests/test_explorer.py): each a plain regression test ----------------------------
+
+def test_a_unit_lost_after_its_3_2_redeployment_folds_the_same_from_the_snapshot_as_from_the_log(workdir, monkeypatch):
+    """Explorer, bridgehead: a unit that redeployed at 3.2 and was lost later in the RePh keeps its redeployment
+    mark while it settles into the snapshot's cold part; leaving the next 2.5 took the mark off every unit of a
+    state folded from the log, but not off the settled units of a command's state loaded from the snapshot."""
+    from cg.ledger import Ledger
+    from projections.digest import canonical_state
+
+    path = str(workdir / "settled.plcg")
+    c = Campaign(path, plan={1: {"buy": [("allied", "I1", "on-map")]}, 2: {"attack": ["allied"]}})
+    c.advance(1, "2.9")
+    c.run("end", turn=5, cvp_lost={"axis": 2, "allied": 2}, position=["allied:I1-1.1=G3"])
+    c.advance(1, "3.2")
+    c.run("option", option="A")
+    c.run("redeploy", side="allied", unit="I1-1.1", to="F2", dice="1,1")
+    c.advance(1, "3.3")
+    c.run("casualties", side="allied", cvp=2, lost=["I1-1.1"])
+    c.advance(2, "2.5")
+    c.close()
+    assert cli_run(path, "replay").code == 0  # the snapshot: I1-1.1 settled, in its cold part
+    import cg.ledger
+
+    monkeypatch.setattr(cg.ledger, "SNAPSHOT_EVERY", 1)  # the next command writes the snapshot again
+    assert cli_run(path, "next").code == 0  # a command's state: loaded from the snapshot, the cold part left
+    led = Ledger(path)
+    try:
+        assert canonical_state(led.state()) == canonical_state(led.state(use_snapshot=False))
+    finally:
+        led.close()
