@@ -637,8 +637,8 @@ def _isolated(st, p):
         st.unit(su["unit"], su["side"]).isolated = True
 
 
-@on("vehicles_wrecked")
-def _wrecked(st, p):  # ruling R48: the wreck leaves the OB; it owes no repair
+@on("units_stranded")
+def _stranded(st, p):  # ruling R48: eliminated (a vehicle: its wreck leaves the OB and owes no repair)
     for su in p["units"]:
         u = st.unit(su["unit"], su["side"])
         u.status, u.eliminated_in = "eliminated", st.firefight

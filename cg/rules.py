@@ -33,7 +33,7 @@ def redeployment_owed(state: CampaignState) -> list[tuple[str, str, str]]:
     for u in state.units.values():
         if u.status not in ("on_map", "available") or u.redeployed or not u.hex:  # most are out of play
             continue
-        if immobilized(state, u):  # ruling R48: 3.211, it cannot move; 3.23 decides what becomes of it
+        if cannot_redeploy(state, u):  # ruling R48: it owes none; leaving 3.2 decides what becomes of it
             continue
         where.setdefault(mc.situation(u.hex, u.side), []).append(u)
     out = []
@@ -49,30 +49,43 @@ def immobilized(state: CampaignState, u) -> bool:
         revision.on(state, "immobilized_stays")
 
 
-def immobilized_fate(state: CampaignState) -> tuple[list, list]:
-    """Ruling R48, when 3.2 is left: (wrecked, isolated) of the Immobilized vehicles on map, each a
-    (side, unit, rule). In the enemy MLR it cannot redeploy, so it fails to (3.214: a wreck); after all
-    redeployment one outside a friendly MLR and beyond 3 hexes of a friendly MMC, AFV or Gun-armed
-    vehicle is flipped to its wreck (3.23); one that stays outside a friendly MLR is Isolated (3.216)."""
+def cannot_redeploy(state: CampaignState, u) -> bool:
+    """Ruling R48: an Immobilized vehicle (3.211: it cannot move), or a unit whose side holds no friendly-
+    controlled hex to redeploy to (3.214, 3.216: none within reach), owes no 3.2 redeployment."""
+    if not revision.on(state, "immobilized_stays"):
+        return False
+    return immobilized(state, u) or (u.hex is not None and not nearest_cthc(state, u))
+
+
+def stranded_fate(state: CampaignState) -> tuple[list, list]:
+    """Ruling R48, when 3.2 is left: (eliminated, isolated) of the units on map that could not redeploy, each
+    a (side, unit, rule). In the enemy MLR it failed to redeploy (3.214: eliminated, a vehicle its wreck); an
+    Immobilized vehicle outside a friendly MLR and beyond 3 hexes of a friendly MMC, AFV or Gun-armed
+    vehicle after all redeployment is flipped to its wreck (3.23); one that stays outside a friendly MLR
+    (Uncontrolled Terrain, No Man's Land) is Isolated (3.216, 3.217)."""
     mc, grid = state.map_control(), state.grid()
-    wrecked, isolated = [], []
+    lost, isolated = [], []
     for u in list(state.units.values()):
-        if u.status not in ("on_map", "available") or not u.hex or not immobilized(state, u):
+        if u.status not in ("on_map", "available") or not u.hex or u.redeployed or not cannot_redeploy(state, u):
             continue
         where = mc.situation(u.hex, u.side)
         if where == "friendly_mlr":
             continue
         if where == "enemy_mlr":
-            wrecked.append((u.side, u.id, "3.214"))
+            lost.append((u.side, u.id, "3.214"))
+            continue
+        if not immobilized(state, u):
+            if where != "isolated" and not u.isolated:
+                isolated.append((u.side, u.id, "3.216" if where == "uncontrolled" else "3.217"))
             continue
         near = any(f.side == u.side and f is not u and f.hex and f.status in ("on_map", "available")
                    and f.kind in ("squad", "hs", "crew", "vehicle") and grid.distance(f.hex, u.hex) <= 3
                    for f in state.units.values())
         if not near:
-            wrecked.append((u.side, u.id, "3.23"))
-        elif not u.isolated:
-            isolated.append((u.side, u.id, "3.216"))
-    return wrecked, isolated
+            lost.append((u.side, u.id, "3.23"))
+        elif not u.isolated and where != "isolated":
+            isolated.append((u.side, u.id, "3.216" if where == "uncontrolled" else "3.217"))
+    return lost, isolated
 
 
 def repair_place_refusal(state: CampaignState, side: str, unit) -> str | None:

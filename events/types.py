@@ -346,8 +346,8 @@ class IsolatedMarked(Event):  # 3.25: units ending in an Isolated Location (Ammu
     units: tuple[SideUnit, ...]
 
 
-@event("vehicles_wrecked")
-class VehiclesWrecked(Event):  # 3.214 / 3.23: Immobilized vehicles flipped to their wreck side (ruling R48)
+@event("units_stranded")
+class UnitsStranded(Event):  # 3.214 / 3.23: units that could not redeploy, eliminated (a vehicle: its wreck; R48)
     units: tuple[SideUnit, ...]
     rule: str
 

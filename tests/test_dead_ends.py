@@ -216,3 +216,27 @@ def test_a_unit_lost_after_its_3_2_redeployment_folds_the_same_from_the_snapshot
         assert canonical_state(led.state()) == canonical_state(led.state(use_snapshot=False))
     finally:
         led.close()
+
+
+def test_units_of_a_side_left_without_a_cthc_owe_no_redeployment_they_cannot_make(workdir):
+    """Explorer, kolkhoz: `end --control` gave every Strategic Terrain hex of a side to the enemy; its units out
+    of its MLR were owed a 3.2 redeployment to a friendly CTHC that no longer existed, and `next` refused for
+    good (ruling R48: 3.214 eliminates them in the enemy MLR, 3.216 leaves them Isolated elsewhere)."""
+    path = str(workdir / "nocthc.plcg")
+    c = Campaign(path, plan={1: {"buy": [("allied", "I1", "on-map")]}})
+    c.advance(1, "2.9")
+    c.close()
+    r = cli_run(path, "end", "--turn", "5", "--cvp-lost", "axis=2", "--cvp-lost", "allied=9",
+                "--control", "axis=C3", "--control", "axis=D3", "--control", "axis=E8",
+                "--position", "allied:I1-1.1=G3", "--position", "allied:I1-1.2=K5")
+    assert r.code == 0, r.err
+    for _ in range(2):
+        assert cli_run(path, "next").code == 0
+    assert cli_run(path, "option", "A").code == 0
+    assert not [p for p in _status(path)["pending"] if "redeploy" in p["command"]]
+    r = cli_run(path, "next")
+    assert r.code == 0, r.err
+    oob = _oob(path, "allied")
+    for unit in ("I1-1.1", "I1-1.2"):
+        assert oob[unit]["status"] == "eliminated" or "isolated" in oob[unit]["flags"], oob[unit]
+    assert cli_run(path, "audit").code == 0

@@ -79,14 +79,14 @@ def _leaving(ctx: Ctx, step: str) -> list:
         mc = st.map_control()
         iso = [ev.SideUnit(u.side, u.id) for u in st.units.values()  # (most units are out of play)
                if u.status in ("on_map", "available") and u.hex and mc.hexes[u.hex].isolated == u.side]
-        if revision.on(st, "immobilized_stays"):  # ruling R48: Immobilized vehicles after all redeployment
-            from cg.rules import immobilized_fate
+        if revision.on(st, "immobilized_stays"):  # ruling R48: the units that could not redeploy
+            from cg.rules import stranded_fate
 
-            wrecked, stay = immobilized_fate(st)
+            wrecked, stay = stranded_fate(st)
             for rule in ("3.214", "3.23"):
                 units = tuple(ev.SideUnit(s, u) for s, u, r in wrecked if r == rule)
                 if units:
-                    out.append(ev.VehiclesWrecked(units=units, rule=rule))
+                    out.append(ev.UnitsStranded(units=units, rule=rule))
             gone = {(s, u) for s, u, _ in wrecked}
             iso = [x for x in iso if (x.side, x.unit) not in gone] + \
                 [ev.SideUnit(s, u) for s, u, _ in stay if ev.SideUnit(s, u) not in iso]
