@@ -85,6 +85,8 @@ SWITCHES: dict[str, tuple[int, str]] = {
                               "table before the roll"),
     "entry_not_set_up": (3, "2.34/2.6 (ruling R50): a unit of an RG bought to enter (`--mode entry`) does not set up on "
                             "the map at 2.6"),
+    "sealed_views_agree": (3, "play by email, sealed secrets (ruling R47): a shared fact records only what both "
+                              "copies know: an Idle Firefight's 2.41 determination lists no lost patrols or Air Support"),
     "setup_first_begins": (3, "2.6 (ruling R51): the side that sets up second may not begin while the side that sets "
                               "up first has set up no unit it could set up"),
 }

@@ -240,3 +240,26 @@ def test_units_of_a_side_left_without_a_cthc_owe_no_redeployment_they_cannot_mak
     for unit in ("I1-1.1", "I1-1.2"):
         assert oob[unit]["status"] == "eliminated" or "isolated" in oob[unit]["flags"], oob[unit]
     assert cli_run(path, "audit").code == 0
+
+
+def test_by_email_an_idle_firefight_with_a_sealed_patrol_is_determined_in_both_copies(workdir):
+    """Explorer, kolkhoz by email: the Allies bought a patrol (sealed) for a firefight nobody attacked in; the
+    2.41 determination named the patrols the Idle Firefight loses (ruling R11) as the proposing copy saw them,
+    and the other copy, which cannot see the sealed patrol, refused the bundle for good."""
+    from helpers.pbem import Game
+
+    g = Game(workdir)  # the sample card, two-party dice, secrets sealed
+    g.play_to(2, "2.3")
+    g.do("allied", "patrols", "allied", "1")
+    g.play_to(2, "2.4")
+    from cg import seal
+
+    for side in ("axis", "allied"):  # 2.4: a side with sealed purchases reveals its (no) Attack Option
+        g.send(g.holder)
+        if seal.owed(g.state(side), side):
+            g.do(side, "reveal")
+    g.do("axis", "determine")  # Idle (no Attack Option bought): the Axis proposes, the Allies confirm
+    g.play_to(2, "3.41")
+    g.send(g.holder)
+    r = cli_run(g.db["axis"], "audit", "--against", g.db["allied"])
+    assert r.code == 0, r.out + r.err
