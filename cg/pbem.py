@@ -223,6 +223,7 @@ def authorize(st, cmd: dict) -> None:
         if owed:
             raise Refused(f"{by} owes the reveal of two-party dice first (plcg reveal)", "pbem", st.step)
     seal.check_owed(st, cmd)
+    seal.check_unseen_units(st, cmd)
 
 
 # ---- two-party dice ------------------------------------------------------------------------------

@@ -3,6 +3,7 @@ command line where a player meets it (rulings R48-R51, rules revision 3)."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from conftest import Campaign, cli_run
 
@@ -263,3 +264,24 @@ def test_by_email_an_idle_firefight_with_a_sealed_patrol_is_determined_in_both_c
     g.send(g.holder)
     r = cli_run(g.db["axis"], "audit", "--against", g.db["allied"])
     assert r.code == 0, r.out + r.err
+
+
+def test_by_email_a_unit_still_sealed_in_the_other_copy_is_named_by_no_command_until_its_reveal(workdir):
+    """Explorer, kolkhoz by email: the Allies bought an RG for an Idle Firefight (sealed: no 2.6 reveals it until the
+    next firefight) and asked a 3.46 repair dr for one of its weapons; the Axis copy, which knows no such unit,
+    refused the bundle for good (ruling R47: the command waits for the reveal)."""
+    from helpers.pbem import Game
+
+    g = Game(workdir)
+    g.play_to(2, "2.3")
+    g.do("allied", "buy", "allied", "I1")
+    g.play_to(2, "3.46")  # Idle: 3.41, 3.46 (ruling R11)
+    sw = next(u.id for u in g.state("allied").units.values() if u.side == "allied" and u.kind == "sw")
+    g.send(g.holder)
+    before = Path(g.db["allied"]).read_bytes()
+    r = g.cli("allied", "repair", "allied", sw, "--kind", "malfunction")
+    assert r.code == 3 and "sealed" in r.err and "R47" in r.err, r.out + r.err
+    assert Path(g.db["allied"]).read_bytes() == before
+    g.play_to(3, "2.3")
+    g.send(g.holder)
+    assert cli_run(g.db["axis"], "audit", "--against", g.db["allied"]).code == 0
