@@ -285,3 +285,24 @@ def test_by_email_a_unit_still_sealed_in_the_other_copy_is_named_by_no_command_u
     g.play_to(3, "2.3")
     g.send(g.holder)
     assert cli_run(g.db["axis"], "audit", "--against", g.db["allied"]).code == 0
+
+
+def test_a_redeployment_asks_for_the_counter_the_table_lacks_before_its_roll(workdir, monkeypatch):
+    """Ruling R49: the counter a Replaced result would need (ruling R34) is asked for before the DR, never after
+    the dice were seen (an American 3-3-7 HS has no replacement in the counter table)."""
+    path = str(workdir / "counter.plcg")
+    c = Campaign(path, seed=None, plan={1: {"buy": [("allied", "HW1", "on-map")]}})  # the ledger's OS dice
+    c.advance(1, "2.9")
+    hs = next(u for u in c.state().units.values() if u.side == "allied" and u.name.startswith("3-3-7"))
+    c.run("end", turn=5, cvp_lost={"axis": 2, "allied": 2}, position=[f"allied:{hs.id}=G3"])
+    c.advance(1, "3.2")
+    c.run("option", option="A")
+    c.close()
+    asked = _os_dice(monkeypatch, [1, 2])  # a DR of 3: redeploys, no counter needed by the result
+    before = _rows(path)
+    r = cli_run(path, "redeploy", "allied", hs.id, "--to", "F2")
+    assert r.code == 2 and "--counter" in r.err and "before the roll" in r.err, r.out + r.err
+    assert asked == [] and _rows(path) == before
+    r = cli_run(path, "redeploy", "allied", hs.id, "--to", "F2", "--counter", "3-3-6 HS")
+    assert r.code == 0, r.err
+    assert asked == [2]
