@@ -109,8 +109,9 @@ def _redeploy(ctx, cmd):
 
 
 def _counters_needed(st, u) -> list[tuple[str, str | None]]:
-    """(what, the table's counter or None) for each counter a 3.21 result may ask of the unit: its A19.13
-    replacement (Replaced) and, for a squad, its half-squad (Reduced)."""
+    """(what, the table's counter, or None where the table lacks it) for each counter a 3.21 result may ask of
+    the unit: its A19.13 replacement (Replaced; "" where there is no lower counter, note 2: Casualty Reduced)
+    and, for a squad, its half-squad (Reduced)."""
     from cg import counters
     from cg.commands.base import counter_table
 
@@ -122,7 +123,7 @@ def _counters_needed(st, u) -> list[tuple[str, str | None]]:
         c = counters.lookup(nat, u.name, over)
         known = c is not None and (c.replaced is not None or (c.klass or "") in ("green", "conscript")
                                    or u.name == "6+1")
-        out.append(("replacement", counters.replacement(nat, u.name, over) if known else None))
+        out.append(("replacement", (counters.replacement(nat, u.name, over) or "") if known else None))
     if u.kind == "squad":
         out.append(("half-squad", counters.half_squad(nat, u.name, over)))
     return out
@@ -137,7 +138,7 @@ def _counter_before_roll(st, u, given) -> None:
     if lacking and not given:
         raise BadInput(f"{u.id} ({u.name}): the counter table has no {' or '.join(lacking)} for it, which a 3.21 "
                        "result may need: give it with --counter COUNTER before the roll (rulings R34, R49)")
-    if given and needs and not lacking and given not in [to for _, to in needs]:
+    if given and needs and not lacking and given not in [to for _, to in needs if to]:
         raise Refused(f"{u.id} ({u.name}): the counter table gives its {', '.join(f'{w} {to}' for w, to in needs)}; "
                       f"--counter {given} is for counters the table lacks (rulings R34, R49)", "R34", st.step)
 
