@@ -51,8 +51,8 @@ from projections.digest import canonical_state
 from projections.oob import oob_rows
 
 SIZES = {  # walks per card: single copy, by email
-    "ci": {"walks": 2, "pbem_walks": 1},
-    "big": {"walks": 6, "pbem_walks": 2},
+    "ci": {"walks": 3, "pbem_walks": 1},
+    "big": {"walks": 20, "pbem_walks": 5},
 }
 SIZE = SIZES[os.environ.get("PLCG_EXPLORE", "ci")]
 CARDS = [name for name, _c, _d in shipped_cards()]
