@@ -254,6 +254,9 @@ def pending(state: CampaignState) -> list[dict]:
             if kind == "immobilized" and revision.on(state, "immobilized_stays") and \
                     repair_place_refusal(state, side, state.unit(item, side)):
                 continue  # ruling R48: not where it may be repaired: it stays Immobilized, owed next RePh
+            if kind in ("malfunction", "low_ammo") and revision.on(state, "immobilized_stays") and \
+                    getattr(state.unit(item, side), "isolated", False):
+                continue  # ruling R48: an Isolated possessor gets no repair (3.46): it stays malfunctioned
             owe(f"plcg repair {side} {item} --kind {kind}", "3.46", f"{side} repair dr for {item} ({kind})")
     elif s == "3.461":
         for u in state.units.values():

@@ -306,3 +306,57 @@ def test_a_redeployment_asks_for_the_counter_the_table_lacks_before_its_roll(wor
     r = cli_run(path, "redeploy", "allied", hs.id, "--to", "F2", "--counter", "3-3-6 HS")
     assert r.code == 0, r.err
     assert asked == [2]
+
+
+# the explorer's walk (bridgehead, seed 2003), shrunk: the ledger's dice as each command recorded them
+ISOLATED_SW = [
+    {"name": "weather"},
+    {"name": "next"},
+    {"name": "buy", "side": "allied", "rg": "I1", "mode": "on-map"},
+    {"name": "patrols", "side": "axis", "count": 1},
+    {"name": "leader", "side": "allied", "rg": "OB1-allied", "dice": [[1, 3]]},
+    {"name": "leader", "side": "allied", "rg": "I1-1", "dice": [[3, 5]]},
+    {"name": "next"},
+    {"name": "determine"},
+    {"name": "next"},
+    {"name": "next"},
+    {"name": "patrol", "side": "axis", "give_up": "not sent (explorer)"},
+    {"name": "next"},
+    {"name": "next"},
+    {"name": "end", "turn": 7, "cvp_lost": {"axis": 2, "allied": 11}, "control": ["allied=23P6", "allied=23K4"], "lost": ["axis:OB1-axis.1"], "position": ["axis:OB1-axis.5=23B9", "axis:OB1-axis.3=23B5", "allied:OB1-allied.L1=24T5"], "repair": ["axis:OB1-axis.4=malfunction"], "replaced": ["allied:I1-1.3"]},
+    {"name": "next"},
+    {"name": "next"},
+    {"name": "option", "option": "B"},
+    {"name": "redeploy", "side": "axis", "unit": "OB1-axis.2", "to": "23O4", "dice": [[2, 3]]},
+    {"name": "redeploy", "side": "axis", "unit": "OB1-axis.4", "to": "23Q3", "dice": [[4, 3]]},
+    {"name": "redeploy", "side": "axis", "unit": "OB1-axis.5", "to": "23R4", "dice": [[4, 6]]},
+    {"name": "next"},
+    {"name": "next"},
+    {"name": "next"},
+    {"name": "next"},
+    {"name": "next"},
+    {"name": "promote", "side": "axis", "dice": [[3]]},
+    {"name": "promote", "side": "allied", "dice": [[5]]},
+    {"name": "next"},
+    {"name": "leaders", "side": "axis", "dice": [[5]]},
+    {"name": "leaders", "side": "allied", "dice": [[2]]},
+    {"name": "next"}
+]
+
+
+def test_a_weapon_held_by_an_isolated_unit_owes_no_repair_it_cannot_get(workdir):
+    """Explorer, bridgehead: an MMG flagged malfunctioned at 2.9 stayed in Uncontrolled Terrain at 3.2 (Isolated,
+    3.216); 3.46 owed its repair dr and `repair` refused it (no repair for an Isolated possessor): `next` refused
+    for good (ruling R48)."""
+    from test_explorer import Replay
+
+    r = Replay(str(workdir), "bridgehead")
+    for cmd in ISOLATED_SW:
+        r.run(cmd)
+    r.led.close()
+    st = _status(r.path)
+    assert st["step"] == "3.46"
+    assert not [p for p in st["pending"] if "OB1-axis.4" in p["command"]], st["pending"]
+    assert cli_run(r.path, "repair", "axis", "OB1-axis.4", "--kind", "malfunction").code == 3  # still none
+    r = cli_run(r.path, "next")
+    assert r.code == 0, r.err

@@ -49,6 +49,7 @@ from events.errors import PlcgError
 from projections.audit import run_audit
 from projections.digest import canonical_state
 from projections.oob import oob_rows
+from projections.roster import roster_rows
 
 SIZES = {  # walks per card: single copy, by email
     "ci": {"walks": 3, "pbem_walks": 1},
@@ -161,6 +162,11 @@ class Walk:
         for e in stored:
             p = e.payload
             if e.type == "firefight_ended":
+                roster = {(r["firefight"], r["side"]): r for r in roster_rows(st)}
+                for side in SIDES:  # the roster's row of the firefight: its CVP lost (ruling R39: patrols' too)
+                    r = roster[(st.firefight, side)]
+                    assert r["cvp_lost"] >= p["cvp_lost"][side] and r["winner"] == st.ff.winner, \
+                        f"end {p['cvp_lost']}, winner {st.ff.winner}: the roster shows {r}"
                 for su in p.get("lost", ()):
                     r = rows.get((su["side"], su["unit"]))
                     assert r is None or r["status"] != "on_map", f"end --lost {su}: oob shows {r}"
@@ -315,7 +321,7 @@ class Walk:
         if roll < 0.1:
             self.act(dict(rng.choice(WRONG_STEP)))
             return
-        if roll < 0.102 and os.environ.get("PLCG_EXPLORE") == "big":
+        if roll < 0.103:  # rarely: a side concedes, the CG ends (ruling R16)
             self.act({"name": "concede", "side": rng.choice(SIDES)})
             return
         cmd = self.optional_command(st)
