@@ -54,7 +54,7 @@ def cannot_redeploy(state: CampaignState, u) -> bool:
     controlled hex to redeploy to (3.214, 3.216: none within reach), owes no 3.2 redeployment."""
     if not revision.on(state, "immobilized_stays"):
         return False
-    return immobilized(state, u) or (u.hex is not None and not nearest_cthc(state, u))
+    return immobilized(state, u) or (u.hex is not None and not state.map_control().cthc_hexes(u.side))
 
 
 def stranded_fate(state: CampaignState) -> tuple[list, list]:
