@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from cg import tables
 from cg.ledger import Ledger
-from cg.rules import nearest_friendly_hex
+from cg.rules import enters_only, nearest_friendly_hex
 from events.errors import BadInput
 from cg.steps import pending
-from cg.state import SIDES
+from cg.state import SIDES, other
 
 # per firefight: purchases (side, rg, mode), attack options, patrols, fortifications
 SCRIPT = {
@@ -168,9 +168,10 @@ def _step_actions(st, run) -> None:
             run({"name": "fortify", "side": side, "kind": kind, "hex": hx, **extra})
     elif st.step == "2.6" and sc.get("setup"):
         spots = sc.get("spots", SPOTS)
-        for side in SIDES:
-            units = [u for u in st.units.values()
-                     if u.side == side and u.kind in ("squad", "leader") and u.hex is None][:5]
+        first = st.ff.setup_first or SIDES[0]
+        for side in (first, other(first)):  # 2.41: the side that sets up first (ruling R51)
+            units = [u for u in st.units.values() if u.side == side and u.kind in ("squad", "leader")
+                     and u.hex is None and not enters_only(st, u)][:5]  # ruling R50
             placed: dict = {}  # 2.37: a leader sets up with a MMC of its RG
             for u, hx in zip(units, spots[side]):
                 if u.kind == "leader":

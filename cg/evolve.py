@@ -708,6 +708,15 @@ def _isolated(st, p):
             u.hip = False  # 3.212 b / 3.215: an Isolated unit loses any HIP, redeployed or not
 
 
+@on("units_stranded")
+def _stranded(st, p):  # ruling R48: eliminated (a vehicle: its wreck leaves the OB and owes no repair)
+    for su in p["units"]:
+        u = st.unit(su["unit"], su["side"])
+        u.status, u.eliminated_in = "eliminated", st.firefight
+        st.ff.lost.append([su["side"], su["unit"]])
+        st.repairs_owed.pop((su["side"], su["unit"]), None)
+
+
 @on("terrain_changed")
 def _terrain(st, p):
     terrain_changed()

@@ -234,6 +234,7 @@ def authorize(st, cmd: dict) -> None:
         raise Refused(f"{prop['side']}'s proposal ({prop['command'].get('name')}) awaits {other}'s answer first"
                       " (plcg confirm, or plcg reject --reason TEXT)", "pbem", st.step)
     seal.check_owed(st, cmd)
+    seal.check_unseen_units(st, cmd)
 
 
 def _acts_meanwhile(st, prop: dict, by: str) -> bool:

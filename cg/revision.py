@@ -152,6 +152,20 @@ SWITCHES: dict[str, tuple[int, str]] = {
     "mmc_crews": (3, "3.43-3.45: a crew is an MMC (ASL A1.1) for Battle Hardening (3.43, 3.44) and for the 3.45 "
                      "limit on leaders generated (MMC on board), as it already was for placing one; revisions "
                      "1-2 counted squads and half-squads only there"),
+    "immobilized_stays": (3, "3.2/3.23 (ruling R48): an Immobilized vehicle owes no redeployment (3.211: it cannot "
+                             "move); it stays, Isolated outside a friendly MLR (3.216), wrecked in the enemy MLR "
+                             "(3.214) or, after all redeployment, beyond 3 hexes of a friendly MMC/AFV outside a "
+                             "friendly MLR (3.23)"),
+    "judged_before_roll": (3, "ruling R49: a command whose legality depended on its own roll is judged before it "
+                              "rolls: `leader --commissar` takes the Commissar only where the row has a *, else the "
+                              "roll stands as a plain leader DR; `redeploy --counter` is checked against the counter "
+                              "table before the roll"),
+    "entry_not_set_up": (3, "2.34/2.6 (ruling R50): a unit of an RG bought to enter (`--mode entry`) does not set up on "
+                            "the map at 2.6"),
+    "sealed_views_agree": (3, "play by email, sealed secrets (ruling R47): a shared fact records only what both "
+                              "copies know: an Idle Firefight's 2.41 determination lists no lost patrols or Air Support"),
+    "setup_first_begins": (3, "2.6 (ruling R51): the side that sets up second may not begin while the side that sets "
+                              "up first has set up no unit it could set up"),
 }
 
 

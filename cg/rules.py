@@ -2,6 +2,7 @@
 3.52 clearance may still attempt; which units a 3.46 repair dr can be for."""
 from __future__ import annotations
 
+from cg import revision
 from cg.items import clears_as
 from cg.state import CampaignState, active_units, other
 
@@ -34,6 +35,8 @@ def redeployment_owed(state: CampaignState) -> list[tuple[str, str, str]]:
     for u in active_units(state)[0]:  # the units not settled: every one on the map among them
         if u.status not in ("on_map", "available") or u.redeployed or not u.hex:
             continue
+        if cannot_redeploy(state, u):  # ruling R48: it owes none; leaving 3.2 decides what becomes of it
+            continue
         at = (u.hex, u.side)
         situation = known.get(at)
         if situation is None:
@@ -44,6 +47,71 @@ def redeployment_owed(state: CampaignState) -> list[tuple[str, str, str]]:
         for side in (att, other(att)):
             out += [(side, u.id, rule) for u in where.get(situation, ()) if u.side == side]
     return out
+
+
+def immobilized(state: CampaignState, u) -> bool:
+    """A vehicle Immobilized at the firefight's end (`end --repair SIDE:V=immobilized`), under ruling R48."""
+    return u.kind == "vehicle" and state.repairs_owed.get((u.side, u.id)) == "immobilized" and \
+        revision.on(state, "immobilized_stays")
+
+
+def cannot_redeploy(state: CampaignState, u) -> bool:
+    """Ruling R48: an Immobilized vehicle (3.211: it cannot move), or a unit whose side holds no friendly-
+    controlled hex to redeploy to (3.214, 3.216: none within reach), owes no 3.2 redeployment."""
+    if not revision.on(state, "immobilized_stays"):
+        return False
+    return immobilized(state, u) or (u.hex is not None and not state.map_control().cthc_hexes(u.side))
+
+
+def stranded_fate(state: CampaignState) -> tuple[list, list]:
+    """Ruling R48, when 3.2 is left: (eliminated, isolated) of the units on map that could not redeploy, each
+    a (side, unit, rule). In the enemy MLR it failed to redeploy (3.214: eliminated, a vehicle its wreck); an
+    Immobilized vehicle outside a friendly MLR and beyond 3 hexes of a friendly MMC, AFV or Gun-armed
+    vehicle after all redeployment is flipped to its wreck (3.23); one that stays outside a friendly MLR
+    (Uncontrolled Terrain, No Man's Land) is Isolated (3.216, 3.217)."""
+    mc, grid = state.map_control(), state.grid()
+    lost, isolated = [], []
+    for u in list(state.units.values()):
+        if u.status not in ("on_map", "available") or not u.hex or u.redeployed or not cannot_redeploy(state, u):
+            continue
+        where = mc.situation(u.hex, u.side)
+        if where == "friendly_mlr":
+            continue
+        if where == "enemy_mlr":
+            lost.append((u.side, u.id, "3.214"))
+            continue
+        if not immobilized(state, u):
+            if where != "isolated" and not u.isolated:
+                isolated.append((u.side, u.id, "3.216" if where == "uncontrolled" else "3.217"))
+            continue
+        near = any(f.side == u.side and f is not u and f.hex and f.status in ("on_map", "available")
+                   and f.kind in ("squad", "hs", "crew", "vehicle") and grid.distance(f.hex, u.hex) <= 3
+                   for f in state.units.values())
+        if not near:
+            lost.append((u.side, u.id, "3.23"))
+        elif not u.isolated and where != "isolated":
+            isolated.append((u.side, u.id, "3.216" if where == "uncontrolled" else "3.217"))
+    return lost, isolated
+
+
+def repair_place_refusal(state: CampaignState, side: str, unit) -> str | None:
+    """3.46 (revision switch repair_rules): why an Immobilized vehicle cannot be repaired where it stands
+    (only in a friendly MLR not adjacent to an enemy CTHC), or None."""
+    if unit is None or not unit.hex:
+        return None
+    mc = state.map_control()
+    if mc.situation(unit.hex, side) != "friendly_mlr" or mc.adjacent_to_enemy_cthc(unit.hex, side):
+        return (f"{unit.id} in {unit.hex} is not in a friendly MLR clear of enemy CTHCs: an Immobilized vehicle is "
+                "repaired only there")
+    return None
+
+
+def enters_only(state: CampaignState, u) -> bool:
+    """Ruling R50: the unit belongs to an RG bought to enter (`--mode entry`) for this firefight, so it does not
+    set up on the map at 2.6 (rules revision 3)."""
+    pur = state.purchase(u.purchase, u.side) if u.purchase else None
+    return pur is not None and pur.mode == "entry" and pur.firefight == state.firefight and \
+        revision.on(state, "entry_not_set_up")
 
 
 def winner_by_cvp(ff) -> tuple[str | None, str]:

@@ -341,6 +341,16 @@ def unknown_figures(st) -> set[tuple[int, str, str]]:
 
 # ---- what is owed, and where it blocks ------------------------------------------------------------
 
+def unseen_purchases(st, side: str) -> bool:
+    """This view holds a 2.3 seal of SIDE's, this firefight, that it cannot open: what SIDE still owes for its
+    public purchases (an OB given's 2.36 leader DR, its 2.35 OBA DR) may be inside it, so this view does not
+    owe it on SIDE's behalf; SIDE's own view does, and the reveal at 2.6 decides the 2.3 `next` again with
+    the seal open (ruling R47)."""
+    return sealing(st) and any(r["side"] == side and r["what"] == "purchase" and not r["opened"]
+                               and r["ff"] == st.firefight and r["step"] == "2.3"
+                               for r in st.pbem["seals"].values())
+
+
 def _unrevealed(st, side: str, whats=None, ff=None):
     return [(c, r) for c, r in st.pbem["seals"].items()
             if r["side"] == side and (whats is None or r["what"] in whats)
@@ -411,6 +421,37 @@ def check_owed(st, cmd: dict) -> None:
 
 _POINT_WHAT = {"2.4": "purchases' Attack Option (2.4 announces it)", "2.6": "purchases (2.3; setup shows them)",
                "3.44": "promotion dr and hardening (3.44)", "end": "secrets (the CG has ended)"}
+
+
+UNIT_KEYS = ("unit", "item", "leader", "vehicle")  # the keys of a command that name one unit
+UNITS_KEYS = ("units", "lost")  # ... and a list of them
+
+
+def check_unseen_units(st, cmd: dict) -> None:
+    """Refused (exit 3) where a command outside the secret steps names a unit of its side's purchase still
+    sealed in the other copy (ruling R47: revealed at 2.6; bought for an Idle Firefight, not yet): the other
+    copy could not check it, and would refuse the bundle for good. Revision switch sealed_views_agree."""
+    from cg import revision
+
+    by = cmd.get("by")
+    if not sealing(st) or st.step in SECRET_STEPS or by not in ("axis", "allied") or \
+            not revision.on(st, "sealed_views_agree"):
+        return
+    named = [cmd.get(k) for k in UNIT_KEYS] + [u for k in UNITS_KEYS for u in (cmd.get(k) or ())]
+    named = {str(u).strip().casefold() for u in named if isinstance(u, str) and u.strip()}
+    if not named:
+        return
+    for c, rec in _unrevealed(st, by, ("purchase",)):
+        opening = opening_of(c, rec)
+        for etype, payload in (opening or {}).get("events", ()):
+            refs = list(payload.get("units") or ()) if etype == "rg_bought" else \
+                [payload["unit"]] if etype == "leader_rolled" and payload.get("unit") else []
+            for ref in refs:
+                uid = ref["id"] if isinstance(ref, dict) else ref[0]
+                if uid.casefold() in named:
+                    raise Refused(f"{uid} belongs to {by}'s purchase still sealed in the other copy (ruling R47: "
+                                  "revealed at the next 2.6): the other copy could not check this command",
+                                  "pbem", st.step)
 
 
 def pending_items(st) -> list[dict]:

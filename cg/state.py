@@ -391,8 +391,10 @@ SETTLED = ("eliminated", "evacuated", "captured")
 
 def settled(u, firefight: int) -> bool:
     """A unit out of play since an earlier firefight: it never changes again (the snapshot's cold part,
-    cg/snapshot.py; the units active_units walks)."""
-    return u.status in SETTLED and u.eliminated_in is not None and u.eliminated_in < firefight
+    cg/snapshot.py; the units active_units walks). One that still bears its 3.2 redeployment mark is not
+    settled yet: leaving the next 2.5 takes the mark off (ruling R28) in every fold, a command's lazily
+    loaded state included, so it stays in the hot part until then (explorer finding 1)."""
+    return u.status in SETTLED and u.eliminated_in is not None and u.eliminated_in < firefight and not u.redeployed
 
 
 LEADER_RE = re.compile(r"^\d{1,2}[-+]\d$")

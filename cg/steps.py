@@ -10,8 +10,8 @@ import re
 
 import attrs
 
-from cg import revision
-from cg.rules import nearest_friendly_hex, redeployment_owed
+from cg import revision, seal
+from cg.rules import nearest_friendly_hex, redeployment_owed, repair_place_refusal
 from cg.state import SIDES, CampaignState, counter_morale
 from cg.victory import objectives_fulfilled
 
@@ -182,7 +182,8 @@ def pending(state: CampaignState) -> list[dict]:
         if "weather" not in state.done:
             owe("plcg weather", "2.2", "at-start weather")
     elif s == "2.3":
-        hidden = _sealed_2_3(state)
+        hidden = _sealed_2_3(state)  # rulings R72 and R47: the other side's secret, this view cannot open
+        hidden |= {side for side in SIDES if seal.unseen_purchases(state, side)}
         for p in _this_firefights(state):
             if p.side in hidden:
                 continue
@@ -259,6 +260,12 @@ def pending(state: CampaignState) -> list[dict]:
         for (side, item), kind in sorted(state.repairs_owed.items()):
             if f"repair:{side}:{item}" in state.done:  # failed this RePh: owed again next RePh (3.46)
                 continue
+            if kind == "immobilized" and revision.on(state, "immobilized_stays") and \
+                    repair_place_refusal(state, side, state.unit(item, side)):
+                continue  # ruling R48: not where it may be repaired: it stays Immobilized, owed next RePh
+            if kind in ("malfunction", "low_ammo") and revision.on(state, "immobilized_stays") and \
+                    getattr(state.unit(item, side), "isolated", False):
+                continue  # ruling R48: an Isolated possessor gets no repair (3.46): it stays malfunctioned
             owe(f"plcg repair {side} {item} --kind {kind}", "3.46", f"{side} repair dr for {item} ({kind})")
     elif s == "3.461":
         for u in state.units.values():

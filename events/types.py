@@ -386,6 +386,12 @@ class IsolatedMarked(Event):  # 3.25: units ending in an Isolated Location (Ammu
     units: tuple[SideUnit, ...]
 
 
+@event("units_stranded")
+class UnitsStranded(Event):  # 3.214 / 3.23: units that could not redeploy, eliminated (a vehicle: its wreck; R48)
+    units: tuple[SideUnit, ...]
+    rule: str
+
+
 @event("terrain_changed")
 class TerrainChanged(Event):  # 3.31 / CG5 (rubble, flame) and 3.52 clearance
     rule: str

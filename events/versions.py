@@ -35,6 +35,7 @@ VERSIONS: dict[str, int] = {
     "sealed": 1,
     "seals_revealed": 1,
     "isolated_marked": 1,
+    "units_stranded": 1,  # ruling R48 (rules revision 3)
     "leader_rolled": 1,
     "leaders_rolled": 1,
     "moves_first_rolled": 1,

@@ -71,6 +71,9 @@ def test_setups_are_one_table_per_side_not_a_line_per_unit(demo):
     placed = [r.payload for r in rows if r.type == "unit_set_up" and r.firefight == 1 and r.seq not in undone]
     assert placed
     for side, caption in (("axis", "Axis setup"), ("allied", "Allied setup")):
+        if not any(p["side"] == side for p in placed):  # the demo's Allies enter in firefight 1 (ruling R50)
+            assert caption not in tables
+            continue
         [table] = tables[caption]
         assert table[0] == ["Unit", "Counter", "Hex", "HIP", "Seq"]
         want = {p["unit"]: p["hex"] for p in placed if p["side"] == side}  # a unit's last setup stands

@@ -291,7 +291,7 @@ CASES = [
          match="cannot"),
     # a full disk and other OS errors
     Case("full disk", 2, ["next"], runner="full disk", match="full"),
-    Case("full disk: a step command", 2, ["setup", "allied", "{allied_unit}", "C4"], runner="full disk",
+    Case("full disk: a step command", 2, ["setup", "axis", "{axis_unit}", "M5"], runner="full disk",
          match="full"),
     Case("OS error: file size limit", 2, ["next"], runner="fsize", match="cannot"),
     Case("OS error: export into a missing directory", 2, ["export", "--format", "md", "-o", "{tmp}/no/aar.md"],

@@ -290,9 +290,10 @@ def test_end_turn_beyond_the_card_is_refused(tmp_path):
 
 def test_a_hex_without_its_board_is_bad_input(tmp_path):
     db = _new(tmp_path)
-    camp = Campaign.attach(db, plan={1: {"buy": [("allied", "I1")]}})
+    camp = Campaign.attach(db, plan={1: {"buy": [("allied", "I1", "on-map")]}})  # set up: not to enter (R50)
     camp.advance(1, "2.6")
-    unit = next(u.id for u in camp.state().units.values() if u.side == "allied" and u.kind == "squad")
+    unit = next(u.id for u in camp.state().units.values() if u.side == "allied" and u.kind == "squad"
+                and u.purchase.startswith("I1"))  # the OB given enters on turn 2: it sets up nowhere (R50)
     before = camp.state().seq
     code, _, err = _cli(str(db), "setup", "allied", unit, "E4")
     assert code == 2 and "no board number" in err and "24E4" in err

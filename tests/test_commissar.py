@@ -7,10 +7,10 @@ import json
 from conftest import Campaign, card_variant, cli_run, rows
 
 
-def at_2_3(tmp_path, commissar=True):
+def at_2_3(tmp_path, commissar=True, *new):
     card = card_variant(tmp_path, allied={"nationality": "russian"}, allied_rg={"I1": {"commissar": commissar}})
     db = tmp_path / "c.plcg"
-    assert cli_run(db, "new", "--card", card, "--seed", "k").code == 0, "new"
+    assert cli_run(db, "new", "--card", card, "--seed", "k", *new).code == 0, "new"
     c = Campaign.attach(db, plan={})
     c.advance(1, "2.3")
     assert cli_run(db, "buy", "allied", "I1").code == 0
@@ -18,7 +18,7 @@ def at_2_3(tmp_path, commissar=True):
 
 
 def test_a_commissar_for_a_starred_row(tmp_path):
-    c = at_2_3(tmp_path)
+    c = at_2_3(tmp_path, True, "--rules-revision", "2")  # revision 3 (ruling R49): tests/test_dead_ends.py
     before = rows(c.path)
     r = cli_run(c.path, "leader", "allied", "I1", "--commissar", "--dice", "1,1")  # row <4: no star
     assert r.code == 3 and "2.361" in r.err

@@ -110,7 +110,7 @@ def test_the_demo_map_through_the_cli_draws_the_cards_water_and_buildings_and_wo
     path = str(tmp_path / "m.plcg")
     c = Campaign(path)
     c.advance(1, "2.3")
-    c.run("buy", side="axis", rg="I1", mode="entry")
+    c.run("buy", side="axis", rg="I1", mode="on-map")  # set up below: not bought to enter (ruling R50)
     c.run("buy", side="axis", rg="F1", mode="entry")
     c.run("fortify", side="axis", kind="ap_mine", hex="M6", factors=3)
     c.advance(1, "2.6")

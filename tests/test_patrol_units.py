@@ -6,7 +6,7 @@ import json
 
 from conftest import Campaign, cli_run, rows
 
-PLAN = {1: {"buy": [("axis", "I1"), ("allied", "I1")], "patrols": [("axis", 1)]}}
+PLAN = {1: {"buy": [("axis", "I1", "on-map"), ("allied", "I1")], "patrols": [("axis", 1)]}}  # set up: R50
 
 
 def at_2_7(tmp_path, revision=None):

@@ -37,6 +37,7 @@ def test_2_33_a_reserve_rgs_leader_keeps_its_7_hexes(tmp_path):
     i3 = next(p for p in st.purchases.values() if p.rg == "I3")
     leader = next(u for u in st.units.values() if u.purchase == i3.id and u.kind == "leader")
     assert leader.status == "available"  # a leader DR's leader: not marked In Reserve by itself
+    assert cli_run(c.path, "setup", "allied", "I1-1.1", "D3").code == 0  # the Defender sets up first (R51)
     before = rows(c.path)
     r = cli_run(c.path, "setup", "axis", leader.id, "L4")  # 3 hexes from the Allied-held I5
     assert r.code == 3 and "2.33" in r.err, r.err
@@ -107,9 +108,10 @@ def test_2_38_fortifications_inside_the_mlr_and_hip_only_when_bought(tmp_path):
 
 
 def test_2_5_option_a_defender_first_and_only_to_another_cthc(tmp_path):
-    plan = {1: {"buy": [("axis", "I1"), ("allied", "I1")]}, 2: {"attack": ["axis"]}}
+    plan = {1: {"buy": [("axis", "I1", "on-map"), ("allied", "I1", "on-map")]}, 2: {"attack": ["axis"]}}
     c = new(tmp_path, plan)
     c.advance(1, "2.6")
+    assert cli_run(c.path, "setup", "axis", "I1-1.2", "M5").code == 0  # the Axis sets up first (R51)
     assert cli_run(c.path, "setup", "allied", "I1-1.1", "D3").code == 0
     c.advance(1, "3.2")
     c.run("option", option="A")
@@ -137,7 +139,7 @@ def test_2_38_note_9_a_cave_complex_needs_four_caves(tmp_path):
 
 
 def test_2_6_the_side_setting_up_first_sets_up_before_the_other(tmp_path):
-    c = new(tmp_path, {1: {"buy": [("axis", "I1"), ("allied", "I1")]}})
+    c = new(tmp_path, {1: {"buy": [("axis", "I1", "on-map"), ("allied", "I1", "on-map")]}})
     c.advance(1, "2.6")
     assert c.state().ff.setup_first == "axis"  # the card's Initial ATTACKER is the Allies (ruling R2)
     assert cli_run(c.path, "setup", "axis", "I1-1.1", "M5").code == 0

@@ -140,7 +140,7 @@ def _writer(path: str, who: int, unit: str, hexes: list[str], start, out) -> Non
         landed, conflicts = [], 0
         start.wait(timeout=30)
         for hx in hexes:
-            cmd = {"name": "setup", "side": "allied", "unit": unit, "hex": hx}
+            cmd = {"name": "setup", "side": "axis", "unit": unit, "hex": hx}
             while True:
                 try:
                     stored = led.run(cmd)
@@ -164,12 +164,13 @@ def test_concurrent_writers_each_command_lands_whole_or_conflicts_with_nothing_w
     st = led.state()
     head = led.store.head()[0]
     led.close()
-    units = [u.id for u in st.units.values() if u.side == "allied" and u.kind == "squad"][:4]
+    units = [u.id for u in st.units.values() if u.side == "axis" and u.kind == "squad"][:4]
     assert len(units) == 4
     grid = st.grid()
     mc = st.map_control()  # rules revision 2: setup inside the friendly MLR (2.32)
-    hexes = [f"{c}{r}" for c in "ABCDEFGHIJKLMNOP" for r in range(1, 11)
-             if grid.valid(f"{c}{r}") and mc.situation(f"{c}{r}", "allied") == "friendly_mlr"][:50]
+    mlr = [f"{c}{r}" for c in "ABCDEFGHIJKLMNOP" for r in range(1, 11)
+           if grid.valid(f"{c}{r}") and mc.situation(f"{c}{r}", "axis") == "friendly_mlr"]
+    hexes = (mlr * 2)[:50]  # the Axis sets up first (ruling R51); its MLR holds 46 hexes: a few come twice
     assert len(hexes) == 50
     ctx = multiprocessing.get_context("fork")
     start, out = ctx.Barrier(4), ctx.Queue()
@@ -205,7 +206,7 @@ def test_a_write_conflict_exits_4_with_one_line_and_nothing_written(tmp_path, mo
     led = Ledger(db)
     st, head = led.state(), led.store.head()[0]
     led.close()
-    unit = next(u.id for u in st.units.values() if u.side == "allied" and u.kind == "squad")
+    unit = next(u.id for u in st.units.values() if u.side == "axis" and u.kind == "squad")
     real = cg.commands.decide_all  # what Ledger.run asks (decide, undo and play by email's confirm)
     raced = []
 
@@ -213,17 +214,17 @@ def test_a_write_conflict_exits_4_with_one_line_and_nothing_written(tmp_path, mo
         if not raced:
             raced.append(1)
             other = Ledger(db, write=True)
-            other.run({"name": "setup", "side": "allied", "unit": unit, "hex": "C3"})
+            other.run({"name": "setup", "side": "axis", "unit": unit, "hex": "L4"})
             other.close()
         return real(state, cmd, base_seq, history)
 
     monkeypatch.setattr(cg.commands, "decide_all", decide_after_another_writer)
-    r = invoke(["--db", db, "setup", "allied", unit, "D3"])
+    r = invoke(["--db", db, "setup", "axis", unit, "M4"])
     assert r.exit_code == 4, (r.exit_code, r.output, r.exception)
     assert r.stdout == "" and len(r.stderr.strip().splitlines()) == 1 and r.stderr.startswith("plcg: ")
     assert "again" in r.stderr
     rows = check_file(db)
-    assert len(rows) == head + 1 and rows[-1].payload["hex"] == "C3"
+    assert len(rows) == head + 1 and rows[-1].payload["hex"] == "L4"
 
 
 def test_a_writer_holding_the_lock_makes_the_real_command_exit_4_after_waiting(tmp_path):
@@ -254,9 +255,9 @@ def test_concurrent_plcg_processes_exit_0_or_4_and_the_log_holds_exactly_the_zer
     led = Ledger(db)
     st, head = led.state(), led.store.head()[0]
     led.close()
-    units = [u.id for u in st.units.values() if u.side == "allied" and u.kind == "squad"][:4]
-    jobs = [(u, hx) for u in units for hx in ("C4", "D4")]
-    procs = [subprocess.Popen([sys.executable, "cli.py", "--db", db, "setup", "allied", u, hx], cwd=ROOT,
+    units = [u.id for u in st.units.values() if u.side == "axis" and u.kind == "squad"][:4]
+    jobs = [(u, hx) for u in units for hx in ("L5", "M5")]
+    procs = [subprocess.Popen([sys.executable, "cli.py", "--db", db, "setup", "axis", u, hx], cwd=ROOT,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for u, hx in jobs]
     results = [(job, p.wait(timeout=60), p.stderr.read()) for job, p in zip(jobs, procs)]
     for p in procs:

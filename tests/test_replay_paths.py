@@ -22,7 +22,7 @@ def _plain(led):
 
 @pytest.fixture
 def played(campaign):
-    camp = campaign(plan={1: {"buy": [("axis", "I1")]}})
+    camp = campaign(plan={1: {"buy": [("axis", "I1", "on-map")]}})  # set up: not bought to enter (R50)
     camp.advance(1, "2.6")
     st = camp.state()
     unit = next(u for u in st.units.values() if u.side == "axis")

@@ -6,7 +6,7 @@ import json
 
 from conftest import Campaign, cli_run
 
-PLAN = {1: {"buy": [("axis", "I1"), ("allied", "I1")], "patrols": [("axis", 1)], "dice": {"leader": "3,4"}},
+PLAN = {1: {"buy": [("axis", "I1", "on-map"), ("allied", "I1", "on-map")], "patrols": [("axis", 1)], "dice": {"leader": "3,4"}},
         2: {"attack": ["allied"]}}
 
 

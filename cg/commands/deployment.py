@@ -6,7 +6,7 @@ from cg import drm as drms
 from cg import revision
 from cg import tables
 from events.errors import BadInput, Refused
-from cg.rules import redeployment_owed, situation_of
+from cg.rules import enters_only, redeployment_owed, situation_of
 from cg.state import other
 from events import types as ev
 from cg.commands.base import at, command, given_dice, hex_arg, in_play, int_arg, roll, side_arg, unit_arg
@@ -96,6 +96,9 @@ def _redeploy(ctx, cmd):
                 raise Refused(f"{to} is not in the nearest {side} CTHC to {u.hex} (e.g. {example})", mine[0][2],
                               st.step)
     column = "vehicle" if u.kind == "vehicle" else "infantry"
+    before_roll = revision.on(st, "judged_before_roll") and revision.on(st, "redeployment_results")
+    if before_roll:  # ruling R49: --counter is judged before the dice, never by the result they give
+        _counter_before_roll(st, u, cmd.get("counter"))
     d = ctx.dice(given, 2)
     dl = drms.redeployment(st, side, u.hex, situation, hs_beyond=hs_beyond,
                            crosses_uncontrolled=bool(cmd.get("crosses_uncontrolled")), unit=u,
@@ -104,15 +107,51 @@ def _redeploy(ctx, cmd):
     result = r.outcome
     if result in ("remains", "remains_reduced") and situation in ("enemy_mlr", "isolated"):
         result = "eliminated"  # 3.214/3.215: failing to redeploy from the enemy MLR eliminates
-    change, reduced = _result_change(st, u, result, cmd.get("counter")) \
+    change, reduced = _result_change(st, u, result, cmd.get("counter"), strict=not before_roll) \
         if revision.on(st, "redeployment_results") else (None, False)
     return [ev.Redeployed(side=side, unit=u.id, frm=u.hex, to=to, situation=situation, roll=r, result=result,
                           change=change, reduced=reduced)]
 
 
-def _result_change(st, u, result: str, given) -> tuple[str | None, bool]:
+def _counters_needed(st, u) -> list[tuple[str, str | None]]:
+    """(what, the table's counter, or None where the table lacks it) for each counter a 3.21 result may ask of
+    the unit: its A19.13 replacement (Replaced; "" where there is no lower counter, note 2: Casualty Reduced)
+    and, for a squad, its half-squad (Reduced)."""
+    from cg import counters
+    from cg.commands.base import counter_table
+
+    if u.kind == "vehicle":
+        return []
+    nat, over = counter_table(st, u.side)
+    out = []
+    if u.kind in ("squad", "hs", "leader"):
+        c = counters.lookup(nat, u.name, over)
+        known = c is not None and (c.replaced is not None or (c.klass or "") in ("green", "conscript")
+                                   or u.name == "6+1")
+        out.append(("replacement", (counters.replacement(nat, u.name, over) or "") if known else None))
+    if u.kind == "squad":
+        out.append(("half-squad", counters.half_squad(nat, u.name, over)))
+    return out
+
+
+def _counter_before_roll(st, u, given) -> None:
+    """Ruling R49: `redeploy --counter` judged before the roll. Asked for (exit 2) where the table lacks a
+    counter some result would need; refused (exit 3) where the table has every one of them."""
+    given = (str(given).strip() or None) if given else None
+    needs = _counters_needed(st, u)
+    lacking = [what for what, to in needs if to is None]
+    if lacking and not given:
+        raise BadInput(f"{u.id} ({u.name}): the counter table has no {' or '.join(lacking)} for it, which a 3.21 "
+                       "result may need: give it with --counter COUNTER before the roll (rulings R34, R49)")
+    if given and needs and not lacking and given not in [to for _, to in needs if to]:
+        raise Refused(f"{u.id} ({u.name}): the counter table gives its {', '.join(f'{w} {to}' for w, to in needs)}; "
+                      f"--counter {given} is for counters the table lacks (rulings R34, R49)", "R34", st.step)
+
+
+def _result_change(st, u, result: str, given, strict: bool = True) -> tuple[str | None, bool]:
     """3.21 Replaced / Reduced on the unit (revision switch redeployment_results): the new counter from
-    the table (ruling R34), or the one given (--counter) where the table lacks it."""
+    the table (ruling R34), or the one given (--counter) where the table lacks it. strict: a given counter
+    the table contradicts is refused here, after the roll (before ruling R49)."""
     from cg import counters
     from cg.commands.base import counter_table
 
@@ -122,7 +161,7 @@ def _result_change(st, u, result: str, given) -> tuple[str | None, bool]:
     given = (str(given).strip() or None) if given else None
     if result == "redeploys_replaced" and u.kind in ("squad", "hs", "leader"):
         to = counters.replacement(nat, u.name, over)
-        if to is not None and given and given != to:
+        if to is not None and given and given != to and strict:
             raise Refused(f"{u.id} ({u.name}) is replaced by {to} by the counter table, not {given} (ruling R34: "
                           "--counter is for counters the table lacks)", "R34", st.step)
         to = to or given
@@ -159,6 +198,12 @@ def _ob_area(st, side: str, u, hx: str) -> None:
                       st.step)
 
 
+def _may_set_up(st, side: str) -> bool:
+    """Whether SIDE has a unit in play still to place that may set up on the map at 2.6 (ruling R51: one with no
+    hex yet, not an entering one, ruling R50; an OB given the card places has its hexes)."""
+    return any(u.hex is None and not enters_only(st, u) for u in st.side_units(side))
+
+
 @command("setup", "2.6")
 def _setup(ctx, cmd):
     side = side_arg(cmd)
@@ -178,9 +223,16 @@ def _setup(ctx, cmd):
         raise Refused(f"{u.id} stands in {u.hex}: under Option A units are left in place (3.34) and move by a 2.5 "
                       "redeployment only", "2.5", st.step)
     _ob_area(st, side, u, hx)
+    if first is not None and first != side and f"setup:{first}" not in st.done and \
+            revision.on(st, "setup_first_begins") and _may_set_up(st, first):  # ruling R51
+        raise Refused(f"{first} sets up first (2.41): {side} sets up once {first} has begun (plcg setup {first} UNIT "
+                      f"HEX; a unit given no hex is in its friendly MLR)", "2.6", st.step)
     mc = st.map_control()
     r2 = revision.on(st, "setup_limits")
     pur = st.purchase(u.purchase, side) if u.purchase else None
+    if enters_only(st, u):  # ruling R50
+        raise Refused(f"{u.id} belongs to {u.purchase}, which enters during the firefight (bought --mode entry, "
+                      "2.34, or an OB given that enters): it does not set up on the map", "2.34", st.step)
     reserve = u.status == "reserve" or (r2 and u.kind == "leader" and pur is not None and pur.mode == "reserve")
     if reserve and revision.on(st, "reserve_ends") and (pur is None or pur.firefight != st.firefight):
         reserve = False  # 2.33: kept off map, a Reserve unit "may be set up On Map normally" later

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 
-from cg import revision
+from cg import revision, seal
 from cg import tables
 from events.errors import BadInput, Refused
 from cg.state import SIDES, other
@@ -42,6 +42,10 @@ def _determine(ctx, cmd):
         if a[s]:
             return [ev.FirefightDetermined(type=f"{s}_assault", attacker=s, setup_first=other(s), move_first=s)]
     lost = []
+    if seal.sealing(st) and revision.on(st, "sealed_views_agree"):
+        # ruling R47: each side's patrols and Air Support are sealed in the other's copy; the shared record
+        # names none of them (each copy folds the loss of what it holds)
+        return [ev.FirefightDetermined(type="idle", attacker=None, setup_first=None, move_first=None, lost=())]
     for s in SIDES:
         if st.sides[s].patrols:
             lost.append(f"{s}: {st.sides[s].patrols} patrol(s)")

@@ -83,6 +83,7 @@ def _patrol(ctx, cmd):
                     raise Refused(f"{u.id} in {u.hex} is not a unit of the {side} MLR within 10 hexes of {hx}", "2.72",
                                   st.step)
         dl = drms.patrol_from_units(st, side, kind, units, leader, hx, _typed(cmd))
+        _half_squads_before_roll(st, side, units, cmd.get("counter"))
         r = roll(ctx.dice(given, 2), dl, tables.patrol_detection)
         selection, losses = _strike(ctx, st, side, [leader, *units], r.outcome, cmd.get("counter"))
         return [ev.PatrolResolved(side=side, patrol=n, kind=kind, units=tuple(u.id for u in units),
@@ -126,6 +127,21 @@ def _typed(cmd: dict) -> dict:
     """The DRM flags the player typed (None: not given), for drm.patrol_from_units to check."""
     return {k: (None if cmd.get(k) is None else int_arg(cmd, k, -6 if k == "leadership" else 0, 6 if k == "leadership"
                                                            else None)) for k in TYPED}
+
+
+def _half_squads_before_roll(st, side: str, units: list, counter) -> None:
+    """Ruling R49: where a Reduced result could strike a squad the counter table has no half-squad for, the
+    counter is asked for before the dice are rolled (exit 2), never after them."""
+    from cg import counters
+    from cg.commands.base import counter_table
+
+    if counter or not revision.on(st, "judged_before_roll"):
+        return
+    nat, over = counter_table(st, side)
+    lacking = [u for u in units if u.kind == "squad" and not counters.half_squad(nat, u.name, over)]
+    if lacking:
+        raise BadInput(f"{lacking[0].id} ({nat} {lacking[0].name}) has no half-squad in the counter table, which a "
+                       "Reduced result may need: give it with --counter COUNTER before the roll (rulings R34, R49)")
 
 
 def _strike(ctx, st, side: str, patrol: list, outcome: str, counter) -> tuple[tuple, tuple]:
@@ -188,6 +204,7 @@ def _patrol_return(ctx, cmd):
         dl = drms.patrol_from_units(st, side, info["kind"], members, leader, info["hex"], _typed(cmd), returning=True,
                                     attacked=bool(cmd.get("attacked")), pinned=bool(cmd.get("pinned")),
                                     broken=bool(cmd.get("broken")))
+        _half_squads_before_roll(st, side, members, cmd.get("counter"))
         r = roll(ctx.dice(given, 2), dl, tables.patrol_return)
         alive = [u for u in units if u.status in ("available", "on_map", "reserve")]
         struck = r.outcome if r.outcome in ("kia", "reduced", "captured") else ""

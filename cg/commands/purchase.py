@@ -223,6 +223,9 @@ def _leader(ctx, cmd):
         rg = spec.group_by_id(p.rg)
         column = tables.leader_column(spec.nationality, rg.armor_leader)
         pid = p.id
+    before_roll = revision.on(st, "judged_before_roll")
+    if cmd.get("commissar") and before_roll:  # ruling R49: what the roll does not decide is judged before it
+        _commissar_allowed(st, side, pid, rg if pid else None, column)
     d = ctx.dice(given, 2)
     r = roll(d, drms.leader(st, side), lambda f: tables.leader(f, column))
     got = r.outcome
@@ -230,7 +233,11 @@ def _leader(ctx, cmd):
         got = tables.demote_2362(r.outcome, column, st.sides[side].leaders_taken.get(column, {}))
     if got != r.outcome:
         r = attrs.evolve(r, outcome=got, rolled=r.outcome)
-    if cmd.get("commissar"):
+    if cmd.get("commissar") and before_roll:
+        if r.row in tables.COMMISSAR_ROWS and got is not None:  # ruling R49: else the leader rolled stands
+            r = attrs.evolve(r, outcome=COMMISSARS[_morale(got)], rolled=got)
+            got = r.outcome
+    elif cmd.get("commissar"):
         r = attrs.evolve(r, outcome=_commissar(st, side, pid, rg if pid else None, column, r, got), rolled=got)
         got = r.outcome
     unit = None
@@ -263,18 +270,27 @@ def _placed_with_mmc(st: CampaignState, side: str, hx: str) -> None:
 COMMISSARS = {8: "8+1", 9: "9-0", 10: "10-0"}  # A25.22 Commissar counters by morale (ruling R40)
 
 
-def _commissar(st: CampaignState, side: str, pid, rg, column: str, r, got) -> str:
-    """2.361 * (A25.22): a Russian side may take a Commissar for the leader its DR gives, on the rows so
-    marked and where the card's RG allows it (`commissar = true`): the Commissar of that leader's morale
-    (ruling R40)."""
+def _commissar_allowed(st: CampaignState, side: str, pid, rg, column: str) -> None:
+    """2.361 * (A25.22): only a Russian side, only where the card's RG says `commissar = true` (ruling R40)."""
     if st.card.sides[side].nationality.lower() != "russian" or column != "general":
         raise Refused("only a Russian side takes a Commissar (2.361 *, A25.22)", "2.361", st.step)
     if rg is None or not getattr(rg, "commissar", False):
         raise Refused(f"the CG Card does not allow a Commissar for {pid or 'a generated leader'} "
                       "(RG key commissar)", "2.361", st.step)
+
+
+def _morale(leader: str) -> int:
+    return int(leader.split("-")[0].split("+")[0])
+
+
+def _commissar(st: CampaignState, side: str, pid, rg, column: str, r, got) -> str:
+    """2.361 * (A25.22): a Russian side may take a Commissar for the leader its DR gives, on the rows so
+    marked and where the card's RG allows it (`commissar = true`): the Commissar of that leader's morale
+    (ruling R40). Before ruling R49 (rules revision 3) a roll off the * rows was refused after it was made."""
+    _commissar_allowed(st, side, pid, rg, column)
     if r.row not in tables.COMMISSAR_ROWS or got is None:
         raise Refused(f"row {r.row} of the 2.361 table has no * : no Commissar on it", "2.361", st.step)
-    return COMMISSARS[int(got.split("-")[0].split("+")[0])]
+    return COMMISSARS[_morale(got)]
 
 
 FORT_KEYS = ("capacity", "factors", "unit", "hexsides", "locations", "ca", "nca")

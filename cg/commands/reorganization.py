@@ -13,7 +13,7 @@ from events import types as ev
 from events.roll import Drm
 from cg.commands.base import (at, card_quality, command, given_dice, int_arg, leader_slots, roll, side_arg,
                               unit_any_case, unit_arg)
-from cg.rules import REPAIRABLE
+from cg.rules import REPAIRABLE, repair_place_refusal
 from cg.steps import disease_owed
 from cg.units import is_mmc
 
@@ -284,11 +284,9 @@ def _repair_limits(st, side: str, item: str, unit, kind: str, drm_v: int) -> Non
     if kind == "immobilized":
         if unit is None or unit.kind != "vehicle":
             raise Refused(f"{item} is not a vehicle: only a vehicle is Immobilized", "3.46", st.step)
-        if unit.hex:
-            mc = st.map_control()
-            if mc.situation(unit.hex, side) != "friendly_mlr" or mc.adjacent_to_enemy_cthc(unit.hex, side):
-                raise Refused(f"{unit.id} in {unit.hex} is not in a friendly MLR clear of enemy CTHCs: an Immobilized "
-                              "vehicle is repaired only there", "3.46", st.step)
+        why = repair_place_refusal(st, side, unit)
+        if why:
+            raise Refused(why, "3.46", st.step)
 
 
 @command("recall", "3.461")

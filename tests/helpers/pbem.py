@@ -20,7 +20,8 @@ OTHER = {"axis": "allied", "allied": "axis"}
 
 
 class Game:
-    def __init__(self, tmp: Path, policy: str = "two-party", seed: str = "pbem", sealed: bool = True):
+    def __init__(self, tmp: Path, policy: str = "two-party", seed: str = "pbem", sealed: bool = True,
+                 card: str = "sample"):
         self.tmp = Path(tmp)
         self.key = {s: str(self.tmp / f"{s}.key") for s in OTHER}
         self.pub = {}
@@ -29,7 +30,7 @@ class Game:
             assert r.code == 0, r.err
             self.pub[s] = r.out.strip()
         self.db = {s: str(self.tmp / f"{s}.plcg") for s in OTHER}
-        args = ["new", "--card", "sample", "--seed", seed, "--axis-key", self.pub["axis"],
+        args = ["new", "--card", card, "--seed", seed, "--axis-key", self.pub["axis"],
                 "--allied-key", self.pub["allied"]]
         args += ["--dice-policy", policy or "any"]  # None: the roller's own dice (a keyed campaign's default is two-party)
         if not sealed:  # open rosters: the tests that read the two-party dice and purchases in the clear

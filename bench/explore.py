@@ -1,0 +1,55 @@
+"""The explorer at a chosen size (tests/test_explorer.py, issue 23): its wall and CPU time, and what it played.
+
+    python -m bench.explore              # PLCG_EXPLORE=big: several walks per shipped card, single copy and by email
+    python -m bench.explore --size ci    # the size CI runs
+
+It runs pytest on tests/test_explorer.py in a child process (the walks draw fresh seeds each run) and reports
+the child's wall time, its CPU time (user + system), the walks and the commands they played, refused and undone.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run(size: str) -> dict:
+    with tempfile.TemporaryDirectory() as d:
+        stats = Path(d) / "stats.json"
+        env = {**os.environ, "PLCG_EXPLORE": size, "PLCG_EXPLORE_STATS": str(stats)}
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        t = time.perf_counter()
+        proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                               "tests/test_explorer.py"], cwd=ROOT, env=env, capture_output=True, text=True)
+        wall = time.perf_counter() - t
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        played = json.loads(stats.read_text()) if stats.exists() else {}
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return {"size": size, "exit": proc.returncode, "wall_s": round(wall, 1), "cpu_s": round(cpu, 1), **played,
+            "tail": proc.stdout.strip().splitlines()[-1:] if proc.stdout.strip() else []}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description="the explorer (tests/test_explorer.py) at a size, timed")
+    ap.add_argument("--size", choices=("ci", "big"), default="big")
+    ap.add_argument("--json", dest="json_out", help="also write the figures to this JSON file")
+    args = ap.parse_args(argv)
+    r = run(args.size)
+    print(f"explorer, size {r['size']}: {r.get('walks', 0)} campaigns played whole, {r.get('commands', 0)} commands "
+          f"({r.get('refused', 0)} refused, {r.get('undos', 0)} undos); wall {r['wall_s']} s, CPU {r['cpu_s']} s; "
+          f"pytest exit {r['exit']} {' '.join(r['tail'])}")
+    if args.json_out:
+        Path(args.json_out).write_text(json.dumps(r, indent=2))
+    return r["exit"]
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,362 @@
+"""Issue 23: the dead ends and free looks players met off the tested paths, each played through the
+command line where a player meets it (rulings R48-R51, rules revision 3)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import Campaign, cli_run
+
+
+def _status(path) -> dict:
+    r = cli_run(path, "status", "--json")
+    assert r.code == 0, r.err
+    return json.loads(r.out)
+
+
+def _oob(path, side: str) -> dict:
+    r = cli_run(path, "oob", side, "--json")
+    assert r.code == 0, r.err
+    return {u["unit"]: u for u in json.loads(r.out)}
+
+
+def _rows(path) -> bytes:
+    with open(path, "rb") as fh:
+        return fh.read()
+
+
+# ---- 1. an Immobilized AFV in Uncontrolled Terrain at 3.2 (ruling R48) --------------------------------------
+
+def _immobilized_at_3_2(workdir, *extra: str) -> str:
+    """Firefight 1 ended with the Allies' Sherman A1-1.1 Immobilized in G3 (Uncontrolled Terrain of the sample
+    card), then 3.2 with Redeployment Option A chosen."""
+    path = str(workdir / "immobilized.plcg")
+    c = Campaign(path, plan={1: {"buy": [("allied", "A1", "on-map")]}})
+    c.advance(1, "2.9")
+    c.close()
+    r = cli_run(path, "end", "--turn", "5", "--cvp-lost", "axis=2", "--cvp-lost", "allied=2",
+                "--position", "allied:A1-1.1=G3", "--repair", "allied:A1-1.1=immobilized", *extra)
+    assert r.code == 0, r.err
+    for _ in range(2):
+        assert cli_run(path, "next").code == 0
+    assert _status(path)["step"] == "3.2"
+    assert cli_run(path, "option", "A").code == 0
+    return path
+
+
+def test_an_immobilized_vehicle_alone_in_uncontrolled_terrain_owes_no_redeployment_and_is_wrecked(workdir):
+    path = _immobilized_at_3_2(workdir)
+    owed = [p["command"] for p in _status(path)["pending"]]
+    assert not any("A1-1.1" in c for c in owed), owed  # 3.211: it cannot move, so it owes no redeployment
+    r = cli_run(path, "next")
+    assert r.code == 0, r.err  # the RePh goes on
+    assert "3.23" in r.out and "A1-1.1" in r.out
+    assert _oob(path, "allied")["A1-1.1"]["status"] == "eliminated"  # 3.23: flipped to its wreck, CS NA
+    assert cli_run(path, "audit").code == 0
+
+
+def test_an_immobilized_vehicle_near_a_friendly_afv_stays_isolated_and_owes_no_repair_it_cannot_get(workdir):
+    path = _immobilized_at_3_2(workdir, "--position", "allied:A1-1.2=F2")
+    r = cli_run(path, "next")
+    assert r.code == 0, r.err
+    unit = _oob(path, "allied")["A1-1.1"]
+    assert unit["status"] == "on_map" and unit["hex"] == "G3" and "isolated" in unit["flags"]  # 3.216, within 3 of A1-1.2
+    for _ in range(30):  # the RePh runs to its end: 3.46 owes no repair the vehicle cannot get in G3
+        st = _status(path)
+        if st["firefight"] == 2:
+            break
+        for p in st["pending"]:
+            assert "A1-1.1" not in p["command"], p
+            assert p["runnable"], p
+            r = cli_run(path, *p["command"].split()[1:])
+            assert r.code == 0, (p, r.err)
+        r = cli_run(path, "next")
+        assert r.code == 0, r.err
+    assert _status(path)["firefight"] == 2
+
+
+# ---- 4 and 5. 2.6: what sets up, and who first (rulings R50, R51) ----------------------------------------------
+
+def _at_2_6(workdir) -> str:
+    """Firefight 1 of the sample card at 2.6 (the Axis, the Defender, sets up first): the Allies bought I1 to enter
+    (2.34: cheaper) and I3 on map, the Axis I1 on map."""
+    path = str(workdir / "setup.plcg")
+    c = Campaign(path, plan={1: {"buy": [("allied", "I1", "entry"), ("allied", "I3", "on-map"),
+                                         ("axis", "I1", "on-map")]}})
+    c.advance(1, "2.6")
+    assert c.state().ff.setup_first == "axis"
+    c.close()
+    return path
+
+
+def test_a_unit_bought_to_enter_does_not_set_up_on_the_map(workdir):
+    path = _at_2_6(workdir)
+    assert cli_run(path, "setup", "axis", "I1-1.1", "M4").code == 0
+    before = _rows(path)
+    r = cli_run(path, "setup", "allied", "I1-1.1", "C3")  # I1-1 was paid as entering (5 CP, not 6)
+    assert r.code == 3, r.out
+    assert "2.34" in r.err and "enter" in r.err and "2.6" in r.err
+    assert _rows(path) == before
+    assert cli_run(path, "setup", "allied", "I3-1.1", "C3").code == 0  # bought on map: it sets up
+
+
+def test_the_side_that_sets_up_second_cannot_begin_first_and_lock_the_first_side_out(workdir):
+    path = _at_2_6(workdir)
+    before = _rows(path)
+    r = cli_run(path, "setup", "allied", "I3-1.1", "C3")
+    assert r.code == 3, r.out
+    assert "axis sets up first" in r.err and "2.6" in r.err  # names who sets up first
+    assert _rows(path) == before
+    assert cli_run(path, "setup", "axis", "I1-1.1", "M4").code == 0  # the first side is not locked out
+    assert cli_run(path, "setup", "allied", "I3-1.1", "C3").code == 0
+    assert cli_run(path, "next").code == 0
+
+
+# ---- 3. a refused command rolls no fresh dice (ruling R49) ----------------------------------------------------
+
+def _os_dice(monkeypatch, values):
+    """The ledger's OS dice (ruling R31) made to show `values`; the list of rolls asked for."""
+    import cg.dice
+
+    asked = []
+
+    def fake(count):
+        asked.append(count)
+        return tuple(values[:count])
+
+    monkeypatch.setattr(cg.dice, "os_dice", fake)
+    return asked
+
+
+def _russian_at_2_3(workdir, variant, commissar=True) -> str:
+    card = variant(allied={"nationality": "russian"}, allied_rg={"I1": {"commissar": commissar}})
+    path = str(workdir / "commissar.plcg")
+    assert cli_run(path, "new", "--card", card).code == 0  # no --seed: the ledger's OS dice
+    c = Campaign.attach(path, plan={})
+    c.advance(1, "2.3")
+    c.close()
+    assert cli_run(path, "buy", "allied", "I1").code == 0
+    return path
+
+
+def test_a_commissar_asked_for_on_a_row_without_a_star_keeps_the_leader_rolled(workdir, variant, monkeypatch):
+    path = _russian_at_2_3(workdir, variant)
+    asked = _os_dice(monkeypatch, [1, 1])  # row <4: no * on it
+    r = cli_run(path, "leader", "allied", "I1", "--commissar", "--json")
+    assert r.code == 0, r.err  # no refusal after the roll: the dice it saw are spent
+    roll = json.loads(r.out)[0]["roll"]
+    assert roll["dice"] == [1, 1] and roll["source"] == "ledger" and roll["row"] not in ("5-6", "7-8")
+    assert asked == [2]
+    r = cli_run(path, "leader", "allied", "I1", "--commissar")  # owes no more leader DR: refused, no dice
+    assert r.code == 3 and asked == [2]
+    assert cli_run(path, "audit").code == 0
+
+
+def test_a_commissar_on_a_starred_row_still_replaces_the_leader(workdir, variant, monkeypatch):
+    path = _russian_at_2_3(workdir, variant)
+    _os_dice(monkeypatch, [3, 4])
+    r = cli_run(path, "leader", "allied", "I1", "--commissar", "--json")
+    assert r.code == 0, r.err
+    roll = json.loads(r.out)[0]["roll"]
+    assert roll["row"] in ("5-6", "7-8") and roll["outcome"] in ("8+1", "9-0", "10-0") and roll["rolled"]
+
+
+def test_a_commissar_the_card_refuses_is_refused_before_any_die_is_rolled(workdir, variant, monkeypatch):
+    path = _russian_at_2_3(workdir, variant, commissar=False)
+    asked = _os_dice(monkeypatch, [3, 4])
+    before = _rows(path)
+    r = cli_run(path, "leader", "allied", "I1", "--commissar")
+    assert r.code == 3 and "commissar" in r.err.lower()
+    assert asked == [] and _rows(path) == before
+
+
+# ---- 2. play by email on the shipped bridgehead card, sealed secrets on (ruling R47) -------------------------
+
+def test_bridgehead_by_email_with_sealed_secrets_passes_the_sealed_leader_dr_of_its_ob_given(workdir):
+    from helpers.pbem import Game
+
+    g = Game(workdir, card="bridgehead")  # two-party dice, secrets sealed (the default)
+    g.play_to(1, "2.7")  # 2.3: the Allies' OB given owes a leader DR, sealed in the Axis copy
+    g.send(g.holder)
+    for side in ("axis", "allied"):
+        assert g.cli(side, "audit").code == 0
+    r = cli_run(g.db["axis"], "audit", "--against", g.db["allied"])
+    assert r.code == 0, r.out + r.err
+    st = g.state("axis")  # the Axis view, after the 2.6 reveal: the OB given's leader DR made, and seen
+    ob = next(p for p in st.purchases.values() if p.id == "OB1-allied")
+    assert ob.leader_owed == 0
+
+
+# ---- what the explorer found (tests/test_explorer.py): each a plain regression test ----------------------------
+
+def test_a_unit_lost_after_its_3_2_redeployment_folds_the_same_from_the_snapshot_as_from_the_log(workdir, monkeypatch):
+    """Explorer, bridgehead: a unit that redeployed at 3.2 and was lost later in the RePh keeps its redeployment
+    mark while it settles into the snapshot's cold part; leaving the next 2.5 took the mark off every unit of a
+    state folded from the log, but not off the settled units of a command's state loaded from the snapshot."""
+    from cg.ledger import Ledger
+    from projections.digest import canonical_state
+
+    path = str(workdir / "settled.plcg")
+    c = Campaign(path, plan={1: {"buy": [("allied", "I1", "on-map")]}, 2: {"attack": ["allied"]}})
+    c.advance(1, "2.9")
+    c.run("end", turn=5, cvp_lost={"axis": 2, "allied": 2}, position=["allied:I1-1.1=G3"])
+    c.advance(1, "3.2")
+    c.run("option", option="A")
+    c.run("redeploy", side="allied", unit="I1-1.1", to="F2", dice="1,1")
+    c.advance(1, "3.3")
+    c.run("casualties", side="allied", cvp=2, lost=["I1-1.1"])
+    c.advance(2, "2.5")
+    c.close()
+    assert cli_run(path, "replay").code == 0  # the snapshot: I1-1.1 settled, in its cold part
+    import cg.ledger
+
+    monkeypatch.setattr(cg.ledger, "SNAPSHOT_EVERY", 1)  # the next command writes the snapshot again
+    assert cli_run(path, "next").code == 0  # a command's state: loaded from the snapshot, the cold part left
+    led = Ledger(path)
+    try:
+        assert canonical_state(led.state()) == canonical_state(led.state(use_snapshot=False))
+    finally:
+        led.close()
+
+
+def test_units_of_a_side_left_without_a_cthc_owe_no_redeployment_they_cannot_make(workdir):
+    """Explorer, kolkhoz: `end --control` gave every Strategic Terrain hex of a side to the enemy; its units out
+    of its MLR were owed a 3.2 redeployment to a friendly CTHC that no longer existed, and `next` refused for
+    good (ruling R48: 3.214 eliminates them in the enemy MLR, 3.216 leaves them Isolated elsewhere)."""
+    path = str(workdir / "nocthc.plcg")
+    c = Campaign(path, plan={1: {"buy": [("allied", "I1", "on-map")]}})
+    c.advance(1, "2.9")
+    c.close()
+    r = cli_run(path, "end", "--turn", "5", "--cvp-lost", "axis=2", "--cvp-lost", "allied=9",
+                "--control", "axis=C3", "--control", "axis=D3", "--control", "axis=E8",
+                "--position", "allied:I1-1.1=G3", "--position", "allied:I1-1.2=K5")
+    assert r.code == 0, r.err
+    for _ in range(2):
+        assert cli_run(path, "next").code == 0
+    assert cli_run(path, "option", "A").code == 0
+    assert not [p for p in _status(path)["pending"] if "redeploy" in p["command"]]
+    r = cli_run(path, "next")
+    assert r.code == 0, r.err
+    oob = _oob(path, "allied")
+    for unit in ("I1-1.1", "I1-1.2"):
+        assert oob[unit]["status"] == "eliminated" or "isolated" in oob[unit]["flags"], oob[unit]
+    assert cli_run(path, "audit").code == 0
+
+
+def test_by_email_an_idle_firefight_with_a_sealed_patrol_is_determined_in_both_copies(workdir):
+    """Explorer, kolkhoz by email: the Allies bought a patrol (sealed) for a firefight nobody attacked in; the
+    2.41 determination named the patrols the Idle Firefight loses (ruling R11) as the proposing copy saw them,
+    and the other copy, which cannot see the sealed patrol, refused the bundle for good."""
+    from helpers.pbem import Game
+
+    g = Game(workdir)  # the sample card, two-party dice, secrets sealed
+    g.play_to(2, "2.3")
+    g.do("allied", "patrols", "allied", "1")
+    g.play_to(2, "2.4")
+    from cg import seal
+
+    for side in ("axis", "allied"):  # 2.4: a side with sealed purchases reveals its (no) Attack Option
+        g.send(g.holder)
+        if seal.owed(g.state(side), side):
+            g.do(side, "reveal")
+    g.do("axis", "determine")  # Idle (no Attack Option bought): the Axis proposes, the Allies confirm
+    g.play_to(2, "3.41")
+    g.send(g.holder)
+    r = cli_run(g.db["axis"], "audit", "--against", g.db["allied"])
+    assert r.code == 0, r.out + r.err
+
+
+def test_by_email_a_unit_still_sealed_in_the_other_copy_is_named_by_no_command_until_its_reveal(workdir):
+    """Explorer, kolkhoz by email: the Allies bought an RG for an Idle Firefight (sealed: no 2.6 reveals it until the
+    next firefight) and asked a 3.46 repair dr for one of its weapons; the Axis copy, which knows no such unit,
+    refused the bundle for good (ruling R47: the command waits for the reveal)."""
+    from helpers.pbem import Game
+
+    g = Game(workdir)
+    g.play_to(2, "2.3")
+    g.do("allied", "buy", "allied", "I1")
+    g.play_to(2, "3.46")  # Idle: 3.41, 3.46 (ruling R11)
+    sw = next(u.id for u in g.state("allied").units.values() if u.side == "allied" and u.kind == "sw")
+    g.send(g.holder)
+    before = Path(g.db["allied"]).read_bytes()
+    r = g.cli("allied", "repair", "allied", sw, "--kind", "malfunction")
+    assert r.code == 3 and "sealed" in r.err and "R47" in r.err, r.out + r.err
+    assert Path(g.db["allied"]).read_bytes() == before
+    g.play_to(3, "2.3")
+    g.send(g.holder)
+    assert cli_run(g.db["axis"], "audit", "--against", g.db["allied"]).code == 0
+
+
+def test_a_redeployment_asks_for_the_counter_the_table_lacks_before_its_roll(workdir, monkeypatch):
+    """Ruling R49: the counter a Replaced result would need (ruling R34) is asked for before the DR, never after
+    the dice were seen (an American 3-3-7 HS has no replacement in the counter table)."""
+    path = str(workdir / "counter.plcg")
+    c = Campaign(path, seed=None, plan={1: {"buy": [("allied", "HW1", "on-map")]}})  # the ledger's OS dice
+    c.advance(1, "2.9")
+    hs = next(u for u in c.state().units.values() if u.side == "allied" and u.name.startswith("3-3-7"))
+    c.run("end", turn=5, cvp_lost={"axis": 2, "allied": 2}, position=[f"allied:{hs.id}=G3"])
+    c.advance(1, "3.2")
+    c.run("option", option="A")
+    c.close()
+    asked = _os_dice(monkeypatch, [1, 2])  # a DR of 3: redeploys, no counter needed by the result
+    before = _rows(path)
+    r = cli_run(path, "redeploy", "allied", hs.id, "--to", "F2")
+    assert r.code == 2 and "--counter" in r.err and "before the roll" in r.err, r.out + r.err
+    assert asked == [] and _rows(path) == before
+    r = cli_run(path, "redeploy", "allied", hs.id, "--to", "F2", "--counter", "3-3-6 HS")
+    assert r.code == 0, r.err
+    assert asked == [2]
+
+
+# the explorer's walk (bridgehead, seed 2003), shrunk: the ledger's dice as each command recorded them
+ISOLATED_SW = [
+    {"name": "weather"},
+    {"name": "next"},
+    {"name": "buy", "side": "allied", "rg": "I1", "mode": "on-map"},
+    {"name": "patrols", "side": "axis", "count": 1},
+    {"name": "leader", "side": "allied", "rg": "OB1-allied", "dice": [[1, 3]]},
+    {"name": "leader", "side": "allied", "rg": "I1-1", "dice": [[3, 5]]},
+    {"name": "next"},
+    {"name": "determine"},
+    {"name": "next"},
+    {"name": "next"},
+    {"name": "patrol", "side": "axis", "give_up": "not sent (explorer)"},
+    {"name": "next"},
+    {"name": "next"},
+    {"name": "end", "turn": 7, "cvp_lost": {"axis": 2, "allied": 11}, "control": ["allied=23P6", "allied=23K4"], "lost": ["axis:OB1-axis.1"], "position": ["axis:OB1-axis.5=23B9", "axis:OB1-axis.3=23B5", "allied:OB1-allied.L1=24T5"], "repair": ["axis:OB1-axis.4=malfunction"], "replaced": ["allied:I1-1.3"]},
+    {"name": "next"},
+    {"name": "next"},
+    {"name": "option", "option": "B"},
+    {"name": "redeploy", "side": "axis", "unit": "OB1-axis.2", "to": "23O4", "dice": [[2, 3]]},
+    {"name": "redeploy", "side": "axis", "unit": "OB1-axis.4", "to": "23Q3", "dice": [[4, 3]]},
+    {"name": "redeploy", "side": "axis", "unit": "OB1-axis.5", "to": "23R4", "dice": [[4, 6]]},
+    {"name": "next"},
+    {"name": "next"},
+    {"name": "next"},
+    {"name": "next"},
+    {"name": "next"},
+    {"name": "promote", "side": "axis", "dice": [[3]]},
+    {"name": "promote", "side": "allied", "dice": [[5]]},
+    {"name": "next"},
+    {"name": "leaders", "side": "axis", "dice": [[5]]},
+    {"name": "leaders", "side": "allied", "dice": [[2]]},
+    {"name": "next"}
+]
+
+
+def test_a_weapon_held_by_an_isolated_unit_owes_no_repair_it_cannot_get(workdir):
+    """Explorer, bridgehead: an MMG flagged malfunctioned at 2.9 stayed in Uncontrolled Terrain at 3.2 (Isolated,
+    3.216); 3.46 owed its repair dr and `repair` refused it (no repair for an Isolated possessor): `next` refused
+    for good (ruling R48)."""
+    from test_explorer import Replay
+
+    r = Replay(str(workdir), "bridgehead")
+    for cmd in ISOLATED_SW:
+        r.run(cmd)
+    r.led.close()
+    st = _status(r.path)
+    assert st["step"] == "3.46"
+    assert not [p for p in st["pending"] if "OB1-axis.4" in p["command"]], st["pending"]
+    assert cli_run(r.path, "repair", "axis", "OB1-axis.4", "--kind", "malfunction").code == 3  # still none
+    r = cli_run(r.path, "next")
+    assert r.code == 0, r.err
