@@ -32,9 +32,16 @@ def run(size: str) -> dict:
         wall = time.perf_counter() - t
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         played = json.loads(stats.read_text()) if stats.exists() else {}
+    kept = None
+    if proc.returncode != 0:  # a failing walk prints the commands it played: keep them whole to make a test of
+        out = ROOT / "bench" / "out"
+        out.mkdir(parents=True, exist_ok=True)
+        kept = out / f"explore-failure-{time.strftime('%Y%m%d-%H%M%S')}.txt"
+        kept.write_text(proc.stdout + "\n" + proc.stderr)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return {"size": size, "exit": proc.returncode, "wall_s": round(wall, 1), "cpu_s": round(cpu, 1), **played,
-            "tail": proc.stdout.strip().splitlines()[-1:] if proc.stdout.strip() else []}
+            "tail": proc.stdout.strip().splitlines()[-1:] if proc.stdout.strip() else [],
+            "failure": None if kept is None else str(kept)}
 
 
 def main(argv=None) -> int:
@@ -46,6 +53,8 @@ def main(argv=None) -> int:
     print(f"explorer, size {r['size']}: {r.get('walks', 0)} campaigns played whole, {r.get('commands', 0)} commands "
           f"({r.get('refused', 0)} refused, {r.get('undos', 0)} undos); wall {r['wall_s']} s, CPU {r['cpu_s']} s; "
           f"pytest exit {r['exit']} {' '.join(r['tail'])}")
+    if r["failure"]:
+        print(f"the failing walks' commands, whole: {r['failure']}")
     if args.json_out:
         Path(args.json_out).write_text(json.dumps(r, indent=2))
     return r["exit"]

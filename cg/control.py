@@ -384,9 +384,10 @@ def _to_edge(grid: Grid, h: str, edge: str, blocked: set[str]) -> tuple[str, ...
     then the first landing hex in grid order; `_reach` fixes the hexes in between).
     """
     target = grid.edge_hex(h, edge)
-    line = tuple(grid.line(h, target))
-    if not any(x in blocked for x in line):
-        return line
+    if target in grid.edge(edge):  # a half hex's row may end short of the edge (a row 0): then step 5b's search
+        line = tuple(grid.line(h, target))
+        if not any(x in blocked for x in line):
+            return line
     seen = _reach(grid, frozenset({h}), blocked)
     hits = [(seen[x][0], grid.index(x), x) for x in grid.edge(edge) if x in seen]
     if not hits:

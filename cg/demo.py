@@ -9,6 +9,7 @@ from cg.rules import enters_only, nearest_friendly_hex
 from events.errors import BadInput
 from cg.steps import pending
 from cg.state import SIDES, other
+from cg.units import Kind
 
 # per firefight: purchases (side, rg, mode), attack options, patrols, fortifications
 SCRIPT = {
@@ -170,16 +171,16 @@ def _step_actions(st, run) -> None:
         spots = sc.get("spots", SPOTS)
         first = st.ff.setup_first or SIDES[0]
         for side in (first, other(first)):  # 2.41: the side that sets up first (ruling R51)
-            units = [u for u in st.units.values() if u.side == side and u.kind in ("squad", "leader")
+            units = [u for u in st.units.values() if u.side == side and u.kind in (Kind.SQUAD, Kind.LEADER)
                      and u.hex is None and not enters_only(st, u)][:5]  # ruling R50
             placed: dict = {}  # 2.37: a leader sets up with a MMC of its RG
             for u, hx in zip(units, spots[side]):
-                if u.kind == "leader":
+                if u.kind == Kind.LEADER:
                     if u.purchase not in placed:
                         continue  # no squad of its RG placed: it stays in its MLR
                     hx = placed[u.purchase]
                 run({"name": "setup", "side": side, "unit": u.id, "hex": hx})
-                if u.kind == "squad":
+                if u.kind == Kind.SQUAD:
                     placed.setdefault(u.purchase, hx)
 
 
@@ -195,7 +196,7 @@ def _may_go(st, u, target: str) -> bool:
     """2.72 (rules revision 2): a patrol's units come from the friendly MLR within 10 hexes of the mission hex."""
     from cg import revision
 
-    if not u.hex or not revision.on(st, "patrol_rules"):
+    if not u.hex or not revision.of(st).patrol_rules:
         return True
     return st.map_control().situation(u.hex, u.side) == "friendly_mlr" and st.grid().distance(u.hex, target) <= 10
 
@@ -205,10 +206,10 @@ def _may_lead(st, u) -> bool:
     from cg import counters, revision
     from cg.commands.base import counter_table
 
-    if not revision.on(st, "patrol_rules"):
+    if not revision.of(st).patrol_rules:
         return True
     nat, over = counter_table(st, u.side)
-    return counters.may_lead_patrol(nat, u.name, over, not revision.on(st, "leader_rank_from_card")) is not False
+    return counters.may_lead_patrol(nat, u.name, over, not revision.of(st).leader_rank_from_card) is not False
 
 
 def _missing_counter(st, u) -> str | None:
@@ -216,7 +217,7 @@ def _missing_counter(st, u) -> str | None:
     from cg import counters
     from cg.commands.base import counter_table
 
-    if u.kind not in ("squad", "hs"):
+    if u.kind not in (Kind.SQUAD, Kind.HALF_SQUAD):
         return None
     nat, over = counter_table(st, u.side)
     if counters.replacement(nat, u.name, over) is None and u.name in DEMO_REPLACED:
@@ -237,20 +238,20 @@ def _choice(st, o: dict) -> dict | None:
                "terrain": e["terrain"]}
         lost = []  # the demo's casualties: each side's last squad in play, the losing side's two
         for side in SIDES:
-            squads = [u for u in st.side_units(side) if u.kind == "squad"]
+            squads = [u for u in st.side_units(side) if u.kind == Kind.SQUAD]
             heavy = e["cvp"][side] >= 12
             lost += [f"{side}:{u.id}" for u in squads[-(2 if heavy else 1):]] if squads else []
         cmd["lost"] = lost
         if e.get("wounded"):
-            leaders = [u for u in st.units.values() if u.side == "allied" and u.kind == "leader"]
+            leaders = [u for u in st.units.values() if u.side == "allied" and u.kind == Kind.LEADER]
             if leaders:
                 cmd["wounded"] = [f"allied:{leaders[0].id}"]
         return cmd
     if c.startswith("plcg patrol "):
         side = c.split()[2]
         target = _script(st).get("patrol_hex", PATROL_HEX)[side]
-        squads = [u for u in st.side_units(side) if u.kind == "squad" and _may_go(st, u, target)]
-        leaders = [u for u in st.side_units(side) if u.kind == "leader" and not u.wounded and _may_lead(st, u)
+        squads = [u for u in st.side_units(side) if u.kind == Kind.SQUAD and _may_go(st, u, target)]
+        leaders = [u for u in st.side_units(side) if u.kind == Kind.LEADER and not u.wounded and _may_lead(st, u)
                    and _may_go(st, u, target)]
         if not squads or not leaders:
             return {"name": "patrol", "side": side, "give_up": "no leader free to lead it"}

@@ -8,6 +8,7 @@ from __future__ import annotations
 from cg import tables
 from cg.state import CampaignState, FirefightRecord, other
 from events.roll import Drm
+from cg.units import Kind, MMC, Status
 
 
 def _card(value: int, rule: str, reason: str) -> tuple[Drm, ...]:
@@ -169,12 +170,12 @@ def leadership(state: CampaignState, unit, typed, rule: str) -> tuple[Drm, ...]:
     from cg.counters import leader_modifier
     from events.errors import Refused
 
-    if not revision.on(state, "leadership_from_units"):
+    if not revision.of(state).leadership_from_units:
         return (Drm(rule, "leadership", typed),) if typed else ()
     if not unit.hex:
         return (Drm(rule, "leadership (typed: no hex recorded for the unit, ruling R33)", typed),) if typed else ()
     here = [(leader_modifier(u.name), u.id, u.name) for u in state.side_units(unit.side)
-            if u.kind == "leader" and u.hex == unit.hex and u is not unit and u.status != "reserve"
+            if u.kind == Kind.LEADER and u.hex == unit.hex and u is not unit and u.status != Status.RESERVE
             and leader_modifier(u.name) is not None]
     best = min(here) if here else None
     value = best[0] if best else 0
@@ -194,9 +195,9 @@ def redeployment(state: CampaignState, side: str, frm: str | None, situation: st
 
     out = []
     mc = state.map_control()
-    r2 = revision.on(state, "redeployment_isolated")
+    r2 = revision.of(state).redeployment_isolated
     isolated = situation == "isolated" or (r2 and unit is not None and unit.isolated)
-    r3 = revision.on(state, "isolated_drm")
+    r3 = revision.of(state).isolated_drm
     if isolated and frm is not None:
         d = _to_fmlr(state, mc, frm, side) if r3 else mc.distance_to_mlr(frm, side)
         far = d is None or (d >= 6 if r2 else d > 6)  # ruling R1: ">6" is 6 or more (revision 2)
@@ -245,7 +246,7 @@ def clearance(state: CampaignState, side: str, hex: str, item: str) -> tuple[Drm
         out.append(Drm("3.52", "in a water hex", 1))
     engineers = sum(
         1 for u in state.side_units(side)
-        if u.kind == "squad" and not u.isolated and _assault_engineer(state, u)
+        if u.kind == Kind.SQUAD and not u.isolated and _assault_engineer(state, u)
     )
     if engineers >= 3:
         out.append(Drm("3.52", f"{engineers} non-Isolated Assault Engineer squads", -1))
@@ -278,9 +279,9 @@ def patrol_from_units(state: CampaignState, side: str, kind: str, units: list, l
     from events.errors import Refused
 
     nat, over = counter_table(state, side)
-    mmc = [u for u in units if u.kind in ("squad", "hs", "crew")]
+    mmc = [u for u in units if u.kind in MMC]
     quality = [_quality(state, u) for u in mmc]
-    if revision.on(state, "patrol_quality"):  # ruling R55: the counter's class (ruling R34) as well as the RG's
+    if revision.of(state).patrol_quality:  # ruling R55: the counter's class (ruling R34) as well as the RG's
         klass = [getattr(counters.lookup(nat, u.name, over), "klass", None) for u in mmc]
         quality = [_class_for_patrol(q, k) for q, k in zip(quality, klass)]
     known = {
@@ -288,7 +289,7 @@ def patrol_from_units(state: CampaignState, side: str, kind: str, units: list, l
         "inexperienced": 1 if any(q in ("green", "conscript") for q in quality) else 0,
         "leadership": counters.leader_modifier(leader.name) or 0,
     }
-    pps = [counters.pp(nat, u.name, over) for u in units if u.kind == "sw"]
+    pps = [counters.pp(nat, u.name, over) for u in units if u.kind == Kind.SW]
     known["sw_pp"] = sum(pps) if all(p is not None for p in pps) else None
     enemy = [u for u in state.side_units("allied" if side == "axis" else "axis") if u.hex]
     if enemy:  # positions recorded: hexes adjacent to the mission hex holding enemy units (each)
@@ -313,7 +314,7 @@ def patrol_from_units(state: CampaignState, side: str, kind: str, units: list, l
     spec = state.card.firefight(state.firefight)
     pto = state.card.campaign.pto  # the card's theater (2.74 PTO DRMs)
     moon = bool(spec and spec.moon_drm)  # No Moon or Full Moon
-    hs_eq = sum(2 if u.kind == "squad" else 1 for u in mmc)  # ruling R26: HS equivalents, beyond one squad
+    hs_eq = sum(2 if u.kind == Kind.SQUAD else 1 for u in mmc)  # ruling R26: HS equivalents, beyond one squad
     dist = state.map_control().distance_to_mlr(mission_hex, side) or 0
     out = list(patrol(kind, elite=value["elite"], stealthy=value["stealthy"], inexperienced=value["inexperienced"],
                       lax=value["lax"], leadership=value["leadership"], enemy_adjacent=value["enemy_adjacent"],

@@ -16,6 +16,7 @@ from cg.items import MINES  # 3.52: all mines are one item (mines, ap_mine, at_m
 from cg.rules import winner_by_cvp
 from cg.state import (SIDES, CampaignState, FirefightRecord, Purchase, Unit, expand_units, loss_cvp,
                       terrain_changed, unit_kind)
+from cg.units import IN_PLAY, Kind, Status
 
 HANDLERS: dict[str, Callable] = {}
 
@@ -212,7 +213,7 @@ def _step_left(st, p):
         st.step = "end"
         st.ended = True
         return
-    if frm == "2.5" and revision.on(st, "one_redeployment"):
+    if frm == "2.5" and revision.of(st).one_redeployment:
         for u in st.units.values():  # ruling R28: the 3.2 redeployment mark lasts through 2.5
             u.redeployed = False
     if to == "2.1":
@@ -226,7 +227,7 @@ def _step_left(st, p):
         st.patrols_done = {"axis": set(), "allied": set()}
         st.patrols_to_return = {"axis": set(), "allied": set()}
         st.patrol_units = {}
-        if not (played and revision.on(st, "one_redeployment")):
+        if not (played and revision.of(st).one_redeployment):
             for u in st.units.values():
                 u.redeployed = False
         st.hardened_now = {"axis": [], "allied": []}
@@ -348,7 +349,7 @@ def _oba(st, p):
     pur = st.purchase(p["purchase"], p["side"])
     pur.oba = p["roll"]["outcome"]
     pur.oba_owed = False
-    if revision.on(st, "attack_oba_this_reph") and not st.sides[p["side"]].attack:
+    if revision.of(st).attack_oba_this_reph and not st.sides[p["side"]].attack:
         # ruling R14: read again with the -1 should the side buy the Attack Option in this 2.3
         st.done.add(f"oba-roll:{p['side']}:{p['roll']['final']}:{p['purchase']}")
 
@@ -449,10 +450,10 @@ def _option(st, p):
 def _redeployed(st, p):
     u = st.units[f"{p['side']}:{p['unit']}"]  # a unit in play (decide checked it): never in the settled part
     u.redeployed = True
-    if st.step == "2.5" and revision.on(st, "option_a_order"):
+    if st.step == "2.5" and revision.of(st).option_a_order:
         st.done.add(f"redeploy-2.5:{p['side']}")  # 2.5 Option A: the Defender goes first
     r = p["result"]
-    if p["situation"] != "friendly_mlr" and revision.on(st, "redeployment_results"):
+    if p["situation"] != "friendly_mlr" and revision.of(st).redeployment_results:
         u.hip = False  # 3.212-3.217: outside a friendly MLR HIP is lost, and concealment but in 3.215
         if p["situation"] != "isolated":
             u.concealed = False
@@ -460,7 +461,7 @@ def _redeployed(st, p):
         if p.get("reduced", False) or p["change"] == "eliminated":  # a loss, not an ELR replacement
             _reph_loss(st, u, p["change"])
         _unit_change(st, {"side": p["side"], "unit": p["unit"], "to": p["change"]}, p.get("reduced", False))
-        if u.status == "eliminated":
+        if u.status == Status.ELIMINATED:
             return
     if r in ("eliminated", "eliminated_cs_na"):
         _reph_loss(st, u, "eliminated")
@@ -478,13 +479,13 @@ def _redeployed(st, p):
 def _setup(st, p):
     # half of a long log: kept to the few operations it needs (a reserve unit stays In Reserve)
     u = st.units[f"{p['side']}:{p['unit']}"]  # a unit in play (decide checked it): never in the settled part
-    if revision.on(st, "setup_order"):
+    if revision.of(st).setup_order:
         st.done.add(f"setup:{p['side']}")  # 2.6: the side that sets up first goes before the other
-    if revision.on(st, "option_a_in_place"):
+    if revision.of(st).option_a_in_place:
         st.done.add(f"set:{p['side']}:{u.id}")  # set up this 2.6: no longer a unit left in place (3.34)
     u.hex = p["hex"]
     u.hip = p["hip"]
-    if u.status == "available":
+    if u.status == Status.AVAILABLE:
         u.status = "on_map"
     pur = st.purchases.get(f"{u.side}:{u.purchase}")  # None for a unit of no purchase
     if pur is not None:
@@ -497,7 +498,7 @@ def _patrol(st, p):
     st.patrols_done[side].add(p["patrol"])
     if p["returns"]:
         st.patrols_to_return[side].add(p["patrol"])
-    if p.get("losses") is not None and revision.on(st, "patrol_rules"):
+    if p.get("losses") is not None and revision.of(st).patrol_rules:
         st.patrol_units[f"{side}:{p['patrol']}"] = {"team": [p["leader"], *p["units"]], "kind": p["kind"],
                                                      "hex": p["mission_hex"]}
     _patrol_losses(st, p)
@@ -534,7 +535,7 @@ def _patrol_up(st, p):
 def _ended(st, p):
     ff = st.ff
     ff.turn, ff.winner, ff.winner_rule = p["turn"], p["winner"], p.get("winner_rule")
-    if revision.on(st, "ammunition_shortage"):  # 3.211: the Isolated mark's Ammunition Shortage lasted this firefight
+    if revision.of(st).ammunition_shortage:  # 3.211: the Isolated mark's Ammunition Shortage lasted this firefight
         for u in st.units.values():
             u.isolated = False
     for su in p.get("oba_used", ()):
@@ -572,11 +573,11 @@ def _ended(st, p):
     for r in p.get("repairs", ()):
         side, item = r["hex"].split(":", 1)
         st.repairs_owed[(side, item)] = r["item"]
-    if revision.on(st, "oba_air_expended"):
+    if revision.of(st).oba_air_expended:
         _expend(st, p)
-    if revision.on(st, "reserve_ends"):  # 2.33: In Reserve for its own firefight only
+    if revision.of(st).reserve_ends:  # 2.33: In Reserve for its own firefight only
         for u in st.units.values():
-            if u.status == "reserve":
+            if u.status == Status.RESERVE:
                 u.status = "on_map" if u.hex else "available"
     for pur in reversed(st.purchases.values()):  # made in firefight order: this one's come last
         if pur.firefight < st.firefight:
@@ -595,7 +596,7 @@ def _unit_change(st, c: dict, reduced: bool) -> None:
         u.wounded = True
     else:
         u.name = c["to"]
-        if reduced and u.kind == "squad":
+        if reduced and u.kind == Kind.SQUAD:
             u.kind = "hs"
 
 
@@ -603,7 +604,7 @@ def _unit_change(st, c: dict, reduced: bool) -> None:
 def _positioned(st, p):
     u = st.unit(p["unit"], p["side"])
     u.hex, u.hip, u.concealed, u.exited = p["hex"], p["hip"], p["concealed"], False
-    if u.status in ("available", "reserve"):
+    if u.status in (Status.AVAILABLE, Status.RESERVE):
         u.status = "on_map"
 
 
@@ -616,7 +617,7 @@ def _expend(st, p) -> None:
             continue
         for uid in pur.units:
             u = st.unit(uid, pur.side)
-            if u is not None and u.status in ("available", "on_map", "reserve"):
+            if u is not None and u.status in IN_PLAY:
                 u.status, u.eliminated_in = "expended", st.firefight
 
 
@@ -646,7 +647,7 @@ def _reph_loss(st, u, to: str) -> None:
     """3.11 "All RePh losses count for the previous firefight for all purposes" (revision 3, ruling R58): a
     loss the ledger decides in the RePh (3.17, 3.19, 3.21, 3.52) adds its CVP (ruling R39's values, taken
     before the counter changes) to the firefight's, and a winner decided by 1.31 is decided again."""
-    if not st.step.startswith("3.") or not revision.on(st, "reph_losses_cvp"):
+    if not st.step.startswith("3.") or not revision.of(st).reph_losses_cvp:
         return
     ff = st.ff
     ff.cvp_lost[u.side] += loss_cvp(u, to)
@@ -686,7 +687,7 @@ def _encircled(st, p):
         return
     # 3.17: a unit that passes keeps its Encircled marker (revision switch encircled_kept); revision 1
     # removed it, and the logs it wrote fold as they did
-    u.encircled = p["roll"]["outcome"] != "eliminated" and revision.on(st, "encircled_kept")
+    u.encircled = p["roll"]["outcome"] != "eliminated" and revision.of(st).encircled_kept
     if u.encircled:
         st.done.add(f"encircled:{u.side}:{u.id}")  # tested this RePh: owes no second 1TC
 
@@ -704,7 +705,7 @@ def _isolated(st, p):
     for su in p["units"]:
         u = st.unit(su["unit"], su["side"])
         u.isolated = True
-        if revision.on(st, "hip_in_place"):
+        if revision.of(st).hip_in_place:
             u.hip = False  # 3.212 b / 3.215: an Isolated unit loses any HIP, redeployed or not
 
 
@@ -735,7 +736,7 @@ def _evac(st, p):
     u = st.unit(p["leader"], p["side"])
     if p["roll"]["outcome"] == "evacuated":
         u.status, u.wounded = "evacuated", False
-        if revision.on(st, "leaders_lost_evacuated"):  # 3.45 counts it among the leaders lost
+        if revision.of(st).leaders_lost_evacuated:  # 3.45 counts it among the leaders lost
             u.eliminated_in = st.firefight
             st.ff.lost.append([p["side"], u.id])
     st.done.add(f"evacuate:{u.id}")
@@ -752,7 +753,7 @@ def _tvp(st, p):
 @on("disease_rolled")
 def _disease(st, p):
     st.done.add(f"disease:{p['side']}")
-    if revision.on(st, "disease_replacements"):  # 3.41: the squads struck, in HS equivalents, owed at 3.41
+    if revision.of(st).disease_replacements:  # 3.41: the squads struck, in HS equivalents, owed at 3.41
         st.done.add(f"disease-owed:{p['side']}:{2 * p['roll']['outcome']}")
 
 
@@ -762,7 +763,7 @@ def _disease_replaced(st, p):
     u = st.unit(c["unit"], side)
     owed = next(k for k in st.done if k.startswith(f"disease-owed:{side}:"))
     st.done.discard(owed)
-    left = int(owed.rsplit(":", 1)[1]) - (2 if u.kind == "squad" else 1)
+    left = int(owed.rsplit(":", 1)[1]) - (2 if u.kind == Kind.SQUAD else 1)
     st.done.add(f"disease-owed:{side}:{max(0, left)}")
     st.done.add(f"disease-replaced:{side}:{u.id}")
     _unit_change(st, c, False)
@@ -779,7 +780,7 @@ def _hardened(st, p):
     u = st.unit(p["unit"], p["side"])
     u.hardened += 1
     st.hardened_now[p["side"]].append(u.id)
-    if revision.on(st, "hardening_by_table"):  # the counter changes (ruling R34); 3.43 uses the Hero up
+    if revision.of(st).hardening_by_table:  # the counter changes (ruling R34); 3.43 uses the Hero up
         if p.get("to"):
             u.name = p["to"]
         if p.get("fanatic"):
@@ -798,7 +799,7 @@ def _leaders(st, p):
 @on("repair_rolled")
 def _repair(st, p):
     if p["roll"]["outcome"] == "failed" and p["kind"] in ("malfunction", "low_ammo") \
-            and revision.on(st, "repair_rules"):
+            and revision.of(st).repair_rules:
         st.done.add(f"repair:{p['side']}:{p['item']}")  # 3.46: still malfunctioned, tried again next RePh
         return
     st.repairs_owed.pop((p["side"], p["item"]), None)
@@ -838,10 +839,10 @@ def _clear(st, p):
     terrain_changed()
     items = st.terrain.get(hx, [])
     kinds = [it.split(":")[0] for it in items]
-    if p.get("casualty_reduction") and revision.on(st, "clearance_casualty_reduction"):
+    if p.get("casualty_reduction") and revision.of(st).clearance_casualty_reduction:
         st.done.add(f"cr-owed:{p['side']}:{hx}")  # 3.52 dagger: owed before 3.52 is left (plcg casualties)
     if p["roll"]["outcome"] == "eliminated":
-        if item == "rubble" and not revision.on(st, "clearance_rules"):
+        if item == "rubble" and not revision.of(st).clearance_rules:
             items.append("trailbreak")  # revision 1 read B24.71: a Trailbreak across the hex; the rubble stayed
             return  # (revision 2, ruling R38: PL's 3.52 table eliminates the rubble, below)
         for it in list(items):
@@ -860,9 +861,7 @@ def _clear(st, p):
 def _head_signed(st, p):
     st.pbem["signed"][p["side"]] = [p["seq"], p["hash"]]
     if st.pbem["requests"]:
-        from cg.revision import on as rev_on
-
-        if rev_on(st, "two_party_order"):  # ruling R67: signed over an answer it has not revealed: withheld
+        if revision.of(st).two_party_order:  # ruling R67: signed over an answer it has not revealed: withheld
             for r in st.pbem["requests"].values():
                 if r["side"] == p["side"] and r["answer"] is not None:
                     r["withheld"] = True

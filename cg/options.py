@@ -12,6 +12,7 @@ from cg import revision, tables
 from cg.items import CLEAR_ITEMS
 from cg.rules import REPAIRABLE, clearable
 from cg.state import SIDES, CampaignState
+from cg.units import PRESENT
 
 # the commands each step accepts without owing them (besides `next` and `concede`, always)
 _TERRAIN = ("rubble", "flame")  # 2.9 / 3.3: terrain the campaign keeps (CG5)
@@ -35,7 +36,7 @@ def options(state: CampaignState, has_command=lambda name: True) -> list[dict]:
             _purchase_options(state, side, may)
     elif s in ("2.5", "3.2"):
         for side in SIDES:
-            if any(u.status in ("on_map", "available") for u in state.side_units(side)):
+            if any(u.status in PRESENT for u in state.side_units(side)):
                 may(f"plcg redeploy {side} UNIT --to HEX", "2.5" if s == "2.5" else "3.21",
                     f"{side}: redeploy a unit (Redeployment Table 3.21; the DRM comes from the map)")
         if s == "3.2":
@@ -44,14 +45,14 @@ def options(state: CampaignState, has_command=lambda name: True) -> list[dict]:
         from cg import revision
 
         closed = state.ff.type == "dual" and state.ff.move_first is not None and \
-            revision.on(state, "moves_first_closes_setup")  # ruling R54: no setup after the moves-first dr
+            revision.of(state).moves_first_closes_setup  # ruling R54: no setup after the moves-first dr
         for side in SIDES:
-            if not closed and any(u.status in ("on_map", "available") for u in state.side_units(side)):
+            if not closed and any(u.status in PRESENT for u in state.side_units(side)):
                 may(f"plcg setup {side} UNIT HEX", "2.6",
                     f"{side}: where a unit sets up (--hip for HIP); a unit with no hex is in its friendly MLR")
             unplaced = sorted({f["kind"] for f in state.fortifications if f["side"] == side and f["hex"] is None
                                and not f.get("unit") and f["firefight"] == state.firefight})
-            if unplaced and revision.on(state, "fortify_placed_at_setup"):
+            if unplaced and revision.of(state).fortify_placed_at_setup:
                 may(f"plcg fortify {side} KIND --hex HEX", "2.38",
                     f"{side}: place a fortification bought without a hex ({', '.join(unplaced)})")
         if has_command("moves-first") and state.ff.type == "dual":
@@ -81,7 +82,7 @@ def options(state: CampaignState, has_command=lambda name: True) -> list[dict]:
                         f"{side}: generate a leader ({left} left of this RePh's result)")
     elif s == "3.46":
         for side in SIDES:  # beside the repairs flagged at 2.9 (owed), any weapon or vehicle in play
-            if any(u.kind in REPAIRABLE and u.status in ("on_map", "available") for u in state.side_units(side)):
+            if any(u.kind in REPAIRABLE and u.status in PRESENT for u in state.side_units(side)):
                 may(f"plcg repair {side} ITEM --kind {'|'.join(tables.REPAIR)}", "3.46",
                     f"{side}: a repair dr for a weapon or vehicle not flagged at 2.9")
     elif s == "3.52":

@@ -242,7 +242,7 @@ def _acts_meanwhile(st, prop: dict, by: str) -> bool:
     does its part of it; its own `next` then confirms the proposal (cg/commands/base.py)."""
     from cg import revision
 
-    return prop["side"] != by and prop["command"].get("name") == "next" and revision.on(st, "pbem_pace")
+    return prop["side"] != by and prop["command"].get("name") == "next" and revision.of(st).pbem_pace
 
 
 # Ruling R71: where the other side must be asked before a step is left (2.3: both sides buy, in secret,
@@ -270,7 +270,7 @@ def provisional(st) -> dict | None:
 def leaves_provisionally(st, cmd: dict) -> bool:
     from cg import revision
 
-    return cmd.get("name") == "next" and st.step not in ASKED_STEPS and revision.on(st, "pbem_pace")
+    return cmd.get("name") == "next" and st.step not in ASKED_STEPS and revision.of(st).pbem_pace
 
 
 def fact_provisionally(st, cmd: dict) -> bool:
@@ -281,7 +281,7 @@ def fact_provisionally(st, cmd: dict) -> bool:
     from cg import revision
 
     return (cmd.get("name") in SHARED_3 and two_party(st) and st.step not in ASKED_STEPS
-            and revision.on(st, "pbem_pace") and revision.on(st, "shared_facts"))
+            and revision.of(st).pbem_pace and revision.of(st).shared_facts)
 
 
 def rolled_after(st, seen, reverted, since: int) -> list[str]:
@@ -325,10 +325,10 @@ def two_party_die(a: str, b: str, commit: str, index: int, die: int) -> int:
 def check_order(st, by: str, commit: str) -> None:
     """Ruling R67: `by` reveals its two-party dice in the order it committed to them: the first
     still open decides, a later one cannot be revealed before it (no choosing among outcomes)."""
-    from cg.revision import on
+    from cg import revision
 
     first = next((c for c, r in st.pbem["requests"].items() if r["side"] == by), None)
-    if first is not None and first != commit and on(st, "two_party_order"):
+    if first is not None and first != commit and revision.of(st).two_party_order:
         raise Refused(f"{by} reveals two-party dice {commit[:8]} before {first[:8]}, committed earlier:"
                       " reveals go in the order committed (ruling R67)", "pbem", st.step)
 

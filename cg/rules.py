@@ -5,6 +5,7 @@ from __future__ import annotations
 from cg import revision
 from cg.items import clears_as
 from cg.state import CampaignState, active_units, other
+from cg.units import Kind, PRESENT
 
 # 3.21: the order of the redeployment situations, each attacker before defender
 ORDER = (("enemy_mlr", "3.214"), ("isolated", "3.215"), ("uncontrolled", "3.216"), ("nml", "3.217"))
@@ -33,7 +34,7 @@ def redeployment_owed(state: CampaignState) -> list[tuple[str, str, str]]:
     where: dict[str, list] = {}
     known: dict[tuple, str] = {}  # (hex, side) -> situation: a stack asks once
     for u in active_units(state)[0]:  # the units not settled: every one on the map among them
-        if u.status not in ("on_map", "available") or u.redeployed or not u.hex:
+        if u.status not in PRESENT or u.redeployed or not u.hex:
             continue
         if cannot_redeploy(state, u):  # ruling R48: it owes none; leaving 3.2 decides what becomes of it
             continue
@@ -51,14 +52,14 @@ def redeployment_owed(state: CampaignState) -> list[tuple[str, str, str]]:
 
 def immobilized(state: CampaignState, u) -> bool:
     """A vehicle Immobilized at the firefight's end (`end --repair SIDE:V=immobilized`), under ruling R48."""
-    return u.kind == "vehicle" and state.repairs_owed.get((u.side, u.id)) == "immobilized" and \
-        revision.on(state, "immobilized_stays")
+    return u.kind == Kind.VEHICLE and state.repairs_owed.get((u.side, u.id)) == "immobilized" and \
+        revision.of(state).immobilized_stays
 
 
 def cannot_redeploy(state: CampaignState, u) -> bool:
     """Ruling R48: an Immobilized vehicle (3.211: it cannot move), or a unit whose side holds no friendly-
     controlled hex to redeploy to (3.214, 3.216: none within reach), owes no 3.2 redeployment."""
-    if not revision.on(state, "immobilized_stays"):
+    if not revision.of(state).immobilized_stays:
         return False
     return immobilized(state, u) or (u.hex is not None and not state.map_control().cthc_hexes(u.side))
 
@@ -72,7 +73,7 @@ def stranded_fate(state: CampaignState) -> tuple[list, list]:
     mc, grid = state.map_control(), state.grid()
     lost, isolated = [], []
     for u in list(state.units.values()):
-        if u.status not in ("on_map", "available") or not u.hex or u.redeployed or not cannot_redeploy(state, u):
+        if u.status not in PRESENT or not u.hex or u.redeployed or not cannot_redeploy(state, u):
             continue
         where = mc.situation(u.hex, u.side)
         if where == "friendly_mlr":
@@ -84,8 +85,8 @@ def stranded_fate(state: CampaignState) -> tuple[list, list]:
             if where != "isolated" and not u.isolated:
                 isolated.append((u.side, u.id, "3.216" if where == "uncontrolled" else "3.217"))
             continue
-        near = any(f.side == u.side and f is not u and f.hex and f.status in ("on_map", "available")
-                   and f.kind in ("squad", "hs", "crew", "vehicle") and grid.distance(f.hex, u.hex) <= 3
+        near = any(f.side == u.side and f is not u and f.hex and f.status in PRESENT
+                   and f.kind in (Kind.SQUAD, Kind.HALF_SQUAD, Kind.CREW, Kind.VEHICLE) and grid.distance(f.hex, u.hex) <= 3
                    for f in state.units.values())
         if not near:
             lost.append((u.side, u.id, "3.23"))
@@ -111,7 +112,7 @@ def enters_only(state: CampaignState, u) -> bool:
     set up on the map at 2.6 (rules revision 3)."""
     pur = state.purchase(u.purchase, u.side) if u.purchase else None
     return pur is not None and pur.mode == "entry" and pur.firefight == state.firefight and \
-        revision.on(state, "entry_not_set_up")
+        revision.of(state).entry_not_set_up
 
 
 def winner_by_cvp(ff) -> tuple[str | None, str]:
@@ -132,7 +133,7 @@ def cthc_clusters(state: CampaignState, side: str) -> list[set[str]]:
     from cg import revision
 
     mc, grid = state.map_control(), state.grid()
-    if revision.on(state, "cthc_per_hex"):
+    if revision.of(state).cthc_per_hex:
         held = sorted((h for h, hc in mc.hexes.items() if hc.controller == side), key=grid.index)
         return [{x for x in grid.within(h, 2) if mc.hexes[x].cthc == side} for h in held]
     mine = {h for h, hc in mc.hexes.items() if hc.cthc == side}

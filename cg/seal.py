@@ -53,9 +53,9 @@ def kind(st, name: str | None) -> str | None:
 
 
 def attack_seal(st) -> bool:
-    from cg.revision import on
+    from cg import revision
 
-    return sealing(st) and on(st, "attack_seal")
+    return sealing(st) and revision.of(st).attack_seal
 
 
 def owes_attack_seal(st, side: str) -> bool:
@@ -435,14 +435,14 @@ def check_unseen_units(st, cmd: dict) -> None:
 
     by = cmd.get("by")
     if not sealing(st) or st.step in SECRET_STEPS or by not in ("axis", "allied") or \
-            not revision.on(st, "sealed_views_agree"):
+            not revision.of(st).sealed_views_agree:
         return
     named = [cmd.get(k) for k in UNIT_KEYS] + [u for k in UNITS_KEYS for u in (cmd.get(k) or ())]
     named = {str(u).strip().casefold() for u in named if isinstance(u, str) and u.strip()}
     if not named:
         return
     for c, rec in _unrevealed(st, by, ("purchase",)):
-        opening = opening_of(c, rec)
+        opening = opening_of(st, c, rec)
         for etype, payload in (opening or {}).get("events", ()):
             refs = list(payload.get("units") or ()) if etype == "rg_bought" else \
                 [payload["unit"]] if etype == "leader_rolled" and payload.get("unit") else []

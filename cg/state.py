@@ -12,6 +12,7 @@ import itertools
 import re
 
 import attrs
+from cg.units import IN_PLAY, Kind, Status
 
 SIDES = ("axis", "allied")
 
@@ -230,12 +231,12 @@ class CampaignState:
             return base
         from cg import revision
 
-        if not revision.on(self, "strategic_grows"):
+        if not revision.of(self).strategic_grows:
             return base
         # asked by every command that reads map control: the terrain's verdict kept until terrain
         # changes, the Guns through the index of the units in play, and the last answer kept on the
         # state while the map, the terrain and the hexes of the Guns on the map are the same
-        guns = tuple(u.hex for u in active_units(self)[1] if u.hex and u.status == "on_map")
+        guns = tuple(u.hex for u in active_units(self)[1] if u.hex and u.status == Status.ON_MAP)
         terrain, epoch, memo = self.terrain, _TERRAIN_EPOCH[0], self._strategic
         if memo is not None and memo[0] is m and memo[1] is terrain and memo[2] == epoch and memo[3] == guns:
             return memo[4]
@@ -276,7 +277,7 @@ class CampaignState:
     def side_units(self, side: str, alive: bool = True):
         # alive: only a unit not settled can be (cg/snapshot.settled), so the walk is over those alone
         for u in (active_units(self)[0] if alive else self.units.values()):
-            if u.side == side and (not alive or u.status in ("available", "on_map", "reserve")):
+            if u.side == side and (not alive or u.status in IN_PLAY):
                 yield u
 
     def __deepcopy__(self, memo):
@@ -381,7 +382,7 @@ def active_units(st) -> tuple:
         if idx[2] != ff:
             live = {k: u for k, u in live.items() if not settled(u, ff)}
     vals = list(live.values())
-    out = (vals, [u for u in vals if u.kind == "gun"])
+    out = (vals, [u for u in vals if u.kind == Kind.GUN])
     st._active = (units, n, ff, live, out)
     return out
 
@@ -427,12 +428,12 @@ def loss_cvp(u, to: str) -> int:
     """Ruling R39 (A26.2 as the ledger counts it): a squad 2 CVP, a HS or crew 1, a leader 1 plus its
     leadership (a 9-2: 3), a hero 1; a squad reduced to its HS loses 1; anything else 0."""
     if to not in ("eliminated", "captured"):
-        return 1 if u.kind == "squad" else 0  # a squad reduced to its HS
-    if u.kind == "squad":
+        return 1 if u.kind == Kind.SQUAD else 0  # a squad reduced to its HS
+    if u.kind == Kind.SQUAD:
         return 2
-    if u.kind in ("hs", "crew"):
+    if u.kind in (Kind.HALF_SQUAD, Kind.CREW):
         return 1
-    if u.kind == "leader":
+    if u.kind == Kind.LEADER:
         m = re.match(r"^\d{1,2}([-+])(\d)$", u.name)
         return 1 + (int(m.group(2)) if m and m.group(1) == "-" else 0)
     return 0
@@ -531,7 +532,7 @@ def _copy_state(st: CampaignState, share=None) -> CampaignState:
                 for k, u in st._active[3].items():
                     v[k] = live[k] = _clone_unit(u)
                 vals = list(live.values())
-                active = (v, len(v), st.firefight, live, (vals, [u for u in vals if u.kind == "gun"]))
+                active = (v, len(v), st.firefight, live, (vals, [u for u in vals if u.kind == Kind.GUN]))
             else:
                 v = {k: u if share(u) else _clone_unit(u) for k, u in v.items()}
         elif a.name == "firefights" and share is not None:

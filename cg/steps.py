@@ -14,6 +14,7 @@ from cg import revision, seal
 from cg.rules import nearest_friendly_hex, redeployment_owed, repair_place_refusal
 from cg.state import SIDES, CampaignState, counter_morale
 from cg.victory import objectives_fulfilled
+from cg.units import Kind, PRESENT, Status
 
 
 @attrs.frozen
@@ -124,7 +125,7 @@ def next_step(state: CampaignState, trigger: str = "next") -> str:
     _PROBE.is_initial = state.initial
     # ruling R74: a CG Objective fulfilled after this firefight (its RePh complete) ends the CG too (1.3)
     _PROBE.is_last = state.last_firefight or (state.step == "3.52" and bool(objectives_fulfilled(state)))
-    _PROBE.weather_every = revision.on(state, "weather_every_firefight") if trigger == "next" else False
+    _PROBE.weather_every = revision.of(state).weather_every_firefight if trigger == "next" else False
     m.set_state(state.step, model=_PROBE)
     getattr(_PROBE, trigger)()
     return _PROBE.state
@@ -213,19 +214,19 @@ def pending(state: CampaignState) -> list[dict]:
             owe("plcg end --turn N --cvp-lost axis=N --cvp-lost allied=N", "2.9", "firefight result", False)
     elif s == "3.1":
         for u in state.units.values():
-            if u.encircled and u.status in ("on_map", "available") and f"encircled:{u.side}:{u.id}" not in state.done:
+            if u.encircled and u.status in PRESENT and f"encircled:{u.side}:{u.id}" not in state.done:
                 if counter_morale(u.name) is None:
                     owe(f"plcg encircled {u.side} {u.id} --morale M", "3.17", f"1TC for encircled {u.id}", False)
                 else:  # the counter shows the morale: runnable as written
                     owe(f"plcg encircled {u.side} {u.id}", "3.17", f"1TC for encircled {u.id}")
-            if u.shocked and u.status in ("on_map", "available"):
+            if u.shocked and u.status in PRESENT:
                 owe(f"plcg shock {u.side} {u.id}", "3.19", f"Shock/UK dr for {u.id}")
     elif s == "3.2":
         if state.option is None:
             owe("plcg option A|B", "3.2", "Redeployment Option A or B (kept for the CG)", False)
 
         for side, unit, rule in redeployment_owed(state):
-            if rule == "3.215" and revision.on(state, "redeployment_limits"):
+            if rule == "3.215" and revision.of(state).redeployment_limits:
                 continue  # an Isolated unit may, not must, redeploy
             near = nearest_friendly_hex(state, state.unit(unit, side))
             owe(f"plcg redeploy {side} {unit} --to HEX", rule,
@@ -233,7 +234,7 @@ def pending(state: CampaignState) -> list[dict]:
                 False)
     elif s == "3.3":
         for u in state.units.values():
-            if u.wounded and u.kind == "leader" and u.status in ("on_map", "available") \
+            if u.wounded and u.kind == Kind.LEADER and u.status in PRESENT \
                     and f"evacuate:{u.id}" not in state.done \
                     and card.sides[u.side].nationality.lower() != "japanese":
                 owe(f"plcg evacuate {u.side} {u.id}", "3.32", f"evacuation dr for wounded {u.id}")
@@ -243,7 +244,7 @@ def pending(state: CampaignState) -> list[dict]:
                 if f"disease:{side}" not in state.done:
                     owe(f"plcg disease {side}", "3.41", f"{side} Disease & Starvation dr")
                 left = disease_owed(state, side)
-                if left > 0 and any(u.kind in ("squad", "hs") and u.status in ("on_map", "available")
+                if left > 0 and any(u.kind in (Kind.SQUAD, Kind.HALF_SQUAD) and u.status in PRESENT
                                     and f"disease-replaced:{side}:{u.id}" not in state.done
                                     for u in state.side_units(side)):
                     owe(f"plcg disease {side} --replaced UNIT", "3.41",
@@ -260,16 +261,16 @@ def pending(state: CampaignState) -> list[dict]:
         for (side, item), kind in sorted(state.repairs_owed.items()):
             if f"repair:{side}:{item}" in state.done:  # failed this RePh: owed again next RePh (3.46)
                 continue
-            if kind == "immobilized" and revision.on(state, "immobilized_stays") and \
+            if kind == "immobilized" and revision.of(state).immobilized_stays and \
                     repair_place_refusal(state, side, state.unit(item, side)):
                 continue  # ruling R48: not where it may be repaired: it stays Immobilized, owed next RePh
-            if kind in ("malfunction", "low_ammo") and revision.on(state, "immobilized_stays") and \
+            if kind in ("malfunction", "low_ammo") and revision.of(state).immobilized_stays and \
                     getattr(state.unit(item, side), "isolated", False):
                 continue  # ruling R48: an Isolated possessor gets no repair (3.46): it stays malfunctioned
             owe(f"plcg repair {side} {item} --kind {kind}", "3.46", f"{side} repair dr for {item} ({kind})")
     elif s == "3.461":
         for u in state.units.values():
-            if u.recalled and u.status == "recalled":
+            if u.recalled and u.status == Status.RECALLED:
                 owe(f"plcg recall {u.side} {u.id}", "3.461", f"recalled vehicle {u.id}")
     elif s == "3.52":
         for key in sorted(k for k in state.done if k.startswith("cr-owed:")):  # 3.52 dagger (revision 3)

@@ -167,7 +167,7 @@ def objective_met(st, o: Objective) -> bool:
 def objectives_fulfilled(st) -> list[Objective]:
     """The CG Objectives checked after the current firefight that its side has fulfilled (ruling R74)."""
     v = st.card.victory
-    if v is None or not revision.on(st, "cg_objectives"):
+    if v is None or not revision.of(st).cg_objectives:
         return []
     return [o for o in v.objectives if o.after == st.firefight and objective_met(st, o)]
 

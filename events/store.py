@@ -196,7 +196,8 @@ def _chained(batch: int, prev: str, events, texts, command, command_text, record
 
 class Backward:
     """The log's (seq, batch, type) rows as undo reads them (cg/commands/undo.py): `reversed()` walks
-    back from `until`, one row at a time; `[-1]` is the last row; false when the log is empty."""
+    back from `until`, one row at a time; `[-1]` is the last row; false when the log is empty; iterated,
+    every row in seq order (what a rejection reads, ruling R71)."""
 
     def __init__(self, conn, until: int):
         self._conn, self._until = conn, until
@@ -212,6 +213,10 @@ class Backward:
     def __reversed__(self):
         return iter(self._conn.execute("SELECT seq, batch, type FROM events WHERE seq <= ? ORDER BY seq DESC",
                                         (self._until,)))
+
+    def __iter__(self):  # in seq order, whole: for a command that reads the history forward (a rejection, R71)
+        return iter(self._conn.execute("SELECT seq, batch, type FROM events WHERE seq <= ? ORDER BY seq",
+                                       (self._until,)))
 
 
 @attrs.frozen

@@ -41,6 +41,7 @@ from projections.purchases import purchase_rows
 from projections.roster import roster_rows, totals
 from projections.transfer import export_lines
 from projections.words import SIDE, TYPE, roll_words, summary, terrain_words
+from cg.units import IN_PLAY
 
 FORMATS = ("jsonl", "md", "html")
 
@@ -161,7 +162,7 @@ class _MapState:
         self.control = dict(st.control)
         self.terrain = {hx: list(items) for hx, items in st.terrain.items()}
         self.units = {uid: _MapUnit(u.side, u.name, u.hex, u.status) for uid, u in st.units.items()
-                      if u.hex and u.status in ("on_map", "available", "reserve")}
+                      if u.hex and u.status in IN_PLAY}
         self._strategic = st.strategic()  # 1.4 as the campaign's rules revision has it (ruling R32)
 
     def load_all(self):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from cg.state import SIDES
+from cg.units import Kind
 
 MMC = ("squad", "hs")
 
@@ -22,7 +23,7 @@ def unused_after(st, left: str, sides=SIDES) -> list[str]:
         elif left == "3.45":
             used = sum(1 for x in hardened if getattr(st.unit(x, side), "kind", None) == "leader")
             slots = st.leader_result[side] - used - st.generated[side]
-            could = sum(1 for u in mine if u.kind == "leader") + max(0, st.may_generate[side] - st.generated[side])
+            could = sum(1 for u in mine if u.kind == Kind.LEADER) + max(0, st.may_generate[side] - st.generated[side])
             left_over = min(slots, could)
             if left_over > 0:
                 out.append(f"left unused (3.45): {side} could have hardened or generated {left_over} more "

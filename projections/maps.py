@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from cg.state import SIDES
+from cg.units import IN_PLAY
 
 
 def _units(st, counters: bool = False) -> dict:
@@ -9,7 +10,7 @@ def _units(st, counters: bool = False) -> dict:
     SVG's counters."""
     out: dict = {}
     for u in st.units.values():
-        if u.hex and u.status in ("on_map", "available", "reserve"):
+        if u.hex and u.status in IN_PLAY:
             out.setdefault(u.hex, []).append((u.side, u.name) if counters else f"{u.side} {u.name} ({u.id})")
     return out
 

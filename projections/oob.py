@@ -1,5 +1,6 @@
 """The order of battle: every unit by RG with its status (on map, In Reserve, eliminated, ...)."""
 from __future__ import annotations
+from cg.units import PRESENT, Status
 
 
 _FLAGS = ("isolated", "encircled", "wounded", "shocked", "recalled", "hip", "concealed", "hero", "fanatic", "exited",
@@ -27,13 +28,13 @@ def oob_rows(st, side: str) -> list[dict]:
 
 def where(u) -> str:
     """The unit's status as a player says it."""
-    if u.status in ("available", "on_map"):
+    if u.status in PRESENT:
         return f"on map {u.hex}" if u.hex else "off map (enters, or in its MLR)"
-    if u.status == "reserve":
+    if u.status == Status.RESERVE:
         return f"In Reserve {u.hex}" if u.hex else "In Reserve (off map)"
-    if u.status == "eliminated":
+    if u.status == Status.ELIMINATED:
         return f"eliminated (firefight {u.eliminated_in})" if u.eliminated_in else "eliminated"
-    if u.status == "expended":
+    if u.status == Status.EXPENDED:
         return f"expended (firefight {u.eliminated_in}, CG7)"
     return u.status  # captured, evacuated, recalled
 

@@ -2,6 +2,7 @@
 of the other side sees its purchases once revealed (set up, entered, or the firefight played), or with
 --reveal (ruling R10). The viewer is the side of the player's key, or `--as`; without either, SIDE itself."""
 from __future__ import annotations
+from cg.units import Kind
 
 
 def purchase_rows(st, side: str, reveal: bool = False, viewer: str | None = None) -> list[dict]:
@@ -24,7 +25,7 @@ def purchase_rows(st, side: str, reveal: bool = False, viewer: str | None = None
             "mode": p.mode, "cost": p.cost, "oba": p.oba, "leaders": list(p.leaders), "fp": p.fp,
             # the leaders are the `leaders` column's, not units (issue 27 item 5)
             "units": [units[f"{p.side}:{u}"].name for u in p.units
-                      if f"{p.side}:{u}" in units and units[f"{p.side}:{u}"].kind != "leader"],
+                      if f"{p.side}:{u}" in units and units[f"{p.side}:{u}"].kind != Kind.LEADER],
             "revealed": p.revealed, "lost_idle": p.lost_idle,
             "strength": names[(p.side, p.rg, "strength")],  # the card's OBA strength (cg-card.md: `strength`)
         })

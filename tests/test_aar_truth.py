@@ -57,11 +57,17 @@ def test_the_setup_table_shows_each_counter_as_it_was_at_its_setup(tmp_path):
 
 
 def test_the_markdown_setup_tables_print_their_rows(demo):
-    _path, md = demo
+    path, md = demo
     ff1 = _firefight(md, 1)
-    for side in ("Axis", "Allied"):
-        rows = _table_after(ff1, f"{side} setup")
-        assert rows[0] == "| Unit | Counter | Hex | HIP | Seq |" and len(rows) == 2 + 5, rows
+    log = [json.loads(line) for line in cli_run(path, "log", "--json").out.splitlines()]
+    set_up = {side: {e["summary"].split()[1] for e in log if e["type"] == "unit_set_up" and e["firefight"] == 1
+                     and e["side"] == side and not e["reverted"]} for side in ("axis", "allied")}
+    assert any(set_up.values())
+    for side, units in set_up.items():
+        if not units:
+            continue
+        rows = _table_after(ff1, f"{side.capitalize()} setup")
+        assert rows[0] == "| Unit | Counter | Hex | HIP | Seq |" and len(rows) == 2 + len(units), rows
 
 
 def test_a_step_whose_records_are_the_setup_tables_is_not_passed_with_nothing(demo):

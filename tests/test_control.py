@@ -517,3 +517,19 @@ def test_one_side_every_cluster_reaches_its_edge(held, edge):
         assert len(line) - 1 == min(PG.distance(line[0], x) for x in PG.edge(edge))
     fme = {h for h in PG.edge(edge) if min(spots) <= PG.parse(h)[along] <= max(spots)}
     assert fme <= mlr
+
+
+def test_every_hex_of_every_shipped_map_reaches_each_edge_on_an_edge_hex():
+    """Step 5b lands a front's end on a hex of the Friendly Map Edge, from any hex of any shipped map: a
+    north half hex of a geomorphic board (row 0) has no hex of its row on the east or west edge, and
+    `sosnovka`'s map crashed the 3.2 map control there (KeyError '22FF0', found by the explorer)."""
+    from cg.card_schema import load_card, shipped_cards
+    from cg.control import _to_edge
+
+    for name, _title, _what in shipped_cards():
+        grid = load_card(name).map.grid()
+        for edge in ("north", "south", "east", "west"):
+            on_edge = grid.edge(edge)
+            for h in grid.hexes():
+                path = _to_edge(grid, h, edge, set())
+                assert path is not None and path[-1] in on_edge, (name, h, edge, path)

@@ -258,6 +258,21 @@ class Walk:
             if counter or any(to is None for _w, to in _counters_needed(st, u)):  # asked before the roll (R49)
                 cmd["counter"] = counter or u.name
             return cmd
+        if c.startswith("plcg disease") and "--replaced" in c:  # 3.41 (rules revision 3): Isolated units first
+            side = c.split()[2]
+            cands = [u for u in st.side_units(side) if u.kind in ("squad", "hs") and u.status in ("on_map", "available")
+                     and f"disease-replaced:{side}:{u.id}" not in st.done]
+            cands.sort(key=lambda u: (not u.isolated, u.id))
+            u = cands[attempt % len(cands)]
+            counter = _missing_counter(st, u)
+            return {"name": "disease", "side": side, "replaced": f"{u.id}={counter}" if counter else u.id}
+        if c.startswith("plcg casualties") and "--reduced" in c:  # 3.52 dagger: the MMC in the rules' order
+            side = c.split()[2]
+            cands = sorted((u for u in st.side_units(side) if u.kind in ("squad", "hs", "crew")
+                            and u.status in ("on_map", "available")), key=lambda u: u.id)
+            u = cands[attempt % len(cands)]
+            counter = _missing_counter(st, u)
+            return {"name": "casualties", "side": side, "reduced": [f"{u.id}={counter}" if counter else u.id]}
         raise AssertionError(f"the explorer does not know how to do: {c} ({item['what']})")
 
     def random_end(self, st) -> dict:
@@ -381,7 +396,7 @@ class Walk:
 def _counters_needed(st, u):
     from cg.commands.deployment import _counters_needed as needed
 
-    return needed(st, u) if revision.on(st, "judged_before_roll") else []
+    return needed(st, u) if revision.of(st).judged_before_roll else []
 
 
 def _missing_counter(st, u):
@@ -559,9 +574,13 @@ class PbemWalk(Walk):
             if not st.pbem or not st.pbem["requests"]:
                 return
             g.send(side)  # the other copy receives the commitment ...
-            g.send(other(side))  # ... and its bundle answers it
-            r = g.cli(side, "reveal")
-            assert r.code == 0, f"liveness: {side} cannot reveal its answered dice: {r.err}"
+            g.send(other(side))  # ... and its bundle answers it (and reveals what its side owed, R67)
+            for s in (side, other(side)):  # whoever holds an answered commitment reveals it
+                mine = [c for c, r in g.state(s).pbem["requests"].items() if r["side"] == s and r["answer"] is not None]
+                if mine:
+                    r = g.cli(s, "reveal")
+                    assert r.code == 0, f"liveness: {s} cannot reveal its answered dice: {r.err}"
+                    side = g.holder = s
         raise AssertionError("liveness: proposals and two-party dice kept opening")
 
     def agree(self) -> None:

@@ -30,6 +30,20 @@ def refused(path, *args, rule: str) -> str:
     return r.err
 
 
+def first_side_begins(c, side: str = "axis") -> None:
+    """2.6 (ruling R51): where the other side sets up first, one of its squads sets up in its own MLR
+    before SIDE sets up anything."""
+    st = c.state()
+    first = st.ff.setup_first
+    if first in (None, side):
+        return
+    mc = st.map_control()
+    u = next(u for u in st.side_units(first) if u.kind == "squad" and u.hex is None)
+    hx = next(h for h in st.grid().hexes() if mc.situation(h, first) == "friendly_mlr" and not mc.hexes[h].strategic)
+    r = cli_run(c.path, "setup", first, u.id, hx)
+    assert r.code == 0, r.err
+
+
 # ---- item 1: 2.33 In Reserve is for the firefight it was bought for ----------------------------------
 
 RESERVE = {1: {"buy": [("axis", "I1", "reserve"), ("axis", "G1", "reserve"), ("allied", "I1")]},
@@ -44,6 +58,7 @@ def _reserve(tmp_path, revision=None, name="c.plcg"):
     for uid in (crew, gun):  # 2.33: 10 hexes from the Allied E8; 2.37: the Gun with its crew
         assert cli_run(c.path, "setup", "axis", uid, "O5").code == 0
     c.advance(2, "2.6")
+    first_side_begins(c)
     return c, gun
 
 
@@ -72,6 +87,7 @@ def _left_on_map(tmp_path, option, revision=None, name="c.plcg"):
     c.advance(1, "2.9")
     c.run("end", turn=5, cvp_lost={"axis": 1, "allied": 1}, position=["axis:I1-1.1=L5"])
     c.advance(2, "2.6")
+    first_side_begins(c)
     return c
 
 
@@ -150,6 +166,7 @@ def test_3_24_hip_is_kept_in_place_and_lost_by_an_isolated_unit(tmp_path, varian
     assert "isolated" in units["I1-1.2"]["flags"] and "hip" not in units["I1-1.2"]["flags"]  # 3.215
     assert "hip" in units["I1-1.1"]["flags"]
     c.advance(2, "2.6")
+    first_side_begins(c)
     refused(c.path, "setup", "axis", "I1-1.1", "A11", "--hip", rule="2.38")  # HIP elsewhere needs a HIP bought
     assert cli_run(c.path, "setup", "axis", "I1-1.1", "B12", "--hip").code == 0  # in its own Location (3.24)
     assert cli_run(c.path, "audit").code == 0

@@ -91,10 +91,28 @@ def test_a_campaign_under_the_current_revision_is_not_upgraded(tmp_path):
     assert rows(db) == before
 
 
-def test_every_switch_is_listed_in_the_readme():
-    readme = (ROOT / "docs" / "revisions.md").read_text()
-    for name, (rev, _what) in revision.SWITCHES.items():
-        assert f"| `{name}` | {rev} |" in readme, name
+def test_the_table_of_switches_is_the_revision_record():
+    """docs/revisions.md's table is `python -m cg.revision`: every switch, its revision and its words, in order."""
+    text = (ROOT / "docs" / "revisions.md").read_text()
+    assert revision.markdown_table() in text, "docs/revisions.md: paste the output of `python -m cg.revision`"
+    assert text.count("| switch | from revision |") == 1
+
+
+def test_each_revision_record_has_the_switches_of_its_revision():
+    for n in range(1, revision.CURRENT + 1):
+        rec = revision._RECORDS[n]
+        assert {name for name, (since, _t) in revision.SWITCHES.items() if since <= n} == \
+            {name for name in revision.SWITCHES if getattr(rec, name)}
+    assert not any(getattr(revision._RECORDS[1], name) for name in revision.SWITCHES)
+
+
+def test_no_rule_reads_a_switch_by_a_string():
+    """Every rule that changed reads a named field of the record (`revision.of(st).SWITCH`), never a string."""
+    import re
+
+    for path in [*(ROOT / "cg").rglob("*.py"), *(ROOT / "projections").rglob("*.py"), ROOT / "cli.py"]:
+        if path.name != "revision.py":
+            assert not re.search(r"revision\.on\(|SWITCHES\[|import on\b", path.read_text()), path
 
 
 def test_an_upgraded_campaign_never_reuses_a_purchase_number_of_the_side(tmp_path):

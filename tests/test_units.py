@@ -124,7 +124,12 @@ def bare_comparisons(path: Path) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("path", [p for p in CODE if p.name != "units.py"], ids=lambda p: str(p.relative_to(ROOT)))
+# cg/counters.py is the counter table, with its own words for what a printed counter is (VASL's: a
+# "half_squad", a "commissar", an "afv"); a unit of the campaign takes its Kind from cg/state.unit_kind
+EXEMPT = {"units.py", "counters.py"}
+
+
+@pytest.mark.parametrize("path", [p for p in CODE if p.name not in EXEMPT], ids=lambda p: str(p.relative_to(ROOT)))
 def test_no_bare_comparison_of_a_kind_or_status_word(path):
     assert bare_comparisons(path) == []
 

@@ -12,6 +12,7 @@ from events.errors import BadInput, Refused
 from cg.state import SIDES, CampaignState
 from cg.steps import BY_ID
 from events.roll import Drm, Roll
+from cg.units import IN_PLAY, Kind
 
 
 PRODUCT = "plcg"
@@ -140,7 +141,7 @@ def decide(state: CampaignState, cmd: dict, base_seq: int, confirmed: bool = Fal
                 proposed = {**_proposed(cmd), "provisional": base_seq, "step": state.step}
                 return [FactProposed(side=cmd["by"], command=proposed), *events]
         handler(Ctx(state, base_seq, two_party="check" if not pbem.two_party(state) else "probe"), cmd)
-        said = {"step": state.step} if name == "next" and revision.on(state, "pbem_pace") else {}  # its words (R71)
+        said = {"step": state.step} if name == "next" and revision.of(state).pbem_pace else {}  # its words (R71)
         return [FactProposed(side=cmd["by"], command={**_proposed(cmd), **said})]
     if not pbem.two_party(state):
         return _own_dice(state, cmd, base_seq, handler)
@@ -155,7 +156,7 @@ def decide(state: CampaignState, cmd: dict, base_seq: int, confirmed: bool = Fal
 def _decided_alone(state: CampaignState, cmd: dict, base_seq: int, handler) -> bool:
     """Ruling R71: a 2.41 determination that rolls no dice follows from what both sides revealed at
     2.4 alone: nothing for the other side to consent to (it is checked all the same)."""
-    if cmd.get("name") != "determine" or not revision.on(state, "pbem_pace"):
+    if cmd.get("name") != "determine" or not revision.of(state).pbem_pace:
         return False
     probe = Ctx(state, base_seq, two_party="probe")
     handler(probe, cmd)
@@ -168,7 +169,7 @@ def _done_before_them(state: CampaignState, cmd: dict) -> bool:
     everything is done (it decides `next` as the rules stand then)."""
     from cg.steps import owed_by, pending
 
-    if cmd.get("name") != "next" or not revision.on(state, "pbem_pace"):
+    if cmd.get("name") != "next" or not revision.of(state).pbem_pace:
         return False
     at(state, "next")
     owed = pending(state)
@@ -192,7 +193,7 @@ def _continues(st: CampaignState, cmd: dict) -> bool:
     confirmation: the proposal takes effect, nothing more is decided."""
     prop = st.pbem.get("proposal")
     return (cmd.get("name") == "next" and prop is not None and prop["side"] != cmd.get("by")
-            and prop["command"].get("name") != "undo" and revision.on(st, "pbem_pace"))
+            and prop["command"].get("name") != "undo" and revision.of(st).pbem_pace)
 
 
 def _shared(st: CampaignState, cmd: dict) -> bool:
@@ -207,10 +208,10 @@ def _shared(st: CampaignState, cmd: dict) -> bool:
             both = _BOTH_ACT[st.step] = any(st.step in STEPS_OF.get(n, ()) for n in pbem.SIDED)
         return both
     if name in pbem.SHARED_3:  # ruling R68
-        from cg.revision import on
+        from cg import revision
 
         # the card's weather (no TEXT) is nobody's choice: only a weather a side types is proposed
-        return on(st, "shared_facts") and (name != "weather" or bool(cmd.get("text")))
+        return revision.of(st).shared_facts and (name != "weather" or bool(cmd.get("text")))
     return name in pbem.SHARED
 
 
@@ -230,9 +231,9 @@ def pbem_commit(state: CampaignState, cmd: dict) -> list:
         raise BadInput(f"{cmd.get('name')}: two-party dice need a fresh commitment (the ledger makes it"
                        " from --key)")
     command = {k: v for k, v in cmd.items() if k not in ("commit", "nonce")}
-    from cg.revision import on
+    from cg import revision
 
-    if on(state, "two_party_order") and any(r["side"] == cmd["by"] and r["command"] == command
+    if revision.of(state).two_party_order and any(r["side"] == cmd["by"] and r["command"] == command
                                             for r in state.pbem["requests"].values()):
         raise Refused(f"{cmd.get('name')}: {cmd['by']} is committed to these two-party dice already; one open"
                       " commitment per command (ruling R67)", "pbem", state.step)
@@ -354,7 +355,7 @@ def unit_any_case(state: CampaignState, uid: str, side: str | None = None):
 
 def in_play(state: CampaignState, *units) -> None:
     for u in units:
-        if u is not None and u.status not in ("available", "on_map", "reserve"):
+        if u is not None and u.status not in IN_PLAY:
             raise Refused(f"{u.id} is {u.status}", "3.11", state.step)
 
 
@@ -376,7 +377,7 @@ def counter_table(st: CampaignState, side: str) -> tuple[str, dict]:
 
 def leader_slots(st: CampaignState, side: str) -> int:
     """3.45: the dr's '# of MMC' result counts leaders hardened and generated together."""
-    hardened = sum(1 for x in st.hardened_now[side] if st.unit(x, side).kind == "leader")
+    hardened = sum(1 for x in st.hardened_now[side] if st.unit(x, side).kind == Kind.LEADER)
     return st.leader_result[side] - hardened - st.generated[side]
 
 

@@ -10,6 +10,7 @@ from cg.state import counter_morale
 from events import types as ev
 from events.roll import Drm
 from cg.commands.base import at, card_quality, command, given_dice, in_play, int_arg, roll, side_arg, unit_arg
+from cg.units import is_mmc, Kind, PRESENT
 
 
 @command("casualties", "3.1", "3.2", "3.3", "3.52")  # ruling R25: where RePh losses happen; 3.52 dagger
@@ -43,10 +44,10 @@ def _clearance_reduction(st, side: str, cmd: dict):
     u = unit_arg(st, side, text)
     at(st, "casualties", "3.52")
     owed = sorted(k for k in st.done if k.startswith(f"cr-owed:{side}:"))
-    if not owed or not revision.on(st, "clearance_casualty_reduction"):
+    if not owed or not revision.of(st).clearance_casualty_reduction:
         raise Refused(f"no clearance of {side}'s owes a Casualty Reduction (3.52: an Original 6 against a Known "
                       "minefield or Panji)", "3.52", st.step)
-    mmc = [x for x in st.side_units(side) if x.kind in ("squad", "hs") and x.status in ("on_map", "available")]
+    mmc = [x for x in st.side_units(side) if is_mmc(x.kind) and x.status in PRESENT]  # A1.1: crews too
     if u not in mmc:
         raise Refused(f"{u.id} ({u.name}) is no MMC of {side} in play: the Casualty Reduction is of one MMC", "3.52",
                       st.step)
@@ -94,7 +95,7 @@ def _encircled(ctx, cmd):
     if f"encircled:{side}:{u.id}" in st.done:
         raise Refused(f"{u.id} has taken its 3.17 1TC this RePh (passed: it stays Encircled)", "3.17", st.step)
     dl = (Drm("3.17", "1TC", 1),) + drms.leadership(st, u, typed, "3.17")
-    if revision.on(st, "encircled_abandoned"):
+    if revision.of(st).encircled_abandoned:
         # 3.17: a failed 1TC of an Immobile AFV/vehicle's inherent crew leaves it Immobile and Abandoned;
         # the failing row is 'morale + 1 or more' (a final DR equal to the morale passes)
         failed = "abandoned" if immobile(st, u) else "eliminated"
@@ -110,7 +111,7 @@ def _encircled(ctx, cmd):
 def immobile(st, u) -> bool:
     """Ruling R59: an Immobile vehicle is one flagged Immobilized at 2.9 (`end --repair SIDE:UNIT=immobilized`) and not
     repaired since (3.46)."""
-    return u.kind == "vehicle" and st.repairs_owed.get((u.side, u.id)) == "immobilized"
+    return u.kind == Kind.VEHICLE and st.repairs_owed.get((u.side, u.id)) == "immobilized"
 
 
 SHOCK_RECOVERY = 3  # ruling R19: 3.19 gives no number; a dr <= 3 removes the marker, else eliminated

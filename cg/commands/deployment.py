@@ -10,6 +10,7 @@ from cg.rules import enters_only, redeployment_owed, situation_of
 from cg.state import other
 from events import types as ev
 from cg.commands.base import at, command, given_dice, hex_arg, in_play, int_arg, roll, side_arg, unit_arg
+from cg.units import Kind, Status
 
 
 @command("option", "3.2")
@@ -35,10 +36,10 @@ def _redeploy(ctx, cmd):
     typed = None if cmd.get("leadership") is None else int_arg(cmd, "leadership", -6, 6)
     in_play(st, u)
     at(st, "redeploy")
-    if revision.on(st, "redeployment_limits") and u.kind == "vehicle" and \
+    if revision.of(st).redeployment_limits and u.kind == Kind.VEHICLE and \
             st.repairs_owed.get((side, u.id)) == "immobilized":
         raise Refused(f"{u.id} is Immobilized: it does not redeploy", "3.211", st.step)
-    if u.redeployed and not (st.step == "2.5" and st.option == "B" and revision.on(st, "option_b_setup")):
+    if u.redeployed and not (st.step == "2.5" and st.option == "B" and revision.of(st).option_b_setup):
         if st.step == "2.5":  # ruling R28 holds for Option A; Option B sets up every unit in a FMLR (2.5)
             raise Refused(f"{u.id} redeployed in the last RePh (3.2): one redeployment between two firefights "
                           "(ruling R28)", "3.211", st.step)
@@ -55,7 +56,7 @@ def _redeploy(ctx, cmd):
         if st.option == "B":
             return [ev.Redeployed(side=side, unit=u.id, frm=u.hex, to=to, situation=situation, roll=None,
                                   result="redeploys")]
-        if revision.on(st, "option_a_order"):
+        if revision.of(st).option_a_order:
             from cg.rules import cthc_clusters, redeployment_attacker_at_2_5
 
             att = redeployment_attacker_at_2_5(st)
@@ -63,7 +64,7 @@ def _redeploy(ctx, cmd):
                 raise Refused(f"the Defender ({side}) redeploys first at 2.5 Option A: the Attacker ({att}) has "
                               "begun", "2.5", st.step)
             clusters = cthc_clusters(st, side)
-            if revision.on(st, "cthc_per_hex"):  # ruling R53: a CTHC of a Strategic hex the unit is not in
+            if revision.of(st).cthc_per_hex:  # ruling R53: a CTHC of a Strategic hex the unit is not in
                 another = any(to in c and u.hex not in c for c in clusters)
             else:
                 here = next((c for c in clusters if u.hex in c), set()) if u.hex else set()
@@ -75,7 +76,7 @@ def _redeploy(ctx, cmd):
         if st.option is None:
             raise Refused("choose Redeployment Option A or B first (plcg option A|B)", "3.2", st.step)
         owed = redeployment_owed(st)
-        if revision.on(st, "redeployment_limits"):  # 3.215: Isolated units may redeploy; they hold no one up
+        if revision.of(st).redeployment_limits:  # 3.215: Isolated units may redeploy; they hold no one up
             owed = [o for o in owed if o[2] != "3.215" or (o[0], o[1]) == (side, u.id)]
         mine = [o for o in owed if (o[0], o[1]) == (side, u.id)]
         if not mine:
@@ -87,7 +88,7 @@ def _redeploy(ctx, cmd):
                           mine[0][2], st.step)
         if mc.hexes[to].cthc != side:
             raise Refused(f"{to} is not a friendly-controlled hex of a {side} CTHC", mine[0][2], st.step)
-        if revision.on(st, "redeployment_limits") and situation != "isolated":
+        if revision.of(st).redeployment_limits and situation != "isolated":
             from cg.rules import nearest_cthc
 
             near = nearest_cthc(st, u)
@@ -95,8 +96,8 @@ def _redeploy(ctx, cmd):
                 example = min(near, key=st.grid().index)
                 raise Refused(f"{to} is not in the nearest {side} CTHC to {u.hex} (e.g. {example})", mine[0][2],
                               st.step)
-    column = "vehicle" if u.kind == "vehicle" else "infantry"
-    before_roll = revision.on(st, "judged_before_roll") and revision.on(st, "redeployment_results")
+    column = "vehicle" if u.kind == Kind.VEHICLE else "infantry"
+    before_roll = revision.of(st).judged_before_roll and revision.of(st).redeployment_results
     if before_roll:  # ruling R49: --counter is judged before the dice, never by the result they give
         _counter_before_roll(st, u, cmd.get("counter"))
     d = ctx.dice(given, 2)
@@ -108,7 +109,7 @@ def _redeploy(ctx, cmd):
     if result in ("remains", "remains_reduced") and situation in ("enemy_mlr", "isolated"):
         result = "eliminated"  # 3.214/3.215: failing to redeploy from the enemy MLR eliminates
     change, reduced = _result_change(st, u, result, cmd.get("counter"), strict=not before_roll) \
-        if revision.on(st, "redeployment_results") else (None, False)
+        if revision.of(st).redeployment_results else (None, False)
     return [ev.Redeployed(side=side, unit=u.id, frm=u.hex, to=to, situation=situation, roll=r, result=result,
                           change=change, reduced=reduced)]
 
@@ -120,16 +121,16 @@ def _counters_needed(st, u) -> list[tuple[str, str | None]]:
     from cg import counters
     from cg.commands.base import counter_table
 
-    if u.kind == "vehicle":
+    if u.kind == Kind.VEHICLE:
         return []
     nat, over = counter_table(st, u.side)
     out = []
-    if u.kind in ("squad", "hs", "leader"):
+    if u.kind in (Kind.SQUAD, Kind.HALF_SQUAD, Kind.LEADER):
         c = counters.lookup(nat, u.name, over)
         known = c is not None and (c.replaced is not None or (c.klass or "") in ("green", "conscript")
                                    or u.name == "6+1")
         out.append(("replacement", (counters.replacement(nat, u.name, over) or "") if known else None))
-    if u.kind == "squad":
+    if u.kind == Kind.SQUAD:
         out.append(("half-squad", counters.half_squad(nat, u.name, over)))
     return out
 
@@ -155,11 +156,11 @@ def _result_change(st, u, result: str, given, strict: bool = True) -> tuple[str 
     from cg import counters
     from cg.commands.base import counter_table
 
-    if result not in ("redeploys_replaced", "redeploys_reduced", "remains_reduced") or u.kind == "vehicle":
+    if result not in ("redeploys_replaced", "redeploys_reduced", "remains_reduced") or u.kind == Kind.VEHICLE:
         return None, False
     nat, over = counter_table(st, u.side)
     given = (str(given).strip() or None) if given else None
-    if result == "redeploys_replaced" and u.kind in ("squad", "hs", "leader"):
+    if result == "redeploys_replaced" and u.kind in (Kind.SQUAD, Kind.HALF_SQUAD, Kind.LEADER):
         to = counters.replacement(nat, u.name, over)
         if to is not None and given and given != to and strict:
             raise Refused(f"{u.id} ({u.name}) is replaced by {to} by the counter table, not {given} (ruling R34: "
@@ -172,13 +173,13 @@ def _result_change(st, u, result: str, given, strict: bool = True) -> tuple[str 
             raise BadInput(f"{u.id} ({nat} {u.name}) is Replaced (3.21) and the counter table has no "
                            "replacement: give it with --counter COUNTER (ruling R34)")
         # note 2 (A19.12): no lower counter -> Disrupted -> Casualty Reduced instead
-    if u.kind == "squad":
+    if u.kind == Kind.SQUAD:
         to = counters.half_squad(nat, u.name, over) or given
         if to is None:
             raise BadInput(f"{u.id} ({nat} {u.name}) is Reduced (3.21) and the counter table has no half-squad: "
                            "give it with --counter COUNTER (ruling R34)")
         return to, True
-    if u.kind == "leader" and not u.wounded:
+    if u.kind == Kind.LEADER and not u.wounded:
         return "wounded", True
     return "eliminated", True
 
@@ -212,29 +213,29 @@ def _setup(ctx, cmd):
     hx = hex_arg(st, cmd.get("hex"))
     in_play(st, u)
     at(st, "setup")
-    if st.ff.type == "dual" and st.ff.move_first is not None and revision.on(st, "moves_first_closes_setup"):
+    if st.ff.type == "dual" and st.ff.move_first is not None and revision.of(st).moves_first_closes_setup:
         raise Refused(f"{st.ff.move_first} moves first: the moves-first dr is made after all setup, so setup is "
                       "complete (ruling R54)", "2.41", st.step)
     first = st.ff.setup_first
-    if first == side and f"setup:{other(side)}" in st.done and revision.on(st, "setup_order"):
+    if first == side and f"setup:{other(side)}" in st.done and revision.of(st).setup_order:
         raise Refused(f"{side} sets up first (2.41) and {other(side)} has begun setting up", "2.6", st.step)
-    if revision.on(st, "option_a_in_place") and st.option == "A" and not st.initial and u.hex and hx != u.hex \
-            and u.status == "on_map" and f"set:{side}:{u.id}" not in st.done:
+    if revision.of(st).option_a_in_place and st.option == "A" and not st.initial and u.hex and hx != u.hex \
+            and u.status == Status.ON_MAP and f"set:{side}:{u.id}" not in st.done:
         raise Refused(f"{u.id} stands in {u.hex}: under Option A units are left in place (3.34) and move by a 2.5 "
                       "redeployment only", "2.5", st.step)
     _ob_area(st, side, u, hx)
     if first is not None and first != side and f"setup:{first}" not in st.done and \
-            revision.on(st, "setup_first_begins") and _may_set_up(st, first):  # ruling R51
+            revision.of(st).setup_first_begins and _may_set_up(st, first):  # ruling R51
         raise Refused(f"{first} sets up first (2.41): {side} sets up once {first} has begun (plcg setup {first} UNIT "
                       f"HEX; a unit given no hex is in its friendly MLR)", "2.6", st.step)
     mc = st.map_control()
-    r2 = revision.on(st, "setup_limits")
+    r2 = revision.of(st).setup_limits
     pur = st.purchase(u.purchase, side) if u.purchase else None
     if enters_only(st, u):  # ruling R50
         raise Refused(f"{u.id} belongs to {u.purchase}, which enters during the firefight (bought --mode entry, "
                       "2.34, or an OB given that enters): it does not set up on the map", "2.34", st.step)
-    reserve = u.status == "reserve" or (r2 and u.kind == "leader" and pur is not None and pur.mode == "reserve")
-    if reserve and revision.on(st, "reserve_ends") and (pur is None or pur.firefight != st.firefight):
+    reserve = u.status == Status.RESERVE or (r2 and u.kind == Kind.LEADER and pur is not None and pur.mode == "reserve")
+    if reserve and revision.of(st).reserve_ends and (pur is None or pur.firefight != st.firefight):
         reserve = False  # 2.33: kept off map, a Reserve unit "may be set up On Map normally" later
     if r2 and mc.situation(hx, side) != "friendly_mlr":
         raise Refused(f"{hx} is not inside the {side} MLR ({mc.situation(hx, side).replace('_', ' ')}): units set "
@@ -247,14 +248,14 @@ def _setup(ctx, cmd):
                           "Strategic Terrain", "2.33", st.step)
     elif mc.situation(hx, side) != "friendly_mlr" and not st.initial:
         raise Refused(f"{hx} is not inside the {side} MLR", "2.32", st.step)
-    if revision.on(st, "rg_ownership") and u.kind in ("leader", "sw", "gun") and pur is not None \
+    if revision.of(st).rg_ownership and u.kind in (Kind.LEADER, Kind.SW, Kind.GUN) and pur is not None \
             and pur.firefight == st.firefight:
         _with_its_rg(st, u, pur, hx)
-    still_hip = u.hip and (not revision.on(st, "hip_in_place") or (hx == u.hex and not u.isolated))  # 3.24
-    if cmd.get("hip") and revision.on(st, "fortify_rules") and not still_hip:
+    still_hip = u.hip and (not revision.of(st).hip_in_place or (hx == u.hex and not u.isolated))  # 3.24
+    if cmd.get("hip") and revision.of(st).fortify_rules and not still_hip:
         bought = any(f["side"] == side and f["kind"] == "hip" and f.get("unit") == u.id
                      and f["firefight"] == st.firefight for f in st.fortifications)
-        gun = u.kind in ("gun", "crew") and st.initial  # CG3: a Gun may set up HIP in the Initial Firefight
+        gun = u.kind in (Kind.GUN, Kind.CREW) and st.initial  # CG3: a Gun may set up HIP in the Initial Firefight
         if not (bought or gun):
             raise Refused(f"{u.id} has no HIP bought for it (plcg fortify {side} hip --unit {u.id}); only a Gun in the "
                           "Initial Firefight (CG3) or a unit still HIP (3.24) hides without", "2.38", st.step)
@@ -270,8 +271,8 @@ def _with_its_rg(st, u, pur, hx: str) -> None:
     for; one kept off map or bought for an Idle Firefight is past it, 2.37 EXC), a leader sets up stacked with
     a MMC/AFV of its RG and a SW/Gun with a unit of its RG, set up in that hex first."""
     mates = [st.unit(x, u.side) for x in pur.units if x != u.id]
-    if not any(m is not None and m.hex == hx and m.kind in OWNERS[u.kind] and m.status in ("on_map", "reserve")
+    if not any(m is not None and m.hex == hx and m.kind in OWNERS[u.kind] and m.status in (Status.ON_MAP, Status.RESERVE)
                for m in mates):
-        what = "a MMC/AFV" if u.kind == "leader" else "a unit"
+        what = "a MMC/AFV" if u.kind == Kind.LEADER else "a unit"
         raise Refused(f"{u.id} ({u.name}) sets up with {what} of its RG {pur.id} in its first firefight: set one up "
                       f"in {hx} first", "2.37", st.step)

@@ -12,6 +12,7 @@ from cg.rules import winner_by_cvp
 from cg.state import SIDES
 from events import types as ev
 from cg.commands.base import at, command, counter_table, hex_arg, in_play, int_arg, side_arg, unit_arg
+from cg.units import IN_PLAY, Kind
 
 
 def _pairs(st, values, what):
@@ -47,7 +48,7 @@ def _end(ctx, cmd):
             raise BadInput(f"--control {c!r}: SIDE=HEX, e.g. axis=C4")
         s, h = str(c).split("=", 1)
         control.append(ev.SideHex(side_arg({"side": s}), hex_arg(st, h, "--control hex")))
-    if revision.on(st, "end_checks"):
+    if revision.of(st).end_checks:
         both = sorted({c.hex for c in control if c.side == "axis"} & {c.hex for c in control if c.side == "allied"})
         if both:
             raise BadInput(f"--control {both[0]}: given to both sides; one hex has one controller (2.9)")
@@ -57,7 +58,7 @@ def _end(ctx, cmd):
             raise BadInput(f"--terrain {t!r}: HEX=ITEM, e.g. D5=rubble")
         h, item = str(t).split("=", 1)
         item = item.strip().lower()
-        if revision.on(st, "end_checks"):  # 2.9: a known item of the one vocabulary (cg/items.py)
+        if revision.of(st).end_checks:  # 2.9: a known item of the one vocabulary (cg/items.py)
             try:
                 item = items.parse_terrain(item)
             except ValueError as e:
@@ -108,11 +109,11 @@ def _end(ctx, cmd):
                         ("--position", [ev.SideUnit(s, u.id) for s, u, _h in positions])):
         for su in units:
             u = st.unit(su.unit, su.side)
-            if u.status not in ("available", "on_map", "reserve"):
+            if u.status not in IN_PLAY:
                 raise Refused(f"{flag} {su.side}:{u.id}: that unit is {u.status} already"
                               + (f" (firefight {u.eliminated_in})" if u.eliminated_in else ""), "2.9", st.step)
     _exits_along_a_friendly_edge(st, exited, {(s, u.id): hx for s, u, hx in positions})
-    if revision.on(st, "rubble_not_in_water"):  # B24.121, Table 23: no rubble in a Water Obstacle
+    if revision.of(st).rubble_not_in_water:  # B24.121, Table 23: no rubble in a Water Obstacle
         for t in terrain:
             if t.item.split(":")[0] == "rubble" and t.hex in st.card.map.water:
                 raise Refused(f"--terrain {t.hex}=rubble: {t.hex} is a water hex on the CG Card; rubble falls on "
@@ -180,16 +181,16 @@ def _reduce(st, su, counter):
     from cg import counters
 
     u = st.unit(su.unit, su.side)
-    if u.kind == "squad":
+    if u.kind == Kind.SQUAD:
         nat, over = counter_table(st, su.side)
         to = counter or counters.half_squad(nat, u.name, over)
         if to is None:
             raise BadInput(f"--reduced {su.side}:{u.id}: the counter table has no half-squad for {nat} "
                            f"{u.name}; give it: --reduced {su.side}:{u.id}=COUNTER (ruling R34)")
         return ev.UnitChange(su.side, u.id, to)
-    if u.kind == "leader" and not u.wounded:
+    if u.kind == Kind.LEADER and not u.wounded:
         return ev.UnitChange(su.side, u.id, "wounded")
-    if u.kind in ("hs", "crew", "leader"):
+    if u.kind in (Kind.HALF_SQUAD, Kind.CREW, Kind.LEADER):
         return ev.UnitChange(su.side, u.id, "eliminated")
     raise Refused(f"--reduced {su.side}:{u.id}: a {u.kind} takes no Casualty Reduction", "2.9", st.step)
 
@@ -199,7 +200,7 @@ def _replace(st, su, counter):
     from cg import counters
 
     u = st.unit(su.unit, su.side)
-    if u.kind not in ("squad", "hs", "leader"):
+    if u.kind not in (Kind.SQUAD, Kind.HALF_SQUAD, Kind.LEADER):
         raise Refused(f"--replaced {su.side}:{u.id}: only MMC and leaders are Replaced (A19.13)", "2.9", st.step)
     nat, over = counter_table(st, su.side)
     to = counter or counters.replacement(nat, u.name, over)
@@ -224,7 +225,7 @@ def _position(ctx, cmd):
 def _positioned(st, side, u, hx, hip, concealed):
     if st.idle:
         raise Refused("an Idle Firefight is not played: no unit stands anywhere at its end", "2.41", st.step)
-    if u.kind in ("sw",) :
+    if u.kind in (Kind.SW,) :
         raise Refused(f"{u.id} is a support weapon: it stands with its possessor, give the MMC's or SMC's hex",
                       "2.9", st.step)
     return ev.UnitPositioned(side=side, unit=u.id, hex=hx, hip=hip, concealed=concealed)

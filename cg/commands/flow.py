@@ -10,6 +10,7 @@ from events import types as ev
 from cg.card import BURNABLE
 from cg.commands.base import Ctx, PRODUCT, RULES, at, command, side_arg
 from cg import revision, terrain, victory
+from cg.units import Kind, PRESENT
 
 
 DICE_POLICIES = ("any", "no-typed")
@@ -79,8 +80,8 @@ def _leaving(ctx: Ctx, step: str) -> list:
     if step == "3.2":
         mc = st.map_control()
         iso = [ev.SideUnit(u.side, u.id) for u in active_units(st)[0]  # the units not settled, in order
-               if u.status in ("on_map", "available") and u.hex and mc.hexes[u.hex].isolated == u.side]
-        if revision.on(st, "immobilized_stays"):  # ruling R48: the units that could not redeploy
+               if u.status in PRESENT and u.hex and mc.hexes[u.hex].isolated == u.side]
+        if revision.of(st).immobilized_stays:  # ruling R48: the units that could not redeploy
             from cg.rules import stranded_fate
 
             wrecked, stay = stranded_fate(st)
@@ -99,12 +100,12 @@ def _leaving(ctx: Ctx, step: str) -> list:
             out.append(ev.TerrainChanged(rule="3.31", changes=tuple(changes),
                                          note="Flames/Blazes/Burning Wrecks between firefights"))
         out.append(_tvp(st))
-    elif step == "3.42" and revision.on(st, "regroup_and_heroes"):
+    elif step == "3.42" and revision.of(st).regroup_and_heroes:
         out += _regroup(st)
-    elif step == "3.43" and revision.on(st, "regroup_and_heroes"):
+    elif step == "3.43" and revision.of(st).regroup_and_heroes:
         for side in SIDES:  # 3.43, ruling R62: "Remove any Heroes that cannot combine until each side has <1 (at most one)"
-            heroes = [u.id for u in st.side_units(side) if u.hero and u.kind != "leader"
-                      and u.status in ("on_map", "available")]
+            heroes = [u.id for u in st.side_units(side) if u.hero and u.kind != Kind.LEADER
+                      and u.status in PRESENT]
             if len(heroes) > 1:
                 out.append(ev.HeroesRemoved(side=side, units=tuple(heroes[1:])))
     elif step == "3.51":
@@ -129,7 +130,7 @@ def _regroup(st: CampaignState) -> list:
         nat, over = counter_table(st, side)
         groups: dict = {}
         for u in st.side_units(side):
-            if u.kind != "hs" or u.status not in ("on_map", "available"):
+            if u.kind != Kind.HALF_SQUAD or u.status not in PRESENT:
                 continue
             part = mlr_of(st, side, u.hex) if u.hex else "its MLR"
             if part is not None:
@@ -179,7 +180,7 @@ def _cg_end(st: CampaignState, reason: str):
     winner = None
     if reason == "concession":
         winner = other(st.conceded_by) if st.conceded_by else None
-    elif revision.on(st, "cg_objectives"):  # ruling R74: the card's Victory Conditions name the winner
+    elif revision.of(st).cg_objectives:  # ruling R74: the card's Victory Conditions name the winner
         winner = victory.decide(st, reason)[0]
     return ev.CgEnded(reason=reason, winner=winner, tvp=tot)
 

@@ -10,6 +10,7 @@ from cg.state import CampaignState
 from events import types as ev
 from cg.card import BURNABLE, CONCEALMENT
 from cg.commands.base import at, command, given_dice, hex_arg, in_play, int_arg, roll, side_arg, unit_arg
+from cg.units import IN_PLAY, Kind, PERSONNEL
 
 
 PATROL_KINDS = ("recon", "ambush", "raid", "anti-vehicle")
@@ -37,13 +38,13 @@ def _patrol(ctx, cmd):
     in_play(st, *units, leader)
     at(st, "patrol")
     n = _next_patrol(st, side)
-    if leader is None or leader.kind != "leader":
+    if leader is None or leader.kind != Kind.LEADER:
         raise Refused("one unwounded leader must accompany the patrol", "2.72", st.step)
     if leader.wounded:
         raise Refused(f"{leader.id} is wounded", "2.72", st.step)
-    squads = sum(1 for u in units if u.kind == "squad")
-    hs = sum(1 for u in units if u.kind in ("hs", "crew"))
-    if any(u.kind not in ("squad", "hs", "crew", "sw", "leader") for u in units):
+    squads = sum(1 for u in units if u.kind == Kind.SQUAD)
+    hs = sum(1 for u in units if u.kind in (Kind.HALF_SQUAD, Kind.CREW))
+    if any(u.kind not in (Kind.SQUAD, Kind.HALF_SQUAD, Kind.CREW, Kind.SW, Kind.LEADER) for u in units):
         raise Refused("only infantry (squads, half-squads, a hero, SW) can patrol", "2.72", st.step)
     if squads + hs == 0:
         raise Refused("at least one HS must be assigned to a patrol", "2.72", st.step)
@@ -54,7 +55,7 @@ def _patrol(ctx, cmd):
     if dist is None or dist > 10:
         raise Refused(f"mission hex {hx} is {dist} hexes from the {side} MLR (10 at most)", "2.73", st.step)
     m = st.card.map
-    if revision.on(st, "patrol_team") and hx in m.water:  # ruling R56
+    if revision.of(st).patrol_team and hx in m.water:  # ruling R56
         raise Refused(f"mission hex {hx} is a water hex, not Accessible to Infantry (ruling R56)", "2.73", st.step)
     if kind == "ambush" and any(getattr(m, key) for key in BURNABLE):
         # ruling R36: 2.73 concealment terrain is woods, orchard, brush, grain or a building; checked only
@@ -63,18 +64,18 @@ def _patrol(ctx, cmd):
             raise Refused(f"an Ambush mission hex must be concealment terrain; {hx} is not (CG Card map)",
                           "2.73", st.step)
     night = st.ff.time == "night"
-    if revision.on(st, "patrol_rules"):
+    if revision.of(st).patrol_rules:
         from cg import counters
         from cg.commands.base import counter_table
 
         nat, over = counter_table(st, side)
-        convention = not revision.on(st, "leader_rank_from_card")  # ruling R52: the card's rank only
+        convention = not revision.of(st).leader_rank_from_card  # ruling R52: the card's rank only
         if counters.may_lead_patrol(nat, leader.name, over, convention) is False:
             rank = counters.leader_rank(nat, leader.name, over) if convention else counters.card_rank(leader.name, over)
             raise Refused(f"{leader.id} ({leader.name}, {rank}) may not lead a patrol: a Corporal, Sergeant or "
                           "Lieutenant does (" + ("counter table, ruling R34" if convention else
                                                  "the card's [counters], ruling R52") + ")", "2.72", st.step)
-        if revision.on(st, "patrol_team"):
+        if revision.of(st).patrol_team:
             _team(st, side, [leader, *units], mc)
         else:
             g = st.grid()
@@ -135,10 +136,10 @@ def _half_squads_before_roll(st, side: str, units: list, counter) -> None:
     from cg import counters
     from cg.commands.base import counter_table
 
-    if counter or not revision.on(st, "judged_before_roll"):
+    if counter or not revision.of(st).judged_before_roll:
         return
     nat, over = counter_table(st, side)
-    lacking = [u for u in units if u.kind == "squad" and not counters.half_squad(nat, u.name, over)]
+    lacking = [u for u in units if u.kind == Kind.SQUAD and not counters.half_squad(nat, u.name, over)]
     if lacking:
         raise BadInput(f"{lacking[0].id} ({nat} {lacking[0].name}) has no half-squad in the counter table, which a "
                        "Reduced result may need: give it with --counter COUNTER before the roll (rulings R34, R49)")
@@ -151,7 +152,7 @@ def _strike(ctx, st, side: str, patrol: list, outcome: str, counter) -> tuple[tu
     from cg import counters
     from cg.commands.base import counter_table
 
-    alive = [u for u in patrol if u.kind in ("squad", "hs", "crew", "leader")]
+    alive = [u for u in patrol if u.kind in PERSONNEL]
     if outcome in ("kia",):
         return (), tuple(ev.UnitChange(side, u.id, "eliminated") for u in patrol)
     if outcome not in ("reduced", "kia_returned", "captured") or not alive:
@@ -169,14 +170,14 @@ def _strike(ctx, st, side: str, patrol: list, outcome: str, counter) -> tuple[tu
     if outcome == "captured":
         return tuple(selection), tuple(ev.UnitChange(side, u.id, "captured" if u is hit else "eliminated")
                                        for u in patrol)
-    if outcome == "reduced" and hit.kind == "squad":
+    if outcome == "reduced" and hit.kind == Kind.SQUAD:
         nat, over = counter_table(st, side)
         to = counters.half_squad(nat, hit.name, over) or (str(counter).strip() if counter else None)
         if not to:
             raise BadInput(f"{hit.id} ({nat} {hit.name}) is Reduced and the counter table has no half-squad: "
                            "give it with --counter COUNTER (ruling R34)")
         return tuple(selection), (ev.UnitChange(side, hit.id, to),)
-    if outcome == "reduced" and hit.kind == "leader" and not hit.wounded and revision.on(st, "patrol_smc_wounded"):
+    if outcome == "reduced" and hit.kind == Kind.LEADER and not hit.wounded and revision.of(st).patrol_smc_wounded:
         return tuple(selection), (ev.UnitChange(side, hit.id, "wounded"),)  # ruling R29: an SMC is wounded (A15/A17)
     return tuple(selection), (ev.UnitChange(side, hit.id, "eliminated"),)
 
@@ -198,7 +199,7 @@ def _patrol_return(ctx, cmd):
     if n not in st.patrols_to_return[side]:
         raise Refused(f"{side} patrol {n} owes no Return DR", "2.74", st.step)
     info = st.patrol_units.get(f"{side}:{n}")
-    if info and revision.on(st, "patrol_rules"):  # ruling R26: the whole list applies to the Return roll
+    if info and revision.of(st).patrol_rules:  # ruling R26: the whole list applies to the Return roll
         units = [st.unit(x, side) for x in info["team"]]
         leader, members = units[0], units[1:]
         dl = drms.patrol_from_units(st, side, info["kind"], members, leader, info["hex"], _typed(cmd), returning=True,
@@ -206,7 +207,7 @@ def _patrol_return(ctx, cmd):
                                     broken=bool(cmd.get("broken")))
         _half_squads_before_roll(st, side, members, cmd.get("counter"))
         r = roll(ctx.dice(given, 2), dl, tables.patrol_return)
-        alive = [u for u in units if u.status in ("available", "on_map", "reserve")]
+        alive = [u for u in units if u.status in IN_PLAY]
         struck = r.outcome if r.outcome in ("kia", "reduced", "captured") else ""
         selection, losses = _strike(ctx, st, side, alive, struck, cmd.get("counter"))
         return [ev.PatrolReturned(side=side, patrol=n, roll=r, selection=selection, losses=losses)]

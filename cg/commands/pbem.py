@@ -9,7 +9,7 @@ from __future__ import annotations
 import attrs
 
 from cg import pbem, seal
-from cg.revision import on
+from cg import revision
 from cg.commands.base import Ctx, HANDLERS, command, decide
 from events.errors import BadInput, Refused
 from events.types import (DiceAnswered, DiceRevealed, FactConfirmed, FactProposed, FactRejected, HeadSigned, Sealed,
@@ -30,7 +30,7 @@ def _sign(ctx: Ctx, cmd: dict):
         raise Refused(f"{by}'s signature is over row {seq}, not the head it follows ({ctx.base_seq - 1})",
                       "pbem", st.step)
     mine = st.pbem["signed"][by]
-    if mine is not None and mine[0] == seq - 1 and on(st, "sign_once"):  # the head is its own signature
+    if mine is not None and mine[0] == seq - 1 and revision.of(st).sign_once:  # the head is its own signature
         raise Refused(f"{by} signed row {seq} already: a signature over nothing new is refused", "pbem", st.step)
     if not ctx.covered and not pbem.verify_head(st.pbem["keys"][by], seq, h, sig):
         raise Refused(f"the signature of row {seq} is not {by}'s key's", "pbem", st.step)
@@ -88,7 +88,7 @@ def _claim(ctx: Ctx, cmd: dict):
     st = ctx.state
     by, commit = cmd["by"], cmd.get("request")
     r = st.pbem["requests"].get(commit) if isinstance(commit, str) else None
-    if not on(st, "two_party_order") or r is None or (commit, r) not in pbem.claimable(st, by):
+    if not revision.of(st).two_party_order or r is None or (commit, r) not in pbem.claimable(st, by):
         raise Refused(f"{by} claims two-party dice {str(commit)[:8]} that the other side has not withheld (it"
                       " signed no head after the answer without revealing)", "pbem", st.step)
     if r["command"].get("name") == "sealed":

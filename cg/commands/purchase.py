@@ -12,6 +12,7 @@ from cg.state import SIDES, CampaignState, expand_units
 from events import types as ev
 from cg.options import rg_unavailable
 from cg.commands.base import at, command, given_dice, hex_arg, int_arg, leader_slots, roll, side_arg, unit_arg
+from cg.units import Kind, MMC, Status
 
 
 @command("cp", "2.1")
@@ -97,7 +98,7 @@ def _buy(ctx, cmd):
         raise Refused(f"{rg.id} costs {cost} CP ({mode}); {side} has {cp}", "2.3", st.step)
     # both sides' cards may list the same RG id (I1): number the purchases across the sides so a
     # purchase id (and the unit ids made from it) names one purchase of the campaign
-    if revision.on(st, "per_side_purchase_numbers"):  # R32 switch: the Allies' first I1 is I1-1
+    if revision.of(st).per_side_purchase_numbers:  # R32 switch: the Allies' first I1 is I1-1
         n = st.purchase_count.get(key, 0) + 1
         while st.purchase(f"{rg.id}-{n}", side) is not None:  # a campaign upgraded from revision 1 has
             n += 1  # numbers counted across sides: never reuse one of this side's
@@ -212,7 +213,7 @@ def _leader(ctx, cmd):
         if st.generated[side] >= st.may_generate[side] or leader_slots(st, side) <= 0:
             raise Refused(f"{side} may generate {st.may_generate[side]} leader(s) this RePh (3.45 result, leaders "
                           f"lost - 1, MMC on board) and has generated {st.generated[side]}", "3.45", st.step)
-        if hx and revision.on(st, "generated_leader_placed"):
+        if hx and revision.of(st).generated_leader_placed:
             _placed_with_mmc(st, side, hx)
         column = tables.leader_column(spec.nationality, False)
         pid = None
@@ -223,7 +224,7 @@ def _leader(ctx, cmd):
         rg = spec.group_by_id(p.rg)
         column = tables.leader_column(spec.nationality, rg.armor_leader)
         pid = p.id
-    before_roll = revision.on(st, "judged_before_roll")
+    before_roll = revision.of(st).judged_before_roll
     if cmd.get("commissar") and before_roll:  # ruling R49: what the roll does not decide is judged before it
         _commissar_allowed(st, side, pid, rg if pid else None, column)
     d = ctx.dice(given, 2)
@@ -258,7 +259,7 @@ def _placed_with_mmc(st: CampaignState, side: str, hx: str) -> None:
     if not any(u.hex for u in st.side_units(side)):
         return
     # MMC: squads, half-squads and crews (ASL A1.1)
-    mmc = [u for u in st.side_units(side) if u.kind in ("squad", "hs", "crew") and u.status == "on_map" and u.hex == hx]
+    mmc = [u for u in st.side_units(side) if u.kind in MMC and u.status == Status.ON_MAP and u.hex == hx]
     if not mmc:
         raise Refused(f"--hex {hx}: no {side} MMC stands there on map; a generated leader is placed with a "
                       "non-Isolated MMC on map (or enters as a reinforcement: no --hex)", "3.45", st.step)
@@ -298,7 +299,7 @@ FORT_KEYS = ("capacity", "factors", "unit", "hexsides", "locations", "ca", "nca"
 
 def _fortify_limits(st: CampaignState, side: str, kind: str, spec, hx, hip_unit) -> None:
     """2.38 placement and pricing as written (revision switch fortify_rules)."""
-    if hip_unit is not None and hip_unit.kind == "sw":
+    if hip_unit is not None and hip_unit.kind == Kind.SW:
         raise Refused(f"{hip_unit.id} is a SW: it hides with its possessor (buy HIP for the unit holding it)",
                       "2.38", st.step)
     if kind == "cave_complex":
@@ -330,7 +331,7 @@ def _place(st: CampaignState, side: str, kind: str, spec, hx):
                   and f["firefight"] == st.firefight), None)
     if index is None or not items.ITEMS[kind].in_hex:
         raise Refused(f"{side} has no {spec.name} bought without a hex to place", "2.38", st.step)
-    if revision.on(st, "fortify_rules"):
+    if revision.of(st).fortify_rules:
         _fortify_hex_limits(st, side, kind, spec, hx)
     _fortify_notes_hex(st, side, kind, hx)
     if not spec.isolated_ok and st.map_control().hexes[hx].isolated == side:
@@ -383,7 +384,7 @@ def _fortify(ctx, cmd):
     kind = entry.key
     spec = tables.FORTIFICATIONS[kind]
     hx = hex_arg(st, cmd["hex"], "--hex") if cmd.get("hex") else None
-    if st.step == "2.6" and revision.on(st, "fortify_placed_at_setup"):
+    if st.step == "2.6" and revision.of(st).fortify_placed_at_setup:
         return [_place(st, side, kind, spec, hx)]
     detail = {}
     for k in ("capacity", "factors", "hexsides", "locations", "ca", "nca"):
@@ -394,7 +395,7 @@ def _fortify(ctx, cmd):
         hip_unit = unit_arg(st, side, cmd.get("unit"))
         unit_type = {"squad": "squad", "hs": "hs", "crew": "crew", "leader": "smc", "vehicle": "afv"}.get(
             hip_unit.kind, "smc")
-        if revision.on(st, "fortify_rules"):  # note 3: a Gun hides with its crew, at the crew's price
+        if revision.of(st).fortify_rules:  # note 3: a Gun hides with its crew, at the crew's price
             unit_type = {"gun": "crew"}.get(hip_unit.kind, unit_type)
     else:
         unit_type = None
@@ -403,9 +404,9 @@ def _fortify(ctx, cmd):
     except ValueError as e:
         raise BadInput(f"{kind}: {e}") from None
     at(st, "fortify", "2.3")  # 2.6 places what was bought (revision 3, above)
-    if revision.on(st, "fortify_rules"):
+    if revision.of(st).fortify_rules:
         _fortify_limits(st, side, kind, spec, hx, hip_unit)
-    if revision.on(st, "fortify_notes"):
+    if revision.of(st).fortify_notes:
         _fortify_notes(st, side, kind, hx)
     if spec.initial_only and not st.initial:
         raise Refused(f"{spec.name} may only be bought for the Initial Firefight (S)", "2.38", st.step)
@@ -429,12 +430,12 @@ def _fortify(ctx, cmd):
     if hx and not spec.isolated_ok and st.map_control().hexes[hx].isolated == side:
         raise Refused(f"{spec.name} may not go in an Isolated Location (only I fortifications)", "2.38", st.step)
     if kind == "hip":
-        squads = sum(1 for u in st.side_units(side) if u.kind == "squad" and u.status != "reserve") \
-            + sum(0.5 for u in st.side_units(side) if u.kind == "hs" and u.status != "reserve")
+        squads = sum(1 for u in st.side_units(side) if u.kind == Kind.SQUAD and u.status != Status.RESERVE) \
+            + sum(0.5 for u in st.side_units(side) if u.kind == Kind.HALF_SQUAD and u.status != Status.RESERVE)
         night = st.ff.time == "night"
         limit = tables.hip_limit(int(squads), st.card.sides[side].nationality.lower() == "japanese", night)
-        if limit is not None and hip_unit.kind in ("squad", "hs"):
-            used = sum(1 for u in st.side_units(side) if u.hip and u.kind in ("squad", "hs"))
+        if limit is not None and hip_unit.kind in (Kind.SQUAD, Kind.HALF_SQUAD):
+            used = sum(1 for u in st.side_units(side) if u.hip and u.kind in (Kind.SQUAD, Kind.HALF_SQUAD))
             if used + 1 > limit:
                 raise Refused(f"HIP for {used + 1} squads exceeds 10% of {int(squads)} non-Reserve squads "
                               f"in a daytime firefight", "2.38", st.step)

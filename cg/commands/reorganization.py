@@ -15,7 +15,7 @@ from cg.commands.base import (at, card_quality, command, given_dice, int_arg, le
                               unit_any_case, unit_arg)
 from cg.rules import REPAIRABLE, repair_place_refusal
 from cg.steps import disease_owed
-from cg.units import is_mmc
+from cg.units import Kind, PRESENT, Status, is_mmc
 
 
 @command("evacuate", "3.3")
@@ -25,7 +25,7 @@ def _evacuate(ctx, cmd):
     u = unit_arg(st, side, cmd.get("leader"))
     given = given_dice(cmd, 1)
     at(st, "evacuate")
-    if u.kind != "leader" or not u.wounded:
+    if u.kind != Kind.LEADER or not u.wounded:
         raise Refused(f"{u.id} is not a wounded leader", "3.32", st.step)
     if st.card.sides[side].nationality.lower() == "japanese":
         raise Refused("Japanese wounded leaders are not evacuated", "3.32", st.step)
@@ -63,9 +63,9 @@ def _disease_replacement(st, side: str, cmd: dict):
     text, _, counter = str(cmd.get("replaced")).partition("=")
     u = unit_arg(st, side, text)
     at(st, "disease")
-    if not revision.on(st, "disease_replacements") or disease_owed(st, side) <= 0:
+    if not revision.of(st).disease_replacements or disease_owed(st, side) <= 0:
         raise Refused(f"{side}'s Disease & Starvation dr owes no (more) ELR Replacement", "3.41", st.step)
-    mmc = [x for x in st.side_units(side) if x.kind in ("squad", "hs") and x.status in ("on_map", "available")
+    mmc = [x for x in st.side_units(side) if x.kind in (Kind.SQUAD, Kind.HALF_SQUAD) and x.status in PRESENT
            and f"disease-replaced:{side}:{x.id}" not in st.done]
     if u not in mmc:
         raise Refused(f"{u.id} ({u.name}) is no squad or HS of {side} in play not yet Replaced this RePh", "3.41",
@@ -104,9 +104,9 @@ def _leaders(ctx, cmd):
 def generation_limits(st, side: str) -> tuple[int, int]:
     """3.45: (leaders the side lost in the firefight, its MMC on board): it generates at most lost - 1
     leaders, never more than MMC on board."""
-    lost = sum(1 for s, uid in st.ff.lost if s == side and st.unit(uid, s) and st.unit(uid, s).kind == "leader")
+    lost = sum(1 for s, uid in st.ff.lost if s == side and st.unit(uid, s) and st.unit(uid, s).kind == Kind.LEADER)
     is_mmc = _mmc_question(st)
-    mmc = sum(1 for u in st.side_units(side) if is_mmc(u.kind) and u.status == "on_map")
+    mmc = sum(1 for u in st.side_units(side) if is_mmc(u.kind) and u.status == Status.ON_MAP)
     if not any(u.hex for u in st.side_units(side)):
         mmc = sum(1 for u in st.side_units(side) if is_mmc(u.kind))  # roster-only play
     return lost, mmc
@@ -135,12 +135,12 @@ def _harden(ctx, cmd):
     elif st.step == "3.45":
         if f"leaders:{side}" not in st.done:
             raise Refused(f"make {side}'s 3.45 dr first (plcg leaders {side})", "3.45", st.step)
-        if u.kind != "leader":
+        if u.kind != Kind.LEADER:
             raise Refused(f"{u.id} is not a leader", "3.45", st.step)
         if leader_slots(st, side) <= 0:
             raise Refused(f"the 3.45 result ({st.leader_result[side]}) allows no more leaders to harden or "
                           "be generated", "3.45", st.step)
-    if not revision.on(st, "hardening_by_table"):
+    if not revision.of(st).hardening_by_table:
         return [ev.UnitHardened(side=side, unit=u.id, by=st.step, to=to)]
     hero = _hero_for(st, side, u) if st.step == "3.43" else None
     to, fanatic = _hardened_counter(st, u, to)
@@ -150,21 +150,21 @@ def _harden(ctx, cmd):
 def _mmc_question(st):
     """Is this kind an MMC: one answer since rules revision 3 (ASL A1.1: squads, half-squads and crews,
     as 3.45 placement always had it); revisions 1-2 left the crew out of 3.43-3.45."""
-    if revision.on(st, "mmc_crews"):
+    if revision.of(st).mmc_crews:
         return is_mmc
     return lambda kind: kind in ("squad", "hs")
 
 
 def _hero_for(st, side: str, u) -> str:
     """3.43: a heroic leader hardens itself; an MMC combines with a Hero of its side (`end --hero`)."""
-    if u.kind == "leader":
+    if u.kind == Kind.LEADER:
         if not u.hero:
             raise Refused(f"{u.id} is no heroic leader (plcg end --hero {side}:{u.id} records one)", "3.43", st.step)
         return u.id
     if not _mmc_question(st)(u.kind):
         raise Refused(f"{u.id} is not an MMC: only an MMC combines with a Hero", "3.43", st.step)
-    heroes = [h for h in st.side_units(side) if h.hero and h.kind != "leader"]
-    if revision.on(st, "regroup_and_heroes") and u.hex:  # 3.43: "any MMC within that MLR" (ruling R33: by hex)
+    heroes = [h for h in st.side_units(side) if h.hero and h.kind != Kind.LEADER]
+    if revision.of(st).regroup_and_heroes and u.hex:  # 3.43: "any MMC within that MLR" (ruling R33: by hex)
         from cg.rules import mlr_of
 
         mine = mlr_of(st, side, u.hex)
@@ -184,12 +184,12 @@ def _hardened_counter(st, u, given) -> tuple[str | None, bool]:
     from cg import counters
     from cg.commands.base import counter_table
 
-    if u.kind not in ("squad", "hs", "leader"):
+    if u.kind not in (Kind.SQUAD, Kind.HALF_SQUAD, Kind.LEADER):
         return given, False
     nat, over = counter_table(st, u.side)
     to, fanatic = counters.harden(nat, u.name, over)
-    quality = card_quality(st, u) if revision.on(st, "hardening_card_quality") else None
-    if quality is not None and u.kind in ("squad", "hs"):  # 3.43/3.44 EXC: the card's class wins (item 20)
+    quality = card_quality(st, u) if revision.of(st).hardening_card_quality else None
+    if quality is not None and u.kind in (Kind.SQUAD, Kind.HALF_SQUAD):  # 3.43/3.44 EXC: the card's class wins (item 20)
         c = counters.lookup(nat, u.name, over)
         to = c.hardened if c is not None else None
         fanatic = quality == "elite"
@@ -237,10 +237,10 @@ def _repair(ctx, cmd):
     drm_v = int_arg(cmd, "drm", -6, 6, default=0)
     typed = None if cmd.get("leadership") is None else int_arg(cmd, "leadership", -6, 6)
     at(st, "repair")
-    if revision.on(st, "repair_rules"):
+    if revision.of(st).repair_rules:
         _repair_limits(st, side, item, unit, kind, drm_v)
     dl = (Drm("3.46", "leadership/inexperience/captured use/ammunition shortage (stated)", drm_v),) if drm_v else ()
-    if revision.on(st, "repair_drm_from_ob"):
+    if revision.of(st).repair_drm_from_ob:
         dl = _repair_drm(st, side, unit, kind, drm_v, typed)
     if unit is not None and unit.isolated and kind in ("malfunction", "low_ammo"):
         raise Refused(f"{item} is possessed by an Isolated unit: no repair", "3.46", st.step)
@@ -264,7 +264,7 @@ def _repair_drm(st, side: str, unit, kind: str, stated: int, typed) -> tuple:
         from cg.counters import leader_modifier
 
         mods = {leader_modifier(u.name) for u in st.side_units(side)
-                if u.kind == "leader" and u.status in ("available", "on_map")}
+                if u.kind == Kind.LEADER and u.status in PRESENT}
         if typed not in mods:
             raise Refused(f"--leadership {typed:+d}: no leader of the side in play has that modifier (ruling R30)",
                           "R33", st.step)
@@ -282,7 +282,7 @@ def _repair_limits(st, side: str, item: str, unit, kind: str, drm_v: int) -> Non
         raise Refused(f"a {kind.replace('_', ' ')} repair takes no DRM (only Disabled and Immobilized repairs do)",
                       "3.46", st.step)
     if kind == "immobilized":
-        if unit is None or unit.kind != "vehicle":
+        if unit is None or unit.kind != Kind.VEHICLE:
             raise Refused(f"{item} is not a vehicle: only a vehicle is Immobilized", "3.46", st.step)
         why = repair_place_refusal(st, side, unit)
         if why:
@@ -297,9 +297,9 @@ def _recall(ctx, cmd):
     given = given_dice(cmd, 1)
     drm_v = int_arg(cmd, "drm", -6, 6, default=0)
     at(st, "recall")
-    if u.status != "recalled":
+    if u.status != Status.RECALLED:
         raise Refused(f"{u.id} is not Recalled", "3.461", st.step)
-    if drm_v < 0 and revision.on(st, "repair_drm_from_ob"):
+    if drm_v < 0 and revision.of(st).repair_drm_from_ob:
         raise Refused(f"--drm {drm_v}: 3.461 lists penalties only (Inexperience, Captured Use, Ammunition "
                       "Shortage): 0 or more", "3.461", st.step)
     dl = (Drm("3.461", "inexperience/captured use/ammunition shortage (stated)", drm_v),) if drm_v else ()
