@@ -80,7 +80,7 @@ HELP_SECTIONS = (
     ("2.9 The firefight's end", ("end", "position", "rubble", "flame", "concede")),
     ("3.1-3.52 Refit Phase", ("casualties", "option", "encircled", "shock", "evacuate", "disease", "harden",
                               "promote", "leaders", "repair", "recall", "elr", "clear")),
-    ("Play by email", ("keys", "bundle", "receive", "reveal", "confirm", "reject")),
+    ("Play by email", ("keys", "sync", "bundle", "receive", "reveal", "claim", "confirm", "reject")),
     ("Checking and repair", ("audit", "replay", "undo")),
 )
 

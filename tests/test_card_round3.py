@@ -598,6 +598,7 @@ def test_help_groups_the_commands_by_phase():
     assert re.search(r"^\s+buy\s", purchases, re.M) and not re.search(r"^\s+elr\s", purchases, re.M)
     listed = re.findall(r"^  ([a-z][a-z-]*)\s", out.split("Start a campaign, cards:", 1)[1], re.M)
     assert len(listed) == len(set(listed)) == len(cli.main.list_commands(None))
+    assert "Other commands" not in sections  # every command has its phase (a new one is given one)
 
 
 def test_leader_generation_says_why_it_may_generate_fewer(tmp_path):
