@@ -264,7 +264,8 @@ class Walk:
                      and f"disease-replaced:{side}:{u.id}" not in st.done]
             cands.sort(key=lambda u: (not u.isolated, u.id))
             u = cands[attempt % len(cands)]
-            counter = _missing_counter(st, u)
+            # a counter the table lacks is typed (ruling R34), as the refusal asks: the explorer types its own
+            counter = _missing_counter(st, u) or (u.name if attempt % 2 else None)
             return {"name": "disease", "side": side, "replaced": f"{u.id}={counter}" if counter else u.id}
         if c.startswith("plcg casualties") and "--reduced" in c:  # 3.52 dagger: the MMC in the rules' order
             side = c.split()[2]
