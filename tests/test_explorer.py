@@ -263,7 +263,7 @@ class Walk:
             cands = [u for u in st.side_units(side) if u.kind in ("squad", "hs") and u.status in ("on_map", "available")
                      and f"disease-replaced:{side}:{u.id}" not in st.done]
             cands.sort(key=lambda u: (not u.isolated, u.id))
-            u = cands[attempt % len(cands)]
+            u = cands[(attempt // 2) % len(cands)]  # each unit, Isolated first, as it is and with a counter
             # a counter the table lacks is typed (ruling R34), as the refusal asks: the explorer types its own
             counter = _missing_counter(st, u) or (u.name if attempt % 2 else None)
             return {"name": "disease", "side": side, "replaced": f"{u.id}={counter}" if counter else u.id}
