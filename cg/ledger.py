@@ -291,9 +291,8 @@ class Ledger:
         commands, the usual one), the snapshot is folded on with the new reverts, so the undo costs
         what a write costs; else the log is folded again, once, through the chunked reader."""
         extra = [(head_seq + 1 + i, head_seq + 1, n.type, n.payload) for i, n in enumerate(new)]
-        before = self.store.reverts(until=head_seq)
-        reverted = reverted_seqs(before + [r for r in extra if r[2] == "reverted"])
-        st = self._from_snapshot(head_seq, reverted ^ reverted_seqs(before), reverted)
+        reverted = reverted_seqs(self.store.reverts(until=head_seq) + [r for r in extra if r[2] == "reverted"])
+        st = self._from_snapshot(head_seq, reverted)
         if st is not None:
             return fold(extra, st, reverted)
         try:
@@ -304,14 +303,18 @@ class Ledger:
             raise BadInput(f"cannot read {self.path}: {e}") from None
         return fold(extra, st, reverted)
 
-    def _from_snapshot(self, head_seq: int, changed: set[int], reverted: set[int]):
+    def _from_snapshot(self, head_seq: int, reverted: set[int]):
         """The state at `head_seq` with `reverted` in force, from the stored snapshot and the rows after
-        it, where every seq whose force changes lies after the snapshot; None where it cannot be."""
+        it, where every seq whose force differs from what the snapshot was folded with (the reverts up to
+        its own seq: a received bundle's undo leaves an older snapshot in place) lies after it; else None."""
         snap = self.store.snapshot()
-        if snap is None or not changed:
+        if snap is None:
             return None
         seq, h, blob = snap
-        if min(changed) <= seq or seq > head_seq or self.store.hash_at(seq) != h:
+        if seq > head_seq or self.store.hash_at(seq) != h:
+            return None
+        changed = reverted ^ reverted_seqs(self.store.reverts(until=seq))
+        if changed and min(changed) <= seq:
             return None
         st = snapshot.load(blob, self._card(), self._cold_part, view=self.opener())  # lazy, as a command's
         if st is None or st.pbem is not None and st.pbem.get("seals") and not self._view_ok(st):

@@ -153,3 +153,37 @@ def test_undoing_an_undo_that_crossed_needs_no_force(tmp_path):
         assert stored[0].payload["force"] is False and _key(led) == before
     finally:
         led.close()
+
+
+def test_an_undo_folded_on_from_an_older_snapshot_keeps_an_earlier_undo_in_force(tmp_path):
+    """An undo folds on from the stored snapshot only where nothing whose force differs from the snapshot's
+    lies at or before it. A received bundle's undo leaves an older snapshot in place (play by email); here
+    the older snapshot is put back by hand as such a bundle leaves it. Before the fix the next undo folded
+    on from it with the earlier undo measured against the whole log, not the snapshot: the command that
+    undo took back came back into force, and the audit found the stored snapshot differing from a replay."""
+    import json
+    import sqlite3
+
+    from conftest import cli_run
+
+    db = str(tmp_path / "c.plcg")
+    assert cli_run(db, "new", "--card", "sample", "--seed", "older").code == 0
+    for args in (["weather"], ["next"], ["buy", "axis", "I1"], ["buy", "allied", "I1"]):
+        assert cli_run(db, *args).code == 0
+    assert cli_run(db, "replay").code == 0  # the snapshot at the head: both purchases in force
+    con = sqlite3.connect(db)
+    older = con.execute("SELECT seq, hash, state FROM snapshot").fetchone()
+    older_cold = con.execute("SELECT token, state FROM snapshot_cold").fetchone()
+    con.close()
+    assert cli_run(db, "undo", "--reason", "not that platoon").code == 0  # takes back the Allied I1
+    assert cli_run(db, "buy", "allied", "I2").code == 0
+    con = sqlite3.connect(db)
+    with con:
+        con.execute("UPDATE snapshot SET seq = ?, hash = ?, state = ?", older)
+        con.execute("UPDATE snapshot_cold SET token = ?, state = ?", older_cold)
+    con.close()
+    assert cli_run(db, "undo", "--reason", "nor that one").code == 0  # takes back the I2, folds on
+    oob = json.loads(cli_run(db, "oob", "allied", "--json").out)
+    assert not any(u["unit"].startswith(("I1-", "I2-")) for u in oob), oob
+    r = cli_run(db, "audit")
+    assert r.code == 0, r.out[-400:]
