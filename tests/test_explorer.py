@@ -493,7 +493,11 @@ def to_args(cmd: dict) -> list[str]:
     if name == "harden":
         return args + [c["unit"]]
     if name == "casualties":
+        if c.get("reduced"):  # 3.52 dagger: the Casualty Reduction a clearance owes
+            return args + [x for u in c["reduced"] for x in ("--reduced", u)]
         return args + ["--cvp", str(c["cvp"])] + [x for u in c.get("lost", ()) for x in ("--lost", u)]
+    if name == "disease" and c.get("replaced"):  # 3.41: a squad the dr's result ELR Replaces
+        return args + ["--replaced", c["replaced"]]
     if name == "repair":
         return args + [c["item"], "--kind", c["kind"]]
     if name == "clear":
