@@ -132,10 +132,7 @@ class Ledger:
         (an undo of recent commands); None where they do (the snapshot was folded otherwise: fold the log)."""
         if not any(t == "reverted" for _, _, t, _ in tail):
             return set()
-        before = self.store.reverts(until=seq)
-        now = reverted_seqs(before + [r for r in tail if r[2] == "reverted"])
-        changed = now ^ reverted_seqs(before)
-        return now if not changed or min(changed) > seq else None
+        return None  # a revert since the snapshot: the log is folded (the explorer found the fold on wrong)
 
     def _view_ok(self, st) -> bool:
         op = self.opener()
@@ -286,15 +283,12 @@ class Ledger:
         return stored
 
     def _refold(self, head_seq: int, new: list) -> "object":
-        """The state after `new` (not yet stored) follow the log's `head_seq` rows. An undo changes what
-        is in force: where everything it changes lies after the stored snapshot (an undo of the last
-        commands, the usual one), the snapshot is folded on with the new reverts, so the undo costs
-        what a write costs; else the log is folded again, once, through the chunked reader."""
+        """The state after `new` (not yet stored) follow the log's `head_seq` rows: an undo changes what is
+        in force anywhere in the log, so the log is folded again, once, through the chunked reader. (Folding
+        on from the stored snapshot where the undo changes only rows after it was tried this round and
+        taken out: the explorer found states after an undo that differed from a replay.)"""
         extra = [(head_seq + 1 + i, head_seq + 1, n.type, n.payload) for i, n in enumerate(new)]
         reverted = reverted_seqs(self.store.reverts(until=head_seq) + [r for r in extra if r[2] == "reverted"])
-        st = self._from_snapshot(head_seq, reverted)
-        if st is not None:
-            return fold(extra, st, reverted)
         try:
             chunks, common, _last = self.store.fold_chunks(VERSIONS, until=head_seq)
             with gc_paused():
@@ -302,27 +296,6 @@ class Ledger:
         except sqlite3.DatabaseError as e:
             raise BadInput(f"cannot read {self.path}: {e}") from None
         return fold(extra, st, reverted)
-
-    def _from_snapshot(self, head_seq: int, reverted: set[int]):
-        """The state at `head_seq` with `reverted` in force, from the stored snapshot and the rows after
-        it, where every seq whose force differs from what the snapshot was folded with (the reverts up to
-        its own seq: a received bundle's undo leaves an older snapshot in place) lies after it; else None."""
-        snap = self.store.snapshot()
-        if snap is None:
-            return None
-        seq, h, blob = snap
-        if seq > head_seq or self.store.hash_at(seq) != h:
-            return None
-        changed = reverted ^ reverted_seqs(self.store.reverts(until=seq))
-        if changed and min(changed) <= seq:
-            return None
-        st = snapshot.load(blob, self._card(), self._cold_part, view=self.opener())  # lazy, as a command's
-        if st is None or st.pbem is not None and st.pbem.get("seals") and not self._view_ok(st):
-            return None  # another release's, or sealed secrets opened for another view (R47): fold the log
-        try:
-            return fold(self.records(since=seq, until=head_seq), st, reverted)
-        except snapshot.SnapshotDamaged:  # its settled part was edited: fold the log
-            return None
 
     # play by email (cg/pbem.py, events/bundle.py)
     def _player(self, key):
