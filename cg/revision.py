@@ -283,6 +283,11 @@ class Rules:
     setup_first_begins: bool = switch(3, (
         '2.6 (ruling R51): the side that sets up second may not begin before the side that sets up first '
         'has set up a unit (while it has one that may set up); the refusal names who sets up first'))
+    idle_reveal: bool = switch(3, (
+        'play by email, sealed secrets (ruling R80): an Idle Firefight skips 2.6, so once 2.41 has '
+        "determined it Idle each side reveals there, at 2.4, every purchase 2.6 would have revealed "
+        "(`next` waits for both): its units are in the OB from then on (2.32), and 3.41, 3.46 and 3.52 "
+        'may name them (a Disease replacement of one was refused by the other copy for good)'))
 
 
 # switch -> (revision that brings it, what changes)

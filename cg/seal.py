@@ -22,6 +22,7 @@ The rules reveal (`plcg reveal` makes a `seals_revealed` event at each point):
 - 2.4: the Attack Option (2.4 announces it), and only it; a side with sealed purchases says so even
   when it bought none, so the 2.41 determination waits for both;
 - 2.6: every 2.3 purchase not revealed yet (setup shows the OB; entering units included);
+  an Idle Firefight skips 2.6: at 2.4 once 2.41 has determined it Idle (ruling R80, switch idle_reveal);
 - 3.44: the promotion dr and the hardening before the step is left (the step that reads the dr);
 - end: everything left, the 2.1 CP DRs with it, so the final audit checks overspending.
 A side that owes a reveal is blocked where the rules need it, and `pending` says whose reveal is owed.
@@ -368,6 +369,8 @@ def owed(st, side: str) -> str | None:
         return "2.4"
     if st.step == "2.6" and _unrevealed(st, side, ("purchase",)):
         return "2.6"
+    if st.step == "2.4" and idle_reveal(st) and _unrevealed(st, side, ("purchase",)):
+        return "2.6"  # ruling R80: what 2.6 reveals, where an Idle Firefight skips it
     if st.step == "3.44" and _unrevealed(st, side, ("promote", "harden"), st.firefight):
         return "3.44"
     return None
@@ -389,6 +392,14 @@ def due(st, side: str, point: str, openable) -> list[str]:
     if point == "2.6":
         return [c for c, _ in _unrevealed(st, side, ("purchase",))]
     return [c for c, _ in _unrevealed(st, side, ("promote", "harden"), st.firefight)]
+
+
+def idle_reveal(st) -> bool:
+    """Ruling R80 (revision switch idle_reveal): 2.41 has determined an Idle Firefight, which skips 2.6 and
+    goes to the RePh: the purchases 2.6 would reveal are revealed at 2.4 instead, before it is left."""
+    from cg import revision
+
+    return st.ff.type == "idle" and revision.of(st).idle_reveal
 
 
 def check_owed(st, cmd: dict) -> None:
@@ -414,13 +425,17 @@ def check_owed(st, cmd: dict) -> None:
                   or (point == "2.6" and (name == "next" or (name in ("setup", "moves-first")
                                                               and (cmd.get("side") or cmd.get("by")) == side)))
                   or (point == "3.44" and name == "next"))
+        if blocks and point == "2.6" and st.step == "2.4":
+            raise Refused(f"{side} owes the reveal of its sealed {_POINT_WHAT['idle']} first (plcg reveal)",
+                          "2.41", st.step)
         if blocks:
             raise Refused(f"{side} owes the reveal of its sealed {_POINT_WHAT[point]} first (plcg reveal)",
                           point if point != "2.6" else "2.6", st.step)
 
 
 _POINT_WHAT = {"2.4": "purchases' Attack Option (2.4 announces it)", "2.6": "purchases (2.3; setup shows them)",
-               "3.44": "promotion dr and hardening (3.44)", "end": "secrets (the CG has ended)"}
+               "3.44": "promotion dr and hardening (3.44)", "end": "secrets (the CG has ended)",
+               "idle": "purchases (2.3; the Idle Firefight skips 2.6, ruling R80)"}
 
 
 UNIT_KEYS = ("unit", "item", "leader", "vehicle")  # the keys of a command that name one unit
@@ -429,8 +444,9 @@ UNITS_KEYS = ("units", "lost")  # ... and a list of them
 
 def check_unseen_units(st, cmd: dict) -> None:
     """Refused (exit 3) where a command outside the secret steps names a unit of its side's purchase still
-    sealed in the other copy (ruling R47: revealed at 2.6; bought for an Idle Firefight, not yet): the other
-    copy could not check it, and would refuse the bundle for good. Revision switch sealed_views_agree."""
+    sealed in the other copy (ruling R47: revealed at 2.6; an Idle Firefight's at 2.4 under ruling R80, before
+    its RePh names them): the other copy could not check it, and would refuse the bundle for good. Revision switch
+    sealed_views_agree."""
     from cg import revision
 
     by = cmd.get("by")
@@ -461,8 +477,9 @@ def pending_items(st) -> list[dict]:
     for side in ("axis", "allied"):
         point = owed(st, side)
         if point is not None:
+            said = "idle" if point == "2.6" and st.step == "2.4" else point
             out.append({"command": "plcg reveal", "rule": "pbem", "runnable": False,
-                        "what": f"{side} owes the reveal of its sealed {_POINT_WHAT[point]}"})
+                        "what": f"{side} owes the reveal of its sealed {_POINT_WHAT[said]}"})
     return out
 
 

@@ -394,8 +394,11 @@ def settled(u, firefight: int) -> bool:
     """A unit out of play since an earlier firefight: it never changes again (the snapshot's cold part,
     cg/snapshot.py; the units active_units walks). One that still bears its 3.2 redeployment mark is not
     settled yet: leaving the next 2.5 takes the mark off (ruling R28) in every fold, a command's lazily
-    loaded state included, so it stays in the hot part until then (explorer finding 1)."""
-    return u.status in SETTLED and u.eliminated_in is not None and u.eliminated_in < firefight and not u.redeployed
+    loaded state included, so it stays in the hot part until then (explorer finding 1). So does one that
+    still bears its Isolated mark: the next firefight's end takes it off (3.211, Ammunition Shortage), and a
+    cold part kept from before would bring the mark back on the next load (explorer, issue 23: sosnovka)."""
+    return u.status in SETTLED and u.eliminated_in is not None and u.eliminated_in < firefight and not u.redeployed \
+        and not u.isolated
 
 
 LEADER_RE = re.compile(r"^\d{1,2}[-+]\d$")
