@@ -287,7 +287,8 @@ def test_the_bundles_a_firefight_and_its_reph_take_by_mail(workdir, card):
     """Issue 26's count: keys, sealed secrets, two-party dice, one infantry RG bought a side, patrols
     given up, each player doing all he may before he sends, one `sync` and one `sync --send` a turn.
     Revision 2 (before ruling R71), with the same players, took 10 bundles from `new` to 2.9 and 22
-    from 2.9 to the next 2.1 on the sample card (24 by hand, the issue says)."""
+    from 2.9 to the next 2.1 on the sample card (24 by hand, the issue says); revision 3 before rulings
+    R83-R84 took 11 from 2.9 (each step where both sides roll: commitment, answer, reveal)."""
     from helpers.pace import Letters
 
     plan = {(1, "2.3", "axis"): [["buy", "axis", "I1"]], (1, "2.3", "allied"): [["buy", "allied", "I1"]]}
@@ -296,7 +297,7 @@ def test_the_bundles_a_firefight_and_its_reph_take_by_mail(workdir, card):
     after = g.play((2, "2.1"), stop_at=(2, "2.1"))
     print(f"\n{card}: new to 2.9 in {before} bundles; 2.9 to the next 2.1 in {after} bundles;"
           f" the largest {max(b for *_, b in g.sent)} bytes")
-    assert before <= 6 and after <= 11
+    assert before <= 6 and after <= 8
     assert all(b < 20_000 for *_, b in g.sent)  # compressed, only what the other copy lacks
     # both copies hold the same history, audited clean, every roll two-party, the purchases revealed
     logs = [Players.log_of(g.db[s]) for s in SIDES]

@@ -9,7 +9,7 @@ import os
 import pytest
 
 from conftest import cli_run, rows
-from helpers.pbem import Game
+from helpers.pbem import OTHER, Game
 
 from events import bundle as bundles
 from test_pbem import bundle_lines, log, write_lines  # noqa: F401 (the two files read bundles alike)
@@ -198,8 +198,19 @@ def test_a_stored_snapshot_never_holds_a_seal_opened_by_the_players_key(sealed):
 # ---- item 6: two-party dice cannot be chosen --------------------------------------------------------------
 
 @pytest.fixture
-def open_game(workdir):
-    """Two-party dice with open rosters: the dice's own mechanics read in the clear."""
+def open_game(workdir, monkeypatch):
+    """Two-party dice with open rosters: the dice's own mechanics read in the clear, as ruling R44 rolls them
+    (commit, answer, reveal: a sealed step's roll, one made before the other side's chain of answers is in,
+    or after an undo; the rolls here are made at 2.3 with open rosters, so the chain of R83 is set aside)."""
+    from cg import pbem
+
+    monkeypatch.setattr(pbem, "chained", lambda st, cmd: False)
+    return Game(workdir, sealed=False)
+
+
+@pytest.fixture
+def chain_game(workdir):
+    """Two-party dice with open rosters, a roll answered from the other side's chain (ruling R83)."""
     return Game(workdir, sealed=False)
 
 
@@ -247,17 +258,14 @@ def test_one_open_commitment_per_command_and_reveals_in_the_order_committed(open
     assert cli_run(g.db["axis"], "audit").code == 0
 
 
-def test_a_withheld_reveal_may_be_claimed_by_the_other_side(open_game):
+def _signed_only(g, side: str) -> None:
+    """`side`'s own client signs its head and bundles, owing what it owes (no reveal, no answer); the other
+    copy takes the bundle in."""
     from cg import pbem
     from cg.ledger import Ledger
 
-    g = open_game
-    _answered(g, "I1-1")
-    early = g.cli("allied", "claim")  # the axis player has not had his chance yet
-    assert early.code == 3 and "nothing to claim" in early.err
-    # the axis player computes the outcome, dislikes it, and bundles without revealing (his own client)
-    key = pbem.load_private(g.key["axis"])
-    led = Ledger(g.db["axis"], write=True, key=key)
+    key = pbem.load_private(g.key[side])
+    led = Ledger(g.db[side], write=True, key=key)
     try:
         since = led.store.head()[0]
         seq, h = led.store.head()
@@ -267,7 +275,19 @@ def test_a_withheld_reveal_may_be_claimed_by_the_other_side(open_game):
         led.close()
     path = str(g.tmp / "withheld.bundle")
     bundles.write(path, rows_, since, campaign)
-    assert cli_run(g.db["allied"], "receive", path).code == 0
+    assert cli_run(g.db[OTHER[side]], "receive", path).code == 0
+
+
+def test_a_withheld_reveal_may_be_claimed_by_the_other_side(open_game):
+    from cg import pbem
+    from cg.ledger import Ledger
+
+    g = open_game
+    _answered(g, "I1-1")
+    early = g.cli("allied", "claim")  # the axis player has not had his chance yet
+    assert early.code == 3 and "nothing to claim" in early.err
+    # the axis player computes the outcome, dislikes it, and bundles without revealing (his own client)
+    _signed_only(g, "axis")
     st = json.loads(g.cli("allied", "status", "--json").out)
     assert st["pbem"]["open_dice"] and not any(x["command"].startswith("plcg leader") for x in st["pending"])
     c = g.cli("allied", "claim")
@@ -279,6 +299,73 @@ def test_a_withheld_reveal_may_be_claimed_by_the_other_side(open_game):
     g.holder = "allied"
     g.send("allied")  # the axis copy takes the claim: he is free to play on, the roll decided
     assert not g.state("axis").pbem["requests"] and g.cli("axis", "buy", "axis", "I3").code == 0
+
+
+def _chained(g, rg: str = "I1-1") -> str:
+    """At 2.3 the axis player buys an I1 and commits to its leader roll, from the allied chain (ruling
+    R83); the allied copy takes it in. The commitment."""
+    g.play_to(1, "2.3")
+    g.do("axis", "buy", "axis", "I1")
+    assert g.cli("axis", "leader", "axis", rg).code == 0
+    committed = _payloads(g.db["axis"], "dice_committed")[-1]
+    assert committed["chain"] >= 1 and committed["value"]
+    g.send("axis")
+    return committed["commit"]
+
+
+def _payloads(db: str, etype: str) -> list[dict]:
+    from cg.ledger import Ledger
+
+    led = Ledger(db)
+    try:
+        return [r.payload for r in led.store.read() if r.type == etype]
+    finally:
+        led.close()
+
+
+def test_an_answer_from_a_chain_withheld_is_claimed_by_the_roller(chain_game):
+    """Ruling R83: the allied player sees the axis roll his chain's next answer would decide, dislikes it,
+    and signs his bundle without the answer (his own client): the axis player claims the roll."""
+    from cg import pbem
+    from cg.ledger import Ledger
+
+    g = chain_game
+    commit = _chained(g)
+    early = g.cli("axis", "claim")  # the allied player has not had his chance yet
+    assert early.code == 3 and "nothing to claim" in early.err
+    _signed_only(g, "allied")
+    assert g.cli("allied", "claim").code == 3  # the roll is the axis player's: only he claims it
+    c = g.cli("axis", "claim")
+    assert c.code == 0 and "leader for I1-1" in c.out, c.err
+    rolled = [x for x in log(g.db["axis"]) if x["type"] == "leader_rolled"][-1]
+    assert rolled["roll"]["source"] == "two-party" and commit not in g.state("axis").pbem["requests"]
+    assert cli_run(g.db["axis"], "audit").code == 0
+    g.holder = "axis"
+    g.send("axis")  # the allied copy takes the claim: his late answer is refused, the roll is decided
+    assert commit not in g.state("allied").pbem["requests"]
+    assert cli_run(g.db["allied"], "audit").code == 0
+
+
+def test_an_answer_that_is_not_the_chains_is_refused(chain_game):
+    """Ruling R83: the allied client answers with a value of its choosing: refused, nothing written; the
+    ledger's own answer is the chain's, and a bundle carrying a forged one is refused by the other copy."""
+    from cg import pbem
+    from cg.ledger import Ledger
+    from events.errors import Refused
+
+    g = chain_game
+    commit = _chained(g)
+    key = pbem.load_private(g.key["allied"])
+    before = rows(g.db["allied"])
+    led = Ledger(g.db["allied"], write=True, key=key)
+    try:
+        with pytest.raises(Refused, match="not place"):
+            led.run({"name": "answer", "request": commit, "value": "0" * 64}, key)
+    finally:
+        led.close()
+    assert rows(g.db["allied"]) == before
+    g.send("allied")
+    assert commit not in g.state("axis").pbem["requests"]
 
 
 def test_a_bundle_reveals_the_dice_it_owes_before_it_signs(open_game):
