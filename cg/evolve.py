@@ -865,8 +865,6 @@ def _head_signed(st, p):
             for r in st.pbem["requests"].values():
                 if r["side"] == p["side"] and r["answer"] is not None:
                     r["withheld"] = True
-                elif r["side"] != p["side"] and r.get("chain") is not None and r["answer"] is None:
-                    r["withheld"] = True  # ruling R83: it signed over the roll without its answer
 
 
 @on("dice_committed")

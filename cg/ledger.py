@@ -232,7 +232,10 @@ class Ledger:
 
             given, cmd = cmd, _by_key(st, cmd, key)
             if cmd.get("name") not in pbem.OWN + ("undo",) and pbem.unanswered(st, cmd["by"]):
-                made = self.answer(key)  # ruling R84: the other side's dice answered first (no choice of his)
+                # ruling R84: the other side's dice answered first (no choice of his), unless the command
+                # is refused even then: a refused command writes nothing (decided first on a copy)
+                self._after_answers(st, cmd, head_seq, key)
+                made = self.answer(key)
                 return made + self.run(given, key)
             if cmd.get("name") in ("next", "confirm") and seal.owes_attack_seal(st, cmd["by"]):
                 prop = st.pbem.get("proposal")
@@ -340,6 +343,29 @@ class Ledger:
             out += self.run({"name": "sign", "seq": seq, "hash": h, "sig": pbem.sign_head(key, seq, h)}, key)
         return out
 
+    def _after_answers(self, st, cmd: dict, head_seq: int, key) -> None:
+        """Decide `cmd` on a copy of the state after this side's answers to the other side's open dice
+        (ruling R84); raises what it would (nothing is written)."""
+        from cg import pbem
+        from cg.commands import decide_all
+        from events.convert import unstructure
+
+        scratch, seq = st.copy(), head_seq
+        for commit, r in pbem.open_requests(st, answered=False):
+            if r["side"] != cmd["by"]:
+                value = pbem.answer_value() if r.get("chain") is None else \
+                    pbem.chain_value(key, st.pbem["anchors"][r["anchor"]], r["chain"])
+                events = decide_all(scratch, {"name": "answer", "request": commit, "value": value, "by": cmd["by"]},
+                                    seq + 1, None)
+                for i, e in enumerate(events):
+                    evolve(scratch, e.TYPE, unstructure(e), seq + 1 + i, seq + 1)
+                seq += len(events)
+
+        def history():
+            return self.store.backward(head_seq), reverted_seqs(self.store.reverts(until=head_seq))
+
+        decide_all(scratch, dict(cmd), seq + 1, history)
+
     def answer(self, key) -> list:
         """Answer the other side's open two-party dice (its bundle's `sign` does; `sync` does it as soon as
         the bundle is taken in, so that a roll from a chain is decided before the player acts, ruling R83)."""
@@ -399,8 +425,8 @@ class Ledger:
             raise Refused(f"{by} has nothing to claim: the other side has withheld no two-party dice (it signs"
                           " a head after the answer without revealing)", "pbem", st.step)
         out = []
-        for commit, _r in owed:  # the value: ruling R83's claim, a roll of this side's (R67's ignores it)
-            out += self.run({"name": "claim", "request": commit, "value": pbem.answer_value()}, key)
+        for commit, _r in owed:
+            out += self.run({"name": "claim", "request": commit}, key)
         return out
 
     def bundle_rows(self, since: int) -> tuple[list, str]:

@@ -341,8 +341,7 @@ def claimable(st, by: str) -> list[tuple[str, dict]]:
     """Ruling R67: the other side's two-party dice that `by` answered and the committer withheld (it
     signed a head after the answer without revealing): `by` may claim them."""
     return [(c, r) for c, r in st.pbem["requests"].items()
-            if (r["side"] != by and r["answer"] is not None or r["side"] == by and r.get("chain") is not None)
-            and r.get("withheld")]  # ruling R83: a roll of `by`'s whose answer the other side withheld
+            if r["side"] != by and r["answer"] is not None and r.get("withheld")]
 
 
 def open_requests(st, side: str | None = None, answered: bool | None = None) -> list[tuple[str, dict]]:

@@ -288,7 +288,7 @@ class Rules:
         'play by email, two-party dice (ruling R83, revising R44): each side commits once to a hash chain'
         ' of answers; a roll outside a sealed step shows its own value with its commitment and is decided'
         " by the other side's next bundle, whose chain value (fixed before the roll) answers it: no reveal"
-        ' round trip; an answer withheld past that side\'s next signature is claimed by the roller'))
+        ' round trip; a signature over such a roll without its answer is refused'))
     letters_pace: bool = switch(3, (
         "play by email (ruling R84, extends R71 and R73): in a two-party campaign the firefight's end "
         "(`end`) takes effect at once, provisionally (the other side's next command confirms it, its "

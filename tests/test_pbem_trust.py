@@ -323,27 +323,43 @@ def _payloads(db: str, etype: str) -> list[dict]:
         led.close()
 
 
-def test_an_answer_from_a_chain_withheld_is_claimed_by_the_roller(chain_game):
-    """Ruling R83: the allied player sees the axis roll his chain's next answer would decide, dislikes it,
-    and signs his bundle without the answer (his own client): the axis player claims the roll."""
+def test_a_bundle_signed_over_a_roll_without_its_answer_is_refused(chain_game):
+    """Ruling R83: the allied player sees the axis roll his chain's next answer decides (he knows his chain),
+    dislikes it, and would send his bundle without the answer: his own ledger refuses the signature, and a
+    head signed by a client of his own making is refused by the axis copy (exit 3), nothing written. The
+    answer is owed, not withheld: there is nothing to claim."""
     from cg import pbem
     from cg.ledger import Ledger
+    from events.errors import Refused
+    from test_pbem import _append_forged
 
     g = chain_game
     commit = _chained(g)
-    early = g.cli("axis", "claim")  # the allied player has not had his chance yet
-    assert early.code == 3 and "nothing to claim" in early.err
-    _signed_only(g, "allied")
-    assert g.cli("allied", "claim").code == 3  # the roll is the axis player's: only he claims it
-    c = g.cli("axis", "claim")
-    assert c.code == 0 and "leader for I1-1" in c.out, c.err
-    rolled = [x for x in log(g.db["axis"]) if x["type"] == "leader_rolled"][-1]
-    assert rolled["roll"]["source"] == "two-party" and commit not in g.state("axis").pbem["requests"]
-    assert cli_run(g.db["axis"], "audit").code == 0
-    g.holder = "axis"
-    g.send("axis")  # the allied copy takes the claim: his late answer is refused, the roll is decided
-    assert commit not in g.state("allied").pbem["requests"]
-    assert cli_run(g.db["allied"], "audit").code == 0
+    key = pbem.load_private(g.key["allied"])
+    led = Ledger(g.db["allied"], write=True, key=key)
+    try:
+        since = led.store.head()[0]
+        seq, h = led.store.head()
+        with pytest.raises(Refused, match="without its answer"):
+            led.run({"name": "sign", "seq": seq, "hash": h, "sig": pbem.sign_head(key, seq, h)}, key)
+        ack = led.state().pbem["signed"]["axis"]
+    finally:
+        led.close()
+    sig = pbem.sign_head(key, seq, h)
+    _append_forged(g.db["allied"], "head_signed", {"side": "allied", "seq": seq, "hash": h, "sig": sig, "ack": ack},
+                   {"name": "sign", "seq": seq, "hash": h, "sig": sig, "by": "allied"})
+    led = Ledger(g.db["allied"])
+    try:
+        rows_, campaign = led.bundle_rows(since)
+    finally:
+        led.close()
+    path = str(g.tmp / "withheld.bundle")
+    bundles.write(path, rows_, since, campaign)
+    before = rows(g.db["axis"])
+    r = cli_run(g.db["axis"], "receive", path)
+    assert r.code == 3 and "without its answer" in r.err, (r.code, r.err)
+    assert rows(g.db["axis"]) == before and commit in g.state("axis").pbem["requests"]
+    assert g.cli("axis", "claim").code == 3  # nothing to claim: the answer is owed
 
 
 def test_an_answer_that_is_not_the_chains_is_refused(chain_game):
@@ -366,6 +382,69 @@ def test_an_answer_that_is_not_the_chains_is_refused(chain_game):
     assert rows(g.db["allied"]) == before
     g.send("allied")
     assert commit not in g.state("axis").pbem["requests"]
+
+
+def test_a_command_refused_with_answers_owed_writes_nothing_and_one_accepted_answers_first(chain_game):
+    """Ruling R84: a side's command answers the other side's open dice first, but a command refused even
+    after the answers writes nothing at all (exit 3 writes nothing); the answer goes before an accepted one."""
+    g = chain_game
+    commit = _chained(g)
+    before = rows(g.db["allied"])
+    refused = g.cli("allied", "elr", "allied")  # 3.47's roll at 2.3: refused by the step order
+    assert refused.code == 3 and "3.47" in refused.err and rows(g.db["allied"]) == before
+    assert commit in g.state("allied").pbem["requests"]
+    ok = g.cli("allied", "buy", "allied", "I1")
+    assert ok.code == 0, ok.err
+    kinds = [t for t, _p in _types_after(g.db["allied"], before)]
+    assert kinds[:3] == ["dice_answered", "dice_revealed", "leader_rolled"] and "rg_bought" in kinds[3:]
+    assert commit not in g.state("allied").pbem["requests"]
+
+
+def _types_after(db: str, n: int) -> list[tuple[str, dict]]:
+    from cg.ledger import Ledger
+
+    led = Ledger(db)
+    try:
+        return [(r.type, r.payload) for r in led.store.read(since=n)]
+    finally:
+        led.close()
+
+
+def test_after_an_undo_a_roll_waits_for_a_new_chain(chain_game):
+    """Ruling R83: an undo may take back an answer the other side has seen, so a chain from before it gives
+    no new place: the next roll is committed to as under R44, and the other side's next bundle commits to
+    a new chain, which the roll after it uses."""
+    g = chain_game
+    g.play_to(1, "2.3")
+    g.do("axis", "buy", "axis", "I1")
+    g.do("axis", "buy", "axis", "I1")
+    assert g.cli("axis", "undo", "--reason", "one I1 is enough").code == 0
+    assert g.cli("axis", "leader", "axis", "I1-1").code == 0
+    first = _payloads(g.db["axis"], "dice_committed")[-1]
+    assert "chain" not in first and "value" not in first  # ruling R44's commitment
+    chains = [p for p in _payloads(g.db["axis"], "dice_chain") if p["side"] == "allied"]
+    g.send("axis")
+    g.send("allied")  # the answer (R44) and a new allied chain
+    assert len([p for p in _payloads(g.db["axis"], "dice_chain") if p["side"] == "allied"]) == len(chains) + 1
+    assert g.cli("axis", "reveal").code == 0
+    g.do("axis", "buy", "axis", "I1")
+    assert g.cli("axis", "leader", "axis", "I1-2").code == 0
+    second = _payloads(g.db["axis"], "dice_committed")[-1]
+    new = [p for p in _payloads(g.db["axis"], "dice_chain") if p["side"] == "allied"][-1]
+    assert second["chain"] == 1 and second["value"]
+    g.send("axis")
+    g.send("allied")
+    answer = [p for p in _payloads(g.db["axis"], "dice_answered") if p["request"] == second["commit"]][-1]
+    v = answer["value"]
+    assert pbem_commitment(v) == new["anchor"]
+    for side in OTHER:
+        assert cli_run(g.db[side], "audit").code == 0
+
+
+def pbem_commitment(v: str) -> str:
+    from cg import pbem
+
+    return pbem.commitment(v)
 
 
 def test_a_bundle_reveals_the_dice_it_owes_before_it_signs(open_game):

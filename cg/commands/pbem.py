@@ -32,6 +32,11 @@ def _sign(ctx: Ctx, cmd: dict):
     mine = st.pbem["signed"][by]
     if mine is not None and mine[0] == seq - 1 and revision.of(st).sign_once:  # the head is its own signature
         raise Refused(f"{by} signed row {seq} already: a signature over nothing new is refused", "pbem", st.step)
+    owed = [c for c, r in st.pbem["requests"].items() if r["side"] != by and r.get("chain") is not None
+            and r["answer"] is None]
+    if owed:  # ruling R83: the answer is fixed and owed; a bundle without it is refused, not withheld
+        raise Refused(f"{by} signs over {_other(by)}'s two-party dice {owed[0][:8]} without its answer from"
+                      f" {by}'s chain (ruling R83): the answer goes first", "pbem", st.step)
     if not ctx.covered and not pbem.verify_head(st.pbem["keys"][by], seq, h, sig):
         raise Refused(f"the signature of row {seq} is not {by}'s key's", "pbem", st.step)
     ack = st.pbem["signed"][_other(by)]
@@ -121,11 +126,6 @@ def _claim(ctx: Ctx, cmd: dict):
     if r["command"].get("name") == "sealed":
         raise Refused(f"two-party dice {commit[:8]} are for a sealed command: only its side can decide it",
                       "pbem", st.step)
-    if r.get("chain") is not None:  # ruling R83: the roller claims its roll, the answer withheld
-        mine = cmd.get("value")
-        if not isinstance(mine, str) or not mine:
-            raise BadInput("claim: a value is needed (the ledger makes it)")
-        return _decided(ctx, {**r, "answer": f"{WITHHELD}:{mine}"}, by, commit, r["value"])
     return _decided(ctx, r, by, commit, WITHHELD)
 
 
