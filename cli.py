@@ -825,8 +825,9 @@ def _said_answers(stored, err: bool = False) -> None:
     """The answers a bundle gives to the other side's two-party dice, in the log's words."""
     for s in stored:
         if s.type == "dice_answered":
-            click.echo(f"[{s.seq}] {summary(s.type, s.payload)}: the other side's roll is made at its reveal",
-                       err=err)
+            made = "made now (ruling R83)" if any(t.type == "dice_revealed" and t.payload.get("request") ==
+                                                  s.payload.get("request") for t in stored) else "made at its reveal"
+            click.echo(f"[{s.seq}] {summary(s.type, s.payload)}: the other side's roll is {made}", err=err)
 
 
 def _signer(row) -> str:
@@ -945,8 +946,26 @@ def _sync_take(ctx, where: str, key) -> None:
     for p, b in medium.waiting(found, head[0]):
         click.echo(f"waiting: {os.path.basename(p)} starts at seq {b.since + 1}; the bundle with seq"
                    f" {head[0] + 1}-{b.since} has not arrived yet")
+    _answer_owed(db, key)
     _reveal_owed(db, key)
     _say_turn(db, key)
+
+
+def _answer_owed(db: str, key) -> None:
+    """Answer the other side's two-party dice now (ruling R83: a roll from a chain is decided by it)."""
+    from cg import pbem
+
+    led = Ledger(db, write=True, key=lambda: key)
+    try:
+        st = led.state(lazy=True)
+        by = pbem.side_of_key(st.pbem, key) if st.pbem else None
+        if by is None or not pbem.unanswered(st, by) or pbem.provisional(st) is not None:
+            return  # a step left provisionally by the other side: his player may still reject it (R71)
+        stored = led.answer(key)
+    finally:
+        led.close()
+    _said_answers(stored)
+    _print_stored(led, [s for s in stored if s.type != "dice_answered"], False, key)
 
 
 def _head(db: str) -> tuple:
@@ -966,7 +985,8 @@ def _said_taken(db: str, start: tuple, key, heading: bool = True) -> None:
         return
     led = Ledger(db, key=lambda: key)
     try:
-        recs = [r for r in led.store.read(since=start[0]) if r.type not in ("head_signed", "dice_answered")]
+        recs = [r for r in led.store.read(since=start[0])
+                if r.type not in ("head_signed", "dice_answered", "dice_chain")]
         head = led.store.head()[0]
     finally:
         led.close()

@@ -871,11 +871,30 @@ def _head_signed(st, p):
 def _dice_committed(st, p):
     st.pbem["requests"][p["commit"]] = {"side": p["side"], "command": p["command"], "nonce": p["nonce"],
                                         "answer": None}
+    if p.get("chain") is not None:  # ruling R83: decided by the other side's chain value at this place
+        from cg import pbem
+
+        chain = pbem.chain_of(st, pbem.other(p["side"]))
+        st.pbem["requests"][p["commit"]].update(value=p["value"], chain=p["chain"], anchor=chain["anchor"])
+        chain["next"] = p["chain"] + 1
+
+
+@on("dice_chain")
+def _dice_chain(st, p):  # ruling R83
+    st.pbem.setdefault("anchors", {})[p["anchor"]] = {
+        "side": p["side"], "anchor": p["anchor"], "nonce": p["nonce"], "length": p["length"], "next": 1,
+        "last": [0, p["anchor"]], "reverts": len(st.reverts)}  # an undo after it: no new place is given (R83)
+    st.pbem.setdefault("chain_at", {})[p["side"]] = p["anchor"]
 
 
 @on("dice_answered")
 def _dice_answered(st, p):
-    st.pbem["requests"][p["request"]]["answer"] = p["value"]
+    r = st.pbem["requests"][p["request"]]
+    r["answer"] = p["value"]
+    if r.get("chain") is not None:  # ruling R83: the chain's furthest answer shown
+        from cg import pbem
+
+        pbem.chain_shown(st, p["side"], r["anchor"], r["chain"], p["value"])
 
 
 @on("dice_revealed")

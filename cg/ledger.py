@@ -228,7 +228,15 @@ class Ledger:
         if st.seq != head_seq:
             st = self.state(use_snapshot=False)
         if st.pbem is not None:
+            from cg import pbem  # lazy: only a campaign played by email
+
             given, cmd = cmd, _by_key(st, cmd, key)
+            if cmd.get("name") not in pbem.OWN + ("undo",) and pbem.unanswered(st, cmd["by"]):
+                # ruling R84: the other side's dice answered first (no choice of his), unless the command
+                # is refused even then: a refused command writes nothing (decided first on a copy)
+                self._after_answers(st, cmd, head_seq, key)
+                made = self.answer(key)
+                return made + self.run(given, key)
             if cmd.get("name") in ("next", "confirm") and seal.owes_attack_seal(st, cmd["by"]):
                 prop = st.pbem.get("proposal")
                 if cmd["name"] == "next" or (prop and prop["command"].get("name") == "next"):
@@ -323,13 +331,53 @@ class Ledger:
         if pbem.open_requests(st, side=by, answered=True):  # ruling R67: a signature over an answer not
             out += self.reveal(key)  # revealed withholds it; the ledger reveals first
             st = self.state(lazy=True)
-        for commit, r in pbem.open_requests(st, answered=False):
-            if r["side"] != by:
-                out += self.run({"name": "answer", "request": commit, "value": pbem.answer_value()}, key)
+        out += self.answer(key)
+        st = self.state(lazy=True) if out else st
+        if pbem.needs_chain(st, by):  # ruling R83: the answers to the other side's next rolls, fixed now
+            nonce = pbem.new_nonce()
+            out += self.run({"name": "chain", "nonce": nonce, "length": pbem.CHAIN_LENGTH,
+                             "anchor": pbem.chain_anchor(key, nonce)}, key)
         seq, h = self.store.head()
         last = next(iter(self.store.read(since=seq - 1)), None)
         if last is None or last.type != "head_signed" or last.payload.get("side") != by:
             out += self.run({"name": "sign", "seq": seq, "hash": h, "sig": pbem.sign_head(key, seq, h)}, key)
+        return out
+
+    def _after_answers(self, st, cmd: dict, head_seq: int, key) -> None:
+        """Decide `cmd` on a copy of the state after this side's answers to the other side's open dice
+        (ruling R84); raises what it would (nothing is written)."""
+        from cg import pbem
+        from cg.commands import decide_all
+        from events.convert import unstructure
+
+        scratch, seq = st.copy(), head_seq
+        for commit, r in pbem.open_requests(st, answered=False):
+            if r["side"] != cmd["by"]:
+                value = pbem.answer_value() if r.get("chain") is None else \
+                    pbem.chain_value(key, st.pbem["anchors"][r["anchor"]], r["chain"])
+                events = decide_all(scratch, {"name": "answer", "request": commit, "value": value, "by": cmd["by"]},
+                                    seq + 1, None)
+                for i, e in enumerate(events):
+                    evolve(scratch, e.TYPE, unstructure(e), seq + 1 + i, seq + 1)
+                seq += len(events)
+
+        def history():
+            return self.store.backward(head_seq), reverted_seqs(self.store.reverts(until=head_seq))
+
+        decide_all(scratch, dict(cmd), seq + 1, history)
+
+    def answer(self, key) -> list:
+        """Answer the other side's open two-party dice (its bundle's `sign` does; `sync` does it as soon as
+        the bundle is taken in, so that a roll from a chain is decided before the player acts, ruling R83)."""
+        from cg import pbem
+
+        st, by = self._player(key)
+        out = []
+        for commit, r in pbem.open_requests(st, answered=False):
+            if r["side"] != by:  # ruling R83: from this side's chain, where the roll named a place of it
+                value = pbem.answer_value() if r.get("chain") is None else \
+                    pbem.chain_value(key, st.pbem["anchors"][r["anchor"]], r["chain"])
+                out += self.run({"name": "answer", "request": commit, "value": value}, key)
         return out
 
     def reveal(self, key) -> list:
@@ -557,7 +605,10 @@ def _by_key(st, cmd: dict, key) -> dict:
     if by is None:
         raise Refused("the key given is neither side's key of this campaign", "pbem", st.step)
     cmd = {**cmd, "by": by}
-    if pbem.two_party(st) and cmd.get("name") not in ("sign", "answer", "reveal", "reject", "claim"):
+    if pbem.two_party(st) and cmd.get("name") not in ("sign", "answer", "reveal", "reject", "claim", "chain"):
         nonce = pbem.new_nonce()
-        cmd["nonce"], cmd["commit"] = nonce, pbem.commitment(pbem.commit_value(key, nonce))
+        value = pbem.commit_value(key, nonce)
+        cmd["nonce"], cmd["commit"] = nonce, pbem.commitment(value)
+        if pbem.chained(st, cmd):  # ruling R83: the value shown, decided by the other side's next answer
+            cmd["value"], cmd["chain"] = value, pbem.chain_of(st, pbem.other(by))["next"]
     return cmd

@@ -15,7 +15,9 @@ appends `dice_committed`: the command and sha256 of a secret value A (A = HMAC(i
 nonce): the ledger recomputes it from the key, nothing secret is stored). The other side's next
 bundle carries `dice_answered` with its own value B. The first side then reveals A (`plcg reveal`);
 the command is decided with the dice sha256("A:B:commit:roll:die") gives: neither player can choose
-or foresee them (ruling R44).
+or foresee them (ruling R44). Under rules revision 3 (ruling R83) B comes from the other side's chain
+of answers, committed to before the roll: the roll shows A with its commitment and is decided by the
+other side's next bundle, with no reveal (below, "a chain of answers").
 
 Ed25519 is `cryptography`'s (pyca): a maintained wheel for every platform, already the library
 that pip and most of PyPI's security tooling use; PyNaCl would add libsodium for the same curve.
@@ -173,8 +175,9 @@ def two_party(st) -> bool:
 # ---- who may act ---------------------------------------------------------------------------------
 
 # the play-by-email commands themselves
-OWN = ("sign", "answer", "reveal", "confirm", "reject", "seal", "unseal", "claim")
-BUNDLING = ("sign", "answer", "reveal", "unseal")  # what a side may do while a proposal awaits an answer
+OWN = ("sign", "answer", "reveal", "confirm", "reject", "seal", "unseal", "claim", "chain")
+BUNDLING = ("sign", "answer", "reveal", "unseal", "chain")  # what a side may do while a proposal awaits an answer
+COMMIT_KEYS = ("commit", "nonce", "value", "chain")  # what the ledger adds to a command for its dice (R44, R83)
 
 # Shared facts (ruling R45): what both sides own is proposed by one and takes effect when the other
 # confirms it. The firefight's end (2.9: CVP, control, losses), the 2.41 determination, and leaving a
@@ -249,7 +252,7 @@ def _acts_meanwhile(st, prop: dict, by: str) -> bool:
 # at the same step); elsewhere `next` leaves at once, provisionally, and the other side's rejection
 # undoes the leave and everything after it (a side that wanted to redeploy or set up rejects it).
 ASKED_STEPS = ("2.3",)
-NOT_CONTINUING = ("reject", "sign", "reveal", "unseal")  # what does not confirm the other side's leave
+NOT_CONTINUING = ("reject", "sign", "reveal", "unseal", "chain")  # what does not confirm the other side's leave
 
 
 def rolling_types() -> frozenset:
@@ -280,8 +283,9 @@ def fact_provisionally(st, cmd: dict) -> bool:
     proposal: a roll of the proposer's made at once would put it beyond the other side's rejection."""
     from cg import revision
 
-    return (cmd.get("name") in SHARED_3 and two_party(st) and st.step not in ASKED_STEPS
-            and revision.of(st).pbem_pace and revision.of(st).shared_facts)
+    name = cmd.get("name")
+    return ((name in SHARED_3 and revision.of(st).shared_facts or name == "end" and revision.of(st).letters_pace)
+            and two_party(st) and st.step not in ASKED_STEPS and revision.of(st).pbem_pace)  # ruling R84: `end`
 
 
 def rolled_after(st, seen, reverted, since: int) -> list[str]:
@@ -386,3 +390,95 @@ def pending_items(st) -> list[dict]:
             out.append({"command": "plcg reveal", "rule": "pbem", "runnable": False,
                         "what": f"{r['side']} owes the reveal of its two-party dice for {what} ({commit[:8]})"})
     return out
+
+
+# ---- two-party dice from a chain of answers (ruling R83, rules revision 3, switch dice_chain) -----------
+#
+# Each side commits once to a hash chain: anchor = sha256^L(seed), seed = HMAC(its private key, nonce).
+# The answer at place n is sha256^(L-n)(seed): shown in order, each hashes back to the one before, and
+# none tells the next. A roll (outside a sealed step) shows its own value A with its commitment and
+# names the next place of the other side's chain; that place's value, fixed before the roll, is shown
+# by the other side's next bundle (`plcg bundle` answers) and decides the roll at once: the roller
+# never knew it, the answerer cannot choose it, and no reveal round trip is left.
+
+CHAIN_LENGTH = 1024  # answers per chain; a side commits to a new chain when one is spent or after an undo
+
+
+def other(side: str) -> str:
+    return "allied" if side == "axis" else "axis"
+
+
+def _h(value: str, times: int) -> str:
+    v = value
+    for _ in range(times):
+        v = hashlib.sha256(v.encode()).hexdigest()
+    return v
+
+
+def chain_seed(sk, nonce: str) -> str:
+    return hmac.new(seal.raw_private(sk), f"plcg answers {nonce}".encode(), hashlib.sha256).hexdigest()
+
+
+def chain_anchor(sk, nonce: str, length: int = CHAIN_LENGTH) -> str:
+    return _h(chain_seed(sk, nonce), length)
+
+
+def chain_value(sk, rec: dict, place: int) -> str:
+    """The answer at `place` of the chain `rec` (recomputed from the key; nothing secret is stored)."""
+    return _h(chain_seed(sk, rec["nonce"]), rec["length"] - place)
+
+
+def chain_of(st, side: str) -> dict | None:
+    """The chain `side` answers new rolls from now, or None: none yet, spent, or older than an undo (the
+    undo may have taken back answers the other side has seen: a place must never be given twice)."""
+    pb = st.pbem
+    anchor = (pb.get("chain_at") or {}).get(side)
+    rec = pb["anchors"][anchor] if anchor else None
+    if rec is None or rec["reverts"] != len(st.reverts) or rec["next"] > rec["length"]:
+        return None
+    return rec
+
+
+def chain_check(st, side: str, anchor: str, place: int, value) -> bool:
+    """Whether `value` is `side`'s answer at `place` of its chain `anchor`: hashed back to the furthest
+    answer shown (or that one hashed back to it, a place before it)."""
+    rec = (st.pbem.get("anchors") or {}).get(anchor)
+    if rec is None or rec["side"] != side or not isinstance(value, str) or not 1 <= place <= rec["length"]:
+        return False
+    n, v = rec["last"]
+    return _h(value, place - n) == v if place >= n else _h(v, n - place) == value
+
+
+def chain_shown(st, side: str, anchor: str, place: int, value: str) -> None:
+    rec = st.pbem["anchors"][anchor]
+    if place > rec["last"][0]:
+        rec["last"] = [place, value]
+
+
+def chained(st, cmd: dict) -> bool:
+    """Ruling R83: whether `cmd`'s roll, committed now, takes its answer from the other side's chain:
+    rules revision 3, a live chain of the other side, and outside a step whose results are sealed (a
+    sealed roll shows nothing of its value: ruling R44 goes on there, its reveal sealed)."""
+    from cg import revision
+
+    return (two_party(st) and revision.of(st).dice_chain and chain_of(st, other(cmd["by"])) is not None
+            and not (seal.sealing(st) and st.step in seal.SECRET_STEPS))
+
+
+def unanswered(st, by: str) -> bool:
+    """Ruling R84: whether the other side's two-party dice wait for `by`'s answer (a command of `by`'s
+    answers them first: the answer is no choice of its own, and its command may need the roll decided)."""
+    from cg import revision
+
+    return (two_party(st) and revision.of(st).letters_pace
+            and any(r["side"] != by and r["answer"] is None for r in st.pbem["requests"].values()))
+
+
+def needs_chain(st, side: str) -> bool:
+    """Whether `side` commits to a new chain of answers in its next bundle (ruling R83)."""
+    from cg import revision
+
+    # from the first bundle after the other side's first signature (before it the other side has no copy
+    # to roll in, and the campaign's first bundle stays as it was)
+    return (two_party(st) and revision.of(st).dice_chain and st.pbem["signed"][other(side)] is not None
+            and chain_of(st, side) is None)

@@ -289,6 +289,19 @@ class Rules:
         "(`next` waits for both): its units are in the OB from then on (2.32), and 3.41, 3.46 and 3.52 "
         'may name them (a Disease replacement of one was refused by the other copy for good)'))
 
+    dice_chain: bool = switch(3, (
+        'play by email, two-party dice (ruling R83, revising R44): each side commits once to a hash chain'
+        ' of answers; a roll outside a sealed step shows its own value with its commitment and is decided'
+        " by the other side's next bundle, whose chain value (fixed before the roll) answers it: no reveal"
+        ' round trip; a signature over such a roll without its answer is refused'))
+    letters_pace: bool = switch(3, (
+        "play by email (ruling R84, extends R71 and R73): in a two-party campaign the firefight's end "
+        "(`end`) takes effect at once, provisionally (the other side's next command confirms it, its "
+        '`reject` undoes it with everything after, unless dice were decided after it); a side whose `next` '
+        "would confirm the other side's proposal to leave the step while only that side still owes "
+        'something (its answer to this side\'s dice) proposes the leave in its place, so that the other '
+        "side's `next` leaves; a side's command answers the other side's open two-party dice first"))
+
 
 # switch -> (revision that brings it, what changes)
 SWITCHES: dict[str, tuple[int, str]] = {

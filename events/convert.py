@@ -42,6 +42,11 @@ for _etype, _key in (("campaign_started", "pbem"), ("leader_rolled", "hex")):
         REGISTRY[_etype],
         make_dict_unstructure_fn(REGISTRY[_etype], converter, **{_key: override(omit_if_default=True)}))
 
+converter.register_unstructure_hook(  # ruling R83: a commitment of ruling R44 is stored as before
+    REGISTRY["dice_committed"],
+    make_dict_unstructure_fn(REGISTRY["dice_committed"], converter, value=override(omit_if_default=True),
+                             chain=override(omit_if_default=True)))
+
 
 def unstructure(event) -> dict:
     return converter.unstructure(event)

@@ -534,6 +534,23 @@ class DiceCommitted(Event):
     command: dict
     commit: str
     nonce: str  # public: the value is HMAC(the side's private key, nonce)
+    # ruling R83 (rules revision 3, switch dice_chain): the value itself, shown with the commitment, and
+    # the place in the other side's chain of answers (`chain`) whose value decides the roll; stored only
+    # when given, so a commitment of ruling R44 is stored as before
+    value: str | None = None
+    chain: int | None = None
+
+
+@event("dice_chain")
+class DiceChain(Event):
+    """Ruling R83: `side`'s chain of answers to the other side's two-party dice: `anchor` is sha256
+    applied `length` times to a secret seed (HMAC(the side's private key, nonce)); the answer at place n
+    is sha256 applied length - n times, shown in order, each checked by hashing it back to the anchor."""
+
+    side: str
+    anchor: str
+    nonce: str
+    length: int
 
 
 @event("dice_answered")

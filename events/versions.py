@@ -14,6 +14,7 @@ VERSIONS: dict[str, int] = {
     "clearance_rolled": 1,
     "conceded": 1,
     "dice_answered": 1,
+    "dice_chain": 1,  # ruling R83 (rules revision 3)
     "dice_committed": 1,
     "dice_revealed": 1,
     "cp_replenished": 1,

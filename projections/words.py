@@ -169,6 +169,11 @@ def _summary(etype: str, p: dict) -> str:
         return f"rules revision {p['revision']} in force from firefight {p['from_firefight']}'s 2.1 on (ruling R32)"
     if etype == "head_signed":
         return f"{s} signed the head at seq {p['seq']} ({p['hash'][:16]})"
+    if etype == "dice_committed" and p.get("chain") is not None:  # ruling R83
+        return f"{s} committed to two-party dice for {p['command'].get('name')} ({p['commit'][:8]}), its value" \
+               " shown: decided by the other side's next bundle, whose answer is fixed already (ruling R83)"
+    if etype == "dice_chain":
+        return f"{s} committed to its chain of answers to the other side's two-party dice ({p['anchor'][:8]})"
     if etype == "dice_committed":
         return f"{s} committed to two-party dice for {p['command'].get('name')} ({p['commit'][:8]}): decided at" \
                f" {s}'s reveal, after the other side's answer"

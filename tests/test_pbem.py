@@ -42,6 +42,15 @@ def sealed_free_game(workdir):
     return Game(workdir, policy=None)
 
 
+@pytest.fixture
+def r44_game(open_game, monkeypatch):
+    """Open rosters, two-party dice as ruling R44 rolls them (commit, answer, reveal): the way of a sealed
+    step's roll, of one made before the other side's chain of answers is in, or after an undo (ruling
+    R83); the rolls of these tests are made at 2.3 with open rosters, so the chain is set aside here."""
+    monkeypatch.setattr(pbem, "chained", lambda st, cmd: False)
+    return open_game
+
+
 def log(path) -> list[dict]:
     r = cli_run(path, "log", "--json")
     assert r.code == 0, r.err
@@ -319,8 +328,8 @@ def test_a_bundle_breaking_a_rule_is_refused_with_exit_3(free_game, forged, word
 
 # ---- two-party dice ------------------------------------------------------------------------------
 
-def test_two_party_dice_refuse_typed_dice_and_commit_then_reveal(open_game):
-    g = open_game
+def test_two_party_dice_refuse_typed_dice_and_commit_then_reveal(r44_game):
+    g = r44_game
     g.play_to(1, "2.3")
     db = g.db[g.holder]
     g.do("axis", "buy", "axis", "I1")
@@ -362,8 +371,41 @@ def test_two_party_dice_refuse_typed_dice_and_commit_then_reveal(open_game):
     assert cli_run(db, "audit").code == 0
 
 
-def test_a_reveal_that_does_not_match_its_commitment_is_refused(open_game):
+def test_a_roll_from_the_other_sides_chain_is_decided_by_its_next_bundle(open_game):
+    """Ruling R83: the roll shows its value with its commitment and names the next place of the allied
+    chain of answers; the allied bundle's answer, fixed before the roll, decides it: two bundles, no reveal."""
     g = open_game
+    g.play_to(1, "2.3")
+    g.do("axis", "buy", "axis", "I1")
+    db = g.db["axis"]
+    r = g.cli("axis", "leader", "axis", "I1-1")
+    assert r.code == 0 and "committed" in r.out and "R83" in r.out
+    assert g.cli("axis", "reveal").code == 3  # nothing to reveal: the value is shown already
+    n = len(g.bundles)
+    g.send("axis")
+    g.send("allied")  # the answer, and with it the roll
+    assert len(g.bundles) == n + 2 and not g.state("axis").pbem["requests"]
+    led = Ledger(db)
+    recs = [(x.type, x.payload) for x in led.store.read()]
+    led.close()
+    committed = [p for t, p in recs if t == "dice_committed"][-1]
+    chain = [p for t, p in recs if t == "dice_chain" and p["side"] == "allied"][-1]
+    i = next(i for i, (t, p) in enumerate(recs) if t == "dice_answered" and p["request"] == committed["commit"])
+    answer = recs[i][1]["value"]
+    assert [t for t, _ in recs[i:i + 3]] == ["dice_answered", "dice_revealed", "leader_rolled"]
+    v = answer  # the answer hashes back to the allied anchor in as many steps as its place
+    for _ in range(committed["chain"]):
+        v = pbem.commitment(v)
+    assert v == chain["anchor"] and pbem.commitment(committed["value"]) == committed["commit"]
+    rolled = recs[i + 2][1]
+    assert rolled["roll"]["source"] == "two-party" and rolled["roll"]["dice"] == [
+        pbem.two_party_die(committed["value"], answer, committed["commit"], 0, d) for d in (0, 1)]
+    for side in OTHER:
+        assert cli_run(g.db[side], "audit").code == 0
+
+
+def test_a_reveal_that_does_not_match_its_commitment_is_refused(r44_game):
+    g = r44_game
     g.play_to(1, "2.3")
     g.do("axis", "buy", "axis", "I1")
     assert g.cli("axis", "leader", "axis", "I1-1").code == 0
@@ -377,8 +419,8 @@ def test_a_reveal_that_does_not_match_its_commitment_is_refused(open_game):
     assert "does not match its commitment" in str(e.value) and e.value.exit_code == 3
 
 
-def test_dual_rolls_of_one_step_go_in_one_exchange(open_game):
-    g = open_game
+def test_dual_rolls_of_one_step_go_in_one_exchange(r44_game):
+    g = r44_game
     g.play_to(1, "2.3")
     g.do("axis", "buy", "axis", "I1")
     g.do("axis", "buy", "axis", "I1")
@@ -423,7 +465,11 @@ def test_a_whole_firefight_and_reph_through_bundles_only(game):
     assert len(proposed) - len(confirmed) in (0, 1)  # ruling R71: the last step left awaits the other's next move
     assert all(p["side"] != c["side"] for p, c in zip(proposed, confirmed))
     after = {lines[i + 1]["type"] for i, x in enumerate(lines[:-1]) if x["type"] == "fact_confirmed"}
-    assert {"firefight_ended", "step_left"} <= after
+    assert "step_left" in after
+    # ruling R84: the firefight's end takes effect at once, provisionally, the other side's next command confirms it
+    ended = next(i for i, x in enumerate(lines) if x["type"] == "firefight_ended")
+    assert lines[ended - 1]["type"] == "fact_proposed" and "the firefight's end" in lines[ended - 1]["summary"]
+    assert "provisionally" in lines[ended - 1]["summary"]
     # the replayed bundle changes nothing in either copy
     for p in g.bundles:
         for db in (a, b):
@@ -482,7 +528,9 @@ def test_a_git_repository_of_bundles_is_the_medium_and_shows_a_fork(workdir):
     head = cli_run(db["allied"], "log", "--json").out.count("\n")
     push("allied", 3)
     assert all(r.code == 0 for r in pull("axis"))
-    assert log(db["axis"]) == log(db["allied"]) and len(log(db["axis"])) == head + 1
+    # the allied bundle: his moves, his chain of answers (ruling R83: from the first bundle after the axis
+    # signature) and his signature
+    assert log(db["axis"]) == log(db["allied"]) and len(log(db["axis"])) == head + 2
     # a fork: both players act after the same head and push a bundle each
     common = len(log(db["axis"]))
     assert cli_run(db["axis"], "--key", key["axis"], "buy", "axis", "I1").code == 0
@@ -600,10 +648,10 @@ def test_receive_refuses_a_partial_first_bundle_another_campaign_and_an_unkeyed_
     assert rv.code == 3
 
 
-def test_a_bundle_whose_reveal_does_not_match_its_commitment_is_refused(open_game):
+def test_a_bundle_whose_reveal_does_not_match_its_commitment_is_refused(r44_game):
     """The axis player, unhappy with the dice his value makes, writes another value into his reveal
     (re-hashed, signed by himself): the allied copy refuses the bundle (exit 3) and writes nothing."""
-    g = open_game
+    g = r44_game
     g.play_to(1, "2.3")
     g.do("axis", "buy", "axis", "I1")
     assert g.cli("axis", "leader", "axis", "I1-1").code == 0

@@ -9,7 +9,7 @@ import os
 import pytest
 
 from conftest import cli_run, rows
-from helpers.pbem import Game
+from helpers.pbem import OTHER, Game
 
 from events import bundle as bundles
 from test_pbem import bundle_lines, log, write_lines  # noqa: F401 (the two files read bundles alike)
@@ -198,8 +198,19 @@ def test_a_stored_snapshot_never_holds_a_seal_opened_by_the_players_key(sealed):
 # ---- item 6: two-party dice cannot be chosen --------------------------------------------------------------
 
 @pytest.fixture
-def open_game(workdir):
-    """Two-party dice with open rosters: the dice's own mechanics read in the clear."""
+def open_game(workdir, monkeypatch):
+    """Two-party dice with open rosters: the dice's own mechanics read in the clear, as ruling R44 rolls them
+    (commit, answer, reveal: a sealed step's roll, one made before the other side's chain of answers is in,
+    or after an undo; the rolls here are made at 2.3 with open rosters, so the chain of R83 is set aside)."""
+    from cg import pbem
+
+    monkeypatch.setattr(pbem, "chained", lambda st, cmd: False)
+    return Game(workdir, sealed=False)
+
+
+@pytest.fixture
+def chain_game(workdir):
+    """Two-party dice with open rosters, a roll answered from the other side's chain (ruling R83)."""
     return Game(workdir, sealed=False)
 
 
@@ -247,17 +258,14 @@ def test_one_open_commitment_per_command_and_reveals_in_the_order_committed(open
     assert cli_run(g.db["axis"], "audit").code == 0
 
 
-def test_a_withheld_reveal_may_be_claimed_by_the_other_side(open_game):
+def _signed_only(g, side: str) -> None:
+    """`side`'s own client signs its head and bundles, owing what it owes (no reveal, no answer); the other
+    copy takes the bundle in."""
     from cg import pbem
     from cg.ledger import Ledger
 
-    g = open_game
-    _answered(g, "I1-1")
-    early = g.cli("allied", "claim")  # the axis player has not had his chance yet
-    assert early.code == 3 and "nothing to claim" in early.err
-    # the axis player computes the outcome, dislikes it, and bundles without revealing (his own client)
-    key = pbem.load_private(g.key["axis"])
-    led = Ledger(g.db["axis"], write=True, key=key)
+    key = pbem.load_private(g.key[side])
+    led = Ledger(g.db[side], write=True, key=key)
     try:
         since = led.store.head()[0]
         seq, h = led.store.head()
@@ -267,7 +275,19 @@ def test_a_withheld_reveal_may_be_claimed_by_the_other_side(open_game):
         led.close()
     path = str(g.tmp / "withheld.bundle")
     bundles.write(path, rows_, since, campaign)
-    assert cli_run(g.db["allied"], "receive", path).code == 0
+    assert cli_run(g.db[OTHER[side]], "receive", path).code == 0
+
+
+def test_a_withheld_reveal_may_be_claimed_by_the_other_side(open_game):
+    from cg import pbem
+    from cg.ledger import Ledger
+
+    g = open_game
+    _answered(g, "I1-1")
+    early = g.cli("allied", "claim")  # the axis player has not had his chance yet
+    assert early.code == 3 and "nothing to claim" in early.err
+    # the axis player computes the outcome, dislikes it, and bundles without revealing (his own client)
+    _signed_only(g, "axis")
     st = json.loads(g.cli("allied", "status", "--json").out)
     assert st["pbem"]["open_dice"] and not any(x["command"].startswith("plcg leader") for x in st["pending"])
     c = g.cli("allied", "claim")
@@ -279,6 +299,152 @@ def test_a_withheld_reveal_may_be_claimed_by_the_other_side(open_game):
     g.holder = "allied"
     g.send("allied")  # the axis copy takes the claim: he is free to play on, the roll decided
     assert not g.state("axis").pbem["requests"] and g.cli("axis", "buy", "axis", "I3").code == 0
+
+
+def _chained(g, rg: str = "I1-1") -> str:
+    """At 2.3 the axis player buys an I1 and commits to its leader roll, from the allied chain (ruling
+    R83); the allied copy takes it in. The commitment."""
+    g.play_to(1, "2.3")
+    g.do("axis", "buy", "axis", "I1")
+    assert g.cli("axis", "leader", "axis", rg).code == 0
+    committed = _payloads(g.db["axis"], "dice_committed")[-1]
+    assert committed["chain"] >= 1 and committed["value"]
+    g.send("axis")
+    return committed["commit"]
+
+
+def _payloads(db: str, etype: str) -> list[dict]:
+    from cg.ledger import Ledger
+
+    led = Ledger(db)
+    try:
+        return [r.payload for r in led.store.read() if r.type == etype]
+    finally:
+        led.close()
+
+
+def test_a_bundle_signed_over_a_roll_without_its_answer_is_refused(chain_game):
+    """Ruling R83: the allied player sees the axis roll his chain's next answer decides (he knows his chain),
+    dislikes it, and would send his bundle without the answer: his own ledger refuses the signature, and a
+    head signed by a client of his own making is refused by the axis copy (exit 3), nothing written. The
+    answer is owed, not withheld: there is nothing to claim."""
+    from cg import pbem
+    from cg.ledger import Ledger
+    from events.errors import Refused
+    from test_pbem import _append_forged
+
+    g = chain_game
+    commit = _chained(g)
+    key = pbem.load_private(g.key["allied"])
+    led = Ledger(g.db["allied"], write=True, key=key)
+    try:
+        since = led.store.head()[0]
+        seq, h = led.store.head()
+        with pytest.raises(Refused, match="without its answer"):
+            led.run({"name": "sign", "seq": seq, "hash": h, "sig": pbem.sign_head(key, seq, h)}, key)
+        ack = led.state().pbem["signed"]["axis"]
+    finally:
+        led.close()
+    sig = pbem.sign_head(key, seq, h)
+    _append_forged(g.db["allied"], "head_signed", {"side": "allied", "seq": seq, "hash": h, "sig": sig, "ack": ack},
+                   {"name": "sign", "seq": seq, "hash": h, "sig": sig, "by": "allied"})
+    led = Ledger(g.db["allied"])
+    try:
+        rows_, campaign = led.bundle_rows(since)
+    finally:
+        led.close()
+    path = str(g.tmp / "withheld.bundle")
+    bundles.write(path, rows_, since, campaign)
+    before = rows(g.db["axis"])
+    r = cli_run(g.db["axis"], "receive", path)
+    assert r.code == 3 and "without its answer" in r.err, (r.code, r.err)
+    assert rows(g.db["axis"]) == before and commit in g.state("axis").pbem["requests"]
+    assert g.cli("axis", "claim").code == 3  # nothing to claim: the answer is owed
+
+
+def test_an_answer_that_is_not_the_chains_is_refused(chain_game):
+    """Ruling R83: the allied client answers with a value of its choosing: refused, nothing written; the
+    ledger's own answer is the chain's, and a bundle carrying a forged one is refused by the other copy."""
+    from cg import pbem
+    from cg.ledger import Ledger
+    from events.errors import Refused
+
+    g = chain_game
+    commit = _chained(g)
+    key = pbem.load_private(g.key["allied"])
+    before = rows(g.db["allied"])
+    led = Ledger(g.db["allied"], write=True, key=key)
+    try:
+        with pytest.raises(Refused, match="not place"):
+            led.run({"name": "answer", "request": commit, "value": "0" * 64}, key)
+    finally:
+        led.close()
+    assert rows(g.db["allied"]) == before
+    g.send("allied")
+    assert commit not in g.state("axis").pbem["requests"]
+
+
+def test_a_command_refused_with_answers_owed_writes_nothing_and_one_accepted_answers_first(chain_game):
+    """Ruling R84: a side's command answers the other side's open dice first, but a command refused even
+    after the answers writes nothing at all (exit 3 writes nothing); the answer goes before an accepted one."""
+    g = chain_game
+    commit = _chained(g)
+    before = rows(g.db["allied"])
+    refused = g.cli("allied", "elr", "allied")  # 3.47's roll at 2.3: refused by the step order
+    assert refused.code == 3 and "3.47" in refused.err and rows(g.db["allied"]) == before
+    assert commit in g.state("allied").pbem["requests"]
+    ok = g.cli("allied", "buy", "allied", "I1")
+    assert ok.code == 0, ok.err
+    kinds = [t for t, _p in _types_after(g.db["allied"], before)]
+    assert kinds[:3] == ["dice_answered", "dice_revealed", "leader_rolled"] and "rg_bought" in kinds[3:]
+    assert commit not in g.state("allied").pbem["requests"]
+
+
+def _types_after(db: str, n: int) -> list[tuple[str, dict]]:
+    from cg.ledger import Ledger
+
+    led = Ledger(db)
+    try:
+        return [(r.type, r.payload) for r in led.store.read(since=n)]
+    finally:
+        led.close()
+
+
+def test_after_an_undo_a_roll_waits_for_a_new_chain(chain_game):
+    """Ruling R83: an undo may take back an answer the other side has seen, so a chain from before it gives
+    no new place: the next roll is committed to as under R44, and the other side's next bundle commits to
+    a new chain, which the roll after it uses."""
+    g = chain_game
+    g.play_to(1, "2.3")
+    g.do("axis", "buy", "axis", "I1")
+    g.do("axis", "buy", "axis", "I1")
+    assert g.cli("axis", "undo", "--reason", "one I1 is enough").code == 0
+    assert g.cli("axis", "leader", "axis", "I1-1").code == 0
+    first = _payloads(g.db["axis"], "dice_committed")[-1]
+    assert "chain" not in first and "value" not in first  # ruling R44's commitment
+    chains = [p for p in _payloads(g.db["axis"], "dice_chain") if p["side"] == "allied"]
+    g.send("axis")
+    g.send("allied")  # the answer (R44) and a new allied chain
+    assert len([p for p in _payloads(g.db["axis"], "dice_chain") if p["side"] == "allied"]) == len(chains) + 1
+    assert g.cli("axis", "reveal").code == 0
+    g.do("axis", "buy", "axis", "I1")
+    assert g.cli("axis", "leader", "axis", "I1-2").code == 0
+    second = _payloads(g.db["axis"], "dice_committed")[-1]
+    new = [p for p in _payloads(g.db["axis"], "dice_chain") if p["side"] == "allied"][-1]
+    assert second["chain"] == 1 and second["value"]
+    g.send("axis")
+    g.send("allied")
+    answer = [p for p in _payloads(g.db["axis"], "dice_answered") if p["request"] == second["commit"]][-1]
+    v = answer["value"]
+    assert pbem_commitment(v) == new["anchor"]
+    for side in OTHER:
+        assert cli_run(g.db[side], "audit").code == 0
+
+
+def pbem_commitment(v: str) -> str:
+    from cg import pbem
+
+    return pbem.commitment(v)
 
 
 def test_a_bundle_reveals_the_dice_it_owes_before_it_signs(open_game):

@@ -104,6 +104,13 @@ def decide(state: CampaignState, cmd: dict, base_seq: int, confirmed: bool = Fal
         raise BadInput(f"unknown command {name!r}")
     if state.pbem is None and name not in pbem.OWN:
         return _own_dice(state, cmd, base_seq, handler)
+    if _waits_for_proposer(state, cmd):
+        # ruling R84: done too, only the proposer still owes something: this side proposes the leave instead
+        from events.types import FactProposed
+
+        cmd = {k: v for k, v in cmd.items() if k not in ("request", "reason")} | {"name": "next"}
+        pbem.authorize(state, cmd)
+        return [FactProposed(side=cmd["by"], command={**_proposed(cmd), "step": state.step})]
     if _continues(state, cmd):  # ruling R71: continuing from the other side's proposal confirms it
         cmd = {**cmd, "name": "confirm"}
         name, handler = "confirm", HANDLERS["confirm"]
@@ -177,6 +184,20 @@ def _done_before_them(state: CampaignState, cmd: dict) -> bool:
     return bool(owed) and all(owed_by(o) == other for o in owed)
 
 
+def _waits_for_proposer(state: CampaignState, cmd: dict) -> bool:
+    """Ruling R84: `next` (or `confirm`) that would confirm the other side's proposal to leave the step, while the step
+    cannot be left only because that side still owes something (its answer to this side's dice)."""
+    prop = state.pbem.get("proposal")
+    if cmd.get("name") not in ("next", "confirm") or prop is None or prop["side"] == cmd.get("by") \
+            or prop["command"].get("name") != "next" or not revision.of(state).letters_pace:
+        return False
+    state.pbem["proposal"] = None  # as the step stands without it (restored: decide is pure)
+    try:
+        return _done_before_them(state, {**cmd, "name": "next"})
+    finally:
+        state.pbem["proposal"] = prop
+
+
 def _leave_now(state: CampaignState, cmd: dict, base_seq: int, handler) -> list | None:
     """Ruling R71: `next` decided at once, as a provisional leave; None where leaving rolls two-party
     dice (it is then proposed and waits, as before)."""
@@ -219,7 +240,7 @@ _BOTH_ACT: dict[str, bool] = {}  # step -> whether a command for a side is accep
 
 
 def _proposed(cmd: dict) -> dict:
-    return {k: v for k, v in cmd.items() if k not in ("commit", "nonce")}
+    return {k: v for k, v in cmd.items() if k not in pbem.COMMIT_KEYS}
 
 
 def pbem_commit(state: CampaignState, cmd: dict) -> list:
@@ -230,14 +251,24 @@ def pbem_commit(state: CampaignState, cmd: dict) -> list:
             or not isinstance(nonce, str):
         raise BadInput(f"{cmd.get('name')}: two-party dice need a fresh commitment (the ledger makes it"
                        " from --key)")
-    command = {k: v for k, v in cmd.items() if k not in ("commit", "nonce")}
+    command = {k: v for k, v in cmd.items() if k not in pbem.COMMIT_KEYS}
     from cg import revision
 
     if revision.of(state).two_party_order and any(r["side"] == cmd["by"] and r["command"] == command
                                             for r in state.pbem["requests"].values()):
         raise Refused(f"{cmd.get('name')}: {cmd['by']} is committed to these two-party dice already; one open"
                       " commitment per command (ruling R67)", "pbem", state.step)
-    return [DiceCommitted(side=cmd["by"], command=command, commit=commit, nonce=nonce)]
+    if cmd.get("chain") is None and cmd.get("value") is None:
+        return [DiceCommitted(side=cmd["by"], command=command, commit=commit, nonce=nonce)]
+    # ruling R83: the value shown, the next place of the other side's chain named
+    value, place = cmd.get("value"), cmd.get("chain")
+    if not isinstance(value, str) or pbem.commitment(value) != commit or type(place) is not int:
+        raise BadInput(f"{cmd.get('name')}: two-party dice from a chain need the value of the commitment and a"
+                       " place (the ledger makes them from --key)")
+    if not pbem.chained(state, cmd) or place != pbem.chain_of(state, pbem.other(cmd["by"]))["next"]:
+        raise Refused(f"{cmd.get('name')}: {cmd['by']}'s roll names place {place} of the other side's chain of"
+                      " answers, not the next one it may (ruling R83)", "pbem", state.step)
+    return [DiceCommitted(side=cmd["by"], command=command, commit=commit, nonce=nonce, value=value, chain=place)]
 
 
 def _own_dice(state: CampaignState, cmd: dict, base_seq: int, handler) -> list:

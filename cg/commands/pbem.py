@@ -12,8 +12,8 @@ from cg import pbem, seal
 from cg import revision
 from cg.commands.base import Ctx, HANDLERS, command, decide
 from events.errors import BadInput, Refused
-from events.types import (DiceAnswered, DiceRevealed, FactConfirmed, FactProposed, FactRejected, HeadSigned, Sealed,
-                          SealsRevealed)
+from events.types import (DiceAnswered, DiceChain, DiceRevealed, FactConfirmed, FactProposed, FactRejected,
+                          HeadSigned, Sealed, SealsRevealed)
 
 
 def _other(side: str) -> str:
@@ -32,6 +32,11 @@ def _sign(ctx: Ctx, cmd: dict):
     mine = st.pbem["signed"][by]
     if mine is not None and mine[0] == seq - 1 and revision.of(st).sign_once:  # the head is its own signature
         raise Refused(f"{by} signed row {seq} already: a signature over nothing new is refused", "pbem", st.step)
+    owed = [c for c, r in st.pbem["requests"].items() if r["side"] != by and r.get("chain") is not None
+            and r["answer"] is None]
+    if owed:  # ruling R83: the answer is fixed and owed; a bundle without it is refused, not withheld
+        raise Refused(f"{by} signs over {_other(by)}'s two-party dice {owed[0][:8]} without its answer from"
+                      f" {by}'s chain (ruling R83): the answer goes first", "pbem", st.step)
     if not ctx.covered and not pbem.verify_head(st.pbem["keys"][by], seq, h, sig):
         raise Refused(f"the signature of row {seq} is not {by}'s key's", "pbem", st.step)
     ack = st.pbem["signed"][_other(by)]
@@ -48,7 +53,33 @@ def _answer(ctx: Ctx, cmd: dict):
                       " other side asks for", "pbem", st.step)
     if not isinstance(value, str) or not value:
         raise BadInput("answer: a value is needed")
-    return [DiceAnswered(side=by, request=commit, value=value)]
+    if r.get("chain") is None:
+        return [DiceAnswered(side=by, request=commit, value=value)]
+    # ruling R83: the value at the roll's place of `by`'s chain, fixed before the roll; it decides the roll now
+    if not pbem.chain_check(st, by, r["anchor"], r["chain"], value):
+        raise Refused(f"{by}'s answer to two-party dice {commit[:8]} is not place {r['chain']} of its chain of"
+                      " answers (ruling R83)", "pbem", st.step)
+    answered = DiceAnswered(side=by, request=commit, value=value)
+    return [answered, *_decided(ctx, {**r, "answer": value}, r["side"], commit, r["value"], lead=1)]
+
+
+@command("chain", "*")
+def _chain(ctx: Ctx, cmd: dict):
+    """Ruling R83: `by` commits to a chain of answers to the other side's two-party dice."""
+    st = ctx.state
+    by, anchor, nonce, length = cmd["by"], cmd.get("anchor"), cmd.get("nonce"), cmd.get("length")
+    if not (isinstance(anchor, str) and len(anchor) == 64 and isinstance(nonce, str) and nonce
+            and type(length) is int and 1 <= length <= 1 << 16):
+        raise BadInput("chain: an anchor (64 hex digits), a nonce and a length (1-65536) are needed")
+    if not revision.of(st).dice_chain or not pbem.two_party(st):
+        raise Refused("chain: a chain of answers is for two-party dice under rules revision 3 (ruling R83)",
+                      "pbem", st.step)
+    if anchor in (st.pbem.get("anchors") or {}):
+        raise Refused(f"the chain {anchor[:8]} is in the log already", "pbem", st.step)
+    if not pbem.needs_chain(st, by):
+        raise Refused(f"{by} answers from its chain {st.pbem['chain_at'][by][:8]} still: a new one is made when it"
+                      " is spent or after an undo (ruling R83)", "pbem", st.step)
+    return [DiceChain(side=by, anchor=anchor, nonce=nonce, length=length)]
 
 
 @command("reveal", "*")
@@ -66,13 +97,14 @@ def _reveal(ctx: Ctx, cmd: dict):
     return _decided(ctx, r, by, commit, value)
 
 
-def _decided(ctx: Ctx, r: dict, by: str, commit: str, value: str) -> list:
-    """A committed command decided with the dice `value` and the answer make (a reveal, or a claim)."""
+def _decided(ctx: Ctx, r: dict, by: str, commit: str, value: str, lead: int = 0) -> list:
+    """A committed command decided with the dice `value` and the answer make (a reveal, a claim, or an
+    answer from a chain: `lead` events before it)."""
     st = ctx.state
     inner = dict(r["command"])
     handler = HANDLERS[inner["name"]]
     try:
-        events = handler(Ctx(st, ctx.base_seq + 1, two_party=(value, r["answer"], commit)), inner)
+        events = handler(Ctx(st, ctx.base_seq + 1 + lead, two_party=(value, r["answer"], commit)), inner)
     except Refused as e:  # e.g. the same roll committed twice: the second is refused, its dice spent
         return [DiceRevealed(side=by, request=commit, value=value, refused=str(e))]
     return [DiceRevealed(side=by, request=commit, value=value), *events]
@@ -162,7 +194,7 @@ def _unseal(ctx: Ctx, cmd: dict):
 def _confirmed(st, cmd: dict) -> dict:
     """The proposed command as the confirming side gives it (its own dice commitment, if any)."""
     inner = {**st.pbem["proposal"]["command"], "confirmed": True, "by": cmd["by"]}
-    for k in ("commit", "nonce"):
+    for k in pbem.COMMIT_KEYS:
         if k in cmd:
             inner[k] = cmd[k]
     return inner
@@ -239,7 +271,7 @@ def decide_all(st, cmd: dict, base_seq: int, history) -> list:
     seen, reverted = history()
     events = decide_undo(st, seen, reverted, cmd.get("to"), cmd.get("reason") or "", bool(cmd.get("force")))
     if pb is not None and pbem.undo_shared(st, events[0].seqs):
-        proposed = {k: v for k, v in cmd.items() if k not in ("commit", "nonce")}
+        proposed = {k: v for k, v in cmd.items() if k not in pbem.COMMIT_KEYS}
         return [FactProposed(side=cmd["by"], command={**proposed, "seqs": list(events[0].seqs)})]
     return events
 

@@ -108,9 +108,11 @@ class Game:
         if not st.pbem or not st.pbem["requests"]:
             return
         self.send(side)  # the other copy receives the commitment ...
-        self.send(OTHER[side])  # ... and its bundle answers it
-        r = self.cli(side, "reveal")
-        assert r.code == 0, r.err
+        self.send(OTHER[side])  # ... and its bundle answers it (from its chain: the roll is decided, ruling R83)
+        st = self.state(side)
+        if any(r["side"] == side and r["answer"] is not None for r in st.pbem["requests"].values()):
+            r = self.cli(side, "reveal")  # ruling R44: the roller reveals
+            assert r.code == 0, r.err
 
     def play_to(self, firefight: int, step: str, plan: dict | None = None, limit: int = 300) -> None:
         plan = plan or {}
