@@ -408,7 +408,7 @@ def _audit_rows(store, reader, dice, trust_index: bool = True, view=None) -> dic
     reach: dict[int, int] = {}  # revert seq -> the first seq it reaches back to (through reverts of reverts)
     reverts: list[tuple] = []
     reverted: set[int] = set()
-    undone_kinds: list[tuple] = []  # (revert seq, {roll key}) for re-roll notes (_roll_key)
+    undone_kinds: dict = {}  # roll key (_roll_key) -> the seqs of the reverts that took back such a roll, in order
     where: dict[int, tuple] = {}  # seq -> (firefight, step) recorded, for the re-roll notes
     rerolled: set[int] = set()  # seqs of the rolls made again after an undo (counted once each)
     batch = None
@@ -491,7 +491,8 @@ def _audit_rows(store, reader, dice, trust_index: bool = True, view=None) -> dic
                     what = ", ".join(f"{s} {t}" for s, _, t, _ in took[:8]) + (" ..." if len(took) > 8 else "")
                     notes.append({"seq": r[SEQ], "what": f"undo ({p['reason']}) took back seq {what}"
                                   + (" — forced across a commencement (2.8)" if p.get("force") else "")})
-                    undone_kinds.append((r[SEQ], kinds))
+                    for k in kinds:  # looked up by key: a roll asks once, not once per undo of the campaign
+                        undone_kinds.setdefault(k, []).append(r[SEQ])
                 reverted = reverted_seqs(reverts)
                 back = min(seen.head_of(reach[r[SEQ]]) for r in batch if r[TYPE] == "reverted")
                 for r in batch:
@@ -517,14 +518,13 @@ def _audit_rows(store, reader, dice, trust_index: bool = True, view=None) -> dic
                     where[r[SEQ]] = (r[FIREFIGHT], r[STEP])
                     if isinstance(p.get("roll"), dict):
                         key = _roll_key(r[TYPE], p, where[r[SEQ]])
-                        for useq, kinds in undone_kinds:
-                            if key in kinds:
-                                if r[SEQ] not in rerolled:
-                                    rerolled.add(r[SEQ])
-                                    dice.add(p, again=True)
-                                who = p.get("side") or "both"
-                                notes.append({"seq": r[SEQ], "what": f"{r[TYPE]} of {who} made again after the undo "
-                                                                     f"at seq {useq}: {p['roll']['dice']}"})
+                        for useq in undone_kinds.get(key, ()):
+                            if r[SEQ] not in rerolled:
+                                rerolled.add(r[SEQ])
+                                dice.add(p, again=True)
+                            who = p.get("side") or "both"
+                            notes.append({"seq": r[SEQ], "what": f"{r[TYPE]} of {who} made again after the undo "
+                                                                 f"at seq {useq}: {p['roll']['dice']}"})
     except (*_UNFOLDABLE, UnreadableRow) as e:
         # A row edited against its schema (its hash recomputed or not) gets here: its events do not
         # fold, so nothing after them can be decided again. The chain findings stand as found.
