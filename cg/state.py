@@ -394,8 +394,12 @@ def settled(u, firefight: int) -> bool:
     """A unit out of play since an earlier firefight: it never changes again (the snapshot's cold part,
     cg/snapshot.py; the units active_units walks). One that still bears its 3.2 redeployment mark is not
     settled yet: leaving the next 2.5 takes the mark off (ruling R28) in every fold, a command's lazily
-    loaded state included, so it stays in the hot part until then (explorer finding 1)."""
-    return u.status in SETTLED and u.eliminated_in is not None and u.eliminated_in < firefight and not u.redeployed
+    loaded state included, so it stays in the hot part until then (explorer finding 1). Nor is one that still
+    bears the 3.211 Isolated mark (marked and eliminated in the same RePh): the next firefight's end takes it
+    off (revision 3, ammunition_shortage) in every fold, so it too stays hot until then (issue 28: a state
+    folded on from the snapshot without its settled part kept the mark, and the next snapshot with it)."""
+    return u.status in SETTLED and u.eliminated_in is not None and u.eliminated_in < firefight and not u.redeployed \
+        and not u.isolated
 
 
 LEADER_RE = re.compile(r"^\d{1,2}[-+]\d$")
