@@ -70,3 +70,39 @@ def test_a_3_2_redeployment_asks_ruling_r48_of_no_unit_where_it_is_not_in_force(
     st.rules_revision = 2
     monkeypatch.setattr(rules, "cannot_redeploy", lambda s, u: False)  # what R48's check answers without R48
     assert redeployment_owed(st) == owed
+
+
+def test_the_audit_checks_the_stored_snapshot_against_its_own_fold_not_a_second_one(tmp_path, monkeypatch):
+    """Issue 25's check of the stored snapshot against a replay up to its seq takes the state the audit
+    folded to that seq (issue 28: the log was folded a second time); a forged snapshot is still found."""
+    import sqlite3
+
+    from cg import snapshot
+    from projections.audit import run_audit
+
+    path = str(tmp_path / "c.plcg")
+    play(path, echo=lambda s: None)
+    replays = []
+    real = Ledger._state
+    monkeypatch.setattr(Ledger, "_state", lambda self, at, use, lazy: replays.append((at, use)) or real(self, at, use, lazy))
+    led = Ledger(path)
+    try:
+        seq = led.store.snapshot()[0]
+        assert seq < led.store.head()[0]  # kept mid-log: the audit keeps its state there
+        assert run_audit(led)["findings"] == [] and replays == []
+        st = led.state(at=seq, use_snapshot=False)  # a forgery, its digest recomputed: the CP of the axis
+        st.sides["axis"].cp += 7
+        hot, _cold = snapshot.dump_split(st, led.store.cold_token())
+    finally:
+        led.close()
+    con = sqlite3.connect(path)
+    with con:
+        con.execute("UPDATE snapshot SET state = ?", (hot,))
+    con.close()
+    replays.clear()
+    led = Ledger(path)
+    try:
+        found = run_audit(led)["findings"]
+    finally:
+        led.close()
+    assert replays == [] and any(f["rule"] == "snapshot" or "snapshot" in f["what"] for f in found), found
