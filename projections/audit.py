@@ -431,7 +431,10 @@ def _audit_rows(store, reader, dice, trust_index: bool = True, view=None, folded
             # an event type or version this release does not know: a newer plcg wrote it (exit 2, as status)
             payloads = [r[PAYLOAD] if current.get(r[TYPE]) == r[VERSION] else _upcast_row(r)
                         for r in batch]
-            for p in payloads:
+            # only a payload whose text names "dice" holds a roll (_rolls, _count_rolls): most rows name none
+            rolled = [p for r, p in zip(batch, payloads) if p is not r[PAYLOAD] or type(r[TEXT]) is not str
+                      or '"dice"' in r[TEXT]]
+            for p in rolled:
                 dice.add(p)
             if htype == "campaign_started":
                 if not dice.first and isinstance(payloads[0], dict):
@@ -477,7 +480,7 @@ def _audit_rows(store, reader, dice, trust_index: bool = True, view=None, folded
                 if st.pbem is not None:
                     _authorship(find, unsigned, hseq, cmd, payloads[0] if htype == "head_signed" else None,
                                 reader.signed_before)
-                _count_rolls(rolls, payloads, cmd)
+                _count_rolls(rolls, rolled, cmd)
                 for p in payloads:  # ruling R47: a sealed secret's rolls count once the log reveals it
                     o = seal.opening_of(st, p.get("commitment"), p) if htype == "sealed" else None
                     if o is not None:
