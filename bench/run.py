@@ -445,17 +445,26 @@ def whole_figures(big: Path, small: Path, status_file: Path, work: Path, runs: i
 
 
 def _writes_whole(path: Path, work: Path, label: str, runs: int) -> dict:
-    """`plcg import` of the file's export (a new file each run) and `plcg undo` of its last command (on a
-    fresh copy each run), as whole processes (issue 28: import <= 2x the audit; undo like any write)."""
+    """`plcg import` of the file's export (a new file each run) and `plcg undo` of the command just given
+    (on a fresh copy each run, a `setup` given untimed first: the player takes back what he just typed;
+    the file's own last command is the row `replay` just snapshotted, which an undo can only fold the log
+    for), as whole processes (issue 28: import <= 2x the audit; undo like any write)."""
     from bench import synth
 
     jsonl = work / f"whole-{label}.jsonl"
     subprocess.run(_plcg(path, ["export", "--format", "jsonl", "-o", str(jsonl)]), cwd=ROOT, env=_env_whole(),
                    check=True, stdout=subprocess.DEVNULL)
+    given = _setup_commands(str(path), 1, seed="undo")[0]
+
+    def typed(db):
+        synth.copy_campaign(path, db)
+        subprocess.run(_plcg(db, ["setup", given["side"], given["unit"], given["hex"]]), cwd=ROOT, env=_env_whole(),
+                       check=True, stdout=subprocess.DEVNULL)
+
     out = {}
     for name, prepare, argv in (
             ("import", lambda db: os.path.exists(db) and os.unlink(db), ["import", str(jsonl)]),
-            ("undo", lambda db: synth.copy_campaign(path, db), ["undo", "--reason", "bench"])):
+            ("undo", typed, ["undo", "--reason", "bench"])):
         ts, rss = [], []
         for _ in range(runs):
             db = work / f"whole-{name}-{label}.plcg"

@@ -205,6 +205,32 @@ def classify(
         if side not in edges:
             raise ValueError(f"{side} controls hexes but has no friendly map edge")
 
+    # Steps 1-8 read only who controls what and the edges: a hex that is Strategic Terrain but
+    # controlled by no one (a Gun emplaced, rubble: 1.4 revision 2) changes the picture's `strategic`
+    # flags alone. The picture without them is kept per control (issue 28: every Gun set up or
+    # redeployed grew Strategic Terrain and classified the whole map again).
+    base, clusters, paths, fronts, edge_paths = _picture(grid, frozenset(owner.items()),
+                                                         tuple(sorted(edges.items())))
+    hexes = {h: attrs.evolve(hc, strategic=True) if h in strategic else hc for h, hc in base.items()}
+    return MapControl(
+        hexes=hexes,
+        grid=grid,
+        clusters=dict(clusters),
+        paths=dict(paths),
+        fronts=dict(fronts),
+        edge_paths=dict(edge_paths),
+        friendly_edge=dict(edges),
+    )
+
+
+@functools.lru_cache(maxsize=64)
+def _picture(grid: Grid, owned: frozenset, edge_items: tuple) -> tuple:
+    """Steps 1-8 of classify for `owned` ((hex, side) of each controlled strategic hex, canonical) and
+    `edge_items` ((side, edge) pairs): every hex's HexControl with `strategic` False (classify sets it),
+    and the clusters, joining paths, fronts and edge paths of each side. Immutable values only: the
+    pictures share them (classify gives each its own dicts of them)."""
+    owner = dict(owned)
+    edges = dict(edge_items)
     # 1. raw CTHC per side (ruling R1: distance 0, 1, 2)
     raw: dict[str, set[str]] = {s: set() for s in SIDES}
     for h, side in owner.items():
@@ -238,22 +264,14 @@ def classify(
         hexes[h] = HexControl(
             hex=h,
             controller=owner.get(h),
-            strategic=h in strategic,
+            strategic=False,
             cthc=in_cthc,
             nml=is_nml,
             mlr=in_mlr,
             uncontrolled=in_cthc is None and not in_mlr and not is_nml,
             isolated=isolated,
         )
-    return MapControl(
-        hexes=hexes,
-        grid=grid,
-        clusters=clusters,
-        paths=paths,
-        fronts=fronts,
-        edge_paths=edge_paths,
-        friendly_edge=dict(edges),
-    )
+    return hexes, clusters, paths, fronts, edge_paths
 
 
 @functools.lru_cache(maxsize=64)

@@ -33,10 +33,11 @@ def redeployment_owed(state: CampaignState) -> list[tuple[str, str, str]]:
     mc = state.map_control()
     where: dict[str, list] = {}
     known: dict[tuple, str] = {}  # (hex, side) -> situation: a stack asks once
+    r48 = revision.of(state).immobilized_stays  # cannot_redeploy is False for every unit without it
     for u in active_units(state)[0]:  # the units not settled: every one on the map among them
         if u.status not in PRESENT or u.redeployed or not u.hex:
             continue
-        if cannot_redeploy(state, u):  # ruling R48: it owes none; leaving 3.2 decides what becomes of it
+        if r48 and cannot_redeploy(state, u):  # ruling R48: it owes none; leaving 3.2 decides what becomes of it
             continue
         at = (u.hex, u.side)
         situation = known.get(at)

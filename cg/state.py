@@ -229,14 +229,13 @@ class CampaignState:
         base = _BASE[1] if _BASE[0] is m else _base(m)
         if self.rules_revision < 2 and not self.rules_upgrades:  # revision 1 throughout: the card's alone
             return base
-        from cg import revision
-
-        if not revision.of(self).strategic_grows:
+        if not _revision().of(self).strategic_grows:
             return base
         # asked by every command that reads map control: the terrain's verdict kept until terrain
         # changes, the Guns through the index of the units in play, and the last answer kept on the
         # state while the map, the terrain and the hexes of the Guns on the map are the same
-        guns = tuple(u.hex for u in active_units(self)[1] if u.hex and u.status == Status.ON_MAP)
+        on_map = Status.ON_MAP
+        guns = tuple([u.hex for u in active_units(self)[1] if u.hex and u.status == on_map])
         terrain, epoch, memo = self.terrain, _TERRAIN_EPOCH[0], self._strategic
         if memo is not None and memo[0] is m and memo[1] is terrain and memo[2] == epoch and memo[3] == guns:
             return memo[4]
@@ -305,6 +304,14 @@ def _find(st, purchase: bool, ident, side):
 
 
 _BASE: list = [None, frozenset()]  # the last card map asked about and its Strategic Terrain
+
+
+@functools.cache
+def _revision():
+    """cg.revision, imported on first use (it imports this module); strategic() asks at every map-control read."""
+    from cg import revision
+
+    return revision
 
 
 def _base(m) -> frozenset:

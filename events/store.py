@@ -536,13 +536,16 @@ class Store:
         command: dict | None = None,
         snapshot: Callable[[int, str], bytes | None] | None = None,
         recorded: str | None = None,
+        snapshot_before: bool = False,
     ) -> list[Stored]:
         """Append `events` as one batch after seq `expected_seq`, all or none.
 
         WriteConflict if the head is no longer `expected_seq` (or another writer holds the lock past
         the busy timeout); BadInput if the file cannot be written. `snapshot(last_seq, last_hash)`
         runs inside the transaction; its blob (unless None) replaces the stored snapshot, and if it
-        raises, nothing is written. An empty `events` list writes nothing and returns [].
+        raises, nothing is written. `snapshot_before`: the blob is the state before these events,
+        stored at the head they follow (`snapshot(expected_seq, its hash)`), so that an undo of them
+        folds on from it. An empty `events` list writes nothing and returns [].
         """
         if not events:
             return []
@@ -558,10 +561,11 @@ class Store:
                 raise WriteConflict(f"another writer appended first (seq {head_seq}); run the command again")
             rows, stored = _chained(expected_seq + 1, prev, events, texts, command, command_text, recorded)
             self.conn.executemany(_INSERT, rows)
-            if snapshot is not None:
-                blob = snapshot(stored[-1].seq, stored[-1].hash)
+            if snapshot is not None and not (snapshot_before and head_seq == 0):
+                at = (head_seq, prev) if snapshot_before else (stored[-1].seq, stored[-1].hash)
+                blob = snapshot(*at)
                 if blob is not None:
-                    self._put_snapshot(stored[-1].seq, stored[-1].hash, blob)
+                    self._put_snapshot(*at, blob)
             self._commit_rows()
         except BaseException as e:
             self._abort(e)

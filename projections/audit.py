@@ -62,20 +62,22 @@ def run_audit(ledger, witnesses=()) -> dict:
     """The findings and notes; `witnesses`: (seq, hash prefix) pairs noted earlier (`plcg head`)."""
     # The audit keeps a long campaign's state alive and makes next to no reference cycles: the cyclic
     # collector, triggered by the allocations, would only walk it again and again.
-    report = audit_store(ledger.store, witnesses)
+    folded: dict = {}
+    report = audit_store(ledger.store, witnesses, folded)
     # not where the log itself does not fold, nor where the reverts index the replay reads failed the check
     if not any(f["rule"] in ("format", "integrity") for f in report["findings"]):
-        _snapshot_against_replay(ledger, report["findings"])
+        _snapshot_against_replay(ledger, report["findings"], folded)
     report["findings"].sort(key=lambda f: (f["seq"], f["rule"]))
     return report
 
 
-def audit_store(store, witnesses=()) -> dict:
+def audit_store(store, witnesses=(), folded: dict | None = None) -> dict:
     """The audit of an open store (`plcg receive` audits a new copy made from a bundle this way
-    before it takes its place)."""
+    before it takes its place). `folded`: given, it gets {seq: state} of the states the audit folded the log
+    to at the stored snapshot's seq and at the end (each as a replay up to that seq gives it)."""
     damaged = _integrity(store)
     with gc_paused():
-        report = _audit(store, trust_index=not damaged)
+        report = _audit(store, trust_index=not damaged, folded=folded)
     report["findings"] += damaged
     for seq, prefix in witnesses:
         _witness(store, report["findings"], seq, prefix)
@@ -98,7 +100,7 @@ def _integrity(store) -> list[dict]:
              " changed below its schema, by another tool; plcg export/import from a good copy)"} for line in said]
 
 
-def _snapshot_against_replay(ledger, findings) -> None:
+def _snapshot_against_replay(ledger, findings, folded: dict | None = None) -> None:
     """The stored snapshot (derived data: what `status` and every command start from) against a fold
     of the log alone up to its seq (issue 25). A snapshot the readers would ignore anyway (another
     release's fold code, a failed digest, its seq no longer the log's, opened for another player's
@@ -122,7 +124,12 @@ def _snapshot_against_replay(ledger, findings) -> None:
             return
         if stored.pbem is not None and stored.pbem.get("seals") and not ledger._view_ok(stored):
             return
-        replayed = ledger.state(at=seq, use_snapshot=False)
+        # the audit folded every row in force already: where that state is the one at the snapshot's seq
+        # (the usual case: the snapshot at the head) and opens no sealed secret (the audit's view opens what
+        # the log reveals, the reader's what his key does), the log is not folded a second time (issue 28)
+        at = (folded or {}).get(seq)
+        same = at is not None and at.seq == seq and not (at.pbem and at.pbem.get("seals"))
+        replayed = at if same else ledger.state(at=seq, use_snapshot=False)
         a, b = snapshot.state_data(stored), snapshot.state_data(replayed)
     except (*_UNFOLDABLE, BadInput, UnreadableRow):  # a log that does not fold: the audit found it already
         return
@@ -371,19 +378,19 @@ def _checkpoints(store, current) -> tuple[set, dict]:
     return set(uses), uses
 
 
-def _audit(store, trust_index: bool = True) -> dict:
+def _audit(store, trust_index: bool = True, folded: dict | None = None) -> dict:
     reader = _Reader(store)
     dice = _Dice()
     try:  # sealed secrets open where the log reveals them (ruling R47)
         view = seal.Opener(lambda: seal.log_openings(store))
-        report = _audit_rows(store, reader, dice, trust_index, view)
+        report = _audit_rows(store, reader, dice, trust_index, view, folded)
     finally:
         reader.close()
     report["dice"] = dice.report()
     return report
 
 
-def _audit_rows(store, reader, dice, trust_index: bool = True, view=None) -> dict:
+def _audit_rows(store, reader, dice, trust_index: bool = True, view=None, folded: dict | None = None) -> dict:
     """`view`: the seals the audit opens (the log's reveals, ruling R47), given to every state it folds."""
     findings: list[dict] = []
     notes: list[dict] = []
@@ -404,11 +411,14 @@ def _audit_rows(store, reader, dice, trust_index: bool = True, view=None) -> dic
     rolls: dict = {}  # side -> source -> how many rolls
 
     st = None
+    # the stored snapshot's seq: the state folded to it is kept (a copy) for _snapshot_against_replay
+    snap = store.conn.execute("SELECT seq FROM snapshot WHERE id = 1").fetchone() if folded is not None else None
+    snap_seq = snap[0] if snap else None
     seen = _Seen()  # (seq, batch, type) folded so far: the history undos are decided on
     reach: dict[int, int] = {}  # revert seq -> the first seq it reaches back to (through reverts of reverts)
     reverts: list[tuple] = []
     reverted: set[int] = set()
-    undone_kinds: list[tuple] = []  # (revert seq, {roll key}) for re-roll notes (_roll_key)
+    undone_kinds: dict = {}  # roll key (_roll_key) -> the seqs of the reverts that took back such a roll, in order
     where: dict[int, tuple] = {}  # seq -> (firefight, step) recorded, for the re-roll notes
     rerolled: set[int] = set()  # seqs of the rolls made again after an undo (counted once each)
     batch = None
@@ -421,7 +431,10 @@ def _audit_rows(store, reader, dice, trust_index: bool = True, view=None) -> dic
             # an event type or version this release does not know: a newer plcg wrote it (exit 2, as status)
             payloads = [r[PAYLOAD] if current.get(r[TYPE]) == r[VERSION] else _upcast_row(r)
                         for r in batch]
-            for p in payloads:
+            # only a payload whose text names "dice" holds a roll (_rolls, _count_rolls): most rows name none
+            rolled = [p for r, p in zip(batch, payloads) if p is not r[PAYLOAD] or type(r[TEXT]) is not str
+                      or '"dice"' in r[TEXT]]
+            for p in rolled:
                 dice.add(p)
             if htype == "campaign_started":
                 if not dice.first and isinstance(payloads[0], dict):
@@ -467,7 +480,7 @@ def _audit_rows(store, reader, dice, trust_index: bool = True, view=None) -> dic
                 if st.pbem is not None:
                     _authorship(find, unsigned, hseq, cmd, payloads[0] if htype == "head_signed" else None,
                                 reader.signed_before)
-                _count_rolls(rolls, payloads, cmd)
+                _count_rolls(rolls, rolled, cmd)
                 for p in payloads:  # ruling R47: a sealed secret's rolls count once the log reveals it
                     o = seal.opening_of(st, p.get("commitment"), p) if htype == "sealed" else None
                     if o is not None:
@@ -491,7 +504,8 @@ def _audit_rows(store, reader, dice, trust_index: bool = True, view=None) -> dic
                     what = ", ".join(f"{s} {t}" for s, _, t, _ in took[:8]) + (" ..." if len(took) > 8 else "")
                     notes.append({"seq": r[SEQ], "what": f"undo ({p['reason']}) took back seq {what}"
                                   + (" — forced across a commencement (2.8)" if p.get("force") else "")})
-                    undone_kinds.append((r[SEQ], kinds))
+                    for k in kinds:  # looked up by key: a roll asks once, not once per undo of the campaign
+                        undone_kinds.setdefault(k, []).append(r[SEQ])
                 reverted = reverted_seqs(reverts)
                 back = min(seen.head_of(reach[r[SEQ]]) for r in batch if r[TYPE] == "reverted")
                 for r in batch:
@@ -517,14 +531,15 @@ def _audit_rows(store, reader, dice, trust_index: bool = True, view=None) -> dic
                     where[r[SEQ]] = (r[FIREFIGHT], r[STEP])
                     if isinstance(p.get("roll"), dict):
                         key = _roll_key(r[TYPE], p, where[r[SEQ]])
-                        for useq, kinds in undone_kinds:
-                            if key in kinds:
-                                if r[SEQ] not in rerolled:
-                                    rerolled.add(r[SEQ])
-                                    dice.add(p, again=True)
-                                who = p.get("side") or "both"
-                                notes.append({"seq": r[SEQ], "what": f"{r[TYPE]} of {who} made again after the undo "
-                                                                     f"at seq {useq}: {p['roll']['dice']}"})
+                        for useq in undone_kinds.get(key, ()):
+                            if r[SEQ] not in rerolled:
+                                rerolled.add(r[SEQ])
+                                dice.add(p, again=True)
+                            who = p.get("side") or "both"
+                            notes.append({"seq": r[SEQ], "what": f"{r[TYPE]} of {who} made again after the undo "
+                                                                 f"at seq {useq}: {p['roll']['dice']}"})
+            if batch[-1][SEQ] == snap_seq:  # the state the stored snapshot should hold: kept for its check
+                folded[snap_seq] = _checkpoint_copy(st)
     except (*_UNFOLDABLE, UnreadableRow) as e:
         # A row edited against its schema (its hash recomputed or not) gets here: its events do not
         # fold, so nothing after them can be decided again. The chain findings stand as found.
@@ -540,6 +555,8 @@ def _audit_rows(store, reader, dice, trust_index: bool = True, view=None) -> dic
                                        " they cannot be checked until it does (plcg reveal)")
     report = _finish(reader, findings, notes)
     report["rolls"] = rolls
+    if folded is not None and st is not None:
+        folded.setdefault(st.seq, st)
     return report
 
 

@@ -1,0 +1,108 @@
+"""Issue 28 (performance, round three, the audit): what a long audit asks again and again is asked once.
+
+A Gun set up or redeployed grows Strategic Terrain (1.4, revision 2), and every command that reads map
+control then asked for a new picture of the whole map; a 3.2 redeployment walked every unit in play
+through ruling R48's check even where R48 is not in force. The answers must stay what they were."""
+from __future__ import annotations
+
+import cg.control as control
+from cg import revision
+from cg.control import classify
+from cg.hexgrid import Grid
+from cg.demo import play
+from cg.ledger import Ledger
+from cg.rules import redeployment_owed
+
+EDGES = {"axis": "west", "allied": "east"}
+
+
+def _pictures_equal_but(a, b, hexes) -> bool:
+    """Whether two pictures are the same but for the `strategic` flag of `hexes`."""
+    return all((ha.strategic == hb.strategic) != (h in hexes) and
+               (ha.controller, ha.cthc, ha.nml, ha.mlr, ha.uncontrolled, ha.isolated) ==
+               (hb.controller, hb.cthc, hb.nml, hb.mlr, hb.uncontrolled, hb.isolated)
+               for (h, ha), hb in zip(a.hexes.items(), b.hexes.values())) and \
+        (a.clusters, a.paths, a.fronts, a.edge_paths) == (b.clusters, b.paths, b.fronts, b.edge_paths)
+
+
+def test_an_uncontrolled_hex_made_strategic_changes_its_flag_and_classifies_nothing_again(monkeypatch):
+    grid = Grid.from_spec("A-R", 10)
+    strategic = frozenset({"C3", "C7", "P4", "P8", "I5"})
+    owned = {"C3": "axis", "C7": "axis", "P4": "allied", "P8": "allied"}
+    first = classify(grid, strategic, owned, EDGES)
+    assert first.hexes["C3"].strategic and not first.hexes["J6"].strategic
+    calls = []
+    real = control._mlr
+    monkeypatch.setattr(control, "_mlr", lambda *a: calls.append(a) or real(*a))
+    grown = classify(grid, strategic | {"J6", "B2"}, owned, EDGES)  # a Gun emplaced in J6, rubble in B2
+    assert calls == []  # who controls what is the same: steps 1-8 are not done again
+    assert grown.hexes["J6"].strategic and grown.hexes["B2"].strategic
+    assert _pictures_equal_but(first, grown, {"J6", "B2"})
+    # control changes: the map is classified again, and the picture is the one a first classification gives
+    taken = classify(grid, strategic | {"J6"}, {**owned, "I5": "allied"}, EDGES)
+    assert len(calls) == 2
+    monkeypatch.setattr(control, "_picture", control._picture.__wrapped__)  # no memo at all
+    fresh = classify(grid, strategic | {"J6"}, {**owned, "I5": "allied"}, EDGES)
+    assert taken == fresh and taken.hexes["I5"].cthc == "allied"
+
+
+def test_a_3_2_redeployment_asks_ruling_r48_of_no_unit_where_it_is_not_in_force(monkeypatch, tmp_path):
+    import cg.rules as rules
+
+    path = str(tmp_path / "c.plcg")
+    play(path, echo=lambda s: None)
+    led = Ledger(path)
+    try:
+        st = led.state()
+    finally:
+        led.close()
+    asked = []
+    real = rules.cannot_redeploy
+    monkeypatch.setattr(rules, "cannot_redeploy", lambda s, u: asked.append(u.id) or real(s, u))
+    st.rules_revision, st.rules_upgrades = 2, []  # revision 2: R48 (switch immobilized_stays) is not in force
+    assert not revision.of(st).immobilized_stays
+    owed = redeployment_owed(st)
+    assert asked == []
+    st.rules_revision = 3  # from revision 3 each unit on the map is asked
+    assert revision.of(st).immobilized_stays
+    redeployment_owed(st)
+    assert asked
+    st.rules_revision = 2
+    monkeypatch.setattr(rules, "cannot_redeploy", lambda s, u: False)  # what R48's check answers without R48
+    assert redeployment_owed(st) == owed
+
+
+def test_the_audit_checks_the_stored_snapshot_against_its_own_fold_not_a_second_one(tmp_path, monkeypatch):
+    """Issue 25's check of the stored snapshot against a replay up to its seq takes the state the audit
+    folded to that seq (issue 28: the log was folded a second time); a forged snapshot is still found."""
+    import sqlite3
+
+    from cg import snapshot
+    from projections.audit import run_audit
+
+    path = str(tmp_path / "c.plcg")
+    play(path, echo=lambda s: None)
+    replays = []
+    real = Ledger._state
+    monkeypatch.setattr(Ledger, "_state", lambda self, at, use, lazy: replays.append((at, use)) or real(self, at, use, lazy))
+    led = Ledger(path)
+    try:
+        seq = led.store.snapshot()[0]
+        assert seq < led.store.head()[0]  # kept mid-log: the audit keeps its state there
+        assert run_audit(led)["findings"] == [] and replays == []
+        st = led.state(at=seq, use_snapshot=False)  # a forgery, its digest recomputed: the CP of the axis
+        st.sides["axis"].cp += 7
+        hot, _cold = snapshot.dump_split(st, led.store.cold_token())
+    finally:
+        led.close()
+    con = sqlite3.connect(path)
+    with con:
+        con.execute("UPDATE snapshot SET state = ?", (hot,))
+    con.close()
+    replays.clear()
+    led = Ledger(path)
+    try:
+        found = run_audit(led)["findings"]
+    finally:
+        led.close()
+    assert replays == [] and any(f["rule"] == "snapshot" or "snapshot" in f["what"] for f in found), found
