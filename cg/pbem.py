@@ -24,9 +24,12 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import os
 import secrets
 
-from cg import seal
+import attrs
+
+from cg import revision, seal
 from events.errors import BadInput, Refused
 
 SIDES = ("axis", "allied")
@@ -38,8 +41,8 @@ POLICIES = ("any", "two-party")  # --dice-policy values this module decides
 
 def new_keypair() -> tuple[bytes, str]:
     """(the private key as PEM, PKCS#8; the public key as one line `ed25519:HEX`)."""
-    from cryptography.hazmat.primitives import serialization
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+    from cryptography.hazmat.primitives import serialization  # lazy: cryptography (~4-6 ms): keys only
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey  # lazy: cryptography (~4-6 ms): keys only
 
     sk = Ed25519PrivateKey.generate()
     pem = sk.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
@@ -52,8 +55,8 @@ public_line = seal.public_line  # `ed25519:HEX`
 
 def load_private(path: str):
     """The private key in the file at `path` (PEM as `plcg keys new` writes it); BadInput otherwise."""
-    from cryptography.hazmat.primitives import serialization
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+    from cryptography.hazmat.primitives import serialization  # lazy: cryptography (~4-6 ms): keys only
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey  # lazy: cryptography (~4-6 ms): keys only
 
     try:
         with open(path, "rb") as f:
@@ -71,8 +74,6 @@ def load_private(path: str):
 
 def parse_public(text: str, what: str) -> str:
     """A public key as given on the command line: the line `ed25519:HEX`, or a file holding it."""
-    import os
-
     t = (text or "").strip()
     if not t.startswith(PUB_PREFIX) and os.path.isfile(t):
         try:
@@ -92,7 +93,7 @@ def parse_public(text: str, what: str) -> str:
 
 
 def _verifier(pub: str):
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey  # lazy: cryptography (~4-6 ms): keys only
 
     return Ed25519PublicKey.from_public_bytes(bytes.fromhex(pub[len(PUB_PREFIX):]))
 
@@ -109,7 +110,7 @@ def sign_head(sk, seq: int, hash_: str) -> str:
 
 
 def verify_head(pub: str, seq: int, hash_: str, sig) -> bool:
-    from cryptography.exceptions import InvalidSignature
+    from cryptography.exceptions import InvalidSignature  # lazy: cryptography (~4-6 ms): keys only
 
     v = _VERIFIERS.get(pub)
     if v is None:
@@ -240,8 +241,6 @@ def authorize(st, cmd: dict) -> None:
 def _acts_meanwhile(st, prop: dict, by: str) -> bool:
     """Ruling R71 (revision 3, issue 26): while one side proposes to leave the step, the other still
     does its part of it; its own `next` then confirms the proposal (cg/commands/base.py)."""
-    from cg import revision
-
     return prop["side"] != by and prop["command"].get("name") == "next" and revision.of(st).pbem_pace
 
 
@@ -254,9 +253,7 @@ NOT_CONTINUING = ("reject", "sign", "reveal", "unseal")  # what does not confirm
 
 def rolling_types() -> frozenset:
     """The events that may hold dice (ruling R71: a leave followed by a roll is no longer rejected)."""
-    import attrs
-
-    from events.types import REGISTRY
+    from events.types import REGISTRY  # lazy: the event classes (~27 ms); status on a copy by email imports cg.pbem
 
     return frozenset(t for t, cls in REGISTRY.items() if attrs.has(cls)
                      and {"roll", "rolls"} & set(attrs.fields_dict(cls))) | {"sealed", "dice_revealed"}
@@ -268,8 +265,6 @@ def provisional(st) -> dict | None:
 
 
 def leaves_provisionally(st, cmd: dict) -> bool:
-    from cg import revision
-
     return cmd.get("name") == "next" and st.step not in ASKED_STEPS and revision.of(st).pbem_pace
 
 
@@ -278,8 +273,6 @@ def fact_provisionally(st, cmd: dict) -> bool:
     at once, provisionally, as a step is left under R71 (a): the other side's next command confirms
     it, its `reject` undoes it with everything after. With the roller's own dice (`any`) it stays a
     proposal: a roll of the proposer's made at once would put it beyond the other side's rejection."""
-    from cg import revision
-
     return (cmd.get("name") in SHARED_3 and two_party(st) and st.step not in ASKED_STEPS
             and revision.of(st).pbem_pace and revision.of(st).shared_facts)
 
@@ -325,8 +318,6 @@ def two_party_die(a: str, b: str, commit: str, index: int, die: int) -> int:
 def check_order(st, by: str, commit: str) -> None:
     """Ruling R67: `by` reveals its two-party dice in the order it committed to them: the first
     still open decides, a later one cannot be revealed before it (no choosing among outcomes)."""
-    from cg import revision
-
     first = next((c for c, r in st.pbem["requests"].items() if r["side"] == by), None)
     if first is not None and first != commit and revision.of(st).two_party_order:
         raise Refused(f"{by} reveals two-party dice {commit[:8]} before {first[:8]}, committed earlier:"

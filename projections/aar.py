@@ -42,6 +42,8 @@ from projections.roster import roster_rows, totals
 from projections.transfer import export_lines
 from projections.words import SIDE, TYPE, roll_words, summary, terrain_words
 from cg.units import IN_PLAY
+from events.roll import source_of
+from projections.dicestats import rolls_of, stats
 
 FORMATS = ("jsonl", "md", "html")
 
@@ -437,8 +439,6 @@ def _overview(h: History) -> list:
 
 def _dice_item(h: History) -> list:
     """Who made the dice (ruling R31): the roller, and every roll counted per source and side."""
-    from events.roll import source_of
-
     st = h.final
     counts: dict = {}
     for chunk in h.store.read_chunks(h.last.seq, columns=("seq", "payload")):  # one more scan: the counts
@@ -775,7 +775,6 @@ def chart_series(h: History) -> dict:
     has not got there: CP gained before 2.1 is over, CP left before 2.3 is, the rest before the firefight's
     RePh is (or, once the CG has ended, for the firefights it never reached)."""
     st = h.final
-    from cg.steps import ORDER
 
     hidden = h.hidden  # ruling R47: a sealed CP DR is not charted before its reveal
 
@@ -839,9 +838,6 @@ def _charts(h: History) -> list:
 def dice_section(h: History) -> list:
     """The dice of the CG per side (plcg dice-stats): DR totals observed against fair dice, with
     the chi-square p-value in the caption. Self-contained: the report adds it as one section."""
-    from projections.charts import line_chart
-    from projections.dicestats import rolls_of, stats
-
     def rows():
         for chunk in h.store.read_chunks(h.last.seq, ("seq", "batch", "type", "payload", "command")):
             for seq, batch, etype, p, command in chunk:

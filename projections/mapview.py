@@ -12,6 +12,7 @@ from xml.sax.saxutils import escape, quoteattr
 from cg import items
 from cg.control import SIDES, HexControl, MapControl
 from cg.hexgrid import Grid
+from projections.words import terrain_words
 
 # one character per control state (the text view, and the SVG's classes)
 CODES = {
@@ -94,8 +95,6 @@ def render_text(
     '&' both. Odd-lettered columns (A, C, ...) print on a row's first line, even-lettered ones (B, D,
     ...) on its second, half a hex lower, as on the board.
     """
-    from projections.words import terrain_words
-
     terrain_at = _by_hex(grid, terrain, "terrain")
     units_at = _by_hex(grid, units, "units")
     width = MARGIN + CELL * len(grid.columns) + 1
@@ -330,8 +329,6 @@ def render_svg(
     its outer edges are drawn as halves; a building with rubble kept is drawn as rubble, one with a Blaze
     as burning.
     """
-    from projections.words import terrain_words
-
     terrain_at = _by_hex(grid, terrain, "terrain")
     units_at = _units_of(grid, units)
     gr = _ground_of(grid, ground)

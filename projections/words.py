@@ -1,6 +1,8 @@
 """Each event in words: one line for `plcg log`, the step commands' output and the AAR."""
 from __future__ import annotations
 
+from cg.items import ITEMS
+
 SIDE = {"axis": "Axis", "allied": "Allied", None: "-"}
 TYPE = {"axis_assault": "Axis Assault", "allied_assault": "Allied Assault", "dual": "Dual Attack",
         "idle": "Idle Firefight"}
@@ -343,8 +345,6 @@ def terrain_words(item: str) -> str:
     """A terrain item as the ledger keeps it, in the one vocabulary's words (cg/items.py):
     'ap_mine:axis:3' -> 'A-P mines, 3 factors (Axis)'; 'foxhole:axis' -> 'foxhole (Axis)'; a word a
     revision 1 campaign kept as typed stays the player's ('A-P mines 6')."""
-    from cg.items import ITEMS
-
     parts = str(item).split(":")
     kind = parts[0].strip()
     side = next((p for p in parts[1:] if p in ("axis", "allied")), None)
