@@ -595,13 +595,15 @@ def log(ctx, as_json):
         undone = reverted_seqs(led.store.reverts(until=last))
         # streamed: a chunk of rows at a time, written as one string (no object per row kept, no
         # whole log in memory, one write per chunk instead of one echo per line)
-        batch_cmd: dict = {}  # the command of the current batch: a roll's source (two-party: a reveal's)
+        # the command of the current batch: a roll's source (two-party: a reveal's); parsed only when a
+        # roll asks for it (most rows have none)
+        cmd_text, batch_cmd = None, {}
         cols = ("seq", "firefight", "step", "type", "payload", "recorded", "command")
         for chunk in led.store.read_chunks(last, cols):
             out = []
             for seq, ff, step, etype, p, recorded, command in chunk:
                 if command is not None:
-                    batch_cmd = _command_of(command)
+                    cmd_text, batch_cmd = command, None
                 try:
                     said = summary(etype, p)
                 except UNFOLDABLE as e:  # a row edited against its schema: exit 2 naming it, never 5
@@ -610,6 +612,8 @@ def log(ctx, as_json):
                     line = {"seq": seq, "firefight": ff, "step": step, "type": etype, "side": p.get("side"),
                             "summary": said, "reverted": seq in undone, "recorded": recorded}
                     if isinstance(p.get("roll"), dict):  # with its source (ruling R31; derived in an old log)
+                        if batch_cmd is None:
+                            batch_cmd = _command_of(cmd_text)
                         line["roll"] = _sourced(p["roll"], batch_cmd)
                     elif etype == "sealed":  # ruling R47: the other side's secret shows as null until revealed
                         opening = led.opener()(p["commitment"], p)
@@ -624,12 +628,17 @@ def log(ctx, as_json):
                         if opening is None and p["what"] in ("cp", "promote") and not p.get("opens"):
                             line["roll"] = {"dice": None, "final": None, "outcome": None, "sealed": True}
                     elif p.get("rolls"):  # Dual Attack's two drs, rubble's creation and falling rolls
+                        if batch_cmd is None:
+                            batch_cmd = _command_of(cmd_text)
                         line["rolls"] = [_sourced(x, batch_cmd) if isinstance(x, dict) else x for x in p["rolls"]]
                         line["roll"] = line["rolls"][0]
                     out.append(orjson.dumps(line).decode())
                 else:
-                    mark = " (undone)" if seq in undone else ""
-                    out.append(f"{seq:>5} ff{ff} {step:>5}  {shown(said)}{mark}")
+                    out.append((seq, ff, step, said, " (undone)" if seq in undone else ""))
+            if not as_json:  # a summary with a control character is escaped (shown); one search a chunk
+                clean = _SHOWN.search("".join([x[3] for x in out])) is None
+                out = [f"{seq:>5} ff{ff} {step:>5}  {said if clean else shown(said)}{mark}"
+                       for seq, ff, step, said, mark in out]
             out.append("")
             click.echo("\n".join(out), nl=False)
     finally:

@@ -31,8 +31,8 @@ from cg.state import CampaignState
 from cg.steps import BY_ID, ORDER
 from events.codec import loads
 from events.errors import UNFOLDABLE, BadInput
-from events.types import REGISTRY
 from events.upcasters import upcast
+from events.versions import VERSIONS
 from projections.charts import line_chart
 from projections import verdict
 from projections.digest import digest
@@ -137,18 +137,25 @@ class History:
     purchases: dict | None = None  # side -> purchase_rows(final, side, reveal=True), built once
     bought: dict = attrs.Factory(dict)  # (side, purchase) -> the counters it brought, as bought (rg_bought)
 
-    def rows_of(self, info: FirefightHistory):
-        """The events that stand of one firefight, as Rows, in seq order (read again from the log)."""
-        for lo, hi in info.runs:
-            for chunk in self.store.read_chunks(hi, _COLS, since=lo - 1):
-                for t in chunk:
-                    yield _raw_row(t, _current(t[2], t[3], t[6]))
+    # the last firefight's Rows: its section asks for them five times (sequence, events, setup tables,
+    # counters, results); one firefight's rows at a time in memory, never the whole log
+    _rows: tuple | None = attrs.field(default=None, init=False, eq=False, repr=False)
+
+    def rows_of(self, info: FirefightHistory) -> list:
+        """The events that stand of one firefight, as Rows, in seq order (read again from the log once
+        for the firefight the report is at)."""
+        if self._rows is not None and self._rows[0] is info:
+            return self._rows[1]
+        rows = [_raw_row(t, _current(t[2], t[3], t[6]))
+                for lo, hi in info.runs for chunk in self.store.read_chunks(hi, _COLS, since=lo - 1) for t in chunk]
+        self._rows = (info, rows)
+        return rows
 
 
 def _current(etype: str, version: int, p: dict) -> dict:
     """The payload at its event's current version (upcast where the row is older)."""
-    cls = REGISTRY.get(etype)
-    return upcast(etype, version, p) if cls is not None and version != cls.VERSION else p
+    current = VERSIONS.get(etype)  # the event classes' versions, without importing them (~27 ms)
+    return upcast(etype, version, p) if current is not None and version != current else p
 
 
 _MAY_HIDE = frozenset(("rg_bought", "oba_rolled", "leader_rolled", "attack_bought", "patrols_bought", "fortified"))
