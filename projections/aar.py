@@ -27,7 +27,7 @@ import attrs
 
 from cg import seal
 from cg.evolve import evolve, reverted_seqs, start
-from cg.state import CampaignState
+from cg.state import CampaignState, active_units
 from cg.steps import BY_ID, ORDER
 from events.codec import loads
 from events.errors import UNFOLDABLE, BadInput
@@ -170,7 +170,10 @@ class _MapState:
         self.card, self.firefight, self.step = st.card, st.firefight, st.step
         self.control = dict(st.control)
         self.terrain = {hx: list(items) for hx, items in st.terrain.items()}
-        self.units = {uid: _MapUnit(u.side, u.name, u.hex, u.status) for uid, u in st.units.items()
+        # the units not settled (cg.state.active_units: every unit in play is among them, in the order of
+        # `units`), not every unit ever bought: a map per firefight, each walking the whole roster, grew
+        # the report's cost per event with the campaign's length
+        self.units = {f"{u.side}:{u.id}": _MapUnit(u.side, u.name, u.hex, u.status) for u in active_units(st)[0]
                       if u.hex and u.status in IN_PLAY}
         self._strategic = st.strategic()  # 1.4 as the campaign's rules revision has it (ruling R32)
 
