@@ -398,16 +398,6 @@ def _plcg(path, argv) -> list[str]:
     return [sys.executable, "-c", WHOLE_CODE, "--db", str(path), *argv]
 
 
-def _current_snapshot(src: Path, dst: Path) -> Path:
-    """A copy of `src` whose stored snapshot is the measured code's (`plcg replay` stores it): the fold code's
-    fingerprint is in the snapshot, and one built by other code is ignored (the log folded) until a write."""
-    from bench import synth
-
-    synth.copy_campaign(src, dst)
-    subprocess.run(_plcg(dst, ["replay"]), cwd=ROOT, env=_env_whole(), stdout=subprocess.DEVNULL, check=True)
-    return dst
-
-
 def whole_figures(big: Path, small: Path, status_file: Path, work: Path, runs: int, say) -> dict:
     """Every command as a whole process on the ~10k and ~100k files (medians, peak RSS the max), the
     raw scan and bare `python -c pass` beside them; `status` and a write command on the ~5k file."""
@@ -439,13 +429,9 @@ def whole_figures(big: Path, small: Path, status_file: Path, work: Path, runs: i
         figs.update(_writes_whole(path, work, label, runs))
         out[label] = figs
     say("  status and setup on the ~5k file...")
-    # the snapshot of the code measured, as a player's file holds after any write by this release; the cached
-    # file's is older code's whenever the fold code changed since it was built, and status then folds the log
-    current = _current_snapshot(status_file, work / "whole-status.plcg")
-    st = {"python -c pass": med(py, max(runs, 5)), "status": med(_plcg(current, ["status"]), max(runs, 5)),
-          "status, snapshot of older code": med(_plcg(status_file, ["status"]), max(runs, 5))}
+    st = {"python -c pass": med(py, max(runs, 5)), "status": med(_plcg(status_file, ["status"]), max(runs, 5))}
     copy = work / "whole-setup.plcg"
-    synth.copy_campaign(current, copy)
+    synth.copy_campaign(status_file, copy)
     cmds = _setup_commands(str(copy), max(runs, 5), seed="whole")
     ts, rss = [], []
     for c in cmds:
@@ -525,10 +511,6 @@ def whole_table(w: dict) -> str:
           "status / python -c pass")
     ratio(f"plcg setup / python -c pass ({s['events']:,} ev)", s["setup"]["seconds"], s["python -c pass"]["seconds"],
           "setup / python -c pass")
-    if "status, snapshot of older code" in s:  # info: the first read after an upgrade of the fold code
-        old = s["status, snapshot of older code"]["seconds"]
-        ratios.append(["plcg status, snapshot of older code (info)", _fmt_s(old), _fmt_s(s["python -c pass"]["seconds"]),
-                       f"{old / s['python -c pass']['seconds']:.2f}x", "info", ""])
     text += "\n\n" + tabulate(ratios, headers=["whole-process ratio", "measured", "against", "ratio", "target", ""])
     text += (f"\n\nwhole processes: medians of {w['runs']} fresh processes (status, setup and the baselines: at "
              f"least 5); {w['note']}; bare `python -c pass` {_fmt_s(w['python -c pass']['seconds'])}, "
@@ -561,10 +543,9 @@ def instruction_figures(small: Path, status_file: Path, work: Path, say) -> dict
     for name, argv in (("replay", ["replay"]), ("log --json", ["log", "--json"]), ("audit", ["audit"]),
                        ("export html", ["export", "--format", "html"])):
         out[name] = count(_plcg(small, argv))
-    current = _current_snapshot(status_file, work / "instr-status.plcg")  # as in whole_figures
-    out["status"] = count(_plcg(current, ["status"]))
+    out["status"] = count(_plcg(status_file, ["status"]))
     copy = work / "instr-setup.plcg"
-    synth.copy_campaign(current, copy)
+    synth.copy_campaign(status_file, copy)
     c = _setup_commands(str(copy), 1, seed="instructions")[0]
     out["setup"] = count(_plcg(copy, ["setup", c["side"], c["unit"], c["hex"]]))
     out["events"] = int(_events_of(str(small)).replace(",", ""))
