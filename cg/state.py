@@ -14,7 +14,7 @@ import re
 import attrs
 from cg.units import IN_PLAY, Kind, Status
 from cg import revision
-from cg.items import GROWS_STRATEGIC
+from cg.items import GROWS_STRATEGIC  # 1.4: rubble, pillbox, foxhole, trench, A-T ditch
 
 SIDES = ("axis", "allied")
 
