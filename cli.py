@@ -39,6 +39,7 @@ import orjson
 from click.core import ParameterSource
 
 from cg import seal, snapshot
+from cg.bulk import gc_paused
 from cg.card_schema import load_card, shipped_cards
 from cg.items import IN_HEX
 from cg.evolve import reverted_seqs
@@ -47,14 +48,14 @@ from cg.options import options
 from cg.revision import revision
 from cg.steps import BY_ID, STEPS, mermaid, pending
 from events import outpath
-from events.errors import BadInput, PlcgError
+from events.errors import BadInput, PlcgError, UNFOLDABLE, UnreadableRow
 from projections.digest import digest
 from projections.maps import map_json, map_svg, map_text
 from projections.oob import oob_rows, oob_text
 from projections.purchases import fortification_rows, purchase_rows, purchase_text
 from projections.roster import roster_rows, roster_text, totals as roster_totals
 from projections import verdict
-from projections.words import TYPE, summary
+from projections.words import TYPE, generation_why, summary
 
 INTERNAL_ERROR = 5  # extension of the contract: a bug, never a rule or input problem
 
@@ -222,7 +223,7 @@ def _key(ctx):
     path = ctx.find_root().obj.get("key")
     if not path:
         return None
-    from cg.pbem import load_private
+    from cg.pbem import load_private  # lazy: play by email only (cg.pbem ~0.7 ms)
 
     return load_private(path)
 
@@ -267,8 +268,6 @@ def _step(ctx, cmd: dict, as_json: bool = False) -> list:
 
 
 def _print_stored(led, stored, as_json: bool = False, key=None) -> None:
-    from projections.words import summary
-
     if as_json:
         _echo_json([{"seq": s.seq, "type": s.type, "summary": summary(s.type, s.payload), **(
             {"roll": s.payload["roll"]} if isinstance(s.payload.get("roll"), dict) else {})} for s in stored])
@@ -298,7 +297,8 @@ def _print_stored(led, stored, as_json: bool = False, key=None) -> None:
             if carried:
                 lines.append((moved[-1].seq, f"carried over, unspent (ruling R3): {carried}"))
         if not st.ended:  # 3.44 / 3.45 results nobody used are lost: said, as R3 says of CP (issue 27 item 10)
-            from projections.entitlements import unused_after
+            from projections.entitlements import unused_after  # lazy: ~0.2 ms, only after a step with 3.44/3.45 results
+
 
             sides = [s for s in ("axis", "allied") if not st.pbem or (key is not None and _own_side(st, key) == s)]
             lines += [(m.seq, text) for m in moved for text in unused_after(st, m.payload.get("step"), sides)]
@@ -358,7 +358,7 @@ def side_argument():
 @click.pass_context
 def new(ctx, card, redeployment, seed, balance, axis_key, allied_key, dice_policy, open_secrets, rules_revision):
     """Start a campaign from a CG Card (refuses if the file exists)."""
-    from cg.pbem import settings
+    from cg.pbem import settings  # lazy: play by email only (cg.pbem ~0.7 ms)
 
     pbem = settings(axis_key, allied_key, dice_policy, sealed=not open_secrets)
     led = Ledger.create(_db(ctx), card, seed, redeployment, "no-typed" if dice_policy == "no-typed" else "any",
@@ -425,7 +425,7 @@ def card_group():
 @JSON_OPT
 def card_show(ref, as_json):
     """A CG Card: sides, RGs with cost, limits and availability, the OB given, firefights, map."""
-    from projections.cardview import card_json, card_text  # lazy: only `plcg card show` (it brings cg.tables)
+    from projections.cardview import card_json, card_text  # lazy: ~0.2 ms, only `plcg card show`
 
     card = load_card(ref)
     if as_json:
@@ -559,7 +559,7 @@ def status_text(d: dict) -> str:
     elif not d["ended"]:
         lines.append("nothing owed: `plcg next` leaves the step")
     if d.get("pbem"):  # play by email (issue 26): whose move it is, what the other player waits for
-        from projections.medium import whose_move
+        from projections.medium import whose_move  # lazy: projections.medium (~1.7 ms) only for the turn words
 
         lines += whose_move(d["pending"], d["pbem"])
     owed = {p["command"] for p in d["pending"]}
@@ -590,21 +590,21 @@ def next_(ctx):
 @click.pass_context
 def log(ctx, as_json):
     """The history, one line per event (JSON Lines with --json); undone events are marked."""
-    from events.errors import UNFOLDABLE, UnreadableRow
-
     led = Ledger(_db(ctx), key=lambda: _key(ctx))
     try:
         last = led.store.head()[0]
         undone = reverted_seqs(led.store.reverts(until=last))
         # streamed: a chunk of rows at a time, written as one string (no object per row kept, no
         # whole log in memory, one write per chunk instead of one echo per line)
-        batch_cmd: dict = {}  # the command of the current batch: a roll's source (two-party: a reveal's)
+        # the command of the current batch: a roll's source (two-party: a reveal's); parsed only when a
+        # roll asks for it (most rows have none)
+        cmd_text, batch_cmd = None, {}
         cols = ("seq", "firefight", "step", "type", "payload", "recorded", "command")
-        for chunk in led.store.read_chunks(last, cols):
+        for chunk in _gc_paused_each(led.store.read_chunks(last, cols)):
             out = []
             for seq, ff, step, etype, p, recorded, command in chunk:
                 if command is not None:
-                    batch_cmd = _command_of(command)
+                    cmd_text, batch_cmd = command, None
                 try:
                     said = summary(etype, p)
                 except UNFOLDABLE as e:  # a row edited against its schema: exit 2 naming it, never 5
@@ -613,6 +613,8 @@ def log(ctx, as_json):
                     line = {"seq": seq, "firefight": ff, "step": step, "type": etype, "side": p.get("side"),
                             "summary": said, "reverted": seq in undone, "recorded": recorded}
                     if isinstance(p.get("roll"), dict):  # with its source (ruling R31; derived in an old log)
+                        if batch_cmd is None:
+                            batch_cmd = _command_of(cmd_text)
                         line["roll"] = _sourced(p["roll"], batch_cmd)
                     elif etype == "sealed":  # ruling R47: the other side's secret shows as null until revealed
                         opening = led.opener()(p["commitment"], p)
@@ -627,16 +629,35 @@ def log(ctx, as_json):
                         if opening is None and p["what"] in ("cp", "promote") and not p.get("opens"):
                             line["roll"] = {"dice": None, "final": None, "outcome": None, "sealed": True}
                     elif p.get("rolls"):  # Dual Attack's two drs, rubble's creation and falling rolls
+                        if batch_cmd is None:
+                            batch_cmd = _command_of(cmd_text)
                         line["rolls"] = [_sourced(x, batch_cmd) if isinstance(x, dict) else x for x in p["rolls"]]
                         line["roll"] = line["rolls"][0]
                     out.append(orjson.dumps(line).decode())
                 else:
-                    mark = " (undone)" if seq in undone else ""
-                    out.append(f"{seq:>5} ff{ff} {step:>5}  {shown(said)}{mark}")
+                    out.append((seq, ff, step, said, " (undone)" if seq in undone else ""))
+            if not as_json:  # a summary with a control character is escaped (shown); one search a chunk
+                clean = _SHOWN.search("".join([x[3] for x in out])) is None
+                out = [f"{seq:>5} ff{ff} {step:>5}  {said if clean else shown(said)}{mark}"
+                       for seq, ff, step, said, mark in out]
             out.append("")
             click.echo("\n".join(out), nl=False)
     finally:
         led.close()
+
+
+def _gc_paused_each(chunks):
+    """The chunks, each read and written with the cyclic collector paused (cg/bulk.py): a row's dicts
+    and strings form no cycle and die by reference counting, and the collector's walks over them were
+    ~12% of `log --json` at 111k events. Resumed between chunks (a reader may stop at any one)."""
+    it = iter(chunks)
+    while True:
+        with gc_paused():
+            try:
+                chunk = next(it)
+            except StopIteration:
+                return
+            yield chunk
 
 
 def _cmd_public(cmd: dict) -> dict:
@@ -654,7 +675,7 @@ def _command_of(text) -> dict:
 
 def _sourced(roll: dict, cmd: dict) -> dict:
     """A roll with its `source` (contract)."""
-    from projections.dicestats import roll_source
+    from projections.dicestats import roll_source  # lazy: ~0.2 ms, only rolls shown with their source
 
     return {**roll, "source": roll_source(roll, cmd)}
 
@@ -678,8 +699,9 @@ def replay(ctx, as_json):
     st = led.state(use_snapshot=False)
     head = led.store.head()
     led.close()
-    _refresh_snapshot(_db(ctx), st, head)
-    d = digest(st)
+    with gc_paused():  # the snapshot's and the digest's dumps: many acyclic objects (cg/bulk.py)
+        _refresh_snapshot(_db(ctx), st, head)
+        d = digest(st)
     if as_json:
         _echo_json(d)
         return
@@ -722,7 +744,7 @@ def audit(ctx, as_json, witnesses, against):
     """Check the hash chain, the step order, every roll and every limit (exit 1 on any finding)."""
     # lazy: only audit (and import) decide again: the other reads skip every handler, the event
     # classes and cattrs (~60 ms, -X importtime)
-    from projections.audit import compare_copies, run_audit
+    from projections.audit import compare_copies, run_audit  # lazy: projections.audit (~70 ms)
 
     wit = [parse_witness(w) for w in witnesses]
     led = Ledger(_db(ctx), key=lambda: _key(ctx))
@@ -780,7 +802,7 @@ def keys():
 @click.option("-o", "out", required=True, help="The private key file (mode 0600); - for standard output.")
 def keys_new(out):
     """Make a key pair: the private key in FILE (mode 0600), the public key alone on stdout."""
-    from cg.pbem import new_keypair
+    from cg.pbem import new_keypair  # lazy: play by email only (cg.pbem ~0.7 ms)
 
     pem, pub = new_keypair()
     if out == outpath.STDOUT:  # the private key on standard output, the public line beside it on stderr
@@ -799,7 +821,7 @@ def keys_new(out):
 @click.pass_context
 def bundle(ctx, since, out):
     """Play by email: answer the other side's two-party dice, sign the head, write what the other copy lacks."""
-    from events import bundle as bundles
+    from events import bundle as bundles  # lazy: play by email only (events.bundle ~0.7 ms)
 
     if out != outpath.STDOUT:
         outpath.check_target(out, _protected(ctx))  # before anything is signed or answered (issue 25)
@@ -831,15 +853,13 @@ def _said_answers(stored, err: bool = False) -> None:
 
 
 def _signer(row) -> str:
-    import orjson
-
     return orjson.loads(row[6]).get("side", "?") if row[2] == "head_signed" else "nobody"
 
 
 def _checked_text(b):
     """The bundle, if what the other side typed passes the command line's text checks (issue 25 item 12):
     every command and payload, the card of row 1 too (its names reach every view); BadInput otherwise."""
-    from projections.transfer import typed_text
+    from projections.transfer import typed_text  # lazy: ~0.2 ms, play by email only
 
     for row in b.rows:
         try:
@@ -857,8 +877,8 @@ def _checked_text(b):
 @click.pass_context
 def receive(ctx, path):
     """Play by email: check the other side's bundle (signature, chain, step order, rules) and append it."""
-    from events import bundle as bundles
-    from projections.audit import audit_store, audit_tail
+    from events import bundle as bundles  # lazy: play by email only (events.bundle ~0.7 ms)
+    from projections.audit import audit_store, audit_tail  # lazy: projections.audit (~70 ms)
 
     b = _checked_text(bundles.read(path))
     start = _head(_db(ctx))
@@ -870,7 +890,7 @@ def receive(ctx, path):
         _said_taken(_db(ctx), start, _key(ctx), heading=False)  # the other player's moves in the log's words
         led = Ledger(_db(ctx), key=lambda: _key(ctx))
         try:
-            from cg.pbem import pending_items
+            from cg.pbem import pending_items  # lazy: play by email only (cg.pbem ~0.7 ms)
 
             for item in pending_items(led.state(lazy=True)):
                 click.echo(f"  owed: {shown(item['what'])}")
@@ -887,7 +907,7 @@ def receive(ctx, path):
 @click.pass_context
 def sync(ctx, git_dir, folder, send):
     """Play by email in one command a turn: take in every new bundle and say what is owed; --send sends."""
-    from projections import medium
+    from projections import medium  # lazy: projections.medium (~1.7 ms) only for the turn words
 
     if (git_dir is None) == (folder is None):
         raise BadInput("sync: name where the bundles are: --git DIR (a clone of the shared repository) or"
@@ -909,16 +929,16 @@ def sync(ctx, git_dir, folder, send):
 
 
 def _bundles_in(where: str) -> list:
-    from events import bundle as bundles
-    from projections import medium
+    from events import bundle as bundles  # lazy: play by email only (events.bundle ~0.7 ms)
+    from projections import medium  # lazy: projections.medium (~1.7 ms) only for the turn words
 
     return [(p, _checked_text(bundles.read(p))) for p in medium.bundle_files(where)]
 
 
 def _sync_take(ctx, where: str, key) -> None:
     """Receive every bundle of `where` the copy lacks, in the history's order; say what came and what is owed."""
-    from projections import medium
-    from projections.audit import audit_store, audit_tail
+    from projections import medium  # lazy: projections.medium (~1.7 ms) only for the turn words
+    from projections.audit import audit_store, audit_tail  # lazy: projections.audit (~70 ms)
 
     db = _db(ctx)
     found = _bundles_in(where)
@@ -953,7 +973,7 @@ def _sync_take(ctx, where: str, key) -> None:
 
 def _answer_owed(db: str, key) -> None:
     """Answer the other side's two-party dice now (ruling R83: a roll from a chain is decided by it)."""
-    from cg import pbem
+    from cg import pbem  # lazy: cg.pbem (~0.7 ms), play by email only
 
     led = Ledger(db, write=True, key=lambda: key)
     try:
@@ -1002,7 +1022,7 @@ def _said_taken(db: str, start: tuple, key, heading: bool = True) -> None:
 def _reveal_owed(db: str, key) -> None:
     """Reveal what the player owes (two-party dice the other side answered, sealed secrets the rules
     reveal now): nothing to decide, so `sync` does it for him."""
-    from cg import pbem, seal
+    from cg import pbem, seal  # lazy: play by email only (cg.pbem ~0.7 ms)
 
     led = Ledger(db, write=True, key=lambda: key)
     try:
@@ -1019,8 +1039,8 @@ def _reveal_owed(db: str, key) -> None:
 
 
 def _say_turn(db: str, key) -> None:
-    from cg import pbem
-    from projections import medium
+    from cg import pbem  # lazy: play by email only (cg.pbem ~0.7 ms)
+    from projections import medium  # lazy: projections.medium (~1.7 ms) only for the turn words
 
     led = Ledger(db, key=lambda: key)
     try:
@@ -1037,9 +1057,9 @@ def _say_turn(db: str, key) -> None:
 
 def _sync_send(ctx, where: str, git: bool, key) -> None:
     """Reveal what is owed, answer the other side's dice, sign, and write what the other copy lacks."""
-    from events import bundle as bundles
-    from cg import pbem
-    from projections import medium
+    from events import bundle as bundles  # lazy: play by email only (events.bundle ~0.7 ms)
+    from cg import pbem  # lazy: play by email only (cg.pbem ~0.7 ms)
+    from projections import medium  # lazy: projections.medium (~1.7 ms) only for the turn words
 
     db = _db(ctx)
     if not os.path.exists(db):
@@ -1125,10 +1145,10 @@ def reject(ctx, reason):
 @click.pass_context
 def dice_stats(ctx, side, kind, as_json):
     """Every roll of the CG: counts per total and per kind, expected vs observed, a chi-square p-value."""
-    from projections.dicestats import rolls_of, stats, stats_text
+    from projections.dicestats import rolls_of, stats, stats_text  # lazy: ~0.2 ms, only `plcg dice-stats`
 
     if side is not None:
-        from cg.commands import side_arg
+        from cg.commands import side_arg  # lazy: cg.commands (~33 ms) for a side name
 
         side = side_arg({"side": side})
     led = Ledger(_db(ctx), key=lambda: _key(ctx))
@@ -1250,12 +1270,16 @@ def export(ctx, fmt, out):
     try:
         # the log is read and checked before the first piece: the file is opened only then, and the
         # report is written a piece at a time (it is never in memory whole)
-        pieces = aar.export_chunks(led, fmt)
-        if out:  # by a new temporary name, renamed into place once whole (events/outpath.py)
-            outpath.write(out, _batched(pieces), protected=_protected(ctx))
-        else:
-            for text in _batched(pieces):
-                click.echo(text, nl=False)
+        # the report allocates a few objects per row, none in a cycle, beside the whole folded state it
+        # keeps: the cyclic collector would walk that state again and again (~10% at 111k events, and a
+        # cost per event that grows with the log); paused, as for the fold (cg/bulk.py)
+        with gc_paused():
+            pieces = aar.export_chunks(led, fmt)
+            if out:  # by a new temporary name, renamed into place once whole (events/outpath.py)
+                outpath.write(out, _batched(pieces), protected=_protected(ctx))
+            else:
+                for text in _batched(pieces):
+                    click.echo(text, nl=False)
     finally:
         led.close()
 
@@ -1278,7 +1302,7 @@ def _batched(pieces, size: int = 1 << 16):
 @click.pass_context
 def import_(ctx, file):
     """Make a new campaign file from an exported JSON Lines log; audited on the way in."""
-    from projections.transfer import import_jsonl  # lazy: only `plcg import` (it brings secrets, ~5 ms)
+    from projections.transfer import import_jsonl  # lazy: ~0.2 ms, only `plcg import`
 
     n = import_jsonl(file, _db(ctx))
     click.echo(f"imported {n} events into {_db(ctx)}; audit clean")
@@ -1311,14 +1335,12 @@ def demo(ctx, demo_db, demo_card):
     """Play a shipped CG with the seeded roller (the sample: one firefight Idle) and print its roster.
 
     Run again, it replaces the demo file it made before (never another campaign)."""
-    from cg.demo import play  # lazy: only `plcg demo` plays (cg.demo brings the Ledger's write path)
+    from cg.demo import is_demo, play, replace  # lazy: ~0.2 ms, only `plcg demo`
 
     root = ctx.find_root()
     explicit = root.get_parameter_source("db") in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)
     path = demo_db or (_db(ctx) if explicit else "demo.plcg")
     if os.path.exists(path):
-        from cg.demo import is_demo, replace
-
         if not is_demo(path):
             raise BadInput(f"{path} exists and is not a demo campaign: give --db NEWFILE "
                            "(the demo replaces only a file it made)")
@@ -1735,7 +1757,6 @@ def leaders(ctx, side, dice, as_json):
     rolled = [s.payload for s in stored if s.type == "leaders_rolled" and isinstance(s.payload.get("roll"), dict)]
     if rolled and not as_json:  # why fewer than the dr's result: the leaders lost, the MMC on board
         from cg.commands.reorganization import generation_limits  # lazy: as in purchases
-        from projections.words import generation_why
 
         led = Ledger(_db(ctx), key=lambda: _key(ctx))
         st = led.state()

@@ -131,7 +131,7 @@ class MapSpec:
         """The map's hexes: a cg.hexgrid.Grid, or a cg.boards.Geometry for a map of geomorphic boards."""
         if self.boards:
             # lazy: only map control and map views build the grid; status and most reads never do
-            from cg.hexgrid import board_grid
+            from cg.hexgrid import board_grid  # lazy: cg.hexgrid (~3.3 ms) only for a card with a map of hexes
 
             return board_grid(self.boards)
         from cg.hexgrid import Grid  # lazy: as board_grid above

@@ -11,7 +11,7 @@ from cg.card import (
     BALANCE_EFFECTS, EDGES, MOONS, OB_SETUPS, QUALITIES, RG_KINDS, SIDES, TERRAIN_KEYS, Balance, Ob,
 )
 from cg.card_checker import _Checker, _hexes, _join, _show, _type_name
-from cg.card_printed import area_set, check_area, check_fortifications, real_grid
+from cg.card_printed import UncheckedBoards, area_set, check_area, check_fortifications, real_grid
 
 CAMPAIGN_KEYS = ("theater", "booby_traps", "fortifications", "balance", "balance_chosen")
 FIREFIGHT_KEYS = ("weather", "moon", "turns", "attacker", "fsr")
@@ -104,7 +104,6 @@ def check_boards(c: _Checker, tbl: dict):
         return board_grid([[str(b) for b in row] for row in raw])
     except (ValueError, TypeError) as e:
         c.add("map.boards", str(e))
-        from cg.card_printed import UncheckedBoards  # lazy: as cg.boards above
 
         return UncheckedBoards()  # the hexes are checked for their form only: one problem, not one per hex
 

@@ -18,6 +18,7 @@ from cg.card_checker import _MISSING, _Checker, _hexes, _show, _type_name, _what
 from cg import card_keys, card_printed
 from cg.victory import check_victory
 from events.errors import BadInput
+import importlib.resources
 
 _RG_ID_RE = re.compile(r"^[A-Z]+[0-9]+$")
 _DATE_RE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
@@ -525,8 +526,6 @@ def _raise(c: _Checker, source: str, data: Any = None):
 
 
 def _shipped_dir():
-    import importlib.resources  # lazy: only `plcg cards` and `plcg new` look for the shipped cards (~5 ms)
-
     return importlib.resources.files("cg.cards")
 
 

@@ -3,13 +3,16 @@ roller: six firefights, the second of them Idle, a Dual Attack, patrols, redeplo
 ELR and clearance — everything recorded as a player would record it."""
 from __future__ import annotations
 
-from cg import tables
+from cg import revision, tables
 from cg.ledger import Ledger
 from cg.rules import enters_only, nearest_friendly_hex
-from events.errors import BadInput
+from events.errors import BadInput, PlcgError
 from cg.steps import pending
 from cg.state import SIDES, other
 from cg.units import Kind
+from events.store import Store
+import sqlite3
+import os
 
 # per firefight: purchases (side, rg, mode), attack options, patrols, fortifications
 SCRIPT = {
@@ -69,10 +72,6 @@ DEMO_MARK = {"demo": "plcg demo"}  # recorded in the demo's `new` command: the d
 def is_demo(path: str) -> bool:
     """Whether `path` is a campaign file `plcg demo` made: its first row is a campaign_started whose
     recorded command carries the demo's mark (never a campaign a player started, whatever its card)."""
-    import sqlite3
-
-    from events.errors import PlcgError
-    from events.store import Store
 
     try:
         store = Store.open(path)
@@ -91,8 +90,6 @@ def is_demo(path: str) -> bool:
 
 def replace(path: str) -> None:
     """Remove a demo file (and its SQLite -wal/-shm) so the demo can be played into it again."""
-    import os
-
     if not is_demo(path):
         raise ValueError(f"{path} is not a demo file")
     for p in (path + "-wal", path + "-shm", path):
@@ -194,8 +191,6 @@ DEMO_REPLACED = {"7-4-7": "6-6-7"}
 
 def _may_go(st, u, target: str) -> bool:
     """2.72 (rules revision 2): a patrol's units come from the friendly MLR within 10 hexes of the mission hex."""
-    from cg import revision
-
     if not u.hex or not revision.of(st).patrol_rules:
         return True
     return st.map_control().situation(u.hex, u.side) == "friendly_mlr" and st.grid().distance(u.hex, target) <= 10
@@ -203,8 +198,8 @@ def _may_go(st, u, target: str) -> bool:
 
 def _may_lead(st, u) -> bool:
     """2.72: a Corporal, Sergeant or Lieutenant leads a patrol (rules revision 2, counter table)."""
-    from cg import counters, revision
-    from cg.commands.base import counter_table
+    from cg import counters  # lazy: cg.counters (~2.3 ms) only for a card with [counters] (ruling R34)
+    from cg.commands.base import counter_table  # lazy: cg.commands (~33 ms); every command imports cg.demo
 
     if not revision.of(st).patrol_rules:
         return True
@@ -214,8 +209,8 @@ def _may_lead(st, u) -> bool:
 
 def _missing_counter(st, u) -> str | None:
     """The counter a Replaced result would ask for (`redeploy --counter`), where the table lacks it."""
-    from cg import counters
-    from cg.commands.base import counter_table
+    from cg import counters  # lazy: cg.counters (~2.3 ms) only for a card with [counters] (ruling R34)
+    from cg.commands.base import counter_table  # lazy: cg.commands (~33 ms); every command imports cg.demo
 
     if u.kind not in (Kind.SQUAD, Kind.HALF_SQUAD):
         return None

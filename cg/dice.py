@@ -14,6 +14,7 @@ import hmac
 import attrs
 
 from events.errors import BadInput
+import secrets
 
 
 @attrs.frozen(slots=True)
@@ -63,8 +64,6 @@ def bad_dice(text, count: int) -> BadInput:
 
 def os_dice(count: int) -> tuple[int, ...]:
     """`count` dice from the operating system's random source (ruling R31): nobody can foresee them."""
-    import secrets
-
     return tuple(secrets.randbelow(6) + 1 for _ in range(count))
 
 

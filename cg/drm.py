@@ -5,10 +5,11 @@ so the log shows only what applied.
 """
 from __future__ import annotations
 
-from cg import tables
+from cg import revision, tables
 from cg.state import CampaignState, FirefightRecord, other
 from events.roll import Drm
 from cg.units import Kind, MMC, Status
+from events.errors import Refused
 
 
 def _card(value: int, rule: str, reason: str) -> tuple[Drm, ...]:
@@ -166,9 +167,7 @@ def leadership(state: CampaignState, unit, typed, rule: str) -> tuple[Drm, ...]:
     """3.17 / 3.21 "Leadership" (rulings R30, R33; revision switch leadership_from_units): the best
     modifier among the side's leaders in the unit's hex, read from the OB. A unit with no recorded hex
     takes the typed value, recorded as typed; a typed value contradicting the OB is refused."""
-    from cg import revision
-    from cg.counters import leader_modifier
-    from events.errors import Refused
+    from cg.counters import leader_modifier  # lazy: cg.counters (~2.3 ms) only for a card with [counters] (ruling R34)
 
     if not revision.of(state).leadership_from_units:
         return (Drm(rule, "leadership", typed),) if typed else ()
@@ -191,8 +190,6 @@ def redeployment(state: CampaignState, side: str, frm: str | None, situation: st
                  unit=None, lead: tuple[Drm, ...] | None = None) -> tuple[Drm, ...]:
     """3.21 Redeployment DRM; the situation and distances come from the map-control projection.
     `lead`: the leadership DRM already decided (drm.leadership), else the typed `leadership`."""
-    from cg import revision
-
     out = []
     mc = state.map_control()
     r2 = revision.of(state).redeployment_isolated
@@ -274,9 +271,8 @@ def patrol_from_units(state: CampaignState, side: str, kind: str, units: list, l
     `typed` holds the flags the player gave (None: not given); where the ledger knows the value a
     different typed one is refused (Refused, rule R33), where it cannot, the typed value is taken and
     marked so."""
-    from cg import counters, revision
-    from cg.commands.base import counter_table
-    from events.errors import Refused
+    from cg import counters  # lazy: cg.counters (~2.3 ms) only for a card with [counters] (ruling R34)
+    from cg.commands.base import counter_table  # cycle: cg.commands (package init) imports this module
 
     nat, over = counter_table(state, side)
     mmc = [u for u in units if u.kind in MMC]

@@ -352,7 +352,7 @@ _BOARD_GRIDS: dict = {}
 
 def board_grid(boards) -> BoardGrid:
     """The BoardGrid of a card's `[map] boards` (one per layout)."""
-    from cg.boards import geometry  # only for a map of boards
+    from cg.boards import geometry  # lazy: cg.boards (~2.4 ms) only for a map of boards
 
     key = tuple(tuple(r) for r in boards)
     grid = _BOARD_GRIDS.get(key)

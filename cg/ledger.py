@@ -14,10 +14,12 @@ from cg.bulk import gc_paused
 from cg.card import apply_balance, card_to_dict
 from cg.card_schema import load_card, parse_card
 from cg.evolve import evolve, fold, fold_stored, reverted_seqs
-from events.errors import BadInput
-from events.store import COPIED_AFTER_KILL, NewEvent, Store
+from events.errors import BadInput, Refused
+from events.store import COPIED_AFTER_KILL, NewEvent, Store, link_problem, place, remove_file, sweep_temps, temp_path
 from events.upcasters import upcast  # payload dicts only: an old log reads without cattrs
 from events.versions import VERSIONS
+from events.codec import GENESIS, loads
+import shutil
 
 VERSION = "0.1.0"  # pyproject.toml reads it from here
 
@@ -62,7 +64,6 @@ class Ledger:
         them)."""
         from cg.commands import start_event  # lazy: see run()
         from events.convert import unstructure  # lazy: see run()
-        from events.store import link_problem, place, remove_file, sweep_temps, temp_path
 
         if os.path.exists(path):
             raise BadInput(f"{path} exists already: plcg new never overwrites a campaign (use --db)")
@@ -214,8 +215,8 @@ class Ledger:
         email: the command is recorded as that side's, `by`)."""
         # lazy: only a command decides: status, log, roster, replay and the other reads skip every
         # handler, the attrs event classes and cattrs (cg.commands + events.convert, ~60 ms, -X importtime)
-        from cg.commands import decide_all
-        from events.convert import unstructure
+        from cg.commands import decide_all  # lazy: cg.commands (~33 ms) only for a write
+        from events.convert import unstructure  # lazy: cattrs and the event classes (~38 ms) only for a write
 
         # A Ledger that ran the last command itself (a script, the demo, a long-lived process) goes
         # on from the state that command left while the file's head is still that command's seq and
@@ -265,7 +266,7 @@ class Ledger:
             lead = events[:1] if events and events[0].TYPE == "fact_confirmed" and pbem_provisional(st) else []
             what = seal.secret(st, cmd, events[len(lead):])
             if what is not None:  # ruling R47: sealed; its opening encrypted to the side's own key
-                from events.types import Sealed
+                from events.types import Sealed  # lazy: the event classes (~27 ms) only for a write
 
                 events, at = events[len(lead):], head_seq + 1 + len(lead)
                 self.sealed_events = {**(self.sealed_events or {}), at: [(e.TYPE, unstructure(e)) for e in events]}
@@ -355,8 +356,7 @@ class Ledger:
 
     # play by email (cg/pbem.py, events/bundle.py)
     def _player(self, key):
-        from cg import pbem
-        from events.errors import Refused
+        from cg import pbem  # lazy: play by email only (cg.pbem ~0.7 ms)
 
         st = self.state(lazy=True)
         if st.pbem is None:
@@ -372,7 +372,7 @@ class Ledger:
     def sign(self, key) -> list:
         """Before a bundle: answer the other side's open two-party dice, then sign the head (unless
         this side's signature is the head already). The stored events appended."""
-        from cg import pbem
+        from cg import pbem  # lazy: play by email only (cg.pbem ~0.7 ms)
 
         st, by = self._player(key)
         out = []
@@ -394,9 +394,9 @@ class Ledger:
     def _after_answers(self, st, cmd: dict, head_seq: int, key) -> None:
         """Decide `cmd` on a copy of the state after this side's answers to the other side's open dice
         (ruling R84); raises what it would (nothing is written)."""
-        from cg import pbem
-        from cg.commands import decide_all
-        from events.convert import unstructure
+        from cg import pbem  # lazy: cg.pbem (~0.7 ms), play by email only
+        from cg.commands import decide_all  # lazy: cg.commands (~33 ms), a write only
+        from events.convert import unstructure  # lazy: events.convert (~38 ms), a write only
 
         scratch, seq = st.copy(), head_seq
         for commit, r in pbem.open_requests(st, answered=False):
@@ -417,7 +417,7 @@ class Ledger:
     def answer(self, key) -> list:
         """Answer the other side's open two-party dice (its bundle's `sign` does; `sync` does it as soon as
         the bundle is taken in, so that a roll from a chain is decided before the player acts, ruling R83)."""
-        from cg import pbem
+        from cg import pbem  # lazy: cg.pbem (~0.7 ms), play by email only
 
         st, by = self._player(key)
         out = []
@@ -430,8 +430,7 @@ class Ledger:
 
     def reveal(self, key) -> list:
         """Reveal every answered two-party dice commitment of the key's side, in the order made."""
-        from cg import pbem
-        from events.errors import Refused
+        from cg import pbem  # lazy: play by email only (cg.pbem ~0.7 ms)
 
         st, by = self._player(key)
         owed = pbem.open_requests(st, side=by, answered=True)
@@ -464,8 +463,7 @@ class Ledger:
 
     def claim(self, key) -> list:
         """Ruling R67: claim every two-party roll the other side withheld (decided from this side's answer)."""
-        from cg import pbem
-        from events.errors import Refused
+        from cg import pbem  # lazy: play by email only (cg.pbem ~0.7 ms)
 
         st, by = self._player(key)
         owed = pbem.claimable(st, by)
@@ -494,8 +492,6 @@ class Ledger:
         audit_tail) decides the new rows on the copy's state at its head; a new copy is written
         under a temporary name, audited whole by `check(store)` (projections/audit.audit_store),
         and renamed into place only if it is clean."""
-        from events.codec import GENESIS, loads
-
         rows = list(bundle.rows)
         if not os.path.exists(path):
             if bundle.since != 0 or rows[0][2] != "campaign_started":
@@ -567,15 +563,13 @@ class Ledger:
 
 
 def pbem_provisional(st):
-    from cg import pbem
+    from cg import pbem  # lazy: play by email only (cg.pbem ~0.7 ms)
 
     return pbem.provisional(st)
 
 
 def _check_whole(path: str, head: tuple, rows: list, check) -> None:
     """Audit a copy of the file with the bundle's rows appended; any finding refuses the bundle."""
-    import shutil
-
     tmp = f"{path}.checking"
     try:
         shutil.copyfile(path, tmp)
@@ -593,8 +587,6 @@ def _check_whole(path: str, head: tuple, rows: list, check) -> None:
 
 def _refuse_findings(report: dict, head: int) -> None:
     """The first finding past this copy's head refuses the bundle: 2 for its form, 3 for a rule."""
-    from events.errors import Refused
-
     # a reveal a side still owes at the CG's end (ruling R47) is no fault of the bundle
     new = [f for f in report["findings"] if f["seq"] > head and f["rule"] != "reveal"]
     if not new:
@@ -611,8 +603,7 @@ def _refuse_findings(report: dict, head: int) -> None:
 def _check_signatures(keys: dict, head: tuple, rows: list) -> None:
     """Every signature in the new rows verifies with its side's key and signs the row before it,
     the last row is one, and every command is its signer's (exit 2 otherwise)."""
-    from cg import pbem
-    from events.codec import loads
+    from cg import pbem  # lazy: play by email only (cg.pbem ~0.7 ms)
 
     if rows[-1][2] != "head_signed":
         raise BadInput("the bundle is not signed: it does not end with its author's head_signed row")
@@ -643,8 +634,7 @@ def _check_signatures(keys: dict, head: tuple, rows: list) -> None:
 def _by_key(st, cmd: dict, key) -> dict:
     """A keyed campaign's command as its acting side's (`by`, from the private key); a rolling
     command under two-party dice gets its commitment (cg/pbem.py)."""
-    from cg import pbem
-    from events.errors import Refused
+    from cg import pbem  # lazy: play by email only (cg.pbem ~0.7 ms)
 
     if key is None:
         raise Refused("a campaign played by email takes each command with the acting player's key"

@@ -13,6 +13,7 @@ from cg.items import CLEAR_ITEMS
 from cg.rules import REPAIRABLE, clearable
 from cg.state import SIDES, CampaignState
 from cg.units import PRESENT
+from cg.card_printed import rg_time_refusal
 
 # the commands each step accepts without owing them (besides `next` and `concede`, always)
 _TERRAIN = ("rubble", "flame")  # 2.9 / 3.3: terrain the campaign keeps (CG5)
@@ -42,8 +43,6 @@ def options(state: CampaignState, has_command=lambda name: True) -> list[dict]:
         if s == "3.2":
             may("plcg casualties SIDE --cvp N", "3.11", "RePh losses, counted for the firefight just played (ruling R25)")
     elif s == "2.6":
-        from cg import revision
-
         closed = state.ff.type == "dual" and state.ff.move_first is not None and \
             revision.of(state).moves_first_closes_setup  # ruling R54: no setup after the moves-first dr
         for side in SIDES:
@@ -128,7 +127,6 @@ def rg_unavailable(st, side: str, rg, mode: str | None = None) -> tuple[str, str
         return f"{rg.id} may not be bought In Reserve (CG Card: reserve = false)", "2.33"
     if mode == "reserve" and not st.card.sides[side].reserve:  # third-round card key
         return f"{side} buys nothing In Reserve (CG Card: sides.{side}.reserve = false)", "2.33"
-    from cg.card_printed import rg_time_refusal  # third-round card key: an RG for day or night firefights
 
     return rg_time_refusal(st, rg)
 

@@ -26,9 +26,12 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import os
 import secrets
 
-from cg import seal
+import attrs
+
+from cg import revision, seal
 from events.errors import BadInput, Refused
 
 SIDES = ("axis", "allied")
@@ -40,8 +43,8 @@ POLICIES = ("any", "two-party")  # --dice-policy values this module decides
 
 def new_keypair() -> tuple[bytes, str]:
     """(the private key as PEM, PKCS#8; the public key as one line `ed25519:HEX`)."""
-    from cryptography.hazmat.primitives import serialization
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+    from cryptography.hazmat.primitives import serialization  # lazy: cryptography (~4-6 ms): keys only
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey  # lazy: cryptography (~4-6 ms): keys only
 
     sk = Ed25519PrivateKey.generate()
     pem = sk.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
@@ -54,8 +57,8 @@ public_line = seal.public_line  # `ed25519:HEX`
 
 def load_private(path: str):
     """The private key in the file at `path` (PEM as `plcg keys new` writes it); BadInput otherwise."""
-    from cryptography.hazmat.primitives import serialization
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+    from cryptography.hazmat.primitives import serialization  # lazy: cryptography (~4-6 ms): keys only
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey  # lazy: cryptography (~4-6 ms): keys only
 
     try:
         with open(path, "rb") as f:
@@ -73,8 +76,6 @@ def load_private(path: str):
 
 def parse_public(text: str, what: str) -> str:
     """A public key as given on the command line: the line `ed25519:HEX`, or a file holding it."""
-    import os
-
     t = (text or "").strip()
     if not t.startswith(PUB_PREFIX) and os.path.isfile(t):
         try:
@@ -94,7 +95,7 @@ def parse_public(text: str, what: str) -> str:
 
 
 def _verifier(pub: str):
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey  # lazy: cryptography (~4-6 ms): keys only
 
     return Ed25519PublicKey.from_public_bytes(bytes.fromhex(pub[len(PUB_PREFIX):]))
 
@@ -111,7 +112,7 @@ def sign_head(sk, seq: int, hash_: str) -> str:
 
 
 def verify_head(pub: str, seq: int, hash_: str, sig) -> bool:
-    from cryptography.exceptions import InvalidSignature
+    from cryptography.exceptions import InvalidSignature  # lazy: cryptography (~4-6 ms): keys only
 
     v = _VERIFIERS.get(pub)
     if v is None:
@@ -243,8 +244,6 @@ def authorize(st, cmd: dict) -> None:
 def _acts_meanwhile(st, prop: dict, by: str) -> bool:
     """Ruling R71 (revision 3, issue 26): while one side proposes to leave the step, the other still
     does its part of it; its own `next` then confirms the proposal (cg/commands/base.py)."""
-    from cg import revision
-
     return prop["side"] != by and prop["command"].get("name") == "next" and revision.of(st).pbem_pace
 
 
@@ -257,9 +256,7 @@ NOT_CONTINUING = ("reject", "sign", "reveal", "unseal", "chain")  # what does no
 
 def rolling_types() -> frozenset:
     """The events that may hold dice (ruling R71: a leave followed by a roll is no longer rejected)."""
-    import attrs
-
-    from events.types import REGISTRY
+    from events.types import REGISTRY  # lazy: the event classes (~27 ms); status on a copy by email imports cg.pbem
 
     return frozenset(t for t, cls in REGISTRY.items() if attrs.has(cls)
                      and {"roll", "rolls"} & set(attrs.fields_dict(cls))) | {"sealed", "dice_revealed"}
@@ -271,8 +268,6 @@ def provisional(st) -> dict | None:
 
 
 def leaves_provisionally(st, cmd: dict) -> bool:
-    from cg import revision
-
     return cmd.get("name") == "next" and st.step not in ASKED_STEPS and revision.of(st).pbem_pace
 
 
@@ -281,8 +276,6 @@ def fact_provisionally(st, cmd: dict) -> bool:
     at once, provisionally, as a step is left under R71 (a): the other side's next command confirms
     it, its `reject` undoes it with everything after. With the roller's own dice (`any`) it stays a
     proposal: a roll of the proposer's made at once would put it beyond the other side's rejection."""
-    from cg import revision
-
     name = cmd.get("name")
     return ((name in SHARED_3 and revision.of(st).shared_facts or name == "end" and revision.of(st).letters_pace)
             and two_party(st) and st.step not in ASKED_STEPS and revision.of(st).pbem_pace)  # ruling R84: `end`
@@ -329,8 +322,6 @@ def two_party_die(a: str, b: str, commit: str, index: int, die: int) -> int:
 def check_order(st, by: str, commit: str) -> None:
     """Ruling R67: `by` reveals its two-party dice in the order it committed to them: the first
     still open decides, a later one cannot be revealed before it (no choosing among outcomes)."""
-    from cg import revision
-
     first = next((c for c, r in st.pbem["requests"].items() if r["side"] == by), None)
     if first is not None and first != commit and revision.of(st).two_party_order:
         raise Refused(f"{by} reveals two-party dice {commit[:8]} before {first[:8]}, committed earlier:"
@@ -459,8 +450,6 @@ def chained(st, cmd: dict) -> bool:
     """Ruling R83: whether `cmd`'s roll, committed now, takes its answer from the other side's chain:
     rules revision 3, a live chain of the other side, and outside a step whose results are sealed (a
     sealed roll shows nothing of its value: ruling R44 goes on there, its reveal sealed)."""
-    from cg import revision
-
     return (two_party(st) and revision.of(st).dice_chain and chain_of(st, other(cmd["by"])) is not None
             and not (seal.sealing(st) and st.step in seal.SECRET_STEPS))
 
@@ -468,16 +457,12 @@ def chained(st, cmd: dict) -> bool:
 def unanswered(st, by: str) -> bool:
     """Ruling R84: whether the other side's two-party dice wait for `by`'s answer (a command of `by`'s
     answers them first: the answer is no choice of its own, and its command may need the roll decided)."""
-    from cg import revision
-
     return (two_party(st) and revision.of(st).letters_pace
             and any(r["side"] != by and r["answer"] is None for r in st.pbem["requests"].values()))
 
 
 def needs_chain(st, side: str) -> bool:
     """Whether `side` commits to a new chain of answers in its next bundle (ruling R83)."""
-    from cg import revision
-
     # from the first bundle after the other side's first signature (before it the other side has no copy
     # to roll in, and the campaign's first bundle stays as it was)
     return (two_party(st) and revision.of(st).dice_chain and st.pbem["signed"][other(side)] is not None

@@ -131,8 +131,6 @@ def cthc_clusters(state: CampaignState, side: str) -> list[set[str]]:
     """The side's CTHCs, each a set of hexes. Rules revision 3 (switch cthc_per_hex, ruling R53): the cluster of
     each controlled Strategic Terrain hex, its hexes within 2 that are the side's CTHC (No Man's Land is part of
     no CTHC, 1.4), so clusters overlap; before: the CTHC hexes joined by adjacency."""
-    from cg import revision
-
     mc, grid = state.map_control(), state.grid()
     if revision.of(state).cthc_per_hex:
         held = sorted((h for h, hc in mc.hexes.items() if hc.controller == side), key=grid.index)

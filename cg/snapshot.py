@@ -26,15 +26,11 @@ class SnapshotDamaged(Exception):
 def seal(body: bytes) -> bytes:
     """A snapshot part the ledger wrote carries its digest: a hand edit (CP 11 -> 99) is ignored on
     load. No defence against someone who recomputes the digest: a head witness is (README)."""
-    import hashlib
-
     return _SEAL + hashlib.sha256(body).hexdigest()[:32].encode() + b":" + body
 
 
 def unseal(blob: bytes) -> bytes | None:
     """The body of a sealed blob, or None when the seal is missing or does not match."""
-    import hashlib
-
     n = len(_SEAL)
     if not blob.startswith(_SEAL) or blob[n + 32:n + 33] != b":":
         return None
@@ -210,7 +206,6 @@ def _merge_cold(blob: bytes | None, token: str):
     """A function merging the cold part into a state's units, in the full fold's order."""
     if blob is None:
         raise WriteConflict("the campaign file's snapshot changed meanwhile; run the command again")
-    import hashlib
 
     if hashlib.sha256(blob).hexdigest()[:16] != token:  # the cold part is named by its digest
         raise SnapshotDamaged(token)

@@ -13,6 +13,8 @@ import re
 
 import attrs
 from cg.units import IN_PLAY, Kind, Status
+from cg import revision
+from cg.items import GROWS_STRATEGIC  # 1.4: rubble, pillbox, foxhole, trench, A-T ditch
 
 SIDES = ("axis", "allied")
 
@@ -229,7 +231,8 @@ class CampaignState:
         base = _BASE[1] if _BASE[0] is m else _base(m)
         if self.rules_revision < 2 and not self.rules_upgrades:  # revision 1 throughout: the card's alone
             return base
-        if not _revision().of(self).strategic_grows:
+
+        if not revision.of(self).strategic_grows:
             return base
         # asked by every command that reads map control: the terrain's verdict kept until terrain
         # changes, the Guns through the index of the units in play, and the last answer kept on the
@@ -256,7 +259,7 @@ class CampaignState:
         if mc is None:
             # lazy: only a rule or view that reads map control classifies the map; status, log, replay
             # and most step commands never do (cg.control with cg.hexgrid, ~12 ms, -X importtime)
-            from cg.control import classify
+            from cg.control import classify  # lazy: cg.control (~5 ms) only where map control is asked (status never)
 
             mc = classify(self.grid(), strategic, dict(self.control), dict(m.friendly_edge))
             if len(_CONTROL) > 64:
@@ -307,13 +310,6 @@ _BASE: list = [None, frozenset()]  # the last card map asked about and its Strat
 
 
 @functools.cache
-def _revision():
-    """cg.revision, imported on first use (it imports this module); strategic() asks at every map-control read."""
-    from cg import revision
-
-    return revision
-
-
 def _base(m) -> frozenset:
     _BASE[:] = (m, frozenset(m.strategic))
     return _BASE[1]
@@ -327,8 +323,6 @@ _LAST_GRID: list = [None, None]
 @functools.lru_cache(maxsize=4096)
 def _grows_strategic(item: str) -> bool:
     """Whether an item of a hex's kept terrain ("foxhole:axis") makes it Strategic Terrain (1.4, revision 2)."""
-    from cg.items import GROWS_STRATEGIC  # 1.4: rubble, pillbox, foxhole, trench, A-T ditch (once per item)
-
     return item.split(":")[0] in GROWS_STRATEGIC
 
 

@@ -15,6 +15,7 @@ from cg.rules import nearest_friendly_hex, redeployment_owed, repair_place_refus
 from cg.state import SIDES, CampaignState, counter_morale
 from cg.victory import objectives_fulfilled
 from cg.units import Kind, PRESENT, Status
+from cg.seal import pending_items as sealed_items
 
 
 @attrs.frozen
@@ -105,7 +106,7 @@ def machine():
     if not _MACHINE:
         # lazy: `plcg status` and the step commands other than next/concede skip importing
         # transitions and building the machine (~10 ms of their start, -X importtime)
-        from transitions import Machine
+        from transitions import Machine  # lazy: transitions (~5 ms) only for the step machine tests and `plcg diagram`
 
         _MACHINE.append(Machine(
             model=_PROBE,
@@ -134,7 +135,7 @@ def next_step(state: CampaignState, trigger: str = "next") -> str:
 def mermaid() -> str:
     """The step machine drawn by transitions itself (Mermaid stateDiagram-v2, no graphviz)."""
     # lazy: only `plcg diagram` (and docs/steps.md's test) draw; GraphMachine's import is theirs alone
-    from transitions.extensions import GraphMachine
+    from transitions.extensions import GraphMachine  # lazy: ~40 ms (graph support) only for `plcg diagram`
 
     model = _Probe()
     gm = GraphMachine(
@@ -161,8 +162,6 @@ def pending(state: CampaignState) -> list[dict]:
     """Only what the rules make compulsory (cli-contract.md: status `pending`)."""
     if state.ended:  # play by email: the secrets left are revealed at the CG's end (ruling R47)
         if state.pbem is not None and state.pbem.get("sealing"):
-            from cg.seal import pending_items as sealed_items
-
             return sealed_items(state)
         return []
     s = state.step
@@ -282,7 +281,7 @@ def pending(state: CampaignState) -> list[dict]:
             if f"elr:{side}" not in state.done:
                 owe(f"plcg elr {side}", "3.47", f"{side} ELR Loss/Gain DR")
     if state.pbem is not None:  # play by email: two-party dice committed to owe an answer or a reveal
-        from cg.pbem import committed, pending_items
+        from cg.pbem import committed, pending_items  # lazy: play by email only (cg.pbem ~0.7 ms)
 
         out = pending_items(state) + committed(state, out)
     return out

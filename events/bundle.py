@@ -23,6 +23,8 @@ import orjson
 from events.codec import MAX_DEPTH, chain_hash, chain_record, dumps, loads, too_deep
 from events.errors import BadInput
 from events.store import COLUMNS
+from events import outpath
+import stat
 
 FORMAT = 1
 GZIP_MAGIC = b"\x1f\x8b"
@@ -57,8 +59,6 @@ def write(path: str, rows: list[tuple], since: int, campaign: str, protected: di
     """Write rows (COLUMNS order) after `since` to `path` as the contract's output paths are written
     (events/outpath.py: never through a link, onto a FIFO, a device, the campaign or a key);
     BadInput if it cannot be written."""
-    from events import outpath
-
     data, b = encode(rows, since, campaign, compress)
     outpath.write(path, [data], protected=protected)
     return b
@@ -72,9 +72,6 @@ def _read_bounded(path: str) -> bytes:
     """The bytes of the bundle at `path`, as `import` reads a log: a regular file only (a device, a
     FIFO or a directory is refused before a byte is read, O_NONBLOCK: a FIFO does not hang the open),
     no more than MAX_BUNDLE bytes, no line longer than MAX_LINE."""
-    import os
-    import stat
-
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as e:

@@ -10,7 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 import cattrs
+from cattrs.gen import make_dict_unstructure_fn, override
 
+from events.roll import Roll
 from events.types import REGISTRY
 from events.upcasters import upcast
 
@@ -22,9 +24,6 @@ converter.register_structure_hook(Any, lambda v, _t: v)
 def _roll_hook():
     """A roll without a recorded source (an old campaign) is stored without the key: byte for byte
     as the release that wrote it (ruling R32)."""
-    from cattrs.gen import make_dict_unstructure_fn, override
-
-    from events.roll import Roll
 
     converter.register_unstructure_hook(
         Roll, make_dict_unstructure_fn(Roll, converter, source=override(omit_if_default=True)))
@@ -35,7 +34,6 @@ _roll_hook()
 # A key added to an event later is stored only when it is given, so an event without it is stored
 # byte for byte as every release before wrote it (and the audit decides old commands to the same text):
 # a campaign_started without play by email has no `pbem`, a leader_rolled not placed no `hex` (3.45).
-from cattrs.gen import make_dict_unstructure_fn, override  # noqa: E402
 
 for _etype, _key in (("campaign_started", "pbem"), ("leader_rolled", "hex")):
     converter.register_unstructure_hook(

@@ -27,12 +27,12 @@ import attrs
 
 from cg import seal
 from cg.evolve import evolve, reverted_seqs, start
-from cg.state import CampaignState
+from cg.state import CampaignState, active_units
 from cg.steps import BY_ID, ORDER
 from events.codec import loads
 from events.errors import UNFOLDABLE, BadInput
-from events.types import REGISTRY
 from events.upcasters import upcast
+from events.versions import VERSIONS
 from projections.charts import line_chart
 from projections import verdict
 from projections.digest import digest
@@ -42,6 +42,8 @@ from projections.roster import roster_rows, totals
 from projections.transfer import export_lines
 from projections.words import SIDE, TYPE, roll_words, summary, terrain_words
 from cg.units import IN_PLAY
+from events.roll import source_of
+from projections.dicestats import rolls_of, stats
 
 FORMATS = ("jsonl", "md", "html")
 
@@ -135,18 +137,25 @@ class History:
     purchases: dict | None = None  # side -> purchase_rows(final, side, reveal=True), built once
     bought: dict = attrs.Factory(dict)  # (side, purchase) -> the counters it brought, as bought (rg_bought)
 
-    def rows_of(self, info: FirefightHistory):
-        """The events that stand of one firefight, as Rows, in seq order (read again from the log)."""
-        for lo, hi in info.runs:
-            for chunk in self.store.read_chunks(hi, _COLS, since=lo - 1):
-                for t in chunk:
-                    yield _raw_row(t, _current(t[2], t[3], t[6]))
+    # the last firefight's Rows: its section asks for them five times (sequence, events, setup tables,
+    # counters, results); one firefight's rows at a time in memory, never the whole log
+    _rows: tuple | None = attrs.field(default=None, init=False, eq=False, repr=False)
+
+    def rows_of(self, info: FirefightHistory) -> list:
+        """The events that stand of one firefight, as Rows, in seq order (read again from the log once
+        for the firefight the report is at)."""
+        if self._rows is not None and self._rows[0] is info:
+            return self._rows[1]
+        rows = [_raw_row(t, _current(t[2], t[3], t[6]))
+                for lo, hi in info.runs for chunk in self.store.read_chunks(hi, _COLS, since=lo - 1) for t in chunk]
+        self._rows = (info, rows)
+        return rows
 
 
 def _current(etype: str, version: int, p: dict) -> dict:
     """The payload at its event's current version (upcast where the row is older)."""
-    cls = REGISTRY.get(etype)
-    return upcast(etype, version, p) if cls is not None and version != cls.VERSION else p
+    current = VERSIONS.get(etype)  # the event classes' versions, without importing them (~27 ms)
+    return upcast(etype, version, p) if current is not None and version != current else p
 
 
 _MAY_HIDE = frozenset(("rg_bought", "oba_rolled", "leader_rolled", "attack_bought", "patrols_bought", "fortified"))
@@ -161,7 +170,10 @@ class _MapState:
         self.card, self.firefight, self.step = st.card, st.firefight, st.step
         self.control = dict(st.control)
         self.terrain = {hx: list(items) for hx, items in st.terrain.items()}
-        self.units = {uid: _MapUnit(u.side, u.name, u.hex, u.status) for uid, u in st.units.items()
+        # the units not settled (cg.state.active_units: every unit in play is among them, in the order of
+        # `units`), not every unit ever bought: a map per firefight, each walking the whole roster, grew
+        # the report's cost per event with the campaign's length
+        self.units = {f"{u.side}:{u.id}": _MapUnit(u.side, u.name, u.hex, u.status) for u in active_units(st)[0]
                       if u.hex and u.status in IN_PLAY}
         self._strategic = st.strategic()  # 1.4 as the campaign's rules revision has it (ruling R32)
 
@@ -437,8 +449,6 @@ def _overview(h: History) -> list:
 
 def _dice_item(h: History) -> list:
     """Who made the dice (ruling R31): the roller, and every roll counted per source and side."""
-    from events.roll import source_of
-
     st = h.final
     counts: dict = {}
     for chunk in h.store.read_chunks(h.last.seq, columns=("seq", "payload")):  # one more scan: the counts
@@ -775,7 +785,6 @@ def chart_series(h: History) -> dict:
     has not got there: CP gained before 2.1 is over, CP left before 2.3 is, the rest before the firefight's
     RePh is (or, once the CG has ended, for the firefights it never reached)."""
     st = h.final
-    from cg.steps import ORDER
 
     hidden = h.hidden  # ruling R47: a sealed CP DR is not charted before its reveal
 
@@ -839,9 +848,6 @@ def _charts(h: History) -> list:
 def dice_section(h: History) -> list:
     """The dice of the CG per side (plcg dice-stats): DR totals observed against fair dice, with
     the chi-square p-value in the caption. Self-contained: the report adds it as one section."""
-    from projections.charts import line_chart
-    from projections.dicestats import rolls_of, stats
-
     def rows():
         for chunk in h.store.read_chunks(h.last.seq, ("seq", "batch", "type", "payload", "command")):
             for seq, batch, etype, p, command in chunk:

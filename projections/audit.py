@@ -24,7 +24,7 @@ import functools
 import attrs
 import orjson
 
-from cg import seal
+from cg import seal, snapshot
 from cg.bulk import gc_paused
 from cg.commands import decide, decide_all
 from events.errors import BadInput, Refused, UnreadableRow, unknown_row
@@ -36,6 +36,7 @@ from events.convert import converter, unstructure
 from events.types import REGISTRY
 from events.store import COPIED_AFTER_KILL
 from events.upcasters import upcast
+from projections.dicestats import roll_source
 
 RULE_OF = {
     "cp_replenished": "2.12", "rg_bought": "2.34", "patrols_bought": "2.31", "attack_bought": "2.4",
@@ -106,8 +107,6 @@ def _snapshot_against_replay(ledger, findings, folded: dict | None = None) -> No
     release's fold code, a failed digest, its seq no longer the log's, opened for another player's
     view) is not compared; one they would load and that differs from the replay is a finding naming
     what differs: a forgery with its digest recomputed."""
-    from cg import snapshot
-
     snap = ledger.store.snapshot()
     if snap is None:
         return
@@ -577,8 +576,6 @@ def _last_signatures(store) -> dict:
 
 def _count_rolls(rolls: dict, payloads: list, cmd) -> None:
     """How many rolls each side made from each source (ledger, typed, two-party): the audit's `rolls`."""
-    from projections.dicestats import roll_source
-
     for p in payloads:
         if not isinstance(p, dict):
             continue
@@ -799,8 +796,6 @@ def audit_tail(state, history: list, rows: list) -> dict:
     from the log and its snapshot) with its history ((seq, batch, type, payload) of every row):
     step order, every command decided again and compared with what is stored, who signed what.
     The copy's own rows were checked as they came in; receive on a new file audits it all."""
-    from cg.evolve import fold
-
     findings: list[dict] = []
 
     def find(seq, rule, what):

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from cg.state import SIDES
 from cg.units import IN_PLAY
+from types import SimpleNamespace
 
 
 def _units(st, counters: bool = False) -> dict:
@@ -49,7 +50,7 @@ def map_json(st) -> dict:
 def map_text(st) -> str:
     st.load_all()  # the settled units too (a state loaded for a command lacks them)
     # lazy: `plcg map --json` (and the replay's map JSON) draw nothing: mapview (~30 ms) is for text and SVG
-    from projections.mapview import render_text
+    from projections.mapview import render_text  # lazy: projections.mapview (~39 ms) only for maps
 
     return render_text(st.grid(), st.map_control(), terrain=st.terrain, units=_units(st))
 
@@ -64,7 +65,6 @@ def map_svg(st, title: str | None = None) -> str:
                      hills=dict(st.card.map.hills), hexsides=dict(st.card.map.hexsides))
     m = st.card.map
     if m.boards:  # board names and joins (projections/mapcard.py); water and bridges are mapview's ground
-        from types import SimpleNamespace
 
         from projections.mapcard import overlay  # lazy: only a map of boards draws them
 

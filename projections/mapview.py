@@ -12,6 +12,7 @@ from xml.sax.saxutils import escape, quoteattr
 from cg import items
 from cg.control import SIDES, HexControl, MapControl
 from cg.hexgrid import Grid
+from projections.words import terrain_words
 
 # one character per control state (the text view, and the SVG's classes)
 CODES = {
@@ -94,8 +95,6 @@ def render_text(
     '&' both. Odd-lettered columns (A, C, ...) print on a row's first line, even-lettered ones (B, D,
     ...) on its second, half a hex lower, as on the board.
     """
-    from projections.words import terrain_words
-
     terrain_at = _by_hex(grid, terrain, "terrain")
     units_at = _by_hex(grid, units, "units")
     width = MARGIN + CELL * len(grid.columns) + 1
@@ -215,8 +214,16 @@ def _terrain_mark(item: str) -> tuple[str, str]:
     return ("".join(letters[:2]).title() or "?"), "#333333"
 
 
+_F: dict = {}  # x -> _f(x): every map of a report draws the same hexes at the same coordinates
+
+
 def _f(x: float) -> str:
-    return f"{x:.1f}".rstrip("0").rstrip(".")
+    s = _F.get(x)
+    if s is None:
+        s = f"{x:.1f}".rstrip("0").rstrip(".")
+        if x:  # not 0.0: -0.0 equals it as a key and prints "-0"
+            _F[x] = s
+    return s
 
 
 def _corners(cx: float, cy: float, size: float = SIZE) -> list[tuple[float, float]]:
@@ -232,7 +239,18 @@ def _side_of_direction(d: int) -> tuple[int, int]:
     return (d + 3) % 6, (d + 4) % 6
 
 
+_HEXPATHS: dict = {}
+
+
 def _hexpath(cx: float, cy: float, size: float) -> str:
+    key = (cx, cy, size)
+    path = _HEXPATHS.get(key)
+    if path is None:
+        path = _HEXPATHS[key] = _hexpath_of(cx, cy, size)
+    return path
+
+
+def _hexpath_of(cx: float, cy: float, size: float) -> str:
     return "M" + "L".join(f"{_f(x)} {_f(y)}" for x, y in _corners(cx, cy, size)) + "Z"
 
 
@@ -330,8 +348,6 @@ def render_svg(
     its outer edges are drawn as halves; a building with rubble kept is drawn as rubble, one with a Blaze
     as burning.
     """
-    from projections.words import terrain_words
-
     terrain_at = _by_hex(grid, terrain, "terrain")
     units_at = _units_of(grid, units)
     gr = _ground_of(grid, ground)

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from cg.steps import owed_by as owner
 from events.errors import BadInput
+from projections.words import provisional_words
 
 SUFFIX = ".bundle"
 SIDES = ("axis", "allied")
@@ -119,7 +120,6 @@ def turn_lines(pending: list[dict], me: str | None, proposal: dict | None = None
     theirs = [p for p in pending if other is not None and owner(p) == other]
     out = []
     if provisional is not None and provisional["side"] != me:  # rulings R71, R73
-        from projections.words import provisional_words
 
         out.append(f"{provisional_words(provisional['side'], provisional['command'])}: your next"
                    " command confirms it; `plcg reject --reason TEXT` undoes it")

@@ -2,14 +2,13 @@
 from __future__ import annotations
 
 from cg.state import SIDES
+from cg.seal import unknown_figures
 
 TYPE = {"axis_assault": "Axis Assault", "allied_assault": "Allied Assault", "dual": "Dual Attack", "idle": "Idle",
         None: ""}
 
 
 def roster_rows(st) -> list[dict]:
-    from cg.seal import unknown_figures  # lazy: only a campaign played by email seals
-
     st.load_all()  # the settled units too (a state loaded for a command lacks them)
     hidden = unknown_figures(st)  # ruling R47: what this copy cannot know shows as None, "sealed"
     rows = []

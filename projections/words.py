@@ -1,6 +1,8 @@
 """Each event in words: one line for `plcg log`, the step commands' output and the AAR."""
 from __future__ import annotations
 
+from cg.items import ITEMS
+
 SIDE = {"axis": "Axis", "allied": "Allied", None: "-"}
 TYPE = {"axis_assault": "Axis Assault", "allied_assault": "Allied Assault", "dual": "Dual Attack",
         "idle": "Idle Firefight"}
@@ -159,9 +161,32 @@ def _left(p: dict, key: str = "cp_left", what: str = "left") -> str:
     return f", {p[key]} CP {what}" if key in p else ""
 
 
+def _redeployed(p: dict, s: str, r) -> str:
+    how = roll_words(r, "Redeployment Table") if r else "Option B"
+    res = p["result"].replace("_", " ")
+    tail = f" -> {res}" if not r or r["outcome"] != p["result"] else ""
+    change = p.get("change")
+    change = "" if not change else f"; {p['unit']} is {change}" if change in ("eliminated", "wounded") \
+        else f"; {p['unit']} is now a {change}"
+    return f"{s} {p['unit']} redeploys from {p['frm'] or 'MLR'} ({SITUATION.get(p['situation'], p['situation'])}) " \
+           f"to {p['to']}: {how}{tail}{change}"
+
+
+def _set_up(p: dict, s: str, r) -> str:
+    return f"{s} {p['unit']} set up in {p['hex']}" + (" (HIP)" if p["hip"] else "")
+
+
+# the two types of nine rows in ten of a campaign's log (2.5 and 2.6, every unit each firefight): looked up
+# first, before the chain of tests below (`plcg log` and the AAR word every row)
+_COMMON = {"redeployed": _redeployed, "unit_set_up": _set_up}
+
+
 def _summary(etype: str, p: dict) -> str:
     s = SIDE.get(p.get("side"), p.get("side"))
     r = p.get("roll")
+    common = _COMMON.get(etype)
+    if common is not None:
+        return common(p, s, r)
     if etype == "campaign_started":
         return f"campaign started: {p['card'].get('campaign', {}).get('name', p['card_ref'])} ({p['rules']}, " \
                f"{p['product']} {p['product_version']}, rules revision {p.get('rules_revision', 1)}), seed {p['seed']!r}"
@@ -263,17 +288,6 @@ def _summary(etype: str, p: dict) -> str:
         return f"night conditions: {p['text']}"
     if etype == "redeployment_option":
         return f"Redeployment Option {p['option']} chosen for the CG"
-    if etype == "redeployed":
-        how = roll_words(r, "Redeployment Table") if r else "Option B"
-        res = p["result"].replace("_", " ")
-        tail = f" -> {res}" if not r or r["outcome"] != p["result"] else ""
-        change = p.get("change")
-        change = "" if not change else f"; {p['unit']} is {change}" if change in ("eliminated", "wounded") \
-            else f"; {p['unit']} is now a {change}"
-        return f"{s} {p['unit']} redeploys from {p['frm'] or 'MLR'} ({SITUATION.get(p['situation'], p['situation'])}) " \
-               f"to {p['to']}: {how}{tail}{change}"
-    if etype == "unit_set_up":
-        return f"{s} {p['unit']} set up in {p['hex']}" + (" (HIP)" if p["hip"] else "")
     if etype == "patrol_resolved":
         return f"{s} {p['kind']} patrol {p['patrol']} ({', '.join(p['units'])} with {p['leader']}) to " \
                f"{p['mission_hex']}: Detection {roll_words(r)}{_struck(p)}"
@@ -348,8 +362,6 @@ def terrain_words(item: str) -> str:
     """A terrain item as the ledger keeps it, in the one vocabulary's words (cg/items.py):
     'ap_mine:axis:3' -> 'A-P mines, 3 factors (Axis)'; 'foxhole:axis' -> 'foxhole (Axis)'; a word a
     revision 1 campaign kept as typed stays the player's ('A-P mines 6')."""
-    from cg.items import ITEMS
-
     parts = str(item).split(":")
     kind = parts[0].strip()
     side = next((p for p in parts[1:] if p in ("axis", "allied")), None)

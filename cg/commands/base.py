@@ -9,10 +9,11 @@ from cg import dice as dicemod
 from cg import pbem, revision
 from cg.dice import Dice
 from events.errors import BadInput, Refused
-from cg.state import SIDES, CampaignState
-from cg.steps import BY_ID
+from cg.state import SIDES, CampaignState, expand_units
+from cg.steps import BY_ID, owed_by, pending
 from events.roll import Drm, Roll
 from cg.units import IN_PLAY, Kind
+from events.types import DiceCommitted, FactConfirmed, FactProposed
 
 
 PRODUCT = "plcg"
@@ -106,7 +107,6 @@ def decide(state: CampaignState, cmd: dict, base_seq: int, confirmed: bool = Fal
         return _own_dice(state, cmd, base_seq, handler)
     if _waits_for_proposer(state, cmd):
         # ruling R84: done too, only the proposer still owes something: this side proposes the leave instead
-        from events.types import FactProposed
 
         cmd = {k: v for k, v in cmd.items() if k not in ("request", "reason")} | {"name": "next"}
         pbem.authorize(state, cmd)
@@ -118,7 +118,6 @@ def decide(state: CampaignState, cmd: dict, base_seq: int, confirmed: bool = Fal
     prov = pbem.provisional(state)
     if prov is not None and prov["side"] != cmd["by"] and name not in pbem.NOT_CONTINUING:
         # ruling R71: the other side continues from a step left provisionally: that confirms the leave
-        from events.types import FactConfirmed
 
         said = FactConfirmed(side=cmd["by"], command=prov["command"])
         if name == "confirm" and state.pbem.get("proposal") is None:
@@ -133,7 +132,6 @@ def decide(state: CampaignState, cmd: dict, base_seq: int, confirmed: bool = Fal
         return handler(Ctx(state, base_seq, covered=covered), cmd)
     if _shared(state, cmd) and not _decided_alone(state, cmd, base_seq, handler):
         # checked as it stands now, recorded as a proposal (ruling R45)
-        from events.types import FactProposed
 
         if _done_before_them(state, cmd):  # ruling R71: done with the step; the other side still owes its part
             return [FactProposed(side=cmd["by"], command={**_proposed(cmd), "step": state.step})]
@@ -174,8 +172,6 @@ def _done_before_them(state: CampaignState, cmd: dict) -> bool:
     """Ruling R71: `next` while only the other side still owes something at the step (an answer to
     this side's dice, its own part): proposed, so that the other side's `next` confirms it once
     everything is done (it decides `next` as the rules stand then)."""
-    from cg.steps import owed_by, pending
-
     if cmd.get("name") != "next" or not revision.of(state).pbem_pace:
         return False
     at(state, "next")
@@ -229,7 +225,6 @@ def _shared(st: CampaignState, cmd: dict) -> bool:
             both = _BOTH_ACT[st.step] = any(st.step in STEPS_OF.get(n, ()) for n in pbem.SIDED)
         return both
     if name in pbem.SHARED_3:  # ruling R68
-        from cg import revision
 
         # the card's weather (no TEXT) is nobody's choice: only a weather a side types is proposed
         return revision.of(st).shared_facts and (name != "weather" or bool(cmd.get("text")))
@@ -244,15 +239,12 @@ def _proposed(cmd: dict) -> dict:
 
 
 def pbem_commit(state: CampaignState, cmd: dict) -> list:
-    from events.types import DiceCommitted
-
     commit, nonce = cmd.get("commit"), cmd.get("nonce")
     if not isinstance(commit, str) or len(commit) != 64 or commit in state.pbem["requests"] \
             or not isinstance(nonce, str):
         raise BadInput(f"{cmd.get('name')}: two-party dice need a fresh commitment (the ledger makes it"
                        " from --key)")
     command = {k: v for k, v in cmd.items() if k not in pbem.COMMIT_KEYS}
-    from cg import revision
 
     if revision.of(state).two_party_order and any(r["side"] == cmd["by"] and r["command"] == command
                                             for r in state.pbem["requests"].values()):
@@ -415,8 +407,6 @@ def leader_slots(st: CampaignState, side: str) -> int:
 def card_quality(st, u) -> str | None:
     """The class the CG Card gives the unit's RG (its `quality`, the one 3.47 counts), while the unit still
     is a counter the RG lists; a counter it became since (hardened, replaced) takes the table's class."""
-    from cg.state import expand_units
-
     p = st.purchase(u.purchase, u.side) if u.purchase else None
     rg = st.card.sides[u.side].group_by_id(p.rg) if p is not None else None
     if rg is None or u.name not in expand_units(rg.units):

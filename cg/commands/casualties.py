@@ -11,6 +11,9 @@ from events import types as ev
 from events.roll import Drm
 from cg.commands.base import at, card_quality, command, given_dice, in_play, int_arg, roll, side_arg, unit_arg
 from cg.units import is_mmc, Kind, PRESENT
+from cg.commands.firefight_end import _reduce
+from cg.drm import is_assault_engineer
+from cg.commands.base import counter_table
 
 
 @command("casualties", "3.1", "3.2", "3.3", "3.52")  # ruling R25: where RePh losses happen; 3.52 dagger
@@ -34,9 +37,6 @@ REDUCTION_ORDER = ("assault_engineer", "elite", "first_line", "second_line", "gr
 
 def _clearance_reduction(st, side: str, cmd: dict):
     """3.52 dagger (revision switch clearance_casualty_reduction): the MMC a clearance's Original 6 reduces."""
-    from cg.commands.firefight_end import _reduce
-    from cg.drm import is_assault_engineer
-
     values = list(cmd.get("reduced") or ())
     if len(values) != 1 or cmd.get("cvp") or cmd.get("lost"):
         raise BadInput("--reduced UNIT[=COUNTER]: one MMC, alone (3.52: the Casualty Reduction of one MMC)")
@@ -69,8 +69,7 @@ def _clearance_reduction(st, side: str, cmd: dict):
 
 
 def counter_class(st, u) -> str | None:
-    from cg import counters
-    from cg.commands.base import counter_table
+    from cg import counters  # lazy: cg.counters (~2.3 ms) only for a card with [counters] (ruling R34)
 
     nat, over = counter_table(st, u.side)
     c = counters.lookup(nat, u.name, over)

@@ -9,8 +9,10 @@ from events.errors import BadInput, Refused
 from cg.rules import enters_only, redeployment_owed, situation_of
 from cg.state import other
 from events import types as ev
-from cg.commands.base import at, command, given_dice, hex_arg, in_play, int_arg, roll, side_arg, unit_arg
+from cg.commands.base import at, command, counter_table, given_dice, hex_arg, in_play, int_arg, roll, side_arg, unit_arg
 from cg.units import Kind, Status
+from cg.rules import cthc_clusters, nearest_cthc, redeployment_attacker_at_2_5
+from cg.card_printed import area_set
 
 
 @command("option", "3.2")
@@ -57,8 +59,6 @@ def _redeploy(ctx, cmd):
             return [ev.Redeployed(side=side, unit=u.id, frm=u.hex, to=to, situation=situation, roll=None,
                                   result="redeploys")]
         if revision.of(st).option_a_order:
-            from cg.rules import cthc_clusters, redeployment_attacker_at_2_5
-
             att = redeployment_attacker_at_2_5(st)
             if side != att and f"redeploy-2.5:{att}" in st.done:
                 raise Refused(f"the Defender ({side}) redeploys first at 2.5 Option A: the Attacker ({att}) has "
@@ -89,8 +89,6 @@ def _redeploy(ctx, cmd):
         if mc.hexes[to].cthc != side:
             raise Refused(f"{to} is not a friendly-controlled hex of a {side} CTHC", mine[0][2], st.step)
         if revision.of(st).redeployment_limits and situation != "isolated":
-            from cg.rules import nearest_cthc
-
             near = nearest_cthc(st, u)
             if near and to not in near:
                 example = min(near, key=st.grid().index)
@@ -118,8 +116,7 @@ def _counters_needed(st, u) -> list[tuple[str, str | None]]:
     """(what, the table's counter, or None where the table lacks it) for each counter a 3.21 result may ask of
     the unit: its A19.13 replacement (Replaced; "" where there is no lower counter, note 2: Casualty Reduced)
     and, for a squad, its half-squad (Reduced)."""
-    from cg import counters
-    from cg.commands.base import counter_table
+    from cg import counters  # lazy: cg.counters (~2.3 ms) only for a card with [counters] (ruling R34)
 
     if u.kind == Kind.VEHICLE:
         return []
@@ -153,8 +150,7 @@ def _result_change(st, u, result: str, given, strict: bool = True) -> tuple[str 
     """3.21 Replaced / Reduced on the unit (revision switch redeployment_results): the new counter from
     the table (ruling R34), or the one given (--counter) where the table lacks it. strict: a given counter
     the table contradicts is refused here, after the roll (before ruling R49)."""
-    from cg import counters
-    from cg.commands.base import counter_table
+    from cg import counters  # lazy: cg.counters (~2.3 ms) only for a card with [counters] (ruling R34)
 
     if result not in ("redeploys_replaced", "redeploys_reduced", "remains_reduced") or u.kind == Kind.VEHICLE:
         return None, False
@@ -192,7 +188,6 @@ def _ob_area(st, side: str, u, hx: str) -> None:
     group = next((g for g in st.card.sides[side].ob if f"{g.id}-{side}" == u.purchase), None)
     if group is None or not group.area:
         return
-    from cg.card_printed import area_set  # lazy: only a card with printed setup areas
 
     if hx not in area_set(group.area, st.grid()):
         raise Refused(f"{hx} is outside the setup area of {group.id} ({', '.join(group.area)}, CG Card)", "1.2",

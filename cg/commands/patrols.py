@@ -9,7 +9,7 @@ from events.errors import BadInput, Refused
 from cg.state import CampaignState
 from events import types as ev
 from cg.card import BURNABLE, CONCEALMENT
-from cg.commands.base import at, command, given_dice, hex_arg, in_play, int_arg, roll, side_arg, unit_arg
+from cg.commands.base import at, command, counter_table, given_dice, hex_arg, in_play, int_arg, roll, side_arg, unit_arg
 from cg.units import IN_PLAY, Kind, PERSONNEL
 
 
@@ -65,8 +65,7 @@ def _patrol(ctx, cmd):
                           "2.73", st.step)
     night = st.ff.time == "night"
     if revision.of(st).patrol_rules:
-        from cg import counters
-        from cg.commands.base import counter_table
+        from cg import counters  # lazy: cg.counters (~2.3 ms) only for a card with [counters] (ruling R34)
 
         nat, over = counter_table(st, side)
         convention = not revision.of(st).leader_rank_from_card  # ruling R52: the card's rank only
@@ -133,8 +132,7 @@ def _typed(cmd: dict) -> dict:
 def _half_squads_before_roll(st, side: str, units: list, counter) -> None:
     """Ruling R49: where a Reduced result could strike a squad the counter table has no half-squad for, the
     counter is asked for before the dice are rolled (exit 2), never after them."""
-    from cg import counters
-    from cg.commands.base import counter_table
+    from cg import counters  # lazy: cg.counters (~2.3 ms) only for a card with [counters] (ruling R34)
 
     if counter or not revision.of(st).judged_before_roll:
         return
@@ -149,8 +147,7 @@ def _strike(ctx, st, side: str, patrol: list, outcome: str, counter) -> tuple[tu
     """Ruling R29: a starred result strikes one unit by Random Selection (a dr per unit, the highest,
     ties roll again among the tied): Reduced = a squad becomes its HS, a HS or SMC is eliminated; KIA*
     eliminates it. Unstarred KIA eliminates every unit; Return >=14 captures one, the others KIA."""
-    from cg import counters
-    from cg.commands.base import counter_table
+    from cg import counters  # lazy: cg.counters (~2.3 ms) only for a card with [counters] (ruling R34)
 
     alive = [u for u in patrol if u.kind in PERSONNEL]
     if outcome in ("kia",):

@@ -14,6 +14,8 @@ from cg.commands.base import Ctx, HANDLERS, command, decide
 from events.errors import BadInput, Refused
 from events.types import (DiceAnswered, DiceChain, DiceRevealed, FactConfirmed, FactProposed, FactRejected,
                           HeadSigned, Sealed, SealsRevealed)
+from events.convert import unstructure
+from cg.commands.undo import decide_undo
 
 
 def _other(side: str) -> str:
@@ -170,7 +172,6 @@ def _seal(ctx: Ctx, cmd: dict):
         if seal.kind(st, name) != what:
             raise Refused(f"the seal {c[:8]} says it is a {what}, its opening is a {name}", "pbem", st.step)
         inner_events = decide(st, dict(inner), ctx.base_seq)  # refused: the rules refuse the command sealed
-        from events.convert import unstructure  # lazy: as in cg.commands.base
 
         if seal.canonical(seal.opened_events(inner_events, unstructure)) != seal.canonical(opening.get("events")):
             raise Refused(f"the opening of {by}'s seal {c[:8]} holds other events than its command decides here",
@@ -229,8 +230,6 @@ def decide_all(st, cmd: dict, base_seq: int, history) -> list:
     """`decide`, and the undo (history(): (every event so far, the seqs reverted)), with play by
     email's shared facts: an undo that takes back what the other side has signed over is proposed,
     and a confirmed undo is decided with its history."""
-    from cg.commands.undo import decide_undo
-
     name = cmd.get("name")
     pb = st.pbem
     if name == "reject" and pb is not None and pb.get("proposal") is None and pbem.provisional(st) is not None:

@@ -13,9 +13,11 @@ from events import types as ev
 from events.roll import Drm
 from cg.commands.base import (at, card_quality, command, given_dice, int_arg, leader_slots, roll, side_arg,
                               unit_any_case, unit_arg)
-from cg.rules import REPAIRABLE, repair_place_refusal
+from cg.rules import REPAIRABLE, mlr_of, repair_place_refusal
 from cg.steps import disease_owed
 from cg.units import Kind, PRESENT, Status, is_mmc
+from cg.commands.firefight_end import _replace
+from cg.commands.base import counter_table
 
 
 @command("evacuate", "3.3")
@@ -58,8 +60,6 @@ def _disease(ctx, cmd):
 def _disease_replacement(st, side: str, cmd: dict):
     """3.41 (ruling R60): "The owning player may choose any squads/equivalents ..., but must choose all Isolated units
     before applying Replacement to any non-Isolated unit"; each by ELR Replacement (A19.13, ruling R34)."""
-    from cg.commands.firefight_end import _replace
-
     text, _, counter = str(cmd.get("replaced")).partition("=")
     u = unit_arg(st, side, text)
     at(st, "disease")
@@ -165,7 +165,6 @@ def _hero_for(st, side: str, u) -> str:
         raise Refused(f"{u.id} is not an MMC: only an MMC combines with a Hero", "3.43", st.step)
     heroes = [h for h in st.side_units(side) if h.hero and h.kind != Kind.LEADER]
     if revision.of(st).regroup_and_heroes and u.hex:  # 3.43: "any MMC within that MLR" (ruling R33: by hex)
-        from cg.rules import mlr_of
 
         mine = mlr_of(st, side, u.hex)
         near = [h for h in heroes if not h.hex or (mine is not None and mlr_of(st, side, h.hex) == mine)]
@@ -181,8 +180,7 @@ def _hero_for(st, side: str, u) -> str:
 
 def _hardened_counter(st, u, given) -> tuple[str | None, bool]:
     """(new counter, fanatic) by the counter table (ruling R34); `--to` only where the table lacks it."""
-    from cg import counters
-    from cg.commands.base import counter_table
+    from cg import counters  # lazy: cg.counters (~2.3 ms) only for a card with [counters] (ruling R34)
 
     if u.kind not in (Kind.SQUAD, Kind.HALF_SQUAD, Kind.LEADER):
         return given, False
@@ -261,7 +259,7 @@ def _repair_drm(st, side: str, unit, kind: str, stated: int, typed) -> tuple:
             raise Refused(f"a {kind.replace('_', ' ')} repair takes no Leadership drm", "3.46", st.step)
         return ()
     if typed and (unit is None or not unit.hex):  # typed (ruling R33): still one of the side's leaders in play
-        from cg.counters import leader_modifier
+        from cg.counters import leader_modifier  # lazy: cg.counters (~2.3 ms): a card with [counters]
 
         mods = {leader_modifier(u.name) for u in st.side_units(side)
                 if u.kind == Kind.LEADER and u.status in PRESENT}
