@@ -309,7 +309,6 @@ def _find(st, purchase: bool, ident, side):
 _BASE: list = [None, frozenset()]  # the last card map asked about and its Strategic Terrain
 
 
-@functools.cache
 def _base(m) -> frozenset:
     _BASE[:] = (m, frozenset(m.strategic))
     return _BASE[1]
