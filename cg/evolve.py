@@ -1,7 +1,8 @@
 """Folding events into the campaign state: one small function per event type.
 
-Handlers take the payload as stored (a dict), so replay does not pay for structuring every event
-into its attrs class: the codec round-trips the classes, the fold reads the same keys.
+Each handler takes its event class (events/types.py, one schema per event), built from the stored
+payload by a constructor made for the type (events/stored.py): no validation, no cattrs, so replay
+pays little for it (docs/performance.md).
 `fold` first learns which seqs are reverted (a revert of a revert restores them), then folds the rest.
 """
 from __future__ import annotations
@@ -9,6 +10,17 @@ from __future__ import annotations
 from typing import Callable, Iterable
 
 from events.errors import UNFOLDABLE, BadInput, UnreadableRow, unknown_row
+from events.stored import folder
+from events.types import (AttackBought, CasualtiesAdded, CasualtyReduced, CgEnded, ClearanceRolled, Conceded,
+                          CpReplenished, DiceAnswered, DiceCommitted, DiceRevealed, DiseaseReplaced, DiseaseRolled,
+                          ElrRolled, EncircledTested, EvacuationRolled, FactConfirmed, FactProposed, FactRejected,
+                          FirefightDetermined, FirefightEnded, FortificationPlaced, Fortified, HalfSquadsRecombined,
+                          HeadSigned, HeroesRemoved, IsolatedMarked, LeaderRolled, LeadersRolled, MovesFirstRolled,
+                          NightSet, ObaRolled, PatrolGivenUp, PatrolResolved, PatrolReturned, PatrolsBought,
+                          PromotionRolled, RecallRolled, Redeployed, RedeploymentOption, RepairRolled, RgBought,
+                          RulesUpgraded, SanAdjusted, Sealed, SealsRevealed, ShockResolved, StepLeft,
+                          TerrainChanged, TvpAwarded, UnitChange, UnitHardened, UnitPositioned, UnitSetUp,
+                          UnitsStranded, WeatherSet)
 from cg import revision
 from cg import tables
 from cg.card_schema import parse_card
@@ -18,12 +30,16 @@ from cg.state import (SIDES, CampaignState, FirefightRecord, Purchase, Unit, exp
                       terrain_changed, unit_kind)
 from cg.units import IN_PLAY, Kind, Status
 
+# type name -> fold(state, stored payload dict): the handler of the type's event class, given the
+# instance built from the payload in the same call (events/stored.folder). Replay, a command's own
+# events and a seal's opened events (cg/seal.py) all fold through it.
 HANDLERS: dict[str, Callable] = {}
 
 
-def on(name: str):
+def on(cls: type):
+    """The fold of one event class of events/types.py: fn(state, event)."""
     def wrap(fn):
-        HANDLERS[name] = fn
+        HANDLERS[cls.TYPE] = folder(cls, fn)
         return fn
 
     return wrap
@@ -203,9 +219,9 @@ def reverted_seqs(records) -> set[int]:
 
 # ---- campaign and step -------------------------------------------------------------------------
 
-@on("step_left")
+@on(StepLeft)
 def _step_left(st, p):
-    to = p["to"]
+    to = p.to
     frm = st.step
     if frm == "2.8":
         st.ff.commenced = True  # 2.8 Firefight Commencement
@@ -218,7 +234,7 @@ def _step_left(st, p):
             u.redeployed = False
     if to == "2.1":
         played = not st.idle
-        _new_firefight(st, p["firefight"])
+        _new_firefight(st, p.firefight)
         for side in SIDES:
             s = st.sides[side]
             s.attack, s.patrols, s.platoons = False, 0, 0
@@ -242,35 +258,35 @@ def _step_left(st, p):
     st.done = set()
 
 
-@on("conceded")
+@on(Conceded)
 def _conceded(st, p):
-    st.conceded_by = p["side"]
+    st.conceded_by = p.side
 
 
-@on("cg_ended")
+@on(CgEnded)
 def _cg_ended(st, p):
     st.ended = True
     st.step = "end"
-    st.end_reason = p["reason"]
+    st.end_reason = p.reason
 
 
 # ---- 2.x ---------------------------------------------------------------------------------------
 
-@on("cp_replenished")
+@on(CpReplenished)
 def _cp(st, p):
-    side = p["side"]
-    total = p.get("total")
+    side = p.side
+    total = getattr(p, "total", None)
     if total is None:  # ruling R47: an opening holds no balance; it is derived
-        total = st.sides[side].cp + p["gained"]
+        total = st.sides[side].cp + p.gained
     st.sides[side].cp = total
-    st.ff.cp_gained[side] = p["gained"]
+    st.ff.cp_gained[side] = p.gained
     st.ff.cp_left[side] = total
     st.done.add(f"cp:{side}")
 
 
-@on("weather_set")
+@on(WeatherSet)
 def _weather(st, p):
-    st.ff.weather = p["text"]
+    st.ff.weather = p.text
     st.done.add("weather")
 
 
@@ -285,38 +301,38 @@ def _spend(st, side, cost, left):
 _KINDS: dict[tuple[str, str], str] = {}  # unit_kind by (counter name, RG kind): a pure function
 
 
-@on("rules_upgraded")
+@on(RulesUpgraded)
 def _rules_upgraded(st, p):
-    st.rules_upgrades.append([p["from_firefight"], p["revision"]])  # ruling R32
+    st.rules_upgrades.append([p.from_firefight, p.revision])  # ruling R32
 
 
-@on("rg_bought")
+@on(RgBought)
 def _rg_bought(st, p):
-    side = p["side"]
-    _spend(st, side, p["cost"], p.get("cp_left"))
-    rg = st.card.sides[side].rg_by_id(p["rg"])
+    side = p.side
+    _spend(st, side, p.cost, getattr(p, "cp_left", None))
+    rg = st.card.sides[side].rg_by_id(p.rg)
     key = f"{side}:{rg.id}"
     st.purchase_count[key] = st.purchase_count.get(key, 0) + 1
-    pur = Purchase(id=p["purchase"], side=side, rg=rg.id, firefight=st.firefight, mode=p["mode"],
-                   cost=p["cost"], kind=rg.kind, leader_owed=rg.leader_drs, oba_owed=(rg.kind == "oba"),
-                   fp=p.get("fp", 0), revealed=(p["mode"] == "on-map" and False))
+    pur = Purchase(id=p.purchase, side=side, rg=rg.id, firefight=st.firefight, mode=p.mode,
+                   cost=p.cost, kind=rg.kind, leader_owed=rg.leader_drs, oba_owed=(rg.kind == "oba"),
+                   fp=p.fp, revealed=(p.mode == "on-map" and False))
     st.purchases[f"{side}:{pur.id}"] = pur
-    for u in p["units"]:
-        kind = _KINDS.get((u["name"], rg.kind))
+    for u in p.units:
+        kind = _KINDS.get((u.name, rg.kind))
         if kind is None:
-            kind = _KINDS[(u["name"], rg.kind)] = unit_kind(u["name"], rg.kind)
-        st.units[f"{side}:{u['id']}"] = Unit(id=u["id"], side=side, name=u["name"], kind=kind, purchase=pur.id,
-                                 status="reserve" if p["mode"] == "reserve" else "available")
+            kind = _KINDS[(u.name, rg.kind)] = unit_kind(u.name, rg.kind)
+        st.units[f"{side}:{u.id}"] = Unit(id=u.id, side=side, name=u.name, kind=kind, purchase=pur.id,
+                                 status="reserve" if p.mode == "reserve" else "available")
         if kind == "leader":
             _leader_made(st, side)
-        pur.units.append(u["id"])
-    if p["platoons"]:
-        st.sides[side].platoons += p["platoons"]
+        pur.units.append(u.id)
+    if p.platoons:
+        st.sides[side].platoons += p.platoons
         q = rg.quality or "other"
         bought = st.ff.platoons[side]
-        bought[q] = bought.get(q, 0) + p["platoons"]
-    if p.get("fp"):
-        st.sides[side].fp += p["fp"]
+        bought[q] = bought.get(q, 0) + p.platoons
+    if p.fp:
+        st.sides[side].fp += p.fp
 
 
 def _leader_made(st, side: str) -> None:
@@ -325,18 +341,18 @@ def _leader_made(st, side: str) -> None:
         st.pbem["leaders_made"][side] += 1
 
 
-@on("patrols_bought")
+@on(PatrolsBought)
 def _patrols(st, p):
-    _spend(st, p["side"], p["cost"], p.get("cp_left"))
-    st.sides[p["side"]].patrols += p["count"]
+    _spend(st, p.side, p.cost, getattr(p, "cp_left", None))
+    st.sides[p.side].patrols += p.count
 
 
-@on("attack_bought")
+@on(AttackBought)
 def _attack(st, p):
-    _spend(st, p["side"], p["cost"], p.get("cp_left"))
-    st.sides[p["side"]].attack = True
-    st.ff.attack[p["side"]] = True
-    for key in [k for k in st.done if k.startswith(f"oba-roll:{p['side']}:")]:
+    _spend(st, p.side, p.cost, getattr(p, "cp_left", None))
+    st.sides[p.side].attack = True
+    st.ff.attack[p.side] = True
+    for key in [k for k in st.done if k.startswith(f"oba-roll:{p.side}:")]:
         # ruling R14 (rules revision 3): the -1 of 2.351 goes with the Attack Option bought in this 2.3, not
         # with the order of the commands: an OBA DR made before it is read again, its final DR less 1
         _, side, final, pid = key.split(":", 3)
@@ -344,38 +360,38 @@ def _attack(st, p):
         st.done.discard(key)
 
 
-@on("oba_rolled")
+@on(ObaRolled)
 def _oba(st, p):
-    pur = st.purchase(p["purchase"], p["side"])
-    pur.oba = p["roll"]["outcome"]
+    pur = st.purchase(p.purchase, p.side)
+    pur.oba = p.roll.outcome
     pur.oba_owed = False
-    if revision.of(st).attack_oba_this_reph and not st.sides[p["side"]].attack:
+    if revision.of(st).attack_oba_this_reph and not st.sides[p.side].attack:
         # ruling R14: read again with the -1 should the side buy the Attack Option in this 2.3
-        st.done.add(f"oba-roll:{p['side']}:{p['roll']['final']}:{p['purchase']}")
+        st.done.add(f"oba-roll:{p.side}:{p.roll['final']}:{p.purchase}")
 
 
-@on("leader_rolled")
+@on(LeaderRolled)
 def _leader(st, p):
-    side = p["side"]
-    if p["purchase"] is not None:
-        pur = st.purchase(p["purchase"], side)
+    side = p.side
+    if p.purchase is not None:
+        pur = st.purchase(p.purchase, side)
         pur.leader_owed -= 1
     else:
         pur = None
         st.generated[side] += 1
-    u = p.get("unit")
+    u = p.unit
     if u:
-        hx = p.get("hex")  # 3.45: placed with an MMC on map; else it enters as a reinforcement
-        st.units[f"{side}:{u['id']}"] = Unit(id=u["id"], side=side, name=u["name"], kind="leader",
-                                 purchase=p["purchase"], status="on_map" if hx else "available", hex=hx)
+        hx = p.hex  # 3.45: placed with an MMC on map; else it enters as a reinforcement
+        st.units[f"{side}:{u.id}"] = Unit(id=u.id, side=side, name=u.name, kind="leader",
+                                 purchase=p.purchase, status="on_map" if hx else "available", hex=hx)
         _leader_made(st, side)
         if pur is not None:
-            pur.leaders.append(u["name"])
-            pur.units.append(u["id"])
+            pur.leaders.append(u.name)
+            pur.units.append(u.id)
         if st.initial:
-            col = p["roll"].get("table_column") or _column(st, side, pur)
+            col = _column(st, side, pur)
             taken = st.sides[side].leaders_taken.setdefault(col, {})
-            taken[u["name"]] = taken.get(u["name"], 0) + 1
+            taken[u.name] = taken.get(u.name, 0) + 1
 
 
 def _column(st, side, pur):
@@ -387,17 +403,17 @@ def _column(st, side, pur):
     return tables.leader_column(st.card.sides[side].nationality, armor)
 
 
-@on("fortified")
+@on(Fortified)
 def _fortified(st, p):
-    side = p["side"]
-    st.sides[side].fp = p["fp_left"]
-    st.fortifications.append({"side": side, "kind": p["kind"], "hex": p.get("hex"), "cost": p["cost"],
-                              "detail": dict(p.get("detail") or {}), "unit": p.get("unit"),
+    side = p.side
+    st.sides[side].fp = p.fp_left
+    st.fortifications.append({"side": side, "kind": p.kind, "hex": p.hex, "cost": p.cost,
+                              "detail": dict(p.detail or {}), "unit": p.unit,
                               "firefight": st.firefight})
-    if p.get("hex"):
-        _in_hex(st, side, p["kind"], p["hex"], p.get("detail"))
-    if p.get("unit") and st.unit(p["unit"], side) is not None:
-        st.unit(p["unit"], side).hip = True
+    if p.hex:
+        _in_hex(st, side, p.kind, p.hex, p.detail)
+    if p.unit and st.unit(p.unit, side) is not None:
+        st.unit(p.unit, side).hip = True
 
 
 def _in_hex(st, side: str, kind: str, hx: str, detail) -> None:
@@ -406,20 +422,20 @@ def _in_hex(st, side: str, kind: str, hx: str, detail) -> None:
     terrain_changed()
 
 
-@on("fortification_placed")
+@on(FortificationPlaced)
 def _fortification_placed(st, p):
-    f = st.fortifications[p["index"]]
-    f["hex"] = p["hex"]
-    _in_hex(st, p["side"], p["kind"], p["hex"], f["detail"])
+    f = st.fortifications[p.index]
+    f["hex"] = p.hex
+    _in_hex(st, p.side, p.kind, p.hex, f["detail"])
 
 
-@on("firefight_determined")
+@on(FirefightDetermined)
 def _determined(st, p):
     ff = st.ff
-    ff.type, ff.attacker = p["type"], p["attacker"]
-    ff.setup_first, ff.move_first = p["setup_first"], p["move_first"]
+    ff.type, ff.attacker = p.type, p.attacker
+    ff.setup_first, ff.move_first = p.setup_first, p.move_first
     st.done.add("determine")
-    if p["type"] == "idle":  # 2.41: patrols and Air Support bought for it are lost (ruling R11)
+    if p.type == "idle":  # 2.41: patrols and Air Support bought for it are lost (ruling R11)
         for side in SIDES:
             st.sides[side].patrols = 0
         for pur in st.purchases.values():
@@ -430,61 +446,61 @@ def _determined(st, p):
                     st.unit(uid, pur.side).eliminated_in = st.firefight
 
 
-@on("moves_first_rolled")
+@on(MovesFirstRolled)
 def _moves_first(st, p):
-    st.ff.move_first = p["move_first"]
+    st.ff.move_first = p.move_first
 
 
-@on("night_set")
+@on(NightSet)
 def _night(st, p):
-    st.ff.night = p["text"]
+    st.ff.night = p.text
     st.done.add("night")
 
 
-@on("redeployment_option")
+@on(RedeploymentOption)
 def _option(st, p):
-    st.option = p["option"]
+    st.option = p.option
 
 
-@on("redeployed")
+@on(Redeployed)
 def _redeployed(st, p):
-    u = st.units[f"{p['side']}:{p['unit']}"]  # a unit in play (decide checked it): never in the settled part
+    u = st.units[f"{p.side}:{p.unit}"]  # a unit in play (decide checked it): never in the settled part
     u.redeployed = True
     if st.step == "2.5" and revision.of(st).option_a_order:
-        st.done.add(f"redeploy-2.5:{p['side']}")  # 2.5 Option A: the Defender goes first
-    r = p["result"]
-    if p["situation"] != "friendly_mlr" and revision.of(st).redeployment_results:
+        st.done.add(f"redeploy-2.5:{p.side}")  # 2.5 Option A: the Defender goes first
+    r = p.result
+    if p.situation != "friendly_mlr" and revision.of(st).redeployment_results:
         u.hip = False  # 3.212-3.217: outside a friendly MLR HIP is lost, and concealment but in 3.215
-        if p["situation"] != "isolated":
+        if p.situation != "isolated":
             u.concealed = False
-    if p.get("change"):
-        if p.get("reduced", False) or p["change"] == "eliminated":  # a loss, not an ELR replacement
-            _reph_loss(st, u, p["change"])
-        _unit_change(st, {"side": p["side"], "unit": p["unit"], "to": p["change"]}, p.get("reduced", False))
+    if p.change:
+        if p.reduced or p.change == "eliminated":  # a loss, not an ELR replacement
+            _reph_loss(st, u, p.change)
+        _unit_change(st, UnitChange(side=p.side, unit=p.unit, to=p.change), p.reduced)
         if u.status == Status.ELIMINATED:
             return
     if r in ("eliminated", "eliminated_cs_na"):
         _reph_loss(st, u, "eliminated")
         u.status, u.eliminated_in = "eliminated", st.firefight
-        st.ff.lost.append([p["side"], u.id])
+        st.ff.lost.append([p.side, u.id])
         return
     if r.startswith("redeploys"):
-        u.hex = p["to"]
+        u.hex = p.to
         u.isolated = False
     else:  # remains in hex: uncontrolled / NML units become Isolated (3.216)
-        u.isolated = p["situation"] in ("uncontrolled", "nml", "isolated")
+        u.isolated = p.situation in ("uncontrolled", "nml", "isolated")
 
 
-@on("unit_set_up")
+@on(UnitSetUp)
 def _setup(st, p):
     # half of a long log: kept to the few operations it needs (a reserve unit stays In Reserve)
-    u = st.units[f"{p['side']}:{p['unit']}"]  # a unit in play (decide checked it): never in the settled part
+    u = st.units[f"{p.side}:{p.unit}"]  # a unit in play (decide checked it): never in the settled part
     if revision.of(st).setup_order:
-        st.done.add(f"setup:{p['side']}")  # 2.6: the side that sets up first goes before the other
+        st.done.add(f"setup:{p.side}")  # 2.6: the side that sets up first goes before the other
     if revision.of(st).option_a_in_place:
-        st.done.add(f"set:{p['side']}:{u.id}")  # set up this 2.6: no longer a unit left in place (3.34)
-    u.hex = p["hex"]
-    u.hip = p["hip"]
+        st.done.add(f"set:{p.side}:{u.id}")  # set up this 2.6: no longer a unit left in place (3.34)
+    u.hex = p.hex
+    u.hip = p.hip
     if u.status == Status.AVAILABLE:
         u.status = "on_map"
     pur = st.purchases.get(f"{u.side}:{u.purchase}")  # None for a unit of no purchase
@@ -492,21 +508,21 @@ def _setup(st, p):
         pur.revealed = True
 
 
-@on("patrol_resolved")
+@on(PatrolResolved)
 def _patrol(st, p):
-    side = p["side"]
-    st.patrols_done[side].add(p["patrol"])
-    if p["returns"]:
-        st.patrols_to_return[side].add(p["patrol"])
-    if p.get("losses") is not None and revision.of(st).patrol_rules:
-        st.patrol_units[f"{side}:{p['patrol']}"] = {"team": [p["leader"], *p["units"]], "kind": p["kind"],
-                                                     "hex": p["mission_hex"]}
+    side = p.side
+    st.patrols_done[side].add(p.patrol)
+    if p.returns:
+        st.patrols_to_return[side].add(p.patrol)
+    if p.losses is not None and revision.of(st).patrol_rules:
+        st.patrol_units[f"{side}:{p.patrol}"] = {"team": [p.leader, *p.units], "kind": p.kind,
+                                                     "hex": p.mission_hex}
     _patrol_losses(st, p)
 
 
-@on("patrol_returned")
+@on(PatrolReturned)
 def _patrol_ret(st, p):
-    st.patrols_to_return[p["side"]].discard(p["patrol"])
+    st.patrols_to_return[p.side].discard(p.patrol)
     _patrol_losses(st, p)
 
 
@@ -514,65 +530,65 @@ def _patrol_losses(st, p) -> None:
     """Ruling R29: the units a patrol result strikes: reduced (a new counter), eliminated or captured; their
     CVP count for the current firefight (2.756, ruling R39)."""
 
-    for c in p.get("losses", ()):
-        cvp = loss_cvp(st.unit(c["unit"], c["side"]), c["to"])
-        st.ff.patrol_cvp[c["side"]] += cvp
-        st.ff.cvp_lost[c["side"]] += cvp
-        if c["to"] == "captured":
-            u = st.unit(c["unit"], c["side"])
+    for c in p.losses:
+        cvp = loss_cvp(st.unit(c.unit, c.side), c.to)
+        st.ff.patrol_cvp[c.side] += cvp
+        st.ff.cvp_lost[c.side] += cvp
+        if c.to == "captured":
+            u = st.unit(c.unit, c.side)
             u.status, u.eliminated_in = "captured", st.firefight
-            st.ff.lost.append([c["side"], c["unit"]])
+            st.ff.lost.append([c.side, c.unit])
         else:
             _unit_change(st, c, True)
 
 
-@on("patrol_given_up")
+@on(PatrolGivenUp)
 def _patrol_up(st, p):
-    st.patrols_done[p["side"]].add(p["patrol"])
+    st.patrols_done[p.side].add(p.patrol)
 
 
-@on("firefight_ended")
+@on(FirefightEnded)
 def _ended(st, p):
     ff = st.ff
-    ff.turn, ff.winner, ff.winner_rule = p["turn"], p["winner"], p.get("winner_rule")
+    ff.turn, ff.winner, ff.winner_rule = p.turn, p.winner, getattr(p, "winner_rule", None)
     if revision.of(st).ammunition_shortage:  # 3.211: the Isolated mark's Ammunition Shortage lasted this firefight
         for u in st.units.values():
             u.isolated = False
-    for su in p.get("oba_used", ()):
-        ff.oba_used[su["side"]] += 1
+    for su in p.oba_used:
+        ff.oba_used[su.side] += 1
     for side in SIDES:  # 2.756: the patrols' losses count for this firefight too (ruling R39)
-        ff.cvp_lost[side] = p["cvp_lost"][side] + ff.patrol_cvp[side]
-    for c in p["control"]:
-        st.control[c["hex"]] = c["side"]
-    for lu in p["lost"]:
-        u = st.unit(lu["unit"], lu["side"])
+        ff.cvp_lost[side] = p.cvp_lost[side] + ff.patrol_cvp[side]
+    for c in p.control:
+        st.control[c.hex] = c.side
+    for lu in p.lost:
+        u = st.unit(lu.unit, lu.side)
         if u is not None:
             u.status, u.eliminated_in = "eliminated", st.firefight
-        ff.lost.append([lu["side"], lu["unit"]])
-    for t in p["terrain"]:
-        st.terrain.setdefault(t["hex"], []).append(t["item"])
+        ff.lost.append([lu.side, lu.unit])
+    for t in p.terrain:
+        st.terrain.setdefault(t.hex, []).append(t.item)
         terrain_changed()
     for key, attr in (("encircled", "encircled"), ("wounded", "wounded"), ("shocked", "shocked")):
-        for su in p.get(key, ()):
-            setattr(st.unit(su["unit"], su["side"]), attr, True)
-    for su in p.get("recalled", ()):
-        u = st.unit(su["unit"], su["side"])
+        for su in getattr(p, key):
+            setattr(st.unit(su.unit, su.side), attr, True)
+    for su in p.recalled:
+        u = st.unit(su.unit, su.side)
         u.recalled, u.status = True, "recalled"
-    for su in p.get("hero", ()):
-        st.unit(su["unit"], su["side"]).hero = True
-    for reduced, changes in ((True, p.get("reduced", ())), (False, p.get("replaced", ()))):
+    for su in p.hero:
+        st.unit(su.unit, su.side).hero = True
+    for reduced, changes in ((True, p.reduced), (False, p.replaced)):
         for c in changes:
             _unit_change(st, c, reduced)
-    for su in p.get("captured", ()):
-        u = st.unit(su["unit"], su["side"])
+    for su in p.captured:
+        u = st.unit(su.unit, su.side)
         u.status, u.eliminated_in = "captured", st.firefight
-        ff.lost.append([su["side"], su["unit"]])
-    for su in p.get("exited", ()):
-        u = st.unit(su["unit"], su["side"])
+        ff.lost.append([su.side, su.unit])
+    for su in p.exited:
+        u = st.unit(su.unit, su.side)
         u.exited, u.hex = True, None  # CG8: off a friendly edge, back in its MLR for the next firefight
-    for r in p.get("repairs", ()):
-        side, item = r["hex"].split(":", 1)
-        st.repairs_owed[(side, item)] = r["item"]
+    for r in p.repairs:
+        side, item = r.hex.split(":", 1)
+        st.repairs_owed[(side, item)] = r.item
     if revision.of(st).oba_air_expended:
         _expend(st, p)
     if revision.of(st).reserve_ends:  # 2.33: In Reserve for its own firefight only
@@ -586,31 +602,31 @@ def _ended(st, p):
     st.done.add("end")
 
 
-def _unit_change(st, c: dict, reduced: bool) -> None:
+def _unit_change(st, c: UnitChange, reduced: bool) -> None:
     """Casualty Reduction or ELR replacement: a new counter, a wound, or the unit eliminated."""
-    u = st.unit(c["unit"], c["side"])
-    if c["to"] == "eliminated":
+    u = st.unit(c.unit, c.side)
+    if c.to == "eliminated":
         u.status, u.eliminated_in = "eliminated", st.firefight
-        st.ff.lost.append([c["side"], c["unit"]])
-    elif c["to"] == "wounded":
+        st.ff.lost.append([c.side, c.unit])
+    elif c.to == "wounded":
         u.wounded = True
     else:
-        u.name = c["to"]
+        u.name = c.to
         if reduced and u.kind == Kind.SQUAD:
             u.kind = "hs"
 
 
-@on("unit_positioned")
+@on(UnitPositioned)
 def _positioned(st, p):
-    u = st.unit(p["unit"], p["side"])
-    u.hex, u.hip, u.concealed, u.exited = p["hex"], p["hip"], p["concealed"], False
+    u = st.unit(p.unit, p.side)
+    u.hex, u.hip, u.concealed, u.exited = p.hex, p.hip, p.concealed, False
     if u.status in (Status.AVAILABLE, Status.RESERVE):
         u.status = "on_map"
 
 
 def _expend(st, p) -> None:
     """CG7 EXC: a used OBA module and this firefight's Air Support are not retained (status "expended")."""
-    spent = [st.purchase(su["unit"], su["side"]) for su in p.get("oba_used", ())]
+    spent = [st.purchase(su.unit, su.side) for su in p.oba_used]
     spent += [pur for pur in st.purchases.values() if pur.kind == "air" and pur.firefight == st.firefight]
     for pur in spent:
         if pur is None:
@@ -623,17 +639,17 @@ def _expend(st, p) -> None:
 
 # ---- 3.x ---------------------------------------------------------------------------------------
 
-@on("casualties_added")
+@on(CasualtiesAdded)
 def _casualties(st, p):
     ff = st.ff
-    ff.cvp_lost[p["side"]] += p["cvp"]
+    ff.cvp_lost[p.side] += p.cvp
     if ff.winner_rule in ("1.31", "R5"):  # 3.11: RePh losses count for the firefight for all purposes
         ff.winner, ff.winner_rule = winner_by_cvp(ff)
-    for uid in p["units"]:
-        u = st.unit(uid, p["side"])
+    for uid in p.units:
+        u = st.unit(uid, p.side)
         if u is not None:
             u.status, u.eliminated_in = "eliminated", st.firefight
-        st.ff.lost.append([p["side"], uid])
+        st.ff.lost.append([p.side, uid])
 
 
 def _eliminate(st, side, uid):
@@ -655,112 +671,112 @@ def _reph_loss(st, u, to: str) -> None:
         ff.winner, ff.winner_rule = winner_by_cvp(ff)
 
 
-@on("casualty_reduced")
+@on(CasualtyReduced)
 def _casualty_reduced(st, p):
-    c = p["change"]
-    _reph_loss(st, st.unit(c["unit"], c["side"]), c["to"] if c["to"] == "eliminated" else "reduced")
+    c = p.change
+    _reph_loss(st, st.unit(c.unit, c.side), c.to if c.to == "eliminated" else "reduced")
     _unit_change(st, c, True)
-    st.done.discard(f"cr-owed:{p['side']}:{p['hex']}")
+    st.done.discard(f"cr-owed:{p.side}:{p.hex}")
 
 
-@on("half_squads_recombined")
+@on(HalfSquadsRecombined)
 def _recombined(st, p):
-    keep, gone = st.unit(p["keep"], p["side"]), st.unit(p["gone"], p["side"])
-    keep.name, keep.kind = p["to"], "squad"
+    keep, gone = st.unit(p.keep, p.side), st.unit(p.gone, p.side)
+    keep.name, keep.kind = p.to, "squad"
     gone.status, gone.hex = "recombined", None  # 3.42: off the map with the squad it made
 
 
-@on("heroes_removed")
+@on(HeroesRemoved)
 def _heroes_removed(st, p):
-    for uid in p["units"]:
-        st.unit(uid, p["side"]).hero = False  # 3.43: removed from play
+    for uid in p.units:
+        st.unit(uid, p.side).hero = False  # 3.43: removed from play
 
 
-@on("encircled_tested")
+@on(EncircledTested)
 def _encircled(st, p):
-    u = st.unit(p["unit"], p["side"])
-    if p["roll"]["outcome"] == "eliminated":
-        _eliminate(st, p["side"], u.id)
-    elif p["roll"]["outcome"] == "abandoned":  # 3.17: the Immobile vehicle's crew failed (revision 3)
+    u = st.unit(p.unit, p.side)
+    if p.roll.outcome == "eliminated":
+        _eliminate(st, p.side, u.id)
+    elif p.roll.outcome == "abandoned":  # 3.17: the Immobile vehicle's crew failed (revision 3)
         u.abandoned = True
         u.encircled = False
         return
     # 3.17: a unit that passes keeps its Encircled marker (revision switch encircled_kept); revision 1
     # removed it, and the logs it wrote fold as they did
-    u.encircled = p["roll"]["outcome"] != "eliminated" and revision.of(st).encircled_kept
+    u.encircled = p.roll.outcome != "eliminated" and revision.of(st).encircled_kept
     if u.encircled:
         st.done.add(f"encircled:{u.side}:{u.id}")  # tested this RePh: owes no second 1TC
 
 
-@on("shock_resolved")
+@on(ShockResolved)
 def _shock(st, p):
-    u = st.unit(p["unit"], p["side"])
+    u = st.unit(p.unit, p.side)
     u.shocked = False
-    if p["roll"]["outcome"] == "eliminated":
-        _eliminate(st, p["side"], u.id)
+    if p.roll.outcome == "eliminated":
+        _eliminate(st, p.side, u.id)
 
 
-@on("isolated_marked")
+@on(IsolatedMarked)
 def _isolated(st, p):
-    for su in p["units"]:
-        u = st.unit(su["unit"], su["side"])
+    for su in p.units:
+        u = st.unit(su.unit, su.side)
         u.isolated = True
         if revision.of(st).hip_in_place:
             u.hip = False  # 3.212 b / 3.215: an Isolated unit loses any HIP, redeployed or not
 
 
-@on("units_stranded")
+@on(UnitsStranded)
 def _stranded(st, p):  # ruling R48: eliminated (a vehicle: its wreck leaves the OB and owes no repair)
-    for su in p["units"]:
-        u = st.unit(su["unit"], su["side"])
+    for su in p.units:
+        u = st.unit(su.unit, su.side)
         u.status, u.eliminated_in = "eliminated", st.firefight
-        st.ff.lost.append([su["side"], su["unit"]])
-        st.repairs_owed.pop((su["side"], su["unit"]), None)
+        st.ff.lost.append([su.side, su.unit])
+        st.repairs_owed.pop((su.side, su.unit), None)
 
 
-@on("terrain_changed")
+@on(TerrainChanged)
 def _terrain(st, p):
     terrain_changed()
-    for c in p["changes"]:
-        items = st.terrain.setdefault(c["hex"], [])
-        if c["change"] == "add":
-            items.append(c["item"])
-        elif c["item"] in items:
-            items.remove(c["item"])
+    for c in p.changes:
+        items = st.terrain.setdefault(c.hex, [])
+        if c.change == "add":
+            items.append(c.item)
+        elif c.item in items:
+            items.remove(c.item)
         if not items:
-            del st.terrain[c["hex"]]
+            del st.terrain[c.hex]
 
 
-@on("evacuation_rolled")
+@on(EvacuationRolled)
 def _evac(st, p):
-    u = st.unit(p["leader"], p["side"])
-    if p["roll"]["outcome"] == "evacuated":
+    u = st.unit(p.leader, p.side)
+    if p.roll.outcome == "evacuated":
         u.status, u.wounded = "evacuated", False
         if revision.of(st).leaders_lost_evacuated:  # 3.45 counts it among the leaders lost
             u.eliminated_in = st.firefight
-            st.ff.lost.append([p["side"], u.id])
+            st.ff.lost.append([p.side, u.id])
     st.done.add(f"evacuate:{u.id}")
 
 
-@on("tvp_awarded")
+@on(TvpAwarded)
 def _tvp(st, p):
     for side in SIDES:
-        st.ff.tvp[side] = p["tvp"][side]
-        st.ff.tvp_total[side] = p["total"][side]
-        st.sides[side].tvp_total = p["total"][side]
+        st.ff.tvp[side] = p.tvp[side]
+        st.ff.tvp_total[side] = p.total[side]
+        st.sides[side].tvp_total = p.total[side]
 
 
-@on("disease_rolled")
+@on(DiseaseRolled)
 def _disease(st, p):
-    st.done.add(f"disease:{p['side']}")
+    st.done.add(f"disease:{p.side}")
     if revision.of(st).disease_replacements:  # 3.41: the squads struck, in HS equivalents, owed at 3.41
-        st.done.add(f"disease-owed:{p['side']}:{2 * p['roll']['outcome']}")
+        st.done.add(f"disease-owed:{p.side}:{2 * p.roll['outcome']}")
 
 
-@on("disease_replaced")
+@on(DiseaseReplaced)
 def _disease_replaced(st, p):
-    side, c = p["side"], p["change"]
-    u = st.unit(c["unit"], side)
+    side, c = p.side, p.change
+    u = st.unit(c.unit, side)
     owed = next(k for k in st.done if k.startswith(f"disease-owed:{side}:"))
     st.done.discard(owed)
     left = int(owed.rsplit(":", 1)[1]) - (2 if u.kind == Kind.SQUAD else 1)
@@ -769,79 +785,79 @@ def _disease_replaced(st, p):
     _unit_change(st, c, False)
 
 
-@on("promotion_rolled")
+@on(PromotionRolled)
 def _promotion(st, p):
-    st.done.add(f"promote:{p['side']}")
-    st.promotions[p["side"]] = p["roll"]["outcome"]
+    st.done.add(f"promote:{p.side}")
+    st.promotions[p.side] = p.roll.outcome
 
 
-@on("unit_hardened")
+@on(UnitHardened)
 def _hardened(st, p):
-    u = st.unit(p["unit"], p["side"])
+    u = st.unit(p.unit, p.side)
     u.hardened += 1
-    st.hardened_now[p["side"]].append(u.id)
+    st.hardened_now[p.side].append(u.id)
     if revision.of(st).hardening_by_table:  # the counter changes (ruling R34); 3.43 uses the Hero up
-        if p.get("to"):
-            u.name = p["to"]
-        if p.get("fanatic"):
+        if p.to:
+            u.name = p.to
+        if p.fanatic:
             u.fanatic = True
-        if p.get("hero"):
-            st.unit(p["hero"], p["side"]).hero = False
+        if p.hero:
+            st.unit(p.hero, p.side).hero = False
 
 
-@on("leaders_rolled")
+@on(LeadersRolled)
 def _leaders(st, p):
-    st.done.add(f"leaders:{p['side']}")
-    st.may_generate[p["side"]] = p["may_generate"]
-    st.leader_result[p["side"]] = p["roll"]["outcome"]
+    st.done.add(f"leaders:{p.side}")
+    st.may_generate[p.side] = p.may_generate
+    st.leader_result[p.side] = p.roll.outcome
 
 
-@on("repair_rolled")
+@on(RepairRolled)
 def _repair(st, p):
-    if p["roll"]["outcome"] == "failed" and p["kind"] in ("malfunction", "low_ammo") \
+    if p.roll.outcome == "failed" and p.kind in ("malfunction", "low_ammo") \
             and revision.of(st).repair_rules:
-        st.done.add(f"repair:{p['side']}:{p['item']}")  # 3.46: still malfunctioned, tried again next RePh
+        st.done.add(f"repair:{p.side}:{p.item}")  # 3.46: still malfunctioned, tried again next RePh
         return
-    st.repairs_owed.pop((p["side"], p["item"]), None)
+    st.repairs_owed.pop((p.side, p.item), None)
 
 
-@on("recall_rolled")
+@on(RecallRolled)
 def _recall(st, p):
-    u = st.unit(p["unit"], p["side"])
+    u = st.unit(p.unit, p.side)
     u.recalled = False
-    if p["roll"]["outcome"] == "returned":
+    if p.roll.outcome == "returned":
         u.status = "available"
     else:
         u.status, u.eliminated_in = "eliminated", st.firefight  # no CVP (3.461)
 
 
-@on("elr_rolled")
+@on(ElrRolled)
 def _elr(st, p):
-    side = p["side"]
+    side = p.side
     s = st.sides[side]
-    if p["before"] == 5 and p["after"] < 5:
+    if p.before == 5 and p.after < 5:
         s.five_lost = True
-    s.elr = p["after"]
-    st.ff.elr[side] = p["after"]
+    s.elr = p.after
+    st.ff.elr[side] = p.after
     st.done.add(f"elr:{side}")
 
 
-@on("san_adjusted")
+@on(SanAdjusted)
 def _san(st, p):
-    st.sides[p["side"]].san = p["after"]
-    st.ff.san[p["side"]] = p["after"]
+    st.sides[p.side].san = p.after
+    st.ff.san[p.side] = p.after
 
 
-@on("clearance_rolled")
+@on(ClearanceRolled)
 def _clear(st, p):
-    hx, item = p["hex"], p["item"]
+    hx, item = p.hex, p.item
     st.cleared.add(f"{hx}:{item}")
     terrain_changed()
     items = st.terrain.get(hx, [])
     kinds = [it.split(":")[0] for it in items]
-    if p.get("casualty_reduction") and revision.of(st).clearance_casualty_reduction:
-        st.done.add(f"cr-owed:{p['side']}:{hx}")  # 3.52 dagger: owed before 3.52 is left (plcg casualties)
-    if p["roll"]["outcome"] == "eliminated":
+    if p.casualty_reduction and revision.of(st).clearance_casualty_reduction:
+        st.done.add(f"cr-owed:{p.side}:{hx}")  # 3.52 dagger: owed before 3.52 is left (plcg casualties)
+    if p.roll.outcome == "eliminated":
         if item == "rubble" and not revision.of(st).clearance_rules:
             items.append("trailbreak")  # revision 1 read B24.71: a Trailbreak across the hex; the rubble stayed
             return  # (revision 2, ruling R38: PL's 3.52 table eliminates the rubble, below)
@@ -857,57 +873,57 @@ def _clear(st, p):
 
 # ---- play by email (cg/pbem.py) ----
 
-@on("head_signed")
+@on(HeadSigned)
 def _head_signed(st, p):
-    st.pbem["signed"][p["side"]] = [p["seq"], p["hash"]]
+    st.pbem["signed"][p.side] = [p.seq, p.hash]
     if st.pbem["requests"]:
         if revision.of(st).two_party_order:  # ruling R67: signed over an answer it has not revealed: withheld
             for r in st.pbem["requests"].values():
-                if r["side"] == p["side"] and r["answer"] is not None:
+                if r["side"] == p.side and r["answer"] is not None:
                     r["withheld"] = True
 
 
-@on("dice_committed")
+@on(DiceCommitted)
 def _dice_committed(st, p):
-    st.pbem["requests"][p["commit"]] = {"side": p["side"], "command": p["command"], "nonce": p["nonce"],
+    st.pbem["requests"][p.commit] = {"side": p.side, "command": p.command, "nonce": p.nonce,
                                         "answer": None}
 
 
-@on("dice_answered")
+@on(DiceAnswered)
 def _dice_answered(st, p):
-    st.pbem["requests"][p["request"]]["answer"] = p["value"]
+    st.pbem["requests"][p.request]["answer"] = p.value
 
 
-@on("dice_revealed")
+@on(DiceRevealed)
 def _dice_revealed(st, p):
-    del st.pbem["requests"][p["request"]]
+    del st.pbem["requests"][p.request]
 
 
-@on("sealed")
+@on(Sealed)
 def _sealed(st, p):
     from cg.seal import apply_sealed  # lazy: only a campaign played by email seals
 
     apply_sealed(st, p, HANDLERS)
 
 
-@on("seals_revealed")
+@on(SealsRevealed)
 def _seals_revealed(st, p):
     from cg.seal import apply_revealed
 
     apply_revealed(st, p)
 
 
-@on("fact_proposed")
+@on(FactProposed)
 def _fact_proposed(st, p):
     # ruling R71: a step left provisionally has its own slot: it waits for nothing
-    st.pbem["provisional" if "provisional" in p["command"] else "proposal"] = {"side": p["side"], "command": p["command"]}
+    setattr(st.pbem, "provisional" if "provisional" in p.command else "proposal", {"side": p.side, "command": p.command})
 
 
-@on("fact_confirmed")
+@on(FactConfirmed)
 def _fact_confirmed(st, p):
-    st.pbem["provisional" if "provisional" in p["command"] else "proposal"] = None
+    setattr(st.pbem, "provisional" if "provisional" in p.command else "proposal", None)
 
 
-@on("fact_rejected")
+@on(FactRejected)
 def _fact_rejected(st, p):
-    st.pbem["provisional" if "provisional" in p["command"] else "proposal"] = None
+    setattr(st.pbem, "provisional" if "provisional" in p.command else "proposal", None)

@@ -27,6 +27,7 @@ import hmac
 import secrets
 
 from cg import seal
+from cg.state import Pbem
 from events.errors import BadInput, Refused
 
 SIDES = ("axis", "allied")
@@ -151,11 +152,11 @@ def settings(axis_key: str | None, allied_key: str | None, policy: str | None, s
     return {"keys": keys, "dice_policy": policy or "two-party", "sealed": sealed}
 
 
-def state_of(started: dict | None) -> dict | None:
+def state_of(started: dict | None) -> Pbem | None:
     """The state's `pbem` part for a campaign_started `pbem` payload."""
     if not started:
         return None
-    return {"keys": dict(started["keys"]), "dice_policy": started.get("dice_policy", "any"),
+    return Pbem.of_data({"keys": dict(started["keys"]), "dice_policy": started.get("dice_policy", "any"),
             "signed": {s: None for s in SIDES},  # each side's last signed head [seq, hash]
             "proposal": None,  # a shared fact proposed by one side: {"side", "command"} (ruling R45)
             "requests": {},  # commit -> {"side", "command", "answer"}: two-party dice not yet revealed
@@ -163,7 +164,7 @@ def state_of(started: dict | None) -> dict | None:
             # ("FF:POINT:SIDE", "end:SIDE"); sides whose CP this view does not know
             "sealing": bool(started.get("sealed")), "seals": {}, "points": [],
             "cp_sealed": {s: False for s in SIDES}, "leaders_made": {s: 0 for s in SIDES},
-            "revealed_n": {s: 0 for s in SIDES}}  # how many seals each side has revealed (they leave `seals`)
+            "revealed_n": {s: 0 for s in SIDES}})  # how many seals each side has revealed (they leave `seals`)
 
 
 def two_party(st) -> bool:
