@@ -367,7 +367,7 @@ def _oba(st, p):
     pur.oba_owed = False
     if revision.of(st).attack_oba_this_reph and not st.sides[p.side].attack:
         # ruling R14: read again with the -1 should the side buy the Attack Option in this 2.3
-        st.done.add(f"oba-roll:{p.side}:{p.roll['final']}:{p.purchase}")
+        st.done.add(f"oba-roll:{p.side}:{p.roll.final}:{p.purchase}")
 
 
 @on(LeaderRolled)
@@ -770,7 +770,7 @@ def _tvp(st, p):
 def _disease(st, p):
     st.done.add(f"disease:{p.side}")
     if revision.of(st).disease_replacements:  # 3.41: the squads struck, in HS equivalents, owed at 3.41
-        st.done.add(f"disease-owed:{p.side}:{2 * p.roll['outcome']}")
+        st.done.add(f"disease-owed:{p.side}:{2 * p.roll.outcome}")
 
 
 @on(DiseaseReplaced)
