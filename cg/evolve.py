@@ -29,6 +29,7 @@ from cg.rules import winner_by_cvp
 from cg.state import (SIDES, CampaignState, FirefightRecord, Purchase, Unit, expand_units, loss_cvp,
                       terrain_changed, unit_kind)
 from cg.units import IN_PLAY, Kind, Status
+from cg.state import Done
 
 # type name -> fold(state, stored payload dict): the handler of the type's event class, given the
 # instance built from the payload in the same call (events/stored.folder). Replay, a command's own
@@ -238,24 +239,24 @@ def _step_left(st, p):
         for side in SIDES:
             s = st.sides[side]
             s.attack, s.patrols, s.platoons = False, 0, 0
-        st.cleared.clear()
-        st.ap_failed.clear()
-        st.patrols_done = {"axis": set(), "allied": set()}
-        st.patrols_to_return = {"axis": set(), "allied": set()}
-        st.patrol_units = {}
+        st.reph.cleared.clear()
+        st.reph.ap_failed.clear()
+        st.reph.patrols_done = {"axis": set(), "allied": set()}
+        st.reph.patrols_to_return = {"axis": set(), "allied": set()}
+        st.reph.patrol_units = {}
         if not (played and revision.of(st).one_redeployment):
             for u in st.units.values():
                 u.redeployed = False
-        st.hardened_now = {"axis": [], "allied": []}
-        st.promotions = {"axis": 0, "allied": 0}
-        st.leader_result = {"axis": 0, "allied": 0}
-        st.generated = {"axis": 0, "allied": 0}
-        st.may_generate = {"axis": 0, "allied": 0}
+        st.reph.hardened_now = {"axis": [], "allied": []}
+        st.reph.promotions = {"axis": 0, "allied": 0}
+        st.reph.leader_result = {"axis": 0, "allied": 0}
+        st.reph.generated = {"axis": 0, "allied": 0}
+        st.reph.may_generate = {"axis": 0, "allied": 0}
     if to == "2.3":
         for side in SIDES:
             st.sides[side].platoons = 0
     st.step = to
-    st.done = set()
+    st.reph.done = set()
 
 
 @on(Conceded)
@@ -281,13 +282,13 @@ def _cp(st, p):
     st.sides[side].cp = total
     st.ff.cp_gained[side] = p.gained
     st.ff.cp_left[side] = total
-    st.done.add(f"cp:{side}")
+    st.reph.done.add(Done("cp", side))
 
 
 @on(WeatherSet)
 def _weather(st, p):
     st.ff.weather = p.text
-    st.done.add("weather")
+    st.reph.done.add(Done("weather"))
 
 
 def _spend(st, side, cost, left):
@@ -337,8 +338,8 @@ def _rg_bought(st, p):
 
 def _leader_made(st, side: str) -> None:
     st.leaders_made += 1
-    if st.pbem is not None and st.pbem.get("sealing"):  # ruling R47: numbered per side (sealed apart)
-        st.pbem["leaders_made"][side] += 1
+    if st.pbem is not None and st.pbem.sealing:  # ruling R47: numbered per side (sealed apart)
+        st.pbem.leaders_made[side] += 1
 
 
 @on(PatrolsBought)
@@ -352,12 +353,12 @@ def _attack(st, p):
     _spend(st, p.side, p.cost, getattr(p, "cp_left", None))
     st.sides[p.side].attack = True
     st.ff.attack[p.side] = True
-    for key in [k for k in st.done if k.startswith(f"oba-roll:{p.side}:")]:
+    for key in [k for k in st.reph.done if k.what == "oba-roll" and k.side == p.side]:
         # ruling R14 (rules revision 3): the -1 of 2.351 goes with the Attack Option bought in this 2.3, not
         # with the order of the commands: an OBA DR made before it is read again, its final DR less 1
-        _, side, final, pid = key.split(":", 3)
+        side, (final, pid) = key.side, key.of
         st.purchase(pid, side).oba = tables.oba_strength(int(final) - 1).result
-        st.done.discard(key)
+        st.reph.done.discard(key)
 
 
 @on(ObaRolled)
@@ -367,7 +368,7 @@ def _oba(st, p):
     pur.oba_owed = False
     if revision.of(st).attack_oba_this_reph and not st.sides[p.side].attack:
         # ruling R14: read again with the -1 should the side buy the Attack Option in this 2.3
-        st.done.add(f"oba-roll:{p.side}:{p.roll.final}:{p.purchase}")
+        st.reph.done.add(Done("oba-roll", p.side, (p.roll.final, p.purchase)))
 
 
 @on(LeaderRolled)
@@ -378,7 +379,7 @@ def _leader(st, p):
         pur.leader_owed -= 1
     else:
         pur = None
-        st.generated[side] += 1
+        st.reph.generated[side] += 1
     u = p.unit
     if u:
         hx = p.hex  # 3.45: placed with an MMC on map; else it enters as a reinforcement
@@ -434,7 +435,7 @@ def _determined(st, p):
     ff = st.ff
     ff.type, ff.attacker = p.type, p.attacker
     ff.setup_first, ff.move_first = p.setup_first, p.move_first
-    st.done.add("determine")
+    st.reph.done.add(Done("determine"))
     if p.type == "idle":  # 2.41: patrols and Air Support bought for it are lost (ruling R11)
         for side in SIDES:
             st.sides[side].patrols = 0
@@ -454,7 +455,7 @@ def _moves_first(st, p):
 @on(NightSet)
 def _night(st, p):
     st.ff.night = p.text
-    st.done.add("night")
+    st.reph.done.add(Done("night"))
 
 
 @on(RedeploymentOption)
@@ -467,7 +468,7 @@ def _redeployed(st, p):
     u = st.units[f"{p.side}:{p.unit}"]  # a unit in play (decide checked it): never in the settled part
     u.redeployed = True
     if st.step == "2.5" and revision.of(st).option_a_order:
-        st.done.add(f"redeploy-2.5:{p.side}")  # 2.5 Option A: the Defender goes first
+        st.reph.done.add(Done("redeploy-2.5", p.side))  # 2.5 Option A: the Defender goes first
     r = p.result
     if p.situation != "friendly_mlr" and revision.of(st).redeployment_results:
         u.hip = False  # 3.212-3.217: outside a friendly MLR HIP is lost, and concealment but in 3.215
@@ -496,9 +497,9 @@ def _setup(st, p):
     # half of a long log: kept to the few operations it needs (a reserve unit stays In Reserve)
     u = st.units[f"{p.side}:{p.unit}"]  # a unit in play (decide checked it): never in the settled part
     if revision.of(st).setup_order:
-        st.done.add(f"setup:{p.side}")  # 2.6: the side that sets up first goes before the other
+        st.reph.done.add(Done("setup", p.side))  # 2.6: the side that sets up first goes before the other
     if revision.of(st).option_a_in_place:
-        st.done.add(f"set:{p.side}:{u.id}")  # set up this 2.6: no longer a unit left in place (3.34)
+        st.reph.done.add(Done("set", p.side, u.id))  # set up this 2.6: no longer a unit left in place (3.34)
     u.hex = p.hex
     u.hip = p.hip
     if u.status == Status.AVAILABLE:
@@ -511,18 +512,18 @@ def _setup(st, p):
 @on(PatrolResolved)
 def _patrol(st, p):
     side = p.side
-    st.patrols_done[side].add(p.patrol)
+    st.reph.patrols_done[side].add(p.patrol)
     if p.returns:
-        st.patrols_to_return[side].add(p.patrol)
+        st.reph.patrols_to_return[side].add(p.patrol)
     if p.losses is not None and revision.of(st).patrol_rules:
-        st.patrol_units[f"{side}:{p.patrol}"] = {"team": [p.leader, *p.units], "kind": p.kind,
+        st.reph.patrol_units[(side, p.patrol)] = {"team": [p.leader, *p.units], "kind": p.kind,
                                                      "hex": p.mission_hex}
     _patrol_losses(st, p)
 
 
 @on(PatrolReturned)
 def _patrol_ret(st, p):
-    st.patrols_to_return[p.side].discard(p.patrol)
+    st.reph.patrols_to_return[p.side].discard(p.patrol)
     _patrol_losses(st, p)
 
 
@@ -544,7 +545,7 @@ def _patrol_losses(st, p) -> None:
 
 @on(PatrolGivenUp)
 def _patrol_up(st, p):
-    st.patrols_done[p.side].add(p.patrol)
+    st.reph.patrols_done[p.side].add(p.patrol)
 
 
 @on(FirefightEnded)
@@ -588,7 +589,7 @@ def _ended(st, p):
         u.exited, u.hex = True, None  # CG8: off a friendly edge, back in its MLR for the next firefight
     for r in p.repairs:
         side, item = r.hex.split(":", 1)
-        st.repairs_owed[(side, item)] = r.item
+        st.reph.repairs_owed[(side, item)] = r.item
     if revision.of(st).oba_air_expended:
         _expend(st, p)
     if revision.of(st).reserve_ends:  # 2.33: In Reserve for its own firefight only
@@ -599,7 +600,7 @@ def _ended(st, p):
         if pur.firefight < st.firefight:
             break
         pur.revealed = True  # purchases are revealed once the firefight was played
-    st.done.add("end")
+    st.reph.done.add(Done("end"))
 
 
 def _unit_change(st, c: UnitChange, reduced: bool) -> None:
@@ -676,7 +677,7 @@ def _casualty_reduced(st, p):
     c = p.change
     _reph_loss(st, st.unit(c.unit, c.side), c.to if c.to == "eliminated" else "reduced")
     _unit_change(st, c, True)
-    st.done.discard(f"cr-owed:{p.side}:{p.hex}")
+    st.reph.done.discard(Done("cr-owed", p.side, p.hex))
 
 
 @on(HalfSquadsRecombined)
@@ -705,7 +706,7 @@ def _encircled(st, p):
     # removed it, and the logs it wrote fold as they did
     u.encircled = p.roll.outcome != "eliminated" and revision.of(st).encircled_kept
     if u.encircled:
-        st.done.add(f"encircled:{u.side}:{u.id}")  # tested this RePh: owes no second 1TC
+        st.reph.done.add(Done("encircled", u.side, u.id))  # tested this RePh: owes no second 1TC
 
 
 @on(ShockResolved)
@@ -731,7 +732,7 @@ def _stranded(st, p):  # ruling R48: eliminated (a vehicle: its wreck leaves the
         u = st.unit(su.unit, su.side)
         u.status, u.eliminated_in = "eliminated", st.firefight
         st.ff.lost.append([su.side, su.unit])
-        st.repairs_owed.pop((su.side, su.unit), None)
+        st.reph.repairs_owed.pop((su.side, su.unit), None)
 
 
 @on(TerrainChanged)
@@ -755,7 +756,7 @@ def _evac(st, p):
         if revision.of(st).leaders_lost_evacuated:  # 3.45 counts it among the leaders lost
             u.eliminated_in = st.firefight
             st.ff.lost.append([p.side, u.id])
-    st.done.add(f"evacuate:{u.id}")
+    st.reph.done.add(Done("evacuate", None, u.id))
 
 
 @on(TvpAwarded)
@@ -768,34 +769,34 @@ def _tvp(st, p):
 
 @on(DiseaseRolled)
 def _disease(st, p):
-    st.done.add(f"disease:{p.side}")
+    st.reph.done.add(Done("disease", p.side))
     if revision.of(st).disease_replacements:  # 3.41: the squads struck, in HS equivalents, owed at 3.41
-        st.done.add(f"disease-owed:{p.side}:{2 * p.roll.outcome}")
+        st.reph.done.add(Done("disease-owed", p.side, 2 * p.roll.outcome))
 
 
 @on(DiseaseReplaced)
 def _disease_replaced(st, p):
     side, c = p.side, p.change
     u = st.unit(c.unit, side)
-    owed = next(k for k in st.done if k.startswith(f"disease-owed:{side}:"))
-    st.done.discard(owed)
-    left = int(owed.rsplit(":", 1)[1]) - (2 if u.kind == Kind.SQUAD else 1)
-    st.done.add(f"disease-owed:{side}:{max(0, left)}")
-    st.done.add(f"disease-replaced:{side}:{u.id}")
+    owed = next(k for k in st.reph.done if k.what == "disease-owed" and k.side == side)
+    st.reph.done.discard(owed)
+    left = owed.of - (2 if u.kind == Kind.SQUAD else 1)
+    st.reph.done.add(Done("disease-owed", side, max(0, left)))
+    st.reph.done.add(Done("disease-replaced", side, u.id))
     _unit_change(st, c, False)
 
 
 @on(PromotionRolled)
 def _promotion(st, p):
-    st.done.add(f"promote:{p.side}")
-    st.promotions[p.side] = p.roll.outcome
+    st.reph.done.add(Done("promote", p.side))
+    st.reph.promotions[p.side] = p.roll.outcome
 
 
 @on(UnitHardened)
 def _hardened(st, p):
     u = st.unit(p.unit, p.side)
     u.hardened += 1
-    st.hardened_now[p.side].append(u.id)
+    st.reph.hardened_now[p.side].append(u.id)
     if revision.of(st).hardening_by_table:  # the counter changes (ruling R34); 3.43 uses the Hero up
         if p.to:
             u.name = p.to
@@ -807,18 +808,18 @@ def _hardened(st, p):
 
 @on(LeadersRolled)
 def _leaders(st, p):
-    st.done.add(f"leaders:{p.side}")
-    st.may_generate[p.side] = p.may_generate
-    st.leader_result[p.side] = p.roll.outcome
+    st.reph.done.add(Done("leaders", p.side))
+    st.reph.may_generate[p.side] = p.may_generate
+    st.reph.leader_result[p.side] = p.roll.outcome
 
 
 @on(RepairRolled)
 def _repair(st, p):
     if p.roll.outcome == "failed" and p.kind in ("malfunction", "low_ammo") \
             and revision.of(st).repair_rules:
-        st.done.add(f"repair:{p.side}:{p.item}")  # 3.46: still malfunctioned, tried again next RePh
+        st.reph.done.add(Done("repair", p.side, p.item))  # 3.46: still malfunctioned, tried again next RePh
         return
-    st.repairs_owed.pop((p.side, p.item), None)
+    st.reph.repairs_owed.pop((p.side, p.item), None)
 
 
 @on(RecallRolled)
@@ -839,7 +840,7 @@ def _elr(st, p):
         s.five_lost = True
     s.elr = p.after
     st.ff.elr[side] = p.after
-    st.done.add(f"elr:{side}")
+    st.reph.done.add(Done("elr", side))
 
 
 @on(SanAdjusted)
@@ -851,12 +852,12 @@ def _san(st, p):
 @on(ClearanceRolled)
 def _clear(st, p):
     hx, item = p.hex, p.item
-    st.cleared.add(f"{hx}:{item}")
+    st.reph.cleared.add((hx, item))
     terrain_changed()
     items = st.terrain.get(hx, [])
     kinds = [it.split(":")[0] for it in items]
     if p.casualty_reduction and revision.of(st).clearance_casualty_reduction:
-        st.done.add(f"cr-owed:{p.side}:{hx}")  # 3.52 dagger: owed before 3.52 is left (plcg casualties)
+        st.reph.done.add(Done("cr-owed", p.side, hx))  # 3.52 dagger: owed before 3.52 is left (plcg casualties)
     if p.roll.outcome == "eliminated":
         if item == "rubble" and not revision.of(st).clearance_rules:
             items.append("trailbreak")  # revision 1 read B24.71: a Trailbreak across the hex; the rubble stayed
@@ -868,35 +869,35 @@ def _clear(st, p):
         if not items:
             st.terrain.pop(hx, None)
     elif item == "mines" and any(k in ("mines", "ap_mine", "known_minefield") for k in kinds):
-        st.ap_failed.add(hx)  # 3.52: a failed A-P mine attempt stops the Location (ruling R23)
+        st.reph.ap_failed.add(hx)  # 3.52: a failed A-P mine attempt stops the Location (ruling R23)
 
 
 # ---- play by email (cg/pbem.py) ----
 
 @on(HeadSigned)
 def _head_signed(st, p):
-    st.pbem["signed"][p.side] = [p.seq, p.hash]
-    if st.pbem["requests"]:
+    st.pbem.signed[p.side] = [p.seq, p.hash]
+    if st.pbem.requests:
         if revision.of(st).two_party_order:  # ruling R67: signed over an answer it has not revealed: withheld
-            for r in st.pbem["requests"].values():
+            for r in st.pbem.requests.values():
                 if r["side"] == p.side and r["answer"] is not None:
                     r["withheld"] = True
 
 
 @on(DiceCommitted)
 def _dice_committed(st, p):
-    st.pbem["requests"][p.commit] = {"side": p.side, "command": p.command, "nonce": p.nonce,
+    st.pbem.requests[p.commit] = {"side": p.side, "command": p.command, "nonce": p.nonce,
                                         "answer": None}
 
 
 @on(DiceAnswered)
 def _dice_answered(st, p):
-    st.pbem["requests"][p.request]["answer"] = p.value
+    st.pbem.requests[p.request]["answer"] = p.value
 
 
 @on(DiceRevealed)
 def _dice_revealed(st, p):
-    del st.pbem["requests"][p.request]
+    del st.pbem.requests[p.request]
 
 
 @on(Sealed)

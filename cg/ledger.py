@@ -122,7 +122,7 @@ class Ledger:
         the snapshot, the settled units are loaded only when something asks for them (`unit`,
         `load_all`): commands and status. Sealed secrets (ruling R47) are open as this view opens them."""
         st = self._state(at, use_snapshot, lazy)
-        if st.pbem is not None and st.pbem.get("seals") and not self._view_ok(st):
+        if st.pbem is not None and st.pbem.seals and not self._view_ok(st):
             st = self._state(at, False, lazy)  # folded for another view, or a reveal came since
         return st
 
@@ -136,10 +136,10 @@ class Ledger:
 
     def _view_ok(self, st) -> bool:
         op = self.opener()
-        if st.pbem.get("stale"):
+        if st.pbem.stale:
             return False
-        keys = st.pbem["keys"]
-        return all(r["opened"] == op.can_open(c, r, keys) for c, r in st.pbem["seals"].items())
+        keys = st.pbem.keys
+        return all(r["opened"] == op.can_open(c, r, keys) for c, r in st.pbem.seals.items())
 
     def _state(self, at, use_snapshot, lazy):
         if at is not None:  # --at SEQ: a seq of the log, not a guess past either end of it
@@ -161,7 +161,7 @@ class Ledger:
                                     st.load_all()
                             except snapshot.SnapshotDamaged:
                                 st = None  # its settled part was edited: fold the log (and rebuild it)
-                        if st is not None and st.pbem is not None and st.pbem.get("seals") and not self._view_ok(st):
+                        if st is not None and st.pbem is not None and st.pbem.seals and not self._view_ok(st):
                             st = None  # sealed secrets opened for another view, or revealed since (R47)
                         if st is not None:
                             st = fold(tail, st, reverted)
@@ -230,7 +230,7 @@ class Ledger:
         if st.pbem is not None:
             given, cmd = cmd, _by_key(st, cmd, key)
             if cmd.get("name") in ("next", "confirm") and seal.owes_attack_seal(st, cmd["by"]):
-                prop = st.pbem.get("proposal")
+                prop = st.pbem.proposal
                 if cmd["name"] == "next" or (prop and prop["command"].get("name") == "next"):
                     # 2.3 left: this side's sealed "no" Attack Option first, unless it sealed a yes (issue 25 item 10)
                     made = self.run({"name": "attack", "side": cmd["by"], "none": True}, key)
@@ -269,7 +269,7 @@ class Ledger:
                 evolve(st, n.type, n.payload, head_seq + 1 + i, head_seq + 1)
             tail = getattr(st, "_tail", None)
             refresh = tail is None or tail + len(new) >= SNAPSHOT_EVERY
-            if st.pbem is not None and st.pbem.get("stale"):  # a reveal of a seal this view had not opened
+            if st.pbem is not None and st.pbem.stale:  # a reveal of a seal this view had not opened
                 st = self._refold(head_seq, new)
                 refresh = True
         # a state with the player's own seals open is his alone: never stored (issue 25 item 13)
@@ -343,8 +343,8 @@ class Ledger:
             point = seal.owed(st, by)
             if point is not None:  # ruling R47: what the rules reveal here of its sealed secrets
                 op = self.opener()
-                cs = seal.due(st, by, point, lambda c: op(c, st.pbem["seals"][c]))
-                openings = [{"commitment": c, "opening": op(c, st.pbem["seals"][c])} for c in cs]
+                cs = seal.due(st, by, point, lambda c: op(c, st.pbem.seals[c]))
+                openings = [{"commitment": c, "opening": op(c, st.pbem.seals[c])} for c in cs]
                 if any(o["opening"] is None for o in openings):
                     raise Refused(f"{by}'s key does not open its own seals: not the key that sealed them", "pbem",
                                   st.step)
@@ -363,7 +363,7 @@ class Ledger:
         """The seq the other side's copy is known to hold (issue 26): the row of its last signature
         (a side signs the head of its own copy, and its signature is the next row); 0 before any."""
         st, by = self._player(key)
-        h = st.pbem["signed"]["allied" if by == "axis" else "axis"]
+        h = st.pbem.signed["allied" if by == "axis" else "axis"]
         return 0 if h is None else min(h[0] + 1, self.store.head()[0])
 
     def claim(self, key) -> list:

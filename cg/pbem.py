@@ -126,7 +126,7 @@ def side_of_key(pbem: dict, sk) -> str | None:
     """Which side of the campaign the private key is (None: neither)."""
     pub = public_line(sk)
     for side in SIDES:
-        if pbem["keys"].get(side) == pub:
+        if pbem.keys.get(side) == pub:
             return side
     return None
 
@@ -168,7 +168,7 @@ def state_of(started: dict | None) -> Pbem | None:
 
 
 def two_party(st) -> bool:
-    return st.pbem is not None and st.pbem["dice_policy"] == "two-party"
+    return st.pbem is not None and st.pbem.dice_policy == "two-party"
 
 
 # ---- who may act ---------------------------------------------------------------------------------
@@ -195,7 +195,7 @@ def undo_shared(st, reverted_seqs) -> bool:
     events, or the undoing side's that it has received): the other side has seen it."""
     if st.pbem is None:
         return False
-    seen = max((h[0] for h in st.pbem["signed"].values() if h), default=0)
+    seen = max((h[0] for h in st.pbem.signed.values() if h), default=0)
     return min(reverted_seqs) <= seen
 
 
@@ -216,11 +216,11 @@ def authorize(st, cmd: dict) -> None:
     if side is not None and side != by and (side := str(side).lower()) in SIDES and side != by:
         raise Refused(f"{by}'s key cannot act for {side}: each side's purchases, units and rolls are"
                       " its own", "pbem", st.step)
-    if pb["requests"] and name not in OWN:
-        owed = [c for c, r in pb["requests"].items() if r["side"] == by and r["answer"] is not None]
+    if pb.requests and name not in OWN:
+        owed = [c for c, r in pb.requests.items() if r["side"] == by and r["answer"] is not None]
         if owed:
             raise Refused(f"{by} owes the reveal of two-party dice first (plcg reveal)", "pbem", st.step)
-    prop = pb.get("proposal")  # (its reveal owed is said first: ruling R71 lets a side propose before it reveals)
+    prop = pb.proposal  # (its reveal owed is said first: ruling R71 lets a side propose before it reveals)
     if name in ("confirm", "reject"):
         if prop is None and provisional(st) is None:
             raise Refused(f"{name}: no proposal awaits an answer", "pbem", st.step)
@@ -265,7 +265,7 @@ def rolling_types() -> frozenset:
 
 def provisional(st) -> dict | None:
     """The step left provisionally and not yet answered (ruling R71): {"side", "command"}, or None."""
-    return st.pbem.get("provisional") if st.pbem is not None else None
+    return st.pbem.provisional if st.pbem is not None else None
 
 
 def leaves_provisionally(st, cmd: dict) -> bool:
@@ -292,7 +292,7 @@ def rolled_after(st, seen, reverted, since: int) -> list[str]:
     its reveal is the row that closes it): the proposer's sealed purchases do not bar the rejection."""
     closed = {}
     if two_party(st):
-        closed = {r["seq"]: r for r in st.pbem["seals"].values() if not r.get("closes")}
+        closed = {r["seq"]: r for r in st.pbem.seals.values() if not r.get("closes")}
     kinds = rolling_types()
     return sorted({t for s, _, t, *_ in seen
                    if s > since and s not in reverted and t in kinds and not (t == "sealed" and s in closed)})
@@ -328,7 +328,7 @@ def check_order(st, by: str, commit: str) -> None:
     still open decides, a later one cannot be revealed before it (no choosing among outcomes)."""
     from cg import revision
 
-    first = next((c for c, r in st.pbem["requests"].items() if r["side"] == by), None)
+    first = next((c for c, r in st.pbem.requests.items() if r["side"] == by), None)
     if first is not None and first != commit and revision.of(st).two_party_order:
         raise Refused(f"{by} reveals two-party dice {commit[:8]} before {first[:8]}, committed earlier:"
                       " reveals go in the order committed (ruling R67)", "pbem", st.step)
@@ -337,7 +337,7 @@ def check_order(st, by: str, commit: str) -> None:
 def claimable(st, by: str) -> list[tuple[str, dict]]:
     """Ruling R67: the other side's two-party dice that `by` answered and the committer withheld (it
     signed a head after the answer without revealing): `by` may claim them."""
-    return [(c, r) for c, r in st.pbem["requests"].items()
+    return [(c, r) for c, r in st.pbem.requests.items()
             if r["side"] != by and r["answer"] is not None and r.get("withheld")]
 
 
@@ -345,15 +345,15 @@ def open_requests(st, side: str | None = None, answered: bool | None = None) -> 
     pb = st.pbem
     if pb is None:
         return []
-    return [(c, r) for c, r in pb["requests"].items()
+    return [(c, r) for c, r in pb.requests.items()
             if (side is None or r["side"] == side) and (answered is None or (r["answer"] is not None) == answered)]
 
 
 def committed(st, items: list[dict]) -> list[dict]:
     """`pending`'s items less the rolls already committed to (one item per open commitment)."""
-    if st.pbem is None or not st.pbem["requests"]:
+    if st.pbem is None or not st.pbem.requests:
         return items
-    left = [r["command"] for r in st.pbem["requests"].values()]
+    left = [r["command"] for r in st.pbem.requests.values()]
     out = []
     for item in items:
         args = item.get("args")
@@ -369,7 +369,7 @@ def pending_items(st) -> list[dict]:
     """What play by email owes (cg/steps.pending lists it): an answer to a proposal, an answer to
     two-party dice, a reveal."""
     out = []
-    prop = st.pbem.get("proposal") if st.pbem else None
+    prop = st.pbem.proposal if st.pbem else None
     if prop is not None:
         other = "allied" if prop["side"] == "axis" else "axis"
         out.append({"command": "plcg confirm", "rule": "pbem", "runnable": False,

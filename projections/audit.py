@@ -120,7 +120,7 @@ def _snapshot_against_replay(ledger, findings) -> None:
             stored.load_all()
         except snapshot.SnapshotDamaged:
             return
-        if stored.pbem is not None and stored.pbem.get("seals") and not ledger._view_ok(stored):
+        if stored.pbem is not None and stored.pbem.seals and not ledger._view_ok(stored):
             return
         replayed = ledger.state(at=seq, use_snapshot=False)
         a, b = snapshot.state_data(stored), snapshot.state_data(replayed)
@@ -534,7 +534,7 @@ def _audit_rows(store, reader, dice, trust_index: bool = True, view=None) -> dic
                                   " plcg bug to report; no command from here on can be decided again")
     if st is not None and st.ended and seal.sealing(st):  # ruling R47: the final audit checks everything
         for side in ("axis", "allied"):
-            left = [c for c, r in st.pbem["seals"].items() if r["side"] == side]
+            left = [c for c, r in st.pbem.seals.items() if r["side"] == side]
             if left:
                 find(st.seq, "reveal", f"{side} has not revealed {len(left)} sealed secret(s) since the CG ended:"
                                        " they cannot be checked until it does (plcg reveal)")

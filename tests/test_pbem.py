@@ -370,7 +370,7 @@ def test_a_reveal_that_does_not_match_its_commitment_is_refused(open_game):
     g.send("axis")
     g.send("allied")
     led = Ledger(g.db["axis"], write=True)
-    commit = next(iter(led.state().pbem["requests"]))
+    commit = next(iter(led.state().pbem.requests))
     with pytest.raises(Exception) as e:
         led.run({"name": "reveal", "request": commit, "value": "0" * 64}, key=pbem.load_private(g.key["axis"]))
     led.close()
@@ -609,7 +609,7 @@ def test_a_bundle_whose_reveal_does_not_match_its_commitment_is_refused(open_gam
     assert g.cli("axis", "leader", "axis", "I1-1").code == 0
     g.send("axis")
     g.send("allied")  # the answer: the axis copy could now reveal
-    commit = next(iter(g.state("axis").pbem["requests"]))
+    commit = next(iter(g.state("axis").pbem.requests))
     fake = "f" * 64
     _append_forged(g.db["axis"], "dice_revealed", {"side": "axis", "request": commit, "value": fake, "refused": None},
                    {"name": "reveal", "request": commit, "value": fake, "by": "axis"})
