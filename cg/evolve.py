@@ -7,20 +7,9 @@ pays little for it (docs/performance.md).
 """
 from __future__ import annotations
 
-from typing import Callable, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable
 
 from events.errors import UNFOLDABLE, BadInput, UnreadableRow, unknown_row
-from events.stored import folder
-from events.types import (AttackBought, CasualtiesAdded, CasualtyReduced, CgEnded, ClearanceRolled, Conceded,
-                          CpReplenished, DiceAnswered, DiceCommitted, DiceRevealed, DiseaseReplaced, DiseaseRolled,
-                          ElrRolled, EncircledTested, EvacuationRolled, FactConfirmed, FactProposed, FactRejected,
-                          FirefightDetermined, FirefightEnded, FortificationPlaced, Fortified, HalfSquadsRecombined,
-                          HeadSigned, HeroesRemoved, IsolatedMarked, LeaderRolled, LeadersRolled, MovesFirstRolled,
-                          NightSet, ObaRolled, PatrolGivenUp, PatrolResolved, PatrolReturned, PatrolsBought,
-                          PromotionRolled, RecallRolled, Redeployed, RedeploymentOption, RepairRolled, RgBought,
-                          RulesUpgraded, SanAdjusted, Sealed, SealsRevealed, ShockResolved, StepLeft,
-                          TerrainChanged, TvpAwarded, UnitChange, UnitHardened, UnitPositioned, UnitSetUp,
-                          UnitsStranded, WeatherSet)
 from cg import revision
 from cg import tables
 from cg.card_schema import parse_card
@@ -31,19 +20,45 @@ from cg.state import (SIDES, CampaignState, FirefightRecord, Purchase, Unit, exp
 from cg.units import IN_PLAY, Kind, Status
 from cg.state import Done
 
+if TYPE_CHECKING:  # the handlers' event classes (imported when the first fold builds HANDLERS)
+    from events.types import (AttackBought, CasualtiesAdded, CasualtyReduced, CgEnded, ClearanceRolled,
+                              Conceded, CpReplenished, DiceAnswered, DiceCommitted, DiceRevealed,
+                              DiseaseReplaced, DiseaseRolled, ElrRolled, EncircledTested, EvacuationRolled,
+                              FactConfirmed, FactProposed, FactRejected, FirefightDetermined, FirefightEnded,
+                              FortificationPlaced, Fortified, HalfSquadsRecombined, HeadSigned, HeroesRemoved,
+                              IsolatedMarked, LeaderRolled, LeadersRolled, MovesFirstRolled, NightSet,
+                              ObaRolled, PatrolGivenUp, PatrolResolved, PatrolReturned, PatrolsBought,
+                              PromotionRolled, RecallRolled, Redeployed, RedeploymentOption, RepairRolled,
+                              RgBought, RulesUpgraded, SanAdjusted, Sealed, SealsRevealed, ShockResolved,
+                              StepLeft, TerrainChanged, TvpAwarded, UnitChange, UnitHardened, UnitPositioned,
+                              UnitSetUp, UnitsStranded, WeatherSet)
+
 # type name -> fold(state, stored payload dict): the handler of the type's event class, given the
 # instance built from the payload in the same call (events/stored.folder). Replay, a command's own
-# events and a seal's opened events (cg/seal.py) all fold through it.
+# events and a seal's opened events (cg/seal.py) all fold through it. Filled at the first fold
+# (handler_table()): a command that folds nothing (status on a fresh snapshot) never imports the event
+# classes (events.types: ~30 ms of class creation, -X importtime).
 HANDLERS: dict[str, Callable] = {}
+_TYPED: dict[str, Callable] = {}  # type name -> fn(state, event of that type's class)
 
 
-def on(cls: type):
-    """The fold of one event class of events/types.py: fn(state, event)."""
+def on(name: str):
+    """The fold of the event class registered as `name` in events/types.py: fn(state, event)."""
     def wrap(fn):
-        HANDLERS[cls.TYPE] = folder(cls, fn)
+        _TYPED[name] = fn
         return fn
 
     return wrap
+
+
+def handler_table() -> dict[str, Callable]:
+    """HANDLERS, built the first time a fold needs it."""
+    if not HANDLERS:
+        from events.stored import folder
+        from events.types import REGISTRY
+
+        HANDLERS.update({name: folder(REGISTRY[name], fn) for name, fn in _TYPED.items()})
+    return HANDLERS
 
 
 def start(payload: dict, view=None) -> CampaignState:
@@ -110,7 +125,7 @@ def _new_firefight(st: CampaignState, n: int) -> None:
 
 
 def evolve(st: CampaignState, etype: str, p: dict, seq: int = 0, batch: int = 0) -> CampaignState:
-    handler = HANDLERS.get(etype)
+    handler = handler_table().get(etype)
     if etype == "step_left" and st.step == "2.8":
         st.commencements.add(seq)
     if handler is not None:
@@ -131,7 +146,7 @@ def fold(records: Iterable[tuple], state: CampaignState | None = None,
         records = list(records)
         reverted = reverted_seqs(records)
     st = state
-    handlers = HANDLERS
+    handlers = handler_table()
     seq = batch = etype = None
     try:  # a row edited against its schema: bad input naming the row, never a crash
         for seq, batch, etype, payload in records:
@@ -175,7 +190,7 @@ def fold_stored(chunks: Iterable[tuple], common: int, reverted: set[int], curren
     st.last_batch is left to the caller, which reads it once instead of with every row.
     """
     st = state
-    handlers = HANDLERS
+    handlers = handler_table()
     seq = etype = None
     try:  # a row edited against its schema: bad input naming the row, never a crash
         for seqs, types, payloads, stale in chunks:
@@ -220,8 +235,8 @@ def reverted_seqs(records) -> set[int]:
 
 # ---- campaign and step -------------------------------------------------------------------------
 
-@on(StepLeft)
-def _step_left(st, p):
+@on("step_left")
+def _step_left(st, p: StepLeft):
     to = p.to
     frm = st.step
     if frm == "2.8":
@@ -259,13 +274,13 @@ def _step_left(st, p):
     st.reph.done = set()
 
 
-@on(Conceded)
-def _conceded(st, p):
+@on("conceded")
+def _conceded(st, p: Conceded):
     st.conceded_by = p.side
 
 
-@on(CgEnded)
-def _cg_ended(st, p):
+@on("cg_ended")
+def _cg_ended(st, p: CgEnded):
     st.ended = True
     st.step = "end"
     st.end_reason = p.reason
@@ -273,8 +288,8 @@ def _cg_ended(st, p):
 
 # ---- 2.x ---------------------------------------------------------------------------------------
 
-@on(CpReplenished)
-def _cp(st, p):
+@on("cp_replenished")
+def _cp(st, p: CpReplenished):
     side = p.side
     total = getattr(p, "total", None)
     if total is None:  # ruling R47: an opening holds no balance; it is derived
@@ -285,8 +300,8 @@ def _cp(st, p):
     st.reph.done.add(Done("cp", side))
 
 
-@on(WeatherSet)
-def _weather(st, p):
+@on("weather_set")
+def _weather(st, p: WeatherSet):
     st.ff.weather = p.text
     st.reph.done.add(Done("weather"))
 
@@ -302,13 +317,13 @@ def _spend(st, side, cost, left):
 _KINDS: dict[tuple[str, str], str] = {}  # unit_kind by (counter name, RG kind): a pure function
 
 
-@on(RulesUpgraded)
-def _rules_upgraded(st, p):
+@on("rules_upgraded")
+def _rules_upgraded(st, p: RulesUpgraded):
     st.rules_upgrades.append([p.from_firefight, p.revision])  # ruling R32
 
 
-@on(RgBought)
-def _rg_bought(st, p):
+@on("rg_bought")
+def _rg_bought(st, p: RgBought):
     side = p.side
     _spend(st, side, p.cost, getattr(p, "cp_left", None))
     rg = st.card.sides[side].rg_by_id(p.rg)
@@ -342,14 +357,14 @@ def _leader_made(st, side: str) -> None:
         st.pbem.leaders_made[side] += 1
 
 
-@on(PatrolsBought)
-def _patrols(st, p):
+@on("patrols_bought")
+def _patrols(st, p: PatrolsBought):
     _spend(st, p.side, p.cost, getattr(p, "cp_left", None))
     st.sides[p.side].patrols += p.count
 
 
-@on(AttackBought)
-def _attack(st, p):
+@on("attack_bought")
+def _attack(st, p: AttackBought):
     _spend(st, p.side, p.cost, getattr(p, "cp_left", None))
     st.sides[p.side].attack = True
     st.ff.attack[p.side] = True
@@ -361,8 +376,8 @@ def _attack(st, p):
         st.reph.done.discard(key)
 
 
-@on(ObaRolled)
-def _oba(st, p):
+@on("oba_rolled")
+def _oba(st, p: ObaRolled):
     pur = st.purchase(p.purchase, p.side)
     pur.oba = p.roll.outcome
     pur.oba_owed = False
@@ -371,8 +386,8 @@ def _oba(st, p):
         st.reph.done.add(Done("oba-roll", p.side, (p.roll.final, p.purchase)))
 
 
-@on(LeaderRolled)
-def _leader(st, p):
+@on("leader_rolled")
+def _leader(st, p: LeaderRolled):
     side = p.side
     if p.purchase is not None:
         pur = st.purchase(p.purchase, side)
@@ -404,8 +419,8 @@ def _column(st, side, pur):
     return tables.leader_column(st.card.sides[side].nationality, armor)
 
 
-@on(Fortified)
-def _fortified(st, p):
+@on("fortified")
+def _fortified(st, p: Fortified):
     side = p.side
     st.sides[side].fp = p.fp_left
     st.fortifications.append({"side": side, "kind": p.kind, "hex": p.hex, "cost": p.cost,
@@ -423,15 +438,15 @@ def _in_hex(st, side: str, kind: str, hx: str, detail) -> None:
     terrain_changed()
 
 
-@on(FortificationPlaced)
-def _fortification_placed(st, p):
+@on("fortification_placed")
+def _fortification_placed(st, p: FortificationPlaced):
     f = st.fortifications[p.index]
     f["hex"] = p.hex
     _in_hex(st, p.side, p.kind, p.hex, f["detail"])
 
 
-@on(FirefightDetermined)
-def _determined(st, p):
+@on("firefight_determined")
+def _determined(st, p: FirefightDetermined):
     ff = st.ff
     ff.type, ff.attacker = p.type, p.attacker
     ff.setup_first, ff.move_first = p.setup_first, p.move_first
@@ -447,28 +462,28 @@ def _determined(st, p):
                     st.unit(uid, pur.side).eliminated_in = st.firefight
 
 
-@on(MovesFirstRolled)
-def _moves_first(st, p):
+@on("moves_first_rolled")
+def _moves_first(st, p: MovesFirstRolled):
     st.ff.move_first = p.move_first
 
 
-@on(NightSet)
-def _night(st, p):
+@on("night_set")
+def _night(st, p: NightSet):
     st.ff.night = p.text
     st.reph.done.add(Done("night"))
 
 
-@on(RedeploymentOption)
-def _option(st, p):
+@on("redeployment_option")
+def _option(st, p: RedeploymentOption):
     st.option = p.option
 
 
-@on(Redeployed)
-def _redeployed(st, p):
+@on("redeployed")
+def _redeployed(st, p: Redeployed):
     u = st.units[f"{p.side}:{p.unit}"]  # a unit in play (decide checked it): never in the settled part
     u.redeployed = True
     if st.step == "2.5" and revision.of(st).option_a_order:
-        st.reph.done.add(Done("redeploy-2.5", p.side))  # 2.5 Option A: the Defender goes first
+        st.reph.done.add(_REDEPLOY_25[p.side])  # 2.5 Option A: the Defender goes first
     r = p.result
     if p.situation != "friendly_mlr" and revision.of(st).redeployment_results:
         u.hip = False  # 3.212-3.217: outside a friendly MLR HIP is lost, and concealment but in 3.215
@@ -477,6 +492,8 @@ def _redeployed(st, p):
     if p.change:
         if p.reduced or p.change == "eliminated":  # a loss, not an ELR replacement
             _reph_loss(st, u, p.change)
+        from events.types import UnitChange
+
         _unit_change(st, UnitChange(side=p.side, unit=p.unit, to=p.change), p.reduced)
         if u.status == Status.ELIMINATED:
             return
@@ -492,14 +509,23 @@ def _redeployed(st, p):
         u.isolated = p.situation in ("uncontrolled", "nml", "isolated")
 
 
-@on(UnitSetUp)
-def _setup(st, p):
+# The records of the two events of half a long log, made without a Python call: the per-side ones made
+# once, Done("set", side, unit) by tuple.__new__ (what Done(...) does, less its Python-level __new__).
+_SETUP = {s: Done("setup", s) for s in SIDES}
+_REDEPLOY_25 = {s: Done("redeploy-2.5", s) for s in SIDES}
+_new_done = tuple.__new__
+
+
+@on("unit_set_up")
+def _setup(st, p: UnitSetUp):
     # half of a long log: kept to the few operations it needs (a reserve unit stays In Reserve)
-    u = st.units[f"{p.side}:{p.unit}"]  # a unit in play (decide checked it): never in the settled part
-    if revision.of(st).setup_order:
-        st.reph.done.add(Done("setup", p.side))  # 2.6: the side that sets up first goes before the other
-    if revision.of(st).option_a_in_place:
-        st.reph.done.add(Done("set", p.side, u.id))  # set up this 2.6: no longer a unit left in place (3.34)
+    side = p.side
+    u = st.units[f"{side}:{p.unit}"]  # a unit in play (decide checked it): never in the settled part
+    rules = revision.of(st)
+    if rules.setup_order:
+        st.reph.done.add(_SETUP[side])  # 2.6: the side that sets up first goes before the other
+    if rules.option_a_in_place:
+        st.reph.done.add(_new_done(Done, ("set", side, u.id)))  # set up this 2.6: no longer a unit left in place (3.34)
     u.hex = p.hex
     u.hip = p.hip
     if u.status == Status.AVAILABLE:
@@ -509,8 +535,8 @@ def _setup(st, p):
         pur.revealed = True
 
 
-@on(PatrolResolved)
-def _patrol(st, p):
+@on("patrol_resolved")
+def _patrol(st, p: PatrolResolved):
     side = p.side
     st.reph.patrols_done[side].add(p.patrol)
     if p.returns:
@@ -521,8 +547,8 @@ def _patrol(st, p):
     _patrol_losses(st, p)
 
 
-@on(PatrolReturned)
-def _patrol_ret(st, p):
+@on("patrol_returned")
+def _patrol_ret(st, p: PatrolReturned):
     st.reph.patrols_to_return[p.side].discard(p.patrol)
     _patrol_losses(st, p)
 
@@ -543,13 +569,13 @@ def _patrol_losses(st, p) -> None:
             _unit_change(st, c, True)
 
 
-@on(PatrolGivenUp)
-def _patrol_up(st, p):
+@on("patrol_given_up")
+def _patrol_up(st, p: PatrolGivenUp):
     st.reph.patrols_done[p.side].add(p.patrol)
 
 
-@on(FirefightEnded)
-def _ended(st, p):
+@on("firefight_ended")
+def _ended(st, p: FirefightEnded):
     ff = st.ff
     ff.turn, ff.winner, ff.winner_rule = p.turn, p.winner, getattr(p, "winner_rule", None)
     if revision.of(st).ammunition_shortage:  # 3.211: the Isolated mark's Ammunition Shortage lasted this firefight
@@ -617,8 +643,8 @@ def _unit_change(st, c: UnitChange, reduced: bool) -> None:
             u.kind = "hs"
 
 
-@on(UnitPositioned)
-def _positioned(st, p):
+@on("unit_positioned")
+def _positioned(st, p: UnitPositioned):
     u = st.unit(p.unit, p.side)
     u.hex, u.hip, u.concealed, u.exited = p.hex, p.hip, p.concealed, False
     if u.status in (Status.AVAILABLE, Status.RESERVE):
@@ -640,8 +666,8 @@ def _expend(st, p) -> None:
 
 # ---- 3.x ---------------------------------------------------------------------------------------
 
-@on(CasualtiesAdded)
-def _casualties(st, p):
+@on("casualties_added")
+def _casualties(st, p: CasualtiesAdded):
     ff = st.ff
     ff.cvp_lost[p.side] += p.cvp
     if ff.winner_rule in ("1.31", "R5"):  # 3.11: RePh losses count for the firefight for all purposes
@@ -672,29 +698,29 @@ def _reph_loss(st, u, to: str) -> None:
         ff.winner, ff.winner_rule = winner_by_cvp(ff)
 
 
-@on(CasualtyReduced)
-def _casualty_reduced(st, p):
+@on("casualty_reduced")
+def _casualty_reduced(st, p: CasualtyReduced):
     c = p.change
     _reph_loss(st, st.unit(c.unit, c.side), c.to if c.to == "eliminated" else "reduced")
     _unit_change(st, c, True)
     st.reph.done.discard(Done("cr-owed", p.side, p.hex))
 
 
-@on(HalfSquadsRecombined)
-def _recombined(st, p):
+@on("half_squads_recombined")
+def _recombined(st, p: HalfSquadsRecombined):
     keep, gone = st.unit(p.keep, p.side), st.unit(p.gone, p.side)
     keep.name, keep.kind = p.to, "squad"
     gone.status, gone.hex = "recombined", None  # 3.42: off the map with the squad it made
 
 
-@on(HeroesRemoved)
-def _heroes_removed(st, p):
+@on("heroes_removed")
+def _heroes_removed(st, p: HeroesRemoved):
     for uid in p.units:
         st.unit(uid, p.side).hero = False  # 3.43: removed from play
 
 
-@on(EncircledTested)
-def _encircled(st, p):
+@on("encircled_tested")
+def _encircled(st, p: EncircledTested):
     u = st.unit(p.unit, p.side)
     if p.roll.outcome == "eliminated":
         _eliminate(st, p.side, u.id)
@@ -709,16 +735,16 @@ def _encircled(st, p):
         st.reph.done.add(Done("encircled", u.side, u.id))  # tested this RePh: owes no second 1TC
 
 
-@on(ShockResolved)
-def _shock(st, p):
+@on("shock_resolved")
+def _shock(st, p: ShockResolved):
     u = st.unit(p.unit, p.side)
     u.shocked = False
     if p.roll.outcome == "eliminated":
         _eliminate(st, p.side, u.id)
 
 
-@on(IsolatedMarked)
-def _isolated(st, p):
+@on("isolated_marked")
+def _isolated(st, p: IsolatedMarked):
     for su in p.units:
         u = st.unit(su.unit, su.side)
         u.isolated = True
@@ -726,8 +752,8 @@ def _isolated(st, p):
             u.hip = False  # 3.212 b / 3.215: an Isolated unit loses any HIP, redeployed or not
 
 
-@on(UnitsStranded)
-def _stranded(st, p):  # ruling R48: eliminated (a vehicle: its wreck leaves the OB and owes no repair)
+@on("units_stranded")
+def _stranded(st, p: UnitsStranded):  # ruling R48: eliminated (a vehicle: its wreck leaves the OB and owes no repair)
     for su in p.units:
         u = st.unit(su.unit, su.side)
         u.status, u.eliminated_in = "eliminated", st.firefight
@@ -735,8 +761,8 @@ def _stranded(st, p):  # ruling R48: eliminated (a vehicle: its wreck leaves the
         st.reph.repairs_owed.pop((su.side, su.unit), None)
 
 
-@on(TerrainChanged)
-def _terrain(st, p):
+@on("terrain_changed")
+def _terrain(st, p: TerrainChanged):
     terrain_changed()
     for c in p.changes:
         items = st.terrain.setdefault(c.hex, [])
@@ -748,8 +774,8 @@ def _terrain(st, p):
             del st.terrain[c.hex]
 
 
-@on(EvacuationRolled)
-def _evac(st, p):
+@on("evacuation_rolled")
+def _evac(st, p: EvacuationRolled):
     u = st.unit(p.leader, p.side)
     if p.roll.outcome == "evacuated":
         u.status, u.wounded = "evacuated", False
@@ -759,23 +785,23 @@ def _evac(st, p):
     st.reph.done.add(Done("evacuate", None, u.id))
 
 
-@on(TvpAwarded)
-def _tvp(st, p):
+@on("tvp_awarded")
+def _tvp(st, p: TvpAwarded):
     for side in SIDES:
         st.ff.tvp[side] = p.tvp[side]
         st.ff.tvp_total[side] = p.total[side]
         st.sides[side].tvp_total = p.total[side]
 
 
-@on(DiseaseRolled)
-def _disease(st, p):
+@on("disease_rolled")
+def _disease(st, p: DiseaseRolled):
     st.reph.done.add(Done("disease", p.side))
     if revision.of(st).disease_replacements:  # 3.41: the squads struck, in HS equivalents, owed at 3.41
         st.reph.done.add(Done("disease-owed", p.side, 2 * p.roll.outcome))
 
 
-@on(DiseaseReplaced)
-def _disease_replaced(st, p):
+@on("disease_replaced")
+def _disease_replaced(st, p: DiseaseReplaced):
     side, c = p.side, p.change
     u = st.unit(c.unit, side)
     owed = next(k for k in st.reph.done if k.what == "disease-owed" and k.side == side)
@@ -786,14 +812,14 @@ def _disease_replaced(st, p):
     _unit_change(st, c, False)
 
 
-@on(PromotionRolled)
-def _promotion(st, p):
+@on("promotion_rolled")
+def _promotion(st, p: PromotionRolled):
     st.reph.done.add(Done("promote", p.side))
     st.reph.promotions[p.side] = p.roll.outcome
 
 
-@on(UnitHardened)
-def _hardened(st, p):
+@on("unit_hardened")
+def _hardened(st, p: UnitHardened):
     u = st.unit(p.unit, p.side)
     u.hardened += 1
     st.reph.hardened_now[p.side].append(u.id)
@@ -806,15 +832,15 @@ def _hardened(st, p):
             st.unit(p.hero, p.side).hero = False
 
 
-@on(LeadersRolled)
-def _leaders(st, p):
+@on("leaders_rolled")
+def _leaders(st, p: LeadersRolled):
     st.reph.done.add(Done("leaders", p.side))
     st.reph.may_generate[p.side] = p.may_generate
     st.reph.leader_result[p.side] = p.roll.outcome
 
 
-@on(RepairRolled)
-def _repair(st, p):
+@on("repair_rolled")
+def _repair(st, p: RepairRolled):
     if p.roll.outcome == "failed" and p.kind in ("malfunction", "low_ammo") \
             and revision.of(st).repair_rules:
         st.reph.done.add(Done("repair", p.side, p.item))  # 3.46: still malfunctioned, tried again next RePh
@@ -822,8 +848,8 @@ def _repair(st, p):
     st.reph.repairs_owed.pop((p.side, p.item), None)
 
 
-@on(RecallRolled)
-def _recall(st, p):
+@on("recall_rolled")
+def _recall(st, p: RecallRolled):
     u = st.unit(p.unit, p.side)
     u.recalled = False
     if p.roll.outcome == "returned":
@@ -832,8 +858,8 @@ def _recall(st, p):
         u.status, u.eliminated_in = "eliminated", st.firefight  # no CVP (3.461)
 
 
-@on(ElrRolled)
-def _elr(st, p):
+@on("elr_rolled")
+def _elr(st, p: ElrRolled):
     side = p.side
     s = st.sides[side]
     if p.before == 5 and p.after < 5:
@@ -843,14 +869,14 @@ def _elr(st, p):
     st.reph.done.add(Done("elr", side))
 
 
-@on(SanAdjusted)
-def _san(st, p):
+@on("san_adjusted")
+def _san(st, p: SanAdjusted):
     st.sides[p.side].san = p.after
     st.ff.san[p.side] = p.after
 
 
-@on(ClearanceRolled)
-def _clear(st, p):
+@on("clearance_rolled")
+def _clear(st, p: ClearanceRolled):
     hx, item = p.hex, p.item
     st.reph.cleared.add((hx, item))
     terrain_changed()
@@ -874,8 +900,8 @@ def _clear(st, p):
 
 # ---- play by email (cg/pbem.py) ----
 
-@on(HeadSigned)
-def _head_signed(st, p):
+@on("head_signed")
+def _head_signed(st, p: HeadSigned):
     st.pbem.signed[p.side] = [p.seq, p.hash]
     if st.pbem.requests:
         if revision.of(st).two_party_order:  # ruling R67: signed over an answer it has not revealed: withheld
@@ -884,47 +910,47 @@ def _head_signed(st, p):
                     r["withheld"] = True
 
 
-@on(DiceCommitted)
-def _dice_committed(st, p):
+@on("dice_committed")
+def _dice_committed(st, p: DiceCommitted):
     st.pbem.requests[p.commit] = {"side": p.side, "command": p.command, "nonce": p.nonce,
                                         "answer": None}
 
 
-@on(DiceAnswered)
-def _dice_answered(st, p):
+@on("dice_answered")
+def _dice_answered(st, p: DiceAnswered):
     st.pbem.requests[p.request]["answer"] = p.value
 
 
-@on(DiceRevealed)
-def _dice_revealed(st, p):
+@on("dice_revealed")
+def _dice_revealed(st, p: DiceRevealed):
     del st.pbem.requests[p.request]
 
 
-@on(Sealed)
-def _sealed(st, p):
+@on("sealed")
+def _sealed(st, p: Sealed):
     from cg.seal import apply_sealed  # lazy: only a campaign played by email seals
 
-    apply_sealed(st, p, HANDLERS)
+    apply_sealed(st, p, HANDLERS)  # built: this is a fold
 
 
-@on(SealsRevealed)
-def _seals_revealed(st, p):
+@on("seals_revealed")
+def _seals_revealed(st, p: SealsRevealed):
     from cg.seal import apply_revealed
 
     apply_revealed(st, p)
 
 
-@on(FactProposed)
-def _fact_proposed(st, p):
+@on("fact_proposed")
+def _fact_proposed(st, p: FactProposed):
     # ruling R71: a step left provisionally has its own slot: it waits for nothing
     setattr(st.pbem, "provisional" if "provisional" in p.command else "proposal", {"side": p.side, "command": p.command})
 
 
-@on(FactConfirmed)
-def _fact_confirmed(st, p):
+@on("fact_confirmed")
+def _fact_confirmed(st, p: FactConfirmed):
     setattr(st.pbem, "provisional" if "provisional" in p.command else "proposal", None)
 
 
-@on(FactRejected)
-def _fact_rejected(st, p):
+@on("fact_rejected")
+def _fact_rejected(st, p: FactRejected):
     setattr(st.pbem, "provisional" if "provisional" in p.command else "proposal", None)

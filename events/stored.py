@@ -66,18 +66,20 @@ def folder(cls, fn: Callable) -> Callable[[object, dict], object]:
     """fn(state, event) as a function of (state, stored payload dict): the `cls` instance is built
     from the payload as described above, in the same call."""
     fields = _fields(cls)
-    scope: dict = {"new": object.__new__, "cls": cls, "fn": fn, "n": len(fields),
+    scope: dict = {"new": object.__new__, "setattr_": object.__setattr__, "cls": cls,
+                   "fn": fn, "n": len(fields),
                    "defaults": {a.name: a.default for a in fields if a.default is not attrs.NOTHING}}
-    lines = ["def fold(st, d):", "    o = new(cls)", "    a = o.__dict__", "    a.update(d)",
-             "    if len(d) < n:  # a key left out by its writer: its default",
-             "        for k, v in defaults.items():",
-             "            if k not in a:",
-             "                a[k] = v"]
-    for f in fields:
+    lines = ["def fold(st, p):", "    e = new(cls)", "    d = p"]
+    if scope["defaults"]:
+        lines += ["    if len(d) < n:  # a key left out by its writer: its default (in a copy: the payload stays as given)",
+                  "        d = {**{k: v for k, v in defaults.items() if k not in d}, **d}"]
+    for f in fields:  # the attrs values built, in a copy of the payload
         e = _nested(f.type, scope)
         if e is not None:
-            lines += [f"    x = a.get({f.name!r})", "    if x is not None:", f"        a[{f.name!r}] = {e}"]
-    lines.append("    return fn(st, o)")
+            lines += [f"    x = d.get({f.name!r})", "    if x is not None:", "        if d is p:",
+                      "            d = dict(p)", f"        d[{f.name!r}] = {e}"]
+    lines += ["    setattr_(e, '__dict__', d)  # the payload is the instance's attributes: no copy (frozen: never changed)",
+              "    return fn(st, e)"]
     exec("\n".join(lines), scope)  # noqa: S102 (our own field names)
     return scope["fold"]
 
