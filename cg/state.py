@@ -246,6 +246,22 @@ class Pbem:
 
 @attrs.define(slots=True)
 class CampaignState:
+    """Everything the rules need to decide the next command, folded from the log (cg/evolve.py alone
+    writes it), in parts (docs/architecture.md draws them):
+
+    - the campaign: card, seed, rules revision and upgrades (ruling R32), dice source (R31);
+    - the step and where it stands: firefight, step, option (3.2), ended / end_reason / conceded_by
+      (1.5, R74), commencements (2.8, the undo guard);
+    - sides: SideState per side (2.1 CP, 2.3 purchases, 2.38 FP, 3.33 TVP, 3.47 ELR, 3.51 SAN);
+    - firefights: FirefightRecord per firefight reached (2.2 weather to 2.9 result, 3.11 losses);
+    - purchases and units: Purchase (2.3, 2.351, 2.36), Unit (2.3 to 3.52), keyed by side (`key`);
+    - the map: control (1.4, 2.9), terrain kept between firefights (CG5, 3.31, 3.52), fortifications (2.38);
+    - reph: what this step and this RePh have recorded (Reph, Done);
+    - pbem: play by email (Pbem), None for a campaign on one copy;
+    - log positions: seq, last_batch, reverts (the audit's notes); and what is not campaign data: the
+      reader's view of seals (`view`), the snapshot's cold part and derived memos (underscored).
+    Slots: no attribute is set that is not declared here."""
+
     card: object  # cg.card.Card
     seed: str
     card_ref: str = ""
