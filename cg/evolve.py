@@ -62,17 +62,23 @@ def handler_table() -> dict[str, Callable]:
 
 
 def start(payload: dict, view=None) -> CampaignState:
-    """The state a `campaign_started` payload begins; `view`: which seals its reader opens (cg/seal.Opener)."""
-    card = parse_card(payload["card"], source="campaign_started")
-    st = CampaignState(card=card, seed=payload["seed"], card_ref=payload.get("card_ref", ""),
-                       product_version=payload.get("product_version", ""),
-                       dice_mode=payload.get("dice"), dice_policy=payload.get("dice_policy") or "any", view=view)
-    st.option = payload.get("redeployment")
-    st.rules_revision = payload.get("rules_revision", 1)  # ruling R32
-    if payload.get("pbem"):
+    """The state a stored `campaign_started` payload begins (as its class, CampaignStarted); `view`:
+    which seals its reader opens (cg/seal.Opener)."""
+    from events.stored import build
+    from events.types import CampaignStarted
+
+    p = build(CampaignStarted, payload)
+    card = parse_card(p.card, source="campaign_started")
+    # the first release's campaign_started (upcast, events/upcasters.py) may lack what later ones hold
+    st = CampaignState(card=card, seed=p.seed, card_ref=getattr(p, "card_ref", ""),
+                       product_version=getattr(p, "product_version", ""),
+                       dice_mode=p.dice, dice_policy=p.dice_policy or "any", view=view)
+    st.option = getattr(p, "redeployment", None)
+    st.rules_revision = getattr(p, "rules_revision", 1)  # ruling R32
+    if p.pbem:
         from cg.pbem import state_of
 
-        st.pbem = state_of(payload["pbem"])
+        st.pbem = state_of(p.pbem)
     for side in SIDES:
         spec = card.sides[side]
         s = st.sides[side]
@@ -153,7 +159,7 @@ def fold(records: Iterable[tuple], state: CampaignState | None = None,
             if etype == "campaign_started":
                 st = start(payload, view)
             elif etype == "reverted":
-                st.reverts.append((seq, tuple(payload["seqs"]), payload["reason"], payload.get("force", False)))
+                _reverted(st, seq, payload)
             elif seq in reverted:
                 continue
             else:
@@ -209,7 +215,7 @@ def fold_stored(chunks: Iterable[tuple], common: int, reverted: set[int], curren
                 elif etype == "campaign_started":
                     st = start(payload, view)
                 elif etype == "reverted":
-                    st.reverts.append((seq, tuple(payload["seqs"]), payload["reason"], payload.get("force", False)))
+                    _reverted(st, seq, payload)
                 elif etype not in current:
                     upcast(etype, stale.get(seq, common), payload)  # a type this release does not know: refused
     except (*UNFOLDABLE, UnreadableRow, BadInput) as e:
@@ -217,6 +223,16 @@ def fold_stored(chunks: Iterable[tuple], common: int, reverted: set[int], curren
     if st is not None and seq is not None:
         st.seq = seq
     return st
+
+
+def _reverted(st: CampaignState, seq: int, payload: dict) -> None:
+    """A `reverted` row (as its class, Reverted), kept for the audit's notes; what it takes back is
+    known before the fold (reverted_seqs)."""
+    from events.stored import build
+    from events.types import Reverted
+
+    r = build(Reverted, payload)
+    st.reverts.append((seq, tuple(r.seqs), r.reason, r.force))
 
 
 def reverted_seqs(records) -> set[int]:

@@ -71,7 +71,7 @@ def folder(cls, fn: Callable) -> Callable[[object, dict], object]:
                    "defaults": {a.name: a.default for a in fields if a.default is not attrs.NOTHING}}
     lines = ["def fold(st, p):", "    e = new(cls)", "    d = p"]
     if scope["defaults"]:
-        lines += ["    if len(d) < n:  # a key left out by its writer: its default (in a copy: the payload stays as given)",
+        lines += ["    if len(d) != n:  # a key left out by its writer: its default (in a copy: the payload stays as given)",
                   "        d = {**{k: v for k, v in defaults.items() if k not in d}, **d}"]
     for f in fields:  # the attrs values built, in a copy of the payload
         e = _nested(f.type, scope)
@@ -84,6 +84,12 @@ def folder(cls, fn: Callable) -> Callable[[object, dict], object]:
     return scope["fold"]
 
 
+_ALONE: dict[type, Callable] = {}
+
+
 def build(cls, payload: dict):
     """One event of `cls` from its stored payload (the fold's constructor, without a handler)."""
-    return folder(cls, lambda _st, o: o)(None, payload)
+    make = _ALONE.get(cls)
+    if make is None:
+        make = _ALONE[cls] = folder(cls, lambda _st, o: o)
+    return make(None, payload)
