@@ -230,7 +230,7 @@ class Pbem:
     def data(self) -> dict:
         """The dict this state was kept as before it was typed: the same keys, `provisional` once it was
         ever set, `stale` once true (so a campaign's digest is what it was)."""
-        out = {a.name: getattr(self, a.name) for a in attrs.fields(Pbem)[:11]}
+        out = {a.name: getattr(self, a.name) for a in attrs.fields(Pbem) if a.name not in _PBEM_SOMETIMES}
         if self.has_provisional:
             out["provisional"] = self.provisional
         if self.stale:
@@ -239,10 +239,12 @@ class Pbem:
 
     @classmethod
     def of_data(cls, d: dict) -> "Pbem":
-        """The inverse of data()."""
-        known = {a.name for a in attrs.fields(cls)}
-        return cls(**{k: v for k, v in d.items() if k in known}, has_provisional="provisional" in d)
+        """The inverse of data(). A key no field holds is refused (TypeError): a new key of the play by
+        email state is a new field here, with its default."""
+        return cls(**d, has_provisional="provisional" in d)
 
+
+_PBEM_SOMETIMES = ("provisional", "has_provisional", "stale")  # in the stored dict only once set
 
 @attrs.define(slots=True)
 class CampaignState:
