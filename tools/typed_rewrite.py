@@ -198,7 +198,8 @@ def files() -> list[Path]:
     out = [ROOT / f for f in FILES]
     for t in TREES:
         out += sorted((ROOT / t).rglob("*.py"))
-    return [p for p in out if p.is_file() and p.name != "typed_rewrite.py"]
+    # test_typed_state.py writes the old forms on purpose (the check that finds them)
+    return [p for p in out if p.is_file() and p.name not in ("typed_rewrite.py", "test_typed_state.py")]
 
 
 def main(argv: list[str]) -> int:
