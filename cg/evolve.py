@@ -20,7 +20,7 @@ from cg.state import (SIDES, CampaignState, FirefightRecord, Purchase, Unit, exp
 from cg.units import IN_PLAY, Kind, Status
 from cg.state import Done
 
-if TYPE_CHECKING:  # the handlers' event classes (imported when the first fold builds HANDLERS)
+if TYPE_CHECKING:  # the handlers' event classes (imported when the first fold is made: _built)
     from events.types import (AttackBought, CasualtiesAdded, CasualtyReduced, CgEnded, ClearanceRolled,
                               Conceded, CpReplenished, DiceAnswered, DiceCommitted, DiceRevealed,
                               DiseaseReplaced, DiseaseRolled, ElrRolled, EncircledTested, EvacuationRolled,
@@ -35,9 +35,10 @@ if TYPE_CHECKING:  # the handlers' event classes (imported when the first fold b
 
 # type name -> fold(state, stored payload dict): the handler of the type's event class, given the
 # instance built from the payload in the same call (events/stored.folder). Replay, a command's own
-# events and a seal's opened events (cg/seal.py) all fold through it. Filled at the first fold
-# (handler_table()): a command that folds nothing (status on a fresh snapshot) never imports the event
-# classes (events.types: ~30 ms of class creation, -X importtime).
+# events and a seal's opened events (cg/seal.py) all fold through it. Each fold is made the first
+# time its type is met (_built): a command that folds nothing (status on a fresh snapshot) never
+# imports the event classes (events.types: ~25 ms of class creation, -X importtime), and one that
+# folds a short tail makes the folds of the few types in it (all 55: ~9 ms).
 HANDLERS: dict[str, Callable] = {}
 _TYPED: dict[str, Callable] = {}  # type name -> fn(state, event of that type's class)
 
@@ -51,13 +52,31 @@ def on(name: str):
     return wrap
 
 
-def handler_table() -> dict[str, Callable]:
-    """HANDLERS, built the first time a fold needs it."""
-    if not HANDLERS:
-        from events.stored import folder
-        from events.types import REGISTRY
+def _built(etype: str) -> Callable | None:
+    """The fold of `etype`, made now (None: a type the fold does nothing with)."""
+    fn = _TYPED.get(etype)
+    if fn is None:
+        return None
+    from events.stored import folder
+    from events.types import REGISTRY
 
-        HANDLERS.update({name: folder(REGISTRY[name], fn) for name, fn in _TYPED.items()})
+    h = HANDLERS[etype] = folder(REGISTRY[etype], fn)
+    return h
+
+
+class _Lazy:
+    """HANDLERS as cg/seal.apply_sealed asks it (`.get`), making a fold met for the first time."""
+
+    @staticmethod
+    def get(etype: str) -> Callable | None:
+        return HANDLERS.get(etype) or _built(etype)
+
+
+def handler_table() -> dict[str, Callable]:
+    """Every fold (HANDLERS with all of them made)."""
+    for etype in _TYPED:
+        if etype not in HANDLERS:
+            _built(etype)
     return HANDLERS
 
 
@@ -131,7 +150,7 @@ def _new_firefight(st: CampaignState, n: int) -> None:
 
 
 def evolve(st: CampaignState, etype: str, p: dict, seq: int = 0, batch: int = 0) -> CampaignState:
-    handler = handler_table().get(etype)
+    handler = HANDLERS.get(etype) or _built(etype)
     if etype == "step_left" and st.step == "2.8":
         st.commencements.add(seq)
     if handler is not None:
@@ -152,7 +171,7 @@ def fold(records: Iterable[tuple], state: CampaignState | None = None,
         records = list(records)
         reverted = reverted_seqs(records)
     st = state
-    handlers = handler_table()
+    handlers, typed = HANDLERS, _TYPED
     seq = batch = etype = None
     try:  # a row edited against its schema: bad input naming the row, never a crash
         for seq, batch, etype, payload in records:
@@ -166,6 +185,8 @@ def fold(records: Iterable[tuple], state: CampaignState | None = None,
                 if etype == "step_left" and st.step == "2.8":
                     st.commencements.add(seq)  # 2.8: the firefight commenced here (the undo guard)
                 handler = handlers.get(etype)
+                if handler is None and etype in typed:
+                    handler = _built(etype)  # the first of its type
                 if handler is not None:
                     handler(st, payload)
     except (*UNFOLDABLE, UnreadableRow, BadInput) as e:
@@ -196,7 +217,7 @@ def fold_stored(chunks: Iterable[tuple], common: int, reverted: set[int], curren
     st.last_batch is left to the caller, which reads it once instead of with every row.
     """
     st = state
-    handlers = handler_table()
+    handlers, typed = HANDLERS, _TYPED
     seq = etype = None
     try:  # a row edited against its schema: bad input naming the row, never a crash
         for seqs, types, payloads, stale in chunks:
@@ -208,6 +229,8 @@ def fold_stored(chunks: Iterable[tuple], common: int, reverted: set[int], curren
                     if seq in stale:
                         payload = upcast(etype, stale[seq], payload)
                 handler = handlers.get(etype)
+                if handler is None and etype in typed:
+                    handler = _built(etype)  # the first of its type
                 if handler is not None:
                     if etype == "step_left" and st.step == "2.8":
                         st.commencements.add(seq)  # 2.8: the firefight commenced here (the undo guard)
@@ -946,7 +969,7 @@ def _dice_revealed(st, p: DiceRevealed):
 def _sealed(st, p: Sealed):
     from cg.seal import apply_sealed  # lazy: only a campaign played by email seals
 
-    apply_sealed(st, p, HANDLERS)  # built: this is a fold
+    apply_sealed(st, p, _Lazy)
 
 
 @on("seals_revealed")
