@@ -14,6 +14,7 @@ What it rewrites (in cg/, events/, projections/, cli.py, tests/, bench/):
    the few readers that parsed the strings back (`k.startswith("cr-owed:")`...) by the table EXACT.
 3. `f"{hx}:{item}"` of `.reph.cleared` -> `(hx, item)`; `f"{side}:{n}"` of `.reph.patrol_units` -> `(side, n)`.
 4. Play by email: `X.pbem["key"]` / `X.pbem.get("key"[, default])` -> `X.pbem.key` (cg.state.Pbem),
+   `(X.pbem or {}).get("key")` -> `getattr(X.pbem, "key", None)`,
    and the same on a local `pb = X.pbem` (in the files that bind one), and cg/pbem.py's `pbem[...]`
    parameter of side_of_key.
 5. cg/seal.py's apply_sealed / apply_revealed take the `Sealed` / `SealsRevealed` event (the fold
@@ -153,6 +154,7 @@ def rewrite(path: str, text: str) -> str:
                lambda m: m.group(1) + pair(m.group(2)), s)
     # 4. play by email
     default = r'(?:, (?:\{\}|\[\]|\(\)|None|False|0))?'
+    s = re.sub(r'\((\w+(?:\.\w+)*(?:\([^()]*\))?)\.pbem or \{\}\)\.get\("(\w+)"\)', r'getattr(\1.pbem, "\2", None)', s)
     s = re.sub(r'\.pbem\["(\w+)"\]', r".pbem.\1", s)
     s = re.sub(r'\.pbem\.get\("(\w+)"' + default + r"\)", r".pbem.\1", s)
     if re.search(r"\bpb = [\w.()]*\.pbem\b", s):
