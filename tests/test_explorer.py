@@ -569,7 +569,7 @@ class PbemWalk(Walk):
         g = self.g
         for _ in range(20):
             st = g.state(side)
-            prop = (st.pbem or {}).get("proposal")
+            prop = getattr(st.pbem, "proposal", None)
             if prop:
                 g.send(side)
                 other_side = other(prop["side"])
