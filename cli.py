@@ -373,7 +373,7 @@ def new(ctx, card, redeployment, seed, balance, axis_key, allied_key, dice_polic
 
 def dice_shown(st) -> str:
     """The campaign's roller as players see it (ruling R31; play by email's two-party dice, R44)."""
-    if st.pbem is not None and st.pbem.get("dice_policy") == "two-party":
+    if st.pbem is not None and st.pbem.dice_policy == "two-party":
         return "two-party (both players' values make every die; typed dice refused)"
     shown = "ledger (unforeseeable)" if st.dice_mode == "ledger" else "seeded (predictable)"
     return shown + (", typed dice refused" if st.dice_policy == "no-typed" else "")
@@ -495,21 +495,21 @@ def status_dict(st) -> dict:
 def _pbem_status(st) -> dict:
     """Play by email in `status --json`: the keys, the dice policy, what awaits whom."""
     pb = st.pbem
-    prop = pb.get("proposal")
-    return {"keys": dict(pb["keys"]), "dice_policy": pb["dice_policy"],
-            "signed": {s: (None if h is None else {"seq": h[0], "hash": h[1][:16]}) for s, h in pb["signed"].items()},
+    prop = pb.proposal
+    return {"keys": dict(pb.keys), "dice_policy": pb.dice_policy,
+            "signed": {s: (None if h is None else {"seq": h[0], "hash": h[1][:16]}) for s, h in pb.signed.items()},
             "proposal": None if prop is None else {"side": prop["side"], "command": prop["command"].get("name")},
             # ruling R71: a step left provisionally, until the other side continues or rejects it
-            "provisional": None if not pb.get("provisional") else {
-                "side": pb["provisional"]["side"], "step": pb["provisional"]["command"].get("step"),
-                "seq": pb["provisional"]["command"].get("provisional"),
-                "command": pb["provisional"]["command"].get("name")},  # ruling R73: a leave (next) or a shared fact
+            "provisional": None if not pb.provisional else {
+                "side": pb.provisional["side"], "step": pb.provisional["command"].get("step"),
+                "seq": pb.provisional["command"].get("provisional"),
+                "command": pb.provisional["command"].get("name")},  # ruling R73: a leave (next) or a shared fact
             "open_dice": [{"side": r["side"], "command": r["command"].get("name"), "commit": c[:16],
-                           "answered": r["answer"] is not None} for c, r in pb["requests"].items()],
+                           "answered": r["answer"] is not None} for c, r in pb.requests.items()],
             # ruling R47: every sealed secret not yet revealed, and whether this copy can read it
             "seals": [{"side": r["side"], "what": r["what"], "firefight": r["ff"], "step": r["step"], "seq": r["seq"],
-                       "commitment": c[:16], "sealed": not r["opened"]} for c, r in pb.get("seals", {}).items()],
-            "revealed": dict(pb.get("revealed_n", {}))}
+                       "commitment": c[:16], "sealed": not r["opened"]} for c, r in pb.seals.items()],
+            "revealed": dict(pb.revealed_n)}
 
 
 @main.command()
@@ -1050,8 +1050,8 @@ def _say_turn(db: str, key) -> None:
     me = pbem.side_of_key(st.pbem, key) if st.pbem else None
     click.echo(f"now at firefight {st.firefight}, step {st.step} {BY_ID[st.step].name}" if not st.ended
                else "the CG has ended")
-    for line in medium.turn_lines(pending(st), me, st.pbem.get("proposal") if st.pbem else None,
-                                  st.pbem.get("provisional") if st.pbem else None):
+    for line in medium.turn_lines(pending(st), me, st.pbem.proposal if st.pbem else None,
+                                  st.pbem.provisional if st.pbem else None):
         click.echo(line)
 
 
@@ -1200,7 +1200,7 @@ def purchases(ctx, side, as_json, reveal, viewer, at):
     led = Ledger(_db(ctx), key=lambda: _key(ctx))
     st = led.state(at=at)
     led.close()
-    if viewer is None and st.pbem is not None and not st.pbem.get("sealing") and _key(ctx) is not None:
+    if viewer is None and st.pbem is not None and not st.pbem.sealing and _key(ctx) is not None:
         # open secrets: the key says who looks (with sealed secrets the copy already shows only what the
         # rules revealed to its player, ruling R47)
         from cg.pbem import side_of_key  # lazy: play by email only

@@ -41,6 +41,7 @@ ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "bench" / "out"
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+from cg.state import Done  # noqa: E402
 
 FULL = {"firefights": 100, "units_per_side": 255}
 QUICK = {"firefights": 11, "units_per_side": 255}  # ~10k events: also the `status` file of a full run
@@ -167,7 +168,7 @@ def _setup_commands(path: str, n: int, seed: str = "append") -> list[dict]:
              for s in ("axis", "allied")}
     # 2.6 (rules revision 2): the side that sets up first sets up no more once the other has begun
     sides = [s for s in ("axis", "allied") if not (s == st.ff.setup_first and
-                                                  f"setup:{'allied' if s == 'axis' else 'axis'}" in st.done)]
+                                                  Done("setup", 'allied' if s == 'axis' else 'axis') in st.reph.done)]
     cmds = []
     for i in range(n):
         side = sides[i % len(sides)]

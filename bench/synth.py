@@ -35,6 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "bench" / "out"
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+from cg.state import Done  # noqa: E402
 
 SIDES = ("axis", "allied")
 
@@ -508,9 +509,9 @@ class Player:
         st = self.st
         if step == "3.45":
             for side in self.turn():
-                if f"leaders:{side}" not in st.done:
+                if Done("leaders", side) not in st.reph.done:
                     self.run({"name": "leaders", "side": side})
-                if self.st.may_generate[side] > 0:
+                if self.st.reph.may_generate[side] > 0:
                     self.run({"name": "leader", "side": side, "generated": True})
         elif step == "3.52":
             mc = st.map_control()

@@ -1,12 +1,13 @@
 """Folding events into the campaign state: one small function per event type.
 
-Handlers take the payload as stored (a dict), so replay does not pay for structuring every event
-into its attrs class: the codec round-trips the classes, the fold reads the same keys.
+Each handler takes its event class (events/types.py, one schema per event), built from the stored
+payload by a constructor made for the type (events/stored.py): no validation, no cattrs, so replay
+pays little for it (docs/performance.md).
 `fold` first learns which seqs are reverted (a revert of a revert restores them), then folds the rest.
 """
 from __future__ import annotations
 
-from typing import Callable, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable
 
 from events.errors import UNFOLDABLE, BadInput, UnreadableRow, unknown_row
 from cg import revision
@@ -18,30 +19,86 @@ from cg.state import (SIDES, CampaignState, FirefightRecord, Purchase, Unit, exp
                       terrain_changed, unit_kind)
 from cg.units import IN_PLAY, Kind, Status
 from cg.seal import apply_revealed, apply_sealed
+from cg.state import Done
 
+if TYPE_CHECKING:  # the handlers' event classes (imported when the first fold is made: _built)
+    from events.types import (AttackBought, CasualtiesAdded, CasualtyReduced, CgEnded, ClearanceRolled,  # lazy: events.types (~25 ms of class creation), only a fold that meets the type
+                              Conceded, CpReplenished, DiceAnswered, DiceChain, DiceCommitted, DiceRevealed,
+                              DiseaseReplaced, DiseaseRolled, ElrRolled, EncircledTested, EvacuationRolled,
+                              FactConfirmed, FactProposed, FactRejected, FirefightDetermined, FirefightEnded,
+                              FortificationPlaced, Fortified, HalfSquadsRecombined, HeadSigned, HeroesRemoved,
+                              IsolatedMarked, LeaderRolled, LeadersRolled, MovesFirstRolled, NightSet,
+                              ObaRolled, PatrolGivenUp, PatrolResolved, PatrolReturned, PatrolsBought,
+                              PromotionRolled, RecallRolled, Redeployed, RedeploymentOption, RepairRolled,
+                              RgBought, RulesUpgraded, SanAdjusted, Sealed, SealsRevealed, ShockResolved,
+                              StepLeft, TerrainChanged, TvpAwarded, UnitChange, UnitHardened, UnitPositioned,
+                              UnitSetUp, UnitsStranded, WeatherSet)
+
+# type name -> fold(state, stored payload dict): the handler of the type's event class, given the
+# instance built from the payload in the same call (events/stored.folder). Replay, a command's own
+# events and a seal's opened events (cg/seal.py) all fold through it. Each fold is made the first
+# time its type is met (_built): a command that folds nothing (status on a fresh snapshot) never
+# imports the event classes (events.types: ~25 ms of class creation, -X importtime), and one that
+# folds a short tail makes the folds of the few types in it (all 55: ~9 ms).
 HANDLERS: dict[str, Callable] = {}
+_TYPED: dict[str, Callable] = {}  # type name -> fn(state, event of that type's class)
 
 
 def on(name: str):
+    """The fold of the event class registered as `name` in events/types.py: fn(state, event)."""
     def wrap(fn):
-        HANDLERS[name] = fn
+        _TYPED[name] = fn
         return fn
 
     return wrap
 
 
+def _built(etype: str) -> Callable | None:
+    """The fold of `etype`, made now (None: a type the fold does nothing with)."""
+    fn = _TYPED.get(etype)
+    if fn is None:
+        return None
+    from events.stored import folder  # lazy: events.types (~25 ms of class creation), only a fold that meets the type
+    from events.types import REGISTRY  # lazy: events.types (~25 ms of class creation), only a fold that meets the type
+
+    h = HANDLERS[etype] = folder(REGISTRY[etype], fn)
+    return h
+
+
+class _Lazy:
+    """HANDLERS as cg/seal.apply_sealed asks it (`.get`), making a fold met for the first time."""
+
+    @staticmethod
+    def get(etype: str) -> Callable | None:
+        return HANDLERS.get(etype) or _built(etype)
+
+
+def handler_table() -> dict[str, Callable]:
+    """Every fold (HANDLERS with all of them made)."""
+    for etype in _TYPED:
+        if etype not in HANDLERS:
+            _built(etype)
+    return HANDLERS
+
+
 def start(payload: dict, view=None) -> CampaignState:
-    """The state a `campaign_started` payload begins; `view`: which seals its reader opens (cg/seal.Opener)."""
-    card = parse_card(payload["card"], source="campaign_started")
-    st = CampaignState(card=card, seed=payload["seed"], card_ref=payload.get("card_ref", ""),
-                       product_version=payload.get("product_version", ""),
-                       dice_mode=payload.get("dice"), dice_policy=payload.get("dice_policy") or "any", view=view)
-    st.option = payload.get("redeployment")
-    st.rules_revision = payload.get("rules_revision", 1)  # ruling R32
-    if payload.get("pbem"):
+    """The state a stored `campaign_started` payload begins (as its class, CampaignStarted); `view`:
+    which seals its reader opens (cg/seal.Opener)."""
+    from events.stored import build  # lazy: events.types (~25 ms of class creation), only a fold that meets the type
+    from events.types import CampaignStarted  # lazy: events.types (~25 ms of class creation), only a fold that meets the type
+
+    p = build(CampaignStarted, payload)
+    card = parse_card(p.card, source="campaign_started")
+    # the first release's campaign_started (upcast, events/upcasters.py) may lack what later ones hold
+    st = CampaignState(card=card, seed=p.seed, card_ref=getattr(p, "card_ref", ""),
+                       product_version=getattr(p, "product_version", ""),
+                       dice_mode=p.dice, dice_policy=p.dice_policy or "any", view=view)
+    st.option = getattr(p, "redeployment", None)
+    st.rules_revision = getattr(p, "rules_revision", 1)  # ruling R32
+    if p.pbem:
         from cg.pbem import state_of  # lazy: play by email only (cg.pbem ~0.7 ms)
 
-        st.pbem = state_of(payload["pbem"])
+        st.pbem = state_of(p.pbem)
     for side in SIDES:
         spec = card.sides[side]
         s = st.sides[side]
@@ -94,7 +151,7 @@ def _new_firefight(st: CampaignState, n: int) -> None:
 
 
 def evolve(st: CampaignState, etype: str, p: dict, seq: int = 0, batch: int = 0) -> CampaignState:
-    handler = HANDLERS.get(etype)
+    handler = HANDLERS.get(etype) or _built(etype)
     if etype == "step_left" and st.step == "2.8":
         st.commencements.add(seq)
     if handler is not None:
@@ -115,20 +172,22 @@ def fold(records: Iterable[tuple], state: CampaignState | None = None,
         records = list(records)
         reverted = reverted_seqs(records)
     st = state
-    handlers = HANDLERS
+    handlers, typed = HANDLERS, _TYPED
     seq = batch = etype = None
     try:  # a row edited against its schema: bad input naming the row, never a crash
         for seq, batch, etype, payload in records:
             if etype == "campaign_started":
                 st = start(payload, view)
             elif etype == "reverted":
-                st.reverts.append((seq, tuple(payload["seqs"]), payload["reason"], payload.get("force", False)))
+                _reverted(st, seq, payload)
             elif seq in reverted:
                 continue
             else:
                 if etype == "step_left" and st.step == "2.8":
                     st.commencements.add(seq)  # 2.8: the firefight commenced here (the undo guard)
                 handler = handlers.get(etype)
+                if handler is None and etype in typed:
+                    handler = _built(etype)  # the first of its type
                 if handler is not None:
                     handler(st, payload)
     except (*UNFOLDABLE, UnreadableRow, BadInput) as e:
@@ -159,7 +218,7 @@ def fold_stored(chunks: Iterable[tuple], common: int, reverted: set[int], curren
     st.last_batch is left to the caller, which reads it once instead of with every row.
     """
     st = state
-    handlers = HANDLERS
+    handlers, typed = HANDLERS, _TYPED
     seq = etype = None
     try:  # a row edited against its schema: bad input naming the row, never a crash
         for seqs, types, payloads, stale in chunks:
@@ -171,6 +230,8 @@ def fold_stored(chunks: Iterable[tuple], common: int, reverted: set[int], curren
                     if seq in stale:
                         payload = upcast(etype, stale[seq], payload)
                 handler = handlers.get(etype)
+                if handler is None and etype in typed:
+                    handler = _built(etype)  # the first of its type
                 if handler is not None:
                     if etype == "step_left" and st.step == "2.8":
                         st.commencements.add(seq)  # 2.8: the firefight commenced here (the undo guard)
@@ -178,7 +239,7 @@ def fold_stored(chunks: Iterable[tuple], common: int, reverted: set[int], curren
                 elif etype == "campaign_started":
                     st = start(payload, view)
                 elif etype == "reverted":
-                    st.reverts.append((seq, tuple(payload["seqs"]), payload["reason"], payload.get("force", False)))
+                    _reverted(st, seq, payload)
                 elif etype not in current:
                     upcast(etype, stale.get(seq, common), payload)  # a type this release does not know: refused
     except (*UNFOLDABLE, UnreadableRow, BadInput) as e:
@@ -186,6 +247,16 @@ def fold_stored(chunks: Iterable[tuple], common: int, reverted: set[int], curren
     if st is not None and seq is not None:
         st.seq = seq
     return st
+
+
+def _reverted(st: CampaignState, seq: int, payload: dict) -> None:
+    """A `reverted` row (as its class, Reverted), kept for the audit's notes; what it takes back is
+    known before the fold (reverted_seqs)."""
+    from events.stored import build  # lazy: events.types (~25 ms of class creation), only a fold that meets the type
+    from events.types import Reverted  # lazy: events.types (~25 ms of class creation), only a fold that meets the type
+
+    r = build(Reverted, payload)
+    st.reverts.append((seq, tuple(r.seqs), r.reason, r.force))
 
 
 def reverted_seqs(records) -> set[int]:
@@ -205,8 +276,8 @@ def reverted_seqs(records) -> set[int]:
 # ---- campaign and step -------------------------------------------------------------------------
 
 @on("step_left")
-def _step_left(st, p):
-    to = p["to"]
+def _step_left(st, p: StepLeft):
+    to = p.to
     frm = st.step
     if frm == "2.8":
         st.ff.commenced = True  # 2.8 Firefight Commencement
@@ -219,60 +290,60 @@ def _step_left(st, p):
             u.redeployed = False
     if to == "2.1":
         played = not st.idle
-        _new_firefight(st, p["firefight"])
+        _new_firefight(st, p.firefight)
         for side in SIDES:
             s = st.sides[side]
             s.attack, s.patrols, s.platoons = False, 0, 0
-        st.cleared.clear()
-        st.ap_failed.clear()
-        st.patrols_done = {"axis": set(), "allied": set()}
-        st.patrols_to_return = {"axis": set(), "allied": set()}
-        st.patrol_units = {}
+        st.reph.cleared.clear()
+        st.reph.ap_failed.clear()
+        st.reph.patrols_done = {"axis": set(), "allied": set()}
+        st.reph.patrols_to_return = {"axis": set(), "allied": set()}
+        st.reph.patrol_units = {}
         if not (played and revision.of(st).one_redeployment):
             for u in st.units.values():
                 u.redeployed = False
-        st.hardened_now = {"axis": [], "allied": []}
-        st.promotions = {"axis": 0, "allied": 0}
-        st.leader_result = {"axis": 0, "allied": 0}
-        st.generated = {"axis": 0, "allied": 0}
-        st.may_generate = {"axis": 0, "allied": 0}
+        st.reph.hardened_now = {"axis": [], "allied": []}
+        st.reph.promotions = {"axis": 0, "allied": 0}
+        st.reph.leader_result = {"axis": 0, "allied": 0}
+        st.reph.generated = {"axis": 0, "allied": 0}
+        st.reph.may_generate = {"axis": 0, "allied": 0}
     if to == "2.3":
         for side in SIDES:
             st.sides[side].platoons = 0
     st.step = to
-    st.done = set()
+    st.reph.done = set()
 
 
 @on("conceded")
-def _conceded(st, p):
-    st.conceded_by = p["side"]
+def _conceded(st, p: Conceded):
+    st.conceded_by = p.side
 
 
 @on("cg_ended")
-def _cg_ended(st, p):
+def _cg_ended(st, p: CgEnded):
     st.ended = True
     st.step = "end"
-    st.end_reason = p["reason"]
+    st.end_reason = p.reason
 
 
 # ---- 2.x ---------------------------------------------------------------------------------------
 
 @on("cp_replenished")
-def _cp(st, p):
-    side = p["side"]
-    total = p.get("total")
+def _cp(st, p: CpReplenished):
+    side = p.side
+    total = getattr(p, "total", None)
     if total is None:  # ruling R47: an opening holds no balance; it is derived
-        total = st.sides[side].cp + p["gained"]
+        total = st.sides[side].cp + p.gained
     st.sides[side].cp = total
-    st.ff.cp_gained[side] = p["gained"]
+    st.ff.cp_gained[side] = p.gained
     st.ff.cp_left[side] = total
-    st.done.add(f"cp:{side}")
+    st.reph.done.add(Done("cp", side))
 
 
 @on("weather_set")
-def _weather(st, p):
-    st.ff.weather = p["text"]
-    st.done.add("weather")
+def _weather(st, p: WeatherSet):
+    st.ff.weather = p.text
+    st.reph.done.add(Done("weather"))
 
 
 def _spend(st, side, cost, left):
@@ -287,96 +358,96 @@ _KINDS: dict[tuple[str, str], str] = {}  # unit_kind by (counter name, RG kind):
 
 
 @on("rules_upgraded")
-def _rules_upgraded(st, p):
-    st.rules_upgrades.append([p["from_firefight"], p["revision"]])  # ruling R32
+def _rules_upgraded(st, p: RulesUpgraded):
+    st.rules_upgrades.append([p.from_firefight, p.revision])  # ruling R32
 
 
 @on("rg_bought")
-def _rg_bought(st, p):
-    side = p["side"]
-    _spend(st, side, p["cost"], p.get("cp_left"))
-    rg = st.card.sides[side].rg_by_id(p["rg"])
+def _rg_bought(st, p: RgBought):
+    side = p.side
+    _spend(st, side, p.cost, getattr(p, "cp_left", None))
+    rg = st.card.sides[side].rg_by_id(p.rg)
     key = f"{side}:{rg.id}"
     st.purchase_count[key] = st.purchase_count.get(key, 0) + 1
-    pur = Purchase(id=p["purchase"], side=side, rg=rg.id, firefight=st.firefight, mode=p["mode"],
-                   cost=p["cost"], kind=rg.kind, leader_owed=rg.leader_drs, oba_owed=(rg.kind == "oba"),
-                   fp=p.get("fp", 0), revealed=(p["mode"] == "on-map" and False))
+    pur = Purchase(id=p.purchase, side=side, rg=rg.id, firefight=st.firefight, mode=p.mode,
+                   cost=p.cost, kind=rg.kind, leader_owed=rg.leader_drs, oba_owed=(rg.kind == "oba"),
+                   fp=p.fp, revealed=(p.mode == "on-map" and False))
     st.purchases[f"{side}:{pur.id}"] = pur
-    for u in p["units"]:
-        kind = _KINDS.get((u["name"], rg.kind))
+    for u in p.units:
+        kind = _KINDS.get((u.name, rg.kind))
         if kind is None:
-            kind = _KINDS[(u["name"], rg.kind)] = unit_kind(u["name"], rg.kind)
-        st.units[f"{side}:{u['id']}"] = Unit(id=u["id"], side=side, name=u["name"], kind=kind, purchase=pur.id,
-                                 status="reserve" if p["mode"] == "reserve" else "available")
+            kind = _KINDS[(u.name, rg.kind)] = unit_kind(u.name, rg.kind)
+        st.units[f"{side}:{u.id}"] = Unit(id=u.id, side=side, name=u.name, kind=kind, purchase=pur.id,
+                                 status="reserve" if p.mode == "reserve" else "available")
         if kind == "leader":
             _leader_made(st, side)
-        pur.units.append(u["id"])
-    if p["platoons"]:
-        st.sides[side].platoons += p["platoons"]
+        pur.units.append(u.id)
+    if p.platoons:
+        st.sides[side].platoons += p.platoons
         q = rg.quality or "other"
         bought = st.ff.platoons[side]
-        bought[q] = bought.get(q, 0) + p["platoons"]
-    if p.get("fp"):
-        st.sides[side].fp += p["fp"]
+        bought[q] = bought.get(q, 0) + p.platoons
+    if p.fp:
+        st.sides[side].fp += p.fp
 
 
 def _leader_made(st, side: str) -> None:
     st.leaders_made += 1
-    if st.pbem is not None and st.pbem.get("sealing"):  # ruling R47: numbered per side (sealed apart)
-        st.pbem["leaders_made"][side] += 1
+    if st.pbem is not None and st.pbem.sealing:  # ruling R47: numbered per side (sealed apart)
+        st.pbem.leaders_made[side] += 1
 
 
 @on("patrols_bought")
-def _patrols(st, p):
-    _spend(st, p["side"], p["cost"], p.get("cp_left"))
-    st.sides[p["side"]].patrols += p["count"]
+def _patrols(st, p: PatrolsBought):
+    _spend(st, p.side, p.cost, getattr(p, "cp_left", None))
+    st.sides[p.side].patrols += p.count
 
 
 @on("attack_bought")
-def _attack(st, p):
-    _spend(st, p["side"], p["cost"], p.get("cp_left"))
-    st.sides[p["side"]].attack = True
-    st.ff.attack[p["side"]] = True
-    for key in [k for k in st.done if k.startswith(f"oba-roll:{p['side']}:")]:
+def _attack(st, p: AttackBought):
+    _spend(st, p.side, p.cost, getattr(p, "cp_left", None))
+    st.sides[p.side].attack = True
+    st.ff.attack[p.side] = True
+    for key in [k for k in st.reph.done if k.what == "oba-roll" and k.side == p.side]:
         # ruling R14 (rules revision 3): the -1 of 2.351 goes with the Attack Option bought in this 2.3, not
         # with the order of the commands: an OBA DR made before it is read again, its final DR less 1
-        _, side, final, pid = key.split(":", 3)
+        side, (final, pid) = key.side, key.of
         st.purchase(pid, side).oba = tables.oba_strength(int(final) - 1).result
-        st.done.discard(key)
+        st.reph.done.discard(key)
 
 
 @on("oba_rolled")
-def _oba(st, p):
-    pur = st.purchase(p["purchase"], p["side"])
-    pur.oba = p["roll"]["outcome"]
+def _oba(st, p: ObaRolled):
+    pur = st.purchase(p.purchase, p.side)
+    pur.oba = p.roll.outcome
     pur.oba_owed = False
-    if revision.of(st).attack_oba_this_reph and not st.sides[p["side"]].attack:
+    if revision.of(st).attack_oba_this_reph and not st.sides[p.side].attack:
         # ruling R14: read again with the -1 should the side buy the Attack Option in this 2.3
-        st.done.add(f"oba-roll:{p['side']}:{p['roll']['final']}:{p['purchase']}")
+        st.reph.done.add(Done("oba-roll", p.side, (p.roll.final, p.purchase)))
 
 
 @on("leader_rolled")
-def _leader(st, p):
-    side = p["side"]
-    if p["purchase"] is not None:
-        pur = st.purchase(p["purchase"], side)
+def _leader(st, p: LeaderRolled):
+    side = p.side
+    if p.purchase is not None:
+        pur = st.purchase(p.purchase, side)
         pur.leader_owed -= 1
     else:
         pur = None
-        st.generated[side] += 1
-    u = p.get("unit")
+        st.reph.generated[side] += 1
+    u = p.unit
     if u:
-        hx = p.get("hex")  # 3.45: placed with an MMC on map; else it enters as a reinforcement
-        st.units[f"{side}:{u['id']}"] = Unit(id=u["id"], side=side, name=u["name"], kind="leader",
-                                 purchase=p["purchase"], status="on_map" if hx else "available", hex=hx)
+        hx = p.hex  # 3.45: placed with an MMC on map; else it enters as a reinforcement
+        st.units[f"{side}:{u.id}"] = Unit(id=u.id, side=side, name=u.name, kind="leader",
+                                 purchase=p.purchase, status="on_map" if hx else "available", hex=hx)
         _leader_made(st, side)
         if pur is not None:
-            pur.leaders.append(u["name"])
-            pur.units.append(u["id"])
+            pur.leaders.append(u.name)
+            pur.units.append(u.id)
         if st.initial:
-            col = p["roll"].get("table_column") or _column(st, side, pur)
+            col = _column(st, side, pur)
             taken = st.sides[side].leaders_taken.setdefault(col, {})
-            taken[u["name"]] = taken.get(u["name"], 0) + 1
+            taken[u.name] = taken.get(u.name, 0) + 1
 
 
 def _column(st, side, pur):
@@ -389,16 +460,16 @@ def _column(st, side, pur):
 
 
 @on("fortified")
-def _fortified(st, p):
-    side = p["side"]
-    st.sides[side].fp = p["fp_left"]
-    st.fortifications.append({"side": side, "kind": p["kind"], "hex": p.get("hex"), "cost": p["cost"],
-                              "detail": dict(p.get("detail") or {}), "unit": p.get("unit"),
+def _fortified(st, p: Fortified):
+    side = p.side
+    st.sides[side].fp = p.fp_left
+    st.fortifications.append({"side": side, "kind": p.kind, "hex": p.hex, "cost": p.cost,
+                              "detail": dict(p.detail or {}), "unit": p.unit,
                               "firefight": st.firefight})
-    if p.get("hex"):
-        _in_hex(st, side, p["kind"], p["hex"], p.get("detail"))
-    if p.get("unit") and st.unit(p["unit"], side) is not None:
-        st.unit(p["unit"], side).hip = True
+    if p.hex:
+        _in_hex(st, side, p.kind, p.hex, p.detail)
+    if p.unit and st.unit(p.unit, side) is not None:
+        st.unit(p.unit, side).hip = True
 
 
 def _in_hex(st, side: str, kind: str, hx: str, detail) -> None:
@@ -408,19 +479,19 @@ def _in_hex(st, side: str, kind: str, hx: str, detail) -> None:
 
 
 @on("fortification_placed")
-def _fortification_placed(st, p):
-    f = st.fortifications[p["index"]]
-    f["hex"] = p["hex"]
-    _in_hex(st, p["side"], p["kind"], p["hex"], f["detail"])
+def _fortification_placed(st, p: FortificationPlaced):
+    f = st.fortifications[p.index]
+    f["hex"] = p.hex
+    _in_hex(st, p.side, p.kind, p.hex, f["detail"])
 
 
 @on("firefight_determined")
-def _determined(st, p):
+def _determined(st, p: FirefightDetermined):
     ff = st.ff
-    ff.type, ff.attacker = p["type"], p["attacker"]
-    ff.setup_first, ff.move_first = p["setup_first"], p["move_first"]
-    st.done.add("determine")
-    if p["type"] == "idle":  # 2.41: patrols and Air Support bought for it are lost (ruling R11)
+    ff.type, ff.attacker = p.type, p.attacker
+    ff.setup_first, ff.move_first = p.setup_first, p.move_first
+    st.reph.done.add(Done("determine"))
+    if p.type == "idle":  # 2.41: patrols and Air Support bought for it are lost (ruling R11)
         for side in SIDES:
             st.sides[side].patrols = 0
         for pur in st.purchases.values():
@@ -432,60 +503,71 @@ def _determined(st, p):
 
 
 @on("moves_first_rolled")
-def _moves_first(st, p):
-    st.ff.move_first = p["move_first"]
+def _moves_first(st, p: MovesFirstRolled):
+    st.ff.move_first = p.move_first
 
 
 @on("night_set")
-def _night(st, p):
-    st.ff.night = p["text"]
-    st.done.add("night")
+def _night(st, p: NightSet):
+    st.ff.night = p.text
+    st.reph.done.add(Done("night"))
 
 
 @on("redeployment_option")
-def _option(st, p):
-    st.option = p["option"]
+def _option(st, p: RedeploymentOption):
+    st.option = p.option
 
 
 @on("redeployed")
-def _redeployed(st, p):
-    u = st.units[f"{p['side']}:{p['unit']}"]  # a unit in play (decide checked it): never in the settled part
+def _redeployed(st, p: Redeployed):
+    u = st.units[f"{p.side}:{p.unit}"]  # a unit in play (decide checked it): never in the settled part
     u.redeployed = True
     if st.step == "2.5" and revision.of(st).option_a_order:
-        st.done.add(f"redeploy-2.5:{p['side']}")  # 2.5 Option A: the Defender goes first
-    r = p["result"]
-    if p["situation"] != "friendly_mlr" and revision.of(st).redeployment_results:
+        st.reph.done.add(_REDEPLOY_25[p.side])  # 2.5 Option A: the Defender goes first
+    r = p.result
+    if p.situation != "friendly_mlr" and revision.of(st).redeployment_results:
         u.hip = False  # 3.212-3.217: outside a friendly MLR HIP is lost, and concealment but in 3.215
-        if p["situation"] != "isolated":
+        if p.situation != "isolated":
             u.concealed = False
-    if p.get("change"):
-        if p.get("reduced", False) or p["change"] == "eliminated":  # a loss, not an ELR replacement
-            _reph_loss(st, u, p["change"])
-        _unit_change(st, {"side": p["side"], "unit": p["unit"], "to": p["change"]}, p.get("reduced", False))
+    if p.change:
+        if p.reduced or p.change == "eliminated":  # a loss, not an ELR replacement
+            _reph_loss(st, u, p.change)
+        from events.types import UnitChange  # lazy: events.types (~25 ms of class creation), only a fold that meets the type
+
+        _unit_change(st, UnitChange(side=p.side, unit=p.unit, to=p.change), p.reduced)
         if u.status == Status.ELIMINATED:
             return
     if r in ("eliminated", "eliminated_cs_na"):
         _reph_loss(st, u, "eliminated")
         u.status, u.eliminated_in = "eliminated", st.firefight
-        st.ff.lost.append([p["side"], u.id])
+        st.ff.lost.append([p.side, u.id])
         return
     if r.startswith("redeploys"):
-        u.hex = p["to"]
+        u.hex = p.to
         u.isolated = False
     else:  # remains in hex: uncontrolled / NML units become Isolated (3.216)
-        u.isolated = p["situation"] in ("uncontrolled", "nml", "isolated")
+        u.isolated = p.situation in ("uncontrolled", "nml", "isolated")
+
+
+# The records of the two events of half a long log, made without a Python call: the per-side ones made
+# once, Done("set", side, unit) by tuple.__new__ (what Done(...) does, less its Python-level __new__).
+_SETUP = {s: Done("setup", s) for s in SIDES}
+_REDEPLOY_25 = {s: Done("redeploy-2.5", s) for s in SIDES}
+_new_done = tuple.__new__
 
 
 @on("unit_set_up")
-def _setup(st, p):
+def _setup(st, p: UnitSetUp):
     # half of a long log: kept to the few operations it needs (a reserve unit stays In Reserve)
-    u = st.units[f"{p['side']}:{p['unit']}"]  # a unit in play (decide checked it): never in the settled part
-    if revision.of(st).setup_order:
-        st.done.add(f"setup:{p['side']}")  # 2.6: the side that sets up first goes before the other
-    if revision.of(st).option_a_in_place:
-        st.done.add(f"set:{p['side']}:{u.id}")  # set up this 2.6: no longer a unit left in place (3.34)
-    u.hex = p["hex"]
-    u.hip = p["hip"]
+    side = p.side
+    u = st.units[f"{side}:{p.unit}"]  # a unit in play (decide checked it): never in the settled part
+    rules = revision.of(st)
+    if rules.setup_order:
+        st.reph.done.add(_SETUP[side])  # 2.6: the side that sets up first goes before the other
+    if rules.option_a_in_place:
+        st.reph.done.add(_new_done(Done, ("set", side, u.id)))  # set up this 2.6: no longer a unit left in place (3.34)
+    u.hex = p.hex
+    u.hip = p.hip
     if u.status == Status.AVAILABLE:
         u.status = "on_map"
     pur = st.purchases.get(f"{u.side}:{u.purchase}")  # None for a unit of no purchase
@@ -494,20 +576,20 @@ def _setup(st, p):
 
 
 @on("patrol_resolved")
-def _patrol(st, p):
-    side = p["side"]
-    st.patrols_done[side].add(p["patrol"])
-    if p["returns"]:
-        st.patrols_to_return[side].add(p["patrol"])
-    if p.get("losses") is not None and revision.of(st).patrol_rules:
-        st.patrol_units[f"{side}:{p['patrol']}"] = {"team": [p["leader"], *p["units"]], "kind": p["kind"],
-                                                     "hex": p["mission_hex"]}
+def _patrol(st, p: PatrolResolved):
+    side = p.side
+    st.reph.patrols_done[side].add(p.patrol)
+    if p.returns:
+        st.reph.patrols_to_return[side].add(p.patrol)
+    if p.losses is not None and revision.of(st).patrol_rules:
+        st.reph.patrol_units[(side, p.patrol)] = {"team": [p.leader, *p.units], "kind": p.kind,
+                                                     "hex": p.mission_hex}
     _patrol_losses(st, p)
 
 
 @on("patrol_returned")
-def _patrol_ret(st, p):
-    st.patrols_to_return[p["side"]].discard(p["patrol"])
+def _patrol_ret(st, p: PatrolReturned):
+    st.reph.patrols_to_return[p.side].discard(p.patrol)
     _patrol_losses(st, p)
 
 
@@ -515,65 +597,65 @@ def _patrol_losses(st, p) -> None:
     """Ruling R29: the units a patrol result strikes: reduced (a new counter), eliminated or captured; their
     CVP count for the current firefight (2.756, ruling R39)."""
 
-    for c in p.get("losses", ()):
-        cvp = loss_cvp(st.unit(c["unit"], c["side"]), c["to"])
-        st.ff.patrol_cvp[c["side"]] += cvp
-        st.ff.cvp_lost[c["side"]] += cvp
-        if c["to"] == "captured":
-            u = st.unit(c["unit"], c["side"])
+    for c in p.losses:
+        cvp = loss_cvp(st.unit(c.unit, c.side), c.to)
+        st.ff.patrol_cvp[c.side] += cvp
+        st.ff.cvp_lost[c.side] += cvp
+        if c.to == "captured":
+            u = st.unit(c.unit, c.side)
             u.status, u.eliminated_in = "captured", st.firefight
-            st.ff.lost.append([c["side"], c["unit"]])
+            st.ff.lost.append([c.side, c.unit])
         else:
             _unit_change(st, c, True)
 
 
 @on("patrol_given_up")
-def _patrol_up(st, p):
-    st.patrols_done[p["side"]].add(p["patrol"])
+def _patrol_up(st, p: PatrolGivenUp):
+    st.reph.patrols_done[p.side].add(p.patrol)
 
 
 @on("firefight_ended")
-def _ended(st, p):
+def _ended(st, p: FirefightEnded):
     ff = st.ff
-    ff.turn, ff.winner, ff.winner_rule = p["turn"], p["winner"], p.get("winner_rule")
+    ff.turn, ff.winner, ff.winner_rule = p.turn, p.winner, getattr(p, "winner_rule", None)
     if revision.of(st).ammunition_shortage:  # 3.211: the Isolated mark's Ammunition Shortage lasted this firefight
         for u in st.units.values():
             u.isolated = False
-    for su in p.get("oba_used", ()):
-        ff.oba_used[su["side"]] += 1
+    for su in p.oba_used:
+        ff.oba_used[su.side] += 1
     for side in SIDES:  # 2.756: the patrols' losses count for this firefight too (ruling R39)
-        ff.cvp_lost[side] = p["cvp_lost"][side] + ff.patrol_cvp[side]
-    for c in p["control"]:
-        st.control[c["hex"]] = c["side"]
-    for lu in p["lost"]:
-        u = st.unit(lu["unit"], lu["side"])
+        ff.cvp_lost[side] = p.cvp_lost[side] + ff.patrol_cvp[side]
+    for c in p.control:
+        st.control[c.hex] = c.side
+    for lu in p.lost:
+        u = st.unit(lu.unit, lu.side)
         if u is not None:
             u.status, u.eliminated_in = "eliminated", st.firefight
-        ff.lost.append([lu["side"], lu["unit"]])
-    for t in p["terrain"]:
-        st.terrain.setdefault(t["hex"], []).append(t["item"])
+        ff.lost.append([lu.side, lu.unit])
+    for t in p.terrain:
+        st.terrain.setdefault(t.hex, []).append(t.item)
         terrain_changed()
     for key, attr in (("encircled", "encircled"), ("wounded", "wounded"), ("shocked", "shocked")):
-        for su in p.get(key, ()):
-            setattr(st.unit(su["unit"], su["side"]), attr, True)
-    for su in p.get("recalled", ()):
-        u = st.unit(su["unit"], su["side"])
+        for su in getattr(p, key):
+            setattr(st.unit(su.unit, su.side), attr, True)
+    for su in p.recalled:
+        u = st.unit(su.unit, su.side)
         u.recalled, u.status = True, "recalled"
-    for su in p.get("hero", ()):
-        st.unit(su["unit"], su["side"]).hero = True
-    for reduced, changes in ((True, p.get("reduced", ())), (False, p.get("replaced", ()))):
+    for su in p.hero:
+        st.unit(su.unit, su.side).hero = True
+    for reduced, changes in ((True, p.reduced), (False, p.replaced)):
         for c in changes:
             _unit_change(st, c, reduced)
-    for su in p.get("captured", ()):
-        u = st.unit(su["unit"], su["side"])
+    for su in p.captured:
+        u = st.unit(su.unit, su.side)
         u.status, u.eliminated_in = "captured", st.firefight
-        ff.lost.append([su["side"], su["unit"]])
-    for su in p.get("exited", ()):
-        u = st.unit(su["unit"], su["side"])
+        ff.lost.append([su.side, su.unit])
+    for su in p.exited:
+        u = st.unit(su.unit, su.side)
         u.exited, u.hex = True, None  # CG8: off a friendly edge, back in its MLR for the next firefight
-    for r in p.get("repairs", ()):
-        side, item = r["hex"].split(":", 1)
-        st.repairs_owed[(side, item)] = r["item"]
+    for r in p.repairs:
+        side, item = r.hex.split(":", 1)
+        st.reph.repairs_owed[(side, item)] = r.item
     if revision.of(st).oba_air_expended:
         _expend(st, p)
     if revision.of(st).reserve_ends:  # 2.33: In Reserve for its own firefight only
@@ -584,34 +666,34 @@ def _ended(st, p):
         if pur.firefight < st.firefight:
             break
         pur.revealed = True  # purchases are revealed once the firefight was played
-    st.done.add("end")
+    st.reph.done.add(Done("end"))
 
 
-def _unit_change(st, c: dict, reduced: bool) -> None:
+def _unit_change(st, c: UnitChange, reduced: bool) -> None:
     """Casualty Reduction or ELR replacement: a new counter, a wound, or the unit eliminated."""
-    u = st.unit(c["unit"], c["side"])
-    if c["to"] == "eliminated":
+    u = st.unit(c.unit, c.side)
+    if c.to == "eliminated":
         u.status, u.eliminated_in = "eliminated", st.firefight
-        st.ff.lost.append([c["side"], c["unit"]])
-    elif c["to"] == "wounded":
+        st.ff.lost.append([c.side, c.unit])
+    elif c.to == "wounded":
         u.wounded = True
     else:
-        u.name = c["to"]
+        u.name = c.to
         if reduced and u.kind == Kind.SQUAD:
             u.kind = "hs"
 
 
 @on("unit_positioned")
-def _positioned(st, p):
-    u = st.unit(p["unit"], p["side"])
-    u.hex, u.hip, u.concealed, u.exited = p["hex"], p["hip"], p["concealed"], False
+def _positioned(st, p: UnitPositioned):
+    u = st.unit(p.unit, p.side)
+    u.hex, u.hip, u.concealed, u.exited = p.hex, p.hip, p.concealed, False
     if u.status in (Status.AVAILABLE, Status.RESERVE):
         u.status = "on_map"
 
 
 def _expend(st, p) -> None:
     """CG7 EXC: a used OBA module and this firefight's Air Support are not retained (status "expended")."""
-    spent = [st.purchase(su["unit"], su["side"]) for su in p.get("oba_used", ())]
+    spent = [st.purchase(su.unit, su.side) for su in p.oba_used]
     spent += [pur for pur in st.purchases.values() if pur.kind == "air" and pur.firefight == st.firefight]
     for pur in spent:
         if pur is None:
@@ -625,16 +707,16 @@ def _expend(st, p) -> None:
 # ---- 3.x ---------------------------------------------------------------------------------------
 
 @on("casualties_added")
-def _casualties(st, p):
+def _casualties(st, p: CasualtiesAdded):
     ff = st.ff
-    ff.cvp_lost[p["side"]] += p["cvp"]
+    ff.cvp_lost[p.side] += p.cvp
     if ff.winner_rule in ("1.31", "R5"):  # 3.11: RePh losses count for the firefight for all purposes
         ff.winner, ff.winner_rule = winner_by_cvp(ff)
-    for uid in p["units"]:
-        u = st.unit(uid, p["side"])
+    for uid in p.units:
+        u = st.unit(uid, p.side)
         if u is not None:
             u.status, u.eliminated_in = "eliminated", st.firefight
-        st.ff.lost.append([p["side"], uid])
+        st.ff.lost.append([p.side, uid])
 
 
 def _eliminate(st, side, uid):
@@ -657,192 +739,192 @@ def _reph_loss(st, u, to: str) -> None:
 
 
 @on("casualty_reduced")
-def _casualty_reduced(st, p):
-    c = p["change"]
-    _reph_loss(st, st.unit(c["unit"], c["side"]), c["to"] if c["to"] == "eliminated" else "reduced")
+def _casualty_reduced(st, p: CasualtyReduced):
+    c = p.change
+    _reph_loss(st, st.unit(c.unit, c.side), c.to if c.to == "eliminated" else "reduced")
     _unit_change(st, c, True)
-    st.done.discard(f"cr-owed:{p['side']}:{p['hex']}")
+    st.reph.done.discard(Done("cr-owed", p.side, p.hex))
 
 
 @on("half_squads_recombined")
-def _recombined(st, p):
-    keep, gone = st.unit(p["keep"], p["side"]), st.unit(p["gone"], p["side"])
-    keep.name, keep.kind = p["to"], "squad"
+def _recombined(st, p: HalfSquadsRecombined):
+    keep, gone = st.unit(p.keep, p.side), st.unit(p.gone, p.side)
+    keep.name, keep.kind = p.to, "squad"
     gone.status, gone.hex = "recombined", None  # 3.42: off the map with the squad it made
 
 
 @on("heroes_removed")
-def _heroes_removed(st, p):
-    for uid in p["units"]:
-        st.unit(uid, p["side"]).hero = False  # 3.43: removed from play
+def _heroes_removed(st, p: HeroesRemoved):
+    for uid in p.units:
+        st.unit(uid, p.side).hero = False  # 3.43: removed from play
 
 
 @on("encircled_tested")
-def _encircled(st, p):
-    u = st.unit(p["unit"], p["side"])
-    if p["roll"]["outcome"] == "eliminated":
-        _eliminate(st, p["side"], u.id)
-    elif p["roll"]["outcome"] == "abandoned":  # 3.17: the Immobile vehicle's crew failed (revision 3)
+def _encircled(st, p: EncircledTested):
+    u = st.unit(p.unit, p.side)
+    if p.roll.outcome == "eliminated":
+        _eliminate(st, p.side, u.id)
+    elif p.roll.outcome == "abandoned":  # 3.17: the Immobile vehicle's crew failed (revision 3)
         u.abandoned = True
         u.encircled = False
         return
     # 3.17: a unit that passes keeps its Encircled marker (revision switch encircled_kept); revision 1
     # removed it, and the logs it wrote fold as they did
-    u.encircled = p["roll"]["outcome"] != "eliminated" and revision.of(st).encircled_kept
+    u.encircled = p.roll.outcome != "eliminated" and revision.of(st).encircled_kept
     if u.encircled:
-        st.done.add(f"encircled:{u.side}:{u.id}")  # tested this RePh: owes no second 1TC
+        st.reph.done.add(Done("encircled", u.side, u.id))  # tested this RePh: owes no second 1TC
 
 
 @on("shock_resolved")
-def _shock(st, p):
-    u = st.unit(p["unit"], p["side"])
+def _shock(st, p: ShockResolved):
+    u = st.unit(p.unit, p.side)
     u.shocked = False
-    if p["roll"]["outcome"] == "eliminated":
-        _eliminate(st, p["side"], u.id)
+    if p.roll.outcome == "eliminated":
+        _eliminate(st, p.side, u.id)
 
 
 @on("isolated_marked")
-def _isolated(st, p):
-    for su in p["units"]:
-        u = st.unit(su["unit"], su["side"])
+def _isolated(st, p: IsolatedMarked):
+    for su in p.units:
+        u = st.unit(su.unit, su.side)
         u.isolated = True
         if revision.of(st).hip_in_place:
             u.hip = False  # 3.212 b / 3.215: an Isolated unit loses any HIP, redeployed or not
 
 
 @on("units_stranded")
-def _stranded(st, p):  # ruling R48: eliminated (a vehicle: its wreck leaves the OB and owes no repair)
-    for su in p["units"]:
-        u = st.unit(su["unit"], su["side"])
+def _stranded(st, p: UnitsStranded):  # ruling R48: eliminated (a vehicle: its wreck leaves the OB and owes no repair)
+    for su in p.units:
+        u = st.unit(su.unit, su.side)
         u.status, u.eliminated_in = "eliminated", st.firefight
-        st.ff.lost.append([su["side"], su["unit"]])
-        st.repairs_owed.pop((su["side"], su["unit"]), None)
+        st.ff.lost.append([su.side, su.unit])
+        st.reph.repairs_owed.pop((su.side, su.unit), None)
 
 
 @on("terrain_changed")
-def _terrain(st, p):
+def _terrain(st, p: TerrainChanged):
     terrain_changed()
-    for c in p["changes"]:
-        items = st.terrain.setdefault(c["hex"], [])
-        if c["change"] == "add":
-            items.append(c["item"])
-        elif c["item"] in items:
-            items.remove(c["item"])
+    for c in p.changes:
+        items = st.terrain.setdefault(c.hex, [])
+        if c.change == "add":
+            items.append(c.item)
+        elif c.item in items:
+            items.remove(c.item)
         if not items:
-            del st.terrain[c["hex"]]
+            del st.terrain[c.hex]
 
 
 @on("evacuation_rolled")
-def _evac(st, p):
-    u = st.unit(p["leader"], p["side"])
-    if p["roll"]["outcome"] == "evacuated":
+def _evac(st, p: EvacuationRolled):
+    u = st.unit(p.leader, p.side)
+    if p.roll.outcome == "evacuated":
         u.status, u.wounded = "evacuated", False
         if revision.of(st).leaders_lost_evacuated:  # 3.45 counts it among the leaders lost
             u.eliminated_in = st.firefight
-            st.ff.lost.append([p["side"], u.id])
-    st.done.add(f"evacuate:{u.id}")
+            st.ff.lost.append([p.side, u.id])
+    st.reph.done.add(Done("evacuate", None, u.id))
 
 
 @on("tvp_awarded")
-def _tvp(st, p):
+def _tvp(st, p: TvpAwarded):
     for side in SIDES:
-        st.ff.tvp[side] = p["tvp"][side]
-        st.ff.tvp_total[side] = p["total"][side]
-        st.sides[side].tvp_total = p["total"][side]
+        st.ff.tvp[side] = p.tvp[side]
+        st.ff.tvp_total[side] = p.total[side]
+        st.sides[side].tvp_total = p.total[side]
 
 
 @on("disease_rolled")
-def _disease(st, p):
-    st.done.add(f"disease:{p['side']}")
+def _disease(st, p: DiseaseRolled):
+    st.reph.done.add(Done("disease", p.side))
     if revision.of(st).disease_replacements:  # 3.41: the squads struck, in HS equivalents, owed at 3.41
-        st.done.add(f"disease-owed:{p['side']}:{2 * p['roll']['outcome']}")
+        st.reph.done.add(Done("disease-owed", p.side, 2 * p.roll.outcome))
 
 
 @on("disease_replaced")
-def _disease_replaced(st, p):
-    side, c = p["side"], p["change"]
-    u = st.unit(c["unit"], side)
-    owed = next(k for k in st.done if k.startswith(f"disease-owed:{side}:"))
-    st.done.discard(owed)
-    left = int(owed.rsplit(":", 1)[1]) - (2 if u.kind == Kind.SQUAD else 1)
-    st.done.add(f"disease-owed:{side}:{max(0, left)}")
-    st.done.add(f"disease-replaced:{side}:{u.id}")
+def _disease_replaced(st, p: DiseaseReplaced):
+    side, c = p.side, p.change
+    u = st.unit(c.unit, side)
+    owed = next(k for k in st.reph.done if k.what == "disease-owed" and k.side == side)
+    st.reph.done.discard(owed)
+    left = owed.of - (2 if u.kind == Kind.SQUAD else 1)
+    st.reph.done.add(Done("disease-owed", side, max(0, left)))
+    st.reph.done.add(Done("disease-replaced", side, u.id))
     _unit_change(st, c, False)
 
 
 @on("promotion_rolled")
-def _promotion(st, p):
-    st.done.add(f"promote:{p['side']}")
-    st.promotions[p["side"]] = p["roll"]["outcome"]
+def _promotion(st, p: PromotionRolled):
+    st.reph.done.add(Done("promote", p.side))
+    st.reph.promotions[p.side] = p.roll.outcome
 
 
 @on("unit_hardened")
-def _hardened(st, p):
-    u = st.unit(p["unit"], p["side"])
+def _hardened(st, p: UnitHardened):
+    u = st.unit(p.unit, p.side)
     u.hardened += 1
-    st.hardened_now[p["side"]].append(u.id)
+    st.reph.hardened_now[p.side].append(u.id)
     if revision.of(st).hardening_by_table:  # the counter changes (ruling R34); 3.43 uses the Hero up
-        if p.get("to"):
-            u.name = p["to"]
-        if p.get("fanatic"):
+        if p.to:
+            u.name = p.to
+        if p.fanatic:
             u.fanatic = True
-        if p.get("hero"):
-            st.unit(p["hero"], p["side"]).hero = False
+        if p.hero:
+            st.unit(p.hero, p.side).hero = False
 
 
 @on("leaders_rolled")
-def _leaders(st, p):
-    st.done.add(f"leaders:{p['side']}")
-    st.may_generate[p["side"]] = p["may_generate"]
-    st.leader_result[p["side"]] = p["roll"]["outcome"]
+def _leaders(st, p: LeadersRolled):
+    st.reph.done.add(Done("leaders", p.side))
+    st.reph.may_generate[p.side] = p.may_generate
+    st.reph.leader_result[p.side] = p.roll.outcome
 
 
 @on("repair_rolled")
-def _repair(st, p):
-    if p["roll"]["outcome"] == "failed" and p["kind"] in ("malfunction", "low_ammo") \
+def _repair(st, p: RepairRolled):
+    if p.roll.outcome == "failed" and p.kind in ("malfunction", "low_ammo") \
             and revision.of(st).repair_rules:
-        st.done.add(f"repair:{p['side']}:{p['item']}")  # 3.46: still malfunctioned, tried again next RePh
+        st.reph.done.add(Done("repair", p.side, p.item))  # 3.46: still malfunctioned, tried again next RePh
         return
-    st.repairs_owed.pop((p["side"], p["item"]), None)
+    st.reph.repairs_owed.pop((p.side, p.item), None)
 
 
 @on("recall_rolled")
-def _recall(st, p):
-    u = st.unit(p["unit"], p["side"])
+def _recall(st, p: RecallRolled):
+    u = st.unit(p.unit, p.side)
     u.recalled = False
-    if p["roll"]["outcome"] == "returned":
+    if p.roll.outcome == "returned":
         u.status = "available"
     else:
         u.status, u.eliminated_in = "eliminated", st.firefight  # no CVP (3.461)
 
 
 @on("elr_rolled")
-def _elr(st, p):
-    side = p["side"]
+def _elr(st, p: ElrRolled):
+    side = p.side
     s = st.sides[side]
-    if p["before"] == 5 and p["after"] < 5:
+    if p.before == 5 and p.after < 5:
         s.five_lost = True
-    s.elr = p["after"]
-    st.ff.elr[side] = p["after"]
-    st.done.add(f"elr:{side}")
+    s.elr = p.after
+    st.ff.elr[side] = p.after
+    st.reph.done.add(Done("elr", side))
 
 
 @on("san_adjusted")
-def _san(st, p):
-    st.sides[p["side"]].san = p["after"]
-    st.ff.san[p["side"]] = p["after"]
+def _san(st, p: SanAdjusted):
+    st.sides[p.side].san = p.after
+    st.ff.san[p.side] = p.after
 
 
 @on("clearance_rolled")
-def _clear(st, p):
-    hx, item = p["hex"], p["item"]
-    st.cleared.add(f"{hx}:{item}")
+def _clear(st, p: ClearanceRolled):
+    hx, item = p.hex, p.item
+    st.reph.cleared.add((hx, item))
     terrain_changed()
     items = st.terrain.get(hx, [])
     kinds = [it.split(":")[0] for it in items]
-    if p.get("casualty_reduction") and revision.of(st).clearance_casualty_reduction:
-        st.done.add(f"cr-owed:{p['side']}:{hx}")  # 3.52 dagger: owed before 3.52 is left (plcg casualties)
-    if p["roll"]["outcome"] == "eliminated":
+    if p.casualty_reduction and revision.of(st).clearance_casualty_reduction:
+        st.reph.done.add(Done("cr-owed", p.side, hx))  # 3.52 dagger: owed before 3.52 is left (plcg casualties)
+    if p.roll.outcome == "eliminated":
         if item == "rubble" and not revision.of(st).clearance_rules:
             items.append("trailbreak")  # revision 1 read B24.71: a Trailbreak across the hex; the rubble stayed
             return  # (revision 2, ruling R38: PL's 3.52 table eliminates the rubble, below)
@@ -853,77 +935,77 @@ def _clear(st, p):
         if not items:
             st.terrain.pop(hx, None)
     elif item == "mines" and any(k in ("mines", "ap_mine", "known_minefield") for k in kinds):
-        st.ap_failed.add(hx)  # 3.52: a failed A-P mine attempt stops the Location (ruling R23)
+        st.reph.ap_failed.add(hx)  # 3.52: a failed A-P mine attempt stops the Location (ruling R23)
 
 
 # ---- play by email (cg/pbem.py) ----
 
 @on("head_signed")
-def _head_signed(st, p):
-    st.pbem["signed"][p["side"]] = [p["seq"], p["hash"]]
-    if st.pbem["requests"]:
+def _head_signed(st, p: HeadSigned):
+    st.pbem.signed[p.side] = [p.seq, p.hash]
+    if st.pbem.requests:
         if revision.of(st).two_party_order:  # ruling R67: signed over an answer it has not revealed: withheld
-            for r in st.pbem["requests"].values():
-                if r["side"] == p["side"] and r["answer"] is not None:
+            for r in st.pbem.requests.values():
+                if r["side"] == p.side and r["answer"] is not None:
                     r["withheld"] = True
 
 
 @on("dice_committed")
-def _dice_committed(st, p):
-    st.pbem["requests"][p["commit"]] = {"side": p["side"], "command": p["command"], "nonce": p["nonce"],
+def _dice_committed(st, p: DiceCommitted):
+    st.pbem.requests[p.commit] = {"side": p.side, "command": p.command, "nonce": p.nonce,
                                         "answer": None}
-    if p.get("chain") is not None:  # ruling R83: decided by the other side's chain value at this place
+    if p.chain is not None:  # ruling R83: decided by the other side's chain value at this place
         from cg import pbem  # lazy: cg.pbem (~0.7 ms), play by email only
 
-        chain = pbem.chain_of(st, pbem.other(p["side"]))
-        st.pbem["requests"][p["commit"]].update(value=p["value"], chain=p["chain"], anchor=chain["anchor"])
-        chain["next"] = p["chain"] + 1
+        chain = pbem.chain_of(st, pbem.other(p.side))
+        st.pbem.requests[p.commit].update(value=p.value, chain=p.chain, anchor=chain["anchor"])
+        chain["next"] = p.chain + 1
 
 
 @on("dice_chain")
-def _dice_chain(st, p):  # ruling R83
-    st.pbem.setdefault("anchors", {})[p["anchor"]] = {
-        "side": p["side"], "anchor": p["anchor"], "nonce": p["nonce"], "length": p["length"], "next": 1,
-        "last": [0, p["anchor"]], "reverts": len(st.reverts)}  # an undo after it: no new place is given (R83)
-    st.pbem.setdefault("chain_at", {})[p["side"]] = p["anchor"]
+def _dice_chain(st, p: DiceChain):  # ruling R83
+    st.pbem.anchors[p.anchor] = {
+        "side": p.side, "anchor": p.anchor, "nonce": p.nonce, "length": p.length, "next": 1,
+        "last": [0, p.anchor], "reverts": len(st.reverts)}  # an undo after it: no new place is given (R83)
+    st.pbem.chain_at[p.side] = p.anchor
 
 
 @on("dice_answered")
-def _dice_answered(st, p):
-    r = st.pbem["requests"][p["request"]]
-    r["answer"] = p["value"]
+def _dice_answered(st, p: DiceAnswered):
+    r = st.pbem.requests[p.request]
+    r["answer"] = p.value
     if r.get("chain") is not None:  # ruling R83: the chain's furthest answer shown
         from cg import pbem  # lazy: cg.pbem (~0.7 ms), play by email only
 
-        pbem.chain_shown(st, p["side"], r["anchor"], r["chain"], p["value"])
+        pbem.chain_shown(st, p.side, r["anchor"], r["chain"], p.value)
 
 
 @on("dice_revealed")
-def _dice_revealed(st, p):
-    del st.pbem["requests"][p["request"]]
+def _dice_revealed(st, p: DiceRevealed):
+    del st.pbem.requests[p.request]
 
 
 @on("sealed")
-def _sealed(st, p):
-    apply_sealed(st, p, HANDLERS)
+def _sealed(st, p: Sealed):
+    apply_sealed(st, p, _Lazy)
 
 
 @on("seals_revealed")
-def _seals_revealed(st, p):
+def _seals_revealed(st, p: SealsRevealed):
     apply_revealed(st, p)
 
 
 @on("fact_proposed")
-def _fact_proposed(st, p):
+def _fact_proposed(st, p: FactProposed):
     # ruling R71: a step left provisionally has its own slot: it waits for nothing
-    st.pbem["provisional" if "provisional" in p["command"] else "proposal"] = {"side": p["side"], "command": p["command"]}
+    setattr(st.pbem, "provisional" if "provisional" in p.command else "proposal", {"side": p.side, "command": p.command})
 
 
 @on("fact_confirmed")
-def _fact_confirmed(st, p):
-    st.pbem["provisional" if "provisional" in p["command"] else "proposal"] = None
+def _fact_confirmed(st, p: FactConfirmed):
+    setattr(st.pbem, "provisional" if "provisional" in p.command else "proposal", None)
 
 
 @on("fact_rejected")
-def _fact_rejected(st, p):
-    st.pbem["provisional" if "provisional" in p["command"] else "proposal"] = None
+def _fact_rejected(st, p: FactRejected):
+    setattr(st.pbem, "provisional" if "provisional" in p.command else "proposal", None)

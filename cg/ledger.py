@@ -123,7 +123,7 @@ class Ledger:
         the snapshot, the settled units are loaded only when something asks for them (`unit`,
         `load_all`): commands and status. Sealed secrets (ruling R47) are open as this view opens them."""
         st = self._state(at, use_snapshot, lazy)
-        if st.pbem is not None and st.pbem.get("seals") and not self._view_ok(st):
+        if st.pbem is not None and st.pbem.seals and not self._view_ok(st):
             st = self._state(at, False, lazy)  # folded for another view, or a reveal came since
         return st
 
@@ -140,10 +140,10 @@ class Ledger:
 
     def _view_ok(self, st) -> bool:
         op = self.opener()
-        if st.pbem.get("stale"):
+        if st.pbem.stale:
             return False
-        keys = st.pbem["keys"]
-        return all(r["opened"] == op.can_open(c, r, keys) for c, r in st.pbem["seals"].items())
+        keys = st.pbem.keys
+        return all(r["opened"] == op.can_open(c, r, keys) for c, r in st.pbem.seals.items())
 
     def _state(self, at, use_snapshot, lazy):
         if at is not None:  # --at SEQ: a seq of the log, not a guess past either end of it
@@ -165,7 +165,7 @@ class Ledger:
                                     st.load_all()
                             except snapshot.SnapshotDamaged:
                                 st = None  # its settled part was edited: fold the log (and rebuild it)
-                        if st is not None and st.pbem is not None and st.pbem.get("seals") and not self._view_ok(st):
+                        if st is not None and st.pbem is not None and st.pbem.seals and not self._view_ok(st):
                             st = None  # sealed secrets opened for another view, or revealed since (R47)
                         if st is not None:
                             try:
@@ -246,7 +246,7 @@ class Ledger:
                 made = self.answer(key)
                 return made + self.run(given, key)
             if cmd.get("name") in ("next", "confirm") and seal.owes_attack_seal(st, cmd["by"]):
-                prop = st.pbem.get("proposal")
+                prop = st.pbem.proposal
                 if cmd["name"] == "next" or (prop and prop["command"].get("name") == "next"):
                     # 2.3 left: this side's sealed "no" Attack Option first, unless it sealed a yes (issue 25 item 10)
                     made = self.run({"name": "attack", "side": cmd["by"], "none": True}, key)
@@ -293,7 +293,7 @@ class Ledger:
                     evolve(st, n.type, n.payload, head_seq + 1 + i, head_seq + 1)
             except snapshot.SnapshotDamaged:  # a fold handler loaded an edited settled part: fold the log
                 st, before, refresh = self._refold(head_seq, new), None, True
-            if st.pbem is not None and st.pbem.get("stale"):  # a reveal of a seal this view had not opened
+            if st.pbem is not None and st.pbem.stale:  # a reveal of a seal this view had not opened
                 st, before, refresh = self._refold(head_seq, new), None, True
         # a state with the player's own seals open is his alone: never stored (issue 25 item 13)
         if before is not None:
@@ -343,14 +343,14 @@ class Ledger:
         if changed and min(changed) <= seq:
             return None
         st = snapshot.load(blob, self._card(), self._cold_part, view=self.opener())  # lazy, as a command's
-        if st is None or st.pbem is not None and st.pbem.get("seals") and not self._view_ok(st):
+        if st is None or st.pbem is not None and st.pbem.seals and not self._view_ok(st):
             return None  # another release's, or sealed secrets opened for another view (R47): fold the log
         try:
             st = fold(self.records(since=seq, until=head_seq), st, reverted)
         except snapshot.SnapshotDamaged:  # its settled part was edited: fold the log
             return None
         st._tail = head_seq - seq
-        if st.pbem is not None and (st.pbem.get("seals") or st.pbem.get("stale")) and not self._view_ok(st):
+        if st.pbem is not None and (st.pbem.seals or st.pbem.stale) and not self._view_ok(st):
             return None  # a reveal since the snapshot of a seal this view had not opened (R47): fold the log
         return st
 
@@ -402,7 +402,7 @@ class Ledger:
         for commit, r in pbem.open_requests(st, answered=False):
             if r["side"] != cmd["by"]:
                 value = pbem.answer_value() if r.get("chain") is None else \
-                    pbem.chain_value(key, st.pbem["anchors"][r["anchor"]], r["chain"])
+                    pbem.chain_value(key, st.pbem.anchors[r["anchor"]], r["chain"])
                 events = decide_all(scratch, {"name": "answer", "request": commit, "value": value, "by": cmd["by"]},
                                     seq + 1, None)
                 for i, e in enumerate(events):
@@ -424,7 +424,7 @@ class Ledger:
         for commit, r in pbem.open_requests(st, answered=False):
             if r["side"] != by:  # ruling R83: from this side's chain, where the roll named a place of it
                 value = pbem.answer_value() if r.get("chain") is None else \
-                    pbem.chain_value(key, st.pbem["anchors"][r["anchor"]], r["chain"])
+                    pbem.chain_value(key, st.pbem.anchors[r["anchor"]], r["chain"])
                 out += self.run({"name": "answer", "request": commit, "value": value}, key)
         return out
 
@@ -438,8 +438,8 @@ class Ledger:
             point = seal.owed(st, by)
             if point is not None:  # ruling R47: what the rules reveal here of its sealed secrets
                 op = self.opener()
-                cs = seal.due(st, by, point, lambda c: op(c, st.pbem["seals"][c]))
-                openings = [{"commitment": c, "opening": op(c, st.pbem["seals"][c])} for c in cs]
+                cs = seal.due(st, by, point, lambda c: op(c, st.pbem.seals[c]))
+                openings = [{"commitment": c, "opening": op(c, st.pbem.seals[c])} for c in cs]
                 if any(o["opening"] is None for o in openings):
                     raise Refused(f"{by}'s key does not open its own seals: not the key that sealed them", "pbem",
                                   st.step)
@@ -458,7 +458,7 @@ class Ledger:
         """The seq the other side's copy is known to hold (issue 26): the row of its last signature
         (a side signs the head of its own copy, and its signature is the next row); 0 before any."""
         st, by = self._player(key)
-        h = st.pbem["signed"]["allied" if by == "axis" else "axis"]
+        h = st.pbem.signed["allied" if by == "axis" else "axis"]
         return 0 if h is None else min(h[0] + 1, self.store.head()[0])
 
     def claim(self, key) -> list:

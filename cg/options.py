@@ -14,6 +14,7 @@ from cg.rules import REPAIRABLE, clearable
 from cg.state import SIDES, CampaignState
 from cg.units import PRESENT
 from cg.card_printed import rg_time_refusal
+from cg.state import Done
 
 # the commands each step accepts without owing them (besides `next` and `concede`, always)
 _TERRAIN = ("rubble", "flame")  # 2.9 / 3.3: terrain the campaign keeps (CG5)
@@ -61,7 +62,7 @@ def options(state: CampaignState, has_command=lambda name: True) -> list[dict]:
             for side in SIDES:
                 may(f"plcg position {side} UNIT HEX", "2.9",
                     f"{side}: where a unit stands at firefight end (3.212 reads it)")
-        if "end" not in state.done:
+        if Done("end") not in state.reph.done:
             may("plcg end --turn N --cvp-lost axis=N --cvp-lost allied=N", "2.9",
                 "the firefight result: turn, CVP lost, control, casualties, terrain kept")
         _terrain_options(may)
@@ -75,8 +76,8 @@ def options(state: CampaignState, has_command=lambda name: True) -> list[dict]:
                 f"{side}: Battle Harden a unit (within the 3.44/3.45 results, once per unit per RePh)")
         if s == "3.45":
             for side in SIDES:
-                if state.may_generate.get(side, 0) > state.generated.get(side, 0):
-                    left = state.may_generate[side] - state.generated[side]
+                if state.reph.may_generate.get(side, 0) > state.reph.generated.get(side, 0):
+                    left = state.reph.may_generate[side] - state.reph.generated[side]
                     may(f"plcg leader {side} --generated", "3.45",
                         f"{side}: generate a leader ({left} left of this RePh's result)")
     elif s == "3.46":

@@ -32,6 +32,7 @@ import secrets
 import attrs
 
 from cg import revision, seal
+from cg.state import Pbem
 from events.errors import BadInput, Refused
 
 SIDES = ("axis", "allied")
@@ -128,7 +129,7 @@ def side_of_key(pbem: dict, sk) -> str | None:
     """Which side of the campaign the private key is (None: neither)."""
     pub = public_line(sk)
     for side in SIDES:
-        if pbem["keys"].get(side) == pub:
+        if pbem.keys.get(side) == pub:
             return side
     return None
 
@@ -154,11 +155,11 @@ def settings(axis_key: str | None, allied_key: str | None, policy: str | None, s
     return {"keys": keys, "dice_policy": policy or "two-party", "sealed": sealed}
 
 
-def state_of(started: dict | None) -> dict | None:
+def state_of(started: dict | None) -> Pbem | None:
     """The state's `pbem` part for a campaign_started `pbem` payload."""
     if not started:
         return None
-    return {"keys": dict(started["keys"]), "dice_policy": started.get("dice_policy", "any"),
+    return Pbem.of_data({"keys": dict(started["keys"]), "dice_policy": started.get("dice_policy", "any"),
             "signed": {s: None for s in SIDES},  # each side's last signed head [seq, hash]
             "proposal": None,  # a shared fact proposed by one side: {"side", "command"} (ruling R45)
             "requests": {},  # commit -> {"side", "command", "answer"}: two-party dice not yet revealed
@@ -166,11 +167,11 @@ def state_of(started: dict | None) -> dict | None:
             # ("FF:POINT:SIDE", "end:SIDE"); sides whose CP this view does not know
             "sealing": bool(started.get("sealed")), "seals": {}, "points": [],
             "cp_sealed": {s: False for s in SIDES}, "leaders_made": {s: 0 for s in SIDES},
-            "revealed_n": {s: 0 for s in SIDES}}  # how many seals each side has revealed (they leave `seals`)
+            "revealed_n": {s: 0 for s in SIDES}})  # how many seals each side has revealed (they leave `seals`)
 
 
 def two_party(st) -> bool:
-    return st.pbem is not None and st.pbem["dice_policy"] == "two-party"
+    return st.pbem is not None and st.pbem.dice_policy == "two-party"
 
 
 # ---- who may act ---------------------------------------------------------------------------------
@@ -198,7 +199,7 @@ def undo_shared(st, reverted_seqs) -> bool:
     events, or the undoing side's that it has received): the other side has seen it."""
     if st.pbem is None:
         return False
-    seen = max((h[0] for h in st.pbem["signed"].values() if h), default=0)
+    seen = max((h[0] for h in st.pbem.signed.values() if h), default=0)
     return min(reverted_seqs) <= seen
 
 
@@ -219,11 +220,11 @@ def authorize(st, cmd: dict) -> None:
     if side is not None and side != by and (side := str(side).lower()) in SIDES and side != by:
         raise Refused(f"{by}'s key cannot act for {side}: each side's purchases, units and rolls are"
                       " its own", "pbem", st.step)
-    if pb["requests"] and name not in OWN:
-        owed = [c for c, r in pb["requests"].items() if r["side"] == by and r["answer"] is not None]
+    if pb.requests and name not in OWN:
+        owed = [c for c, r in pb.requests.items() if r["side"] == by and r["answer"] is not None]
         if owed:
             raise Refused(f"{by} owes the reveal of two-party dice first (plcg reveal)", "pbem", st.step)
-    prop = pb.get("proposal")  # (its reveal owed is said first: ruling R71 lets a side propose before it reveals)
+    prop = pb.proposal  # (its reveal owed is said first: ruling R71 lets a side propose before it reveals)
     if name in ("confirm", "reject"):
         if prop is None and provisional(st) is None:
             raise Refused(f"{name}: no proposal awaits an answer", "pbem", st.step)
@@ -264,7 +265,7 @@ def rolling_types() -> frozenset:
 
 def provisional(st) -> dict | None:
     """The step left provisionally and not yet answered (ruling R71): {"side", "command"}, or None."""
-    return st.pbem.get("provisional") if st.pbem is not None else None
+    return st.pbem.provisional if st.pbem is not None else None
 
 
 def leaves_provisionally(st, cmd: dict) -> bool:
@@ -288,7 +289,7 @@ def rolled_after(st, seen, reverted, since: int) -> list[str]:
     its reveal is the row that closes it): the proposer's sealed purchases do not bar the rejection."""
     closed = {}
     if two_party(st):
-        closed = {r["seq"]: r for r in st.pbem["seals"].values() if not r.get("closes")}
+        closed = {r["seq"]: r for r in st.pbem.seals.values() if not r.get("closes")}
     kinds = rolling_types()
     return sorted({t for s, _, t, *_ in seen
                    if s > since and s not in reverted and t in kinds and not (t == "sealed" and s in closed)})
@@ -322,7 +323,7 @@ def two_party_die(a: str, b: str, commit: str, index: int, die: int) -> int:
 def check_order(st, by: str, commit: str) -> None:
     """Ruling R67: `by` reveals its two-party dice in the order it committed to them: the first
     still open decides, a later one cannot be revealed before it (no choosing among outcomes)."""
-    first = next((c for c, r in st.pbem["requests"].items() if r["side"] == by), None)
+    first = next((c for c, r in st.pbem.requests.items() if r["side"] == by), None)
     if first is not None and first != commit and revision.of(st).two_party_order:
         raise Refused(f"{by} reveals two-party dice {commit[:8]} before {first[:8]}, committed earlier:"
                       " reveals go in the order committed (ruling R67)", "pbem", st.step)
@@ -331,7 +332,7 @@ def check_order(st, by: str, commit: str) -> None:
 def claimable(st, by: str) -> list[tuple[str, dict]]:
     """Ruling R67: the other side's two-party dice that `by` answered and the committer withheld (it
     signed a head after the answer without revealing): `by` may claim them."""
-    return [(c, r) for c, r in st.pbem["requests"].items()
+    return [(c, r) for c, r in st.pbem.requests.items()
             if r["side"] != by and r["answer"] is not None and r.get("withheld")]
 
 
@@ -339,15 +340,15 @@ def open_requests(st, side: str | None = None, answered: bool | None = None) -> 
     pb = st.pbem
     if pb is None:
         return []
-    return [(c, r) for c, r in pb["requests"].items()
+    return [(c, r) for c, r in pb.requests.items()
             if (side is None or r["side"] == side) and (answered is None or (r["answer"] is not None) == answered)]
 
 
 def committed(st, items: list[dict]) -> list[dict]:
     """`pending`'s items less the rolls already committed to (one item per open commitment)."""
-    if st.pbem is None or not st.pbem["requests"]:
+    if st.pbem is None or not st.pbem.requests:
         return items
-    left = [r["command"] for r in st.pbem["requests"].values()]
+    left = [r["command"] for r in st.pbem.requests.values()]
     out = []
     for item in items:
         args = item.get("args")
@@ -363,7 +364,7 @@ def pending_items(st) -> list[dict]:
     """What play by email owes (cg/steps.pending lists it): an answer to a proposal, an answer to
     two-party dice, a reveal."""
     out = []
-    prop = st.pbem.get("proposal") if st.pbem else None
+    prop = st.pbem.proposal if st.pbem else None
     if prop is not None:
         other = "allied" if prop["side"] == "axis" else "axis"
         out.append({"command": "plcg confirm", "rule": "pbem", "runnable": False,
@@ -423,8 +424,8 @@ def chain_of(st, side: str) -> dict | None:
     """The chain `side` answers new rolls from now, or None: none yet, spent, or older than an undo (the
     undo may have taken back answers the other side has seen: a place must never be given twice)."""
     pb = st.pbem
-    anchor = (pb.get("chain_at") or {}).get(side)
-    rec = pb["anchors"][anchor] if anchor else None
+    anchor = (pb.chain_at or {}).get(side)
+    rec = pb.anchors[anchor] if anchor else None
     if rec is None or rec["reverts"] != len(st.reverts) or rec["next"] > rec["length"]:
         return None
     return rec
@@ -433,7 +434,7 @@ def chain_of(st, side: str) -> dict | None:
 def chain_check(st, side: str, anchor: str, place: int, value) -> bool:
     """Whether `value` is `side`'s answer at `place` of its chain `anchor`: hashed back to the furthest
     answer shown (or that one hashed back to it, a place before it)."""
-    rec = (st.pbem.get("anchors") or {}).get(anchor)
+    rec = (st.pbem.anchors or {}).get(anchor)
     if rec is None or rec["side"] != side or not isinstance(value, str) or not 1 <= place <= rec["length"]:
         return False
     n, v = rec["last"]
@@ -441,7 +442,7 @@ def chain_check(st, side: str, anchor: str, place: int, value) -> bool:
 
 
 def chain_shown(st, side: str, anchor: str, place: int, value: str) -> None:
-    rec = st.pbem["anchors"][anchor]
+    rec = st.pbem.anchors[anchor]
     if place > rec["last"][0]:
         rec["last"] = [place, value]
 
@@ -458,12 +459,12 @@ def unanswered(st, by: str) -> bool:
     """Ruling R84: whether the other side's two-party dice wait for `by`'s answer (a command of `by`'s
     answers them first: the answer is no choice of its own, and its command may need the roll decided)."""
     return (two_party(st) and revision.of(st).letters_pace
-            and any(r["side"] != by and r["answer"] is None for r in st.pbem["requests"].values()))
+            and any(r["side"] != by and r["answer"] is None for r in st.pbem.requests.values()))
 
 
 def needs_chain(st, side: str) -> bool:
     """Whether `side` commits to a new chain of answers in its next bundle (ruling R83)."""
     # from the first bundle after the other side's first signature (before it the other side has no copy
     # to roll in, and the campaign's first bundle stays as it was)
-    return (two_party(st) and revision.of(st).dice_chain and st.pbem["signed"][other(side)] is not None
+    return (two_party(st) and revision.of(st).dice_chain and st.pbem.signed[other(side)] is not None
             and chain_of(st, side) is None)

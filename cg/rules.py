@@ -53,7 +53,7 @@ def redeployment_owed(state: CampaignState) -> list[tuple[str, str, str]]:
 
 def immobilized(state: CampaignState, u) -> bool:
     """A vehicle Immobilized at the firefight's end (`end --repair SIDE:V=immobilized`), under ruling R48."""
-    return u.kind == Kind.VEHICLE and state.repairs_owed.get((u.side, u.id)) == "immobilized" and \
+    return u.kind == Kind.VEHICLE and state.reph.repairs_owed.get((u.side, u.id)) == "immobilized" and \
         revision.of(state).immobilized_stays
 
 
@@ -202,9 +202,9 @@ def clear_refusal(st: CampaignState, hx: str, item: str) -> tuple[str, str] | No
     """Why an attempt on `item` in `hx` is refused this RePh (message, rule), or None."""
     if not _present(st, hx, item):
         return f"the ledger holds no {item} in {hx}", "3.52"
-    if f"{hx}:{item}" in st.cleared:
+    if (hx, item) in st.reph.cleared:
         return f"{item} in {hx} has had its one attempt this RePh", "3.52"
-    if hx in st.ap_failed:
+    if hx in st.reph.ap_failed:
         return f"a failed A-P mine attempt in {hx} stops other attempts there", "3.52"
     if item == "rubble" and hx in st.card.map.buildings:
         return f"{hx} is a building hex: only fallen rubble outside a building depiction is cleared", "B24.71"

@@ -35,6 +35,7 @@ import orjson
 
 from events.errors import BadInput, Refused
 from cg import revision
+from cg.state import Done
 
 SECRET_STEPS = ("2.1", "2.3", "3.44")
 # what a sealed command is publicly, by its name: the name itself is public for the compulsory rolls
@@ -63,8 +64,8 @@ def owes_attack_seal(st, side: str) -> bool:
     if not attack_seal(st) or st.step != "2.3" or st.initial:
         return False
     return not any(r["side"] == side and r["what"] == "attack" and r["ff"] == st.firefight
-                   for r in st.pbem["seals"].values()) \
-        and f"{st.firefight}:2.4:{side}" not in st.pbem["points"]
+                   for r in st.pbem.seals.values()) \
+        and f"{st.firefight}:2.4:{side}" not in st.pbem.points
 POINTS = ("2.4", "2.6", "3.44", "end")
 PUB_PREFIX = "ed25519:"  # a public key as one line
 
@@ -168,7 +169,7 @@ def make(sk, side: str, what: str, cmd: dict, events: list, unstructure) -> tupl
 # ---- which commands are sealed ---------------------------------------------------------------------
 
 def sealing(st) -> bool:
-    return st.pbem is not None and bool(st.pbem.get("sealing"))
+    return st.pbem is not None and bool(st.pbem.sealing)
 
 
 def secret(st, cmd: dict, events: list) -> str | None:
@@ -178,7 +179,7 @@ def secret(st, cmd: dict, events: list) -> str | None:
         return None
     name = cmd.get("name")
     if name == "reveal":  # two-party dice of a secret roll: revealing them shows the result
-        r = st.pbem["requests"].get(cmd.get("request"))
+        r = st.pbem.requests.get(cmd.get("request"))
         name = ((r or {}).get("command") or {}).get("name")
     elif events and events[0].TYPE == "dice_committed" and name in ("cp", "promote"):
         return None  # the roll itself is no secret (the rules owe it); its result is, at the reveal
@@ -263,12 +264,12 @@ def log_openings(store) -> dict:
 
 # ---- the fold ------------------------------------------------------------------------------------
 
-def apply_sealed(st, p: dict, handlers: dict) -> None:
+def apply_sealed(st, p, handlers: dict) -> None:
     """evolve's `sealed`: record the seal; apply its command where it stands if the viewer opens it."""
-    side, what, c, seq = p["side"], p["what"], p["commitment"], p["at"]
-    rec = {"side": side, "what": what, "ff": st.firefight, "step": st.step, "seq": seq, "nonce": p["nonce"],
-           "box": p["box"], "opened": False, "opens": p.get("opens"), "closes": p.get("closes")}
-    st.pbem["seals"][c] = rec
+    side, what, c, seq = p.side, p.what, p.commitment, p.at
+    rec = {"side": side, "what": what, "ff": st.firefight, "step": st.step, "seq": seq, "nonce": p.nonce,
+           "box": p.box, "opened": False, "opens": p.opens, "closes": p.closes}
+    st.pbem.seals[c] = rec
     opening = opening_of(st, c, rec)
     if opening is not None and isinstance(opening.get("events"), list):
         rec["opened"] = True
@@ -278,34 +279,34 @@ def apply_sealed(st, p: dict, handlers: dict) -> None:
                 h(st, payload)
         return
     # not opened here: only the public part
-    if p.get("opens"):
-        st.pbem["requests"][p["opens"]] = {"side": side, "command": {"name": "sealed", "what": what},
+    if p.opens:
+        st.pbem.requests[p.opens] = {"side": side, "command": {"name": "sealed", "what": what},
                                            "nonce": None, "answer": None}
-    if p.get("closes"):
-        st.pbem["requests"].pop(p["closes"], None)
-    if what in ("cp", "promote") and not p.get("opens"):
-        st.done.add(f"{what}:{side}")
+    if p.closes:
+        st.pbem.requests.pop(p.closes, None)
+    if what in ("cp", "promote") and not p.opens:
+        st.reph.done.add(Done(what, side))
     if what == "cp":
-        st.pbem["cp_sealed"][side] = True
+        st.pbem.cp_sealed[side] = True
 
 
-def apply_revealed(st, p: dict) -> None:
-    side, point = p["side"], p["point"]
-    st.pbem["points"].append(f"{st.firefight}:{point}:{side}" if point != "end" else f"end:{side}")
-    seals = st.pbem["seals"]  # only the seals not yet revealed: a revealed one leaves (the state stays small)
-    for o in p["openings"]:
+def apply_revealed(st, p) -> None:
+    side, point = p.side, p.point
+    st.pbem.points.append(f"{st.firefight}:{point}:{side}" if point != "end" else f"end:{side}")
+    seals = st.pbem.seals  # only the seals not yet revealed: a revealed one leaves (the state stays small)
+    for o in p.openings:
         rec = seals.pop(o.get("commitment"), None)
         if rec is None:
             continue
-        st.pbem["revealed_n"][side] += 1
+        st.pbem.revealed_n[side] += 1
         if not rec["opened"]:
-            st.pbem["stale"] = True  # folded without it: the ledger folds the log again with it open
+            st.pbem.stale = True  # folded without it: the ledger folds the log again with it open
 
 
 def cp_unknown(st, side: str) -> bool:
     """This view does not know the side's CP: its 2.1 CP DR is sealed (the overspending check waits
     for the reveal at the CG's end)."""
-    return st.pbem is not None and bool(st.pbem.get("cp_sealed", {}).get(side))
+    return st.pbem is not None and bool(st.pbem.cp_sealed.get(side))
 
 
 def cp_hidden(st, side: str) -> bool:
@@ -314,14 +315,14 @@ def cp_hidden(st, side: str) -> bool:
     if st.pbem is None:
         return False
     return cp_unknown(st, side) or any(r["side"] == side and r["what"] in ("purchase", "attack") and not r["opened"]
-                                       for r in st.pbem.get("seals", {}).values())
+                                       for r in st.pbem.seals.values())
 
 
 def opened_secrets(st) -> bool:
     """Whether the state holds a seal opened by the viewer's key and not revealed yet: such a state is
     the player's alone and is never stored as a snapshot (a copy handed over for `audit --against`
     would show it; issue 25 item 13)."""
-    return st.pbem is not None and any(r["opened"] for r in st.pbem.get("seals", {}).values())
+    return st.pbem is not None and any(r["opened"] for r in st.pbem.seals.values())
 
 
 def unknown_figures(st) -> set[tuple[int, str, str]]:
@@ -331,7 +332,7 @@ def unknown_figures(st) -> set[tuple[int, str, str]]:
     if st.pbem is None:
         return out
     last = len(st.firefights)
-    for r in st.pbem.get("seals", {}).values():
+    for r in st.pbem.seals.values():
         if r["opened"] or r["what"] not in ("cp", "purchase", "attack"):
             continue
         out.add((r["ff"], r["side"], "cp_gained" if r["what"] == "cp" else "cp_spent"))
@@ -348,11 +349,11 @@ def unseen_purchases(st, side: str) -> bool:
     the seal open (ruling R47)."""
     return sealing(st) and any(r["side"] == side and r["what"] == "purchase" and not r["opened"]
                                and r["ff"] == st.firefight and r["step"] == "2.3"
-                               for r in st.pbem["seals"].values())
+                               for r in st.pbem.seals.values())
 
 
 def _unrevealed(st, side: str, whats=None, ff=None):
-    return [(c, r) for c, r in st.pbem["seals"].items()
+    return [(c, r) for c, r in st.pbem.seals.items()
             if r["side"] == side and (whats is None or r["what"] in whats)
             and (ff is None or r["ff"] == ff)]
 
@@ -364,7 +365,7 @@ def owed(st, side: str) -> str | None:
     if st.ended:
         return "end" if _unrevealed(st, side) else None
     if st.step == "2.4" and _unrevealed(st, side, ("attack",) if attack_seal(st) else ("purchase",), st.firefight) \
-            and f"{st.firefight}:2.4:{side}" not in st.pbem["points"]:
+            and f"{st.firefight}:2.4:{side}" not in st.pbem.points:
         return "2.4"
     if st.step == "2.6" and _unrevealed(st, side, ("purchase",)):
         return "2.6"
@@ -405,7 +406,7 @@ def check_owed(st, cmd: dict) -> None:
         return
     name = cmd.get("name")
     if name in ("next", "confirm") and st.step == "2.3":
-        prop = st.pbem.get("proposal")
+        prop = st.pbem.proposal
         sides = (cmd.get("by"),) if name == "next" else \
             ("axis", "allied") if prop and prop["command"].get("name") == "next" else ()
         for side in sides:
@@ -490,7 +491,7 @@ def check_unseal(st, cmd: dict, opened) -> None:
     given = {}
     for o in openings:
         c = o.get("commitment") if isinstance(o, dict) else None
-        rec = st.pbem["seals"].get(c) if isinstance(c, str) else None
+        rec = st.pbem.seals.get(c) if isinstance(c, str) else None
         if rec is None or rec["side"] != by:
             raise Refused(f"{by} reveals {str(c)[:8]}: not a seal of its own still sealed", "pbem", st.step)
         op = o.get("opening")

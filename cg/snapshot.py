@@ -12,7 +12,8 @@ import attrs
 import orjson
 
 from cg.bulk import gc_paused
-from cg.state import SETTLED, CampaignState, FirefightRecord, Purchase, SideState, Unit, settled  # noqa: F401
+from cg.state import (SETTLED, CampaignState, Done, FirefightRecord, Pbem, Purchase, Reph, SideState, Unit,  # noqa: F401
+                      settled)
 from events.errors import WriteConflict
 
 SNAPSHOT_VERSION = 3  # 2: the hot part holds purchases and firefight records as tuples; 3: sealed by a digest
@@ -55,7 +56,6 @@ def fingerprint() -> str:
     return _FINGERPRINT
 
 
-_SETS = ("done", "cleared", "ap_failed", "commencements")
 
 
 def settled_purchase(st: CampaignState, p: Purchase) -> bool:
@@ -74,24 +74,37 @@ def _body(st: CampaignState, units, purchases=None, cold_ff=None, compact: bool 
     d = {}
     for a in attrs.fields(CampaignState):
         if a.name in ("card", "view", "_tail", "_cold", "_cold_token", "_cold_n", "_cold_ff", "_active",
-                      "_strategic"):
+                      "_strategic", "reph"):
             continue
         d[a.name] = getattr(st, a.name)
+    if st.pbem is not None:
+        d["pbem"] = st.pbem.data()
+    r = st.reph
     return {
-        **{k: v for k, v in d.items() if k not in _SETS + ("sides", "firefights", "purchases", "units",
-                                                             "patrols_done", "patrols_to_return",
-                                                             "repairs_owed", "reverts")},
-        **{k: sorted(d[k], key=str) for k in _SETS},
+        **{k: v for k, v in d.items() if k not in ("commencements", "sides", "firefights", "purchases", "units",
+                                                   "reverts")},
+        **{k: getattr(r, k) for k in _REPH_AS_IS},
+        # the typed records in the form the snapshot and the digest always kept: "cp:axis", "hex:item", "side:n"
+        "done": sorted(map(str, r.done)),
+        "cleared": sorted(f"{h}:{i}" for h, i in r.cleared),
+        "ap_failed": sorted(r.ap_failed, key=str),
+        "commencements": sorted(st.commencements, key=str),
+        "patrol_units": {f"{s}:{n}": v for (s, n), v in r.patrol_units.items()},
         "sides": {k: attrs.asdict(v) for k, v in st.sides.items()},
         "firefights": _firefights(st.firefights, cold_ff, compact),
         "purchases": [(attrs.astuple if compact else attrs.asdict)(p)
                       for p in (st.purchases.values() if purchases is None else purchases)],
         "units": [attrs.astuple(u) for u in units],
-        "patrols_done": {k: sorted(v) for k, v in st.patrols_done.items()},
-        "patrols_to_return": {k: sorted(v) for k, v in st.patrols_to_return.items()},
-        "repairs_owed": [[s, i, k] for (s, i), k in st.repairs_owed.items()],
+        "patrols_done": {k: sorted(v) for k, v in r.patrols_done.items()},
+        "patrols_to_return": {k: sorted(v) for k, v in r.patrols_to_return.items()},
+        "repairs_owed": [[s, i, k] for (s, i), k in r.repairs_owed.items()],
         "reverts": [[a, list(b), c, e] for a, b, c, e in st.reverts],
     }
+
+
+# the RePh record's fields kept as they are (the others are converted to their stored form above)
+_REPH_AS_IS = ("hardened_now", "promotions", "leader_result", "generated", "may_generate")
+_REPH = frozenset(a.name for a in attrs.fields(Reph))
 
 
 def _firefights(records, cold_ff, compact: bool) -> list:
@@ -177,9 +190,16 @@ def _load(blob: bytes, card, cold) -> CampaignState | None:
         return None
     d = data["state"]
     st = CampaignState(card=card, seed=d["seed"])
+    r = st.reph
     for k, v in d.items():
-        if k in _SETS:
-            setattr(st, k, set(v))
+        if k == "done":
+            r.done = set(map(Done.parse, v))
+        elif k == "cleared":
+            r.cleared = {tuple(x.split(":", 1)) for x in v}
+        elif k == "ap_failed":
+            r.ap_failed = set(v)
+        elif k == "commencements":
+            st.commencements = set(v)
         elif k == "sides":
             st.sides = {s: SideState(**x) for s, x in v.items()}
         elif k == "firefights":
@@ -189,11 +209,19 @@ def _load(blob: bytes, card, cold) -> CampaignState | None:
         elif k == "units":
             st.units = {f"{x[1]}:{x[0]}": Unit(*x) for x in v}
         elif k in ("patrols_done", "patrols_to_return"):
-            setattr(st, k, {s: set(x) for s, x in v.items()})
+            setattr(r, k, {s: set(x) for s, x in v.items()})
+        elif k == "patrol_units":
+            for text, x in v.items():  # "side:n"
+                side, _, n = text.partition(":")
+                r.patrol_units[(side, int(n))] = x
         elif k == "repairs_owed":
-            st.repairs_owed = {(s, i): kind for s, i, kind in v}
+            r.repairs_owed = {(s, i): kind for s, i, kind in v}
         elif k == "reverts":
             st.reverts = [(a, tuple(b), c, e) for a, b, c, e in v]
+        elif k == "pbem":
+            st.pbem = None if v is None else Pbem.of_data(v)
+        elif k in _REPH:
+            setattr(r, k, v)
         else:
             setattr(st, k, v)
     if token is not None:

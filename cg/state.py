@@ -10,6 +10,7 @@ import copy as _copy
 import functools
 import itertools
 import re
+from typing import NamedTuple
 
 import attrs
 from cg.units import IN_PLAY, Kind, Status
@@ -114,8 +115,164 @@ class Unit:
     abandoned: bool = False  # 3.17: an Immobile vehicle whose inherent crew failed its 1TC (revision 3)
 
 
+class Done(NamedTuple):
+    """One record of what the current step has done, read against what the step owes (cg/steps.py
+    `pending`) and by the commands that may be given once only. Immutable; emptied when the step is left.
+
+    `what`: "weather" (2.2), "cp" (2.1), "oba-roll" (2.351, ruling R14: `of` = (final DR, purchase)),
+    "determine" (2.41), "night", "redeploy-2.5" (2.5 Option A), "setup" / "set" (2.6; `of`: the unit),
+    "end" (2.9), "encircled" (3.17, `of`: the unit), "evacuate" (3.19, no side; `of`: the leader),
+    "disease" / "disease-owed" (`of`: the HS equivalents still owed) / "disease-replaced" (3.41),
+    "promote" (3.44), "leaders" (3.45), "repair" (3.46, `of`: the item), "elr" (3.47),
+    "cr-owed" (3.52 dagger, `of`: the hex). Its text (`str`, "cp:axis") is the form the snapshot and the
+    replay digest keep, as they did when the records were strings."""
+
+    what: str
+    side: str | None = None
+    of: object = None
+
+    def __str__(self) -> str:
+        out = self.what if self.side is None else f"{self.what}:{self.side}"
+        if self.of is None:
+            return out
+        of = ":".join(map(str, self.of)) if type(self.of) is tuple else self.of
+        return f"{out}:{of}"
+
+    @classmethod
+    def parse(cls, text: str) -> "Done":
+        """The record a stored text stands for (the inverse of str)."""
+        what, _, rest = text.partition(":")
+        if not rest:
+            return cls(what)
+        if what == "evacuate":
+            return cls(what, None, rest)
+        side, _, of = rest.partition(":")
+        if not of:
+            return cls(what, side)
+        if what == "disease-owed":
+            return cls(what, side, int(of))
+        if what == "oba-roll":
+            final, _, pid = of.partition(":")
+            return cls(what, side, (int(final), pid))
+        return cls(what, side, of)
+
+
+def _per_side(value):
+    return attrs.Factory(lambda: {s: _copy.copy(value) for s in SIDES})
+
+
+@attrs.define(slots=True)
+class Reph:
+    """What the current step and this firefight's patrols and Reorganization Phase have recorded: what a
+    step owes is read against it (cg/steps.py) and the RePh limits are counted from it. Written by the
+    fold alone (cg/evolve.py): `done` is emptied whenever a step is left, the rest (but `repairs_owed`)
+    when the next firefight's 2.1 begins.
+
+    done: Done records of the current step (2.1-2.9, 3.17-3.52; see Done).
+    cleared: (hex, item) a 3.52 clearance was tried on this RePh. ap_failed: 3.52 Locations where an
+    A-P mine attempt failed (ruling R23).
+    patrols_done / patrols_to_return: side -> 2.7 patrol numbers resolved or given up / that must roll
+    on the 2.75 Return table. patrol_units: (side, patrol) -> {team, kind, hex} (ruling R29, revision 2).
+    hardened_now: side -> units Battle Hardened this RePh (3.43-3.45). promotions: side -> the 3.44
+    result (MMC that may harden). leader_result: side -> the 3.45 result (leaders that may harden or be
+    generated). generated / may_generate: side -> leaders generated this RePh / that may be (3.45).
+    repairs_owed: (side, item) -> what was recorded at 2.9 (malfunction, immobilized...) until 3.46
+    repairs it (kept across RePhs while a repair fails)."""
+
+    done: set = attrs.Factory(set)
+    cleared: set = attrs.Factory(set)
+    ap_failed: set = attrs.Factory(set)
+    patrols_done: dict = _per_side(set())
+    patrols_to_return: dict = _per_side(set())
+    patrol_units: dict = attrs.Factory(dict)
+    hardened_now: dict = _per_side([])
+    promotions: dict = _per_side(0)
+    leader_result: dict = _per_side(0)
+    generated: dict = _per_side(0)
+    repairs_owed: dict = attrs.Factory(dict)
+    may_generate: dict = _per_side(0)
+
+
+def _provisional_set(inst, _attribute, value):
+    object.__setattr__(inst, "has_provisional", True)  # the stored form keeps the key once it was ever set
+    return value
+
+
+@attrs.define(slots=True)
+class Pbem:
+    """A campaign played by email (cg/pbem.py, cg/seal.py): begun from campaign_started's `pbem`,
+    written by the fold of head_signed (ruling R45), dice_committed / dice_answered / dice_revealed (two-
+    party dice, ruling R67), sealed / seals_revealed (sealed secrets, ruling R47) and fact_proposed /
+    fact_confirmed / fact_rejected (shared facts, rulings R45, R71).
+
+    keys: side -> public key. dice_policy. signed: side -> its last signed head [seq, hash].
+    proposal / provisional: the shared fact (a step left provisionally: ruling R71) proposed by one side,
+    {"side", "command"}, or None. requests: commitment -> {"side", "command", "nonce", "answer"[,
+    "withheld"]}: two-party dice not yet revealed. sealing: seals are used. seals: commitment -> a seal
+    not yet revealed; points: the reveal points made ("FF:POINT:SIDE", "end:SIDE"); cp_sealed: sides
+    whose CP this view does not know; leaders_made: leaders numbered per side (sealed apart);
+    revealed_n: seals each side has revealed; stale: a reveal of a seal this view had not opened (the
+    ledger folds again). The stored form (the snapshot, the digest) is the dict it replaced: `data()`."""
+
+    keys: dict
+    dice_policy: str = "any"
+    signed: dict = _per_side(None)
+    proposal: dict | None = None
+    requests: dict = attrs.Factory(dict)
+    sealing: bool = False
+    seals: dict = attrs.Factory(dict)
+    points: list = attrs.Factory(list)
+    cp_sealed: dict = _per_side(False)
+    leaders_made: dict = _per_side(0)
+    revealed_n: dict = _per_side(0)
+    provisional: dict | None = attrs.field(default=None, on_setattr=_provisional_set)
+    has_provisional: bool = False  # (after `provisional`: a copy sets it last)
+    stale: bool = False
+    # ruling R83 (two-party dice from a chain): anchors: anchor -> the chain committed to ({"side", "anchor",
+    # "nonce", "length", "next", "last", "reverts"}); chain_at: side -> its live chain's anchor. In the stored
+    # dict only once a chain was committed to (a campaign before it keeps its digest)
+    anchors: dict = attrs.Factory(dict)
+    chain_at: dict = attrs.Factory(dict)
+
+    def data(self) -> dict:
+        """The dict this state was kept as before it was typed: the same keys, `provisional` once it was
+        ever set, `stale` once true (so a campaign's digest is what it was)."""
+        out = {a.name: getattr(self, a.name) for a in attrs.fields(Pbem) if a.name not in _PBEM_SOMETIMES}
+        if self.has_provisional:
+            out["provisional"] = self.provisional
+        if self.stale:
+            out["stale"] = True
+        if self.anchors or self.chain_at:
+            out["anchors"], out["chain_at"] = self.anchors, self.chain_at
+        return out
+
+    @classmethod
+    def of_data(cls, d: dict) -> "Pbem":
+        """The inverse of data(). A key no field holds is refused (TypeError): a new key of the play by
+        email state is a new field here, with its default."""
+        return cls(**d, has_provisional="provisional" in d)
+
+
+_PBEM_SOMETIMES = ("provisional", "has_provisional", "stale", "anchors", "chain_at")  # in the stored dict only once set
+
 @attrs.define(slots=True)
 class CampaignState:
+    """Everything the rules need to decide the next command, folded from the log (cg/evolve.py alone
+    writes it), in parts (docs/architecture.md draws them):
+
+    - the campaign: card, seed, rules revision and upgrades (ruling R32), dice source (R31);
+    - the step and where it stands: firefight, step, option (3.2), ended / end_reason / conceded_by
+      (1.5, R74), commencements (2.8, the undo guard);
+    - sides: SideState per side (2.1 CP, 2.3 purchases, 2.38 FP, 3.33 TVP, 3.47 ELR, 3.51 SAN);
+    - firefights: FirefightRecord per firefight reached (2.2 weather to 2.9 result, 3.11 losses);
+    - purchases and units: Purchase (2.3, 2.351, 2.36), Unit (2.3 to 3.52), keyed by side (`key`);
+    - the map: control (1.4, 2.9), terrain kept between firefights (CG5, 3.31, 3.52), fortifications (2.38);
+    - reph: what this step and this RePh have recorded (Reph, Done);
+    - pbem: play by email (Pbem), None for a campaign on one copy;
+    - log positions: seq, last_batch, reverts (the audit's notes); and what is not campaign data: the
+      reader's view of seals (`view`), the snapshot's cold part and derived memos (underscored).
+    Slots: no attribute is set that is not declared here."""
+
     card: object  # cg.card.Card
     seed: str
     card_ref: str = ""
@@ -139,23 +296,12 @@ class CampaignState:
     control: dict = attrs.Factory(dict)  # strategic hex -> side
     terrain: dict = attrs.Factory(dict)  # hex -> [items] kept between firefights (CG5); cg/evolve.py alone
     # changes it and calls terrain_changed() when it does (strategic() keeps its verdict until then)
-    done: set = attrs.Factory(set)  # what the current step has recorded ("cp:axis", "end", ...)
-    cleared: set = attrs.Factory(set)  # 3.52 "hex:item" tried this RePh
-    ap_failed: set = attrs.Factory(set)  # 3.52 Locations where an A-P mine attempt failed
-    patrols_done: dict = attrs.Factory(lambda: {"axis": set(), "allied": set()})
-    patrols_to_return: dict = attrs.Factory(lambda: {"axis": set(), "allied": set()})
-    patrol_units: dict = attrs.Factory(dict)  # "side:n" -> {team: [leader, units...], kind, hex} (revision 2)
     last_batch: int = 0
     reverts: list = attrs.Factory(list)  # [(seq, seqs, reason, force)] for the audit's notes
     fortifications: list = attrs.Factory(list)  # [{side, kind, hex, cost, detail, unit, firefight}] (2.38)
-    hardened_now: dict = attrs.Factory(lambda: {"axis": [], "allied": []})  # units hardened this RePh (3.44)
-    promotions: dict = attrs.Factory(lambda: {"axis": 0, "allied": 0})  # 3.44 result: MMC that may harden
-    leader_result: dict = attrs.Factory(lambda: {"axis": 0, "allied": 0})  # 3.45 result: harden + generate
-    generated: dict = attrs.Factory(lambda: {"axis": 0, "allied": 0})  # leaders generated this RePh (3.45)
     commencements: set = attrs.Factory(set)  # seqs of the step_left events leaving 2.8 (undo guard)
-    repairs_owed: dict = attrs.Factory(dict)  # (side, item) -> kind, recorded at 2.9 (3.46)
-    may_generate: dict = attrs.Factory(lambda: {"axis": 0, "allied": 0})  # 3.45
-    pbem: dict | None = None  # play by email: keys, signed heads, open two-party dice (cg/pbem.py)
+    reph: Reph = attrs.Factory(lambda: Reph())  # what this step and this RePh have recorded (Reph)
+    pbem: Pbem | None = None  # play by email: keys, signed heads, open two-party dice, seals (Pbem, cg/pbem.py)
     leaders_made: int = 0  # leader units ever created (numbers new leaders; derived, not in the digest)
     view: object = None  # which sealed secrets this state's reader opens (cg/seal.Opener): given to the fold
     # by whoever folds (the Ledger: its key and the log's reveals; the audit and the AAR: the reveals), never
@@ -515,7 +661,10 @@ _clone_unit = _cloner(Unit, **{a.name: f"x.{a.name}" for a in attrs.fields(Unit)
 _clone_purchase = _cloner(Purchase, leaders="list(x.leaders)", units="list(x.units)")
 _clone_side = _cloner(SideState)
 _clone_firefight = _cloner(FirefightRecord, lost="list(x.lost)")
-_CLONES = {Unit: _clone_unit, Purchase: _clone_purchase, SideState: _clone_side, FirefightRecord: _clone_firefight}
+_clone_reph = _cloner(Reph)
+_clone_pbem = _cloner(Pbem)
+_CLONES = {Unit: _clone_unit, Purchase: _clone_purchase, SideState: _clone_side, FirefightRecord: _clone_firefight,
+           Reph: _clone_reph, Pbem: _clone_pbem}
 
 
 def _copy_state(st: CampaignState, share=None) -> CampaignState:

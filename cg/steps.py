@@ -16,6 +16,7 @@ from cg.state import SIDES, CampaignState, counter_morale
 from cg.victory import objectives_fulfilled
 from cg.units import Kind, PRESENT, Status
 from cg.seal import pending_items as sealed_items
+from cg.state import Done
 
 
 @attrs.frozen
@@ -161,7 +162,7 @@ def mermaid() -> str:
 def pending(state: CampaignState) -> list[dict]:
     """Only what the rules make compulsory (cli-contract.md: status `pending`)."""
     if state.ended:  # play by email: the secrets left are revealed at the CG's end (ruling R47)
-        if state.pbem is not None and state.pbem.get("sealing"):
+        if state.pbem is not None and state.pbem.sealing:
             return sealed_items(state)
         return []
     s = state.step
@@ -176,10 +177,10 @@ def pending(state: CampaignState) -> list[dict]:
     card = state.card
     if s == "2.1":
         for side in SIDES:
-            if f"cp:{side}" not in state.done:
+            if Done("cp", side) not in state.reph.done:
                 owe(f"plcg cp {side}", "2.1", f"{side} CP replenishment")
     elif s == "2.2":
-        if "weather" not in state.done:
+        if Done("weather") not in state.reph.done:
             owe("plcg weather", "2.2", "at-start weather")
     elif s == "2.3":
         hidden = _sealed_2_3(state)  # rulings R72 and R47: the other side's secret, this view cannot open
@@ -192,28 +193,28 @@ def pending(state: CampaignState) -> list[dict]:
             if p.oba_owed:
                 owe(f"plcg oba {p.side} {p.id}", "2.35", f"{p.side} OBA ammunition DR for {p.id}")
     elif s == "2.4":
-        if "determine" not in state.done:
+        if Done("determine") not in state.reph.done:
             owe("plcg determine", "2.41", "firefight type")
-        elif state.ff.time == "night" and "night" not in state.done and not state.idle:
+        elif state.ff.time == "night" and Done("night") not in state.reph.done and not state.idle:
             owe("plcg night TEXT", "2.42", "night conditions from the CG Card's night rules", False)
     elif s == "2.6":
         if state.ff.type == "dual" and state.ff.move_first is None:  # revision 2: after all setup (2.41)
             owe("plcg moves-first", "2.41", "Dual Attack: the dr for who moves first, after all setup")
     elif s == "2.7":
         for side in SIDES:
-            done = state.patrols_done[side]
+            done = state.reph.patrols_done[side]
             for n in range(1, state.sides[side].patrols + 1):
                 if n not in done:
                     owe(f"plcg patrol {side} --type TYPE --units ... --leader L --hex HEX", "2.7",
                         f"{side} patrol {n} (or give it up: plcg patrol {side} --give-up REASON)", False)
-            for n in sorted(state.patrols_to_return[side]):
+            for n in sorted(state.reph.patrols_to_return[side]):
                 owe(f"plcg patrol-return {side} {n}", "2.74", f"{side} patrol {n} Return DR")
     elif s == "2.9":
-        if "end" not in state.done:
+        if Done("end") not in state.reph.done:
             owe("plcg end --turn N --cvp-lost axis=N --cvp-lost allied=N", "2.9", "firefight result", False)
     elif s == "3.1":
         for u in state.units.values():
-            if u.encircled and u.status in PRESENT and f"encircled:{u.side}:{u.id}" not in state.done:
+            if u.encircled and u.status in PRESENT and Done("encircled", u.side, u.id) not in state.reph.done:
                 if counter_morale(u.name) is None:
                     owe(f"plcg encircled {u.side} {u.id} --morale M", "3.17", f"1TC for encircled {u.id}", False)
                 else:  # the counter shows the morale: runnable as written
@@ -234,31 +235,31 @@ def pending(state: CampaignState) -> list[dict]:
     elif s == "3.3":
         for u in state.units.values():
             if u.wounded and u.kind == Kind.LEADER and u.status in PRESENT \
-                    and f"evacuate:{u.id}" not in state.done \
+                    and Done("evacuate", None, u.id) not in state.reph.done \
                     and card.sides[u.side].nationality.lower() != "japanese":
                 owe(f"plcg evacuate {u.side} {u.id}", "3.32", f"evacuation dr for wounded {u.id}")
     elif s == "3.41":
         if card.campaign.disease:
             for side in SIDES:
-                if f"disease:{side}" not in state.done:
+                if Done("disease", side) not in state.reph.done:
                     owe(f"plcg disease {side}", "3.41", f"{side} Disease & Starvation dr")
                 left = disease_owed(state, side)
                 if left > 0 and any(u.kind in (Kind.SQUAD, Kind.HALF_SQUAD) and u.status in PRESENT
-                                    and f"disease-replaced:{side}:{u.id}" not in state.done
+                                    and Done("disease-replaced", side, u.id) not in state.reph.done
                                     for u in state.side_units(side)):
                     owe(f"plcg disease {side} --replaced UNIT", "3.41",
                         f"{side}: ELR Replacement of {left} more HS equivalent(s), Isolated units first", False)
     elif s == "3.44":
         for side in SIDES:
-            if f"promote:{side}" not in state.done:
+            if Done("promote", side) not in state.reph.done:
                 owe(f"plcg promote {side}", "3.44", f"{side} Battlefield Promotion dr")
     elif s == "3.45":
         for side in SIDES:
-            if f"leaders:{side}" not in state.done:
+            if Done("leaders", side) not in state.reph.done:
                 owe(f"plcg leaders {side}", "3.45", f"{side} Leader Generation dr")
     elif s == "3.46":
-        for (side, item), kind in sorted(state.repairs_owed.items()):
-            if f"repair:{side}:{item}" in state.done:  # failed this RePh: owed again next RePh (3.46)
+        for (side, item), kind in sorted(state.reph.repairs_owed.items()):
+            if Done("repair", side, item) in state.reph.done:  # failed this RePh: owed again next RePh (3.46)
                 continue
             if kind == "immobilized" and revision.of(state).immobilized_stays and \
                     repair_place_refusal(state, side, state.unit(item, side)):
@@ -272,13 +273,13 @@ def pending(state: CampaignState) -> list[dict]:
             if u.recalled and u.status == Status.RECALLED:
                 owe(f"plcg recall {u.side} {u.id}", "3.461", f"recalled vehicle {u.id}")
     elif s == "3.52":
-        for key in sorted(k for k in state.done if k.startswith("cr-owed:")):  # 3.52 dagger (revision 3)
-            _, side, hx = key.split(":", 2)
+        for key in sorted(k for k in state.reph.done if k.what == "cr-owed"):  # 3.52 dagger (revision 3)
+            side, hx = key.side, key.of
             owe(f"plcg casualties {side} --reduced UNIT", "3.52",
                 f"{side}: the Casualty Reduction of one MMC the clearance in {hx} owes (3.52)", False)
     elif s == "3.47":
         for side in SIDES:
-            if f"elr:{side}" not in state.done:
+            if Done("elr", side) not in state.reph.done:
                 owe(f"plcg elr {side}", "3.47", f"{side} ELR Loss/Gain DR")
     if state.pbem is not None:  # play by email: two-party dice committed to owe an answer or a reveal
         from cg.pbem import committed, pending_items  # lazy: play by email only (cg.pbem ~0.7 ms)
@@ -317,14 +318,14 @@ def _sealed_2_3(state: CampaignState) -> set[str]:
     leader or OBA DR it owes may be in one of them, so this view owes none of its DRs; its own copy
     does, and the audit of the CG's end, with every seal open, checks them."""
     pb = state.pbem
-    if pb is None or not pb.get("seals"):
+    if pb is None or not pb.seals:
         return set()
-    return {r["side"] for r in pb["seals"].values()
+    return {r["side"] for r in pb.seals.values()
             if not r["opened"] and r["ff"] == state.firefight and r["step"] == "2.3"}
 def disease_owed(state: CampaignState, side: str) -> int:
     """3.41 (revision switch disease_replacements): the HS equivalents the side's dr still owes."""
-    key = next((k for k in state.done if k.startswith(f"disease-owed:{side}:")), None)
-    return int(key.rsplit(":", 1)[1]) if key else 0
+    key = next((k for k in state.reph.done if k.what == "disease-owed" and k.side == side), None)
+    return key.of if key else 0
 
 
 # how a runnable `pending` command's words map to the command's keys

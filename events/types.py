@@ -21,7 +21,7 @@ def event(name: str):
     version is the one in events/versions.py."""
 
     def wrap(cls):
-        cls = attrs.frozen(cls)
+        cls = attrs.frozen(cls, slots=False)  # a __dict__: the fold builds it from its payload (events/stored.py)
         cls.TYPE = name
         cls.VERSION = VERSIONS[name]
         REGISTRY[name] = cls

@@ -121,13 +121,13 @@ def _snapshot_against_replay(ledger, findings, folded: dict | None = None) -> No
             stored.load_all()
         except snapshot.SnapshotDamaged:
             return
-        if stored.pbem is not None and stored.pbem.get("seals") and not ledger._view_ok(stored):
+        if stored.pbem is not None and stored.pbem.seals and not ledger._view_ok(stored):
             return
         # the audit folded every row in force already: where that state is the one at the snapshot's seq
         # (the usual case: the snapshot at the head) and opens no sealed secret (the audit's view opens what
         # the log reveals, the reader's what his key does), the log is not folded a second time (issue 28)
         at = (folded or {}).get(seq)
-        same = at is not None and at.seq == seq and not (at.pbem and at.pbem.get("seals"))
+        same = at is not None and at.seq == seq and not (at.pbem and at.pbem.seals)
         replayed = at if same else ledger.state(at=seq, use_snapshot=False)
         a, b = snapshot.state_data(stored), snapshot.state_data(replayed)
     except (*_UNFOLDABLE, BadInput, UnreadableRow):  # a log that does not fold: the audit found it already
@@ -548,7 +548,7 @@ def _audit_rows(store, reader, dice, trust_index: bool = True, view=None, folded
                                   " plcg bug to report; no command from here on can be decided again")
     if st is not None and st.ended and seal.sealing(st):  # ruling R47: the final audit checks everything
         for side in ("axis", "allied"):
-            left = [c for c, r in st.pbem["seals"].items() if r["side"] == side]
+            left = [c for c, r in st.pbem.seals.items() if r["side"] == side]
             if left:
                 find(st.seq, "reveal", f"{side} has not revealed {len(left)} sealed secret(s) since the CG ended:"
                                        " they cannot be checked until it does (plcg reveal)")

@@ -12,20 +12,20 @@ def unused_after(st, left: str, sides=SIDES) -> list[str]:
     """Lines for the entitlements the step `left` gave and nobody used (`st`: the state after leaving it)."""
     out = []
     for side in sides:
-        hardened = set(st.hardened_now[side])
+        hardened = set(st.reph.hardened_now[side])
         mine = [u for u in st.side_units(side) if u.id not in hardened]
         if left == "3.44":
             used = sum(1 for x in hardened if getattr(st.unit(x, side), "kind", None) in MMC)
-            left_over = min(st.promotions[side] - used, sum(1 for u in mine if u.kind in MMC))
+            left_over = min(st.reph.promotions[side] - used, sum(1 for u in mine if u.kind in MMC))
             if left_over > 0:
                 out.append(f"left unused (3.44): {side} could have Battle Hardened {left_over} more MMC "
-                           f"(the dr allowed {st.promotions[side]}, {used} hardened); lost at `next`")
+                           f"(the dr allowed {st.reph.promotions[side]}, {used} hardened); lost at `next`")
         elif left == "3.45":
             used = sum(1 for x in hardened if getattr(st.unit(x, side), "kind", None) == "leader")
-            slots = st.leader_result[side] - used - st.generated[side]
-            could = sum(1 for u in mine if u.kind == Kind.LEADER) + max(0, st.may_generate[side] - st.generated[side])
+            slots = st.reph.leader_result[side] - used - st.reph.generated[side]
+            could = sum(1 for u in mine if u.kind == Kind.LEADER) + max(0, st.reph.may_generate[side] - st.reph.generated[side])
             left_over = min(slots, could)
             if left_over > 0:
                 out.append(f"left unused (3.45): {side} could have hardened or generated {left_over} more "
-                           f"leader(s) (the dr allowed {st.leader_result[side]}); lost at `next`")
+                           f"leader(s) (the dr allowed {st.reph.leader_result[side]}); lost at `next`")
     return out

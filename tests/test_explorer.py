@@ -50,6 +50,7 @@ from projections.audit import run_audit
 from projections.digest import canonical_state
 from projections.oob import oob_rows
 from projections.roster import roster_rows
+from cg.state import Done
 
 SIZES = {  # walks per card: single copy, by email
     "ci": {"walks": 3, "pbem_walks": 1},
@@ -261,7 +262,7 @@ class Walk:
         if c.startswith("plcg disease") and "--replaced" in c:  # 3.41 (rules revision 3): Isolated units first
             side = c.split()[2]
             cands = [u for u in st.side_units(side) if u.kind in ("squad", "hs") and u.status in ("on_map", "available")
-                     and f"disease-replaced:{side}:{u.id}" not in st.done]
+                     and Done("disease-replaced", side, u.id) not in st.reph.done]
             cands.sort(key=lambda u: (not u.isolated, u.id))
             u = cands[(attempt // 2) % len(cands)]  # each unit, Isolated first, as it is and with a counter
             # a counter the table lacks is typed (ruling R34), as the refusal asks: the explorer types its own
@@ -568,7 +569,7 @@ class PbemWalk(Walk):
         g = self.g
         for _ in range(20):
             st = g.state(side)
-            prop = (st.pbem or {}).get("proposal")
+            prop = getattr(st.pbem, "proposal", None)
             if prop:
                 g.send(side)
                 other_side = other(prop["side"])
@@ -576,12 +577,12 @@ class PbemWalk(Walk):
                 assert r.code == 0, f"liveness: {other_side} cannot confirm {prop['command']}: {r.err}"
                 side = g.holder = other_side
                 continue
-            if not st.pbem or not st.pbem["requests"]:
+            if not st.pbem or not st.pbem.requests:
                 return
             g.send(side)  # the other copy receives the commitment ...
             g.send(other(side))  # ... and its bundle answers it (and reveals what its side owed, R67)
             for s in (side, other(side)):  # whoever holds an answered commitment reveals it
-                mine = [c for c, r in g.state(s).pbem["requests"].items() if r["side"] == s and r["answer"] is not None]
+                mine = [c for c, r in g.state(s).pbem.requests.items() if r["side"] == s and r["answer"] is not None]
                 if mine:
                     r = g.cli(s, "reveal")
                     assert r.code == 0, f"liveness: {s} cannot reveal its answered dice: {r.err}"

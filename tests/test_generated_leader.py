@@ -52,7 +52,7 @@ def at_3_45(tmp_path, name="c.plcg", revision=None, positions=True, gun=False):
         assert oob(db, "allied")[b]["flags"][:1] == ["isolated"]
     c.advance(1, "3.45")
     assert cli_run(db, "leaders", "allied", "--dice", "1").code == 0
-    assert c.state().may_generate["allied"] == 1
+    assert c.state().reph.may_generate["allied"] == 1
     return c, home, out
 
 

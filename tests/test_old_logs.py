@@ -150,7 +150,8 @@ runpy.run_path("cli.py", run_name="__main__")
 
 def test_status_on_a_first_release_file_upcasts_without_cattrs(v01):
     """The fixture's first event is a campaign_started v1: `status` upcasts it with the plain dict
-    upcasters (events/upcasters.py), not through the cattrs converter and the attrs event classes."""
+    upcasters (events/upcasters.py), not through the cattrs converter: the fold builds its event classes
+    from the upcast payloads without it (events/stored.py; issue 22 item 3: the fold takes the classes)."""
     conn = sqlite3.connect(v01)
     try:
         assert conn.execute("SELECT type, version FROM events WHERE seq = 1").fetchone() == ("campaign_started", 1)
@@ -163,7 +164,7 @@ def test_status_on_a_first_release_file_upcasts_without_cattrs(v01):
     modules = set(r.stderr.rsplit("MODULES ", 1)[1].split())
     assert "events.upcasters" in modules  # it did upcast
     assert not {m for m in modules if m == "cattrs" or m.startswith("cattrs.")}, "status imported cattrs"
-    assert not modules & {"events.convert", "events.types"}
+    assert "events.convert" not in modules
 
 
 def test_an_old_campaign_carries_on_under_this_release(v01):

@@ -384,7 +384,7 @@ def test_a_roll_from_the_other_sides_chain_is_decided_by_its_next_bundle(open_ga
     n = len(g.bundles)
     g.send("axis")
     g.send("allied")  # the answer, and with it the roll
-    assert len(g.bundles) == n + 2 and not g.state("axis").pbem["requests"]
+    assert len(g.bundles) == n + 2 and not g.state("axis").pbem.requests
     led = Ledger(db)
     recs = [(x.type, x.payload) for x in led.store.read()]
     led.close()
@@ -412,7 +412,7 @@ def test_a_reveal_that_does_not_match_its_commitment_is_refused(r44_game):
     g.send("axis")
     g.send("allied")
     led = Ledger(g.db["axis"], write=True)
-    commit = next(iter(led.state().pbem["requests"]))
+    commit = next(iter(led.state().pbem.requests))
     with pytest.raises(Exception) as e:
         led.run({"name": "reveal", "request": commit, "value": "0" * 64}, key=pbem.load_private(g.key["axis"]))
     led.close()
@@ -657,7 +657,7 @@ def test_a_bundle_whose_reveal_does_not_match_its_commitment_is_refused(r44_game
     assert g.cli("axis", "leader", "axis", "I1-1").code == 0
     g.send("axis")
     g.send("allied")  # the answer: the axis copy could now reveal
-    commit = next(iter(g.state("axis").pbem["requests"]))
+    commit = next(iter(g.state("axis").pbem.requests))
     fake = "f" * 64
     _append_forged(g.db["axis"], "dice_revealed", {"side": "axis", "request": commit, "value": fake, "refused": None},
                    {"name": "reveal", "request": commit, "value": fake, "by": "axis"})

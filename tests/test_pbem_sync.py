@@ -12,6 +12,7 @@ import shutil
 import pytest
 from conftest import cli_run
 from test_pbem import _git
+from cg.state import Done
 
 SIDES = ("axis", "allied")
 OTHER = {"axis": "allied", "allied": "axis"}
@@ -292,7 +293,7 @@ def test_the_firefights_end_takes_effect_at_once_and_a_rejection_undoes_it(workd
     side = g.holder
     r = g.cli(side, "end", "--turn", "5", "--cvp-lost", "axis=0", "--cvp-lost", "allied=0")
     assert r.code == 0 and "provisionally" in r.out, r.err
-    assert "end" in g.state(side).done  # in effect at once
+    assert Done("end") in g.state(side).reph.done  # in effect at once
     assert g.cli(side, "next").code == 0  # on into the RePh, before the other player has answered
     assert g.state(side).step != "2.9"
     g.send(side)
@@ -301,7 +302,7 @@ def test_the_firefights_end_takes_effect_at_once_and_a_rejection_undoes_it(workd
     no = g.cli(other, "reject", "--reason", "I lost a squad at turn 5")
     assert no.code == 0, no.err
     st = g.state(other)
-    assert st.step == "2.9" and "end" not in st.done
+    assert st.step == "2.9" and Done("end") not in st.reph.done
     g.send(other)
     assert g.state(side).step == "2.9" and Players.log_of(g.db[side]) == Players.log_of(g.db[other])
     for db in g.db.values():

@@ -132,7 +132,7 @@ def test_rubble_position_and_weather_given_by_one_side_wait_for_the_other_sides_
     g = free_game
     g.confirm = False
     g.do("axis", "weather", "Clear")
-    assert g.state("axis").pbem["proposal"]["command"]["name"] == "weather"
+    assert g.state("axis").pbem.proposal["command"]["name"] == "weather"
     g.send("axis")
     assert g.cli("allied", "confirm").code == 0
     g.confirm = True
@@ -141,7 +141,7 @@ def test_rubble_position_and_weather_given_by_one_side_wait_for_the_other_sides_
     hx = "I5"
     g.do("axis", "rubble", hx, "--kia", "6", "--dice", "1")
     st = g.state("axis")
-    assert st.pbem["proposal"]["command"]["name"] == "rubble" and hx not in st.terrain
+    assert st.pbem.proposal["command"]["name"] == "rubble" and hx not in st.terrain
     g.send("axis")
     assert g.cli("allied", "reject", "--reason", "no such kill").code == 0
     assert hx not in g.state("allied").terrain  # given alone, it never took effect
@@ -149,7 +149,7 @@ def test_rubble_position_and_weather_given_by_one_side_wait_for_the_other_sides_
     st.load_all()
     unit = next(u.id for u in st.units.values() if u.side == "axis")
     g.do("axis", "position", "axis", unit, "J5")
-    assert g.state("axis").pbem["proposal"]["command"]["name"] == "position"
+    assert g.state("axis").pbem.proposal["command"]["name"] == "position"
 
 
 # ---- item 13: what the other copy shows, and what a stored snapshot holds -------------------------------
@@ -191,7 +191,7 @@ def test_a_stored_snapshot_never_holds_a_seal_opened_by_the_players_key(sealed):
         st = snapshot.load(snap[2], led._card(), led._cold_part) if snap is not None else None
     finally:
         led.close()
-    assert st is None or not any(r["opened"] for r in st.pbem["seals"].values())
+    assert st is None or not any(r["opened"] for r in st.pbem.seals.values())
     assert st is None or not st.purchases  # the purchase sealed is nowhere in it
 
 
@@ -215,7 +215,7 @@ def chain_game(workdir):
 
 
 def _requests(g, side):
-    return list(g.state(side).pbem["requests"])
+    return list(g.state(side).pbem.requests)
 
 
 def _answered(g, *rgs: str) -> None:
@@ -246,7 +246,7 @@ def test_one_open_commitment_per_command_and_reveals_in_the_order_committed(open
     key = pbem.load_private(g.key["axis"])
     led = Ledger(g.db["axis"], write=True, key=key)
     try:
-        nonce = g.state("axis").pbem["requests"][second]["nonce"]
+        nonce = g.state("axis").pbem.requests[second]["nonce"]
         before = rows(g.db["axis"])
         with pytest.raises(Refused, match="order committed"):  # a client of his own making reveals the later one
             led.run({"name": "reveal", "request": second, "value": pbem.commit_value(key, nonce)}, key)
@@ -294,11 +294,11 @@ def test_a_withheld_reveal_may_be_claimed_by_the_other_side(open_game):
     assert c.code == 0 and "claimed" in c.out and "withheld" in c.out, c.err
     rolled = [x for x in log(g.db["allied"]) if x["type"] == "leader_rolled"][-1]
     assert rolled["roll"]["source"] == "two-party"
-    assert not g.state("allied").pbem["requests"]
+    assert not g.state("allied").pbem.requests
     assert cli_run(g.db["allied"], "audit").code == 0
     g.holder = "allied"
     g.send("allied")  # the axis copy takes the claim: he is free to play on, the roll decided
-    assert not g.state("axis").pbem["requests"] and g.cli("axis", "buy", "axis", "I3").code == 0
+    assert not g.state("axis").pbem.requests and g.cli("axis", "buy", "axis", "I3").code == 0
 
 
 def _chained(g, rg: str = "I1-1") -> str:
@@ -342,7 +342,7 @@ def test_a_bundle_signed_over_a_roll_without_its_answer_is_refused(chain_game):
         seq, h = led.store.head()
         with pytest.raises(Refused, match="without its answer"):
             led.run({"name": "sign", "seq": seq, "hash": h, "sig": pbem.sign_head(key, seq, h)}, key)
-        ack = led.state().pbem["signed"]["axis"]
+        ack = led.state().pbem.signed["axis"]
     finally:
         led.close()
     sig = pbem.sign_head(key, seq, h)
@@ -358,7 +358,7 @@ def test_a_bundle_signed_over_a_roll_without_its_answer_is_refused(chain_game):
     before = rows(g.db["axis"])
     r = cli_run(g.db["axis"], "receive", path)
     assert r.code == 3 and "without its answer" in r.err, (r.code, r.err)
-    assert rows(g.db["axis"]) == before and commit in g.state("axis").pbem["requests"]
+    assert rows(g.db["axis"]) == before and commit in g.state("axis").pbem.requests
     assert g.cli("axis", "claim").code == 3  # nothing to claim: the answer is owed
 
 
@@ -381,7 +381,7 @@ def test_an_answer_that_is_not_the_chains_is_refused(chain_game):
         led.close()
     assert rows(g.db["allied"]) == before
     g.send("allied")
-    assert commit not in g.state("axis").pbem["requests"]
+    assert commit not in g.state("axis").pbem.requests
 
 
 def test_a_command_refused_with_answers_owed_writes_nothing_and_one_accepted_answers_first(chain_game):
@@ -392,12 +392,12 @@ def test_a_command_refused_with_answers_owed_writes_nothing_and_one_accepted_ans
     before = rows(g.db["allied"])
     refused = g.cli("allied", "elr", "allied")  # 3.47's roll at 2.3: refused by the step order
     assert refused.code == 3 and "3.47" in refused.err and rows(g.db["allied"]) == before
-    assert commit in g.state("allied").pbem["requests"]
+    assert commit in g.state("allied").pbem.requests
     ok = g.cli("allied", "buy", "allied", "I1")
     assert ok.code == 0, ok.err
     kinds = [t for t, _p in _types_after(g.db["allied"], before)]
     assert kinds[:3] == ["dice_answered", "dice_revealed", "leader_rolled"] and "rg_bought" in kinds[3:]
-    assert commit not in g.state("allied").pbem["requests"]
+    assert commit not in g.state("allied").pbem.requests
 
 
 def _types_after(db: str, n: int) -> list[tuple[str, dict]]:
@@ -453,7 +453,7 @@ def test_a_bundle_reveals_the_dice_it_owes_before_it_signs(open_game):
     path = g.bundle("axis", 0)  # no `plcg reveal` first: the bundle would withhold it
     kinds = [x["type"] for x in bundle_lines(path)[1:]]
     assert "dice_revealed" in kinds and kinds.index("dice_revealed") < len(kinds) - 1
-    assert not g.state("axis").pbem["requests"]
+    assert not g.state("axis").pbem.requests
 
 
 # ---- item 7: a sealed box's length tells nothing -------------------------------------------------------------

@@ -52,7 +52,7 @@ def test_revision_1_dropped_a_failed_repair(tmp_path):
     c = camp(tmp_path, revision=1, repair=["axis:I1-1.4=malfunction"])
     c.advance(1, "3.46")
     assert cli_run(c.path, "repair", "axis", "I1-1.4", "--dice", "6").code == 0
-    assert c.state().repairs_owed == {}
+    assert c.state().reph.repairs_owed == {}
     c.close()
 
 
@@ -74,7 +74,7 @@ def leaders_lost(tmp_path, revision=None) -> int:
     c.close()
     led = c.led.__class__(str(db))
     try:
-        return led.state().may_generate["axis"]
+        return led.state().reph.may_generate["axis"]
     finally:
         led.close()
 

@@ -51,7 +51,7 @@ def test_a_crew_is_an_mmc_for_the_3_45_limit(tmp_path):
     c.advance(1, "3.45")
     r = cli_run(c.path, "leaders", "allied", "--dice", "1", "--json")
     assert r.code == 0, r.err
-    assert c.state().may_generate["allied"] == 1
+    assert c.state().reph.may_generate["allied"] == 1
     c.close()
 
 
@@ -59,7 +59,7 @@ def test_revision_2_left_the_crew_out_of_the_3_45_limit(tmp_path):
     c, _crew = _only_a_crew_left(tmp_path, revision=2)
     c.advance(1, "3.45")
     assert cli_run(c.path, "leaders", "allied", "--dice", "1").code == 0
-    assert c.state().may_generate["allied"] == 0
+    assert c.state().reph.may_generate["allied"] == 0
     c.close()
 
 
@@ -68,7 +68,7 @@ def _promoted(tmp_path, revision=None):
     c.advance(1, "3.44")
     r = cli_run(c.path, "promote", "allied", "--dice", "1", "--json")
     assert r.code == 0, r.err
-    assert c.state().promotions["allied"] >= 1
+    assert c.state().reph.promotions["allied"] >= 1
     return c, crew
 
 

@@ -19,7 +19,7 @@ def test_a_campaign_with_positions_patrols_redeployments_and_hardening(tmp_path)
     r = cli_run(c.path, "patrol", "axis", "--type", "recon", "--units", "I1-1.2", "--leader", "I1-1.L1", "--hex", "I5",
                 "--dice", "4,4")
     assert r.code == 0, r.err
-    assert c.state().patrols_to_return["axis"] == {1}  # 8 - 1 recon + 2 day = 9: compromised, it returns
+    assert c.state().reph.patrols_to_return["axis"] == {1}  # 8 - 1 recon + 2 day = 9: compromised, it returns
     assert cli_run(c.path, "patrol-return", "axis", "1", "--dice", "1,1").code == 0
     c.advance(1, "2.9")
     r = cli_run(c.path, "end", "--turn", "5", "--cvp-lost", "axis=2", "--cvp-lost", "allied=3",

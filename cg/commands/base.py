@@ -120,13 +120,13 @@ def decide(state: CampaignState, cmd: dict, base_seq: int, confirmed: bool = Fal
         # ruling R71: the other side continues from a step left provisionally: that confirms the leave
 
         said = FactConfirmed(side=cmd["by"], command=prov["command"])
-        if name == "confirm" and state.pbem.get("proposal") is None:
+        if name == "confirm" and state.pbem.proposal is None:
             return [said]  # the leave confirmed in so many words
-        state.pbem["provisional"] = None  # decided as the rules stand once it is answered (restored: decide is pure)
+        state.pbem.provisional = None  # decided as the rules stand once it is answered (restored: decide is pure)
         try:
             events = decide(state, cmd, base_seq + 1, confirmed, covered)
         finally:
-            state.pbem["provisional"] = prov
+            state.pbem.provisional = prov
         return [said, *events]
     if name in pbem.OWN:
         return handler(Ctx(state, base_seq, covered=covered), cmd)
@@ -183,15 +183,15 @@ def _done_before_them(state: CampaignState, cmd: dict) -> bool:
 def _waits_for_proposer(state: CampaignState, cmd: dict) -> bool:
     """Ruling R84: `next` (or `confirm`) that would confirm the other side's proposal to leave the step, while the step
     cannot be left only because that side still owes something (its answer to this side's dice)."""
-    prop = state.pbem.get("proposal")
+    prop = state.pbem.proposal
     if cmd.get("name") not in ("next", "confirm") or prop is None or prop["side"] == cmd.get("by") \
             or prop["command"].get("name") != "next" or not revision.of(state).letters_pace:
         return False
-    state.pbem["proposal"] = None  # as the step stands without it (restored: decide is pure)
+    state.pbem.proposal = None  # as the step stands without it (restored: decide is pure)
     try:
         return _done_before_them(state, {**cmd, "name": "next"})
     finally:
-        state.pbem["proposal"] = prop
+        state.pbem.proposal = prop
 
 
 def _leave_now(state: CampaignState, cmd: dict, base_seq: int, handler) -> list | None:
@@ -208,7 +208,7 @@ def _continues(st: CampaignState, cmd: dict) -> bool:
     """Ruling R71 (revision 3, issue 26): a side's `next` while the other side's proposal (to leave
     the step, the firefight's end, the 2.41 determination; not an undo) awaits its answer is its
     confirmation: the proposal takes effect, nothing more is decided."""
-    prop = st.pbem.get("proposal")
+    prop = st.pbem.proposal
     return (cmd.get("name") == "next" and prop is not None and prop["side"] != cmd.get("by")
             and prop["command"].get("name") != "undo" and revision.of(st).pbem_pace)
 
@@ -240,14 +240,14 @@ def _proposed(cmd: dict) -> dict:
 
 def pbem_commit(state: CampaignState, cmd: dict) -> list:
     commit, nonce = cmd.get("commit"), cmd.get("nonce")
-    if not isinstance(commit, str) or len(commit) != 64 or commit in state.pbem["requests"] \
+    if not isinstance(commit, str) or len(commit) != 64 or commit in state.pbem.requests \
             or not isinstance(nonce, str):
         raise BadInput(f"{cmd.get('name')}: two-party dice need a fresh commitment (the ledger makes it"
                        " from --key)")
     command = {k: v for k, v in cmd.items() if k not in pbem.COMMIT_KEYS}
 
     if revision.of(state).two_party_order and any(r["side"] == cmd["by"] and r["command"] == command
-                                            for r in state.pbem["requests"].values()):
+                                            for r in state.pbem.requests.values()):
         raise Refused(f"{cmd.get('name')}: {cmd['by']} is committed to these two-party dice already; one open"
                       " commitment per command (ruling R67)", "pbem", state.step)
     if cmd.get("chain") is None and cmd.get("value") is None:
@@ -400,8 +400,8 @@ def counter_table(st: CampaignState, side: str) -> tuple[str, dict]:
 
 def leader_slots(st: CampaignState, side: str) -> int:
     """3.45: the dr's '# of MMC' result counts leaders hardened and generated together."""
-    hardened = sum(1 for x in st.hardened_now[side] if st.unit(x, side).kind == Kind.LEADER)
-    return st.leader_result[side] - hardened - st.generated[side]
+    hardened = sum(1 for x in st.reph.hardened_now[side] if st.unit(x, side).kind == Kind.LEADER)
+    return st.reph.leader_result[side] - hardened - st.reph.generated[side]
 
 
 def card_quality(st, u) -> str | None:

@@ -14,6 +14,7 @@ from cg.units import is_mmc, Kind, PRESENT
 from cg.commands.firefight_end import _reduce
 from cg.drm import is_assault_engineer
 from cg.commands.base import counter_table
+from cg.state import Done
 
 
 @command("casualties", "3.1", "3.2", "3.3", "3.52")  # ruling R25: where RePh losses happen; 3.52 dagger
@@ -43,7 +44,7 @@ def _clearance_reduction(st, side: str, cmd: dict):
     text, _, counter = str(values[0]).partition("=")
     u = unit_arg(st, side, text)
     at(st, "casualties", "3.52")
-    owed = sorted(k for k in st.done if k.startswith(f"cr-owed:{side}:"))
+    owed = sorted(k for k in st.reph.done if k.what == "cr-owed" and k.side == side)
     if not owed or not revision.of(st).clearance_casualty_reduction:
         raise Refused(f"no clearance of {side}'s owes a Casualty Reduction (3.52: an Original 6 against a Known "
                       "minefield or Panji)", "3.52", st.step)
@@ -65,7 +66,7 @@ def _clearance_reduction(st, side: str, cmd: dict):
         raise Refused(f"{u.id} is not of the first class the rule reduces: {side} still has {what} MMC "
                       f"({first.id} {first.name})", "3.52", st.step)
     change = _reduce(st, ev.SideUnit(side, u.id), counter.strip() or None)
-    return [ev.CasualtyReduced(side=side, hex=owed[0].split(":", 2)[2], change=change)]
+    return [ev.CasualtyReduced(side=side, hex=owed[0].of, change=change)]
 
 
 def counter_class(st, u) -> str | None:
@@ -91,7 +92,7 @@ def _encircled(ctx, cmd):
     at(st, "encircled")
     if not u.encircled:
         raise Refused(f"{u.id} is not Encircled", "3.17", st.step)
-    if f"encircled:{side}:{u.id}" in st.done:
+    if Done("encircled", side, u.id) in st.reph.done:
         raise Refused(f"{u.id} has taken its 3.17 1TC this RePh (passed: it stays Encircled)", "3.17", st.step)
     dl = (Drm("3.17", "1TC", 1),) + drms.leadership(st, u, typed, "3.17")
     if revision.of(st).encircled_abandoned:
@@ -110,7 +111,7 @@ def _encircled(ctx, cmd):
 def immobile(st, u) -> bool:
     """Ruling R59: an Immobile vehicle is one flagged Immobilized at 2.9 (`end --repair SIDE:UNIT=immobilized`) and not
     repaired since (3.46)."""
-    return u.kind == Kind.VEHICLE and st.repairs_owed.get((u.side, u.id)) == "immobilized"
+    return u.kind == Kind.VEHICLE and st.reph.repairs_owed.get((u.side, u.id)) == "immobilized"
 
 
 SHOCK_RECOVERY = 3  # ruling R19: 3.19 gives no number; a dr <= 3 removes the marker, else eliminated

@@ -13,6 +13,7 @@ from cg.commands.base import at, command, counter_table, given_dice, hex_arg, in
 from cg.units import Kind, Status
 from cg.rules import cthc_clusters, nearest_cthc, redeployment_attacker_at_2_5
 from cg.card_printed import area_set
+from cg.state import Done
 
 
 @command("option", "3.2")
@@ -39,7 +40,7 @@ def _redeploy(ctx, cmd):
     in_play(st, u)
     at(st, "redeploy")
     if revision.of(st).redeployment_limits and u.kind == Kind.VEHICLE and \
-            st.repairs_owed.get((side, u.id)) == "immobilized":
+            st.reph.repairs_owed.get((side, u.id)) == "immobilized":
         raise Refused(f"{u.id} is Immobilized: it does not redeploy", "3.211", st.step)
     if u.redeployed and not (st.step == "2.5" and st.option == "B" and revision.of(st).option_b_setup):
         if st.step == "2.5":  # ruling R28 holds for Option A; Option B sets up every unit in a FMLR (2.5)
@@ -60,7 +61,7 @@ def _redeploy(ctx, cmd):
                                   result="redeploys")]
         if revision.of(st).option_a_order:
             att = redeployment_attacker_at_2_5(st)
-            if side != att and f"redeploy-2.5:{att}" in st.done:
+            if side != att and Done("redeploy-2.5", att) in st.reph.done:
                 raise Refused(f"the Defender ({side}) redeploys first at 2.5 Option A: the Attacker ({att}) has "
                               "begun", "2.5", st.step)
             clusters = cthc_clusters(st, side)
@@ -212,14 +213,14 @@ def _setup(ctx, cmd):
         raise Refused(f"{st.ff.move_first} moves first: the moves-first dr is made after all setup, so setup is "
                       "complete (ruling R54)", "2.41", st.step)
     first = st.ff.setup_first
-    if first == side and f"setup:{other(side)}" in st.done and revision.of(st).setup_order:
+    if first == side and Done("setup", other(side)) in st.reph.done and revision.of(st).setup_order:
         raise Refused(f"{side} sets up first (2.41) and {other(side)} has begun setting up", "2.6", st.step)
     if revision.of(st).option_a_in_place and st.option == "A" and not st.initial and u.hex and hx != u.hex \
-            and u.status == Status.ON_MAP and f"set:{side}:{u.id}" not in st.done:
+            and u.status == Status.ON_MAP and Done("set", side, u.id) not in st.reph.done:
         raise Refused(f"{u.id} stands in {u.hex}: under Option A units are left in place (3.34) and move by a 2.5 "
                       "redeployment only", "2.5", st.step)
     _ob_area(st, side, u, hx)
-    if first is not None and first != side and f"setup:{first}" not in st.done and \
+    if first is not None and first != side and Done("setup", first) not in st.reph.done and \
             revision.of(st).setup_first_begins and _may_set_up(st, first):  # ruling R51
         raise Refused(f"{first} sets up first (2.41): {side} sets up once {first} has begun (plcg setup {first} UNIT "
                       f"HEX; a unit given no hex is in its friendly MLR)", "2.6", st.step)

@@ -8,6 +8,7 @@ from events.errors import BadInput, Refused
 from cg.state import SIDES, other
 from events import types as ev
 from cg.commands.base import at, command, given_dice, roll
+from cg.state import Done
 
 
 @command("determine", "2.4")
@@ -16,7 +17,7 @@ def _determine(ctx, cmd):
     g2 = given_dice(cmd, 1, "move_dice")
     st = ctx.state
     at(st, "determine")
-    if "determine" in st.done:
+    if Done("determine") in st.reph.done:
         raise Refused("the firefight type is already determined", "2.41", st.step)
     if st.initial:
         att = st.card.campaign.initial_attacker  # ruling R2
@@ -82,7 +83,7 @@ def _night(ctx, cmd):
         raise BadInput("plcg night TEXT: say the night conditions (NVR, moon...)")
     st = ctx.state
     at(st, "night")
-    if "determine" not in st.done:
+    if Done("determine") not in st.reph.done:
         raise Refused("determine the firefight type (2.41) before the night conditions", "2.42", st.step)
     if st.ff.time != "night":
         raise Refused(f"firefight {st.firefight} is a {st.ff.time} firefight: night conditions are set for a night "

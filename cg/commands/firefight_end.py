@@ -14,6 +14,7 @@ from events import types as ev
 from cg.commands.base import at, command, counter_table, hex_arg, in_play, int_arg, side_arg, unit_arg
 from cg.units import IN_PLAY, Kind
 from cg.card_keys import entry_hexes
+from cg.state import Done
 
 
 def _pairs(st, values, what):
@@ -98,7 +99,7 @@ def _end(ctx, cmd):
         if pur.id not in oba_used.setdefault(s, []):  # a module named twice is one module (CG4)
             oba_used[s].append(pur.id)
     at(st, "end")
-    if "end" in st.done:
+    if Done("end") in st.reph.done:
         raise Refused("the firefight result is already recorded", "2.9", st.step)
     spec = st.card.firefight(st.firefight)
     if spec is not None and spec.turns is not None and turn > spec.turns:  # a second-round card key only

@@ -112,8 +112,8 @@ def _team(st: CampaignState, side: str, team: list, mc) -> None:
             if g.distance(a.hex, b.hex) > 10:
                 raise Refused(f"{a.id} in {a.hex} and {b.id} in {b.hex} are {g.distance(a.hex, b.hex)} hexes apart: "
                               "a patrol's units come from within 10 hexes of each other", "2.72", st.step)
-    for n in sorted(st.patrols_to_return[side]):
-        out = set((st.patrol_units.get(f"{side}:{n}") or {}).get("team", ()))
+    for n in sorted(st.reph.patrols_to_return[side]):
+        out = set((st.reph.patrol_units.get((side, n)) or {}).get("team", ()))
         busy = [u.id for u in team if u.id in out]
         if busy:
             raise Refused(f"{', '.join(busy)} is out on {side} patrol {n}, which owes its Return (plcg patrol-return "
@@ -181,7 +181,7 @@ def _strike(ctx, st, side: str, patrol: list, outcome: str, counter) -> tuple[tu
 
 def _next_patrol(st: CampaignState, side: str) -> int:
     for n in range(1, st.sides[side].patrols + 1):
-        if n not in st.patrols_done[side]:
+        if n not in st.reph.patrols_done[side]:
             return n
     raise Refused(f"{side} has no patrol left to resolve (bought {st.sides[side].patrols})", "2.31", st.step)
 
@@ -193,9 +193,9 @@ def _patrol_return(ctx, cmd):
     given = given_dice(cmd, 2)
     st = ctx.state
     at(st, "patrol-return")
-    if n not in st.patrols_to_return[side]:
+    if n not in st.reph.patrols_to_return[side]:
         raise Refused(f"{side} patrol {n} owes no Return DR", "2.74", st.step)
-    info = st.patrol_units.get(f"{side}:{n}")
+    info = st.reph.patrol_units.get((side, n))
     if info and revision.of(st).patrol_rules:  # ruling R26: the whole list applies to the Return roll
         units = [st.unit(x, side) for x in info["team"]]
         leader, members = units[0], units[1:]

@@ -31,17 +31,17 @@ def _sign(ctx: Ctx, cmd: dict):
     if seq != ctx.base_seq - 1:
         raise Refused(f"{by}'s signature is over row {seq}, not the head it follows ({ctx.base_seq - 1})",
                       "pbem", st.step)
-    mine = st.pbem["signed"][by]
+    mine = st.pbem.signed[by]
     if mine is not None and mine[0] == seq - 1 and revision.of(st).sign_once:  # the head is its own signature
         raise Refused(f"{by} signed row {seq} already: a signature over nothing new is refused", "pbem", st.step)
-    owed = [c for c, r in st.pbem["requests"].items() if r["side"] != by and r.get("chain") is not None
+    owed = [c for c, r in st.pbem.requests.items() if r["side"] != by and r.get("chain") is not None
             and r["answer"] is None]
     if owed:  # ruling R83: the answer is fixed and owed; a bundle without it is refused, not withheld
         raise Refused(f"{by} signs over {_other(by)}'s two-party dice {owed[0][:8]} without its answer from"
                       f" {by}'s chain (ruling R83): the answer goes first", "pbem", st.step)
-    if not ctx.covered and not pbem.verify_head(st.pbem["keys"][by], seq, h, sig):
+    if not ctx.covered and not pbem.verify_head(st.pbem.keys[by], seq, h, sig):
         raise Refused(f"the signature of row {seq} is not {by}'s key's", "pbem", st.step)
-    ack = st.pbem["signed"][_other(by)]
+    ack = st.pbem.signed[_other(by)]
     return [HeadSigned(side=by, seq=seq, hash=h, sig=sig, ack=None if ack is None else tuple(ack))]
 
 
@@ -49,7 +49,7 @@ def _sign(ctx: Ctx, cmd: dict):
 def _answer(ctx: Ctx, cmd: dict):
     st = ctx.state
     by, commit, value = cmd["by"], cmd.get("request"), cmd.get("value")
-    r = st.pbem["requests"].get(commit) if isinstance(commit, str) else None
+    r = st.pbem.requests.get(commit) if isinstance(commit, str) else None
     if r is None or r["side"] == by or r["answer"] is not None:
         raise Refused(f"{by} answers two-party dice {str(commit)[:8]} that no open commitment of the"
                       " other side asks for", "pbem", st.step)
@@ -76,10 +76,10 @@ def _chain(ctx: Ctx, cmd: dict):
     if not revision.of(st).dice_chain or not pbem.two_party(st):
         raise Refused("chain: a chain of answers is for two-party dice under rules revision 3 (ruling R83)",
                       "pbem", st.step)
-    if anchor in (st.pbem.get("anchors") or {}):
+    if anchor in (st.pbem.anchors or {}):
         raise Refused(f"the chain {anchor[:8]} is in the log already", "pbem", st.step)
     if not pbem.needs_chain(st, by):
-        raise Refused(f"{by} answers from its chain {st.pbem['chain_at'][by][:8]} still: a new one is made when it"
+        raise Refused(f"{by} answers from its chain {st.pbem.chain_at[by][:8]} still: a new one is made when it"
                       " is spent or after an undo (ruling R83)", "pbem", st.step)
     return [DiceChain(side=by, anchor=anchor, nonce=nonce, length=length)]
 
@@ -88,7 +88,7 @@ def _chain(ctx: Ctx, cmd: dict):
 def _reveal(ctx: Ctx, cmd: dict):
     st = ctx.state
     by, commit, value = cmd["by"], cmd.get("request"), cmd.get("value")
-    r = st.pbem["requests"].get(commit) if isinstance(commit, str) else None
+    r = st.pbem.requests.get(commit) if isinstance(commit, str) else None
     if r is None or r["side"] != by:
         raise Refused(f"{by} reveals two-party dice {str(commit)[:8]} it never committed to", "pbem", st.step)
     if r["answer"] is None:
@@ -121,7 +121,7 @@ def _claim(ctx: Ctx, cmd: dict):
     the command is decided with dice from `by`'s answer alone."""
     st = ctx.state
     by, commit = cmd["by"], cmd.get("request")
-    r = st.pbem["requests"].get(commit) if isinstance(commit, str) else None
+    r = st.pbem.requests.get(commit) if isinstance(commit, str) else None
     if not revision.of(st).two_party_order or r is None or (commit, r) not in pbem.claimable(st, by):
         raise Refused(f"{by} claims two-party dice {str(commit)[:8]} that the other side has not withheld (it"
                       " signed no head after the answer without revealing)", "pbem", st.step)
@@ -147,17 +147,17 @@ def _seal(ctx: Ctx, cmd: dict):
     if what not in seal.WHAT_AT.get(st.step, ()) or (what == "attack" and not seal.attack_seal(st)):
         raise Refused(f"{by} seals a {what} at step {st.step}: only 2.1 (cp), 2.3 (purchase) and 3.44 (promote,"
                       " harden) hold secrets", "pbem", st.step)
-    if c in st.pbem["seals"]:
+    if c in st.pbem.seals:
         raise Refused(f"the seal {c[:8]} is in the log already", "pbem", st.step)
     if what == "attack" and not seal.owes_attack_seal(st, by):  # one yes/no Attack Option seal (issue 25 item 10)
         raise Refused(f"{by} has sealed its Attack Option choice for firefight {st.firefight} already (or the"
                       " card assigns this firefight's ATTACKER, ruling R2)", "2.4", st.step)
     if closes is not None:
-        r = st.pbem["requests"].get(closes)
+        r = st.pbem.requests.get(closes)
         if r is None or r["side"] != by or r["answer"] is None:
             raise Refused(f"{by} seals the reveal of two-party dice {closes[:8]} it owes no reveal of", "pbem", st.step)
         pbem.check_order(st, by, closes)
-    if opens is not None and opens in st.pbem["requests"]:
+    if opens is not None and opens in st.pbem.requests:
         raise Refused(f"two-party dice {opens[:8]} are asked for already", "pbem", st.step)
     opening = seal.opening_of(st, c, {"side": by, "nonce": nonce, "box": box})
     if opening is not None:
@@ -168,7 +168,7 @@ def _seal(ctx: Ctx, cmd: dict):
         if name == "reveal":
             if inner.get("request") != closes:
                 raise Refused(f"the seal {c[:8]} says it reveals {str(closes)[:8]}, its opening another", "pbem", st.step)
-            name = ((st.pbem["requests"].get(closes) or {}).get("command") or {}).get("name")
+            name = ((st.pbem.requests.get(closes) or {}).get("command") or {}).get("name")
         if seal.kind(st, name) != what:
             raise Refused(f"the seal {c[:8]} says it is a {what}, its opening is a {name}", "pbem", st.step)
         inner_events = decide(st, dict(inner), ctx.base_seq)  # refused: the rules refuse the command sealed
@@ -187,14 +187,14 @@ def _seal(ctx: Ctx, cmd: dict):
 def _unseal(ctx: Ctx, cmd: dict):
     """Ruling R47: the side reveals what the rules reveal at this point (cg/seal.check_unseal)."""
     st = ctx.state
-    seal.check_unseal(st, cmd, lambda c: seal.opening_of(st, c, st.pbem["seals"][c]))
+    seal.check_unseal(st, cmd, lambda c: seal.opening_of(st, c, st.pbem.seals[c]))
     openings = tuple({"commitment": o["commitment"], "opening": o["opening"]} for o in cmd["openings"])
     return [SealsRevealed(side=cmd["by"], point=cmd["point"], openings=openings)]
 
 
 def _confirmed(st, cmd: dict) -> dict:
     """The proposed command as the confirming side gives it (its own dice commitment, if any)."""
-    inner = {**st.pbem["proposal"]["command"], "confirmed": True, "by": cmd["by"]}
+    inner = {**st.pbem.proposal["command"], "confirmed": True, "by": cmd["by"]}
     for k in pbem.COMMIT_KEYS:
         if k in cmd:
             inner[k] = cmd[k]
@@ -208,12 +208,12 @@ def _confirm(ctx: Ctx, cmd: dict):
     inner = _confirmed(st, cmd)
     if inner["name"] == "undo":
         raise BadInput("an undo is confirmed with its history (decide_all)")
-    prop = st.pbem["proposal"]
-    st.pbem["proposal"] = None  # decided as the rules stand once it is answered (restored: decide is pure)
+    prop = st.pbem.proposal
+    st.pbem.proposal = None  # decided as the rules stand once it is answered (restored: decide is pure)
     try:
         events = decide(st, inner, ctx.base_seq + 1, confirmed=True)
     finally:
-        st.pbem["proposal"] = prop
+        st.pbem.proposal = prop
     return [FactConfirmed(side=cmd["by"], command=prop["command"]), *events]
 
 
@@ -223,7 +223,7 @@ def _reject(ctx: Ctx, cmd: dict):
     reason = str(cmd.get("reason") or "").strip()
     if not reason:
         raise BadInput("reject: --reason TEXT is required: the log keeps why")
-    return [FactRejected(side=cmd["by"], command=st.pbem["proposal"]["command"], reason=reason)]
+    return [FactRejected(side=cmd["by"], command=st.pbem.proposal["command"], reason=reason)]
 
 
 def decide_all(st, cmd: dict, base_seq: int, history) -> list:
@@ -232,7 +232,7 @@ def decide_all(st, cmd: dict, base_seq: int, history) -> list:
     and a confirmed undo is decided with its history."""
     name = cmd.get("name")
     pb = st.pbem
-    if name == "reject" and pb is not None and pb.get("proposal") is None and pbem.provisional(st) is not None:
+    if name == "reject" and pb is not None and pb.proposal is None and pbem.provisional(st) is not None:
         # ruling R71: a rejected provisional leave is undone, with everything after it
         pbem.authorize(st, cmd)
         prov = pbem.provisional(st)
@@ -250,7 +250,7 @@ def decide_all(st, cmd: dict, base_seq: int, history) -> list:
                           f" {since - 1} --reason TEXT)", "pbem", st.step)
         return [FactRejected(side=cmd["by"], command=prov["command"], reason=reason),
                 *decide_undo(st, seen, reverted, since - 1, f"rejected: {reason}", True)]
-    if name == "confirm" and pb is not None and pb.get("proposal") and pb["proposal"]["command"].get("name") == "undo":
+    if name == "confirm" and pb is not None and pb.proposal and pb.proposal["command"].get("name") == "undo":
         pbem.authorize(st, cmd)
         inner = _confirmed(st, cmd)
         seen, reverted = history()
@@ -259,7 +259,7 @@ def decide_all(st, cmd: dict, base_seq: int, history) -> list:
             raise Refused("the undo proposed no longer applies: what it takes back has changed", "pbem", st.step)
         events = decide_undo(st, seen, reverted, min(took) - 1, inner.get("reason") or "", bool(inner.get("force")))
         events = [attrs.evolve(events[0], seqs=tuple(s for s in events[0].seqs if s in took))]
-        return [FactConfirmed(side=cmd["by"], command=pb["proposal"]["command"]), *events]
+        return [FactConfirmed(side=cmd["by"], command=pb.proposal["command"]), *events]
     if name != "undo":
         return decide(st, cmd, base_seq)
     if pb is not None:

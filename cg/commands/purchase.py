@@ -13,6 +13,7 @@ from events import types as ev
 from cg.options import rg_unavailable
 from cg.commands.base import at, command, given_dice, hex_arg, int_arg, leader_slots, roll, side_arg, unit_arg
 from cg.units import Kind, MMC, Status
+from cg.state import Done
 
 
 @command("cp", "2.1")
@@ -21,7 +22,7 @@ def _cp(ctx, cmd):
     given = given_dice(cmd, 2)
     st = ctx.state
     at(st, "cp")
-    if f"cp:{side}" in st.done:
+    if Done("cp", side) in st.reph.done:
         raise Refused(f"{side} has already replenished CP for firefight {st.firefight}", "2.1", st.step)
     provided = st.card.sides[side].cp_provided
     idx = st.firefight - 2  # cp_provided lists the later firefights, the 2nd first
@@ -41,7 +42,7 @@ def _weather(ctx, cmd):
     st = ctx.state
     text = cmd.get("text") or None
     at(st, "weather")
-    if "weather" in st.done:
+    if Done("weather") in st.reph.done:
         raise Refused("the at-start weather is already recorded", "2.2", st.step)
     return [ev.WeatherSet(text=text or default_weather(st))]
 
@@ -208,11 +209,11 @@ def _leader(ctx, cmd):
     at(st, "leader", "3.45" if generated else "2.3")
     spec = st.card.sides[side]
     if generated:
-        if f"leaders:{side}" not in st.done:
+        if Done("leaders", side) not in st.reph.done:
             raise Refused(f"{side} makes the 3.45 dr (plcg leaders {side}) before generating", "3.45", st.step)
-        if st.generated[side] >= st.may_generate[side] or leader_slots(st, side) <= 0:
-            raise Refused(f"{side} may generate {st.may_generate[side]} leader(s) this RePh (3.45 result, leaders "
-                          f"lost - 1, MMC on board) and has generated {st.generated[side]}", "3.45", st.step)
+        if st.reph.generated[side] >= st.reph.may_generate[side] or leader_slots(st, side) <= 0:
+            raise Refused(f"{side} may generate {st.reph.may_generate[side]} leader(s) this RePh (3.45 result, leaders "
+                          f"lost - 1, MMC on board) and has generated {st.reph.generated[side]}", "3.45", st.step)
         if hx and revision.of(st).generated_leader_placed:
             _placed_with_mmc(st, side, hx)
         column = tables.leader_column(spec.nationality, False)
@@ -245,7 +246,7 @@ def _leader(ctx, cmd):
     if got is not None:
         # unique across the sides; where each side's purchases are sealed, per side (ruling R47): a sealed
         # leader DR cannot depend on the other side's sealed ones (unit ids are keyed by side)
-        n = (st.pbem["leaders_made"][side] if st.pbem is not None and st.pbem.get("sealing") else st.leaders_made) + 1
+        n = (st.pbem.leaders_made[side] if st.pbem is not None and st.pbem.sealing else st.leaders_made) + 1
         base = pid if pid else f"L{st.firefight}"
         unit = ev.UnitRef(f"{base}.L{n}", got)
     return [ev.LeaderRolled(side=side, purchase=pid, roll=r, unit=unit, generated=generated,

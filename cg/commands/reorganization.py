@@ -18,6 +18,7 @@ from cg.steps import disease_owed
 from cg.units import Kind, PRESENT, Status, is_mmc
 from cg.commands.firefight_end import _replace
 from cg.commands.base import counter_table
+from cg.state import Done
 
 
 @command("evacuate", "3.3")
@@ -31,14 +32,14 @@ def _evacuate(ctx, cmd):
         raise Refused(f"{u.id} is not a wounded leader", "3.32", st.step)
     if st.card.sides[side].nationality.lower() == "japanese":
         raise Refused("Japanese wounded leaders are not evacuated", "3.32", st.step)
-    if f"evacuate:{u.id}" in st.done:
+    if Done("evacuate", None, u.id) in st.reph.done:
         raise Refused(f"{u.id} has had its evacuation dr", "3.32", st.step)
     r = roll(ctx.dice(given, 1), (), tables.evacuation)
     return [ev.EvacuationRolled(side=side, leader=u.id, roll=r)]
 
 
-def _once(st: CampaignState, key: str, what: str, rule: str):
-    if key in st.done:
+def _once(st: CampaignState, key: Done, what: str, rule: str):
+    if key in st.reph.done:
         raise Refused(f"{what} is already made this RePh", rule, st.step)
 
 
@@ -52,7 +53,7 @@ def _disease(ctx, cmd):
     at(st, "disease")
     if not st.card.campaign.disease:
         raise Refused("Disease & Starvation is only invoked by FSR; the CG Card has none", "3.41", st.step)
-    _once(st, f"disease:{side}", f"{side}'s Disease & Starvation dr", "3.41")
+    _once(st, Done("disease", side), f"{side}'s Disease & Starvation dr", "3.41")
     r = roll(ctx.dice(given, 1), drms.disease(st, side), tables.disease)
     return [ev.DiseaseRolled(side=side, roll=r)]
 
@@ -66,7 +67,7 @@ def _disease_replacement(st, side: str, cmd: dict):
     if not revision.of(st).disease_replacements or disease_owed(st, side) <= 0:
         raise Refused(f"{side}'s Disease & Starvation dr owes no (more) ELR Replacement", "3.41", st.step)
     mmc = [x for x in st.side_units(side) if x.kind in (Kind.SQUAD, Kind.HALF_SQUAD) and x.status in PRESENT
-           and f"disease-replaced:{side}:{x.id}" not in st.done]
+           and Done("disease-replaced", side, x.id) not in st.reph.done]
     if u not in mmc:
         raise Refused(f"{u.id} ({u.name}) is no squad or HS of {side} in play not yet Replaced this RePh", "3.41",
                       st.step)
@@ -82,7 +83,7 @@ def _promote(ctx, cmd):
     given = given_dice(cmd, 1)
     st = ctx.state
     at(st, "promote")
-    _once(st, f"promote:{side}", f"{side}'s Battlefield Promotion dr", "3.44")
+    _once(st, Done("promote", side), f"{side}'s Battlefield Promotion dr", "3.44")
     r = roll(ctx.dice(given, 1), drms.promotion(st, side), tables.promotion)
     return [ev.PromotionRolled(side=side, roll=r)]
 
@@ -93,7 +94,7 @@ def _leaders(ctx, cmd):
     given = given_dice(cmd, 1)
     st = ctx.state
     at(st, "leaders")
-    _once(st, f"leaders:{side}", f"{side}'s Leader Generation dr", "3.45")
+    _once(st, Done("leaders", side), f"{side}'s Leader Generation dr", "3.45")
     r = roll(ctx.dice(given, 1), drms.leader_generation(st, side),
              lambda f: attrs.evolve(tables.promotion(f), table="3.45"))
     lost, mmc = generation_limits(st, side)
@@ -121,24 +122,24 @@ def _harden(ctx, cmd):
     u = unit_arg(st, side, cmd.get("unit"))
     to = (cmd.get("to") or "").strip() or None
     at(st, "harden")
-    if u.id in st.hardened_now[side]:
+    if u.id in st.reph.hardened_now[side]:
         raise Refused(f"{u.id} has already Battle Hardened this RePh", "3.44", st.step)
     if st.step == "3.44":
-        if f"promote:{side}" not in st.done:
+        if Done("promote", side) not in st.reph.done:
             raise Refused(f"make {side}'s Battlefield Promotion dr first (plcg promote {side})", "3.44", st.step)
         is_mmc = _mmc_question(st)
         if not is_mmc(u.kind):
             raise Refused(f"{u.id} is not an MMC (a squad, half-squad or crew, ASL A1.1)", "3.44", st.step)
-        used = sum(1 for x in st.hardened_now[side] if is_mmc(st.unit(x, side).kind))
-        if used >= st.promotions[side]:
-            raise Refused(f"the 3.44 dr allows {st.promotions[side]} MMC and {used} have hardened", "3.44", st.step)
+        used = sum(1 for x in st.reph.hardened_now[side] if is_mmc(st.unit(x, side).kind))
+        if used >= st.reph.promotions[side]:
+            raise Refused(f"the 3.44 dr allows {st.reph.promotions[side]} MMC and {used} have hardened", "3.44", st.step)
     elif st.step == "3.45":
-        if f"leaders:{side}" not in st.done:
+        if Done("leaders", side) not in st.reph.done:
             raise Refused(f"make {side}'s 3.45 dr first (plcg leaders {side})", "3.45", st.step)
         if u.kind != Kind.LEADER:
             raise Refused(f"{u.id} is not a leader", "3.45", st.step)
         if leader_slots(st, side) <= 0:
-            raise Refused(f"the 3.45 result ({st.leader_result[side]}) allows no more leaders to harden or "
+            raise Refused(f"the 3.45 result ({st.reph.leader_result[side]}) allows no more leaders to harden or "
                           "be generated", "3.45", st.step)
     if not revision.of(st).hardening_by_table:
         return [ev.UnitHardened(side=side, unit=u.id, by=st.step, to=to)]
@@ -214,13 +215,13 @@ def _repair(ctx, cmd):
     item = str(cmd.get("item") or "")
     if not item:
         raise BadInput("plcg repair SIDE ITEM: name the weapon or vehicle")
-    owed = st.repairs_owed.get((side, item))
+    owed = st.reph.repairs_owed.get((side, item))
     unit = st.unit(item, side)
     if owed is None and unit is None:  # ids are case-insensitive: i1-1.5 names I1-1.5
-        same = [k for (sd, k) in st.repairs_owed if sd == side and k.casefold() == item.casefold()]
+        same = [k for (sd, k) in st.reph.repairs_owed if sd == side and k.casefold() == item.casefold()]
         unit = unit_any_case(st, item, side)
         item = same[0] if same else unit.id if unit is not None else item
-        owed = st.repairs_owed.get((side, item))
+        owed = st.reph.repairs_owed.get((side, item))
     if owed is None and (unit is None or unit.side != side):
         raise BadInput(f"unknown {side} unit {item!r}, and no repair is owed for it (plcg end --repair "
                        f"{side}:ITEM=KIND flags one at 2.9; plcg oob {side} lists the units)")
@@ -273,7 +274,7 @@ def _repair_drm(st, side: str, unit, kind: str, stated: int, typed) -> tuple:
 
 def _repair_limits(st, side: str, item: str, unit, kind: str, drm_v: int) -> None:
     """3.46 as written (revision switch repair_rules)."""
-    if f"repair:{side}:{item}" in st.done:
+    if Done("repair", side, item) in st.reph.done:
         raise Refused(f"{item}'s repair failed this RePh: it stays malfunctioned into the next firefight", "3.46",
                       st.step)
     if drm_v and kind in ("malfunction", "low_ammo"):
@@ -311,7 +312,7 @@ def _elr(ctx, cmd):
     given = given_dice(cmd, 2)
     st = ctx.state
     at(st, "elr")
-    _once(st, f"elr:{side}", f"{side}'s ELR Loss/Gain DR", "3.47")
+    _once(st, Done("elr", side), f"{side}'s ELR Loss/Gain DR", "3.47")
     s = st.sides[side]
     r = roll(ctx.dice(given, 2), drms.elr(st, side), lambda f: tables.elr_change(f, s.elr, s.five_lost))
     return [ev.ElrRolled(side=side, roll=r, before=s.elr, after=r.outcome)]

@@ -14,6 +14,7 @@ from cg.ledger import Ledger
 from cg.pbem import load_private
 from cg.steps import pending
 from projections.medium import owner
+from cg.state import Done
 
 OTHER = {"axis": "allied", "allied": "axis"}
 
@@ -65,9 +66,9 @@ class Letters:
         """Everything `side` may do now, in his own copy: his planned commands, what he owes, `next`."""
         for _ in range(80):
             st = self.state(side)
-            if st.ended or (st.firefight, st.step) == stop_at and (st.step != "2.9" or "end" not in st.done):
+            if st.ended or (st.firefight, st.step) == stop_at and (st.step != "2.9" or Done("end") not in st.reph.done):
                 return
-            prop = st.pbem.get("proposal")
+            prop = st.pbem.proposal
             if prop is not None and prop["side"] == side and "provisional" not in prop["command"]:
                 return  # his proposal awaits the other's answer (a step left provisionally does not wait)
             planned = self.plan.get((st.firefight, st.step, side), [])

@@ -98,19 +98,19 @@ class Game:
         """A shared fact just proposed: the other side confirms it (ruling R45). Two-party dice just
         committed: the other side answers, the roller reveals."""
         st = self.state(side)
-        if st.pbem and st.pbem.get("proposal") and self.confirm:
+        if st.pbem and st.pbem.proposal and self.confirm:
             self.send(side)
             other = OTHER[side]
             r = self.cli(other, "confirm")
             assert r.code == 0, r.err
             self.proposals += 1
             return self._settle(other)
-        if not st.pbem or not st.pbem["requests"]:
+        if not st.pbem or not st.pbem.requests:
             return
         self.send(side)  # the other copy receives the commitment ...
         self.send(OTHER[side])  # ... and its bundle answers it (from its chain: the roll is decided, ruling R83)
         st = self.state(side)
-        if any(r["side"] == side and r["answer"] is not None for r in st.pbem["requests"].values()):
+        if any(r["side"] == side and r["answer"] is not None for r in st.pbem.requests.values()):
             r = self.cli(side, "reveal")  # ruling R44: the roller reveals
             assert r.code == 0, r.err
 

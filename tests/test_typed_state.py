@@ -1,0 +1,99 @@
+"""The typed CampaignState (issue 22 item 2): the RePh record, the step's Done records and play by
+email are typed parts of the state (cg/state.py), stored in the form the snapshot and the replay
+digest always had, and no part takes an attribute it does not declare."""
+from __future__ import annotations
+
+import attrs
+import pytest
+
+import cli
+from cg import snapshot
+from cg.state import SIDES, CampaignState, Done, Pbem, Reph
+from projections.digest import digest
+
+# each record as the fold makes it, and the text it was kept as when records were strings
+RECORDS = [
+    (Done("end"), "end"), (Done("weather"), "weather"), (Done("cp", "axis"), "cp:axis"),
+    (Done("set", "allied", "I1-2.3"), "set:allied:I1-2.3"), (Done("evacuate", None, "I2-1.4"), "evacuate:I2-1.4"),
+    (Done("disease-owed", "axis", 3), "disease-owed:axis:3"), (Done("oba-roll", "axis", (7, "O1-1")), "oba-roll:axis:7:O1-1"),
+    (Done("cr-owed", "allied", "B5"), "cr-owed:allied:B5"), (Done("repair", "axis", "I3-1.2:MMG"), "repair:axis:I3-1.2:MMG"),
+]
+
+
+@pytest.mark.parametrize("record,text", RECORDS, ids=[t for _d, t in RECORDS])
+def test_a_done_record_is_stored_as_its_old_text_and_read_back(record, text):
+    assert str(record) == text
+    assert Done.parse(text) == record and type(Done.parse(text).of) is type(record.of)
+
+
+def test_play_by_email_is_stored_as_the_dict_it_replaced():
+    d = {"keys": {"axis": "ed25519:a", "allied": "ed25519:b"}, "dice_policy": "two-party",
+         "signed": {s: None for s in SIDES}, "proposal": None, "requests": {}, "sealing": False, "seals": {},
+         "points": [], "cp_sealed": {s: False for s in SIDES}, "leaders_made": {s: 0 for s in SIDES},
+         "revealed_n": {s: 0 for s in SIDES}}
+    pb = Pbem.of_data(d)
+    assert pb.data() == d  # no `provisional` key until one was ever set, no `stale` until true
+    pb.provisional = None
+    assert pb.data() == {**d, "provisional": None}
+    pb.stale = True
+    assert Pbem.of_data(pb.data()) == pb
+
+
+@pytest.mark.parametrize("part", [CampaignState(card=None, seed="s"), Reph(), Pbem(keys={})],
+                         ids=["CampaignState", "Reph", "Pbem"])
+def test_no_part_takes_an_attribute_it_does_not_declare(part):
+    with pytest.raises(AttributeError):
+        part.cleared_this_step = set()  # an ad hoc field: refused (slots)
+    assert attrs.has(type(part)) and type(part).__doc__
+
+
+def test_a_played_reph_holds_typed_records_and_its_snapshot_reads_back_the_same(campaign):
+    c = campaign()
+    c.advance(1, "3.47")
+    c.run("elr", side="axis")
+    path = c.path
+    c.close()
+    led = cli.Ledger(path)
+    folded = led.state(use_snapshot=False)
+    assert Done("elr", "axis") in folded.reph.done and all(type(k) is Done for k in folded.reph.done)
+    assert all(type(k) is tuple for k in [*folded.reph.cleared, *folded.reph.patrol_units, *folded.reph.repairs_owed])
+    data = snapshot.state_data(folded)
+    assert all(type(x) is str for x in data["done"])  # the stored form: the old text
+    loaded = cli.Ledger(path).state()  # from the stored snapshot
+    assert loaded.reph == folded.reph and digest(loaded) == digest(folded)
+
+
+def _string_records(tree) -> list[int]:
+    """Lines where a string (a literal or an f-string) is tested against, added to or taken from a
+    `done` set: the records are Done values now, so such a test would never match."""
+    import ast
+
+    def is_text(n) -> bool:
+        return isinstance(n, ast.JoinedStr) or (isinstance(n, ast.Constant) and isinstance(n.value, str))
+
+    def is_done(n) -> bool:
+        return isinstance(n, ast.Attribute) and n.attr == "done"
+
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare) and is_text(node.left) and any(
+                isinstance(op, (ast.In, ast.NotIn)) and is_done(c) for op, c in zip(node.ops, node.comparators)):
+            out.append(node.lineno)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and is_done(node.func.value) \
+                and node.func.attr in ("add", "discard", "remove") and node.args and is_text(node.args[0]):
+            out.append(node.lineno)
+    return out
+
+
+def test_no_code_looks_for_a_string_record_in_done():
+    """A merged branch that still writes `"end" in st.done` is found here (tools/typed_rewrite.py turns
+    it into `Done("end") in st.reph.done`)."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    found = []
+    for path in [root / "cli.py", *(root / "cg").rglob("*.py"), *(root / "projections").rglob("*.py")]:
+        found += [f"{path.relative_to(root)}:{n}" for n in _string_records(ast.parse(path.read_text(encoding="utf-8")))]
+    assert found == []
+    assert _string_records(ast.parse('if f"cp:{side}" in st.reph.done: st.reph.done.add("end")')) == [1, 1]
