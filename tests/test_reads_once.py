@@ -1,4 +1,4 @@
-"""The read commands do their reading once (issue 28, round four), and say the same as before.
+"""The read commands do their reading once (issue 28), and say the same as before.
 
 Counted, not timed: how often the After Action Report reads a firefight's rows, how many commands
 `log --json` parses, and whether the map of a firefight walks the units settled long before it.
