@@ -134,7 +134,23 @@ def cthc_clusters(state: CampaignState, side: str) -> list[set[str]]:
     from cg import revision
 
     mc, grid = state.map_control(), state.grid()
-    if revision.of(state).cthc_per_hex:
+    per_hex = revision.of(state).cthc_per_hex
+    hit = _CLUSTERS.get((side, per_hex))
+    if hit is not None and hit[0] is mc and hit[1] is grid:  # a map-control picture never changes
+        return [set(c) for c in hit[2]]
+    out = _clusters(mc, grid, side, per_hex)
+    _CLUSTERS[(side, per_hex)] = (mc, grid, tuple(frozenset(c) for c in out))
+    return out
+
+
+# (side, cthc_per_hex) -> (the map-control picture, the grid, its clusters) last asked for: a run of 3.2
+# redeployments asks for the same picture's clusters at every command (the picture and grid are held, so
+# an entry never stands for a new one at a freed one's address)
+_CLUSTERS: dict = {}
+
+
+def _clusters(mc, grid, side: str, per_hex: bool) -> list[set[str]]:
+    if per_hex:
         held = sorted((h for h, hc in mc.hexes.items() if hc.controller == side), key=grid.index)
         return [{x for x in grid.within(h, 2) if mc.hexes[x].cthc == side} for h in held]
     mine = {h for h, hc in mc.hexes.items() if hc.cthc == side}

@@ -525,6 +525,17 @@ _clone_firefight = _cloner(FirefightRecord, lost="list(x.lost)")
 _CLONES = {Unit: _clone_unit, Purchase: _clone_purchase, SideState: _clone_side, FirefightRecord: _clone_firefight}
 
 
+def _copy_purchases(st: CampaignState, purchases: dict) -> dict:
+    """The purchases for a copy sharing the settled units: one of an earlier firefight that no unit in
+    play belongs to is shared, the others cloned. Every unit of a purchase names it (`purchase`, each
+    place evolve makes a unit), so its units are all settled or gone: it is cg/snapshot.settled_purchase,
+    the snapshot's cold part, which no fold handler changes again (those that change a purchase change
+    one of this firefight, or the purchase of a unit in play: 2.6 reveals it)."""
+    ff = st.firefight
+    live = {f"{u.side}:{u.purchase}" for u in active_units(st)[0]}
+    return {k: p if p.firefight < ff and k not in live else _clone_purchase(p) for k, p in purchases.items()}
+
+
 def _copy_state(st: CampaignState, share=None) -> CampaignState:
     """CampaignState.copy: every field copied by _data (a new field too), units and purchases by
     their clones, the card shared."""
@@ -548,7 +559,7 @@ def _copy_state(st: CampaignState, share=None) -> CampaignState:
         elif a.name == "firefights" and share is not None:
             v = [r if r.n < st.firefight else _data(r) for r in v]
         elif a.name == "purchases":
-            v = {k: _clone_purchase(p) for k, p in v.items()}
+            v = _copy_purchases(st, v) if share == "settled" else {k: _clone_purchase(p) for k, p in v.items()}
         elif a.name == "_active":  # derived from `units`: the copy builds its own when asked
             v = active
         elif a.name == "_strategic":  # derived: asked again, the copy computes it

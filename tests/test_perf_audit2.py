@@ -1,0 +1,71 @@
+"""Issue 28 (performance, round three, the audit again): what deciding the log's commands again asks at
+every command is made once: the Strategic flags of a map picture, the CTHCs of a picture, and the
+purchases a checkpoint copy clones. The answers must stay what they were."""
+from __future__ import annotations
+
+import pytest
+
+import cg.rules as rules
+from cg import snapshot
+from cg.control import classify
+from cg.demo import play
+from cg.hexgrid import Grid
+from cg.ledger import Ledger
+from cg.snapshot import settled_purchase
+
+EDGES = {"axis": "west", "allied": "east"}
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory) -> str:
+    path = str(tmp_path_factory.mktemp("perfa2") / "c.plcg")
+    play(path, echo=lambda s: None)
+    return path
+
+
+def _state(path):
+    led = Ledger(path)
+    try:
+        return led.state(use_snapshot=False)
+    finally:
+        led.close()
+
+
+def test_a_picture_flagged_strategic_again_shares_its_flagged_hexes():
+    grid = Grid.from_spec("A-R", 10)
+    owned = {"C3": "axis", "C7": "axis", "P4": "allied", "P8": "allied"}
+    strategic = frozenset(owned) | {"I5"}
+    first = classify(grid, strategic, owned, EDGES)
+    grown = classify(grid, strategic | {"J6"}, owned, EDGES)  # a Gun emplaced in J6: the same control
+    assert grown.hexes["J6"].strategic and not first.hexes["J6"].strategic
+    assert grown.hexes["I5"] is first.hexes["I5"] and grown.hexes["I5"].strategic  # made once, not per call
+    assert grown.hexes["A1"] is first.hexes["A1"] and not grown.hexes["A1"].strategic
+    assert list(grown.hexes) == list(first.hexes) == list(grid.hexes())  # grid order kept
+
+
+def test_the_cthcs_of_a_picture_are_found_once_and_handed_out_as_new_sets(played, monkeypatch):
+    st = _state(played)
+    side = next(iter(st.control.values()))
+    want = rules.cthc_clusters(st, side)
+    calls = []
+    real = rules._clusters
+    monkeypatch.setattr(rules, "_clusters", lambda *a: calls.append(a) or real(*a))
+    again = rules.cthc_clusters(st, side)
+    assert calls == [] and again == want and want  # the same picture: not walked again
+    again[0].add("ZZ99")  # a caller's set is its own
+    assert rules.cthc_clusters(st, side) == want
+    hx = next(h for h, s in st.control.items() if s == side)
+    st.control[hx] = "allied" if side == "axis" else "axis"  # another picture: found again
+    rules.cthc_clusters(st, side)
+    assert len(calls) == 1
+
+
+def test_a_checkpoint_copy_shares_the_settled_purchases_and_clones_the_others(played):
+    st = _state(played)
+    twin = st.copy(share="settled")
+    shared = [k for k, p in st.purchases.items() if twin.purchases[k] is p]
+    assert shared  # the demo campaign has purchases of earlier firefights whose units are all gone
+    assert all(settled_purchase(st, st.purchases[k]) for k in shared)
+    assert all(twin.purchases[k] is not p for k, p in st.purchases.items() if not settled_purchase(st, p))
+    assert list(twin.purchases) == list(st.purchases)
+    assert snapshot.dump(twin) == snapshot.dump(st)
