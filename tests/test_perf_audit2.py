@@ -69,3 +69,29 @@ def test_a_checkpoint_copy_shares_the_settled_purchases_and_clones_the_others(pl
     assert all(twin.purchases[k] is not p for k, p in st.purchases.items() if not settled_purchase(st, p))
     assert list(twin.purchases) == list(st.purchases)
     assert snapshot.dump(twin) == snapshot.dump(st)
+
+
+def test_the_leadership_drm_reads_the_leaders_in_play_not_every_unit(played, monkeypatch):
+    from cg import drm, revision
+    from cg.counters import leader_modifier
+    from cg.state import CampaignState
+
+    st = _state(played)
+    assert revision.of(st).leadership_from_units
+    hx = next(iter(st.control))
+    for side in ("axis", "allied"):  # a side's leaders and squads in play stacked in one hex
+        for u in st.side_units(side):
+            if u.kind in ("leader", "squad"):
+                u.hex, u.status = hx, "on_map"
+    on_map = [u for u in st.units.values() if u.hex and u.status == "on_map"]
+    want = {}
+    for u in on_map:  # what the walk over the side's units in play gives (3.21 Leadership, ruling R30)
+        here = [(leader_modifier(x.name), x.id, x.name) for x in st.side_units(u.side)
+                if x.kind == "leader" and x.hex == u.hex and x is not u and x.status != "reserve"
+                and leader_modifier(x.name) is not None]
+        want[u.id, u.side] = min(here)[0] if here else 0
+    assert any(want.values())  # the demo campaign stacks a leader with another unit: the test must see one
+    monkeypatch.setattr(CampaignState, "side_units", lambda *a, **k: (_ for _ in ()).throw(AssertionError("walked")))
+    for u in on_map:
+        got = drm.leadership(st, u, None, "3.21")
+        assert (got[0].value if got else 0) == want[u.id, u.side]
