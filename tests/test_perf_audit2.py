@@ -95,3 +95,30 @@ def test_the_leadership_drm_reads_the_leaders_in_play_not_every_unit(played, mon
     for u in on_map:
         got = drm.leadership(st, u, None, "3.21")
         assert (got[0].value if got else 0) == want[u.id, u.side]
+
+
+class _NoWalk(dict):
+    """A state's units that may be looked up but not walked whole (values())."""
+
+    def values(self):
+        raise AssertionError("every unit walked")
+
+
+def test_what_3_1_3_3_and_3_461_owe_is_found_among_the_units_in_play(played):
+    from cg.steps import pending
+
+    st = _state(played)
+    live = [u for u in st.units.values() if u.status in ("available", "on_map")]
+    assert len(live) >= 3 and len(st.units) > len(live)  # settled units the walk need not see
+    st.ended = False  # the demo campaign has ended: put back into its RePh
+    live[0].encircled, live[1].wounded, live[1].kind = True, True, "leader"
+    live[2].recalled, live[2].status = True, "recalled"
+    want = {}
+    for step in ("3.1", "3.3", "3.461"):
+        st.step = step
+        want[step] = pending(st)
+        assert want[step], step  # each step owes something here: the test must see it
+    st.units = _NoWalk(st.units)
+    for step in ("3.1", "3.3", "3.461"):
+        st.step = step
+        assert pending(st) == want[step]
