@@ -95,7 +95,10 @@ class MapControl:
     _near: dict = attrs.field(init=False, factory=dict, eq=False, repr=False)
 
     def __getitem__(self, hex: str) -> HexControl:
-        return self.hexes[self.grid.canonical(hex)]
+        # the map's own spelling (nearly every call, ~360k in a long audit) is a key as it stands, which is
+        # what canonical() would give back for it; any other spelling is canonicalised (or refused) as before
+        hc = self.hexes.get(hex)
+        return hc if hc is not None else self.hexes[self.grid.canonical(hex)]
 
     def mlr_hexes(self, side: str) -> frozenset[str]:
         enemy_of(side)

@@ -122,3 +122,34 @@ def test_what_3_1_3_3_and_3_461_owe_is_found_among_the_units_in_play(played):
     for step in ("3.1", "3.3", "3.461"):
         st.step = step
         assert pending(st) == want[step]
+
+
+def test_a_setup_asks_only_its_own_sides_reveal_owed(monkeypatch):
+    """Every setup of a sealed campaign asks whether a reveal is owed first (ruling R47): only the acting
+    side's can block it, so the other side's is not asked; a side that owes blocks as before."""
+    from cg import seal
+    from events.errors import Refused
+    from types import SimpleNamespace
+
+    st = SimpleNamespace(pbem={"sealing": True}, step="2.6", ended=False)
+    asked = []
+    monkeypatch.setattr(seal, "owed", lambda s, side: asked.append(side) or ("2.6" if side == "allied" else None))
+    seal.check_owed(st, {"name": "setup", "side": "axis", "by": "axis"})
+    assert asked == ["axis"]
+    with pytest.raises(Refused, match="allied owes the reveal"):
+        seal.check_owed(st, {"name": "setup", "side": "allied", "by": "allied"})
+    asked.clear()
+    with pytest.raises(Refused, match="allied owes the reveal"):
+        seal.check_owed(st, {"name": "next", "by": "axis"})  # a next waits on either side
+    assert asked == ["axis", "allied"]
+
+
+def test_a_hex_of_the_maps_own_spelling_is_looked_up_without_canonicalising(monkeypatch):
+    grid = Grid.from_spec("A-R", 10)
+    mc = classify(grid, frozenset({"C3", "P4"}), {"C3": "axis", "P4": "allied"}, EDGES)
+    want = mc["c3"]  # another spelling: canonicalised, as before
+    assert want is mc.hexes["C3"]
+    with pytest.raises(ValueError):
+        mc["Z99"]  # not on the map: refused, as before
+    monkeypatch.setattr(type(grid), "canonical", lambda self, h: (_ for _ in ()).throw(AssertionError(h)))
+    assert mc["C3"] is want and mc.situation("C3", "axis") == "friendly_mlr"  # (every 3.212 situation asks)
