@@ -486,7 +486,8 @@ def _audit_rows(store, reader, dice, trust_index: bool = True, view=None, folded
                 if st.pbem is not None:
                     _authorship(find, unsigned, hseq, cmd, payloads[0] if htype == "head_signed" else None,
                                 reader.signed_before)
-                _count_rolls(rolls, rolled, cmd)
+                if rolled:  # (most commands roll nothing: no call, no import statement run for them)
+                    _count_rolls(rolls, rolled, cmd)
                 for p in payloads:  # ruling R47: a sealed secret's rolls count once the log reveals it
                     o = seal.opening_of(st, p.get("commitment"), p) if htype == "sealed" else None
                     if o is not None:
