@@ -27,12 +27,19 @@ def attacker_for_redeployment(state: CampaignState) -> str:
     return state.card.campaign.initial_attacker
 
 
+_KNOWN: list = [None, {}]  # redeployment_owed: the last picture and the 3.212 situations asked of it
+
+
 def redeployment_owed(state: CampaignState) -> list[tuple[str, str, str]]:
     """(side, unit, rule) for every unit that must redeploy at 3.2, in the order 3.214-3.217."""
     att = attacker_for_redeployment(state)
     mc = state.map_control()
     where: dict[str, list] = {}
-    known: dict[tuple, str] = {}  # (hex, side) -> situation: a stack asks once
+    # (hex, side) -> situation: a stack asks once, and a run of 3.2 redeployments on one picture (held, so
+    # never a freed one's) asks each place once; situation() is a pure function of the picture
+    if _KNOWN[0] is not mc:
+        _KNOWN[:] = (mc, {})
+    known: dict[tuple, str] = _KNOWN[1]
     r48 = revision.of(state).immobilized_stays  # cannot_redeploy is False for every unit without it
     for u in active_units(state)[0]:  # the units not settled: every one on the map among them
         if u.status not in PRESENT or u.redeployed or not u.hex:

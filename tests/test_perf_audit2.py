@@ -153,3 +153,22 @@ def test_a_hex_of_the_maps_own_spelling_is_looked_up_without_canonicalising(monk
         mc["Z99"]  # not on the map: refused, as before
     monkeypatch.setattr(type(grid), "canonical", lambda self, h: (_ for _ in ()).throw(AssertionError(h)))
     assert mc["C3"] is want and mc.situation("C3", "axis") == "friendly_mlr"  # (every 3.212 situation asks)
+
+
+def test_a_run_of_3_2_redeployments_asks_each_place_its_situation_once(played, monkeypatch):
+    from cg.control import MapControl
+    from cg.rules import redeployment_owed
+
+    st = _state(played)
+    for u in st.side_units("axis"):  # units on the map, owing a 3.2 redeployment or not: asked where they are
+        if u.status == "available" and not u.hex:
+            u.hex, u.status = next(iter(st.control)), "on_map"
+    want = redeployment_owed(st)
+    asked = []
+    real = MapControl.situation
+    monkeypatch.setattr(MapControl, "situation", lambda self, h, s: asked.append((h, s)) or real(self, h, s))
+    assert redeployment_owed(st) == want  # the same picture: its places' situations are known
+    assert asked == []
+    st.control[next(iter(st.control))] = "allied" if st.control[next(iter(st.control))] == "axis" else "axis"
+    redeployment_owed(st)  # another picture: asked again
+    assert asked
