@@ -95,7 +95,10 @@ class MapControl:
     _near: dict = attrs.field(init=False, factory=dict, eq=False, repr=False)
 
     def __getitem__(self, hex: str) -> HexControl:
-        return self.hexes[self.grid.canonical(hex)]
+        # the map's own spelling (nearly every call, ~360k in a long audit) is a key as it stands, which is
+        # what canonical() would give back for it; any other spelling is canonicalised (or refused) as before
+        hc = self.hexes.get(hex)
+        return hc if hc is not None else self.hexes[self.grid.canonical(hex)]
 
     def mlr_hexes(self, side: str) -> frozenset[str]:
         enemy_of(side)
@@ -175,6 +178,28 @@ def _nearest(grid: Grid, h: str, targets) -> int | None:
     return best
 
 
+def _flagged(base: dict, strategic: frozenset) -> dict:
+    """The picture's hexes with the Strategic Terrain among them flagged, in grid order: the base copied
+    whole (in C) and only the Strategic hexes made again, not a walk over every hex of the map."""
+    hexes = dict(base)
+    memo = _FLAGS
+    for h in strategic:
+        hc = base.get(h)
+        if hc is not None:
+            hit = memo.get(id(hc))
+            if hit is None or hit[0] is not hc:
+                if len(memo) > 16384:
+                    memo.clear()
+                hit = memo[id(hc)] = (hc, attrs.evolve(hc, strategic=True))
+            hexes[h] = hit[1]
+    return hexes
+
+
+# id(a base picture's HexControl) -> (it, its copy flagged Strategic): both frozen, so one flagged copy
+# serves every classification of the picture; the original is held, so an id is never a freed one's
+_FLAGS: dict = {}
+
+
 def classify(
     grid: Grid,
     strategic: frozenset[str],
@@ -211,7 +236,7 @@ def classify(
     # redeployed grew Strategic Terrain and classified the whole map again).
     base, clusters, paths, fronts, edge_paths = _picture(grid, frozenset(owner.items()),
                                                          tuple(sorted(edges.items())))
-    hexes = {h: attrs.evolve(hc, strategic=True) if h in strategic else hc for h, hc in base.items()}
+    hexes = _flagged(base, strategic)
     return MapControl(
         hexes=hexes,
         grid=grid,

@@ -6,9 +6,9 @@ so the log shows only what applied.
 from __future__ import annotations
 
 from cg import revision, tables
-from cg.state import CampaignState, FirefightRecord, other
+from cg.state import CampaignState, FirefightRecord, active_units, other
 from events.roll import Drm
-from cg.units import Kind, MMC, Status
+from cg.units import IN_PLAY, Kind, MMC, Status
 from events.errors import Refused
 
 
@@ -173,9 +173,10 @@ def leadership(state: CampaignState, unit, typed, rule: str) -> tuple[Drm, ...]:
         return (Drm(rule, "leadership", typed),) if typed else ()
     if not unit.hex:
         return (Drm(rule, "leadership (typed: no hex recorded for the unit, ruling R33)", typed),) if typed else ()
-    here = [(leader_modifier(u.name), u.id, u.name) for u in state.side_units(unit.side)
-            if u.kind == Kind.LEADER and u.hex == unit.hex and u is not unit and u.status != Status.RESERVE
-            and leader_modifier(u.name) is not None]
+    side, hx = unit.side, unit.hex
+    here = [(leader_modifier(u.name), u.id, u.name) for u in _leaders_in_play(state)
+            if u.side == side and u.status in IN_PLAY and u.hex == hx and u is not unit
+            and u.status != Status.RESERVE and leader_modifier(u.name) is not None]
     best = min(here) if here else None
     value = best[0] if best else 0
     if typed is not None and typed != value:
@@ -183,6 +184,20 @@ def leadership(state: CampaignState, unit, typed, rule: str) -> tuple[Drm, ...]:
         raise Refused(f"--leadership {typed:+d} contradicts the OB: {unit.id} is in {unit.hex}, where {who} "
                       "(ruling R30)", "R33", state.step)
     return (Drm(rule, f"leadership of {best[1]} ({best[2]}) in {unit.hex}", value),) if best and value else ()
+
+
+# The units not settled (active_units' list, a new list whenever it changes) last asked about, and the
+# leaders among them in its order: what state.side_units gives of a side, filtered to kind leader (a
+# unit's kind never becomes or stops being a leader), without a walk over every unit at each leadership
+# DRM (every 3.2 redeployment asks one). The list is held: an entry never stands for a new one.
+_LEADERS: list = [None, []]
+
+
+def _leaders_in_play(state: CampaignState) -> list:
+    units = active_units(state)[0]
+    if _LEADERS[0] is not units:
+        _LEADERS[:] = (units, [u for u in units if u.kind == Kind.LEADER])
+    return _LEADERS[1]
 
 
 def redeployment(state: CampaignState, side: str, frm: str | None, situation: str, *,

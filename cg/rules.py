@@ -27,12 +27,19 @@ def attacker_for_redeployment(state: CampaignState) -> str:
     return state.card.campaign.initial_attacker
 
 
+_KNOWN: list = [None, {}]  # redeployment_owed: the last picture and the 3.212 situations asked of it
+
+
 def redeployment_owed(state: CampaignState) -> list[tuple[str, str, str]]:
     """(side, unit, rule) for every unit that must redeploy at 3.2, in the order 3.214-3.217."""
     att = attacker_for_redeployment(state)
     mc = state.map_control()
     where: dict[str, list] = {}
-    known: dict[tuple, str] = {}  # (hex, side) -> situation: a stack asks once
+    # (hex, side) -> situation: a stack asks once, and a run of 3.2 redeployments on one picture (held, so
+    # never a freed one's) asks each place once; situation() is a pure function of the picture
+    if _KNOWN[0] is not mc:
+        _KNOWN[:] = (mc, {})
+    known: dict[tuple, str] = _KNOWN[1]
     r48 = revision.of(state).immobilized_stays  # cannot_redeploy is False for every unit without it
     for u in active_units(state)[0]:  # the units not settled: every one on the map among them
         if u.status not in PRESENT or u.redeployed or not u.hex:
@@ -132,7 +139,23 @@ def cthc_clusters(state: CampaignState, side: str) -> list[set[str]]:
     each controlled Strategic Terrain hex, its hexes within 2 that are the side's CTHC (No Man's Land is part of
     no CTHC, 1.4), so clusters overlap; before: the CTHC hexes joined by adjacency."""
     mc, grid = state.map_control(), state.grid()
-    if revision.of(state).cthc_per_hex:
+    per_hex = revision.of(state).cthc_per_hex
+    hit = _CLUSTERS.get((side, per_hex))
+    if hit is not None and hit[0] is mc and hit[1] is grid:  # a map-control picture never changes
+        return [set(c) for c in hit[2]]
+    out = _clusters(mc, grid, side, per_hex)
+    _CLUSTERS[(side, per_hex)] = (mc, grid, tuple(frozenset(c) for c in out))
+    return out
+
+
+# (side, cthc_per_hex) -> (the map-control picture, the grid, its clusters) last asked for: a run of 3.2
+# redeployments asks for the same picture's clusters at every command (the picture and grid are held, so
+# an entry never stands for a new one at a freed one's address)
+_CLUSTERS: dict = {}
+
+
+def _clusters(mc, grid, side: str, per_hex: bool) -> list[set[str]]:
+    if per_hex:
         held = sorted((h for h, hc in mc.hexes.items() if hc.controller == side), key=grid.index)
         return [{x for x in grid.within(h, 2) if mc.hexes[x].cthc == side} for h in held]
     mine = {h for h, hc in mc.hexes.items() if hc.cthc == side}

@@ -415,13 +415,15 @@ def check_owed(st, cmd: dict) -> None:
                               " opens it)", "2.4", st.step)
     if name not in ("determine", "next", "setup", "moves-first") or st.step not in ("2.4", "2.6", "3.44"):
         return  # asked of every command: what blocks is a handful of commands at three steps
+    actor = cmd.get("side") or cmd.get("by")
     for side in ("axis", "allied"):
+        if name in ("setup", "moves-first") and side != actor:
+            continue  # (every setup asks) only the acting side's reveal blocks these: nothing to ask of the other
         point = owed(st, side)
         if point is None or point == "end":
             continue
         blocks = ((point == "2.4" and name == "determine")
-                  or (point == "2.6" and (name == "next" or (name in ("setup", "moves-first")
-                                                              and (cmd.get("side") or cmd.get("by")) == side)))
+                  or (point == "2.6" and (name == "next" or (name in ("setup", "moves-first") and actor == side)))
                   or (point == "3.44" and name == "next"))
         if blocks and point == "2.6" and st.step == "2.4":
             raise Refused(f"{side} owes the reveal of its sealed {_POINT_WHAT['idle']} first (plcg reveal)",

@@ -667,6 +667,17 @@ _CLONES = {Unit: _clone_unit, Purchase: _clone_purchase, SideState: _clone_side,
            Reph: _clone_reph, Pbem: _clone_pbem}
 
 
+def _copy_purchases(st: CampaignState, purchases: dict) -> dict:
+    """The purchases for a copy sharing the settled units: one of an earlier firefight that no unit in
+    play belongs to is shared, the others cloned. Every unit of a purchase names it (`purchase`, each
+    place evolve makes a unit), so its units are all settled or gone: it is cg/snapshot.settled_purchase,
+    the snapshot's cold part, which no fold handler changes again (those that change a purchase change
+    one of this firefight, or the purchase of a unit in play: 2.6 reveals it)."""
+    ff = st.firefight
+    live = {f"{u.side}:{u.purchase}" for u in active_units(st)[0]}
+    return {k: p if p.firefight < ff and k not in live else _clone_purchase(p) for k, p in purchases.items()}
+
+
 def _copy_state(st: CampaignState, share=None) -> CampaignState:
     """CampaignState.copy: every field copied by _data (a new field too), units and purchases by
     their clones, the card shared."""
@@ -690,7 +701,7 @@ def _copy_state(st: CampaignState, share=None) -> CampaignState:
         elif a.name == "firefights" and share is not None:
             v = [r if r.n < st.firefight else _data(r) for r in v]
         elif a.name == "purchases":
-            v = {k: _clone_purchase(p) for k, p in v.items()}
+            v = _copy_purchases(st, v) if share == "settled" else {k: _clone_purchase(p) for k, p in v.items()}
         elif a.name == "_active":  # derived from `units`: the copy builds its own when asked
             v = active
         elif a.name == "_strategic":  # derived: asked again, the copy computes it

@@ -12,7 +12,7 @@ import attrs
 
 from cg import revision, seal
 from cg.rules import nearest_friendly_hex, redeployment_owed, repair_place_refusal
-from cg.state import SIDES, CampaignState, counter_morale
+from cg.state import SIDES, CampaignState, active_units, counter_morale
 from cg.victory import objectives_fulfilled
 from cg.units import Kind, PRESENT, Status
 from cg.seal import pending_items as sealed_items
@@ -213,7 +213,7 @@ def pending(state: CampaignState) -> list[dict]:
         if Done("end") not in state.reph.done:
             owe("plcg end --turn N --cvp-lost axis=N --cvp-lost allied=N", "2.9", "firefight result", False)
     elif s == "3.1":
-        for u in state.units.values():
+        for u in active_units(state)[0]:  # a settled unit is not PRESENT: the units not settled, in order
             if u.encircled and u.status in PRESENT and Done("encircled", u.side, u.id) not in state.reph.done:
                 if counter_morale(u.name) is None:
                     owe(f"plcg encircled {u.side} {u.id} --morale M", "3.17", f"1TC for encircled {u.id}", False)
@@ -233,7 +233,7 @@ def pending(state: CampaignState) -> list[dict]:
                 f"{side} {unit} must redeploy ({rule})" + (f"; nearest friendly CTHC hex: {near}" if near else ""),
                 False)
     elif s == "3.3":
-        for u in state.units.values():
+        for u in active_units(state)[0]:  # as at 3.1: every unit PRESENT is among them
             if u.wounded and u.kind == Kind.LEADER and u.status in PRESENT \
                     and Done("evacuate", None, u.id) not in state.reph.done \
                     and card.sides[u.side].nationality.lower() != "japanese":
@@ -269,7 +269,7 @@ def pending(state: CampaignState) -> list[dict]:
                 continue  # ruling R48: an Isolated possessor gets no repair (3.46): it stays malfunctioned
             owe(f"plcg repair {side} {item} --kind {kind}", "3.46", f"{side} repair dr for {item} ({kind})")
     elif s == "3.461":
-        for u in state.units.values():
+        for u in active_units(state)[0]:  # a recalled vehicle is not settled: among them, in order
             if u.recalled and u.status == Status.RECALLED:
                 owe(f"plcg recall {u.side} {u.id}", "3.461", f"recalled vehicle {u.id}")
     elif s == "3.52":

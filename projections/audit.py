@@ -428,11 +428,17 @@ def _audit_rows(store, reader, dice, trust_index: bool = True, view=None, folded
             if hseq in checkpoints and st is not None:
                 copies[hseq] = _checkpoint_copy(st)
             # an event type or version this release does not know: a newer plcg wrote it (exit 2, as status)
-            payloads = [r[PAYLOAD] if current.get(r[TYPE]) == r[VERSION] else _upcast_row(r)
-                        for r in batch]
             # only a payload whose text names "dice" holds a roll (_rolls, _count_rolls): most rows name none
-            rolled = [p for r, p in zip(batch, payloads) if p is not r[PAYLOAD] or type(r[TEXT]) is not str
-                      or '"dice"' in r[TEXT]]
+            if len(batch) == 1:  # most batches: one row, without the comprehensions' calls
+                p = head[PAYLOAD] if current.get(htype) == head[VERSION] else _upcast_row(head)
+                payloads = [p]
+                rolled = [p] if p is not head[PAYLOAD] or type(head[TEXT]) is not str or '"dice"' in head[TEXT] \
+                    else []
+            else:
+                payloads = [r[PAYLOAD] if current.get(r[TYPE]) == r[VERSION] else _upcast_row(r)
+                            for r in batch]
+                rolled = [p for r, p in zip(batch, payloads) if p is not r[PAYLOAD] or type(r[TEXT]) is not str
+                          or '"dice"' in r[TEXT]]
             for p in rolled:
                 dice.add(p)
             if htype == "campaign_started":
@@ -479,7 +485,8 @@ def _audit_rows(store, reader, dice, trust_index: bool = True, view=None, folded
                 if st.pbem is not None:
                     _authorship(find, unsigned, hseq, cmd, payloads[0] if htype == "head_signed" else None,
                                 reader.signed_before)
-                _count_rolls(rolls, rolled, cmd)
+                if rolled:  # (most commands roll nothing: no call, no import statement run for them)
+                    _count_rolls(rolls, rolled, cmd)
                 for p in payloads:  # ruling R47: a sealed secret's rolls count once the log reveals it
                     o = seal.opening_of(st, p.get("commitment"), p) if htype == "sealed" else None
                     if o is not None:
@@ -490,7 +497,7 @@ def _audit_rows(store, reader, dice, trust_index: bool = True, view=None, folded
             # fold the history as recorded
             for r in batch:
                 seen.add(r[SEQ], r[BATCH], r[TYPE], hseq)
-            if any(r[TYPE] == "reverted" for r in batch):
+            if htype == "reverted" if len(batch) == 1 else any(r[TYPE] == "reverted" for r in batch):
                 for r, p in zip(batch, payloads):
                     if r[TYPE] != "reverted":
                         continue
