@@ -86,8 +86,9 @@ def _string_records(tree) -> list[int]:
 
 
 def test_no_code_looks_for_a_string_record_in_done():
-    """A merged branch that still writes `"end" in st.done` is found here (tools/typed_rewrite.py turns
-    it into `Done("end") in st.reph.done`)."""
+    """A merged branch that still writes `"end" in st.done` is found here: it reads `Done("end") in
+    st.reph.done` now (the mechanical rewrite that typed the state, tools/typed_rewrite.py, is in the
+    history of this round, commit 6151f79)."""
     import ast
     from pathlib import Path
 
