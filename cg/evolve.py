@@ -354,6 +354,8 @@ def _spend(st, side, cost, left):
     st.ff.cp_left[side] = left
 
 
+# unit_kind by (counter name, RG kind): the one module-level mutable value the fold reads, a memo of a pure
+# function (unit_kind reads only its two arguments), so no fold's result depends on another's (issue 22)
 _KINDS: dict[tuple[str, str], str] = {}  # unit_kind by (counter name, RG kind): a pure function
 
 
@@ -475,7 +477,7 @@ def _fortified(st, p: Fortified):
 def _in_hex(st, side: str, kind: str, hx: str, detail) -> None:
     strength = (detail or {}).get("factors")
     st.terrain.setdefault(hx, []).append(f"{kind}:{side}" + (f":{strength}" if strength else ""))
-    terrain_changed()
+    terrain_changed(st)
 
 
 @on("fortification_placed")
@@ -634,7 +636,7 @@ def _ended(st, p: FirefightEnded):
         ff.lost.append([lu.side, lu.unit])
     for t in p.terrain:
         st.terrain.setdefault(t.hex, []).append(t.item)
-        terrain_changed()
+        terrain_changed(st)
     for key, attr in (("encircled", "encircled"), ("wounded", "wounded"), ("shocked", "shocked")):
         for su in getattr(p, key):
             setattr(st.unit(su.unit, su.side), attr, True)
@@ -803,7 +805,7 @@ def _stranded(st, p: UnitsStranded):  # ruling R48: eliminated (a vehicle: its w
 
 @on("terrain_changed")
 def _terrain(st, p: TerrainChanged):
-    terrain_changed()
+    terrain_changed(st)
     for c in p.changes:
         items = st.terrain.setdefault(c.hex, [])
         if c.change == "add":
@@ -919,7 +921,7 @@ def _san(st, p: SanAdjusted):
 def _clear(st, p: ClearanceRolled):
     hx, item = p.hex, p.item
     st.reph.cleared.add((hx, item))
-    terrain_changed()
+    terrain_changed(st)
     items = st.terrain.get(hx, [])
     kinds = [it.split(":")[0] for it in items]
     if p.casualty_reduction and revision.of(st).clearance_casualty_reduction:

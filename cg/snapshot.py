@@ -74,7 +74,7 @@ def _body(st: CampaignState, units, purchases=None, cold_ff=None, compact: bool 
     d = {}
     for a in attrs.fields(CampaignState):
         if a.name in ("card", "view", "_tail", "_cold", "_cold_token", "_cold_n", "_cold_ff", "_active",
-                      "_strategic", "reph"):
+                      "_strategic", "_grown", "reph"):
             continue
         d[a.name] = getattr(st, a.name)
     if st.pbem is not None:

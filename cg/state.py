@@ -295,7 +295,7 @@ class CampaignState:
     units: dict = attrs.Factory(dict)
     control: dict = attrs.Factory(dict)  # strategic hex -> side
     terrain: dict = attrs.Factory(dict)  # hex -> [items] kept between firefights (CG5); cg/evolve.py alone
-    # changes it and calls terrain_changed() when it does (strategic() keeps its verdict until then)
+    # changes it and calls terrain_changed(st) when it does (strategic() keeps its verdict until then)
     last_batch: int = 0
     reverts: list = attrs.Factory(list)  # [(seq, seqs, reason, force)] for the audit's notes
     fortifications: list = attrs.Factory(list)  # [{side, kind, hex, cost, detail, unit, firefight}] (2.38)
@@ -315,6 +315,8 @@ class CampaignState:
     # settled, in the order of `units`, with the Guns among them (active_units); strategic()'s memo
     _active: object = attrs.field(default=None, eq=False, repr=False)
     _strategic: object = attrs.field(default=None, eq=False, repr=False)  # strategic()'s last answer and its key
+    # (the terrain dict, the hexes its items make Strategic Terrain): emptied by terrain_changed(st)
+    _grown: object = attrs.field(default=None, eq=False, repr=False)
 
     # ---- units and purchases kept out of a hot-loaded state ----
     # Units and purchases are keyed by side (`key(side, id)`): under rules revision 2 purchase numbers
@@ -385,11 +387,11 @@ class CampaignState:
         # state while the map, the terrain and the hexes of the Guns on the map are the same
         on_map = Status.ON_MAP
         guns = tuple([u.hex for u in active_units(self)[1] if u.hex and u.status == on_map])
-        terrain, epoch, memo = self.terrain, _TERRAIN_EPOCH[0], self._strategic
-        if memo is not None and memo[0] is m and memo[1] is terrain and memo[2] == epoch and memo[3] == guns:
-            return memo[4]
-        out = base | _grown_terrain(terrain) | frozenset(guns)
-        self._strategic = (m, terrain, epoch, guns, out)
+        terrain, memo = self.terrain, self._strategic
+        if memo is not None and memo[0] is m and memo[1] is terrain and memo[2] == guns:
+            return memo[3]
+        out = base | _grown_terrain(self) | frozenset(guns)
+        self._strategic = (m, terrain, guns, out)
         return out
 
     def map_control(self):
@@ -471,30 +473,22 @@ def _grows_strategic(item: str) -> bool:
     return item.split(":")[0] in GROWS_STRATEGIC
 
 
-# The hexes a terrain dict's items make Strategic Terrain, for the last two dicts asked about: (the
-# dict, the terrain epoch then, the hexes). Any change to any state's terrain (cg/evolve.py, the only
-# code that changes it) moves the epoch on, so a verdict is only kept while no terrain has changed;
-# the dicts are held, so an entry can never stand for a new dict at a freed one's address.
-_TERRAIN_EPOCH: list = [0]
-_GROWN: list = []
+def terrain_changed(st: "CampaignState") -> None:
+    """Called by every fold handler that changes `st`'s kept terrain: the verdicts derived from it (the
+    hexes it makes Strategic Terrain, strategic()'s last answer) are dropped, to be asked again. They live
+    on the state (never stored, copied or compared), so the fold reads and writes no module-level state."""
+    st._grown = None
+    st._strategic = None
 
 
-def terrain_changed() -> None:
-    """Called by every fold handler that changes a state's kept terrain."""
-    _TERRAIN_EPOCH[0] += 1
-
-
-def _grown_terrain(terrain: dict) -> frozenset:
-    epoch = _TERRAIN_EPOCH[0]
-    for hit in _GROWN:
-        if hit[0] is terrain:
-            if hit[1] == epoch:
-                return hit[2]
-            _GROWN.remove(hit)
-            break
+def _grown_terrain(st: "CampaignState") -> frozenset:
+    """The hexes `st`'s kept terrain makes Strategic Terrain (1.4, revision 2), kept on the state until its
+    terrain changes (terrain_changed) or is replaced by a new dict (a loaded snapshot)."""
+    terrain, hit = st.terrain, st._grown
+    if hit is not None and hit[0] is terrain:
+        return hit[1]
     grown = frozenset(h for h, items in terrain.items() if any(map(_grows_strategic, items)))
-    _GROWN.insert(0, (terrain, epoch, grown))
-    del _GROWN[2:]
+    st._grown = (terrain, grown)
     return grown
 
 
@@ -704,7 +698,7 @@ def _copy_state(st: CampaignState, share=None) -> CampaignState:
             v = _copy_purchases(st, v) if share == "settled" else {k: _clone_purchase(p) for k, p in v.items()}
         elif a.name == "_active":  # derived from `units`: the copy builds its own when asked
             v = active
-        elif a.name == "_strategic":  # derived: asked again, the copy computes it
+        elif a.name in ("_strategic", "_grown"):  # derived: asked again, the copy computes it
             v = None
         elif a.name not in ("card", "view"):  # the card is immutable, the view a reader's: shared
             v = _data(v)

@@ -98,3 +98,38 @@ def test_no_code_looks_for_a_string_record_in_done():
         found += [f"{path.relative_to(root)}:{n}" for n in _string_records(ast.parse(path.read_text(encoding="utf-8")))]
     assert found == []
     assert _string_records(ast.parse('if f"cp:{side}" in st.reph.done: st.reph.done.add("end")')) == [1, 1]
+
+
+# module-level mutable values of the fold's modules, each with why the fold may hold it: registries filled
+# at import, memos of pure functions of their keys, and the readers' memos of the immutable card map
+# (strategic() / map_control(), which no fold handler calls)
+MODULE_MUTABLES = {
+    "cg.evolve": {"HANDLERS": "registry", "_TYPED": "registry", "_KINDS": "memo of unit_kind",
+                  "_SETUP": "constant Done records",
+                  "_REDEPLOY_25": "constant Done records"},
+    "cg.state": {"_BASE": "card map memo", "_CONTROL": "card map memo", "_LAST_CONTROL": "card map memo",
+                 "_LAST_GRID": "card map memo", "_CLONES": "registry"},
+}
+
+
+@pytest.mark.parametrize("module", sorted(MODULE_MUTABLES))
+def test_the_fold_keeps_no_module_level_state_of_its_own(module):
+    # issue 22 item 2: the kept terrain's verdicts (once a module-level epoch that every fold of terrain
+    # moved on) live on the state, emptied by terrain_changed(st)
+    import importlib
+
+    mod = importlib.import_module(module)
+    found = {k for k, v in vars(mod).items() if type(v) in (dict, list, set) and not k.startswith("__")}
+    assert found == set(MODULE_MUTABLES[module])
+
+
+def test_a_terrain_change_drops_the_verdicts_of_that_state_alone(campaign):
+    from cg.state import terrain_changed
+
+    c = campaign()
+    a, b = c.state(), c.state().copy()
+    a.strategic(), b.strategic()
+    a._grown, b._grown = (a.terrain, frozenset()), (b.terrain, frozenset())
+    terrain_changed(b)
+    assert a._grown is not None and b._grown is None and b._strategic is None
+    c.close()
