@@ -12,7 +12,7 @@ import attrs
 import orjson
 
 from cg.bulk import gc_paused
-from cg.state import (SETTLED, CampaignState, Done, FirefightRecord, Pbem, Purchase, Reph, SideState, Unit,  # noqa: F401
+from cg.state import (SETTLED, CampaignState, Done, FirefightRecord, Ground, Pbem, Purchase, Reph, SideState, Unit,  # noqa: F401
                       settled)
 from events.errors import WriteConflict
 
@@ -76,6 +76,10 @@ def _body(st: CampaignState, units, purchases=None, cold_ff=None, compact: bool 
         if a.name in ("card", "view", "_tail", "_cold", "_cold_token", "_cold_n", "_cold_ff", "_active",
                       "_strategic", "_grown", "reph"):
             continue
+        if a.name == "ground":  # the typed part's values as the top-level keys they always were
+            g = st.ground
+            d["control"], d["terrain"], d["fortifications"] = g.control, g.terrain, g.fortifications
+            continue
         d[a.name] = getattr(st, a.name)
     if st.pbem is not None:
         d["pbem"] = st.pbem.data()
@@ -105,6 +109,7 @@ def _body(st: CampaignState, units, purchases=None, cold_ff=None, compact: bool 
 # the RePh record's fields kept as they are (the others are converted to their stored form above)
 _REPH_AS_IS = ("hardened_now", "promotions", "leader_result", "generated", "may_generate")
 _REPH = frozenset(a.name for a in attrs.fields(Reph))
+_GROUND = frozenset(a.name for a in attrs.fields(Ground))
 
 
 def _firefights(records, cold_ff, compact: bool) -> list:
@@ -191,6 +196,7 @@ def _load(blob: bytes, card, cold) -> CampaignState | None:
     d = data["state"]
     st = CampaignState(card=card, seed=d["seed"])
     r = st.reph
+    ground = {}
     for k, v in d.items():
         if k == "done":
             r.done = set(map(Done.parse, v))
@@ -222,8 +228,11 @@ def _load(blob: bytes, card, cold) -> CampaignState | None:
             st.pbem = None if v is None else Pbem.of_data(v)
         elif k in _REPH:
             setattr(r, k, v)
+        elif k in _GROUND:
+            ground[k] = v
         else:
             setattr(st, k, v)
+    st.ground = Ground(**ground)
     if token is not None:
         st._cold_token, st._cold_n, st._cold_ff = token, data["cold_n"], data["cold_ff"]
         st._cold = lambda: _merge_cold(cold(token), token)

@@ -255,6 +255,27 @@ class Pbem:
 
 _PBEM_SOMETIMES = ("provisional", "has_provisional", "stale", "anchors", "chain_at")  # in the stored dict only once set
 
+
+@attrs.define(slots=True, frozen=True)
+class Ground:
+    """The map as the campaign has made it: who controls what, the terrain kept between firefights and the
+    fortifications bought. Written by the fold alone (cg/evolve.py); the part is frozen (its three values
+    are never replaced, only changed in place by the fold), and the snapshot and the digest keep the three
+    as the top-level keys they always were (cg/snapshot.py).
+
+    control: strategic hex -> side: the CG card's initial control (1.4, campaign_started), then the
+    control recorded at each firefight's end (2.9, firefight_ended).
+    terrain: hex -> [items] kept between firefights (CG5): the end's rubble, wrecks, Flames... (2.9,
+    firefight_ended), Blazes spread and burnt out (3.31, terrain_changed), clearance (3.52, clearance_rolled),
+    and the fortifications placed on the map ("foxhole:axis[:factors]", 2.38 fortified /
+    fortification_placed). cg/evolve.py calls terrain_changed(st) whenever it changes it.
+    fortifications: [{side, kind, hex, cost, detail, unit, firefight}] bought with Fortification Points
+    (2.38, fortified), a hex given when placed at setup (2.6, fortification_placed)."""
+
+    control: dict = attrs.Factory(dict)
+    terrain: dict = attrs.Factory(dict)
+    fortifications: list = attrs.Factory(list)
+
 @attrs.define(slots=True)
 class CampaignState:
     """Everything the rules need to decide the next command, folded from the log (cg/evolve.py alone
@@ -266,7 +287,8 @@ class CampaignState:
     - sides: SideState per side (2.1 CP, 2.3 purchases, 2.38 FP, 3.33 TVP, 3.47 ELR, 3.51 SAN);
     - firefights: FirefightRecord per firefight reached (2.2 weather to 2.9 result, 3.11 losses);
     - purchases and units: Purchase (2.3, 2.351, 2.36), Unit (2.3 to 3.52), keyed by side (`key`);
-    - the map: control (1.4, 2.9), terrain kept between firefights (CG5, 3.31, 3.52), fortifications (2.38);
+    - ground: the map as the campaign made it (Ground): control (1.4, 2.9), terrain kept between
+      firefights (CG5, 3.31, 3.52), fortifications (2.38);
     - reph: what this step and this RePh have recorded (Reph, Done);
     - pbem: play by email (Pbem), None for a campaign on one copy;
     - log positions: seq, last_batch, reverts (the audit's notes); and what is not campaign data: the
@@ -293,12 +315,9 @@ class CampaignState:
     purchases: dict = attrs.Factory(dict)
     purchase_count: dict = attrs.Factory(dict)  # "axis:I1" -> times bought in the CG
     units: dict = attrs.Factory(dict)
-    control: dict = attrs.Factory(dict)  # strategic hex -> side
-    terrain: dict = attrs.Factory(dict)  # hex -> [items] kept between firefights (CG5); cg/evolve.py alone
-    # changes it and calls terrain_changed(st) when it does (strategic() keeps its verdict until then)
+    ground: Ground = attrs.Factory(lambda: Ground())  # control, kept terrain, fortifications (Ground)
     last_batch: int = 0
     reverts: list = attrs.Factory(list)  # [(seq, seqs, reason, force)] for the audit's notes
-    fortifications: list = attrs.Factory(list)  # [{side, kind, hex, cost, detail, unit, firefight}] (2.38)
     commencements: set = attrs.Factory(set)  # seqs of the step_left events leaving 2.8 (undo guard)
     reph: Reph = attrs.Factory(lambda: Reph())  # what this step and this RePh have recorded (Reph)
     pbem: Pbem | None = None  # play by email: keys, signed heads, open two-party dice, seals (Pbem, cg/pbem.py)
@@ -657,8 +676,14 @@ _clone_side = _cloner(SideState)
 _clone_firefight = _cloner(FirefightRecord, lost="list(x.lost)")
 _clone_reph = _cloner(Reph)
 _clone_pbem = _cloner(Pbem)
+
+
+def _clone_ground(x: Ground) -> Ground:
+    return Ground(_data(x.control), _data(x.terrain), _data(x.fortifications))
+
+
 _CLONES = {Unit: _clone_unit, Purchase: _clone_purchase, SideState: _clone_side, FirefightRecord: _clone_firefight,
-           Reph: _clone_reph, Pbem: _clone_pbem}
+           Reph: _clone_reph, Pbem: _clone_pbem, Ground: _clone_ground}
 
 
 def _copy_purchases(st: CampaignState, purchases: dict) -> dict:

@@ -8,7 +8,7 @@ import pytest
 
 import cli
 from cg import snapshot
-from cg.state import SIDES, CampaignState, Done, Pbem, Reph
+from cg.state import SIDES, CampaignState, Done, Ground, Pbem, Reph
 from projections.digest import digest
 
 # each record as the fold makes it, and the text it was kept as when records were strings
@@ -39,8 +39,8 @@ def test_play_by_email_is_stored_as_the_dict_it_replaced():
     assert Pbem.of_data(pb.data()) == pb
 
 
-@pytest.mark.parametrize("part", [CampaignState(card=None, seed="s"), Reph(), Pbem(keys={})],
-                         ids=["CampaignState", "Reph", "Pbem"])
+@pytest.mark.parametrize("part", [CampaignState(card=None, seed="s"), Reph(), Pbem(keys={}), Ground()],
+                         ids=["CampaignState", "Reph", "Pbem", "Ground"])
 def test_no_part_takes_an_attribute_it_does_not_declare(part):
     with pytest.raises(AttributeError):
         part.cleared_this_step = set()  # an ad hoc field: refused (slots)
@@ -61,6 +61,24 @@ def test_a_played_reph_holds_typed_records_and_its_snapshot_reads_back_the_same(
     assert all(type(x) is str for x in data["done"])  # the stored form: the old text
     loaded = cli.Ledger(path).state()  # from the stored snapshot
     assert loaded.reph == folded.reph and digest(loaded) == digest(folded)
+
+
+def test_the_ground_is_one_frozen_part_stored_as_the_three_keys_it_was(campaign):
+    c = campaign()
+    c.advance(1, "2.3")
+    path = c.path
+    c.close()
+    folded = cli.Ledger(path).state(use_snapshot=False)
+    assert folded.ground.control  # the card's initial control (1.4)
+    with pytest.raises(AttributeError):
+        folded.ground.control = {}  # frozen: the fold changes its values in place, never replaces them
+    data = snapshot.state_data(folded)
+    assert "ground" not in data and {"control", "terrain", "fortifications"} <= set(data)
+    assert data["control"] == folded.ground.control
+    loaded = cli.Ledger(path).state()  # from the stored snapshot
+    assert type(loaded.ground) is Ground and loaded.ground == folded.ground and digest(loaded) == digest(folded)
+    copied = folded.copy()
+    assert copied.ground == folded.ground and copied.ground.control is not folded.ground.control
 
 
 def _string_records(tree) -> list[int]:
@@ -129,7 +147,7 @@ def test_a_terrain_change_drops_the_verdicts_of_that_state_alone(campaign):
     c = campaign()
     a, b = c.state(), c.state().copy()
     a.strategic(), b.strategic()
-    a._grown, b._grown = (a.terrain, frozenset()), (b.terrain, frozenset())
+    a._grown, b._grown = (a.ground.terrain, frozenset()), (b.ground.terrain, frozenset())
     terrain_changed(b)
     assert a._grown is not None and b._grown is None and b._strategic is None
     c.close()
