@@ -378,7 +378,7 @@ class Player:
         for _ in range(4):
             fp = self.st.sides[side].fp
             spots = [h for h in self.deep_hexes(side)  # B24.5: no fortification in rubble
-                     if not any(i.split(":")[0] == "rubble" for i in self.st.terrain.get(h, []))]
+                     if not any(i.split(":")[0] == "rubble" for i in self.st.ground.terrain.get(h, []))]
             hx = self.rnd.choice(spots) if spots else None
             if fp >= 4 and self.rnd.random() < 0.1:  # HIP for a squad (2.38: setup --hip needs it bought)
                 squads = [u for u in self.alive(side) if u.kind == "squad"]
@@ -426,7 +426,7 @@ class Player:
         first = self.st.ff.setup_first  # 2.6: the side that sets up first (2.41) sets up before the other
         for side in sorted(SIDES, key=lambda s: s != first):
             spots = self.deep_hexes(side)
-            hidden = {f.get("unit") for f in self.st.fortifications  # HIP bought for them at 2.3 (2.38)
+            hidden = {f.get("unit") for f in self.st.ground.fortifications  # HIP bought for them at 2.3 (2.38)
                       if f["side"] == side and f["kind"] == "hip" and f["firefight"] == self.st.firefight}
             for u in self.alive(side):
                 hip = u.id in hidden
@@ -518,7 +518,7 @@ class Player:
             from cg.commands import CLEAR_ITEMS
 
             tries = []
-            for hx, items in sorted(st.terrain.items()):
+            for hx, items in sorted(st.ground.terrain.items()):
                 for item in sorted({i.split(":")[0] for i in items}):
                     item = "mines" if item in ("ap_mine", "at_mine") else item
                     if item not in CLEAR_ITEMS or self.rnd.random() < 0.5:

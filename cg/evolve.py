@@ -105,7 +105,7 @@ def start(payload: dict, view=None) -> CampaignState:
         s.elr, s.san, s.cp = spec.elr, spec.san, spec.initial_cp
     for side in SIDES:
         for hx in card.sides[side].control:
-            st.control[hx] = side
+            st.ground.control[hx] = side
     _new_firefight(st, 1)
     for side in SIDES:
         for group in card.sides[side].ob:
@@ -465,7 +465,7 @@ def _column(st, side, pur):
 def _fortified(st, p: Fortified):
     side = p.side
     st.sides[side].fp = p.fp_left
-    st.fortifications.append({"side": side, "kind": p.kind, "hex": p.hex, "cost": p.cost,
+    st.ground.fortifications.append({"side": side, "kind": p.kind, "hex": p.hex, "cost": p.cost,
                               "detail": dict(p.detail or {}), "unit": p.unit,
                               "firefight": st.firefight})
     if p.hex:
@@ -476,13 +476,13 @@ def _fortified(st, p: Fortified):
 
 def _in_hex(st, side: str, kind: str, hx: str, detail) -> None:
     strength = (detail or {}).get("factors")
-    st.terrain.setdefault(hx, []).append(f"{kind}:{side}" + (f":{strength}" if strength else ""))
+    st.ground.terrain.setdefault(hx, []).append(f"{kind}:{side}" + (f":{strength}" if strength else ""))
     terrain_changed(st)
 
 
 @on("fortification_placed")
 def _fortification_placed(st, p: FortificationPlaced):
-    f = st.fortifications[p.index]
+    f = st.ground.fortifications[p.index]
     f["hex"] = p.hex
     _in_hex(st, p.side, p.kind, p.hex, f["detail"])
 
@@ -628,14 +628,14 @@ def _ended(st, p: FirefightEnded):
     for side in SIDES:  # 2.756: the patrols' losses count for this firefight too (ruling R39)
         ff.cvp_lost[side] = p.cvp_lost[side] + ff.patrol_cvp[side]
     for c in p.control:
-        st.control[c.hex] = c.side
+        st.ground.control[c.hex] = c.side
     for lu in p.lost:
         u = st.unit(lu.unit, lu.side)
         if u is not None:
             u.status, u.eliminated_in = "eliminated", st.firefight
         ff.lost.append([lu.side, lu.unit])
     for t in p.terrain:
-        st.terrain.setdefault(t.hex, []).append(t.item)
+        st.ground.terrain.setdefault(t.hex, []).append(t.item)
         terrain_changed(st)
     for key, attr in (("encircled", "encircled"), ("wounded", "wounded"), ("shocked", "shocked")):
         for su in getattr(p, key):
@@ -807,13 +807,13 @@ def _stranded(st, p: UnitsStranded):  # ruling R48: eliminated (a vehicle: its w
 def _terrain(st, p: TerrainChanged):
     terrain_changed(st)
     for c in p.changes:
-        items = st.terrain.setdefault(c.hex, [])
+        items = st.ground.terrain.setdefault(c.hex, [])
         if c.change == "add":
             items.append(c.item)
         elif c.item in items:
             items.remove(c.item)
         if not items:
-            del st.terrain[c.hex]
+            del st.ground.terrain[c.hex]
 
 
 @on("evacuation_rolled")
@@ -922,7 +922,7 @@ def _clear(st, p: ClearanceRolled):
     hx, item = p.hex, p.item
     st.reph.cleared.add((hx, item))
     terrain_changed(st)
-    items = st.terrain.get(hx, [])
+    items = st.ground.terrain.get(hx, [])
     kinds = [it.split(":")[0] for it in items]
     if p.casualty_reduction and revision.of(st).clearance_casualty_reduction:
         st.reph.done.add(Done("cr-owed", p.side, hx))  # 3.52 dagger: owed before 3.52 is left (plcg casualties)
@@ -935,7 +935,7 @@ def _clear(st, p: ClearanceRolled):
             if k == item or (item == "mines" and k in MINES):  # 3.52 *: all mines in the Location
                 items.remove(it)
         if not items:
-            st.terrain.pop(hx, None)
+            st.ground.terrain.pop(hx, None)
     elif item == "mines" and any(k in ("mines", "ap_mine", "known_minefield") for k in kinds):
         st.reph.ap_failed.add(hx)  # 3.52: a failed A-P mine attempt stops the Location (ruling R23)
 

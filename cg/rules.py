@@ -218,7 +218,7 @@ def nearest_friendly_hex(state: CampaignState, unit) -> str | None:
 
 
 def _present(st: CampaignState, hx: str, item: str) -> bool:
-    return any(clears_as(i) == item for i in st.terrain.get(hx, []))  # 3.52: all mines are one item
+    return any(clears_as(i) == item for i in st.ground.terrain.get(hx, []))  # 3.52: all mines are one item
 
 
 def clear_refusal(st: CampaignState, hx: str, item: str) -> tuple[str, str] | None:

@@ -406,7 +406,7 @@ class CampaignState:
         # state while the map, the terrain and the hexes of the Guns on the map are the same
         on_map = Status.ON_MAP
         guns = tuple([u.hex for u in active_units(self)[1] if u.hex and u.status == on_map])
-        terrain, memo = self.terrain, self._strategic
+        terrain, memo = self.ground.terrain, self._strategic
         if memo is not None and memo[0] is m and memo[1] is terrain and memo[2] == guns:
             return memo[3]
         out = base | _grown_terrain(self) | frozenset(guns)
@@ -418,21 +418,21 @@ class CampaignState:
         m = self.card.map
         strategic = self.strategic()
         last_map, last_control, last_mc = _LAST_CONTROL  # a run of commands asks for one picture
-        if last_map is m and last_control == (strategic, self.control):
+        if last_map is m and last_control == (strategic, self.ground.control):
             return last_mc
         key = (m.columns, m.rows, m.boards, tuple(sorted(strategic)), tuple(sorted(m.friendly_edge.items())),
-               tuple(sorted(self.control.items())))
+               tuple(sorted(self.ground.control.items())))
         mc = _CONTROL.get(key)
         if mc is None:
             # lazy: only a rule or view that reads map control classifies the map; status, log, replay
             # and most step commands never do (cg.control with cg.hexgrid, ~12 ms, -X importtime)
             from cg.control import classify  # lazy: cg.control (~5 ms) only where map control is asked (status never)
 
-            mc = classify(self.grid(), strategic, dict(self.control), dict(m.friendly_edge))
+            mc = classify(self.grid(), strategic, dict(self.ground.control), dict(m.friendly_edge))
             if len(_CONTROL) > 64:
                 _CONTROL.clear()
             _CONTROL[key] = mc
-        _LAST_CONTROL[:] = (m, (strategic, dict(self.control)), mc)
+        _LAST_CONTROL[:] = (m, (strategic, dict(self.ground.control)), mc)
         return mc
 
     def grid(self):
@@ -503,7 +503,7 @@ def terrain_changed(st: "CampaignState") -> None:
 def _grown_terrain(st: "CampaignState") -> frozenset:
     """The hexes `st`'s kept terrain makes Strategic Terrain (1.4, revision 2), kept on the state until its
     terrain changes (terrain_changed) or is replaced by a new dict (a loaded snapshot)."""
-    terrain, hit = st.terrain, st._grown
+    terrain, hit = st.ground.terrain, st._grown
     if hit is not None and hit[0] is terrain:
         return hit[1]
     grown = frozenset(h for h, items in terrain.items() if any(map(_grows_strategic, items)))

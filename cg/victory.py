@@ -131,7 +131,7 @@ def _cvp_lost(st) -> dict:
 
 
 def _holds(st, side: str, hexes) -> bool:
-    return all(st.control.get(h) == side for h in hexes)
+    return all(st.ground.control.get(h) == side for h in hexes)
 
 
 def end_conditions(st) -> list[dict]:
@@ -145,7 +145,7 @@ def end_conditions(st) -> list[dict]:
         if side in v.hold:
             hexes = list(v.hold[side])
             out.append({"side": side, "kind": "hold", "when": "end", "hexes": hexes,
-                        "held": [h for h in hexes if st.control.get(h) == side], "met": _holds(st, side, hexes)})
+                        "held": [h for h in hexes if st.ground.control.get(h) == side], "met": _holds(st, side, hexes)})
         if side in v.tvp:
             has = st.sides[side].tvp_total
             out.append({"side": side, "kind": "tvp", "when": "end", "at_least": v.tvp[side], "has": has,

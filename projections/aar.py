@@ -168,8 +168,8 @@ _MapUnit = collections.namedtuple("_MapUnit", "side name hex status")
 class _MapState:
     def __init__(self, st):
         self.card, self.firefight, self.step = st.card, st.firefight, st.step
-        self.control = dict(st.control)
-        self.terrain = {hx: list(items) for hx, items in st.terrain.items()}
+        self.control = dict(st.ground.control)
+        self.terrain = {hx: list(items) for hx, items in st.ground.terrain.items()}
         # the units not settled (cg.state.active_units: every unit in play is among them, in the order of
         # `units`), not every unit ever bought: a map per firefight, each walking the whole roster, grew
         # the report's cost per event with the campaign's length
@@ -289,11 +289,11 @@ def _keep(r, info, st, maps, candidates) -> None:
     if r.type in _MAY_HIDE:
         candidates.append(r)
     if r.type == "firefight_ended":
-        info.control_before = dict(st.control)
+        info.control_before = dict(st.ground.control)
     evolve(st, r.type, r.payload, r.seq, r.batch)
     if r.type == "firefight_ended":
         info.ended = r
-        info.control_after = dict(st.control)
+        info.control_after = dict(st.ground.control)
     elif r.type == "tvp_awarded":
         info.tvp = r
     if maps and r.type in ("firefight_ended", "tvp_awarded"):

@@ -38,11 +38,11 @@ def map_json(st) -> dict:
     for h, c in mc.hexes.items():
         hexes[h] = {"controller": c.controller, "strategic": c.strategic, "cthc": c.cthc, "nml": c.nml,
                     "mlr": sorted(c.mlr), "uncontrolled": c.uncontrolled, "isolated": c.isolated,
-                    "terrain": list(st.terrain.get(h, [])), "tvp": st.card.map.tvp.get(h, 0),
+                    "terrain": list(st.ground.terrain.get(h, [])), "tvp": st.card.map.tvp.get(h, 0),
                     "grown": h in new}
     return {"columns": st.card.map.columns, "rows": st.card.map.rows,
             "boards": [list(r) for r in st.card.map.boards], "friendly_edge": st.card.map.friendly_edge,
-            "control": dict(sorted(st.control.items())), "hexes": hexes,
+            "control": dict(sorted(st.ground.control.items())), "hexes": hexes,
             "counts": {side: {"cthc": sum(1 for c in mc.hexes.values() if c.cthc == side),
                               "mlr": sum(1 for c in mc.hexes.values() if side in c.mlr)} for side in SIDES}}
 
@@ -52,7 +52,7 @@ def map_text(st) -> str:
     # lazy: `plcg map --json` (and the replay's map JSON) draw nothing: mapview (~30 ms) is for text and SVG
     from projections.mapview import render_text  # lazy: projections.mapview (~39 ms) only for maps
 
-    return render_text(st.grid(), st.map_control(), terrain=st.terrain, units=_units(st))
+    return render_text(st.grid(), st.map_control(), terrain=st.ground.terrain, units=_units(st))
 
 
 def map_svg(st, title: str | None = None) -> str:
@@ -60,7 +60,7 @@ def map_svg(st, title: str | None = None) -> str:
     from projections.mapview import render_svg  # lazy: as in map_text
 
     t = title or f"{st.card.campaign.name} — firefight {st.firefight}, step {st.step}"
-    svg = render_svg(st.grid(), st.map_control(), terrain=st.terrain, units=_units(st, counters=True), title=t,
+    svg = render_svg(st.grid(), st.map_control(), terrain=st.ground.terrain, units=_units(st, counters=True), title=t,
                      tvp=dict(st.card.map.tvp), ground=ground(st.card.map), grown=grown(st),
                      hills=dict(st.card.map.hills), hexsides=dict(st.card.map.hexsides))
     m = st.card.map

@@ -24,8 +24,8 @@ def test_grown_strategic_terrain_is_controlled_but_scores_no_tvp(tmp_path):
     c.advance(2, "3.41")  # 3.33 TVP were awarded on leaving 3.3
     st = c.state()
     card_tvp = st.card.map.tvp
-    want = {s: sum(v for h, v in card_tvp.items() if st.control.get(h) == s) for s in ("axis", "allied")}
-    assert st.control["K7"] == "axis" and "K7" not in card_tvp
+    want = {s: sum(v for h, v in card_tvp.items() if st.ground.control.get(h) == s) for s in ("axis", "allied")}
+    assert st.ground.control["K7"] == "axis" and "K7" not in card_tvp
     assert c.last("tvp_awarded")["tvp"] == want and want["axis"] >= card_tvp["I5"]
     after = json.loads(cli_run(c.path, "status", "--json").out)["sides"]
     assert {s: after[s]["tvp_total"] - before[s]["tvp_total"] for s in want} == want

@@ -59,7 +59,7 @@ def test_revision_1_keeps_a_word_as_typed(tmp_path):
     c = at_end_r1(tmp_path)
     r = cli_run(c.path, *END, "--terrain", "D5=rubbel")
     assert r.code == 0, r.err
-    assert c.state().terrain["D5"] == ["rubbel"]
+    assert c.state().ground.terrain["D5"] == ["rubbel"]
     c.close()
 
 
@@ -68,7 +68,7 @@ def test_an_item_is_kept_in_the_vocabulary_s_form(at_end):
     r = cli_run(c.path, *END, "--terrain", "D5=Set DC", "--terrain", "L5=A-P mines:Axis:3",
                 "--terrain", "F4=known_minefield:allied")
     assert r.code == 0, r.err
-    t = c.state().terrain
+    t = c.state().ground.terrain
     assert t["D5"] == ["set_dc"] and t["L5"] == ["ap_mine:axis:3"] and t["F4"] == ["known_minefield:allied"]
     text = cli_run(c.path, "map").out
     assert "L5: A-P mines, 3 factors (Axis)" in text and "D5: Set DC" in text
@@ -106,4 +106,4 @@ def test_fortify_and_clear_name_the_vocabulary_s_items(at_end):
     r = cli_run(c.path, "clear", "axis", "L5", "at_mine", "--dice", "1")  # all mines are one item (3.52)
     assert r.code == 0, r.err
     assert c.last("clearance_rolled")["item"] == "mines"
-    assert "L5" not in c.state().terrain
+    assert "L5" not in c.state().ground.terrain

@@ -170,7 +170,7 @@ def test_a_reserve_unit_sets_up_seven_or_more_hexes_from_enemy_strategic_terrain
     st = c.state()
     squad = next(u.id for u in st.side_units("allied") if u.kind == "squad")
     g = st.grid()
-    enemy = [h for h, s in st.control.items() if s == "axis"]
+    enemy = [h for h, s in st.ground.control.items() if s == "axis"]
     near = next(h for h in ("F4", "G4", "F5", "G5", "F6") if min(g.distance(h, e) for e in enemy) == 6)
     far = next(h for h in ("E4", "E5", "D5", "E6") if min(g.distance(h, e) for e in enemy) == 7)
     refused(c, "2.33", "setup", "allied", squad, near, words="7 or more hexes")
@@ -348,7 +348,7 @@ def test_one_clearance_attempt_per_item_and_location_each_reph(campaign):
     refused(c, "3.52", "clear", "allied", "D4", "wire", "--dice", "1", words="one attempt")
     c.advance(2, "3.52")
     ok(c, "clear", "allied", "D4", "wire", "--dice", "3")  # a new RePh: a new attempt
-    assert "wire" not in [i.split(":")[0] for i in c.state().terrain.get("D4", [])]
+    assert "wire" not in [i.split(":")[0] for i in c.state().ground.terrain.get("D4", [])]
 
 
 def test_a_failed_ap_mine_attempt_stops_the_location(campaign):

@@ -141,10 +141,10 @@ def test_rubble_position_and_weather_given_by_one_side_wait_for_the_other_sides_
     hx = "I5"
     g.do("axis", "rubble", hx, "--kia", "6", "--dice", "1")
     st = g.state("axis")
-    assert st.pbem.proposal["command"]["name"] == "rubble" and hx not in st.terrain
+    assert st.pbem.proposal["command"]["name"] == "rubble" and hx not in st.ground.terrain
     g.send("axis")
     assert g.cli("allied", "reject", "--reason", "no such kill").code == 0
-    assert hx not in g.state("allied").terrain  # given alone, it never took effect
+    assert hx not in g.state("allied").ground.terrain  # given alone, it never took effect
     st = g.state("axis")
     st.load_all()
     unit = next(u.id for u in st.units.values() if u.side == "axis")

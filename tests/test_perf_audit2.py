@@ -45,7 +45,7 @@ def test_a_picture_flagged_strategic_again_shares_its_flagged_hexes():
 
 def test_the_cthcs_of_a_picture_are_found_once_and_handed_out_as_new_sets(played, monkeypatch):
     st = _state(played)
-    side = next(iter(st.control.values()))
+    side = next(iter(st.ground.control.values()))
     want = rules.cthc_clusters(st, side)
     calls = []
     real = rules._clusters
@@ -54,8 +54,8 @@ def test_the_cthcs_of_a_picture_are_found_once_and_handed_out_as_new_sets(played
     assert calls == [] and again == want and want  # the same picture: not walked again
     again[0].add("ZZ99")  # a caller's set is its own
     assert rules.cthc_clusters(st, side) == want
-    hx = next(h for h, s in st.control.items() if s == side)
-    st.control[hx] = "allied" if side == "axis" else "axis"  # another picture: found again
+    hx = next(h for h, s in st.ground.control.items() if s == side)
+    st.ground.control[hx] = "allied" if side == "axis" else "axis"  # another picture: found again
     rules.cthc_clusters(st, side)
     assert len(calls) == 1
 
@@ -78,7 +78,7 @@ def test_the_leadership_drm_reads_the_leaders_in_play_not_every_unit(played, mon
 
     st = _state(played)
     assert revision.of(st).leadership_from_units
-    hx = next(iter(st.control))
+    hx = next(iter(st.ground.control))
     for side in ("axis", "allied"):  # a side's leaders and squads in play stacked in one hex
         for u in st.side_units(side):
             if u.kind in ("leader", "squad"):
@@ -162,13 +162,13 @@ def test_a_run_of_3_2_redeployments_asks_each_place_its_situation_once(played, m
     st = _state(played)
     for u in st.side_units("axis"):  # units on the map, owing a 3.2 redeployment or not: asked where they are
         if u.status == "available" and not u.hex:
-            u.hex, u.status = next(iter(st.control)), "on_map"
+            u.hex, u.status = next(iter(st.ground.control)), "on_map"
     want = redeployment_owed(st)
     asked = []
     real = MapControl.situation
     monkeypatch.setattr(MapControl, "situation", lambda self, h, s: asked.append((h, s)) or real(self, h, s))
     assert redeployment_owed(st) == want  # the same picture: its places' situations are known
     assert asked == []
-    st.control[next(iter(st.control))] = "allied" if st.control[next(iter(st.control))] == "axis" else "axis"
+    st.ground.control[next(iter(st.ground.control))] = "allied" if st.ground.control[next(iter(st.ground.control))] == "axis" else "axis"
     redeployment_owed(st)  # another picture: asked again
     assert asked

@@ -90,13 +90,13 @@ def test_every_unit_purchase_firefight_and_side_is_a_new_object(state):
 
 def test_the_map_picture_follows_the_control_as_it_changes(state):
     st = state.copy()
-    hx, side = next(iter(st.control.items()))
+    hx, side = next(iter(st.ground.control.items()))
     other = "allied" if side == "axis" else "axis"
     first = st.map_control()
     assert first.hexes[hx].controller == side
-    st.control[hx] = other  # changed in place, as evolve does
+    st.ground.control[hx] = other  # changed in place, as evolve does
     assert st.map_control().hexes[hx].controller == other
     assert state.map_control().hexes[hx].controller == side  # another state, the other control
-    st.control[hx] = side
+    st.ground.control[hx] = side
     assert st.map_control() is first  # the same control: the memoised picture
     assert st.grid() is state.grid()

@@ -237,7 +237,7 @@ def _setup(ctx, cmd):
         raise Refused(f"{hx} is not inside the {side} MLR ({mc.situation(hx, side).replace('_', ' ')}): units set "
                       "up within their friendly MLR", "2.32", st.step)
     if reserve:
-        enemy = [h for h, s in st.control.items() if s == other(side)]
+        enemy = [h for h, s in st.ground.control.items() if s == other(side)]
         g = st.grid()
         if any(g.distance(hx, e) < 7 for e in enemy):
             raise Refused(f"{u.id} is In Reserve: it sets up 7 or more hexes from enemy-controlled "
@@ -250,7 +250,7 @@ def _setup(ctx, cmd):
     still_hip = u.hip and (not revision.of(st).hip_in_place or (hx == u.hex and not u.isolated))  # 3.24
     if cmd.get("hip") and revision.of(st).fortify_rules and not still_hip:
         bought = any(f["side"] == side and f["kind"] == "hip" and f.get("unit") == u.id
-                     and f["firefight"] == st.firefight for f in st.fortifications)
+                     and f["firefight"] == st.firefight for f in st.ground.fortifications)
         gun = u.kind in (Kind.GUN, Kind.CREW) and st.initial  # CG3: a Gun may set up HIP in the Initial Firefight
         if not (bought or gun):
             raise Refused(f"{u.id} has no HIP bought for it (plcg fortify {side} hip --unit {u.id}); only a Gun in the "

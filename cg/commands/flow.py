@@ -141,7 +141,7 @@ def _regroup(st: CampaignState) -> list:
 
 
 def _fire_3_31(st: CampaignState) -> list:
-    if not any(i in ("flame", "blaze", "burning_wreck") for items in st.terrain.values() for i in items):
+    if not any(i in ("flame", "blaze", "burning_wreck") for items in st.ground.terrain.values() for i in items):
         return []
     nxt = st.card.firefights[st.firefight] if st.firefight < len(st.card.firefights) else None
     same_date = nxt is not None and nxt.date == st.ff.date
@@ -151,7 +151,7 @@ def _fire_3_31(st: CampaignState) -> list:
     # of the second round maps (woods, orchard, brush, grain: 3.31); a first-format card maps none
     m = st.card.map
     burnable = buildings | {h for key in BURNABLE for h in getattr(m, key)}
-    raw = terrain.resolve_3_31({h: list(v) for h, v in st.terrain.items()}, buildings, same_date,
+    raw = terrain.resolve_3_31({h: list(v) for h, v in st.ground.terrain.items()}, buildings, same_date,
                                grid.neighbours, burnable=burnable.__contains__)
     return [ev.TerrainChange(h, c, i) for h, c, i in raw]
 
@@ -162,7 +162,7 @@ def _tvp(st: CampaignState):
     CG Card gives a Location a TVP value (1.4 TVP), so it adds none; a card TVP hex keeps its value."""
     tvp = {"axis": 0, "allied": 0}
     for hx, value in st.card.map.tvp.items():
-        side = st.control.get(hx)
+        side = st.ground.control.get(hx)
         if side:
             tvp[side] += value
     total = {s: st.sides[s].tvp_total + tvp[s] for s in SIDES}
