@@ -27,7 +27,7 @@ import attrs
 
 from cg import seal
 from cg.evolve import evolve, reverted_seqs, start
-from cg.state import CampaignState, active_units
+from cg.state import CampaignState, Ground, active_units
 from cg.steps import BY_ID, ORDER
 from events.codec import loads
 from events.errors import UNFOLDABLE, BadInput
@@ -168,8 +168,8 @@ _MapUnit = collections.namedtuple("_MapUnit", "side name hex status")
 class _MapState:
     def __init__(self, st):
         self.card, self.firefight, self.step = st.card, st.firefight, st.step
-        self.control = dict(st.ground.control)
-        self.terrain = {hx: list(items) for hx, items in st.ground.terrain.items()}
+        # the ground as it stands now (a copy: the walk folds on), where the map's readers look for it
+        self.ground = Ground(dict(st.ground.control), {hx: list(items) for hx, items in st.ground.terrain.items()})
         # the units not settled (cg.state.active_units: every unit in play is among them, in the order of
         # `units`), not every unit ever bought: a map per firefight, each walking the whole roster, grew
         # the report's cost per event with the campaign's length
