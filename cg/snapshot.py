@@ -6,7 +6,9 @@ The card is not repeated: it is parsed again from the campaign's first event.
 from __future__ import annotations
 
 import hashlib
+from operator import attrgetter
 from pathlib import Path
+from typing import Callable
 
 import attrs
 import orjson
@@ -69,6 +71,11 @@ def _plain(v):
     t = type(v)
     if t in _SCALARS:
         return v
+    if t is list or t is tuple:  # most often of plain values ([side, unit], a purchase's units)
+        return [x if type(x) in _SCALARS else _plain(x) for x in v]
+    if t is dict:
+        return {k if type(k) in _SCALARS else _plain(k): x if type(x) in _SCALARS else _plain(x)
+                for k, x in v.items()}
     if attrs.has(t):
         return _as_dict(v)
     if isinstance(v, (tuple, list, set, frozenset)):
@@ -79,6 +86,7 @@ def _plain(v):
 
 
 _NAMES: dict[type, tuple] = {}
+_GETTERS: dict[type, Callable] = {}
 
 
 def _names(cls) -> tuple:
@@ -99,12 +107,14 @@ def _as_dict(o) -> dict:
 
 def _as_tuple(o) -> tuple:
     """attrs.astuple(o) for a record of plain values (a Unit); any other through attrs.astuple."""
-    values = tuple(map(o.__getattribute__, _names(type(o))))
-    scalars = _SCALARS
-    for v in values:
-        if type(v) not in scalars:
-            return attrs.astuple(o)
-    return values
+    get = _GETTERS.get(type(o))
+    if get is None:
+        names = _names(type(o))
+        get = _GETTERS[type(o)] = attrgetter(*names) if len(names) > 1 else lambda x: (getattr(x, names[0]),)
+    values = get(o)
+    if _SCALARS.issuperset(map(type, values)):
+        return values
+    return attrs.astuple(o)
 
 
 def settled_purchase(st: CampaignState, p: Purchase) -> bool:
