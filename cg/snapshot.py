@@ -6,6 +6,7 @@ The card is not repeated: it is parsed again from the campaign's first event.
 from __future__ import annotations
 
 import hashlib
+from contextlib import contextmanager
 from operator import attrgetter
 from pathlib import Path
 from typing import Callable
@@ -96,8 +97,33 @@ def _names(cls) -> tuple:
     return names
 
 
+_SHARED: dict | None = None  # id(record) -> its dict or tuple, while `shared()` is open
+
+
+@contextmanager
+def shared():
+    """Each record's dict and tuple built once for every dump made meanwhile: replay dumps the same
+    state for the snapshot and again for the digest. Only while the state does not change."""
+    global _SHARED
+    _SHARED = {}
+    try:
+        yield
+    finally:
+        _SHARED = None
+
+
 def _as_dict(o) -> dict:
-    """attrs.asdict(o)."""
+    """attrs.asdict(o) (the same dict for the same record while `shared()` is open: not to be changed)."""
+    memo = _SHARED
+    if memo is not None:
+        out = memo.get(id(o))
+        if out is None:
+            out = memo[id(o)] = _new_dict(o)
+        return out
+    return _new_dict(o)
+
+
+def _new_dict(o) -> dict:
     out = {}
     for k in _names(type(o)):
         v = getattr(o, k)
@@ -111,6 +137,16 @@ def _as_tuple(o) -> tuple:
     if get is None:
         names = _names(type(o))
         get = _GETTERS[type(o)] = attrgetter(*names) if len(names) > 1 else lambda x: (getattr(x, names[0]),)
+    memo = _SHARED
+    if memo is not None:
+        out = memo.get(~id(o))
+        if out is None:
+            out = memo[~id(o)] = _new_tuple(o, get)
+        return out
+    return _new_tuple(o, get)
+
+
+def _new_tuple(o, get) -> tuple:
     values = get(o)
     if _SCALARS.issuperset(map(type, values)):
         return values
@@ -172,7 +208,7 @@ def _firefights(records, cold_ff, compact: bool) -> list:
     for f in records:
         d = _as_dict(f)
         if cold_ff is not None and f.n < cold_ff:
-            d["lost"] = []
+            d = {**d, "lost": []}
         out.append(tuple(d.values()) if compact else d)
     return out
 
