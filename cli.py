@@ -699,8 +699,8 @@ def replay(ctx, as_json):
     st = led.state(use_snapshot=False)
     head = led.store.head()
     led.close()
-    with gc_paused():  # the snapshot's and the digest's dumps: many acyclic objects (cg/bulk.py)
-        _refresh_snapshot(_db(ctx), st, head)
+    with gc_paused(), snapshot.shared():  # the snapshot's and the digest's dumps: many acyclic objects
+        _refresh_snapshot(_db(ctx), st, head)  # (cg/bulk.py), each record built once for both
         d = digest(st)
     if as_json:
         _echo_json(d)

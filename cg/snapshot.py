@@ -6,7 +6,10 @@ The card is not repeated: it is parsed again from the campaign's first event.
 from __future__ import annotations
 
 import hashlib
+from contextlib import contextmanager
+from operator import attrgetter
 from pathlib import Path
+from typing import Callable
 
 import attrs
 import orjson
@@ -58,6 +61,98 @@ def fingerprint() -> str:
 
 
 
+# The records as attrs.astuple / attrs.asdict (retain_collection_types=False) give them, made without
+# their generic recursion: a field holding a plain value (nine in ten) is taken as it is, a container
+# is converted as attrs converts it (tuples and sets as lists, dicts copied, attrs values as dicts).
+_SCALARS = frozenset((str, int, bool, float, type(None)))
+
+
+def _plain(v):
+    """A value as attrs.asdict converts it (its `_asdict_anything`)."""
+    t = type(v)
+    if t in _SCALARS:
+        return v
+    if t is list or t is tuple:  # most often of plain values ([side, unit], a purchase's units)
+        return [x if type(x) in _SCALARS else _plain(x) for x in v]
+    if t is dict:
+        return {k if type(k) in _SCALARS else _plain(k): x if type(x) in _SCALARS else _plain(x)
+                for k, x in v.items()}
+    if attrs.has(t):
+        return _as_dict(v)
+    if isinstance(v, (tuple, list, set, frozenset)):
+        return [_plain(x) for x in v]
+    if isinstance(v, dict):
+        return {_plain(k): _plain(x) for k, x in v.items()}
+    return v
+
+
+_NAMES: dict[type, tuple] = {}
+_GETTERS: dict[type, Callable] = {}
+
+
+def _names(cls) -> tuple:
+    names = _NAMES.get(cls)
+    if names is None:
+        names = _NAMES[cls] = tuple(a.name for a in attrs.fields(cls))
+    return names
+
+
+_SHARED: dict | None = None  # id(record) -> its dict or tuple, while `shared()` is open
+
+
+@contextmanager
+def shared():
+    """Each record's dict and tuple built once for every dump made meanwhile: replay dumps the same
+    state for the snapshot and again for the digest. Only while the state does not change."""
+    global _SHARED
+    _SHARED = {}
+    try:
+        yield
+    finally:
+        _SHARED = None
+
+
+def _as_dict(o) -> dict:
+    """attrs.asdict(o) (the same dict for the same record while `shared()` is open: not to be changed)."""
+    memo = _SHARED
+    if memo is not None:
+        out = memo.get(id(o))
+        if out is None:
+            out = memo[id(o)] = _new_dict(o)
+        return out
+    return _new_dict(o)
+
+
+def _new_dict(o) -> dict:
+    out = {}
+    for k in _names(type(o)):
+        v = getattr(o, k)
+        out[k] = v if type(v) in _SCALARS else _plain(v)
+    return out
+
+
+def _as_tuple(o) -> tuple:
+    """attrs.astuple(o) for a record of plain values (a Unit); any other through attrs.astuple."""
+    get = _GETTERS.get(type(o))
+    if get is None:
+        names = _names(type(o))
+        get = _GETTERS[type(o)] = attrgetter(*names) if len(names) > 1 else lambda x: (getattr(x, names[0]),)
+    memo = _SHARED
+    if memo is not None:
+        out = memo.get(~id(o))
+        if out is None:
+            out = memo[~id(o)] = _new_tuple(o, get)
+        return out
+    return _new_tuple(o, get)
+
+
+def _new_tuple(o, get) -> tuple:
+    values = get(o)
+    if _SCALARS.issuperset(map(type, values)):
+        return values
+    return attrs.astuple(o)
+
+
 def settled_purchase(st: CampaignState, p: Purchase) -> bool:
     """A purchase of an earlier firefight whose units are all settled (a unit not in `units` is one
     of the cold part's, or none at all: settled either way)."""
@@ -94,11 +189,11 @@ def _body(st: CampaignState, units, purchases=None, cold_ff=None, compact: bool 
         "ap_failed": sorted(r.ap_failed, key=str),
         "commencements": sorted(st.commencements, key=str),
         "patrol_units": {f"{s}:{n}": v for (s, n), v in r.patrol_units.items()},
-        "sides": {k: attrs.asdict(v) for k, v in st.sides.items()},
+        "sides": {k: _as_dict(v) for k, v in st.sides.items()},
         "firefights": _firefights(st.firefights, cold_ff, compact),
-        "purchases": [(attrs.astuple if compact else attrs.asdict)(p)
+        "purchases": [tuple(_as_dict(p).values()) if compact else _as_dict(p)
                       for p in (st.purchases.values() if purchases is None else purchases)],
-        "units": [attrs.astuple(u) for u in units],
+        "units": [_as_tuple(u) for u in units],
         "patrols_done": {k: sorted(v) for k, v in r.patrols_done.items()},
         "patrols_to_return": {k: sorted(v) for k, v in r.patrols_to_return.items()},
         "repairs_owed": [[s, i, k] for (s, i), k in r.repairs_owed.items()],
@@ -116,9 +211,9 @@ def _firefights(records, cold_ff, compact: bool) -> list:
     """Each FirefightRecord; those before `cold_ff` without their casualty list (in the cold part)."""
     out = []
     for f in records:
-        d = attrs.asdict(f)
+        d = _as_dict(f)
         if cold_ff is not None and f.n < cold_ff:
-            d["lost"] = []
+            d = {**d, "lost": []}
         out.append(tuple(d.values()) if compact else d)
     return out
 
@@ -152,8 +247,8 @@ def dump_split(st: CampaignState, stored_token: str | None) -> tuple[bytes, tupl
     n = len(cold) + len(cold_p)
     if st._cold_token is not None and st._cold_token == stored_token and st._cold_n == n:
         return _hot(st, hot, hot_p), None
-    blob = orjson.dumps({"v": fingerprint(), "order": list(st.units), "units": [attrs.astuple(u) for u in cold],
-                         "porder": list(st.purchases), "purchases": [attrs.asdict(p) for p in cold_p],
+    blob = orjson.dumps({"v": fingerprint(), "order": list(st.units), "units": [_as_tuple(u) for u in cold],
+                         "porder": list(st.purchases), "purchases": [_as_dict(p) for p in cold_p],
                          "lost": [f.lost for f in st.firefights if f.n < ff]})
     token = hashlib.sha256(blob).hexdigest()[:16]
     st._cold_token, st._cold_n, st._cold_ff = token, n, ff

@@ -62,11 +62,21 @@ def value_builder(cls) -> Callable[[dict], object]:
     return scope["build"]
 
 
+def _dict_setter(cls) -> Callable:
+    """The setter of the instances' `__dict__` (the descriptor of the first class of `cls`'s MRO that
+    makes one): called directly it skips object.__setattr__'s lookup of it, ~25 ns an event."""
+    for k in cls.__mro__:
+        d = k.__dict__.get("__dict__")
+        if d is not None:
+            return d.__set__
+    return lambda o, v: object.__setattr__(o, "__dict__", v)
+
+
 def folder(cls, fn: Callable) -> Callable[[object, dict], object]:
     """fn(state, event) as a function of (state, stored payload dict): the `cls` instance is built
     from the payload as described above, in the same call."""
     fields = _fields(cls)
-    scope: dict = {"new": object.__new__, "setattr_": object.__setattr__, "cls": cls,
+    scope: dict = {"new": object.__new__, "set_dict": _dict_setter(cls), "cls": cls,
                    "fn": fn, "n": len(fields),
                    "defaults": {a.name: a.default for a in fields if a.default is not attrs.NOTHING}}
     lines = ["def fold(st, p):", "    e = new(cls)", "    d = p"]
@@ -78,7 +88,7 @@ def folder(cls, fn: Callable) -> Callable[[object, dict], object]:
         if e is not None:
             lines += [f"    x = d.get({f.name!r})", "    if x is not None:", "        if d is p:",
                       "            d = dict(p)", f"        d[{f.name!r}] = {e}"]
-    lines += ["    setattr_(e, '__dict__', d)  # the payload is the instance's attributes: no copy (frozen: never changed)",
+    lines += ["    set_dict(e, d)  # the payload is the instance's attributes: no copy (frozen: never changed)",
               "    return fn(st, e)"]
     exec("\n".join(lines), scope)  # noqa: S102 (our own field names)
     return scope["fold"]
