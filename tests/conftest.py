@@ -416,6 +416,15 @@ def campaign(workdir):
 
 
 @pytest.fixture
+def r1(tmp_path):
+    """A copy of the whole demo campaign written by the last revision-1 tree (tests/fixtures/campaign-r1.plcg),
+    to read and to write."""
+    path = tmp_path / "r1.plcg"
+    shutil.copy(Path(__file__).resolve().parent / "fixtures" / "campaign-r1.plcg", path)
+    return path
+
+
+@pytest.fixture
 def variant(workdir):
     """Factory: variant(**changes) -> path of a changed sample card (see card_variant)."""
     n = [0]

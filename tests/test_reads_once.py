@@ -6,7 +6,6 @@ The reports themselves are checked by test_aar*.py and test_log_words.py; these 
 """
 from __future__ import annotations
 
-import shutil
 from collections import Counter
 
 import pytest
@@ -15,16 +14,6 @@ from cg import state as cg_state
 from events.store import Store
 from projections import aar
 from tests.conftest import cli_run
-
-FIXTURE = "tests/fixtures/campaign-r1.plcg"
-
-
-@pytest.fixture()
-def r1(tmp_path):
-    path = tmp_path / "r1.plcg"
-    shutil.copy(FIXTURE, path)
-    return path
-
 
 def test_the_report_reads_each_firefights_rows_once(r1, monkeypatch):
     """Each firefight's section needs its rows five times (sequence, events, setup tables, counters,

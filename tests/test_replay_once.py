@@ -7,7 +7,6 @@ give (the digest and the snapshot are the same bytes: test_old_logs, test_undo_s
 """
 from __future__ import annotations
 
-import shutil
 from collections import Counter
 
 import attrs
@@ -16,16 +15,6 @@ import pytest
 from cg import snapshot
 from cg.ledger import Ledger
 from tests.conftest import cli_run
-
-FIXTURE = "tests/fixtures/campaign-r1.plcg"
-
-
-@pytest.fixture()
-def r1(tmp_path):
-    path = tmp_path / "r1.plcg"
-    shutil.copy(FIXTURE, path)
-    return path
-
 
 def test_replay_builds_each_record_once_without_attrs_recursion(r1, monkeypatch):
     generic = Counter()
