@@ -599,6 +599,13 @@ def log(ctx, as_json):
         # the command of the current batch: a roll's source (two-party: a reveal's); parsed only when a
         # roll asks for it (most rows have none)
         cmd_text, batch_cmd = None, {}
+
+        def batch_command() -> dict:  # the batch's command, parsed the first time a roll asks for it
+            nonlocal batch_cmd
+            if batch_cmd is None:
+                batch_cmd = _command_of(cmd_text)
+            return batch_cmd
+
         cols = ("seq", "firefight", "step", "type", "payload", "recorded", "command")
         for chunk in _gc_paused_each(led.store.read_chunks(last, cols)):
             out = []
@@ -613,9 +620,7 @@ def log(ctx, as_json):
                     line = {"seq": seq, "firefight": ff, "step": step, "type": etype, "side": p.get("side"),
                             "summary": said, "reverted": seq in undone, "recorded": recorded}
                     if isinstance(p.get("roll"), dict):  # with its source (ruling R31; derived in an old log)
-                        if batch_cmd is None:
-                            batch_cmd = _command_of(cmd_text)
-                        line["roll"] = _sourced(p["roll"], batch_cmd)
+                        line["roll"] = _sourced(p["roll"], batch_command())
                     elif etype == "sealed":  # ruling R47: the other side's secret shows as null until revealed
                         opening = led.opener()(p["commitment"], p)
                         line["sealed"] = opening is None
@@ -629,9 +634,8 @@ def log(ctx, as_json):
                         if opening is None and p["what"] in ("cp", "promote") and not p.get("opens"):
                             line["roll"] = {"dice": None, "final": None, "outcome": None, "sealed": True}
                     elif p.get("rolls"):  # Dual Attack's two drs, rubble's creation and falling rolls
-                        if batch_cmd is None:
-                            batch_cmd = _command_of(cmd_text)
-                        line["rolls"] = [_sourced(x, batch_cmd) if isinstance(x, dict) else x for x in p["rolls"]]
+                        cmd = batch_command()
+                        line["rolls"] = [_sourced(x, cmd) if isinstance(x, dict) else x for x in p["rolls"]]
                         line["roll"] = line["rolls"][0]
                     out.append(orjson.dumps(line).decode())
                 else:

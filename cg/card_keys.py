@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from cg.tables import FORTIFICATIONS  # the 2.38 table names the kinds a card may limit
 from cg.card import (
     BALANCE_EFFECTS, EDGES, MOONS, OB_SETUPS, QUALITIES, RG_KINDS, SIDES, TERRAIN_KEYS, Balance, Ob,
 )

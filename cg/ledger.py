@@ -252,9 +252,7 @@ class Ledger:
                     made = self.run({"name": "attack", "side": cmd["by"], "none": True}, key)
                     return made + self.run(given, key)
 
-        def history():  # undo's: (seq, batch, type) of the rows read backward as far as it goes, what is undone
-            return self.store.backward(head_seq), reverted_seqs(self.store.reverts(until=head_seq))
-
+        history = self._history(head_seq)
         try:
             # decide records the OS dice it rolled in cmd["ledger_dice"] (ruling R31): stored below
             events = decide_all(st, cmd, head_seq + 1, history)  # the state carries its view (st.view)
@@ -307,6 +305,10 @@ class Ledger:
             st._tail = len(stored) if before is not None else 0 if snap is not None else (st._tail or 0) + len(stored)
             self._kept = (stored[-1].seq, stored[-1].hash, st)
         return stored
+
+    def _history(self, head_seq: int):
+        """undo's history: (seq, batch, type) of the rows read backward as far as it goes, and what is undone."""
+        return lambda: (self.store.backward(head_seq), reverted_seqs(self.store.reverts(until=head_seq)))
 
     def _refold(self, head_seq: int, new: list, undo: bool = False) -> "object":
         """The state after `new` (not yet stored) follow the log's `head_seq` rows. An undo changes what
@@ -401,18 +403,13 @@ class Ledger:
         scratch, seq = st.copy(), head_seq
         for commit, r in pbem.open_requests(st, answered=False):
             if r["side"] != cmd["by"]:
-                value = pbem.answer_value() if r.get("chain") is None else \
-                    pbem.chain_value(key, st.pbem.anchors[r["anchor"]], r["chain"])
-                events = decide_all(scratch, {"name": "answer", "request": commit, "value": value, "by": cmd["by"]},
+                events = decide_all(scratch, {"name": "answer", "request": commit, "value": pbem.answer_to(key, st, r),
+                                              "by": cmd["by"]},
                                     seq + 1, None)
                 for i, e in enumerate(events):
                     evolve(scratch, e.TYPE, unstructure(e), seq + 1 + i, seq + 1)
                 seq += len(events)
-
-        def history():
-            return self.store.backward(head_seq), reverted_seqs(self.store.reverts(until=head_seq))
-
-        decide_all(scratch, dict(cmd), seq + 1, history)
+        decide_all(scratch, dict(cmd), seq + 1, self._history(head_seq))
 
     def answer(self, key) -> list:
         """Answer the other side's open two-party dice (its bundle's `sign` does; `sync` does it as soon as
@@ -423,9 +420,7 @@ class Ledger:
         out = []
         for commit, r in pbem.open_requests(st, answered=False):
             if r["side"] != by:  # ruling R83: from this side's chain, where the roll named a place of it
-                value = pbem.answer_value() if r.get("chain") is None else \
-                    pbem.chain_value(key, st.pbem.anchors[r["anchor"]], r["chain"])
-                out += self.run({"name": "answer", "request": commit, "value": value}, key)
+                out += self.run({"name": "answer", "request": commit, "value": pbem.answer_to(key, st, r)}, key)
         return out
 
     def reveal(self, key) -> list:

@@ -420,11 +420,19 @@ def chain_value(sk, rec: dict, place: int) -> str:
     return _h(chain_seed(sk, rec["nonce"]), rec["length"] - place)
 
 
+def answer_to(sk, st, request: dict) -> str:
+    """This side's answer to the other side's open roll `request`: the value at the place of this side's
+    chain the roll named (ruling R83), else a fresh one (ruling R44)."""
+    if request.get("chain") is None:
+        return answer_value()
+    return chain_value(sk, st.pbem.anchors[request["anchor"]], request["chain"])
+
+
 def chain_of(st, side: str) -> dict | None:
     """The chain `side` answers new rolls from now, or None: none yet, spent, or older than an undo (the
     undo may have taken back answers the other side has seen: a place must never be given twice)."""
     pb = st.pbem
-    anchor = (pb.chain_at or {}).get(side)
+    anchor = pb.chain_at.get(side)
     rec = pb.anchors[anchor] if anchor else None
     if rec is None or rec["reverts"] != len(st.reverts) or rec["next"] > rec["length"]:
         return None
@@ -434,7 +442,7 @@ def chain_of(st, side: str) -> dict | None:
 def chain_check(st, side: str, anchor: str, place: int, value) -> bool:
     """Whether `value` is `side`'s answer at `place` of its chain `anchor`: hashed back to the furthest
     answer shown (or that one hashed back to it, a place before it)."""
-    rec = (st.pbem.anchors or {}).get(anchor)
+    rec = st.pbem.anchors.get(anchor)
     if rec is None or rec["side"] != side or not isinstance(value, str) or not 1 <= place <= rec["length"]:
         return False
     n, v = rec["last"]

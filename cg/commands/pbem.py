@@ -76,7 +76,7 @@ def _chain(ctx: Ctx, cmd: dict):
     if not revision.of(st).dice_chain or not pbem.two_party(st):
         raise Refused("chain: a chain of answers is for two-party dice under rules revision 3 (ruling R83)",
                       "pbem", st.step)
-    if anchor in (st.pbem.anchors or {}):
+    if anchor in st.pbem.anchors:
         raise Refused(f"the chain {anchor[:8]} is in the log already", "pbem", st.step)
     if not pbem.needs_chain(st, by):
         raise Refused(f"{by} answers from its chain {st.pbem.chain_at[by][:8]} still: a new one is made when it"
