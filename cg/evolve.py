@@ -121,14 +121,14 @@ def _ob_given(st: CampaignState, side: str, group) -> None:
     pid = f"{group.id}-{side}"
     pur = Purchase(id=pid, side=side, rg=group.id, firefight=1, mode=group.setup, cost=0, kind=group.kind,
                    leader_owed=group.leader_drs, revealed=False)
-    st.purchases[f"{side}:{pid}"] = pur
+    st.purchases[(side, pid)] = pur
     names = [(n, unit_kind(n, group.kind)) for n in expand_units(group.units)]
     names += [(n, "leader") for n in group.leaders]
     column = tables.leader_column(st.card.sides[side].nationality, group.armor_leader)
     for i, (name, kind) in enumerate(names, 1):
         hx = group.hexes[(i - 1) % len(group.hexes)] if group.hexes else None
         uid = f"{pid}.{i}"
-        st.units[f"{side}:{uid}"] = Unit(id=uid, side=side, name=name, kind=kind, purchase=pid,
+        st.units[(side, uid)] = Unit(id=uid, side=side, name=name, kind=kind, purchase=pid,
                              status="on_map" if hx else "available", hex=hx)
         pur.units.append(uid)
         if kind == "leader":
@@ -369,17 +369,17 @@ def _rg_bought(st, p: RgBought):
     side = p.side
     _spend(st, side, p.cost, getattr(p, "cp_left", None))
     rg = st.card.sides[side].rg_by_id(p.rg)
-    key = f"{side}:{rg.id}"
+    key = (side, rg.id)
     st.purchase_count[key] = st.purchase_count.get(key, 0) + 1
     pur = Purchase(id=p.purchase, side=side, rg=rg.id, firefight=st.firefight, mode=p.mode,
                    cost=p.cost, kind=rg.kind, leader_owed=rg.leader_drs, oba_owed=(rg.kind == "oba"),
                    fp=p.fp, revealed=(p.mode == "on-map" and False))
-    st.purchases[f"{side}:{pur.id}"] = pur
+    st.purchases[(side, pur.id)] = pur
     for u in p.units:
         kind = _KINDS.get((u.name, rg.kind))
         if kind is None:
             kind = _KINDS[(u.name, rg.kind)] = unit_kind(u.name, rg.kind)
-        st.units[f"{side}:{u.id}"] = Unit(id=u.id, side=side, name=u.name, kind=kind, purchase=pur.id,
+        st.units[(side, u.id)] = Unit(id=u.id, side=side, name=u.name, kind=kind, purchase=pur.id,
                                  status="reserve" if p.mode == "reserve" else "available")
         if kind == "leader":
             _leader_made(st, side)
@@ -440,7 +440,7 @@ def _leader(st, p: LeaderRolled):
     u = p.unit
     if u:
         hx = p.hex  # 3.45: placed with an MMC on map; else it enters as a reinforcement
-        st.units[f"{side}:{u.id}"] = Unit(id=u.id, side=side, name=u.name, kind="leader",
+        st.units[(side, u.id)] = Unit(id=u.id, side=side, name=u.name, kind="leader",
                                  purchase=p.purchase, status="on_map" if hx else "available", hex=hx)
         _leader_made(st, side)
         if pur is not None:
@@ -522,7 +522,7 @@ def _option(st, p: RedeploymentOption):
 
 @on("redeployed")
 def _redeployed(st, p: Redeployed):
-    u = st.units[f"{p.side}:{p.unit}"]  # a unit in play (decide checked it): never in the settled part
+    u = st.units[(p.side, p.unit)]  # a unit in play (decide checked it): never in the settled part
     u.redeployed = True
     if st.step == "2.5" and revision.of(st).option_a_order:
         st.reph.done.add(_REDEPLOY_25[p.side])  # 2.5 Option A: the Defender goes first
@@ -565,7 +565,7 @@ _AVAILABLE, _RESERVE = Status.AVAILABLE, Status.RESERVE
 def _setup(st, p: UnitSetUp):
     # half of a long log: kept to the few operations it needs (a reserve unit stays In Reserve)
     side = p.side
-    u = st.units[f"{side}:{p.unit}"]  # a unit in play (decide checked it): never in the settled part
+    u = st.units[(side, p.unit)]  # a unit in play (decide checked it): never in the settled part
     rules = revision.of(st)
     if rules.setup_order:
         st.reph.done.add(_SETUP[side])  # 2.6: the side that sets up first goes before the other
@@ -575,7 +575,7 @@ def _setup(st, p: UnitSetUp):
     u.hip = p.hip
     if u.status == _AVAILABLE:
         u.status = "on_map"
-    pur = st.purchases.get(f"{u.side}:{u.purchase}")  # None for a unit of no purchase
+    pur = st.purchases.get((u.side, u.purchase))  # None for a unit of no purchase
     if pur is not None:
         pur.revealed = True
 

@@ -150,7 +150,7 @@ def purchase_options(st) -> list[dict]:
     for side in SIDES:
         s = st.sides[side]
         for rg in st.card.sides[side].rg:
-            bought = st.purchase_count.get(f"{side}:{rg.id}", 0)
+            bought = st.purchase_count.get((side, rg.id), 0)
             if bought >= rg.max or rg_unavailable(st, side, rg) is not None:
                 continue
             if rg.platoons and s.platoons + rg.platoons > limit:

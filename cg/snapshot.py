@@ -159,7 +159,8 @@ def settled_purchase(st: CampaignState, p: Purchase) -> bool:
     if p.firefight >= st.firefight:
         return False
     units = st.units
-    return all(f"{p.side}:{uid}" not in units or settled(units[f"{p.side}:{uid}"], st.firefight) for uid in p.units)
+    side = p.side
+    return all((side, uid) not in units or settled(units[(side, uid)], st.firefight) for uid in p.units)
 
 
 def _body(st: CampaignState, units, purchases=None, cold_ff=None, compact: bool = False) -> dict:
@@ -176,6 +177,7 @@ def _body(st: CampaignState, units, purchases=None, cold_ff=None, compact: bool 
             d["control"], d["terrain"], d["fortifications"] = g.control, g.terrain, g.fortifications
             continue
         d[a.name] = getattr(st, a.name)
+    d["purchase_count"] = {f"{s}:{rg}": n for (s, rg), n in st.purchase_count.items()}  # key()'s stored text
     if st.pbem is not None:
         d["pbem"] = st.pbem.data()
     r = st.reph
@@ -306,15 +308,17 @@ def _load(blob: bytes, card, cold) -> CampaignState | None:
         elif k == "firefights":
             st.firefights = [FirefightRecord(*x) for x in v]
         elif k == "purchases":
-            st.purchases = {f"{x[1]}:{x[0]}": Purchase(*x) for x in v}
+            st.purchases = {(x[1], x[0]): Purchase(*x) for x in v}
         elif k == "units":
-            st.units = {f"{x[1]}:{x[0]}": Unit(*x) for x in v}
+            st.units = {(x[1], x[0]): Unit(*x) for x in v}
         elif k in ("patrols_done", "patrols_to_return"):
             setattr(r, k, {s: set(x) for s, x in v.items()})
         elif k == "patrol_units":
             for text, x in v.items():  # "side:n"
                 side, _, n = text.partition(":")
                 r.patrol_units[(side, int(n))] = x
+        elif k == "purchase_count":  # "side:rg" (the stored text of key())
+            st.purchase_count = {tuple(text.split(":", 1)): n for text, n in v.items()}
         elif k == "repairs_owed":
             r.repairs_owed = {(s, i): kind for s, i, kind in v}
         elif k == "reverts":
@@ -343,12 +347,12 @@ def _merge_cold(blob: bytes | None, token: str):
         raise SnapshotDamaged(token)
     with gc_paused():
         data = orjson.loads(blob)
-        cold_u = {f"{x[1]}:{x[0]}": Unit(*x) for x in data["units"]}
-        cold_p = {f"{x['side']}:{x['id']}": Purchase(**x) for x in data["purchases"]}
+        cold_u = {(x[1], x[0]): Unit(*x) for x in data["units"]}
+        cold_p = {(x["side"], x["id"]): Purchase(**x) for x in data["purchases"]}
 
     def merge1(hot: dict, cold: dict, order: list) -> dict:
         out = {}
-        for k in order:
+        for k in map(tuple, order):  # each key stored as [side, id]
             v = hot.get(k) or cold.get(k)
             if v is not None:
                 out[k] = v

@@ -313,7 +313,7 @@ class CampaignState:
     sides: dict = attrs.Factory(lambda: {s: SideState() for s in SIDES})
     firefights: list = attrs.Factory(list)  # FirefightRecord per firefight reached
     purchases: dict = attrs.Factory(dict)
-    purchase_count: dict = attrs.Factory(dict)  # "axis:I1" -> times bought in the CG
+    purchase_count: dict = attrs.Factory(dict)  # ("axis", "I1") -> times bought in the CG (`key`)
     units: dict = attrs.Factory(dict)
     ground: Ground = attrs.Factory(lambda: Ground())  # control, kept terrain, fortifications (Ground)
     last_batch: int = 0
@@ -455,9 +455,11 @@ class CampaignState:
         return new
 
 
-def key(side: str, uid: str) -> str:
-    """The key of a unit or purchase in the state's dicts: ids repeat across sides (revision 2)."""
-    return f"{side}:{uid}"
+def key(side: str, uid: str) -> tuple[str, str]:
+    """The key of a unit or purchase in the state's dicts, and of an RG in `purchase_count`: (side, id),
+    as ids repeat across sides (revision 2). The stored forms (the snapshot, the digest) keep the text
+    "side:id" they always kept (cg/snapshot.py converts at that boundary)."""
+    return (side, uid)
 
 
 def _find(st, purchase: bool, ident, side):
@@ -465,7 +467,7 @@ def _find(st, purchase: bool, ident, side):
     for attempt in (0, 1):
         table = st.purchases if purchase else st.units
         for s in SIDES if side is None else (side,):
-            x = table.get(f"{s}:{ident}")
+            x = table.get((s, ident))
             if x is not None:
                 return x
         if attempt or st._cold is None:
@@ -693,7 +695,7 @@ def _copy_purchases(st: CampaignState, purchases: dict) -> dict:
     the snapshot's cold part, which no fold handler changes again (those that change a purchase change
     one of this firefight, or the purchase of a unit in play: 2.6 reveals it)."""
     ff = st.firefight
-    live = {f"{u.side}:{u.purchase}" for u in active_units(st)[0]}
+    live = {(u.side, u.purchase) for u in active_units(st)[0]}
     return {k: p if p.firefight < ff and k not in live else _clone_purchase(p) for k, p in purchases.items()}
 
 

@@ -173,7 +173,7 @@ class _MapState:
         # the units not settled (cg.state.active_units: every unit in play is among them, in the order of
         # `units`), not every unit ever bought: a map per firefight, each walking the whole roster, grew
         # the report's cost per event with the campaign's length
-        self.units = {f"{u.side}:{u.id}": _MapUnit(u.side, u.name, u.hex, u.status) for u in active_units(st)[0]
+        self.units = {(u.side, u.id): _MapUnit(u.side, u.name, u.hex, u.status) for u in active_units(st)[0]
                       if u.hex and u.status in IN_PLAY}
         self._strategic = st.strategic()  # 1.4 as the campaign's rules revision has it (ruling R32)
 

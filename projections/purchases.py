@@ -24,8 +24,8 @@ def purchase_rows(st, side: str, reveal: bool = False, viewer: str | None = None
             "side": p.side, "purchase": p.id, "rg": p.rg, "name": name, "firefight": p.firefight,
             "mode": p.mode, "cost": p.cost, "oba": p.oba, "leaders": list(p.leaders), "fp": p.fp,
             # the leaders are the `leaders` column's, not units (issue 27 item 5)
-            "units": [units[f"{p.side}:{u}"].name for u in p.units
-                      if f"{p.side}:{u}" in units and units[f"{p.side}:{u}"].kind != Kind.LEADER],
+            "units": [units[(p.side, u)].name for u in p.units
+                      if (p.side, u) in units and units[(p.side, u)].kind != Kind.LEADER],
             "revealed": p.revealed, "lost_idle": p.lost_idle,
             "strength": names[(p.side, p.rg, "strength")],  # the card's OBA strength (cg-card.md: `strength`)
         })

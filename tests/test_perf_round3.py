@@ -58,7 +58,7 @@ def test_the_units_in_play_index_follows_the_fold_event_by_event(played):
     assert [u.id for u in units] == [u.id for u in _walk(st)]
     assert all(twin.units[k] is not u for k, u in st.units.items() if not settled(u, st.firefight))
     assert all(twin.units[k] is u for k, u in st.units.items() if settled(u, st.firefight))
-    assert all(u is twin.units[f"{u.side}:{u.id}"] for u in units)
+    assert all(u is twin.units[(u.side, u.id)] for u in units)
     # derived: nothing of it in the stored state, and the copy's dump is its original's
     assert snapshot.dump(twin) == snapshot.dump(st)
     assert not {"_active", "_strategic", "active", "strategic"} & set(snapshot.state_data(st))

@@ -151,3 +151,60 @@ def test_a_terrain_change_drops_the_verdicts_of_that_state_alone(campaign):
     terrain_changed(b)
     assert a._grown is not None and b._grown is None and b._strategic is None
     c.close()
+
+
+def test_units_and_purchases_are_keyed_by_side_and_id_and_stored_as_the_text_they_were(campaign):
+    # issue 22 item 2: no "side:id" string keys; the snapshot and the digest keep the text form
+    c = campaign(plan={1: {"buy": [("axis", "I1"), ("allied", "I1")]}})
+    c.advance(2, "2.3")
+    path = c.path
+    c.close()
+    folded = cli.Ledger(path).state(use_snapshot=False)
+    assert folded.units and folded.purchases and folded.purchase_count
+    assert all(k == (u.side, u.id) for k, u in folded.units.items())
+    assert all(k == (p.side, p.id) for k, p in folded.purchases.items())
+    assert all(type(k) is tuple and k[0] in SIDES for k in folded.purchase_count)
+    data = snapshot.state_data(folded)
+    assert set(data["purchase_count"]) == {f"{s}:{rg}" for s, rg in folded.purchase_count}
+    loaded = cli.Ledger(path).state().load_all()  # from the stored snapshot, its settled part merged
+    assert list(loaded.units) == list(folded.units) and loaded.purchase_count == folded.purchase_count
+    assert digest(loaded) == digest(folded)
+    u = next(iter(folded.units.values()))
+    assert folded.unit(u.id, u.side) is folded.units[(u.side, u.id)]
+
+
+def _string_keys(tree) -> list[int]:
+    """Lines where a string (a literal or an f-string) is looked up in, stored in or tested against the
+    state's units, purchases or purchase_count: their keys are (side, id) tuples (cg.state.key)."""
+    import ast
+
+    def is_text(n) -> bool:
+        return isinstance(n, ast.JoinedStr) or (isinstance(n, ast.Constant) and isinstance(n.value, str))
+
+    def is_table(n) -> bool:
+        return isinstance(n, ast.Attribute) and n.attr in ("units", "purchases", "purchase_count")
+
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Subscript) and is_table(node.value) and is_text(node.slice):
+            out.append(node.lineno)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and is_table(node.func.value) \
+                and node.func.attr in ("get", "pop", "setdefault") and node.args and is_text(node.args[0]):
+            out.append(node.lineno)
+        elif isinstance(node, ast.Compare) and is_text(node.left) and any(
+                isinstance(op, (ast.In, ast.NotIn)) and is_table(c) for op, c in zip(node.ops, node.comparators)):
+            out.append(node.lineno)
+    return out
+
+
+def test_no_code_keys_a_unit_or_purchase_by_a_string():
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    found = []
+    for path in [root / "cli.py", *(root / "cg").rglob("*.py"), *(root / "projections").rglob("*.py")]:
+        found += [f"{path.relative_to(root)}:{n}" for n in _string_keys(ast.parse(path.read_text(encoding="utf-8")))]
+    assert found == []
+    sample = 'st.units[f"{side}:{uid}"] = u\nst.purchase_count.get(f"{s}:{rg.id}", 0)\nif "axis:I1" in st.purchases: pass'
+    assert _string_keys(ast.parse(sample)) == [1, 2, 3]

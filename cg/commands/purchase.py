@@ -83,7 +83,7 @@ def _buy(ctx, cmd):
             raise Refused("this CG does not allow Reserves", "2.33", st.step)
         if tables.rg_type(rg.id) not in tables.RESERVE_TYPES:
             raise Refused(f"{rg.id}: only I, G, HW and A RGs may be bought In Reserve", "2.33", st.step)
-    key = f"{side}:{rg.id}"
+    key = (side, rg.id)
     if st.purchase_count.get(key, 0) >= rg.max:
         raise Refused(f"{rg.id} may be bought {rg.max} time(s) in the CG and has been", "2.3", st.step)
     why = rg_unavailable(st, side, rg, mode)
@@ -104,7 +104,7 @@ def _buy(ctx, cmd):
         while st.purchase(f"{rg.id}-{n}", side) is not None:  # a campaign upgraded from revision 1 has
             n += 1  # numbers counted across sides: never reuse one of this side's
     else:  # revision 1: numbered across both sides
-        n = sum(st.purchase_count.get(f"{s}:{rg.id}", 0) for s in SIDES) + 1
+        n = sum(st.purchase_count.get((s, rg.id), 0) for s in SIDES) + 1
     pid = f"{rg.id}-{n}"
     units = tuple(ev.UnitRef(f"{pid}.{i}", name) for i, name in enumerate(expand_units(rg.units), 1))
     return [ev.RgBought(side=side, rg=rg.id, purchase=pid, mode=mode, base_cost=rg.cost, delta=delta,
