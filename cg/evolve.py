@@ -93,7 +93,7 @@ def start(payload: dict, view=None) -> CampaignState:
     st = CampaignState(card=card, seed=p.seed, card_ref=getattr(p, "card_ref", ""),
                        product_version=getattr(p, "product_version", ""),
                        dice_mode=p.dice, dice_policy=p.dice_policy or "any", view=view)
-    st.option = getattr(p, "redeployment", None)
+    st.position = st.position.to(option=getattr(p, "redeployment", None))
     st.rules_revision = getattr(p, "rules_revision", 1)  # ruling R32
     if p.pbem:
         from cg.pbem import state_of  # lazy: play by email only (cg.pbem ~0.7 ms)
@@ -110,7 +110,7 @@ def start(payload: dict, view=None) -> CampaignState:
     for side in SIDES:
         for group in card.sides[side].ob:
             _ob_given(st, side, group)
-    st.step = "2.2"  # the Initial Firefight starts at 2.2 (1.1)
+    st.position = st.position.to(step="2.2")  # the Initial Firefight starts at 2.2 (1.1)
     return st
 
 
@@ -147,7 +147,7 @@ def _new_firefight(st: CampaignState, n: int) -> None:
         if n == 1:
             ff.cp_gained[side] = s.cp  # the Initial Firefight's CP come from the card (2.3)
     st.firefights.append(ff)
-    st.firefight = n
+    st.position = st.position.to(firefight=n)
 
 
 def evolve(st: CampaignState, etype: str, p: dict, seq: int = 0, batch: int = 0) -> CampaignState:
@@ -282,8 +282,7 @@ def _step_left(st, p: StepLeft):
     if frm == "2.8":
         st.ff.commenced = True  # 2.8 Firefight Commencement
     if to == "end":
-        st.step = "end"
-        st.ended = True
+        st.position = st.position.to(step="end", ended=True)
         return
     if frm == "2.5" and revision.of(st).one_redeployment:
         for u in st.units.values():  # ruling R28: the 3.2 redeployment mark lasts through 2.5
@@ -310,20 +309,18 @@ def _step_left(st, p: StepLeft):
     if to == "2.3":
         for side in SIDES:
             st.sides[side].platoons = 0
-    st.step = to
+    st.position = st.position.to(step=to)
     st.reph.done = set()
 
 
 @on("conceded")
 def _conceded(st, p: Conceded):
-    st.conceded_by = p.side
+    st.position = st.position.to(conceded_by=p.side)
 
 
 @on("cg_ended")
 def _cg_ended(st, p: CgEnded):
-    st.ended = True
-    st.step = "end"
-    st.end_reason = p.reason
+    st.position = st.position.to(ended=True, step="end", end_reason=p.reason)
 
 
 # ---- 2.x ---------------------------------------------------------------------------------------
@@ -517,7 +514,7 @@ def _night(st, p: NightSet):
 
 @on("redeployment_option")
 def _option(st, p: RedeploymentOption):
-    st.option = p.option
+    st.position = st.position.to(option=p.option)
 
 
 @on("redeployed")

@@ -15,8 +15,8 @@ import attrs
 import orjson
 
 from cg.bulk import gc_paused
-from cg.state import (SETTLED, CampaignState, Done, FirefightRecord, Ground, Pbem, Purchase, Reph, SideState, Unit,  # noqa: F401
-                      settled)
+from cg.state import (_POSITION, SETTLED, CampaignState, Done, FirefightRecord, Ground, Pbem,  # noqa: F401
+                      Position, Purchase, Reph, SideState, Unit, settled)
 from events.errors import WriteConflict
 
 SNAPSHOT_VERSION = 3  # 2: the hot part holds purchases and firefight records as tuples; 3: sealed by a digest
@@ -172,6 +172,11 @@ def _body(st: CampaignState, units, purchases=None, cold_ff=None, compact: bool 
         if a.name in ("card", "view", "_tail", "_cold", "_cold_token", "_cold_n", "_cold_ff", "_active",
                       "_strategic", "_grown", "reph"):
             continue
+        if a.name == "position":  # the frozen part's fields as the top-level keys they always were
+            pos = st.position
+            for k in _POSITION:
+                d[k] = getattr(pos, k)
+            continue
         if a.name == "ground":  # the typed part's values as the top-level keys they always were
             g = st.ground
             d["control"], d["terrain"], d["fortifications"] = g.control, g.terrain, g.fortifications
@@ -293,7 +298,7 @@ def _load(blob: bytes, card, cold) -> CampaignState | None:
     d = data["state"]
     st = CampaignState(card=card, seed=d["seed"])
     r = st.reph
-    ground = {}
+    ground, position = {}, {}
     for k, v in d.items():
         if k == "done":
             r.done = set(map(Done.parse, v))
@@ -329,9 +334,12 @@ def _load(blob: bytes, card, cold) -> CampaignState | None:
             setattr(r, k, v)
         elif k in _GROUND:
             ground[k] = v
+        elif k in _POSITION:
+            position[k] = v
         else:
             setattr(st, k, v)
     st.ground = Ground(**ground)
+    st.position = Position(**position)
     if token is not None:
         st._cold_token, st._cold_n, st._cold_ff = token, data["cold_n"], data["cold_ff"]
         st._cold = lambda: _merge_cold(cold(token), token)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy as _copy
 import functools
 import itertools
+import operator
 import re
 from typing import NamedTuple
 
@@ -276,14 +277,44 @@ class Ground:
     terrain: dict = attrs.Factory(dict)
     fortifications: list = attrs.Factory(list)
 
+@attrs.frozen(slots=True)
+class Position:
+    """Where the campaign stands in the PL sequence (docs/pl25-sequence.md: 2.1-2.9, 3.11-3.52), the one
+    value the step machine (cg/steps.py) reads to know which command comes next; what the step owes is
+    read against it and the step's Done records (Reph.done) by cg/steps.py `pending`. Frozen: the fold
+    (cg/evolve.py) replaces it whole through `to`, and the state reads its fields as `st.step`,
+    `st.firefight`... which no one can assign. The snapshot and the digest keep the six as the top-level
+    keys they always were (cg/snapshot.py).
+
+    firefight: the CG Firefight (1.1, its record `st.ff`), a new one at 2.1 (firefight_started).
+    step: the step (step_left: 2.1-3.52; "end" once the CG ended, 1.5).
+    option: the Redeployment Option of this RePh (3.2, redeployment_option; a card's given one,
+    campaign_started). ended / end_reason / conceded_by: the CG's end (1.5, cg_ended; conceded, ruling
+    R74)."""
+
+    firefight: int = 1
+    step: str = "2.2"
+    option: str | None = None
+    ended: bool = False
+    end_reason: str | None = None
+    conceded_by: str | None = None
+
+    def to(self, **changes) -> "Position":
+        """The position with `changes` (field=value) made."""
+        return attrs.evolve(self, **changes)
+
+
+_POSITION = tuple(a.name for a in attrs.fields(Position))
+
+
 @attrs.define(slots=True)
 class CampaignState:
     """Everything the rules need to decide the next command, folded from the log (cg/evolve.py alone
     writes it), in parts (docs/architecture.md draws them):
 
     - the campaign: card, seed, rules revision and upgrades (ruling R32), dice source (R31);
-    - the step and where it stands: firefight, step, option (3.2), ended / end_reason / conceded_by
-      (1.5, R74), commencements (2.8, the undo guard);
+    - where it stands in the sequence (Position, frozen): firefight, step, option (3.2), ended /
+      end_reason / conceded_by (1.5, R74), read as `st.step`...; and commencements (2.8, the undo guard);
     - sides: SideState per side (2.1 CP, 2.3 purchases, 2.38 FP, 3.33 TVP, 3.47 ELR, 3.51 SAN);
     - firefights: FirefightRecord per firefight reached (2.2 weather to 2.9 result, 3.11 losses);
     - purchases and units: Purchase (2.3, 2.351, 2.36), Unit (2.3 to 3.52), keyed by side (`key`);
@@ -304,12 +335,7 @@ class CampaignState:
     rules_revision: int = 1  # ruling R32: the revision the campaign started under (cg/revision.py)
     rules_upgrades: list = attrs.Factory(list)  # [[from firefight, revision]] by `plcg rules-upgrade`
     seq: int = 0
-    firefight: int = 1
-    step: str = "2.2"
-    ended: bool = False
-    end_reason: str | None = None
-    conceded_by: str | None = None
-    option: str | None = None  # Redeployment Option A/B (3.2)
+    position: Position = Position()  # firefight, step, option, ended... (Position): replaced, never changed
     sides: dict = attrs.Factory(lambda: {s: SideState() for s in SIDES})
     firefights: list = attrs.Factory(list)  # FirefightRecord per firefight reached
     purchases: dict = attrs.Factory(dict)
@@ -357,6 +383,14 @@ class CampaignState:
             merge(self)
             self._cold = None
         return self
+
+    # ---- where the campaign stands (Position): read here, replaced whole by the fold (attrgetter: C) ----
+    firefight = property(operator.attrgetter("position.firefight"), doc="Position.firefight")
+    step = property(operator.attrgetter("position.step"), doc="Position.step")
+    option = property(operator.attrgetter("position.option"), doc="Position.option")
+    ended = property(operator.attrgetter("position.ended"), doc="Position.ended")
+    end_reason = property(operator.attrgetter("position.end_reason"), doc="Position.end_reason")
+    conceded_by = property(operator.attrgetter("position.conceded_by"), doc="Position.conceded_by")
 
     # ---- derived views ----
     @property
@@ -633,7 +667,7 @@ def expand_units(spec: tuple[str, ...]) -> list[str]:
 # The fold never keeps one mutable container in two places of the state, so the copies need no
 # deepcopy memo to keep such sharing.
 
-_ATOMIC = frozenset({str, int, float, bool, type(None)})
+_ATOMIC = frozenset({str, int, float, bool, type(None), Position})  # Position: frozen, shared
 
 
 def _data(x):

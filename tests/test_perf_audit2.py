@@ -110,17 +110,17 @@ def test_what_3_1_3_3_and_3_461_owe_is_found_among_the_units_in_play(played):
     st = _state(played)
     live = [u for u in st.units.values() if u.status in ("available", "on_map")]
     assert len(live) >= 3 and len(st.units) > len(live)  # settled units the walk need not see
-    st.ended = False  # the demo campaign has ended: put back into its RePh
+    st.position = st.position.to(ended=False)  # the demo campaign has ended: put back into its RePh
     live[0].encircled, live[1].wounded, live[1].kind = True, True, "leader"
     live[2].recalled, live[2].status = True, "recalled"
     want = {}
     for step in ("3.1", "3.3", "3.461"):
-        st.step = step
+        st.position = st.position.to(step=step)
         want[step] = pending(st)
         assert want[step], step  # each step owes something here: the test must see it
     st.units = _NoWalk(st.units)
     for step in ("3.1", "3.3", "3.461"):
-        st.step = step
+        st.position = st.position.to(step=step)
         assert pending(st) == want[step]
 
 

@@ -29,6 +29,15 @@ def _dump(st: CampaignState) -> bytes:
     return snapshot.dump(st)  # every field of the state and of each unit, purchase, firefight, side
 
 
+def _changed(v):
+    return "changed" if not isinstance(v, str) else v + "!"
+
+
+def _scalars_only(v) -> bool:
+    return all(not isinstance(getattr(v, f.name), (dict, list, set)) and not attrs.has(type(getattr(v, f.name)))
+               for f in attrs.fields(type(v)))
+
+
 def _change_everything(x, seen=None) -> None:
     """Change every value reachable from x in place: each field, each container; but the elements of
     a firefight's `lost` list, which the copy shares (evolve only ever appends new pairs)."""
@@ -43,10 +52,12 @@ def _change_everything(x, seen=None) -> None:
                 continue
             if a.name == "lost":
                 v.append(["axis", "changed"])
+            elif attrs.has(type(v)) and _scalars_only(v):  # a frozen value (Position): replaced, as evolve does
+                setattr(x, a.name, attrs.evolve(v, **{f.name: _changed(getattr(v, f.name)) for f in attrs.fields(type(v))}))
             elif isinstance(v, (dict, list, set)) or attrs.has(type(v)):
                 _change_everything(v, seen)
             else:
-                setattr(x, a.name, "changed" if not isinstance(v, str) else v + "!")
+                setattr(x, a.name, _changed(v))
     elif isinstance(x, dict):
         for v in list(x.values()):
             if isinstance(v, (dict, list, set)) or attrs.has(type(v)):

@@ -8,7 +8,7 @@ import pytest
 
 import cli
 from cg import snapshot
-from cg.state import SIDES, CampaignState, Done, Ground, Pbem, Reph
+from cg.state import SIDES, CampaignState, Done, Ground, Pbem, Position, Reph
 from projections.digest import digest
 
 # each record as the fold makes it, and the text it was kept as when records were strings
@@ -39,8 +39,8 @@ def test_play_by_email_is_stored_as_the_dict_it_replaced():
     assert Pbem.of_data(pb.data()) == pb
 
 
-@pytest.mark.parametrize("part", [CampaignState(card=None, seed="s"), Reph(), Pbem(keys={}), Ground()],
-                         ids=["CampaignState", "Reph", "Pbem", "Ground"])
+@pytest.mark.parametrize("part", [CampaignState(card=None, seed="s"), Reph(), Pbem(keys={}), Ground(), Position()],
+                         ids=["CampaignState", "Reph", "Pbem", "Ground", "Position"])
 def test_no_part_takes_an_attribute_it_does_not_declare(part):
     with pytest.raises(AttributeError):
         part.cleared_this_step = set()  # an ad hoc field: refused (slots)
@@ -63,12 +63,17 @@ def test_a_played_reph_holds_typed_records_and_its_snapshot_reads_back_the_same(
     assert loaded.reph == folded.reph and digest(loaded) == digest(folded)
 
 
-def test_the_ground_is_one_frozen_part_stored_as_the_three_keys_it_was(campaign):
-    c = campaign()
-    c.advance(1, "2.3")
+def _folded(campaign, firefight: int, step: str, plan: dict | None = None):
+    """(the file of a campaign played to `step` of `firefight`, its state folded from the log)."""
+    c = campaign(plan=plan)
+    c.advance(firefight, step)
     path = c.path
     c.close()
-    folded = cli.Ledger(path).state(use_snapshot=False)
+    return path, cli.Ledger(path).state(use_snapshot=False)
+
+
+def test_the_ground_is_one_frozen_part_stored_as_the_three_keys_it_was(campaign):
+    path, folded = _folded(campaign, 1, "2.3")
     assert folded.ground.control  # the card's initial control (1.4)
     with pytest.raises(AttributeError):
         folded.ground.control = {}  # frozen: the fold changes its values in place, never replaces them
@@ -155,11 +160,7 @@ def test_a_terrain_change_drops_the_verdicts_of_that_state_alone(campaign):
 
 def test_units_and_purchases_are_keyed_by_side_and_id_and_stored_as_the_text_they_were(campaign):
     # issue 22 item 2: no "side:id" string keys; the snapshot and the digest keep the text form
-    c = campaign(plan={1: {"buy": [("axis", "I1"), ("allied", "I1")]}})
-    c.advance(2, "2.3")
-    path = c.path
-    c.close()
-    folded = cli.Ledger(path).state(use_snapshot=False)
+    path, folded = _folded(campaign, 2, "2.3", plan={1: {"buy": [("axis", "I1"), ("allied", "I1")]}})
     assert folded.units and folded.purchases and folded.purchase_count
     assert all(k == (u.side, u.id) for k, u in folded.units.items())
     assert all(k == (p.side, p.id) for k, p in folded.purchases.items())
@@ -208,3 +209,23 @@ def test_no_code_keys_a_unit_or_purchase_by_a_string():
     assert found == []
     sample = 'st.units[f"{side}:{uid}"] = u\nst.purchase_count.get(f"{s}:{rg.id}", 0)\nif "axis:I1" in st.purchases: pass'
     assert _string_keys(ast.parse(sample)) == [1, 2, 3]
+
+
+def test_where_the_campaign_stands_is_one_frozen_value_stored_as_the_six_keys_it_was(campaign):
+    # issue 22 item 2, the step part: firefight, step, option, ended... are one Position, replaced by the fold
+    path, folded = _folded(campaign, 2, "2.3")
+    assert type(folded.position) is Position and (folded.firefight, folded.step) == (2, "2.3")
+    assert (folded.position.firefight, folded.position.step) == (2, "2.3")
+    with pytest.raises(AttributeError):
+        folded.step = "2.9"  # read-only: only the fold moves the campaign, by a new Position
+    with pytest.raises(AttributeError):
+        folded.position.step = "2.9"  # frozen
+    data = snapshot.state_data(folded)
+    assert "position" not in data
+    assert {k: data[k] for k in ("firefight", "step", "option", "ended", "end_reason", "conceded_by")} == \
+        attrs.asdict(folded.position)
+    loaded = cli.Ledger(path).state()  # from the stored snapshot
+    assert loaded.position == folded.position and digest(loaded) == digest(folded)
+    moved = folded.copy()
+    moved.position = moved.position.to(step="2.4")
+    assert folded.step == "2.3" and moved.step == "2.4"
