@@ -191,7 +191,7 @@ def test_a_stored_snapshot_never_holds_a_seal_opened_by_the_players_key(sealed):
         st = snapshot.load(snap[2], led._card(), led._cold_part) if snap is not None else None
     finally:
         led.close()
-    assert st is None or not any(r["opened"] for r in st.pbem.seals.values())
+    assert st is None or not any(r.opened for r in st.pbem.seals.values())
     assert st is None or not st.purchases  # the purchase sealed is nowhere in it
 
 
@@ -246,7 +246,7 @@ def test_one_open_commitment_per_command_and_reveals_in_the_order_committed(open
     key = pbem.load_private(g.key["axis"])
     led = Ledger(g.db["axis"], write=True, key=key)
     try:
-        nonce = g.state("axis").pbem.requests[second]["nonce"]
+        nonce = g.state("axis").pbem.requests[second].nonce
         before = rows(g.db["axis"])
         with pytest.raises(Refused, match="order committed"):  # a client of his own making reveals the later one
             led.run({"name": "reveal", "request": second, "value": pbem.commit_value(key, nonce)}, key)

@@ -110,7 +110,7 @@ class Game:
         self.send(side)  # the other copy receives the commitment ...
         self.send(OTHER[side])  # ... and its bundle answers it (from its chain: the roll is decided, ruling R83)
         st = self.state(side)
-        if any(r["side"] == side and r["answer"] is not None for r in st.pbem.requests.values()):
+        if any(r.side == side and r.answer is not None for r in st.pbem.requests.values()):
             r = self.cli(side, "reveal")  # ruling R44: the roller reveals
             assert r.code == 0, r.err
 
