@@ -504,11 +504,11 @@ def _pbem_status(st) -> dict:
                 "side": pb.provisional["side"], "step": pb.provisional["command"].get("step"),
                 "seq": pb.provisional["command"].get("provisional"),
                 "command": pb.provisional["command"].get("name")},  # ruling R73: a leave (next) or a shared fact
-            "open_dice": [{"side": r["side"], "command": r["command"].get("name"), "commit": c[:16],
-                           "answered": r["answer"] is not None} for c, r in pb.requests.items()],
+            "open_dice": [{"side": r.side, "command": r.command.get("name"), "commit": c[:16],
+                           "answered": r.answer is not None} for c, r in pb.requests.items()],
             # ruling R47: every sealed secret not yet revealed, and whether this copy can read it
-            "seals": [{"side": r["side"], "what": r["what"], "firefight": r["ff"], "step": r["step"], "seq": r["seq"],
-                       "commitment": c[:16], "sealed": not r["opened"]} for c, r in pb.seals.items()],
+            "seals": [{"side": r.side, "what": r.what, "firefight": r.ff, "step": r.step, "seq": r.seq,
+                       "commitment": c[:16], "sealed": not r.opened} for c, r in pb.seals.items()],
             "revealed": dict(pb.revealed_n)}
 
 
@@ -622,7 +622,7 @@ def log(ctx, as_json):
                     if isinstance(p.get("roll"), dict):  # with its source (ruling R31; derived in an old log)
                         line["roll"] = _sourced(p["roll"], batch_command())
                     elif etype == "sealed":  # ruling R47: the other side's secret shows as null until revealed
-                        opening = led.opener()(p["commitment"], p)
+                        opening = led.opener()(p["commitment"], p.get("nonce"), p.get("box"))
                         line["sealed"] = opening is None
                         line["what"] = p["what"]
                         line["command"] = None if opening is None else _cmd_public(opening["command"])

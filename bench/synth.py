@@ -268,18 +268,18 @@ def _both_keys_class():
             super().__init__(lambda: seal.log_openings(led.store), None)
             self._keys = list(keys.values())
 
-        def __call__(self, commitment, rec):
-            got = super().__call__(commitment, rec)
-            if got is None and rec.get("box"):
+        def __call__(self, commitment, nonce, box):
+            got = super().__call__(commitment, nonce, box)
+            if got is None and box:
                 for k in self._keys:
-                    got = seal.open_box(k, rec["nonce"], rec["box"])
+                    got = seal.open_box(k, nonce, box)
                     if got is not None and seal.commitment_of(got) == commitment:
                         break
                     got = None
                 self._cache[commitment] = got
             return got
 
-        def can_open(self, commitment, rec, keys):
+        def can_open(self, commitment, side, keys):
             return True
 
     return BothKeys

@@ -20,6 +20,7 @@ from cg.state import (SIDES, CampaignState, FirefightRecord, Purchase, Unit, exp
 from cg.units import IN_PLAY, Kind, Status
 from cg.seal import apply_revealed, apply_sealed
 from cg.state import Done
+from cg.state import AnswerChain, DiceRequest  # play by email's records (rulings R44, R67, R83)
 
 if TYPE_CHECKING:  # the handlers' event classes (imported when the first fold is made: _built)
     from events.types import (AttackBought, CasualtiesAdded, CasualtyReduced, CgEnded, ClearanceRolled,  # lazy: events.types (~25 ms of class creation), only a fold that meets the type
@@ -948,38 +949,38 @@ def _head_signed(st, p: HeadSigned):
     if st.pbem.requests:
         if revision.of(st).two_party_order:  # ruling R67: signed over an answer it has not revealed: withheld
             for r in st.pbem.requests.values():
-                if r["side"] == p.side and r["answer"] is not None:
-                    r["withheld"] = True
+                if r.side == p.side and r.answer is not None:
+                    r.withheld = True
 
 
 @on("dice_committed")
 def _dice_committed(st, p: DiceCommitted):
-    st.pbem.requests[p.commit] = {"side": p.side, "command": p.command, "nonce": p.nonce,
-                                        "answer": None}
-    if p.chain is not None:  # ruling R83: decided by the other side's chain value at this place
-        from cg import pbem  # lazy: cg.pbem (~0.7 ms), play by email only
+    if p.chain is None:
+        st.pbem.requests[p.commit] = DiceRequest(p.side, p.command, p.nonce)
+        return
+    # ruling R83: decided by the other side's chain value at this place
+    from cg import pbem  # lazy: cg.pbem (~0.7 ms), play by email only
 
-        chain = pbem.chain_of(st, pbem.other(p.side))
-        st.pbem.requests[p.commit].update(value=p.value, chain=p.chain, anchor=chain["anchor"])
-        chain["next"] = p.chain + 1
+    chain = pbem.chain_of(st, pbem.other(p.side))
+    st.pbem.requests[p.commit] = DiceRequest(p.side, p.command, p.nonce, None, p.value, p.chain, chain.anchor)
+    chain.next = p.chain + 1
 
 
 @on("dice_chain")
 def _dice_chain(st, p: DiceChain):  # ruling R83
-    st.pbem.anchors[p.anchor] = {
-        "side": p.side, "anchor": p.anchor, "nonce": p.nonce, "length": p.length, "next": 1,
-        "last": [0, p.anchor], "reverts": len(st.reverts)}  # an undo after it: no new place is given (R83)
+    st.pbem.anchors[p.anchor] = AnswerChain(p.side, p.anchor, p.nonce, p.length, next=1, last=[0, p.anchor],
+                                            reverts=len(st.reverts))  # an undo after it: no new place is given (R83)
     st.pbem.chain_at[p.side] = p.anchor
 
 
 @on("dice_answered")
 def _dice_answered(st, p: DiceAnswered):
     r = st.pbem.requests[p.request]
-    r["answer"] = p.value
-    if r.get("chain") is not None:  # ruling R83: the chain's furthest answer shown
+    r.answer = p.value
+    if r.chain is not None:  # ruling R83: the chain's furthest answer shown
         from cg import pbem  # lazy: cg.pbem (~0.7 ms), play by email only
 
-        pbem.chain_shown(st, p.side, r["anchor"], r["chain"], p.value)
+        pbem.chain_shown(st, p.side, r.anchor, r.chain, p.value)
 
 
 @on("dice_revealed")

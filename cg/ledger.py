@@ -143,7 +143,7 @@ class Ledger:
         if st.pbem.stale:
             return False
         keys = st.pbem.keys
-        return all(r["opened"] == op.can_open(c, r, keys) for c, r in st.pbem.seals.items())
+        return all(r.opened == op.can_open(c, r.side, keys) for c, r in st.pbem.seals.items())
 
     def _state(self, at, use_snapshot, lazy):
         if at is not None:  # --at SEQ: a seq of the log, not a guess past either end of it
@@ -402,7 +402,7 @@ class Ledger:
 
         scratch, seq = st.copy(), head_seq
         for commit, r in pbem.open_requests(st, answered=False):
-            if r["side"] != cmd["by"]:
+            if r.side != cmd["by"]:
                 events = decide_all(scratch, {"name": "answer", "request": commit, "value": pbem.answer_to(key, st, r),
                                               "by": cmd["by"]},
                                     seq + 1, None)
@@ -419,7 +419,7 @@ class Ledger:
         st, by = self._player(key)
         out = []
         for commit, r in pbem.open_requests(st, answered=False):
-            if r["side"] != by:  # ruling R83: from this side's chain, where the roll named a place of it
+            if r.side != by:  # ruling R83: from this side's chain, where the roll named a place of it
                 out += self.run({"name": "answer", "request": commit, "value": pbem.answer_to(key, st, r)}, key)
         return out
 
@@ -433,8 +433,9 @@ class Ledger:
             point = seal.owed(st, by)
             if point is not None:  # ruling R47: what the rules reveal here of its sealed secrets
                 op = self.opener()
-                cs = seal.due(st, by, point, lambda c: op(c, st.pbem.seals[c]))
-                openings = [{"commitment": c, "opening": op(c, st.pbem.seals[c])} for c in cs]
+                seals = st.pbem.seals
+                cs = seal.due(st, by, point, lambda c: op(c, seals[c].nonce, seals[c].box))
+                openings = [{"commitment": c, "opening": op(c, seals[c].nonce, seals[c].box)} for c in cs]
                 if any(o["opening"] is None for o in openings):
                     raise Refused(f"{by}'s key does not open its own seals: not the key that sealed them", "pbem",
                                   st.step)
@@ -446,7 +447,7 @@ class Ledger:
                           "pbem", st.step)
         out = []
         for commit, r in owed:
-            out += self.run({"name": "reveal", "request": commit, "value": pbem.commit_value(key, r["nonce"])}, key)
+            out += self.run({"name": "reveal", "request": commit, "value": pbem.commit_value(key, r.nonce)}, key)
         return out
 
     def acknowledged(self, key) -> int:
@@ -643,5 +644,5 @@ def _by_key(st, cmd: dict, key) -> dict:
         value = pbem.commit_value(key, nonce)
         cmd["nonce"], cmd["commit"] = nonce, pbem.commitment(value)
         if pbem.chained(st, cmd):  # ruling R83: the value shown, decided by the other side's next answer
-            cmd["value"], cmd["chain"] = value, pbem.chain_of(st, pbem.other(by))["next"]
+            cmd["value"], cmd["chain"] = value, pbem.chain_of(st, pbem.other(by)).next
     return cmd

@@ -32,7 +32,7 @@ import secrets
 import attrs
 
 from cg import revision, seal
-from cg.state import Pbem
+from cg.state import AnswerChain, DiceRequest, Pbem
 from events.errors import BadInput, Refused
 
 SIDES = ("axis", "allied")
@@ -162,7 +162,7 @@ def state_of(started: dict | None) -> Pbem | None:
     return Pbem.of_data({"keys": dict(started["keys"]), "dice_policy": started.get("dice_policy", "any"),
             "signed": {s: None for s in SIDES},  # each side's last signed head [seq, hash]
             "proposal": None,  # a shared fact proposed by one side: {"side", "command"} (ruling R45)
-            "requests": {},  # commit -> {"side", "command", "answer"}: two-party dice not yet revealed
+            "requests": {},  # commit -> DiceRequest: two-party dice not yet revealed
             # sealed secrets (cg/seal.py, ruling R47): commitment -> a seal not yet revealed; the reveal points made
             # ("FF:POINT:SIDE", "end:SIDE"); sides whose CP this view does not know
             "sealing": bool(started.get("sealed")), "seals": {}, "points": [],
@@ -221,7 +221,7 @@ def authorize(st, cmd: dict) -> None:
         raise Refused(f"{by}'s key cannot act for {side}: each side's purchases, units and rolls are"
                       " its own", "pbem", st.step)
     if pb.requests and name not in OWN:
-        owed = [c for c, r in pb.requests.items() if r["side"] == by and r["answer"] is not None]
+        owed = [c for c, r in pb.requests.items() if r.side == by and r.answer is not None]
         if owed:
             raise Refused(f"{by} owes the reveal of two-party dice first (plcg reveal)", "pbem", st.step)
     prop = pb.proposal  # (its reveal owed is said first: ruling R71 lets a side propose before it reveals)
@@ -289,7 +289,7 @@ def rolled_after(st, seen, reverted, since: int) -> list[str]:
     its reveal is the row that closes it): the proposer's sealed purchases do not bar the rejection."""
     closed = {}
     if two_party(st):
-        closed = {r["seq"]: r for r in st.pbem.seals.values() if not r.get("closes")}
+        closed = {r.seq: r for r in st.pbem.seals.values() if not r.closes}
     kinds = rolling_types()
     return sorted({t for s, _, t, *_ in seen
                    if s > since and s not in reverted and t in kinds and not (t == "sealed" and s in closed)})
@@ -323,32 +323,32 @@ def two_party_die(a: str, b: str, commit: str, index: int, die: int) -> int:
 def check_order(st, by: str, commit: str) -> None:
     """Ruling R67: `by` reveals its two-party dice in the order it committed to them: the first
     still open decides, a later one cannot be revealed before it (no choosing among outcomes)."""
-    first = next((c for c, r in st.pbem.requests.items() if r["side"] == by), None)
+    first = next((c for c, r in st.pbem.requests.items() if r.side == by), None)
     if first is not None and first != commit and revision.of(st).two_party_order:
         raise Refused(f"{by} reveals two-party dice {commit[:8]} before {first[:8]}, committed earlier:"
                       " reveals go in the order committed (ruling R67)", "pbem", st.step)
 
 
-def claimable(st, by: str) -> list[tuple[str, dict]]:
+def claimable(st, by: str) -> list[tuple[str, DiceRequest]]:
     """Ruling R67: the other side's two-party dice that `by` answered and the committer withheld (it
     signed a head after the answer without revealing): `by` may claim them."""
     return [(c, r) for c, r in st.pbem.requests.items()
-            if r["side"] != by and r["answer"] is not None and r.get("withheld")]
+            if r.side != by and r.answer is not None and r.withheld]
 
 
-def open_requests(st, side: str | None = None, answered: bool | None = None) -> list[tuple[str, dict]]:
+def open_requests(st, side: str | None = None, answered: bool | None = None) -> list[tuple[str, DiceRequest]]:
     pb = st.pbem
     if pb is None:
         return []
     return [(c, r) for c, r in pb.requests.items()
-            if (side is None or r["side"] == side) and (answered is None or (r["answer"] is not None) == answered)]
+            if (side is None or r.side == side) and (answered is None or (r.answer is not None) == answered)]
 
 
 def committed(st, items: list[dict]) -> list[dict]:
     """`pending`'s items less the rolls already committed to (one item per open commitment)."""
     if st.pbem is None or not st.pbem.requests:
         return items
-    left = [r["command"] for r in st.pbem.requests.values()]
+    left = [r.command for r in st.pbem.requests.values()]
     out = []
     for item in items:
         args = item.get("args")
@@ -372,15 +372,15 @@ def pending_items(st) -> list[dict]:
                             " (plcg confirm, or plcg reject --reason TEXT)"})
     out += seal.pending_items(st)
     for commit, r in open_requests(st):
-        other = "allied" if r["side"] == "axis" else "axis"
-        what = r["command"].get("name")
-        if r["answer"] is None:
+        other = "allied" if r.side == "axis" else "axis"
+        what = r.command.get("name")
+        if r.answer is None:
             out.append({"command": "plcg bundle -o FILE", "rule": "pbem", "runnable": False,
-                        "what": f"{other} owes the answer to {r['side']}'s two-party dice for {what}"
+                        "what": f"{other} owes the answer to {r.side}'s two-party dice for {what}"
                                 f" ({commit[:8]}): {other}'s next bundle carries it"})
         else:
             out.append({"command": "plcg reveal", "rule": "pbem", "runnable": False,
-                        "what": f"{r['side']} owes the reveal of its two-party dice for {what} ({commit[:8]})"})
+                        "what": f"{r.side} owes the reveal of its two-party dice for {what} ({commit[:8]})"})
     return out
 
 
@@ -415,26 +415,26 @@ def chain_anchor(sk, nonce: str, length: int = CHAIN_LENGTH) -> str:
     return _h(chain_seed(sk, nonce), length)
 
 
-def chain_value(sk, rec: dict, place: int) -> str:
+def chain_value(sk, rec: AnswerChain, place: int) -> str:
     """The answer at `place` of the chain `rec` (recomputed from the key; nothing secret is stored)."""
-    return _h(chain_seed(sk, rec["nonce"]), rec["length"] - place)
+    return _h(chain_seed(sk, rec.nonce), rec.length - place)
 
 
-def answer_to(sk, st, request: dict) -> str:
+def answer_to(sk, st, request: DiceRequest) -> str:
     """This side's answer to the other side's open roll `request`: the value at the place of this side's
     chain the roll named (ruling R83), else a fresh one (ruling R44)."""
-    if request.get("chain") is None:
+    if request.chain is None:
         return answer_value()
-    return chain_value(sk, st.pbem.anchors[request["anchor"]], request["chain"])
+    return chain_value(sk, st.pbem.anchors[request.anchor], request.chain)
 
 
-def chain_of(st, side: str) -> dict | None:
+def chain_of(st, side: str) -> AnswerChain | None:
     """The chain `side` answers new rolls from now, or None: none yet, spent, or older than an undo (the
     undo may have taken back answers the other side has seen: a place must never be given twice)."""
     pb = st.pbem
     anchor = pb.chain_at.get(side)
     rec = pb.anchors[anchor] if anchor else None
-    if rec is None or rec["reverts"] != len(st.reverts) or rec["next"] > rec["length"]:
+    if rec is None or rec.reverts != len(st.reverts) or rec.next > rec.length:
         return None
     return rec
 
@@ -443,16 +443,16 @@ def chain_check(st, side: str, anchor: str, place: int, value) -> bool:
     """Whether `value` is `side`'s answer at `place` of its chain `anchor`: hashed back to the furthest
     answer shown (or that one hashed back to it, a place before it)."""
     rec = st.pbem.anchors.get(anchor)
-    if rec is None or rec["side"] != side or not isinstance(value, str) or not 1 <= place <= rec["length"]:
+    if rec is None or rec.side != side or not isinstance(value, str) or not 1 <= place <= rec.length:
         return False
-    n, v = rec["last"]
+    n, v = rec.last
     return _h(value, place - n) == v if place >= n else _h(v, n - place) == value
 
 
 def chain_shown(st, side: str, anchor: str, place: int, value: str) -> None:
     rec = st.pbem.anchors[anchor]
-    if place > rec["last"][0]:
-        rec["last"] = [place, value]
+    if place > rec.last[0]:
+        rec.last = [place, value]
 
 
 def chained(st, cmd: dict) -> bool:
@@ -467,7 +467,7 @@ def unanswered(st, by: str) -> bool:
     """Ruling R84: whether the other side's two-party dice wait for `by`'s answer (a command of `by`'s
     answers them first: the answer is no choice of its own, and its command may need the roll decided)."""
     return (two_party(st) and revision.of(st).letters_pace
-            and any(r["side"] != by and r["answer"] is None for r in st.pbem.requests.values()))
+            and any(r.side != by and r.answer is None for r in st.pbem.requests.values()))
 
 
 def needs_chain(st, side: str) -> bool:

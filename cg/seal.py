@@ -35,7 +35,7 @@ import orjson
 
 from events.errors import BadInput, Refused
 from cg import revision
-from cg.state import Done
+from cg.state import DiceRequest, Done, Seal
 
 SECRET_STEPS = ("2.1", "2.3", "3.44")
 # what a sealed command is publicly, by its name: the name itself is public for the compulsory rolls
@@ -63,7 +63,7 @@ def owes_attack_seal(st, side: str) -> bool:
     """Whether `side` must still make its yes/no Attack Option seal before 2.3 is left."""
     if not attack_seal(st) or st.step != "2.3" or st.initial:
         return False
-    return not any(r["side"] == side and r["what"] == "attack" and r["ff"] == st.firefight
+    return not any(r.side == side and r.what == "attack" and r.ff == st.firefight
                    for r in st.pbem.seals.values()) \
         and f"{st.firefight}:2.4:{side}" not in st.pbem.points
 POINTS = ("2.4", "2.6", "3.44", "end")
@@ -180,7 +180,7 @@ def secret(st, cmd: dict, events: list) -> str | None:
     name = cmd.get("name")
     if name == "reveal":  # two-party dice of a secret roll: revealing them shows the result
         r = st.pbem.requests.get(cmd.get("request"))
-        name = ((r or {}).get("command") or {}).get("name")
+        name = r.command.get("name") if r is not None else None
     elif events and events[0].TYPE == "dice_committed" and name in ("cp", "promote"):
         return None  # the roll itself is no secret (the rules owe it); its result is, at the reveal
     what = kind(st, name)
@@ -191,10 +191,11 @@ def secret(st, cmd: dict, events: list) -> str | None:
 
 # ---- the viewer: which seals this fold can open ---------------------------------------------------
 
-def opening_of(st, commitment: str, rec: dict) -> dict | None:
-    """The seal's opening as the state's reader has it (`st.view`, the Opener its fold was given: the
-    Ledger's with its key and the log's reveals, the audit's and the AAR's with the reveals alone), else None."""
-    return st.view(commitment, rec) if st.view is not None else None
+def opening_of(st, commitment: str, nonce, box) -> dict | None:
+    """The opening of the seal `commitment` (its box: `nonce`, `box`) as the state's reader has it (`st.view`,
+    the Opener its fold was given: the Ledger's with its key and the log's reveals, the audit's and the AAR's
+    with the reveals alone), else None."""
+    return st.view(commitment, nonce, box) if st.view is not None else None
 
 
 class Opener:
@@ -226,7 +227,7 @@ class Opener:
         got = self._known.get(commitment)
         return got if got is not None and commitment_of(got) == commitment else None
 
-    def can_open(self, commitment: str, rec: dict, keys: dict) -> bool:
+    def can_open(self, commitment: str, side: str, keys: dict) -> bool:
         """Whether this view opens the seal, without opening it: the log reveals it, or it is the
         key's own side's (its box opens with the key that made it)."""
         if commitment in self._cache:
@@ -238,14 +239,14 @@ class Opener:
         if self._side_of is None:
             pub = public_line(self.key)
             self._side_of = next((s for s, k in keys.items() if k == pub), "")
-        return rec["side"] == self._side_of
+        return side == self._side_of
 
-    def __call__(self, commitment: str, rec: dict):
+    def __call__(self, commitment: str, nonce, box):
         if commitment in self._cache:
             return self._cache[commitment]
         got = self._in_log(commitment)
-        if got is None and self.key is not None and rec.get("box"):
-            got = open_box(self.key, rec["nonce"], rec["box"])
+        if got is None and self.key is not None and box:
+            got = open_box(self.key, nonce, box)
             if got is not None and commitment_of(got) != commitment:
                 got = None
         self._cache[commitment] = got
@@ -266,13 +267,11 @@ def log_openings(store) -> dict:
 
 def apply_sealed(st, p, handlers: dict) -> None:
     """evolve's `sealed`: record the seal; apply its command where it stands if the viewer opens it."""
-    side, what, c, seq = p.side, p.what, p.commitment, p.at
-    rec = {"side": side, "what": what, "ff": st.firefight, "step": st.step, "seq": seq, "nonce": p.nonce,
-           "box": p.box, "opened": False, "opens": p.opens, "closes": p.closes}
-    st.pbem.seals[c] = rec
-    opening = opening_of(st, c, rec)
-    if opening is not None and isinstance(opening.get("events"), list):
-        rec["opened"] = True
+    side, what, c = p.side, p.what, p.commitment
+    opening = opening_of(st, c, p.nonce, p.box)
+    opened = opening is not None and isinstance(opening.get("events"), list)
+    st.pbem.seals[c] = Seal(side, what, st.firefight, st.step, p.at, p.nonce, p.box, opened, p.opens, p.closes)
+    if opened:
         for etype, payload in opening["events"]:
             h = handlers.get(etype)
             if h is not None:
@@ -280,8 +279,7 @@ def apply_sealed(st, p, handlers: dict) -> None:
         return
     # not opened here: only the public part
     if p.opens:
-        st.pbem.requests[p.opens] = {"side": side, "command": {"name": "sealed", "what": what},
-                                           "nonce": None, "answer": None}
+        st.pbem.requests[p.opens] = DiceRequest(side, {"name": "sealed", "what": what}, None)
     if p.closes:
         st.pbem.requests.pop(p.closes, None)
     if what in ("cp", "promote") and not p.opens:
@@ -299,7 +297,7 @@ def apply_revealed(st, p) -> None:
         if rec is None:
             continue
         st.pbem.revealed_n[side] += 1
-        if not rec["opened"]:
+        if not rec.opened:
             st.pbem.stale = True  # folded without it: the ledger folds the log again with it open
 
 
@@ -314,7 +312,7 @@ def cp_hidden(st, side: str) -> bool:
     this view cannot open is (the CP it spent). Shown as sealed, never as a figure (issue 25 item 13)."""
     if st.pbem is None:
         return False
-    return cp_unknown(st, side) or any(r["side"] == side and r["what"] in ("purchase", "attack") and not r["opened"]
+    return cp_unknown(st, side) or any(r.side == side and r.what in ("purchase", "attack") and not r.opened
                                        for r in st.pbem.seals.values())
 
 
@@ -322,7 +320,7 @@ def opened_secrets(st) -> bool:
     """Whether the state holds a seal opened by the viewer's key and not revealed yet: such a state is
     the player's alone and is never stored as a snapshot (a copy handed over for `audit --against`
     would show it; issue 25 item 13)."""
-    return st.pbem is not None and any(r["opened"] for r in st.pbem.seals.values())
+    return st.pbem is not None and any(r.opened for r in st.pbem.seals.values())
 
 
 def unknown_figures(st) -> set[tuple[int, str, str]]:
@@ -333,10 +331,10 @@ def unknown_figures(st) -> set[tuple[int, str, str]]:
         return out
     last = len(st.firefights)
     for r in st.pbem.seals.values():
-        if r["opened"] or r["what"] not in ("cp", "purchase", "attack"):
+        if r.opened or r.what not in ("cp", "purchase", "attack"):
             continue
-        out.add((r["ff"], r["side"], "cp_gained" if r["what"] == "cp" else "cp_spent"))
-        out |= {(n, r["side"], "cp_left") for n in range(r["ff"], last + 1)}
+        out.add((r.ff, r.side, "cp_gained" if r.what == "cp" else "cp_spent"))
+        out |= {(n, r.side, "cp_left") for n in range(r.ff, last + 1)}
     return out
 
 
@@ -347,15 +345,15 @@ def unseen_purchases(st, side: str) -> bool:
     public purchases (an OB given's 2.36 leader DR, its 2.35 OBA DR) may be inside it, so this view does not
     owe it on SIDE's behalf; SIDE's own view does, and the reveal at 2.6 decides the 2.3 `next` again with
     the seal open (ruling R47)."""
-    return sealing(st) and any(r["side"] == side and r["what"] == "purchase" and not r["opened"]
-                               and r["ff"] == st.firefight and r["step"] == "2.3"
+    return sealing(st) and any(r.side == side and r.what == "purchase" and not r.opened
+                               and r.ff == st.firefight and r.step == "2.3"
                                for r in st.pbem.seals.values())
 
 
 def _unrevealed(st, side: str, whats=None, ff=None):
     return [(c, r) for c, r in st.pbem.seals.items()
-            if r["side"] == side and (whats is None or r["what"] in whats)
-            and (ff is None or r["ff"] == ff)]
+            if r.side == side and (whats is None or r.what in whats)
+            and (ff is None or r.ff == ff)]
 
 
 def owed(st, side: str) -> str | None:
@@ -456,7 +454,7 @@ def check_unseen_units(st, cmd: dict) -> None:
     if not named:
         return
     for c, rec in _unrevealed(st, by, ("purchase",)):
-        opening = opening_of(st, c, rec)
+        opening = opening_of(st, c, rec.nonce, rec.box)
         for etype, payload in (opening or {}).get("events", ()):
             refs = list(payload.get("units") or ()) if etype == "rg_bought" else \
                 [payload["unit"]] if etype == "leader_rolled" and payload.get("unit") else []
@@ -494,7 +492,7 @@ def check_unseal(st, cmd: dict, opened) -> None:
     for o in openings:
         c = o.get("commitment") if isinstance(o, dict) else None
         rec = st.pbem.seals.get(c) if isinstance(c, str) else None
-        if rec is None or rec["side"] != by:
+        if rec is None or rec.side != by:
             raise Refused(f"{by} reveals {str(c)[:8]}: not a seal of its own still sealed", "pbem", st.step)
         op = o.get("opening")
         if not isinstance(op, dict) or commitment_of(op) != c:

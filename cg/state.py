@@ -200,6 +200,98 @@ def _provisional_set(inst, _attribute, value):
 
 
 @attrs.define(slots=True)
+class DiceRequest:
+    """Two-party dice not yet revealed (Pbem.requests: commitment -> this). Written by the fold of
+    dice_committed (ruling R44: `side` commits to `command`'s dice, `nonce` public; ruling R83: `value`
+    shown with the commitment and `chain`, the place of the other side's chain `anchor` that decides it),
+    dice_answered (`answer`, ruling R44), head_signed (`withheld`: signed over its answer unrevealed,
+    ruling R67) and sealed (a seal this view cannot open asks for dice: `command` {"name": "sealed",
+    "what"}, `nonce` None, ruling R47); dice_revealed removes it. Mutable: answer and withheld change.
+
+    Stored (`data()`) as the dict it replaced: "value", "chain", "anchor" only for a roll from a chain (all
+    three or none), "withheld" only once true."""
+
+    side: str
+    command: dict
+    nonce: str | None
+    answer: str | None = None
+    value: str | None = None
+    chain: int | None = None
+    anchor: str | None = None
+    withheld: bool = False
+
+    def data(self) -> dict:
+        out = {"side": self.side, "command": self.command, "nonce": self.nonce, "answer": self.answer}
+        if self.chain is not None:
+            out["value"], out["chain"], out["anchor"] = self.value, self.chain, self.anchor
+        if self.withheld:
+            out["withheld"] = True
+        return out
+
+    @classmethod
+    def of_data(cls, d: dict) -> "DiceRequest":
+        """The inverse of data(); a key it does not declare is refused (TypeError)."""
+        return cls(**d)
+
+
+@attrs.define(slots=True, frozen=True)
+class Seal:
+    """A sealed secret not yet revealed (Pbem.seals: commitment -> this; ruling R47). Written by the fold
+    of sealed: `side`'s command of a secret step (`what`: cp, purchase, attack, promote, harden) made at
+    firefight `ff`, step `step`, row `seq`, its box (`nonce`, `box`), whether this view opened it
+    (`opened`), the two-party dice request it `opens` or `closes` (or None); seals_revealed removes it.
+    Frozen: the fold never changes one (a copy shares it). Stored (`data()`) as the dict it replaced, every
+    key present."""
+
+    side: str
+    what: str
+    ff: int
+    step: str
+    seq: int
+    nonce: str
+    box: str
+    opened: bool
+    opens: str | None
+    closes: str | None
+
+    def data(self) -> dict:
+        return {"side": self.side, "what": self.what, "ff": self.ff, "step": self.step, "seq": self.seq,
+                "nonce": self.nonce, "box": self.box, "opened": self.opened, "opens": self.opens,
+                "closes": self.closes}
+
+    @classmethod
+    def of_data(cls, d: dict) -> "Seal":
+        """The inverse of data(); a key it does not declare, or one missing, is refused (TypeError)."""
+        return cls(**d)
+
+
+@attrs.define(slots=True)
+class AnswerChain:
+    """A side's chain of answers to the other side's two-party dice (Pbem.anchors: anchor -> this; ruling
+    R83). Written by the fold of dice_chain (`side`, `anchor`, `nonce`, `length`; `reverts`: the undos
+    before it, an undo after it retires the chain), dice_committed (`next`: the place the next roll names)
+    and dice_answered (`last`: [place, value], the furthest answer shown). Mutable: next and last change.
+    Stored (`data()`) as the dict it replaced, every key present."""
+
+    side: str
+    anchor: str
+    nonce: str
+    length: int
+    next: int
+    last: list
+    reverts: int
+
+    def data(self) -> dict:
+        return {"side": self.side, "anchor": self.anchor, "nonce": self.nonce, "length": self.length,
+                "next": self.next, "last": self.last, "reverts": self.reverts}
+
+    @classmethod
+    def of_data(cls, d: dict) -> "AnswerChain":
+        """The inverse of data(); a key it does not declare, or one missing, is refused (TypeError)."""
+        return cls(**d)
+
+
+@attrs.define(slots=True)
 class Pbem:
     """A campaign played by email (cg/pbem.py, cg/seal.py): begun from campaign_started's `pbem`,
     written by the fold of head_signed (ruling R45), dice_committed / dice_answered / dice_revealed (two-
@@ -208,12 +300,12 @@ class Pbem:
 
     keys: side -> public key. dice_policy. signed: side -> its last signed head [seq, hash].
     proposal / provisional: the shared fact (a step left provisionally: ruling R71) proposed by one side,
-    {"side", "command"}, or None. requests: commitment -> {"side", "command", "nonce", "answer"[,
-    "withheld"]}: two-party dice not yet revealed. sealing: seals are used. seals: commitment -> a seal
-    not yet revealed; points: the reveal points made ("FF:POINT:SIDE", "end:SIDE"); cp_sealed: sides
-    whose CP this view does not know; leaders_made: leaders numbered per side (sealed apart);
-    revealed_n: seals each side has revealed; stale: a reveal of a seal this view had not opened (the
-    ledger folds again). The stored form (the snapshot, the digest) is the dict it replaced: `data()`."""
+    {"side", "command"}, or None. requests: commitment -> DiceRequest: two-party dice not yet revealed.
+    sealing: seals are used. seals: commitment -> Seal, a seal not yet revealed; points: the reveal
+    points made ("FF:POINT:SIDE", "end:SIDE"); cp_sealed: sides whose CP this view does not know;
+    leaders_made: leaders numbered per side (sealed apart); revealed_n: seals each side has revealed;
+    stale: a reveal of a seal this view had not opened (the ledger folds again). The stored form (the
+    snapshot, the digest) is the dict it replaced: `data()`."""
 
     keys: dict
     dice_policy: str = "any"
@@ -229,9 +321,9 @@ class Pbem:
     provisional: dict | None = attrs.field(default=None, on_setattr=_provisional_set)
     has_provisional: bool = False  # (after `provisional`: a copy sets it last)
     stale: bool = False
-    # ruling R83 (two-party dice from a chain): anchors: anchor -> the chain committed to ({"side", "anchor",
-    # "nonce", "length", "next", "last", "reverts"}); chain_at: side -> its live chain's anchor. In the stored
-    # dict only once a chain was committed to (a campaign before it keeps its digest)
+    # ruling R83 (two-party dice from a chain): anchors: anchor -> the chain committed to (AnswerChain);
+    # chain_at: side -> its live chain's anchor. In the stored dict only once a chain was committed to (a
+    # campaign before it keeps its digest)
     anchors: dict = attrs.Factory(dict)
     chain_at: dict = attrs.Factory(dict)
 
@@ -239,19 +331,26 @@ class Pbem:
         """The dict this state was kept as before it was typed: the same keys, `provisional` once it was
         ever set, `stale` once true (so a campaign's digest is what it was)."""
         out = {a.name: getattr(self, a.name) for a in attrs.fields(Pbem) if a.name not in _PBEM_SOMETIMES}
+        out["requests"] = {c: r.data() for c, r in self.requests.items()}
+        out["seals"] = {c: r.data() for c, r in self.seals.items()}
         if self.has_provisional:
             out["provisional"] = self.provisional
         if self.stale:
             out["stale"] = True
         if self.anchors or self.chain_at:
-            out["anchors"], out["chain_at"] = self.anchors, self.chain_at
+            out["anchors"] = {a: r.data() for a, r in self.anchors.items()}
+            out["chain_at"] = self.chain_at
         return out
 
     @classmethod
     def of_data(cls, d: dict) -> "Pbem":
         """The inverse of data(). A key no field holds is refused (TypeError): a new key of the play by
-        email state is a new field here, with its default."""
-        return cls(**d, has_provisional="provisional" in d)
+        email state is a new field here, with its default; so is a key no record declares."""
+        records = {"requests": {c: DiceRequest.of_data(r) for c, r in d.get("requests", {}).items()},
+                   "seals": {c: Seal.of_data(r) for c, r in d.get("seals", {}).items()}}
+        if "anchors" in d:
+            records["anchors"] = {a: AnswerChain.of_data(r) for a, r in d["anchors"].items()}
+        return cls(**{**d, **records}, has_provisional="provisional" in d)
 
 
 _PBEM_SOMETIMES = ("provisional", "has_provisional", "stale", "anchors", "chain_at")  # in the stored dict only once set
@@ -712,6 +811,8 @@ _clone_side = _cloner(SideState)
 _clone_firefight = _cloner(FirefightRecord, lost="list(x.lost)")
 _clone_reph = _cloner(Reph)
 _clone_pbem = _cloner(Pbem)
+_clone_request = _cloner(DiceRequest)  # its command copied: a mutable dict
+_clone_chain = _cloner(AnswerChain)  # its `last` copied
 
 
 def _clone_ground(x: Ground) -> Ground:
@@ -719,7 +820,8 @@ def _clone_ground(x: Ground) -> Ground:
 
 
 _CLONES = {Unit: _clone_unit, Purchase: _clone_purchase, SideState: _clone_side, FirefightRecord: _clone_firefight,
-           Reph: _clone_reph, Pbem: _clone_pbem, Ground: _clone_ground}
+           Reph: _clone_reph, Pbem: _clone_pbem, Ground: _clone_ground,
+           DiceRequest: _clone_request, AnswerChain: _clone_chain, Seal: lambda x: x}  # a Seal is frozen: shared
 
 
 def _copy_purchases(st: CampaignState, purchases: dict) -> dict:

@@ -320,8 +320,8 @@ def _sealed_2_3(state: CampaignState) -> set[str]:
     pb = state.pbem
     if pb is None or not pb.seals:
         return set()
-    return {r["side"] for r in pb.seals.values()
-            if not r["opened"] and r["ff"] == state.firefight and r["step"] == "2.3"}
+    return {r.side for r in pb.seals.values()
+            if not r.opened and r.ff == state.firefight and r.step == "2.3"}
 def disease_owed(state: CampaignState, side: str) -> int:
     """3.41 (revision switch disease_replacements): the HS equivalents the side's dr still owes."""
     key = next((k for k in state.reph.done if k.what == "disease-owed" and k.side == side), None)

@@ -488,7 +488,8 @@ def _audit_rows(store, reader, dice, trust_index: bool = True, view=None, folded
                 if rolled:  # (most commands roll nothing: no call, no import statement run for them)
                     _count_rolls(rolls, rolled, cmd)
                 for p in payloads:  # ruling R47: a sealed secret's rolls count once the log reveals it
-                    o = seal.opening_of(st, p.get("commitment"), p) if htype == "sealed" else None
+                    o = seal.opening_of(st, p.get("commitment"), p.get("nonce"), p.get("box")) \
+                        if htype == "sealed" else None
                     if o is not None:
                         inner = [q for _, q in o.get("events") or ()]
                         _count_rolls(rolls, inner, o["command"])
@@ -555,7 +556,7 @@ def _audit_rows(store, reader, dice, trust_index: bool = True, view=None, folded
                                   " plcg bug to report; no command from here on can be decided again")
     if st is not None and st.ended and seal.sealing(st):  # ruling R47: the final audit checks everything
         for side in ("axis", "allied"):
-            left = [c for c, r in st.pbem.seals.items() if r["side"] == side]
+            left = [c for c, r in st.pbem.seals.items() if r.side == side]
             if left:
                 find(st.seq, "reveal", f"{side} has not revealed {len(left)} sealed secret(s) since the CG ended:"
                                        " they cannot be checked until it does (plcg reveal)")

@@ -71,7 +71,7 @@ def roll_source(roll: dict, cmd: dict) -> str:
 
 def rolls_of(rows, opener=None) -> list[dict]:
     """Every roll of the log: rows as (seq, batch, type, payload, command or None) in seq order.
-    opener(commitment, payload): a sealed secret's opening, where this copy holds it (ruling R47):
+    opener(commitment, nonce, box): a sealed secret's opening, where this copy holds it (ruling R47):
     its rolls count; a seal it cannot open counts as nothing yet."""
     out = []
     cmd: dict = {}
@@ -104,7 +104,7 @@ def _opened(rows, opener):
     for row in rows:
         seq, batch, etype, p, command = row
         if etype == "sealed" and opener is not None and isinstance(p, dict):
-            o = opener(p.get("commitment"), p)
+            o = opener(p.get("commitment"), p.get("nonce"), p.get("box"))
             if o is not None:
                 first = True
                 for t, q in o.get("events") or ():

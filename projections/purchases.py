@@ -31,8 +31,8 @@ def purchase_rows(st, side: str, reveal: bool = False, viewer: str | None = None
         })
     if st.pbem is not None:  # ruling R47: a purchase this copy cannot open shows as sealed
         for c, r in st.pbem.seals.items():
-            if r["side"] == side and r["what"] == "purchase" and not r["opened"]:
-                rows.append({"side": side, "purchase": None, "rg": None, "name": None, "firefight": r["ff"],
+            if r.side == side and r.what == "purchase" and not r.opened:
+                rows.append({"side": side, "purchase": None, "rg": None, "name": None, "firefight": r.ff,
                              "mode": None, "cost": None, "oba": None, "leaders": None, "fp": None, "units": None,
                              "revealed": False, "lost_idle": None, "sealed": True, "commitment": c[:16]})
     return rows

@@ -582,7 +582,7 @@ class PbemWalk(Walk):
             g.send(side)  # the other copy receives the commitment ...
             g.send(other(side))  # ... and its bundle answers it (and reveals what its side owed, R67)
             for s in (side, other(side)):  # whoever holds an answered commitment reveals it
-                mine = [c for c, r in g.state(s).pbem.requests.items() if r["side"] == s and r["answer"] is not None]
+                mine = [c for c, r in g.state(s).pbem.requests.items() if r.side == s and r.answer is not None]
                 if mine:
                     r = g.cli(s, "reveal")
                     assert r.code == 0, f"liveness: {s} cannot reveal its answered dice: {r.err}"

@@ -191,7 +191,7 @@ def test_a_stored_snapshot_never_holds_a_seal_opened_by_the_players_key(sealed):
         st = snapshot.load(snap[2], led._card(), led._cold_part) if snap is not None else None
     finally:
         led.close()
-    assert st is None or not any(r["opened"] for r in st.pbem.seals.values())
+    assert st is None or not any(r.opened for r in st.pbem.seals.values())
     assert st is None or not st.purchases  # the purchase sealed is nowhere in it
 
 
@@ -246,7 +246,7 @@ def test_one_open_commitment_per_command_and_reveals_in_the_order_committed(open
     key = pbem.load_private(g.key["axis"])
     led = Ledger(g.db["axis"], write=True, key=key)
     try:
-        nonce = g.state("axis").pbem.requests[second]["nonce"]
+        nonce = g.state("axis").pbem.requests[second].nonce
         before = rows(g.db["axis"])
         with pytest.raises(Refused, match="order committed"):  # a client of his own making reveals the later one
             led.run({"name": "reveal", "request": second, "value": pbem.commit_value(key, nonce)}, key)
@@ -258,26 +258,6 @@ def test_one_open_commitment_per_command_and_reveals_in_the_order_committed(open
     assert cli_run(g.db["axis"], "audit").code == 0
 
 
-def _signed_only(g, side: str) -> None:
-    """`side`'s own client signs its head and bundles, owing what it owes (no reveal, no answer); the other
-    copy takes the bundle in."""
-    from cg import pbem
-    from cg.ledger import Ledger
-
-    key = pbem.load_private(g.key[side])
-    led = Ledger(g.db[side], write=True, key=key)
-    try:
-        since = led.store.head()[0]
-        seq, h = led.store.head()
-        led.run({"name": "sign", "seq": seq, "hash": h, "sig": pbem.sign_head(key, seq, h)}, key)
-        rows_, campaign = led.bundle_rows(since)
-    finally:
-        led.close()
-    path = str(g.tmp / "withheld.bundle")
-    bundles.write(path, rows_, since, campaign)
-    assert cli_run(g.db[OTHER[side]], "receive", path).code == 0
-
-
 def test_a_withheld_reveal_may_be_claimed_by_the_other_side(open_game):
     from cg import pbem
     from cg.ledger import Ledger
@@ -287,7 +267,7 @@ def test_a_withheld_reveal_may_be_claimed_by_the_other_side(open_game):
     early = g.cli("allied", "claim")  # the axis player has not had his chance yet
     assert early.code == 3 and "nothing to claim" in early.err
     # the axis player computes the outcome, dislikes it, and bundles without revealing (his own client)
-    _signed_only(g, "axis")
+    g.signed_only("axis")
     st = json.loads(g.cli("allied", "status", "--json").out)
     assert st["pbem"]["open_dice"] and not any(x["command"].startswith("plcg leader") for x in st["pending"])
     c = g.cli("allied", "claim")

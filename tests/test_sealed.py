@@ -124,7 +124,7 @@ def _forge(g, side: str, cmd_inner: dict | None = None, bad_opening: bool = Fals
                    box=public["box"])
         cmd = public
     else:
-        c = [c for c, r in st.pbem.seals.items() if r["side"] == side][-1]
+        c = [c for c, r in st.pbem.seals.items() if r.side == side][-1]
         fake = {"command": {"name": "buy", "side": side, "rg": "I2", "by": side}, "events": [], "salt": "00"}
         e = SealsRevealed(side=side, point="2.6", openings=({"commitment": c, "opening": fake},))
         cmd = {"name": "unseal", "by": side, "point": "2.6", "openings": [dict(o) for o in e.openings]}
@@ -278,7 +278,7 @@ def test_the_fold_opens_what_the_view_it_is_given_opens_and_nothing_is_global(g)
         for keyed in (True, False, True):
             key = pbem.load_private(g.key["axis"]) if keyed else None
             st = folded(seal.Opener(lambda: seal.log_openings(led.store), key))
-            opened = [r["opened"] for r in st.pbem.seals.values() if r["what"] == "purchase"]
+            opened = [r.opened for r in st.pbem.seals.values() if r.what == "purchase"]
             assert opened == [keyed], (keyed, opened)
             assert any(p.rg == "I1" for p in st.purchases.values() if p.side == "axis") is keyed
     finally:

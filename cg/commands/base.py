@@ -246,7 +246,7 @@ def pbem_commit(state: CampaignState, cmd: dict) -> list:
                        " from --key)")
     command = {k: v for k, v in cmd.items() if k not in pbem.COMMIT_KEYS}
 
-    if revision.of(state).two_party_order and any(r["side"] == cmd["by"] and r["command"] == command
+    if revision.of(state).two_party_order and any(r.side == cmd["by"] and r.command == command
                                             for r in state.pbem.requests.values()):
         raise Refused(f"{cmd.get('name')}: {cmd['by']} is committed to these two-party dice already; one open"
                       " commitment per command (ruling R67)", "pbem", state.step)
@@ -257,7 +257,7 @@ def pbem_commit(state: CampaignState, cmd: dict) -> list:
     if not isinstance(value, str) or pbem.commitment(value) != commit or type(place) is not int:
         raise BadInput(f"{cmd.get('name')}: two-party dice from a chain need the value of the commitment and a"
                        " place (the ledger makes them from --key)")
-    if not pbem.chained(state, cmd) or place != pbem.chain_of(state, pbem.other(cmd["by"]))["next"]:
+    if not pbem.chained(state, cmd) or place != pbem.chain_of(state, pbem.other(cmd["by"])).next:
         raise Refused(f"{cmd.get('name')}: {cmd['by']}'s roll names place {place} of the other side's chain of"
                       " answers, not the next one it may (ruling R83)", "pbem", state.step)
     return [DiceCommitted(side=cmd["by"], command=command, commit=commit, nonce=nonce, value=value, chain=place)]

@@ -34,8 +34,8 @@ def _sign(ctx: Ctx, cmd: dict):
     mine = st.pbem.signed[by]
     if mine is not None and mine[0] == seq - 1 and revision.of(st).sign_once:  # the head is its own signature
         raise Refused(f"{by} signed row {seq} already: a signature over nothing new is refused", "pbem", st.step)
-    owed = [c for c, r in st.pbem.requests.items() if r["side"] != by and r.get("chain") is not None
-            and r["answer"] is None]
+    owed = [c for c, r in st.pbem.requests.items() if r.side != by and r.chain is not None
+            and r.answer is None]
     if owed:  # ruling R83: the answer is fixed and owed; a bundle without it is refused, not withheld
         raise Refused(f"{by} signs over {_other(by)}'s two-party dice {owed[0][:8]} without its answer from"
                       f" {by}'s chain (ruling R83): the answer goes first", "pbem", st.step)
@@ -50,19 +50,19 @@ def _answer(ctx: Ctx, cmd: dict):
     st = ctx.state
     by, commit, value = cmd["by"], cmd.get("request"), cmd.get("value")
     r = st.pbem.requests.get(commit) if isinstance(commit, str) else None
-    if r is None or r["side"] == by or r["answer"] is not None:
+    if r is None or r.side == by or r.answer is not None:
         raise Refused(f"{by} answers two-party dice {str(commit)[:8]} that no open commitment of the"
                       " other side asks for", "pbem", st.step)
     if not isinstance(value, str) or not value:
         raise BadInput("answer: a value is needed")
-    if r.get("chain") is None:
+    if r.chain is None:
         return [DiceAnswered(side=by, request=commit, value=value)]
     # ruling R83: the value at the roll's place of `by`'s chain, fixed before the roll; it decides the roll now
-    if not pbem.chain_check(st, by, r["anchor"], r["chain"], value):
-        raise Refused(f"{by}'s answer to two-party dice {commit[:8]} is not place {r['chain']} of its chain of"
+    if not pbem.chain_check(st, by, r.anchor, r.chain, value):
+        raise Refused(f"{by}'s answer to two-party dice {commit[:8]} is not place {r.chain} of its chain of"
                       " answers (ruling R83)", "pbem", st.step)
     answered = DiceAnswered(side=by, request=commit, value=value)
-    return [answered, *_decided(ctx, {**r, "answer": value}, r["side"], commit, r["value"], lead=1)]
+    return [answered, *_decided(ctx, r.command, value, r.side, commit, r.value, lead=1)]
 
 
 @command("chain", "*")
@@ -89,24 +89,24 @@ def _reveal(ctx: Ctx, cmd: dict):
     st = ctx.state
     by, commit, value = cmd["by"], cmd.get("request"), cmd.get("value")
     r = st.pbem.requests.get(commit) if isinstance(commit, str) else None
-    if r is None or r["side"] != by:
+    if r is None or r.side != by:
         raise Refused(f"{by} reveals two-party dice {str(commit)[:8]} it never committed to", "pbem", st.step)
-    if r["answer"] is None:
+    if r.answer is None:
         raise Refused(f"{_other(by)} has not answered {by}'s two-party dice {commit[:8]} yet", "pbem", st.step)
     if not isinstance(value, str) or pbem.commitment(value) != commit:
         raise Refused(f"{by}'s revealed value does not match its commitment {commit[:8]}", "pbem", st.step)
     pbem.check_order(st, by, commit)
-    return _decided(ctx, r, by, commit, value)
+    return _decided(ctx, r.command, r.answer, by, commit, value)
 
 
-def _decided(ctx: Ctx, r: dict, by: str, commit: str, value: str, lead: int = 0) -> list:
-    """A committed command decided with the dice `value` and the answer make (a reveal, a claim, or an
+def _decided(ctx: Ctx, command: dict, answer: str, by: str, commit: str, value: str, lead: int = 0) -> list:
+    """A committed command decided with the dice `value` and the `answer` make (a reveal, a claim, or an
     answer from a chain: `lead` events before it)."""
     st = ctx.state
-    inner = dict(r["command"])
+    inner = dict(command)
     handler = HANDLERS[inner["name"]]
     try:
-        events = handler(Ctx(st, ctx.base_seq + 1 + lead, two_party=(value, r["answer"], commit)), inner)
+        events = handler(Ctx(st, ctx.base_seq + 1 + lead, two_party=(value, answer, commit)), inner)
     except Refused as e:  # e.g. the same roll committed twice: the second is refused, its dice spent
         return [DiceRevealed(side=by, request=commit, value=value, refused=str(e))]
     return [DiceRevealed(side=by, request=commit, value=value), *events]
@@ -125,10 +125,10 @@ def _claim(ctx: Ctx, cmd: dict):
     if not revision.of(st).two_party_order or r is None or (commit, r) not in pbem.claimable(st, by):
         raise Refused(f"{by} claims two-party dice {str(commit)[:8]} that the other side has not withheld (it"
                       " signed no head after the answer without revealing)", "pbem", st.step)
-    if r["command"].get("name") == "sealed":
+    if r.command.get("name") == "sealed":
         raise Refused(f"two-party dice {commit[:8]} are for a sealed command: only its side can decide it",
                       "pbem", st.step)
-    return _decided(ctx, r, by, commit, WITHHELD)
+    return _decided(ctx, r.command, r.answer, by, commit, WITHHELD)
 
 
 @command("seal", "*")  # a secret step only: checked below
@@ -154,12 +154,12 @@ def _seal(ctx: Ctx, cmd: dict):
                       " card assigns this firefight's ATTACKER, ruling R2)", "2.4", st.step)
     if closes is not None:
         r = st.pbem.requests.get(closes)
-        if r is None or r["side"] != by or r["answer"] is None:
+        if r is None or r.side != by or r.answer is None:
             raise Refused(f"{by} seals the reveal of two-party dice {closes[:8]} it owes no reveal of", "pbem", st.step)
         pbem.check_order(st, by, closes)
     if opens is not None and opens in st.pbem.requests:
         raise Refused(f"two-party dice {opens[:8]} are asked for already", "pbem", st.step)
-    opening = seal.opening_of(st, c, {"side": by, "nonce": nonce, "box": box})
+    opening = seal.opening_of(st, c, nonce, box)
     if opening is not None:
         inner = opening.get("command")
         if not isinstance(inner, dict) or inner.get("by") != by:
@@ -168,7 +168,8 @@ def _seal(ctx: Ctx, cmd: dict):
         if name == "reveal":
             if inner.get("request") != closes:
                 raise Refused(f"the seal {c[:8]} says it reveals {str(closes)[:8]}, its opening another", "pbem", st.step)
-            name = ((st.pbem.requests.get(closes) or {}).get("command") or {}).get("name")
+            r = st.pbem.requests.get(closes)
+            name = r.command.get("name") if r is not None else None
         if seal.kind(st, name) != what:
             raise Refused(f"the seal {c[:8]} says it is a {what}, its opening is a {name}", "pbem", st.step)
         inner_events = decide(st, dict(inner), ctx.base_seq)  # refused: the rules refuse the command sealed
@@ -187,7 +188,8 @@ def _seal(ctx: Ctx, cmd: dict):
 def _unseal(ctx: Ctx, cmd: dict):
     """Ruling R47: the side reveals what the rules reveal at this point (cg/seal.check_unseal)."""
     st = ctx.state
-    seal.check_unseal(st, cmd, lambda c: seal.opening_of(st, c, st.pbem.seals[c]))
+    seals = st.pbem.seals
+    seal.check_unseal(st, cmd, lambda c: seal.opening_of(st, c, seals[c].nonce, seals[c].box))
     openings = tuple({"commitment": o["commitment"], "opening": o["opening"]} for o in cmd["openings"])
     return [SealsRevealed(side=cmd["by"], point=cmd["point"], openings=openings)]
 

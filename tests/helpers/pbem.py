@@ -66,6 +66,25 @@ class Game:
         self.holder = other
         return path
 
+    def signed_only(self, side: str) -> None:
+        """`side`'s own client signs its head and bundles, owing what it owes (no reveal, no answer: ruling R67
+        calls a reveal so owed withheld); the other copy takes the bundle in."""
+        from cg import pbem
+        from events import bundle as bundles
+
+        key = pbem.load_private(self.key[side])
+        led = Ledger(self.db[side], write=True, key=key)
+        try:
+            since = led.store.head()[0]
+            seq, h = led.store.head()
+            led.run({"name": "sign", "seq": seq, "hash": h, "sig": pbem.sign_head(key, seq, h)}, key)
+            rows_, campaign = led.bundle_rows(since)
+        finally:
+            led.close()
+        path = str(self.tmp / "withheld.bundle")
+        bundles.write(path, rows_, since, campaign)
+        assert cli_run(self.db[OTHER[side]], "receive", path).code == 0
+
     def head(self, side: str) -> int:
         led = Ledger(self.db[side])
         try:
@@ -110,7 +129,7 @@ class Game:
         self.send(side)  # the other copy receives the commitment ...
         self.send(OTHER[side])  # ... and its bundle answers it (from its chain: the roll is decided, ruling R83)
         st = self.state(side)
-        if any(r["side"] == side and r["answer"] is not None for r in st.pbem.requests.values()):
+        if any(r.side == side and r.answer is not None for r in st.pbem.requests.values()):
             r = self.cli(side, "reveal")  # ruling R44: the roller reveals
             assert r.code == 0, r.err
 
