@@ -498,12 +498,12 @@ def _pbem_status(st) -> dict:
     prop = pb.proposal
     return {"keys": dict(pb.keys), "dice_policy": pb.dice_policy,
             "signed": {s: (None if h is None else {"seq": h[0], "hash": h[1][:16]}) for s, h in pb.signed.items()},
-            "proposal": None if prop is None else {"side": prop["side"], "command": prop["command"].get("name")},
+            "proposal": None if prop is None else {"side": prop.side, "command": prop.command.get("name")},
             # ruling R71: a step left provisionally, until the other side continues or rejects it
             "provisional": None if not pb.provisional else {
-                "side": pb.provisional["side"], "step": pb.provisional["command"].get("step"),
-                "seq": pb.provisional["command"].get("provisional"),
-                "command": pb.provisional["command"].get("name")},  # ruling R73: a leave (next) or a shared fact
+                "side": pb.provisional.side, "step": pb.provisional.command.get("step"),
+                "seq": pb.provisional.command.get("provisional"),
+                "command": pb.provisional.command.get("name")},  # ruling R73: a leave (next) or a shared fact
             "open_dice": [{"side": r.side, "command": r.command.get("name"), "commit": c[:16],
                            "answered": r.answer is not None} for c, r in pb.requests.items()],
             # ruling R47: every sealed secret not yet revealed, and whether this copy can read it

@@ -20,7 +20,7 @@ from cg.state import (SIDES, CampaignState, FirefightRecord, Purchase, Unit, exp
 from cg.units import IN_PLAY, Kind, Status
 from cg.seal import apply_revealed, apply_sealed
 from cg.state import Done
-from cg.state import AnswerChain, DiceRequest  # play by email's records (rulings R44, R67, R83)
+from cg.state import AnswerChain, DiceRequest, Proposal  # play by email's records (rulings R44, R45, R67, R71, R83)
 
 if TYPE_CHECKING:  # the handlers' event classes (imported when the first fold is made: _built)
     from events.types import (AttackBought, CasualtiesAdded, CasualtyReduced, CgEnded, ClearanceRolled,  # lazy: events.types (~25 ms of class creation), only a fold that meets the type
@@ -1001,7 +1001,7 @@ def _seals_revealed(st, p: SealsRevealed):
 @on("fact_proposed")
 def _fact_proposed(st, p: FactProposed):
     # ruling R71: a step left provisionally has its own slot: it waits for nothing
-    setattr(st.pbem, "provisional" if "provisional" in p.command else "proposal", {"side": p.side, "command": p.command})
+    setattr(st.pbem, "provisional" if "provisional" in p.command else "proposal", Proposal(p.side, p.command))
 
 
 @on("fact_confirmed")

@@ -247,7 +247,7 @@ class Ledger:
                 return made + self.run(given, key)
             if cmd.get("name") in ("next", "confirm") and seal.owes_attack_seal(st, cmd["by"]):
                 prop = st.pbem.proposal
-                if cmd["name"] == "next" or (prop and prop["command"].get("name") == "next"):
+                if cmd["name"] == "next" or (prop and prop.command.get("name") == "next"):
                     # 2.3 left: this side's sealed "no" Attack Option first, unless it sealed a yes (issue 25 item 10)
                     made = self.run({"name": "attack", "side": cmd["by"], "none": True}, key)
                     return made + self.run(given, key)

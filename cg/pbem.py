@@ -228,24 +228,24 @@ def authorize(st, cmd: dict) -> None:
     if name in ("confirm", "reject"):
         if prop is None and provisional(st) is None:
             raise Refused(f"{name}: no proposal awaits an answer", "pbem", st.step)
-        if name == "confirm" and (prop or provisional(st))["side"] == by:
+        if name == "confirm" and (prop or provisional(st)).side == by:
             raise Refused(f"{by} proposed it: the other side confirms it", "pbem", st.step)
     elif prop is not None and name not in BUNDLING and not cmd.get("confirmed") and not _acts_meanwhile(st, prop, by) \
             and not (name == "seal" and cmd.get("closes")) \
             and not (name == "attack" and cmd.get("none")) \
             and not (name == "seal" and cmd.get("what") == "attack"):  # a sealed reveal is a reveal (ruling R71);
         # the sealed "no" Attack Option made as 2.3 is left (ruling R69, seal.kind)
-        other = "allied" if prop["side"] == "axis" else "axis"
-        raise Refused(f"{prop['side']}'s proposal ({prop['command'].get('name')}) awaits {other}'s answer first"
+        other = "allied" if prop.side == "axis" else "axis"
+        raise Refused(f"{prop.side}'s proposal ({prop.command.get('name')}) awaits {other}'s answer first"
                       " (plcg confirm, or plcg reject --reason TEXT)", "pbem", st.step)
     seal.check_owed(st, cmd)
     seal.check_unseen_units(st, cmd)
 
 
-def _acts_meanwhile(st, prop: dict, by: str) -> bool:
+def _acts_meanwhile(st, prop, by: str) -> bool:
     """Ruling R71 (revision 3, issue 26): while one side proposes to leave the step, the other still
     does its part of it; its own `next` then confirms the proposal (cg/commands/base.py)."""
-    return prop["side"] != by and prop["command"].get("name") == "next" and revision.of(st).pbem_pace
+    return prop.side != by and prop.command.get("name") == "next" and revision.of(st).pbem_pace
 
 
 # Ruling R71: where the other side must be asked before a step is left (2.3: both sides buy, in secret,
@@ -366,9 +366,9 @@ def pending_items(st) -> list[dict]:
     out = []
     prop = st.pbem.proposal if st.pbem else None
     if prop is not None:
-        other = "allied" if prop["side"] == "axis" else "axis"
+        other = "allied" if prop.side == "axis" else "axis"
         out.append({"command": "plcg confirm", "rule": "pbem", "runnable": False,
-                    "what": f"{other} owes the answer to {prop['side']}'s proposal: {prop['command'].get('name')}"
+                    "what": f"{other} owes the answer to {prop.side}'s proposal: {prop.command.get('name')}"
                             " (plcg confirm, or plcg reject --reason TEXT)"})
     out += seal.pending_items(st)
     for commit, r in open_requests(st):

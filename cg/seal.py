@@ -35,7 +35,7 @@ import orjson
 
 from events.errors import BadInput, Refused
 from cg import revision
-from cg.state import DiceRequest, Done, Seal
+from cg.state import DiceRequest, Done, RevealPoint, Seal
 
 SECRET_STEPS = ("2.1", "2.3", "3.44")
 # what a sealed command is publicly, by its name: the name itself is public for the compulsory rolls
@@ -65,7 +65,7 @@ def owes_attack_seal(st, side: str) -> bool:
         return False
     return not any(r.side == side and r.what == "attack" and r.ff == st.firefight
                    for r in st.pbem.seals.values()) \
-        and f"{st.firefight}:2.4:{side}" not in st.pbem.points
+        and RevealPoint(st.firefight, "2.4", side) not in st.pbem.points
 POINTS = ("2.4", "2.6", "3.44", "end")
 PUB_PREFIX = "ed25519:"  # a public key as one line
 
@@ -290,7 +290,7 @@ def apply_sealed(st, p, handlers: dict) -> None:
 
 def apply_revealed(st, p) -> None:
     side, point = p.side, p.point
-    st.pbem.points.append(f"{st.firefight}:{point}:{side}" if point != "end" else f"end:{side}")
+    st.pbem.points.append(RevealPoint(st.firefight, point, side) if point != "end" else RevealPoint(None, "end", side))
     seals = st.pbem.seals  # only the seals not yet revealed: a revealed one leaves (the state stays small)
     for o in p.openings:
         rec = seals.pop(o.get("commitment"), None)
@@ -363,7 +363,7 @@ def owed(st, side: str) -> str | None:
     if st.ended:
         return "end" if _unrevealed(st, side) else None
     if st.step == "2.4" and _unrevealed(st, side, ("attack",) if attack_seal(st) else ("purchase",), st.firefight) \
-            and f"{st.firefight}:2.4:{side}" not in st.pbem.points:
+            and RevealPoint(st.firefight, "2.4", side) not in st.pbem.points:
         return "2.4"
     if st.step == "2.6" and _unrevealed(st, side, ("purchase",)):
         return "2.6"
@@ -406,7 +406,7 @@ def check_owed(st, cmd: dict) -> None:
     if name in ("next", "confirm") and st.step == "2.3":
         prop = st.pbem.proposal
         sides = (cmd.get("by"),) if name == "next" else \
-            ("axis", "allied") if prop and prop["command"].get("name") == "next" else ()
+            ("axis", "allied") if prop and prop.command.get("name") == "next" else ()
         for side in sides:
             if owes_attack_seal(st, side):
                 raise Refused(f"{side} owes its sealed Attack Option choice, yes or no, before 2.3 is left (2.4"

@@ -291,6 +291,48 @@ class AnswerChain:
         return cls(**d)
 
 
+@attrs.define(slots=True, frozen=True)
+class Proposal:
+    """A shared fact one side proposed and the other has yet to answer (Pbem.proposal; rulings R45, R71),
+    or a step it left provisionally (Pbem.provisional; ruling R71, R73): `side` and the `command` (its
+    dict, as fact_proposed carries it; a provisional one names the row it was given at, `provisional`).
+    Written by the fold of fact_proposed, emptied by fact_confirmed / fact_rejected. Frozen (a copy shares
+    it). Stored (`data()`) as the dict it replaced."""
+
+    side: str
+    command: dict
+
+    def data(self) -> dict:
+        return {"side": self.side, "command": self.command}
+
+    @classmethod
+    def of_data(cls, d: dict | None) -> "Proposal | None":
+        """The inverse of data() (None stays None); a key it does not declare is refused (TypeError)."""
+        return None if d is None else cls(**d)
+
+
+class RevealPoint(NamedTuple):
+    """A reveal point a side has made (Pbem.points; ruling R47): at `point` (2.4, 2.6, 3.44) of CG Firefight
+    `firefight`, or at the CG's end ("end", no firefight). Written by the fold of seals_revealed; stored as
+    its text, "3:2.4:axis" or "end:axis", as the list of strings it replaced was."""
+
+    firefight: int | None
+    point: str
+    side: str
+
+    def __str__(self) -> str:
+        return f"end:{self.side}" if self.firefight is None else f"{self.firefight}:{self.point}:{self.side}"
+
+    @classmethod
+    def parse(cls, text: str) -> "RevealPoint":
+        """The point a stored text stands for (the inverse of str)."""
+        first, _, rest = text.partition(":")
+        if first == "end":
+            return cls(None, "end", rest)
+        point, _, side = rest.rpartition(":")
+        return cls(int(first), point, side)
+
+
 @attrs.define(slots=True)
 class Pbem:
     """A campaign played by email (cg/pbem.py, cg/seal.py): begun from campaign_started's `pbem`,
@@ -300,9 +342,9 @@ class Pbem:
 
     keys: side -> public key. dice_policy. signed: side -> its last signed head [seq, hash].
     proposal / provisional: the shared fact (a step left provisionally: ruling R71) proposed by one side,
-    {"side", "command"}, or None. requests: commitment -> DiceRequest: two-party dice not yet revealed.
+    a Proposal, or None. requests: commitment -> DiceRequest: two-party dice not yet revealed.
     sealing: seals are used. seals: commitment -> Seal, a seal not yet revealed; points: the reveal
-    points made ("FF:POINT:SIDE", "end:SIDE"); cp_sealed: sides whose CP this view does not know;
+    points made (RevealPoint, stored as "FF:POINT:SIDE" / "end:SIDE"); cp_sealed: sides whose CP this view does not know;
     leaders_made: leaders numbered per side (sealed apart); revealed_n: seals each side has revealed;
     stale: a reveal of a seal this view had not opened (the ledger folds again). The stored form (the
     snapshot, the digest) is the dict it replaced: `data()`."""
@@ -310,7 +352,7 @@ class Pbem:
     keys: dict
     dice_policy: str = "any"
     signed: dict = _per_side(None)
-    proposal: dict | None = None
+    proposal: Proposal | None = None
     requests: dict = attrs.Factory(dict)
     sealing: bool = False
     seals: dict = attrs.Factory(dict)
@@ -318,7 +360,7 @@ class Pbem:
     cp_sealed: dict = _per_side(False)
     leaders_made: dict = _per_side(0)
     revealed_n: dict = _per_side(0)
-    provisional: dict | None = attrs.field(default=None, on_setattr=_provisional_set)
+    provisional: Proposal | None = attrs.field(default=None, on_setattr=_provisional_set)
     has_provisional: bool = False  # (after `provisional`: a copy sets it last)
     stale: bool = False
     # ruling R83 (two-party dice from a chain): anchors: anchor -> the chain committed to (AnswerChain);
@@ -333,8 +375,10 @@ class Pbem:
         out = {a.name: getattr(self, a.name) for a in attrs.fields(Pbem) if a.name not in _PBEM_SOMETIMES}
         out["requests"] = {c: r.data() for c, r in self.requests.items()}
         out["seals"] = {c: r.data() for c, r in self.seals.items()}
+        out["proposal"] = None if self.proposal is None else self.proposal.data()
+        out["points"] = [str(p) for p in self.points]
         if self.has_provisional:
-            out["provisional"] = self.provisional
+            out["provisional"] = None if self.provisional is None else self.provisional.data()
         if self.stale:
             out["stale"] = True
         if self.anchors or self.chain_at:
@@ -347,7 +391,11 @@ class Pbem:
         """The inverse of data(). A key no field holds is refused (TypeError): a new key of the play by
         email state is a new field here, with its default; so is a key no record declares."""
         records = {"requests": {c: DiceRequest.of_data(r) for c, r in d.get("requests", {}).items()},
-                   "seals": {c: Seal.of_data(r) for c, r in d.get("seals", {}).items()}}
+                   "seals": {c: Seal.of_data(r) for c, r in d.get("seals", {}).items()},
+                   "proposal": Proposal.of_data(d.get("proposal")),
+                   "points": [RevealPoint.parse(p) for p in d.get("points", [])]}
+        if "provisional" in d:
+            records["provisional"] = Proposal.of_data(d["provisional"])
         if "anchors" in d:
             records["anchors"] = {a: AnswerChain.of_data(r) for a, r in d["anchors"].items()}
         return cls(**{**d, **records}, has_provisional="provisional" in d)
@@ -821,7 +869,8 @@ def _clone_ground(x: Ground) -> Ground:
 
 _CLONES = {Unit: _clone_unit, Purchase: _clone_purchase, SideState: _clone_side, FirefightRecord: _clone_firefight,
            Reph: _clone_reph, Pbem: _clone_pbem, Ground: _clone_ground,
-           DiceRequest: _clone_request, AnswerChain: _clone_chain, Seal: lambda x: x}  # a Seal is frozen: shared
+           DiceRequest: _clone_request, AnswerChain: _clone_chain, Seal: lambda x: x,  # a Seal is frozen: shared
+           Proposal: lambda x: x}  # frozen, its command never changed: shared
 
 
 def _copy_purchases(st: CampaignState, purchases: dict) -> dict:

@@ -119,9 +119,9 @@ def turn_lines(pending: list[dict], me: str | None, proposal: dict | None = None
     mine = [p for p in pending if owner(p) in (me, None)]
     theirs = [p for p in pending if other is not None and owner(p) == other]
     out = []
-    if provisional is not None and provisional["side"] != me:  # rulings R71, R73
+    if provisional is not None and provisional.side != me:  # rulings R71, R73
 
-        out.append(f"{provisional_words(provisional['side'], provisional['command'])}: your next"
+        out.append(f"{provisional_words(provisional.side, provisional.command)}: your next"
                    " command confirms it; `plcg reject --reason TEXT` undoes it")
     if mine:
         out.append(f"your move ({me}):" if me else "owed now:")
@@ -130,8 +130,8 @@ def turn_lines(pending: list[dict], me: str | None, proposal: dict | None = None
         out.append(f"{other} owes:")
         out += [f"  {p['what']}" for p in theirs]
     if not pending:
-        if proposal is not None and proposal["side"] != me:
-            out.append(f"your move ({me}): {proposal['side']}'s proposal awaits you: your commands at the step, then"
+        if proposal is not None and proposal.side != me:
+            out.append(f"your move ({me}): {proposal.side}'s proposal awaits you: your commands at the step, then"
                        " `plcg next` (it confirms the proposal), or `plcg reject --reason TEXT`")
         elif proposal is not None:
             out.append(f"waiting for {other}: your proposal awaits his answer; send it (plcg sync --send)")

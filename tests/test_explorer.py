@@ -572,9 +572,9 @@ class PbemWalk(Walk):
             prop = getattr(st.pbem, "proposal", None)
             if prop:
                 g.send(side)
-                other_side = other(prop["side"])
+                other_side = other(prop.side)
                 r = g.cli(other_side, "confirm")
-                assert r.code == 0, f"liveness: {other_side} cannot confirm {prop['command']}: {r.err}"
+                assert r.code == 0, f"liveness: {other_side} cannot confirm {prop.command}: {r.err}"
                 side = g.holder = other_side
                 continue
             if not st.pbem or not st.pbem.requests:

@@ -19,7 +19,7 @@ import pytest
 
 from cg.ledger import Ledger
 from cg.pbem import load_private
-from cg.state import AnswerChain, DiceRequest, Pbem, Seal
+from cg.state import AnswerChain, DiceRequest, Pbem, Proposal, RevealPoint, Seal
 from projections.digest import digest
 
 FIXTURE = Path(__file__).parent / "fixtures" / "pbem-records"
@@ -74,6 +74,11 @@ def test_the_stored_records_read_back_typed_and_store_again_byte_for_byte(states
         seen["opened seal"] += sum(r.opened for r in pb.seals.values())
         seen["seal opening dice"] += sum(r.opens is not None for r in pb.seals.values())
         seen["seal closing"] += sum(r.closes is not None for r in pb.seals.values())
+        assert all(type(p) is RevealPoint for p in pb.points)
+        assert all(x is None or type(x) is Proposal for x in (pb.proposal, pb.provisional))
+        seen["reveal point"] = seen.get("reveal point", 0) + len(pb.points)
+        seen["proposal"] = seen.get("proposal", 0) + (pb.proposal is not None)
+        seen["provisional"] = seen.get("provisional", 0) + (pb.provisional is not None)
     # the fixture holds every form a record is stored in (else the test above would prove little)
     assert shapes == {"requests": {tuple(REQUEST), tuple(REQUEST_CHAINED), tuple(REQUEST_WITHHELD)},
                       "seals": {tuple(SEAL)}, "anchors": {tuple(CHAIN)}}
@@ -127,3 +132,20 @@ def test_a_copy_of_the_state_clones_the_records_the_fold_changes_and_shares_the_
         a.next += 5
         a.last[0] = 999
     assert orjson.dumps(st.pbem.data()) == before  # the original untouched
+
+
+@pytest.mark.parametrize("point,text", [(RevealPoint(3, "2.4", "axis"), "3:2.4:axis"),
+                                        (RevealPoint(12, "3.44", "allied"), "12:3.44:allied"),
+                                        (RevealPoint(None, "end", "axis"), "end:axis")])
+def test_a_reveal_point_is_stored_as_its_old_text_and_read_back(point, text):
+    assert str(point) == text and RevealPoint.parse(text) == point
+
+
+def test_a_proposal_is_frozen_and_stored_as_the_dict_it_replaced():
+    d = {"side": "axis", "command": {"name": "next", "step": "2.3", "provisional": 41}}
+    prop = Proposal.of_data(d)
+    assert prop.data() == d and Proposal.of_data(None) is None
+    with pytest.raises(AttributeError):
+        prop.side = "allied"
+    with pytest.raises(TypeError):
+        Proposal.of_data({**d, "seq": 3})

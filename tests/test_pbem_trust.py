@@ -132,7 +132,7 @@ def test_rubble_position_and_weather_given_by_one_side_wait_for_the_other_sides_
     g = free_game
     g.confirm = False
     g.do("axis", "weather", "Clear")
-    assert g.state("axis").pbem.proposal["command"]["name"] == "weather"
+    assert g.state("axis").pbem.proposal.command["name"] == "weather"
     g.send("axis")
     assert g.cli("allied", "confirm").code == 0
     g.confirm = True
@@ -141,7 +141,7 @@ def test_rubble_position_and_weather_given_by_one_side_wait_for_the_other_sides_
     hx = "I5"
     g.do("axis", "rubble", hx, "--kia", "6", "--dice", "1")
     st = g.state("axis")
-    assert st.pbem.proposal["command"]["name"] == "rubble" and hx not in st.ground.terrain
+    assert st.pbem.proposal.command["name"] == "rubble" and hx not in st.ground.terrain
     g.send("axis")
     assert g.cli("allied", "reject", "--reason", "no such kill").code == 0
     assert hx not in g.state("allied").ground.terrain  # given alone, it never took effect
@@ -149,7 +149,7 @@ def test_rubble_position_and_weather_given_by_one_side_wait_for_the_other_sides_
     st.load_all()
     unit = next(u.id for u in st.units.values() if u.side == "axis")
     g.do("axis", "position", "axis", unit, "J5")
-    assert g.state("axis").pbem.proposal["command"]["name"] == "position"
+    assert g.state("axis").pbem.proposal.command["name"] == "position"
 
 
 # ---- item 13: what the other copy shows, and what a stored snapshot holds -------------------------------

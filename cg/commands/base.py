@@ -116,10 +116,10 @@ def decide(state: CampaignState, cmd: dict, base_seq: int, confirmed: bool = Fal
         name, handler = "confirm", HANDLERS["confirm"]
     pbem.authorize(state, cmd)
     prov = pbem.provisional(state)
-    if prov is not None and prov["side"] != cmd["by"] and name not in pbem.NOT_CONTINUING:
+    if prov is not None and prov.side != cmd["by"] and name not in pbem.NOT_CONTINUING:
         # ruling R71: the other side continues from a step left provisionally: that confirms the leave
 
-        said = FactConfirmed(side=cmd["by"], command=prov["command"])
+        said = FactConfirmed(side=cmd["by"], command=prov.command)
         if name == "confirm" and state.pbem.proposal is None:
             return [said]  # the leave confirmed in so many words
         state.pbem.provisional = None  # decided as the rules stand once it is answered (restored: decide is pure)
@@ -184,8 +184,8 @@ def _waits_for_proposer(state: CampaignState, cmd: dict) -> bool:
     """Ruling R84: `next` (or `confirm`) that would confirm the other side's proposal to leave the step, while the step
     cannot be left only because that side still owes something (its answer to this side's dice)."""
     prop = state.pbem.proposal
-    if cmd.get("name") not in ("next", "confirm") or prop is None or prop["side"] == cmd.get("by") \
-            or prop["command"].get("name") != "next" or not revision.of(state).letters_pace:
+    if cmd.get("name") not in ("next", "confirm") or prop is None or prop.side == cmd.get("by") \
+            or prop.command.get("name") != "next" or not revision.of(state).letters_pace:
         return False
     state.pbem.proposal = None  # as the step stands without it (restored: decide is pure)
     try:
@@ -209,8 +209,8 @@ def _continues(st: CampaignState, cmd: dict) -> bool:
     the step, the firefight's end, the 2.41 determination; not an undo) awaits its answer is its
     confirmation: the proposal takes effect, nothing more is decided."""
     prop = st.pbem.proposal
-    return (cmd.get("name") == "next" and prop is not None and prop["side"] != cmd.get("by")
-            and prop["command"].get("name") != "undo" and revision.of(st).pbem_pace)
+    return (cmd.get("name") == "next" and prop is not None and prop.side != cmd.get("by")
+            and prop.command.get("name") != "undo" and revision.of(st).pbem_pace)
 
 
 def _shared(st: CampaignState, cmd: dict) -> bool:

@@ -196,7 +196,7 @@ def _unseal(ctx: Ctx, cmd: dict):
 
 def _confirmed(st, cmd: dict) -> dict:
     """The proposed command as the confirming side gives it (its own dice commitment, if any)."""
-    inner = {**st.pbem.proposal["command"], "confirmed": True, "by": cmd["by"]}
+    inner = {**st.pbem.proposal.command, "confirmed": True, "by": cmd["by"]}
     for k in pbem.COMMIT_KEYS:
         if k in cmd:
             inner[k] = cmd[k]
@@ -216,7 +216,7 @@ def _confirm(ctx: Ctx, cmd: dict):
         events = decide(st, inner, ctx.base_seq + 1, confirmed=True)
     finally:
         st.pbem.proposal = prop
-    return [FactConfirmed(side=cmd["by"], command=prop["command"]), *events]
+    return [FactConfirmed(side=cmd["by"], command=prop.command), *events]
 
 
 @command("reject", "*")
@@ -225,7 +225,7 @@ def _reject(ctx: Ctx, cmd: dict):
     reason = str(cmd.get("reason") or "").strip()
     if not reason:
         raise BadInput("reject: --reason TEXT is required: the log keeps why")
-    return [FactRejected(side=cmd["by"], command=st.pbem.proposal["command"], reason=reason)]
+    return [FactRejected(side=cmd["by"], command=st.pbem.proposal.command, reason=reason)]
 
 
 def decide_all(st, cmd: dict, base_seq: int, history) -> list:
@@ -242,17 +242,17 @@ def decide_all(st, cmd: dict, base_seq: int, history) -> list:
         if not reason:
             raise BadInput("reject: --reason TEXT is required: the log keeps why")
         seen, reverted = history()
-        since = prov["command"]["provisional"]
+        since = prov.command["provisional"]
         rolled = pbem.rolled_after(st, seen, reverted, since)
         if rolled:  # undoing them would roll them again: the other side would choose among two results
-            what = f"the leave of step {prov['command'].get('step')}" if prov["command"].get("name") == "next" \
-                else f"{prov['command'].get('name')} (given at step {prov['command'].get('step')})"  # ruling R73
+            what = f"the leave of step {prov.command.get('step')}" if prov.command.get("name") == "next" \
+                else f"{prov.command.get('name')} (given at step {prov.command.get('step')})"  # ruling R73
             raise Refused(f"{what} is no longer rejected: dice were rolled"
                           f" after it ({', '.join(rolled)}); propose an undo instead (plcg undo --to"
                           f" {since - 1} --reason TEXT)", "pbem", st.step)
-        return [FactRejected(side=cmd["by"], command=prov["command"], reason=reason),
+        return [FactRejected(side=cmd["by"], command=prov.command, reason=reason),
                 *decide_undo(st, seen, reverted, since - 1, f"rejected: {reason}", True)]
-    if name == "confirm" and pb is not None and pb.proposal and pb.proposal["command"].get("name") == "undo":
+    if name == "confirm" and pb is not None and pb.proposal and pb.proposal.command.get("name") == "undo":
         pbem.authorize(st, cmd)
         inner = _confirmed(st, cmd)
         seen, reverted = history()
@@ -261,7 +261,7 @@ def decide_all(st, cmd: dict, base_seq: int, history) -> list:
             raise Refused("the undo proposed no longer applies: what it takes back has changed", "pbem", st.step)
         events = decide_undo(st, seen, reverted, min(took) - 1, inner.get("reason") or "", bool(inner.get("force")))
         events = [attrs.evolve(events[0], seqs=tuple(s for s in events[0].seqs if s in took))]
-        return [FactConfirmed(side=cmd["by"], command=pb.proposal["command"]), *events]
+        return [FactConfirmed(side=cmd["by"], command=pb.proposal.command), *events]
     if name != "undo":
         return decide(st, cmd, base_seq)
     if pb is not None:

@@ -69,7 +69,7 @@ class Letters:
             if st.ended or (st.firefight, st.step) == stop_at and (st.step != "2.9" or Done("end") not in st.reph.done):
                 return
             prop = st.pbem.proposal
-            if prop is not None and prop["side"] == side and "provisional" not in prop["command"]:
+            if prop is not None and prop.side == side and "provisional" not in prop.command:
                 return  # his proposal awaits the other's answer (a step left provisionally does not wait)
             planned = self.plan.get((st.firefight, st.step, side), [])
             todo = [c for c in planned if (st.firefight, st.step, side, tuple(c)) not in self.done]
@@ -81,7 +81,7 @@ class Letters:
             mine = [i for i in owed if owner(i) in (side, None) and self._how(side, i) is not None]
             # ruling R71: to a proposal to leave the step, his own part of it first (his `next` confirms it);
             # a proposed end or determination is answered first
-            later = prop is not None and prop["command"].get("name") == "next"
+            later = prop is not None and prop.command.get("name") == "next"
             mine.sort(key=lambda i: (i["command"] == "plcg confirm") == later)
             if mine:
                 r = self.cli(side, *self._how(side, mine[0]))
