@@ -1,7 +1,7 @@
 """Each event in words: one line for `plcg log`, the step commands' output and the AAR."""
 from __future__ import annotations
 
-from cg.items import ITEMS
+from cg.items import ITEMS, Kept, kept
 
 SIDE = {"axis": "Axis", "allied": "Allied", None: "-"}
 TYPE = {"axis_assault": "Axis Assault", "allied_assault": "Allied Assault", "dual": "Dual Attack",
@@ -358,14 +358,13 @@ def _summary(etype: str, p: dict) -> str:
     return etype.replace("_", " ")  # an event this release has no words for yet: at least not snake_case
 
 
-def terrain_words(item: str) -> str:
-    """A terrain item as the ledger keeps it, in the one vocabulary's words (cg/items.py):
-    'ap_mine:axis:3' -> 'A-P mines, 3 factors (Axis)'; 'foxhole:axis' -> 'foxhole (Axis)'; a word a
-    revision 1 campaign kept as typed stays the player's ('A-P mines 6')."""
-    parts = str(item).split(":")
-    kind = parts[0].strip()
-    side = next((p for p in parts[1:] if p in ("axis", "allied")), None)
-    strength = next((p for p in parts[1:] if p.isdigit()), None)
+def terrain_words(item: Kept | str) -> str:
+    """A terrain item as the ledger keeps it (a cg/items.Kept, or its text in an event), in the one
+    vocabulary's words: 'ap_mine:axis:3' -> 'A-P mines, 3 factors (Axis)'; 'foxhole:axis' -> 'foxhole
+    (Axis)'; a word a revision 1 campaign kept as typed stays the player's ('A-P mines 6')."""
+    k = kept(item)
+    kind = k.key.strip()
+    side, strength = k.said()
     name = ITEMS[kind].words if kind in ITEMS else kind.replace("_", " ")
     if strength:
         name += f", {strength} factor{'s' if strength != '1' else ''}"
