@@ -252,7 +252,7 @@ def _summary(etype: str, p: dict) -> str:
         where = f" in {p['hex']}" if p.get("hex") else ""
         unit = f" for {p['unit']}" if p.get("unit") else ""
         factors = (p.get("detail") or {}).get("factors")
-        what = terrain_words(f"{p['kind']}:{factors}" if factors else f"{p['kind']}:")
+        what = terrain_words(Kept(p["kind"], None, str(factors) if factors else None))  # 2.38: no side in words
         return f"{s} spent {p['cost']} FP on {what}{',' if factors and where else ''}{where}{unit}, {p['fp_left']} FP left"
     if etype == "half_squads_recombined":
         return f"{s} {p['keep']} and {p['gone']} recombine into a {p['to']} (3.42), as {p['keep']}"
@@ -266,7 +266,7 @@ def _summary(etype: str, p: dict) -> str:
         what = "eliminated" if c["to"] == "eliminated" else f"now a {c['to']}"
         return f"{s} {c['unit']} Casualty Reduced for the clearance in {p['hex']} (3.52): {what}"
     if etype == "fortification_placed":
-        return f"{s} placed {terrain_words(p['kind'] + ':')} in {p['hex']} (bought at 2.38 without a hex)"
+        return f"{s} placed {terrain_words(Kept(p['kind']))} in {p['hex']} (bought at 2.38 without a hex)"
     if etype == "firefight_determined":
         t = TYPE.get(p["type"], p["type"])
         if p["type"] == "idle":
