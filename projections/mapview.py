@@ -86,7 +86,7 @@ MARGIN = 4  # row labels
 def render_text(
     grid: Grid,
     mc: MapControl,
-    terrain: dict[str, list[str]] | None = None,
+    terrain: dict[str, list[items.Kept | str]] | None = None,
     units: dict[str, list[str]] | None = None,
 ) -> str:
     """A terminal hex map: one 3-character cell per hex, then a legend and the terrain/units lists.
@@ -324,7 +324,7 @@ def _ground_of(grid: Grid, ground: dict | None) -> dict[str, frozenset[str]]:
 def render_svg(
     grid: Grid,
     mc: MapControl,
-    terrain: dict[str, list[str]] | None = None,
+    terrain: dict[str, list[items.Kept | str]] | None = None,
     units: dict[str, list] | None = None,
     title: str = "",
     tvp: dict[str, int] | None = None,
