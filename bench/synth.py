@@ -378,7 +378,7 @@ class Player:
         for _ in range(4):
             fp = self.st.sides[side].fp
             spots = [h for h in self.deep_hexes(side)  # B24.5: no fortification in rubble
-                     if not any(i.split(":")[0] == "rubble" for i in self.st.ground.terrain.get(h, []))]
+                     if not any(i.key == "rubble" for i in self.st.ground.terrain.get(h, []))]
             hx = self.rnd.choice(spots) if spots else None
             if fp >= 4 and self.rnd.random() < 0.1:  # HIP for a squad (2.38: setup --hip needs it bought)
                 squads = [u for u in self.alive(side) if u.kind == "squad"]
@@ -519,7 +519,7 @@ class Player:
 
             tries = []
             for hx, items in sorted(st.ground.terrain.items()):
-                for item in sorted({i.split(":")[0] for i in items}):
+                for item in sorted({i.key for i in items}):
                     item = "mines" if item in ("ap_mine", "at_mine") else item
                     if item not in CLEAR_ITEMS or self.rnd.random() < 0.5:
                         continue

@@ -13,7 +13,7 @@ from events.errors import UNFOLDABLE, BadInput, UnreadableRow, unknown_row
 from cg import revision
 from cg import tables
 from cg.card_schema import parse_card
-from cg.items import MINES  # 3.52: all mines are one item (mines, ap_mine, at_mine, known_minefield)
+from cg.items import Kept  # a hex's kept item; Kept.mine: all mines are one item at 3.52
 from cg.rules import winner_by_cvp
 from cg.state import (SIDES, CampaignState, FirefightRecord, Purchase, Unit, expand_units, loss_cvp,
                       terrain_changed, unit_kind)
@@ -474,7 +474,7 @@ def _fortified(st, p: Fortified):
 
 def _in_hex(st, side: str, kind: str, hx: str, detail) -> None:
     strength = (detail or {}).get("factors")
-    st.ground.terrain.setdefault(hx, []).append(f"{kind}:{side}" + (f":{strength}" if strength else ""))
+    st.ground.terrain.setdefault(hx, []).append(Kept(kind, side, str(strength) if strength else None))
     terrain_changed(st)
 
 
@@ -636,7 +636,7 @@ def _ended(st, p: FirefightEnded):
             u.status, u.eliminated_in = "eliminated", st.firefight
         ff.lost.append([lu.side, lu.unit])
     for t in p.terrain:
-        st.ground.terrain.setdefault(t.hex, []).append(t.item)
+        st.ground.terrain.setdefault(t.hex, []).append(Kept.parse(t.item))
         terrain_changed(st)
     for key, attr in (("encircled", "encircled"), ("wounded", "wounded"), ("shocked", "shocked")):
         for su in getattr(p, key):
@@ -809,10 +809,11 @@ def _terrain(st, p: TerrainChanged):
     terrain_changed(st)
     for c in p.changes:
         items = st.ground.terrain.setdefault(c.hex, [])
+        item = Kept.parse(c.item)
         if c.change == "add":
-            items.append(c.item)
-        elif c.item in items:
-            items.remove(c.item)
+            items.append(item)
+        elif item in items:
+            items.remove(item)
         if not items:
             del st.ground.terrain[c.hex]
 
@@ -924,20 +925,18 @@ def _clear(st, p: ClearanceRolled):
     st.reph.cleared.add((hx, item))
     terrain_changed(st)
     items = st.ground.terrain.get(hx, [])
-    kinds = [it.split(":")[0] for it in items]
     if p.casualty_reduction and revision.of(st).clearance_casualty_reduction:
         st.reph.done.add(Done("cr-owed", p.side, hx))  # 3.52 dagger: owed before 3.52 is left (plcg casualties)
     if p.roll.outcome == "eliminated":
         if item == "rubble" and not revision.of(st).clearance_rules:
-            items.append("trailbreak")  # revision 1 read B24.71: a Trailbreak across the hex; the rubble stayed
+            items.append(Kept("trailbreak"))  # revision 1 read B24.71: a Trailbreak across the hex; the rubble stayed
             return  # (revision 2, ruling R38: PL's 3.52 table eliminates the rubble, below)
         for it in list(items):
-            k = it.split(":")[0]
-            if k == item or (item == "mines" and k in MINES):  # 3.52 *: all mines in the Location
+            if it.key == item or (item == "mines" and it.mine):  # 3.52 *: all mines in the Location
                 items.remove(it)
         if not items:
             st.ground.terrain.pop(hx, None)
-    elif item == "mines" and any(k in ("mines", "ap_mine", "known_minefield") for k in kinds):
+    elif item == "mines" and any(it.key in ("mines", "ap_mine", "known_minefield") for it in items):
         st.reph.ap_failed.add(hx)  # 3.52: a failed A-P mine attempt stops the Location (ruling R23)
 
 

@@ -6,8 +6,9 @@ mark for it, whether 3.52 clears it (and as which item), whether it makes its he
 (1.4, rules revision 2). The 2.38 items are those of the Fortification Points Table (`cg/tables.py`
 FORTIFICATIONS, which holds their costs and notes); the others are the terrain changes CG5 keeps.
 
-An item as the ledger keeps it is `KEY[:SIDE][:FACTORS]`: `fortify` records the side that bought it
-and a mine's factors (`ap_mine:axis:3`); `end --terrain` takes the same form.
+An item as the ledger keeps it is a `Kept` value: its key, the side that bought it and a mine's factors
+(`fortify`), written in the events, the snapshot and the digest as the text `KEY[:SIDE][:FACTORS]`
+(`ap_mine:axis:3`, `foxhole:axis`, `rubble`); `end --terrain` takes the same form (parse_terrain).
 
 Pure data: no I/O, no state.
 """
@@ -96,40 +97,104 @@ def find(word: str) -> Item | None:
     return ITEMS.get(k) or _BY_WORDS.get(k)
 
 
-def base(item: str) -> str:
-    """The item's key without its side and factors: "ap_mine:axis:3" -> "ap_mine"."""
-    return str(item).split(":", 1)[0]
+def _said(parts) -> tuple[str | None, str | None]:
+    """The side and the factors among an item's parts after its key, wherever they stand."""
+    return (next((p for p in parts if p in SIDES), None), next((p for p in parts if p.isdigit()), None))
 
 
-def lookup(item: str) -> Item | None:
-    """The vocabulary's entry for an item as kept ("foxhole:axis"), None for a word it lacks (a
-    revision 1 campaign kept `end --terrain` words as typed)."""
-    return ITEMS.get(base(item))
+@attrs.frozen
+class Kept:
+    """An item as the campaign keeps it in a hex (Ground.terrain, CG5): the vocabulary's key, the side that
+    bought it and a mine's factors as recorded (2.38 `fortify`; `end --terrain` ITEM[:SIDE][:FACTORS]).
+
+    Its text form, `str(kept)`, is what the events carry and the snapshot and the digest store:
+    `ap_mine:axis:3`, `foxhole:axis`, `rubble`. `Kept.parse` reads every text back to a value whose text is
+    the same, so the text is kept to the letter: a word a revision 1 campaign kept as typed is its key
+    ("a-p mines 6"), and what follows a first ':' that is not [SIDE][:FACTORS] stays as typed in `tail`
+    ("x:3:axis": key "x", tail "3:axis"; "foxhole:": tail "")."""
+
+    key: str
+    side: str | None = None
+    factors: str | None = None  # digits, as recorded ("3")
+    tail: str | None = None  # revision 1: the text after the key's ':' when it is not [SIDE][:FACTORS]
+
+    @classmethod
+    def parse(cls, text: str) -> Kept:
+        """The value of an item's text form; `str()` of it gives the text back."""
+        key, *rest = str(text).split(":")
+        if not rest:
+            return cls(key)
+        if len(rest) == 1:
+            p = rest[0]
+            if p in SIDES:
+                return cls(key, p)
+            if p.isdigit():
+                return cls(key, None, p)
+        elif len(rest) == 2 and rest[0] in SIDES and rest[1].isdigit():
+            return cls(key, rest[0], rest[1])
+        return cls(key, tail=":".join(rest))
+
+    def __str__(self) -> str:
+        parts = [self.key]
+        if self.side is not None:
+            parts.append(self.side)
+        if self.factors is not None:
+            parts.append(self.factors)
+        if self.tail is not None:
+            parts.append(self.tail)
+        return ":".join(parts)
+
+    @property
+    def item(self) -> Item | None:
+        """The vocabulary's entry, None for a word it lacks (a revision 1 campaign kept `end --terrain` words
+        as typed)."""
+        return ITEMS.get(self.key)
+
+    @property
+    def grows(self) -> bool:
+        """1.4: it makes its hex Strategic Terrain (rules revision 2, switch strategic_grows)."""
+        return self.key in GROWS_STRATEGIC
+
+    @property
+    def clears_as(self) -> str | None:
+        """The 3.52 item it falls under (all mines are one item); a word the vocabulary lacks: its key."""
+        entry = ITEMS.get(self.key)
+        return entry.clear if entry is not None else self.key
+
+    @property
+    def mine(self) -> bool:
+        """3.52: one of the mines, which clear as one item."""
+        return self.key in MINES
+
+    def said(self) -> tuple[str | None, str | None]:
+        """(side, factors) as its words tell them: its own, or those found in a revision 1 tail."""
+        if self.tail is None:
+            return self.side, self.factors
+        return _said(self.tail.split(":"))
+
+    def reads_as(self) -> Item | None:
+        """The entry it reads as on the map and in words: its own, else (a word a revision 1 campaign kept
+        as typed: "Set DC", "A-P mines 6") the first entry whose key or words it contains."""
+        entry = ITEMS.get(self.key) or ITEMS.get(key_of(self.key))
+        if entry is not None:
+            return entry
+        text = " " + " ".join(key_of(str(self)).replace("_", " ").split()) + " "
+        for i in ITEMS.values():
+            for name in (i.key.replace("_", " "), key_of(i.words).replace("_", " ")):
+                if f" {name} " in text or f" {name}s " in text:
+                    return i
+        return None
 
 
-def clears_as(item: str) -> str | None:
-    """The 3.52 item an item kept in a hex falls under (a word the vocabulary lacks: itself)."""
-    entry = lookup(item)
-    return entry.clear if entry is not None else base(item)
+def kept(item: Kept | str) -> Kept:
+    """A kept item as its value: a text form (an event's, a projection's input) read by Kept.parse."""
+    return item if type(item) is Kept else Kept.parse(item)
 
 
-def read(item: str) -> Item | None:
-    """The entry a kept item reads as on the map and in words: its own, else (a word a revision 1
-    campaign kept as typed: "Set DC", "A-P mines 6") the first entry whose key or words it contains."""
-    entry = lookup(item) or ITEMS.get(key_of(base(item)))
-    if entry is not None:
-        return entry
-    text = " " + " ".join(key_of(item).replace("_", " ").split()) + " "
-    for i in ITEMS.values():
-        for name in (i.key.replace("_", " "), key_of(i.words).replace("_", " ")):
-            if f" {name} " in text or f" {name}s " in text:
-                return i
-    return None
-
-
-def parse_terrain(text: str) -> str:
-    """`end --terrain` ITEM (rules revision 2): KEY[:SIDE][:FACTORS], KEY from the vocabulary; the item
-    as kept (normalised), or ValueError with one line naming what is wrong and the known items."""
+def parse_terrain(text: str) -> Kept:
+    """`end --terrain` ITEM (rules revision 2): KEY[:SIDE][:FACTORS], KEY from the vocabulary (its key or
+    its words, SIDE and FACTORS in either order); the item as kept, or ValueError with one line naming
+    what is wrong and the known items."""
     parts = [p.strip() for p in str(text).split(":")]
     entry = find(parts[0])
     if entry is None or not entry.in_hex:
@@ -140,4 +205,4 @@ def parse_terrain(text: str) -> str:
     factors = [p for p in rest if p.isdigit() and int(p) > 0]
     if len(sides) > 1 or len(factors) > 1 or len(sides) + len(factors) != len(rest):
         raise ValueError(f"{text!r}: ITEM[:SIDE][:FACTORS], e.g. ap_mine:axis:3")
-    return ":".join([key, *sides, *factors])
+    return Kept(key, sides[0] if sides else None, factors[0] if factors else None)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from cg import revision
-from cg.items import clears_as
 from cg.state import CampaignState, active_units, other
 from cg.units import Kind, PRESENT
 
@@ -218,7 +217,7 @@ def nearest_friendly_hex(state: CampaignState, unit) -> str | None:
 
 
 def _present(st: CampaignState, hx: str, item: str) -> bool:
-    return any(clears_as(i) == item for i in st.ground.terrain.get(hx, []))  # 3.52: all mines are one item
+    return any(i.clears_as == item for i in st.ground.terrain.get(hx, []))  # 3.52: all mines are one item
 
 
 def clear_refusal(st: CampaignState, hx: str, item: str) -> tuple[str, str] | None:

@@ -15,6 +15,7 @@ import attrs
 import orjson
 
 from cg.bulk import gc_paused
+from cg.items import Kept
 from cg.state import (_POSITION, SETTLED, CampaignState, Done, FirefightRecord, Ground, Pbem,  # noqa: F401
                       Position, Purchase, Reph, SideState, Unit, settled)
 from events.errors import WriteConflict
@@ -53,7 +54,8 @@ def fingerprint() -> str:
     if _FINGERPRINT is None:
         h = hashlib.sha256(str(SNAPSHOT_VERSION).encode())
         here = Path(__file__).parent
-        for name in ("state.py", "evolve.py", "snapshot.py", "card.py", "revision.py"):
+        # items.py: a kept item's parse (Kept) and the mines that clear as one are fold code too
+        for name in ("state.py", "evolve.py", "snapshot.py", "card.py", "revision.py", "items.py"):
             h.update((here / name).read_bytes())
         _FINGERPRINT = h.hexdigest()[:16]
     return _FINGERPRINT
@@ -179,7 +181,7 @@ def _body(st: CampaignState, units, purchases=None, cold_ff=None, compact: bool 
             continue
         if a.name == "ground":  # the typed part's values as the top-level keys they always were
             g = st.ground
-            d["control"], d["terrain"], d["fortifications"] = g.control, g.terrain, g.fortifications
+            d["control"], d["terrain"], d["fortifications"] = g.control, _terrain_text(g.terrain), g.fortifications
             continue
         d[a.name] = getattr(st, a.name)
     d["purchase_count"] = {f"{s}:{rg}": n for (s, rg), n in st.purchase_count.items()}  # key()'s stored text
@@ -206,6 +208,11 @@ def _body(st: CampaignState, units, purchases=None, cold_ff=None, compact: bool 
         "repairs_owed": [[s, i, k] for (s, i), k in r.repairs_owed.items()],
         "reverts": [[a, list(b), c, e] for a, b, c, e in st.reverts],
     }
+
+
+def _terrain_text(terrain: dict) -> dict:
+    """The kept terrain in the form the snapshot and the digest always kept: hex -> [text] (cg/items.Kept)."""
+    return {h: list(map(str, items)) for h, items in terrain.items()}
 
 
 # the RePh record's fields kept as they are (the others are converted to their stored form above)
@@ -332,6 +339,8 @@ def _load(blob: bytes, card, cold) -> CampaignState | None:
             st.pbem = None if v is None else Pbem.of_data(v)
         elif k in _REPH:
             setattr(r, k, v)
+        elif k == "terrain":
+            ground[k] = {h: list(map(Kept.parse, items)) for h, items in v.items()}  # the text form read back
         elif k in _GROUND:
             ground[k] = v
         elif k in _POSITION:

@@ -7,7 +7,6 @@ never mutates it. `copy()` gives an independent state (used before folding a com
 from __future__ import annotations
 
 import copy as _copy
-import functools
 import itertools
 import operator
 import re
@@ -16,7 +15,7 @@ from typing import NamedTuple
 import attrs
 from cg.units import IN_PLAY, Kind, Status
 from cg import revision
-from cg.items import GROWS_STRATEGIC  # 1.4: rubble, pillbox, foxhole, trench, A-T ditch
+from cg.items import Kept  # a hex's kept item (Ground.terrain); 1.4: what grows Strategic Terrain
 
 SIDES = ("axis", "allied")
 
@@ -415,13 +414,14 @@ class Ground:
     control recorded at each firefight's end (2.9, firefight_ended).
     terrain: hex -> [items] kept between firefights (CG5): the end's rubble, wrecks, Flames... (2.9,
     firefight_ended), Blazes spread and burnt out (3.31, terrain_changed), clearance (3.52, clearance_rolled),
-    and the fortifications placed on the map ("foxhole:axis[:factors]", 2.38 fortified /
-    fortification_placed). cg/evolve.py calls terrain_changed(st) whenever it changes it.
+    and the fortifications placed on the map (foxhole:axis[:factors], 2.38 fortified /
+    fortification_placed); each item a cg/items.Kept value, stored as its text. cg/evolve.py calls
+    terrain_changed(st) whenever it changes it.
     fortifications: [{side, kind, hex, cost, detail, unit, firefight}] bought with Fortification Points
     (2.38, fortified), a hex given when placed at setup (2.6, fortification_placed)."""
 
     control: dict = attrs.Factory(dict)
-    terrain: dict = attrs.Factory(dict)
+    terrain: dict[str, list[Kept]] = attrs.Factory(dict)
     fortifications: list = attrs.Factory(list)
 
 @attrs.frozen(slots=True)
@@ -669,10 +669,9 @@ _CONTROL: dict = {}  # map control is a pure function of the map and who control
 # last map's Grid: what deciding a run of commands asks for again and again.
 _LAST_CONTROL: list = [None, None, None]
 _LAST_GRID: list = [None, None]
-@functools.lru_cache(maxsize=4096)
-def _grows_strategic(item: str) -> bool:
-    """Whether an item of a hex's kept terrain ("foxhole:axis") makes it Strategic Terrain (1.4, revision 2)."""
-    return item.split(":")[0] in GROWS_STRATEGIC
+def _grows_strategic(item: Kept) -> bool:
+    """Whether an item of a hex's kept terrain (foxhole:axis) makes it Strategic Terrain (1.4, revision 2)."""
+    return item.grows
 
 
 def terrain_changed(st: "CampaignState") -> None:
@@ -864,7 +863,8 @@ _clone_chain = _cloner(AnswerChain)  # its `last` copied
 
 
 def _clone_ground(x: Ground) -> Ground:
-    return Ground(_data(x.control), _data(x.terrain), _data(x.fortifications))
+    # the kept items are immutable (cg/items.Kept): each hex's list is copied, its items shared
+    return Ground(_data(x.control), {h: list(v) for h, v in x.terrain.items()}, _data(x.fortifications))
 
 
 _CLONES = {Unit: _clone_unit, Purchase: _clone_purchase, SideState: _clone_side, FirefightRecord: _clone_firefight,

@@ -38,7 +38,7 @@ def map_json(st) -> dict:
     for h, c in mc.hexes.items():
         hexes[h] = {"controller": c.controller, "strategic": c.strategic, "cthc": c.cthc, "nml": c.nml,
                     "mlr": sorted(c.mlr), "uncontrolled": c.uncontrolled, "isolated": c.isolated,
-                    "terrain": list(st.ground.terrain.get(h, [])), "tvp": st.card.map.tvp.get(h, 0),
+                    "terrain": list(map(str, st.ground.terrain.get(h, []))), "tvp": st.card.map.tvp.get(h, 0),
                     "grown": h in new}
     return {"columns": st.card.map.columns, "rows": st.card.map.rows,
             "boards": [list(r) for r in st.card.map.boards], "friendly_edge": st.card.map.friendly_edge,

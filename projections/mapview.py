@@ -86,7 +86,7 @@ MARGIN = 4  # row labels
 def render_text(
     grid: Grid,
     mc: MapControl,
-    terrain: dict[str, list[str]] | None = None,
+    terrain: dict[str, list[items.Kept | str]] | None = None,
     units: dict[str, list[str]] | None = None,
 ) -> str:
     """A terminal hex map: one 3-character cell per hex, then a legend and the terrain/units lists.
@@ -204,13 +204,14 @@ BURNING = ("#e25a00", "#c21f00", "burning building (Blaze, 3.31)")
 LABEL_CHARS = 13  # a counter's name up to this long is drawn whole (squeezed to the counter if need be)
 
 
-def _terrain_mark(item: str) -> tuple[str, str]:
+def _terrain_mark(item: items.Kept | str) -> tuple[str, str]:
     """The mark and colour of a kept item, from the one vocabulary (cg/items.py); a word it lacks (a
     revision 1 campaign kept words as typed) shows its first two letters."""
-    entry = items.read(item)
+    k = items.kept(item)
+    entry = k.reads_as()
     if entry is not None:
         return entry.mark, MARK_COLOURS.get(entry.key, EARTH)
-    letters = [c for c in item if c.isalnum()]
+    letters = [c for c in str(k) if c.isalnum()]
     return ("".join(letters[:2]).title() or "?"), "#333333"
 
 
@@ -323,7 +324,7 @@ def _ground_of(grid: Grid, ground: dict | None) -> dict[str, frozenset[str]]:
 def render_svg(
     grid: Grid,
     mc: MapControl,
-    terrain: dict[str, list[str]] | None = None,
+    terrain: dict[str, list[items.Kept | str]] | None = None,
     units: dict[str, list] | None = None,
     title: str = "",
     tvp: dict[str, int] | None = None,
@@ -561,9 +562,12 @@ def render_svg(
     return "\n".join(out) + "\n"
 
 
-def _building_state(items_kept: list[str]) -> str | None:
+def _building_state(items_kept: list[items.Kept | str]) -> str | None:
     """"rubbled" where rubble is kept in the hex (B24), "burning" where a Blaze or Flame is (3.31)."""
-    keys = {(items.read(i).key if items.read(i) else i) for i in items_kept}
+    keys = set()
+    for i in map(items.kept, items_kept):
+        entry = i.reads_as()
+        keys.add(entry.key if entry else str(i))
     if "rubble" in keys:
         return "rubbled"
     if keys & {"blaze", "flame"}:

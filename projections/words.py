@@ -1,7 +1,7 @@
 """Each event in words: one line for `plcg log`, the step commands' output and the AAR."""
 from __future__ import annotations
 
-from cg.items import ITEMS
+from cg.items import ITEMS, Kept, kept
 
 SIDE = {"axis": "Axis", "allied": "Allied", None: "-"}
 TYPE = {"axis_assault": "Axis Assault", "allied_assault": "Allied Assault", "dual": "Dual Attack",
@@ -252,7 +252,7 @@ def _summary(etype: str, p: dict) -> str:
         where = f" in {p['hex']}" if p.get("hex") else ""
         unit = f" for {p['unit']}" if p.get("unit") else ""
         factors = (p.get("detail") or {}).get("factors")
-        what = terrain_words(f"{p['kind']}:{factors}" if factors else f"{p['kind']}:")
+        what = terrain_words(Kept(p["kind"], None, str(factors) if factors else None))  # 2.38: no side in words
         return f"{s} spent {p['cost']} FP on {what}{',' if factors and where else ''}{where}{unit}, {p['fp_left']} FP left"
     if etype == "half_squads_recombined":
         return f"{s} {p['keep']} and {p['gone']} recombine into a {p['to']} (3.42), as {p['keep']}"
@@ -266,7 +266,7 @@ def _summary(etype: str, p: dict) -> str:
         what = "eliminated" if c["to"] == "eliminated" else f"now a {c['to']}"
         return f"{s} {c['unit']} Casualty Reduced for the clearance in {p['hex']} (3.52): {what}"
     if etype == "fortification_placed":
-        return f"{s} placed {terrain_words(p['kind'] + ':')} in {p['hex']} (bought at 2.38 without a hex)"
+        return f"{s} placed {terrain_words(Kept(p['kind']))} in {p['hex']} (bought at 2.38 without a hex)"
     if etype == "firefight_determined":
         t = TYPE.get(p["type"], p["type"])
         if p["type"] == "idle":
@@ -358,14 +358,13 @@ def _summary(etype: str, p: dict) -> str:
     return etype.replace("_", " ")  # an event this release has no words for yet: at least not snake_case
 
 
-def terrain_words(item: str) -> str:
-    """A terrain item as the ledger keeps it, in the one vocabulary's words (cg/items.py):
-    'ap_mine:axis:3' -> 'A-P mines, 3 factors (Axis)'; 'foxhole:axis' -> 'foxhole (Axis)'; a word a
-    revision 1 campaign kept as typed stays the player's ('A-P mines 6')."""
-    parts = str(item).split(":")
-    kind = parts[0].strip()
-    side = next((p for p in parts[1:] if p in ("axis", "allied")), None)
-    strength = next((p for p in parts[1:] if p.isdigit()), None)
+def terrain_words(item: Kept | str) -> str:
+    """A terrain item as the ledger keeps it (a cg/items.Kept, or its text in an event), in the one
+    vocabulary's words: 'ap_mine:axis:3' -> 'A-P mines, 3 factors (Axis)'; 'foxhole:axis' -> 'foxhole
+    (Axis)'; a word a revision 1 campaign kept as typed stays the player's ('A-P mines 6')."""
+    k = kept(item)
+    kind = k.key.strip()
+    side, strength = k.said()
     name = ITEMS[kind].words if kind in ITEMS else kind.replace("_", " ")
     if strength:
         name += f", {strength} factor{'s' if strength != '1' else ''}"

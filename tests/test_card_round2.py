@@ -487,12 +487,13 @@ def test_flames_spread_into_the_cards_burnable_terrain(tmp_path):
     """3.31, ruling R35: a Blaze spreads into adjacent woods/orchard/brush/grain and buildings the card
     maps, not into open ground; a first-format card (sample) keeps ruling R20: buildings only."""
     from cg.commands.flow import _fire_3_31
+    from cg.items import Kept
     from cg.state import Ground
 
     db = _new(tmp_path)
     camp = Campaign.attach(db)
     st = camp.state()
-    st.ground = Ground(st.ground.control, {"24N3": ["blaze"]}, st.ground.fortifications)  # firefight 2 is on the same date: Blazes spread (3.31)
+    st.ground = Ground(st.ground.control, {"24N3": [Kept("blaze")]}, st.ground.fortifications)  # firefight 2 is on the same date: Blazes spread (3.31)
     added = {h for h, op, item in ((c.hex, c.change, c.item) for c in _fire_3_31(st)) if op == "add"}
     grid = st.grid()
     woods = set(st.card.map.woods)

@@ -2,6 +2,7 @@
 Casualty Reduction only against a Known minefield or Panji."""
 from __future__ import annotations
 
+from cg.items import Kept
 from conftest import Campaign, cli_run
 
 PLAN = {1: {"buy": [("axis", "I1"), ("allied", "I1")],
@@ -22,7 +23,7 @@ def test_rubble_cleared_is_gone_and_cr_only_vs_a_known_minefield(tmp_path):
     c = at_3_52(tmp_path)
     r = cli_run(c.path, "clear", "axis", "M7", "rubble", "--dice", "1")
     assert r.code == 0, r.err
-    assert "rubble" not in c.state().ground.terrain.get("M7", [])
+    assert Kept("rubble") not in c.state().ground.terrain.get("M7", [])
     r = cli_run(c.path, "clear", "axis", "L5", "mines", "--dice", "6")  # hidden A-P mines: no CR
     assert r.code == 0 and "Casualty Reduction" not in r.out, r.out
     r = cli_run(c.path, "clear", "axis", "M6", "mines", "--dice", "6")  # a Known minefield: CR
@@ -33,7 +34,7 @@ def test_rubble_cleared_is_gone_and_cr_only_vs_a_known_minefield(tmp_path):
 def test_revision_1_left_a_trailbreak_and_reduced_vs_any_mines(tmp_path):
     c = at_3_52(tmp_path, revision=1)
     assert cli_run(c.path, "clear", "axis", "M7", "rubble", "--dice", "1").code == 0
-    assert c.state().ground.terrain["M7"] == ["rubble", "trailbreak"]
+    assert c.state().ground.terrain["M7"] == [Kept("rubble"), Kept("trailbreak")]
     r = cli_run(c.path, "clear", "axis", "L5", "mines", "--dice", "6")
     assert r.code == 0 and "Casualty Reduction" in r.out
     c.close()

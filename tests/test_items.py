@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from cg.items import CLEAR_ITEMS, FORTIFICATION_ITEMS, IN_HEX, ITEMS
+from cg.items import CLEAR_ITEMS, FORTIFICATION_ITEMS, IN_HEX, ITEMS, Kept
 from cg.tables import CLEARABLE, FORTIFICATIONS
 from conftest import Campaign, cli_run, rows
 
@@ -59,7 +59,7 @@ def test_revision_1_keeps_a_word_as_typed(tmp_path):
     c = at_end_r1(tmp_path)
     r = cli_run(c.path, *END, "--terrain", "D5=rubbel")
     assert r.code == 0, r.err
-    assert c.state().ground.terrain["D5"] == ["rubbel"]
+    assert c.state().ground.terrain["D5"] == [Kept("rubbel")]
     c.close()
 
 
@@ -69,7 +69,8 @@ def test_an_item_is_kept_in_the_vocabulary_s_form(at_end):
                 "--terrain", "F4=known_minefield:allied")
     assert r.code == 0, r.err
     t = c.state().ground.terrain
-    assert t["D5"] == ["set_dc"] and t["L5"] == ["ap_mine:axis:3"] and t["F4"] == ["known_minefield:allied"]
+    assert t["D5"] == [Kept("set_dc")] and t["L5"] == [Kept("ap_mine", "axis", "3")] \
+        and t["F4"] == [Kept("known_minefield", "allied")]
     text = cli_run(c.path, "map").out
     assert "L5: A-P mines, 3 factors (Axis)" in text and "D5: Set DC" in text
 

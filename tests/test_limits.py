@@ -348,7 +348,7 @@ def test_one_clearance_attempt_per_item_and_location_each_reph(campaign):
     refused(c, "3.52", "clear", "allied", "D4", "wire", "--dice", "1", words="one attempt")
     c.advance(2, "3.52")
     ok(c, "clear", "allied", "D4", "wire", "--dice", "3")  # a new RePh: a new attempt
-    assert "wire" not in [i.split(":")[0] for i in c.state().ground.terrain.get("D4", [])]
+    assert "wire" not in [i.key for i in c.state().ground.terrain.get("D4", [])]
 
 
 def test_a_failed_ap_mine_attempt_stops_the_location(campaign):

@@ -57,7 +57,10 @@ def _change_everything(x, seen=None) -> None:
             elif isinstance(v, (dict, list, set)) or attrs.has(type(v)):
                 _change_everything(v, seen)
             else:
-                setattr(x, a.name, _changed(v))
+                try:
+                    setattr(x, a.name, _changed(v))
+                except attrs.exceptions.FrozenInstanceError:  # an immutable value (a kept item): shared, unchanged
+                    pass
     elif isinstance(x, dict):
         for v in list(x.values()):
             if isinstance(v, (dict, list, set)) or attrs.has(type(v)):

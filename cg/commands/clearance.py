@@ -36,7 +36,7 @@ def _clear(ctx, cmd):
     r = roll(d, drms.clearance(st, side, hx, item), tables.clearance)
     cr = r.outcome == "no effect" and tables.clearance_cr(d.values[0], item)
     if cr and item == "mines" and revision.of(st).clearance_rules:  # 3.52 dagger: vs a Known minefield only
-        cr = any(i.split(":")[0] == "known_minefield" for i in st.ground.terrain.get(hx, []))
+        cr = any(i.key == "known_minefield" for i in st.ground.terrain.get(hx, []))
     return [ev.ClearanceRolled(side=side, hex=hx, item=item, roll=r, casualty_reduction=cr)]
 
 

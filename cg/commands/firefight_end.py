@@ -58,14 +58,16 @@ def _end(ctx, cmd):
     for t in cmd.get("terrain") or ():
         if "=" not in str(t):
             raise BadInput(f"--terrain {t!r}: HEX=ITEM, e.g. D5=rubble")
-        h, item = str(t).split("=", 1)
-        item = item.strip().lower()
+        h, text = str(t).split("=", 1)
+        text = text.strip().lower()
         if revision.of(st).end_checks:  # 2.9: a known item of the one vocabulary (cg/items.py)
             try:
-                item = items.parse_terrain(item)
+                item = items.parse_terrain(text)
             except ValueError as e:
                 raise BadInput(f"--terrain {t}: {e}") from None
-        terrain.append(ev.HexItem(hex_arg(st, h, "--terrain hex"), item))
+        else:  # revision 1 kept the word as typed
+            item = items.Kept.parse(text)
+        terrain.append((hex_arg(st, h, "--terrain hex"), item))
     lost = _pairs(st, cmd.get("lost"), "--lost")
     enc = _pairs(st, cmd.get("encircled"), "--encircled")
     wounded = _pairs(st, cmd.get("wounded"), "--wounded")
@@ -116,9 +118,9 @@ def _end(ctx, cmd):
                               + (f" (firefight {u.eliminated_in})" if u.eliminated_in else ""), "2.9", st.step)
     _exits_along_a_friendly_edge(st, exited, {(s, u.id): hx for s, u, hx in positions})
     if revision.of(st).rubble_not_in_water:  # B24.121, Table 23: no rubble in a Water Obstacle
-        for t in terrain:
-            if t.item.split(":")[0] == "rubble" and t.hex in st.card.map.water:
-                raise Refused(f"--terrain {t.hex}=rubble: {t.hex} is a water hex on the CG Card; rubble falls on "
+        for hx, item in terrain:
+            if item.key == "rubble" and hx in st.card.map.water:
+                raise Refused(f"--terrain {hx}=rubble: {hx} is a water hex on the CG Card; rubble falls on "
                               "non-Water Obstacle terrain only", "B24.121", st.step)
     for c in control:
         if c.hex not in st.strategic():
@@ -133,7 +135,8 @@ def _end(ctx, cmd):
         probe = attrs.evolve(st.ff, cvp_lost={s: lost_cvp[s] + st.ff.patrol_cvp[s] for s in SIDES})
         winner, rule = winner_by_cvp(probe)
     return [ev.FirefightEnded(turn=turn, cvp_lost=lost_cvp, winner=winner, winner_rule=rule,
-                              control=tuple(control), lost=tuple(lost), terrain=tuple(terrain),
+                              control=tuple(control), lost=tuple(lost),
+                              terrain=tuple(ev.HexItem(hx, str(item)) for hx, item in terrain),
                               encircled=tuple(enc), wounded=tuple(wounded), shocked=tuple(shocked),
                               recalled=tuple(recalled), repairs=tuple(repairs),
                               oba_used=tuple(ev.SideUnit(s, pid) for s, used in oba_used.items() for pid in used),

@@ -8,6 +8,7 @@ from cg.state import SIDES, CampaignState, active_units, other, expand_units
 from cg.steps import next_step, pending
 from events import types as ev
 from cg.card import BURNABLE
+from cg.items import Kept
 from cg.commands.base import Ctx, PRODUCT, RULES, at, command, counter_table, side_arg
 from cg import revision, terrain, victory
 from cg.units import Kind, PRESENT
@@ -140,8 +141,11 @@ def _regroup(st: CampaignState) -> list:
     return out
 
 
+_BURNING = frozenset(map(Kept, ("flame", "blaze", "burning_wreck")))  # 3.31, 3.311: each as kept, no side
+
+
 def _fire_3_31(st: CampaignState) -> list:
-    if not any(i in ("flame", "blaze", "burning_wreck") for items in st.ground.terrain.values() for i in items):
+    if not any(i in _BURNING for items in st.ground.terrain.values() for i in items):
         return []
     nxt = st.card.firefights[st.firefight] if st.firefight < len(st.card.firefights) else None
     same_date = nxt is not None and nxt.date == st.ff.date
@@ -151,7 +155,7 @@ def _fire_3_31(st: CampaignState) -> list:
     # of the second round maps (woods, orchard, brush, grain: 3.31); a first-format card maps none
     m = st.card.map
     burnable = buildings | {h for key in BURNABLE for h in getattr(m, key)}
-    raw = terrain.resolve_3_31({h: list(v) for h, v in st.ground.terrain.items()}, buildings, same_date,
+    raw = terrain.resolve_3_31({h: list(map(str, v)) for h, v in st.ground.terrain.items()}, buildings, same_date,
                                grid.neighbours, burnable=burnable.__contains__)
     return [ev.TerrainChange(h, c, i) for h, c, i in raw]
 

@@ -316,7 +316,7 @@ def _fortify_hex_limits(st: CampaignState, side: str, kind: str, spec, hx) -> No
     if st.map_control().situation(hx, side) != "friendly_mlr" and not (spec.isolated_ok and hc.isolated == side):
         raise Refused(f"{hx} is not inside the {side} MLR: fortifications go there (I items also in an Isolated "
                       "Location)", "2.38", st.step)
-    if kind != "set_dc" and any(i.split(":")[0] == "rubble" for i in st.ground.terrain.get(hx, [])):
+    if kind != "set_dc" and any(i.key == "rubble" for i in st.ground.terrain.get(hx, [])):
         raise Refused(f"{hx} holds rubble: no fortification there but a Set DC", "B24.5", st.step)
 
 
@@ -366,7 +366,7 @@ def _fortify_notes_hex(st: CampaignState, side: str, kind: str, hx) -> None:
         raise Refused(f"{hx} holds no building on the CG Card: a Fortified Building is a building Location (note 5)",
                       "2.38", st.step)
     if kind == "set_dc":
-        here = {i.split(":")[0] for i in st.ground.terrain.get(hx, [])}
+        here = {i.key for i in st.ground.terrain.get(hx, [])}
         if m.buildings and hx not in m.buildings and hx not in m.bridges and not here & set(SET_DC_TERRAIN):
             raise Refused(f"{hx} is no building, hut, rubble, bridge, pillbox or trench Location: no Set DC there "
                           "(note 8)", "2.38", st.step)
