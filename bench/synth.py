@@ -426,7 +426,7 @@ class Player:
         first = self.st.ff.setup_first  # 2.6: the side that sets up first (2.41) sets up before the other
         for side in sorted(SIDES, key=lambda s: s != first):
             spots = self.deep_hexes(side)
-            hidden = {f.get("unit") for f in self.st.ground.fortifications  # HIP bought for them at 2.3 (2.38)
+            hidden = {f.unit for f in self.st.ground.fortifications  # HIP bought for them at 2.3 (2.38)
                       if f["side"] == side and f["kind"] == "hip" and f["firefight"] == self.st.firefight}
             for u in self.alive(side):
                 hip = u.id in hidden

@@ -19,7 +19,7 @@ from cg.state import (SIDES, CampaignState, FirefightRecord, Purchase, Unit, exp
                       terrain_changed, unit_kind)
 from cg.units import IN_PLAY, Kind, Status
 from cg.seal import apply_revealed, apply_sealed
-from cg.state import Done
+from cg.state import Done, Fortification, PatrolTeam
 from cg.state import AnswerChain, DiceRequest, Proposal  # play by email's records (rulings R44, R45, R67, R71, R83)
 
 if TYPE_CHECKING:  # the handlers' event classes (imported when the first fold is made: _built)
@@ -463,9 +463,8 @@ def _column(st, side, pur):
 def _fortified(st, p: Fortified):
     side = p.side
     st.sides[side].fp = p.fp_left
-    st.ground.fortifications.append({"side": side, "kind": p.kind, "hex": p.hex, "cost": p.cost,
-                              "detail": dict(p.detail or {}), "unit": p.unit,
-                              "firefight": st.firefight})
+    st.ground.fortifications.append(Fortification(side, p.kind, p.hex, p.cost, dict(p.detail or {}), p.unit,
+                                                  st.firefight))
     if p.hex:
         _in_hex(st, side, p.kind, p.hex, p.detail)
     if p.unit and st.unit(p.unit, side) is not None:
@@ -481,8 +480,8 @@ def _in_hex(st, side: str, kind: str, hx: str, detail) -> None:
 @on("fortification_placed")
 def _fortification_placed(st, p: FortificationPlaced):
     f = st.ground.fortifications[p.index]
-    f["hex"] = p.hex
-    _in_hex(st, p.side, p.kind, p.hex, f["detail"])
+    f.hex = p.hex
+    _in_hex(st, p.side, p.kind, p.hex, f.detail)
 
 
 @on("firefight_determined")
@@ -585,8 +584,7 @@ def _patrol(st, p: PatrolResolved):
     if p.returns:
         st.reph.patrols_to_return[side].add(p.patrol)
     if p.losses is not None and revision.of(st).patrol_rules:
-        st.reph.patrol_units[(side, p.patrol)] = {"team": [p.leader, *p.units], "kind": p.kind,
-                                                     "hex": p.mission_hex}
+        st.reph.patrol_units[(side, p.patrol)] = PatrolTeam([p.leader, *p.units], p.kind, p.mission_hex)
     _patrol_losses(st, p)
 
 

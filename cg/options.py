@@ -50,8 +50,8 @@ def options(state: CampaignState, has_command=lambda name: True) -> list[dict]:
             if not closed and any(u.status in PRESENT for u in state.side_units(side)):
                 may(f"plcg setup {side} UNIT HEX", "2.6",
                     f"{side}: where a unit sets up (--hip for HIP); a unit with no hex is in its friendly MLR")
-            unplaced = sorted({f["kind"] for f in state.ground.fortifications if f["side"] == side and f["hex"] is None
-                               and not f.get("unit") and f["firefight"] == state.firefight})
+            unplaced = sorted({f.kind for f in state.ground.fortifications if f.side == side and f.hex is None
+                               and not f.unit and f.firefight == state.firefight})
             if unplaced and revision.of(state).fortify_placed_at_setup:
                 may(f"plcg fortify {side} KIND --hex HEX", "2.38",
                     f"{side}: place a fortification bought without a hex ({', '.join(unplaced)})")

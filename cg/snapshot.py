@@ -16,8 +16,8 @@ import orjson
 
 from cg.bulk import gc_paused
 from cg.items import Kept
-from cg.state import (_POSITION, SETTLED, CampaignState, Done, FirefightRecord, Ground, Pbem,  # noqa: F401
-                      Position, Purchase, Reph, SideState, Unit, settled)
+from cg.state import (_POSITION, SETTLED, CampaignState, Done, FirefightRecord, Fortification, Ground,  # noqa: F401
+                      PatrolTeam, Pbem, Position, Purchase, Reph, SideState, Unit, settled)
 from events.errors import WriteConflict
 
 SNAPSHOT_VERSION = 3  # 2: the hot part holds purchases and firefight records as tuples; 3: sealed by a digest
@@ -181,7 +181,8 @@ def _body(st: CampaignState, units, purchases=None, cold_ff=None, compact: bool 
             continue
         if a.name == "ground":  # the typed part's values as the top-level keys they always were
             g = st.ground
-            d["control"], d["terrain"], d["fortifications"] = g.control, _terrain_text(g.terrain), g.fortifications
+            d["control"], d["terrain"] = g.control, _terrain_text(g.terrain)
+            d["fortifications"] = [f.data() for f in g.fortifications]
             continue
         d[a.name] = getattr(st, a.name)
     d["purchase_count"] = {f"{s}:{rg}": n for (s, rg), n in st.purchase_count.items()}  # key()'s stored text
@@ -197,7 +198,7 @@ def _body(st: CampaignState, units, purchases=None, cold_ff=None, compact: bool 
         "cleared": sorted(f"{h}:{i}" for h, i in r.cleared),
         "ap_failed": sorted(r.ap_failed, key=str),
         "commencements": sorted(st.commencements, key=str),
-        "patrol_units": {f"{s}:{n}": v for (s, n), v in r.patrol_units.items()},
+        "patrol_units": {f"{s}:{n}": v.data() for (s, n), v in r.patrol_units.items()},
         "sides": {k: _as_dict(v) for k, v in st.sides.items()},
         "firefights": _firefights(st.firefights, cold_ff, compact),
         "purchases": [tuple(_as_dict(p).values()) if compact else _as_dict(p)
@@ -328,7 +329,7 @@ def _load(blob: bytes, card, cold) -> CampaignState | None:
         elif k == "patrol_units":
             for text, x in v.items():  # "side:n"
                 side, _, n = text.partition(":")
-                r.patrol_units[(side, int(n))] = x
+                r.patrol_units[(side, int(n))] = PatrolTeam.of_data(x)
         elif k == "purchase_count":  # "side:rg" (the stored text of key())
             st.purchase_count = {tuple(text.split(":", 1)): n for text, n in v.items()}
         elif k == "repairs_owed":
@@ -339,6 +340,8 @@ def _load(blob: bytes, card, cold) -> CampaignState | None:
             st.pbem = None if v is None else Pbem.of_data(v)
         elif k in _REPH:
             setattr(r, k, v)
+        elif k == "fortifications":
+            ground[k] = [Fortification.of_data(x) for x in v]
         elif k == "terrain":
             ground[k] = {h: list(map(Kept.parse, items)) for h, items in v.items()}  # the text form read back
         elif k in _GROUND:

@@ -157,6 +157,52 @@ class Done(NamedTuple):
         return cls(what, side, of)
 
 
+@attrs.define(slots=True)
+class Fortification:
+    """What a side bought with Fortification Points (Ground.fortifications; 2.38): written by the fold of
+    fortified (`side`, `kind` of the 2.38 table, `hex` or None, `cost` in FP, `detail` (a mine's `factors`...),
+    the `unit` a HIP was bought for, the `firefight` it was bought for) and of fortification_placed (`hex`,
+    given at setup, 2.6: revision switch fortify_placed_at_setup). Stored (`data()`) as the dict it
+    replaced, every key present."""
+
+    side: str
+    kind: str
+    hex: str | None
+    cost: int
+    detail: dict
+    unit: str | None
+    firefight: int
+
+    def data(self) -> dict:
+        return {"side": self.side, "kind": self.kind, "hex": self.hex, "cost": self.cost, "detail": self.detail,
+                "unit": self.unit, "firefight": self.firefight}
+
+    @classmethod
+    def of_data(cls, d: dict) -> "Fortification":
+        """The inverse of data(); a key it does not declare, or one missing, is refused (TypeError)."""
+        return cls(**d)
+
+
+@attrs.frozen(slots=True)
+class PatrolTeam:
+    """Who went on a patrol that owes its Return, and where (Reph.patrol_units; 2.72, 2.74, ruling R29,
+    revision 2 switch patrol_rules): written by the fold of patrol_resolved: the `team` (its leader first,
+    then its units' ids), the patrol's `kind` and its mission `hex`. Frozen (a copy shares it). Stored
+    (`data()`) as the dict it replaced."""
+
+    team: list
+    kind: str
+    hex: str | None
+
+    def data(self) -> dict:
+        return {"team": self.team, "kind": self.kind, "hex": self.hex}
+
+    @classmethod
+    def of_data(cls, d: dict) -> "PatrolTeam":
+        """The inverse of data(); a key it does not declare, or one missing, is refused (TypeError)."""
+        return cls(**d)
+
+
 def _per_side(value):
     return attrs.Factory(lambda: {s: _copy.copy(value) for s in SIDES})
 
@@ -172,7 +218,7 @@ class Reph:
     cleared: (hex, item) a 3.52 clearance was tried on this RePh. ap_failed: 3.52 Locations where an
     A-P mine attempt failed (ruling R23).
     patrols_done / patrols_to_return: side -> 2.7 patrol numbers resolved or given up / that must roll
-    on the 2.75 Return table. patrol_units: (side, patrol) -> {team, kind, hex} (ruling R29, revision 2).
+    on the 2.75 Return table. patrol_units: (side, patrol) -> PatrolTeam (ruling R29, revision 2).
     hardened_now: side -> units Battle Hardened this RePh (3.43-3.45). promotions: side -> the 3.44
     result (MMC that may harden). leader_result: side -> the 3.45 result (leaders that may harden or be
     generated). generated / may_generate: side -> leaders generated this RePh / that may be (3.45).
@@ -417,7 +463,7 @@ class Ground:
     and the fortifications placed on the map (foxhole:axis[:factors], 2.38 fortified /
     fortification_placed); each item a cg/items.Kept value, stored as its text. cg/evolve.py calls
     terrain_changed(st) whenever it changes it.
-    fortifications: [{side, kind, hex, cost, detail, unit, firefight}] bought with Fortification Points
+    fortifications: [Fortification] (side, kind, hex, cost, detail, unit, firefight) bought with Fortification Points
     (2.38, fortified), a hex given when placed at setup (2.6, fortification_placed)."""
 
     control: dict = attrs.Factory(dict)
@@ -857,6 +903,7 @@ _clone_purchase = _cloner(Purchase, leaders="list(x.leaders)", units="list(x.uni
 _clone_side = _cloner(SideState)
 _clone_firefight = _cloner(FirefightRecord, lost="list(x.lost)")
 _clone_reph = _cloner(Reph)
+_clone_fort = _cloner(Fortification)
 _clone_pbem = _cloner(Pbem)
 _clone_request = _cloner(DiceRequest)  # its command copied: a mutable dict
 _clone_chain = _cloner(AnswerChain)  # its `last` copied
@@ -864,13 +911,14 @@ _clone_chain = _cloner(AnswerChain)  # its `last` copied
 
 def _clone_ground(x: Ground) -> Ground:
     # the kept items are immutable (cg/items.Kept): each hex's list is copied, its items shared
-    return Ground(_data(x.control), {h: list(v) for h, v in x.terrain.items()}, _data(x.fortifications))
+    return Ground(_data(x.control), {h: list(v) for h, v in x.terrain.items()}, [_clone_fort(f) for f in x.fortifications])
 
 
 _CLONES = {Unit: _clone_unit, Purchase: _clone_purchase, SideState: _clone_side, FirefightRecord: _clone_firefight,
            Reph: _clone_reph, Pbem: _clone_pbem, Ground: _clone_ground,
            DiceRequest: _clone_request, AnswerChain: _clone_chain, Seal: lambda x: x,  # a Seal is frozen: shared
-           Proposal: lambda x: x}  # frozen, its command never changed: shared
+           Proposal: lambda x: x,  # frozen, its command never changed: shared
+           Fortification: _clone_fort, PatrolTeam: lambda x: x}  # a PatrolTeam is frozen: shared
 
 
 def _copy_purchases(st: CampaignState, purchases: dict) -> dict:

@@ -43,8 +43,8 @@ def fortification_rows(st, side: str, reveal: bool = False, viewer: str | None =
     the other side, once its firefight was played or with --reveal (ruling R10)."""
     played = {ff.n for ff in st.firefights if ff.turn is not None}
     own = viewer is None or viewer == side
-    return [dict(f) for f in st.ground.fortifications
-            if f["side"] == side and (own or reveal or f["firefight"] in played)]
+    return [f.data() for f in st.ground.fortifications
+            if f.side == side and (own or reveal or f.firefight in played)]
 
 
 def purchase_text(rows: list[dict], forts: list[dict] | None = None) -> str:

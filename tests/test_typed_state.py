@@ -229,3 +229,36 @@ def test_where_the_campaign_stands_is_one_frozen_value_stored_as_the_six_keys_it
     moved = folded.copy()
     moved.position = moved.position.to(step="2.4")
     assert folded.step == "2.3" and moved.step == "2.4"
+
+
+def test_fortifications_and_patrol_teams_are_records_stored_as_the_dicts_they_were(workdir):
+    # issue 22 item 2: Ground.fortifications (2.38) and Reph.patrol_units (2.72-2.74, ruling R29) hold typed
+    # records; the snapshot keeps the dicts, key for key in order, and reads them back to the same state
+    from conftest import cli_run
+
+    from cg.state import Fortification, PatrolTeam
+
+    path = workdir / "demo.plcg"
+    assert cli_run(str(path), "demo").code == 0
+    led = cli.Ledger(str(path))
+    try:
+        seen = {"fortification": 0, "patrol": 0}
+        for seq in range(1, led.store.head()[0] + 1, 7):
+            st = led.state(at=seq, use_snapshot=False)
+            assert all(type(f) is Fortification for f in st.ground.fortifications)
+            assert all(type(t) is PatrolTeam for t in st.reph.patrol_units.values())
+            data = snapshot.state_data(st)
+            assert [list(f) for f in data["fortifications"]] == \
+                [["side", "kind", "hex", "cost", "detail", "unit", "firefight"]] * len(st.ground.fortifications)
+            assert [list(t) for t in data["patrol_units"].values()] == [["team", "kind", "hex"]] * len(st.reph.patrol_units)
+            hot, cold = snapshot.dump_split(st.copy(), None)  # as the ledger stores it: its hot and cold parts
+            back = snapshot.load(hot, st.card, cold=lambda token, probe=False: cold[1] if token == cold[0] else None)
+            assert back.ground.fortifications == st.ground.fortifications
+            assert back.reph.patrol_units == st.reph.patrol_units and digest(back) == digest(st)
+            twin = st.copy()
+            assert all(a == b and a is not b for a, b in zip(twin.ground.fortifications, st.ground.fortifications))
+            seen["fortification"] += bool(st.ground.fortifications)
+            seen["patrol"] += bool(st.reph.patrol_units)
+        assert all(seen.values()), seen  # the demo buys fortifications and sends patrols (revision 2 on)
+    finally:
+        led.close()

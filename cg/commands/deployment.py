@@ -249,8 +249,8 @@ def _setup(ctx, cmd):
         _with_its_rg(st, u, pur, hx)
     still_hip = u.hip and (not revision.of(st).hip_in_place or (hx == u.hex and not u.isolated))  # 3.24
     if cmd.get("hip") and revision.of(st).fortify_rules and not still_hip:
-        bought = any(f["side"] == side and f["kind"] == "hip" and f.get("unit") == u.id
-                     and f["firefight"] == st.firefight for f in st.ground.fortifications)
+        bought = any(f.side == side and f.kind == "hip" and f.unit == u.id
+                     and f.firefight == st.firefight for f in st.ground.fortifications)
         gun = u.kind in (Kind.GUN, Kind.CREW) and st.initial  # CG3: a Gun may set up HIP in the Initial Firefight
         if not (bought or gun):
             raise Refused(f"{u.id} has no HIP bought for it (plcg fortify {side} hip --unit {u.id}); only a Gun in the "

@@ -113,7 +113,8 @@ def _team(st: CampaignState, side: str, team: list, mc) -> None:
                 raise Refused(f"{a.id} in {a.hex} and {b.id} in {b.hex} are {g.distance(a.hex, b.hex)} hexes apart: "
                               "a patrol's units come from within 10 hexes of each other", "2.72", st.step)
     for n in sorted(st.reph.patrols_to_return[side]):
-        out = set((st.reph.patrol_units.get((side, n)) or {}).get("team", ()))
+        team_out = st.reph.patrol_units.get((side, n))
+        out = set(team_out.team if team_out else ())
         busy = [u.id for u in team if u.id in out]
         if busy:
             raise Refused(f"{', '.join(busy)} is out on {side} patrol {n}, which owes its Return (plcg patrol-return "
@@ -197,9 +198,9 @@ def _patrol_return(ctx, cmd):
         raise Refused(f"{side} patrol {n} owes no Return DR", "2.74", st.step)
     info = st.reph.patrol_units.get((side, n))
     if info and revision.of(st).patrol_rules:  # ruling R26: the whole list applies to the Return roll
-        units = [st.unit(x, side) for x in info["team"]]
+        units = [st.unit(x, side) for x in info.team]
         leader, members = units[0], units[1:]
-        dl = drms.patrol_from_units(st, side, info["kind"], members, leader, info["hex"], _typed(cmd), returning=True,
+        dl = drms.patrol_from_units(st, side, info.kind, members, leader, info.hex, _typed(cmd), returning=True,
                                     attacked=bool(cmd.get("attacked")), pinned=bool(cmd.get("pinned")),
                                     broken=bool(cmd.get("broken")))
         _half_squads_before_roll(st, side, members, cmd.get("counter"))

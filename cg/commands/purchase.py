@@ -304,7 +304,7 @@ def _fortify_limits(st: CampaignState, side: str, kind: str, spec, hx, hip_unit)
         raise Refused(f"{hip_unit.id} is a SW: it hides with its possessor (buy HIP for the unit holding it)",
                       "2.38", st.step)
     if kind == "cave_complex":
-        caves = sum(1 for f in st.ground.fortifications if f["side"] == side and f["kind"] == "cave")
+        caves = sum(1 for f in st.ground.fortifications if f.side == side and f.kind == "cave")
         if caves < 4:
             raise Refused(f"a Cave Complex joins four or more caves; {side} has bought {caves}", "2.38", st.step)
     if hx:
@@ -328,8 +328,8 @@ def _place(st: CampaignState, side: str, kind: str, spec, hx):
         raise BadInput(f"--hex is required: at 2.6 plcg fortify places a {spec.name} bought without a hex")
     at(st, "fortify")
     index = next((i for i, f in enumerate(st.ground.fortifications)
-                  if f["side"] == side and f["kind"] == kind and f["hex"] is None and not f.get("unit")
-                  and f["firefight"] == st.firefight), None)
+                  if f.side == side and f.kind == kind and f.hex is None and not f.unit
+                  and f.firefight == st.firefight), None)
     if index is None or not items.ITEMS[kind].in_hex:
         raise Refused(f"{side} has no {spec.name} bought without a hex to place", "2.38", st.step)
     if revision.of(st).fortify_rules:
@@ -350,8 +350,8 @@ def _fortify_notes(st: CampaignState, side: str, kind: str, hx) -> None:
         raise Refused("Booby Traps are bought only where the CG's FSR allow them (CG Card booby_traps = true)",
                       "CG12", st.step)
     if kind == "cave_complex":
-        caves = sum(1 for f in st.ground.fortifications if f["side"] == side and f["kind"] == "cave")
-        complexes = sum(1 for f in st.ground.fortifications if f["side"] == side and f["kind"] == "cave_complex")
+        caves = sum(1 for f in st.ground.fortifications if f.side == side and f.kind == "cave")
+        complexes = sum(1 for f in st.ground.fortifications if f.side == side and f.kind == "cave_complex")
         need = tables.CAVES_PER_COMPLEX * (complexes + 1)
         if caves < need:
             raise Refused(f"each Cave Complex needs four caves of its own: {complexes + 1} need {need}, {side} has "
@@ -424,7 +424,7 @@ def _fortify(ctx, cmd):
             allowed = ", ".join(limits) or "none"
             raise Refused(f"this CG allows no {spec.name} (CG Card fortifications: {allowed})", "2.38", st.step)
         amount = detail.get("factors", 1)  # mines count their factors; every other kind its items
-        used = sum(f["detail"].get("factors", 1) for f in st.ground.fortifications if f["side"] == side and f["kind"] == kind)
+        used = sum(f.detail.get("factors", 1) for f in st.ground.fortifications if f.side == side and f.kind == kind)
         if used + amount > limits[kind]:
             raise Refused(f"{side} has {used} of the CG's {limits[kind]} {spec.name} (CG Card); {amount} more "
                           "exceeds it", "2.38", st.step)
