@@ -132,7 +132,7 @@ def _ob_given(st: CampaignState, side: str, group) -> None:
         st.units[(side, uid)] = Unit(id=uid, side=side, name=name, kind=kind, purchase=pid,
                              status="on_map" if hx else "available", hex=hx)
         pur.units.append(uid)
-        if kind == "leader":
+        if kind == Kind.LEADER:
             pur.leaders.append(name)
             taken = st.sides[side].leaders_taken.setdefault(column, {})
             taken[name] = taken.get(name, 0) + 1
@@ -379,7 +379,7 @@ def _rg_bought(st, p: RgBought):
             kind = _KINDS[(u.name, rg.kind)] = unit_kind(u.name, rg.kind)
         st.units[(side, u.id)] = Unit(id=u.id, side=side, name=u.name, kind=kind, purchase=pur.id,
                                  status="reserve" if p.mode == "reserve" else "available")
-        if kind == "leader":
+        if kind == Kind.LEADER:
             _leader_made(st, side)
         pur.units.append(u.id)
     if p.platoons:

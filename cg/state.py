@@ -795,23 +795,24 @@ MMC_RE = re.compile(r"^(\d+)-(\d+)-(\d+)(\s*hs)?$", re.I)
 def unit_kind(name: str, rg_kind: str) -> str:
     """What a counter of an RG is, from its name: leaders (9-2, 8+1), MMC (4-6-7: squad; ruling R18: a
     half-squad when the card names it so, "3-3-7 HS", or its firepower is below 3; a crew in a Gun/vehicle RG),
-    otherwise by the RG's kind (gun, vehicle) or a support weapon."""
+    otherwise by the RG's kind (gun, vehicle) or a support weapon. The Kind's word (`.value`, a plain str):
+    what the log and the snapshot store, compared equal to its member."""
     if LEADER_RE.match(name):
-        return "leader"
+        return Kind.LEADER.value
     if "crew" in name.lower():
-        return "crew"
+        return Kind.CREW.value
     m = MMC_RE.match(name)
     if m:
         if rg_kind in ("gun", "afv", "vehicle"):
-            return "crew"
-        return "hs" if m.group(4) or int(m.group(1)) < 3 else "squad"
+            return Kind.CREW.value
+        return Kind.HALF_SQUAD.value if m.group(4) or int(m.group(1)) < 3 else Kind.SQUAD.value
     if rg_kind in ("afv", "vehicle"):
-        return "vehicle"
+        return Kind.VEHICLE.value
     if rg_kind == "gun":
-        return "gun"
+        return Kind.GUN.value
     if rg_kind in ("infantry", "heavy_weapons"):
-        return "sw"
-    return "other"
+        return Kind.SW.value
+    return Kind.OTHER.value
 
 
 def loss_cvp(u, to: str) -> int:

@@ -108,7 +108,8 @@ def _strings(node) -> bool:
 
 
 def _unit_attr(node) -> bool:
-    return isinstance(node, ast.Attribute) and node.attr in ATTRS
+    """A unit's kind or status: `u.kind`, or a name `kind` / `status` holding one (`unit_kind`'s answer)."""
+    return (isinstance(node, ast.Attribute) and node.attr in ATTRS) or (isinstance(node, ast.Name) and node.id in ATTRS)
 
 
 def bare_comparisons(path: Path) -> list[str]:
@@ -136,8 +137,8 @@ def test_no_bare_comparison_of_a_kind_or_status_word(path):
 
 def test_the_walker_finds_a_bare_comparison(tmp_path):
     p = ROOT / "cg" / "_probe_units.py"
-    p.write_text('def f(u):\n    return u.kind in ("squad", "hs") or u.status == "on_map"\n')
+    p.write_text('def f(u, kind):\n    return u.kind in ("squad", "hs") or u.status == "on_map" or kind == "leader"\n')
     try:
-        assert len(bare_comparisons(p)) == 2
+        assert len(bare_comparisons(p)) == 3
     finally:
         p.unlink()

@@ -153,7 +153,7 @@ def _mmc_question(st):
     as 3.45 placement always had it); revisions 1-2 left the crew out of 3.43-3.45."""
     if revision.of(st).mmc_crews:
         return is_mmc
-    return lambda kind: kind in ("squad", "hs")
+    return lambda kind: kind in (Kind.SQUAD, Kind.HALF_SQUAD)
 
 
 def _hero_for(st, side: str, u) -> str:
