@@ -35,6 +35,12 @@ if TYPE_CHECKING:  # the handlers' event classes (imported when the first fold i
                               StepLeft, TerrainChanged, TvpAwarded, UnitChange, UnitHardened, UnitPositioned,
                               UnitSetUp, UnitsStranded, WeatherSet)
 
+# the words a handler sets a unit's status to: the members' values, plain str (the stored form, and the
+# snapshot's fast path for a unit of plain fields, cg/snapshot.py _as_tuple)
+_ON_MAP_W, _AVAILABLE_W, _RESERVE_W = Status.ON_MAP.value, Status.AVAILABLE.value, Status.RESERVE.value
+_ELIMINATED_W, _CAPTURED_W, _EVACUATED_W = Status.ELIMINATED.value, Status.CAPTURED.value, Status.EVACUATED.value
+_EXPENDED_W, _RECOMBINED_W, _RECALLED_W = Status.EXPENDED.value, Status.RECOMBINED.value, Status.RECALLED.value
+
 # type name -> fold(state, stored payload dict): the handler of the type's event class, given the
 # instance built from the payload in the same call (events/stored.folder). Replay, a command's own
 # events and a seal's opened events (cg/seal.py) all fold through it. Each fold is made the first
@@ -130,7 +136,7 @@ def _ob_given(st: CampaignState, side: str, group) -> None:
         hx = group.hexes[(i - 1) % len(group.hexes)] if group.hexes else None
         uid = f"{pid}.{i}"
         st.units[(side, uid)] = Unit(id=uid, side=side, name=name, kind=kind, purchase=pid,
-                             status="on_map" if hx else "available", hex=hx)
+                             status=_ON_MAP_W if hx else _AVAILABLE_W, hex=hx)
         pur.units.append(uid)
         if kind == Kind.LEADER:
             pur.leaders.append(name)
@@ -378,7 +384,7 @@ def _rg_bought(st, p: RgBought):
         if kind is None:
             kind = _KINDS[(u.name, rg.kind)] = unit_kind(u.name, rg.kind)
         st.units[(side, u.id)] = Unit(id=u.id, side=side, name=u.name, kind=kind, purchase=pur.id,
-                                 status="reserve" if p.mode == "reserve" else "available")
+                                 status=_RESERVE_W if p.mode == "reserve" else _AVAILABLE_W)
         if kind == Kind.LEADER:
             _leader_made(st, side)
         pur.units.append(u.id)
@@ -439,7 +445,7 @@ def _leader(st, p: LeaderRolled):
     if u:
         hx = p.hex  # 3.45: placed with an MMC on map; else it enters as a reinforcement
         st.units[(side, u.id)] = Unit(id=u.id, side=side, name=u.name, kind="leader",
-                                 purchase=p.purchase, status="on_map" if hx else "available", hex=hx)
+                                 purchase=p.purchase, status=_ON_MAP_W if hx else _AVAILABLE_W, hex=hx)
         _leader_made(st, side)
         if pur is not None:
             pur.leaders.append(u.name)
@@ -497,7 +503,7 @@ def _determined(st, p: FirefightDetermined):
             if pur.firefight == st.firefight and pur.kind == "air":
                 pur.lost_idle = True
                 for uid in pur.units:
-                    st.unit(uid, pur.side).status = "eliminated"
+                    st.unit(uid, pur.side).status = _ELIMINATED_W
                     st.unit(uid, pur.side).eliminated_in = st.firefight
 
 
@@ -538,7 +544,7 @@ def _redeployed(st, p: Redeployed):
             return
     if r in ("eliminated", "eliminated_cs_na"):
         _reph_loss(st, u, "eliminated")
-        u.status, u.eliminated_in = "eliminated", st.firefight
+        u.status, u.eliminated_in = _ELIMINATED_W, st.firefight
         st.ff.lost.append([p.side, u.id])
         return
     if r.startswith("redeploys"):
@@ -571,7 +577,7 @@ def _setup(st, p: UnitSetUp):
     u.hex = p.hex
     u.hip = p.hip
     if u.status == _AVAILABLE:
-        u.status = "on_map"
+        u.status = _ON_MAP_W
     pur = st.purchases.get((u.side, u.purchase))  # None for a unit of no purchase
     if pur is not None:
         pur.revealed = True
@@ -604,7 +610,7 @@ def _patrol_losses(st, p) -> None:
         st.ff.cvp_lost[c.side] += cvp
         if c.to == "captured":
             u = st.unit(c.unit, c.side)
-            u.status, u.eliminated_in = "captured", st.firefight
+            u.status, u.eliminated_in = _CAPTURED_W, st.firefight
             st.ff.lost.append([c.side, c.unit])
         else:
             _unit_change(st, c, True)
@@ -631,7 +637,7 @@ def _ended(st, p: FirefightEnded):
     for lu in p.lost:
         u = st.unit(lu.unit, lu.side)
         if u is not None:
-            u.status, u.eliminated_in = "eliminated", st.firefight
+            u.status, u.eliminated_in = _ELIMINATED_W, st.firefight
         ff.lost.append([lu.side, lu.unit])
     for t in p.terrain:
         st.ground.terrain.setdefault(t.hex, []).append(Kept.parse(t.item))
@@ -641,7 +647,7 @@ def _ended(st, p: FirefightEnded):
             setattr(st.unit(su.unit, su.side), attr, True)
     for su in p.recalled:
         u = st.unit(su.unit, su.side)
-        u.recalled, u.status = True, "recalled"
+        u.recalled, u.status = True, _RECALLED_W
     for su in p.hero:
         st.unit(su.unit, su.side).hero = True
     for reduced, changes in ((True, p.reduced), (False, p.replaced)):
@@ -649,7 +655,7 @@ def _ended(st, p: FirefightEnded):
             _unit_change(st, c, reduced)
     for su in p.captured:
         u = st.unit(su.unit, su.side)
-        u.status, u.eliminated_in = "captured", st.firefight
+        u.status, u.eliminated_in = _CAPTURED_W, st.firefight
         ff.lost.append([su.side, su.unit])
     for su in p.exited:
         u = st.unit(su.unit, su.side)
@@ -662,7 +668,7 @@ def _ended(st, p: FirefightEnded):
     if revision.of(st).reserve_ends:  # 2.33: In Reserve for its own firefight only
         for u in st.units.values():
             if u.status == _RESERVE:
-                u.status = "on_map" if u.hex else "available"
+                u.status = _ON_MAP_W if u.hex else _AVAILABLE_W
     for pur in reversed(st.purchases.values()):  # made in firefight order: this one's come last
         if pur.firefight < st.firefight:
             break
@@ -674,7 +680,7 @@ def _unit_change(st, c: UnitChange, reduced: bool) -> None:
     """Casualty Reduction or ELR replacement: a new counter, a wound, or the unit eliminated."""
     u = st.unit(c.unit, c.side)
     if c.to == "eliminated":
-        u.status, u.eliminated_in = "eliminated", st.firefight
+        u.status, u.eliminated_in = _ELIMINATED_W, st.firefight
         st.ff.lost.append([c.side, c.unit])
     elif c.to == "wounded":
         u.wounded = True
@@ -689,7 +695,7 @@ def _positioned(st, p: UnitPositioned):
     u = st.unit(p.unit, p.side)
     u.hex, u.hip, u.concealed, u.exited = p.hex, p.hip, p.concealed, False
     if u.status in (Status.AVAILABLE, Status.RESERVE):
-        u.status = "on_map"
+        u.status = _ON_MAP_W
 
 
 def _expend(st, p) -> None:
@@ -702,7 +708,7 @@ def _expend(st, p) -> None:
         for uid in pur.units:
             u = st.unit(uid, pur.side)
             if u is not None and u.status in IN_PLAY:
-                u.status, u.eliminated_in = "expended", st.firefight
+                u.status, u.eliminated_in = _EXPENDED_W, st.firefight
 
 
 # ---- 3.x ---------------------------------------------------------------------------------------
@@ -716,14 +722,14 @@ def _casualties(st, p: CasualtiesAdded):
     for uid in p.units:
         u = st.unit(uid, p.side)
         if u is not None:
-            u.status, u.eliminated_in = "eliminated", st.firefight
+            u.status, u.eliminated_in = _ELIMINATED_W, st.firefight
         st.ff.lost.append([p.side, uid])
 
 
 def _eliminate(st, side, uid):
     u = st.unit(uid, side)
     _reph_loss(st, u, "eliminated")
-    u.status, u.eliminated_in = "eliminated", st.firefight
+    u.status, u.eliminated_in = _ELIMINATED_W, st.firefight
     st.ff.lost.append([side, uid])
 
 
@@ -751,7 +757,7 @@ def _casualty_reduced(st, p: CasualtyReduced):
 def _recombined(st, p: HalfSquadsRecombined):
     keep, gone = st.unit(p.keep, p.side), st.unit(p.gone, p.side)
     keep.name, keep.kind = p.to, "squad"
-    gone.status, gone.hex = "recombined", None  # 3.42: off the map with the squad it made
+    gone.status, gone.hex = _RECOMBINED_W, None  # 3.42: off the map with the squad it made
 
 
 @on("heroes_removed")
@@ -797,7 +803,7 @@ def _isolated(st, p: IsolatedMarked):
 def _stranded(st, p: UnitsStranded):  # ruling R48: eliminated (a vehicle: its wreck leaves the OB and owes no repair)
     for su in p.units:
         u = st.unit(su.unit, su.side)
-        u.status, u.eliminated_in = "eliminated", st.firefight
+        u.status, u.eliminated_in = _ELIMINATED_W, st.firefight
         st.ff.lost.append([su.side, su.unit])
         st.reph.repairs_owed.pop((su.side, su.unit), None)
 
@@ -820,7 +826,7 @@ def _terrain(st, p: TerrainChanged):
 def _evac(st, p: EvacuationRolled):
     u = st.unit(p.leader, p.side)
     if p.roll.outcome == "evacuated":
-        u.status, u.wounded = "evacuated", False
+        u.status, u.wounded = _EVACUATED_W, False
         if revision.of(st).leaders_lost_evacuated:  # 3.45 counts it among the leaders lost
             u.eliminated_in = st.firefight
             st.ff.lost.append([p.side, u.id])
@@ -895,9 +901,9 @@ def _recall(st, p: RecallRolled):
     u = st.unit(p.unit, p.side)
     u.recalled = False
     if p.roll.outcome == "returned":
-        u.status = "available"
+        u.status = _AVAILABLE_W
     else:
-        u.status, u.eliminated_in = "eliminated", st.firefight  # no CVP (3.461)
+        u.status, u.eliminated_in = _ELIMINATED_W, st.firefight  # no CVP (3.461)
 
 
 @on("elr_rolled")

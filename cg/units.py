@@ -67,6 +67,7 @@ class Status(StrEnum):
     EVACUATED = "evacuated"  # 3.32
     RECALLED = "recalled"  # 3.461
     EXPENDED = "expended"  # CG7: a used OBA module or Air Support
+    RECOMBINED = "recombined"  # 3.42: a half-squad gone into the squad it recombined into (`oob`: recombined)
 
     @property
     def in_play(self) -> bool:

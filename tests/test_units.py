@@ -125,6 +125,33 @@ def bare_comparisons(path: Path) -> list[str]:
     return found
 
 
+def _results(v) -> list:
+    """The values an expression may give: a constant, either branch of `a if test else b`."""
+    if isinstance(v, ast.IfExp):
+        return _results(v.body) + _results(v.orelse)
+    return [v]
+
+
+def _a_word(v) -> bool:
+    return any(isinstance(r, ast.Constant) and isinstance(r.value, str) for r in _results(v))
+
+
+def bare_status_writes(path: Path) -> list[str]:
+    """`u.status = "eliminated"`, `Unit(status="on_map" if hx else ...)`: a status set to a word written
+    out as a string (a word missing from Status, "recombined" once, went unnoticed that way)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                pairs = zip(target.elts, node.value.elts) if isinstance(target, ast.Tuple) and isinstance(
+                    node.value, ast.Tuple) else [(target, node.value)]
+                if any(isinstance(t, ast.Attribute) and t.attr == "status" and _a_word(v) for t, v in pairs):
+                    found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {ast.unparse(node)}")
+        elif isinstance(node, ast.keyword) and node.arg == "status" and _a_word(node.value):
+            found.append(f"{path.relative_to(ROOT)}:{node.lineno}: status={ast.unparse(node.value)}")
+    return found
+
+
 # cg/counters.py is the counter table, with its own words for what a printed counter is (VASL's: a
 # "half_squad", a "commissar", an "afv"); a unit of the campaign takes its Kind from cg/state.unit_kind
 EXEMPT = {"units.py", "counters.py"}
@@ -135,10 +162,24 @@ def test_no_bare_comparison_of_a_kind_or_status_word(path):
     assert bare_comparisons(path) == []
 
 
+@pytest.mark.parametrize("path", [p for p in CODE if p.name not in EXEMPT], ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_status_is_set_to_a_word_written_out(path):
+    assert bare_status_writes(path) == []
+
+
+def test_every_status_the_fold_sets_is_a_status():
+    from cg import evolve
+
+    words = {v for k, v in vars(evolve).items() if k.endswith("_W") and isinstance(v, str)}
+    assert words and words <= {m.value for m in Status}
+
+
 def test_the_walker_finds_a_bare_comparison(tmp_path):
     p = ROOT / "cg" / "_probe_units.py"
     p.write_text('def f(u, kind):\n    return u.kind in ("squad", "hs") or u.status == "on_map" or kind == "leader"\n')
     try:
         assert len(bare_comparisons(p)) == 3
+        p.write_text('def f(u, hx):\n    u.status, u.hex = "recombined", None\n    return U(status="on_map" if hx else "x")\n')
+        assert len(bare_status_writes(p)) == 2
     finally:
         p.unlink()
