@@ -427,7 +427,7 @@ class Player:
         for side in sorted(SIDES, key=lambda s: s != first):
             spots = self.deep_hexes(side)
             hidden = {f.unit for f in self.st.ground.fortifications  # HIP bought for them at 2.3 (2.38)
-                      if f["side"] == side and f["kind"] == "hip" and f["firefight"] == self.st.firefight}
+                      if f.side == side and f.kind == "hip" and f.firefight == self.st.firefight}
             for u in self.alive(side):
                 hip = u.id in hidden
                 cmd = {"name": "setup", "side": side, "unit": u.id, "hex": self.rnd.choice(spots)}
