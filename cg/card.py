@@ -10,6 +10,8 @@ from typing import Any
 
 import attrs
 
+from events import records
+
 
 SIDES = ("axis", "allied")  # 1.4: Axis Side, Allied Side
 INTENSITIES = ("low", "mid", "high")  # 2.11
@@ -47,7 +49,7 @@ _COLUMNS_RE = re.compile(r"^([A-Za-z]+)-([A-Za-z]+)$")
 # The card as values
 
 
-@attrs.frozen
+@records.frozen
 class Balance:
     """One 1.3 Balance Provision: chosen at `plcg new --balance SIDE:N`; its numbers add to the side's."""
 
@@ -62,7 +64,7 @@ class Balance:
     initial_cp: int = 0
 
 
-@attrs.frozen
+@records.frozen
 class Campaign:
     name: str
     intensity: str  # low | mid | high (2.11)
@@ -86,7 +88,7 @@ class Campaign:
         return self.theater == "pto"
 
 
-@attrs.frozen
+@records.frozen
 class Firefight:
     date: str  # ISO yyyy-mm-dd
     time: str  # day | night
@@ -102,7 +104,7 @@ class Firefight:
         return self.time == "night" and self.moon in ("none", "full")
 
 
-@attrs.frozen
+@records.frozen
 class MapSpec:
     columns: str | None  # "A-R"; None on a map of geomorphic boards
     rows: int | None
@@ -150,7 +152,7 @@ class MapSpec:
         return parts is not None and parts[0] in self.column_letters and 1 <= parts[1] <= self.rows
 
 
-@attrs.frozen
+@records.frozen
 class Rg:
     id: str  # I1, HW2, A1, O1, F1 ...: the letters give the type (2.33)
     name: str
@@ -186,7 +188,7 @@ class Rg:
         return when
 
 
-@attrs.frozen
+@records.frozen
 class Ob:
     """A unit group of the OB given (1.2): on the map from the start, or entering on a game turn; no CP."""
 
@@ -205,7 +207,7 @@ class Ob:
     area: tuple[str, ...] = ()  # third round: its setup area as printed ("23K-Q", "west of 24G"), on-map only
 
 
-@attrs.frozen
+@records.frozen
 class Side:
     nationality: str  # lower case; picks the 2.361 column
     elr: int  # 3.47
@@ -239,7 +241,7 @@ class Side:
         return None
 
 
-@attrs.frozen
+@records.frozen
 class Card:
     campaign: Campaign
     firefights: tuple[Firefight, ...]

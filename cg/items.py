@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import attrs
 
+from events import records
 from cg.card import SIDES
 from cg.tables import CLEARABLE, FORTIFICATIONS
 
 
-@attrs.frozen
+@records.frozen
 class Item:
     key: str
     words: str  # how the log, the map legend and the AAR say it
@@ -102,7 +103,7 @@ def _said(parts) -> tuple[str | None, str | None]:
     return (next((p for p in parts if p in SIDES), None), next((p for p in parts if p.isdigit()), None))
 
 
-@attrs.frozen
+@records.frozen
 class Kept:
     """An item as the campaign keeps it in a hex (Ground.terrain, CG5): the vocabulary's key, the side that
     bought it and a mine's factors as recorded (2.38 `fortify`; `end --terrain` ITEM[:SIDE][:FACTORS]).

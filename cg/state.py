@@ -13,6 +13,8 @@ import re
 from typing import NamedTuple
 
 import attrs
+
+from events import records
 from cg.units import IN_PLAY, Kind, Status
 from cg import revision
 from cg.items import Kept  # a hex's kept item (Ground.terrain); 1.4: what grows Strategic Terrain
@@ -24,7 +26,7 @@ def other(side: str) -> str:
     return "allied" if side == "axis" else "axis"
 
 
-@attrs.define(slots=True)
+@records.define(slots=True)
 class SideState:
     cp: int = 0
     elr: int = 3
@@ -38,7 +40,7 @@ class SideState:
     leaders_taken: dict = attrs.Factory(dict)  # 2.362: column -> {leader type: count} at Initial start
 
 
-@attrs.define(slots=True)
+@records.define(slots=True)
 class FirefightRecord:
     n: int
     date: str
@@ -70,7 +72,7 @@ class FirefightRecord:
     patrol_cvp: dict = attrs.Factory(lambda: {"axis": 0, "allied": 0})  # 2.756: CVP lost by patrols (ruling R39)
 
 
-@attrs.define(slots=True)
+@records.define(slots=True)
 class Purchase:
     id: str
     side: str
@@ -89,7 +91,7 @@ class Purchase:
     lost_idle: bool = False  # patrols/air lost to an Idle Firefight (2.41)
 
 
-@attrs.define(slots=True)
+@records.define(slots=True)
 class Unit:
     id: str
     side: str
@@ -157,7 +159,7 @@ class Done(NamedTuple):
         return cls(what, side, of)
 
 
-@attrs.define(slots=True)
+@records.define(slots=True)
 class Fortification:
     """What a side bought with Fortification Points (Ground.fortifications; 2.38): written by the fold of
     fortified (`side`, `kind` of the 2.38 table, `hex` or None, `cost` in FP, `detail` (a mine's `factors`...),
@@ -183,7 +185,7 @@ class Fortification:
         return cls(**d)
 
 
-@attrs.frozen(slots=True)
+@records.frozen(slots=True)
 class PatrolTeam:
     """Who went on a patrol that owes its Return, and where (Reph.patrol_units; 2.72, 2.74, ruling R29,
     revision 2 switch patrol_rules): written by the fold of patrol_resolved: the `team` (its leader first,
@@ -207,7 +209,7 @@ def _per_side(value):
     return attrs.Factory(lambda: {s: _copy.copy(value) for s in SIDES})
 
 
-@attrs.define(slots=True)
+@records.define(slots=True)
 class Reph:
     """What the current step and this firefight's patrols and Reorganization Phase have recorded: what a
     step owes is read against it (cg/steps.py) and the RePh limits are counted from it. Written by the
@@ -244,7 +246,7 @@ def _provisional_set(inst, _attribute, value):
     return value
 
 
-@attrs.define(slots=True)
+@records.define(slots=True)
 class DiceRequest:
     """Two-party dice not yet revealed (Pbem.requests: commitment -> this). Written by the fold of
     dice_committed (ruling R44: `side` commits to `command`'s dice, `nonce` public; ruling R83: `value`
@@ -279,7 +281,7 @@ class DiceRequest:
         return cls(**d)
 
 
-@attrs.define(slots=True, frozen=True)
+@records.define(slots=True, frozen=True)
 class Seal:
     """A sealed secret not yet revealed (Pbem.seals: commitment -> this; ruling R47). Written by the fold
     of sealed: `side`'s command of a secret step (`what`: cp, purchase, attack, promote, harden) made at
@@ -310,7 +312,7 @@ class Seal:
         return cls(**d)
 
 
-@attrs.define(slots=True)
+@records.define(slots=True)
 class AnswerChain:
     """A side's chain of answers to the other side's two-party dice (Pbem.anchors: anchor -> this; ruling
     R83). Written by the fold of dice_chain (`side`, `anchor`, `nonce`, `length`; `reverts`: the undos
@@ -336,7 +338,7 @@ class AnswerChain:
         return cls(**d)
 
 
-@attrs.define(slots=True, frozen=True)
+@records.define(slots=True, frozen=True)
 class Proposal:
     """A shared fact one side proposed and the other has yet to answer (Pbem.proposal; rulings R45, R71),
     or a step it left provisionally (Pbem.provisional; ruling R71, R73): `side` and the `command` (its
@@ -378,7 +380,7 @@ class RevealPoint(NamedTuple):
         return cls(int(first), point, side)
 
 
-@attrs.define(slots=True)
+@records.define(slots=True)
 class Pbem:
     """A campaign played by email (cg/pbem.py, cg/seal.py): begun from campaign_started's `pbem`,
     written by the fold of head_signed (ruling R45), dice_committed / dice_answered / dice_revealed (two-
@@ -449,7 +451,7 @@ class Pbem:
 _PBEM_SOMETIMES = ("provisional", "has_provisional", "stale", "anchors", "chain_at")  # in the stored dict only once set
 
 
-@attrs.define(slots=True, frozen=True)
+@records.define(slots=True, frozen=True)
 class Ground:
     """The map as the campaign has made it: who controls what, the terrain kept between firefights and the
     fortifications bought. Written by the fold alone (cg/evolve.py); the part is frozen (its three values
@@ -470,7 +472,7 @@ class Ground:
     terrain: dict[str, list[Kept]] = attrs.Factory(dict)
     fortifications: list = attrs.Factory(list)
 
-@attrs.frozen(slots=True)
+@records.frozen(slots=True)
 class Position:
     """Where the campaign stands in the PL sequence (docs/pl25-sequence.md: 2.1-2.9, 3.11-3.52), the one
     value the step machine (cg/steps.py) reads to know which command comes next; what the step owes is
@@ -500,7 +502,7 @@ class Position:
 _POSITION = tuple(a.name for a in attrs.fields(Position))
 
 
-@attrs.define(slots=True)
+@records.define(slots=True)
 class CampaignState:
     """Everything the rules need to decide the next command, folded from the log (cg/evolve.py alone
     writes it), in parts (docs/architecture.md draws them):

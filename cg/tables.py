@@ -15,8 +15,10 @@ from fractions import Fraction
 
 import attrs
 
+from events import records
 
-@attrs.frozen
+
+@records.frozen
 class Hit:
     """The result of a lookup: the table's rule number, the row used (as printed), the result."""
 
@@ -44,7 +46,7 @@ def _final(value: object, what: str = "final") -> int:
     return value
 
 
-@attrs.frozen
+@records.frozen
 class Table:
     """One printed table: its rule, its result columns and its rows (label as printed, one result per column)."""
 
@@ -257,7 +259,7 @@ def legacy_leader_drm(nationality: str, year: int) -> int:
 
 # ---------------------------------------------------------------------------------------------
 # 2.38 Fortification Points Table with its notes (n = note number, I = Isolated ok, S = Initial only)
-@attrs.frozen
+@records.frozen
 class Fortification:
     kind: str
     name: str  # as printed
@@ -574,7 +576,7 @@ def clearance(final: int) -> Hit:
     return CLEARANCE.lookup(final)
 
 
-@attrs.frozen
+@records.frozen
 class Clearable:
     item: str
     name: str

@@ -10,6 +10,7 @@ from typing import ClassVar
 
 import attrs
 
+from events import records
 from events.roll import Drm, Roll  # noqa: F401  (re-exported: one roll type)
 from events.versions import VERSIONS
 
@@ -21,22 +22,16 @@ def event(name: str):
     version is the one in events/versions.py."""
 
     def wrap(cls):
-        # a __dict__: the fold builds it from its payload (events/stored.py). The repr is the one below, not
-        # one attrs writes and compiles per class: a third of what importing this module costs (~8 of ~25 ms,
-        # paid by every command that folds a row, a `status` after a write among them)
-        cls = attrs.frozen(cls, slots=False, repr=False)
-        cls.__repr__ = _repr
+        # a __dict__: the fold builds it from its payload (events/stored.py). The repr is events/records.py's,
+        # not one attrs writes and compiles per class: a third of what importing this module costs (~8 of ~25
+        # ms, paid by every command that folds a row, a `status` after a write among them)
+        cls = records.frozen(cls, slots=False)
         cls.TYPE = name
         cls.VERSION = VERSIONS[name]
         REGISTRY[name] = cls
         return cls
 
     return wrap
-
-
-def _repr(self) -> str:
-    """An event as attrs would write it: `UnitSetUp(side='axis', unit='I1-1.1', hex='B5', ...)`."""
-    return f"{type(self).__name__}({', '.join(f'{a.name}={getattr(self, a.name)!r}' for a in attrs.fields(type(self)))})"
 
 
 class Event:
