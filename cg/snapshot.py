@@ -24,6 +24,11 @@ SNAPSHOT_VERSION = 3  # 2: the hot part holds purchases and firefight records as
 _SEAL = b"plcg-snap-sha256:"  # the hot blob is _SEAL + 32 hex digits of sha256(body) + ":" + body
 
 
+# what building the typed state from a stored body this code did not write raises (a record given a key it
+# does not declare or lacking one, a row of another length, a value of another shape)
+_MALFORMED = (KeyError, TypeError, ValueError, AttributeError, IndexError)
+
+
 class SnapshotDamaged(Exception):
     """A stored snapshot part whose digest does not match: it is ignored and the log folded."""
 
@@ -284,7 +289,10 @@ def load(blob: bytes, card, cold=None, view=None) -> CampaignState | None:
     stored one is another: then this returns None too) and is called lazily, the first time a
     settled unit is needed (`CampaignState.unit`, `load_all`)."""
     with gc_paused():
-        st = _load(blob, card, cold)
+        try:
+            st = _load(blob, card, cold)
+        except _MALFORMED:  # digest recomputed over a body this code did not write: not trusted, the log is folded
+            st = None
     if st is not None:
         st.view = view  # which seals its reader opens (not stored: a reader's, not the campaign's)
     return st
@@ -366,9 +374,13 @@ def _merge_cold(blob: bytes | None, token: str):
     if hashlib.sha256(blob).hexdigest()[:16] != token:  # the cold part is named by its digest
         raise SnapshotDamaged(token)
     with gc_paused():
-        data = orjson.loads(blob)
-        cold_u = {(x[1], x[0]): Unit(*x) for x in data["units"]}
-        cold_p = {(x["side"], x["id"]): Purchase(**x) for x in data["purchases"]}
+        try:
+            data = orjson.loads(blob)
+            cold_u = {(x[1], x[0]): Unit(*x) for x in data["units"]}
+            cold_p = {(x["side"], x["id"]): Purchase(**x) for x in data["purchases"]}
+            order, porder, lost = list(data["order"]), list(data["porder"]), list(data["lost"])
+        except (*_MALFORMED, orjson.JSONDecodeError):  # its digest matched: recomputed over an edited body
+            raise SnapshotDamaged(token) from None
 
     def merge1(hot: dict, cold: dict, order: list) -> dict:
         out = {}
@@ -382,8 +394,11 @@ def _merge_cold(blob: bytes | None, token: str):
         return out
 
     def merge(st: CampaignState) -> None:
-        st.units = merge1(st.units, cold_u, data["order"])
-        st.purchases = merge1(st.purchases, cold_p, data["porder"])
-        for f, lost in zip(st.firefights, data["lost"]):
-            f.lost = lost
+        try:
+            units, purchases = merge1(st.units, cold_u, order), merge1(st.purchases, cold_p, porder)
+        except _MALFORMED:
+            raise SnapshotDamaged(token) from None
+        st.units, st.purchases = units, purchases
+        for f, got in zip(st.firefights, lost):
+            f.lost = got
     return merge

@@ -184,6 +184,74 @@ def test_a_forged_snapshot_with_its_digest_recomputed_is_an_audit_finding(workdi
     assert cli_run(p, "audit").code == 0
 
 
+def _forge_shape(p: str, change) -> None:
+    """The stored snapshot's body changed by `change(state)` and its digest recomputed."""
+    from cg import snapshot
+
+    db = sqlite3.connect(p)
+    (blob,) = db.execute("SELECT state FROM snapshot").fetchone()
+    data = orjson.loads(snapshot.unseal(bytes(blob)))
+    change(data["state"])
+    db.execute("UPDATE snapshot SET state = ?", (snapshot.seal(orjson.dumps(data)),))
+    db.commit()
+    db.close()
+
+
+def _undeclared_key(state):
+    state["fortifications"] = [{"side": "axis", "kind": "foxhole", "hex": None, "cost": 1, "detail": {},
+                                "unit": None, "firefight": 1, "opened_by": "allied"}]
+
+
+def _long_unit_row(state):
+    state["units"][0] = [*state["units"][0], "extra"]
+
+
+@pytest.mark.parametrize("change", [_undeclared_key, _long_unit_row], ids=["undeclared-key", "long-unit-row"])
+def test_a_forged_snapshot_this_code_would_not_write_is_ignored_not_a_crash(workdir, change):
+    # a snapshot whose digest was recomputed over a body the typed state cannot be built from (a record with
+    # a key it does not declare, a unit row of another length): the readers fold the log instead, as for a
+    # failed digest, and never stop on an internal error
+    c = Campaign(workdir / "s.plcg", seed=None, plan={1: {"buy": [("axis", "I1")]}})
+    c.advance(1, "2.6")
+    c.close()
+    p = str(workdir / "s.plcg")
+    assert cli_run(p, "replay").code == 0  # the snapshot at the head
+    honest = cli_run(p, "status", "--json").out
+    _forge_shape(p, change)
+    r = cli_run(p, "status", "--json")
+    assert r.code == 0 and r.out == honest, r.err
+    assert cli_run(p, "roster").code == 0 and cli_run(p, "audit").code == 0
+    assert cli_run(p, "replay").code == 0 and cli_run(p, "status", "--json").out == honest
+
+
+def test_a_forged_settled_part_this_code_would_not_write_is_ignored_not_a_crash(r1):
+    # the same for the snapshot's cold part (the settled units, loaded when first asked for): its digest and
+    # the hot part's name for it both recomputed over a unit row of another length
+    import hashlib
+
+    from cg import snapshot
+
+    p = str(r1)
+    assert cli_run(p, "replay").code == 0
+    honest = cli_run(p, "roster").out
+    db = sqlite3.connect(p)
+    (cold,) = db.execute("SELECT state FROM snapshot_cold").fetchone()
+    data = orjson.loads(bytes(cold))
+    assert data["units"], "the demo's settled units are in the cold part"
+    data["units"][0] = [*data["units"][0], "extra"]
+    blob = orjson.dumps(data)
+    token = hashlib.sha256(blob).hexdigest()[:16]
+    (hot,) = db.execute("SELECT state FROM snapshot").fetchone()
+    body = orjson.loads(snapshot.unseal(bytes(hot)))
+    body["cold"] = token
+    db.execute("UPDATE snapshot SET state = ?", (snapshot.seal(orjson.dumps(body)),))
+    db.execute("UPDATE snapshot_cold SET token = ?, state = ?", (token, blob))
+    db.commit()
+    db.close()
+    r = cli_run(p, "roster")
+    assert r.code == 0 and r.out == honest, r.err
+
+
 # ---- 4 and 17. output paths -------------------------------------------------------------------------------
 
 def _at_purchase(path) -> str:
