@@ -35,11 +35,14 @@ if TYPE_CHECKING:  # the handlers' event classes (imported when the first fold i
                               StepLeft, TerrainChanged, TvpAwarded, UnitChange, UnitHardened, UnitPositioned,
                               UnitSetUp, UnitsStranded, WeatherSet)
 
-# the words a handler sets a unit's status to: the members' values, plain str (the stored form, and the
-# snapshot's fast path for a unit of plain fields, cg/snapshot.py _as_tuple)
+# the words a handler sets a unit's status (_W) and kind (_K) to, and compares them with: the members' values, plain
+# str (the stored form, and the snapshot's fast path for a unit of plain fields, cg/snapshot.py _as_tuple;
+# module constants: `Status.RESERVE` is a lookup through the enum's class, ~70 ns on 3.11, paid per event
+# and per unit in _ended's walk of every unit)
 _ON_MAP_W, _AVAILABLE_W, _RESERVE_W = Status.ON_MAP.value, Status.AVAILABLE.value, Status.RESERVE.value
 _ELIMINATED_W, _CAPTURED_W, _EVACUATED_W = Status.ELIMINATED.value, Status.CAPTURED.value, Status.EVACUATED.value
 _EXPENDED_W, _RECOMBINED_W, _RECALLED_W = Status.EXPENDED.value, Status.RECOMBINED.value, Status.RECALLED.value
+_LEADER_K, _SQUAD_K = Kind.LEADER.value, Kind.SQUAD.value
 
 # type name -> fold(state, stored payload dict): the handler of the type's event class, given the
 # instance built from the payload in the same call (events/stored.folder). Replay, a command's own
@@ -130,7 +133,7 @@ def _ob_given(st: CampaignState, side: str, group) -> None:
                    leader_owed=group.leader_drs, revealed=False)
     st.purchases[(side, pid)] = pur
     names = [(n, unit_kind(n, group.kind)) for n in expand_units(group.units)]
-    names += [(n, "leader") for n in group.leaders]
+    names += [(n, _LEADER_K) for n in group.leaders]
     column = tables.leader_column(st.card.sides[side].nationality, group.armor_leader)
     for i, (name, kind) in enumerate(names, 1):
         hx = group.hexes[(i - 1) % len(group.hexes)] if group.hexes else None
@@ -444,7 +447,7 @@ def _leader(st, p: LeaderRolled):
     u = p.unit
     if u:
         hx = p.hex  # 3.45: placed with an MMC on map; else it enters as a reinforcement
-        st.units[(side, u.id)] = Unit(id=u.id, side=side, name=u.name, kind="leader",
+        st.units[(side, u.id)] = Unit(id=u.id, side=side, name=u.name, kind=_LEADER_K,
                                  purchase=p.purchase, status=_ON_MAP_W if hx else _AVAILABLE_W, hex=hx)
         _leader_made(st, side)
         if pur is not None:
@@ -559,9 +562,6 @@ def _redeployed(st, p: Redeployed):
 _SETUP = {s: Done("setup", s) for s in SIDES}
 _REDEPLOY_25 = {s: Done("redeploy-2.5", s) for s in SIDES}
 _new_done = tuple.__new__
-# the members as module constants: `Status.RESERVE` is a lookup through the enum's class, ~70 ns
-# (3.11), paid per event here and per unit in _ended's walk of every unit
-_AVAILABLE, _RESERVE = Status.AVAILABLE, Status.RESERVE
 
 
 @on("unit_set_up")
@@ -576,7 +576,7 @@ def _setup(st, p: UnitSetUp):
         st.reph.done.add(_new_done(Done, ("set", side, u.id)))  # set up this 2.6: no longer a unit left in place (3.34)
     u.hex = p.hex
     u.hip = p.hip
-    if u.status == _AVAILABLE:
+    if u.status == _AVAILABLE_W:
         u.status = _ON_MAP_W
     pur = st.purchases.get((u.side, u.purchase))  # None for a unit of no purchase
     if pur is not None:
@@ -667,7 +667,7 @@ def _ended(st, p: FirefightEnded):
         _expend(st, p)
     if revision.of(st).reserve_ends:  # 2.33: In Reserve for its own firefight only
         for u in st.units.values():
-            if u.status == _RESERVE:
+            if u.status == _RESERVE_W:
                 u.status = _ON_MAP_W if u.hex else _AVAILABLE_W
     for pur in reversed(st.purchases.values()):  # made in firefight order: this one's come last
         if pur.firefight < st.firefight:
@@ -756,7 +756,7 @@ def _casualty_reduced(st, p: CasualtyReduced):
 @on("half_squads_recombined")
 def _recombined(st, p: HalfSquadsRecombined):
     keep, gone = st.unit(p.keep, p.side), st.unit(p.gone, p.side)
-    keep.name, keep.kind = p.to, "squad"
+    keep.name, keep.kind = p.to, _SQUAD_K
     gone.status, gone.hex = _RECOMBINED_W, None  # 3.42: off the map with the squad it made
 
 

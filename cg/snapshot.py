@@ -18,15 +18,10 @@ from cg.bulk import gc_paused
 from cg.items import Kept
 from cg.state import (_POSITION, SETTLED, CampaignState, Done, FirefightRecord, Fortification, Ground,  # noqa: F401
                       PatrolTeam, Pbem, Position, Purchase, Reph, SideState, Unit, settled)
-from events.errors import WriteConflict
+from events.errors import UNFOLDABLE, WriteConflict
 
 SNAPSHOT_VERSION = 3  # 2: the hot part holds purchases and firefight records as tuples; 3: sealed by a digest
 _SEAL = b"plcg-snap-sha256:"  # the hot blob is _SEAL + 32 hex digits of sha256(body) + ":" + body
-
-
-# what building the typed state from a stored body this code did not write raises (a record given a key it
-# does not declare or lacking one, a row of another length, a value of another shape)
-_MALFORMED = (KeyError, TypeError, ValueError, AttributeError, IndexError)
 
 
 class SnapshotDamaged(Exception):
@@ -291,8 +286,8 @@ def load(blob: bytes, card, cold=None, view=None) -> CampaignState | None:
     with gc_paused():
         try:
             st = _load(blob, card, cold)
-        except _MALFORMED:  # digest recomputed over a body this code did not write: not trusted, the log is folded
-            st = None
+        except UNFOLDABLE:  # digest recomputed over a body this code did not write (a record given a key it does
+            st = None  # not declare, a row of another length): not trusted, the log is folded
     if st is not None:
         st.view = view  # which seals its reader opens (not stored: a reader's, not the campaign's)
     return st
@@ -379,7 +374,7 @@ def _merge_cold(blob: bytes | None, token: str):
             cold_u = {(x[1], x[0]): Unit(*x) for x in data["units"]}
             cold_p = {(x["side"], x["id"]): Purchase(**x) for x in data["purchases"]}
             order, porder, lost = list(data["order"]), list(data["porder"]), list(data["lost"])
-        except (*_MALFORMED, orjson.JSONDecodeError):  # its digest matched: recomputed over an edited body
+        except (*UNFOLDABLE, orjson.JSONDecodeError):  # its digest matched: recomputed over an edited body
             raise SnapshotDamaged(token) from None
 
     def merge1(hot: dict, cold: dict, order: list) -> dict:
@@ -396,7 +391,7 @@ def _merge_cold(blob: bytes | None, token: str):
     def merge(st: CampaignState) -> None:
         try:
             units, purchases = merge1(st.units, cold_u, order), merge1(st.purchases, cold_p, porder)
-        except _MALFORMED:
+        except UNFOLDABLE:
             raise SnapshotDamaged(token) from None
         st.units, st.purchases = units, purchases
         for f, got in zip(st.firefights, lost):

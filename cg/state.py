@@ -159,8 +159,22 @@ class Done(NamedTuple):
         return cls(what, side, of)
 
 
+class _Stored:
+    """A record the snapshot and the digest keep as the dict it replaced: its fields, in order (`data()`), and
+    back (`of_data()`, which refuses a key it does not declare, or one missing: TypeError)."""
+
+    __slots__ = ()
+
+    def data(self) -> dict:
+        return {a.name: getattr(self, a.name) for a in attrs.fields(type(self))}
+
+    @classmethod
+    def of_data(cls, d: dict):
+        return cls(**d)
+
+
 @records.define(slots=True)
-class Fortification:
+class Fortification(_Stored):
     """What a side bought with Fortification Points (Ground.fortifications; 2.38): written by the fold of
     fortified (`side`, `kind` of the 2.38 table, `hex` or None, `cost` in FP, `detail` (a mine's `factors`...),
     the `unit` a HIP was bought for, the `firefight` it was bought for) and of fortification_placed (`hex`,
@@ -175,18 +189,9 @@ class Fortification:
     unit: str | None
     firefight: int
 
-    def data(self) -> dict:
-        return {"side": self.side, "kind": self.kind, "hex": self.hex, "cost": self.cost, "detail": self.detail,
-                "unit": self.unit, "firefight": self.firefight}
-
-    @classmethod
-    def of_data(cls, d: dict) -> "Fortification":
-        """The inverse of data(); a key it does not declare, or one missing, is refused (TypeError)."""
-        return cls(**d)
-
 
 @records.frozen(slots=True)
-class PatrolTeam:
+class PatrolTeam(_Stored):
     """Who went on a patrol that owes its Return, and where (Reph.patrol_units; 2.72, 2.74, ruling R29,
     revision 2 switch patrol_rules): written by the fold of patrol_resolved: the `team` (its leader first,
     then its units' ids), the patrol's `kind` and its mission `hex`. Frozen (a copy shares it). Stored
@@ -195,14 +200,6 @@ class PatrolTeam:
     team: list
     kind: str
     hex: str | None
-
-    def data(self) -> dict:
-        return {"team": self.team, "kind": self.kind, "hex": self.hex}
-
-    @classmethod
-    def of_data(cls, d: dict) -> "PatrolTeam":
-        """The inverse of data(); a key it does not declare, or one missing, is refused (TypeError)."""
-        return cls(**d)
 
 
 def _per_side(value):
@@ -247,7 +244,7 @@ def _provisional_set(inst, _attribute, value):
 
 
 @records.define(slots=True)
-class DiceRequest:
+class DiceRequest(_Stored):
     """Two-party dice not yet revealed (Pbem.requests: commitment -> this). Written by the fold of
     dice_committed (ruling R44: `side` commits to `command`'s dice, `nonce` public; ruling R83: `value`
     shown with the commitment and `chain`, the place of the other side's chain `anchor` that decides it),
@@ -275,14 +272,9 @@ class DiceRequest:
             out["withheld"] = True
         return out
 
-    @classmethod
-    def of_data(cls, d: dict) -> "DiceRequest":
-        """The inverse of data(); a key it does not declare is refused (TypeError)."""
-        return cls(**d)
-
 
 @records.define(slots=True, frozen=True)
-class Seal:
+class Seal(_Stored):
     """A sealed secret not yet revealed (Pbem.seals: commitment -> this; ruling R47). Written by the fold
     of sealed: `side`'s command of a secret step (`what`: cp, purchase, attack, promote, harden) made at
     firefight `ff`, step `step`, row `seq`, its box (`nonce`, `box`), whether this view opened it
@@ -301,19 +293,9 @@ class Seal:
     opens: str | None
     closes: str | None
 
-    def data(self) -> dict:
-        return {"side": self.side, "what": self.what, "ff": self.ff, "step": self.step, "seq": self.seq,
-                "nonce": self.nonce, "box": self.box, "opened": self.opened, "opens": self.opens,
-                "closes": self.closes}
-
-    @classmethod
-    def of_data(cls, d: dict) -> "Seal":
-        """The inverse of data(); a key it does not declare, or one missing, is refused (TypeError)."""
-        return cls(**d)
-
 
 @records.define(slots=True)
-class AnswerChain:
+class AnswerChain(_Stored):
     """A side's chain of answers to the other side's two-party dice (Pbem.anchors: anchor -> this; ruling
     R83). Written by the fold of dice_chain (`side`, `anchor`, `nonce`, `length`; `reverts`: the undos
     before it, an undo after it retires the chain), dice_committed (`next`: the place the next roll names)
@@ -328,18 +310,9 @@ class AnswerChain:
     last: list
     reverts: int
 
-    def data(self) -> dict:
-        return {"side": self.side, "anchor": self.anchor, "nonce": self.nonce, "length": self.length,
-                "next": self.next, "last": self.last, "reverts": self.reverts}
-
-    @classmethod
-    def of_data(cls, d: dict) -> "AnswerChain":
-        """The inverse of data(); a key it does not declare, or one missing, is refused (TypeError)."""
-        return cls(**d)
-
 
 @records.define(slots=True, frozen=True)
-class Proposal:
+class Proposal(_Stored):
     """A shared fact one side proposed and the other has yet to answer (Pbem.proposal; rulings R45, R71),
     or a step it left provisionally (Pbem.provisional; ruling R71, R73): `side` and the `command` (its
     dict, as fact_proposed carries it; a provisional one names the row it was given at, `provisional`).
@@ -348,9 +321,6 @@ class Proposal:
 
     side: str
     command: dict
-
-    def data(self) -> dict:
-        return {"side": self.side, "command": self.command}
 
     @classmethod
     def of_data(cls, d: dict | None) -> "Proposal | None":
@@ -437,15 +407,15 @@ class Pbem:
     def of_data(cls, d: dict) -> "Pbem":
         """The inverse of data(). A key no field holds is refused (TypeError): a new key of the play by
         email state is a new field here, with its default; so is a key no record declares."""
-        records = {"requests": {c: DiceRequest.of_data(r) for c, r in d.get("requests", {}).items()},
-                   "seals": {c: Seal.of_data(r) for c, r in d.get("seals", {}).items()},
-                   "proposal": Proposal.of_data(d.get("proposal")),
-                   "points": [RevealPoint.parse(p) for p in d.get("points", [])]}
+        typed = {"requests": {c: DiceRequest.of_data(r) for c, r in d.get("requests", {}).items()},
+                 "seals": {c: Seal.of_data(r) for c, r in d.get("seals", {}).items()},
+                 "proposal": Proposal.of_data(d.get("proposal")),
+                 "points": [RevealPoint.parse(p) for p in d.get("points", [])]}
         if "provisional" in d:
-            records["provisional"] = Proposal.of_data(d["provisional"])
+            typed["provisional"] = Proposal.of_data(d["provisional"])
         if "anchors" in d:
-            records["anchors"] = {a: AnswerChain.of_data(r) for a, r in d["anchors"].items()}
-        return cls(**{**d, **records}, has_provisional="provisional" in d)
+            typed["anchors"] = {a: AnswerChain.of_data(r) for a, r in d["anchors"].items()}
+        return cls(**{**d, **typed}, has_provisional="provisional" in d)
 
 
 _PBEM_SOMETIMES = ("provisional", "has_provisional", "stale", "anchors", "chain_at")  # in the stored dict only once set
@@ -717,11 +687,6 @@ _CONTROL: dict = {}  # map control is a pure function of the map and who control
 # last map's Grid: what deciding a run of commands asks for again and again.
 _LAST_CONTROL: list = [None, None, None]
 _LAST_GRID: list = [None, None]
-def _grows_strategic(item: Kept) -> bool:
-    """Whether an item of a hex's kept terrain (foxhole:axis) makes it Strategic Terrain (1.4, revision 2)."""
-    return item.grows
-
-
 def terrain_changed(st: "CampaignState") -> None:
     """Called by every fold handler that changes `st`'s kept terrain: the verdicts derived from it (the
     hexes it makes Strategic Terrain, strategic()'s last answer) are dropped, to be asked again. They live
@@ -736,7 +701,7 @@ def _grown_terrain(st: "CampaignState") -> frozenset:
     terrain, hit = st.ground.terrain, st._grown
     if hit is not None and hit[0] is terrain:
         return hit[1]
-    grown = frozenset(h for h, items in terrain.items() if any(map(_grows_strategic, items)))
+    grown = frozenset(h for h, items in terrain.items() if any(i.grows for i in items))
     st._grown = (terrain, grown)
     return grown
 
@@ -862,7 +827,9 @@ def expand_units(spec: tuple[str, ...]) -> list[str]:
 # The fold never keeps one mutable container in two places of the state, so the copies need no
 # deepcopy memo to keep such sharing.
 
-_ATOMIC = frozenset({str, int, float, bool, type(None), Position})  # Position: frozen, shared
+# kept as they are, shared by the copy and its original: scalars, and the values no one changes in place (the
+# frozen records, the step's Done records, the reveal points, the kept terrain items)
+_ATOMIC = frozenset({str, int, float, bool, type(None), Position, Seal, Proposal, PatrolTeam, Done, RevealPoint, Kept})
 
 
 def _data(x):
@@ -913,15 +880,12 @@ _clone_chain = _cloner(AnswerChain)  # its `last` copied
 
 
 def _clone_ground(x: Ground) -> Ground:
-    # the kept items are immutable (cg/items.Kept): each hex's list is copied, its items shared
-    return Ground(_data(x.control), {h: list(v) for h, v in x.terrain.items()}, [_clone_fort(f) for f in x.fortifications])
+    return Ground(_data(x.control), _data(x.terrain), _data(x.fortifications))
 
 
 _CLONES = {Unit: _clone_unit, Purchase: _clone_purchase, SideState: _clone_side, FirefightRecord: _clone_firefight,
            Reph: _clone_reph, Pbem: _clone_pbem, Ground: _clone_ground,
-           DiceRequest: _clone_request, AnswerChain: _clone_chain, Seal: lambda x: x,  # a Seal is frozen: shared
-           Proposal: lambda x: x,  # frozen, its command never changed: shared
-           Fortification: _clone_fort, PatrolTeam: lambda x: x}  # a PatrolTeam is frozen: shared
+           DiceRequest: _clone_request, AnswerChain: _clone_chain, Fortification: _clone_fort}
 
 
 def _copy_purchases(st: CampaignState, purchases: dict) -> dict:

@@ -27,7 +27,7 @@ import orjson
 from cg import seal, snapshot
 from cg.bulk import gc_paused
 from cg.commands import decide, decide_all
-from events.errors import BadInput, Refused, UnreadableRow, unknown_row
+from events.errors import UNFOLDABLE, BadInput, Refused, UnreadableRow, unknown_row
 from events.roll import source_of
 from cg.evolve import evolve, fold, reverted_seqs, start
 from events.chain import ChainCheck
@@ -130,7 +130,7 @@ def _snapshot_against_replay(ledger, findings, folded: dict | None = None) -> No
         same = at is not None and at.seq == seq and not (at.pbem and at.pbem.seals)
         replayed = at if same else ledger.state(at=seq, use_snapshot=False)
         a, b = snapshot.state_data(stored), snapshot.state_data(replayed)
-    except (*_UNFOLDABLE, BadInput, UnreadableRow):  # a log that does not fold: the audit found it already
+    except (*UNFOLDABLE, BadInput, UnreadableRow):  # a log that does not fold: the audit found it already
         return
     if a == b:
         return
@@ -283,7 +283,6 @@ class _Reader:
 
 # What folding or deciding an event that does not follow its schema raises (a missing key, a wrong
 # type, a hex off the map, a unit that is not there): a finding, never a crash of the audit.
-_UNFOLDABLE = (KeyError, TypeError, ValueError, AttributeError, IndexError)
 
 
 class _Seen:
@@ -547,7 +546,7 @@ def _audit_rows(store, reader, dice, trust_index: bool = True, view=None, folded
                                                                  f"at seq {useq}: {p['roll']['dice']}"})
             if batch[-1][SEQ] == snap_seq:  # the state the stored snapshot should hold: kept for its check
                 folded[snap_seq] = _checkpoint_copy(st)
-    except (*_UNFOLDABLE, UnreadableRow) as e:
+    except (*UNFOLDABLE, UnreadableRow) as e:
         # A row edited against its schema (its hash recomputed or not) gets here: its events do not
         # fold, so nothing after them can be decided again. The chain findings stand as found.
         head = batch[0]
@@ -860,7 +859,7 @@ def audit_tail(state, history: list, rows: list) -> dict:
                 for r, p in zip(batch, payloads):
                     if r[TYPE] in REGISTRY:
                         evolve(st, r[TYPE], p, r[SEQ], r[BATCH])
-    except _UNFOLDABLE as e:
+    except UNFOLDABLE as e:
         find(batch[0][SEQ], "format", f"{batch[0][TYPE]} cannot be decided again or folded ({type(e).__name__}: {e})")
     return _report(findings, [], len(rows))
 
