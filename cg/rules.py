@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from cg import revision
 from cg.state import CampaignState, active_units, other
-from cg.units import Kind, PRESENT
+from cg.units import Kind, PRESENT, is_mmc
 
 # 3.21: the order of the redeployment situations, each attacker before defender
 ORDER = (("enemy_mlr", "3.214"), ("isolated", "3.215"), ("uncontrolled", "3.216"), ("nml", "3.217"))
@@ -24,6 +24,15 @@ def attacker_for_redeployment(state: CampaignState) -> str:
         if ff.type and ff.type != "idle":
             return ff.attacker or ff.move_first
     return state.card.campaign.initial_attacker
+
+
+def hardening_mmc(state: CampaignState):
+    """3.43-3.45: is this kind an MMC. One answer since rules revision 3 (ASL A1.1: squads, half-squads
+    and crews, as 3.45 placement always had it); revisions 1-2 left the crew out of 3.43-3.45. The 3.44
+    command and what `next` says was left unused (projections/entitlements.py) both ask it here."""
+    if revision.of(state).mmc_crews:
+        return is_mmc
+    return lambda kind: kind in (Kind.SQUAD, Kind.HALF_SQUAD)
 
 
 _KNOWN: list = [None, {}]  # redeployment_owed: the last picture and the 3.212 situations asked of it

@@ -741,7 +741,7 @@ def active_units(st) -> tuple:
     return out
 
 
-SETTLED = ("eliminated", "evacuated", "captured")
+SETTLED = frozenset({Status.ELIMINATED, Status.EVACUATED, Status.CAPTURED})
 
 
 def settled(u, firefight: int) -> bool:

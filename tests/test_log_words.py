@@ -60,3 +60,34 @@ def test_next_says_the_34x_results_left_unused(tmp_path):
         assert cli_run(db, *args).code == 0
     r = cli_run(db, "next")
     assert "left unused (3.45): axis could have hardened or generated 1 more leader(s) (the dr allowed 2)" in r.out
+
+
+def _at_3_44_with_a_gun(tmp_path, allied_buys):
+    db = str(tmp_path / "c.plcg")
+    c = Campaign(db, plan={1: {"buy": [("axis", "I1"), *[("allied", rg) for rg in allied_buys]]}})
+    c.advance(1, "3.44")
+    crew = next(u.id for u in c.state().side_units("allied") if u.kind == "crew")
+    for args in (("promote", "axis", "--dice", "6"), ("promote", "allied", "--dice", "1")):
+        assert cli_run(db, *args).code == 0
+    allowed = c.state().reph.promotions["allied"]
+    c.close()
+    assert allowed >= 2
+    return db, crew, allowed
+
+
+def test_a_lone_crews_unused_promotion_is_said_at_next(tmp_path):
+    # rules revision 3 (switch mmc_crews): a crew is an MMC for 3.44 (ASL A1.1), so its unused promotion is lost
+    db, crew, allowed = _at_3_44_with_a_gun(tmp_path, ["G1"])
+    r = cli_run(db, "next")
+    assert r.code == 0, r.err
+    said = f"left unused (3.44): allied could have Battle Hardened 1 more MMC (the dr allowed {allowed}, 0 hardened)"
+    assert said in r.out
+
+
+def test_a_hardened_crew_counts_as_a_promotion_used(tmp_path):
+    db, crew, allowed = _at_3_44_with_a_gun(tmp_path, ["I1", "G1"])  # three squads and the crew
+    assert cli_run(db, "harden", "allied", crew).code == 0
+    r = cli_run(db, "next")
+    assert r.code == 0, r.err
+    said = f"allied could have Battle Hardened {allowed - 1} more MMC (the dr allowed {allowed}, 1 hardened)"
+    assert said in r.out

@@ -101,26 +101,41 @@ def _bare(node) -> bool:
     return isinstance(node, ast.Constant) and node.value in WORDS
 
 
-def _strings(node) -> bool:
-    if _bare(node):
+def _words(node, named=frozenset()) -> bool:
+    """Vocabulary words written out: a string, a tuple/list/set of them (also inside `frozenset(...)`),
+    or a module-level name bound to such a collection (`MMC = ("squad", "hs")`, issue 33 item 9)."""
+    if _bare(node) or (isinstance(node, ast.Name) and node.id in named):
         return True
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("frozenset", "set", "tuple"):
+        return any(_words(a) for a in node.args)
     return isinstance(node, (ast.Tuple, ast.List, ast.Set)) and any(_bare(e) for e in node.elts)
 
 
 def _unit_attr(node) -> bool:
-    """A unit's kind or status: `u.kind`, or a name `kind` / `status` holding one (`unit_kind`'s answer)."""
+    """A unit's kind or status: `u.kind`, `getattr(u, "kind", None)`, or a name `kind` / `status` holding
+    one (`unit_kind`'s answer)."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr":
+        return len(node.args) >= 2 and isinstance(node.args[1], ast.Constant) and node.args[1].value in ATTRS
     return (isinstance(node, ast.Attribute) and node.attr in ATTRS) or (isinstance(node, ast.Name) and node.id in ATTRS)
 
 
+def _named_words(tree) -> frozenset:
+    """The module-level names bound to a collection of vocabulary words."""
+    return frozenset(t.id for node in tree.body if isinstance(node, ast.Assign) and _words(node.value)
+                     and not _bare(node.value) for t in node.targets if isinstance(t, ast.Name))
+
+
 def bare_comparisons(path: Path) -> list[str]:
-    """`u.kind == "squad"`, `u.status in ("on_map", ...)` and the like: a unit's kind or status compared
-    with a word of the vocabulary written out as a string."""
+    """`u.kind == "squad"`, `u.status in ("on_map", ...)`, `getattr(u, "kind", None) in MMC` with
+    `MMC = ("squad", "hs")` and the like: a unit's kind or status compared with a word of the vocabulary
+    written out as a string."""
     found = []
     tree = ast.parse(path.read_text(), str(path))
+    named = _named_words(tree)
     for node in ast.walk(tree):
         if isinstance(node, ast.Compare):
             sides = [node.left, *node.comparators]
-            if any(_unit_attr(s) for s in sides) and any(_strings(s) for s in sides):
+            if any(_unit_attr(s) for s in sides) and any(_words(s, named) for s in sides):
                 found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {ast.unparse(node)}")
     return found
 
@@ -179,6 +194,9 @@ def test_the_walker_finds_a_bare_comparison(tmp_path):
     p.write_text('def f(u, kind):\n    return u.kind in ("squad", "hs") or u.status == "on_map" or kind == "leader"\n')
     try:
         assert len(bare_comparisons(p)) == 3
+        p.write_text('MMC = ("squad", "hs")\nLEADERS = frozenset({"leader"})\ndef f(u, st, x):\n'
+                     '    return getattr(st.unit(x), "kind", None) in MMC, u.kind in LEADERS\n')
+        assert len(bare_comparisons(p)) == 2  # the entitlements bug's shape: a tuple named, read by getattr
         p.write_text('def f(u, hx):\n    u.status, u.hex = "recombined", None\n    return U(status="on_map" if hx else "x")\n')
         assert len(bare_status_writes(p)) == 2
     finally:
