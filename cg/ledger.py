@@ -522,8 +522,7 @@ class Ledger:
             head = store.head()
             if store.hash_at(1) != bundle.campaign:
                 raise BadInput("the bundle belongs to another campaign than this copy's")
-            held = dict(store.conn.execute("SELECT seq, hash FROM events WHERE seq >= ? AND seq <= ?",
-                                           (rows[0][0], head[0])))
+            held = store.hashes(rows[0][0], head[0])
             for r in rows:
                 if r[0] in held and held[r[0]] != r[-1]:
                     raise BadInput(f"the bundle forks the history at seq {r[0]}: this copy holds another"

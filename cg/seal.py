@@ -256,7 +256,7 @@ class Opener:
 def log_openings(store) -> dict:
     """{commitment: opening} of every reveal in the log (ruling R47)."""
     out = {}
-    for (text,) in store.conn.execute("SELECT payload FROM events WHERE type = 'seals_revealed' ORDER BY seq"):
+    for _, text in store.payloads_of("seals_revealed"):
         for o in orjson.loads(text).get("openings") or ():
             if isinstance(o, dict) and isinstance(o.get("commitment"), str) and isinstance(o.get("opening"), dict):
                 out[o["commitment"]] = o["opening"]

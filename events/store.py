@@ -883,6 +883,49 @@ class Store:
             params = (until,)
         return [(s, b, t, loads(p)) for s, b, t, p in self.conn.execute(sql + " ORDER BY seq", params)]
 
+    def hashes(self, since: int, until: int) -> dict[int, str]:
+        """{seq: hash} of the rows since <= seq <= until (a received bundle checked against this copy)."""
+        return dict(self.conn.execute("SELECT seq, hash FROM events WHERE seq >= ? AND seq <= ?", (since, until)))
+
+    def payloads_of(self, type_: str) -> Iterator[tuple[int, str]]:
+        """(seq, payload text as stored) of every row of one event type, in seq order (an indexed query)."""
+        return iter(self.conn.execute("SELECT seq, payload FROM events WHERE type = ? ORDER BY seq", (type_,)))
+
+    def raw_rows(self, seqs=None, since: int = 0, until: int = 0) -> Iterator[tuple]:
+        """(seq, batch, type, version, payload text) as stored: of `seqs` (any order; seqs not in the
+        file left out), or of since < seq <= until in seq order."""
+        cols = "SELECT seq, batch, type, version, payload FROM events WHERE "
+        if seqs is None:
+            yield from self.conn.execute(cols + "seq > ? AND seq <= ? ORDER BY seq", (since, until))
+            return
+        for i in range(0, len(seqs), 500):
+            part = list(seqs[i:i + 500])
+            yield from self.conn.execute(cols + f"seq IN ({', '.join('?' * len(part))})", part)
+
+    def batches(self) -> Iterator[tuple[int, int]]:
+        """(seq, batch) of every row in rowid order, payloads unread."""
+        return iter(self.conn.execute("SELECT seq, batch FROM events ORDER BY rowid"))
+
+    def snapshot_seq(self) -> int | None:
+        """The seq the stored snapshot was built at, or None (its blob unread)."""
+        row = self.conn.execute("SELECT seq FROM snapshot WHERE id = 1").fetchone()
+        return row[0] if row else None
+
+    def integrity_check(self, most: int = 20) -> list[str]:
+        """SQLite's own check of the file (PRAGMA integrity_check): ["ok"], or up to `most` problems."""
+        return [r[0] for r in self.conn.execute(f"PRAGMA integrity_check({int(most)})")]
+
+    def bulk(self):
+        """Write a file not yet in place (an import under its temporary name): no fsyncs, the journal in
+        memory, until `durable()`: a crash loses nothing the rename has not published."""
+        self.conn.execute("PRAGMA synchronous=OFF")
+        self.conn.execute("PRAGMA journal_mode=MEMORY")
+
+    def durable(self):
+        """Back to the journal and fsyncs every campaign file is written with."""
+        self.conn.execute("PRAGMA journal_mode=DELETE")
+        self.conn.execute("PRAGMA synchronous=FULL")
+
     def hash_at(self, seq: int) -> str | None:
         row = self.conn.execute("SELECT hash FROM events WHERE seq = ?", (seq,)).fetchone()
         return None if row is None else row[0]

@@ -92,7 +92,7 @@ def _integrity(store) -> list[dict]:
     the reverts index losing its undos) is a finding, and the audit takes nothing from an index that
     failed it (issue 25)."""
     try:
-        said = [r[0] for r in store.conn.execute("PRAGMA integrity_check(20)")]
+        said = store.integrity_check(20)
     except Exception as e:  # sqlite3.DatabaseError: a file too damaged to check
         said = [f"the check itself failed: {e}"]
     if said == ["ok"]:
@@ -324,18 +324,11 @@ def _records(store, current, seqs=None, since=None, until=None, seen=None):
     """(seq, batch, type, payload at its current version) read again from the file: the rows with
     since < seq <= until that `seen` holds (in seq order), or those of `seqs` (in its order; seqs
     not in the file left out)."""
-    conn = store.conn
     if seqs is not None:
-        got = {}
-        for i in range(0, len(seqs), 500):
-            part = list(seqs[i:i + 500])
-            q = f"SELECT seq, batch, type, version, payload FROM events WHERE seq IN ({', '.join('?' * len(part))})"
-            for seq, b, t, v, text in conn.execute(q, part):
-                got[seq] = (seq, b, t, v, text)
+        got = {r[0]: r for r in store.raw_rows(seqs)}
         rows = [got[x] for x in seqs if x in got]
     else:
-        rows = (r for r in conn.execute("SELECT seq, batch, type, version, payload FROM events WHERE seq > ?"
-                                        " AND seq <= ? ORDER BY seq", (since, until)) if r[0] in seen)
+        rows = (r for r in store.raw_rows(since=since, until=until) if r[0] in seen)
     for seq, b, t, v, text in rows:
         p = loads(text)
         yield (seq, b, t, p if current.get(t) == v else upcast(t, v, p))
@@ -358,7 +351,7 @@ def _checkpoints(store, current) -> tuple[set, dict]:
             named.update(x for x in took if type(x) is int)
     heads: dict[int, int] = {}
     head = prev = None
-    for seq, batch in store.conn.execute("SELECT seq, batch FROM events ORDER BY rowid"):
+    for seq, batch in store.batches():
         if head is None or batch != prev:
             head = seq
         prev = batch
@@ -410,8 +403,7 @@ def _audit_rows(store, reader, dice, trust_index: bool = True, view=None, folded
 
     st = None
     # the stored snapshot's seq: the state folded to it is kept (a copy) for _snapshot_against_replay
-    snap = store.conn.execute("SELECT seq FROM snapshot WHERE id = 1").fetchone() if folded is not None else None
-    snap_seq = snap[0] if snap else None
+    snap_seq = store.snapshot_seq() if folded is not None else None
     seen = _Seen()  # (seq, batch, type) folded so far: the history undos are decided on
     reach: dict[int, int] = {}  # revert seq -> the first seq it reaches back to (through reverts of reverts)
     reverts: list[tuple] = []
@@ -571,7 +563,7 @@ def _last_signatures(store) -> dict:
     side's last signature signs the chain head, so it vouches for every row before it, its own
     earlier signatures with them (ruling R43); an earlier signature edited changes that chain."""
     out: dict = {}
-    for seq, text in store.conn.execute("SELECT seq, payload FROM events WHERE type = 'head_signed' ORDER BY seq"):
+    for seq, text in store.payloads_of("head_signed"):
         try:
             side = loads(text).get("side")
         except (TypeError, ValueError, AttributeError):

@@ -224,8 +224,7 @@ def _import(file: str, fh, db_path: str) -> int:
     try:
         # The file is not in place until the rename below: a crash loses nothing, so skip the fsyncs
         # and keep the journal in memory, and write the whole log in one transaction
-        store.conn.execute("PRAGMA synchronous=OFF")
-        store.conn.execute("PRAGMA journal_mode=MEMORY")
+        store.bulk()
         current: list[tuple[int, dict]] = []  # the batch being written: (line, object)
 
         def batches():
@@ -243,8 +242,7 @@ def _import(file: str, fh, db_path: str) -> int:
                                    " was altered")
 
         count = store.append_batches(batches(), check)
-        store.conn.execute("PRAGMA journal_mode=DELETE")
-        store.conn.execute("PRAGMA synchronous=FULL")
+        store.durable()
         store.close()
         store = None
         findings = _audit(tmp)

@@ -100,3 +100,25 @@ def test_the_walk_sees_lazy_and_relative_imports():
     assert "cg.control" in g["cg.state"]  # imported inside CampaignState.map_control
     assert "events.codec" in g["events.store"]  # `from .codec import ...`
     assert "cg.ledger" in g["cli"]
+
+
+def sql_outside_the_store(path: Path) -> list[str]:
+    """Where a module outside events/ reaches for the database itself: an attribute `.conn`, or a call of
+    `.execute`/`.executemany`/`.executescript` (issue 33 item 6: the store runs the only SQL)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Attribute) and node.attr in ("conn", "execute", "executemany", "executescript"):
+            found.append(f"{path.name}:{node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def test_sql_runs_only_in_the_store():
+    found = [hit for name, path in modules().items() if not name.startswith("events")
+             for hit in sql_outside_the_store(path)]
+    assert found == []
+
+
+def test_the_sql_walk_finds_a_connection_used_outside_the_store(tmp_path):
+    probe = tmp_path / "probe.py"
+    probe.write_text("def f(store):\n    return store.conn.execute('SELECT 1')\n")
+    assert len(sql_outside_the_store(probe)) == 2
