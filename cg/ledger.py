@@ -14,6 +14,7 @@ from cg.bulk import gc_paused
 from cg.card import apply_balance, card_to_dict
 from cg.card_schema import load_card, parse_card
 from cg.evolve import evolve, fold, fold_stored, reverted_seqs
+from cg.state import CampaignState
 from events.errors import BadInput, Refused
 from events.store import COPIED_AFTER_KILL, NewEvent, Store, link_problem, place, remove_file, sweep_temps, temp_path
 from events.upcasters import upcast  # payload dicts only: an old log reads without cattrs
@@ -30,14 +31,16 @@ SNAPSHOT_EVERY = 64  # refresh the stored snapshot once the unsnapshotted tail i
 class Ledger:
     """One campaign file: read the state, decide a command, append its events."""
 
-    def __init__(self, path: str, write: bool = False, key=None):
+    def __init__(self, path: str, write: bool = False, key=None, store: Store | None = None):
         """key: the viewer's private key, or a function giving it (loaded only when a sealed secret of
-        a campaign played by email is met): its own seals open in this view (ruling R47)."""
+        a campaign played by email is met): its own seals open in this view (ruling R47). store: the
+        file already open (a received bundle checked inside the writer's transaction), else opened."""
         self.path = path
-        self.store = Store.open(path, write=write)
+        self.store = Store.open(path, write=write) if store is None else store
         self._key_src = key
         self._opener = None
         self.sealed_events = None  # {seq: [(type, payload)]}: what the last command sealed (its own words)
+        self.state_after: CampaignState | None = None  # the state after the last run, until the next folds on
 
     def viewer_key(self):
         k = self._key_src
@@ -545,8 +548,7 @@ class Ledger:
                 # ruling R47: a reveal opens seals made earlier: the whole log is decided again with them open
                 _check_whole(path, head, rows, check)
             else:
-                led = Ledger.__new__(Ledger)
-                led.path, led.store, led._key_src, led._opener = path, store, None, None
+                led = Ledger(path, store=store)
                 _refuse_findings(check_tail(led.state(), list(led.records()), rows), head[0])
             store.append_rows(head, rows)
             return len(rows)
