@@ -70,8 +70,11 @@ def test_revision_1_patrols_took_the_typed_flags(tmp_path):
     c = at_2_7(tmp_path, revision=1)
     r = patrol(c.path, "--elite", "1", "--dice", "4,4")
     assert r.code == 0, r.err
+    roll = json.loads(cli_run(c.path, "log", "--json").out.splitlines()[-1])["roll"]
+    assert {"reason": "Elite", "rule": "2.74", "value": -1} in roll["drm"]  # the typed flag, taken as typed
     oob = {u["unit"]: u for u in json.loads(cli_run(c.path, "oob", "axis", "--json").out)}
-    assert oob["I1-1.1"]["name"] == "4-6-7" and oob["I1-1.1"]["status"] == "available"
+    assert oob["I1-1.1"]["name"] == "4-6-7"
+    assert oob["I1-1.1"]["status"] == "available"
     c.close()
 
 

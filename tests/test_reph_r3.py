@@ -359,6 +359,9 @@ def test_3_461_a_recall_takes_penalties_only(tmp_path):
 def test_revision_2_took_the_stated_bonus(tmp_path):
     c = at_3_46_disabled(tmp_path, revision=2)
     assert cli_run(c.path, "repair", "axis", "I1-1.4", "--drm", "-4", "--dice", "3").code == 0
+    roll = json.loads(cli_run(c.path, "log", "--json").out.splitlines()[-1])["roll"]
+    assert [d["value"] for d in roll["drm"]] == [-4]  # the stated bonus, taken (revision 3 refuses it)
+    assert (roll["final"], roll["outcome"]) == (-1, "repaired")
     c.close()
 
 
