@@ -36,7 +36,7 @@ def test_at_2_3_options_list_each_rg_with_its_cost_after_2_34_patrols_and_no_att
             assert item["cost"] == costs  # 2.34: entering never changes the cost; on map and In Reserve do
             for mode, cost in costs.items():
                 assert f"{cost} CP {mode}" in item["what"]
-        assert f"plcg patrols {side} N" in by_cmd or card["campaign"].get("patrols_per_reph", 1) == 0
+        assert (f"plcg patrols {side} N" in by_cmd) == (card["campaign"].get("patrols_per_reph", 1) != 0)
         assert f"plcg attack {side}" not in by_cmd  # ruling R2: the card assigns the Initial ATTACKER
     r = cli_run(c.path, "status")
     assert "you may also:" in r.out and "plcg buy axis I1 " in r.out

@@ -46,7 +46,7 @@ def test_detection_drm_from_the_units_and_a_contradicting_flag_refused(tmp_path)
     assert len(struck) == 1
     oob = {u["unit"]: u for u in json.loads(cli_run(c.path, "oob", "axis", "--json").out)}
     s = struck[0]
-    assert oob[s.id]["name"] == "2-4-7" or oob[s.id]["status"] == "eliminated"
+    assert (oob[s.id]["name"], oob[s.id]["status"]) == ("2-4-7", "available")  # a squad struck: reduced to its HS
     # the Return roll takes the whole list (R26) with the Return-only ones
     r = cli_run(c.path, "patrol-return", "axis", "1", "--pinned", "--dice", "1,1", "--json")
     assert r.code == 0, r.err

@@ -184,7 +184,7 @@ def test_a_runnable_pending_command_runs_as_written(at_step, step, workdir):
     path = copy_db(at_step[step], str(workdir / "r.plcg"))
     owed = orjson.loads(cli_run(path, "status", "--json").out)["pending"]
     runnable = [o for o in owed if o["runnable"]]
-    assert runnable or step == "2.9"
+    assert bool(runnable) == (step != "2.9")  # 2.9's `end` needs the players' figures: listed, not runnable
     for o in runnable:
         r = cli_run(path, *shlex.split(o["command"])[1:])
         assert r.code == 0, (o, r.err)
