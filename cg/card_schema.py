@@ -542,9 +542,11 @@ def _parse_text(text: str, source: str) -> Card:
         import tomllib  # lazy: only `plcg new` reads a card file; a campaign carries its card in its log
 
         data = tomllib.loads(text)
+        return parse_card(data, source)
     except tomllib.TOMLDecodeError as e:
         raise BadInput(f"card {source} is not valid TOML: {e}") from None
-    return parse_card(data, source)
+    except RecursionError:  # tomllib parses nested arrays and tables by recursion (issue 37 F5)
+        raise BadInput(f"card {source}: arrays or tables nested too deeply for a CG Card") from None
 
 
 def load_card(ref: str) -> Card:

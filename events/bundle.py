@@ -155,15 +155,26 @@ def read(path: str) -> Bundle:
     return Bundle(campaign, since, (rows[-1][0], rows[-1][-1]), tuple(rows))
 
 
+INFLATE_STEP = 2**20  # bytes inflated at a time while a bundle's size is measured
+
+
 def _inflate(path: str, data: bytes) -> bytes:
-    """A gzip bundle's text, at most MAX_BYTES of it; BadInput if it is cut, damaged or larger."""
+    """A gzip bundle's text, at most MAX_BYTES of it; BadInput if it is cut, damaged or larger.
+    Its inflated size is measured first, a step at a time with nothing kept, and only a bundle within
+    MAX_BYTES is inflated whole: a zip bomb is refused holding a step, not MAX_BYTES (issue 37 F5)."""
     z = zlib.decompressobj(31)
+    size, rest = 0, data
     try:
-        out = z.decompress(data, MAX_BYTES + 1)
+        while not z.eof:
+            got = len(z.decompress(rest, INFLATE_STEP))
+            size += got
+            if size > MAX_BYTES:
+                raise BadInput(f"{path}: the bundle inflates to more than {MAX_BYTES // 2**20} MB; refused")
+            rest = z.unconsumed_tail
+            if not got and not rest:  # the input is spent and the stream has not ended: cut short
+                break
+        if not z.eof or z.unused_data:
+            raise BadInput(f"{path}: the compressed bundle is cut short or followed by other bytes")
+        return zlib.decompress(data, 31)
     except zlib.error:
         raise BadInput(f"{path}: the compressed bundle is damaged") from None
-    if len(out) > MAX_BYTES:
-        raise BadInput(f"{path}: the bundle inflates to more than {MAX_BYTES // 2**20} MB; refused")
-    if not z.eof or z.unused_data:
-        raise BadInput(f"{path}: the compressed bundle is cut short or followed by other bytes")
-    return out
