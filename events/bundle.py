@@ -66,12 +66,22 @@ def write(path: str, rows: list[tuple], since: int, campaign: str, protected: di
 
 MAX_BUNDLE = 2**28  # bytes: a whole CG since seq 1 bundles to far less (bench: a few MB)
 MAX_LINE = 8 * 2**20  # bytes of one row: the first (the whole CG Card) is the longest, far below
+READ_STEP = 2**16  # bytes read from the file at a time
 
 
-def _read_bounded(path: str) -> bytes:
-    """The bytes of the bundle at `path`, as `import` reads a log: a regular file only (a device, a
+@attrs.frozen
+class Header:
+    """A bundle's first line: which campaign, the seqs it holds, its head (events/bundle.peek)."""
+    campaign: str
+    since: int
+    rows: int
+    head: tuple  # (seq, hash) its header names
+
+
+def _open(path: str):
+    """The bundle at `path` open for reading, as `import` reads a log: a regular file only (a device, a
     FIFO or a directory is refused before a byte is read, O_NONBLOCK: a FIFO does not hang the open),
-    no more than MAX_BUNDLE bytes, no line longer than MAX_LINE."""
+    of no more than MAX_BUNDLE bytes."""
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as e:
@@ -83,32 +93,77 @@ def _read_bounded(path: str) -> bytes:
         if info.st_size > MAX_BUNDLE:
             raise BadInput(f"{path}: {info.st_size // 2**20} MB, more than a plcg bundle can be"
                            f" ({MAX_BUNDLE // 2**20} MB)")
-        with os.fdopen(os.dup(fd), "rb") as f:
-            data = f.read(MAX_BUNDLE + 1)  # a file that grows while read stops at the bound
+        return os.fdopen(os.dup(fd), "rb")
     except OSError as e:
         raise BadInput(f"cannot read bundle {path}: {e.strerror}") from None
     finally:
         os.close(fd)
-    if len(data) > MAX_BUNDLE:
-        raise BadInput(f"{path}: more than a plcg bundle can be ({MAX_BUNDLE // 2**20} MB)")
-    if data[:2] == GZIP_MAGIC:  # issue 26: compressed; inflated to MAX_BUNDLE at the most
-        data = _inflate(path, data)
-    start = 0
-    while start < len(data):
-        end = data.find(b"\n", start)
-        end = len(data) if end < 0 else end
-        if end - start > MAX_LINE:
-            raise BadInput(f"{path}: a line longer than {MAX_LINE // 2**20} MB: not a plcg bundle")
-        start = end + 1
-    return data
 
 
-def read(path: str) -> Bundle:
-    """The bundle in `path`, checked for form and hashes; BadInput (exit 2) with the reason."""
-    data = _read_bounded(path)
-    lines = data.splitlines()
+def _pieces(path: str, f):
+    """The bundle's text a piece at a time: read READ_STEP bytes at a time, and inflated INFLATE_STEP
+    at a time where it is gzip (issue 26), so that nothing holds more than a step of it."""
+    size = 0
+
+    def more() -> bytes:
+        nonlocal size
+        got = f.read(READ_STEP)
+        size += len(got)
+        if size > MAX_BUNDLE:  # a file that grows while read stops at the bound
+            raise BadInput(f"{path}: more than a plcg bundle can be ({MAX_BUNDLE // 2**20} MB)")
+        return got
+
+    raw = more()
+    if raw[:2] != GZIP_MAGIC:
+        while raw:
+            yield raw
+            raw = more()
+        return
+    z = zlib.decompressobj(31)
     try:
-        header = orjson.loads(lines[0]) if lines else None
+        while not z.eof:
+            if not raw:
+                raw = more()
+            out = z.decompress(raw, INFLATE_STEP)
+            raw = z.unconsumed_tail
+            if out:
+                yield out
+            elif not raw and not (raw := more()):
+                raise BadInput(f"{path}: the compressed bundle is cut short or followed by other bytes")
+    except zlib.error:
+        raise BadInput(f"{path}: the compressed bundle is damaged") from None
+    if z.unused_data or more():
+        raise BadInput(f"{path}: the compressed bundle is cut short or followed by other bytes")
+
+
+def _lines(path: str, limit: int = MAX_BYTES):
+    """The bundle's lines (without their newline), streamed from the file: no line longer than
+    MAX_LINE, no more than `limit` bytes of text in all (a compressed bundle inflated, a zip bomb
+    refused as it inflates: issue 37 F5)."""
+    with _open(path) as f:
+        total, part, held = 0, [], 0
+        for piece in _pieces(path, f):
+            total += len(piece)
+            if total > limit:
+                raise BadInput(f"{path}: the bundle inflates to more than {limit // 2**20} MB; refused")
+            *whole, rest = piece.split(b"\n")
+            for w in whole:
+                if held + len(w) > MAX_LINE:
+                    raise BadInput(f"{path}: a line longer than {MAX_LINE // 2**20} MB: not a plcg bundle")
+                yield b"".join(part) + w if part else w
+                part, held = [], 0
+            if rest:
+                part.append(rest)
+                held += len(rest)
+                if held > MAX_LINE:
+                    raise BadInput(f"{path}: a line longer than {MAX_LINE // 2**20} MB: not a plcg bundle")
+        if part:
+            yield b"".join(part)
+
+
+def _header(path: str, first: bytes | None) -> Header:
+    try:
+        header = orjson.loads(first) if first is not None else None
     except orjson.JSONDecodeError:
         header = None
     if not isinstance(header, dict) or header.get("plcg_bundle") != FORMAT:
@@ -117,9 +172,31 @@ def read(path: str) -> Bundle:
     if not (isinstance(n, int) and n > 0 and isinstance(since, int) and since >= 0 and isinstance(campaign, str)
             and isinstance(head, list) and len(head) == 2):
         raise BadInput(f"{path}: the bundle header is not well-formed")
-    body = [x for x in lines[1:] if x.strip()]
-    if len(body) != n:
-        raise BadInput(f"{path} is truncated or padded: its header announces {n} rows, it holds {len(body)}")
+    return Header(campaign, since, n, tuple(head))
+
+
+def peek(path: str, limit: int = MAX_BYTES) -> Header:
+    """The bundle's header alone, its rows unread: what `sync` sorts a folder by before it reads a bundle
+    whole, one at a time (issue 37: a folder's junk costs a look, never the memory of all of it)."""
+    lines = _lines(path, limit)
+    try:
+        return _header(path, next(lines, None))
+    finally:
+        lines.close()
+
+
+def read(path: str, limit: int = MAX_BYTES) -> Bundle:
+    """The bundle in `path`, checked for form and hashes; BadInput (exit 2) with the reason. Streamed
+    twice, nothing held but the rows: first the header and the count of rows, then each row checked."""
+    lines = _lines(path, limit)
+    first = next(lines, None)
+    count = sum(1 for x in lines if x.strip())  # the whole file within its bounds before anything else
+    h = _header(path, first)
+    n, since, head, campaign = h.rows, h.since, list(h.head), h.campaign
+    if count != n:
+        raise BadInput(f"{path} is truncated or padded: its header announces {n} rows, it holds {count}")
+    body = (x for x in _lines(path, limit) if x.strip())
+    next(body)  # the header, read above
     rows = []
     prev_seq, prev_hash = since, None
     for i, line in enumerate(body):
@@ -155,26 +232,4 @@ def read(path: str) -> Bundle:
     return Bundle(campaign, since, (rows[-1][0], rows[-1][-1]), tuple(rows))
 
 
-INFLATE_STEP = 2**20  # bytes inflated at a time while a bundle's size is measured
-
-
-def _inflate(path: str, data: bytes) -> bytes:
-    """A gzip bundle's text, at most MAX_BYTES of it; BadInput if it is cut, damaged or larger.
-    Its inflated size is measured first, a step at a time with nothing kept, and only a bundle within
-    MAX_BYTES is inflated whole: a zip bomb is refused holding a step, not MAX_BYTES (issue 37 F5)."""
-    z = zlib.decompressobj(31)
-    size, rest = 0, data
-    try:
-        while not z.eof:
-            got = len(z.decompress(rest, INFLATE_STEP))
-            size += got
-            if size > MAX_BYTES:
-                raise BadInput(f"{path}: the bundle inflates to more than {MAX_BYTES // 2**20} MB; refused")
-            rest = z.unconsumed_tail
-            if not got and not rest:  # the input is spent and the stream has not ended: cut short
-                break
-        if not z.eof or z.unused_data:
-            raise BadInput(f"{path}: the compressed bundle is cut short or followed by other bytes")
-        return zlib.decompress(data, 31)
-    except zlib.error:
-        raise BadInput(f"{path}: the compressed bundle is damaged") from None
+INFLATE_STEP = 2**20  # bytes of text inflated at a time
