@@ -932,38 +932,93 @@ def sync(ctx, git_dir, folder, send):
         _sync_take(ctx, where, key)
 
 
-def _bundles_in(where: str) -> list:
+SYNC_MAX = 32 * 2**20  # bytes of text a bundle `sync` takes in may hold (a whole CG from seq 1 holds a few MB)
+
+
+def _skipped(path: str, why: str) -> None:
+    click.echo(f"sync: skipped {os.path.basename(path)}: {why}", err=True)
+
+
+def _bundles_in(where: str, db: str, key) -> list:
+    """(path, header) of the bundles of this campaign in `where`, their rows unread (events.bundle.peek):
+    a file that is no bundle, or another campaign's, is skipped with one line naming it, so no file
+    a folder holds can keep the real bundles out (issue 37 attack 4)."""
     from events import bundle as bundles  # lazy: play by email only (events.bundle ~0.7 ms)
     from projections import medium  # lazy: projections.medium (~1.7 ms) only for the turn words
 
-    return [(p, _checked_text(bundles.read(p))) for p in medium.bundle_files(where)]
+    found = []
+    for p in medium.bundle_files(where):
+        try:
+            found.append((p, bundles.peek(p, SYNC_MAX)))
+        except PlcgError as e:
+            _skipped(p, str(e).removeprefix(f"{p}: ").removeprefix(p).strip())
+    campaign = _campaign_of(db, found, key)
+    mine = []
+    for p, h in found:
+        if h.campaign == campaign:
+            mine.append((p, h))
+        else:
+            _skipped(p, "a bundle of another campaign")
+    return mine
+
+
+def _campaign_of(db: str, found: list, key) -> str | None:
+    """The hash of this copy's row 1; for a copy not made yet, the campaign of the bundles from seq 1
+    whose players' keys hold this player's (one read whole at a time)."""
+    from cg import pbem  # lazy: play by email only (cg.pbem ~0.7 ms)
+    from events import bundle as bundles  # lazy: play by email only (events.bundle ~0.7 ms)
+
+    if os.path.exists(db):
+        led = Ledger(db)
+        try:
+            return led.store.hash_at(1)
+        finally:
+            led.close()
+    firsts = {h.campaign: p for p, h in found if h.since == 0}
+    if len(firsts) <= 1:
+        return next(iter(firsts), None)
+    me = pbem.public_line(key)
+    for campaign, p in firsts.items():
+        try:
+            keys = (orjson.loads(bundles.read(p, SYNC_MAX).rows[0][6]).get("pbem") or {}).get("keys") or {}
+        except (PlcgError, ValueError, AttributeError):
+            continue
+        if me in keys.values():
+            return campaign
+    return None
 
 
 def _sync_take(ctx, where: str, key) -> None:
     """Receive every bundle of `where` the copy lacks, in the history's order; say what came and what is owed."""
+    from events import bundle as bundles  # lazy: play by email only (events.bundle ~0.7 ms)
     from projections import medium  # lazy: projections.medium (~1.7 ms) only for the turn words
     from projections.audit import audit_store, audit_tail  # lazy: projections.audit (~70 ms)
 
     db = _db(ctx)
-    found = _bundles_in(where)
+    found = _bundles_in(where, db, key)
     start = _head(db)
     head, taken = start, set()
 
-    def take(path, b) -> None:
+    def take(path, h) -> None:
+        taken.add(path)
+        try:  # read whole only now, one bundle at a time: the folder's memory is one bundle's
+            b = _checked_text(bundles.read(path, SYNC_MAX))
+        except PlcgError as e:
+            _skipped(path, str(e).removeprefix(f"{path}: ").removeprefix(path).strip())
+            return
         try:
             Ledger.receive(db, b, audit_store, audit_tail)
         except PlcgError:
             _said_taken(db, start, key)
             click.echo(f"sync: refused {os.path.basename(path)}; nothing of it written", err=True)
             raise
-        taken.add(path)
 
     while (nxt := medium.next_to_take([pb for pb in found if pb[0] not in taken], head)) is not None:
         take(*nxt)
         head = _head(db)
-    for p, b in found:  # what the copy holds already: a bundle that differs from it is a fork
-        if p not in taken and b.head[0] <= head[0]:
-            take(p, b)
+    for p, h in found:  # what the copy holds already: a bundle that differs from it is a fork
+        if p not in taken and h.head[0] <= head[0] and _hash_at(db, h.head[0]) != h.head[1]:
+            take(p, h)
     if head[0] == 0:
         raise BadInput(f"sync: {where} holds no bundle from seq 1 to make this copy from")
     _said_taken(db, start, key)
@@ -998,6 +1053,14 @@ def _head(db: str) -> tuple:
     led = Ledger(db)
     try:
         return led.store.head()
+    finally:
+        led.close()
+
+
+def _hash_at(db: str, seq: int) -> str | None:
+    led = Ledger(db)
+    try:
+        return led.store.hash_at(seq)
     finally:
         led.close()
 
@@ -1069,13 +1132,8 @@ def _sync_send(ctx, where: str, git: bool, key) -> None:
     if not os.path.exists(db):
         raise BadInput(f"sync --send: {db} does not exist (plcg sync takes the first bundle in)")
     mine = _head(db)
-    for p, b in _bundles_in(where):  # the other player sent more since this copy last took his bundles in
-        led = Ledger(db)
-        try:
-            held = b.head[0] <= mine[0] and led.store.hash_at(b.head[0]) == b.head[1]
-        finally:
-            led.close()
-        if not held:
+    for p, b in _bundles_in(where, db, key):  # the other player sent more since this copy last took his bundles in
+        if not (b.head[0] <= mine[0] and _hash_at(db, b.head[0]) == b.head[1]):
             raise BadInput(f"sync --send: {os.path.basename(p)} holds moves this copy has not taken in: run"
                            " `plcg sync` first (sending now would fork the history); nothing sent")
     _reveal_owed(db, key)
@@ -1089,7 +1147,11 @@ def _sync_send(ctx, where: str, git: bool, key) -> None:
         led.close()
     _said_answers(stored)
     path = os.path.join(where, medium.bundle_name(by, since, rows[-1][0]))
-    if os.path.exists(path) and bundles.read(path).head == (rows[-1][0], rows[-1][-1]):
+    try:  # a file of that name that is no bundle is replaced (outpath.write: a new file renamed over it)
+        there = os.path.exists(path) and bundles.peek(path).head == (rows[-1][0], rows[-1][-1])
+    except PlcgError:
+        there = False
+    if there:
         click.echo(f"{os.path.basename(path)} is in {where} already (seq {since + 1} to {rows[-1][0]})")
         return
     b = bundles.write(path, rows, since, campaign, protected=_protected(click.get_current_context()))

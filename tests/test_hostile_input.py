@@ -52,3 +52,63 @@ def test_a_gzip_bomb_is_refused_within_the_bound(tmp_path, fill, said):
     assert db.read_bytes() == before
     peak_kb = int(peak.read_text())  # the process's own peak resident size
     assert peak_kb < 256 * 1024, f"the refusal peaked at {peak_kb // 1024} MB"
+
+
+def _measured(args: list[str], peak) -> subprocess.CompletedProcess:
+    """Run plcg in a child that writes its own peak resident size (kB) to `peak` as it exits."""
+    code = ("import resource, sys\nsys.argv = ['plcg', *sys.argv[2:]]\nimport cli\ntry:\n    cli.main()\n"
+            f"finally:\n    open({str(peak)!r}, 'w').write(str(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss))\n")
+    return subprocess.run([sys.executable, "-c", code, "--", *args], cwd=ROOT, capture_output=True, text=True)
+
+
+def test_sync_takes_the_real_bundles_from_a_hostile_folder(tmp_path):
+    """Issue 37 attack 4: junk, another campaign's bundle, a 300 MB file and a thousand small files lie in
+    the shared folder beside the real bundle: each is skipped with one line naming it, the real one is
+    taken in, and the process stays under 100 MB."""
+    from test_pbem_sync import Players
+
+    g = Players(tmp_path)
+    box = tmp_path / "box"
+    box.mkdir()
+    g.ok("axis", "sync", "--folder", box, "--send")
+    g.ok("allied", "sync", "--folder", box)
+    g.ok("axis", "weather")
+    g.ok("axis", "sync", "--folder", box, "--send")
+    (tmp_path / "other").mkdir()
+    other = Players(tmp_path / "other")
+    other.ok("axis", "weather", "Rain")
+    other.ok("axis", "bundle", "--since", "0", "-o", box / "000001-000009-axis.bundle")  # another campaign
+    (box / "junk.bundle").write_bytes(b"not a bundle at all\n")
+    with open(box / "huge.bundle", "wb") as f:
+        f.truncate(300 * 2**20)  # sparse: 300 MB, more than any bundle
+    for i in range(1000):
+        (box / f"small-{i:04d}.bundle").write_bytes(b'{"plcg_bundle": 1}\n')
+    peak = tmp_path / "peak"
+    r = _measured(["--db", g.db["allied"], "--key", g.key["allied"], "sync", "--folder", str(box)], peak)
+    assert r.returncode == 0, r.stderr
+    assert "at-start weather" in r.stdout  # the real bundle, taken in
+    assert g.log("allied") == g.log("axis")
+    skipped = [x for x in r.stderr.splitlines() if x.startswith("sync: skipped ")]
+    assert len(skipped) == len(r.stderr.splitlines()) == 1003
+    assert "sync: skipped 000001-000009-axis.bundle: a bundle of another campaign" in skipped
+    assert "sync: skipped junk.bundle: is not a plcg bundle (no bundle header on its first line)" in skipped
+    assert any(x.startswith("sync: skipped huge.bundle: 300 MB, more than a plcg bundle can be") for x in skipped)
+    assert int(peak.read_text()) < 100 * 1024, f"sync peaked at {int(peak.read_text()) // 1024} MB"
+
+
+def test_a_new_copy_is_made_from_its_own_campaigns_first_bundle(tmp_path):
+    """Two campaigns' first bundles in one folder: the copy is made from the one whose keys hold the player's."""
+    from test_pbem_sync import Players
+
+    g = Players(tmp_path)
+    box = tmp_path / "box"
+    box.mkdir()
+    (tmp_path / "other").mkdir()
+    other = Players(tmp_path / "other")
+    other.ok("axis", "bundle", "--since", "0", "-o", box / "000001-000001-axis.bundle")
+    g.ok("axis", "sync", "--folder", box, "--send")
+    assert len(list(box.iterdir())) == 2
+    r = g.cli("allied", "sync", "--folder", box)
+    assert r.code == 0, r.err
+    assert g.log("allied") == g.log("axis")
+    assert "a bundle of another campaign" in r.err
