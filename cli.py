@@ -133,6 +133,10 @@ class PlcgGroup(click.Group):
                 pass
             why = "the reader closed the pipe" if isinstance(err, BrokenPipeError) else \
                 getattr(err, "strerror", None) or str(err)
+            if (ctx.obj or {}).get("recorded"):  # issue 37 F3: exit 2 would say nothing was written
+                click.echo(f"plcg: warning: cannot write the output ({why}); the command was recorded, up to"
+                           f" seq {ctx.obj['recorded']} (plcg log shows it): do not run it again", err=True)
+                ctx.exit(0)
             click.echo(f"plcg: cannot write the output ({why}): what was written is cut short", err=True)
             # exit 2 (the contract), but a finding stays 1: `plcg audit | true` on a file with findings
             ctx.exit((ctx.obj or {}).get("exit_code") or 2)
@@ -218,6 +222,14 @@ def _db(ctx) -> str:
     return ctx.find_root().obj["db"]
 
 
+def _recorded(stored) -> None:
+    """What the command wrote is in the file from here on (`stored`: its events, or the seq it reached):
+    output that fails after this is a warning and exit 0, never exit 2's "nothing written" (issue 37 F3)."""
+    seq = stored if isinstance(stored, int) else (stored[-1].seq if stored else None)
+    if seq:
+        click.get_current_context().find_root().obj["recorded"] = seq
+
+
 def _key(ctx):
     """The private key named by --key / $PLCG_KEY, loaded (None when none is named)."""
     path = ctx.find_root().obj.get("key")
@@ -263,6 +275,7 @@ def _step(ctx, cmd: dict, as_json: bool = False) -> list:
         stored = led.run(cmd, key=key)
     finally:
         led.close()
+    _recorded(stored)
     _print_stored(led, stored, as_json, key)
     return stored
 
@@ -366,6 +379,7 @@ def new(ctx, card, redeployment, seed, balance, axis_key, allied_key, dice_polic
     st = led.state()
     witness = led.head_witness()
     led.close()
+    _recorded(witness[0])
     click.echo(f"campaign {st.card.campaign.name!r} started in {_db(ctx)}: firefight 1 of "
                f"{len(st.card.firefights)}, step {st.step}; dice: {dice_shown(st)}")
     click.echo(f"head witness {witness[0]}:{witness[1]}")
@@ -832,6 +846,7 @@ def bundle(ctx, since, out):
     led = Ledger(_db(ctx), write=True, key=lambda: _key(ctx))
     try:
         stored = led.sign(_key(ctx))
+        _recorded(stored)
         if since is None:  # issue 26: only what the other copy has not acknowledged
             since = led.acknowledged(_key(ctx))
         rows, campaign = led.bundle_rows(since)
@@ -887,6 +902,7 @@ def receive(ctx, path):
     b = _checked_text(bundles.read(path))
     start = _head(_db(ctx))
     n = Ledger.receive(_db(ctx), b, audit_store, audit_tail)
+    _recorded(b.head[0] if n else None)
     if n == 0:
         click.echo(f"bundle {path}: already held (seq {b.since + 1} to {b.head[0]}); nothing written")
     else:
@@ -1007,7 +1023,8 @@ def _sync_take(ctx, where: str, key) -> None:
             _skipped(path, str(e).removeprefix(f"{path}: ").removeprefix(path).strip())
             return
         try:
-            Ledger.receive(db, b, audit_store, audit_tail)
+            if Ledger.receive(db, b, audit_store, audit_tail):
+                _recorded(b.head[0])
         except PlcgError:
             _said_taken(db, start, key)
             click.echo(f"sync: refused {os.path.basename(path)}; nothing of it written", err=True)
@@ -1043,6 +1060,7 @@ def _answer_owed(db: str, key) -> None:
         stored = led.answer(key)
     finally:
         led.close()
+    _recorded(stored)
     _said_answers(stored)
     _print_stored(led, [s for s in stored if s.type != "dice_answered"], False, key)
 
@@ -1100,6 +1118,7 @@ def _reveal_owed(db: str, key) -> None:
                 break
             led.sealed_events = None  # what this reveal sealed, printed once
             stored = led.reveal(key)
+            _recorded(stored)
             _print_stored(led, stored, False, key)
     finally:
         led.close()
@@ -1140,6 +1159,7 @@ def _sync_send(ctx, where: str, git: bool, key) -> None:
     led = Ledger(db, write=True, key=lambda: key)
     try:
         stored = led.sign(key)
+        _recorded(stored)
         since = led.acknowledged(key)
         rows, campaign = led.bundle_rows(since)
         by = pbem.side_of_key(led.state(lazy=True).pbem, key)
@@ -1177,6 +1197,7 @@ def _player_run(ctx, method, as_json: bool) -> None:
         stored = method(led, _key(ctx))
     finally:
         led.close()
+    _recorded(stored)
     _print_stored(led, stored, as_json)
 
 
@@ -1371,6 +1392,7 @@ def import_(ctx, file):
     from projections.transfer import import_jsonl  # lazy: ~0.2 ms, only `plcg import`
 
     n = import_jsonl(file, _db(ctx))
+    _recorded(n)
     click.echo(f"imported {n} events into {_db(ctx)}; audit clean")
 
 

@@ -604,3 +604,38 @@ def test_two_copies_parting_name_a_file_copied_alone_after_a_kill(workdir):
     r = cli_run(p, "audit", "--against", copy)
     assert r.code == 1 and "copied alone right after a plcg process was killed" in r.out
     assert "the original, opened once with its -journal beside it, is the campaign" in r.out
+
+
+def _rows_of(p) -> int:
+    con = sqlite3.connect(p)
+    try:
+        return con.execute("SELECT count(*) FROM events").fetchone()[0]
+    finally:
+        con.close()
+
+
+@pytest.mark.parametrize("medium", ["full disk", "closed pipe"])
+def test_a_recorded_command_whose_words_cannot_be_written_is_a_warning_never_exit_2(workdir, medium):
+    """Issue 37 F3: `undo | true` and `setup > /dev/full` exited 2, "nothing written", after the event was
+    recorded: the player ran it again and reverted a second command. Now exit 0 and one warning line that
+    says it was recorded; a command that wrote nothing keeps exit 2."""
+    p = _at_purchase(workdir / "c.plcg")
+    c = Campaign.attach(p)
+    c.run("buy", side="axis", rg="I1")
+    c.close()
+    for args in (("undo", "--reason", "a slip"), ("buy", "axis", "I1")):
+        before = _rows_of(p)
+        if medium == "full disk":
+            with open("/dev/full", "w") as full:
+                r = subprocess.run([*PLCG, "--db", p, *args], stdout=full, stderr=subprocess.PIPE, text=True)
+        else:
+            cmd = " ".join(f"'{x}'" for x in [*PLCG, "--db", p, *args]) + " | (exec 0<&-; sleep 0.5); exit ${PIPESTATUS[0]}"
+            r = subprocess.run(["bash", "-c", cmd], capture_output=True, text=True)
+        assert _rows_of(p) > before  # recorded
+        assert r.returncode == 0, r.stderr
+        assert len(r.stderr.splitlines()) == 1, r.stderr
+        assert r.stderr.startswith("plcg: warning: cannot write the output")
+        assert f"recorded, up to seq {_rows_of(p)}" in r.stderr
+    with open("/dev/full", "w") as full:  # a read that fails writes nothing: exit 2 as before
+        r = subprocess.run([*PLCG, "--db", p, "status"], stdout=full, stderr=subprocess.PIPE, text=True)
+    _one_line_exit_2(r)
