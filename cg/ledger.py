@@ -15,7 +15,7 @@ from cg.card import apply_balance, card_to_dict
 from cg.card_schema import load_card, parse_card
 from cg.evolve import evolve, fold, fold_stored, reverted_seqs
 from cg.state import CampaignState
-from events.errors import BadInput, Refused
+from events.errors import BadInput, Refused, WriteConflict
 from events.store import COPIED_AFTER_KILL, NewEvent, Store, link_problem, place, remove_file, sweep_temps, temp_path
 from events.upcasters import upcast  # payload dicts only: an old log reads without cattrs
 from events.versions import VERSIONS
@@ -393,7 +393,14 @@ class Ledger:
         seq, h = self.store.head()
         last = next(iter(self.store.read(since=seq - 1)), None)
         if last is None or last.type != "head_signed" or last.payload.get("side") != by:
-            out += self.run({"name": "sign", "seq": seq, "hash": h, "sig": pbem.sign_head(key, seq, h)}, key)
+            try:
+                out += self.run({"name": "sign", "seq": seq, "hash": h, "sig": pbem.sign_head(key, seq, h)}, key)
+            except Refused:
+                now = self.store.head()
+                if now != (seq, h):  # another command came in while the head was signed: a race (issue 37 F4)
+                    raise WriteConflict(f"another writer appended first (seq {now[0]}); run the command again"
+                                        ) from None
+                raise
         return out
 
     def _after_answers(self, st, cmd: dict, head_seq: int, key) -> None:

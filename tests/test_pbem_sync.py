@@ -392,3 +392,35 @@ def test_a_leave_followed_by_a_roll_is_no_longer_rejected(workdir):
     no = g.cli(other, "reject", "--reason", "I wanted to harden at 3.43")
     assert no.code == 3 and "no longer rejected" in no.err and "promotion_rolled" in no.err
     assert Players.log_of(g.db[other]) == before
+
+
+def test_sync_send_racing_the_players_own_command_is_exit_4(workdir, monkeypatch):
+    """Issue 37 F4: the player's own command recorded while `sync --send` signed the head was refused as a
+    rule (exit 3: "axis's signature is over row N, not the head it follows"); it is a race: exit 4, run it
+    again, and nothing of the send written."""
+    from cg import pbem
+
+    box = workdir / "box"
+    box.mkdir()
+    g = Players(workdir)
+    g.ok("axis", "sync", "--folder", box, "--send")
+    g.ok("allied", "sync", "--folder", box)
+    real = pbem.sign_head
+    raced = []
+
+    def sign_while_the_player_acts(key, seq, h):
+        if not raced:
+            raced.append(g.cli("allied", "weather"))  # the player's own command, in another process
+        return real(key, seq, h)
+
+    monkeypatch.setattr(pbem, "sign_head", sign_while_the_player_acts)
+    before = len(list(box.iterdir()))
+    r = g.cli("allied", "sync", "--folder", box, "--send")
+    assert raced[0].code == 0, raced[0].err
+    assert r.code == 4, r.err
+    assert "run the command again" in r.err
+    assert len(list(box.iterdir())) == before
+    assert [e["type"] for e in g.log("allied")][-1] == "weather_set"
+    monkeypatch.setattr(pbem, "sign_head", real)
+    g.ok("allied", "sync", "--folder", box, "--send")  # run again: sent
+    assert len(list(box.iterdir())) == before + 1
