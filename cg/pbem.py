@@ -286,13 +286,18 @@ def rolled_after(st, seen, reverted, since: int) -> list[str]:
     """Ruling R71: the kinds of rows after `since` that may hold dice already decided (a rejection that
     undid them would have them rolled again). Ruling R73: in a two-party campaign a sealed row still
     closed that closes no commitment holds none (a rolling command is committed to, never rolled, and
-    its reveal is the row that closes it): the proposer's sealed purchases do not bar the rejection."""
+    its reveal is the row that closes it): the proposer's sealed purchases do not bar the rejection.
+    Ruling R83 (issue 37 attack 1): a roll committed with a place in the other side's chain is decided
+    from its commitment on, for the answerer holds the answer already and so knows the dice."""
     closed = {}
     if two_party(st):
         closed = {r.seq: r for r in st.pbem.seals.values() if not r.closes}
     kinds = rolling_types()
-    return sorted({t for s, _, t, *_ in seen
-                   if s > since and s not in reverted and t in kinds and not (t == "sealed" and s in closed)})
+    found = {t for s, _, t, *_ in seen
+             if s > since and s not in reverted and t in kinds and not (t == "sealed" and s in closed)}
+    if two_party(st) and any(s not in reverted for s, _ in seen.chained_after(since)):
+        found.add("dice_committed")
+    return sorted(found)
 
 
 # ---- two-party dice ------------------------------------------------------------------------------

@@ -219,6 +219,13 @@ class Backward:
         return iter(self._conn.execute("SELECT seq, batch, type FROM events WHERE seq <= ? ORDER BY seq",
                                        (self._until,)))
 
+    def chained_after(self, since: int) -> list[tuple[int, str]]:
+        """(seq, side) after `since` of the two-party rolls committed with a place in the other side's chain
+        of answers (ruling R83: decided, for the answerer, from the commitment on; issue 37 attack 1)."""
+        rows = self._conn.execute("SELECT seq, payload FROM events WHERE type = 'dice_committed' AND seq > ?"
+                                  " AND seq <= ? ORDER BY seq", (since, self._until))
+        return [(s, p["side"]) for s, p in ((s, loads(t)) for s, t in rows) if p.get("chain") is not None]
+
 
 @attrs.frozen
 class Stored:

@@ -285,6 +285,15 @@ class _Reader:
 # type, a hex off the map, a unit that is not there): a finding, never a crash of the audit.
 
 
+class _Held(list):
+    """(seq, batch, type, payload) of every row, as audit_tail holds a copy's history."""
+
+    def chained_after(self, since: int) -> list[tuple[int, str]]:
+        """As events.store.Backward.chained_after: what the other side may not take back (R71, R83)."""
+        return [(r[0], r[3].get("side")) for r in self if r[0] > since and r[2] == "dice_committed"
+                and isinstance(r[3], dict) and r[3].get("chain") is not None]
+
+
 class _Seen:
     """(seq, batch, type) of every row folded so far, in seq order: the history undos are decided on
     (cg.commands.undo walks it back from the end). Only these three columns: the payloads are read
@@ -294,11 +303,18 @@ class _Seen:
         self.seqs: list[int] = []
         self.heads: list[int] = []  # the seq of the first row of each row's batch
         self.rows: list[tuple] = []
+        self.chained: list[tuple[int, str]] = []  # (seq, side) of the two-party rolls committed with a chain place (R83)
 
-    def add(self, seq, batch, etype, head) -> None:
+    def add(self, seq, batch, etype, head, payload=None) -> None:
         self.seqs.append(seq)
         self.heads.append(head)
         self.rows.append((seq, batch, etype))
+        if etype == "dice_committed" and isinstance(payload, dict) and payload.get("chain") is not None:
+            self.chained.append((seq, payload.get("side")))
+
+    def chained_after(self, since: int) -> list[tuple[int, str]]:
+        """As events.store.Backward.chained_after: what the other side may not take back (R71, R83)."""
+        return self.chained[bisect.bisect_right(self.chained, (since, "\uffff")):]
 
     def __len__(self):
         return len(self.rows)
@@ -487,8 +503,8 @@ def _audit_rows(store, reader, dice, trust_index: bool = True, view=None, folded
                         for q in inner:
                             dice.add(q)
             # fold the history as recorded
-            for r in batch:
-                seen.add(r[SEQ], r[BATCH], r[TYPE], hseq)
+            for r, p in zip(batch, payloads):
+                seen.add(r[SEQ], r[BATCH], r[TYPE], hseq, p)
             if htype == "reverted" if len(batch) == 1 else any(r[TYPE] == "reverted" for r in batch):
                 for r, p in zip(batch, payloads):
                     if r[TYPE] != "reverted":
@@ -802,7 +818,7 @@ def audit_tail(state, history: list, rows: list) -> dict:
 
     hook = functools.cache(converter.get_unstructure_hook)
     current = {etype: cls.VERSION for etype, cls in REGISTRY.items()}
-    seen = list(history)
+    seen = _Held(history)
     reverted = reverted_seqs(seen)
     st = state
     batches: list[list] = []

@@ -424,3 +424,48 @@ def test_sync_send_racing_the_players_own_command_is_exit_4(workdir, monkeypatch
     monkeypatch.setattr(pbem, "sign_head", real)
     g.ok("allied", "sync", "--folder", box, "--send")  # run again: sent
     assert len(list(box.iterdir())) == before + 1
+
+
+def test_the_answerer_cannot_veto_a_chained_roll_by_rejecting_the_leave_before_it(workdir):
+    """Issue 37 attack 1 (rulings R71, R83): a roll from a chain is decided by an answer the other side
+    holds already, so he knows the dice as soon as the roll arrives; rejecting the roller's earlier
+    provisional leave undid the roll, again and again until he liked it. A chained roll counts as rolled
+    from its commitment on: the rejection is refused, nothing written."""
+    from helpers.pbem import Game
+
+    g = Game(workdir, sealed=False)  # two-party dice from chains; open rosters: 3.44 is no sealed step (R47)
+    g.play_to(1, "3.43")
+    holder = g.holder
+    assert "provisionally" in g.do(holder, "next").out  # 3.43 left provisionally
+    r = g.cli(holder, "promote", holder)  # 3.44: committed with a place in the other side's chain
+    assert r.code == 0, r.err
+    g.send(holder)
+    other = OTHER[holder]
+    committed = [e for e in Players.log_of(g.db[other]) if e["type"] == "dice_committed"][-1]
+    assert committed["step"] == "3.44"
+    before = Players.log_of(g.db[other])
+    no = g.cli(other, "reject", "--reason", "I do not like your dice")
+    assert no.code == 3, no.err
+    assert "no longer rejected" in no.err and "dice_committed" in no.err
+    assert Players.log_of(g.db[other]) == before
+
+
+def test_the_answerer_cannot_undo_the_other_sides_chained_roll(workdir):
+    """Issue 37 attack 1: nor can the answering side take the roll back with an undo of its own; the
+    roller's own undo, which the answerer confirms (R45), still can."""
+    from helpers.pbem import Game
+
+    g = Game(workdir, sealed=False)
+    g.play_to(1, "3.44")
+    holder = g.holder
+    r = g.cli(holder, "promote", holder)  # committed with a place in the other side's chain
+    assert r.code == 0, r.err
+    g.send(holder)
+    other = OTHER[holder]
+    before = Players.log_of(g.db[other])
+    no = g.cli(other, "undo", "--reason", "not those dice")
+    assert no.code == 3, no.err
+    assert "only its roller's own undo" in no.err
+    assert Players.log_of(g.db[other]) == before
+    mine = g.cli(holder, "undo", "--reason", "I meant to wait")  # the roller's own: proposed or taken
+    assert mine.code == 0, mine.err

@@ -271,6 +271,13 @@ def decide_all(st, cmd: dict, base_seq: int, history) -> list:
                           "pbem", st.step)
     seen, reverted = history()
     events = decide_undo(st, seen, reverted, cmd.get("to"), cmd.get("reason") or "", bool(cmd.get("force")))
+    if pb is not None and pbem.two_party(st):  # ruling R83 (issue 37 attack 1): decided for the answerer already
+        took = set(events[0].seqs)
+        theirs = [s for s, side in seen.chained_after(min(took) - 1) if s in took and side != cmd["by"]]
+        if theirs:
+            raise Refused(f"the undo would take back {pbem.other(cmd['by'])}'s roll committed at seq {theirs[0]},"
+                          f" whose dice {cmd['by']}'s chain of answers decides (ruling R83): only its roller's"
+                          " own undo takes it back", "pbem", st.step)
     if pb is not None and pbem.undo_shared(st, events[0].seqs):
         proposed = {k: v for k, v in cmd.items() if k not in pbem.COMMIT_KEYS}
         return [FactProposed(side=cmd["by"], command={**proposed, "seqs": list(events[0].seqs)})]
