@@ -478,7 +478,7 @@ class Ledger:
                           " a head after the answer without revealing)", "pbem", st.step)
         out = []
         for commit, _r in owed:
-            out += self.run({"name": "claim", "request": commit}, key)
+            out += self.run({"name": "claim", "request": commit, "sig": pbem.sign_claim(key, commit)}, key)
         return out
 
     def bundle_rows(self, since: int) -> tuple[list, str]:

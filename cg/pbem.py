@@ -113,13 +113,31 @@ def sign_head(sk, seq: int, hash_: str) -> str:
 
 
 def verify_head(pub: str, seq: int, hash_: str, sig) -> bool:
+    return _verify(pub, head_message(seq, hash_), sig)
+
+
+def claim_message(commit: str) -> bytes:
+    return f"plcg claim {commit}".encode()
+
+
+def sign_claim(sk, commit: str) -> str:
+    """Ruling R108: the claimer's signature over the withheld commitment, whose bytes make the claim's dice:
+    fixed by its key (Ed25519 signs deterministically: no second try), unknown to anyone else before it."""
+    return sk.sign(claim_message(commit)).hex()
+
+
+def verify_claim(pub: str, commit: str, sig) -> bool:
+    return _verify(pub, claim_message(commit), sig)
+
+
+def _verify(pub: str, message: bytes, sig) -> bool:
     from cryptography.exceptions import InvalidSignature  # lazy: cryptography (~4-6 ms): keys only
 
     v = _VERIFIERS.get(pub)
     if v is None:
         v = _VERIFIERS[pub] = _verifier(pub)
     try:
-        v.verify(bytes.fromhex(sig), head_message(seq, hash_))
+        v.verify(bytes.fromhex(sig), message)
         return True
     except (InvalidSignature, ValueError, TypeError):
         return False

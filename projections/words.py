@@ -204,7 +204,7 @@ def _summary(etype: str, p: dict) -> str:
                f" {s}'s reveal, after the other side's answer"
     if etype == "dice_answered":
         return f"{s} answered two-party dice {p['request'][:8]}"
-    if etype == "dice_revealed" and p.get("value") == "withheld":
+    if etype == "dice_revealed" and str(p.get("value")).partition(":")[0] == "withheld":
         return f"{s} claimed two-party dice {p['request'][:8]}, withheld by the other side (ruling R67)"
     if etype == "dice_revealed":
         return f"{s} revealed two-party dice {p['request'][:8]}"

@@ -270,10 +270,28 @@ def test_a_withheld_reveal_may_be_claimed_by_the_other_side(open_game):
     g.signed_only("axis")
     st = json.loads(g.cli("allied", "status", "--json").out)
     assert st["pbem"]["open_dice"] and not any(x["command"].startswith("plcg leader") for x in st["pending"])
+    from events.errors import Refused
+
+    key = pbem.load_private(g.key["allied"])
+    (withheld,) = [c for c, r in g.state("allied").pbem.requests.items() if r.side == "axis"]
+    led = Ledger(g.db["allied"], write=True, key=key)
+    try:  # a claim whose dice come from a signature that is not the claimer's: refused
+        with pytest.raises(Refused, match="not signed by allied's key"):
+            led.run({"name": "claim", "request": withheld, "sig": pbem.sign_head(key, 1, withheld)}, key)
+    finally:
+        led.close()
     c = g.cli("allied", "claim")
     assert c.code == 0 and "claimed" in c.out and "withheld" in c.out, c.err
     rolled = [x for x in log(g.db["allied"]) if x["type"] == "leader_rolled"][-1]
     assert rolled["roll"]["source"] == "two-party"
+    # ruling R108 (issue 37 attack 2): the claim's dice come from the claimer's signature over the
+    # commitment, which the withholder cannot make, not from the answer he holds
+    revealed = _payloads(g.db["allied"], "dice_revealed")[-1]
+    commit = revealed["request"]
+    assert revealed["value"] == "withheld:" + pbem.sign_claim(pbem.load_private(g.key["allied"]), commit)
+    answer = next(p["value"] for p in _payloads(g.db["allied"], "dice_answered") if p["request"] == commit)
+    dice = [pbem.two_party_die(revealed["value"], answer, commit, 0, d) for d in range(2)]
+    assert rolled["roll"]["dice"] == dice
     assert not g.state("allied").pbem.requests
     assert cli_run(g.db["allied"], "audit").code == 0
     g.holder = "allied"
@@ -526,3 +544,26 @@ def test_a_first_bundle_whose_card_holds_control_characters_is_refused(workdir):
     assert cli_run(db, "--key", workdir / "axis.key", "bundle", "-o", workdir / "b1").code == 0
     r = cli_run(workdir / "allied.plcg", "receive", workdir / "b1")
     assert r.code == 2 and "control characters" in r.err and not (workdir / "allied.plcg").exists()
+
+
+def test_a_roll_that_skips_the_live_chain_is_refused(chain_game, monkeypatch):
+    """Issue 37 attack 2 (rulings R44, R67, R83): a client of the roller's own making committed to a roll
+    under R44 (no chain place) while the other side's chain was live, learnt the answer before revealing,
+    computed both its reveal's dice and the claim's dice R67 would give, and kept the better. A roll that
+    the chain decides may not be committed any other way: the other copy refuses the bundle."""
+    from cg import pbem
+
+    g = chain_game
+    g.play_to(1, "2.3")
+    g.do("axis", "buy", "axis", "I1")
+    assert pbem.chained(g.state("axis"), {"by": "axis"})  # the allied chain is live here
+    since = g.head("allied")
+    with monkeypatch.context() as own_client:  # the roller's own client leaves the chain's place out
+        own_client.setattr(pbem, "chained", lambda st, cmd: False)
+        assert g.cli("axis", "leader", "axis", "I1-1").code == 0
+        path = g.bundle("axis", since)
+    before = rows(g.db["allied"])
+    r = cli_run(g.db["allied"], "receive", path)
+    assert r.code == 3, r.err
+    assert "chain of answers is live" in r.err
+    assert rows(g.db["allied"]) == before

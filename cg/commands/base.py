@@ -251,6 +251,10 @@ def pbem_commit(state: CampaignState, cmd: dict) -> list:
         raise Refused(f"{cmd.get('name')}: {cmd['by']} is committed to these two-party dice already; one open"
                       " commitment per command (ruling R67)", "pbem", state.step)
     if cmd.get("chain") is None and cmd.get("value") is None:
+        if pbem.chained(state, cmd):  # issue 37 attack 2: a roll the chain decides is not committed otherwise
+            raise Refused(f"{cmd.get('name')}: {pbem.other(cmd['by'])}'s chain of answers is live, so the roll names"
+                          " its next place (ruling R83); a commitment without it, answered after it is made,"
+                          " is refused", "pbem", state.step)
         return [DiceCommitted(side=cmd["by"], command=command, commit=commit, nonce=nonce)]
     # ruling R83: the value shown, the next place of the other side's chain named
     value, place = cmd.get("value"), cmd.get("chain")

@@ -128,7 +128,13 @@ def _claim(ctx: Ctx, cmd: dict):
     if r.command.get("name") == "sealed":
         raise Refused(f"two-party dice {commit[:8]} are for a sealed command: only its side can decide it",
                       "pbem", st.step)
-    return _decided(ctx, r.command, r.answer, by, commit, WITHHELD)
+    sig = cmd.get("sig")
+    if sig is None:  # a claim of before ruling R108: the dice from the answer alone, which the withholder knows
+        return _decided(ctx, r.command, r.answer, by, commit, WITHHELD)
+    if not isinstance(sig, str) or not pbem.verify_claim(st.pbem.keys[by], commit, sig):
+        raise Refused(f"the claim of two-party dice {commit[:8]} is not signed by {by}'s key (ruling R108)",
+                      "pbem", st.step)
+    return _decided(ctx, r.command, r.answer, by, commit, f"{WITHHELD}:{sig}")  # ruling R108
 
 
 @command("seal", "*")  # a secret step only: checked below
