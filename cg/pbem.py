@@ -203,7 +203,7 @@ COMMIT_KEYS = ("commit", "nonce", "value", "chain")  # what the ledger adds to a
 # confirms it. The firefight's end (2.9: CVP, control, losses), the 2.41 determination, and leaving a
 # step where both sides act: every step where a command for a side is accepted.
 SHARED = ("end", "determine")
-# issue 25 item 8 (rules revision 3, switch shared_facts, ruling R68): every other command that changes
+# issue 25 item 8 (ruling R68; under every rules revision since issue 37 item 5): every other command that changes
 # what both sides share: the Redeployment Option, the terrain the campaign keeps, a unit's end position, the
 # rules revision, the weather and the night (ruling R45)
 SHARED_3 = ("option", "rubble", "flame", "position", "rules-upgrade", "weather", "night")
@@ -296,7 +296,7 @@ def fact_provisionally(st, cmd: dict) -> bool:
     it, its `reject` undoes it with everything after. With the roller's own dice (`any`) it stays a
     proposal: a roll of the proposer's made at once would put it beyond the other side's rejection."""
     name = cmd.get("name")
-    return ((name in SHARED_3 and revision.of(st).shared_facts or name == "end" and revision.of(st).letters_pace)
+    return ((name in SHARED_3 or name == "end" and revision.of(st).letters_pace)
             and two_party(st) and st.step not in ASKED_STEPS and revision.of(st).pbem_pace)  # ruling R84: `end`
 
 

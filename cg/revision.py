@@ -174,12 +174,6 @@ class Rules:
         ' a roll followed); at 2.3, and wherever only the other side still owes something, `next` is '
         'proposed and the other side acts meanwhile, its own `next` confirming it (as it confirms a '
         'proposed `end` or `determine`); a 2.41 determination without dice is decided at once'))
-    shared_facts: bool = switch(3, (
-        'play by email (ruling R45): `option`, `rubble`, `flame`, `position`, `rules-upgrade`, `weather '
-        "TEXT` (the card's weather is nobody's choice) and `night` change what both sides share: each is "
-        'proposed by one side and takes effect when the other confirms it; with `pbem_pace` in a two-'
-        "party campaign, outside 2.3, it takes effect at once, provisionally, and the other side's next "
-        'command confirms it or its `reject` undoes it (ruling R73)'))
     two_party_order: bool = switch(3, (
         'play by email, two-party dice (ruling R67): a side holds one open commitment per command; its '
         'reveals go in the order it committed; a reveal it withholds past its own next signature may be '

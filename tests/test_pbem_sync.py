@@ -469,3 +469,23 @@ def test_the_answerer_cannot_undo_the_other_sides_chained_roll(workdir):
     assert Players.log_of(g.db[other]) == before
     mine = g.cli(holder, "undo", "--reason", "I meant to wait")  # the roller's own: proposed or taken
     assert mine.code == 0, mine.err
+
+
+@pytest.mark.parametrize("revision", [1, 2])
+def test_a_rules_upgrade_needs_both_players_under_every_revision(workdir, revision):
+    """Issue 37 attack 5 (ruling R68): in a keyed campaign started under revision 1 or 2 one side's
+    `rules-upgrade` took effect for both; it is a shared fact under every revision: proposed, and in
+    effect once the other side confirms it."""
+    from helpers.pbem import Game
+
+    g = Game(workdir, policy=None, sealed=False)  # for its players' keys
+    g2 = workdir / "r"
+    g2.mkdir()
+    r = cli_run(g2 / "axis.plcg", "new", "--card", "sample", "--seed", "up", "--rules-revision", str(revision),
+                "--axis-key", g.pub["axis"], "--allied-key", g.pub["allied"], "--dice-policy", "any")
+    assert r.code == 0, r.err
+    up = cli_run(g2 / "axis.plcg", "--key", g.key["axis"], "rules-upgrade")
+    assert up.code == 0, up.err
+    assert "proposed" in up.out
+    upgrades = [e for e in Players.log_of(str(g2 / "axis.plcg")) if e["type"] == "rules_upgraded"]
+    assert upgrades == []  # not in effect: the allied player has not confirmed it

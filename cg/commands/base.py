@@ -224,10 +224,9 @@ def _shared(st: CampaignState, cmd: dict) -> bool:
         if both is None:
             both = _BOTH_ACT[st.step] = any(st.step in STEPS_OF.get(n, ()) for n in pbem.SIDED)
         return both
-    if name in pbem.SHARED_3:  # ruling R68
-
+    if name in pbem.SHARED_3:  # ruling R68, under every rules revision (issue 37 item 5)
         # the card's weather (no TEXT) is nobody's choice: only a weather a side types is proposed
-        return revision.of(st).shared_facts and (name != "weather" or bool(cmd.get("text")))
+        return name != "weather" or bool(cmd.get("text"))
     return name in pbem.SHARED
 
 
