@@ -941,6 +941,8 @@ def sync(ctx, git_dir, folder, send):
     if key is None:
         raise BadInput("sync: play by email needs the player's key (--key FILE or $PLCG_KEY)")
     if git_dir is not None:
+        for name in medium.mend(where):
+            click.echo(f"sync: committed {name}, which a stopped sync had left uncommitted")
         medium.pull(where)
     if send:
         _sync_send(ctx, where, git_dir is not None, key)
@@ -1172,7 +1174,12 @@ def _sync_send(ctx, where: str, git: bool, key) -> None:
     except PlcgError:
         there = False
     if there:
-        click.echo(f"{os.path.basename(path)} is in {where} already (seq {since + 1} to {rows[-1][0]})")
+        if git and medium.unpushed(where):  # issue 37 F1: committed here, never pushed
+            medium.push(where)
+            click.echo(f"sent again: {os.path.basename(path)} (seq {since + 1} to {rows[-1][0]}) had not reached"
+                       " the shared repository, pushed")
+        else:
+            click.echo(f"{os.path.basename(path)} is in {where} already (seq {since + 1} to {rows[-1][0]})")
         return
     b = bundles.write(path, rows, since, campaign, protected=_protected(click.get_current_context()))
     if git:

@@ -100,6 +100,10 @@ def commit_and_push(repo: str, path: str, message: str) -> None:
     player pushed in between (bundles are new files: a rebase never conflicts)."""
     git(repo, "add", "--", os.path.relpath(path, repo))
     git(repo, *_who(repo), "commit", "-q", "-m", message)
+    push(repo)
+
+
+def push(repo: str) -> None:
     if not has_upstream(repo):
         return
     branch = git(repo, "symbolic-ref", "--short", "-q", "HEAD").strip() or "main"
@@ -108,6 +112,36 @@ def commit_and_push(repo: str, path: str, message: str) -> None:
     except BadInput:
         pull(repo)
         git(repo, "push", "-q", "origin", f"HEAD:{branch}")
+
+
+def mend(repo: str) -> list[str]:
+    """What a stopped `sync --git` left (issue 37 F1), put right before anything else: a rebase it was
+    killed in is given up (the pull that follows does it again), and the bundles it wrote or staged but
+    never committed are committed (a bundle is this player's own, a new file no one else writes). Other
+    changes of the clone are the player's and left as they are. The names of the bundles committed."""
+    gitdir = Path(repo, git(repo, "rev-parse", "--git-dir").strip())
+    if (gitdir / "rebase-merge").exists() or (gitdir / "rebase-apply").exists():
+        git(repo, "rebase", "--abort")
+    stray = [line[3:] for line in git(repo, "status", "--porcelain", "--untracked-files=all", "--", "*" + SUFFIX
+                                      ).splitlines() if line[:2] in ("??", "A ", "AM")]
+    if stray:
+        git(repo, "add", "--", *stray)
+        git(repo, *_who(repo), "commit", "-q", "-m", "plcg: the bundles a stopped sync left uncommitted")
+    return [os.path.basename(s) for s in stray]
+
+
+def unpushed(repo: str) -> int:
+    """How many commits of the clone the shared repository lacks (0 without a remote)."""
+    if not has_upstream(repo):
+        return 0
+    branch = git(repo, "symbolic-ref", "--short", "-q", "HEAD").strip() or "main"
+    there = git(repo, "ls-remote", "--heads", "origin", branch).split()
+    if not there:
+        return int(git(repo, "rev-list", "--count", "HEAD").strip() or 0)
+    known = subprocess.run(["git", "-C", repo, "cat-file", "-e", there[0] + "^{commit}"], capture_output=True)
+    if known.returncode != 0:  # the other player pushed since: a pull brings it
+        return 1
+    return int(git(repo, "rev-list", "--count", f"{there[0]}..HEAD").strip() or 0)
 
 
 # ---- whose move ----------------------------------------------------------------------------------

@@ -489,3 +489,55 @@ def test_a_rules_upgrade_needs_both_players_under_every_revision(workdir, revisi
     assert "proposed" in up.out
     upgrades = [e for e in Players.log_of(str(g2 / "axis.plcg")) if e["type"] == "rules_upgraded"]
     assert upgrades == []  # not in effect: the allied player has not confirmed it
+
+
+def _clones(workdir):
+    bare = workdir / "shared.git"
+    _git(workdir, "init", "-q", "--bare", "-b", "main", str(bare))
+    clone = {s: workdir / f"{s}-clone" for s in SIDES}
+    for s in SIDES:
+        _git(workdir, "clone", "-q", str(bare), str(clone[s]))
+    return bare, clone
+
+
+def test_a_send_that_did_not_reach_the_shared_repository_is_sent_again(workdir):
+    """Issue 37 F1: a refused push (the shared repository out of reach) left the bundle committed in the
+    clone only; the next `sync --git --send` said "...is in CLONE already" and pushed nothing, and the other
+    player saw "nothing new". Now the next send pushes it and says so."""
+    bare, clone = _clones(workdir)
+    g = Players(workdir)
+    g.ok("axis", "sync", "--git", clone["axis"], "--send")
+    g.ok("allied", "sync", "--git", clone["allied"])
+    g.ok("allied", "weather", "Clear")
+    hook = bare / "hooks" / "pre-receive"
+    hook.write_text("#!/bin/sh\necho 'the server is full' >&2\nexit 1\n")
+    hook.chmod(0o755)  # the shared repository refuses the push
+    failed = g.cli("allied", "sync", "--git", clone["allied"], "--send")
+    assert failed.code == 2, failed.err
+    assert "push" in failed.err
+    hook.unlink()
+    again = g.ok("allied", "sync", "--git", clone["allied"], "--send")
+    assert "sent again" in again.out and "pushed" in again.out
+    got = g.ok("axis", "sync", "--git", clone["axis"])
+    assert "at-start weather: Clear" in got.out
+    assert g.log("axis") == g.log("allied")
+
+
+def test_a_sync_killed_after_git_add_is_mended_by_the_next(workdir):
+    """Issue 37 F1: killed right after `git add`, the clone held a staged bundle, and every later `sync --git`
+    exited 2 ("please commit or stash them") until the player mended git by hand. The next sync commits
+    the bundle it staged and goes on."""
+    bare, clone = _clones(workdir)
+    g = Players(workdir)
+    g.ok("axis", "sync", "--git", clone["axis"], "--send")
+    g.ok("allied", "sync", "--git", clone["allied"])
+    g.ok("allied", "weather", "Clear")
+    g.ok("allied", "bundle", "-o", clone["allied"] / "000003-000005-allied.bundle")
+    _git(clone["allied"], "add", "000003-000005-allied.bundle")  # ... and the sync was killed here
+    g.ok("axis", "sync", "--git", clone["axis"])  # the other player pulls meanwhile: nothing new
+    mended = g.ok("allied", "sync", "--git", clone["allied"], "--send")
+    assert "pushed" in mended.out
+    got = g.ok("axis", "sync", "--git", clone["axis"])
+    assert "at-start weather: Clear" in got.out
+    assert g.log("axis") == g.log("allied")
+    assert _git(clone["allied"], "status", "--porcelain") == ""
