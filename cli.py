@@ -1259,11 +1259,13 @@ def map_(ctx, as_json, svg, at):
 
 
 @main.command()
-@click.option("--format", "fmt", type=click.Choice(["jsonl", "md", "html"]), required=True)
+@click.option("--format", "fmt", type=click.Choice(["jsonl", "md", "html", "bbcode"]), required=True)
 @click.option("-o", "out", help="Write to this file (default, or -: standard output).")
+@click.option("--url", default="aar.html", show_default=True,
+              help="bbcode: where the HTML report is put (export --format html); the post links to it and its maps.")
 @click.pass_context
-def export(ctx, fmt, out):
-    """The raw log (JSON Lines, importable) or an After Action Report (Markdown, HTML)."""
+def export(ctx, fmt, out, url):
+    """The raw log (JSON Lines, importable) or an After Action Report (Markdown, HTML, BBCode for a forum)."""
     from projections import aar  # lazy: the report imports every projection, charts and maps (~50 ms)
 
     if out == outpath.STDOUT:
@@ -1278,7 +1280,7 @@ def export(ctx, fmt, out):
         # keeps: the cyclic collector would walk that state again and again (~10% at 111k events, and a
         # cost per event that grows with the log); paused, as for the fold (cg/bulk.py)
         with gc_paused():
-            pieces = aar.export_chunks(led, fmt)
+            pieces = aar.export_chunks(led, fmt, url)
             if out:  # by a new temporary name, renamed into place once whole (events/outpath.py)
                 outpath.write(out, _batched(pieces), protected=_protected(ctx))
             else:

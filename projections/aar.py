@@ -45,25 +45,33 @@ from cg.units import IN_PLAY
 from events.roll import source_of
 from projections.dicestats import rolls_of, stats
 
-FORMATS = ("jsonl", "md", "html")
+FORMATS = ("jsonl", "md", "html", "bbcode")
+# a forum post's size the BBCode export keeps under (characters): phpBB's default post limit; the six-firefight
+# demo's report is about a quarter of it (tests/test_bbcode.py states and checks its size)
+BBCODE_LIMIT = 60_000
 
 
-def export(ledger, fmt: str) -> str:
-    """The campaign of `ledger` as text in `fmt`: "jsonl" (importable), "md" or "html"."""
-    return "".join(export_chunks(ledger, fmt))
+def export(ledger, fmt: str, url: str = "aar.html") -> str:
+    """The campaign of `ledger` as text in `fmt`: "jsonl" (importable), "md", "html" or "bbcode" (its
+    links to the HTML report at `url`)."""
+    return "".join(export_chunks(ledger, fmt, url))
 
 
-def export_chunks(ledger, fmt: str):
+def export_chunks(ledger, fmt: str, url: str = "aar.html"):
     """export() as an iterator of text pieces, for writing as they come: only one firefight's events
     are in memory at a time. The log is read (and every error raised) before the first piece; the
     ledger must stay open until the last."""
     if fmt == "jsonl":
         return (line + "\n" for line in export_lines(ledger.store))
-    if fmt not in ("md", "html"):
+    if fmt not in FORMATS:
         raise BadInput(f"unknown export format {fmt!r}: one of {', '.join(FORMATS)}")
     try:
         if fmt == "md":
             return _named(ledger, iter_md(iter_report(walk(ledger))))
+        if fmt == "bbcode":
+            h = walk(ledger)
+            return _named(ledger, iter_bbcode(iter_report(h), url, played={
+                n for n, info in h.firefights.items() if info.ended is not None}))
         h = walk(ledger, maps=True)
         return _named(ledger, iter_html(iter_report(h, html=True),
                                         title=f"After Action Report — {h.final.card.campaign.name}"))
@@ -1136,6 +1144,91 @@ def iter_md(blocks):
             yield text if first else "\n\n" + text
             first = False
     yield "\n"
+
+
+# ---- BBCode (a forum post) ---------------------------------------------------------------------------
+# The report for a forum that takes BBCode (issue 38 item 2): the overview and the verdict, each firefight's
+# facts, purchases and result as [table] rows, the CG Roster; the step-by-step sequences, setups, charts, dice
+# and maps stay in the HTML report, which the post links to (each firefight's map by its anchor, #mapN).
+
+_BB_TAG = re.compile(r"\[(?=/?[A-Za-z*])")
+
+
+def _bb_text(text: str) -> str:
+    """Text as a forum shows it, never as a tag: a "[" that would open one ("[b]", "[/table]", "[*]") gets a
+    zero-width space after it (BBCode has no escape), every other "[" stays."""
+    return _BB_TAG.sub("[\u200b", str(text))
+
+
+def _bb_inline(parts) -> str:
+    out = []
+    for x in parts:
+        if isinstance(x, str):
+            out.append(_bb_text(x))
+            continue
+        style, text = x
+        t = _bb_text(text)
+        if style in ("b", "i", "s"):
+            out.append(f"[{style}]{t}[/{style}]")
+        elif style == "seq":
+            out.append(f"#{t} ")  # "[12]" would read as a tag
+        else:
+            out.append(t)
+    return "".join(out)
+
+
+def _bb_row(cells, tag: str = "td") -> str:
+    return "[tr]" + "".join(f"[{tag}]{c}[/{tag}]" for c in cells) + "[/tr]"
+
+
+def iter_bbcode(blocks, url: str, played: set):
+    """The report's blocks as one BBCode post (see above). `url`: where the HTML report is; `played`: the
+    firefights with a map in it."""
+    url = _bb_text(url).replace("]", "%5D")
+    skip = 0  # inside a part the post leaves to the HTML report (a sequence, a setup, the charts, the dice)
+    ff = None
+    yield (f"[url={url}]The whole report (HTML): each firefight step by step, setups, maps, charts and dice[/url]"
+           "\n")
+    for b in blocks:
+        kind = b[0]
+        if kind == "open":
+            if skip or b[2].startswith(("seq", "setup", "charts", "dice")) or b[3] == "toc":
+                skip += 1
+            elif b[3] == "firefight":
+                ff = int(b[2][2:])
+            continue
+        if kind == "close":
+            if skip:
+                skip -= 1
+            elif b[1] == "section" and ff is not None:
+                if ff in played:
+                    yield f"[url={url}#map{ff}]Map after firefight {ff}[/url]\n"
+                ff = None
+            continue
+        if skip or kind in ("figure", "email"):
+            continue
+        if kind == "h":
+            if b[1] == 3 and b[2] == ["Setup"]:  # the setup tables are the HTML's
+                continue
+            text = f"[b]{_bb_inline(b[2])}[/b]"
+            yield "\n" + (f"[size=150]{text}[/size]" if b[1] == 1 else f"[size=120]{text}[/size]" if b[1] == 2
+                          else text) + "\n"
+        elif kind == "summary":
+            yield f"\n[b]{_bb_inline(b[1])}[/b]\n"
+        elif kind == "p":
+            yield _bb_inline(b[1]) + "\n"
+        elif kind == "ul":
+            items = b[1]
+            if items and all(not isinstance(i[0], str) and i[0][0] == "b" for i in items):  # "Label: text" facts
+                yield "[table]" + "".join(_bb_row([_bb_inline([i[0]]), _bb_inline(i[1:]).strip()])
+                                          for i in items) + "[/table]\n"
+            else:
+                yield "[list]" + "".join(f"[*]{_bb_inline(i)}" for i in items) + "[/list]\n"
+        elif kind == "table":
+            head, rows = b[1], b[2]
+            cap = f"[b]{_bb_text(b[4])}[/b]\n" if len(b) > 4 and b[4] else ""
+            yield cap + "[table]" + _bb_row([_bb_text(x) for x in head], "th") + "".join(
+                _bb_row([_bb_text(c) for c in row]) for row in rows) + "[/table]\n"
 
 
 # ---- HTML -------------------------------------------------------------------------------------------
