@@ -1081,29 +1081,30 @@ def _md_text(text: str) -> str:
     return _MD_HTML.sub(lambda m: "\\" + m.group(0), str(text))
 
 
-def _md_inline(parts) -> str:
+def _inline(parts, esc, forms: dict, link=None) -> str:
+    """Inline parts in one format: plain text through `esc`; a (style, text) through forms[style], a template
+    of the escaped text `{t}` or a function of the raw text (a style without a form: the text alone); a
+    "link:#id" through link(id, escaped text), else the text alone."""
     out = []
     for x in parts:
         if isinstance(x, str):
-            out.append(_md_text(x))
+            out.append(esc(x))
             continue
         style, text = x
-        text = str(text).replace("`", "'") if style == "code" else _md_text(text)
-        if style == "b":
-            out.append(f"**{text}**")
-        elif style == "i":
-            out.append(f"*{text}*")
-        elif style == "s":
-            out.append(f"~~{text}~~")
-        elif style == "code":
-            out.append(f"`{text}`")
-        elif style == "seq":
-            out.append(f"[{text}] ")
-        elif style.startswith("link:"):
-            out.append(text)
-        else:
-            out.append(text)
+        if style.startswith("link:"):
+            out.append(link(style[5:], esc(text)) if link else esc(text))
+            continue
+        form = forms.get(style, "{t}")
+        out.append(form(text) if callable(form) else form.format(t=esc(text)))
     return "".join(out)
+
+
+_MD_FORMS = {"b": "**{t}**", "i": "*{t}*", "s": "~~{t}~~", "seq": "[{t}] ",
+             "code": lambda text: "`" + str(text).replace("`", "'") + "`"}
+
+
+def _md_inline(parts) -> str:
+    return _inline(parts, _md_text, _MD_FORMS)
 
 
 def _md_cell(text: str) -> str:
@@ -1160,21 +1161,11 @@ def _bb_text(text: str) -> str:
     return _BB_TAG.sub("[\u200b", str(text))
 
 
+_BB_FORMS = {"b": "[b]{t}[/b]", "i": "[i]{t}[/i]", "s": "[s]{t}[/s]", "seq": "#{t} "}  # "[12]" would read as a tag
+
+
 def _bb_inline(parts) -> str:
-    out = []
-    for x in parts:
-        if isinstance(x, str):
-            out.append(_bb_text(x))
-            continue
-        style, text = x
-        t = _bb_text(text)
-        if style in ("b", "i", "s"):
-            out.append(f"[{style}]{t}[/{style}]")
-        elif style == "seq":
-            out.append(f"#{t} ")  # "[12]" would read as a tag
-        else:
-            out.append(t)
-    return "".join(out)
+    return _inline(parts, _bb_text, _BB_FORMS)
 
 
 def _bb_row(cells, tag: str = "td") -> str:
@@ -1292,29 +1283,17 @@ a { color: #2f5b8a; }
 """
 
 
+_HTML_FORMS = {"b": "<strong>{t}</strong>", "i": "<em>{t}</em>", "s": "<del>{t}</del>", "code": "<code>{t}</code>",
+               "seq": '<span class="seq">[{t}]</span> '}
+
+
+def _html_text(text) -> str:
+    return escape(str(text), quote=False)
+
+
 def _html_inline(parts) -> str:
-    out = []
-    for x in parts:
-        if isinstance(x, str):
-            out.append(escape(x, quote=False))
-            continue
-        style, text = x
-        t = escape(text, quote=False)
-        if style == "b":
-            out.append(f"<strong>{t}</strong>")
-        elif style == "i":
-            out.append(f"<em>{t}</em>")
-        elif style == "s":
-            out.append(f"<del>{t}</del>")
-        elif style == "code":
-            out.append(f"<code>{t}</code>")
-        elif style == "seq":
-            out.append(f'<span class="seq">[{t}]</span> ')
-        elif style.startswith("link:#"):
-            out.append(f'<a href="#{escape(style[6:])}">{t}</a>')
-        else:
-            out.append(t)
-    return "".join(out)
+    return _inline(parts, _html_text, _HTML_FORMS,
+                   lambda target, t: f'<a href="{escape(target)}">{t}</a>' if target.startswith("#") else t)
 
 
 def render_html(blocks: list, title: str) -> str:
