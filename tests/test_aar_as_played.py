@@ -187,3 +187,23 @@ def test_markdown_has_no_html_entities(played):
     md = played["md"]
     assert "Disease & Starvation" in md and re.search(r"row [<>]=\d", md)
     assert not re.search(r"&(amp|lt|gt|quot|#\d+);", md)
+
+
+def test_in_chromium_the_sequence_shows_the_game_and_opens_the_email_records_on_demand(played, tmp_path):
+    from helpers.browser import measure
+
+    script = """
+      const seqs = Array.from(document.querySelectorAll('details.sequence'));
+      const shown = () => Array.from(document.querySelectorAll('details.sequence li'))
+        .filter(li => li.checkVisibility()).map(li => li.textContent);
+      const closed = document.documentElement.scrollHeight;
+      seqs.forEach(d => d.open = true);
+      const opened = shown();
+      document.querySelectorAll('details.email').forEach(d => d.open = true);
+      const all = shown();
+      return {closed, opened, all};"""
+    got = measure(played["html"], tmp_path, script, width=1280)
+    assert got["closed"] < 4000, got["closed"]  # the report as it opens, sequences folded
+    assert any(" bought I1 " in x for x in got["opened"])
+    assert not any("signed the head" in x or "answered two-party dice" in x for x in got["opened"])
+    assert any("signed the head" in x for x in got["all"])  # one click on "By email" away
