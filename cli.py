@@ -478,8 +478,9 @@ def status_dict(st) -> dict:
             side: {
                 "cp": s.cp, "elr": s.elr, "san": s.san, "attack_option": s.attack, "fp": s.fp,
                 "patrols": s.patrols, "platoons": s.platoons, "tvp_total": s.tvp_total,
-                # ruling R47: CP this copy cannot know (the side's 2.1 CP DR is sealed)
-                **({"cp": None, "sealed": True} if seal.cp_hidden(st, side) else {}),
+                # ruling R47: CP this copy cannot know (the side's 2.1 CP DR is sealed); CP the card gives are
+                # public (issue 38)
+                **({"cp": None, "sealed": True} if (cp := seal.cp_in_hand(st, side)) is None else {"cp": cp}),
             }
             for side, s in st.sides.items()
         },

@@ -339,6 +339,19 @@ def public_cp(st) -> dict[tuple[int, str], int]:
             if r.what == "cp" and not r.opened and (cp := card_cp(st.card, r.side, r.ff)) is not None}
 
 
+def cp_in_hand(st, side: str) -> int | None:
+    """SIDE's CP in hand as this view knows it: None where cp_hidden, but for the sealed 2.1 records whose CP
+    the card gives (public_cp): those are public and added, the fold having applied none of them."""
+    if not cp_hidden(st, side):
+        return st.sides[side].cp
+    given = public_cp(st)
+    if any(r.side == side and not r.opened and (r.what in ("purchase", "attack")
+                                                 or (r.what == "cp" and (r.ff, side) not in given))
+           for r in st.pbem.seals.values()):
+        return None
+    return st.sides[side].cp + sum(cp for (_n, s), cp in given.items() if s == side)
+
+
 def unknown_figures(st) -> set[tuple[int, str, str]]:
     """(firefight, side, figure) this view cannot know (ruling R47): cp_gained of a sealed CP DR,
     cp_spent of a firefight with a sealed purchase, cp_left from the first of either on. CP the card

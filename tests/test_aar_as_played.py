@@ -181,6 +181,10 @@ def test_numbers_public_by_the_card_are_never_sealed_and_revealed_ones_never_a_q
             for c in ("axis", "allied")}
     for k in ("cp_gained", "cp_spent", "cp_left"):
         assert rows["axis"][(2, "allied")][k] == rows["allied"][(2, "allied")][k], k
+    # and `status` in the Axis copy shows the Soviets' CP in hand, not "sealed"
+    g = played["game"]
+    cp = {c: orjson.loads(g.cli(c, "status", "--json").out)["sides"]["allied"]["cp"] for c in ("axis", "allied")}
+    assert cp["axis"] == cp["allied"] == rows["allied"][(2, "allied")]["cp_left"], cp
 
 
 def test_markdown_has_no_html_entities(played):
