@@ -690,7 +690,12 @@ def _told(h: History, info: FirefightHistory) -> list[Told]:
             opened = _opened_events(h.opener, p)
             out += [Told(r.seq, r.step, t, q, narrate(t, q, st) + " (sealed; revealed later, R47)", False)
                     for t, q in opened or ()]
-            out.append(Told(r.seq, r.step, r.type, p, narrate(r.type, p, st), opened is not None, r))
+            text = narrate(r.type, p, st)
+            given = seal.card_cp(st.card, p["side"], r.firefight) if p.get("what") == "cp" else None
+            if opened is None and given is not None:  # 2.1 EXC: no DR, the card's CP, public (issue 38)
+                text = (f"{_side(p['side'])} CP replenishment: {given} CP provided by the CG Card (2.1 EXC; "
+                        "its record sealed by email, ruling R47)")
+            out.append(Told(r.seq, r.step, r.type, p, text, opened is not None, r))
             continue
         email = r.type in _EMAIL and not (r.type == "dice_revealed" and p.get("value") == "withheld")
         out.append(Told(r.seq, r.step, r.type, p, narrate(r.type, p, st), email, r))

@@ -166,6 +166,7 @@ def test_numbers_public_by_the_card_are_never_sealed_and_revealed_ones_never_a_q
     given = CARD["sides"]["allied"]["cp_provided"][0]  # 2.1 EXC: the Soviets' CP for firefight 2
     ff2 = _section(md, 2)
     assert f"Allied gained {given}, spent " in ff2
+    assert f"Allied CP replenishment: {given} CP provided by the CG Card (2.1 EXC" in ff2.split("### Sequence")[1]
     roster = md.split("## CG Roster")[1]
     allied2 = [x for x in roster.splitlines() if "| Allied |" in x][1]
     assert allied2.split("|")[8].strip() == str(given)  # the CP gained column
