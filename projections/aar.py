@@ -657,14 +657,20 @@ def _firefight(h: History, ff, html: bool) -> list:
 
 @attrs.frozen
 class Told:
-    """One line of a firefight's Sequence: an event that stands, in words, or (email) a play-by-email record."""
+    """One line of a firefight's Sequence: an event that stands, in words, or (email) a play-by-email record.
+    Worded only when shown (`text`): most rows of a long campaign are setups the setup tables tell."""
     seq: int
     step: str
     type: str
     payload: dict
-    text: str
+    st: object  # the folded state, for the RG's name
     email: bool  # a signature, seal, two-party dice record, reveal or proposal: folded into "by email"
     row: Row | None = None  # the row itself (None: an event a sealed row held, revealed later)
+    words: str | None = None  # its words where the report says more than narrate (a note, the card's CP)
+
+    @property
+    def text(self) -> str:
+        return self.words if self.words is not None else narrate(self.type, self.payload, self.st)
 
 
 # the records play by email adds to the game (folded into one "by email" line per step): a rejection and a
@@ -688,17 +694,17 @@ def _told(h: History, info: FirefightHistory) -> list[Told]:
         p = r.payload
         if r.type == "sealed":
             opened = _opened_events(h.opener, p)
-            out += [Told(r.seq, r.step, t, q, narrate(t, q, st) + " (sealed; revealed later, R47)", False)
+            out += [Told(r.seq, r.step, t, q, st, False, words=narrate(t, q, st) + " (sealed; revealed later, R47)")
                     for t, q in opened or ()]
-            text = narrate(r.type, p, st)
+            text = None
             given = seal.card_cp(st.card, p["side"], r.firefight) if p.get("what") == "cp" else None
             if opened is None and given is not None:  # 2.1 EXC: no DR, the card's CP, public (issue 38)
                 text = (f"{_side(p['side'])} CP replenishment: {given} CP provided by the CG Card (2.1 EXC; "
                         "its record sealed by email, ruling R47)")
-            out.append(Told(r.seq, r.step, r.type, p, text, opened is not None, r))
+            out.append(Told(r.seq, r.step, r.type, p, st, opened is not None, r, text))
             continue
         email = r.type in _EMAIL and not (r.type == "dice_revealed" and p.get("value") == "withheld")
-        out.append(Told(r.seq, r.step, r.type, p, narrate(r.type, p, st), email, r))
+        out.append(Told(r.seq, r.step, r.type, p, st, email, r))
     h._told = (info, out)
     return out
 

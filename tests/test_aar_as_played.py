@@ -134,7 +134,9 @@ def test_counters_changed_names_every_change_with_its_rule(played):
             c = p["change"]
             assert f"{c['side'].title()} {c['unit']} now {c['to']} (Disease & Starvation, 3.41)" in line
         hardened = _opened(mine, "unit_hardened")
-        assert {p["side"] for p in hardened} == {"axis", "allied"}  # sealed at 3.44, revealed at 3.44
+        # sealed at 3.44, revealed at 3.44; the Axis won the firefight: its promotion dr (-1) gives at least one MMC
+        # (two-party dice: how many, and whether the Soviets' gives any, is the players' dice)
+        assert "axis" in {p["side"] for p in hardened}
         for p in hardened:
             what = "Fanatic" if p["fanatic"] else f"now {p['to']}"
             assert f"{p['side'].title()} {p['unit']} {what} (Battle Hardening, 3.44)" in line
