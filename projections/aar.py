@@ -68,10 +68,10 @@ def export_chunks(ledger, fmt: str, url: str = "aar.html"):
     try:
         if fmt == "md":
             return _named(ledger, iter_md(iter_report(walk(ledger))))
-        if fmt == "bbcode":
+        if fmt == "bbcode":  # one post, a few tens of thousands of characters: made whole, then written
             h = walk(ledger)
-            return _named(ledger, iter_bbcode(iter_report(h), url, played={
-                n for n, info in h.firefights.items() if info.ended is not None}))
+            return iter([bbcode_post(iter_report(h), url, {n for n, info in h.firefights.items()
+                                                          if info.ended is not None})])
         h = walk(ledger, maps=True)
         return _named(ledger, iter_html(iter_report(h, html=True),
                                         title=f"After Action Report — {h.final.card.campaign.name}"))
@@ -1183,8 +1183,40 @@ def _bb_row(cells, tag: str = "td") -> str:
     return "[tr]" + "".join(f"[{tag}]{c}[/{tag}]" for c in cells) + "[/tr]"
 
 
-def iter_bbcode(blocks, url: str, played: set):
-    """The report's blocks as one BBCode post (see above). `url`: where the HTML report is; `played`: the
+# the firefight facts whose lists a post over the limit counts instead of naming (the HTML report names them),
+# with the separator of their entries
+_BB_LISTS = {"Counters changed:": "; ", "Control changes:": "; ", "Terrain kept (CG5):": ", "}
+
+
+def _bb_fact(item) -> str | tuple[str, str]:
+    """One "Label: text" fact as a table row; a long list's row as (row, the row with its entries counted)."""
+    label = item[0][1]
+    text = _bb_inline(item[1:]).strip()
+    row = _bb_row([_bb_inline([item[0]]), text])
+    if label == "Units lost:":  # "Axis 2 (I1-1.1 4-6-7, ...); Allied 1 (...)." -> "Axis 2; Allied 1."
+        return row, _bb_row([_bb_inline([item[0]]), re.sub(r" \([^()]*\)", "", text)])
+    sep = _BB_LISTS.get(label)
+    if sep is None or not text or text.startswith("none"):
+        return row
+    n = len(text.split(sep))
+    return row, _bb_row([_bb_inline([item[0]]), f"{n}, named in the HTML report."])
+
+
+def bbcode_post(blocks, url: str, played: set, limit: int = BBCODE_LIMIT) -> str:
+    """The report's blocks as one BBCode post (see above), under `limit` characters where it can be: a post
+    that would pass it counts each firefight's long lists (counters changed, control changes, terrain kept,
+    the units lost) instead of naming them, and says so."""
+    pieces = list(_bb_pieces(blocks, url, played))
+    full = "".join(p if isinstance(p, str) else p[0] for p in pieces)
+    if len(full) <= limit:
+        return full
+    note = (f"[i]Each firefight's lists are counted here and named in the HTML report: named, this post would pass "
+            f"a forum post's {limit:,} characters.[/i]\n")
+    return note + "".join(p if isinstance(p, str) else p[1] for p in pieces)
+
+
+def _bb_pieces(blocks, url: str, played: set):
+    """bbcode_post's pieces: text, or (text, its shorter form). `url`: where the HTML report is; `played`: the
     firefights with a map in it."""
     url = _bb_text(url).replace("]", "%5D")
     skip = 0  # inside a part the post leaves to the HTML report (a sequence, a setup, the charts, the dice)
@@ -1222,8 +1254,9 @@ def iter_bbcode(blocks, url: str, played: set):
         elif kind == "ul":
             items = b[1]
             if items and all(not isinstance(i[0], str) and i[0][0] == "b" for i in items):  # "Label: text" facts
-                yield "[table]" + "".join(_bb_row([_bb_inline([i[0]]), _bb_inline(i[1:]).strip()])
-                                          for i in items) + "[/table]\n"
+                yield "[table]"
+                yield from (_bb_fact(i) for i in items)
+                yield "[/table]\n"
             else:
                 yield "[list]" + "".join(f"[*]{_bb_inline(i)}" for i in items) + "[/list]\n"
         elif kind == "table":

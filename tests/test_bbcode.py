@@ -118,3 +118,25 @@ def test_text_a_player_typed_never_becomes_a_tag(workdir):
     assert balanced(tokens) == []
     assert not any(t[1] == "url" and "evil" in str(t[2]) for t in tokens)
     assert "click" in forum().format(r.out)  # the reason is still there, as text
+
+
+def test_a_post_that_would_pass_the_limit_counts_its_lists_instead_of_naming_them(demo):
+    """A long campaign's post: each firefight's lists (counters changed, units lost...) are counted, named in
+    the HTML report, and the post says so; the demo's post, given a limit just under its size, shows it."""
+    import cli as cli_module
+
+    led = cli_module.Ledger(demo["path"])
+    try:
+        h = aar.walk(led)
+        played = {n for n, info in h.firefights.items() if info.ended is not None}
+        full = aar.bbcode_post(aar.iter_report(h), URL, played)
+        short = aar.bbcode_post(aar.iter_report(aar.walk(led)), URL, played, limit=len(full) - 1)
+    finally:
+        led.close()
+    assert "named in the HTML report" not in full and "Units lost:" in full
+    assert len(short) < len(full) and short.startswith("[i]Each firefight's lists are counted here")
+    assert balanced(forum().tokenize(short)) == []
+    page = Tables()
+    page.feed(forum().format(short))
+    lost = [row[1] for t in page.tables for row in t if row[0] == "Units lost:"]
+    assert lost and all("(" not in x for x in lost)  # "Axis 3; Allied 2.", the units named in the HTML
