@@ -492,8 +492,9 @@ def status_dict(st) -> dict:
             side: {
                 "cp": s.cp, "elr": s.elr, "san": s.san, "attack_option": s.attack, "fp": s.fp,
                 "patrols": s.patrols, "platoons": s.platoons, "tvp_total": s.tvp_total,
-                # ruling R47: CP this copy cannot know (the side's 2.1 CP DR is sealed)
-                **({"cp": None, "sealed": True} if seal.cp_hidden(st, side) else {}),
+                # ruling R47: CP this copy cannot know (the side's 2.1 CP DR is sealed); CP the card gives are
+                # public (issue 38)
+                **({"cp": None, "sealed": True} if (cp := seal.cp_in_hand(st, side)) is None else {"cp": cp}),
             }
             for side, s in st.sides.items()
         },
@@ -1349,11 +1350,13 @@ def map_(ctx, as_json, svg, at):
 
 
 @main.command()
-@click.option("--format", "fmt", type=click.Choice(["jsonl", "md", "html"]), required=True)
+@click.option("--format", "fmt", type=click.Choice(["jsonl", "md", "html", "bbcode"]), required=True)
 @click.option("-o", "out", help="Write to this file (default, or -: standard output).")
+@click.option("--url", default="aar.html", show_default=True,
+              help="bbcode: where the HTML report is put (export --format html); the post links to it and its maps.")
 @click.pass_context
-def export(ctx, fmt, out):
-    """The raw log (JSON Lines, importable) or an After Action Report (Markdown, HTML)."""
+def export(ctx, fmt, out, url):
+    """The raw log (JSON Lines, importable) or an After Action Report (Markdown, HTML, BBCode for a forum)."""
     from projections import aar  # lazy: the report imports every projection, charts and maps (~50 ms)
 
     if out == outpath.STDOUT:
@@ -1368,7 +1371,7 @@ def export(ctx, fmt, out):
         # keeps: the cyclic collector would walk that state again and again (~10% at 111k events, and a
         # cost per event that grows with the log); paused, as for the fold (cg/bulk.py)
         with gc_paused():
-            pieces = aar.export_chunks(led, fmt)
+            pieces = aar.export_chunks(led, fmt, url)
             if out:  # by a new temporary name, renamed into place once whole (events/outpath.py)
                 outpath.write(out, _batched(pieces), protected=_protected(ctx))
             else:

@@ -323,15 +323,46 @@ def opened_secrets(st) -> bool:
     return st.pbem is not None and any(r.opened for r in st.pbem.seals.values())
 
 
+def card_cp(card, side: str, n: int) -> int | None:
+    """2.1 EXC: the CP the CG Card gives SIDE for firefight N instead of the 2.12 DR; None where it rolls."""
+    provided = card.sides[side].cp_provided  # the later firefights', the 2nd first
+    return provided[n - 2] if 0 <= n - 2 < len(provided) else None
+
+
+def public_cp(st) -> dict[tuple[int, str], int]:
+    """{(firefight, side): CP} of the sealed 2.1 records this view cannot open whose CP the CG Card gives
+    (2.1 EXC): public by the card, so never shown sealed (issue 38). The fold applied none of them, so the
+    view's CP left lacks each from its firefight on."""
+    if st.pbem is None:
+        return {}
+    return {(r.ff, r.side): cp for r in st.pbem.seals.values()
+            if r.what == "cp" and not r.opened and (cp := card_cp(st.card, r.side, r.ff)) is not None}
+
+
+def cp_in_hand(st, side: str) -> int | None:
+    """SIDE's CP in hand as this view knows it: None where cp_hidden, but for the sealed 2.1 records whose CP
+    the card gives (public_cp): those are public and added, the fold having applied none of them."""
+    if not cp_hidden(st, side):
+        return st.sides[side].cp
+    given = public_cp(st)
+    if any(r.side == side and not r.opened and (r.what in ("purchase", "attack")
+                                                 or (r.what == "cp" and (r.ff, side) not in given))
+           for r in st.pbem.seals.values()):
+        return None
+    return st.sides[side].cp + sum(cp for (_n, s), cp in given.items() if s == side)
+
+
 def unknown_figures(st) -> set[tuple[int, str, str]]:
     """(firefight, side, figure) this view cannot know (ruling R47): cp_gained of a sealed CP DR,
-    cp_spent of a firefight with a sealed purchase, cp_left from the first of either on."""
+    cp_spent of a firefight with a sealed purchase, cp_left from the first of either on. CP the card
+    gives (public_cp) are known."""
     out: set = set()
     if st.pbem is None:
         return out
     last = len(st.firefights)
+    given = public_cp(st)
     for r in st.pbem.seals.values():
-        if r.opened or r.what not in ("cp", "purchase", "attack"):
+        if r.opened or r.what not in ("cp", "purchase", "attack") or (r.what == "cp" and (r.ff, r.side) in given):
             continue
         out.add((r.ff, r.side, "cp_gained" if r.what == "cp" else "cp_spent"))
         out |= {(n, r.side, "cp_left") for n in range(r.ff, last + 1)}

@@ -45,25 +45,33 @@ from cg.units import IN_PLAY
 from events.roll import source_of
 from projections.dicestats import rolls_of, stats
 
-FORMATS = ("jsonl", "md", "html")
+FORMATS = ("jsonl", "md", "html", "bbcode")
+# a forum post's size the BBCode export keeps under (characters): phpBB's default post limit; the six-firefight
+# demo's report is about a quarter of it (tests/test_bbcode.py states and checks its size)
+BBCODE_LIMIT = 60_000
 
 
-def export(ledger, fmt: str) -> str:
-    """The campaign of `ledger` as text in `fmt`: "jsonl" (importable), "md" or "html"."""
-    return "".join(export_chunks(ledger, fmt))
+def export(ledger, fmt: str, url: str = "aar.html") -> str:
+    """The campaign of `ledger` as text in `fmt`: "jsonl" (importable), "md", "html" or "bbcode" (its
+    links to the HTML report at `url`)."""
+    return "".join(export_chunks(ledger, fmt, url))
 
 
-def export_chunks(ledger, fmt: str):
+def export_chunks(ledger, fmt: str, url: str = "aar.html"):
     """export() as an iterator of text pieces, for writing as they come: only one firefight's events
     are in memory at a time. The log is read (and every error raised) before the first piece; the
     ledger must stay open until the last."""
     if fmt == "jsonl":
         return (line + "\n" for line in export_lines(ledger.store))
-    if fmt not in ("md", "html"):
+    if fmt not in FORMATS:
         raise BadInput(f"unknown export format {fmt!r}: one of {', '.join(FORMATS)}")
     try:
         if fmt == "md":
             return _named(ledger, iter_md(iter_report(walk(ledger))))
+        if fmt == "bbcode":  # one post, a few tens of thousands of characters: made whole, then written
+            h = walk(ledger)
+            return iter([bbcode_post(iter_report(h), url, {n for n, info in h.firefights.items()
+                                                          if info.ended is not None})])
         h = walk(ledger, maps=True)
         return _named(ledger, iter_html(iter_report(h, html=True),
                                         title=f"After Action Report — {h.final.card.campaign.name}"))
@@ -136,10 +144,31 @@ class History:
     played_upto: int = 0  # the last firefight with a winner: purchases up to it are public (ruling R10)
     purchases: dict | None = None  # side -> purchase_rows(final, side, reveal=True), built once
     bought: dict = attrs.Factory(dict)  # (side, purchase) -> the counters it brought, as bought (rg_bought)
+    # the reveals the log holds (ruling R47): opener(commitment, nonce, box) -> the opening, or None; the
+    # walk's own, so a sealed row's content is read once (cg.seal.Opener caches it)
+    opener: object = None
 
     # the last firefight's Rows: its section asks for them five times (sequence, events, setup tables,
     # counters, results); one firefight's rows at a time in memory, never the whole log
     _rows: tuple | None = attrs.field(default=None, init=False, eq=False, repr=False)
+    _told: tuple | None = attrs.field(default=None, init=False, eq=False, repr=False)  # (info, its Sequence)
+    _roster: list | None = attrs.field(default=None, init=False, eq=False, repr=False)
+
+    def roster(self) -> list:
+        """The CG Roster's rows (projections.roster: what the card makes public shown, ruling R47's sealed
+        figures None), built once."""
+        if self._roster is None:
+            self._roster = roster_rows(self.final)
+        return self._roster
+
+    def cp(self, n: int, side: str) -> tuple[str, str, str]:
+        """(gained, spent, left) of SIDE in firefight N as the report shows them: "sealed" where ruling R47
+        keeps a figure, "?" for spending ruling R10 keeps until the setup; every other figure as it is."""
+        row = next(r for r in self.roster() if r["firefight"] == n and r["side"] == side)
+        out = [_or_sealed(row[k]) for k in ("cp_gained", "cp_spent", "cp_left")]
+        if (n, side) in self.secret:
+            out[1] = out[2] = "?"
+        return out[0], out[1], out[2]
 
     def rows_of(self, info: FirefightHistory) -> list:
         """The events that stand of one firefight, as Rows, in seq order (read again from the log once
@@ -194,9 +223,7 @@ def walk(ledger, maps: bool = False) -> History:
     """The history as both players may read it: a sealed secret opens only where the log reveals it
     (ruling R47), whatever key the exporting copy holds."""
     h = _walk(ledger, maps, seal.Opener(lambda: seal.log_openings(ledger.store)))
-    h.hidden = seal.unknown_figures(h.final)  # (firefight, side, figure) sealed (ruling R47)
-    # a side whose CP DR or purchase is sealed: its spending from that firefight on is not shown
-    h.secret |= {(n, side) for n, side, k in h.hidden if k == "cp_left"}
+    h.hidden = seal.unknown_figures(h.final)  # (firefight, side, figure) sealed (ruling R47); each row says its own
     return h
 
 
@@ -213,6 +240,7 @@ def _walk(ledger, maps: bool = False, view=None) -> History:
     named: dict = {}
     reverts: list = []
     candidates: list = []  # rows _hidden may leave out (ruling R10)
+    bought: dict = {}  # (side, purchase) -> the counters as bought, from rg_bought rows and revealed seals
     first = last = cg_ended = None
     count = 0
     st = None
@@ -255,8 +283,14 @@ def _walk(ledger, maps: bool = False, view=None) -> History:
                 _keep(r, info, st, maps, candidates)
                 if etype == "cg_ended":
                     cg_ended = r
+                elif etype == "rg_bought":
+                    bought[(p["side"], p["purchase"])] = [u["name"] for u in p["units"]]
             else:
                 evolve(st, etype, p, seq, batch)
+                if etype == "sealed" and view is not None:  # a purchase by email: as bought, once revealed (R47)
+                    for t2, q in _opened_events(view, p) or ():
+                        if t2 == "rg_bought":
+                            bought[(q["side"], q["purchase"])] = [u["name"] for u in q["units"]]
                 if etype == "unit_set_up":  # the counter as it stood at its setup (issue 27 item 2)
                     u = st.unit(p["unit"], p["side"])
                     info.counters[(p["side"], p["unit"])] = u.name if u is not None else ""
@@ -266,10 +300,20 @@ def _walk(ledger, maps: bool = False, view=None) -> History:
     h = History(count=count, first=first, last=last, reverts=reverts, named=named, cg_ended=cg_ended,
                 undone=undone, final=st, firefights=ffs, store=store,
                 played_upto=max((ff.n for ff in st.firefights if ff.winner is not None), default=0),
-                bought={(r.payload["side"], r.payload["purchase"]): [u["name"] for u in r.payload["units"]]
-                        for r in candidates if r.type == "rg_bought"})
+                bought=bought, opener=view)
     h.secret = {(r.firefight, r.payload.get("side")) for r in candidates if _hidden(r, h)}
     return h
+
+
+def _opened_events(opener, p: dict) -> list:
+    """The events of a `sealed` row the log has revealed (ruling R47), its two-party dice records left
+    out; None while it stays sealed."""
+    if opener is None:
+        return None
+    o = opener(p.get("commitment"), p.get("nonce"), p.get("box"))
+    if not isinstance(o, dict):
+        return None
+    return [(t, q) for t, q in o.get("events") or () if t not in ("dice_committed", "dice_revealed")]
 
 
 _COLS = ("seq", "batch", "type", "version", "firefight", "step", "payload", "recorded", "command", "hash")
@@ -313,6 +357,8 @@ def narrate(etype: str, p: dict, st=None) -> str:
         rg = st.card.sides[p["side"]].group_by_id(p["rg"])
         if rg is not None and rg.name:
             text = text.replace(f"bought {p['rg']} as", f"bought {p['rg']} ({rg.name}) as", 1)
+    if etype == "rg_bought" and p.get("units"):  # one line per purchase with what it brought (issue 38)
+        text += ": " + _units_text([u["name"] for u in p["units"]])
     elif etype in ("elr_rolled", "san_adjusted"):
         what = "ELR" if etype == "elr_rolled" else "SAN"
         if p["before"] == p["after"]:
@@ -353,7 +399,8 @@ def _hidden(r: Row, h: History) -> bool:
 # Blocks: ("h", level, inlines, anchor) ("p", inlines) ("ul", [inlines], cls)
 #         ("table", head, rows, numeric[, caption]) ("summary", inlines, note): the heading of a folded
 #         <details> (Markdown: a level-3 heading); ("figure", cls, svg, caption) ("open", tag, id, cls)
-#         ("close", tag) -- the last three HTML only.
+#         ("close", tag) -- the last three HTML only; ("email", inlines, [inlines]): a step's play-by-email
+#         records, one line (HTML: a <details> that opens on the records).
 
 def _side(s) -> str:
     return SIDE.get(s, str(s))
@@ -511,10 +558,10 @@ def _firefight(h: History, ff, html: bool) -> list:
     if ff.type is not None:
         bought = [_side(s) for s in ("axis", "allied") if ff.attack.get(s)]
         facts.append([("b", "Attack Options:"), f" {', '.join(bought) if bought else 'none'}."])
+    cp = {side: h.cp(ff.n, side) for side in ("axis", "allied")}
     facts.append([("b", "CP:"), " " + "; ".join(
-        f"{_side(s)} gained {'sealed (ruling R47)' if (ff.n, s, 'cp_gained') in h.hidden else ff.cp_gained[s]}, " + (
-            "spending not yet revealed" if (ff.n, s) in h.secret else f"spent {ff.cp_spent[s]}, left {ff.cp_left[s]}")
-        for s in ("axis", "allied")) + "."])
+        f"{_side(s)} gained {g}, " + ("spending not yet revealed (ruling R10)" if sp == "?" else f"spent {sp}, left {left}")
+        for s, (g, sp, left) in cp.items()) + "."])
     # two columns in HTML: what was bought and set up | the result, then the folded sequence and map
     add(("open", "div", f"ff{ff.n}cols", "cols"))
     add(("open", "div", f"ff{ff.n}left", "col"))
@@ -540,11 +587,13 @@ def _firefight(h: History, ff, html: bool) -> list:
     add(("h", 3, ["Result"], None))
     add(("ul", _result(h, ff, info), "facts"))
 
-    # the sequence, step by step (folded in HTML: a click opens it)
+    # the sequence, step by step (folded in HTML: a click opens it): the game in words, a step's
+    # play-by-email records folded into one "by email" line (issue 38)
+    told = _told(h, info)
     add(("open", "details", f"seq{ff.n}", "sequence"))
-    add(("summary", ["Sequence"], f"{sum(1 for r in h.rows_of(info) if r.type not in ('step_left', 'campaign_started'))}"
-                                  " events, step by step"))
+    add(("summary", ["Sequence"], f"{sum(1 for t in told if not t.email)} events, step by step"))
     by_step: dict[str, list] = {}
+    mail: dict[str, list] = {}
     visited: list[str] = []
     secret_steps: set[str] = set()
     tabled: set[str] = set()  # steps whose records the setup tables tell
@@ -552,34 +601,41 @@ def _firefight(h: History, ff, html: bool) -> list:
         for s in (r.step, r.payload.get("step") if r.type == "step_left" else None):
             if s and s not in visited and s in BY_ID:
                 visited.append(s)
-        if r.type in ("step_left", "campaign_started"):
-            continue
-        if r.type in _MAY_HIDE and _hidden(r, h):  # (no other type is ever left out)
-            secret_steps.add(r.step)
-            continue
-        if r.type == "unit_set_up" and setups:
-            tabled.add(r.step)
-            continue  # told in the setup tables
-        by_step.setdefault(r.step, []).append(r)
+    for t in told:
+        if t.email:
+            mail.setdefault(t.step, []).append(t)
+        elif t.type in _MAY_HIDE and t.row is not None and _hidden(t.row, h):  # (no other type is ever left out)
+            secret_steps.add(t.step)
+        elif t.type == "unit_set_up" and setups:
+            tabled.add(t.step)  # told in the setup tables
+        else:
+            by_step.setdefault(t.step, []).append(t)
     current = st.step if st.firefight == ff.n and not st.ended else None
-    quiet = []
+    quiet, quiet_mail = [], []
     for s in visited:
         if s in tabled and s not in by_step:  # its records are the setup tables' (issue 27 item 4)
             add(("h", 4, [f"{s} {BY_ID[s].name}" + (" (in progress)" if s == current else "")], None))
             add(("p", [("i", "Every unit set up is in the setup tables above.")]))
+            if s in mail:
+                add(_email_block(mail[s]))
             continue
         if s not in by_step and s not in secret_steps and s != current:
             quiet.append(f"{s} {BY_ID[s].name}")
+            quiet_mail += mail.get(s, [])
             continue
         add(("h", 4, [f"{s} {BY_ID[s].name}" + (" (in progress)" if s == current else "")], None))
         if s in by_step:
-            add(("ul", [[("seq", str(r.seq)), narrate(r.type, r.payload, st)] for r in by_step[s]], "events"))
+            add(("ul", [[("seq", str(t.seq)), t.text] for t in by_step[s]], "events"))
         if s in secret_steps:
             add(("p", [("i", "Purchases not yet revealed are left out until they are (ruling R10).")]))
         elif s not in by_step:
             add(("p", [("i", "Nothing recorded yet.")]))
+        if s in mail:
+            add(_email_block(mail[s]))
     if quiet:
         add(("p", [("i", "Passed with nothing to record: " + ", ".join(quiet) + ".")]))
+    if quiet_mail:
+        add(_email_block(quiet_mail))
     if not visited:
         add(("p", ["Nothing recorded yet."]))
     add(("close", "details"))
@@ -597,6 +653,69 @@ def _firefight(h: History, ff, html: bool) -> list:
         add(("close", "details"))
     add(("close", "section"))
     return out
+
+
+@attrs.frozen
+class Told:
+    """One line of a firefight's Sequence: an event that stands, in words, or (email) a play-by-email record.
+    Worded only when shown (`text`): most rows of a long campaign are setups the setup tables tell."""
+    seq: int
+    step: str
+    type: str
+    payload: dict
+    st: object  # the folded state, for the RG's name
+    email: bool  # a signature, seal, two-party dice record, reveal or proposal: folded into "by email"
+    row: Row | None = None  # the row itself (None: an event a sealed row held, revealed later)
+    words: str | None = None  # its words where the report says more than narrate (a note, the card's CP)
+
+    @property
+    def text(self) -> str:
+        return self.words if self.words is not None else narrate(self.type, self.payload, self.st)
+
+
+# the records play by email adds to the game (folded into one "by email" line per step): a rejection and a
+# claim of withheld dice stay in the game's words, they say what the players disputed
+_EMAIL = frozenset(("head_signed", "sealed", "seals_revealed", "dice_committed", "dice_chain", "dice_answered",
+                    "dice_revealed", "fact_proposed", "fact_confirmed"))
+_EMAIL_KIND = {"head_signed": "signature", "sealed": "seal", "seals_revealed": "reveal",
+               "fact_proposed": "proposal", "fact_confirmed": "confirmation"}
+
+
+def _told(h: History, info: FirefightHistory) -> list[Told]:
+    """The firefight's Sequence: each event that stands in words, a sealed secret's events where it was sealed
+    once the log reveals them (ruling R47), and the play-by-email records marked `email`."""
+    if h._told is not None and h._told[0] is info:  # asked by the Sequence and by "Counters changed"
+        return h._told[1]
+    st = h.final
+    out = []
+    for r in h.rows_of(info):
+        if r.type in ("step_left", "campaign_started"):
+            continue
+        p = r.payload
+        if r.type == "sealed":
+            opened = _opened_events(h.opener, p)
+            out += [Told(r.seq, r.step, t, q, st, False, words=narrate(t, q, st) + " (sealed; revealed later, R47)")
+                    for t, q in opened or ()]
+            text = None
+            given = seal.card_cp(st.card, p["side"], r.firefight) if p.get("what") == "cp" else None
+            if opened is None and given is not None:  # 2.1 EXC: no DR, the card's CP, public (issue 38)
+                text = (f"{_side(p['side'])} CP replenishment: {given} CP provided by the CG Card (2.1 EXC; "
+                        "its record sealed by email, ruling R47)")
+            out.append(Told(r.seq, r.step, r.type, p, st, opened is not None, r, text))
+            continue
+        email = r.type in _EMAIL and not (r.type == "dice_revealed" and p.get("value") == "withheld")
+        out.append(Told(r.seq, r.step, r.type, p, st, email, r))
+    h._told = (info, out)
+    return out
+
+
+def _email_block(told: list[Told]) -> tuple:
+    """A step's play-by-email records as one line (HTML: opened on demand)."""
+    kinds = Counter(_EMAIL_KIND.get(t.type, "two-party dice record") for t in told)
+    said = ", ".join(f"{n} {k}{'s' if n != 1 else ''}" for k, n in kinds.items())
+    n = len(told)
+    return ("email", [f"By email: {n} record{'s' if n != 1 else ''} ({said}), seq {_ranges([t.seq for t in told])}"],
+            [[("seq", str(t.seq)), t.text] for t in told])
 
 
 def _setup_tables(info: FirefightHistory, h: History, st) -> list:
@@ -702,9 +821,10 @@ def _result(h: History, ff, info: FirefightHistory) -> list:
 
 
 def _counters_changed(h: History, info: FirefightHistory) -> list[str]:
-    """Every unit whose counter or standing a result of this firefight and its RePh changed (issue 14):
-    Casualty Reduction, ELR replacement, captures, exits, Heroes (2.9), patrol results (R29), Redeployment
-    results (3.21), Battle Hardening (3.43-3.45)."""
+    """Every unit whose counter or standing a result of this firefight and its RePh changed (issues 14, 38),
+    with its rule: Casualty Reduction, ELR replacement, captures, exits, Heroes (2.9), patrol results (2.74,
+    R29), Redeployment results (3.21), Disease replacements (3.41), recombined half-squads (3.42), Battle
+    Hardening (3.43-3.45, sealed ones once revealed), a clearance's Casualty Reduction (3.52)."""
     out = []
 
     def change(c: dict, why: str) -> None:
@@ -712,24 +832,33 @@ def _counters_changed(h: History, info: FirefightHistory) -> list[str]:
         what = to if to in ("eliminated", "wounded", "captured") else f"now {to}"
         out.append(f"{_side(c['side'])} {c['unit']} {what} ({why})")
 
-    for r in h.rows_of(info):
-        p = r.payload
-        if r.type == "firefight_ended":
+    for t in _told(h, info):
+        p = t.payload
+        if t.email:
+            continue
+        if t.type == "firefight_ended":
             for c in p.get("reduced", ()):
-                change(c, "Casualty Reduction")
+                change(c, "Casualty Reduction, 2.9")
             for c in p.get("replaced", ()):
-                change(c, "ELR replacement")
-            out += [f"{_side(su['side'])} {su['unit']} captured" for su in p.get("captured", ())]
+                change(c, "ELR replacement, A19.13")
+            out += [f"{_side(su['side'])} {su['unit']} captured (2.9)" for su in p.get("captured", ())]
             out += [f"{_side(su['side'])} {su['unit']} exited (CG8)" for su in p.get("exited", ())]
             out += [f"{_side(su['side'])} {su['unit']} Hero (3.43)" for su in p.get("hero", ())]
-        elif r.type in ("patrol_resolved", "patrol_returned"):
+        elif t.type in ("patrol_resolved", "patrol_returned"):
             for c in p.get("losses", ()):
                 change(c, f"patrol {p['patrol']}, 2.74")
-        elif r.type == "redeployed" and p.get("change"):
-            change({"side": p["side"], "unit": p["unit"], "to": p["change"]}, "3.21")
-        elif r.type == "unit_hardened" and (p.get("to") or p.get("fanatic")):
+        elif t.type == "redeployed" and p.get("change"):
+            change({"side": p["side"], "unit": p["unit"], "to": p["change"]}, "Redeployment, 3.21")
+        elif t.type == "disease_replaced":
+            change(p["change"], "Disease & Starvation, 3.41")
+        elif t.type == "casualty_reduced":
+            change(p["change"], f"Casualty Reduction of the {p['hex']} clearance, 3.52")
+        elif t.type == "half_squads_recombined":
+            out.append(f"{_side(p['side'])} {p['keep']} and {p['gone']} recombined into a {p['to']} (3.42)")
+        elif t.type == "unit_hardened" and (p.get("to") or p.get("fanatic")):
+            what = "leader Battle Hardening" if p["by"] == "3.45" else "Battle Hardening"
             out.append(f"{_side(p['side'])} {p['unit']} " + ("Fanatic" if p.get("fanatic") else f"now {p['to']}")
-                       + f" (Battle Hardening, {p['by']})")
+                       + f" ({what}, {p['by']})")
     return out
 
 
@@ -744,15 +873,15 @@ def _or_sealed(x) -> str:
 
 def _roster(h: History) -> list:
     st = h.final
-    rows = roster_rows(st)
+    rows = h.roster()
     table = []
     hidden_spent = {"axis": 0, "allied": 0}
     for r in rows:
         first = r["side"] == "axis"
         if (r["firefight"], r["side"]) in h.secret:
             hidden_spent[r["side"]] += r["cp_spent"] or 0
-            r = {**r, "cp_spent": "?", "cp_left": "?"}
-        r = {**r, **{k: "sealed" for k in r.get("sealed", ())}}  # ruling R47: not revealed yet
+        gained, spent, left = h.cp(r["firefight"], r["side"])
+        r = {**r, "cp_gained": gained, "cp_spent": spent, "cp_left": left}
         table.append([
             str(r["firefight"]) if first else "", r["date"] if first else "", r["time"] if first else "",
             (TYPE.get(r["type"], r["type"]) if r["type"] else "") if first else "", _side(r["side"]),
@@ -786,7 +915,7 @@ def chart_series(h: History) -> dict:
     RePh is (or, once the CG has ended, for the firefights it never reached)."""
     st = h.final
 
-    hidden = h.hidden  # ruling R47: a sealed CP DR is not charted before its reveal
+    rows = {(r["firefight"], r["side"]): r for r in h.roster()}  # ruling R47: a sealed figure is None, not charted
 
     def past(n: int, step: str) -> bool:
         if n != st.firefight:
@@ -800,9 +929,9 @@ def chart_series(h: History) -> dict:
         info = h.firefights.get(ff.n)
         done = past(ff.n, "3.52") and (ff.n < st.firefight or ff.winner is not None or ff.type == "idle")
         for s in ("axis", "allied"):
-            out["cp_gained"][s].append(ff.cp_gained[s] if past(ff.n, "2.1") and (ff.n, s, "cp_gained") not in hidden
-                                       else None)
-            out["cp_left"][s].append(None if (ff.n, s) in h.secret or not past(ff.n, "2.3") else ff.cp_left[s])
+            row = rows[(ff.n, s)]
+            out["cp_gained"][s].append(row["cp_gained"] if past(ff.n, "2.1") else None)  # None: sealed (R47)
+            out["cp_left"][s].append(None if (ff.n, s) in h.secret or not past(ff.n, "2.3") else row["cp_left"])
             elr[s] = ff.elr.get(s, elr[s])
             san[s] = ff.san.get(s, san[s])
             out["elr"][s].append(elr[s] if done else None)
@@ -951,34 +1080,42 @@ def _inline_svg(svg: str, prefix: str, cls: str) -> str:
 
 # ---- Markdown ---------------------------------------------------------------------------------------
 
+# what a Markdown renderer would take for HTML (CommonMark 6.6, 6.5): a tag, a comment, a declaration or an
+# autolink opens with "<" then a letter, "/", "!" or "?"; an entity or character reference is "&name;" or "&#..;"
+_MD_HTML = re.compile(r"<(?=[A-Za-z/!?])|&(?=#?[A-Za-z0-9]+;)")
+
+
 def _md_text(text: str) -> str:
-    """Text a player typed, as Markdown shows it and never as HTML a renderer would run."""
-    return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    """Text as Markdown shows it and never as HTML a renderer would run: a "<" or "&" that would open a tag or
+    an entity is backslash-escaped (CommonMark 2.4), every other one stays as written, so the text reads the
+    same raw and rendered ("Disease & Starvation", "row <=3"; issue 38: no entities)."""
+    return _MD_HTML.sub(lambda m: "\\" + m.group(0), str(text))
 
 
-def _md_inline(parts) -> str:
+def _inline(parts, esc, forms: dict, link=None) -> str:
+    """Inline parts in one format: plain text through `esc`; a (style, text) through forms[style], a template
+    of the escaped text `{t}` or a function of the raw text (a style without a form: the text alone); a
+    "link:#id" through link(id, escaped text), else the text alone."""
     out = []
     for x in parts:
         if isinstance(x, str):
-            out.append(_md_text(x))
+            out.append(esc(x))
             continue
         style, text = x
-        text = str(text).replace("`", "'") if style == "code" else _md_text(text)
-        if style == "b":
-            out.append(f"**{text}**")
-        elif style == "i":
-            out.append(f"*{text}*")
-        elif style == "s":
-            out.append(f"~~{text}~~")
-        elif style == "code":
-            out.append(f"`{text}`")
-        elif style == "seq":
-            out.append(f"[{text}] ")
-        elif style.startswith("link:"):
-            out.append(text)
-        else:
-            out.append(text)
+        if style.startswith("link:"):
+            out.append(link(style[5:], esc(text)) if link else esc(text))
+            continue
+        form = forms.get(style, "{t}")
+        out.append(form(text) if callable(form) else form.format(t=esc(text)))
     return "".join(out)
+
+
+_MD_FORMS = {"b": "**{t}**", "i": "*{t}*", "s": "~~{t}~~", "seq": "[{t}] ",
+             "code": lambda text: "`" + str(text).replace("`", "'") + "`"}
+
+
+def _md_inline(parts) -> str:
+    return _inline(parts, _md_text, _MD_FORMS)
 
 
 def _md_cell(text: str) -> str:
@@ -1003,6 +1140,8 @@ def iter_md(blocks):
             out.append("\n".join("- " + _md_inline(item) for item in b[1]))
         elif kind == "summary":  # the heading of a folded part (HTML <details>)
             out.append("### " + _md_inline(b[1]))
+        elif kind == "email":  # play-by-email records: one summarising line (HTML opens them on demand)
+            out.append("*" + _md_inline(b[1]) + "*")
         elif kind == "table":
             head, rows, numeric = b[1], b[2], b[3]
             if len(b) > 4 and b[4]:
@@ -1017,6 +1156,114 @@ def iter_md(blocks):
             yield text if first else "\n\n" + text
             first = False
     yield "\n"
+
+
+# ---- BBCode (a forum post) ---------------------------------------------------------------------------
+# The report for a forum that takes BBCode (issue 38 item 2): the overview and the verdict, each firefight's
+# facts, purchases and result as [table] rows, the CG Roster; the step-by-step sequences, setups, charts, dice
+# and maps stay in the HTML report, which the post links to (each firefight's map by its anchor, #mapN).
+
+_BB_TAG = re.compile(r"\[(?=/?[A-Za-z*])")
+
+
+def _bb_text(text: str) -> str:
+    """Text as a forum shows it, never as a tag: a "[" that would open one ("[b]", "[/table]", "[*]") gets a
+    zero-width space after it (BBCode has no escape), every other "[" stays."""
+    return _BB_TAG.sub("[\u200b", str(text))
+
+
+_BB_FORMS = {"b": "[b]{t}[/b]", "i": "[i]{t}[/i]", "s": "[s]{t}[/s]", "seq": "#{t} "}  # "[12]" would read as a tag
+
+
+def _bb_inline(parts) -> str:
+    return _inline(parts, _bb_text, _BB_FORMS)
+
+
+def _bb_row(cells, tag: str = "td") -> str:
+    return "[tr]" + "".join(f"[{tag}]{c}[/{tag}]" for c in cells) + "[/tr]"
+
+
+# the firefight facts whose lists a post over the limit counts instead of naming (the HTML report names them),
+# with the separator of their entries
+_BB_LISTS = {"Counters changed:": "; ", "Control changes:": "; ", "Terrain kept (CG5):": ", "}
+
+
+def _bb_fact(item) -> str | tuple[str, str]:
+    """One "Label: text" fact as a table row; a long list's row as (row, the row with its entries counted)."""
+    label = item[0][1]
+    text = _bb_inline(item[1:]).strip()
+    row = _bb_row([_bb_inline([item[0]]), text])
+    if label == "Units lost:":  # "Axis 2 (I1-1.1 4-6-7, ...); Allied 1 (...)." -> "Axis 2; Allied 1."
+        return row, _bb_row([_bb_inline([item[0]]), re.sub(r" \([^()]*\)", "", text)])
+    sep = _BB_LISTS.get(label)
+    if sep is None or not text or text.startswith("none"):
+        return row
+    n = len(text.split(sep))
+    return row, _bb_row([_bb_inline([item[0]]), f"{n}, named in the HTML report."])
+
+
+def bbcode_post(blocks, url: str, played: set, limit: int = BBCODE_LIMIT) -> str:
+    """The report's blocks as one BBCode post (see above), under `limit` characters where it can be: a post
+    that would pass it counts each firefight's long lists (counters changed, control changes, terrain kept,
+    the units lost) instead of naming them, and says so."""
+    pieces = list(_bb_pieces(blocks, url, played))
+    full = "".join(p if isinstance(p, str) else p[0] for p in pieces)
+    if len(full) <= limit:
+        return full
+    note = (f"[i]Each firefight's lists are counted here and named in the HTML report: named, this post would pass "
+            f"a forum post's {limit:,} characters.[/i]\n")
+    return note + "".join(p if isinstance(p, str) else p[1] for p in pieces)
+
+
+def _bb_pieces(blocks, url: str, played: set):
+    """bbcode_post's pieces: text, or (text, its shorter form). `url`: where the HTML report is; `played`: the
+    firefights with a map in it."""
+    url = _bb_text(url).replace("]", "%5D")
+    skip = 0  # inside a part the post leaves to the HTML report (a sequence, a setup, the charts, the dice)
+    ff = None
+    yield (f"[url={url}]The whole report (HTML): each firefight step by step, setups, maps, charts and dice[/url]"
+           "\n")
+    for b in blocks:
+        kind = b[0]
+        if kind == "open":
+            if skip or b[2].startswith(("seq", "setup", "charts", "dice")) or b[3] == "toc":
+                skip += 1
+            elif b[3] == "firefight":
+                ff = int(b[2][2:])
+            continue
+        if kind == "close":
+            if skip:
+                skip -= 1
+            elif b[1] == "section" and ff is not None:
+                if ff in played:
+                    yield f"[url={url}#map{ff}]Map after firefight {ff}[/url]\n"
+                ff = None
+            continue
+        if skip or kind in ("figure", "email"):
+            continue
+        if kind == "h":
+            if b[1] == 3 and b[2] == ["Setup"]:  # the setup tables are the HTML's
+                continue
+            text = f"[b]{_bb_inline(b[2])}[/b]"
+            yield "\n" + (f"[size=150]{text}[/size]" if b[1] == 1 else f"[size=120]{text}[/size]" if b[1] == 2
+                          else text) + "\n"
+        elif kind == "summary":
+            yield f"\n[b]{_bb_inline(b[1])}[/b]\n"
+        elif kind == "p":
+            yield _bb_inline(b[1]) + "\n"
+        elif kind == "ul":
+            items = b[1]
+            if items and all(not isinstance(i[0], str) and i[0][0] == "b" for i in items):  # "Label: text" facts
+                yield "[table]"
+                yield from (_bb_fact(i) for i in items)
+                yield "[/table]\n"
+            else:
+                yield "[list]" + "".join(f"[*]{_bb_inline(i)}" for i in items) + "[/list]\n"
+        elif kind == "table":
+            head, rows = b[1], b[2]
+            cap = f"[b]{_bb_text(b[4])}[/b]\n" if len(b) > 4 and b[4] else ""
+            yield cap + "[table]" + _bb_row([_bb_text(x) for x in head], "th") + "".join(
+                _bb_row([_bb_text(c) for c in row]) for row in rows) + "[/table]\n"
 
 
 # ---- HTML -------------------------------------------------------------------------------------------
@@ -1035,6 +1282,8 @@ details { margin: .3rem 0; }
 details > summary { cursor: pointer; }
 details > summary h3 { display: inline; margin: 0; }
 details > summary .note { font-size: .85rem; color: #555; }
+details.email { margin: 0 0 .4rem; font-size: .85rem; color: #555; }
+details.email > summary { font-style: italic; }
 caption { text-align: left; font-weight: bold; padding: .1rem 0; }
 section.charts { display: grid; grid-template-columns: repeat(3, minmax(0, 1fr)); gap: 0 1.2rem; }
 section.charts > h2 { grid-column: 1 / -1; }
@@ -1078,29 +1327,17 @@ a { color: #2f5b8a; }
 """
 
 
+_HTML_FORMS = {"b": "<strong>{t}</strong>", "i": "<em>{t}</em>", "s": "<del>{t}</del>", "code": "<code>{t}</code>",
+               "seq": '<span class="seq">[{t}]</span> '}
+
+
+def _html_text(text) -> str:
+    return escape(str(text), quote=False)
+
+
 def _html_inline(parts) -> str:
-    out = []
-    for x in parts:
-        if isinstance(x, str):
-            out.append(escape(x, quote=False))
-            continue
-        style, text = x
-        t = escape(text, quote=False)
-        if style == "b":
-            out.append(f"<strong>{t}</strong>")
-        elif style == "i":
-            out.append(f"<em>{t}</em>")
-        elif style == "s":
-            out.append(f"<del>{t}</del>")
-        elif style == "code":
-            out.append(f"<code>{t}</code>")
-        elif style == "seq":
-            out.append(f'<span class="seq">[{t}]</span> ')
-        elif style.startswith("link:#"):
-            out.append(f'<a href="#{escape(style[6:])}">{t}</a>')
-        else:
-            out.append(t)
-    return "".join(out)
+    return _inline(parts, _html_text, _HTML_FORMS,
+                   lambda target, t: f'<a href="{escape(target)}">{t}</a>' if target.startswith("#") else t)
 
 
 def render_html(blocks: list, title: str) -> str:
@@ -1133,6 +1370,9 @@ def iter_html(blocks, title: str):
                                  for i, c in enumerate(row)) + "</tr>" for row in rows)
             cap = f"<caption>{escape(b[4])}</caption>" if len(b) > 4 and b[4] else ""
             out.append(f"<table>{cap}<thead><tr>{th}</tr></thead><tbody>{body}</tbody></table>")
+        elif kind == "email":
+            out.append(f'<details class="email"><summary>{_html_inline(b[1])}</summary><ul class="events">'
+                       + "".join(f"<li>{_html_inline(i)}</li>" for i in b[2]) + "</ul></details>")
         elif kind == "summary":
             note = f' <span class="note">{escape(b[2])}</span>' if len(b) > 2 and b[2] else ""
             out.append(f"<summary><h3>{_html_inline(b[1])}</h3>{note}</summary>")

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from cg.state import SIDES
-from cg.seal import unknown_figures
+from cg.seal import public_cp, unknown_figures
 
 TYPE = {"axis_assault": "Axis Assault", "allied_assault": "Allied Assault", "dual": "Dual Attack", "idle": "Idle",
         None: ""}
@@ -11,6 +11,7 @@ TYPE = {"axis_assault": "Axis Assault", "allied_assault": "Allied Assault", "dua
 def roster_rows(st) -> list[dict]:
     st.load_all()  # the settled units too (a state loaded for a command lacks them)
     hidden = unknown_figures(st)  # ruling R47: what this copy cannot know shows as None, "sealed"
+    given = public_cp(st)  # sealed CP the card gives: public (issue 38), added where the fold could not
     rows = []
     cg_tvp = {side: 0 for side in SIDES}  # 3.33: the CG total so far; a firefight not yet awarded carries it
     for ff in st.firefights:
@@ -25,6 +26,11 @@ def roster_rows(st) -> list[dict]:
                 "tvp": ff.tvp[side], "cg_tvp": cg_tvp[side],
                 "winner": ff.winner,
             })
+            if given:
+                row = rows[-1]
+                if (ff.n, side) in given:
+                    row["cp_gained"] = given[(ff.n, side)]
+                row["cp_left"] += sum(cp for (n, s), cp in given.items() if s == side and n <= ff.n)
             if hidden:
                 gone = [k for k in ("cp_gained", "cp_spent", "cp_left") if (ff.n, side, k) in hidden]
                 if gone:
