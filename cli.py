@@ -1509,8 +1509,8 @@ def option(ctx, option):
 
 @main.command()
 @click.argument("side", metavar="SIDE")
-@click.argument("unit", metavar="UNIT")
-@click.option("--to", "to", required=True, help="The hex it redeploys to.")
+@click.argument("unit", metavar="UNIT", required=False)
+@click.option("--to", "to", help="The hex it redeploys to (required with UNIT).")
 @click.option("--hs", type=int, default=0,
               help="HS equivalents beyond one squad redeploying on the same DR (+1 each). Typed: the ledger records "
                    "units one by one, not the stacks players roll for together.")
@@ -1523,9 +1523,18 @@ def option(ctx, option):
 @JSON_OPT
 @click.option("--counter", help="The new counter where a Replaced/Reduced result needs one the counter table "
                                 "lacks (ruling R34).")
+@click.option("--done", is_flag=True, help="2.5 Option A: the Defender has done with its redeployment, so the "
+                                          "Attacker may redeploy (ruling R85); no UNIT.")
 @click.pass_context
-def redeploy(ctx, side, unit, to, hs, leadership, crosses_uncontrolled, counter, dice, as_json):
+def redeploy(ctx, side, unit, to, hs, leadership, crosses_uncontrolled, counter, dice, as_json, done):
     """2.5 / 3.2 Redeploy a unit (Redeployment Table, DRM from the map)."""
+    if done:
+        if unit or to:
+            raise click.UsageError("--done takes no UNIT and no --to")
+        _step(ctx, {"name": "redeploy", "side": side, "done": True}, as_json)
+        return
+    if not unit or not to:
+        raise click.UsageError("give UNIT and --to HEX (or --done at 2.5 Option A)")
     _step(ctx, {"name": "redeploy", "side": side, "unit": unit, "to": to, "hs": hs or None,
                 "leadership": leadership, "crosses_uncontrolled": crosses_uncontrolled, "counter": counter,
                 "dice": dice}, as_json)

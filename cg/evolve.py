@@ -30,8 +30,8 @@ if TYPE_CHECKING:  # the handlers' event classes (imported when the first fold i
                               FortificationPlaced, Fortified, HalfSquadsRecombined, HeadSigned, HeroesRemoved,
                               IsolatedMarked, LeaderRolled, LeadersRolled, MovesFirstRolled, NightSet,
                               ObaRolled, PatrolGivenUp, PatrolResolved, PatrolReturned, PatrolsBought,
-                              PromotionRolled, RecallRolled, Redeployed, RedeploymentOption, RepairRolled,
-                              RgBought, RulesUpgraded, SanAdjusted, Sealed, SealsRevealed, ShockResolved,
+                              PromotionRolled, RecallRolled, Redeployed, RedeploymentDone, RedeploymentOption,
+                              RepairRolled, RgBought, RulesUpgraded, SanAdjusted, Sealed, SealsRevealed, ShockResolved,
                               StepLeft, TerrainChanged, TvpAwarded, UnitChange, UnitHardened, UnitPositioned,
                               UnitSetUp, UnitsStranded, WeatherSet)
 
@@ -524,6 +524,12 @@ def _night(st, p: NightSet):
 @on("redeployment_option")
 def _option(st, p: RedeploymentOption):
     st.position = st.position.to(option=p.option)
+
+
+@on("redeployment_done")
+def _redeployment_done(st, p: RedeploymentDone):  # ruling R85: 2.5 Option A, the Defender has done
+    st.reph.done.add(_REDEPLOY_25[p.side])
+    st.reph.done.add(Done("redeploy-2.5-done", p.side))
 
 
 @on("redeployed")

@@ -105,7 +105,9 @@ class Rules:
         'Shortage (`oob`) for the next firefight, and the mark is lifted when that firefight ends'))
     option_a_order: bool = switch(2, (
         '2.5 Option A: the Defender redeploys first (once the Attacker has redeployed a unit, the '
-        'Defender may not), and a unit redeploys only to another CTHC than the one it stands in'))
+        'Defender may not; the Attacker begins once the Defender has begun, has said it is done '
+        '(`redeploy SIDE --done`) or has no unit that may redeploy, ruling R85), and a unit redeploys only '
+        'to another CTHC than the one it stands in'))
     setup_order: bool = switch(2, (
         '2.6: the side that sets up first (2.41) sets up before the other: once the second side has set '
         'up a unit, the first sets up no more'))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from cg import revision
-from cg.state import CampaignState, active_units, other
+from cg.state import CampaignState, Done, active_units, other
 from cg.units import Kind, PRESENT
 
 # 3.21: the order of the redeployment situations, each attacker before defender
@@ -184,6 +184,24 @@ def redeployment_attacker_at_2_5(state: CampaignState) -> str | None:
         if prev.type and prev.type != "idle":
             return prev.attacker or prev.move_first
     return state.card.campaign.initial_attacker
+
+
+def defender_may_redeploy_2_5(st: CampaignState, side: str) -> bool:
+    """Ruling R85: the Defender has neither begun its 2.5 Option A redeployment nor said it has done, and still
+    has a unit that may redeploy (in play, in its friendly MLR, not redeployed at 3.2 (ruling R28), not an
+    Immobilized vehicle)."""
+    if Done("redeploy-2.5", side) in st.reph.done:
+        return False
+    mc = st.map_control()
+    r28 = revision.of(st).one_redeployment
+    return any(u.status in PRESENT and not (r28 and u.redeployed) and not immobile(st, u)
+               and situation_of(st, u, mc) == "friendly_mlr" for u in st.side_units(side))
+
+
+def immobile(st: CampaignState, u) -> bool:
+    """3.211 (revision switch redeployment_limits): an Immobilized vehicle does not redeploy."""
+    return revision.of(st).redeployment_limits and u.kind == Kind.VEHICLE and \
+        st.reph.repairs_owed.get((u.side, u.id)) == "immobilized"
 
 
 def nearest_cthc(state: CampaignState, unit) -> set[str]:

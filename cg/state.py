@@ -122,7 +122,8 @@ class Done(NamedTuple):
     `pending`) and by the commands that may be given once only. Immutable; emptied when the step is left.
 
     `what`: "weather" (2.2), "cp" (2.1), "oba-roll" (2.351, ruling R14: `of` = (final DR, purchase)),
-    "determine" (2.41), "night", "redeploy-2.5" (2.5 Option A), "setup" / "set" (2.6; `of`: the unit),
+    "determine" (2.41), "night", "redeploy-2.5" and "redeploy-2.5-done" (2.5 Option A, ruling R85), "setup" /
+    "set" (2.6; `of`: the unit),
     "end" (2.9), "encircled" (3.17, `of`: the unit), "evacuate" (3.19, no side; `of`: the leader),
     "disease" / "disease-owed" (`of`: the HS equivalents still owed) / "disease-replaced" (3.41),
     "promote" (3.44), "leaders" (3.45), "repair" (3.46, `of`: the item), "elr" (3.47),

@@ -259,6 +259,11 @@ class Redeployed(Event):
     reduced: bool = False  # the change is a Casualty Reduction (a squad's new counter is its HS)
 
 
+@event("redeployment_done")
+class RedeploymentDone(Event):  # 2.5 Option A: the Defender has done with its redeployment (ruling R85)
+    side: str
+
+
 @event("unit_set_up")
 class UnitSetUp(Event):
     side: str

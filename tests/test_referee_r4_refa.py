@@ -1,0 +1,71 @@
+"""Issue 39 (a referee, round four), defects 1-5: 2.5 Option A's order (ruling R85), 2.74's typed DRMs on the
+Return roll (ruling R26), 2.33 no patrol from a Reserve, 2.72 a patrol loses HIP, 3.21 a SW goes with its
+possessor (ruling R86). Each test drives the command line; where an older revision keeps its decision, its
+campaign of the same plan shows it (ruling R32)."""
+from __future__ import annotations
+
+import json
+
+from conftest import cli_run, rows
+from test_referee_r3_patrols import new
+
+
+def ok(path, *args) -> str:
+    r = cli_run(path, *args)
+    assert r.code == 0, (args, r.err)
+    return r.out
+
+
+def refused(path, *args, rule: str) -> str:
+    before = rows(path)
+    r = cli_run(path, *args)
+    assert r.code == 3 and f"[rule {rule}]" in r.err, (r.code, r.err)
+    assert rows(path) == before
+    return r.err
+
+
+def oob(path, side="axis") -> dict:
+    return {u["unit"]: u for u in json.loads(ok(path, "oob", side, "--json"))}
+
+
+# ---- defect 1: 2.5 Option A, the Attacker redeploys after the Defender (ruling R85) ------------------------
+
+def _at_2_5(tmp_path, revision=None, name="c.plcg"):
+    plan = {1: {"buy": [("axis", "I1", "on-map"), ("allied", "I1", "on-map")], "option": "A"},
+            2: {"attack": ["axis"]}}
+    c = new(tmp_path, plan, revision, name)
+    c.advance(1, "2.9")  # the Axis attack in firefight 2: the Allies are the Defender at 2.5
+    c.run("end", turn=5, cvp_lost={"axis": 1, "allied": 1}, position=["axis:I1-1.1=L3", "allied:I1-1.1=B2",
+                                                                       "allied:I1-1.2=B2"])
+    c.advance(2, "2.5")
+    assert (c.state().ff.attacker, c.state().option) == ("axis", "A")
+    return c
+
+
+def test_2_5_option_a_the_attacker_waits_until_the_defender_has_begun(tmp_path):
+    c = _at_2_5(tmp_path)
+    err = refused(c.path, "redeploy", "axis", "I1-1.1", "--to", "N8", "--dice", "1,2", rule="2.5")
+    assert "allied" in err and "--done" in err
+    ok(c.path, "redeploy", "allied", "I1-1.1", "--to", "E9", "--dice", "1,2")  # the Defender first
+    ok(c.path, "redeploy", "axis", "I1-1.1", "--to", "N8", "--dice", "1,2")
+    refused(c.path, "redeploy", "allied", "I1-1.2", "--to", "E9", "--dice", "1,2", rule="2.5")  # the Attacker began
+    assert cli_run(c.path, "audit").code == 0
+    c.close()
+
+
+def test_2_5_option_a_a_defender_who_redeploys_nothing_says_it_is_done(tmp_path):
+    c = _at_2_5(tmp_path)
+    refused(c.path, "redeploy", "axis", "--done", rule="2.5")  # the Attacker is never waited for
+    ok(c.path, "redeploy", "allied", "--done")
+    refused(c.path, "redeploy", "allied", "I1-1.1", "--to", "E9", "--dice", "1,2", rule="2.5")  # done is done
+    ok(c.path, "redeploy", "axis", "I1-1.1", "--to", "N8", "--dice", "1,2")
+    assert cli_run(c.path, "redeploy", "allied", "I1-1.1", "--done").code == 2  # --done takes no unit
+    assert cli_run(c.path, "audit").code == 0
+    c.close()
+    old = _at_2_5(tmp_path, revision=2, name="old.plcg")  # revision 2's order (switch option_a_order) too
+    assert "--done" in refused(old.path, "redeploy", "axis", "I1-1.1", "--to", "N8", "--dice", "1,2", rule="2.5")
+    ok(old.path, "redeploy", "allied", "--done")
+    # past the order: revision 2 joins the Axis CTHCs into one (no ruling R53), so N8 is no other CTHC
+    err = refused(old.path, "redeploy", "axis", "I1-1.1", "--to", "N8", "--dice", "1,2", rule="2.5")
+    assert "not in another axis CTHC" in err
+    old.close()
