@@ -596,7 +596,8 @@ def _patrol(st, p: PatrolResolved):
     if p.returns:
         st.reph.patrols_to_return[side].add(p.patrol)
     if p.losses is not None and revision.of(st).patrol_rules:
-        st.reph.patrol_units[(side, p.patrol)] = PatrolTeam([p.leader, *p.units], p.kind, p.mission_hex)
+        st.reph.patrol_units[(side, p.patrol)] = PatrolTeam([p.leader, *p.units], p.kind, p.mission_hex,
+                                                            p.typed or None)
     _patrol_losses(st, p)
 
 

@@ -303,7 +303,10 @@ class Rules:
         "would confirm the other side's proposal to leave the step while only that side still owes "
         'something (its answer to this side\'s dice) proposes the leave in its place, so that the other '
         "side's `next` leaves; a side's command answers the other side's open two-party dice first"))
-
+    patrol_return_typed: bool = switch(3, (
+        '2.74 / ruling R26: the DRM flags typed at Detection (`patrol --stealthy`, `--lax`, and `--sw-pp` or '
+        '`--enemy-adjacent` where the ledger cannot tell) are recorded with the patrol and apply to its Return '
+        'roll too (`patrol-return` has no such options; revision 2 left them off the Return roll)'))
 
 # switch -> (revision that brings it, what changes)
 SWITCHES: dict[str, tuple[int, str]] = {

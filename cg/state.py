@@ -195,12 +195,20 @@ class Fortification(_Stored):
 class PatrolTeam(_Stored):
     """Who went on a patrol that owes its Return, and where (Reph.patrol_units; 2.72, 2.74, ruling R29,
     revision 2 switch patrol_rules): written by the fold of patrol_resolved: the `team` (its leader first,
-    then its units' ids), the patrol's `kind` and its mission `hex`. Frozen (a copy shares it). Stored
-    (`data()`) as the dict it replaced."""
+    then its units' ids), the patrol's `kind` and its mission `hex`, and the DRM flags `typed` at Detection
+    that the Return roll takes too (ruling R26, revision switch patrol_return_typed). Frozen (a copy shares
+    it). Stored (`data()`) as the dict it replaced, `typed` only when there is one."""
 
     team: list
     kind: str
     hex: str | None
+    typed: dict | None = None
+
+    def data(self) -> dict:
+        d = {"team": self.team, "kind": self.kind, "hex": self.hex}
+        if self.typed:
+            d["typed"] = self.typed
+        return d
 
 
 def _per_side(value):

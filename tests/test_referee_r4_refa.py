@@ -69,3 +69,33 @@ def test_2_5_option_a_a_defender_who_redeploys_nothing_says_it_is_done(tmp_path)
     err = refused(old.path, "redeploy", "axis", "I1-1.1", "--to", "N8", "--dice", "1,2", rule="2.5")
     assert "not in another axis CTHC" in err
     old.close()
+
+
+# ---- defect 2: 2.74 / ruling R26, a Stealthy or Lax typed at Detection applies to the Return roll ----------
+
+PATROL = {1: {"buy": [("axis", "I1", "on-map"), ("allied", "I1")], "patrols": [("axis", 1)]}}
+
+
+def _drms(c, etype) -> dict:
+    return {d["reason"]: d["value"] for d in c.last(etype)["roll"]["drm"]}
+
+
+def _patrolled(tmp_path, flag, revision=None, name="c.plcg"):
+    c = new(tmp_path, PATROL, revision, name)
+    c.advance(1, "2.7")
+    ok(c.path, "patrol", "axis", "--type", "raid", "--units", "I1-1.1", "--leader", "I1-1.L1", "--hex", "I5",
+       flag, "1", "--dice", "2,2")  # conducts its mission: it owes its Return
+    ok(c.path, "patrol-return", "axis", "1", "--dice", "3,3")
+    return c
+
+
+def test_2_74_a_stealthy_or_lax_typed_at_detection_applies_to_the_return_roll(tmp_path):
+    for flag, reason, value in (("--stealthy", "Stealthy", -1), ("--lax", "Lax", 1)):
+        c = _patrolled(tmp_path, flag, name=f"{reason}.plcg")
+        assert _drms(c, "patrol_resolved")[reason] == value
+        assert _drms(c, "patrol_returned")[reason] == value  # ruling R26: both rolls
+        assert cli_run(c.path, "audit").code == 0
+        c.close()
+    old = _patrolled(tmp_path, "--stealthy", revision=2, name="old.plcg")  # revision 2 dropped it (ruling R32)
+    assert "Stealthy" in _drms(old, "patrol_resolved") and "Stealthy" not in _drms(old, "patrol_returned")
+    old.close()

@@ -82,13 +82,15 @@ def _patrol(ctx, cmd):
                 if u.hex and (mc.situation(u.hex, side) != "friendly_mlr" or g.distance(u.hex, hx) > 10):
                     raise Refused(f"{u.id} in {u.hex} is not a unit of the {side} MLR within 10 hexes of {hx}", "2.72",
                                   st.step)
-        dl = drms.patrol_from_units(st, side, kind, units, leader, hx, _typed(cmd))
+        typed = _typed(cmd)
+        dl = drms.patrol_from_units(st, side, kind, units, leader, hx, typed)
         _half_squads_before_roll(st, side, units, cmd.get("counter"))
         r = roll(ctx.dice(given, 2), dl, tables.patrol_detection)
         selection, losses = _strike(ctx, st, side, [leader, *units], r.outcome, cmd.get("counter"))
+        kept = {k: typed[k] for k in KEPT if typed[k] is not None} if revision.of(st).patrol_return_typed else {}
         return [ev.PatrolResolved(side=side, patrol=n, kind=kind, units=tuple(u.id for u in units),
                                   leader=leader.id, mission_hex=hx, roll=r, returns=r.outcome != "kia",
-                                  selection=selection, losses=losses)]
+                                  selection=selection, losses=losses, typed=kept or None)]
     spec = st.card.firefight(st.firefight)
     dl = drms.patrol(kind, leadership=leadership, distance=dist, night=night,
                      hs=max(0, hs - 1) if squads == 0 else hs, pto=st.card.campaign.pto,
@@ -122,6 +124,9 @@ def _team(st: CampaignState, side: str, team: list, mc) -> None:
 
 
 TYPED = ("elite", "stealthy", "inexperienced", "lax", "enemy_adjacent", "sw_pp", "leadership")
+# ruling R26: the typed flags of the Detection that its Return roll takes too (Elite, Inexperienced and
+# Leadership come from the OB at both rolls)
+KEPT = ("stealthy", "lax", "enemy_adjacent", "sw_pp")
 
 
 def _typed(cmd: dict) -> dict:
@@ -200,7 +205,8 @@ def _patrol_return(ctx, cmd):
     if info and revision.of(st).patrol_rules:  # ruling R26: the whole list applies to the Return roll
         units = [st.unit(x, side) for x in info.team]
         leader, members = units[0], units[1:]
-        dl = drms.patrol_from_units(st, side, info.kind, members, leader, info.hex, _typed(cmd), returning=True,
+        typed = {**(info.typed or {}), **{k: v for k, v in _typed(cmd).items() if v is not None}}
+        dl = drms.patrol_from_units(st, side, info.kind, members, leader, info.hex, typed, returning=True,
                                     attacked=bool(cmd.get("attacked")), pinned=bool(cmd.get("pinned")),
                                     broken=bool(cmd.get("broken")))
         _half_squads_before_roll(st, side, members, cmd.get("counter"))
