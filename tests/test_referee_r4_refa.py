@@ -99,3 +99,23 @@ def test_2_74_a_stealthy_or_lax_typed_at_detection_applies_to_the_return_roll(tm
     old = _patrolled(tmp_path, "--stealthy", revision=2, name="old.plcg")  # revision 2 dropped it (ruling R32)
     assert "Stealthy" in _drms(old, "patrol_resolved") and "Stealthy" not in _drms(old, "patrol_returned")
     old.close()
+
+
+# ---- defect 3: 2.33, a unit set up In Reserve "may conduct no action whatsoever": no patrol ----------------
+
+def test_2_33_a_unit_in_reserve_goes_on_no_patrol(tmp_path):
+    plan = {1: {"buy": [("axis", "I1", "reserve"), ("axis", "I2", "on-map"), ("allied", "I1")],
+                "patrols": [("axis", 1)]}}
+    c = new(tmp_path, plan)
+    c.advance(1, "2.6")
+    ok(c.path, "setup", "axis", "I1-1.1", "O5")  # 2.33: 7 or more hexes from the Allied E8
+    c.advance(1, "2.7")
+    lead = {u.purchase: u.id for u in c.state().side_units("axis") if u.kind == "leader"}
+    free = lead["I2-1"]
+    for units, leader in (("I1-1.1", free), ("I2-1.1", lead["I1-1"])):  # a reserve squad, a reserve leader
+        err = refused(c.path, "patrol", "axis", "--type", "recon", "--units", units, "--leader", leader, "--hex",
+                      "I5", "--dice", "2,2", rule="2.33")
+        assert "In Reserve" in err
+    ok(c.path, "patrol", "axis", "--type", "recon", "--units", "I2-1.1", "--leader", free, "--hex", "I5",
+       "--dice", "2,2")
+    c.close()

@@ -40,6 +40,11 @@ def _patrol(ctx, cmd):
     n = _next_patrol(st, side)
     if leader is None or leader.kind != Kind.LEADER:
         raise Refused("one unwounded leader must accompany the patrol", "2.72", st.step)
+    for u in (leader, *units):  # 2.33: set up In Reserve (or kept off map) it "may conduct no action whatsoever"
+        pur = st.purchase(u.purchase, side) if u.purchase else None
+        if pur is not None and pur.mode == "reserve" and pur.firefight == st.firefight:
+            raise Refused(f"{u.id} is In Reserve ({pur.id}, bought In Reserve for this firefight): it may conduct no "
+                          "action whatsoever, a patrol neither", "2.33", st.step)
     if leader.wounded:
         raise Refused(f"{leader.id} is wounded", "2.72", st.step)
     squads = sum(1 for u in units if u.kind == Kind.SQUAD)
