@@ -598,6 +598,9 @@ def _patrol(st, p: PatrolResolved):
     if p.losses is not None and revision.of(st).patrol_rules:
         st.reph.patrol_units[(side, p.patrol)] = PatrolTeam([p.leader, *p.units], p.kind, p.mission_hex,
                                                             p.typed or None)
+    if revision.of(st).patrol_loses_hip:  # 2.72: "Place all Patrol units in a cloaking box"; back, CG11 concealment
+        for uid in (p.leader, *p.units):
+            st.units[(side, uid)].hip = False
     _patrol_losses(st, p)
 
 

@@ -307,6 +307,11 @@ class Rules:
         '2.74 / ruling R26: the DRM flags typed at Detection (`patrol --stealthy`, `--lax`, and `--sw-pp` or '
         '`--enemy-adjacent` where the ledger cannot tell) are recorded with the patrol and apply to its Return '
         'roll too (`patrol-return` has no such options; revision 2 left them off the Return roll)'))
+    patrol_loses_hip: bool = switch(3, (
+        '2.72 / 2.74 step 4: a unit that goes on a patrol loses HIP (its units go to a cloaking box, and the '
+        'returned ones "may regain concealment as per CG11", not HIP), so 3.24 keeps no HIP for it; revision 2 '
+        'kept it hidden through the firefight, a HIP never bought again'))
+
 
 # switch -> (revision that brings it, what changes)
 SWITCHES: dict[str, tuple[int, str]] = {

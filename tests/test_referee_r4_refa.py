@@ -8,6 +8,7 @@ import json
 
 from conftest import cli_run, rows
 from test_referee_r3_patrols import new
+from test_referee_r3_setup import first_side_begins
 
 
 def ok(path, *args) -> str:
@@ -119,3 +120,36 @@ def test_2_33_a_unit_in_reserve_goes_on_no_patrol(tmp_path):
     ok(c.path, "patrol", "axis", "--type", "recon", "--units", "I2-1.1", "--leader", free, "--hex", "I5",
        "--dice", "2,2")
     c.close()
+
+
+# ---- defect 4: 2.72 / 2.74 step 4, a patrol's units go to a cloaking box: they lose HIP -------------------
+
+def _hidden_patrol(tmp_path, revision=None, name="c.plcg"):
+    plan = {1: {"buy": [("axis", "I1", "on-map"), ("allied", "I1")], "option": "B"},
+            2: {"patrols": [("axis", 1)], "attack": ["axis"]}, 3: {"attack": ["axis"]}}
+    c = new(tmp_path, plan, revision, name)
+    c.advance(1, "2.9")
+    c.run("end", turn=5, cvp_lost={"axis": 1, "allied": 1})
+    ok(c.path, "position", "axis", "I1-1.1", "L5", "--hip")  # HIP in its MLR at the end: 3.24 keeps it
+    c.advance(2, "2.6")
+    first_side_begins(c)
+    ok(c.path, "setup", "axis", "I1-1.1", "L5", "--hip")
+    c.advance(2, "2.7")
+    leader = next(u.id for u in c.state().side_units("axis") if u.kind == "leader")
+    ok(c.path, "patrol", "axis", "--type", "recon", "--units", "I1-1.1", "--leader", leader, "--hex", "I5",
+       "--dice", "1,1")
+    ok(c.path, "patrol-return", "axis", "1", "--dice", "1,1")  # back safely: "may regain concealment" (CG11)
+    return c
+
+
+def test_2_72_a_hip_unit_that_patrols_loses_hip_and_buys_it_again(tmp_path):
+    c = _hidden_patrol(tmp_path)
+    assert "hip" not in oob(c.path)["I1-1.1"]["flags"]
+    c.advance(3, "2.6")  # no end position given: the unit stands in L5, not HIP
+    first_side_begins(c)
+    refused(c.path, "setup", "axis", "I1-1.1", "L5", "--hip", rule="2.38")  # 3.24 keeps no HIP it lost
+    assert cli_run(c.path, "audit").code == 0
+    c.close()
+    old = _hidden_patrol(tmp_path, revision=2, name="old.plcg")  # revision 2 kept it (ruling R32)
+    assert "hip" in oob(old.path)["I1-1.1"]["flags"]
+    old.close()
