@@ -14,10 +14,10 @@ from cg import revision
 from cg import tables
 from cg.card_schema import parse_card
 from cg.items import Kept  # a hex's kept item; Kept.mine: all mines are one item at 3.52
-from cg.rules import winner_by_cvp
+from cg.rules import carried_by, winner_by_cvp
 from cg.state import (SIDES, CampaignState, FirefightRecord, Purchase, Unit, expand_units, loss_cvp,
                       terrain_changed, unit_kind)
-from cg.units import IN_PLAY, Kind, Status
+from cg.units import IN_PLAY, PRESENT, Kind, Status
 from cg.seal import apply_revealed, apply_sealed
 from cg.state import Done, Fortification, PatrolTeam
 from cg.state import AnswerChain, DiceRequest, Proposal  # play by email's records (rulings R44, R45, R67, R71, R83)
@@ -535,6 +535,21 @@ def _redeployment_done(st, p: RedeploymentDone):  # ruling R85: 2.5 Option A, th
 @on("redeployed")
 def _redeployed(st, p: Redeployed):
     u = st.units[(p.side, p.unit)]  # a unit in play (decide checked it): never in the settled part
+    carried = carried_by(st, u) if p.result.startswith("redeploys") else ()  # ruling R86: its SWs go with it
+    _redeploy_unit(st, p, u)
+    _follow(u, carried)
+
+
+def _follow(u, carried) -> None:
+    """Ruling R86: the SWs a unit possessed stand where it now stands, hidden as it is (a unit eliminated
+    drops them where they were)."""
+    if u.status not in PRESENT:
+        return
+    for w in carried:
+        w.hex, w.hip, w.concealed = u.hex, u.hip, u.concealed
+
+
+def _redeploy_unit(st, p: Redeployed, u) -> None:
     u.redeployed = True
     if st.step == "2.5" and revision.of(st).option_a_order:
         st.reph.done.add(_REDEPLOY_25[p.side])  # 2.5 Option A: the Defender goes first
@@ -703,9 +718,11 @@ def _unit_change(st, c: UnitChange, reduced: bool) -> None:
 @on("unit_positioned")
 def _positioned(st, p: UnitPositioned):
     u = st.unit(p.unit, p.side)
+    carried = carried_by(st, u)  # ruling R86: the SWs it possesses go with it
     u.hex, u.hip, u.concealed, u.exited = p.hex, p.hip, p.concealed, False
     if u.status in (Status.AVAILABLE, Status.RESERVE):
         u.status = _ON_MAP_W
+    _follow(u, carried)
 
 
 def _expend(st, p) -> None:

@@ -311,6 +311,12 @@ class Rules:
         '2.72 / 2.74 step 4: a unit that goes on a patrol loses HIP (its units go to a cloaking box, and the '
         'returned ones "may regain concealment as per CG11", not HIP), so 3.24 keeps no HIP for it; revision 2 '
         'kept it hidden through the firefight, a HIP never bought again'))
+    sw_with_possessor: bool = switch(3, (
+        '3.21 / ruling R86: a SW stands with its possessor (a MMC of its RG in its hex first, then its RG\'s '
+        'leader, then any other MMC, then SMC there): it moves with it when the unit\'s end position is given '
+        '(2.9) and when it redeploys (2.5, 3.2); 3.2 never owes a SW\'s redeployment and a SW is not '
+        'redeployed on a roll of its own (exit 3, rule 3.21); `position` places a SW only where a MMC or SMC '
+        'of its side stands (revision 2 refused it, and owed a lone SW a 3.214 roll on the Infantry column)'))
 
 
 # switch -> (revision that brings it, what changes)

@@ -153,3 +153,54 @@ def test_2_72_a_hip_unit_that_patrols_loses_hip_and_buys_it_again(tmp_path):
     old = _hidden_patrol(tmp_path, revision=2, name="old.plcg")  # revision 2 kept it (ruling R32)
     assert "hip" in oob(old.path)["I1-1.1"]["flags"]
     old.close()
+
+
+# ---- defect 5: 3.21, a SW goes with its possessor, never on a roll of its own (ruling R86) -----------------
+
+def _armed(tmp_path, revision=None, name="c.plcg"):
+    """The Axis squad I1-1.1 and its platoon's LMG set up together in L5, their MLR."""
+    plan = {1: {"buy": [("axis", "I1", "on-map"), ("allied", "I1")], "option": "A"}}
+    c = new(tmp_path, plan, revision, name)
+    c.advance(1, "2.6")
+    first_side_begins(c)
+    lmg = next(u.id for u in c.state().side_units("axis") if u.kind == "sw")
+    ok(c.path, "setup", "axis", "I1-1.1", "L5")
+    ok(c.path, "setup", "axis", lmg, "L5")  # 2.37: with a unit of its RG
+    c.advance(1, "2.9")
+    return c, lmg
+
+
+def _owed(path) -> list:
+    return [p["command"] for p in json.loads(ok(path, "status", "--json"))["pending"]]
+
+
+def test_3_21_a_sw_moves_with_its_possessor_and_never_redeploys_alone(tmp_path):
+    c, lmg = _armed(tmp_path)
+    refused(c.path, "position", "axis", lmg, "B9", rule="2.9")  # no Axis MMC or SMC stands there
+    c.run("end", turn=5, cvp_lost={"axis": 0, "allied": 0}, position=["axis:I1-1.1=C5"])  # in the Allied CTHC
+    assert oob(c.path)[lmg]["where"] == "on map C5"  # it went with its squad
+    c.advance(1, "3.2")
+    owed = _owed(c.path)
+    assert [x for x in owed if "I1-1.1" in x]  # 3.214: the squad, and not its LMG
+    assert not [x for x in owed if lmg in x]
+    ok(c.path, "option", "A")
+    refused(c.path, "redeploy", "axis", lmg, "--to", "L5", "--dice", "1,2", rule="3.21")
+    ok(c.path, "redeploy", "axis", "I1-1.1", "--to", "L5", "--dice", "1,2")  # enemy MLR +2: final 5, redeploys
+    assert oob(c.path)[lmg]["where"] == "on map L5"  # 3.21: possessed in the unit's new hex
+    assert cli_run(c.path, "audit").code == 0
+    c.close()
+
+
+def test_3_21_a_sw_whose_possessor_fell_is_owed_no_redeployment(tmp_path):
+    c, lmg = _armed(tmp_path)
+    ok(c.path, "position", "axis", "I1-1.1", "C5")  # the LMG with it, in the Allied CTHC
+    c.run("end", turn=5, cvp_lost={"axis": 2, "allied": 0}, lost=["axis:I1-1.1"])  # the squad falls there
+    assert oob(c.path)[lmg]["where"] == "on map C5"
+    c.advance(1, "3.2")
+    assert not [x for x in _owed(c.path) if lmg in x]  # a lone SW rolls on no column (3.21)
+    ok(c.path, "option", "A")
+    refused(c.path, "redeploy", "axis", lmg, "--to", "L5", "--dice", "1,2", rule="3.21")
+    c.close()
+    old, lmg = _armed(tmp_path, revision=2, name="old.plcg")  # revision 2 (ruling R32): a SW has no position
+    refused(old.path, "position", "axis", lmg, "L5", rule="2.9")
+    old.close()

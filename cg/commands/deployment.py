@@ -41,6 +41,10 @@ def _redeploy(ctx, cmd):
     typed = None if cmd.get("leadership") is None else int_arg(cmd, "leadership", -6, 6)
     in_play(st, u)
     at(st, "redeploy")
+    if u.kind == Kind.SW and revision.of(st).sw_with_possessor:  # ruling R86
+        raise Refused(f"{u.id} is a support weapon: it redeploys with the unit that possesses it (3.21: \"Any SW/Gun "
+                      "in the unit's new hex/Location may be automatically possessed\"), never on a roll of its own "
+                      "(ruling R86)", "3.21", st.step)
     if immobile(st, u):
         raise Refused(f"{u.id} is Immobilized: it does not redeploy", "3.211", st.step)
     if u.redeployed and not (st.step == "2.5" and st.option == "B" and revision.of(st).option_b_setup):
