@@ -204,3 +204,23 @@ def test_3_21_a_sw_whose_possessor_fell_is_owed_no_redeployment(tmp_path):
     old, lmg = _armed(tmp_path, revision=2, name="old.plcg")  # revision 2 (ruling R32): a SW has no position
     refused(old.path, "position", "axis", lmg, "L5", rule="2.9")
     old.close()
+
+
+# ---- issue 39, still not modelled: 2.72 one leader, and one unwounded hero may join (ruling R87) -----------
+
+def test_2_72_one_leader_leads_and_only_a_hero_joins_it(tmp_path):
+    plan = {1: {"buy": [("axis", "I1", "on-map"), ("axis", "I2", "on-map"), ("allied", "I1")],
+                "patrols": [("axis", 1)]},
+            2: {"patrols": [("axis", 1)], "attack": ["axis"]}}
+    c = new(tmp_path, plan)
+    c.advance(1, "2.7")
+    lead = {u.purchase: u.id for u in c.state().side_units("axis") if u.kind == "leader"}
+    args = ("patrol", "axis", "--type", "recon", "--units", f"I1-1.1,{lead['I2-1']}", "--leader", lead["I1-1"],
+            "--hex", "I5", "--dice", "2,2")
+    assert "second leader" in refused(c.path, *args, rule="2.72")
+    ok(c.path, "patrol", "axis", "--give-up", "kept home")
+    c.advance(1, "2.9")
+    c.run("end", turn=5, cvp_lost={"axis": 0, "allied": 0}, hero=[f"axis:{lead['I2-1']}"])  # turned heroic
+    c.advance(2, "2.7")
+    ok(c.path, *args)  # the heroic leader joins as the patrol's hero
+    c.close()

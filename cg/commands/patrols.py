@@ -47,6 +47,7 @@ def _patrol(ctx, cmd):
                           "action whatsoever, a patrol neither", "2.33", st.step)
     if leader.wounded:
         raise Refused(f"{leader.id} is wounded", "2.72", st.step)
+    _smc(st, leader, units)
     squads = sum(1 for u in units if u.kind == Kind.SQUAD)
     hs = sum(1 for u in units if u.kind in (Kind.HALF_SQUAD, Kind.CREW))
     if any(u.kind not in (Kind.SQUAD, Kind.HALF_SQUAD, Kind.CREW, Kind.SW, Kind.LEADER) for u in units):
@@ -104,6 +105,21 @@ def _patrol(ctx, cmd):
     returns = r.outcome != "kia"
     return [ev.PatrolResolved(side=side, patrol=n, kind=kind, units=tuple(u.id for u in units),
                               leader=leader.id, mission_hex=hx, roll=r, returns=returns)]
+
+
+def _smc(st: CampaignState, leader, units: list) -> None:
+    """2.72: "One unwounded leader must accompany the patrol and one unwounded hero may join": the leader is
+    `--leader`; a leader among `--units` joins only as the patrol's one hero (a heroic leader, `end --hero`),
+    unwounded (ruling R87)."""
+    smc = [u for u in units if u.kind == Kind.LEADER]
+    for u in smc:
+        if not u.hero:
+            raise Refused(f"{u.id} is a second leader: one leader accompanies the patrol ({leader.id}); another SMC "
+                          "joins only as its one hero (ruling R87)", "2.72", st.step)
+        if u.wounded:
+            raise Refused(f"{u.id} is wounded: one unwounded hero may join the patrol", "2.72", st.step)
+    if len(smc) > 1:
+        raise Refused(f"{', '.join(u.id for u in smc)}: one hero may join the patrol, not {len(smc)}", "2.72", st.step)
 
 
 def _team(st: CampaignState, side: str, team: list, mc) -> None:
