@@ -1595,17 +1595,19 @@ def patrol(ctx, side, kind, units, leader, hex_, elite, stealthy, inexperienced,
 @click.option("--attacked", is_flag=True, help="The patrol conducted an attack (+1).")
 @click.option("--pinned", is_flag=True, help="Pinned (+1).")
 @click.option("--broken", is_flag=True, help="Broken (+2).")
+@click.option("--trip-flares", "trip_flares", is_flag=True,
+              help="2.753: the enemy's Trip Flares in the mission hex went off at night (+2; ruling R88).")
 @click.option("--leadership", type=int, default=None,
               help="Leadership. Revision 2 reads the patrol leader's counter (ruling R30); give it only under revision 1.")
 @click.option("--counter", help="A Reduced squad's HS where the counter table lacks it (ruling R34).")
 @DICE_DR
 @JSON_OPT
 @click.pass_context
-def patrol_return(ctx, side, patrol_n, attacked, pinned, broken, leadership, counter, dice, as_json):
+def patrol_return(ctx, side, patrol_n, attacked, pinned, broken, trip_flares, leadership, counter, dice, as_json):
     """2.74 Patrol Return DR (rules revision 2: the whole 2.74 DRM list, from the patrol's units)."""
     _step(ctx, {"name": "patrol-return", "side": side, "patrol": patrol_n, "attacked": attacked,
                 "pinned": pinned, "broken": broken, "leadership": leadership, "counter": counter,
-                "dice": dice}, as_json)
+                "dice": dice, **({"trip_flares": True} if trip_flares else {})}, as_json)
 
 
 def _seps(values, first: str, second: str | None = None) -> list[str]:

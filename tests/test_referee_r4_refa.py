@@ -224,3 +224,26 @@ def test_2_72_one_leader_leads_and_only_a_hero_joins_it(tmp_path):
     c.advance(2, "2.7")
     ok(c.path, *args)  # the heroic leader joins as the patrol's hero
     c.close()
+
+
+# ---- issue 39, still not modelled: 2.753 Trip Flares at night (ruling R88) ---------------------------------
+
+def test_2_753_trip_flares_that_went_off_at_night_add_2_to_the_return_roll(tmp_path, variant):
+    card = variant(campaign={"patrols_per_reph": 2})
+    plan = {1: {"buy": [("axis", "I1", "on-map"), ("allied", "I1")]},
+            2: {"patrols": [("axis", 2)], "attack": ["axis"], "buy": [("allied", "F1")],
+                "fortify": [{"side": "allied", "kind": "trip_flares", "hex": "E5"}]}}
+    c = new(tmp_path, plan, card=card)
+    c.advance(2, "2.7")
+    assert c.state().ff.time == "night"
+    lead = next(u.id for u in c.state().side_units("axis") if u.kind == "leader")
+    for units, hx in (("I1-1.1", "I5"), ("I1-1.2", "E5")):
+        ok(c.path, "patrol", "axis", "--type", "recon", "--units", units, "--leader", lead, "--hex", hx,
+           "--dice", "1,1")
+        if hx == "I5":  # no Allied Trip Flares there
+            refused(c.path, "patrol-return", "axis", "1", "--trip-flares", "--dice", "3,3", rule="2.753")
+            ok(c.path, "patrol-return", "axis", "1", "--dice", "3,3")
+    ok(c.path, "patrol-return", "axis", "2", "--trip-flares", "--dice", "3,3")
+    assert _drms(c, "patrol_returned")["Trip Flares went off at night"] == 2
+    assert cli_run(c.path, "audit").code == 0
+    c.close()

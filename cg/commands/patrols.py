@@ -5,6 +5,7 @@ from __future__ import annotations
 from cg import drm as drms
 from cg import revision
 from cg import tables
+from events.roll import Drm
 from events.errors import BadInput, Refused
 from cg.state import CampaignState
 from events import types as ev
@@ -213,6 +214,25 @@ def _next_patrol(st: CampaignState, side: str) -> int:
     raise Refused(f"{side} has no patrol left to resolve (bought {st.sides[side].patrols})", "2.31", st.step)
 
 
+def _trip_flares(st, side: str, hx: str | None, cmd: dict) -> tuple:
+    """2.753 (ruling R88): `patrol-return --trip-flares`, the enemy's Trip Flares in the mission hex went off at
+    night: the Return roll takes +2. Refused by day, and where the ledger holds no enemy Trip Flares that could
+    be there: placed in the mission hex, or bought for this firefight without a hex (then taken as typed, ruling
+    R33). The patrol's mission hex unknown (revision 1), taken as typed."""
+    if not cmd.get("trip_flares"):
+        return ()
+    if st.ff.time != "night":
+        raise Refused("Trip Flares go off only on a Mission at night (2.753)", "2.753", st.step)
+    enemy = "allied" if side == "axis" else "axis"
+    here = hx is not None and any(k.key == "trip_flares" and k.side == enemy for k in st.ground.terrain.get(hx, ()))
+    unplaced = any(f.kind == "trip_flares" and f.side == enemy and f.hex is None and f.firefight == st.firefight
+                   for f in st.ground.fortifications)
+    if hx is not None and not here and not unplaced:
+        raise Refused(f"the ledger holds no {enemy} Trip Flares in the mission hex {hx} (2.753)", "2.753", st.step)
+    typed = "" if here else " (typed: the ledger cannot tell, ruling R33)"
+    return (Drm("2.753", "Trip Flares went off at night" + typed, 2),)
+
+
 @command("patrol-return", "2.7")
 def _patrol_return(ctx, cmd):
     side = side_arg(cmd)
@@ -231,6 +251,7 @@ def _patrol_return(ctx, cmd):
                                     attacked=bool(cmd.get("attacked")), pinned=bool(cmd.get("pinned")),
                                     broken=bool(cmd.get("broken")))
         _half_squads_before_roll(st, side, members, cmd.get("counter"))
+        dl += _trip_flares(st, side, info.hex, cmd)
         r = roll(ctx.dice(given, 2), dl, tables.patrol_return)
         alive = [u for u in units if u.status in IN_PLAY]
         struck = r.outcome if r.outcome in ("kia", "reduced", "captured") else ""
@@ -241,5 +262,6 @@ def _patrol_return(ctx, cmd):
                      moon=bool(spec and spec.moon_drm),
                      attacked=bool(cmd.get("attacked")), pinned=bool(cmd.get("pinned")),
                      broken=bool(cmd.get("broken")), leadership=int_arg(cmd, "leadership", -6, 6, default=0))
+    dl += _trip_flares(st, side, None, cmd)
     r = roll(ctx.dice(given, 2), dl, tables.patrol_return)
     return [ev.PatrolReturned(side=side, patrol=n, roll=r)]
