@@ -629,8 +629,9 @@ def _patrol_losses(st, p) -> None:
     """Ruling R29: the units a patrol result strikes: reduced (a new counter), eliminated or captured; their
     CVP count for the current firefight (2.756, ruling R39)."""
 
+    double = revision.of(st).captive_double  # 3.22: "Only guarded prisoners are worth double CVP" (ruling R91)
     for c in p.losses:
-        cvp = loss_cvp(st.unit(c.unit, c.side), c.to)
+        cvp = loss_cvp(st.unit(c.unit, c.side), c.to) * (2 if double and c.to == "captured" else 1)
         st.ff.patrol_cvp[c.side] += cvp
         st.ff.cvp_lost[c.side] += cvp
         if c.to == "captured":

@@ -317,6 +317,9 @@ class Rules:
         '(2.9) and when it redeploys (2.5, 3.2); 3.2 never owes a SW\'s redeployment and a SW is not '
         'redeployed on a roll of its own (exit 3, rule 3.21); `position` places a SW only where a MMC or SMC '
         'of its side stands (revision 2 refused it, and owed a lone SW a 3.214 roll on the Infantry column)'))
+    captive_double: bool = switch(3, (
+        "3.22 / ruling R91: the unit a patrol's Return result captures (14 or more) is a guarded prisoner, "
+        'worth double its CVP (ruling R39\'s value) for the current firefight; revision 2 counted it once'))
 
 
 # switch -> (revision that brings it, what changes)

@@ -247,3 +247,28 @@ def test_2_753_trip_flares_that_went_off_at_night_add_2_to_the_return_roll(tmp_p
     assert _drms(c, "patrol_returned")["Trip Flares went off at night"] == 2
     assert cli_run(c.path, "audit").code == 0
     c.close()
+
+
+# ---- issue 39, still not modelled: 3.22 a guarded prisoner is worth double CVP (ruling R91) ----------------
+
+def _captured(tmp_path, revision=None, name="c.plcg"):
+    c = new(tmp_path, PATROL, revision, name)
+    c.advance(1, "2.7")
+    lead = next(u for u in c.state().side_units("axis") if u.kind == "leader")
+    ok(c.path, "patrol", "axis", "--type", "raid", "--units", "I1-1.1", "--leader", lead.id, "--hex", "I5",
+       "--dice", "1,1")
+    ok(c.path, "patrol-return", "axis", "1", "--dice", "6,6")  # 12, +2 day patrol: 14 or more, Captured*
+    losses = {x["unit"]: x["to"] for x in c.last("patrol_returned")["losses"]}
+    value = {"I1-1.1": 2, lead.id: 1 + int(lead.name[-1]) * (lead.name[-2] == "-")}  # A26.2, ruling R39
+    return c, losses, value
+
+
+def test_3_22_a_patrols_captive_is_a_guarded_prisoner_worth_double_cvp(tmp_path):
+    c, losses, value = _captured(tmp_path)
+    assert sorted(losses.values()) == ["captured", "eliminated"]
+    want = sum(value[u] * (2 if to == "captured" else 1) for u, to in losses.items())
+    assert c.state().ff.patrol_cvp["axis"] == want
+    c.close()
+    old, losses, value = _captured(tmp_path, revision=2, name="old.plcg")  # revision 2: single (ruling R32)
+    assert old.state().ff.patrol_cvp["axis"] == sum(value.values())
+    old.close()
