@@ -685,6 +685,8 @@ def _ended(st, p: FirefightEnded):
         ff.lost.append([su.side, su.unit])
     for su in p.exited:
         u = st.unit(su.unit, su.side)
+        for w in carried_by(st, u):  # ruling R86: its SWs go with it
+            w.exited, w.hex = True, None
         u.exited, u.hex = True, None  # CG8: off a friendly edge, back in its MLR for the next firefight
     for r in p.repairs:
         side, item = r.hex.split(":", 1)

@@ -272,3 +272,19 @@ def test_3_22_a_patrols_captive_is_a_guarded_prisoner_worth_double_cvp(tmp_path)
     old, losses, value = _captured(tmp_path, revision=2, name="old.plcg")  # revision 2: single (ruling R32)
     assert old.state().ff.patrol_cvp["axis"] == sum(value.values())
     old.close()
+
+
+def test_cg8_a_sw_exits_with_its_possessor(tmp_path):
+    plan = {1: {"buy": [("axis", "I1", "on-map"), ("allied", "I1")]}}
+    c = new(tmp_path, plan)
+    c.advance(1, "2.6")
+    first_side_begins(c)
+    lmg = next(u.id for u in c.state().side_units("axis") if u.kind == "sw")
+    for uid in ("I1-1.1", lmg):
+        ok(c.path, "setup", "axis", uid, "P5")  # on the Axis (east) edge
+    c.advance(1, "2.9")
+    c.run("end", turn=5, cvp_lost={"axis": 0, "allied": 0}, exited=["axis:I1-1.1"])
+    units = oob(c.path)
+    assert units[lmg]["where"] == units["I1-1.1"]["where"]
+    assert "on map" not in units[lmg]["where"]
+    c.close()
