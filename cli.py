@@ -1603,8 +1603,8 @@ def option(ctx, option):
 
 @main.command()
 @click.argument("side", metavar="SIDE")
-@click.argument("unit", metavar="UNIT")
-@click.option("--to", "to", required=True, help="The hex it redeploys to.")
+@click.argument("unit", metavar="UNIT", required=False)
+@click.option("--to", "to", help="The hex it redeploys to (required with UNIT).")
 @click.option("--hs", type=int, default=0,
               help="HS equivalents beyond one squad redeploying on the same DR (+1 each). Typed: the ledger records "
                    "units one by one, not the stacks players roll for together.")
@@ -1617,9 +1617,18 @@ def option(ctx, option):
 @JSON_OPT
 @click.option("--counter", help="The new counter where a Replaced/Reduced result needs one the counter table "
                                 "lacks (ruling R34).")
+@click.option("--done", is_flag=True, help="2.5 Option A: the Defender has done with its redeployment, so the "
+                                          "Attacker may redeploy (ruling R85); no UNIT.")
 @click.pass_context
-def redeploy(ctx, side, unit, to, hs, leadership, crosses_uncontrolled, counter, dice, as_json):
+def redeploy(ctx, side, unit, to, hs, leadership, crosses_uncontrolled, counter, dice, as_json, done):
     """2.5 / 3.2 Redeploy a unit (Redeployment Table, DRM from the map)."""
+    if done:
+        if unit or to:
+            raise click.UsageError("--done takes no UNIT and no --to")
+        _step(ctx, {"name": "redeploy", "side": side, "done": True}, as_json)
+        return
+    if not unit or not to:
+        raise click.UsageError("give UNIT and --to HEX (or --done at 2.5 Option A)")
     _step(ctx, {"name": "redeploy", "side": side, "unit": unit, "to": to, "hs": hs or None,
                 "leadership": leadership, "crosses_uncontrolled": crosses_uncontrolled, "counter": counter,
                 "dice": dice}, as_json)
@@ -1680,17 +1689,19 @@ def patrol(ctx, side, kind, units, leader, hex_, elite, stealthy, inexperienced,
 @click.option("--attacked", is_flag=True, help="The patrol conducted an attack (+1).")
 @click.option("--pinned", is_flag=True, help="Pinned (+1).")
 @click.option("--broken", is_flag=True, help="Broken (+2).")
+@click.option("--trip-flares", "trip_flares", is_flag=True,
+              help="2.753: the enemy's Trip Flares in the mission hex went off at night (+2; ruling R88).")
 @click.option("--leadership", type=int, default=None,
               help="Leadership. Revision 2 reads the patrol leader's counter (ruling R30); give it only under revision 1.")
 @click.option("--counter", help="A Reduced squad's HS where the counter table lacks it (ruling R34).")
 @DICE_DR
 @JSON_OPT
 @click.pass_context
-def patrol_return(ctx, side, patrol_n, attacked, pinned, broken, leadership, counter, dice, as_json):
+def patrol_return(ctx, side, patrol_n, attacked, pinned, broken, trip_flares, leadership, counter, dice, as_json):
     """2.74 Patrol Return DR (rules revision 2: the whole 2.74 DRM list, from the patrol's units)."""
     _step(ctx, {"name": "patrol-return", "side": side, "patrol": patrol_n, "attacked": attacked,
                 "pinned": pinned, "broken": broken, "leadership": leadership, "counter": counter,
-                "dice": dice}, as_json)
+                "dice": dice, **({"trip_flares": True} if trip_flares else {})}, as_json)
 
 
 def _seps(values, first: str, second: str | None = None) -> list[str]:

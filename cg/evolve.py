@@ -14,10 +14,10 @@ from cg import revision
 from cg import tables
 from cg.card_schema import parse_card
 from cg.items import Kept  # a hex's kept item; Kept.mine: all mines are one item at 3.52
-from cg.rules import winner_by_cvp
+from cg.rules import carried_by, winner_by_cvp
 from cg.state import (SIDES, CampaignState, FirefightRecord, Purchase, Unit, expand_units, loss_cvp,
                       terrain_changed, unit_kind)
-from cg.units import IN_PLAY, Kind, Status
+from cg.units import IN_PLAY, PRESENT, Kind, Status
 from cg.seal import apply_revealed, apply_sealed
 from cg.state import Done, Fortification, PatrolTeam
 from cg.state import AnswerChain, DiceRequest, Proposal  # play by email's records (rulings R44, R45, R67, R71, R83)
@@ -30,8 +30,8 @@ if TYPE_CHECKING:  # the handlers' event classes (imported when the first fold i
                               FortificationPlaced, Fortified, HalfSquadsRecombined, HeadSigned, HeroesRemoved,
                               IsolatedMarked, LeaderRolled, LeadersRolled, MovesFirstRolled, NightSet,
                               ObaRolled, PatrolGivenUp, PatrolResolved, PatrolReturned, PatrolsBought,
-                              PromotionRolled, RecallRolled, Redeployed, RedeploymentOption, RepairRolled,
-                              RgBought, RulesUpgraded, SanAdjusted, Sealed, SealsRevealed, ShockResolved,
+                              PromotionRolled, RecallRolled, Redeployed, RedeploymentDone, RedeploymentOption,
+                              RepairRolled, RgBought, RulesUpgraded, SanAdjusted, Sealed, SealsRevealed, ShockResolved,
                               StepLeft, TerrainChanged, TvpAwarded, UnitChange, UnitHardened, UnitPositioned,
                               UnitSetUp, UnitsStranded, WeatherSet)
 
@@ -526,9 +526,30 @@ def _option(st, p: RedeploymentOption):
     st.position = st.position.to(option=p.option)
 
 
+@on("redeployment_done")
+def _redeployment_done(st, p: RedeploymentDone):  # ruling R85: 2.5 Option A, the Defender has done
+    st.reph.done.add(_REDEPLOY_25[p.side])
+    st.reph.done.add(Done("redeploy-2.5-done", p.side))
+
+
 @on("redeployed")
 def _redeployed(st, p: Redeployed):
     u = st.units[(p.side, p.unit)]  # a unit in play (decide checked it): never in the settled part
+    carried = carried_by(st, u) if p.result.startswith("redeploys") else ()  # ruling R86: its SWs go with it
+    _redeploy_unit(st, p, u)
+    _follow(u, carried)
+
+
+def _follow(u, carried) -> None:
+    """Ruling R86: the SWs a unit possessed stand where it now stands, hidden as it is (a unit eliminated
+    drops them where they were)."""
+    if u.status not in PRESENT:
+        return
+    for w in carried:
+        w.hex, w.hip, w.concealed = u.hex, u.hip, u.concealed
+
+
+def _redeploy_unit(st, p: Redeployed, u) -> None:
     u.redeployed = True
     if st.step == "2.5" and revision.of(st).option_a_order:
         st.reph.done.add(_REDEPLOY_25[p.side])  # 2.5 Option A: the Defender goes first
@@ -590,7 +611,11 @@ def _patrol(st, p: PatrolResolved):
     if p.returns:
         st.reph.patrols_to_return[side].add(p.patrol)
     if p.losses is not None and revision.of(st).patrol_rules:
-        st.reph.patrol_units[(side, p.patrol)] = PatrolTeam([p.leader, *p.units], p.kind, p.mission_hex)
+        st.reph.patrol_units[(side, p.patrol)] = PatrolTeam([p.leader, *p.units], p.kind, p.mission_hex,
+                                                            p.typed or None)
+    if revision.of(st).patrol_loses_hip:  # 2.72: "Place all Patrol units in a cloaking box"; back, CG11 concealment
+        for uid in (p.leader, *p.units):
+            st.units[(side, uid)].hip = False
     _patrol_losses(st, p)
 
 
@@ -604,8 +629,9 @@ def _patrol_losses(st, p) -> None:
     """Ruling R29: the units a patrol result strikes: reduced (a new counter), eliminated or captured; their
     CVP count for the current firefight (2.756, ruling R39)."""
 
+    double = revision.of(st).captive_double  # 3.22: "Only guarded prisoners are worth double CVP" (ruling R91)
     for c in p.losses:
-        cvp = loss_cvp(st.unit(c.unit, c.side), c.to)
+        cvp = loss_cvp(st.unit(c.unit, c.side), c.to) * (2 if double and c.to == "captured" else 1)
         st.ff.patrol_cvp[c.side] += cvp
         st.ff.cvp_lost[c.side] += cvp
         if c.to == "captured":
@@ -659,6 +685,8 @@ def _ended(st, p: FirefightEnded):
         ff.lost.append([su.side, su.unit])
     for su in p.exited:
         u = st.unit(su.unit, su.side)
+        for w in carried_by(st, u):  # ruling R86: its SWs go with it
+            w.exited, w.hex = True, None
         u.exited, u.hex = True, None  # CG8: off a friendly edge, back in its MLR for the next firefight
     for r in p.repairs:
         side, item = r.hex.split(":", 1)
@@ -693,9 +721,11 @@ def _unit_change(st, c: UnitChange, reduced: bool) -> None:
 @on("unit_positioned")
 def _positioned(st, p: UnitPositioned):
     u = st.unit(p.unit, p.side)
+    carried = carried_by(st, u)  # ruling R86: the SWs it possesses go with it
     u.hex, u.hip, u.concealed, u.exited = p.hex, p.hip, p.concealed, False
     if u.status in (Status.AVAILABLE, Status.RESERVE):
         u.status = _ON_MAP_W
+    _follow(u, carried)
 
 
 def _expend(st, p) -> None:

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from cg import revision, tables
 from cg.items import CLEAR_ITEMS
-from cg.rules import REPAIRABLE, clearable
-from cg.state import SIDES, CampaignState
+from cg.rules import REPAIRABLE, clearable, defender_may_redeploy_2_5, redeployment_attacker_at_2_5
+from cg.state import SIDES, CampaignState, other
 from cg.units import PRESENT
 from cg.card_printed import rg_time_refusal
 from cg.state import Done
@@ -37,10 +37,19 @@ def options(state: CampaignState, has_command=lambda name: True) -> list[dict]:
             out.extend(o for o in rgs if o["side"] == side)
             _purchase_options(state, side, may)
     elif s in ("2.5", "3.2"):
+        order = s == "2.5" and state.option == "A" and revision.of(state).option_a_order
+        att = redeployment_attacker_at_2_5(state) if order else None
         for side in SIDES:
+            done = order and side != att and not ({Done("redeploy-2.5", att), Done("redeploy-2.5-done", side)}
+                                                  & state.reph.done)
+            if order and (not done if side != att else defender_may_redeploy_2_5(state, other(side))):
+                continue  # ruling R85: the Defender first, the Attacker once it has begun or has done
             if any(u.status in PRESENT for u in state.side_units(side)):
                 may(f"plcg redeploy {side} UNIT --to HEX", "2.5" if s == "2.5" else "3.21",
                     f"{side}: redeploy a unit (Redeployment Table 3.21; the DRM comes from the map)")
+            if done:
+                may(f"plcg redeploy {side} --done", "2.5", f"{side}, the Defender: done redeploying, the Attacker "
+                    "redeploys now (ruling R85)")
         if s == "3.2":
             may("plcg casualties SIDE --cvp N", "3.11", "RePh losses, counted for the firefight just played (ruling R25)")
     elif s == "2.6":

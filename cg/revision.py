@@ -105,7 +105,9 @@ class Rules:
         'Shortage (`oob`) for the next firefight, and the mark is lifted when that firefight ends'))
     option_a_order: bool = switch(2, (
         '2.5 Option A: the Defender redeploys first (once the Attacker has redeployed a unit, the '
-        'Defender may not), and a unit redeploys only to another CTHC than the one it stands in'))
+        'Defender may not; the Attacker begins once the Defender has begun, has said it is done '
+        '(`redeploy SIDE --done`) or has no unit that may redeploy, ruling R85), and a unit redeploys only '
+        'to another CTHC than the one it stands in'))
     setup_order: bool = switch(2, (
         '2.6: the side that sets up first (2.41) sets up before the other: once the second side has set '
         'up a unit, the first sets up no more'))
@@ -295,6 +297,23 @@ class Rules:
         "would confirm the other side's proposal to leave the step while only that side still owes "
         'something (its answer to this side\'s dice) proposes the leave in its place, so that the other '
         "side's `next` leaves; a side's command answers the other side's open two-party dice first"))
+    patrol_return_typed: bool = switch(3, (
+        '2.74 / ruling R26: the DRM flags typed at Detection (`patrol --stealthy`, `--lax`, and `--sw-pp` or '
+        '`--enemy-adjacent` where the ledger cannot tell) are recorded with the patrol and apply to its Return '
+        'roll too (`patrol-return` has no such options; revision 2 left them off the Return roll)'))
+    patrol_loses_hip: bool = switch(3, (
+        '2.72 / 2.74 step 4: a unit that goes on a patrol loses HIP (its units go to a cloaking box, and the '
+        'returned ones "may regain concealment as per CG11", not HIP), so 3.24 keeps no HIP for it; revision 2 '
+        'kept it hidden through the firefight, a HIP never bought again'))
+    sw_with_possessor: bool = switch(3, (
+        '3.21 / ruling R86: a SW stands with its possessor (a MMC of its RG in its hex first, then its RG\'s '
+        'leader, then any other MMC, then SMC there): it moves with it when the unit\'s end position is given '
+        '(2.9) and when it redeploys (2.5, 3.2); 3.2 never owes a SW\'s redeployment and a SW is not '
+        'redeployed on a roll of its own (exit 3, rule 3.21); `position` places a SW only where a MMC or SMC '
+        'of its side stands (revision 2 refused it, and owed a lone SW a 3.214 roll on the Infantry column)'))
+    captive_double: bool = switch(3, (
+        "3.22 / ruling R91: the unit a patrol's Return result captures (14 or more) is a guarded prisoner, "
+        'worth double its CVP (ruling R39\'s value) for the current firefight; revision 2 counted it once'))
 
 
 # switch -> (revision that brings it, what changes)

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from cg import revision
-from cg.state import CampaignState, active_units, other
-from cg.units import Kind, PRESENT, is_mmc
+from cg.state import CampaignState, Done, active_units, other
+from cg.units import MMC, PERSONNEL, Kind, PRESENT, is_mmc
 
 # 3.21: the order of the redeployment situations, each attacker before defender
 ORDER = (("enemy_mlr", "3.214"), ("isolated", "3.215"), ("uncontrolled", "3.216"), ("nml", "3.217"))
@@ -49,9 +49,10 @@ def redeployment_owed(state: CampaignState) -> list[tuple[str, str, str]]:
         _KNOWN[:] = (mc, {})
     known: dict[tuple, str] = _KNOWN[1]
     r48 = revision.of(state).immobilized_stays  # cannot_redeploy is False for every unit without it
+    sw = revision.of(state).sw_with_possessor
     for u in active_units(state)[0]:  # the units not settled: every one on the map among them
-        if u.status not in PRESENT or u.redeployed or not u.hex:
-            continue
+        if u.status not in PRESENT or u.redeployed or not u.hex or (sw and u.kind == Kind.SW):
+            continue  # ruling R86: a SW goes with its possessor, never on a roll of its own
         if r48 and cannot_redeploy(state, u):  # ruling R48: it owes none; leaving 3.2 decides what becomes of it
             continue
         at = (u.hex, u.side)
@@ -64,6 +65,21 @@ def redeployment_owed(state: CampaignState) -> list[tuple[str, str, str]]:
         for side in (att, other(att)):
             out += [(side, u.id, rule) for u in where.get(situation, ()) if u.side == side]
     return out
+
+
+def carried_by(state: CampaignState, unit) -> list:
+    """Ruling R86 (revision switch sw_with_possessor): the SWs `unit` possesses where it stands, which move
+    with it. A SW in play in a hex is possessed by one of its side's personnel there: a MMC of its own RG
+    first, then a leader of its RG, then any other MMC, then any other SMC, each in the order of the OB."""
+    if not unit.hex or unit.kind not in PERSONNEL or not revision.of(state).sw_with_possessor:
+        return []
+    here = [u for u in active_units(state)[0] if u.side == unit.side and u.hex == unit.hex and u.status in PRESENT]
+    weapons = [w for w in here if w.kind == Kind.SW]
+    if not weapons:
+        return []
+    holders = [(i, u) for i, u in enumerate(here) if u.kind in PERSONNEL]
+    return [w for w in weapons
+            if min(holders, key=lambda h: (h[1].purchase != w.purchase, h[1].kind not in MMC, h[0]))[1] is unit]
 
 
 def immobilized(state: CampaignState, u) -> bool:
@@ -193,6 +209,24 @@ def redeployment_attacker_at_2_5(state: CampaignState) -> str | None:
         if prev.type and prev.type != "idle":
             return prev.attacker or prev.move_first
     return state.card.campaign.initial_attacker
+
+
+def defender_may_redeploy_2_5(st: CampaignState, side: str) -> bool:
+    """Ruling R85: the Defender has neither begun its 2.5 Option A redeployment nor said it has done, and still
+    has a unit that may redeploy (in play, in its friendly MLR, not redeployed at 3.2 (ruling R28), not an
+    Immobilized vehicle)."""
+    if Done("redeploy-2.5", side) in st.reph.done:
+        return False
+    mc = st.map_control()
+    r28 = revision.of(st).one_redeployment
+    return any(u.status in PRESENT and not (r28 and u.redeployed) and not immobile(st, u)
+               and situation_of(st, u, mc) == "friendly_mlr" for u in st.side_units(side))
+
+
+def immobile(st: CampaignState, u) -> bool:
+    """3.211 (revision switch redeployment_limits): an Immobilized vehicle does not redeploy."""
+    return revision.of(st).redeployment_limits and u.kind == Kind.VEHICLE and \
+        st.reph.repairs_owed.get((u.side, u.id)) == "immobilized"
 
 
 def nearest_cthc(state: CampaignState, unit) -> set[str]:

@@ -122,7 +122,8 @@ class Done(NamedTuple):
     `pending`) and by the commands that may be given once only. Immutable; emptied when the step is left.
 
     `what`: "weather" (2.2), "cp" (2.1), "oba-roll" (2.351, ruling R14: `of` = (final DR, purchase)),
-    "determine" (2.41), "night", "redeploy-2.5" (2.5 Option A), "setup" / "set" (2.6; `of`: the unit),
+    "determine" (2.41), "night", "redeploy-2.5" and "redeploy-2.5-done" (2.5 Option A, ruling R85), "setup" /
+    "set" (2.6; `of`: the unit),
     "end" (2.9), "encircled" (3.17, `of`: the unit), "evacuate" (3.19, no side; `of`: the leader),
     "disease" / "disease-owed" (`of`: the HS equivalents still owed) / "disease-replaced" (3.41),
     "promote" (3.44), "leaders" (3.45), "repair" (3.46, `of`: the item), "elr" (3.47),
@@ -194,12 +195,20 @@ class Fortification(_Stored):
 class PatrolTeam(_Stored):
     """Who went on a patrol that owes its Return, and where (Reph.patrol_units; 2.72, 2.74, ruling R29,
     revision 2 switch patrol_rules): written by the fold of patrol_resolved: the `team` (its leader first,
-    then its units' ids), the patrol's `kind` and its mission `hex`. Frozen (a copy shares it). Stored
-    (`data()`) as the dict it replaced."""
+    then its units' ids), the patrol's `kind` and its mission `hex`, and the DRM flags `typed` at Detection
+    that the Return roll takes too (ruling R26, revision switch patrol_return_typed). Frozen (a copy shares
+    it). Stored (`data()`) as the dict it replaced, `typed` only when there is one."""
 
     team: list
     kind: str
     hex: str | None
+    typed: dict | None = None
+
+    def data(self) -> dict:
+        d = {"team": self.team, "kind": self.kind, "hex": self.hex}
+        if self.typed:
+            d["typed"] = self.typed
+        return d
 
 
 def _per_side(value):

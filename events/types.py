@@ -259,6 +259,11 @@ class Redeployed(Event):
     reduced: bool = False  # the change is a Casualty Reduction (a squad's new counter is its HS)
 
 
+@event("redeployment_done")
+class RedeploymentDone(Event):  # 2.5 Option A: the Defender has done with its redeployment (ruling R85)
+    side: str
+
+
 @event("unit_set_up")
 class UnitSetUp(Event):
     side: str
@@ -280,6 +285,9 @@ class PatrolResolved(Event):
     # revision 2 (ruling R29): the units the result strikes, and the Random Selection drs that chose them
     selection: tuple[SelectionDr, ...] = ()
     losses: tuple[UnitChange, ...] = ()  # to: the HS counter, "eliminated" or "captured"
+    # revision 3 (ruling R26): the DRM flags typed at Detection, which the Return roll takes too; stored only
+    # when given (events/convert.py)
+    typed: dict | None = None
 
 
 @event("patrol_returned")

@@ -49,6 +49,7 @@ VERSIONS: dict[str, int] = {
     "promotion_rolled": 1,
     "recall_rolled": 1,
     "redeployed": 1,
+    "redeployment_done": 1,  # ruling R85 (2.5 Option A)
     "redeployment_option": 1,
     "repair_rolled": 1,
     "reverted": 1,

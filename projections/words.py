@@ -301,6 +301,8 @@ def _summary(etype: str, p: dict) -> str:
                f"{p['cvp_lost']['allied']}; winner {SIDE[p['winner']]} ({p['winner_rule']})" + \
                (f"; control: {c}" if c else "") + (f"; {len(p['lost'])} unit(s) lost" if p["lost"] else "") + \
                _end_more(p)
+    if etype == "redeployment_done":
+        return f"{s} has done with its 2.5 Option A redeployment: the Attacker redeploys now (ruling R85)"
     if etype == "unit_positioned":
         how = " (HIP)" if p.get("hip") else " (concealed)" if p.get("concealed") else ""
         return f"{s} {p['unit']} stands in {p['hex']} at the firefight's end{how} (2.9)"

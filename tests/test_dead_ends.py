@@ -327,7 +327,6 @@ ISOLATED_SW = [
     {"name": "next"},
     {"name": "option", "option": "B"},
     {"name": "redeploy", "side": "axis", "unit": "OB1-axis.2", "to": "23O4", "dice": [[2, 3]]},
-    {"name": "redeploy", "side": "axis", "unit": "OB1-axis.4", "to": "23Q3", "dice": [[4, 3]]},
     {"name": "redeploy", "side": "axis", "unit": "OB1-axis.5", "to": "23R4", "dice": [[4, 6]]},
     {"name": "next"},
     {"name": "next"},

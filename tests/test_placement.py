@@ -58,6 +58,7 @@ def test_r28_a_unit_redeployed_at_3_2_does_not_redeploy_again_at_2_5(tmp_path):
     r = cli_run(c.path, "redeploy", "axis", "I1-1.1", "--to", "L5", "--dice", "1,2")
     assert r.code == 3 and "R28" in r.err
     assert rows(c.path) == before
+    assert cli_run(c.path, "redeploy", "allied", "--done").code == 0  # the Defender first (ruling R85)
     assert cli_run(c.path, "redeploy", "axis", "I1-1.2", "--to", "L5", "--dice", "1,2").code == 0
     c.close()
 
@@ -120,8 +121,9 @@ def test_2_5_option_a_defender_first_and_only_to_another_cthc(tmp_path):
     r = cli_run(c.path, "redeploy", "allied", "I1-1.1", "--to", "C4", "--dice", "1,2")  # C3/D3: one CTHC
     assert r.code == 3 and "another" in r.err, r.err
     assert rows(c.path) == before
+    assert cli_run(c.path, "redeploy", "allied", "I1-1.1", "--to", "E8", "--dice", "1,2").code == 0  # the Defender
     assert cli_run(c.path, "redeploy", "axis", "I1-1.1", "--to", "M5", "--dice", "1,2").code == 0  # the Attacker
-    r = cli_run(c.path, "redeploy", "allied", "I1-1.1", "--to", "E8", "--dice", "1,2")
+    r = cli_run(c.path, "redeploy", "allied", "I1-1.2", "--to", "E8", "--dice", "1,2")
     assert r.code == 3 and "Defender" in r.err and "first" in r.err
     c.close()
 

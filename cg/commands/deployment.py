@@ -11,7 +11,7 @@ from cg.state import other
 from events import types as ev
 from cg.commands.base import at, command, counter_table, given_dice, hex_arg, in_play, int_arg, roll, side_arg, unit_arg
 from cg.units import Kind, Status
-from cg.rules import cthc_clusters, nearest_cthc, redeployment_attacker_at_2_5
+from cg.rules import cthc_clusters, defender_may_redeploy_2_5, immobile, nearest_cthc, redeployment_attacker_at_2_5
 from cg.card_printed import area_set
 from cg.state import Done
 
@@ -32,6 +32,8 @@ def _option(ctx, cmd):
 def _redeploy(ctx, cmd):
     side = side_arg(cmd)
     st = ctx.state
+    if cmd.get("done"):
+        return _redeployment_done(st, side)
     u = unit_arg(st, side, cmd.get("unit"), alive=False)
     to = hex_arg(st, cmd.get("to"), "--to")
     given = given_dice(cmd, 2)
@@ -39,8 +41,11 @@ def _redeploy(ctx, cmd):
     typed = None if cmd.get("leadership") is None else int_arg(cmd, "leadership", -6, 6)
     in_play(st, u)
     at(st, "redeploy")
-    if revision.of(st).redeployment_limits and u.kind == Kind.VEHICLE and \
-            st.reph.repairs_owed.get((side, u.id)) == "immobilized":
+    if u.kind == Kind.SW and revision.of(st).sw_with_possessor:  # ruling R86
+        raise Refused(f"{u.id} is a support weapon: it redeploys with the unit that possesses it (3.21: \"Any SW/Gun "
+                      "in the unit's new hex/Location may be automatically possessed\"), never on a roll of its own "
+                      "(ruling R86)", "3.21", st.step)
+    if immobile(st, u):
         raise Refused(f"{u.id} is Immobilized: it does not redeploy", "3.211", st.step)
     if u.redeployed and not (st.step == "2.5" and st.option == "B" and revision.of(st).option_b_setup):
         if st.step == "2.5":  # ruling R28 holds for Option A; Option B sets up every unit in a FMLR (2.5)
@@ -64,6 +69,14 @@ def _redeploy(ctx, cmd):
             if side != att and Done("redeploy-2.5", att) in st.reph.done:
                 raise Refused(f"the Defender ({side}) redeploys first at 2.5 Option A: the Attacker ({att}) has "
                               "begun", "2.5", st.step)
+            if side != att and Done("redeploy-2.5-done", side) in st.reph.done:
+                raise Refused(f"the Defender ({side}) has done with its 2.5 Option A redeployment (ruling R85)",
+                              "2.5", st.step)
+            if side == att and defender_may_redeploy_2_5(st, other(att)):  # ruling R85, as R51 at 2.6
+                d = other(att)
+                raise Refused(f"the Defender ({d}) redeploys first at 2.5 Option A: the Attacker ({att}) redeploys "
+                              f"once {d} has begun, or has done (plcg redeploy {d} --done) (ruling R85)", "2.5",
+                              st.step)
             clusters = cthc_clusters(st, side)
             if revision.of(st).cthc_per_hex:  # ruling R53: a CTHC of a Strategic hex the unit is not in
                 another = any(to in c and u.hex not in c for c in clusters)
@@ -111,6 +124,21 @@ def _redeploy(ctx, cmd):
         if revision.of(st).redeployment_results else (None, False)
     return [ev.Redeployed(side=side, unit=u.id, frm=u.hex, to=to, situation=situation, roll=r, result=result,
                           change=change, reduced=reduced)]
+
+
+def _redeployment_done(st, side: str) -> list:
+    """`plcg redeploy SIDE --done` (ruling R85): the Defender has done with its 2.5 Option A redeployment, so the
+    Attacker may redeploy though the Defender redeployed nothing."""
+    at(st, "redeploy")
+    if st.step != "2.5" or st.option != "A" or not revision.of(st).option_a_order:
+        raise Refused("--done ends the Defender's turn to redeploy at 2.5 Option A only", "2.5", st.step)
+    att = redeployment_attacker_at_2_5(st)
+    if side == att:
+        raise Refused(f"{side} is the Attacker for redeployment: it redeploys after the Defender, and nothing "
+                      "waits for it to be done", "2.5", st.step)
+    if Done("redeploy-2.5-done", side) in st.reph.done or Done("redeploy-2.5", att) in st.reph.done:
+        raise Refused(f"the Defender ({side}) is done already at 2.5", "2.5", st.step)
+    return [ev.RedeploymentDone(side=side)]
 
 
 def _counters_needed(st, u) -> list[tuple[str, str | None]]:

@@ -12,7 +12,7 @@ from cg.rules import winner_by_cvp
 from cg.state import SIDES
 from events import types as ev
 from cg.commands.base import at, command, counter_table, hex_arg, in_play, int_arg, side_arg, unit_arg
-from cg.units import IN_PLAY, Kind
+from cg.units import IN_PLAY, PERSONNEL, Kind
 from cg.card_keys import entry_hexes
 from cg.state import Done
 
@@ -142,8 +142,8 @@ def _end(ctx, cmd):
                               oba_used=tuple(ev.SideUnit(s, pid) for s, used in oba_used.items() for pid in used),
                               hero=tuple(heroes), reduced=tuple(reduced), replaced=tuple(replaced),
                               captured=tuple(captured), exited=tuple(exited))] + \
-        [_positioned(st, s, u, hx, False, False) for s, u, hx in positions
-         if (s, u.id) not in {(su.side, su.unit) for su in exited}]  # an exited unit's hex only served CG8
+        [_positioned(st, s, u, hx, False, False, {(s2, h2) for s2, u2, h2 in positions if u2.kind in PERSONNEL})
+         for s, u, hx in positions if (s, u.id) not in {(su.side, su.unit) for su in exited}]  # an exited unit's hex only served CG8
 
 
 def _exits_along_a_friendly_edge(st, exited, ends: dict) -> None:
@@ -226,12 +226,18 @@ def _position(ctx, cmd):
     return [_positioned(st, side, u, hx, bool(cmd.get("hip")), bool(cmd.get("concealed")))]
 
 
-def _positioned(st, side, u, hx, hip, concealed):
+def _positioned(st, side, u, hx, hip, concealed, given=frozenset()):
+    """`given`: the (side, hex) of the MMC and SMC positioned by the same command."""
     if st.idle:
         raise Refused("an Idle Firefight is not played: no unit stands anywhere at its end", "2.41", st.step)
-    if u.kind in (Kind.SW,) :
+    if u.kind == Kind.SW and not revision.of(st).sw_with_possessor:
         raise Refused(f"{u.id} is a support weapon: it stands with its possessor, give the MMC's or SMC's hex",
                       "2.9", st.step)
+    if u.kind == Kind.SW and (side, hx) not in given and \
+            not any(x.hex == hx and x.kind in PERSONNEL for x in st.side_units(side)):
+        raise Refused(f"{u.id} is a support weapon: it stands with a possessor, and no MMC or SMC of {side} stands in "
+                      f"{hx} (give its possessor's position first; a SW moves with its possessor, ruling R86)", "2.9",
+                      st.step)
     return ev.UnitPositioned(side=side, unit=u.id, hex=hx, hip=hip, concealed=concealed)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from cg import drm as drms
 from cg import revision
 from cg import tables
+from events.roll import Drm
 from events.errors import BadInput, Refused
 from cg.state import CampaignState
 from events import types as ev
@@ -40,8 +41,14 @@ def _patrol(ctx, cmd):
     n = _next_patrol(st, side)
     if leader is None or leader.kind != Kind.LEADER:
         raise Refused("one unwounded leader must accompany the patrol", "2.72", st.step)
+    for u in (leader, *units):  # 2.33: set up In Reserve (or kept off map) it "may conduct no action whatsoever"
+        pur = st.purchase(u.purchase, side) if u.purchase else None
+        if pur is not None and pur.mode == "reserve" and pur.firefight == st.firefight:
+            raise Refused(f"{u.id} is In Reserve ({pur.id}, bought In Reserve for this firefight): it may conduct no "
+                          "action whatsoever, a patrol neither", "2.33", st.step)
     if leader.wounded:
         raise Refused(f"{leader.id} is wounded", "2.72", st.step)
+    _smc(st, leader, units)
     squads = sum(1 for u in units if u.kind == Kind.SQUAD)
     hs = sum(1 for u in units if u.kind in (Kind.HALF_SQUAD, Kind.CREW))
     if any(u.kind not in (Kind.SQUAD, Kind.HALF_SQUAD, Kind.CREW, Kind.SW, Kind.LEADER) for u in units):
@@ -82,13 +89,15 @@ def _patrol(ctx, cmd):
                 if u.hex and (mc.situation(u.hex, side) != "friendly_mlr" or g.distance(u.hex, hx) > 10):
                     raise Refused(f"{u.id} in {u.hex} is not a unit of the {side} MLR within 10 hexes of {hx}", "2.72",
                                   st.step)
-        dl = drms.patrol_from_units(st, side, kind, units, leader, hx, _typed(cmd))
+        typed = _typed(cmd)
+        dl = drms.patrol_from_units(st, side, kind, units, leader, hx, typed)
         _half_squads_before_roll(st, side, units, cmd.get("counter"))
         r = roll(ctx.dice(given, 2), dl, tables.patrol_detection)
         selection, losses = _strike(ctx, st, side, [leader, *units], r.outcome, cmd.get("counter"))
+        kept = {k: typed[k] for k in KEPT if typed[k] is not None} if revision.of(st).patrol_return_typed else {}
         return [ev.PatrolResolved(side=side, patrol=n, kind=kind, units=tuple(u.id for u in units),
                                   leader=leader.id, mission_hex=hx, roll=r, returns=r.outcome != "kia",
-                                  selection=selection, losses=losses)]
+                                  selection=selection, losses=losses, typed=kept or None)]
     spec = st.card.firefight(st.firefight)
     dl = drms.patrol(kind, leadership=leadership, distance=dist, night=night,
                      hs=max(0, hs - 1) if squads == 0 else hs, pto=st.card.campaign.pto,
@@ -97,6 +106,21 @@ def _patrol(ctx, cmd):
     returns = r.outcome != "kia"
     return [ev.PatrolResolved(side=side, patrol=n, kind=kind, units=tuple(u.id for u in units),
                               leader=leader.id, mission_hex=hx, roll=r, returns=returns)]
+
+
+def _smc(st: CampaignState, leader, units: list) -> None:
+    """2.72: "One unwounded leader must accompany the patrol and one unwounded hero may join": the leader is
+    `--leader`; a leader among `--units` joins only as the patrol's one hero (a heroic leader, `end --hero`),
+    unwounded (ruling R87)."""
+    smc = [u for u in units if u.kind == Kind.LEADER]
+    for u in smc:
+        if not u.hero:
+            raise Refused(f"{u.id} is a second leader: one leader accompanies the patrol ({leader.id}); another SMC "
+                          "joins only as its one hero (ruling R87)", "2.72", st.step)
+        if u.wounded:
+            raise Refused(f"{u.id} is wounded: one unwounded hero may join the patrol", "2.72", st.step)
+    if len(smc) > 1:
+        raise Refused(f"{', '.join(u.id for u in smc)}: one hero may join the patrol, not {len(smc)}", "2.72", st.step)
 
 
 def _team(st: CampaignState, side: str, team: list, mc) -> None:
@@ -122,6 +146,9 @@ def _team(st: CampaignState, side: str, team: list, mc) -> None:
 
 
 TYPED = ("elite", "stealthy", "inexperienced", "lax", "enemy_adjacent", "sw_pp", "leadership")
+# ruling R26: the typed flags of the Detection that its Return roll takes too (Elite, Inexperienced and
+# Leadership come from the OB at both rolls)
+KEPT = ("stealthy", "lax", "enemy_adjacent", "sw_pp")
 
 
 def _typed(cmd: dict) -> dict:
@@ -187,6 +214,25 @@ def _next_patrol(st: CampaignState, side: str) -> int:
     raise Refused(f"{side} has no patrol left to resolve (bought {st.sides[side].patrols})", "2.31", st.step)
 
 
+def _trip_flares(st, side: str, hx: str | None, cmd: dict) -> tuple:
+    """2.753 (ruling R88): `patrol-return --trip-flares`, the enemy's Trip Flares in the mission hex went off at
+    night: the Return roll takes +2. Refused by day, and where the ledger holds no enemy Trip Flares that could
+    be there: placed in the mission hex, or bought for this firefight without a hex (then taken as typed, ruling
+    R33). The patrol's mission hex unknown (revision 1), taken as typed."""
+    if not cmd.get("trip_flares"):
+        return ()
+    if st.ff.time != "night":
+        raise Refused("Trip Flares go off only on a Mission at night (2.753)", "2.753", st.step)
+    enemy = "allied" if side == "axis" else "axis"
+    here = hx is not None and any(k.key == "trip_flares" and k.side == enemy for k in st.ground.terrain.get(hx, ()))
+    unplaced = any(f.kind == "trip_flares" and f.side == enemy and f.hex is None and f.firefight == st.firefight
+                   for f in st.ground.fortifications)
+    if hx is not None and not here and not unplaced:
+        raise Refused(f"the ledger holds no {enemy} Trip Flares in the mission hex {hx} (2.753)", "2.753", st.step)
+    typed = "" if here else " (typed: the ledger cannot tell, ruling R33)"
+    return (Drm("2.753", "Trip Flares went off at night" + typed, 2),)
+
+
 @command("patrol-return", "2.7")
 def _patrol_return(ctx, cmd):
     side = side_arg(cmd)
@@ -200,10 +246,12 @@ def _patrol_return(ctx, cmd):
     if info and revision.of(st).patrol_rules:  # ruling R26: the whole list applies to the Return roll
         units = [st.unit(x, side) for x in info.team]
         leader, members = units[0], units[1:]
-        dl = drms.patrol_from_units(st, side, info.kind, members, leader, info.hex, _typed(cmd), returning=True,
+        typed = {**(info.typed or {}), **{k: v for k, v in _typed(cmd).items() if v is not None}}
+        dl = drms.patrol_from_units(st, side, info.kind, members, leader, info.hex, typed, returning=True,
                                     attacked=bool(cmd.get("attacked")), pinned=bool(cmd.get("pinned")),
                                     broken=bool(cmd.get("broken")))
         _half_squads_before_roll(st, side, members, cmd.get("counter"))
+        dl += _trip_flares(st, side, info.hex, cmd)
         r = roll(ctx.dice(given, 2), dl, tables.patrol_return)
         alive = [u for u in units if u.status in IN_PLAY]
         struck = r.outcome if r.outcome in ("kia", "reduced", "captured") else ""
@@ -214,5 +262,6 @@ def _patrol_return(ctx, cmd):
                      moon=bool(spec and spec.moon_drm),
                      attacked=bool(cmd.get("attacked")), pinned=bool(cmd.get("pinned")),
                      broken=bool(cmd.get("broken")), leadership=int_arg(cmd, "leadership", -6, 6, default=0))
+    dl += _trip_flares(st, side, None, cmd)
     r = roll(ctx.dice(given, 2), dl, tables.patrol_return)
     return [ev.PatrolReturned(side=side, patrol=n, roll=r)]
