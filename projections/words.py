@@ -31,9 +31,20 @@ def roll_words(r: dict, column: str | None = None) -> str:
     if isinstance(out, str):
         out = out.replace("_", " ")  # "redeploys_replaced" -> "redeploys replaced"
     if r.get("rolled") not in (None, r["outcome"]):
-        out = f"{r['rolled']} -> {out} (2.362)"
+        out = f"{r['rolled']} -> {out} ({changed_by(r)})"
     who = "" if not r.get("manual") else " [dice given]"
     return f"{text}{where}, row {row_words(r['row'])} of {r['table']}: {out if out is not None else 'none'}{who}"
+
+
+def changed_by(r: dict) -> str:
+    """The rule that changed a table's result (`rolled` -> `outcome`), ruling R92: on the starred rows of
+    2.361 it is a Commissar taken (2.361 *, A25.22; the leaders of those rows, 8-1 and 8-0 or a
+    Finnish/Japanese 9-x, are never among the two top types 2.362 limits), elsewhere the 2.362 limit."""
+    from cg.tables import COMMISSAR_ROWS  # lazy: only a changed result reads the leader table
+
+    if r.get("table") == "2.361" and r.get("row") in COMMISSAR_ROWS:
+        return "Commissar, 2.361 * / A25.22"
+    return "2.362"
 
 
 def row_words(label) -> str:

@@ -226,7 +226,7 @@ def _leader(ctx, cmd):
         column = tables.leader_column(spec.nationality, rg.armor_leader)
         pid = p.id
     before_roll = revision.of(st).judged_before_roll
-    if cmd.get("commissar") and before_roll:  # ruling R49: what the roll does not decide is judged before it
+    if cmd.get("commissar"):  # rulings R49, R92: what the roll does not decide is judged before it, every revision
         _commissar_allowed(st, side, pid, rg if pid else None, column)
     d = ctx.dice(given, 2)
     r = roll(d, drms.leader(st, side), lambda f: tables.leader(f, column))
@@ -273,12 +273,25 @@ COMMISSARS = {8: "8+1", 9: "9-0", 10: "10-0"}  # A25.22 Commissar counters by mo
 
 
 def _commissar_allowed(st: CampaignState, side: str, pid, rg, column: str) -> None:
-    """2.361 * (A25.22): only a Russian side, only where the card's RG says `commissar = true` (ruling R40)."""
-    if st.card.sides[side].nationality.lower() != "russian" or column != "general":
-        raise Refused("only a Russian side takes a Commissar (2.361 *, A25.22)", "2.361", st.step)
+    """2.361 * (A25.22): "Russian may choose Commissar if available": only a Russian side, only for a
+    leader rolled on the column whose rows carry the * (not the Armor Leader column), only where the card
+    makes one available: the leader's RG says `commissar = true` (ruling R40); a leader generated at 3.45
+    has no RG, so any RG of the side saying it (ruling R92). Each condition is its own refusal (issue 35 D4)."""
+    spec = st.card.sides[side]
+    if spec.nationality.lower() != "russian":
+        raise Refused(f"only a Russian side takes a Commissar (2.361 *, A25.22); {side} is {spec.nationality}",
+                      "2.361", st.step)
+    if column != "general":
+        raise Refused(f"{pid or 'this leader'} is rolled on the {column} column of 2.361; the * that offers a "
+                      "Commissar marks rows of the Russian (general) leader column only (2.361 *, A25.22)",
+                      "2.361", st.step)
+    if pid is None:  # 3.45: generated "using the 2.361 Table" (ruling R92)
+        if not any(getattr(g, "commissar", False) for g in spec.rg):
+            raise Refused(f"the CG Card makes no Commissar available to {side}: no RG of it says `commissar = "
+                          "true` (2.361 *: \"if available\"; ruling R92)", "2.361", st.step)
+        return
     if rg is None or not getattr(rg, "commissar", False):
-        raise Refused(f"the CG Card does not allow a Commissar for {pid or 'a generated leader'} "
-                      "(RG key commissar)", "2.361", st.step)
+        raise Refused(f"the CG Card does not allow a Commissar for {pid} (RG key commissar)", "2.361", st.step)
 
 
 def _morale(leader: str) -> int:
