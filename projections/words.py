@@ -271,6 +271,9 @@ def _summary(etype: str, p: dict) -> str:
         return f"{s} Heroes removed from play (3.43: at most one in play): {', '.join(p['units'])}"
     if etype == "disease_replaced":
         c = p["change"]
+        if p.get("disrupted"):
+            return (f"{s} {c['unit']} Disrupted by Disease & Starvation (3.41), not Replaced: a {c['to']} has no "
+                    "lower-quality counter (A19.12)")
         return f"{s} {c['unit']} ELR Replaced by Disease & Starvation (3.41): now a {c['to']}"
     if etype == "casualty_reduced":
         c = p["change"]

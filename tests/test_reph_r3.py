@@ -401,9 +401,9 @@ def test_revision_2_logged_the_reduction_and_reduced_nobody(tmp_path):
 
 # ---- item 18: 3.41, the squads Disease & Starvation strikes are ELR Replaced, Isolated ones first -----------
 
-def at_3_41_with_an_isolated_squad(tmp_path, variant, revision: int | None = None) -> Campaign:
+def at_3_41_with_an_isolated_squad(tmp_path, variant, revision: int | None = None, **card) -> Campaign:
     db = tmp_path / "d.plcg"
-    args = ["new", "--card", variant(campaign={"disease": True}), "--seed", "d"] + \
+    args = ["new", "--card", variant(campaign={"disease": True}, **card), "--seed", "d"] + \
         (["--rules-revision", str(revision)] if revision else [])
     assert cli_run(db, *args).code == 0
     c = Campaign.attach(db, plan=INFANTRY)
@@ -442,6 +442,29 @@ def test_3_41_the_squads_struck_are_replaced_isolated_first(tmp_path, variant):
     assert axis == {"I1-1.1": "2-3-7", "I1-1.2": "4-4-7", "I1-1.3": "4-4-7"}  # the German 4-6-7 by a 4-4-7
     assert oob(c.path, "allied", "I1-1.3")["name"] == "6-6-6"
     assert cli_run(c.path, "next").code == 0
+    assert cli_run(c.path, "audit").code == 0
+    c.close()
+
+
+def test_3_41_a_squad_with_no_lower_counter_is_disrupted_not_replaced(tmp_path, variant):
+    """A19.12 (issue 39 defect 7): an Isolated German Conscript (4-3-6, its HS 2-3-6) has no lower-quality
+    counter: the Disease & Starvation dr Disrupts it instead, recorded as such, and it counts for the
+    squads owed; typing its own counter as the "replacement" was the only way on, logged as a Replacement."""
+    c = at_3_41_with_an_isolated_squad(tmp_path, variant, axis_rg={"I1": {"units": ["3x 4-3-6", "1x LMG"]}})
+    assert oob(c.path, "axis", "I1-1.1")["name"] == "2-3-6"  # the Isolated one, Reduced by its redeployment
+    assert cli_run(c.path, "disease", "allied", "--dice", "1").code == 0
+    assert cli_run(c.path, "disease", "axis", "--dice", "1").code == 0  # 1 squad: 2 HS equivalents
+    refused(c, "disease", "axis", "--replaced", "I1-1.1=1-2-6", rule="3.41", words="A19.12 Disrupts it")
+    r = cli_run(c.path, "disease", "axis", "--replaced", "I1-1.1")
+    assert r.code == 0, r.err
+    assert "I1-1.1 Disrupted by Disease & Starvation (3.41), not Replaced: a 2-3-6 has no lower-quality " \
+        "counter (A19.12)" in r.out, r.out
+    assert c.last("disease_replaced")["disrupted"] is True
+    assert oob(c.path, "axis", "I1-1.1")["name"] == "2-3-6"
+    r = cli_run(c.path, "disease", "axis", "--replaced", "I1-1.2=4-3-6")  # the old way on: its own counter
+    assert r.code == 0 and "I1-1.2 Disrupted" in r.out and "ELR Replaced" not in r.out, r.out + r.err
+    assert cli_run(c.path, "disease", "allied", "--replaced", "I1-1.3").code == 0
+    assert cli_run(c.path, "next").code == 0  # 1 HS + 1 squad: the 2 HS equivalents paid
     assert cli_run(c.path, "audit").code == 0
     c.close()
 
