@@ -270,7 +270,8 @@ def check_ob(c: _Checker, tbl: dict, side: str, grid, control: list[str] | None,
         if len(c.problems) == n0:
             out.append(Ob(
                 id=oid, name=name, kind=kind, quality=quality, units=tuple(units), leaders=tuple(leaders),
-                leader_drs=drs, platoons=platoons, setup=setup, enters=enters, hexes=_hexes(hexes, order),
+                leader_drs=drs, platoons=platoons, setup=setup, enters=enters,
+                hexes=tuple(dict.fromkeys(hexes)),  # the card's order: the deal follows it (ruling R94)
                 armor_leader=armor, area=area or (),
             ))
     return tuple(out) if len(c.problems) == n0 else None
@@ -308,6 +309,29 @@ def check_ob_control(c: _Checker, map_spec, sides: dict) -> None:
                         f"sides.{side}.ob[{i}].hexes[{j}]",
                         f"{h} is outside {side}'s initial control (1.32: neither its CTHC nor inside its MLR)",
                     )
+
+
+def check_ob_ownership(c: _Checker, sides: dict) -> None:
+    """2.37 for the OB given (ruling R94): the Initial Firefight is the first its groups take part in, so the
+    placement the card gives (cg.state.ob_deal: its units dealt over its hexes in the card's order) must
+    stand each leader with a MMC/AFV of its group and each SW/Gun with a unit of it."""
+    from cg.state import ob_deal  # lazy: only a card whose OB sets up in hexes deals it
+    from cg.units import OWNERS
+
+    for side, s in sides.items():
+        for i, group in enumerate(s.ob):
+            if not group.hexes:
+                continue
+            dealt = ob_deal(group)
+            for n, (name, kind, hx) in enumerate(dealt, 1):
+                if kind not in OWNERS:
+                    continue
+                if not any(m != n and k in OWNERS[kind] and h == hx for m, (_x, k, h) in enumerate(dealt, 1)):
+                    what = "MMC/AFV" if kind == "leader" else "unit"
+                    c.add(f"sides.{side}.ob[{i}]", (
+                        f"its unit {n} ({name}) is dealt to {hx} with no {what} of {group.id} (2.37): the n-th unit "
+                        f"of `units` then `leaders` sets up in hexes[(n - 1) mod {len(group.hexes)}]; reorder "
+                        "`units` or `hexes`"))
 
 
 def check_attackers(c: _Checker, campaign, firefights) -> None:

@@ -501,6 +501,8 @@ def parse_card(data: dict, source: str = "card") -> Card:
         parts = {s: SimpleNamespace(control=v[0], ob=v[1]) for s, v in c.partial.items() if None not in v}
         if len(parts) == len(SIDES):  # both sides' control and OB read: the map can be classified
             card_keys.check_ob_control(c, map_spec, parts)
+            if source != "campaign_started":  # a started campaign's card is kept as it was read (ruling R32)
+                card_keys.check_ob_ownership(c, parts)
     if campaign is not None and firefights is not None:
         card_keys.check_attackers(c, campaign, firefights)
     if c.problems or None in (campaign, firefights, map_spec, sides, counters):

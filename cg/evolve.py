@@ -15,7 +15,7 @@ from cg import tables
 from cg.card_schema import parse_card
 from cg.items import Kept  # a hex's kept item; Kept.mine: all mines are one item at 3.52
 from cg.rules import winner_by_cvp
-from cg.state import (SIDES, CampaignState, FirefightRecord, Purchase, Unit, expand_units, loss_cvp,
+from cg.state import (SIDES, CampaignState, FirefightRecord, Purchase, Unit, loss_cvp, ob_deal,
                       terrain_changed, unit_kind)
 from cg.units import IN_PLAY, Kind, Status
 from cg.seal import apply_revealed, apply_sealed
@@ -126,17 +126,14 @@ def start(payload: dict, view=None) -> CampaignState:
 
 def _ob_given(st: CampaignState, side: str, group) -> None:
     """1.2 OB given: its units are the side's from the start at no CP, set up in its hexes (one after
-    another, in turn) or entering; its leaders given count for 2.362 like leaders rolled; it owes the
+    another, in turn, in the card's order: ruling R94) or entering; its leaders given count for 2.362 like leaders rolled; it owes the
     2.36 leader DRs the card says."""
     pid = f"{group.id}-{side}"
     pur = Purchase(id=pid, side=side, rg=group.id, firefight=1, mode=group.setup, cost=0, kind=group.kind,
                    leader_owed=group.leader_drs, revealed=False)
     st.purchases[(side, pid)] = pur
-    names = [(n, unit_kind(n, group.kind)) for n in expand_units(group.units)]
-    names += [(n, _LEADER_K) for n in group.leaders]
     column = tables.leader_column(st.card.sides[side].nationality, group.armor_leader)
-    for i, (name, kind) in enumerate(names, 1):
-        hx = group.hexes[(i - 1) % len(group.hexes)] if group.hexes else None
+    for i, (name, kind, hx) in enumerate(ob_deal(group), 1):  # ruling R94: the card's order
         uid = f"{pid}.{i}"
         st.units[(side, uid)] = Unit(id=uid, side=side, name=name, kind=kind, purchase=pid,
                              status=_ON_MAP_W if hx else _AVAILABLE_W, hex=hx)

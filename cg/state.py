@@ -808,6 +808,17 @@ def counter_morale(name: str) -> int | None:
     return None
 
 
+def ob_deal(group) -> list[tuple[str, str, str | None]]:
+    """1.2 OB given (ruling R94): (counter, kind, hex) of each of its units, in the card's order (each `Nx`
+    counted out, the `leaders` after the `units`), the n-th set up in `hexes[(n - 1) mod len(hexes)]`, the
+    hexes in the card's order too (a campaign started before keeps them in map order: its stored card holds
+    them sorted); None where the group enters or gives no hex."""
+    names = [(n, unit_kind(n, group.kind)) for n in expand_units(group.units)]
+    names += [(n, Kind.LEADER.value) for n in group.leaders]
+    hexes = group.hexes
+    return [(n, k, hexes[i % len(hexes)] if hexes else None) for i, (n, k) in enumerate(names)]
+
+
 def expand_units(spec: tuple[str, ...]) -> list[str]:
     """Card `units = ["3x 4-6-7", "1x LMG"]` -> ["4-6-7", "4-6-7", "4-6-7", "LMG"]."""
     out = []

@@ -271,8 +271,7 @@ def _setup(ctx, cmd):
     return [ev.UnitSetUp(side=side, unit=u.id, hex=hx, hip=bool(cmd.get("hip")))]
 
 
-OWNERS = {"leader": ("squad", "hs", "crew", "vehicle"), "sw": ("squad", "hs", "crew", "leader", "vehicle"),
-          "gun": ("squad", "hs", "crew", "leader", "vehicle")}  # 2.37: leader with a MMC/AFV; SW/Gun with a unit
+from cg.units import OWNERS  # noqa: E402  (2.37: leader with a MMC/AFV; SW/Gun with a unit)
 
 
 def _with_its_rg(st, u, pur, hx: str) -> None:
