@@ -14,7 +14,7 @@ from cg import revision
 from cg import tables
 from cg.card_schema import parse_card
 from cg.items import Kept  # a hex's kept item; Kept.mine: all mines are one item at 3.52
-from cg.rules import winner_by_cvp
+from cg.rules import CVP_RULES, winner_by_cvp
 from cg.state import (SIDES, CampaignState, FirefightRecord, Purchase, Unit, loss_cvp, ob_deal,
                       terrain_changed, unit_kind)
 from cg.units import IN_PLAY, Kind, Status
@@ -714,8 +714,8 @@ def _expend(st, p) -> None:
 def _casualties(st, p: CasualtiesAdded):
     ff = st.ff
     ff.cvp_lost[p.side] += p.cvp
-    if ff.winner_rule in ("1.31", "R5"):  # 3.11: RePh losses count for the firefight for all purposes
-        ff.winner, ff.winner_rule = winner_by_cvp(ff)
+    if ff.winner_rule in CVP_RULES:  # 3.11: RePh losses count for the firefight for all purposes
+        ff.winner, ff.winner_rule = winner_by_cvp(ff, revision.of(st).dual_night_draw)
     for uid in p.units:
         u = st.unit(uid, p.side)
         if u is not None:
@@ -738,8 +738,8 @@ def _reph_loss(st, u, to: str) -> None:
         return
     ff = st.ff
     ff.cvp_lost[u.side] += loss_cvp(u, to)
-    if ff.winner_rule in ("1.31", "R5"):
-        ff.winner, ff.winner_rule = winner_by_cvp(ff)
+    if ff.winner_rule in CVP_RULES:
+        ff.winner, ff.winner_rule = winner_by_cvp(ff, revision.of(st).dual_night_draw)
 
 
 @on("casualty_reduced")

@@ -267,6 +267,10 @@ class Rules:
         'beyond 3 hexes of a friendly MMC/AFV is wrecked (3.23), and one left outside a friendly MLR is '
         'Isolated (3.216, 3.217); 3.46 owes no repair it may not get where it stands (nor one of a weapon'
         ' held by an Isolated unit)'))
+    dual_night_draw: bool = switch(3, (
+        '1.31 / 2.421 (ruling R5 revised): in a Dual Night Assault (a night firefight both sides bought an Attack '
+        'Option for) neither side is the Firefight Defender, so a CVP tie is a draw (`winner_rule` 2.421), unless '
+        '`end --winner` names a side; revisions 1-2 gave it to the side that moved second'))
     judged_before_roll: bool = switch(3, (
         'ruling R49: what decides whether a command is legal is judged before its dice are rolled: '
         '`leader --commissar` takes the Commissar on a * row and keeps the leader rolled on any other '

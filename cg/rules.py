@@ -138,14 +138,20 @@ def enters_only(state: CampaignState, u) -> bool:
         revision.of(state).entry_not_set_up
 
 
-def winner_by_cvp(ff) -> tuple[str | None, str]:
+CVP_RULES = ("1.31", "R5", "2.421")  # a winner decided by the CVP (decided again with RePh losses, 3.11)
+
+
+def winner_by_cvp(ff, night_draw: bool = False) -> tuple[str | None, str]:
     """1.31: the side that amassed more CVP (= the enemy's CVP lost) wins; a tie goes to the defender;
-    in a Dual Attack the side that moved second is the defender (ruling R5)."""
+    in a Dual Attack the side that moved second is the defender (ruling R5); in a Dual Night Assault
+    (`night_draw`, revision switch dual_night_draw) there is none, and a tie is a draw (2.421, ruling R5)."""
     amassed = {s: ff.cvp_lost[other(s)] for s in ("axis", "allied")}
     if amassed["axis"] != amassed["allied"]:
         return max(amassed, key=amassed.get), "1.31"
     if ff.attacker:
         return other(ff.attacker), "1.31"
+    if night_draw and ff.type == "dual" and ff.time == "night":
+        return None, "2.421"
     return (other(ff.move_first) if ff.move_first else None), "R5"
 
 

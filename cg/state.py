@@ -55,7 +55,7 @@ class FirefightRecord:
     commenced: bool = False
     turn: int | None = None
     winner: str | None = None
-    winner_rule: str | None = None  # "1.31" / "R5" (recomputed with RePh losses) or "--winner" (kept)
+    winner_rule: str | None = None  # "1.31" / "R5" / "2.421" (recomputed with RePh losses) or "--winner" (kept)
     cp_gained: dict = attrs.Factory(lambda: {"axis": 0, "allied": 0})
     cp_spent: dict = attrs.Factory(lambda: {"axis": 0, "allied": 0})
     cp_left: dict = attrs.Factory(lambda: {"axis": 0, "allied": 0})

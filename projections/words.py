@@ -47,6 +47,13 @@ def changed_by(r: dict) -> str:
     return "2.362"
 
 
+def _winner(p: dict) -> str:
+    """'winner Axis (1.31)'; a Dual Night Assault's CVP tie: a draw, no Firefight Defender (ruling R5)."""
+    if p["winner"] is None and p.get("winner_rule") == "2.421":
+        return "no winner, a draw (2.421: a Dual Night Assault has no Firefight Defender to take the tie)"
+    return f"winner {SIDE[p['winner']]} ({p['winner_rule']})"
+
+
 def row_words(label) -> str:
     """A table row as the ledger says it everywhere: '<2' -> '<=2', '>12' -> '>=12' (ruling R1: the
     extracted rules' '<' is 'or less'), '5-6' and '7' as printed."""
@@ -312,7 +319,7 @@ def _summary(etype: str, p: dict) -> str:
     if etype == "firefight_ended":
         c = ", ".join(f"{SIDE[x['side']]} {x['hex']}" for x in p["control"])
         return f"firefight ended on turn {p['turn']}: CVP lost Axis {p['cvp_lost']['axis']}, Allied " \
-               f"{p['cvp_lost']['allied']}; winner {SIDE[p['winner']]} ({p['winner_rule']})" + \
+               f"{p['cvp_lost']['allied']}; {_winner(p)}" + \
                (f"; control: {c}" if c else "") + (f"; {len(p['lost'])} unit(s) lost" if p["lost"] else "") + \
                _end_more(p)
     if etype == "unit_positioned":
