@@ -800,6 +800,8 @@ def _isolated(st, p: IsolatedMarked):
 def _stranded(st, p: UnitsStranded):  # ruling R48: eliminated (a vehicle: its wreck leaves the OB and owes no repair)
     for su in p.units:
         u = st.unit(su.unit, su.side)
+        if p.counted:  # ruling R95: 3.11, its CVP count for the firefight as R58's losses do
+            _reph_loss(st, u, "eliminated")
         u.status, u.eliminated_in = _ELIMINATED_W, st.firefight
         st.ff.lost.append([su.side, su.unit])
         st.reph.repairs_owed.pop((su.side, su.unit), None)

@@ -199,7 +199,8 @@ class Rules:
         'final 7 passes)'))
     reph_losses_cvp: bool = switch(3, (
         '3.11 / ruling R58: the RePh losses the ledger decides itself (3.17 1TC, 3.19 Shock/UK, 3.21 '
-        "Redeployment Table, 3.52 Casualty Reduction) add their CVP (ruling R39's values) to the "
+        "Redeployment Table, 3.52 Casualty Reduction; and, ruling R95, the units R48 eliminates as 3.2 is left, "
+        "recorded `counted` on `units_stranded`) add their CVP (ruling R39's values) to the "
         "firefight's CVP lost; a winner decided by 1.31 is decided again, so 1.31, 2.12 and 3.44 see them"))
     hardening_card_quality: bool = switch(3, (
         '3.43/3.44 EXC: whether an MMC is Elite, and so turns Fanatic instead of changing counter, is the'
@@ -271,6 +272,10 @@ class Rules:
         '1.31 / 2.421 (ruling R5 revised): in a Dual Night Assault (a night firefight both sides bought an Attack '
         'Option for) neither side is the Firefight Defender, so a CVP tie is a draw (`winner_rule` 2.421), unless '
         '`end --winner` names a side; revisions 1-2 gave it to the side that moved second'))
+    afv_proximity: bool = switch(3, (
+        '3.23 (ruling R95): an Immobilized vehicle is kept from its wreck by a friendly MMC, or a vehicle of an AFV '
+        'RG, within 3 hexes ("MMC/AFV/Gun-armed Vehicle"); a vehicle of a `vehicle` RG (the card gives no armament) '
+        'no longer counts'))
     judged_before_roll: bool = switch(3, (
         'ruling R49: what decides whether a command is legal is judged before its dice are rolled: '
         '`leader --commissar` takes the Commissar on a * row and keeps the leader rolled on any other '

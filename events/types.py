@@ -396,6 +396,7 @@ class IsolatedMarked(Event):  # 3.25: units ending in an Isolated Location (Ammu
 class UnitsStranded(Event):  # 3.214 / 3.23: units that could not redeploy, eliminated (a vehicle: its wreck; R48)
     units: tuple[SideUnit, ...]
     rule: str
+    counted: bool = False  # 3.11 / ruling R95: their CVP count for the firefight (R58's values); stored only when true
 
 
 @event("terrain_changed")

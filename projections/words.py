@@ -335,7 +335,8 @@ def _summary(etype: str, p: dict) -> str:
         return f"Isolated (Ammunition Shortage): {', '.join(u['unit'] for u in p['units'])}"
     if etype == "units_stranded":
         why = "alone and Immobilized after all redeployment" if p["rule"] == "3.23" else "no redeployment possible"
-        return f"eliminated ({p['rule']}: {why}; a vehicle is its wreck, CS NA): " + \
+        counted = "; their CVP count for the firefight (3.11)" if p.get("counted") else ""
+        return f"eliminated ({p['rule']}: {why}; a vehicle is its wreck, CS NA{counted}): " + \
             ", ".join(f"{u['side']} {u['unit']}" for u in p["units"])
     if etype == "terrain_changed":
         ch = ", ".join(f"{c['change']} {terrain_words(c['item'])} in {c['hex']}" for c in p["changes"]) or "no change"
