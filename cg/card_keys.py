@@ -14,9 +14,9 @@ from cg.card_printed import UncheckedBoards, area_set, check_area, check_fortifi
 
 CAMPAIGN_KEYS = ("theater", "booby_traps", "fortifications", "balance", "balance_chosen")
 FIREFIGHT_KEYS = ("weather", "moon", "turns", "attacker", "fsr")
-MAP_KEYS = ("boards", *TERRAIN_KEYS, "entry")
+MAP_KEYS = ("boards", *TERRAIN_KEYS, "entry", "frozen")
 SIDE_KEYS = ("ob",)
-RG_KEYS = ("available_from", "available_until", "max_per_reph", "reserve", "commissar")
+RG_KEYS = ("available_from", "available_until", "max_per_reph", "reserve", "commissar", "assault_engineers")
 OB_KEYS = (
     "id", "name", "kind", "quality", "units", "leaders", "leader_drs", "platoons", "setup", "enters", "hexes",
     "armor_leader", "area",  # area: third round (cg/card_printed.py)
@@ -118,6 +118,16 @@ def check_terrain(c: _Checker, tbl: dict, grid) -> dict | None:
     return out if len(c.problems) == n0 else None
 
 
+def check_frozen(c: _Checker, tbl: dict, grid, water) -> tuple[str, ...] | None:
+    """frozen (ruling R96): hexes of `water` frozen over for the CG, each one the card lists as water."""
+    n0 = len(c.problems)
+    frozen = c.hex_list(tbl, "frozen", "map", grid, default=())
+    for j, h in enumerate(frozen or ()):
+        if water is not None and h not in water:
+            c.add(f"map.frozen#{j + 1}", f"{h} is not a water hex of the card (`water`): only water freezes")
+    return tuple(frozen) if frozen is not None and len(c.problems) == n0 else None
+
+
 def check_entry(c: _Checker, tbl: dict, grid) -> dict | None:
     """entry = { axis = ["east", "23A1-23A10"] }: each item an edge name or a FIRST-LAST hex range."""
     entry = c.table(tbl, "entry", "map", default={})
@@ -202,7 +212,11 @@ def check_rg_extra(c: _Checker, item: dict, path: str, n_firefights: int | None,
         "max_per_reph": per,
         "reserve": c.boolean(item, "reserve", path, default=True),
         "commissar": c.boolean(item, "commissar", path, default=False),
+        "assault_engineers": c.boolean(item, "assault_engineers", path, default=None),
     }
+    if out["assault_engineers"] and item.get("kind") != "infantry":  # ruling R96
+        c.add(f"{path}.assault_engineers", f"is for an infantry RG (3.52: Assault Engineer squads), not "
+                                           f"{_show(item.get('kind'))}")
     return out if len(c.problems) == n0 else None
 
 

@@ -244,10 +244,11 @@ def _check_map_hexes(c: _Checker, tbl: dict, grid, ok: bool, columns, rows, boar
 
     terrain = card_keys.check_terrain(c, tbl, grid)
     entry = card_keys.check_entry(c, tbl, grid)
+    frozen = card_keys.check_frozen(c, tbl, grid, water)  # ruling R96
     order_key = board_grid.index if board_grid is not None else _hex_sort_key
     hills = card_printed.check_hills(c, tbl, grid, order_key)
     hexsides = card_printed.check_hexsides(c, tbl, grid, order_key)
-    parts = (strategic, water, buildings, stone, tvp, edges, terrain, entry, hills, hexsides)
+    parts = (strategic, water, buildings, stone, tvp, edges, terrain, entry, hills, hexsides, frozen)
     if not ok or any(p is None for p in parts):
         # still hand back what the sides' checks can use: the Strategic hexes known to be good
         resolved = set(strategic or ()) | set(tvp or {}) | set(buildings or ()) | set(stone or ())
@@ -273,6 +274,7 @@ def _check_map_hexes(c: _Checker, tbl: dict, grid, ok: bool, columns, rows, boar
         entry=entry,
         hills=hills,
         hexsides=hexsides,
+        frozen=_hexes(frozen, order),
         **terrain,
     )
     return spec, grid, resolved

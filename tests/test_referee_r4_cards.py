@@ -73,3 +73,82 @@ def test_a_leader_dealt_to_a_hex_with_only_a_sw_breaks_2_37(workdir):
     r = cli_run(str(workdir / "x.plcg"), "card", "check", card)
     assert r.code == 2 and "its unit 2 (LMG) is dealt to D3 with no unit of OB1 (2.37)" in r.err, r.err
     assert "its unit 3 (8-0)" not in r.err  # dealt to C3, with the squad
+
+
+# ---- card keys for what the ledger guessed (issue 39, ruling R96) ------------------------------------------------
+
+def _card(workdir, name: str, *, axis_rg=None, map=None) -> str:
+    data = copy.deepcopy(load_sample())
+    for rg in data["sides"]["axis"]["rg"]:
+        rg.update((axis_rg or {}).get(rg["id"], {}))
+    data["map"].update(map or {})
+    return write_card(workdir, data, name)
+
+
+def _at_3_52(workdir, card: str, name: str):
+    from conftest import Campaign
+
+    db = str(workdir / f"{name}.plcg")
+    assert cli_run(db, "new", "--card", card, "--seed", "cl").code == 0
+    c = Campaign.attach(db, plan={1: {"buy": [("axis", "I1"), ("allied", "I1")],
+                                      "end": {"cvp_lost": {"axis": 1, "allied": 1}, "terrain": ["M7=rubble"]}}})
+    c.advance(1, "3.52")
+    c.close()
+    return db
+
+
+ENGINEERS = "-1 for 3 non-Isolated Assault Engineer squads (3.52)"
+
+
+def test_an_rg_the_card_marks_assault_engineers_counts_whatever_its_name(workdir):
+    """3.52: "-1 Friendly side currently contains three non-Isolated Assault Engineer squads": a "Pionier
+    Platoon" marked `assault_engineers = true` gives it; the name alone (no "Assault Engineer" in it) never did."""
+    marked = _card(workdir, "marked", axis_rg={"I1": {"name": "Pionier Platoon", "assault_engineers": True}})
+    r = cli_run(_at_3_52(workdir, marked, "marked"), "clear", "axis", "M7", "rubble", "--dice", "3")
+    assert r.code == 0, r.err
+    assert ENGINEERS in r.out, r.out
+    plain = _card(workdir, "plain", axis_rg={"I1": {"name": "Pionier Platoon"}})
+    r = cli_run(_at_3_52(workdir, plain, "plain"), "clear", "axis", "M7", "rubble", "--dice", "3")
+    assert r.code == 0 and "Assault Engineer" not in r.out, r.out
+
+
+def test_assault_engineers_false_overrides_the_name(workdir):
+    """The name test stays only for a card that does not say (a campaign started before the key)."""
+    named = _card(workdir, "named", axis_rg={"I1": {"name": "Assault Engineer Platoon"}})
+    r = cli_run(_at_3_52(workdir, named, "named"), "clear", "axis", "M7", "rubble", "--dice", "3")
+    assert r.code == 0 and ENGINEERS in r.out, r.out
+    said = _card(workdir, "said", axis_rg={"I1": {"name": "Assault Engineer Platoon", "assault_engineers": False}})
+    r = cli_run(_at_3_52(workdir, said, "said"), "clear", "axis", "M7", "rubble", "--dice", "3")
+    assert r.code == 0 and "Assault Engineer" not in r.out, r.out
+
+
+def test_card_check_reads_the_two_keys(workdir):
+    bad = _card(workdir, "bad", axis_rg={"G1": {"assault_engineers": True}, "I1": {"assault_engineers": "yes"}},
+                map={"frozen": ["H4", "B2"]})
+    r = cli_run(str(workdir / "x.plcg"), "card", "check", bad)
+    assert r.code == 2, r.out
+    assert 'sides.axis.rg.G1.assault_engineers: is for an infantry RG (3.52: Assault Engineer squads), not "gun"' \
+        in r.err, r.err
+    assert "sides.axis.rg.I1.assault_engineers: must be true or false" in r.err, r.err
+    assert "map.frozen#2: B2 is not a water hex of the card (`water`): only water freezes" in r.err, r.err
+    assert "frozen#1" not in r.err  # H4 is water
+    good = _card(workdir, "good", axis_rg={"I4": {"assault_engineers": True}}, map={"frozen": ["H4"]})
+    r = cli_run(str(workdir / "x.plcg"), "card", "check", good)
+    assert r.code == 0, r.out + r.err
+
+
+def test_a_frozen_water_hex_is_a_mission_hex_another_is_not(workdir):
+    """2.73 "Accessible to Infantry" (ruling R56): water is no mission hex; a hex the card marks frozen is."""
+    from conftest import Campaign
+
+    card = _card(workdir, "winter", map={"frozen": ["H4"]})
+    db = str(workdir / "winter.plcg")
+    assert cli_run(db, "new", "--card", card, "--seed", "pat").code == 0
+    c = Campaign.attach(db, plan={1: {"buy": [("axis", "I1", "on-map"), ("allied", "I1")], "patrols": [("axis", 1)]}})
+    c.advance(1, "2.7")
+    c.close()
+    patrol = ("patrol", "axis", "--type", "recon", "--units", "I1-1.1", "--leader", "I1-1.L1", "--dice", "2,2")
+    r = cli_run(db, *patrol, "--hex", "H3")  # water, not frozen
+    assert r.code == 3 and "mission hex H3 is a water hex, not Accessible to Infantry" in r.err, r.err
+    r = cli_run(db, *patrol, "--hex", "H4")  # frozen over
+    assert r.code == 0, r.err
