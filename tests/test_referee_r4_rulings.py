@@ -116,15 +116,6 @@ def test_r95_a_unit_eliminated_as_it_could_not_redeploy_adds_its_cvp(workdir):
     assert cli_run(path, "audit").code == 0
 
 
-def test_r95_revision_2_left_the_stranded_units_cvp_to_the_players(workdir):
-    path = _left_without_a_cthc(workdir, revision=2)
-    r = cli_run(path, "next")
-    assert r.code == 0, r.err
-    c = Campaign.attach(path, plan={})
-    assert c.state().firefights[0].cvp_lost["allied"] == 9  # reph_losses_cvp is off: nothing added
-    c.close()
-
-
 # ---- 3.23: "a friendly MMC/AFV/Gun-armed Vehicle" (ruling R95) ---------------------------------------------------
 
 def _immobilized_near(workdir, *positions: str, counters: dict | None = None) -> str:

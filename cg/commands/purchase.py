@@ -447,12 +447,15 @@ def _fortify(ctx, cmd):
         squads = sum(1 for u in st.side_units(side) if u.kind == Kind.SQUAD and u.status != Status.RESERVE) \
             + sum(0.5 for u in st.side_units(side) if u.kind == Kind.HALF_SQUAD and u.status != Status.RESERVE)
         night = st.ff.time == "night"
-        limit = tables.hip_limit(int(squads), st.card.sides[side].nationality.lower() == "japanese", night)
+        japanese = st.card.sides[side].nationality.lower() == "japanese"
+        limit = tables.hip_limit(int(squads), japanese, night)
         if limit is not None and hip_unit.kind in (Kind.SQUAD, Kind.HALF_SQUAD):
             used = sum(1 for u in st.side_units(side) if u.hip and u.kind in (Kind.SQUAD, Kind.HALF_SQUAD))
-            if used + 1 > limit:
-                raise Refused(f"HIP for {used + 1} squads exceeds 10% of {int(squads)} non-Reserve squads "
-                              f"in a daytime firefight", "2.38", st.step)
+            if used + 1 > limit:  # the percentage the limit was taken at (issue 39 defect 9)
+                pct = tables.HIP_PERCENT_JAPANESE if japanese else tables.HIP_PERCENT
+                why = ", the Japanese 10% more of G.1631" if japanese else ""
+                raise Refused(f"HIP for {used + 1} squads exceeds {pct}% of {int(squads)} non-Reserve squads "
+                              f"in a daytime firefight (at most {limit}, fractions dropped{why})", "2.38", st.step)
     fp = st.sides[side].fp
     if cost > fp:
         raise Refused(f"{spec.name} costs {cost} FP; {side} has {fp} FP", "2.38", st.step)
