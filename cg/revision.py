@@ -276,6 +276,9 @@ class Rules:
         '3.23 (ruling R95): an Immobilized vehicle is kept from its wreck by a friendly MMC, or a vehicle of an AFV '
         'RG, within 3 hexes ("MMC/AFV/Gun-armed Vehicle"); a vehicle of a `vehicle` RG (the card gives no armament) '
         'no longer counts'))
+    set_dc_needs_dc: bool = switch(3, (
+        '2.38 note 8 (ruling R97): a Set DC is bought only for a DC of the side that sets up on map (not In '
+        'Reserve, not entering): one Set DC per such DC for the firefight; revision 2 bought one without any DC'))
     judged_before_roll: bool = switch(3, (
         'ruling R49: what decides whether a command is legal is judged before its dice are rolled: '
         '`leader --commissar` takes the Commissar on a * row and keeps the leader rolled on any other '

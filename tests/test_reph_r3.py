@@ -238,10 +238,28 @@ def test_2_38_note_8_a_set_dc_goes_in_a_building_of_a_friendly_cthc(tmp_path):
     """Note 8: a Set DC in a building/hut/rubble/bridge/pillbox/trench Location in friendly Controlled Terrain.
     M6 is Axis CTHC but open ground; P2 is inside the Axis MLR, outside any CTHC; L4 (the church) is both."""
     c = at_2_3_with_fp(tmp_path)
+    assert cli_run(c.path, "buy", "axis", "I4", "--mode", "on-map").code == 0  # its DC (ruling R97)
     refused(c, "fortify", "axis", "set_dc", "--hex", "M6", words="note 8")
     refused(c, "fortify", "axis", "set_dc", "--hex", "P2", words="note 8")
     assert cli_run(c.path, "fortify", "axis", "set_dc", "--hex", "L4").code == 0
     c.close()
+
+
+def test_2_38_note_8_a_set_dc_is_one_of_the_sides_dcs_setting_up_on_map(tmp_path):
+    """Note 8: "a DC available to a unit setting-up on-map (EXC: units set up In Reserve)": a Set DC needs a
+    DC in the OB (ruling R97); the Pioniers' one DC makes one Set DC, not two; one In Reserve makes none."""
+    c = at_2_3_with_fp(tmp_path)
+    refused(c, "fortify", "axis", "set_dc", "--hex", "L4", words="note 8): axis has none")
+    assert cli_run(c.path, "buy", "axis", "I4", "--mode", "reserve").code == 0
+    refused(c, "fortify", "axis", "set_dc", "--hex", "L4", words="note 8): axis has none")
+    assert cli_run(c.path, "buy", "axis", "I4", "--mode", "on-map").code == 0
+    assert cli_run(c.path, "fortify", "axis", "set_dc", "--hex", "L4").code == 0
+    refused(c, "fortify", "axis", "set_dc", "--hex", "M4", words="and 1 Set DC(s) already bought")
+    c.close()
+    (tmp_path / "r2").mkdir()
+    old = at_2_3_with_fp(tmp_path / "r2", revision=2)  # revision 2 bought one without a DC
+    assert cli_run(old.path, "fortify", "axis", "set_dc", "--hex", "L4").code == 0
+    old.close()
 
 
 def test_2_38_note_5_a_fortified_building_is_a_building(tmp_path):

@@ -369,8 +369,28 @@ def _fortify_notes(st: CampaignState, side: str, kind: str, hx) -> None:
         if caves < need:
             raise Refused(f"each Cave Complex needs four caves of its own: {complexes + 1} need {need}, {side} has "
                           f"bought {caves}", "2.38", st.step)
+    if kind == "set_dc" and revision.of(st).set_dc_needs_dc:
+        _set_dc_has_a_dc(st, side)
     if hx is not None:
         _fortify_notes_hex(st, side, kind, hx)
+
+
+def _set_dc_has_a_dc(st: CampaignState, side: str) -> None:
+    """2.38 note 8 (ruling R97): "a DC available to a unit setting-up on-map (EXC: units set up In Reserve) may
+    be set up ... as a set DC": each Set DC bought for this firefight is one of the side's DCs in play, not of
+    an RG In Reserve or bought to enter."""
+    def sets_up(u) -> bool:
+        pur = st.purchase(u.purchase, side) if u.purchase else None
+        return pur is None or not (pur.mode in ("reserve", "entry") and pur.firefight == st.firefight)
+
+    dcs = [u for u in st.side_units(side) if u.kind == Kind.SW and u.name.strip().upper() == "DC"
+           and u.status in (Status.AVAILABLE, Status.ON_MAP) and sets_up(u)]
+    bought = sum(1 for f in st.ground.fortifications if f.side == side and f.kind == "set_dc"
+                 and f.firefight == st.firefight)
+    if bought >= len(dcs):
+        have = f"{len(dcs)} ({', '.join(u.id for u in dcs)})" if dcs else "none"
+        raise Refused(f"a Set DC is a DC available to a unit setting up on map (note 8): {side} has {have}, and "
+                      f"{bought} Set DC(s) already bought for this firefight", "2.38", st.step)
 
 
 def _fortify_notes_hex(st: CampaignState, side: str, kind: str, hx) -> None:
