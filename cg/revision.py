@@ -279,6 +279,10 @@ class Rules:
     set_dc_needs_dc: bool = switch(3, (
         '2.38 note 8 (ruling R97): a Set DC is bought only for a DC of the side that sets up on map (not In '
         'Reserve, not entering): one Set DC per such DC for the firefight; revision 2 bought one without any DC'))
+    booby_traps_level: bool = switch(3, (
+        'CG12 / 2.38 notes 6-7 (ruling R99): Booby Traps are bought as a level of the side in effect within its MLR '
+        '(A, then B, then C; a level the card gives the side preexists), never in a hex: `fortify SIDE booby_traps '
+        '--hex` is refused, and so is a purchase above Level C; revision 2 kept them as an item of one hex'))
     judged_before_roll: bool = switch(3, (
         'ruling R49: what decides whether a command is legal is judged before its dice are rolled: '
         '`leader --commissar` takes the Commissar on a * row and keeps the leader rolled on any other '

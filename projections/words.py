@@ -266,6 +266,9 @@ def _summary(etype: str, p: dict) -> str:
         what = "generated leader (3.45)" if p.get("generated") else f"leader for {p['purchase']}"
         placed = f"; placed in {p['hex']}" if p.get("hex") else ""
         return f"{s} {what}: {roll_words(r)}{placed}"
+    if etype == "fortified" and (p.get("detail") or {}).get("level"):  # CG12, ruling R99
+        return (f"{s} spent {p['cost']} FP on Booby Traps: Level {p['detail']['level']} in effect within its MLR "
+                f"(CG12, 2.38 n6), {p['fp_left']} FP left")
     if etype == "fortified":
         where = f" in {p['hex']}" if p.get("hex") else ""
         unit = f" for {p['unit']}" if p.get("unit") else ""

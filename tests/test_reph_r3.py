@@ -590,3 +590,23 @@ def test_r14_the_attack_option_bought_after_the_oba_dr_still_gives_its_minus_1(t
 
 def test_revision_2_gave_the_minus_1_only_to_an_oba_dr_made_after_the_purchase(tmp_path):
     assert oba_strength(tmp_path, "after", ("oba", "attack"), revision=2) == "normal"
+
+
+def test_cg12_booby_traps_are_a_level_within_the_mlr_not_an_item_in_one_hex(tmp_path, variant):
+    """CG12 / 2.38 notes 6-7 (ruling R99): each purchase "Creates Level A Booby Traps or increases preexisting
+    Level to next Level", in effect within the owner's MLR; B28.9's levels end at C."""
+    card = variant(campaign={"booby_traps": True}, axis_rg={"F1": {"fp": 25}})
+    c = at_2_3_with_fp(tmp_path, card=card)  # 75 FP: five Booby Trap purchases' worth
+    refused(c, "fortify", "axis", "booby_traps", "--hex", "M5", rule="CG12", words="not an item in one hex")
+    for level in "ABC":
+        r = cli_run(c.path, "fortify", "axis", "booby_traps")
+        assert r.code == 0, r.err
+        assert f"Axis spent 15 FP on Booby Traps: Level {level} in effect within its MLR (CG12, 2.38 n6)" in r.out, r.out
+    refused(c, "fortify", "axis", "booby_traps", rule="CG12", words="Level C already")
+    c.close()
+    (tmp_path / "given").mkdir()  # a card that gives the Axis Level B: one purchase makes it C
+    c = at_2_3_with_fp(tmp_path / "given", card=variant(campaign={"booby_traps": True},
+                                                        axis={"booby_traps": "B"}))
+    r = cli_run(c.path, "fortify", "axis", "booby_traps")
+    assert r.code == 0 and "Level C" in r.out, r.out + r.err
+    c.close()

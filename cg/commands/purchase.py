@@ -343,6 +343,8 @@ def _place(st: CampaignState, side: str, kind: str, spec, hx):
     index = next((i for i, f in enumerate(st.ground.fortifications)
                   if f.side == side and f.kind == kind and f.hex is None and not f.unit
                   and f.firefight == st.firefight), None)
+    if kind == "booby_traps" and revision.of(st).booby_traps_level:  # CG12 (ruling R99): a level, never placed
+        _booby_trap_level(st, side, hx)
     if index is None or not items.ITEMS[kind].in_hex:
         raise Refused(f"{side} has no {spec.name} bought without a hex to place", "2.38", st.step)
     if revision.of(st).fortify_rules:
@@ -391,6 +393,25 @@ def _set_dc_has_a_dc(st: CampaignState, side: str) -> None:
         have = f"{len(dcs)} ({', '.join(u.id for u in dcs)})" if dcs else "none"
         raise Refused(f"a Set DC is a DC available to a unit setting up on map (note 8): {side} has {have}, and "
                       f"{bought} Set DC(s) already bought for this firefight", "2.38", st.step)
+
+
+BOOBY_TRAP_LEVELS = ("A", "B", "C")  # B28.9
+
+
+def _booby_trap_level(st: CampaignState, side: str, hx) -> str:
+    """CG12 / 2.38 notes 6-7 (ruling R99): Booby Trap capability is a level of the side (B28.9 A, B, C) in effect
+    within its MLR, not an item in a hex: each purchase "creates Level A Booby Traps or increases preexisting
+    Level to next Level" (the card's `booby_traps` level for the side, where it gives one, preexists)."""
+    if hx is not None:
+        raise Refused("Booby Traps are a level in effect within the side's MLR (CG12, 2.38 note 7), not an item in "
+                      "one hex: buy them without --hex", "CG12", st.step)
+    given = st.card.sides[side].booby_traps
+    start = BOOBY_TRAP_LEVELS.index(given) + 1 if given in BOOBY_TRAP_LEVELS else 0
+    bought = sum(1 for f in st.ground.fortifications if f.side == side and f.kind == "booby_traps")
+    if start + bought >= len(BOOBY_TRAP_LEVELS):
+        raise Refused(f"{side}'s Booby Traps are at Level C already: no Level above it (B28.9, 2.38 note 6)", "CG12",
+                      st.step)
+    return BOOBY_TRAP_LEVELS[start + bought]
 
 
 def _fortify_notes_hex(st: CampaignState, side: str, kind: str, hx) -> None:
@@ -442,6 +463,8 @@ def _fortify(ctx, cmd):
         _fortify_limits(st, side, kind, spec, hx, hip_unit)
     if revision.of(st).fortify_notes:
         _fortify_notes(st, side, kind, hx)
+    if kind == "booby_traps" and revision.of(st).booby_traps_level:  # CG12 (ruling R99)
+        detail["level"] = _booby_trap_level(st, side, hx)
     if spec.initial_only and not st.initial:
         raise Refused(f"{spec.name} may only be bought for the Initial Firefight (S)", "2.38", st.step)
     card_side = st.card.sides[side]  # third-round card keys: a side's own Booby Traps say decides for it
