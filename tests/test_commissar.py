@@ -140,3 +140,28 @@ def test_a_generated_commissar_is_refused_where_no_rg_of_the_card_gives_one(tmp_
     assert r.code == 3 and "the CG Card makes no Commissar available to allied" in r.err, r.err
     assert rows(c.path) == before
     c.close()
+
+
+def test_each_refusal_of_the_leader_command_names_its_own_condition(tmp_path):
+    """Issue 35 item 2, the leader command's other branches (the Commissar's are above): each refusal says
+    the condition that raised it, writes nothing."""
+    c = at_2_3(tmp_path, True)  # Russian, I1 bought (I1-1 owes its leader DR)
+    before = rows(c.path)
+    for args, code, says in (
+            (("leader", "allied", "I2"), 3, "no I2 bought for firefight 1 owes a leader DR"),
+            (("leader", "allied", "I1", "--hex", "B5"), 2, "--hex places a leader generated at 3.45 (--generated)"),
+            (("leader", "allied", "--generated"), 3, "[rule 3.45]"),  # the step: 2.3 is no 3.45
+    ):
+        r = cli_run(c.path, *args)
+        assert r.code == code and says in r.err, (args, r.code, r.err)
+        assert rows(c.path) == before
+    assert cli_run(c.path, "leader", "allied", "I1-1", "--dice", "3,4").code == 0
+    r = cli_run(c.path, "leader", "allied", "I1-1", "--dice", "3,4")
+    assert r.code == 3 and "I1-1 owes no leader DR" in r.err, r.err
+    c.close()
+    g = _russian_at_3_45(tmp_path, True)
+    r = cli_run(g.path, "leader", "allied", "--generated", "--dice", "3,4")
+    assert r.code == 0, r.err  # the one leader 3.45 lets the Allies generate
+    r = cli_run(g.path, "leader", "allied", "--generated", "--dice", "3,4")
+    assert r.code == 3 and "allied may generate 1 leader(s) this RePh" in r.err and "has generated 1" in r.err, r.err
+    g.close()
