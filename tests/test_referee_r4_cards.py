@@ -135,6 +135,8 @@ def test_card_check_reads_the_two_keys(workdir):
     good = _card(workdir, "good", axis_rg={"I4": {"assault_engineers": True}}, map={"frozen": ["H4"]})
     r = cli_run(str(workdir / "x.plcg"), "card", "check", good)
     assert r.code == 0, r.out + r.err
+    r = cli_run(str(workdir / "x.plcg"), "card", "show", good)
+    assert r.code == 0 and "  frozen: H4\n" in r.out and "Assault Engineers (3.52)" in r.out, r.out
 
 
 def test_a_frozen_water_hex_is_a_mission_hex_another_is_not(workdir):
