@@ -11,6 +11,7 @@ from cg.card import (
 )
 from cg.card_checker import _Checker, _hexes, _join, _show, _type_name
 from cg.card_printed import UncheckedBoards, area_set, check_area, check_fortifications, real_grid
+from cg.units import OWNERS, Kind  # OWNERS, 2.37: who a leader, a SW or a Gun sets up with (ruling R94)
 
 CAMPAIGN_KEYS = ("theater", "booby_traps", "fortifications", "balance", "balance_chosen")
 FIREFIGHT_KEYS = ("weather", "moon", "turns", "attacker", "fsr")
@@ -330,7 +331,6 @@ def check_ob_ownership(c: _Checker, sides: dict) -> None:
     placement the card gives (cg.state.ob_deal: its units dealt over its hexes in the card's order) must
     stand each leader with a MMC/AFV of its group and each SW/Gun with a unit of it."""
     from cg.state import ob_deal  # lazy: only a card whose OB sets up in hexes deals it
-    from cg.units import OWNERS
 
     for side, s in sides.items():
         for i, group in enumerate(s.ob):
@@ -341,7 +341,7 @@ def check_ob_ownership(c: _Checker, sides: dict) -> None:
                 if kind not in OWNERS:
                     continue
                 if not any(m != n and k in OWNERS[kind] and h == hx for m, (_x, k, h) in enumerate(dealt, 1)):
-                    what = "MMC/AFV" if kind == "leader" else "unit"
+                    what = "MMC/AFV" if kind == Kind.LEADER else "unit"
                     c.add(f"sides.{side}.ob[{i}]", (
                         f"its unit {n} ({name}) is dealt to {hx} with no {what} of {group.id} (2.37): the n-th unit "
                         f"of `units` then `leaders` sets up in hexes[(n - 1) mod {len(group.hexes)}]; reorder "
