@@ -463,8 +463,6 @@ def _fortify(ctx, cmd):
         _fortify_limits(st, side, kind, spec, hx, hip_unit)
     if revision.of(st).fortify_notes:
         _fortify_notes(st, side, kind, hx)
-    if kind == "booby_traps" and revision.of(st).booby_traps_level:  # CG12 (ruling R99)
-        detail["level"] = _booby_trap_level(st, side, hx)
     if spec.initial_only and not st.initial:
         raise Refused(f"{spec.name} may only be bought for the Initial Firefight (S)", "2.38", st.step)
     card_side = st.card.sides[side]  # third-round card keys: a side's own Booby Traps say decides for it
@@ -472,6 +470,8 @@ def _fortify(ctx, cmd):
         raise Refused("this CG's FSR do not allow Booby Traps (CG Card booby_traps = false)", "CG12", st.step)
     if kind == "booby_traps" and card_side.booby_traps == "none":
         raise Refused(f"the CG Card allows {side} no Booby Traps (sides.{side}.booby_traps = false)", "CG12", st.step)
+    if kind == "booby_traps" and revision.of(st).booby_traps_level:  # CG12 (ruling R99)
+        detail["level"] = _booby_trap_level(st, side, hx)
     limits = st.card.campaign.fortifications  # second-round card key: None on a first-format card
     if card_side.fortifications is not None:  # third-round card key: this side's own kinds and limits
         limits = card_side.fortifications
