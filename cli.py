@@ -1515,7 +1515,8 @@ def oba(ctx, side, rg, dice, as_json):
                                     "in HEX; without it the leader enters as a reinforcement.")
 @click.option("--commissar", is_flag=True,
               help="Russian, 2.361 *: take a Commissar for the leader the DR gives, where the card's RG allows it "
-                   "(A25.22, ruling R40); on a row without a * the leader rolled stands (ruling R49).")
+                   "(A25.22, ruling R40; a --generated leader: where any RG of the side does, ruling R92); on a row "
+                   "without a * the leader rolled stands (ruling R49).")
 @DICE_DR
 @JSON_OPT
 @click.pass_context

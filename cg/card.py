@@ -124,6 +124,7 @@ class MapSpec:
     entry: dict[str, tuple[str, ...]] = attrs.Factory(dict)  # side -> edges and hex ranges (1.4 Entry Area)
     hills: dict[str, int] = attrs.Factory(dict)  # third round: hex -> hill level (1, 2, ...), map order
     hexsides: dict[str, tuple[str, ...]] = attrs.Factory(dict)  # third round: wall | hedge | bocage -> "24E4-24E5"
+    frozen: tuple[str, ...] = ()  # hexes of `water` frozen over for the CG: Accessible to Infantry (2.73, ruling R96)
 
     @property
     def column_letters(self) -> tuple[str, ...]:
@@ -172,6 +173,8 @@ class Rg:
     reserve: bool = True  # false: never bought In Reserve (2.33)
     commissar: bool = False  # Russian: a 2.361 * result may be a Commissar (A25.22)
     time: str | None = None  # third round: "day" | "night": bought only for firefights at that time of day
+    # 3.52: its squads are Assault Engineers (ruling R96); None: not said, read from its name as before
+    assault_engineers: bool | None = None
 
     def available_at(self, firefight: int) -> bool:
         return self.available_from <= firefight and (self.available_until is None or firefight <= self.available_until)

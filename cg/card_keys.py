@@ -11,12 +11,13 @@ from cg.card import (
 )
 from cg.card_checker import _Checker, _hexes, _join, _show, _type_name
 from cg.card_printed import UncheckedBoards, area_set, check_area, check_fortifications, real_grid
+from cg.units import OWNERS, Kind  # OWNERS, 2.37: who a leader, a SW or a Gun sets up with (ruling R94)
 
 CAMPAIGN_KEYS = ("theater", "booby_traps", "fortifications", "balance", "balance_chosen")
 FIREFIGHT_KEYS = ("weather", "moon", "turns", "attacker", "fsr")
-MAP_KEYS = ("boards", *TERRAIN_KEYS, "entry")
+MAP_KEYS = ("boards", *TERRAIN_KEYS, "entry", "frozen")
 SIDE_KEYS = ("ob",)
-RG_KEYS = ("available_from", "available_until", "max_per_reph", "reserve", "commissar")
+RG_KEYS = ("available_from", "available_until", "max_per_reph", "reserve", "commissar", "assault_engineers")
 OB_KEYS = (
     "id", "name", "kind", "quality", "units", "leaders", "leader_drs", "platoons", "setup", "enters", "hexes",
     "armor_leader", "area",  # area: third round (cg/card_printed.py)
@@ -118,6 +119,16 @@ def check_terrain(c: _Checker, tbl: dict, grid) -> dict | None:
     return out if len(c.problems) == n0 else None
 
 
+def check_frozen(c: _Checker, tbl: dict, grid, water) -> tuple[str, ...] | None:
+    """frozen (ruling R96): hexes of `water` frozen over for the CG, each one the card lists as water."""
+    n0 = len(c.problems)
+    frozen = c.hex_list(tbl, "frozen", "map", grid, default=())
+    for j, h in enumerate(frozen or ()):
+        if water is not None and h not in water:
+            c.add(f"map.frozen#{j + 1}", f"{h} is not a water hex of the card (`water`): only water freezes")
+    return tuple(frozen) if frozen is not None and len(c.problems) == n0 else None
+
+
 def check_entry(c: _Checker, tbl: dict, grid) -> dict | None:
     """entry = { axis = ["east", "23A1-23A10"] }: each item an edge name or a FIRST-LAST hex range."""
     entry = c.table(tbl, "entry", "map", default={})
@@ -202,7 +213,11 @@ def check_rg_extra(c: _Checker, item: dict, path: str, n_firefights: int | None,
         "max_per_reph": per,
         "reserve": c.boolean(item, "reserve", path, default=True),
         "commissar": c.boolean(item, "commissar", path, default=False),
+        "assault_engineers": c.boolean(item, "assault_engineers", path, default=None),
     }
+    if out["assault_engineers"] and item.get("kind") != "infantry":  # ruling R96
+        c.add(f"{path}.assault_engineers", f"is for an infantry RG (3.52: Assault Engineer squads), not "
+                                           f"{_show(item.get('kind'))}")
     return out if len(c.problems) == n0 else None
 
 
@@ -270,7 +285,8 @@ def check_ob(c: _Checker, tbl: dict, side: str, grid, control: list[str] | None,
         if len(c.problems) == n0:
             out.append(Ob(
                 id=oid, name=name, kind=kind, quality=quality, units=tuple(units), leaders=tuple(leaders),
-                leader_drs=drs, platoons=platoons, setup=setup, enters=enters, hexes=_hexes(hexes, order),
+                leader_drs=drs, platoons=platoons, setup=setup, enters=enters,
+                hexes=tuple(dict.fromkeys(hexes)),  # the card's order: the deal follows it (ruling R94)
                 armor_leader=armor, area=area or (),
             ))
     return tuple(out) if len(c.problems) == n0 else None
@@ -308,6 +324,28 @@ def check_ob_control(c: _Checker, map_spec, sides: dict) -> None:
                         f"sides.{side}.ob[{i}].hexes[{j}]",
                         f"{h} is outside {side}'s initial control (1.32: neither its CTHC nor inside its MLR)",
                     )
+
+
+def check_ob_ownership(c: _Checker, sides: dict) -> None:
+    """2.37 for the OB given (ruling R94): the Initial Firefight is the first its groups take part in, so the
+    placement the card gives (cg.state.ob_deal: its units dealt over its hexes in the card's order) must
+    stand each leader with a MMC/AFV of its group and each SW/Gun with a unit of it."""
+    from cg.state import ob_deal  # lazy: only a card whose OB sets up in hexes deals it
+
+    for side, s in sides.items():
+        for i, group in enumerate(s.ob):
+            if not group.hexes:
+                continue
+            dealt = ob_deal(group)
+            for n, (name, kind, hx) in enumerate(dealt, 1):
+                if kind not in OWNERS:
+                    continue
+                if not any(m != n and k in OWNERS[kind] and h == hx for m, (_x, k, h) in enumerate(dealt, 1)):
+                    what = "MMC/AFV" if kind == Kind.LEADER else "unit"
+                    c.add(f"sides.{side}.ob[{i}]", (
+                        f"its unit {n} ({name}) is dealt to {hx} with no {what} of {group.id} (2.37): the n-th unit "
+                        f"of `units` then `leaders` sets up in hexes[(n - 1) mod {len(group.hexes)}]; reorder "
+                        "`units` or `hexes`"))
 
 
 def check_attackers(c: _Checker, campaign, firefights) -> None:

@@ -244,10 +244,11 @@ def _check_map_hexes(c: _Checker, tbl: dict, grid, ok: bool, columns, rows, boar
 
     terrain = card_keys.check_terrain(c, tbl, grid)
     entry = card_keys.check_entry(c, tbl, grid)
+    frozen = card_keys.check_frozen(c, tbl, grid, water)  # ruling R96
     order_key = board_grid.index if board_grid is not None else _hex_sort_key
     hills = card_printed.check_hills(c, tbl, grid, order_key)
     hexsides = card_printed.check_hexsides(c, tbl, grid, order_key)
-    parts = (strategic, water, buildings, stone, tvp, edges, terrain, entry, hills, hexsides)
+    parts = (strategic, water, buildings, stone, tvp, edges, terrain, entry, hills, hexsides, frozen)
     if not ok or any(p is None for p in parts):
         # still hand back what the sides' checks can use: the Strategic hexes known to be good
         resolved = set(strategic or ()) | set(tvp or {}) | set(buildings or ()) | set(stone or ())
@@ -273,6 +274,7 @@ def _check_map_hexes(c: _Checker, tbl: dict, grid, ok: bool, columns, rows, boar
         entry=entry,
         hills=hills,
         hexsides=hexsides,
+        frozen=_hexes(frozen, order),
         **terrain,
     )
     return spec, grid, resolved
@@ -501,6 +503,8 @@ def parse_card(data: dict, source: str = "card") -> Card:
         parts = {s: SimpleNamespace(control=v[0], ob=v[1]) for s, v in c.partial.items() if None not in v}
         if len(parts) == len(SIDES):  # both sides' control and OB read: the map can be classified
             card_keys.check_ob_control(c, map_spec, parts)
+            if source != "campaign_started":  # a started campaign's card is kept as it was read (ruling R32)
+                card_keys.check_ob_ownership(c, parts)
     if campaign is not None and firefights is not None:
         card_keys.check_attackers(c, campaign, firefights)
     if c.problems or None in (campaign, firefights, map_spec, sides, counters):

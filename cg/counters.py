@@ -472,6 +472,18 @@ def replacement(nat: str, name: str, overrides: Mapping | None = None) -> str | 
     return c.replaced if c else None
 
 
+def disrupted_instead(nat: str, name: str, overrides: Mapping | None = None) -> bool:
+    """A19.12: `name` has no lower-quality counter (the foot of its chain: a Green or Conscript squad or
+    HS, or a 6+1 leader), so an ELR failure Disrupts it instead of Replacing it. False where a lower
+    counter is known, or where the table does not know the counter (then: ask)."""
+    c = lookup(nat, name, overrides)
+    if c is None or c.replaced is not None:
+        return False
+    if c.kind in ("squad", "half_squad"):
+        return c.klass in ("green", "conscript")
+    return c.kind == "leader" and split_count(name)[1] == "6+1"
+
+
 def hardened(nat: str, name: str, overrides: Mapping | None = None) -> str | None:
     """A15.3: the counter `name` is exchanged for on Battle Hardening; None if none is known."""
     c = lookup(nat, name, overrides)

@@ -275,7 +275,11 @@ def _assault_engineer(state: CampaignState, unit) -> bool:
     if p is None:
         return False
     rg = state.card.sides[unit.side].rg_by_id(p.rg)
-    return rg is not None and "assault engineer" in rg.name.lower()
+    if rg is None:
+        return False
+    if rg.assault_engineers is not None:  # ruling R96: the card says it
+        return rg.assault_engineers
+    return "assault engineer" in rg.name.lower()  # a card without the key (one of a started campaign too)
 
 
 def patrol_from_units(state: CampaignState, side: str, kind: str, units: list, leader, mission_hex: str,

@@ -14,8 +14,8 @@ from cg import revision
 from cg import tables
 from cg.card_schema import parse_card
 from cg.items import Kept  # a hex's kept item; Kept.mine: all mines are one item at 3.52
-from cg.rules import carried_by, winner_by_cvp
-from cg.state import (SIDES, CampaignState, FirefightRecord, Purchase, Unit, expand_units, loss_cvp,
+from cg.rules import CVP_RULES, carried_by, winner_by_cvp
+from cg.state import (SIDES, CampaignState, FirefightRecord, Purchase, Unit, loss_cvp, ob_deal,
                       terrain_changed, unit_kind)
 from cg.units import IN_PLAY, PRESENT, Kind, Status
 from cg.seal import apply_revealed, apply_sealed
@@ -126,17 +126,14 @@ def start(payload: dict, view=None) -> CampaignState:
 
 def _ob_given(st: CampaignState, side: str, group) -> None:
     """1.2 OB given: its units are the side's from the start at no CP, set up in its hexes (one after
-    another, in turn) or entering; its leaders given count for 2.362 like leaders rolled; it owes the
+    another, in turn, in the card's order: ruling R94) or entering; its leaders given count for 2.362 like leaders rolled; it owes the
     2.36 leader DRs the card says."""
     pid = f"{group.id}-{side}"
     pur = Purchase(id=pid, side=side, rg=group.id, firefight=1, mode=group.setup, cost=0, kind=group.kind,
                    leader_owed=group.leader_drs, revealed=False)
     st.purchases[(side, pid)] = pur
-    names = [(n, unit_kind(n, group.kind)) for n in expand_units(group.units)]
-    names += [(n, _LEADER_K) for n in group.leaders]
     column = tables.leader_column(st.card.sides[side].nationality, group.armor_leader)
-    for i, (name, kind) in enumerate(names, 1):
-        hx = group.hexes[(i - 1) % len(group.hexes)] if group.hexes else None
+    for i, (name, kind, hx) in enumerate(ob_deal(group), 1):  # ruling R94: the card's order
         uid = f"{pid}.{i}"
         st.units[(side, uid)] = Unit(id=uid, side=side, name=name, kind=kind, purchase=pid,
                              status=_ON_MAP_W if hx else _AVAILABLE_W, hex=hx)
@@ -747,8 +744,8 @@ def _expend(st, p) -> None:
 def _casualties(st, p: CasualtiesAdded):
     ff = st.ff
     ff.cvp_lost[p.side] += p.cvp
-    if ff.winner_rule in ("1.31", "R5"):  # 3.11: RePh losses count for the firefight for all purposes
-        ff.winner, ff.winner_rule = winner_by_cvp(ff)
+    if ff.winner_rule in CVP_RULES:  # 3.11: RePh losses count for the firefight for all purposes
+        ff.winner, ff.winner_rule = winner_by_cvp(ff, revision.of(st).dual_night_draw)
     for uid in p.units:
         u = st.unit(uid, p.side)
         if u is not None:
@@ -771,8 +768,8 @@ def _reph_loss(st, u, to: str) -> None:
         return
     ff = st.ff
     ff.cvp_lost[u.side] += loss_cvp(u, to)
-    if ff.winner_rule in ("1.31", "R5"):
-        ff.winner, ff.winner_rule = winner_by_cvp(ff)
+    if ff.winner_rule in CVP_RULES:
+        ff.winner, ff.winner_rule = winner_by_cvp(ff, revision.of(st).dual_night_draw)
 
 
 @on("casualty_reduced")
@@ -833,6 +830,8 @@ def _isolated(st, p: IsolatedMarked):
 def _stranded(st, p: UnitsStranded):  # ruling R48: eliminated (a vehicle: its wreck leaves the OB and owes no repair)
     for su in p.units:
         u = st.unit(su.unit, su.side)
+        if p.counted:  # ruling R95: 3.11, its CVP count for the firefight as R58's losses do
+            _reph_loss(st, u, "eliminated")
         u.status, u.eliminated_in = _ELIMINATED_W, st.firefight
         st.ff.lost.append([su.side, su.unit])
         st.reph.repairs_owed.pop((su.side, su.unit), None)

@@ -48,7 +48,7 @@ ITEMS: dict[str, Item] = {i.key: i for i in (
     Item("pillbox", "pillbox", "Pb", "2.38 n4; 1.4", grows=True),
     Item("fortified_building", "fortified building", "FB", "2.38 n5"),
     Item("tunnel", "tunnel", "Tu", "2.38"),
-    Item("booby_traps", "booby traps", "BT", "2.38 n6; CG12"),
+    Item("booby_traps", "booby traps", "BT", "2.38 n6; CG12"),  # bought as a level, not placed (ruling R99)
     Item("at_ditch", "A-T ditch", "AD", "2.38; 1.4 entrenchment", grows=True),
     Item("ap_mine", "A-P mines", "Mi", "2.38 n7; 3.52 (all mines one item)", clear="mines"),
     Item("at_mine", "A-T/A-B mines", "Mi", "2.38 n7; 3.52 (all mines one item)", clear="mines"),

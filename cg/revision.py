@@ -195,7 +195,8 @@ class Rules:
         'final 7 passes)'))
     reph_losses_cvp: bool = switch(3, (
         '3.11 / ruling R58: the RePh losses the ledger decides itself (3.17 1TC, 3.19 Shock/UK, 3.21 '
-        "Redeployment Table, 3.52 Casualty Reduction) add their CVP (ruling R39's values) to the "
+        "Redeployment Table, 3.52 Casualty Reduction; and, ruling R95, the units R48 eliminates as 3.2 is left, "
+        "recorded `counted` on `units_stranded`) add their CVP (ruling R39's values) to the "
         "firefight's CVP lost; a winner decided by 1.31 is decided again, so 1.31, 2.12 and 3.44 see them"))
     hardening_card_quality: bool = switch(3, (
         '3.43/3.44 EXC: whether an MMC is Elite, and so turns Fanatic instead of changing counter, is the'
@@ -263,6 +264,21 @@ class Rules:
         'beyond 3 hexes of a friendly MMC/AFV is wrecked (3.23), and one left outside a friendly MLR is '
         'Isolated (3.216, 3.217); 3.46 owes no repair it may not get where it stands (nor one of a weapon'
         ' held by an Isolated unit)'))
+    dual_night_draw: bool = switch(3, (
+        '1.31 / 2.421 (ruling R5 revised): in a Dual Night Assault (a night firefight both sides bought an Attack '
+        'Option for) neither side is the Firefight Defender, so a CVP tie is a draw (`winner_rule` 2.421), unless '
+        '`end --winner` names a side; revisions 1-2 gave it to the side that moved second'))
+    afv_proximity: bool = switch(3, (
+        '3.23 (ruling R95): an Immobilized vehicle is kept from its wreck by a friendly MMC, or a vehicle of an AFV '
+        'RG, within 3 hexes ("MMC/AFV/Gun-armed Vehicle"); a vehicle of a `vehicle` RG (the card gives no armament) '
+        'no longer counts'))
+    set_dc_needs_dc: bool = switch(3, (
+        '2.38 note 8 (ruling R97): a Set DC is bought only for a DC of the side that sets up on map (not In '
+        'Reserve, not entering): one Set DC per such DC for the firefight; revision 2 bought one without any DC'))
+    booby_traps_level: bool = switch(3, (
+        'CG12 / 2.38 notes 6-7 (ruling R99): Booby Traps are bought as a level of the side in effect within its MLR '
+        '(A, then B, then C; a level the card gives the side preexists), never in a hex: `fortify SIDE booby_traps '
+        '--hex` is refused, and so is a purchase above Level C; revision 2 kept them as an item of one hex'))
     judged_before_roll: bool = switch(3, (
         'ruling R49: what decides whether a command is legal is judged before its dice are rolled: '
         '`leader --commissar` takes the Commissar on a * row and keeps the leader rolled on any other '

@@ -118,13 +118,32 @@ def stranded_fate(state: CampaignState) -> tuple[list, list]:
                 isolated.append((u.side, u.id, "3.216" if where == "uncontrolled" else "3.217"))
             continue
         near = any(f.side == u.side and f is not u and f.hex and f.status in PRESENT
-                   and f.kind in (Kind.SQUAD, Kind.HALF_SQUAD, Kind.CREW, Kind.VEHICLE) and grid.distance(f.hex, u.hex) <= 3
+                   and _keeps_3_23(state, f) and grid.distance(f.hex, u.hex) <= 3
                    for f in state.units.values())
         if not near:
             lost.append((u.side, u.id, "3.23"))
         elif not u.isolated and where != "isolated":
             isolated.append((u.side, u.id, "3.216" if where == "uncontrolled" else "3.217"))
     return lost, isolated
+
+
+def _keeps_3_23(state: CampaignState, f) -> bool:
+    """3.23 "a friendly MMC/AFV/Gun-armed Vehicle": a squad, HS or crew, or a vehicle the ledger knows to be an
+    AFV: of an `afv` RG, or of a counter the card's `[counters]` gives `kind = "afv"` (ruling R95, switch
+    afv_proximity: a `vehicle` RG's counter is not known to be armoured or Gun-armed; before it, any vehicle)."""
+    if f.kind in (Kind.SQUAD, Kind.HALF_SQUAD, Kind.CREW):
+        return True
+    if f.kind != Kind.VEHICLE:
+        return False
+    if not revision.of(state).afv_proximity:
+        return True
+    pur = state.purchase(f.purchase, f.side) if f.purchase else None
+    if pur is not None and pur.kind == "afv":
+        return True
+    from cg import counters  # lazy: cg.counters (~2.3 ms) only for a vehicle near an Immobilized one
+
+    c = counters.lookup(state.card.sides[f.side].nationality, f.name, state.card.counter_overrides(f.side))
+    return c is not None and c.kind == "afv"
 
 
 def repair_place_refusal(state: CampaignState, side: str, unit) -> str | None:
@@ -147,14 +166,20 @@ def enters_only(state: CampaignState, u) -> bool:
         revision.of(state).entry_not_set_up
 
 
-def winner_by_cvp(ff) -> tuple[str | None, str]:
+CVP_RULES = ("1.31", "R5", "2.421")  # a winner decided by the CVP (decided again with RePh losses, 3.11)
+
+
+def winner_by_cvp(ff, night_draw: bool = False) -> tuple[str | None, str]:
     """1.31: the side that amassed more CVP (= the enemy's CVP lost) wins; a tie goes to the defender;
-    in a Dual Attack the side that moved second is the defender (ruling R5)."""
+    in a Dual Attack the side that moved second is the defender (ruling R5); in a Dual Night Assault
+    (`night_draw`, revision switch dual_night_draw) there is none, and a tie is a draw (2.421, ruling R5)."""
     amassed = {s: ff.cvp_lost[other(s)] for s in ("axis", "allied")}
     if amassed["axis"] != amassed["allied"]:
         return max(amassed, key=amassed.get), "1.31"
     if ff.attacker:
         return other(ff.attacker), "1.31"
+    if night_draw and ff.type == "dual" and ff.time == "night":
+        return None, "2.421"
     return (other(ff.move_first) if ff.move_first else None), "R5"
 
 

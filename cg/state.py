@@ -55,7 +55,7 @@ class FirefightRecord:
     commenced: bool = False
     turn: int | None = None
     winner: str | None = None
-    winner_rule: str | None = None  # "1.31" / "R5" (recomputed with RePh losses) or "--winner" (kept)
+    winner_rule: str | None = None  # "1.31" / "R5" / "2.421" (recomputed with RePh losses) or "--winner" (kept)
     cp_gained: dict = attrs.Factory(lambda: {"axis": 0, "allied": 0})
     cp_spent: dict = attrs.Factory(lambda: {"axis": 0, "allied": 0})
     cp_left: dict = attrs.Factory(lambda: {"axis": 0, "allied": 0})
@@ -815,6 +815,17 @@ def counter_morale(name: str) -> int | None:
     if LEADER_RE.match(name):
         return int(re.match(r"\d+", name).group(0))
     return None
+
+
+def ob_deal(group) -> list[tuple[str, str, str | None]]:
+    """1.2 OB given (ruling R94): (counter, kind, hex) of each of its units, in the card's order (each `Nx`
+    counted out, the `leaders` after the `units`), the n-th set up in `hexes[(n - 1) mod len(hexes)]`, the
+    hexes in the card's order too (a campaign started before keeps them in map order: its stored card holds
+    them sorted); None where the group enters or gives no hex."""
+    names = [(n, unit_kind(n, group.kind)) for n in expand_units(group.units)]
+    names += [(n, Kind.LEADER.value) for n in group.leaders]
+    hexes = group.hexes
+    return [(n, k, hexes[i % len(hexes)] if hexes else None) for i, (n, k) in enumerate(names)]
 
 
 def expand_units(spec: tuple[str, ...]) -> list[str]:

@@ -52,6 +52,9 @@ class Kind(StrEnum):
 
 
 MMC = frozenset({Kind.SQUAD, Kind.HALF_SQUAD, Kind.CREW})
+# 2.37: a leader sets up stacked with a MMC/AFV of its RG, a SW/Gun with a unit of its RG (by kind)
+OWNERS = {"leader": ("squad", "hs", "crew", "vehicle"), "sw": ("squad", "hs", "crew", "leader", "vehicle"),
+          "gun": ("squad", "hs", "crew", "leader", "vehicle")}
 PERSONNEL = MMC | {Kind.LEADER}
 REPAIRABLE = frozenset({Kind.SW, Kind.GUN, Kind.VEHICLE, Kind.OTHER})
 

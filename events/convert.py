@@ -34,9 +34,12 @@ _roll_hook()
 # A key added to an event later is stored only when it is given, so an event without it is stored
 # byte for byte as every release before wrote it (and the audit decides old commands to the same text):
 # a campaign_started without play by email has no `pbem`, a leader_rolled not placed no `hex` (3.45), a
-# patrol_resolved with no DRM typed no `typed` (2.74, ruling R26).
+# patrol_resolved with no DRM typed no `typed` (2.74, ruling R26), a disease_replaced that Replaced (not
+# Disrupted, A19.12) no `disrupted`, a units_stranded whose CVP were the players' to record (before ruling R95)
+# no `counted`.
 
-for _etype, _key in (("campaign_started", "pbem"), ("leader_rolled", "hex"), ("patrol_resolved", "typed")):
+for _etype, _key in (("campaign_started", "pbem"), ("leader_rolled", "hex"), ("patrol_resolved", "typed"),
+                      ("disease_replaced", "disrupted"), ("units_stranded", "counted")):
     converter.register_unstructure_hook(
         REGISTRY[_etype],
         make_dict_unstructure_fn(REGISTRY[_etype], converter, **{_key: override(omit_if_default=True)}))

@@ -357,9 +357,11 @@ class CasualtyReduced(Event):
 
 @event("disease_replaced")
 class DiseaseReplaced(Event):
-    """3.41 (rules revision 3): one of the squads/equivalents the Disease & Starvation dr struck, ELR Replaced."""
+    """3.41 (rules revision 3): one of the squads/equivalents the Disease & Starvation dr struck, ELR Replaced,
+    or Disrupted instead where it has no lower-quality counter (A19.12; its counter stays)."""
     side: str
-    change: UnitChange  # the MMC and its replacement counter (A19.13)
+    change: UnitChange  # the MMC and its replacement counter (A19.13); its own counter when disrupted
+    disrupted: bool = False  # A19.12 (issue 39 defect 7); stored only when true
 
 
 @event("half_squads_recombined")
@@ -402,6 +404,7 @@ class IsolatedMarked(Event):  # 3.25: units ending in an Isolated Location (Ammu
 class UnitsStranded(Event):  # 3.214 / 3.23: units that could not redeploy, eliminated (a vehicle: its wreck; R48)
     units: tuple[SideUnit, ...]
     rule: str
+    counted: bool = False  # 3.11 / ruling R95: their CVP count for the firefight (R58's values); stored only when true
 
 
 @event("terrain_changed")

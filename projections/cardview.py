@@ -95,7 +95,7 @@ def card_text(card: Card) -> str:
     lines.append(f"  Strategic Terrain (1.4): {', '.join(m.strategic) or 'none'}")
     if m.tvp:
         lines.append("  TVP (3.33): " + ", ".join(f"{h} {v}" for h, v in m.tvp.items()))
-    for key in ("buildings", "stone", "woods", "orchard", "brush", "grain", "roads", "bridges", "water"):
+    for key in ("buildings", "stone", "woods", "orchard", "brush", "grain", "roads", "bridges", "water", "frozen"):
         hexes = getattr(m, key)
         if hexes:
             lines.append(f"  {key}: {', '.join(hexes)}")
@@ -126,6 +126,8 @@ def card_text(card: Card) -> str:
                 limits.append("never In Reserve")
             if rg.commissar:
                 limits.append("Commissar")
+            if rg.assault_engineers:
+                limits.append("Assault Engineers (3.52)")
             lines.append(f"  {rg.id:5} {rg.name}: {rg.cost} CP (entry {costs['entry']}, on map {costs['on-map']}, "
                          f"reserve {costs['reserve']}); {', '.join(limits)}; {rg.availability()}")
             lines.append(f"        {_contents(rg)}")

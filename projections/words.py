@@ -31,9 +31,27 @@ def roll_words(r: dict, column: str | None = None) -> str:
     if isinstance(out, str):
         out = out.replace("_", " ")  # "redeploys_replaced" -> "redeploys replaced"
     if r.get("rolled") not in (None, r["outcome"]):
-        out = f"{r['rolled']} -> {out} (2.362)"
+        out = f"{r['rolled']} -> {out} ({changed_by(r)})"
     who = "" if not r.get("manual") else " [dice given]"
     return f"{text}{where}, row {row_words(r['row'])} of {r['table']}: {out if out is not None else 'none'}{who}"
+
+
+def changed_by(r: dict) -> str:
+    """The rule that changed a table's result (`rolled` -> `outcome`), ruling R92: on the starred rows of
+    2.361 it is a Commissar taken (2.361 *, A25.22; the leaders of those rows, 8-1 and 8-0 or a
+    Finnish/Japanese 9-x, are never among the two top types 2.362 limits), elsewhere the 2.362 limit."""
+    from cg.tables import COMMISSAR_ROWS  # lazy: only a changed result reads the leader table
+
+    if r.get("table") == "2.361" and r.get("row") in COMMISSAR_ROWS:
+        return "Commissar, 2.361 * / A25.22"
+    return "2.362"
+
+
+def _winner(p: dict) -> str:
+    """'winner Axis (1.31)'; a Dual Night Assault's CVP tie: a draw, no Firefight Defender (ruling R5)."""
+    if p["winner"] is None and p.get("winner_rule") == "2.421":
+        return "no winner, a draw (2.421: a Dual Night Assault has no Firefight Defender to take the tie)"
+    return f"winner {SIDE[p['winner']]} ({p['winner_rule']})"
 
 
 def row_words(label) -> str:
@@ -248,6 +266,9 @@ def _summary(etype: str, p: dict) -> str:
         what = "generated leader (3.45)" if p.get("generated") else f"leader for {p['purchase']}"
         placed = f"; placed in {p['hex']}" if p.get("hex") else ""
         return f"{s} {what}: {roll_words(r)}{placed}"
+    if etype == "fortified" and (p.get("detail") or {}).get("level"):  # CG12, ruling R99
+        return (f"{s} spent {p['cost']} FP on Booby Traps: Level {p['detail']['level']} in effect within its MLR "
+                f"(CG12, 2.38 n6), {p['fp_left']} FP left")
     if etype == "fortified":
         where = f" in {p['hex']}" if p.get("hex") else ""
         unit = f" for {p['unit']}" if p.get("unit") else ""
@@ -260,6 +281,9 @@ def _summary(etype: str, p: dict) -> str:
         return f"{s} Heroes removed from play (3.43: at most one in play): {', '.join(p['units'])}"
     if etype == "disease_replaced":
         c = p["change"]
+        if p.get("disrupted"):
+            return (f"{s} {c['unit']} Disrupted by Disease & Starvation (3.41), not Replaced: a {c['to']} has no "
+                    "lower-quality counter (A19.12)")
         return f"{s} {c['unit']} ELR Replaced by Disease & Starvation (3.41): now a {c['to']}"
     if etype == "casualty_reduced":
         c = p["change"]
@@ -298,7 +322,7 @@ def _summary(etype: str, p: dict) -> str:
     if etype == "firefight_ended":
         c = ", ".join(f"{SIDE[x['side']]} {x['hex']}" for x in p["control"])
         return f"firefight ended on turn {p['turn']}: CVP lost Axis {p['cvp_lost']['axis']}, Allied " \
-               f"{p['cvp_lost']['allied']}; winner {SIDE[p['winner']]} ({p['winner_rule']})" + \
+               f"{p['cvp_lost']['allied']}; {_winner(p)}" + \
                (f"; control: {c}" if c else "") + (f"; {len(p['lost'])} unit(s) lost" if p["lost"] else "") + \
                _end_more(p)
     if etype == "redeployment_done":
@@ -316,7 +340,8 @@ def _summary(etype: str, p: dict) -> str:
         return f"Isolated (Ammunition Shortage): {', '.join(u['unit'] for u in p['units'])}"
     if etype == "units_stranded":
         why = "alone and Immobilized after all redeployment" if p["rule"] == "3.23" else "no redeployment possible"
-        return f"eliminated ({p['rule']}: {why}; a vehicle is its wreck, CS NA): " + \
+        counted = "; their CVP count for the firefight (3.11)" if p.get("counted") else ""
+        return f"eliminated ({p['rule']}: {why}; a vehicle is its wreck, CS NA{counted}): " + \
             ", ".join(f"{u['side']} {u['unit']}" for u in p["units"])
     if etype == "terrain_changed":
         ch = ", ".join(f"{c['change']} {terrain_words(c['item'])} in {c['hex']}" for c in p["changes"]) or "no change"

@@ -201,8 +201,9 @@ def test_booby_traps_with_their_level_and_fortification_kinds_for_one_side(tmp_p
     code, _, err = _cli(db, "fortify", "allied", "wire", "--hex", "C3")
     assert code == 3 and "2.38" in err and "foxhole" in err
     assert _cli(db, "buy", "axis", "F1")[0] == 0
-    code, _, err = _cli(db, "fortify", "axis", "booby_traps", "--hex", "L4")  # its own level B beats the FSR
+    code, out, err = _cli(db, "fortify", "axis", "booby_traps")  # its own level B beats the FSR
     assert code == 0, err
+    assert "Booby Traps: Level C" in out  # B raised to C (ruling R99: a level, bought without a hex)
     code, _, err = _cli(db, "fortify", "axis", "wire", "--hex", "M5")  # the campaign's kinds: wire allowed
     assert code == 3 and "costs 10 FP" in err  # (refused for its cost, not its kind)
     c.close()

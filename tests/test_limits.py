@@ -195,8 +195,9 @@ def test_s_fortifications_only_for_the_initial_firefight_and_fp_not_overspent(ca
     assert c.state().sides["axis"].fp == 3
 
 
-def _hip_campaign(campaign, variant, reserve: bool = False, night: bool = False) -> Campaign:
-    card = variant(allied={"initial_cp": 40}, campaign={"max_infantry_platoons": 4},
+def _hip_campaign(campaign, variant, reserve: bool = False, night: bool = False,
+                  nationality: str = "american") -> Campaign:
+    card = variant(allied={"initial_cp": 40, "nationality": nationality}, campaign={"max_infantry_platoons": 4},
                    firefights=ff_list(2, ("night" if night else "day",)))
     c = campaign(card=card)
     c.advance(1, "2.3")
@@ -223,6 +224,19 @@ def test_reserve_squads_do_not_count_for_the_hip_limit(campaign, variant):
     c = _hip_campaign(campaign, variant, reserve=True)  # 3 of the 12 squads In Reserve: 9 -> 0 HIP
     squad = next(u.id for u in c.state().side_units("allied") if u.kind == "squad" and u.status != "reserve")
     refused(c, "2.38", "fortify", "allied", "hip", "--unit", squad, words="10% of 9 non-Reserve squads")
+
+
+def test_the_japanese_hip_limit_says_the_20_percent_it_applies(campaign, variant):
+    """2.38 n3 / G.1631: the Japanese add 10% to the 10%: 12 squads -> 2 HIP (issue 39 defect 9: the
+    refusal said 10% while applying 20%)."""
+    c = _hip_campaign(campaign, variant, nationality="japanese")
+    squads = [u.id for u in c.state().side_units("allied") if u.kind == "squad"]
+    ok(c, "fortify", "allied", "hip", "--unit", squads[0])
+    ok(c, "fortify", "allied", "hip", "--unit", squads[1])
+    r = cli_run(c.path, "fortify", "allied", "hip", "--unit", squads[2])
+    assert r.code == 3 and "[rule 2.38]" in r.err
+    assert ("HIP for 3 squads exceeds 20% of 12 non-Reserve squads in a daytime firefight (at most 2, "
+            "fractions dropped, the Japanese 10% more of G.1631)") in r.err, r.err
 
 
 def test_no_hip_limit_at_night(campaign, variant):

@@ -238,10 +238,28 @@ def test_2_38_note_8_a_set_dc_goes_in_a_building_of_a_friendly_cthc(tmp_path):
     """Note 8: a Set DC in a building/hut/rubble/bridge/pillbox/trench Location in friendly Controlled Terrain.
     M6 is Axis CTHC but open ground; P2 is inside the Axis MLR, outside any CTHC; L4 (the church) is both."""
     c = at_2_3_with_fp(tmp_path)
+    assert cli_run(c.path, "buy", "axis", "I4", "--mode", "on-map").code == 0  # its DC (ruling R97)
     refused(c, "fortify", "axis", "set_dc", "--hex", "M6", words="note 8")
     refused(c, "fortify", "axis", "set_dc", "--hex", "P2", words="note 8")
     assert cli_run(c.path, "fortify", "axis", "set_dc", "--hex", "L4").code == 0
     c.close()
+
+
+def test_2_38_note_8_a_set_dc_is_one_of_the_sides_dcs_setting_up_on_map(tmp_path):
+    """Note 8: "a DC available to a unit setting-up on-map (EXC: units set up In Reserve)": a Set DC needs a
+    DC in the OB (ruling R97); the Pioniers' one DC makes one Set DC, not two; one In Reserve makes none."""
+    c = at_2_3_with_fp(tmp_path)
+    refused(c, "fortify", "axis", "set_dc", "--hex", "L4", words="note 8): axis has none")
+    assert cli_run(c.path, "buy", "axis", "I4", "--mode", "reserve").code == 0
+    refused(c, "fortify", "axis", "set_dc", "--hex", "L4", words="note 8): axis has none")
+    assert cli_run(c.path, "buy", "axis", "I4", "--mode", "on-map").code == 0
+    assert cli_run(c.path, "fortify", "axis", "set_dc", "--hex", "L4").code == 0
+    refused(c, "fortify", "axis", "set_dc", "--hex", "M4", words="and 1 Set DC(s) already bought")
+    c.close()
+    (tmp_path / "r2").mkdir()
+    old = at_2_3_with_fp(tmp_path / "r2", revision=2)  # revision 2 bought one without a DC
+    assert cli_run(old.path, "fortify", "axis", "set_dc", "--hex", "L4").code == 0
+    old.close()
 
 
 def test_2_38_note_5_a_fortified_building_is_a_building(tmp_path):
@@ -404,9 +422,9 @@ def test_revision_2_logged_the_reduction_and_reduced_nobody(tmp_path):
 
 # ---- item 18: 3.41, the squads Disease & Starvation strikes are ELR Replaced, Isolated ones first -----------
 
-def at_3_41_with_an_isolated_squad(tmp_path, variant, revision: int | None = None) -> Campaign:
+def at_3_41_with_an_isolated_squad(tmp_path, variant, revision: int | None = None, **card) -> Campaign:
     db = tmp_path / "d.plcg"
-    args = ["new", "--card", variant(campaign={"disease": True}), "--seed", "d"] + \
+    args = ["new", "--card", variant(campaign={"disease": True}, **card), "--seed", "d"] + \
         (["--rules-revision", str(revision)] if revision else [])
     assert cli_run(db, *args).code == 0
     c = Campaign.attach(db, plan=INFANTRY)
@@ -445,6 +463,29 @@ def test_3_41_the_squads_struck_are_replaced_isolated_first(tmp_path, variant):
     assert axis == {"I1-1.1": "2-3-7", "I1-1.2": "4-4-7", "I1-1.3": "4-4-7"}  # the German 4-6-7 by a 4-4-7
     assert oob(c.path, "allied", "I1-1.3")["name"] == "6-6-6"
     assert cli_run(c.path, "next").code == 0
+    assert cli_run(c.path, "audit").code == 0
+    c.close()
+
+
+def test_3_41_a_squad_with_no_lower_counter_is_disrupted_not_replaced(tmp_path, variant):
+    """A19.12 (issue 39 defect 7): an Isolated German Conscript (4-3-6, its HS 2-3-6) has no lower-quality
+    counter: the Disease & Starvation dr Disrupts it instead, recorded as such, and it counts for the
+    squads owed; typing its own counter as the "replacement" was the only way on, logged as a Replacement."""
+    c = at_3_41_with_an_isolated_squad(tmp_path, variant, axis_rg={"I1": {"units": ["3x 4-3-6", "1x LMG"]}})
+    assert oob(c.path, "axis", "I1-1.1")["name"] == "2-3-6"  # the Isolated one, Reduced by its redeployment
+    assert cli_run(c.path, "disease", "allied", "--dice", "1").code == 0
+    assert cli_run(c.path, "disease", "axis", "--dice", "1").code == 0  # 1 squad: 2 HS equivalents
+    refused(c, "disease", "axis", "--replaced", "I1-1.1=1-2-6", rule="3.41", words="A19.12 Disrupts it")
+    r = cli_run(c.path, "disease", "axis", "--replaced", "I1-1.1")
+    assert r.code == 0, r.err
+    assert "I1-1.1 Disrupted by Disease & Starvation (3.41), not Replaced: a 2-3-6 has no lower-quality " \
+        "counter (A19.12)" in r.out, r.out
+    assert c.last("disease_replaced")["disrupted"] is True
+    assert oob(c.path, "axis", "I1-1.1")["name"] == "2-3-6"
+    r = cli_run(c.path, "disease", "axis", "--replaced", "I1-1.2=4-3-6")  # the old way on: its own counter
+    assert r.code == 0 and "I1-1.2 Disrupted" in r.out and "ELR Replaced" not in r.out, r.out + r.err
+    assert cli_run(c.path, "disease", "allied", "--replaced", "I1-1.3").code == 0
+    assert cli_run(c.path, "next").code == 0  # 1 HS + 1 squad: the 2 HS equivalents paid
     assert cli_run(c.path, "audit").code == 0
     c.close()
 
@@ -552,3 +593,23 @@ def test_r14_the_attack_option_bought_after_the_oba_dr_still_gives_its_minus_1(t
 
 def test_revision_2_gave_the_minus_1_only_to_an_oba_dr_made_after_the_purchase(tmp_path):
     assert oba_strength(tmp_path, "after", ("oba", "attack"), revision=2) == "normal"
+
+
+def test_cg12_booby_traps_are_a_level_within_the_mlr_not_an_item_in_one_hex(tmp_path, variant):
+    """CG12 / 2.38 notes 6-7 (ruling R99): each purchase "Creates Level A Booby Traps or increases preexisting
+    Level to next Level", in effect within the owner's MLR; B28.9's levels end at C."""
+    card = variant(campaign={"booby_traps": True}, axis_rg={"F1": {"fp": 25}})
+    c = at_2_3_with_fp(tmp_path, card=card)  # 75 FP: five Booby Trap purchases' worth
+    refused(c, "fortify", "axis", "booby_traps", "--hex", "M5", rule="CG12", words="not an item in one hex")
+    for level in "ABC":
+        r = cli_run(c.path, "fortify", "axis", "booby_traps")
+        assert r.code == 0, r.err
+        assert f"Axis spent 15 FP on Booby Traps: Level {level} in effect within its MLR (CG12, 2.38 n6)" in r.out, r.out
+    refused(c, "fortify", "axis", "booby_traps", rule="CG12", words="Level C already")
+    c.close()
+    (tmp_path / "given").mkdir()  # a card that gives the Axis Level B: one purchase makes it C
+    c = at_2_3_with_fp(tmp_path / "given", card=variant(campaign={"booby_traps": True},
+                                                        axis={"booby_traps": "B"}))
+    r = cli_run(c.path, "fortify", "axis", "booby_traps")
+    assert r.code == 0 and "Level C" in r.out, r.out + r.err
+    c.close()

@@ -10,7 +10,7 @@ from cg.rules import enters_only, redeployment_owed, situation_of
 from cg.state import other
 from events import types as ev
 from cg.commands.base import at, command, counter_table, given_dice, hex_arg, in_play, int_arg, roll, side_arg, unit_arg
-from cg.units import Kind, Status
+from cg.units import OWNERS, Kind, Status  # OWNERS, 2.37: a leader with a MMC/AFV, a SW/Gun with a unit
 from cg.rules import cthc_clusters, defender_may_redeploy_2_5, immobile, nearest_cthc, redeployment_attacker_at_2_5
 from cg.card_printed import area_set
 from cg.state import Done
@@ -284,10 +284,6 @@ def _setup(ctx, cmd):
             raise Refused(f"{u.id} has no HIP bought for it (plcg fortify {side} hip --unit {u.id}); only a Gun in the "
                           "Initial Firefight (CG3) or a unit still HIP (3.24) hides without", "2.38", st.step)
     return [ev.UnitSetUp(side=side, unit=u.id, hex=hx, hip=bool(cmd.get("hip")))]
-
-
-OWNERS = {"leader": ("squad", "hs", "crew", "vehicle"), "sw": ("squad", "hs", "crew", "leader", "vehicle"),
-          "gun": ("squad", "hs", "crew", "leader", "vehicle")}  # 2.37: leader with a MMC/AFV; SW/Gun with a unit
 
 
 def _with_its_rg(st, u, pur, hx: str) -> None:

@@ -133,7 +133,7 @@ def _end(ctx, cmd):
         winner, rule = winner_given, "--winner"
     else:
         probe = attrs.evolve(st.ff, cvp_lost={s: lost_cvp[s] + st.ff.patrol_cvp[s] for s in SIDES})
-        winner, rule = winner_by_cvp(probe)
+        winner, rule = winner_by_cvp(probe, revision.of(st).dual_night_draw)
     return [ev.FirefightEnded(turn=turn, cvp_lost=lost_cvp, winner=winner, winner_rule=rule,
                               control=tuple(control), lost=tuple(lost),
                               terrain=tuple(ev.HexItem(hx, str(item)) for hx, item in terrain),

@@ -86,7 +86,8 @@ def _leaving(ctx: Ctx, step: str) -> list:
             for rule in ("3.214", "3.23"):
                 units = tuple(ev.SideUnit(s, u) for s, u, r in wrecked if r == rule)
                 if units:
-                    out.append(ev.UnitsStranded(units=units, rule=rule))
+                    # ruling R95: 3.11 "All RePh losses count", these as the ledger's other RePh losses (R58)
+                    out.append(ev.UnitsStranded(units=units, rule=rule, counted=revision.of(st).reph_losses_cvp))
             gone = {(s, u) for s, u, _ in wrecked}
             iso = [x for x in iso if (x.side, x.unit) not in gone] + \
                 [ev.SideUnit(s, u) for s, u, _ in stay if ev.SideUnit(s, u) not in iso]

@@ -62,7 +62,7 @@ def _patrol(ctx, cmd):
     if dist is None or dist > 10:
         raise Refused(f"mission hex {hx} is {dist} hexes from the {side} MLR (10 at most)", "2.73", st.step)
     m = st.card.map
-    if revision.of(st).patrol_team and hx in m.water:  # ruling R56
+    if revision.of(st).patrol_team and hx in m.water and hx not in m.frozen:  # rulings R56, R96
         raise Refused(f"mission hex {hx} is a water hex, not Accessible to Infantry (ruling R56)", "2.73", st.step)
     if kind == "ambush" and any(getattr(m, key) for key in BURNABLE):
         # ruling R36: 2.73 concealment terrain is woods, orchard, brush, grain or a building; checked only

@@ -226,7 +226,7 @@ def _leader(ctx, cmd):
         column = tables.leader_column(spec.nationality, rg.armor_leader)
         pid = p.id
     before_roll = revision.of(st).judged_before_roll
-    if cmd.get("commissar") and before_roll:  # ruling R49: what the roll does not decide is judged before it
+    if cmd.get("commissar"):  # rulings R49, R92: what the roll does not decide is judged before it, every revision
         _commissar_allowed(st, side, pid, rg if pid else None, column)
     d = ctx.dice(given, 2)
     r = roll(d, drms.leader(st, side), lambda f: tables.leader(f, column))
@@ -273,12 +273,25 @@ COMMISSARS = {8: "8+1", 9: "9-0", 10: "10-0"}  # A25.22 Commissar counters by mo
 
 
 def _commissar_allowed(st: CampaignState, side: str, pid, rg, column: str) -> None:
-    """2.361 * (A25.22): only a Russian side, only where the card's RG says `commissar = true` (ruling R40)."""
-    if st.card.sides[side].nationality.lower() != "russian" or column != "general":
-        raise Refused("only a Russian side takes a Commissar (2.361 *, A25.22)", "2.361", st.step)
+    """2.361 * (A25.22): "Russian may choose Commissar if available": only a Russian side, only for a
+    leader rolled on the column whose rows carry the * (not the Armor Leader column), only where the card
+    makes one available: the leader's RG says `commissar = true` (ruling R40); a leader generated at 3.45
+    has no RG, so any RG of the side saying it (ruling R92). Each condition is its own refusal (issue 35 D4)."""
+    spec = st.card.sides[side]
+    if spec.nationality.lower() != "russian":
+        raise Refused(f"only a Russian side takes a Commissar (2.361 *, A25.22); {side} is {spec.nationality}",
+                      "2.361", st.step)
+    if column != "general":
+        raise Refused(f"{pid or 'this leader'} is rolled on the {column} column of 2.361; the * that offers a "
+                      "Commissar marks rows of the Russian (general) leader column only (2.361 *, A25.22)",
+                      "2.361", st.step)
+    if pid is None:  # 3.45: generated "using the 2.361 Table" (ruling R92)
+        if not any(getattr(g, "commissar", False) for g in spec.rg):
+            raise Refused(f"the CG Card makes no Commissar available to {side}: no RG of it says `commissar = "
+                          "true` (2.361 *: \"if available\"; ruling R92)", "2.361", st.step)
+        return
     if rg is None or not getattr(rg, "commissar", False):
-        raise Refused(f"the CG Card does not allow a Commissar for {pid or 'a generated leader'} "
-                      "(RG key commissar)", "2.361", st.step)
+        raise Refused(f"the CG Card does not allow a Commissar for {pid} (RG key commissar)", "2.361", st.step)
 
 
 def _morale(leader: str) -> int:
@@ -330,6 +343,8 @@ def _place(st: CampaignState, side: str, kind: str, spec, hx):
     index = next((i for i, f in enumerate(st.ground.fortifications)
                   if f.side == side and f.kind == kind and f.hex is None and not f.unit
                   and f.firefight == st.firefight), None)
+    if kind == "booby_traps" and revision.of(st).booby_traps_level:  # CG12 (ruling R99): a level, never placed
+        _booby_trap_level(st, side, hx)
     if index is None or not items.ITEMS[kind].in_hex:
         raise Refused(f"{side} has no {spec.name} bought without a hex to place", "2.38", st.step)
     if revision.of(st).fortify_rules:
@@ -356,8 +371,47 @@ def _fortify_notes(st: CampaignState, side: str, kind: str, hx) -> None:
         if caves < need:
             raise Refused(f"each Cave Complex needs four caves of its own: {complexes + 1} need {need}, {side} has "
                           f"bought {caves}", "2.38", st.step)
+    if kind == "set_dc" and revision.of(st).set_dc_needs_dc:
+        _set_dc_has_a_dc(st, side)
     if hx is not None:
         _fortify_notes_hex(st, side, kind, hx)
+
+
+def _set_dc_has_a_dc(st: CampaignState, side: str) -> None:
+    """2.38 note 8 (ruling R97): "a DC available to a unit setting-up on-map (EXC: units set up In Reserve) may
+    be set up ... as a set DC": each Set DC bought for this firefight is one of the side's DCs in play, not of
+    an RG In Reserve or bought to enter."""
+    def sets_up(u) -> bool:
+        pur = st.purchase(u.purchase, side) if u.purchase else None
+        return pur is None or not (pur.mode in ("reserve", "entry") and pur.firefight == st.firefight)
+
+    dcs = [u for u in st.side_units(side) if u.kind == Kind.SW and u.name.strip().upper() == "DC"
+           and u.status in (Status.AVAILABLE, Status.ON_MAP) and sets_up(u)]
+    bought = sum(1 for f in st.ground.fortifications if f.side == side and f.kind == "set_dc"
+                 and f.firefight == st.firefight)
+    if bought >= len(dcs):
+        have = f"{len(dcs)} ({', '.join(u.id for u in dcs)})" if dcs else "none"
+        raise Refused(f"a Set DC is a DC available to a unit setting up on map (note 8): {side} has {have}, and "
+                      f"{bought} Set DC(s) already bought for this firefight", "2.38", st.step)
+
+
+BOOBY_TRAP_LEVELS = ("A", "B", "C")  # B28.9
+
+
+def _booby_trap_level(st: CampaignState, side: str, hx) -> str:
+    """CG12 / 2.38 notes 6-7 (ruling R99): Booby Trap capability is a level of the side (B28.9 A, B, C) in effect
+    within its MLR, not an item in a hex: each purchase "creates Level A Booby Traps or increases preexisting
+    Level to next Level" (the card's `booby_traps` level for the side, where it gives one, preexists)."""
+    if hx is not None:
+        raise Refused("Booby Traps are a level in effect within the side's MLR (CG12, 2.38 note 7), not an item in "
+                      "one hex: buy them without --hex", "CG12", st.step)
+    given = st.card.sides[side].booby_traps
+    start = BOOBY_TRAP_LEVELS.index(given) + 1 if given in BOOBY_TRAP_LEVELS else 0
+    bought = sum(1 for f in st.ground.fortifications if f.side == side and f.kind == "booby_traps")
+    if start + bought >= len(BOOBY_TRAP_LEVELS):
+        raise Refused(f"{side}'s Booby Traps are at Level C already: no Level above it (B28.9, 2.38 note 6)", "CG12",
+                      st.step)
+    return BOOBY_TRAP_LEVELS[start + bought]
 
 
 def _fortify_notes_hex(st: CampaignState, side: str, kind: str, hx) -> None:
@@ -416,6 +470,8 @@ def _fortify(ctx, cmd):
         raise Refused("this CG's FSR do not allow Booby Traps (CG Card booby_traps = false)", "CG12", st.step)
     if kind == "booby_traps" and card_side.booby_traps == "none":
         raise Refused(f"the CG Card allows {side} no Booby Traps (sides.{side}.booby_traps = false)", "CG12", st.step)
+    if kind == "booby_traps" and revision.of(st).booby_traps_level:  # CG12 (ruling R99)
+        detail["level"] = _booby_trap_level(st, side, hx)
     limits = st.card.campaign.fortifications  # second-round card key: None on a first-format card
     if card_side.fortifications is not None:  # third-round card key: this side's own kinds and limits
         limits = card_side.fortifications
@@ -434,12 +490,15 @@ def _fortify(ctx, cmd):
         squads = sum(1 for u in st.side_units(side) if u.kind == Kind.SQUAD and u.status != Status.RESERVE) \
             + sum(0.5 for u in st.side_units(side) if u.kind == Kind.HALF_SQUAD and u.status != Status.RESERVE)
         night = st.ff.time == "night"
-        limit = tables.hip_limit(int(squads), st.card.sides[side].nationality.lower() == "japanese", night)
+        japanese = st.card.sides[side].nationality.lower() == "japanese"
+        limit = tables.hip_limit(int(squads), japanese, night)
         if limit is not None and hip_unit.kind in (Kind.SQUAD, Kind.HALF_SQUAD):
             used = sum(1 for u in st.side_units(side) if u.hip and u.kind in (Kind.SQUAD, Kind.HALF_SQUAD))
-            if used + 1 > limit:
-                raise Refused(f"HIP for {used + 1} squads exceeds 10% of {int(squads)} non-Reserve squads "
-                              f"in a daytime firefight", "2.38", st.step)
+            if used + 1 > limit:  # the percentage the limit was taken at (issue 39 defect 9)
+                pct = tables.HIP_PERCENT_JAPANESE if japanese else tables.HIP_PERCENT
+                why = ", the Japanese 10% more of G.1631" if japanese else ""
+                raise Refused(f"HIP for {used + 1} squads exceeds {pct}% of {int(squads)} non-Reserve squads "
+                              f"in a daytime firefight (at most {limit}, fractions dropped{why})", "2.38", st.step)
     fp = st.sides[side].fp
     if cost > fp:
         raise Refused(f"{spec.name} costs {cost} FP; {side} has {fp} FP", "2.38", st.step)
