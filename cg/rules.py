@@ -39,12 +39,14 @@ def redeployment_owed(state: CampaignState) -> list[tuple[str, str, str]]:
     if _KNOWN[0] is not mc:
         _KNOWN[:] = (mc, {})
     known: dict[tuple, str] = _KNOWN[1]
-    r48 = revision.of(state).immobilized_stays  # cannot_redeploy is False for every unit without it
+    held: dict[str, bool] = {}  # side -> it holds a friendly-controlled hex: asked once a side, not once a unit
     for u in active_units(state)[0]:  # the units not settled: every one on the map among them
         if u.status not in PRESENT or u.redeployed or not u.hex:
             continue
-        if r48 and cannot_redeploy(state, u):  # ruling R48: it owes none; leaving 3.2 decides what becomes of it
-            continue
+        if u.side not in held:
+            held[u.side] = bool(mc.cthc_hexes(u.side))
+        if not held[u.side] or immobilized(state, u):  # cannot_redeploy (ruling R48, every revision): it owes
+            continue  # none; leaving 3.2 decides its fate
         at = (u.hex, u.side)
         situation = known.get(at)
         if situation is None:
@@ -58,16 +60,17 @@ def redeployment_owed(state: CampaignState) -> list[tuple[str, str, str]]:
 
 
 def immobilized(state: CampaignState, u) -> bool:
-    """A vehicle Immobilized at the firefight's end (`end --repair SIDE:V=immobilized`), under ruling R48."""
+    """A vehicle Immobilized at the firefight's end (`end --repair SIDE:V=immobilized`), which does not redeploy
+    (3.211: redeployment is a MPh). One test for the refusal (`redeploy`, switch redeployment_limits: revision 2
+    on; revision 1 redeployed it) and for what 3.2 owes (ruling R48), so the two never disagree."""
     return u.kind == Kind.VEHICLE and state.reph.repairs_owed.get((u.side, u.id)) == "immobilized" and \
-        revision.of(state).immobilized_stays
+        revision.of(state).redeployment_limits
 
 
 def cannot_redeploy(state: CampaignState, u) -> bool:
-    """Ruling R48: an Immobilized vehicle (3.211: it cannot move), or a unit whose side holds no friendly-
-    controlled hex to redeploy to (3.214, 3.216: none within reach), owes no 3.2 redeployment."""
-    if not revision.of(state).immobilized_stays:
-        return False
+    """Ruling R48, under every revision (promise 28): an Immobilized vehicle where `redeploy` refuses it (3.211), or
+    a unit whose side holds no friendly-controlled hex to redeploy to (3.214, 3.216: none within reach; every
+    revision refuses every hex then), owes no 3.2 redeployment."""
     return immobilized(state, u) or (u.hex is not None and not state.map_control().cthc_hexes(u.side))
 
 
@@ -78,13 +81,14 @@ def stranded_fate(state: CampaignState) -> tuple[list, list]:
     vehicle after all redeployment is flipped to its wreck (3.23); one that stays outside a friendly MLR
     (Uncontrolled Terrain, No Man's Land) is Isolated (3.216, 3.217)."""
     mc, grid = state.map_control(), state.grid()
+    r3 = revision.of(state).immobilized_stays
     lost, isolated = [], []
     for u in list(state.units.values()):
         if u.status not in PRESENT or not u.hex or u.redeployed or not cannot_redeploy(state, u):
             continue
         where = mc.situation(u.hex, u.side)
-        if where == "friendly_mlr":
-            continue
+        if where == "friendly_mlr" or (where == "isolated" and not r3):
+            continue  # revision 2 owed no 3.215 redeployment of a vehicle there and applied it no 3.23: kept so
         if where == "enemy_mlr":
             lost.append((u.side, u.id, "3.214"))
             continue
@@ -111,6 +115,21 @@ def repair_place_refusal(state: CampaignState, side: str, unit) -> str | None:
     if mc.situation(unit.hex, side) != "friendly_mlr" or mc.adjacent_to_enemy_cthc(unit.hex, side):
         return (f"{unit.id} in {unit.hex} is not in a friendly MLR clear of enemy CTHCs: an Immobilized vehicle is "
                 "repaired only there")
+    return None
+
+
+def repair_refusal(state: CampaignState, side: str, item: str, unit, kind: str) -> str | None:
+    """3.46: why a repair dr of `item` (`unit`, None where the OB lists no such unit) for `kind` is refused where it
+    stands, whatever the command adds, or None. `repair` refuses for these reasons and 3.46 owes no repair they
+    refuse (ruling R48, every revision: what stays unrepaired is owed again at the next RePh's 3.46): a weapon
+    held by an Isolated unit gets no malfunction or Low Ammo repair (3.46, every revision), and (switch
+    repair_rules) only a vehicle is Immobilized, repaired only in a friendly MLR clear of enemy CTHCs."""
+    if kind in ("malfunction", "low_ammo") and unit is not None and unit.isolated:
+        return f"{item} is possessed by an Isolated unit: no repair"
+    if kind == "immobilized" and revision.of(state).repair_rules:
+        if unit is None or unit.kind != Kind.VEHICLE:
+            return f"{item} is not a vehicle: only a vehicle is Immobilized"
+        return repair_place_refusal(state, side, unit)
     return None
 
 

@@ -6,7 +6,7 @@ from cg import drm as drms
 from cg import revision
 from cg import tables
 from events.errors import BadInput, Refused
-from cg.rules import enters_only, redeployment_owed, situation_of
+from cg.rules import ORDER, cannot_redeploy, enters_only, immobilized, redeployment_owed, situation_of
 from cg.state import other
 from events import types as ev
 from cg.commands.base import at, command, counter_table, given_dice, hex_arg, in_play, int_arg, roll, side_arg, unit_arg
@@ -39,8 +39,7 @@ def _redeploy(ctx, cmd):
     typed = None if cmd.get("leadership") is None else int_arg(cmd, "leadership", -6, 6)
     in_play(st, u)
     at(st, "redeploy")
-    if revision.of(st).redeployment_limits and u.kind == Kind.VEHICLE and \
-            st.reph.repairs_owed.get((side, u.id)) == "immobilized":
+    if immobilized(st, u):  # 3.211 (revision 2 on); the same test 3.2's owed redeployments skip by (ruling R48)
         raise Refused(f"{u.id} is Immobilized: it does not redeploy", "3.211", st.step)
     if u.redeployed and not (st.step == "2.5" and st.option == "B" and revision.of(st).option_b_setup):
         if st.step == "2.5":  # ruling R28 holds for Option A; Option B sets up every unit in a FMLR (2.5)
@@ -81,8 +80,7 @@ def _redeploy(ctx, cmd):
             owed = [o for o in owed if o[2] != "3.215" or (o[0], o[1]) == (side, u.id)]
         mine = [o for o in owed if (o[0], o[1]) == (side, u.id)]
         if not mine:
-            raise Refused(f"{u.id} owes no redeployment at 3.2 ({situation.replace('_', ' ')}); "
-                          f"units in a friendly MLR redeploy at 2.5", "3.21", st.step)
+            raise Refused(*_not_owed(st, u, situation), st.step)
         first = owed[0]
         if (first[2], first[0]) != (mine[0][2], mine[0][0]):
             raise Refused(f"{first[0]} units under {first[2]} redeploy first (3.214-3.217 order)",
@@ -111,6 +109,21 @@ def _redeploy(ctx, cmd):
         if revision.of(st).redeployment_results else (None, False)
     return [ev.Redeployed(side=side, unit=u.id, frm=u.hex, to=to, situation=situation, roll=r, result=result,
                           change=change, reduced=reduced)]
+
+
+def _not_owed(st, u, situation: str) -> tuple[str, str]:
+    """Why 3.2 owes `u` no redeployment (message, rule): it stands in its friendly MLR, or (ruling R48) its side
+    holds no friendly-controlled hex to redeploy to."""
+    if situation == "friendly_mlr":
+        return (f"{u.id} stands in its friendly MLR: 3.2 owes it no redeployment (a unit in a friendly MLR "
+                "redeploys at 2.5)", "3.21")
+    rule = dict(ORDER)[situation]
+    if cannot_redeploy(st, u):
+        fate = {"enemy_mlr": "is eliminated (3.214)", "isolated": "stays where it is, Isolated"}.get(
+            situation, f"stays where it is, Isolated ({rule})")
+        return (f"{u.id} cannot redeploy: {u.side} holds no friendly-controlled hex to redeploy to, so 3.2 owes it "
+                f"none; when 3.2 is left it {fate} (ruling R48)", rule)
+    return f"{u.id} owes no redeployment at 3.2 ({situation.replace('_', ' ')})", rule
 
 
 def _counters_needed(st, u) -> list[tuple[str, str | None]]:
