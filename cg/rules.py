@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from cg import revision
 from cg.state import CampaignState, active_units, other
-from cg.units import Kind, PRESENT
+from cg.units import Kind, PRESENT, is_mmc
 
 # 3.21: the order of the redeployment situations, each attacker before defender
 ORDER = (("enemy_mlr", "3.214"), ("isolated", "3.215"), ("uncontrolled", "3.216"), ("nml", "3.217"))
@@ -131,6 +131,13 @@ def repair_refusal(state: CampaignState, side: str, item: str, unit, kind: str) 
             return f"{item} is not a vehicle: only a vehicle is Immobilized"
         return repair_place_refusal(state, side, unit)
     return None
+
+
+def mmc_in_play(state: CampaignState, side: str) -> list:
+    """The side's MMC in play (A1.1: squads, half-squads, crews): what a 3.52 dagger Casualty Reduction may reduce.
+    Ruling R100: 3.52 owes the reduction only while there is one (`casualties --reduced` refuses every other
+    unit), under every revision that owes it."""
+    return [x for x in state.side_units(side) if is_mmc(x.kind) and x.status in PRESENT]
 
 
 def enters_only(state: CampaignState, u) -> bool:

@@ -11,7 +11,7 @@ import re
 import attrs
 
 from cg import revision, seal
-from cg.rules import nearest_friendly_hex, redeployment_owed, repair_refusal
+from cg.rules import mmc_in_play, nearest_friendly_hex, redeployment_owed, repair_refusal
 from cg.state import SIDES, CampaignState, active_units, counter_morale
 from cg.victory import objectives_fulfilled
 from cg.units import Kind, PRESENT, Status
@@ -271,6 +271,8 @@ def pending(state: CampaignState) -> list[dict]:
     elif s == "3.52":
         for key in sorted(k for k in state.reph.done if k.what == "cr-owed"):  # 3.52 dagger (revision 3)
             side, hx = key.side, key.of
+            if not mmc_in_play(state, side):
+                continue  # ruling R100: no MMC in play, none to reduce: `casualties --reduced` refuses every unit
             owe(f"plcg casualties {side} --reduced UNIT", "3.52",
                 f"{side}: the Casualty Reduction of one MMC the clearance in {hx} owes (3.52)", False)
     elif s == "3.47":

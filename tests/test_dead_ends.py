@@ -518,3 +518,25 @@ def test_d3_the_refusal_says_why_3_2_owes_no_redeployment(workdir, revision):
     assert "holds no friendly-controlled hex" in r.err and "eliminated (3.214)" in r.err and "R48" in r.err
     r = cli_run(path, "redeploy", "allied", "I1-1.1", "--to", "B3")
     assert r.code == 3 and "Isolated (3.216)" in r.err, r.out + r.err
+
+
+@pytest.mark.parametrize("revision", [1, 2, 3])
+def test_a_side_without_an_mmc_owes_no_casualty_reduction_at_3_52(workdir, revision):
+    """Ruling R100: the Allies, with no MMC in play (only the Shermans of A1), clear a Known minefield with an Original
+    6; revision 3 owed the Casualty Reduction of one MMC (3.52 dagger) and `casualties --reduced` refused every unit,
+    so `next` refused for good."""
+    path = _at_2_9(workdir, revision, "A1", "cr")
+    _ok(path, "end", "--turn", "5", "--cvp-lost", "axis=0", "--cvp-lost", "allied=0",
+        "--terrain", "C4=known_minefield:axis")
+    for _ in range(60):
+        st = _status(path)
+        if st["step"] == "3.52":
+            break
+        _ok(path, *_answer(st["pending"][0])) if st["pending"] else _ok(path, "next")
+    out = _ok(path, "clear", "allied", "C4", "mines", "--dice", "6")
+    assert "Casualty Reduction of one MMC (original 6)" in out  # against a Known minefield
+    r = cli_run(path, "casualties", "allied", "--reduced", "A1-1.1")
+    assert r.code == 3, r.out + r.err
+    assert not _status(path)["pending"]
+    _walk_to_the_next_firefight(path)
+    assert cli_run(path, "audit").code == 0
