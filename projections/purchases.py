@@ -2,6 +2,7 @@
 of the other side sees its purchases once revealed (set up, entered, or the firefight played), or with
 --reveal (ruling R10). The viewer is the side of the player's key, or `--as`; without either, SIDE itself."""
 from __future__ import annotations
+from cg.items import DISGUISED
 from cg.units import Kind
 
 
@@ -43,8 +44,13 @@ def fortification_rows(st, side: str, reveal: bool = False, viewer: str | None =
     the other side, once its firefight was played or with --reveal (ruling R10)."""
     played = {ff.n for ff in st.firefights if ff.turn is not None}
     own = viewer is None or viewer == side
-    return [f.data() for f in st.ground.fortifications
-            if f.side == side and (own or reveal or f.firefight in played)]
+    rows = [f.data() for f in st.ground.fortifications if f.side == side and (own or reveal or f.firefight in played)]
+    if own or st.ended:
+        return rows
+    # ruling R22: the other side's Dummy Minefields read as Known Minefields, whose strength and FP it does not read
+    # (--reveal shows what was bought, not what a dummy is: that waits for the CG's end)
+    return [{**r, "kind": "known_minefield", "cost": None, "detail": {}} if r["kind"] in DISGUISED else r
+            for r in rows]
 
 
 def purchase_text(rows: list[dict], forts: list[dict] | None = None) -> str:
