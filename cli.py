@@ -55,7 +55,7 @@ from projections.oob import oob_rows, oob_text
 from projections.purchases import fortification_rows, purchase_rows, purchase_text
 from projections.roster import roster_rows, roster_text, totals as roster_totals
 from projections import verdict
-from projections.words import TYPE, generation_why, summary
+from projections.words import TYPE, generation_why, seen_command, summary
 
 INTERNAL_ERROR = 5  # extension of the contract: a bug, never a rule or input problem
 
@@ -647,7 +647,8 @@ def log(ctx, as_json, viewer):
                         opening = led.opener()(p["commitment"], p.get("nonce"), p.get("box"))
                         line["sealed"] = opening is None
                         line["what"] = p["what"]
-                        line["command"] = None if opening is None else _cmd_public(opening["command"])
+                        line["command"] = None if opening is None else \
+                            seen_command(_cmd_public(opening["command"]), viewer)  # ruling R22
                         if opening is not None:  # the events it holds, with their rolls and sources
                             inner_cmd = opening["command"]
                             line["events"] = [{"type": t, "summary": summary(t, q, viewer), **(
@@ -1233,7 +1234,7 @@ def purchases(ctx, side, as_json, reveal, viewer, at):
 
         viewer = side_of_key(st.pbem, _key(ctx))
     rows = purchase_rows(st, side, reveal, viewer)
-    forts = fortification_rows(st, side, reveal, viewer)
+    forts = fortification_rows(st, side, reveal, viewer, _viewer(ctx, st, None))  # ruling R22: the key's side too
     if as_json:
         _echo_json({"purchases": rows, "fortifications": forts})
     else:

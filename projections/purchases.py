@@ -39,13 +39,16 @@ def purchase_rows(st, side: str, reveal: bool = False, viewer: str | None = None
     return rows
 
 
-def fortification_rows(st, side: str, reveal: bool = False, viewer: str | None = None) -> list[dict]:
+def fortification_rows(st, side: str, reveal: bool = False, viewer: str | None = None,
+                       reader: str | None = None) -> list[dict]:
     """2.38: what FP SIDE spent on (type, strength, hex, HIP): all of it for SIDE itself; for a viewer of
-    the other side, once its firefight was played or with --reveal (ruling R10)."""
+    the other side, once its firefight was played or with --reveal (ruling R10). `reader`: the player whose
+    copy it is (by email, the side of the key), who reads the other side's Dummy Minefields as Known Minefields
+    as a viewer does (ruling R22)."""
     played = {ff.n for ff in st.firefights if ff.turn is not None}
     own = viewer is None or viewer == side
     rows = [f.data() for f in st.ground.fortifications if f.side == side and (own or reveal or f.firefight in played)]
-    if own or st.ended:
+    if (viewer or reader) in (None, side) or st.ended:
         return rows
     # ruling R22: the other side's Dummy Minefields read as Known Minefields, whose strength and FP it does not read
     # (--reveal shows what was bought, not what a dummy is: that waits for the CG's end)

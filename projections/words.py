@@ -1,7 +1,7 @@
 """Each event in words: one line for `plcg log`, the step commands' output and the AAR."""
 from __future__ import annotations
 
-from cg.items import DISGUISED, ITEMS, Kept, kept, seen_by
+from cg.items import DISGUISED, ITEMS, Kept, key_of, kept, seen_by
 
 SIDE = {"axis": "Axis", "allied": "Allied", None: "-"}
 TYPE = {"axis_assault": "Axis Assault", "allied_assault": "Allied Assault", "dual": "Dual Attack",
@@ -76,7 +76,22 @@ def _seen(etype: str, p: dict, viewer: str) -> dict:
         return {**p, "kind": "known_minefield", "detail": {}, "secret": True}
     if etype == "firefight_ended" and p.get("terrain"):
         return {**p, "terrain": [{**t, "item": str(seen_by(kept(t["item"]), viewer))} for t in p["terrain"]]}
+    if etype == "seals_revealed":  # ruling R47: a sealed purchase opened, its events and command
+        return {**p, "openings": [{**o, "opening": {
+            **o["opening"], "command": seen_command(o["opening"].get("command") or {}, viewer),
+            "events": [(t, _seen(t, q, viewer)) for t, q in o["opening"].get("events") or ()]}}
+            for o in p["openings"]]}
     return p
+
+
+def seen_command(cmd: dict, viewer: str | None) -> dict:
+    """A command as `viewer` reads it (ruling R22): the other side's `fortify` of a Dummy or Known Minefield as
+    a Known Minefield's, without its factors."""
+    if viewer is None or cmd.get("name") != "fortify" or cmd.get("side") == viewer:
+        return cmd
+    if key_of(cmd.get("kind") or "") not in DISGUISED:
+        return cmd
+    return {**{k: v for k, v in cmd.items() if k != "factors"}, "kind": "known_minefield"}
 
 
 def _struck(p: dict) -> str:

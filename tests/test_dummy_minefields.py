@@ -161,3 +161,26 @@ def test_a_dummy_minefield_the_firefight_end_records_reads_as_a_known_minefield_
     assert "dummy" not in allied.lower() and "Known Minefield (Axis) in M4" in allied
     assert "dummy minefield (Axis) in M4" in _ok(path, "log", "--as", "axis")
     assert "dummy" not in _ok(path, "map", "--as", "allied").lower()
+
+
+def test_by_email_the_other_copy_reads_a_dummy_minefield_as_a_known_minefield_by_its_key(workdir, priced):
+    """Play by email, secrets sealed: the Axis buys a Dummy Minefield at 2.3 (sealed), 2.6 reveals the purchase to
+    the Allied copy, whose player (its key: the default viewer) reads a Known Minefield in the map, the log and the
+    Axis Purchase Record; the Axis copy reads its dummy."""
+    from helpers.pbem import Game
+
+    g = Game(workdir, card=priced)
+    g.play_to(1, "2.3")
+    g.do("axis", "buy", "axis", "F1")
+    g.do("axis", "fortify", "axis", "dummy_minefield", "--hex", "M4")
+    g.play_to(1, "2.7")
+    g.send(g.holder)
+    allied = json.loads(g.cli("allied", "map", "--json").out)["hexes"]["M4"]["terrain"]
+    assert allied == ["known_minefield:axis"]
+    for args in (("map",), ("log",), ("log", "--json"), ("purchases", "axis", "--json")):
+        r = g.cli("allied", *args)
+        assert r.code == 0 and "dummy" not in r.out.lower(), (args, r.err)
+    forts = json.loads(g.cli("allied", "purchases", "axis", "--json").out)["fortifications"]
+    assert [(f["kind"], f["hex"]) for f in forts] == [("known_minefield", "M4")]
+    assert json.loads(g.cli("axis", "map", "--json").out)["hexes"]["M4"]["terrain"] == ["dummy_minefield:axis"]
+    assert "dummy minefield in M4" in g.cli("axis", "log").out
