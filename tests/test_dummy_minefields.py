@@ -184,3 +184,8 @@ def test_by_email_the_other_copy_reads_a_dummy_minefield_as_a_known_minefield_by
     assert [(f["kind"], f["hex"]) for f in forts] == [("known_minefield", "M4")]
     assert json.loads(g.cli("axis", "map", "--json").out)["hexes"]["M4"]["terrain"] == ["dummy_minefield:axis"]
     assert "dummy minefield in M4" in g.cli("axis", "log").out
+
+
+def test_card_show_says_the_dummy_minefield_price(priced):
+    out = _ok("unused.plcg", "card", "show", priced)
+    assert f"a dummy minefield costs {PRICE} FP (ruling R22)" in out and "dummy_minefield_fp" not in out
