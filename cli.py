@@ -55,7 +55,7 @@ from projections.oob import oob_rows, oob_text
 from projections.purchases import fortification_rows, purchase_rows, purchase_text
 from projections.roster import roster_rows, roster_text, totals as roster_totals
 from projections import verdict
-from projections.words import TYPE, generation_why, summary
+from projections.words import TYPE, generation_why, seen_command, summary
 
 INTERNAL_ERROR = 5  # extension of the contract: a bug, never a rule or input problem
 
@@ -600,13 +600,35 @@ def next_(ctx):
     _step(ctx, {"name": "next"})
 
 
+VIEWER_HELP = ("Who is looking (axis or allied): the other side's Dummy Minefields show as Known Minefields until "
+               "the CG's end (ruling R22). Default: the side of --key in a campaign played by email, else nobody's "
+               "view (everything as kept).")
+
+
+def _viewer(ctx, st, given):
+    """`--as VIEWER` (ruling R22), else the side of --key in a campaign played by email, else None."""
+    from cg.commands import side_arg  # lazy: cg.commands brings every handler and the event classes (~40 ms)
+
+    if given is not None:
+        return side_arg({"side": given})
+    if st.pbem is not None and _key(ctx) is not None:
+        from cg.pbem import side_of_key  # lazy: play by email only
+
+        return side_of_key(st.pbem, _key(ctx))
+    return None
+
+
 @main.command()
 @JSON_OPT
+@click.option("--as", "viewer", metavar="VIEWER", help=VIEWER_HELP)
 @click.pass_context
-def log(ctx, as_json):
+def log(ctx, as_json, viewer):
     """The history, one line per event (JSON Lines with --json); undone events are marked."""
     led = Ledger(_db(ctx), key=lambda: _key(ctx))
     try:
+        if viewer is not None or (_key(ctx) is not None and led.store.head()[0]):  # ruling R22: who reads it
+            st = led.state()
+            viewer = None if st.ended else _viewer(ctx, st, viewer)
         last = led.store.head()[0]
         undone = reverted_seqs(led.store.reverts(until=last))
         # streamed: a chunk of rows at a time, written as one string (no object per row kept, no
@@ -628,7 +650,7 @@ def log(ctx, as_json):
                 if command is not None:
                     cmd_text, batch_cmd = command, None
                 try:
-                    said = summary(etype, p)
+                    said = summary(etype, p, viewer)
                 except UNFOLDABLE as e:  # a row edited against its schema: exit 2 naming it, never 5
                     raise UnreadableRow(seq, f"{type(e).__name__}: {e}") from None
                 if as_json:
@@ -640,10 +662,11 @@ def log(ctx, as_json):
                         opening = led.opener()(p["commitment"], p.get("nonce"), p.get("box"))
                         line["sealed"] = opening is None
                         line["what"] = p["what"]
-                        line["command"] = None if opening is None else _cmd_public(opening["command"])
+                        line["command"] = None if opening is None else \
+                            seen_command(_cmd_public(opening["command"]), viewer)  # ruling R22
                         if opening is not None:  # the events it holds, with their rolls and sources
                             inner_cmd = opening["command"]
-                            line["events"] = [{"type": t, "summary": summary(t, q), **(
+                            line["events"] = [{"type": t, "summary": summary(t, q, viewer), **(
                                 {"roll": _sourced(q["roll"], inner_cmd)} if isinstance(q.get("roll"), dict) else {})}
                                 for t, q in opening.get("events") or ()]
                         if opening is None and p["what"] in ("cp", "promote") and not p.get("opens"):
@@ -1302,7 +1325,7 @@ def purchases(ctx, side, as_json, reveal, viewer, at):
 
         viewer = side_of_key(st.pbem, _key(ctx))
     rows = purchase_rows(st, side, reveal, viewer)
-    forts = fortification_rows(st, side, reveal, viewer)
+    forts = fortification_rows(st, side, reveal, viewer, _viewer(ctx, st, None))  # ruling R22: the key's side too
     if as_json:
         _echo_json({"purchases": rows, "fortifications": forts})
     else:
@@ -1333,20 +1356,22 @@ def oob(ctx, side, as_json, at):
 @JSON_OPT
 @click.option("--svg", "svg", help="Write the map as SVG to this file (- for standard output).")
 @click.option("--at", "at", type=int, help="As of this seq.")
+@click.option("--as", "viewer", metavar="VIEWER", help=VIEWER_HELP)
 @click.pass_context
-def map_(ctx, as_json, svg, at):
+def map_(ctx, as_json, svg, at, viewer):
     """Map control: CTHC, No Man's Land, MLR, Uncontrolled, Isolated, and the terrain kept (CG5)."""
     led = Ledger(_db(ctx), key=lambda: _key(ctx))
     st = led.state(at=at)
     led.close()
+    viewer = _viewer(ctx, st, viewer)
     if svg == outpath.STDOUT:
-        click.echo(map_svg(st), nl=False)
+        click.echo(map_svg(st, viewer=viewer), nl=False)
     elif svg:
-        outpath.write(svg, [map_svg(st)], protected=_protected(ctx))
+        outpath.write(svg, [map_svg(st, viewer=viewer)], protected=_protected(ctx))
     if as_json:
-        _echo_json(map_json(st))
+        _echo_json(map_json(st, viewer))
     elif not svg:
-        _echo_shown(map_text(st))
+        _echo_shown(map_text(st, viewer))
 
 
 @main.command()
@@ -1549,8 +1574,9 @@ def fortify(ctx, side, kind, hex_, capacity, factors, unit, hexsides, locations,
       roadblock (12), wire (10), pillbox (--capacity x (--ca + --nca)), fortified_building
       (12 per --locations), tunnel (20), booby_traps (15), at_ditch (18), ap_mine (2 per
       --factors), at_mine (5 per --factors), set_dc (25), known_minefield (0.8 x the mines'
-      cost, ruling R22), cave (15), cave_complex (7), tetrahedrons (15), panji (2 per
-      --hexsides), trip_flares (1)
+      cost, ruling R22), dummy_minefield (the CG Card's dummy_minefield_fp, ruling R22;
+      refused where it states none), cave (15), cave_complex (7), tetrahedrons (15), panji
+      (2 per --hexsides), trip_flares (1)
     """
     _step(ctx, {"name": "fortify", "side": side, "kind": kind, "hex": hex_, "capacity": capacity,
                 "factors": factors, "unit": unit, "hexsides": hexsides, "locations": locations,

@@ -32,14 +32,19 @@ HEXSIDE_KINDS = ("wall", "hedge", "bocage")  # B9: hexside terrain
 MAX_LEVEL = 9
 
 
+DUMMY_MINEFIELD_FP = "dummy_minefield_fp"  # ruling R22: the card's FP price of one Dummy Minefield (2.38 "As per F.7B")
+
+
 def fortification_kinds() -> tuple[str, ...]:
-    """The 2.38 kinds a card may allow: each kind of the table once, those PL prices (a Dummy Minefield is
-    'As per F.7B': PL gives it no FP cost, so no card can offer it for FP)."""
-    return tuple(k for k, f in tables.FORTIFICATIONS.items() if not f.cost_as_printed.startswith("As per"))
+    """The 2.38 kinds a card may allow: each kind of the table once. A Dummy Minefield is "As per F.7B", a price
+    PL 2.5 does not print: a card allows it only with its FP price (`dummy_minefield_fp`, ruling R22)."""
+    return tuple(tables.FORTIFICATIONS)
 
 
 def check_fortifications(c: _Checker, tbl: dict, path: str) -> dict[str, int] | None:
-    """`fortifications = {foxhole = 12, hip = 4}`: allowed 2.38 kinds and their limits; None: absent."""
+    """`fortifications = {foxhole = 12, hip = 4}`: allowed 2.38 kinds and their limits, and the FP price of a
+    Dummy Minefield where the card allows one (`dummy_minefield = 2, dummy_minefield_fp = 1`, ruling R22);
+    None: absent."""
     forts = c.table(tbl, "fortifications", path, default=None)
     if forts is None:
         return None
@@ -47,12 +52,24 @@ def check_fortifications(c: _Checker, tbl: dict, path: str) -> dict[str, int] | 
     limits = {}
     for kind, limit in forts.items():
         kpath = f"{path}.fortifications.{kind}"
+        if kind == DUMMY_MINEFIELD_FP:
+            price = c.integer_value(limit, kpath, lo=1)
+            if price is not None:
+                limits[kind] = price
+            continue
         if kind not in kinds:
-            c.add(kpath, f"{_show(kind)} is not a 2.38 fortification kind bought with FP ({' | '.join(kinds)})")
+            c.add(kpath, f"{_show(kind)} is not a 2.38 fortification kind bought with FP ({' | '.join(kinds)}; "
+                         f"{DUMMY_MINEFIELD_FP}: a Dummy Minefield's FP price)")
             continue
         n = c.integer_value(limit, kpath, lo=0)
         if n is not None:
             limits[kind] = n
+    if "dummy_minefield" in forts and DUMMY_MINEFIELD_FP not in forts:
+        c.add(f"{path}.fortifications.dummy_minefield", "a Dummy Minefield costs \"As per F.7B\" (2.38), a price PL "
+              f"2.5 does not print: state its FP price as {DUMMY_MINEFIELD_FP} (ruling R22)")
+    if DUMMY_MINEFIELD_FP in forts and "dummy_minefield" not in forts:
+        c.add(f"{path}.fortifications.{DUMMY_MINEFIELD_FP}", "prices a Dummy Minefield the table does not allow: "
+              "give its limit too (dummy_minefield = N)")
     return limits
 
 

@@ -77,6 +77,7 @@ ITEMS: dict[str, Item] = {i.key: i for i in (
     Item("cleared_open_ground", "burnt out, now Open Ground", "OG", "3.31"),
 )}
 
+DISGUISED = frozenset({"dummy_minefield", "known_minefield"})  # seen_by: one look for the other side (ruling R22)
 FORTIFICATION_ITEMS = tuple(k for k, i in ITEMS.items() if i.fortification)  # 2.38, `plcg fortify`
 IN_HEX = tuple(k for k, i in ITEMS.items() if i.in_hex)  # what `end --terrain HEX=ITEM` takes
 GROWS_STRATEGIC = frozenset(k for k, i in ITEMS.items() if i.grows)  # 1.4
@@ -185,6 +186,16 @@ class Kept:
                 if f" {name} " in text or f" {name}s " in text:
                     return i
         return None
+
+
+def seen_by(item: Kept, viewer: str | None) -> Kept:
+    """The item as `viewer` sees it (ruling R22): a Dummy Minefield of the other side shows as that side's Known
+    Minefield (F.7B: a dummy looks like the real one), and so the other side's Known Minefields show without
+    their factors (which a dummy lacks), until revealed; the caller gives no viewer once they are (the owner,
+    the CG's end)."""
+    if viewer is None or item.key not in DISGUISED or item.side in (None, viewer):
+        return item
+    return Kept("known_minefield", item.side)
 
 
 def kept(item: Kept | str) -> Kept:

@@ -258,12 +258,12 @@ class Rules:
         'on leaders generated (MMC on board), as it already was for placing one; revisions 1-2 counted '
         'squads and half-squads only there'))
     immobilized_stays: bool = switch(3, (
-        '3.2 / 3.23 (ruling R48): a unit that cannot redeploy (an Immobilized vehicle; any unit whose '
-        'side holds no friendly-controlled hex) owes no redeployment; when 3.2 is left it is eliminated '
-        'in the enemy MLR (3.214; a vehicle: its wreck), an Immobilized vehicle outside a friendly MLR '
-        'beyond 3 hexes of a friendly MMC/AFV is wrecked (3.23), and one left outside a friendly MLR is '
-        'Isolated (3.216, 3.217); 3.46 owes no repair it may not get where it stands (nor one of a weapon'
-        ' held by an Isolated unit)'))
+        "3.2 / 3.23 (ruling R48): an Immobilized vehicle in an Isolated Location (3.215: never owed a "
+        'redeployment) is wrecked when 3.2 is left if beyond 3 hexes of a friendly MMC/AFV (3.23); revision '
+        "2 left it as it was. The rest of ruling R48 holds under every revision (promise 28, issue 35): a "
+        'unit that cannot redeploy (an Immobilized vehicle where `redeploy` refuses it, revision 2 on; any '
+        'unit whose side holds no friendly-controlled hex) owes no redeployment and meets 3.214, 3.216, 3.217'
+        ' and 3.23 when 3.2 is left, and 3.46 owes no repair `repair` refuses where the item stands'))
     dual_night_draw: bool = switch(3, (
         '1.31 / 2.421 (ruling R5 revised): in a Dual Night Assault (a night firefight both sides bought an Attack '
         'Option for) neither side is the Firefight Defender, so a CVP tie is a draw (`winner_rule` 2.421), unless '

@@ -48,13 +48,15 @@ def redeployment_owed(state: CampaignState) -> list[tuple[str, str, str]]:
     if _KNOWN[0] is not mc:
         _KNOWN[:] = (mc, {})
     known: dict[tuple, str] = _KNOWN[1]
-    r48 = revision.of(state).immobilized_stays  # cannot_redeploy is False for every unit without it
+    held: dict[str, bool] = {}  # side -> it holds a friendly-controlled hex: asked once a side, not once a unit
     sw = revision.of(state).sw_with_possessor
     for u in active_units(state)[0]:  # the units not settled: every one on the map among them
         if u.status not in PRESENT or u.redeployed or not u.hex or (sw and u.kind == Kind.SW):
             continue  # ruling R86: a SW goes with its possessor, never on a roll of its own
-        if r48 and cannot_redeploy(state, u):  # ruling R48: it owes none; leaving 3.2 decides what becomes of it
-            continue
+        if u.side not in held:
+            held[u.side] = bool(mc.cthc_hexes(u.side))
+        if not held[u.side] or immobilized(state, u):  # cannot_redeploy (ruling R48, every revision): it owes
+            continue  # none; leaving 3.2 decides its fate
         at = (u.hex, u.side)
         situation = known.get(at)
         if situation is None:
@@ -83,16 +85,17 @@ def carried_by(state: CampaignState, unit) -> list:
 
 
 def immobilized(state: CampaignState, u) -> bool:
-    """A vehicle Immobilized at the firefight's end (`end --repair SIDE:V=immobilized`), under ruling R48."""
+    """A vehicle Immobilized at the firefight's end (`end --repair SIDE:V=immobilized`), which does not redeploy
+    (3.211: redeployment is a MPh). One test for the refusal (`redeploy`, switch redeployment_limits: revision 2
+    on; revision 1 redeployed it) and for what 3.2 owes (ruling R48), so the two never disagree."""
     return u.kind == Kind.VEHICLE and state.reph.repairs_owed.get((u.side, u.id)) == "immobilized" and \
-        revision.of(state).immobilized_stays
+        revision.of(state).redeployment_limits
 
 
 def cannot_redeploy(state: CampaignState, u) -> bool:
-    """Ruling R48: an Immobilized vehicle (3.211: it cannot move), or a unit whose side holds no friendly-
-    controlled hex to redeploy to (3.214, 3.216: none within reach), owes no 3.2 redeployment."""
-    if not revision.of(state).immobilized_stays:
-        return False
+    """Ruling R48, under every revision (promise 28): an Immobilized vehicle where `redeploy` refuses it (3.211), or
+    a unit whose side holds no friendly-controlled hex to redeploy to (3.214, 3.216: none within reach; every
+    revision refuses every hex then), owes no 3.2 redeployment."""
     return immobilized(state, u) or (u.hex is not None and not state.map_control().cthc_hexes(u.side))
 
 
@@ -103,13 +106,14 @@ def stranded_fate(state: CampaignState) -> tuple[list, list]:
     vehicle after all redeployment is flipped to its wreck (3.23); one that stays outside a friendly MLR
     (Uncontrolled Terrain, No Man's Land) is Isolated (3.216, 3.217)."""
     mc, grid = state.map_control(), state.grid()
+    r3 = revision.of(state).immobilized_stays
     lost, isolated = [], []
     for u in list(state.units.values()):
         if u.status not in PRESENT or not u.hex or u.redeployed or not cannot_redeploy(state, u):
             continue
         where = mc.situation(u.hex, u.side)
-        if where == "friendly_mlr":
-            continue
+        if where == "friendly_mlr" or (where == "isolated" and not r3):
+            continue  # revision 2 owed no 3.215 redeployment of a vehicle there and applied it no 3.23: kept so
         if where == "enemy_mlr":
             lost.append((u.side, u.id, "3.214"))
             continue
@@ -156,6 +160,28 @@ def repair_place_refusal(state: CampaignState, side: str, unit) -> str | None:
         return (f"{unit.id} in {unit.hex} is not in a friendly MLR clear of enemy CTHCs: an Immobilized vehicle is "
                 "repaired only there")
     return None
+
+
+def repair_refusal(state: CampaignState, side: str, item: str, unit, kind: str) -> str | None:
+    """3.46: why a repair dr of `item` (`unit`, None where the OB lists no such unit) for `kind` is refused where it
+    stands, whatever the command adds, or None. `repair` refuses for these reasons and 3.46 owes no repair they
+    refuse (ruling R48, every revision: what stays unrepaired is owed again at the next RePh's 3.46): a weapon
+    held by an Isolated unit gets no malfunction or Low Ammo repair (3.46, every revision), and (switch
+    repair_rules) only a vehicle is Immobilized, repaired only in a friendly MLR clear of enemy CTHCs."""
+    if kind in ("malfunction", "low_ammo") and unit is not None and unit.isolated:
+        return f"{item} is possessed by an Isolated unit: no repair"
+    if kind == "immobilized" and revision.of(state).repair_rules:
+        if unit is None or unit.kind != Kind.VEHICLE:
+            return f"{item} is not a vehicle: only a vehicle is Immobilized"
+        return repair_place_refusal(state, side, unit)
+    return None
+
+
+def mmc_in_play(state: CampaignState, side: str) -> list:
+    """The side's MMC in play (A1.1: squads, half-squads, crews): what a 3.52 dagger Casualty Reduction may reduce.
+    Ruling R100: 3.52 owes the reduction only while there is one (`casualties --reduced` refuses every other
+    unit), under every revision that owes it."""
+    return [x for x in state.side_units(side) if is_mmc(x.kind) and x.status in PRESENT]
 
 
 def enters_only(state: CampaignState, u) -> bool:
@@ -244,14 +270,8 @@ def defender_may_redeploy_2_5(st: CampaignState, side: str) -> bool:
         return False
     mc = st.map_control()
     r28 = revision.of(st).one_redeployment
-    return any(u.status in PRESENT and not (r28 and u.redeployed) and not immobile(st, u)
+    return any(u.status in PRESENT and not (r28 and u.redeployed) and not immobilized(st, u)
                and situation_of(st, u, mc) == "friendly_mlr" for u in st.side_units(side))
-
-
-def immobile(st: CampaignState, u) -> bool:
-    """3.211 (revision switch redeployment_limits): an Immobilized vehicle does not redeploy."""
-    return revision.of(st).redeployment_limits and u.kind == Kind.VEHICLE and \
-        st.reph.repairs_owed.get((u.side, u.id)) == "immobilized"
 
 
 def nearest_cthc(state: CampaignState, unit) -> set[str]:

@@ -11,7 +11,7 @@ import re
 import attrs
 
 from cg import revision, seal
-from cg.rules import nearest_friendly_hex, redeployment_owed, repair_place_refusal
+from cg.rules import mmc_in_play, nearest_friendly_hex, redeployment_owed, repair_refusal
 from cg.state import SIDES, CampaignState, active_units, counter_morale
 from cg.victory import objectives_fulfilled
 from cg.units import Kind, PRESENT, Status
@@ -261,12 +261,8 @@ def pending(state: CampaignState) -> list[dict]:
         for (side, item), kind in sorted(state.reph.repairs_owed.items()):
             if Done("repair", side, item) in state.reph.done:  # failed this RePh: owed again next RePh (3.46)
                 continue
-            if kind == "immobilized" and revision.of(state).immobilized_stays and \
-                    repair_place_refusal(state, side, state.unit(item, side)):
-                continue  # ruling R48: not where it may be repaired: it stays Immobilized, owed next RePh
-            if kind in ("malfunction", "low_ammo") and revision.of(state).immobilized_stays and \
-                    getattr(state.unit(item, side), "isolated", False):
-                continue  # ruling R48: an Isolated possessor gets no repair (3.46): it stays malfunctioned
+            if repair_refusal(state, side, item, state.unit(item, side), kind):
+                continue  # ruling R48, every revision: `repair` refuses it where it stands; owed next RePh
             owe(f"plcg repair {side} {item} --kind {kind}", "3.46", f"{side} repair dr for {item} ({kind})")
     elif s == "3.461":
         for u in active_units(state)[0]:  # a recalled vehicle is not settled: among them, in order
@@ -275,6 +271,8 @@ def pending(state: CampaignState) -> list[dict]:
     elif s == "3.52":
         for key in sorted(k for k in state.reph.done if k.what == "cr-owed"):  # 3.52 dagger (revision 3)
             side, hx = key.side, key.of
+            if not mmc_in_play(state, side):
+                continue  # ruling R100: no MMC in play, none to reduce: `casualties --reduced` refuses every unit
             owe(f"plcg casualties {side} --reduced UNIT", "3.52",
                 f"{side}: the Casualty Reduction of one MMC the clearance in {hx} owes (3.52)", False)
     elif s == "3.47":

@@ -7,6 +7,14 @@ from cg.card import Card, card_to_dict, describe
 from projections.verdict import card_lines
 
 
+def _forts(limits: dict) -> str:
+    """A fortifications table: each kind and its limit; a Dummy Minefield's price said as one (ruling R22)."""
+    said = [f"{k} {v}" for k, v in limits.items() if k != "dummy_minefield_fp"]
+    if "dummy_minefield_fp" in limits:
+        said.append(f"a dummy minefield costs {limits['dummy_minefield_fp']} FP (ruling R22)")
+    return ", ".join(said) or "none"
+
+
 def card_json(card: Card) -> dict:
     d = card_to_dict(card)
     d["description"] = describe(card)
@@ -34,8 +42,7 @@ def _side_lines(spec, n_firefights: int) -> list[str]:
         bt = {"none": "not allowed", "allowed": "allowed"}.get(spec.booby_traps, f"allowed, level {spec.booby_traps}")
         out.append(f"  Booby Traps {bt} (CG12, B28.9)")
     if spec.fortifications is not None:
-        out.append("  fortifications (2.38, whole CG): "
-                   + (", ".join(f"{k} {v}" for k, v in spec.fortifications.items()) or "none"))
+        out.append("  fortifications (2.38, whole CG): " + _forts(spec.fortifications))
     return out
 
 
@@ -66,8 +73,7 @@ def card_text(card: Card) -> str:
         extra.append("Disease (3.41)")
     lines.append("  " + "; ".join(extra))
     if c.fortifications is not None:
-        lines.append("  fortifications (2.38, per side, whole CG): "
-                     + (", ".join(f"{k} {v}" for k, v in c.fortifications.items()) or "none"))
+        lines.append("  fortifications (2.38, per side, whole CG): " + _forts(c.fortifications))
     for rule in c.ssr:
         lines.append(f"  SSR: {rule}")
     for side in ("axis", "allied"):

@@ -1,6 +1,7 @@
 """Map control of the campaign's current control (1.4) and the terrain it keeps (CG5)."""
 from __future__ import annotations
 
+from cg.items import seen_by
 from cg.state import SIDES
 from cg.units import IN_PLAY
 from types import SimpleNamespace
@@ -30,15 +31,24 @@ def grown(st) -> frozenset:
     return frozenset(st.strategic()) - frozenset(st.card.map.strategic)
 
 
-def map_json(st) -> dict:
+def terrain_seen(st, viewer: str | None = None) -> dict:
+    """The terrain kept (CG5) as `viewer` sees it (ruling R22): the other side's Dummy Minefields as Known
+    Minefields until the CG's end reveals them; everything as kept for no viewer."""
+    if viewer is None or st.ended:
+        return st.ground.terrain
+    return {h: [seen_by(i, viewer) for i in items] for h, items in st.ground.terrain.items()}
+
+
+def map_json(st, viewer: str | None = None) -> dict:
     st.load_all()  # the settled units too (a state loaded for a command lacks them)
     mc = st.map_control()
     new = grown(st)
+    terrain = terrain_seen(st, viewer)
     hexes = {}
     for h, c in mc.hexes.items():
         hexes[h] = {"controller": c.controller, "strategic": c.strategic, "cthc": c.cthc, "nml": c.nml,
                     "mlr": sorted(c.mlr), "uncontrolled": c.uncontrolled, "isolated": c.isolated,
-                    "terrain": list(map(str, st.ground.terrain.get(h, []))), "tvp": st.card.map.tvp.get(h, 0),
+                    "terrain": list(map(str, terrain.get(h, []))), "tvp": st.card.map.tvp.get(h, 0),
                     "grown": h in new}
     return {"columns": st.card.map.columns, "rows": st.card.map.rows,
             "boards": [list(r) for r in st.card.map.boards], "friendly_edge": st.card.map.friendly_edge,
@@ -47,20 +57,21 @@ def map_json(st) -> dict:
                               "mlr": sum(1 for c in mc.hexes.values() if side in c.mlr)} for side in SIDES}}
 
 
-def map_text(st) -> str:
+def map_text(st, viewer: str | None = None) -> str:
     st.load_all()  # the settled units too (a state loaded for a command lacks them)
     # lazy: `plcg map --json` (and the replay's map JSON) draw nothing: mapview (~30 ms) is for text and SVG
     from projections.mapview import render_text  # lazy: projections.mapview (~39 ms) only for maps
 
-    return render_text(st.grid(), st.map_control(), terrain=st.ground.terrain, units=_units(st))
+    return render_text(st.grid(), st.map_control(), terrain=terrain_seen(st, viewer), units=_units(st))
 
 
-def map_svg(st, title: str | None = None) -> str:
+def map_svg(st, title: str | None = None, viewer: str | None = None) -> str:
     st.load_all()  # the settled units too (a state loaded for a command lacks them)
     from projections.mapview import render_svg  # lazy: as in map_text
 
     t = title or f"{st.card.campaign.name} — firefight {st.firefight}, step {st.step}"
-    svg = render_svg(st.grid(), st.map_control(), terrain=st.ground.terrain, units=_units(st, counters=True), title=t,
+    svg = render_svg(st.grid(), st.map_control(), terrain=terrain_seen(st, viewer), units=_units(st, counters=True),
+                     title=t,
                      tvp=dict(st.card.map.tvp), ground=ground(st.card.map), grown=grown(st),
                      hills=dict(st.card.map.hills), hexsides=dict(st.card.map.hexsides))
     m = st.card.map

@@ -2,6 +2,7 @@
 of the other side sees its purchases once revealed (set up, entered, or the firefight played), or with
 --reveal (ruling R10). The viewer is the side of the player's key, or `--as`; without either, SIDE itself."""
 from __future__ import annotations
+from cg.items import DISGUISED
 from cg.units import Kind
 
 
@@ -38,13 +39,21 @@ def purchase_rows(st, side: str, reveal: bool = False, viewer: str | None = None
     return rows
 
 
-def fortification_rows(st, side: str, reveal: bool = False, viewer: str | None = None) -> list[dict]:
+def fortification_rows(st, side: str, reveal: bool = False, viewer: str | None = None,
+                       reader: str | None = None) -> list[dict]:
     """2.38: what FP SIDE spent on (type, strength, hex, HIP): all of it for SIDE itself; for a viewer of
-    the other side, once its firefight was played or with --reveal (ruling R10)."""
+    the other side, once its firefight was played or with --reveal (ruling R10). `reader`: the player whose
+    copy it is (by email, the side of the key), who reads the other side's Dummy Minefields as Known Minefields
+    as a viewer does (ruling R22)."""
     played = {ff.n for ff in st.firefights if ff.turn is not None}
     own = viewer is None or viewer == side
-    return [f.data() for f in st.ground.fortifications
-            if f.side == side and (own or reveal or f.firefight in played)]
+    rows = [f.data() for f in st.ground.fortifications if f.side == side and (own or reveal or f.firefight in played)]
+    if (viewer or reader) in (None, side) or st.ended:
+        return rows
+    # ruling R22: the other side's Dummy Minefields read as Known Minefields, whose strength and FP it does not read
+    # (--reveal shows what was bought, not what a dummy is: that waits for the CG's end)
+    return [{**r, "kind": "known_minefield", "cost": None, "detail": {}} if r["kind"] in DISGUISED else r
+            for r in rows]
 
 
 def purchase_text(rows: list[dict], forts: list[dict] | None = None) -> str:

@@ -1,7 +1,7 @@
 """Each event in words: one line for `plcg log`, the step commands' output and the AAR."""
 from __future__ import annotations
 
-from cg.items import ITEMS, Kept, kept
+from cg.items import DISGUISED, ITEMS, Kept, key_of, kept, seen_by
 
 SIDE = {"axis": "Axis", "allied": "Allied", None: "-"}
 TYPE = {"axis_assault": "Axis Assault", "allied_assault": "Allied Assault", "dual": "Dual Attack",
@@ -77,11 +77,39 @@ def generation_why(result: int, lost: int, mmc: int) -> str:
     return f"may generate {may}, not {result}: " + "; ".join(why) + " (3.45)"
 
 
-def summary(etype: str, p: dict) -> str:
+def summary(etype: str, p: dict, viewer: str | None = None) -> str:
+    """An event in words; as `viewer` reads it where given (ruling R22: the other side's Dummy Minefields read as
+    Known Minefields, whose factors and FP it does not read either)."""
+    if viewer is not None:
+        p = _seen(etype, p, viewer)
     text = _summary(etype, p)
     if " [dice given]" in text:  # said once, at the end of the line
         text = text.replace(" [dice given]", "") + " [dice given]"
     return text
+
+
+def _seen(etype: str, p: dict, viewer: str) -> dict:
+    """The payload as `viewer` reads it (ruling R22, cg/items.seen_by)."""
+    if etype in ("fortified", "fortification_placed") and p.get("kind") in DISGUISED and p.get("side") != viewer:
+        return {**p, "kind": "known_minefield", "detail": {}, "secret": True}
+    if etype == "firefight_ended" and p.get("terrain"):
+        return {**p, "terrain": [{**t, "item": str(seen_by(kept(t["item"]), viewer))} for t in p["terrain"]]}
+    if etype == "seals_revealed":  # ruling R47: a sealed purchase opened, its events and command
+        return {**p, "openings": [{**o, "opening": {
+            **o["opening"], "command": seen_command(o["opening"].get("command") or {}, viewer),
+            "events": [(t, _seen(t, q, viewer)) for t, q in o["opening"].get("events") or ()]}}
+            for o in p["openings"]]}
+    return p
+
+
+def seen_command(cmd: dict, viewer: str | None) -> dict:
+    """A command as `viewer` reads it (ruling R22): the other side's `fortify` of a Dummy or Known Minefield as
+    a Known Minefield's, without its factors."""
+    if viewer is None or cmd.get("name") != "fortify" or cmd.get("side") == viewer:
+        return cmd
+    if key_of(cmd.get("kind") or "") not in DISGUISED:
+        return cmd
+    return {**{k: v for k, v in cmd.items() if k != "factors"}, "kind": "known_minefield"}
 
 
 def _struck(p: dict) -> str:
@@ -274,6 +302,8 @@ def _summary(etype: str, p: dict) -> str:
         unit = f" for {p['unit']}" if p.get("unit") else ""
         factors = (p.get("detail") or {}).get("factors")
         what = terrain_words(Kept(p["kind"], None, str(factors) if factors else None))  # 2.38: no side in words
+        if p.get("secret"):  # ruling R22: the other side reads no FP a minefield cost (its factors, or a dummy)
+            return f"{s} bought a {what}{where} (2.38: its strength is {s}'s secret)"
         return f"{s} spent {p['cost']} FP on {what}{',' if factors and where else ''}{where}{unit}, {p['fp_left']} FP left"
     if etype == "half_squads_recombined":
         return f"{s} {p['keep']} and {p['gone']} recombine into a {p['to']} (3.42), as {p['keep']}"

@@ -345,10 +345,10 @@ def test_the_fortification_kinds_a_card_may_allow_are_listed_once_and_priced(tmp
     card = card_variant(tmp_path, campaign={"fortifications": {"trench": 1}})
     code, _, err = _cli(None, "card", "check", card)
     kinds = err.split("(", 1)[1].split(")", 1)[0].split(" | ")
-    assert code == 2 and kinds.count("hip") == 1 and "dummy_minefield" not in kinds and "foxhole" in kinds
-    card = card_variant(tmp_path, campaign={"fortifications": {"dummy_minefield": 2}})
+    assert code == 2 and kinds.count("hip") == 1 and kinds.count("dummy_minefield") == 1 and "foxhole" in kinds
+    card = card_variant(tmp_path, campaign={"fortifications": {"dummy_minefield": 2}})  # ruling R22: no price
     code, _, err = _cli(None, "card", "check", card)
-    assert code == 2 and "campaign.fortifications.dummy_minefield" in err
+    assert code == 2 and "campaign.fortifications.dummy_minefield: " in err and "dummy_minefield_fp" in err
 
 
 def test_the_text_map_of_three_boards_names_its_boards(tmp_path):

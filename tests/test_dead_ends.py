@@ -1,9 +1,11 @@
-"""Issue 23: the dead ends and free looks players met off the tested paths, each played through the
-command line where a player meets it (rulings R48-R51, rules revision 3)."""
+"""Issues 23 and 35: the dead ends and free looks players met off the tested paths, each played through the
+command line where a player meets it (rulings R48-R51; ruling R48 under every rules revision, promise 28)."""
 from __future__ import annotations
 
 import json
 from pathlib import Path
+
+import pytest
 
 from conftest import Campaign, cli_run
 
@@ -358,3 +360,182 @@ def test_a_weapon_held_by_an_isolated_unit_owes_no_repair_it_cannot_get(workdir)
     assert cli_run(r.path, "repair", "axis", "OB1-axis.4", "--kind", "malfunction").code == 3  # still none
     r = cli_run(r.path, "next")
     assert r.code == 0, r.err
+
+
+# ---- issue 35: no rules revision has a dead end (ruling R48 under every revision, promise 28) ------------------
+
+def _ok(path, *args: str) -> str:
+    r = cli_run(path, *args)
+    assert r.code == 0, (args, r.out + r.err)
+    return r.out
+
+
+def _at_2_9(workdir, revision: int, buy: str, name: str = "dead") -> str:
+    """The issue's script: the sample card under `revision`, seed d1, the Allies' `buy` bought on map, at 2.9 of
+    the Initial Firefight."""
+    path = str(workdir / f"{name}-r{revision}.plcg")
+    _ok(path, "new", "--card", "sample", "--rules-revision", str(revision), "--seed", "d1")
+    _ok(path, "weather")
+    _ok(path, "next")
+    _ok(path, "buy", "allied", buy, "--mode", "on-map")
+    for item in _status(path)["pending"]:  # 2.36: its leader DRs, where it has any
+        _ok(path, *_answer(item))
+    _ok(path, "next")
+    _ok(path, "determine")
+    for _ in range(4):
+        _ok(path, "next")
+    assert _status(path)["step"] == "2.9"
+    return path
+
+
+def _answer(item: dict) -> list[str]:
+    """The command that does a `pending` item: as written where runnable, Option A, a redeployment to the nearest
+    friendly CTHC hex the item names."""
+    words = item["command"].split()[1:]
+    if item["runnable"]:
+        return words
+    if words[0] == "option":
+        return ["option", "A"]
+    if words[0] == "redeploy" and "nearest friendly CTHC hex: " in item["what"]:
+        return words[:3] + ["--to", item["what"].rsplit(": ", 1)[1]]
+    raise AssertionError(f"the walk does not know how to do {item}")
+
+
+def _walk_to_the_next_firefight(path, limit: int = 120) -> None:
+    """Promise 28 through the command line: every item `status` owes is done by its command, and `next` leaves
+    every step that owes nothing, until firefight 2 begins."""
+    for _ in range(limit):
+        st = _status(path)
+        if st["firefight"] == 2:
+            return
+        if st["pending"]:
+            _ok(path, *_answer(st["pending"][0]))
+        else:
+            _ok(path, "next")
+    raise AssertionError(f"firefight 2 not reached in {limit} commands: {_status(path)}")
+
+
+# the states of issue 35: (what 2.9 records, the RG bought)
+DEAD_ENDS = {
+    # D1: an Immobilized vehicle in Uncontrolled Terrain (G1) at 3.2
+    "immobilized-uncontrolled": ("A1", ["--position", "allied:A1-1.1=G1", "--repair", "allied:A1-1.1=immobilized"]),
+    # D2: an Immobilized vehicle in its own MLR (D5) next to an enemy CTHC (D6, once E8 is the Axis')
+    "immobilized-by-the-enemy": ("A1", ["--control", "axis=E8", "--position", "allied:A1-1.1=D5",
+                                        "--repair", "allied:A1-1.1=immobilized"]),
+    # D3: the Allies hold no Strategic hex; I1-1.2 in the Axis MLR (K5), I1-1.1 in Uncontrolled Terrain (A6)
+    "no-strategic-hex": ("I1", ["--control", "axis=C3", "--control", "axis=D3", "--control", "axis=E8",
+                                "--position", "allied:I1-1.1=A6", "--position", "allied:I1-1.2=K5"]),
+    # a squad flagged Immobilized (2.9 takes any item): 3.46 owed the repair of something no repair can be for
+    "immobilized-squad": ("I1", ["--repair", "allied:I1-1.1=immobilized"]),
+    # a malfunctioned Gun and its crew in an Allied Isolated Location (M5 taken by the Allies inside the Axis MLR):
+    # Isolated when 3.2 is left (3.25), so no repair (3.46)
+    "isolated-gun": ("G1", ["--control", "allied=M5", "--position", "allied:G1-1.1=M5",
+                            "--position", "allied:G1-1.2=M5", "--repair", "allied:G1-1.1=malfunction"]),
+}
+
+
+def _ended(workdir, revision: int, state: str) -> str:
+    buy, end = DEAD_ENDS[state]
+    path = _at_2_9(workdir, revision, buy, state)
+    _ok(path, "end", "--turn", "5", "--cvp-lost", "axis=0", "--cvp-lost", "allied=0", *end)
+    return path
+
+
+@pytest.mark.parametrize("revision", [1, 2, 3])
+@pytest.mark.parametrize("state", sorted(DEAD_ENDS))
+def test_every_revision_walks_from_each_dead_end_of_issue_35_to_the_next_firefight(workdir, revision, state):
+    path = _ended(workdir, revision, state)
+    _walk_to_the_next_firefight(path)
+    assert cli_run(path, "audit").code == 0
+
+
+def test_d1_an_immobilized_vehicle_in_uncontrolled_terrain_holds_up_no_revision_2_redeployment(workdir):
+    """Issue 35 D1, the issue's script: revision 2 refuses the vehicle's redeployment (3.211) and owed it all
+    the same, so `next` refused for good."""
+    path = _at_2_9(workdir, 2, "A1")
+    _ok(path, "end", "--turn", "5", "--cvp-lost", "axis=0", "--cvp-lost", "allied=0",
+        "--position", "allied:A1-1.1=G1", "--repair", "allied:A1-1.1=immobilized")
+    _ok(path, "next")
+    _ok(path, "next")
+    _ok(path, "option", "A")
+    r = cli_run(path, "redeploy", "allied", "A1-1.1", "--to", "E2")
+    assert r.code == 3 and "3.211" in r.err and "Immobilized" in r.err, r.out + r.err
+    assert not [p for p in _status(path)["pending"] if "A1-1.1" in p["command"]]
+    out = _ok(path, "next")
+    assert "3.23" in out and "A1-1.1" in out  # alone beyond 3 hexes of a friendly MMC/AFV: its wreck (ruling R48)
+    assert _oob(path, "allied")["A1-1.1"]["status"] == "eliminated"
+    assert _status(path)["step"] == "3.3"
+    assert cli_run(path, "audit").code == 0
+
+
+def test_d2_an_immobilized_vehicle_next_to_an_enemy_cthc_owes_no_revision_2_repair_it_cannot_get(workdir):
+    """Issue 35 D2: in its own MLR but adjacent to an enemy CTHC, revision 2 refuses its repair (3.46) and owed
+    it all the same; it now stays Immobilized, owed again at the next RePh's 3.46."""
+    path = _ended(workdir, 2, "immobilized-by-the-enemy")
+    for _ in range(40):
+        st = _status(path)
+        if st["step"] == "3.46":
+            break
+        _ok(path, *_answer(st["pending"][0])) if st["pending"] else _ok(path, "next")
+    assert _status(path)["step"] == "3.46"
+    r = cli_run(path, "repair", "allied", "A1-1.1")
+    assert r.code == 3 and "repaired only there" in r.err, r.out + r.err
+    assert not [p for p in _status(path)["pending"] if "A1-1.1" in p["command"]]
+    _ok(path, "next")
+    unit = _oob(path, "allied")["A1-1.1"]
+    assert unit["status"] == "on_map" and unit["hex"] == "D5"
+
+
+@pytest.mark.parametrize("revision", [1, 2])
+def test_d3_a_side_without_a_strategic_hex_owes_no_redeployment_under_revisions_1_and_2(workdir, revision):
+    """Issue 35 D3: the Allies hold no Strategic hex; revisions 1 and 2 owed the redeployment of their units out of
+    their MLR and refused every hex (3.214): 3.214 eliminates the one in the Axis MLR, 3.216 leaves the other
+    Isolated (ruling R48)."""
+    path = _ended(workdir, revision, "no-strategic-hex")
+    _ok(path, "next")
+    _ok(path, "next")
+    _ok(path, "option", "A")
+    assert not [p for p in _status(path)["pending"] if "redeploy" in p["command"]]
+    _ok(path, "next")
+    oob = _oob(path, "allied")
+    assert oob["I1-1.2"]["status"] == "eliminated"  # K5, in the Axis MLR (3.214)
+    assert oob["I1-1.1"]["status"] == "on_map" and "isolated" in oob["I1-1.1"]["flags"]  # A6 (3.216)
+
+
+@pytest.mark.parametrize("revision", [1, 2, 3])
+def test_d3_the_refusal_says_why_3_2_owes_no_redeployment(workdir, revision):
+    """Issue 35 D3's words: "owes no redeployment at 3.2 (enemy mlr); units in a friendly MLR redeploy at 2.5" named
+    a friendly MLR the unit was not in; the refusal says the side holds no friendly-controlled hex, and what leaving
+    3.2 does with it."""
+    path = _ended(workdir, revision, "no-strategic-hex")
+    _ok(path, "next")
+    _ok(path, "next")
+    _ok(path, "option", "A")
+    r = cli_run(path, "redeploy", "allied", "I1-1.2", "--to", "B3")
+    assert r.code == 3, r.out + r.err
+    assert "2.5" not in r.err and "friendly MLR" not in r.err
+    assert "holds no friendly-controlled hex" in r.err and "eliminated (3.214)" in r.err and "R48" in r.err
+    r = cli_run(path, "redeploy", "allied", "I1-1.1", "--to", "B3")
+    assert r.code == 3 and "Isolated (3.216)" in r.err, r.out + r.err
+
+
+@pytest.mark.parametrize("revision", [1, 2, 3])
+def test_a_side_without_an_mmc_owes_no_casualty_reduction_at_3_52(workdir, revision):
+    """Ruling R100: the Allies, with no MMC in play (only the Shermans of A1), clear a Known minefield with an Original
+    6; revision 3 owed the Casualty Reduction of one MMC (3.52 dagger) and `casualties --reduced` refused every unit,
+    so `next` refused for good."""
+    path = _at_2_9(workdir, revision, "A1", "cr")
+    _ok(path, "end", "--turn", "5", "--cvp-lost", "axis=0", "--cvp-lost", "allied=0",
+        "--terrain", "C4=known_minefield:axis")
+    for _ in range(60):
+        st = _status(path)
+        if st["step"] == "3.52":
+            break
+        _ok(path, *_answer(st["pending"][0])) if st["pending"] else _ok(path, "next")
+    out = _ok(path, "clear", "allied", "C4", "mines", "--dice", "6")
+    assert "Casualty Reduction of one MMC (original 6)" in out  # against a Known minefield
+    r = cli_run(path, "casualties", "allied", "--reduced", "A1-1.1")
+    assert r.code == 3, r.out + r.err
+    assert not _status(path)["pending"]
+    _walk_to_the_next_firefight(path)
+    assert cli_run(path, "audit").code == 0

@@ -1,12 +1,11 @@
 """Issue 28 (performance, round three, the audit): what a long audit asks again and again is asked once.
 
 A Gun set up or redeployed grows Strategic Terrain (1.4, revision 2), and every command that reads map
-control then asked for a new picture of the whole map; a 3.2 redeployment walked every unit in play
-through ruling R48's check even where R48 is not in force. The answers must stay what they were."""
+control then asked for a new picture of the whole map; a 3.2 redeployment asked ruling R48's question
+(does the side hold a friendly-controlled hex?) of every unit in play. The answers must stay what they were."""
 from __future__ import annotations
 
 import cg.control as control
-from cg import revision
 from cg.control import classify
 from cg.hexgrid import Grid
 from cg.demo import play
@@ -46,7 +45,9 @@ def test_an_uncontrolled_hex_made_strategic_changes_its_flag_and_classifies_noth
     assert taken == fresh and taken.hexes["I5"].cthc == "allied"
 
 
-def test_a_3_2_redeployment_asks_ruling_r48_of_no_unit_where_it_is_not_in_force(monkeypatch, tmp_path):
+def test_a_3_2_redeployment_asks_ruling_r48_s_hex_question_once_a_side_under_every_revision(monkeypatch, tmp_path):
+    """Ruling R48 holds under every revision (issue 35): whether a side holds a friendly-controlled hex is asked
+    once a side, never once a unit, and what 3.2 owes is what R48's own test, unit by unit, gives."""
     import cg.rules as rules
 
     path = str(tmp_path / "c.plcg")
@@ -56,20 +57,22 @@ def test_a_3_2_redeployment_asks_ruling_r48_of_no_unit_where_it_is_not_in_force(
         st = led.state()
     finally:
         led.close()
-    asked = []
-    real = rules.cannot_redeploy
-    monkeypatch.setattr(rules, "cannot_redeploy", lambda s, u: asked.append(u.id) or real(s, u))
-    st.rules_revision, st.rules_upgrades = 2, []  # revision 2: R48 (switch immobilized_stays) is not in force
-    assert not revision.of(st).immobilized_stays
-    owed = redeployment_owed(st)
-    assert asked == []
-    st.rules_revision = 3  # from revision 3 each unit on the map is asked
-    assert revision.of(st).immobilized_stays
-    redeployment_owed(st)
-    assert asked
-    st.rules_revision = 2
-    monkeypatch.setattr(rules, "cannot_redeploy", lambda s, u: False)  # what R48's check answers without R48
-    assert redeployment_owed(st) == owed
+    on_map = [u for u in st.units.values() if u.hex and u.status in rules.PRESENT and not u.redeployed]
+    sides = sorted({u.side for u in on_map})
+    assert len(on_map) > len(sides)  # more units than sides: asking once a unit would show
+    for rev in (1, 2, 3):
+        st.rules_revision, st.rules_upgrades = rev, []
+        mc = st.map_control()
+        asked = []
+        monkeypatch.setattr(type(mc), "cthc_hexes",
+                            lambda self, side, real=type(mc).cthc_hexes: asked.append(side) or real(self, side))
+        owed = redeployment_owed(st)
+        assert sorted(asked) == sides
+        monkeypatch.undo()
+        by_unit = [o for o in owed if not rules.cannot_redeploy(st, st.unit(o[1], o[0]))]
+        assert owed == by_unit
+        stranded = {(u.side, u.id) for u in on_map if rules.cannot_redeploy(st, u)}
+        assert not stranded & {(s, u) for s, u, _r in owed}
 
 
 def test_the_audit_checks_the_stored_snapshot_against_its_own_fold_not_a_second_one(tmp_path, monkeypatch):

@@ -116,9 +116,8 @@ def test_help_lists_the_choices_and_says_which_options_repeat():
     buy = cli_run("x.plcg", "buy", "--help").out
     assert "--mode [on-map|reserve|entry]" in buy
     fortify = cli_run("x.plcg", "fortify", "--help").out
-    for kind in tables.FORTIFICATIONS:
-        if kind != "dummy_minefield":  # not priced by PL 2.5 (ruling R22): refused
-            assert kind in fortify, kind
+    for kind in tables.FORTIFICATIONS:  # a Dummy Minefield too: at the card's price (ruling R22)
+        assert kind in fortify, kind
     end = cli_run("x.plcg", "end", "--help").out
     for opt in ("--cvp-lost", "--control", "--lost", "--terrain", "--wounded"):
         block = end[end.index(opt):]

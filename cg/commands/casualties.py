@@ -10,9 +10,10 @@ from cg.state import counter_morale
 from events import types as ev
 from events.roll import Drm
 from cg.commands.base import at, card_quality, command, given_dice, in_play, int_arg, roll, side_arg, unit_arg
-from cg.units import is_mmc, Kind, PRESENT
+from cg.units import Kind, PRESENT
 from cg.commands.firefight_end import _reduce
 from cg.drm import is_assault_engineer
+from cg.rules import mmc_in_play
 from cg.commands.base import counter_table
 from cg.state import Done
 
@@ -48,7 +49,7 @@ def _clearance_reduction(st, side: str, cmd: dict):
     if not owed or not revision.of(st).clearance_casualty_reduction:
         raise Refused(f"no clearance of {side}'s owes a Casualty Reduction (3.52: an Original 6 against a Known "
                       "minefield or Panji)", "3.52", st.step)
-    mmc = [x for x in st.side_units(side) if is_mmc(x.kind) and x.status in PRESENT]  # A1.1: crews too
+    mmc = mmc_in_play(st, side)  # A1.1: crews too; 3.52 owes no reduction without one (ruling R100)
     if u not in mmc:
         raise Refused(f"{u.id} ({u.name}) is no MMC of {side} in play: the Casualty Reduction is of one MMC", "3.52",
                       st.step)

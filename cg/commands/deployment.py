@@ -6,12 +6,12 @@ from cg import drm as drms
 from cg import revision
 from cg import tables
 from events.errors import BadInput, Refused
-from cg.rules import enters_only, redeployment_owed, situation_of
+from cg.rules import ORDER, cannot_redeploy, enters_only, immobilized, redeployment_owed, situation_of
 from cg.state import other
 from events import types as ev
 from cg.commands.base import at, command, counter_table, given_dice, hex_arg, in_play, int_arg, roll, side_arg, unit_arg
 from cg.units import OWNERS, Kind, Status  # OWNERS, 2.37: a leader with a MMC/AFV, a SW/Gun with a unit
-from cg.rules import cthc_clusters, defender_may_redeploy_2_5, immobile, nearest_cthc, redeployment_attacker_at_2_5
+from cg.rules import cthc_clusters, defender_may_redeploy_2_5, nearest_cthc, redeployment_attacker_at_2_5
 from cg.card_printed import area_set
 from cg.state import Done
 
@@ -45,7 +45,7 @@ def _redeploy(ctx, cmd):
         raise Refused(f"{u.id} is a support weapon: it redeploys with the unit that possesses it (3.21: \"Any SW/Gun "
                       "in the unit's new hex/Location may be automatically possessed\"), never on a roll of its own "
                       "(ruling R86)", "3.21", st.step)
-    if immobile(st, u):
+    if immobilized(st, u):  # 3.211 (revision 2 on); the same test 3.2's owed redeployments skip by (ruling R48)
         raise Refused(f"{u.id} is Immobilized: it does not redeploy", "3.211", st.step)
     if u.redeployed and not (st.step == "2.5" and st.option == "B" and revision.of(st).option_b_setup):
         if st.step == "2.5":  # ruling R28 holds for Option A; Option B sets up every unit in a FMLR (2.5)
@@ -94,8 +94,7 @@ def _redeploy(ctx, cmd):
             owed = [o for o in owed if o[2] != "3.215" or (o[0], o[1]) == (side, u.id)]
         mine = [o for o in owed if (o[0], o[1]) == (side, u.id)]
         if not mine:
-            raise Refused(f"{u.id} owes no redeployment at 3.2 ({situation.replace('_', ' ')}); "
-                          f"units in a friendly MLR redeploy at 2.5", "3.21", st.step)
+            raise Refused(*_not_owed(st, u, situation), st.step)
         first = owed[0]
         if (first[2], first[0]) != (mine[0][2], mine[0][0]):
             raise Refused(f"{first[0]} units under {first[2]} redeploy first (3.214-3.217 order)",
@@ -139,6 +138,21 @@ def _redeployment_done(st, side: str) -> list:
     if Done("redeploy-2.5-done", side) in st.reph.done or Done("redeploy-2.5", att) in st.reph.done:
         raise Refused(f"the Defender ({side}) is done already at 2.5", "2.5", st.step)
     return [ev.RedeploymentDone(side=side)]
+
+
+def _not_owed(st, u, situation: str) -> tuple[str, str]:
+    """Why 3.2 owes `u` no redeployment (message, rule): it stands in its friendly MLR, or (ruling R48) its side
+    holds no friendly-controlled hex to redeploy to."""
+    if situation == "friendly_mlr":
+        return (f"{u.id} stands in its friendly MLR: 3.2 owes it no redeployment (a unit in a friendly MLR "
+                "redeploys at 2.5)", "3.21")
+    rule = dict(ORDER)[situation]
+    if cannot_redeploy(st, u):
+        fate = {"enemy_mlr": "is eliminated (3.214)", "isolated": "stays where it is, Isolated"}.get(
+            situation, f"stays where it is, Isolated ({rule})")
+        return (f"{u.id} cannot redeploy: {u.side} holds no friendly-controlled hex to redeploy to, so 3.2 owes it "
+                f"none; when 3.2 is left it {fate} (ruling R48)", rule)
+    return f"{u.id} owes no redeployment at 3.2 ({situation.replace('_', ' ')})", rule
 
 
 def _counters_needed(st, u) -> list[tuple[str, str | None]]:

@@ -80,17 +80,15 @@ def _leaving(ctx: Ctx, step: str) -> list:
         mc = st.map_control()
         iso = [ev.SideUnit(u.side, u.id) for u in active_units(st)[0]  # the units not settled, in order
                if u.status in PRESENT and u.hex and mc.hexes[u.hex].isolated == u.side]
-        if revision.of(st).immobilized_stays:  # ruling R48: the units that could not redeploy
-
-            wrecked, stay = stranded_fate(st)
-            for rule in ("3.214", "3.23"):
-                units = tuple(ev.SideUnit(s, u) for s, u, r in wrecked if r == rule)
-                if units:
-                    # ruling R95: 3.11 "All RePh losses count", these as the ledger's other RePh losses (R58)
-                    out.append(ev.UnitsStranded(units=units, rule=rule, counted=revision.of(st).reph_losses_cvp))
-            gone = {(s, u) for s, u, _ in wrecked}
-            iso = [x for x in iso if (x.side, x.unit) not in gone] + \
-                [ev.SideUnit(s, u) for s, u, _ in stay if ev.SideUnit(s, u) not in iso]
+        wrecked, stay = stranded_fate(st)  # ruling R48, every revision: the units that could not redeploy
+        for rule in ("3.214", "3.23"):
+            units = tuple(ev.SideUnit(s, u) for s, u, r in wrecked if r == rule)
+            if units:
+                # ruling R95: 3.11 "All RePh losses count", these as the ledger's other RePh losses (R58)
+                out.append(ev.UnitsStranded(units=units, rule=rule, counted=revision.of(st).reph_losses_cvp))
+        gone = {(s, u) for s, u, _ in wrecked}
+        iso = [x for x in iso if (x.side, x.unit) not in gone] + \
+            [ev.SideUnit(s, u) for s, u, _ in stay if ev.SideUnit(s, u) not in iso]
         if iso:
             out.append(ev.IsolatedMarked(units=tuple(iso)))
     elif step == "3.3":

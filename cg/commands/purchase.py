@@ -11,6 +11,7 @@ from events.errors import BadInput, Refused
 from cg.state import SIDES, CampaignState, expand_units
 from events import types as ev
 from cg.options import rg_unavailable
+from cg.card_printed import DUMMY_MINEFIELD_FP
 from cg.commands.base import at, command, given_dice, hex_arg, int_arg, leader_slots, roll, side_arg, unit_arg
 from cg.units import Kind, MMC, Status
 from cg.state import Done
@@ -308,6 +309,14 @@ def _commissar(st: CampaignState, side: str, pid, rg, column: str, r, got) -> st
     return COMMISSARS[_morale(got)]
 
 
+def _dummy_minefield_fp(st: CampaignState, side: str) -> int | None:
+    """Ruling R22: the FP price of one Dummy Minefield as the CG Card states it (the side's own fortifications
+    table, else the campaign's), None where it states none."""
+    side_table = st.card.sides[side].fortifications
+    table = side_table if side_table is not None else st.card.campaign.fortifications
+    return (table or {}).get(DUMMY_MINEFIELD_FP)
+
+
 FORT_KEYS = ("capacity", "factors", "unit", "hexsides", "locations", "ca", "nca")
 
 
@@ -454,11 +463,20 @@ def _fortify(ctx, cmd):
             unit_type = {"gun": "crew"}.get(hip_unit.kind, unit_type)
     else:
         unit_type = None
-    try:
-        cost = tables.fortification_cost(kind, unit=unit_type, **detail)
-    except ValueError as e:
-        raise BadInput(f"{kind}: {e}") from None
+    if kind == "dummy_minefield":  # ruling R22: "As per F.7B", priced by the card (None: the card is silent)
+        if detail:
+            raise BadInput(f"a Dummy Minefield takes no {', '.join('--' + k for k in detail)}: one is one counter at "
+                           "the card's price (ruling R22)")
+        cost = _dummy_minefield_fp(st, side)
+    else:
+        try:
+            cost = tables.fortification_cost(kind, unit=unit_type, **detail)
+        except ValueError as e:
+            raise BadInput(f"{kind}: {e}") from None
     at(st, "fortify", "2.3")  # 2.6 places what was bought (revision 3, above)
+    if cost is None:
+        raise Refused(f"the CG Card states no FP price for a Dummy Minefield (2.38: \"As per F.7B\", which PL 2.5 "
+                      f"does not print; card key fortifications.{DUMMY_MINEFIELD_FP}, ruling R22)", "2.38", st.step)
     if revision.of(st).fortify_rules:
         _fortify_limits(st, side, kind, spec, hx, hip_unit)
     if revision.of(st).fortify_notes:
@@ -477,7 +495,7 @@ def _fortify(ctx, cmd):
         limits = card_side.fortifications
     if limits is not None:
         if kind not in limits:
-            allowed = ", ".join(limits) or "none"
+            allowed = ", ".join(k for k in limits if k != DUMMY_MINEFIELD_FP) or "none"
             raise Refused(f"this CG allows no {spec.name} (CG Card fortifications: {allowed})", "2.38", st.step)
         amount = detail.get("factors", 1)  # mines count their factors; every other kind its items
         used = sum(f.detail.get("factors", 1) for f in st.ground.fortifications if f.side == side and f.kind == kind)

@@ -13,7 +13,7 @@ from events import types as ev
 from events.roll import Drm
 from cg.commands.base import (at, card_quality, command, given_dice, int_arg, leader_slots, roll, side_arg,
                               unit_any_case, unit_arg)
-from cg.rules import REPAIRABLE, hardening_mmc, mlr_of, repair_place_refusal
+from cg.rules import REPAIRABLE, hardening_mmc, mlr_of, repair_refusal
 from cg.steps import disease_owed
 from cg.units import Kind, PRESENT, Status
 from cg.commands.firefight_end import _replace
@@ -242,12 +242,13 @@ def _repair(ctx, cmd):
     typed = None if cmd.get("leadership") is None else int_arg(cmd, "leadership", -6, 6)
     at(st, "repair")
     if revision.of(st).repair_rules:
-        _repair_limits(st, side, item, unit, kind, drm_v)
+        _repair_limits(st, side, item, kind, drm_v)
+    why = repair_refusal(st, side, item, unit, kind)  # the same test 3.46's pending skips by (ruling R48)
+    if why:
+        raise Refused(why, "3.46", st.step)
     dl = (Drm("3.46", "leadership/inexperience/captured use/ammunition shortage (stated)", drm_v),) if drm_v else ()
     if revision.of(st).repair_drm_from_ob:
         dl = _repair_drm(st, side, unit, kind, drm_v, typed)
-    if unit is not None and unit.isolated and kind in ("malfunction", "low_ammo"):
-        raise Refused(f"{item} is possessed by an Isolated unit: no repair", "3.46", st.step)
     r = roll(ctx.dice(given, 1), dl, lambda f: tables.repair(f, kind))
     return [ev.RepairRolled(side=side, item=item, kind=kind, roll=r)]
 
@@ -277,20 +278,15 @@ def _repair_drm(st, side: str, unit, kind: str, stated: int, typed) -> tuple:
     return lead + ((Drm("3.46", "inexperience/captured use/ammunition shortage (stated)", stated),) if stated else ())
 
 
-def _repair_limits(st, side: str, item: str, unit, kind: str, drm_v: int) -> None:
-    """3.46 as written (revision switch repair_rules)."""
+def _repair_limits(st, side: str, item: str, kind: str, drm_v: int) -> None:
+    """3.46 as written (revision switch repair_rules): what the command adds; where the item stands is
+    cg/rules.repair_refusal's."""
     if Done("repair", side, item) in st.reph.done:
         raise Refused(f"{item}'s repair failed this RePh: it stays malfunctioned into the next firefight", "3.46",
                       st.step)
     if drm_v and kind in ("malfunction", "low_ammo"):
         raise Refused(f"a {kind.replace('_', ' ')} repair takes no DRM (only Disabled and Immobilized repairs do)",
                       "3.46", st.step)
-    if kind == "immobilized":
-        if unit is None or unit.kind != Kind.VEHICLE:
-            raise Refused(f"{item} is not a vehicle: only a vehicle is Immobilized", "3.46", st.step)
-        why = repair_place_refusal(st, side, unit)
-        if why:
-            raise Refused(why, "3.46", st.step)
 
 
 @command("recall", "3.461")
