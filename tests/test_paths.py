@@ -190,12 +190,14 @@ def test_dual_attack_drs_1_to_3_give_the_axis(campaign, setup_dr, move_dr, setup
 
 
 def test_dual_attack_tie_goes_to_the_side_that_moved_second(campaign):
-    """Ruling R5: in a Dual Attack the side moving second counts as the defender."""
-    c = campaign(plan={2: {"attack": ["axis", "allied"], "determine": {"dice": "5"}, "dice": {"moves-first": "2"},
+    """Ruling R5: in a Dual Attack by day the side moving second counts as the defender (the sample card's
+    firefight 3; its firefight 2 is at night, where a tie is a draw: R5 revised, 2.421)."""
+    c = campaign(plan={3: {"attack": ["axis", "allied"], "determine": {"dice": "5"}, "dice": {"moves-first": "2"},
                            "end": {"cvp_lost": {"axis": 6, "allied": 6}}}})
-    c.advance(2, "3.1")
+    c.advance(3, "3.1")
     e = c.last("firefight_ended")
-    assert c.state().firefights[1].move_first == "axis"
+    assert c.state().firefights[2].time == "day"
+    assert c.state().firefights[2].move_first == "axis"
     assert e["winner"] == "allied" and e["winner_rule"] == "R5"
 
 
