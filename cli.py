@@ -46,7 +46,8 @@ from cg.evolve import reverted_seqs
 from cg.ledger import VERSION, Ledger
 from cg.options import options
 from cg.revision import revision
-from cg.steps import BY_ID, STEPS, mermaid, pending
+from cg.machine import mermaid
+from cg.steps import BY_ID, STEPS, pending
 from events import outpath
 from events.errors import BadInput, PlcgError, UNFOLDABLE, UnreadableRow
 from projections.digest import digest
@@ -1317,9 +1318,9 @@ def steps_doc() -> str:
     rows = "\n".join(f"| {s.id} | {s.name} | {s.rule} |" for s in STEPS)
     return (
         "# The step machine\n\n"
-        "Generated from `cg/steps.py` by `plcg diagram --markdown > docs/steps.md` (transitions draws the\n"
-        "Mermaid diagram itself, no graphviz); `tests/test_docs.py` fails when this file and the machine\n"
-        "disagree.\n\n| step | name | rule |\n|---|---|---|\n" + rows + "\n\n```mermaid\n" + mermaid() + "\n```\n"
+        "Generated from the steps (`cg/steps/`) and the machine built from them (`cg/machine.py`) by\n"
+        "`plcg diagram --markdown > docs/steps.md` (transitions draws the Mermaid diagram itself, no\n"
+        "graphviz); `tests/test_docs.py` fails when this file and the machine disagree.\n\n| step | name | rule |\n|---|---|---|\n" + rows + "\n\n```mermaid\n" + mermaid() + "\n```\n"
     )
 
 

@@ -654,6 +654,20 @@ class CampaignState:
         return new
 
 
+def new_firefight(st: CampaignState, n: int) -> None:
+    """The CG Firefight `n` begun: its record (1.1), the sides' CP, ELR and SAN as they stand (2.1, 2.4)."""
+    spec = st.card.firefights[n - 1]
+    ff = FirefightRecord(n=n, date=spec.date, time=spec.time, initial=(n == 1))
+    for side in SIDES:
+        s = st.sides[side]
+        ff.cp_left[side] = s.cp
+        ff.elr[side], ff.san[side] = s.elr, s.san  # as announced at 2.4; 3.47 / 3.51 update them
+        if n == 1:
+            ff.cp_gained[side] = s.cp  # the Initial Firefight's CP come from the card (2.3)
+    st.firefights.append(ff)
+    st.position = st.position.to(firefight=n)
+
+
 def key(side: str, uid: str) -> tuple[str, str]:
     """The key of a unit or purchase in the state's dicts, and of an RG in `purchase_count`: (side, id),
     as ids repeat across sides (revision 2). The stored forms (the snapshot, the digest) keep the text

@@ -10,6 +10,7 @@ from cg import pbem, revision
 from cg.dice import Dice
 from events.errors import BadInput, Refused
 from cg.state import SIDES, CampaignState, expand_units
+from cg.rules import counter_table  # noqa: F401  (the commands read it here)
 from cg.steps import BY_ID, owed_by, pending
 from events.roll import Drm, Roll
 from cg.units import IN_PLAY, Kind
@@ -391,11 +392,6 @@ def roll(dice: Dice, drm: tuple[Drm, ...], lookup: Callable, **extra) -> Roll:
 
 def given_dice(cmd: dict, count: int, key: str = "dice") -> Dice | None:
     return dicemod.parse(cmd.get(key), count)
-
-
-def counter_table(st: CampaignState, side: str) -> tuple[str, dict]:
-    """(nationality, the card's counter overrides for it): what cg/counters.py reads (ruling R34)."""
-    return st.card.sides[side].nationality, st.card.counter_overrides(side)
 
 
 def leader_slots(st: CampaignState, side: str) -> int:
