@@ -6,6 +6,9 @@ Where `next` goes is the `transitions` machine of cg/machine.py, built from thes
 """
 from __future__ import annotations
 
+from types import MappingProxyType
+from typing import Mapping
+
 from cg import revision
 from cg.sequence import StepId
 from cg.seal import pending_items as sealed_items
@@ -15,7 +18,8 @@ from cg.steps.reph import disease_owed  # noqa: F401  (cg/commands/reorganizatio
 from cg.steps.step import POSITIONAL, Owed, Step, command_args  # noqa: F401
 
 STEPS: tuple[Step, ...] = (*purchase.STEPS, *before.STEPS, end.FIREFIGHT_END, *reph.STEPS, end.CG_END)
-BY_ID: dict[str, Step] = {s.id: s for s in STEPS}  # a StepId or its stored string: one key (cg/sequence.py)
+# a StepId or its stored string: one key (cg/sequence.py); read-only, the fold reads it (no module state)
+BY_ID: Mapping[str, Step] = MappingProxyType({s.id: s for s in STEPS})
 ORDER = {s.id: i for i, s in enumerate(STEPS)}
 assert tuple(s.id for s in STEPS) == tuple(StepId), "the steps, in the order of the sequence"
 
