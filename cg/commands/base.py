@@ -11,7 +11,7 @@ from cg.dice import Dice
 from events.errors import BadInput, Refused
 from cg.state import SIDES, CampaignState, expand_units
 from cg.rules import counter_table  # noqa: F401  (the commands read it here)
-from cg.steps import BY_ID, owed_by, pending
+from cg.steps import BY_ID, STEPS, owed_by, pending
 from events.roll import Drm, Roll
 from cg.units import IN_PLAY, Kind
 from events.types import DiceCommitted, FactConfirmed, FactProposed
@@ -84,9 +84,12 @@ STEPS_OF: dict[str, tuple[str, ...]] = {}  # command -> steps where it may be gi
 
 
 def command(name: str, *steps: str):
+    """The handler of command `name`, given at the steps that accept it (their `accepts`, cg/steps/), or
+    at any step: `steps` "*"."""
     def wrap(fn):
         HANDLERS[name] = fn
-        STEPS_OF[name] = steps
+        STEPS_OF[name] = steps or tuple(s.id.value for s in STEPS if name in s.accepts)
+        assert STEPS_OF[name], f"no step accepts {name}"
         return fn
 
     return wrap

@@ -16,7 +16,7 @@ from cg.card_printed import area_set
 from cg.state import Done
 
 
-@command("option", "3.2")
+@command("option")
 def _option(ctx, cmd):
     opt = str(cmd.get("option") or "").upper()
     if opt not in ("A", "B"):
@@ -28,7 +28,7 @@ def _option(ctx, cmd):
     return [ev.RedeploymentOption(option=opt)]
 
 
-@command("redeploy", "2.5", "3.2")
+@command("redeploy")
 def _redeploy(ctx, cmd):
     side = side_arg(cmd)
     st = ctx.state
@@ -201,7 +201,7 @@ def _may_set_up(st, side: str) -> bool:
     return any(u.hex is None and not enters_only(st, u) for u in st.side_units(side))
 
 
-@command("setup", "2.6")
+@command("setup")
 def _setup(ctx, cmd):
     side = side_arg(cmd)
     st = ctx.state

@@ -16,7 +16,7 @@ from cg.units import IN_PLAY, Kind, PERSONNEL
 PATROL_KINDS = ("recon", "ambush", "raid", "anti-vehicle")
 
 
-@command("patrol", "2.7")
+@command("patrol")
 def _patrol(ctx, cmd):
     side = side_arg(cmd)
     st = ctx.state
@@ -187,7 +187,7 @@ def _next_patrol(st: CampaignState, side: str) -> int:
     raise Refused(f"{side} has no patrol left to resolve (bought {st.sides[side].patrols})", "2.31", st.step)
 
 
-@command("patrol-return", "2.7")
+@command("patrol-return")
 def _patrol_return(ctx, cmd):
     side = side_arg(cmd)
     n = int_arg(cmd, "patrol", 1)

@@ -16,7 +16,7 @@ from cg.units import Kind, MMC, Status
 from cg.state import Done
 
 
-@command("cp", "2.1")
+@command("cp")
 def _cp(ctx, cmd):
     side = side_arg(cmd)
     given = given_dice(cmd, 2)
@@ -37,7 +37,7 @@ def _cp(ctx, cmd):
     return [ev.CpReplenished(side=side, roll=r, gained=r.outcome, total=st.sides[side].cp + r.outcome)]
 
 
-@command("weather", "2.2")
+@command("weather")
 def _weather(ctx, cmd):
     st = ctx.state
     text = cmd.get("text") or None
@@ -69,7 +69,7 @@ def _rg(st: CampaignState, side: str, rg_id):
     return rg
 
 
-@command("buy", "2.3")
+@command("buy")
 def _buy(ctx, cmd):
     side = side_arg(cmd)
     st = ctx.state
@@ -112,7 +112,7 @@ def _buy(ctx, cmd):
                         fp=rg.fp if rg.kind == "fortification_points" else 0)]
 
 
-@command("patrols", "2.3")
+@command("patrols")
 def _patrols(ctx, cmd):
     side = side_arg(cmd)
     n = int_arg(cmd, "count", 1)
@@ -129,7 +129,7 @@ def _patrols(ctx, cmd):
     return [ev.PatrolsBought(side=side, count=n, cost=cost, cp_left=cp - cost)]
 
 
-@command("attack", "2.3")
+@command("attack")
 def _attack(ctx, cmd):
     side = side_arg(cmd)
     st = ctx.state
@@ -179,7 +179,7 @@ def _owed_purchase(st: CampaignState, side: str, ref, what: str, rule: str):
     return p
 
 
-@command("oba", "2.3")
+@command("oba")
 def _oba(ctx, cmd):
     side = side_arg(cmd)
     given = given_dice(cmd, 2)
@@ -193,7 +193,7 @@ def _oba(ctx, cmd):
     return [ev.ObaRolled(side=side, purchase=p.id, roll=r)]
 
 
-@command("leader", "2.3", "3.45")
+@command("leader")
 def _leader(ctx, cmd):
     side = side_arg(cmd)
     given = given_dice(cmd, 2)
@@ -375,7 +375,7 @@ def _fortify_notes_hex(st: CampaignState, side: str, kind: str, hx) -> None:
                           "2.38", st.step)
 
 
-@command("fortify", "2.3", "2.6")
+@command("fortify")
 def _fortify(ctx, cmd):
     side = side_arg(cmd)
     st = ctx.state

@@ -21,7 +21,7 @@ from cg.commands.base import counter_table
 from cg.state import Done
 
 
-@command("evacuate", "3.3")
+@command("evacuate")
 def _evacuate(ctx, cmd):
     side = side_arg(cmd)
     st = ctx.state
@@ -43,7 +43,7 @@ def _once(st: CampaignState, key: Done, what: str, rule: str):
         raise Refused(f"{what} is already made this RePh", rule, st.step)
 
 
-@command("disease", "3.41")
+@command("disease")
 def _disease(ctx, cmd):
     side = side_arg(cmd)
     st = ctx.state
@@ -77,7 +77,7 @@ def _disease_replacement(st, side: str, cmd: dict):
     return ev.DiseaseReplaced(side=side, change=_replace(st, ev.SideUnit(side, u.id), counter.strip() or None))
 
 
-@command("promote", "3.44")
+@command("promote")
 def _promote(ctx, cmd):
     side = side_arg(cmd)
     given = given_dice(cmd, 1)
@@ -88,7 +88,7 @@ def _promote(ctx, cmd):
     return [ev.PromotionRolled(side=side, roll=r)]
 
 
-@command("leaders", "3.45")
+@command("leaders")
 def _leaders(ctx, cmd):
     side = side_arg(cmd)
     given = given_dice(cmd, 1)
@@ -113,7 +113,7 @@ def generation_limits(st, side: str) -> tuple[int, int]:
     return lost, mmc
 
 
-@command("harden", "3.43", "3.44", "3.45")
+@command("harden")
 def _harden(ctx, cmd):
     """Battle Hardening: 3.43 a hero combined/heroic leader, 3.44 up to the promotion dr's # of MMC,
     3.45 leaders within the 3.45 result; no unit hardens twice in one RePh (3.44 EXC)."""
@@ -208,7 +208,7 @@ def _hardened_counter(st, u, given) -> tuple[str | None, bool]:
     return to, False
 
 
-@command("repair", "3.46")
+@command("repair")
 def _repair(ctx, cmd):
     side = side_arg(cmd)
     st = ctx.state
@@ -288,7 +288,7 @@ def _repair_limits(st, side: str, item: str, unit, kind: str, drm_v: int) -> Non
             raise Refused(why, "3.46", st.step)
 
 
-@command("recall", "3.461")
+@command("recall")
 def _recall(ctx, cmd):
     side = side_arg(cmd)
     st = ctx.state
@@ -306,7 +306,7 @@ def _recall(ctx, cmd):
     return [ev.RecallRolled(side=side, unit=u.id, roll=r)]
 
 
-@command("elr", "3.47")
+@command("elr")
 def _elr(ctx, cmd):
     side = side_arg(cmd)
     given = given_dice(cmd, 2)
