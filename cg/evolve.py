@@ -279,15 +279,15 @@ def _step_left(st, p: StepLeft):
     """A step left by `next` (or for the CG's end): what leaving it does to the state (its `on_left`),
     then what entering the next one does (its `on_enter`), both on the steps (cg/steps/)."""
     to = step_id(p.to)
-    left = BY_ID[st.step].on_left
-    if left is not None:
-        left(st, to)
+    left = BY_ID.get(st.step)  # None: a step no release knows (cg/sequence.step_id)
+    if left is not None and left.on_left is not None:
+        left.on_left(st, to)
     if to == StepId.END:
         st.position = st.position.to(step=to, ended=True)
         return
-    entered = BY_ID[to].on_enter
-    if entered is not None:
-        entered(st, p)
+    entered = BY_ID.get(to)
+    if entered is not None and entered.on_enter is not None:
+        entered.on_enter(st, p)
     st.position = st.position.to(step=to)
     st.reph.done = set()
 

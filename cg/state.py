@@ -16,6 +16,7 @@ import attrs
 
 from events import records
 from cg.units import IN_PLAY, Kind, Status
+from cg.sequence import StepId, step_id
 from cg import revision
 from cg.items import Kept  # a hex's kept item (Ground.terrain); 1.4: what grows Strategic Terrain
 
@@ -452,13 +453,13 @@ class Position:
     keys they always were (cg/snapshot.py).
 
     firefight: the CG Firefight (1.1, its record `st.ff`), a new one at 2.1 (firefight_started).
-    step: the step (step_left: 2.1-3.52; "end" once the CG ended, 1.5).
+    step: the step, a StepId (step_left: 2.1-3.52; END once the CG ended, 1.5), equal to its stored id.
     option: the Redeployment Option of this RePh (3.2, redeployment_option; a card's given one,
     campaign_started). ended / end_reason / conceded_by: the CG's end (1.5, cg_ended; conceded, ruling
     R74)."""
 
     firefight: int = 1
-    step: str = "2.2"
+    step: StepId = attrs.field(default=StepId.WEATHER, converter=step_id)  # a stored id read as its member
     option: str | None = None
     ended: bool = False
     end_reason: str | None = None

@@ -31,7 +31,8 @@ def pending(state: CampaignState) -> list[dict]:
         if state.pbem is not None and state.pbem.sealing:
             return sealed_items(state)
         return []
-    out: list[dict] = BY_ID[state.step].owes(state, revision.of(state))
+    step = BY_ID.get(state.step)  # None: a step no release knows (cg/sequence.step_id)
+    out: list[dict] = step.owes(state, revision.of(state)) if step is not None else []
     if state.pbem is not None:  # play by email: two-party dice committed to owe an answer or a reveal
         from cg.pbem import committed, pending_items  # lazy: play by email only (cg.pbem ~0.7 ms)
 
