@@ -50,6 +50,7 @@ from cg.machine import mermaid
 from cg.steps import BY_ID, STEPS, pending
 from events import outpath
 from events.errors import BadInput, PlcgError, UNFOLDABLE, UnreadableRow
+from cg.sequence import StepId
 from projections.digest import digest
 from projections.maps import map_json, map_svg, map_text
 from projections.oob import oob_rows, oob_text
@@ -284,7 +285,7 @@ def _print_stored(led, stored, as_json: bool = False, key=None) -> None:
     if moved:
         lines.append((moved[-1].seq, "the CG has ended" if st.ended else
                       f"now at step {st.step} {BY_ID[st.step].name} (firefight {st.firefight})"))
-        if any(s.payload.get("step") == "2.3" for s in moved) and not st.ended:
+        if any(s.payload.get("step") == StepId.PURCHASE for s in moved) and not st.ended:
             # ruling R3: unspent CP carry over to the next RePh (2.1)
             # (a side whose CP this copy does not know, e.g. sealed in play by email, is left out)
             # (in a play-by-email copy, only the acting player's own: the other's CP are his secret, 2.3)

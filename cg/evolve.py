@@ -151,7 +151,7 @@ def _ob_given(st: CampaignState, side: str, group) -> None:
 
 def evolve(st: CampaignState, etype: str, p: dict, seq: int = 0, batch: int = 0) -> CampaignState:
     handler = HANDLERS.get(etype) or _built(etype)
-    if etype == "step_left" and st.step == "2.8":
+    if etype == "step_left" and st.step == StepId.COMMENCEMENT:
         st.commencements.add(seq)
     if handler is not None:
         handler(st, p)
@@ -182,7 +182,7 @@ def fold(records: Iterable[tuple], state: CampaignState | None = None,
             elif seq in reverted:
                 continue
             else:
-                if etype == "step_left" and st.step == "2.8":
+                if etype == "step_left" and st.step == StepId.COMMENCEMENT:
                     st.commencements.add(seq)  # 2.8: the firefight commenced here (the undo guard)
                 handler = handlers.get(etype)
                 if handler is None and etype in typed:
@@ -232,7 +232,7 @@ def fold_stored(chunks: Iterable[tuple], common: int, reverted: set[int], curren
                 if handler is None and etype in typed:
                     handler = _built(etype)  # the first of its type
                 if handler is not None:
-                    if etype == "step_left" and st.step == "2.8":
+                    if etype == "step_left" and st.step == StepId.COMMENCEMENT:
                         st.commencements.add(seq)  # 2.8: the firefight commenced here (the undo guard)
                     handler(st, payload)
                 elif etype == "campaign_started":
@@ -499,7 +499,7 @@ def _option(st, p: RedeploymentOption):
 def _redeployed(st, p: Redeployed):
     u = st.units[(p.side, p.unit)]  # a unit in play (decide checked it): never in the settled part
     u.redeployed = True
-    if st.step == "2.5" and revision.of(st).option_a_order:
+    if st.step == StepId.MLR_REDEPLOYMENT and revision.of(st).option_a_order:
         st.reph.done.add(_REDEPLOY_25[p.side])  # 2.5 Option A: the Defender goes first
     r = p.result
     if p.situation != "friendly_mlr" and revision.of(st).redeployment_results:

@@ -577,7 +577,7 @@ class CampaignState:
 
     def previous(self) -> FirefightRecord | None:
         """The 'previous CG Firefight' of ruling R7: in a RePh it is the one just played; at 2.1 still N."""
-        if self.step in ("2.1",):
+        if self.step == StepId.CP:
             return self.firefights[self.firefight - 2] if self.firefight >= 2 else None
         return self.ff
 

@@ -14,6 +14,7 @@ from cg.units import Kind, Status
 from cg.rules import cthc_clusters, nearest_cthc, redeployment_attacker_at_2_5
 from cg.card_printed import area_set
 from cg.state import Done
+from cg.sequence import StepId
 
 
 @command("option")
@@ -42,14 +43,14 @@ def _redeploy(ctx, cmd):
     if revision.of(st).redeployment_limits and u.kind == Kind.VEHICLE and \
             st.reph.repairs_owed.get((side, u.id)) == "immobilized":
         raise Refused(f"{u.id} is Immobilized: it does not redeploy", "3.211", st.step)
-    if u.redeployed and not (st.step == "2.5" and st.option == "B" and revision.of(st).option_b_setup):
-        if st.step == "2.5":  # ruling R28 holds for Option A; Option B sets up every unit in a FMLR (2.5)
+    if u.redeployed and not (st.step == StepId.MLR_REDEPLOYMENT and st.option == "B" and revision.of(st).option_b_setup):
+        if st.step == StepId.MLR_REDEPLOYMENT:  # ruling R28 holds for Option A; Option B sets up every unit in a FMLR (2.5)
             raise Refused(f"{u.id} redeployed in the last RePh (3.2): one redeployment between two firefights "
                           "(ruling R28)", "3.211", st.step)
         raise Refused(f"{u.id} has already redeployed this RePh", "3.211", st.step)
     mc = st.map_control()
     situation = situation_of(st, u, mc)
-    if st.step == "2.5":
+    if st.step == StepId.MLR_REDEPLOYMENT:
         if st.option is None:
             raise Refused("choose Redeployment Option A or B first (3.2)", "2.5", st.step)
         if situation != "friendly_mlr":

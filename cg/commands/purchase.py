@@ -14,6 +14,7 @@ from cg.options import rg_unavailable
 from cg.commands.base import at, command, given_dice, hex_arg, int_arg, leader_slots, roll, side_arg, unit_arg
 from cg.units import Kind, MMC, Status
 from cg.state import Done
+from cg.sequence import StepId
 
 
 @command("cp")
@@ -385,7 +386,7 @@ def _fortify(ctx, cmd):
     kind = entry.key
     spec = tables.FORTIFICATIONS[kind]
     hx = hex_arg(st, cmd["hex"], "--hex") if cmd.get("hex") else None
-    if st.step == "2.6" and revision.of(st).fortify_placed_at_setup:
+    if st.step == StepId.SETUP and revision.of(st).fortify_placed_at_setup:
         return [_place(st, side, kind, spec, hx)]
     detail = {}
     for k in ("capacity", "factors", "hexsides", "locations", "ca", "nca"):

@@ -19,6 +19,7 @@ from cg.units import Kind, PRESENT, Status, is_mmc
 from cg.commands.firefight_end import _replace
 from cg.commands.base import counter_table
 from cg.state import Done
+from cg.sequence import StepId
 
 
 @command("evacuate")
@@ -124,7 +125,7 @@ def _harden(ctx, cmd):
     at(st, "harden")
     if u.id in st.reph.hardened_now[side]:
         raise Refused(f"{u.id} has already Battle Hardened this RePh", "3.44", st.step)
-    if st.step == "3.44":
+    if st.step == StepId.PROMOTIONS:
         if Done("promote", side) not in st.reph.done:
             raise Refused(f"make {side}'s Battlefield Promotion dr first (plcg promote {side})", "3.44", st.step)
         is_mmc = _mmc_question(st)
@@ -133,7 +134,7 @@ def _harden(ctx, cmd):
         used = sum(1 for x in st.reph.hardened_now[side] if is_mmc(st.unit(x, side).kind))
         if used >= st.reph.promotions[side]:
             raise Refused(f"the 3.44 dr allows {st.reph.promotions[side]} MMC and {used} have hardened", "3.44", st.step)
-    elif st.step == "3.45":
+    elif st.step == StepId.LEADERS:
         if Done("leaders", side) not in st.reph.done:
             raise Refused(f"make {side}'s 3.45 dr first (plcg leaders {side})", "3.45", st.step)
         if u.kind != Kind.LEADER:
@@ -143,7 +144,7 @@ def _harden(ctx, cmd):
                           "be generated", "3.45", st.step)
     if not revision.of(st).hardening_by_table:
         return [ev.UnitHardened(side=side, unit=u.id, by=st.step, to=to)]
-    hero = _hero_for(st, side, u) if st.step == "3.43" else None
+    hero = _hero_for(st, side, u) if st.step == StepId.HEROES else None
     to, fanatic = _hardened_counter(st, u, to)
     return [ev.UnitHardened(side=side, unit=u.id, by=st.step, to=to, fanatic=fanatic, hero=hero)]
 
