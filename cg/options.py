@@ -1,6 +1,6 @@
 """What a step accepts beside what it owes: `status` `options` (cli-contract.md, second round).
 
-`pending` (cg/steps.py) holds only what the rules make compulsory; `options(state)` lists the optional
+`pending` (cg/steps/) holds only what the rules make compulsory; `options(state)` lists the optional
 commands the current step accepts, each `{"command": "plcg buy axis I1", "rule": "2.3", "what": "..."}`
 (a 2.3 purchase also carries `side`, `rg` and `cost` per setup mode), so a player learns what he may
 buy or record without reading the card's TOML. The list is what the ledger would accept now (CP left,

@@ -119,7 +119,7 @@ class Unit:
 
 
 class Done(NamedTuple):
-    """One record of what the current step has done, read against what the step owes (cg/steps.py
+    """One record of what the current step has done, read against what the step owes (cg/steps/
     `pending`) and by the commands that may be given once only. Immutable; emptied when the step is left.
 
     `what`: "weather" (2.2), "cp" (2.1), "oba-roll" (2.351, ruling R14: `of` = (final DR, purchase)),
@@ -210,7 +210,7 @@ def _per_side(value):
 @records.define(slots=True)
 class Reph:
     """What the current step and this firefight's patrols and Reorganization Phase have recorded: what a
-    step owes is read against it (cg/steps.py) and the RePh limits are counted from it. Written by the
+    step owes is read against it (cg/steps/) and the RePh limits are counted from it. Written by the
     fold alone (cg/evolve.py): `done` is emptied whenever a step is left, the rest (but `repairs_owed`)
     when the next firefight's 2.1 begins.
 
@@ -446,8 +446,8 @@ class Ground:
 @records.frozen(slots=True)
 class Position:
     """Where the campaign stands in the PL sequence (docs/pl25-sequence.md: 2.1-2.9, 3.11-3.52), the one
-    value the step machine (cg/steps.py) reads to know which command comes next; what the step owes is
-    read against it and the step's Done records (Reph.done) by cg/steps.py `pending`. Frozen: the fold
+    value the step machine (cg/machine.py) reads to know which command comes next; what the step owes is
+    read against it and the step's Done records (Reph.done) by the step's `owes` (cg/steps/). Frozen: the fold
     (cg/evolve.py) replaces it whole through `to`, and the state reads its fields as `st.step`,
     `st.firefight`... which no one can assign. The snapshot and the digest keep the six as the top-level
     keys they always were (cg/snapshot.py).
