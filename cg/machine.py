@@ -2,14 +2,15 @@
 diagram drawn from the same definition (`plcg diagram`, docs/steps.md).
 
 - Its states are the steps: each state carries its `Step` (`machine().get_state("2.3").step`).
-- `next` is a trigger guarded by `owes_nothing` (the step's `owes` and play by email's, `pending`), with
-  the rules' conditions on the edges (Idle 2.41, the Initial Firefight, the last firefight or the CG
-  Objectives, revision 2's weather in every firefight); `concede` leads from any step to the CG's end.
+- `next` is a trigger along each step's `leads_to`, guarded by `owes_nothing` (the step's `owes` and
+  play by email's, `pending`), with the rules' conditions on the edges (Idle 2.41, the Initial
+  Firefight, the last firefight or the CG Objectives, revision 2's weather in every firefight);
+  `concede` leads from any step to the CG's end.
 - Leaving by `next` is a callback: the step's `on_leave` (what it records by itself) runs as the
   transition's `before`.
 
 The machine decides and never holds a campaign: a `next` or `concede` being decided is one `Walk`, the
-model added for that decision and removed after it; the command writes the events (the step left is
+model the trigger is fired on for that decision and then dropped; the command writes the events (the step left is
 folded from its `step_left`, cg/evolve.py), so nothing here is rolled back when a write fails. The
 folded state carries the step, so replay never drives the machine. Built on the first `next` or
 `concede` a process decides: `status` and the other commands never import transitions.
@@ -24,7 +25,6 @@ from cg.state import CampaignState
 from cg.steps import BY_ID, STEPS, pending
 from cg.victory import objectives_fulfilled
 
-S = StepId
 
 
 def _next(source: StepId, dest: StepId, *conditions: str) -> dict:
@@ -33,38 +33,11 @@ def _next(source: StepId, dest: StepId, *conditions: str) -> dict:
             "conditions": ["owes_nothing", *conditions], "before": "leave"}
 
 
-# `next` in order; where a source has several edges the first whose conditions hold is taken.
-TRANSITIONS = [
-    _next(S.CP, S.WEATHER, "weather_every"),  # ruling R27
-    _next(S.CP, S.PURCHASE),  # rules revision 1: 2.2 is the Initial Firefight's only
-    _next(S.WEATHER, S.PURCHASE),
-    _next(S.PURCHASE, S.DETERMINATION),
-    _next(S.DETERMINATION, S.DISEASE, "is_idle"),  # 2.41 Idle
-    _next(S.DETERMINATION, S.SETUP, "is_initial"),  # 2.5 not Initial
-    _next(S.DETERMINATION, S.MLR_REDEPLOYMENT),
-    _next(S.MLR_REDEPLOYMENT, S.SETUP),
-    _next(S.SETUP, S.PATROLS),
-    _next(S.PATROLS, S.COMMENCEMENT),
-    _next(S.COMMENCEMENT, S.FIREFIGHT_END),
-    _next(S.FIREFIGHT_END, S.BATTLE_END),
-    _next(S.BATTLE_END, S.REDEPLOYMENT),
-    _next(S.REDEPLOYMENT, S.CONSEQUENCES),
-    _next(S.CONSEQUENCES, S.DISEASE),
-    _next(S.DISEASE, S.REPAIR, "is_idle"),
-    _next(S.DISEASE, S.REGROUPING),
-    _next(S.REGROUPING, S.HEROES),
-    _next(S.HEROES, S.PROMOTIONS),
-    _next(S.PROMOTIONS, S.LEADERS),
-    _next(S.LEADERS, S.REPAIR),
-    _next(S.REPAIR, S.RECALL),
-    _next(S.RECALL, S.CLEARANCE, "is_idle"),
-    _next(S.RECALL, S.ELR),
-    _next(S.ELR, S.SAN),
-    _next(S.SAN, S.CLEARANCE),
-    _next(S.CLEARANCE, S.END, "is_last"),  # ruling R16
-    _next(S.CLEARANCE, S.CP),
-    {"trigger": "concede", "source": [s.id.value for s in STEPS if s.id != S.END], "dest": S.END.value},
-]
+# `next` from each step along its edges (Step.leads_to), in order: the first whose conditions hold is
+# taken; `concede` from any step to the CG's end
+TRANSITIONS = [_next(s.id, dest, *conditions) for s in STEPS for dest, *conditions in s.leads_to]
+TRANSITIONS.append({"trigger": "concede", "source": [s.id.value for s in STEPS if s.id != StepId.END],
+                    "dest": StepId.END.value})
 _STATES = [{"name": s.id.value, "step": s} for s in STEPS]
 
 
@@ -162,7 +135,7 @@ def mermaid() -> str:
         model=Drawn(),
         states=[s["name"] for s in _STATES],
         transitions=TRANSITIONS,
-        initial=S.WEATHER.value,
+        initial=StepId.WEATHER.value,
         auto_transitions=False,
         graph_engine="mermaid",
         show_conditions=True,

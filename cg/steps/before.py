@@ -50,10 +50,16 @@ def _commencement_left(st: CampaignState, to: StepId) -> None:
 
 STEPS = (
     Step(StepId.DETERMINATION, "Firefight Determination", "2.4", owes=_determination_owes,
-         accepts=("determine", "night")),
+         accepts=("determine", "night"),
+         # 2.41 Idle; 2.5 not in the Initial Firefight
+         leads_to=((StepId.DISEASE, "is_idle"), (StepId.SETUP, "is_initial"), (StepId.MLR_REDEPLOYMENT,))),
     Step(StepId.MLR_REDEPLOYMENT, "Redeployment of Units in Friendly MLR", "2.5", accepts=("redeploy",),
-         on_left=_mlr_redeployment_left),
-    Step(StepId.SETUP, "Firefight Setup", "2.6", owes=_setup_owes, accepts=("fortify", "setup", "moves-first")),
-    Step(StepId.PATROLS, "Patrols", "2.7", owes=_patrols_owes, accepts=("patrol", "patrol-return")),
-    Step(StepId.COMMENCEMENT, "Firefight Commencement", "2.8", on_left=_commencement_left),
+         on_left=_mlr_redeployment_left,
+         leads_to=((StepId.SETUP,),)),
+    Step(StepId.SETUP, "Firefight Setup", "2.6", owes=_setup_owes, accepts=("fortify", "setup", "moves-first"),
+         leads_to=((StepId.PATROLS,),)),
+    Step(StepId.PATROLS, "Patrols", "2.7", owes=_patrols_owes, accepts=("patrol", "patrol-return"),
+         leads_to=((StepId.COMMENCEMENT,),)),
+    Step(StepId.COMMENCEMENT, "Firefight Commencement", "2.8", on_left=_commencement_left,
+         leads_to=((StepId.FIREFIGHT_END,),)),
 )

@@ -66,6 +66,9 @@ class Step:
     on_left: Callable[[CampaignState, StepId], None] | None = None
     # what entering it does to the state, folded with the step_left that enters it (p: that event)
     on_enter: Callable[[CampaignState, object], None] | None = None
+    # where `next` leads, in order: (step, the conditions that must hold, by name: cg/machine.Walk's
+    # methods); the first edge whose conditions hold is taken
+    leads_to: tuple[tuple, ...] = ()
 
 
 # how a runnable `pending` command's words map to the command's keys
