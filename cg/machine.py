@@ -10,9 +10,9 @@ diagram drawn from the same definition (`plcg diagram`, docs/steps.md).
   transition's `before`.
 
 The machine decides and never holds a campaign: a `next` or `concede` being decided is one `Walk`, the
-model the trigger is fired on for that decision and then dropped; the command writes the events (the step left is
-folded from its `step_left`, cg/evolve.py), so nothing here is rolled back when a write fails. The
-folded state carries the step, so replay never drives the machine. Built on the first `next` or
+model the trigger is fired on for that decision and then dropped; the command writes the events (the
+step left is folded from its `step_left`, cg/evolve.py), so nothing here is rolled back when a write
+fails. The folded state carries the step, so replay never drives the machine. Built on the first `next` or
 `concede` a process decides: `status` and the other commands never import transitions.
 """
 from __future__ import annotations
