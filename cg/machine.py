@@ -26,7 +26,6 @@ from cg.steps import BY_ID, STEPS, pending
 from cg.victory import objectives_fulfilled
 
 
-
 def _next(source: StepId, dest: StepId, *conditions: str) -> dict:
     """A `next` edge: taken when the step owes nothing and `conditions` hold; leaving records its events."""
     return {"trigger": "next", "source": source.value, "dest": dest.value,
