@@ -46,9 +46,11 @@ from cg.evolve import reverted_seqs
 from cg.ledger import VERSION, Ledger
 from cg.options import options
 from cg.revision import revision
-from cg.steps import BY_ID, STEPS, mermaid, pending
+from cg.machine import mermaid
+from cg.steps import BY_ID, STEPS, pending
 from events import outpath
 from events.errors import BadInput, PlcgError, UNFOLDABLE, UnreadableRow
+from cg.sequence import StepId
 from projections.digest import digest
 from projections.maps import map_json, map_svg, map_text
 from projections.oob import oob_rows, oob_text
@@ -296,7 +298,7 @@ def _print_stored(led, stored, as_json: bool = False, key=None) -> None:
     if moved:
         lines.append((moved[-1].seq, "the CG has ended" if st.ended else
                       f"now at step {st.step} {BY_ID[st.step].name} (firefight {st.firefight})"))
-        if any(s.payload.get("step") == "2.3" for s in moved) and not st.ended:
+        if any(s.payload.get("step") == StepId.PURCHASE for s in moved) and not st.ended:
             # ruling R3: unspent CP carry over to the next RePh (2.1)
             # (a side whose CP this copy does not know, e.g. sealed in play by email, is left out)
             # (in a play-by-email copy, only the acting player's own: the other's CP are his secret, 2.3)
@@ -1436,9 +1438,9 @@ def steps_doc() -> str:
     rows = "\n".join(f"| {s.id} | {s.name} | {s.rule} |" for s in STEPS)
     return (
         "# The step machine\n\n"
-        "Generated from `cg/steps.py` by `plcg diagram --markdown > docs/steps.md` (transitions draws the\n"
-        "Mermaid diagram itself, no graphviz); `tests/test_docs.py` fails when this file and the machine\n"
-        "disagree.\n\n| step | name | rule |\n|---|---|---|\n" + rows + "\n\n```mermaid\n" + mermaid() + "\n```\n"
+        "Generated from the steps (`cg/steps/`) and the machine built from them (`cg/machine.py`) by\n"
+        "`plcg diagram --markdown > docs/steps.md` (transitions draws the Mermaid diagram itself, no\n"
+        "graphviz); `tests/test_docs.py` fails when this file and the machine disagree.\n\n| step | name | rule |\n|---|---|---|\n" + rows + "\n\n```mermaid\n" + mermaid() + "\n```\n"
     )
 
 

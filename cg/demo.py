@@ -7,6 +7,7 @@ from cg import revision, tables
 from cg.ledger import Ledger
 from cg.rules import enters_only, nearest_friendly_hex
 from events.errors import BadInput, PlcgError
+from cg.sequence import StepId
 from cg.steps import pending
 from cg.state import SIDES, other
 from cg.units import Kind
@@ -126,7 +127,7 @@ def play(path: str, echo=print, seed: str = "plcg-demo", around=None, describe=N
             key = (st.firefight, st.step)
             if key not in done_steps:
                 done_steps.add(key)
-                if st.step in ("2.2", "2.1"):
+                if st.step in (StepId.WEATHER, StepId.CP):
                     echo(f"--- firefight {st.firefight} ({st.ff.date}, {st.ff.time}) ---")
                 _step_actions(st, run)
                 continue
@@ -152,7 +153,7 @@ def play(path: str, echo=print, seed: str = "plcg-demo", around=None, describe=N
 
 def _step_actions(st, run) -> None:
     sc = _script(st).get(st.firefight, {})
-    if st.step == "2.3":
+    if st.step == StepId.PURCHASE:
         for side, n in sc.get("patrols", []):
             run({"name": "patrols", "side": side, "count": n})
         for side in sc.get("attack", []):
@@ -164,7 +165,7 @@ def _step_actions(st, run) -> None:
                 run({"name": "buy", "side": side, "rg": rg_id, "mode": mode})
         for side, kind, hx, extra in sc.get("fortify", []):
             run({"name": "fortify", "side": side, "kind": kind, "hex": hx, **extra})
-    elif st.step == "2.6" and sc.get("setup"):
+    elif st.step == StepId.SETUP and sc.get("setup"):
         spots = sc.get("spots", SPOTS)
         first = st.ff.setup_first or SIDES[0]
         for side in (first, other(first)):  # 2.41: the side that sets up first (ruling R51)

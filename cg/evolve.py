@@ -15,10 +15,12 @@ from cg import tables
 from cg.card_schema import parse_card
 from cg.items import Kept  # a hex's kept item; Kept.mine: all mines are one item at 3.52
 from cg.rules import CVP_RULES, carried_by, winner_by_cvp
-from cg.state import (SIDES, CampaignState, FirefightRecord, Purchase, Unit, loss_cvp, ob_deal,
+from cg.state import (SIDES, CampaignState, Purchase, Unit, loss_cvp, new_firefight, ob_deal,
                       terrain_changed, unit_kind)
 from cg.units import IN_PLAY, PRESENT, Kind, Status
 from cg.seal import apply_revealed, apply_sealed
+from cg.sequence import StepId, step_id
+from cg.steps import BY_ID
 from cg.state import Done, Fortification, PatrolTeam
 from cg.state import AnswerChain, DiceRequest, Proposal  # play by email's records (rulings R44, R45, R67, R71, R83)
 
@@ -116,7 +118,7 @@ def start(payload: dict, view=None) -> CampaignState:
     for side in SIDES:
         for hx in card.sides[side].control:
             st.ground.control[hx] = side
-    _new_firefight(st, 1)
+    new_firefight(st, 1)
     for side in SIDES:
         for group in card.sides[side].ob:
             _ob_given(st, side, group)
@@ -144,22 +146,9 @@ def _ob_given(st: CampaignState, side: str, group) -> None:
             taken[name] = taken.get(name, 0) + 1
 
 
-def _new_firefight(st: CampaignState, n: int) -> None:
-    spec = st.card.firefights[n - 1]
-    ff = FirefightRecord(n=n, date=spec.date, time=spec.time, initial=(n == 1))
-    for side in SIDES:
-        s = st.sides[side]
-        ff.cp_left[side] = s.cp
-        ff.elr[side], ff.san[side] = s.elr, s.san  # as announced at 2.4; 3.47 / 3.51 update them
-        if n == 1:
-            ff.cp_gained[side] = s.cp  # the Initial Firefight's CP come from the card (2.3)
-    st.firefights.append(ff)
-    st.position = st.position.to(firefight=n)
-
-
 def evolve(st: CampaignState, etype: str, p: dict, seq: int = 0, batch: int = 0) -> CampaignState:
     handler = HANDLERS.get(etype) or _built(etype)
-    if etype == "step_left" and st.step == "2.8":
+    if etype == "step_left" and st.step == StepId.COMMENCEMENT:
         st.commencements.add(seq)
     if handler is not None:
         handler(st, p)
@@ -190,7 +179,7 @@ def fold(records: Iterable[tuple], state: CampaignState | None = None,
             elif seq in reverted:
                 continue
             else:
-                if etype == "step_left" and st.step == "2.8":
+                if etype == "step_left" and st.step == StepId.COMMENCEMENT:
                     st.commencements.add(seq)  # 2.8: the firefight commenced here (the undo guard)
                 handler = handlers.get(etype)
                 if handler is None and etype in typed:
@@ -240,7 +229,7 @@ def fold_stored(chunks: Iterable[tuple], common: int, reverted: set[int], curren
                 if handler is None and etype in typed:
                     handler = _built(etype)  # the first of its type
                 if handler is not None:
-                    if etype == "step_left" and st.step == "2.8":
+                    if etype == "step_left" and st.step == StepId.COMMENCEMENT:
                         st.commencements.add(seq)  # 2.8: the firefight commenced here (the undo guard)
                     handler(st, payload)
                 elif etype == "campaign_started":
@@ -284,38 +273,18 @@ def reverted_seqs(records) -> set[int]:
 
 @on("step_left")
 def _step_left(st, p: StepLeft):
-    to = p.to
-    frm = st.step
-    if frm == "2.8":
-        st.ff.commenced = True  # 2.8 Firefight Commencement
-    if to == "end":
-        st.position = st.position.to(step="end", ended=True)
+    """A step left by `next` (or for the CG's end): what leaving it does to the state (its `on_left`),
+    then what entering the next one does (its `on_enter`), both on the steps (cg/steps/)."""
+    to = step_id(p.to)
+    left = BY_ID.get(st.step)  # None: a step no release knows (cg/sequence.step_id)
+    if left is not None and left.on_left is not None:
+        left.on_left(st, to)
+    if to == StepId.END:
+        st.position = st.position.to(step=to, ended=True)
         return
-    if frm == "2.5" and revision.of(st).one_redeployment:
-        for u in st.units.values():  # ruling R28: the 3.2 redeployment mark lasts through 2.5
-            u.redeployed = False
-    if to == "2.1":
-        played = not st.idle
-        _new_firefight(st, p.firefight)
-        for side in SIDES:
-            s = st.sides[side]
-            s.attack, s.patrols, s.platoons = False, 0, 0
-        st.reph.cleared.clear()
-        st.reph.ap_failed.clear()
-        st.reph.patrols_done = {"axis": set(), "allied": set()}
-        st.reph.patrols_to_return = {"axis": set(), "allied": set()}
-        st.reph.patrol_units = {}
-        if not (played and revision.of(st).one_redeployment):
-            for u in st.units.values():
-                u.redeployed = False
-        st.reph.hardened_now = {"axis": [], "allied": []}
-        st.reph.promotions = {"axis": 0, "allied": 0}
-        st.reph.leader_result = {"axis": 0, "allied": 0}
-        st.reph.generated = {"axis": 0, "allied": 0}
-        st.reph.may_generate = {"axis": 0, "allied": 0}
-    if to == "2.3":
-        for side in SIDES:
-            st.sides[side].platoons = 0
+    entered = BY_ID.get(to)
+    if entered is not None and entered.on_enter is not None:
+        entered.on_enter(st, p)
     st.position = st.position.to(step=to)
     st.reph.done = set()
 
@@ -548,7 +517,7 @@ def _follow(u, carried) -> None:
 
 def _redeploy_unit(st, p: Redeployed, u) -> None:
     u.redeployed = True
-    if st.step == "2.5" and revision.of(st).option_a_order:
+    if st.step == StepId.MLR_REDEPLOYMENT and revision.of(st).option_a_order:
         st.reph.done.add(_REDEPLOY_25[p.side])  # 2.5 Option A: the Defender goes first
     r = p.result
     if p.situation != "friendly_mlr" and revision.of(st).redeployment_results:

@@ -1,6 +1,6 @@
 """What a step accepts beside what it owes: `status` `options` (cli-contract.md, second round).
 
-`pending` (cg/steps.py) holds only what the rules make compulsory; `options(state)` lists the optional
+`pending` (cg/steps/) holds only what the rules make compulsory; `options(state)` lists the optional
 commands the current step accepts, each `{"command": "plcg buy axis I1", "rule": "2.3", "what": "..."}`
 (a 2.3 purchase also carries `side`, `rg` and `cost` per setup mode), so a player learns what he may
 buy or record without reading the card's TOML. The list is what the ledger would accept now (CP left,
@@ -15,6 +15,7 @@ from cg.state import SIDES, CampaignState, other
 from cg.units import PRESENT
 from cg.card_printed import rg_time_refusal
 from cg.state import Done
+from cg.sequence import StepId
 
 # the commands each step accepts without owing them (besides `next` and `concede`, always)
 _TERRAIN = ("rubble", "flame")  # 2.9 / 3.3: terrain the campaign keeps (CG5)
@@ -31,13 +32,13 @@ def options(state: CampaignState, has_command=lambda name: True) -> list[dict]:
         out.append({"command": command, "rule": rule, "what": what})
 
     s = state.step
-    if s == "2.3":
+    if s == StepId.PURCHASE:
         rgs = purchase_options(state)
         for side in SIDES:  # each side's RGs, then its patrols, Attack Option and FP
             out.extend(o for o in rgs if o["side"] == side)
             _purchase_options(state, side, may)
-    elif s in ("2.5", "3.2"):
-        order = s == "2.5" and state.option == "A" and revision.of(state).option_a_order
+    elif s in (StepId.MLR_REDEPLOYMENT, StepId.REDEPLOYMENT):
+        order = s == StepId.MLR_REDEPLOYMENT and state.option == "A" and revision.of(state).option_a_order
         att = redeployment_attacker_at_2_5(state) if order else None
         for side in SIDES:
             done = order and side != att and not ({Done("redeploy-2.5", att), Done("redeploy-2.5-done", side)}
@@ -45,14 +46,14 @@ def options(state: CampaignState, has_command=lambda name: True) -> list[dict]:
             if order and (not done if side != att else defender_may_redeploy_2_5(state, other(side))):
                 continue  # ruling R85: the Defender first, the Attacker once it has begun or has done
             if any(u.status in PRESENT for u in state.side_units(side)):
-                may(f"plcg redeploy {side} UNIT --to HEX", "2.5" if s == "2.5" else "3.21",
+                may(f"plcg redeploy {side} UNIT --to HEX", "2.5" if s == StepId.MLR_REDEPLOYMENT else "3.21",
                     f"{side}: redeploy a unit (Redeployment Table 3.21; the DRM comes from the map)")
             if done:
                 may(f"plcg redeploy {side} --done", "2.5", f"{side}, the Defender: done redeploying, the Attacker "
                     "redeploys now (ruling R85)")
-        if s == "3.2":
+        if s == StepId.REDEPLOYMENT:
             may("plcg casualties SIDE --cvp N", "3.11", "RePh losses, counted for the firefight just played (ruling R25)")
-    elif s == "2.6":
+    elif s == StepId.SETUP:
         closed = state.ff.type == "dual" and state.ff.move_first is not None and \
             revision.of(state).moves_first_closes_setup  # ruling R54: no setup after the moves-first dr
         for side in SIDES:
@@ -66,7 +67,7 @@ def options(state: CampaignState, has_command=lambda name: True) -> list[dict]:
                     f"{side}: place a fortification bought without a hex ({', '.join(unplaced)})")
         if has_command("moves-first") and state.ff.type == "dual":
             may("plcg moves-first", "2.41", "Dual Attack: the dr for who moves first, made after all setup")
-    elif s == "2.9":
+    elif s == StepId.FIREFIGHT_END:
         if has_command("position"):
             for side in SIDES:
                 may(f"plcg position {side} UNIT HEX", "2.9",
@@ -75,26 +76,26 @@ def options(state: CampaignState, has_command=lambda name: True) -> list[dict]:
             may("plcg end --turn N --cvp-lost axis=N --cvp-lost allied=N", "2.9",
                 "the firefight result: turn, CVP lost, control, casualties, terrain kept")
         _terrain_options(may)
-    elif s in ("3.1", "3.3"):
+    elif s in (StepId.BATTLE_END, StepId.CONSEQUENCES):
         may("plcg casualties SIDE --cvp N", "3.11", "RePh losses, counted for the firefight just played (ruling R25)")
-        if s == "3.3":
+        if s == StepId.CONSEQUENCES:
             _terrain_options(may)
-    elif s in ("3.43", "3.44", "3.45"):
+    elif s in (StepId.HEROES, StepId.PROMOTIONS, StepId.LEADERS):
         for side in SIDES:
-            may(f"plcg harden {side} UNIT", "3.43" if s == "3.43" else s,
+            may(f"plcg harden {side} UNIT", "3.43" if s == StepId.HEROES else s,
                 f"{side}: Battle Harden a unit (within the 3.44/3.45 results, once per unit per RePh)")
-        if s == "3.45":
+        if s == StepId.LEADERS:
             for side in SIDES:
                 if state.reph.may_generate.get(side, 0) > state.reph.generated.get(side, 0):
                     left = state.reph.may_generate[side] - state.reph.generated[side]
                     may(f"plcg leader {side} --generated", "3.45",
                         f"{side}: generate a leader ({left} left of this RePh's result)")
-    elif s == "3.46":
+    elif s == StepId.REPAIR:
         for side in SIDES:  # beside the repairs flagged at 2.9 (owed), any weapon or vehicle in play
             if any(u.kind in REPAIRABLE and u.status in PRESENT for u in state.side_units(side)):
                 may(f"plcg repair {side} ITEM --kind {'|'.join(tables.REPAIR)}", "3.46",
                     f"{side}: a repair dr for a weapon or vehicle not flagged at 2.9")
-    elif s == "3.52":
+    elif s == StepId.CLEARANCE:
         _clearance_options(state, may)
     return out
 
@@ -152,7 +153,7 @@ def _modes(st, rg, side: str | None = None) -> list[str]:
 def purchase_options(st) -> list[dict]:
     """At 2.3: every RG a side may buy now (the card's max, per-RePh limit and availability, the
     platoon limit of ruling R12, and its CP left), each with its cost per setup mode after 2.34."""
-    if st.ended or st.step != "2.3":
+    if st.ended or st.step != StepId.PURCHASE:
         return []
     out = []
     limit = st.card.campaign.max_infantry_platoons

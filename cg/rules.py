@@ -6,6 +6,12 @@ from cg import revision
 from cg.state import CampaignState, Done, active_units, other
 from cg.units import MMC, PERSONNEL, Kind, PRESENT, is_mmc
 
+
+def counter_table(st: CampaignState, side: str) -> tuple[str, dict]:
+    """(nationality, the card's counter overrides for it): what cg/counters.py reads (ruling R34)."""
+    return st.card.sides[side].nationality, st.card.counter_overrides(side)
+
+
 # 3.21: the order of the redeployment situations, each attacker before defender
 ORDER = (("enemy_mlr", "3.214"), ("isolated", "3.215"), ("uncontrolled", "3.216"), ("nml", "3.217"))
 

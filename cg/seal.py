@@ -36,6 +36,7 @@ import orjson
 from events.errors import BadInput, Refused
 from cg import revision
 from cg.state import DiceRequest, Done, RevealPoint, Seal
+from cg.sequence import StepId
 
 SECRET_STEPS = ("2.1", "2.3", "3.44")
 # what a sealed command is publicly, by its name: the name itself is public for the compulsory rolls
@@ -61,7 +62,7 @@ def attack_seal(st) -> bool:
 
 def owes_attack_seal(st, side: str) -> bool:
     """Whether `side` must still make its yes/no Attack Option seal before 2.3 is left."""
-    if not attack_seal(st) or st.step != "2.3" or st.initial:
+    if not attack_seal(st) or st.step != StepId.PURCHASE or st.initial:
         return False
     return not any(r.side == side and r.what == "attack" and r.ff == st.firefight
                    for r in st.pbem.seals.values()) \
@@ -290,7 +291,7 @@ def apply_sealed(st, p, handlers: dict) -> None:
 
 def apply_revealed(st, p) -> None:
     side, point = p.side, p.point
-    st.pbem.points.append(RevealPoint(st.firefight, point, side) if point != "end" else RevealPoint(None, "end", side))
+    st.pbem.points.append(RevealPoint(st.firefight, point, side) if point != StepId.END else RevealPoint(None, "end", side))
     seals = st.pbem.seals  # only the seals not yet revealed: a revealed one leaves (the state stays small)
     for o in p.openings:
         rec = seals.pop(o.get("commitment"), None)
@@ -377,7 +378,7 @@ def unseen_purchases(st, side: str) -> bool:
     owe it on SIDE's behalf; SIDE's own view does, and the reveal at 2.6 decides the 2.3 `next` again with
     the seal open (ruling R47)."""
     return sealing(st) and any(r.side == side and r.what == "purchase" and not r.opened
-                               and r.ff == st.firefight and r.step == "2.3"
+                               and r.ff == st.firefight and r.step == StepId.PURCHASE
                                for r in st.pbem.seals.values())
 
 
@@ -393,32 +394,32 @@ def owed(st, side: str) -> str | None:
         return None
     if st.ended:
         return "end" if _unrevealed(st, side) else None
-    if st.step == "2.4" and _unrevealed(st, side, ("attack",) if attack_seal(st) else ("purchase",), st.firefight) \
+    if st.step == StepId.DETERMINATION and _unrevealed(st, side, ("attack",) if attack_seal(st) else ("purchase",), st.firefight) \
             and RevealPoint(st.firefight, "2.4", side) not in st.pbem.points:
         return "2.4"
-    if st.step == "2.6" and _unrevealed(st, side, ("purchase",)):
+    if st.step == StepId.SETUP and _unrevealed(st, side, ("purchase",)):
         return "2.6"
-    if st.step == "2.4" and idle_reveal(st) and _unrevealed(st, side, ("purchase",)):
+    if st.step == StepId.DETERMINATION and idle_reveal(st) and _unrevealed(st, side, ("purchase",)):
         return "2.6"  # ruling R80: what 2.6 reveals, where an Idle Firefight skips it
-    if st.step == "3.44" and _unrevealed(st, side, ("promote", "harden"), st.firefight):
+    if st.step == StepId.PROMOTIONS and _unrevealed(st, side, ("promote", "harden"), st.firefight):
         return "3.44"
     return None
 
 
 def due(st, side: str, point: str, openable) -> list[str]:
     """The commitments `side` reveals at `point`, as its own copy knows them (openable(c) -> opening)."""
-    if point == "end":
+    if point == StepId.END:
         return [c for c, _ in _unrevealed(st, side)]
-    if point == "2.4" and attack_seal(st):  # the yes/no seal: public, so both copies know what is due
+    if point == StepId.DETERMINATION and attack_seal(st):  # the yes/no seal: public, so both copies know what is due
         return [c for c, _ in _unrevealed(st, side, ("attack",), st.firefight)]
-    if point == "2.4":
+    if point == StepId.DETERMINATION:
         out = []
         for c, _ in _unrevealed(st, side, ("purchase",), st.firefight):
             o = openable(c)
             if o is not None and o["command"].get("name") == "attack":
                 out.append(c)
         return out
-    if point == "2.6":
+    if point == StepId.SETUP:
         return [c for c, _ in _unrevealed(st, side, ("purchase",))]
     return [c for c, _ in _unrevealed(st, side, ("promote", "harden"), st.firefight)]
 
@@ -429,12 +430,15 @@ def idle_reveal(st) -> bool:
     return st.ff.type == "idle" and revision.of(st).idle_reveal
 
 
+_REVEAL_STEPS = (StepId.DETERMINATION, StepId.SETUP, StepId.PROMOTIONS)  # where a reveal point may block
+
+
 def check_owed(st, cmd: dict) -> None:
     """Refused (exit 3) where a reveal the rules need is owed first."""
     if not sealing(st):
         return
     name = cmd.get("name")
-    if name in ("next", "confirm") and st.step == "2.3":
+    if name in ("next", "confirm") and st.step == StepId.PURCHASE:
         prop = st.pbem.proposal
         sides = (cmd.get("by"),) if name == "next" else \
             ("axis", "allied") if prop and prop.command.get("name") == "next" else ()
@@ -442,24 +446,24 @@ def check_owed(st, cmd: dict) -> None:
             if owes_attack_seal(st, side):
                 raise Refused(f"{side} owes its sealed Attack Option choice, yes or no, before 2.3 is left (2.4"
                               " opens it)", "2.4", st.step)
-    if name not in ("determine", "next", "setup", "moves-first") or st.step not in ("2.4", "2.6", "3.44"):
+    if name not in ("determine", "next", "setup", "moves-first") or st.step not in _REVEAL_STEPS:
         return  # asked of every command: what blocks is a handful of commands at three steps
     actor = cmd.get("side") or cmd.get("by")
     for side in ("axis", "allied"):
         if name in ("setup", "moves-first") and side != actor:
             continue  # (every setup asks) only the acting side's reveal blocks these: nothing to ask of the other
         point = owed(st, side)
-        if point is None or point == "end":
+        if point is None or point == StepId.END:
             continue
-        blocks = ((point == "2.4" and name == "determine")
-                  or (point == "2.6" and (name == "next" or (name in ("setup", "moves-first") and actor == side)))
-                  or (point == "3.44" and name == "next"))
-        if blocks and point == "2.6" and st.step == "2.4":
+        blocks = ((point == StepId.DETERMINATION and name == "determine")
+                  or (point == StepId.SETUP and (name == "next" or (name in ("setup", "moves-first") and actor == side)))
+                  or (point == StepId.PROMOTIONS and name == "next"))
+        if blocks and point == StepId.SETUP and st.step == StepId.DETERMINATION:
             raise Refused(f"{side} owes the reveal of its sealed {_POINT_WHAT['idle']} first (plcg reveal)",
                           "2.41", st.step)
         if blocks:
             raise Refused(f"{side} owes the reveal of its sealed {_POINT_WHAT[point]} first (plcg reveal)",
-                          point if point != "2.6" else "2.6", st.step)
+                          point, st.step)
 
 
 _POINT_WHAT = {"2.4": "purchases' Attack Option (2.4 announces it)", "2.6": "purchases (2.3; setup shows them)",
@@ -504,7 +508,7 @@ def pending_items(st) -> list[dict]:
     for side in ("axis", "allied"):
         point = owed(st, side)
         if point is not None:
-            said = "idle" if point == "2.6" and st.step == "2.4" else point
+            said = "idle" if point == StepId.SETUP and st.step == StepId.DETERMINATION else point
             out.append({"command": "plcg reveal", "rule": "pbem", "runnable": False,
                         "what": f"{side} owes the reveal of its sealed {_POINT_WHAT[said]}"})
     return out
@@ -531,7 +535,7 @@ def check_unseal(st, cmd: dict, opened) -> None:
         if not isinstance(op.get("command"), dict) or op["command"].get("by") != by:
             raise Refused(f"{by}'s opening of {c[:8]} holds a command that is not its own", "pbem", st.step)
         given[c] = op
-    if point == "2.4" and not attack_seal(st):
+    if point == StepId.DETERMINATION and not attack_seal(st):
         for c, op in given.items():
             if op["command"].get("name") != "attack":
                 raise Refused(f"2.4 reveals the Attack Option only: {c[:8]} is a {op['command'].get('name')}",

@@ -16,6 +16,7 @@ import attrs
 
 from events import records
 from cg.units import IN_PLAY, Kind, Status
+from cg.sequence import StepId, step_id
 from cg import revision
 from cg.items import Kept  # a hex's kept item (Ground.terrain); 1.4: what grows Strategic Terrain
 
@@ -118,7 +119,7 @@ class Unit:
 
 
 class Done(NamedTuple):
-    """One record of what the current step has done, read against what the step owes (cg/steps.py
+    """One record of what the current step has done, read against what the step owes (cg/steps/
     `pending`) and by the commands that may be given once only. Immutable; emptied when the step is left.
 
     `what`: "weather" (2.2), "cp" (2.1), "oba-roll" (2.351, ruling R14: `of` = (final DR, purchase)),
@@ -218,7 +219,7 @@ def _per_side(value):
 @records.define(slots=True)
 class Reph:
     """What the current step and this firefight's patrols and Reorganization Phase have recorded: what a
-    step owes is read against it (cg/steps.py) and the RePh limits are counted from it. Written by the
+    step owes is read against it (cg/steps/) and the RePh limits are counted from it. Written by the
     fold alone (cg/evolve.py): `done` is emptied whenever a step is left, the rest (but `repairs_owed`)
     when the next firefight's 2.1 begins.
 
@@ -454,20 +455,20 @@ class Ground:
 @records.frozen(slots=True)
 class Position:
     """Where the campaign stands in the PL sequence (docs/pl25-sequence.md: 2.1-2.9, 3.11-3.52), the one
-    value the step machine (cg/steps.py) reads to know which command comes next; what the step owes is
-    read against it and the step's Done records (Reph.done) by cg/steps.py `pending`. Frozen: the fold
+    value the step machine (cg/machine.py) reads to know which command comes next; what the step owes is
+    read against it and the step's Done records (Reph.done) by the step's `owes` (cg/steps/). Frozen: the fold
     (cg/evolve.py) replaces it whole through `to`, and the state reads its fields as `st.step`,
     `st.firefight`... which no one can assign. The snapshot and the digest keep the six as the top-level
     keys they always were (cg/snapshot.py).
 
     firefight: the CG Firefight (1.1, its record `st.ff`), a new one at 2.1 (firefight_started).
-    step: the step (step_left: 2.1-3.52; "end" once the CG ended, 1.5).
+    step: the step, a StepId (step_left: 2.1-3.52; END once the CG ended, 1.5), equal to its stored id.
     option: the Redeployment Option of this RePh (3.2, redeployment_option; a card's given one,
     campaign_started). ended / end_reason / conceded_by: the CG's end (1.5, cg_ended; conceded, ruling
     R74)."""
 
     firefight: int = 1
-    step: str = "2.2"
+    step: StepId = attrs.field(default=StepId.WEATHER, converter=step_id)  # a stored id read as its member
     option: str | None = None
     ended: bool = False
     end_reason: str | None = None
@@ -585,7 +586,7 @@ class CampaignState:
 
     def previous(self) -> FirefightRecord | None:
         """The 'previous CG Firefight' of ruling R7: in a RePh it is the one just played; at 2.1 still N."""
-        if self.step in ("2.1",):
+        if self.step == StepId.CP:
             return self.firefights[self.firefight - 2] if self.firefight >= 2 else None
         return self.ff
 
@@ -661,6 +662,20 @@ class CampaignState:
         new = self.copy()
         memo[id(self)] = new
         return new
+
+
+def new_firefight(st: CampaignState, n: int) -> None:
+    """The CG Firefight `n` begun: its record (1.1), the sides' CP, ELR and SAN as they stand (2.1, 2.4)."""
+    spec = st.card.firefights[n - 1]
+    ff = FirefightRecord(n=n, date=spec.date, time=spec.time, initial=(n == 1))
+    for side in SIDES:
+        s = st.sides[side]
+        ff.cp_left[side] = s.cp
+        ff.elr[side], ff.san[side] = s.elr, s.san  # as announced at 2.4; 3.47 / 3.51 update them
+        if n == 1:
+            ff.cp_gained[side] = s.cp  # the Initial Firefight's CP come from the card (2.3)
+    st.firefights.append(ff)
+    st.position = st.position.to(firefight=n)
 
 
 def key(side: str, uid: str) -> tuple[str, str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from cg.rules import hardening_mmc
 from cg.state import SIDES
 from cg.units import Kind
+from cg.sequence import StepId
 
 
 def unused_after(st, left: str, sides=SIDES) -> list[str]:
@@ -14,13 +15,13 @@ def unused_after(st, left: str, sides=SIDES) -> list[str]:
     for side in sides:
         hardened = set(st.reph.hardened_now[side])
         mine = [u for u in st.side_units(side) if u.id not in hardened]
-        if left == "3.44":
+        if left == StepId.PROMOTIONS:
             used = sum(1 for x in hardened if is_mmc(st.unit(x, side).kind))
             left_over = min(st.reph.promotions[side] - used, sum(1 for u in mine if is_mmc(u.kind)))
             if left_over > 0:
                 out.append(f"left unused (3.44): {side} could have Battle Hardened {left_over} more MMC "
                            f"(the dr allowed {st.reph.promotions[side]}, {used} hardened); lost at `next`")
-        elif left == "3.45":
+        elif left == StepId.LEADERS:
             used = sum(1 for x in hardened if st.unit(x, side).kind == Kind.LEADER)
             slots = st.reph.leader_result[side] - used - st.reph.generated[side]
             could = sum(1 for u in mine if u.kind == Kind.LEADER) + max(0, st.reph.may_generate[side] - st.reph.generated[side])

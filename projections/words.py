@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from cg.items import DISGUISED, ITEMS, Kept, key_of, kept, seen_by
+from cg.sequence import StepId
 
 SIDE = {"axis": "Axis", "allied": "Allied", None: "-"}
 TYPE = {"axis_assault": "Axis Assault", "allied_assault": "Allied Assault", "dual": "Dual Attack",
@@ -261,7 +262,7 @@ def _summary(etype: str, p: dict) -> str:
     if etype == "seals_revealed":
         n = len(p["openings"])
         return f"{s} revealed {n} sealed secret{'s' if n != 1 else ''} at " + (
-            "the CG's end" if p["point"] == "end" else f"{p['point']}") + (
+            "the CG's end" if p["point"] == StepId.END else f"{p['point']}") + (
             f": {'; '.join(_opened_words(o['opening']) for o in p['openings'])}" if n else "")
     if etype == "fact_proposed":
         if "provisional" in p["command"]:  # ruling R71
@@ -274,7 +275,7 @@ def _summary(etype: str, p: dict) -> str:
     if etype == "fact_rejected":
         return f"{s} rejected {_fact_words(p['command'])} ({p['reason']})"
     if etype == "step_left":
-        return f"left step {p['step']} for {p['to']}" + (f" of firefight {p['firefight']}" if p["to"] == "2.1" else "")
+        return f"left step {p['step']} for {p['to']}" + (f" of firefight {p['firefight']}" if p["to"] == StepId.CP else "")
     if etype == "cp_replenished":
         if r is None:
             return f"{s} CP replenishment: {p['gained']} CP provided by the CG Card{_left(p, 'total', 'in hand')}"

@@ -119,7 +119,7 @@ def test_steps_doc_is_generated_from_the_machine():
 
 
 def test_mermaid_ids_are_plain():
-    from cg.steps import mermaid
+    from cg.machine import mermaid
 
     text = mermaid()
     for line in text.splitlines():

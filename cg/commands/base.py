@@ -10,7 +10,8 @@ from cg import pbem, revision
 from cg.dice import Dice
 from events.errors import BadInput, Refused
 from cg.state import SIDES, CampaignState, expand_units
-from cg.steps import BY_ID, owed_by, pending
+from cg.rules import counter_table  # noqa: F401  (the commands read it here)
+from cg.steps import BY_ID, STEPS, owed_by, pending
 from events.roll import Drm, Roll
 from cg.units import IN_PLAY, Kind
 from events.types import DiceCommitted, FactConfirmed, FactProposed
@@ -83,9 +84,12 @@ STEPS_OF: dict[str, tuple[str, ...]] = {}  # command -> steps where it may be gi
 
 
 def command(name: str, *steps: str):
+    """The handler of command `name`, given at the steps that accept it (their `accepts`, cg/steps/), or
+    at any step: `steps` "*"."""
     def wrap(fn):
         HANDLERS[name] = fn
-        STEPS_OF[name] = steps
+        STEPS_OF[name] = steps or tuple(s.id.value for s in STEPS if name in s.accepts)
+        assert STEPS_OF[name], f"no step accepts {name}"
         return fn
 
     return wrap
@@ -394,11 +398,6 @@ def roll(dice: Dice, drm: tuple[Drm, ...], lookup: Callable, **extra) -> Roll:
 
 def given_dice(cmd: dict, count: int, key: str = "dice") -> Dice | None:
     return dicemod.parse(cmd.get(key), count)
-
-
-def counter_table(st: CampaignState, side: str) -> tuple[str, dict]:
-    """(nationality, the card's counter overrides for it): what cg/counters.py reads (ruling R34)."""
-    return st.card.sides[side].nationality, st.card.counter_overrides(side)
 
 
 def leader_slots(st: CampaignState, side: str) -> int:

@@ -18,7 +18,7 @@ from cg.commands.base import counter_table
 from cg.state import Done
 
 
-@command("casualties", "3.1", "3.2", "3.3", "3.52")  # ruling R25: where RePh losses happen; 3.52 dagger
+@command("casualties")  # ruling R25: where RePh losses happen; 3.52 dagger
 def _casualties(ctx, cmd):
     side = side_arg(cmd)
     st = ctx.state
@@ -78,7 +78,7 @@ def counter_class(st, u) -> str | None:
     return c.klass if c else None
 
 
-@command("encircled", "3.1")
+@command("encircled")
 def _encircled(ctx, cmd):
     side = side_arg(cmd)
     st = ctx.state
@@ -118,7 +118,7 @@ def immobile(st, u) -> bool:
 SHOCK_RECOVERY = 3  # ruling R19: 3.19 gives no number; a dr <= 3 removes the marker, else eliminated
 
 
-@command("shock", "3.1")
+@command("shock")
 def _shock(ctx, cmd):
     side = side_arg(cmd)
     st = ctx.state

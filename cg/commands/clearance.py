@@ -15,7 +15,7 @@ from cg.rules import clear_refusal
 from cg import terrain
 
 
-@command("clear", "3.52")
+@command("clear")
 def _clear(ctx, cmd):
     side = side_arg(cmd)
     st = ctx.state
@@ -40,7 +40,7 @@ def _clear(ctx, cmd):
     return [ev.ClearanceRolled(side=side, hex=hx, item=item, roll=r, casualty_reduction=cr)]
 
 
-@command("rubble", "2.9", "3.3")
+@command("rubble")
 def _rubble(ctx, cmd):
     st = ctx.state
     hx = hex_arg(st, cmd.get("hex"))
@@ -80,7 +80,7 @@ def _rubble(ctx, cmd):
                               note=f"HE KIA {kia} vs {'stone' if stone else 'wooden'} building level {level}")]
 
 
-@command("flame", "2.9", "3.3")
+@command("flame")
 def _flame(ctx, cmd):
     st = ctx.state
     hx = hex_arg(st, cmd.get("hex"))

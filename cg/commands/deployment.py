@@ -14,9 +14,10 @@ from cg.units import OWNERS, Kind, Status  # OWNERS, 2.37: a leader with a MMC/A
 from cg.rules import cthc_clusters, defender_may_redeploy_2_5, nearest_cthc, redeployment_attacker_at_2_5
 from cg.card_printed import area_set
 from cg.state import Done
+from cg.sequence import StepId
 
 
-@command("option", "3.2")
+@command("option")
 def _option(ctx, cmd):
     opt = str(cmd.get("option") or "").upper()
     if opt not in ("A", "B"):
@@ -28,7 +29,7 @@ def _option(ctx, cmd):
     return [ev.RedeploymentOption(option=opt)]
 
 
-@command("redeploy", "2.5", "3.2")
+@command("redeploy")
 def _redeploy(ctx, cmd):
     side = side_arg(cmd)
     st = ctx.state
@@ -47,14 +48,14 @@ def _redeploy(ctx, cmd):
                       "(ruling R86)", "3.21", st.step)
     if immobilized(st, u):  # 3.211 (revision 2 on); the same test 3.2's owed redeployments skip by (ruling R48)
         raise Refused(f"{u.id} is Immobilized: it does not redeploy", "3.211", st.step)
-    if u.redeployed and not (st.step == "2.5" and st.option == "B" and revision.of(st).option_b_setup):
-        if st.step == "2.5":  # ruling R28 holds for Option A; Option B sets up every unit in a FMLR (2.5)
+    if u.redeployed and not (st.step == StepId.MLR_REDEPLOYMENT and st.option == "B" and revision.of(st).option_b_setup):
+        if st.step == StepId.MLR_REDEPLOYMENT:  # ruling R28 holds for Option A; Option B sets up every unit in a FMLR (2.5)
             raise Refused(f"{u.id} redeployed in the last RePh (3.2): one redeployment between two firefights "
                           "(ruling R28)", "3.211", st.step)
         raise Refused(f"{u.id} has already redeployed this RePh", "3.211", st.step)
     mc = st.map_control()
     situation = situation_of(st, u, mc)
-    if st.step == "2.5":
+    if st.step == StepId.MLR_REDEPLOYMENT:
         if st.option is None:
             raise Refused("choose Redeployment Option A or B first (3.2)", "2.5", st.step)
         if situation != "friendly_mlr":
@@ -129,7 +130,7 @@ def _redeployment_done(st, side: str) -> list:
     """`plcg redeploy SIDE --done` (ruling R85): the Defender has done with its 2.5 Option A redeployment, so the
     Attacker may redeploy though the Defender redeployed nothing."""
     at(st, "redeploy")
-    if st.step != "2.5" or st.option != "A" or not revision.of(st).option_a_order:
+    if st.step != StepId.MLR_REDEPLOYMENT or st.option != "A" or not revision.of(st).option_a_order:
         raise Refused("--done ends the Defender's turn to redeploy at 2.5 Option A only", "2.5", st.step)
     att = redeployment_attacker_at_2_5(st)
     if side == att:
@@ -243,7 +244,7 @@ def _may_set_up(st, side: str) -> bool:
     return any(u.hex is None and not enters_only(st, u) for u in st.side_units(side))
 
 
-@command("setup", "2.6")
+@command("setup")
 def _setup(ctx, cmd):
     side = side_arg(cmd)
     st = ctx.state

@@ -11,7 +11,7 @@ from cg.commands.base import at, command, given_dice, roll
 from cg.state import Done
 
 
-@command("determine", "2.4")
+@command("determine")
 def _determine(ctx, cmd):
     g1 = given_dice(cmd, 1)
     g2 = given_dice(cmd, 1, "move_dice")
@@ -61,7 +61,7 @@ def _first(final: int, what: str):
     return tables.Hit("2.41", "1-3" if final <= 3 else "4-6", tables.dual_first(final))
 
 
-@command("moves-first", "2.6")
+@command("moves-first")
 def _moves_first(ctx, cmd):
     """2.41 Dual Attack: who moves first, a dr made after all setup (revision 2)."""
     given = given_dice(cmd, 1)
@@ -76,7 +76,7 @@ def _moves_first(ctx, cmd):
     return [ev.MovesFirstRolled(roll=r, move_first=r.outcome)]
 
 
-@command("night", "2.4")
+@command("night")
 def _night(ctx, cmd):
     text = (cmd.get("text") or "").strip()
     if not text:

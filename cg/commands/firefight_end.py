@@ -29,7 +29,7 @@ def _pairs(st, values, what):
     return out
 
 
-@command("end", "2.9")
+@command("end")
 def _end(ctx, cmd):
     st = ctx.state
     turn = int_arg(cmd, "turn", 1)
@@ -214,7 +214,7 @@ def _replace(st, su, counter):
     return ev.UnitChange(su.side, u.id, to)
 
 
-@command("position", "2.9")
+@command("position")
 def _position(ctx, cmd):
     """2.9 (contract): where a unit stands at the firefight's end; 3.212 reads it."""
     side = side_arg(cmd)

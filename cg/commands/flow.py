@@ -1,19 +1,17 @@
-"""Moving through the campaign: `next` (what a step records when it is left), concession, the CG's end."""
+"""Moving through the campaign: `next` (where the step machine, cg/machine.py, leads and what the step
+records when it is left), concession, the CG's end."""
 from __future__ import annotations
 
 
-from cg import revision, tables
+from cg import revision
 from events.errors import BadInput, Refused
-from cg.state import SIDES, CampaignState, active_units, other, expand_units
-from cg.steps import next_step, pending
+from cg.state import SIDES, CampaignState, other
+from cg.machine import walk
+from cg.sequence import StepId
 from events import types as ev
-from cg.card import BURNABLE
-from cg.items import Kept
-from cg.commands.base import Ctx, PRODUCT, RULES, at, command, counter_table, side_arg
-from cg import revision, terrain, victory
-from cg.units import Kind, PRESENT
+from cg.commands.base import Ctx, PRODUCT, RULES, at, command, side_arg
+from cg import victory
 from cg.revision import CURRENT
-from cg.rules import mlr_of, stranded_fate
 
 
 DICE_POLICIES = ("any", "no-typed")
@@ -55,121 +53,20 @@ def _rules_upgrade(ctx: Ctx, cmd: dict):
 def _next(ctx: Ctx, cmd: dict):
     st = ctx.state
     at(st, "next")
-    owed = pending(st)
-    if owed:
-        listed = "; ".join(f"{o['what']} ({o['command']})" for o in owed)
-        raise Refused(f"step {st.step} still owes: {listed}", owed[0]["rule"], st.step)
-    to = next_step(st)
-    out: list = []
-    out += _leaving(ctx, st.step)
-    if to == "end":
-        out.append(ev.StepLeft(step=st.step, to="end", firefight=st.firefight))
+    w = walk(st, "next")  # the machine: guarded by what the step owes; leaving records its events
+    if w.to is None:
+        listed = "; ".join(f"{o['what']} ({o['command']})" for o in w.owed)
+        raise Refused(f"step {st.step} still owes: {listed}", w.owed[0]["rule"], st.step)
+    to = w.to
+    out: list = list(w.records)
+    if to == StepId.END:
+        out.append(ev.StepLeft(step=st.step, to=to, firefight=st.firefight))
         # ruling R74: a CG Objective fulfilled after this firefight ends the CG (1.3)
         out.append(_cg_end(st, "CG Objectives" if victory.objectives_fulfilled(st) else "last firefight"))
         return out
-    ff = st.firefight + 1 if to == "2.1" else st.firefight
+    ff = st.firefight + 1 if to == StepId.CP else st.firefight
     out.append(ev.StepLeft(step=st.step, to=to, firefight=ff))
     return out
-
-
-def _leaving(ctx: Ctx, step: str) -> list:
-    """What a step records by itself when it is left: 3.25 Isolated units, 3.31 fire, 3.33 TVP, 3.51 SAN."""
-    st = ctx.state
-    out: list = []
-    if step == "3.2":
-        mc = st.map_control()
-        iso = [ev.SideUnit(u.side, u.id) for u in active_units(st)[0]  # the units not settled, in order
-               if u.status in PRESENT and u.hex and mc.hexes[u.hex].isolated == u.side]
-        wrecked, stay = stranded_fate(st)  # ruling R48, every revision: the units that could not redeploy
-        for rule in ("3.214", "3.23"):
-            units = tuple(ev.SideUnit(s, u) for s, u, r in wrecked if r == rule)
-            if units:
-                # ruling R95: 3.11 "All RePh losses count", these as the ledger's other RePh losses (R58)
-                out.append(ev.UnitsStranded(units=units, rule=rule, counted=revision.of(st).reph_losses_cvp))
-        gone = {(s, u) for s, u, _ in wrecked}
-        iso = [x for x in iso if (x.side, x.unit) not in gone] + \
-            [ev.SideUnit(s, u) for s, u, _ in stay if ev.SideUnit(s, u) not in iso]
-        if iso:
-            out.append(ev.IsolatedMarked(units=tuple(iso)))
-    elif step == "3.3":
-        changes = _fire_3_31(st)
-        if changes:
-            out.append(ev.TerrainChanged(rule="3.31", changes=tuple(changes),
-                                         note="Flames/Blazes/Burning Wrecks between firefights"))
-        out.append(_tvp(st))
-    elif step == "3.42" and revision.of(st).regroup_and_heroes:
-        out += _regroup(st)
-    elif step == "3.43" and revision.of(st).regroup_and_heroes:
-        for side in SIDES:  # 3.43, ruling R62: "Remove any Heroes that cannot combine until each side has <1 (at most one)"
-            heroes = [u.id for u in st.side_units(side) if u.hero and u.kind != Kind.LEADER
-                      and u.status in PRESENT]
-            if len(heroes) > 1:
-                out.append(ev.HeroesRemoved(side=side, units=tuple(heroes[1:])))
-    elif step == "3.51":
-        for side in SIDES:
-            before = st.sides[side].san
-            out.append(ev.SanAdjusted(side=side, before=before, after=tables.san_adjust(before)))
-    return out
-
-
-def _regroup(st: CampaignState) -> list:
-    """3.42 (ruling R62): "All same-type half-squads in the same Friendly MLR must Recombine ..., leaving <= 1 of each
-    type": pairs of one counter in one MLR (a unit with no recorded hex is in its friendly MLR), into the
-    squad of the RG's card whose HS it is, else the one squad of the counter table (where two share the HS,
-    the pair is left as it is: the table cannot tell which)."""
-    from cg import counters  # lazy: cg.counters (~2.3 ms) only for a card with [counters] (ruling R34)
-
-    out = []
-    for side in SIDES:
-        nat, over = counter_table(st, side)
-        groups: dict = {}
-        for u in st.side_units(side):
-            if u.kind != Kind.HALF_SQUAD or u.status not in PRESENT:
-                continue
-            part = mlr_of(st, side, u.hex) if u.hex else "its MLR"
-            if part is not None:
-                groups.setdefault((part, u.name), []).append(u)
-        for (_part, name), hs in groups.items():
-            pur = st.purchase(hs[0].purchase, side) if hs[0].purchase else None
-            rg = st.card.sides[side].group_by_id(pur.rg) if pur is not None else None
-            listed = [n for n in expand_units(rg.units) if counters.half_squad(nat, n, over) == name] if rg else []
-            to = listed[0] if listed else counters.squad_of(nat, name, over)
-            if to is None:
-                continue
-            out += [ev.HalfSquadsRecombined(side=side, keep=a.id, gone=b.id, to=to) for a, b in zip(hs[0::2], hs[1::2])]
-    return out
-
-
-_BURNING = frozenset(map(Kept, ("flame", "blaze", "burning_wreck")))  # 3.31, 3.311: each as kept, no side
-
-
-def _fire_3_31(st: CampaignState) -> list:
-    if not any(i in _BURNING for items in st.ground.terrain.values() for i in items):
-        return []
-    nxt = st.card.firefights[st.firefight] if st.firefight < len(st.card.firefights) else None
-    same_date = nxt is not None and nxt.date == st.ff.date
-    grid = st.grid()
-    buildings = set(st.card.map.buildings)
-    # ruling R20: a Flame spreads into building hexes; ruling R35: and into the burnable terrain a card
-    # of the second round maps (woods, orchard, brush, grain: 3.31); a first-format card maps none
-    m = st.card.map
-    burnable = buildings | {h for key in BURNABLE for h in getattr(m, key)}
-    raw = terrain.resolve_3_31({h: list(map(str, v)) for h, v in st.ground.terrain.items()}, buildings, same_date,
-                               grid.neighbours, burnable=burnable.__contains__)
-    return [ev.TerrainChange(h, c, i) for h, c, i in raw]
-
-
-def _tvp(st: CampaignState):
-    """3.33: TVP of each card TVP hex to the side that controls it now. # ruling R46: Strategic Terrain the
-    campaign grows (1.4, switch strategic_grows) is controlled and counts for CTHC and MLR, but only the
-    CG Card gives a Location a TVP value (1.4 TVP), so it adds none; a card TVP hex keeps its value."""
-    tvp = {"axis": 0, "allied": 0}
-    for hx, value in st.card.map.tvp.items():
-        side = st.ground.control.get(hx)
-        if side:
-            tvp[side] += value
-    total = {s: st.sides[s].tvp_total + tvp[s] for s in SIDES}
-    return ev.TvpAwarded(tvp=tvp, total=total)
 
 
 def _cg_end(st: CampaignState, reason: str):
@@ -187,6 +84,6 @@ def _concede(ctx, cmd):
     side = side_arg(cmd)
     st = ctx.state
     at(st, "concede")
-    next_step(st, "concede")
+    walk(st, "concede")
     return [ev.Conceded(side=side), ev.StepLeft(step=st.step, to="end", firefight=st.firefight),
             ev.CgEnded(reason="concession", winner=other(side), tvp={s: st.sides[s].tvp_total for s in SIDES})]

@@ -17,7 +17,7 @@ from cg.units import IN_PLAY, Kind, PERSONNEL
 PATROL_KINDS = ("recon", "ambush", "raid", "anti-vehicle")
 
 
-@command("patrol", "2.7")
+@command("patrol")
 def _patrol(ctx, cmd):
     side = side_arg(cmd)
     st = ctx.state
@@ -233,7 +233,7 @@ def _trip_flares(st, side: str, hx: str | None, cmd: dict) -> tuple:
     return (Drm("2.753", "Trip Flares went off at night" + typed, 2),)
 
 
-@command("patrol-return", "2.7")
+@command("patrol-return")
 def _patrol_return(ctx, cmd):
     side = side_arg(cmd)
     n = int_arg(cmd, "patrol", 1)

@@ -15,9 +15,10 @@ from cg.card_printed import DUMMY_MINEFIELD_FP
 from cg.commands.base import at, command, given_dice, hex_arg, int_arg, leader_slots, roll, side_arg, unit_arg
 from cg.units import Kind, MMC, Status
 from cg.state import Done
+from cg.sequence import StepId
 
 
-@command("cp", "2.1")
+@command("cp")
 def _cp(ctx, cmd):
     side = side_arg(cmd)
     given = given_dice(cmd, 2)
@@ -38,7 +39,7 @@ def _cp(ctx, cmd):
     return [ev.CpReplenished(side=side, roll=r, gained=r.outcome, total=st.sides[side].cp + r.outcome)]
 
 
-@command("weather", "2.2")
+@command("weather")
 def _weather(ctx, cmd):
     st = ctx.state
     text = cmd.get("text") or None
@@ -70,7 +71,7 @@ def _rg(st: CampaignState, side: str, rg_id):
     return rg
 
 
-@command("buy", "2.3")
+@command("buy")
 def _buy(ctx, cmd):
     side = side_arg(cmd)
     st = ctx.state
@@ -113,7 +114,7 @@ def _buy(ctx, cmd):
                         fp=rg.fp if rg.kind == "fortification_points" else 0)]
 
 
-@command("patrols", "2.3")
+@command("patrols")
 def _patrols(ctx, cmd):
     side = side_arg(cmd)
     n = int_arg(cmd, "count", 1)
@@ -130,7 +131,7 @@ def _patrols(ctx, cmd):
     return [ev.PatrolsBought(side=side, count=n, cost=cost, cp_left=cp - cost)]
 
 
-@command("attack", "2.3")
+@command("attack")
 def _attack(ctx, cmd):
     side = side_arg(cmd)
     st = ctx.state
@@ -180,7 +181,7 @@ def _owed_purchase(st: CampaignState, side: str, ref, what: str, rule: str):
     return p
 
 
-@command("oba", "2.3")
+@command("oba")
 def _oba(ctx, cmd):
     side = side_arg(cmd)
     given = given_dice(cmd, 2)
@@ -194,7 +195,7 @@ def _oba(ctx, cmd):
     return [ev.ObaRolled(side=side, purchase=p.id, roll=r)]
 
 
-@command("leader", "2.3", "3.45")
+@command("leader")
 def _leader(ctx, cmd):
     side = side_arg(cmd)
     given = given_dice(cmd, 2)
@@ -438,7 +439,7 @@ def _fortify_notes_hex(st: CampaignState, side: str, kind: str, hx) -> None:
                           "2.38", st.step)
 
 
-@command("fortify", "2.3", "2.6")
+@command("fortify")
 def _fortify(ctx, cmd):
     side = side_arg(cmd)
     st = ctx.state
@@ -448,7 +449,7 @@ def _fortify(ctx, cmd):
     kind = entry.key
     spec = tables.FORTIFICATIONS[kind]
     hx = hex_arg(st, cmd["hex"], "--hex") if cmd.get("hex") else None
-    if st.step == "2.6" and revision.of(st).fortify_placed_at_setup:
+    if st.step == StepId.SETUP and revision.of(st).fortify_placed_at_setup:
         return [_place(st, side, kind, spec, hx)]
     detail = {}
     for k in ("capacity", "factors", "hexsides", "locations", "ca", "nca"):

@@ -19,9 +19,10 @@ from cg.units import Kind, PRESENT, Status
 from cg.commands.firefight_end import _replace
 from cg.commands.base import counter_table
 from cg.state import Done
+from cg.sequence import StepId
 
 
-@command("evacuate", "3.3")
+@command("evacuate")
 def _evacuate(ctx, cmd):
     side = side_arg(cmd)
     st = ctx.state
@@ -43,7 +44,7 @@ def _once(st: CampaignState, key: Done, what: str, rule: str):
         raise Refused(f"{what} is already made this RePh", rule, st.step)
 
 
-@command("disease", "3.41")
+@command("disease")
 def _disease(ctx, cmd):
     side = side_arg(cmd)
     st = ctx.state
@@ -90,7 +91,7 @@ def _disrupted_instead(st, u) -> bool:
     return counters.disrupted_instead(nat, u.name, over)
 
 
-@command("promote", "3.44")
+@command("promote")
 def _promote(ctx, cmd):
     side = side_arg(cmd)
     given = given_dice(cmd, 1)
@@ -101,7 +102,7 @@ def _promote(ctx, cmd):
     return [ev.PromotionRolled(side=side, roll=r)]
 
 
-@command("leaders", "3.45")
+@command("leaders")
 def _leaders(ctx, cmd):
     side = side_arg(cmd)
     given = given_dice(cmd, 1)
@@ -126,7 +127,7 @@ def generation_limits(st, side: str) -> tuple[int, int]:
     return lost, mmc
 
 
-@command("harden", "3.43", "3.44", "3.45")
+@command("harden")
 def _harden(ctx, cmd):
     """Battle Hardening: 3.43 a hero combined/heroic leader, 3.44 up to the promotion dr's # of MMC,
     3.45 leaders within the 3.45 result; no unit hardens twice in one RePh (3.44 EXC)."""
@@ -137,7 +138,7 @@ def _harden(ctx, cmd):
     at(st, "harden")
     if u.id in st.reph.hardened_now[side]:
         raise Refused(f"{u.id} has already Battle Hardened this RePh", "3.44", st.step)
-    if st.step == "3.44":
+    if st.step == StepId.PROMOTIONS:
         if Done("promote", side) not in st.reph.done:
             raise Refused(f"make {side}'s Battlefield Promotion dr first (plcg promote {side})", "3.44", st.step)
         is_mmc = hardening_mmc(st)
@@ -146,7 +147,7 @@ def _harden(ctx, cmd):
         used = sum(1 for x in st.reph.hardened_now[side] if is_mmc(st.unit(x, side).kind))
         if used >= st.reph.promotions[side]:
             raise Refused(f"the 3.44 dr allows {st.reph.promotions[side]} MMC and {used} have hardened", "3.44", st.step)
-    elif st.step == "3.45":
+    elif st.step == StepId.LEADERS:
         if Done("leaders", side) not in st.reph.done:
             raise Refused(f"make {side}'s 3.45 dr first (plcg leaders {side})", "3.45", st.step)
         if u.kind != Kind.LEADER:
@@ -156,7 +157,7 @@ def _harden(ctx, cmd):
                           "be generated", "3.45", st.step)
     if not revision.of(st).hardening_by_table:
         return [ev.UnitHardened(side=side, unit=u.id, by=st.step, to=to)]
-    hero = _hero_for(st, side, u) if st.step == "3.43" else None
+    hero = _hero_for(st, side, u) if st.step == StepId.HEROES else None
     to, fanatic = _hardened_counter(st, u, to)
     return [ev.UnitHardened(side=side, unit=u.id, by=st.step, to=to, fanatic=fanatic, hero=hero)]
 
@@ -213,7 +214,7 @@ def _hardened_counter(st, u, given) -> tuple[str | None, bool]:
     return to, False
 
 
-@command("repair", "3.46")
+@command("repair")
 def _repair(ctx, cmd):
     side = side_arg(cmd)
     st = ctx.state
@@ -289,7 +290,7 @@ def _repair_limits(st, side: str, item: str, kind: str, drm_v: int) -> None:
                       "3.46", st.step)
 
 
-@command("recall", "3.461")
+@command("recall")
 def _recall(ctx, cmd):
     side = side_arg(cmd)
     st = ctx.state
@@ -307,7 +308,7 @@ def _recall(ctx, cmd):
     return [ev.RecallRolled(side=side, unit=u.id, roll=r)]
 
 
-@command("elr", "3.47")
+@command("elr")
 def _elr(ctx, cmd):
     side = side_arg(cmd)
     given = given_dice(cmd, 2)

@@ -1,0 +1,52 @@
+"""The PL 2.5 step order (shared/docs/pl25-sequence.md): one `Step` object per step, 2.1 to 3.52, in the
+module of its phase (purchase.py 2.1-2.3, before.py 2.4-2.8, end.py 2.9 and the CG's end, reph.py
+3.1-3.52), and `pending`, what the current step owes before `plcg next`.
+
+Where `next` goes is the `transitions` machine of cg/machine.py, built from these steps.
+"""
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import Mapping
+
+from cg import revision
+from cg.sequence import StepId
+from cg.seal import pending_items as sealed_items
+from cg.state import SIDES, CampaignState
+from cg.steps import before, end, purchase, reph
+from cg.steps.reph import disease_owed  # noqa: F401  (cg/commands/reorganization.py reads it here)
+from cg.steps.step import POSITIONAL, Owed, Step, command_args  # noqa: F401
+
+STEPS: tuple[Step, ...] = (*purchase.STEPS, *before.STEPS, end.FIREFIGHT_END, *reph.STEPS, end.CG_END)
+# a StepId or its stored string: one key (cg/sequence.py); read-only, the fold reads it (no module state)
+BY_ID: Mapping[str, Step] = MappingProxyType({s.id: s for s in STEPS})
+ORDER = {s.id: i for i, s in enumerate(STEPS)}
+assert tuple(s.id for s in STEPS) == tuple(StepId), "the steps, in the order of the sequence"
+
+
+def pending(state: CampaignState) -> list[dict]:
+    """Only what the rules make compulsory (cli-contract.md: status `pending`): the current step's
+    `owes`, then what play by email owes."""
+    if state.ended:  # play by email: the secrets left are revealed at the CG's end (ruling R47)
+        if state.pbem is not None and state.pbem.sealing:
+            return sealed_items(state)
+        return []
+    step = BY_ID.get(state.step)  # None: a step no release knows (cg/sequence.step_id)
+    out: list[dict] = step.owes(state, revision.of(state)) if step is not None else []
+    if state.pbem is not None:  # play by email: two-party dice committed to owe an answer or a reveal
+        from cg.pbem import committed, pending_items  # lazy: play by email only (cg.pbem ~0.7 ms)
+
+        out = pending_items(state) + committed(state, out)
+    return out
+
+
+def owed_by(item: dict) -> str | None:
+    """The side a `pending` item is owed by (None: either side may do it, e.g. `plcg end`)."""
+    side = (item.get("args") or {}).get("side")
+    if side in SIDES:
+        return side
+    first = str(item.get("what", "")).split(" ", 1)[0]
+    if first in SIDES:
+        return first
+    words = str(item.get("command", "")).split()
+    return words[2] if len(words) > 2 and words[2] in SIDES else None

@@ -1,0 +1,92 @@
+"""One PL step as one object (`Step`), and the list a step's `owes` fills (`Owed`).
+
+A step holds its id (`StepId`) and rule, what it owes given the state and the rules revision in force
+(`owes`: only what the rules make compulsory before `plcg next`), the commands it accepts (`accepts`),
+what leaving it records (`on_leave`: the events `next` writes by itself, before its `step_left`), what
+leaving it does to the state (`on_left`, folded with that `step_left`), and what entering it does to the
+state (`on_enter`). The steps are in the module of their phase (purchase.py, before.py, end.py,
+reph.py); `cg/machine.py` builds the `transitions` machine from them.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+import attrs
+
+from cg.revision import Rules
+from cg.sequence import StepId
+from cg.state import SIDES, CampaignState, Done
+
+
+class Owed(list):
+    """What a step owes, in order: each item `{"command", "rule", "what", "runnable"}` (cli-contract.md,
+    status `pending`), and a runnable one's command as a dict in `args` (for scripts)."""
+
+    def add(self, command: str, rule: str, what: str, runnable: bool = True) -> None:
+        item = {"command": command, "rule": rule, "what": what, "runnable": runnable}
+        if runnable:
+            item["args"] = command_args(command)  # the same command as a dict, for scripts
+        self.append(item)
+
+
+def each_side_owes(command: str, rule: str, words: str) -> Callable[[CampaignState, Rules], Owed]:
+    """The `owes` of a step where each side owes one roll, `plcg COMMAND SIDE`, done once the side's
+    Done(COMMAND, side) is recorded (2.1 CP, 3.44 promotion, 3.45 leaders, 3.47 ELR)."""
+
+    def owes(state: CampaignState, rules: Rules) -> Owed:
+        owed = Owed()
+        for side in SIDES:
+            if Done(command, side) not in state.reph.done:
+                owed.add(f"plcg {command} {side}", rule, f"{side} {words}")
+        return owed
+
+    return owes
+
+
+def owes_nothing(state: CampaignState, rules: Rules) -> Owed:
+    return Owed()
+
+
+def records_nothing(state: CampaignState, rules: Rules) -> list:
+    return []
+
+
+@attrs.frozen
+class Step:
+    id: StepId
+    name: str
+    rule: str
+    # what the step owes before `next`, given the state and the revision in force (Owed, in order)
+    owes: Callable[[CampaignState, Rules], Owed] = owes_nothing
+    # the commands given at this step (cg/commands: `@command(name)` takes its steps from here)
+    accepts: tuple[str, ...] = ()
+    # the events leaving it records by itself (decided by `next`, before its step_left)
+    on_leave: Callable[[CampaignState, Rules], list] = records_nothing
+    # what leaving it does to the state, folded with the step_left (to: the step entered, or END)
+    on_left: Callable[[CampaignState, StepId], None] | None = None
+    # what entering it does to the state, folded with the step_left that enters it (p: that event)
+    on_enter: Callable[[CampaignState, object], None] | None = None
+    # where `next` leads, in order: (step, the conditions that must hold, by name: cg/machine.Walk's
+    # methods); the first edge whose conditions hold is taken
+    leads_to: tuple[tuple, ...] = ()
+
+
+# how a runnable `pending` command's words map to the command's keys
+POSITIONAL = {
+    "cp": ("side",), "weather": (), "determine": (), "moves-first": (), "leader": ("side", "rg"), "oba": ("side", "rg"),
+    "patrol-return": ("side", "patrol"), "promote": ("side",), "leaders": ("side",), "elr": ("side",),
+    "disease": ("side",), "evacuate": ("side", "leader"), "shock": ("side", "unit"), "encircled": ("side", "unit"),
+    "recall": ("side", "vehicle"), "repair": ("side", "item"),
+}
+
+
+def command_args(text: str) -> dict:
+    """`plcg leader axis I1-1` -> {"name": "leader", "side": "axis", "rg": "I1-1"}"""
+    words = text.split()[1:]
+    name, rest = words[0], words[1:]
+    cmd: dict = {"name": name}
+    for key, value in zip(POSITIONAL[name], [w for w in rest if not w.startswith("--")]):
+        cmd[key] = value
+    if "--kind" in rest:
+        cmd["kind"] = rest[rest.index("--kind") + 1]
+    return cmd
