@@ -347,10 +347,6 @@ DICE_DR = click.option("--dice", help="The DR as rolled: W,C (white, colored). O
 DICE_DR1 = click.option("--dice", help="The dr as rolled: N. Omit: the ledger rolls.")
 
 
-def side_argument():
-    return click.argument("side", metavar="SIDE")
-
-
 # ---- managing and reading ------------------------------------------------------------------------------
 
 @main.command()

@@ -346,7 +346,7 @@ def _rg_bought(st, p: RgBought):
     st.purchase_count[key] = st.purchase_count.get(key, 0) + 1
     pur = Purchase(id=p.purchase, side=side, rg=rg.id, firefight=st.firefight, mode=p.mode,
                    cost=p.cost, kind=rg.kind, leader_owed=rg.leader_drs, oba_owed=(rg.kind == "oba"),
-                   fp=p.fp, revealed=(p.mode == "on-map" and False))
+                   fp=p.fp, revealed=False)
     st.purchases[(side, pur.id)] = pur
     for u in p.units:
         kind = _KINDS.get((u.name, rg.kind))

@@ -410,6 +410,7 @@ PATROL_RETURN = Table("2.74 return", _ONE, (
 ))
 PATROL_MAX_SQUADS = 3  # 2.72
 PATROL_MAX_HEXES = 10  # 2.73 ("<10" = 10 or less, R1)
+PATROL_UNITS_WITHIN = 10  # 2.72: the patrol's units come from the friendly MLR "within 10 hexes" of the mission hex
 
 
 def patrol_detection(final: int) -> Hit:

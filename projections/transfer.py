@@ -39,10 +39,6 @@ def export_lines(store) -> Iterator[str]:
                      "command": r.command, "hash": r.hash})
 
 
-def export_jsonl(ledger) -> str:
-    return "".join(line + "\n" for line in export_lines(ledger.store))
-
-
 # ---- import ----------------------------------------------------------------------------------------
 
 def _name(file: str) -> str:

@@ -55,12 +55,13 @@ def _patrol(ctx, cmd):
         raise Refused("only infantry (squads, half-squads, a hero, SW) can patrol", "2.72", st.step)
     if squads + hs == 0:
         raise Refused("at least one HS must be assigned to a patrol", "2.72", st.step)
-    if squads + hs / 2 > 3:
+    if squads + hs / 2 > tables.PATROL_MAX_SQUADS:
         raise Refused("no more than three squads may be assigned to a patrol", "2.72", st.step)
     mc = st.map_control()
     dist = mc.distance_to_mlr(hx, side)
-    if dist is None or dist > 10:
-        raise Refused(f"mission hex {hx} is {dist} hexes from the {side} MLR (10 at most)", "2.73", st.step)
+    if dist is None or dist > tables.PATROL_MAX_HEXES:
+        raise Refused(f"mission hex {hx} is {dist} hexes from the {side} MLR ({tables.PATROL_MAX_HEXES} at most)",
+                      "2.73", st.step)
     m = st.card.map
     if revision.of(st).patrol_team and hx in m.water and hx not in m.frozen:  # rulings R56, R96
         raise Refused(f"mission hex {hx} is a water hex, not Accessible to Infantry (ruling R56)", "2.73", st.step)
@@ -86,7 +87,7 @@ def _patrol(ctx, cmd):
         else:
             g = st.grid()
             for u in [leader, *units]:  # revision 2: from one friendly MLR, within 10 hexes of the mission hex
-                if u.hex and (mc.situation(u.hex, side) != "friendly_mlr" or g.distance(u.hex, hx) > 10):
+                if u.hex and (mc.situation(u.hex, side) != "friendly_mlr" or g.distance(u.hex, hx) > tables.PATROL_UNITS_WITHIN):
                     raise Refused(f"{u.id} in {u.hex} is not a unit of the {side} MLR within 10 hexes of {hx}", "2.72",
                                   st.step)
         typed = _typed(cmd)
@@ -133,7 +134,7 @@ def _team(st: CampaignState, side: str, team: list, mc) -> None:
     g = st.grid()
     for i, a in enumerate(placed):
         for b in placed[i + 1:]:
-            if g.distance(a.hex, b.hex) > 10:
+            if g.distance(a.hex, b.hex) > tables.PATROL_UNITS_WITHIN:
                 raise Refused(f"{a.id} in {a.hex} and {b.id} in {b.hex} are {g.distance(a.hex, b.hex)} hexes apart: "
                               "a patrol's units come from within 10 hexes of each other", "2.72", st.step)
     for n in sorted(st.reph.patrols_to_return[side]):

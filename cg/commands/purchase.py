@@ -318,7 +318,6 @@ def _dummy_minefield_fp(st: CampaignState, side: str) -> int | None:
     return (table or {}).get(DUMMY_MINEFIELD_FP)
 
 
-FORT_KEYS = ("capacity", "factors", "unit", "hexsides", "locations", "ca", "nca")
 
 
 def _fortify_limits(st: CampaignState, side: str, kind: str, spec, hx, hip_unit) -> None:
