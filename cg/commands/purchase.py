@@ -318,8 +318,6 @@ def _dummy_minefield_fp(st: CampaignState, side: str) -> int | None:
     return (table or {}).get(DUMMY_MINEFIELD_FP)
 
 
-
-
 def _fortify_limits(st: CampaignState, side: str, kind: str, spec, hx, hip_unit) -> None:
     """2.38 placement and pricing as written (revision switch fortify_rules)."""
     if hip_unit is not None and hip_unit.kind == Kind.SW:
