@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 import attrs
 
-from events import records
+from events import records, stored
 from cg.units import IN_PLAY, Kind, Status
 from cg.sequence import StepId, step_id
 from cg import revision
@@ -886,18 +886,9 @@ def _data(x):
 
 
 def _cloner(cls, **exprs):
-    """A function copying one `cls` instance field by field: a scalar value is kept, any other value
-    is copied by _data, unless `exprs` gives the field its own expression of `x` (the original)."""
-    lines = ["def clone(x):", "    n = new(cls)"]
-    for a in attrs.fields(cls):
-        if a.name in exprs:
-            lines.append(f"    n.{a.name} = {exprs[a.name]}")
-        else:
-            lines += [f"    v = x.{a.name}", f"    n.{a.name} = v if v.__class__ in atomic else data(v)"]
-    lines.append("    return n")
-    scope = {"new": object.__new__, "cls": cls, "atomic": _ATOMIC, "data": _data}
-    exec("\n".join(lines), scope)  # noqa: S102  (our own field names: attrs generates its methods the same way)
-    return scope["clone"]
+    """A function copying one `cls` instance field by field (events/stored.cloner): a value of the
+    _ATOMIC types is kept, any other copied by _data, unless `exprs` gives the field its expression."""
+    return stored.cloner(cls, _ATOMIC, _data, exprs)
 
 
 # A unit holds only scalars, and evolve only ever assigns its fields: a shallow clone is a copy.

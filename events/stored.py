@@ -1,4 +1,5 @@
-"""An event class built from its stored payload, at the cost of replay's hot loop (issue 22 item 3).
+"""The generated constructors and clones, in one module (issue 33 item 7): an event class built from its
+stored payload, at the cost of replay's hot loop (issue 22 item 3), and the typed state's clones.
 
 The fold (cg/evolve.py) takes the event classes of events/types.py, one schema per event. Replay
 folds ~111k events in a quarter of a second, where cattrs' `structure` (events/convert.py, which
@@ -92,6 +93,22 @@ def folder(cls, fn: Callable) -> Callable[[object, dict], object]:
               "    return fn(st, e)"]
     exec("\n".join(lines), scope)  # noqa: S102 (our own field names)
     return scope["fold"]
+
+
+def cloner(cls, atomic, data: Callable, exprs: dict) -> Callable:
+    """A function copying one `cls` instance field by field (the typed state's copies, cg/state.py): a
+    value whose class is in `atomic` is kept, any other is copied by `data`, unless `exprs` gives the field
+    its own expression of `x` (the original). The one other constructor generated in this module."""
+    lines = ["def clone(x):", "    n = new(cls)"]
+    for a in attrs.fields(cls):
+        if a.name in exprs:
+            lines.append(f"    n.{a.name} = {exprs[a.name]}")
+        else:
+            lines += [f"    v = x.{a.name}", f"    n.{a.name} = v if v.__class__ in atomic else data(v)"]
+    lines.append("    return n")
+    scope = {"new": object.__new__, "cls": cls, "atomic": atomic, "data": data}
+    exec("\n".join(lines), scope)  # noqa: S102  (our own field names: attrs generates its methods the same way)
+    return scope["clone"]
 
 
 _ALONE: dict[type, Callable] = {}

@@ -122,3 +122,11 @@ def test_the_sql_walk_finds_a_connection_used_outside_the_store(tmp_path):
     probe = tmp_path / "probe.py"
     probe.write_text("def f(store):\n    return store.conn.execute('SELECT 1')\n")
     assert len(sql_outside_the_store(probe)) == 2
+
+
+def test_generated_code_lives_in_one_module():
+    """Issue 33 item 7: the constructors and clones written at run time (exec) are all in events/stored.py."""
+    found = sorted(name for name, path in modules().items()
+                   for node in ast.walk(ast.parse(path.read_text()))
+                   if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("exec", "eval"))
+    assert set(found) == {"events.stored"}
