@@ -599,6 +599,7 @@ def log(ctx, as_json):
         # the command of the current batch: a roll's source (two-party: a reveal's); parsed only when a
         # roll asks for it (most rows have none)
         cmd_text, batch_cmd = None, {}
+        _FACT.clear()
 
         def batch_command() -> dict:  # the batch's command, parsed the first time a roll asks for it
             nonlocal batch_cmd
@@ -613,7 +614,7 @@ def log(ctx, as_json):
                 if command is not None:
                     cmd_text, batch_cmd = command, None
                 try:
-                    said = summary(etype, p)
+                    said = summary(etype, p, _option_by(etype, p, batch_command) if etype in _OPTION_BY else None)
                 except UNFOLDABLE as e:  # a row edited against its schema: exit 2 naming it, never 5
                     raise UnreadableRow(seq, f"{type(e).__name__}: {e}") from None
                 if as_json:
@@ -648,6 +649,22 @@ def log(ctx, as_json):
             click.echo("\n".join(out), nl=False)
     finally:
         led.close()
+
+
+_OPTION_BY = ("redeployment_option", "fact_confirmed", "fact_proposed")
+_FACT = {}  # the last shared fact read by `log` (a Redeployment Option confirmed names its proposer)
+
+
+def _option_by(etype: str, p: dict, batch_command) -> str | None:
+    """The side that chose the Redeployment Option (3.2): its `option` command's, or the proposer's of the
+    fact confirmed just before it (play by email, ruling R68); None in a campaign without keys."""
+    if etype != "redeployment_option":
+        _FACT["command"] = p.get("command") if isinstance(p.get("command"), dict) else None
+        return None
+    cmd = batch_command()
+    if cmd.get("name") != "option":
+        cmd = _FACT.get("command") or {}
+    return cmd.get("by") if cmd.get("name") == "option" else None
 
 
 def _gc_paused_each(chunks):
@@ -1281,11 +1298,25 @@ def export(ctx, fmt, out):
             pieces = aar.export_chunks(led, fmt)
             if out:  # by a new temporary name, renamed into place once whole (events/outpath.py)
                 outpath.write(out, _batched(pieces), protected=_protected(ctx))
+                click.echo(f"wrote {EXPORT_WHAT.get(fmt, fmt)} to {out} ({_size(os.path.getsize(out))})")
             else:
                 for text in _batched(pieces):
                     click.echo(text, nl=False)
     finally:
         led.close()
+
+
+EXPORT_WHAT = {"jsonl": "the raw log (JSON Lines)", "md": "the After Action Report (Markdown)",
+               "html": "the After Action Report (HTML)"}
+
+
+def _size(n: int) -> str:
+    """A file's size as a player reads it: '812 bytes', '41 KB', '2.3 MB'."""
+    if n < 1024:
+        return f"{n} byte{'s' if n != 1 else ''}"
+    if n < 1024 * 1024:
+        return f"{n / 1024:.0f} KB"
+    return f"{n / (1024 * 1024):.1f} MB"
 
 
 def _batched(pieces, size: int = 1 << 16):

@@ -12,7 +12,7 @@ from cg.rules import winner_by_cvp
 from cg.state import SIDES
 from events import types as ev
 from cg.commands.base import at, command, counter_table, hex_arg, in_play, int_arg, side_arg, unit_arg
-from cg.units import IN_PLAY, Kind
+from cg.units import IN_PLAY, Kind, article
 from cg.card_keys import entry_hexes
 from cg.state import Done
 
@@ -196,7 +196,7 @@ def _reduce(st, su, counter):
         return ev.UnitChange(su.side, u.id, "wounded")
     if u.kind in (Kind.HALF_SQUAD, Kind.CREW, Kind.LEADER):
         return ev.UnitChange(su.side, u.id, "eliminated")
-    raise Refused(f"--reduced {su.side}:{u.id}: a {u.kind} takes no Casualty Reduction", "2.9", st.step)
+    raise Refused(f"--reduced {su.side}:{u.id}: {article(u.kind)} takes no Casualty Reduction", "2.9", st.step)
 
 
 def _replace(st, su, counter):

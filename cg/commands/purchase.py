@@ -12,7 +12,7 @@ from cg.state import SIDES, CampaignState, expand_units
 from events import types as ev
 from cg.options import rg_unavailable
 from cg.commands.base import at, command, given_dice, hex_arg, int_arg, leader_slots, roll, side_arg, unit_arg
-from cg.units import Kind, MMC, Status
+from cg.units import Kind, article, MMC, Status
 from cg.state import Done
 
 
@@ -172,7 +172,7 @@ def _owed_purchase(st: CampaignState, side: str, ref, what: str, rule: str):
                  if q.side == side and q.rg == rg.id and q.firefight == st.firefight and
                  (q.leader_owed > 0 if what == "leader" else q.oba_owed)]
         if not cands:
-            raise Refused(f"no {rg.id} bought for firefight {st.firefight} owes a {what} DR", rule, st.step)
+            raise Refused(f"no {rg.id} bought for firefight {st.firefight} owes {article(what)} DR", rule, st.step)
         p = cands[0]
     if p.side != side:
         raise BadInput(f"purchase {ref} is not {side}'s")
@@ -325,7 +325,7 @@ def _place(st: CampaignState, side: str, kind: str, spec, hx):
     the next CG Firefight during step 2.6": the oldest fortification of `kind` the side bought without a
     hex goes to `hx` (revision switch fortify_placed_at_setup), under the limits of its purchase."""
     if hx is None:
-        raise BadInput(f"--hex is required: at 2.6 plcg fortify places a {spec.name} bought without a hex")
+        raise BadInput(f"--hex is required: at 2.6 plcg fortify places {article(spec.name)} bought without a hex")
     at(st, "fortify")
     index = next((i for i, f in enumerate(st.ground.fortifications)
                   if f.side == side and f.kind == kind and f.hex is None and not f.unit
