@@ -74,7 +74,7 @@ def _usage_exit(ctx, e: click.UsageError):
 HELP_SECTIONS = (
     ("Start a campaign, cards", ("new", "cards", "card", "demo", "import", "rules-upgrade")),
     ("Where it stands, what happened", ("status", "next", "log", "roster", "purchases", "oob", "map", "head",
-                                        "export", "dice-stats", "diagram")),
+                                        "export", "dice-stats", "dice-check", "diagram")),
     ("2.1-2.3 Purchases", ("cp", "weather", "buy", "patrols", "attack", "oba", "leader", "fortify")),
     ("2.4-2.8 Before the firefight", ("determine", "night", "redeploy", "moves-first", "setup", "patrol",
                                       "patrol-return")),
@@ -1185,6 +1185,44 @@ def dice_stats(ctx, side, kind, as_json):
         _echo_json(d)
     else:
         click.echo(stats_text(d))
+
+
+@main.command("dice-check")
+@click.argument("seq", metavar="SEQ")
+@JSON_OPT
+@click.pass_context
+def dice_check(ctx, seq, as_json):
+    """Recompute the roll of event SEQ from the log's values, each step shown (exit 1: not the logged dice)."""
+    from projections.dicecheck import check, check_text  # lazy: only `plcg dice-check`
+
+    try:
+        n = int(seq)
+    except ValueError:
+        raise BadInput(f"SEQ {seq!r}: the seq of an event that holds a roll (plcg log shows them)") from None
+    led = Ledger(_db(ctx), key=lambda: _key(ctx))
+    try:
+        rows = []
+        for r in led.store.read():  # up to SEQ and the rest of its batch (the roll may come before its reveal)
+            if r.seq > n and (not rows or r.batch != rows[-1].batch or rows[-1].seq < n):
+                break
+            rows.append(r)
+
+        def anchor_of(commit, at):  # the chain a roll committed at `at` named (ruling R83)
+            req = led.state(at=at).pbem.requests.get(commit)
+            return None if req is None else req.anchor
+
+        try:
+            d = check(rows, n, led.opener(), anchor_of)
+        except LookupError as e:
+            raise BadInput(f"SEQ {n}: {e.args[0]}") from None
+    finally:
+        led.close()
+    if as_json:
+        _echo_json(d)
+    else:
+        click.echo(check_text(d))
+    if not d["ok"]:
+        ctx.exit(1)
 
 
 @main.command()
