@@ -46,7 +46,7 @@ from cg.evolve import reverted_seqs
 from cg.ledger import VERSION, Ledger
 from cg.options import options
 from cg.revision import revision
-from cg.steps import BY_ID, STEPS, mermaid, pending
+from cg.steps import BY_ID, STEPS, mermaid, owed_by, pending
 from events import outpath
 from events.errors import BadInput, PlcgError, UNFOLDABLE, UnreadableRow
 from projections.digest import digest
@@ -307,6 +307,12 @@ def _print_stored(led, stored, as_json: bool = False, key=None) -> None:
     return stored
 
 
+def own_options(opts: list[dict], me: str | None) -> list[dict]:
+    """The options of a keyed copy's own side (and either player's): a player gives no command for the
+    other side (ruling R43), so his copy does not offer them."""
+    return opts if me is None else [o for o in opts if owed_by(o) in (me, None)]
+
+
 def _own_side(st, key):
     from cg.pbem import side_of_key  # lazy: only a play-by-email copy has keys
 
@@ -521,6 +527,8 @@ def status(ctx, as_json):
     st = led.state(lazy=True)
     led.close()
     d = status_dict(st)
+    if st.pbem is not None and (key := _key(ctx)) is not None:  # a player's copy: his own options (issue 38)
+        d["options"] = own_options(d["options"], _own_side(st, key))
     if as_json:
         _echo_json(d)
         return
