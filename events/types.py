@@ -103,6 +103,9 @@ class CampaignStarted(Event):
     # play by email (cg/pbem.py): {"keys": {"axis": PUB, "allied": PUB}, "dice_policy": ...}; a
     # campaign without it stores no such key (events/convert.py leaves a None out), as before
     pbem: dict | None = None
+    # issue 38: "rg", a leader a DR gives is numbered within its RG (I1-2.L1), a generated one within its RePh
+    # (L3.L1); None, a campaign started before: numbered across the side (I1-2.L2), its ids kept
+    leader_ids: str | None = None
 
 
 @event("rules_upgraded")

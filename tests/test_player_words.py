@@ -3,9 +3,14 @@ drm named by its rule and reason (not "legacy"), an unseeded campaign's first ev
 Option's side, articles ("an allied CTHC"), `export -o`'s line, the demo's firefight headers."""
 from __future__ import annotations
 
+import json
 import re
+import shutil
+from pathlib import Path
 
 from conftest import Campaign, cli_run
+
+FIXTURES = Path(__file__).parent / "fixtures"
 
 
 def _log(path) -> str:
@@ -90,3 +95,40 @@ def test_the_demo_heads_each_firefight_once(workdir):
     assert r.code == 0, r.err
     heads = [x for x in r.out.splitlines() if x.startswith("--- firefight")]
     assert [int(x.split()[2]) for x in heads] == [1, 2, 3, 4, 5, 6]
+
+
+def _leaders(path, side: str) -> list[str]:
+    r = cli_run(path, "oob", side, "--json")
+    assert r.code == 0, r.err
+    return [u["unit"] for u in json.loads(r.out) if u["kind"] == "leader"]
+
+
+def test_a_new_campaign_numbers_leaders_within_their_rg(campaign):
+    c = campaign()
+    c.advance(1, "2.3")
+    for side in ("axis", "allied"):
+        c.run("buy", side=side, rg="I1")
+        c.run("buy", side=side, rg="I1")
+    for side, pid in (("axis", "I1-1"), ("axis", "I1-2"), ("allied", "I1-1"), ("allied", "I1-2")):
+        c.run("leader", side=side, rg=pid, dice="4,3")  # 7: an 8-0 on the general column, a leader each
+    c.close()
+    assert _leaders(c.path, "axis") == ["I1-1.L1", "I1-2.L1"]
+    assert _leaders(c.path, "allied") == ["I1-1.L1", "I1-2.L1"]
+    assert "Axis leader for I1-2" in _log(c.path)
+
+
+def test_an_old_campaign_keeps_numbering_its_leaders_across_the_side(workdir):
+    """campaign-v0.1 (plcg 0.1.0) numbered across both sides: I1-2.L2, I2-1.L3, I3-2.L5. Its ids stay, and
+    a leader it rolls now goes on from them (its replay and audit decide as when it was written)."""
+    path = workdir / "old.plcg"
+    shutil.copy(FIXTURES / "campaign-v0.1.plcg", path)
+    before = _leaders(path, "allied")
+    assert before == ["I1-2.L2", "I2-1.L3", "I3-2.L5"]
+    r = cli_run(path, "buy", "allied", "I1")
+    assert r.code == 0, r.err
+    pid = re.search(r"Allied bought I1 as (\S+) ", r.out).group(1)
+    r = cli_run(path, "leader", "allied", pid, "--dice", "4,3")
+    assert r.code == 0, r.err
+    n = max(int(x.rsplit(".L", 1)[1]) for x in before + _leaders(path, "axis")) + 1
+    assert _leaders(path, "allied") == before + [f"{pid}.L{n}"]
+    assert cli_run(path, "audit").code == 0

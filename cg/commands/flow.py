@@ -32,7 +32,10 @@ def start_event(card, card_ref: str, card_dict: dict, seed: str | None, redeploy
     return ev.CampaignStarted(product=PRODUCT, product_version=version, rules=RULES, seed=seed or "",
                               card_ref=card_ref, card=card_dict, redeployment=redeployment, rules_revision=rev,
                               dice="ledger" if seed is None else "seeded", dice_policy=dice_policy,
-                              pbem=pbem)
+                              pbem=pbem, leader_ids=LEADER_IDS)
+
+
+LEADER_IDS = "rg"  # issue 38: a new campaign numbers its leaders within their RG (cg/commands/purchase.py)
 
 
 @command("rules-upgrade", "*")

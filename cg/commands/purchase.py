@@ -244,13 +244,23 @@ def _leader(ctx, cmd):
         got = r.outcome
     unit = None
     if got is not None:
-        # unique across the sides; where each side's purchases are sealed, per side (ruling R47): a sealed
-        # leader DR cannot depend on the other side's sealed ones (unit ids are keyed by side)
-        n = (st.pbem.leaders_made[side] if st.pbem is not None and st.pbem.sealing else st.leaders_made) + 1
         base = pid if pid else f"L{st.firefight}"
+        if st.leader_ids == "rg":  # issue 38: within the RG (a generated leader: within its RePh), per side
+            n = _leaders_of(st, side, base) + 1
+        else:  # a campaign started before: unique across the sides; where each side's purchases are sealed, per
+            # side (ruling R47): a sealed leader DR cannot depend on the other side's (unit ids are keyed by side)
+            n = (st.pbem.leaders_made[side] if st.pbem is not None and st.pbem.sealing else st.leaders_made) + 1
         unit = ev.UnitRef(f"{base}.L{n}", got)
     return [ev.LeaderRolled(side=side, purchase=pid, roll=r, unit=unit, generated=generated,
                             hex=hx if unit is not None else None)]
+
+
+def _leaders_of(st: CampaignState, side: str, base: str) -> int:
+    """The leaders `side` has numbered under `base` (an RG's purchase id, or L<firefight> for 3.45's)."""
+    pur = st.purchase(base, side)
+    ids = pur.units if pur is not None else [uid for (s, uid) in st.units if s == side]
+    prefix = f"{base}.L"
+    return sum(1 for uid in ids if uid.startswith(prefix) and uid[len(prefix):].isdigit())
 
 
 def _placed_with_mmc(st: CampaignState, side: str, hx: str) -> None:
