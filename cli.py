@@ -45,7 +45,7 @@ from cg.items import IN_HEX
 from cg.evolve import reverted_seqs
 from cg.ledger import VERSION, Ledger
 from cg.options import options
-from cg.revision import revision
+from cg.revision import END_CVP_CHECK, conventions, revision
 from cg.steps import BY_ID, STEPS, mermaid, owed_by, pending
 from events import outpath
 from events.errors import BadInput, PlcgError, UNFOLDABLE, UnreadableRow
@@ -1736,10 +1736,21 @@ def end(ctx, turn, cvp_lost, winner, control, lost, terrain, encircled, wounded,
     pairs = {k: _seps(v, ":") for k, v in (("lost", lost), ("encircled", encircled), ("wounded", wounded),
              ("shocked", shocked), ("recalled", recalled), ("oba_used", oba_used), ("hero", hero),
              ("captured", captured), ("exited", exited))}
-    stored = _step(ctx, {"name": "end", "turn": turn, "cvp_lost": cvp, "winner": winner,
-                "control": _seps(control, "="), "terrain": _seps(terrain, "="), **pairs,
-                "repair": _seps(repair, ":", "="), "position": _seps(position, ":", "="),
-                "reduced": _seps(reduced, ":", "="), "replaced": _seps(replaced, ":", "=")})
+    cmd = {"name": "end", "turn": turn, "cvp_lost": cvp, "winner": winner, "control": _seps(control, "="),
+           "terrain": _seps(terrain, "="), **pairs, "repair": _seps(repair, ":", "="),
+           "position": _seps(position, ":", "="), "reduced": _seps(reduced, ":", "="),
+           "replaced": _seps(replaced, ":", "=")}
+    before = Ledger(_db(ctx), key=lambda: _key(ctx))  # the units as the end finds them: their CVP (issue 38)
+    try:
+        st = before.state()
+    finally:
+        before.close()
+    stored = _step(ctx, dict(cmd))
+    if stored and conventions(st, END_CVP_CHECK):
+        from cg.commands.firefight_end import cvp_words  # lazy: only `plcg end`
+
+        for line in cvp_words(st, cmd):
+            click.echo(line)
     if stored:  # note it or post it: `plcg audit --witness` catches a log cut or rewritten before it
         click.echo(f"head witness {stored[-1].seq}:{stored[-1].hash[:16]}")
 

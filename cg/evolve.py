@@ -105,7 +105,7 @@ def start(payload: dict, view=None) -> CampaignState:
                        dice_mode=p.dice, dice_policy=p.dice_policy or "any", view=view)
     st.position = st.position.to(option=getattr(p, "redeployment", None))
     st.rules_revision = getattr(p, "rules_revision", 1)  # ruling R32
-    st.leader_ids = getattr(p, "leader_ids", None)  # issue 38: an older campaign keeps its leader ids
+    st.conventions = getattr(p, "conventions", None)  # issue 38: an older campaign decides as it always did
     if p.pbem:
         from cg.pbem import state_of  # lazy: play by email only (cg.pbem ~0.7 ms)
 

@@ -499,7 +499,7 @@ class CampaignState:
     dice_policy: str = "any"  # "any" | "no-typed" (new --dice-policy)
     rules_revision: int = 1  # ruling R32: the revision the campaign started under (cg/revision.py)
     rules_upgrades: list = attrs.Factory(list)  # [[from firefight, revision]] by `plcg rules-upgrade`
-    leader_ids: str | None = None  # "rg": leaders numbered within their RG (issue 38); None: across the side
+    conventions: int | None = None  # the ledger's conventions of the first event (issue 38; None: before)
     seq: int = 0
     position: Position = Position()  # firefight, step, option, ended... (Position): replaced, never changed
     sides: dict = attrs.Factory(lambda: {s: SideState() for s in SIDES})

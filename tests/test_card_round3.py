@@ -525,10 +525,10 @@ def test_hills_and_hexside_terrain_are_drawn(sosnovka_picture):
 # --- (f) what a player types and reads ----------------------------------------------------------------
 
 
-def _at_end(tmp_path):
+def _at_end(tmp_path, extra=()):
     db = tmp_path / "e.plcg"
     assert _cli(str(db), "new", "--card", "sample", "--seed", "e")[0] == 0
-    c = Campaign.attach(db, plan={1: {"buy": [("axis", "I1", "on-map"), ("allied", "I1", "on-map")]}})
+    c = Campaign.attach(db, plan={1: {"buy": [("axis", "I1", "on-map"), ("allied", "I1", "on-map"), *extra]}})
     c.advance(1, "2.9")
     return c, str(db)
 
@@ -576,7 +576,7 @@ def test_purchases_side_is_whose_record_and_the_viewer_is_the_key_or_as(tmp_path
 
 
 def test_a_mistyped_unit_id_gets_did_you_mean(tmp_path):
-    c, db = _at_end(tmp_path)
+    c, db = _at_end(tmp_path, [("allied", "I2", "on-map")])  # the Allies' I2-1 ids: no Axis unit has one
     st = c.state()
     squad = next(u.id for u in st.units.values() if u.side == "axis" and u.kind == "squad")
     axis_ids = {u.id for u in st.units.values() if u.side == "axis"}

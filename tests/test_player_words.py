@@ -132,3 +132,72 @@ def test_an_old_campaign_keeps_numbering_its_leaders_across_the_side(workdir):
     n = max(int(x.rsplit(".L", 1)[1]) for x in before + _leaders(path, "axis")) + 1
     assert _leaders(path, "allied") == before + [f"{pid}.L{n}"]
     assert cli_run(path, "audit").code == 0
+
+
+# ---- `end` checks the CVP lost against the units it lists (A26.2 as ruling R39 values them) --------------
+
+def _at_2_9(path, conventions=1):
+    from cg.ledger import Ledger
+
+    Ledger.create(str(path), "sample", "cvp", None, conventions=conventions).close()
+    c = Campaign.attach(path, plan={1: {"buy": [("axis", "I1", "on-map"), ("axis", "A1", "on-map"),
+                                                ("allied", "I1", "on-map")]}})
+    c.advance(1, "2.9")
+    st = c.state()
+    units = {side: {u.kind: u for u in reversed(list(st.side_units(side)))} for side in ("axis", "allied")}
+    c.close()
+    return units
+
+
+def test_end_refuses_fewer_cvp_than_the_units_it_lists_lost(workdir):
+    path = workdir / "c.plcg"
+    u = _at_2_9(path)
+    squad, leader = u["axis"]["squad"], u["axis"]["leader"]
+    lead = 1 + int(leader.name[-1]) if "-" in leader.name else 1  # a leader 1 plus its leadership (8-1: 2)
+    before = rows_of(path)
+    r = cli_run(path, "end", "--turn", "5", "--cvp-lost", "axis=2", "--cvp-lost", "allied=0",
+                "--lost", f"axis:{squad.id}", "--lost", f"axis:{leader.id}")
+    assert r.code == 3, r.out
+    want = 2 + lead
+    assert f"--cvp-lost axis=2 is less than the {want} CVP of the axis units it lists lost" in r.err
+    assert f"{squad.id} {squad.name}: 2" in r.err and f"{leader.id} {leader.name}: {lead}" in r.err
+    assert "[rule A26]" in r.err and "(step 2.9)" in r.err
+    assert rows_of(path) == before  # nothing written
+    reduced = u["allied"]["squad"]  # a squad reduced to its HS counts 1
+    r = cli_run(path, "end", "--turn", "5", "--cvp-lost", f"axis={want}", "--cvp-lost", "allied=0",
+                "--lost", f"axis:{squad.id}", "--lost", f"axis:{leader.id}", "--reduced", f"allied:{reduced.id}")
+    assert r.code == 3 and "--cvp-lost allied=0 is less than the 1 CVP of the allied units" in r.err, r.err
+
+
+def test_end_says_how_many_cvp_no_listed_unit_accounts_for(workdir):
+    path = workdir / "c.plcg"
+    u = _at_2_9(path)
+    squad, gun = u["axis"]["squad"], u["axis"]["vehicle"]
+    r = cli_run(path, "end", "--turn", "5", "--cvp-lost", "axis=8", "--cvp-lost", "allied=0",
+                "--lost", f"axis:{squad.id}", "--lost", f"axis:{gun.id}")
+    assert r.code == 0, r.err
+    assert (f"Axis lost 8 CVP: the units listed account for 2 ({squad.id} {squad.name}: 2); 6 CVP no listed unit"
+            f" accounts for; the ledger cannot price {gun.id} {gun.name} (A26.2 values vehicles and Guns by type,"
+            " ruling R58)") in r.out
+    assert "Allied lost" not in r.out  # nothing to say where the figures agree
+
+
+def test_a_campaign_started_before_keeps_its_end_as_it_was(workdir):
+    """No `conventions` in its first event (a campaign of an earlier release): its `end` is decided as then,
+    so its log audits as it did."""
+    path = workdir / "old.plcg"
+    u = _at_2_9(path, conventions=None)
+    r = cli_run(path, "end", "--turn", "5", "--cvp-lost", "axis=0", "--cvp-lost", "allied=0",
+                "--lost", f"axis:{u['axis']['squad'].id}")
+    assert r.code == 0, r.err
+    assert "CVP no listed unit" not in r.out
+
+
+def rows_of(path) -> int:
+    import sqlite3
+
+    db = sqlite3.connect(str(path))
+    try:
+        return db.execute("SELECT COUNT(*) FROM events").fetchone()[0]
+    finally:
+        db.close()

@@ -245,7 +245,7 @@ def _leader(ctx, cmd):
     unit = None
     if got is not None:
         base = pid if pid else f"L{st.firefight}"
-        if st.leader_ids == "rg":  # issue 38: within the RG (a generated leader: within its RePh), per side
+        if revision.conventions(st, revision.LEADERS_PER_RG):  # issue 38: within the RG (a generated leader: within its RePh), per side
             n = _leaders_of(st, side, base) + 1
         else:  # a campaign started before: unique across the sides; where each side's purchases are sealed, per
             # side (ruling R47): a sealed leader DR cannot depend on the other side's (unit ids are keyed by side)
