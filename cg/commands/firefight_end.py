@@ -193,14 +193,16 @@ def cvp_words(st, cmd: dict) -> list[str]:
         left = given - d["priced"]
         if left <= 0 and not d["unpriced"]:
             continue
-        listed = f"the units listed account for {d['priced']} ({', '.join(d['units'])})" if d["units"] else \
-            "no unit listed the ledger can price accounts for any"
-        said = f"{side.capitalize()} lost {given} CVP: {listed}" + (
-            f"; {left} CVP no listed unit accounts for" if left > 0 else "")
+        if d["units"]:
+            said = f"{side.capitalize()} lost {given} CVP: the units listed account for {d['priced']}" \
+                   f" ({', '.join(d['units'])})" + (f"; {left} CVP no listed unit accounts for" if left > 0 else "")
+        else:
+            said = f"{side.capitalize()} lost {given} CVP and lists no unit lost the ledger can price: {left} CVP no" \
+                   " listed unit accounts for, and its order of battle keeps every unit"
         if d["unpriced"]:
             said += (f"; the ledger cannot price {', '.join(d['unpriced'])} (A26.2 values vehicles and Guns by type,"
                      " ruling R58)")
-        out.append(said + " (A26.2, as ruling R39 values units)")
+        out.append(said + (" (A26.2, as ruling R39 values units)" if d["units"] else ""))
     return out
 
 
