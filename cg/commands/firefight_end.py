@@ -171,13 +171,14 @@ def listed_cvp(st, lost, captured, reduced) -> dict[str, dict]:
 
 
 def _check_cvp(st, lost_cvp: dict, lost, captured, reduced) -> None:
-    """Issue 38: `--cvp-lost` may not be less than the CVP of the units the end lists lost (A26.2 as ruling
-    R39 values them); a vehicle or Gun the ledger cannot price only adds to what they must account for."""
+    """Ruling R104 (issue 38): `--cvp-lost` may not be less than the CVP of the units the end lists lost (A26.2 as
+    ruling R39 values them); a vehicle or Gun the ledger cannot price only adds to what they must account for."""
     for side, d in listed_cvp(st, lost, captured, reduced).items():
         if lost_cvp[side] < d["priced"]:
             raise Refused(f"--cvp-lost {side}={lost_cvp[side]} is less than the {d['priced']} CVP of the {side} units"
                           f" it lists lost ({', '.join(d['units'])}; A26.2 as ruling R39 values them: a squad 2, a HS"
-                          " or crew 1, a leader 1 plus its leadership, a squad reduced to its HS 1)", "A26", st.step)
+                          " or crew 1, a leader 1 plus its leadership, a squad reduced to its HS 1; ruling R104)",
+                          "A26", st.step)
 
 
 def cvp_words(st, cmd: dict) -> list[str]:
@@ -202,7 +203,7 @@ def cvp_words(st, cmd: dict) -> list[str]:
         if d["unpriced"]:
             said += (f"; the ledger cannot price {', '.join(d['unpriced'])} (A26.2 values vehicles and Guns by type,"
                      " ruling R58)")
-        out.append(said + (" (A26.2, as ruling R39 values units)" if d["units"] else ""))
+        out.append(said + (" (A26.2, as ruling R39 values units; ruling R104)" if d["units"] else ""))
     return out
 
 
