@@ -1173,7 +1173,7 @@ def reject(ctx, reason):
 @JSON_OPT
 @click.pass_context
 def dice_stats(ctx, side, kind, as_json):
-    """Every roll of the CG: counts per total and per kind, expected vs observed, a chi-square p-value."""
+    """Every roll of the CG: each die (white, colored) per side and per kind, against fair dice (chi-square)."""
     from projections.dicestats import rolls_of, stats, stats_text  # lazy: ~0.2 ms, only `plcg dice-stats`
 
     if side is not None:

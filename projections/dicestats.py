@@ -13,6 +13,7 @@ fraction above; Numerical Recipes 6.2) rather than importing scipy for one numbe
 from __future__ import annotations
 
 import math
+import textwrap
 
 # the chance of each total: a dr 1..6, a DR 2..12
 DR_P = {t: (6 - abs(t - 7)) / 36 for t in range(2, 13)}
@@ -241,7 +242,7 @@ def stats_text(d: dict) -> str:
             dice = "; ".join(f"{DIE_LABEL.get(n, n)} " + " ".join(str(c) for c in counts)
                              for n, counts in v["dice"].items())
             lines.append(f"  {k}: {v['rolls']} roll{'s' if v['rolls'] != 1 else ''} (mean {v['mean']}), faces 1-6: {dice}")
-    lines.append(f"(counted: {d['counted']})")
+    lines += textwrap.wrap(f"(counted: {d['counted']})", 80)
     return "\n".join(lines)
 
 
