@@ -285,3 +285,28 @@ def test_the_aar_counts_the_rolls_as_dice_stats_does(letters, demo):
         assert f"; {d['rolls']} rolls (" in line and f"by source and side: {said} (" in line, line
         assert "plcg dice-stats counts the same" in line
         assert sum(x["rolls"] for x in d["by_source_side"]) == d["rolls"] == sum(_expected(_rows(path))[1].values())
+
+
+def test_a_claimed_roll_recomputes_from_the_answer_alone(workdir, monkeypatch):
+    """Ruling R67: a reveal withheld past the committer's signature, claimed by the other side: the dice are
+    sha256("withheld:B:commitment:roll:die"), B the claimer's answer."""
+    from cg import pbem
+    from helpers.pbem import Game
+    from test_pbem_trust import _answered
+
+    monkeypatch.setattr(pbem, "chained", lambda st, cmd: False)  # ruling R44's roll: commit, answer, reveal
+    g = Game(workdir, sealed=False)
+    _answered(g, "I1-1")
+    g.signed_only("axis")  # the axis player's own client bundles without revealing
+    assert g.cli("allied", "claim").code == 0
+    rows = _rows(g.db["allied"])
+    seq, batch, _t, p, _c = [r for r in rows if r[2] == "leader_rolled"][-1]
+    reveal = next(q for s, b, t, q, _ in rows if b == batch and t == "dice_revealed")
+    assert reveal["value"] == "withheld"
+    commit = reveal["request"]
+    answer = next(q["value"] for _s, _b, t, q, _ in rows if t == "dice_answered" and q["request"] == commit)
+    assert _two_party("withheld", answer, commit, 2) == p["roll"]["dice"]
+    r = _check(g.db["allied"], str(seq))
+    assert r.code == 0, r.out + r.err
+    assert "claimed (ruling R67)" in r.out and 'A = "withheld"' in r.out
+    assert f"recomputed {p['roll']['dice']}; logged {p['roll']['dice']}: the same" in r.out
