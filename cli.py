@@ -45,9 +45,9 @@ from cg.items import IN_HEX
 from cg.evolve import reverted_seqs
 from cg.ledger import VERSION, Ledger
 from cg.options import options
-from cg.revision import revision
+from cg.revision import END_CVP_CHECK, conventions, revision
 from cg.machine import mermaid
-from cg.steps import BY_ID, STEPS, pending
+from cg.steps import BY_ID, STEPS, owed_by, pending
 from events import outpath
 from events.errors import BadInput, PlcgError, UNFOLDABLE, UnreadableRow
 from cg.sequence import StepId
@@ -76,7 +76,7 @@ def _usage_exit(ctx, e: click.UsageError):
 HELP_SECTIONS = (
     ("Start a campaign, cards", ("new", "cards", "card", "demo", "import", "rules-upgrade")),
     ("Where it stands, what happened", ("status", "next", "log", "roster", "purchases", "oob", "map", "head",
-                                        "export", "dice-stats", "diagram")),
+                                        "export", "dice-stats", "dice-check", "diagram")),
     ("2.1-2.3 Purchases", ("cp", "weather", "buy", "patrols", "attack", "oba", "leader", "fortify")),
     ("2.4-2.8 Before the firefight", ("determine", "night", "redeploy", "moves-first", "setup", "patrol",
                                       "patrol-return")),
@@ -322,6 +322,12 @@ def _print_stored(led, stored, as_json: bool = False, key=None) -> None:
     return stored
 
 
+def own_options(opts: list[dict], me: str | None) -> list[dict]:
+    """The options of a keyed copy's own side (and either player's): a player gives no command for the
+    other side (ruling R43), so his copy does not offer them."""
+    return opts if me is None else [o for o in opts if owed_by(o) in (me, None)]
+
+
 def _own_side(st, key):
     from cg.pbem import side_of_key  # lazy: only a play-by-email copy has keys
 
@@ -534,6 +540,8 @@ def status(ctx, as_json):
     st = led.state(lazy=True)
     led.close()
     d = status_dict(st)
+    if st.pbem is not None and (key := _key(ctx)) is not None:  # a player's copy: his own options (issue 38)
+        d["options"] = own_options(d["options"], _own_side(st, key))
     if as_json:
         _echo_json(d)
         return
@@ -634,6 +642,7 @@ def log(ctx, as_json, viewer):
         # the command of the current batch: a roll's source (two-party: a reveal's); parsed only when a
         # roll asks for it (most rows have none)
         cmd_text, batch_cmd = None, {}
+        _FACT.clear()
 
         def batch_command() -> dict:  # the batch's command, parsed the first time a roll asks for it
             nonlocal batch_cmd
@@ -648,7 +657,8 @@ def log(ctx, as_json, viewer):
                 if command is not None:
                     cmd_text, batch_cmd = command, None
                 try:
-                    said = summary(etype, p, viewer)
+                    said = summary(etype, p, viewer,
+                                   _option_by(etype, p, batch_command) if etype in _OPTION_BY else None)
                 except UNFOLDABLE as e:  # a row edited against its schema: exit 2 naming it, never 5
                     raise UnreadableRow(seq, f"{type(e).__name__}: {e}") from None
                 if as_json:
@@ -684,6 +694,22 @@ def log(ctx, as_json, viewer):
             click.echo("\n".join(out), nl=False)
     finally:
         led.close()
+
+
+_OPTION_BY = ("redeployment_option", "fact_confirmed", "fact_proposed")
+_FACT = {}  # the last shared fact read by `log` (a Redeployment Option confirmed names its proposer)
+
+
+def _option_by(etype: str, p: dict, batch_command) -> str | None:
+    """The side that chose the Redeployment Option (3.2): its `option` command's, or the proposer's of the
+    fact confirmed just before it (play by email, ruling R68); None in a campaign without keys."""
+    if etype != "redeployment_option":
+        _FACT["command"] = p.get("command") if isinstance(p.get("command"), dict) else None
+        return None
+    cmd = batch_command()
+    if cmd.get("name") != "option":
+        cmd = _FACT.get("command") or {}
+    return cmd.get("by") if cmd.get("name") == "option" else None
 
 
 def _gc_paused_each(chunks):
@@ -1260,7 +1286,7 @@ def reject(ctx, reason):
 @JSON_OPT
 @click.pass_context
 def dice_stats(ctx, side, kind, as_json):
-    """Every roll of the CG: counts per total and per kind, expected vs observed, a chi-square p-value."""
+    """Every roll of the CG: each die (white, colored) per side and per kind, against fair dice (chi-square)."""
     from projections.dicestats import rolls_of, stats, stats_text  # lazy: ~0.2 ms, only `plcg dice-stats`
 
     if side is not None:
@@ -1280,6 +1306,44 @@ def dice_stats(ctx, side, kind, as_json):
         _echo_json(d)
     else:
         click.echo(stats_text(d))
+
+
+@main.command("dice-check")
+@click.argument("seq", metavar="SEQ")
+@JSON_OPT
+@click.pass_context
+def dice_check(ctx, seq, as_json):
+    """Recompute the roll of event SEQ from the log's values, each step shown (exit 1: not the logged dice)."""
+    from projections.dicecheck import check, check_text  # lazy: only `plcg dice-check`
+
+    try:
+        n = int(seq)
+    except ValueError:
+        raise BadInput(f"SEQ {seq!r}: the seq of an event that holds a roll (plcg log shows them)") from None
+    led = Ledger(_db(ctx), key=lambda: _key(ctx))
+    try:
+        rows = []
+        for r in led.store.read():  # up to SEQ and the rest of its batch (the roll may come before its reveal)
+            if r.seq > n and (not rows or r.batch != rows[-1].batch or rows[-1].seq < n):
+                break
+            rows.append(r)
+
+        def anchor_of(commit, at):  # the chain a roll committed at `at` named (ruling R83)
+            req = led.state(at=at).pbem.requests.get(commit)
+            return None if req is None else req.anchor
+
+        try:
+            d = check(rows, n, led.opener(), anchor_of)
+        except LookupError as e:
+            raise BadInput(f"SEQ {n}: {e.args[0]}") from None
+    finally:
+        led.close()
+    if as_json:
+        _echo_json(d)
+    else:
+        click.echo(check_text(d))
+    if not d["ok"]:
+        ctx.exit(1)
 
 
 @main.command()
@@ -1397,11 +1461,25 @@ def export(ctx, fmt, out, url):
             pieces = aar.export_chunks(led, fmt, url)
             if out:  # by a new temporary name, renamed into place once whole (events/outpath.py)
                 outpath.write(out, _batched(pieces), protected=_protected(ctx))
+                click.echo(f"wrote {EXPORT_WHAT.get(fmt, fmt)} to {out} ({_size(os.path.getsize(out))})")
             else:
                 for text in _batched(pieces):
                     click.echo(text, nl=False)
     finally:
         led.close()
+
+
+EXPORT_WHAT = {"jsonl": "the raw log (JSON Lines)", "md": "the After Action Report (Markdown)",
+               "html": "the After Action Report (HTML)"}
+
+
+def _size(n: int) -> str:
+    """A file's size as a player reads it: '812 bytes', '41 KB', '2.3 MB'."""
+    if n < 1024:
+        return f"{n} byte{'s' if n != 1 else ''}"
+    if n < 1024 * 1024:
+        return f"{n / 1024:.0f} KB"
+    return f"{n / (1024 * 1024):.1f} MB"
 
 
 def _batched(pieces, size: int = 1 << 16):
@@ -1789,10 +1867,21 @@ def end(ctx, turn, cvp_lost, winner, control, lost, terrain, encircled, wounded,
     pairs = {k: _seps(v, ":") for k, v in (("lost", lost), ("encircled", encircled), ("wounded", wounded),
              ("shocked", shocked), ("recalled", recalled), ("oba_used", oba_used), ("hero", hero),
              ("captured", captured), ("exited", exited))}
-    stored = _step(ctx, {"name": "end", "turn": turn, "cvp_lost": cvp, "winner": winner,
-                "control": _seps(control, "="), "terrain": _seps(terrain, "="), **pairs,
-                "repair": _seps(repair, ":", "="), "position": _seps(position, ":", "="),
-                "reduced": _seps(reduced, ":", "="), "replaced": _seps(replaced, ":", "=")})
+    cmd = {"name": "end", "turn": turn, "cvp_lost": cvp, "winner": winner, "control": _seps(control, "="),
+           "terrain": _seps(terrain, "="), **pairs, "repair": _seps(repair, ":", "="),
+           "position": _seps(position, ":", "="), "reduced": _seps(reduced, ":", "="),
+           "replaced": _seps(replaced, ":", "=")}
+    before = Ledger(_db(ctx), key=lambda: _key(ctx))  # the units as the end finds them: their CVP (issue 38)
+    try:
+        st = before.state()
+    finally:
+        before.close()
+    stored = _step(ctx, dict(cmd))
+    if stored and conventions(st, END_CVP_CHECK):
+        from cg.commands.firefight_end import cvp_words  # lazy: only `plcg end`
+
+        for line in cvp_words(st, cmd):
+            click.echo(line)
     if stored:  # note it or post it: `plcg audit --witness` catches a log cut or rewritten before it
         click.echo(f"head witness {stored[-1].seq}:{stored[-1].hash[:16]}")
 

@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "bench" / "out"
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
-from cg.state import Done  # noqa: E402
+from cg.state import Done, loss_cvp  # noqa: E402
 
 SIDES = ("axis", "allied")
 
@@ -500,6 +500,9 @@ class Player:
         terrain = []
         if rnd.random() < 0.4:
             terrain.append(f"{rnd.choice(BUILDINGS)}=rubble")
+        for side in SIDES:  # at least the CVP of the units listed lost (A26.2, ruling R39: `end` refuses fewer)
+            cvp[side] = max(cvp[side], sum(loss_cvp(st.unit(x.split(":", 1)[1], side), "eliminated")
+                                           for x in lost if x.startswith(f"{side}:")))
         return {"name": "end", "turn": rnd.randint(4, 8), "cvp_lost": cvp, "control": control, "lost": lost,
                 "terrain": terrain, "wounded": wounded, "encircled": encircled, "shocked": shocked,
                 "recalled": recalled, "repair": repair, "oba_used": oba_used}

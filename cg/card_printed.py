@@ -19,6 +19,7 @@ from typing import Any
 
 from cg import tables
 from cg.card_checker import _Checker, _join, _show
+from cg.units import article
 
 CAMPAIGN_KEYS = ("ssr",)
 SIDE_KEYS = ("reserve", "booby_traps", "fortifications")
@@ -135,7 +136,7 @@ def rg_time_refusal(st, rg) -> tuple[str, str] | None:
     """(why, rule) when the RG is for firefights at another time of day than the current one."""
     if rg.time is not None and st.ff.time != rg.time:
         return f"{rg.id} may be bought for {rg.time} firefights only (CG Card); firefight {st.firefight} is " \
-               f"a {st.ff.time} firefight", "2.3"
+               f"{article(st.ff.time)} firefight", "2.3"
     return None
 
 

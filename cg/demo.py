@@ -119,6 +119,7 @@ def play(path: str, echo=print, seed: str = "plcg-demo", around=None, describe=N
         count += 1
 
     done_steps: set = set()
+    headed: set = set()  # the firefights whose header is printed (2.1, then 2.2 of the same firefight: once)
     try:
         while True:
             st = led.state()
@@ -127,7 +128,8 @@ def play(path: str, echo=print, seed: str = "plcg-demo", around=None, describe=N
             key = (st.firefight, st.step)
             if key not in done_steps:
                 done_steps.add(key)
-                if st.step in (StepId.WEATHER, StepId.CP):
+                if st.step in (StepId.WEATHER, StepId.CP) and st.firefight not in headed:
+                    headed.add(st.firefight)
                     echo(f"--- firefight {st.firefight} ({st.ff.date}, {st.ff.time}) ---")
                 _step_actions(st, run)
                 continue

@@ -107,6 +107,7 @@ def start(payload: dict, view=None) -> CampaignState:
                        dice_mode=p.dice, dice_policy=p.dice_policy or "any", view=view)
     st.position = st.position.to(option=getattr(p, "redeployment", None))
     st.rules_revision = getattr(p, "rules_revision", 1)  # ruling R32
+    st.conventions = getattr(p, "conventions", None)  # issue 38: an older campaign decides as it always did
     if p.pbem:
         from cg.pbem import state_of  # lazy: play by email only (cg.pbem ~0.7 ms)
 

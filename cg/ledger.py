@@ -10,6 +10,7 @@ import sqlite3
 import orjson
 
 from cg import seal, snapshot
+from cg.revision import CONVENTIONS
 from cg.bulk import gc_paused
 from cg.card import apply_balance, card_to_dict
 from cg.card_schema import load_card, parse_card
@@ -57,7 +58,8 @@ class Ledger:
     @classmethod
     def create(cls, path: str, card_ref: str, seed: str | None, redeployment: str | None,
                dice_policy: str = "any", balance=(), pbem: dict | None = None,
-               rules_revision: int | None = None, mark: dict | None = None) -> "Ledger":
+               rules_revision: int | None = None, mark: dict | None = None,
+               conventions: int | None = CONVENTIONS) -> "Ledger":
         """A new campaign file. Without `seed` the ledger rolls from the OS random source (ruling R31).
         balance: the 1.3 provisions chosen; pbem: play by email's settings (cg/pbem.settings), recorded
         in the first event; rules_revision: an earlier rules revision asked for (ruling R32). Built
@@ -84,7 +86,7 @@ class Ledger:
             except ValueError as err:
                 raise BadInput(str(err)) from None
         e = start_event(card, card_ref, card_to_dict(card), seed, redeployment, VERSION, dice_policy, pbem,
-                        rules_revision)
+                        rules_revision, conventions)
         sweep_temps(path)
         tmp = temp_path(path, "new")
         store = Store.create(tmp, {"product": "plcg", "product_version": VERSION})

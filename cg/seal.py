@@ -37,6 +37,7 @@ from events.errors import BadInput, Refused
 from cg import revision
 from cg.state import DiceRequest, Done, RevealPoint, Seal
 from cg.sequence import StepId
+from cg.units import article
 
 SECRET_STEPS = ("2.1", "2.3", "3.44")
 # what a sealed command is publicly, by its name: the name itself is public for the compulsory rolls
@@ -538,7 +539,7 @@ def check_unseal(st, cmd: dict, opened) -> None:
     if point == StepId.DETERMINATION and not attack_seal(st):
         for c, op in given.items():
             if op["command"].get("name") != "attack":
-                raise Refused(f"2.4 reveals the Attack Option only: {c[:8]} is a {op['command'].get('name')}",
+                raise Refused(f"2.4 reveals the Attack Option only: {c[:8]} is {article(op['command'].get('name'))}",
                               "2.4", st.step)
         for c, _ in _unrevealed(st, by, ("purchase",), st.firefight):
             op = opened(c)

@@ -509,6 +509,7 @@ class CampaignState:
     dice_policy: str = "any"  # "any" | "no-typed" (new --dice-policy)
     rules_revision: int = 1  # ruling R32: the revision the campaign started under (cg/revision.py)
     rules_upgrades: list = attrs.Factory(list)  # [[from firefight, revision]] by `plcg rules-upgrade`
+    conventions: int | None = None  # the ledger's conventions of the first event (issue 38; None: before)
     seq: int = 0
     position: Position = Position()  # firefight, step, option, ended... (Position): replaced, never changed
     sides: dict = attrs.Factory(lambda: {s: SideState() for s in SIDES})

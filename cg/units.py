@@ -97,3 +97,24 @@ def is_smc(value: str) -> bool:
 
 def is_personnel(value: str) -> bool:
     return value in PERSONNEL
+
+
+_AN_INITIALS = set("AEFHILMNORSX")  # initialisms said letter by letter: "an AFV", "an OBA", "an ELR"
+# ASL's abbreviations read as their words, as the rules write them: "a MMC", "a DC" (a half-squad, a Support
+# Weapon, a Light Machine Gun...)
+_READ_AS_WORDS = frozenset({"HS", "MMC", "SMC", "SW", "LMG", "MMG", "HMG", "MG", "FT", "DC", "ATR", "MTR", "LATW"})
+
+
+def article(word: str) -> str:
+    """`word` with its indefinite article, as spoken: "a squad", "an allied CTHC", "an 8-3-8", "an AFV", "a MMC"."""
+    w = str(word)
+    head = w.split()[0] if w.split() else w
+    lead = head[:1]
+    if lead.isdigit():  # eight, eleven, eighteen
+        an = lead == "8" or head.startswith(("11", "18")) and not head[2:3].isdigit()
+    elif head.isupper() and len(head) > 1 and head.isalpha():
+        an = lead in _AN_INITIALS and head not in _READ_AS_WORDS
+    else:
+        low = head.lower()
+        an = low[:1] in "aeiou" and not low.startswith(("uni", "use", "usu", "one", "eu"))
+    return f"{'an' if an else 'a'} {w}"

@@ -103,6 +103,10 @@ class CampaignStarted(Event):
     # play by email (cg/pbem.py): {"keys": {"axis": PUB, "allied": PUB}, "dice_policy": ...}; a
     # campaign without it stores no such key (events/convert.py leaves a None out), as before
     pbem: dict | None = None
+    # the ledger's conventions the campaign was started under (docs/revisions.md, issue 38): 1, its leaders
+    # numbered within their RG and `end` checks the CVP of the units it lists lost; None, a campaign
+    # started before, decided as it always was
+    conventions: int | None = None
 
 
 @event("rules_upgraded")

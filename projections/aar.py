@@ -42,8 +42,7 @@ from projections.roster import roster_rows, totals
 from projections.transfer import export_lines
 from projections.words import SIDE, TYPE, roll_words, summary, terrain_words
 from cg.units import IN_PLAY
-from events.roll import source_of
-from projections.dicestats import rolls_of, stats
+from projections.dicestats import COUNTED, rolls_of, stats, tally
 
 FORMATS = ("jsonl", "md", "html", "bbcode")
 # a forum post's size the BBCode export keeps under (characters): phpBB's default post limit; the six-firefight
@@ -495,25 +494,28 @@ def _overview(h: History) -> list:
 
 
 def _dice_item(h: History) -> list:
-    """Who made the dice (ruling R31): the roller, and every roll counted per source and side."""
+    """Who made the dice (ruling R31): the roller, and every roll counted per source and side, as
+    `plcg dice-stats` counts them (one function, projections/dicestats.tally) and saying what it counts."""
     st = h.final
-    counts: dict = {}
-    for chunk in h.store.read_chunks(h.last.seq, columns=("seq", "payload")):  # one more scan: the counts
-        for _seq, p in chunk:
-            _count_rolls(p, counts, source_of)
-    shown = ["ledger (unforeseeable)"] if st.dice_mode == "ledger" else ["seeded (predictable), seed ",
-                                                                         ("code", st.seed)]
-    said = "; ".join(f"{src} {side} {n}" for (src, side), n in sorted(counts.items())) or "none"
-    return [("b", "Dice:"), " ", *shown, f"; rolls by source and side: {said}."]
+    t = tally(_log_rolls(h))  # one more scan: the counts
+    if st.pbem is not None and st.pbem.dice_policy == "two-party":
+        shown = ["two-party (both players, rulings R44, R83)"]
+    else:
+        shown = ["ledger (unforeseeable)"] if st.dice_mode == "ledger" else ["seeded (predictable), seed ",
+                                                                             ("code", st.seed)]
+    said = "; ".join(f"{src} {side} {n}" for (src, side), n in sorted(t["by_source_side"].items())) or "none"
+    return [("b", "Dice:"), " ", *shown, f"; {t['rolls']} roll{'s' if t['rolls'] != 1 else ''}"
+            f" ({t['dice']} dice), by source and side: {said} ({COUNTED}; plcg dice-stats counts the same)."]
 
 
-def _count_rolls(p: dict, counts: dict, source_of) -> None:
-    """The rolls of one payload into counts[(source, side)]."""
-    rolls = ([p["roll"]] if isinstance(p.get("roll"), dict) else []) + \
-        [x for x in (p.get("rolls") or []) if isinstance(x, dict)]
-    for x in rolls:
-        key = (source_of(x), p.get("side") or "both")
-        counts[key] = counts.get(key, 0) + 1
+def _log_rolls(h: History) -> list[dict]:
+    """Every roll of the log as `plcg dice-stats` reads it, sealed ones where the log reveals them (R47)."""
+    def rows():
+        for chunk in h.store.read_chunks(h.last.seq, ("seq", "batch", "type", "payload", "command")):
+            for seq, batch, etype, p, command in chunk:
+                yield seq, batch, etype, p, None if command is None else orjson.loads(command)
+
+    return rolls_of(rows(), seal.Opener(lambda: seal.log_openings(h.store)))
 
 
 def _firefight(h: History, ff, html: bool) -> list:
@@ -977,12 +979,7 @@ def _charts(h: History) -> list:
 def dice_section(h: History) -> list:
     """The dice of the CG per side (plcg dice-stats): DR totals observed against fair dice, with
     the chi-square p-value in the caption. Self-contained: the report adds it as one section."""
-    def rows():
-        for chunk in h.store.read_chunks(h.last.seq, ("seq", "batch", "type", "payload", "command")):
-            for seq, batch, etype, p, command in chunk:
-                yield seq, batch, etype, p, None if command is None else orjson.loads(command)
-
-    rolls = rolls_of(rows(), seal.Opener(lambda: seal.log_openings(h.store)))  # what the log reveals (R47)
+    rolls = _log_rolls(h)  # what the log reveals (R47)
     out: list = [("open", "section", "dice", "dice"), ("h", 2, ["Dice"], "dice")]
     for side in ("axis", "allied"):
         d = stats(rolls, side)

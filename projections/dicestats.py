@@ -2,7 +2,8 @@
 
 Each roll recorded in the log counts, undone ones too (a player who undoes until the dice are kind
 shows here as in the audit's notes): its side, its kind (the command that rolled it: `elr`, `cp`,
-`leader`, ...; a two-party reveal counts as the command it reveals), and its dice. A dr's total is
+`leader`, ...; a two-party roll decided by a reveal, a claim or an answer counts as the command it
+decides), and its dice, each die counted apart (a DR's white and colored die, a dr's die). A dr's total is
 uniform on 1-6, a DR's (white + colored) triangular on 2-12. For each, counts per total against
 the expected counts, and Pearson's chi-square with its p-value: the probability that fair dice
 stray at least this far. The p-value is the chi-square survival function Q(df/2, x/2), the
@@ -12,6 +13,7 @@ fraction above; Numerical Recipes 6.2) rather than importing scipy for one numbe
 from __future__ import annotations
 
 import math
+import textwrap
 
 # the chance of each total: a dr 1..6, a DR 2..12
 DR_P = {t: (6 - abs(t - 7)) / 36 for t in range(2, 13)}
@@ -76,16 +78,21 @@ def rolls_of(rows, opener=None) -> list[dict]:
     out = []
     cmd: dict = {}
     committed: dict[str, str] = {}  # two-party dice: commitment -> the command it is for
+    deciding = None  # the committed command a dice_revealed of this batch decides (its rolls are that kind)
     for seq, _batch, etype, p, command in _opened(rows, opener):
         if command is not None:
             cmd = command if isinstance(command, dict) else {}
+            deciding = None
         if not isinstance(p, dict):  # a row edited against its schema: the audit reports it
             continue
         if etype == "dice_committed" and isinstance(p.get("command"), dict):
             committed[str(p.get("commit"))] = p["command"].get("name")
-        name = cmd.get("name")
-        if name == "reveal":
-            name = committed.get(str(cmd.get("request")))
+        if etype == "dice_revealed":  # a reveal, a claim (R67), a chain's answer (R83) or a command that
+            # answers first (R84): the rolls that follow are the committed command's
+            deciding = committed.get(str(p.get("request")))
+        name = deciding or cmd.get("name")
+        if name in DECIDERS:  # a two-party roll decided by a command that is no kind of roll
+            name = committed.get(str(cmd.get("request")), name)
         rolls = p.get("rolls")
         found = [p["roll"]] if isinstance(p.get("roll"), dict) else \
             [r for r in rolls if isinstance(r, dict) and "dice" in r] if isinstance(rolls, list) else []
@@ -97,6 +104,36 @@ def rolls_of(rows, opener=None) -> list[dict]:
             out.append({"seq": seq, "side": side if isinstance(side, str) else None, "kind": str(name or etype),
                         "dice": dice, "source": roll_source(r, cmd)})
     return out
+
+
+DECIDERS = ("reveal", "answer", "claim")  # play by email: they decide another command's two-party roll
+
+
+def dice_of(values: list[int]) -> list[tuple[str, int]]:
+    """Each die of a roll by its name: a dr's one die, a DR's white and colored (cg/dice.py: (white,
+    colored)), three dice a dr then white and colored."""
+    names = {1: ("dr",), 2: ("white", "colored"), 3: ("dr", "white", "colored")}.get(len(values))
+    if names is None:
+        return [("die", v) for v in values]
+    return list(zip(names, values))
+
+
+def tally(rolls: list[dict]) -> dict:
+    """What `dice-stats` and the AAR both count, from rolls_of: every roll recorded (undone ones too) per
+    source and side ("both" for a roll of no side: the Dual Attack's), and each die per die, side and kind."""
+    by_source: dict[str, int] = {}
+    by_side_source: dict[tuple[str, str], int] = {}
+    for r in rolls:
+        side = r["side"] or "both"
+        by_source[r["source"]] = by_source.get(r["source"], 0) + 1
+        by_side_source[(r["source"], side)] = by_side_source.get((r["source"], side), 0) + 1
+    return {"rolls": len(rolls), "dice": sum(len(r["dice"]) for r in rolls), "sources": by_source,
+            "by_source_side": by_side_source}
+
+
+COUNTED = ("a roll is one dr or DR recorded in the log, undone ones too, sealed ones once revealed (and, with a"
+           " player's key, his own); its kind is the command that rolled it, a two-party roll's the command its"
+           " answer or reveal decided; its side is the rolling side's, 'both' for a roll of no side")
 
 
 def _opened(rows, opener):
@@ -134,6 +171,16 @@ def _test(totals: list[int], probs: dict[int, float]) -> dict:
     return out
 
 
+def _faces(sel: list[dict]) -> dict:
+    """Each die's faces, white and colored apart: {"white": [n1..n6], "colored": [...], "dr": [...]}."""
+    out: dict[str, list[int]] = {}
+    for r in sel:
+        for name, v in dice_of(r["dice"]):
+            if 1 <= v <= 6:
+                out.setdefault(name, [0] * 6)[v - 1] += 1
+    return {k: out[k] for k in ("white", "colored", "dr", "die") if k in out}
+
+
 def stats(rolls: list[dict], side: str | None = None, kind: str | None = None) -> dict:
     """The report `dice-stats --json` prints."""
     sel = [r for r in rolls if (side is None or r["side"] == side) and (kind is None or r["kind"] == kind)]
@@ -145,13 +192,24 @@ def stats(rolls: list[dict], side: str | None = None, kind: str | None = None) -
         k["rolls"] += 1
         k["dr" if len(r["dice"]) == 1 else "DR"] += 1
         k["total"] += sum(r["dice"])
-    for k in kinds.values():
+    for name, k in kinds.items():
         k["mean"] = round(k.pop("total") / k["rolls"], 3)
-    sources: dict[str, int] = {}
-    for r in sel:
-        sources[r["source"]] = sources.get(r["source"], 0) + 1
-    return {"side": side, "kind": kind, "rolls": len(sel), "sources": sources,
-            "dr": _test(drs, DR1_P), "DR": _test(DRs, DR_P), "kinds": dict(sorted(kinds.items()))}
+        k["dice"] = _faces([r for r in sel if r["kind"] == name])
+    t = tally(sel)
+    faces = _faces(sel)
+    dice = {}
+    for name, counts in faces.items():  # each die against a fair die: 1-6 uniform
+        dice[name] = _test([v for v, n in enumerate(counts, 1) for _ in range(n)], DR1_P)
+    sides = {}
+    for who in ("axis", "allied", None):
+        mine = [r for r in sel if r["side"] == who]
+        if mine:
+            sides[who or "both"] = {"rolls": len(mine), "dice": _faces(mine)}
+    return {"side": side, "kind": kind, "counted": COUNTED, "rolls": len(sel), "sources": t["sources"],
+            "by_source_side": [{"source": src, "side": who, "rolls": n}
+                               for (src, who), n in sorted(t["by_source_side"].items())],
+            "dr": _test(drs, DR1_P), "DR": _test(DRs, DR_P), "dice": dice, "sides": sides,
+            "kinds": dict(sorted(kinds.items()))}
 
 
 def stats_text(d: dict) -> str:
@@ -168,6 +226,24 @@ def stats_text(d: dict) -> str:
         lines.append("  expected  " + "".join(f"{v:>6.1f}" for v in t["expected"].values()))
         lines.append(f"  chi-square {t['chi_square']:.2f} on {t['df']} df, p = {t['p_value']:.3f}"
                      + (" (few rolls: under 5 expected for some totals, read with care)" if t["small_sample"] else ""))
+    if d["dice"]:
+        lines.append("each die (white and colored apart; a dr's die alone), faces 1-6:")
+        lines.append("  " + " " * 22 + "".join(f"{k:>5}" for k in range(1, 7)) + "   chi-square")
+        for name, t in d["dice"].items():
+            counts = [t["observed"][str(k)] for k in range(1, 7)]
+            lines.append(f"  {DIE_LABEL.get(name, name):<22}" + "".join(f"{v:>5}" for v in counts)
+                         + f"   {t['chi_square']:.2f}, p = {t['p_value']:.3f}")
+        for who, v in d["sides"].items():
+            for name, counts in v["dice"].items():
+                lines.append(f"  {who + ' ' + DIE_LABEL.get(name, name):<22}" + "".join(f"{c:>5}" for c in counts))
     if d["kinds"]:
-        lines.append("per kind: " + "; ".join(f"{k} {v['rolls']} (mean {v['mean']})" for k, v in d["kinds"].items()))
+        lines.append("per kind of command that rolled:")
+        for k, v in d["kinds"].items():
+            dice = "; ".join(f"{DIE_LABEL.get(n, n)} " + " ".join(str(c) for c in counts)
+                             for n, counts in v["dice"].items())
+            lines.append(f"  {k}: {v['rolls']} roll{'s' if v['rolls'] != 1 else ''} (mean {v['mean']}), faces 1-6: {dice}")
+    lines += textwrap.wrap(f"(counted: {d['counted']})", 80)
     return "\n".join(lines)
+
+
+DIE_LABEL = {"white": "white die", "colored": "colored die", "dr": "dr die", "die": "die"}

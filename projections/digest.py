@@ -22,6 +22,8 @@ def canonical_state(st) -> bytes:
         data.pop(key, None)
     if data.get("pbem", 1) is None:  # an ordinary campaign: its digest as before play by email
         del data["pbem"]
+    if data.get("conventions", 1) is None:  # a campaign started before the ledger's conventions: as before
+        del data["conventions"]
     return orjson.dumps(data, option=orjson.OPT_SORT_KEYS)
 
 

@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 from cg.items import seen_by
+from cg.card_keys import woods_line
 from cg.state import SIDES
 from cg.units import IN_PLAY
+from projections.words import terrain_words
 from types import SimpleNamespace
 
 
@@ -62,7 +64,40 @@ def map_text(st, viewer: str | None = None) -> str:
     # lazy: `plcg map --json` (and the replay's map JSON) draw nothing: mapview (~30 ms) is for text and SVG
     from projections.mapview import render_text  # lazy: projections.mapview (~39 ms) only for maps
 
-    return render_text(st.grid(), st.map_control(), terrain=terrain_seen(st, viewer), units=_units(st))
+    return render_text(st.grid(), st.map_control(), terrain=terrain_seen(st, viewer), units=_units(st),
+                       why=strategic_why(st))
+
+
+def strategic_why(st) -> dict[str, list[str]]:
+    """Why each Strategic Terrain hex is one (1.4): what the CG Card gives it (a TVP, a building, a bridge, the
+    Woods-Line: ruling R37, or its list), or what the campaign grew there (a fortification, rubble, an
+    emplaced Gun: rules revision 2, ruling R46, no TVP). A hex may have more than one reason."""
+    m = st.card.map
+    woods = woods_line(st.grid(), tuple(m.woods)) if m.woods else set()
+    buildings, bridges = set(m.buildings), set(m.bridges)
+    card = set(m.strategic)
+    out: dict[str, list[str]] = {}
+    for h in sorted(st.strategic()):
+        reasons = []
+        if h in card:
+            if m.tvp.get(h):
+                reasons.append(f"card TVP {m.tvp[h]}")
+            if h in buildings:
+                reasons.append("a building on the card")
+            if h in bridges:
+                reasons.append("a bridge on the card")
+            if h in woods:
+                reasons.append("on the Woods-Line (ruling R37)")
+            if not reasons:
+                reasons.append("listed as Strategic Terrain on the card")
+        else:
+            grew = [terrain_words(i) for i in st.ground.terrain.get(h, []) if getattr(i, "grows", False)]
+            if grew:
+                reasons.append(f"grown by {', '.join(grew)} (1.4, ruling R46: no TVP)")
+            else:  # the one other thing that grows Strategic Terrain: a Gun emplaced there
+                reasons.append("grown by an emplaced Gun (1.4, ruling R46: no TVP)")
+        out[h] = reasons
+    return out
 
 
 def map_svg(st, title: str | None = None, viewer: str | None = None) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import textwrap
 from xml.sax.saxutils import escape, quoteattr
 
 from cg import items
@@ -79,8 +80,9 @@ def _n(count: int) -> str:
 
 # -- text ------------------------------------------------------------------------------------------
 
-CELL = 3  # columns are 3 characters apart; a row takes two lines (upper, then lower columns)
+CELL = 3  # a hex is 3 characters: its control code, why it is Strategic, what it holds
 MARGIN = 4  # row labels
+WIDTH = 80  # a terminal's width: wider maps print in panels of columns, west to east
 
 
 def render_text(
@@ -88,20 +90,19 @@ def render_text(
     mc: MapControl,
     terrain: dict[str, list[items.Kept | str]] | None = None,
     units: dict[str, list[str]] | None = None,
+    why: dict[str, list[str]] | None = None,
 ) -> str:
-    """A terminal hex map: one 3-character cell per hex, then a legend and the terrain/units lists.
+    """A terminal hex map: one line per row, one 3-character cell per hex, then a legend, each Strategic
+    hex with why it is one, and the terrain/units lists.
 
-    A cell is the control code (CODES), then '*' for Strategic Terrain, then '!' terrain, '@' units,
-    '&' both. Odd-lettered columns (A, C, ...) print on a row's first line, even-lettered ones (B, D,
-    ...) on its second, half a hex lower, as on the board.
+    A cell is the control code (CODES), then '*' for the card's Strategic Terrain or '+' for Strategic
+    Terrain the campaign grew (1.4: a fortification, rubble, an emplaced Gun), then '!' terrain, '@' units,
+    '&' both. A row's line holds every column's hex of that row; on the board an even-lettered column's
+    hexes sit half a hex lower (ruling R17). `why`: hex -> the reasons it is Strategic Terrain.
     """
+    why = why or {}
     terrain_at = _by_hex(grid, terrain, "terrain")
     units_at = _by_hex(grid, units, "units")
-    width = MARGIN + CELL * len(grid.columns) + 1
-    header = [" "] * width
-    for ci, col in enumerate(grid.columns):
-        for k, ch in enumerate(col):
-            header[MARGIN + CELL * ci + k] = ch
     if hasattr(grid, "layout"):  # a map of boards: its boards, each with hexrows A-GG, rows 0-10
         turned = [str(b) for b in grid.layout.boards() if b.turned]
         extent = (f"boards {grid.layout} (hexrows A-GG on each board"
@@ -109,49 +110,64 @@ def render_text(
                   + f"), {grid.width} columns, rows {grid.first_row}-{grid.rows}")
     else:
         extent = f"columns {grid.columns[0]}-{grid.columns[-1]}, rows 1-{grid.rows}"
-    out = [
-        f"Map control, {extent}"
-        f" (north at the top; friendly edges: "
-        + ", ".join(f"{s} {e}" for s, e in sorted(mc.friendly_edge.items()))
-        + ")",
-        "".join(header).rstrip(),
-    ]
-    for row in range(getattr(grid, "first_row", 1), grid.rows + 1):  # a map of boards has half hexes at 0
-        for lower in (False, True):
-            line = [" "] * width
-            if not lower:
-                line[: MARGIN - 1] = f"{row:>{MARGIN - 1}}"
-            for ci, col in enumerate(grid.columns):
+    out = _wrap(f"Map control, {extent} (north at the top; friendly edges: "
+                + ", ".join(f"{s} {e}" for s, e in sorted(mc.friendly_edge.items())) + ")", "")
+    per = max(1, (WIDTH - MARGIN) // CELL)  # columns per panel
+    rows = range(getattr(grid, "first_row", 1), grid.rows + 1)  # a map of boards has half hexes at 0
+    for first in range(0, len(grid.columns), per):
+        cols = list(enumerate(grid.columns))[first:first + per]
+        if first:
+            out.append("")
+        out.append((" " * MARGIN + "".join(f"{c:<{CELL}}" for _ci, c in cols)).rstrip())
+        for row in rows:
+            line = f"{row:>{MARGIN - 1}} "
+            for ci, _col in cols:
                 h = grid.at_place(ci, row)
-                if h is None or _lower(grid, h) != lower:
+                if h is None:
+                    line += " " * CELL
                     continue
                 hc = mc.hexes[h]
                 mark = {(True, True): "&", (True, False): "!", (False, True): "@"}.get(
                     (h in terrain_at, h in units_at), " "
                 )
-                cell = code(hc) + ("*" if hc.strategic else " ") + mark
-                x = MARGIN + CELL * ci
-                line[x : x + CELL] = cell
-            out.append("".join(line).rstrip())
+                star = (" " if not hc.strategic else "+" if any(w.startswith("grown") for w in why.get(h, ()))
+                        and not any(not w.startswith("grown") for w in why.get(h, ())) else "*")
+                line += code(hc) + star + mark
+            out.append(line.rstrip())
     out.append("")
-    out.append("Legend:")
+    out += _wrap("Legend (one line per row; on the board an even-lettered column's hexes sit half a hex"
+                 " lower, ruling R17):", "")
     for ch, text in CODES.items():
         out.append(f"  {ch}  {text}")
-    out.append("  *  Strategic Terrain (A* / L*: controlled by that side)")
+    out.append("  *  Strategic Terrain from the CG Card (1.4: TVP, building, bridge, Woods-Line)")
+    out.append("  +  Strategic Terrain the campaign grew (1.4: fortification, rubble, Gun; R46)")
     out.append("  !  terrain (listed below)   @  units (listed below)   &  both")
+    strategic = sorted((h for h, hc in mc.hexes.items() if hc.strategic), key=grid.index)
+    if strategic:
+        out.append("")
+        out.append("Strategic Terrain (1.4), and why:")
+        for h in strategic:
+            hc = mc.hexes[h]
+            held = f"{hc.controller} controls it" if hc.controller else "controlled by neither side"
+            out += _wrap(f"  {h}: {'; '.join(why.get(h) or ['Strategic Terrain'])} ({held})")
     out.append("")
-    out.extend(_summary(mc))
+    out += [w for line in _summary(mc) for w in _wrap(line)]
     if terrain_at:
         out.append("")
         out.append("Terrain:")
         for h in sorted(terrain_at, key=grid.index):
-            out.append(f"  {h}: {', '.join(terrain_words(t) for t in terrain_at[h])}")
+            out += _wrap(f"  {h}: {', '.join(terrain_words(t) for t in terrain_at[h])}")
     if units_at:
         out.append("")
         out.append("Units:")
         for h in sorted(units_at, key=grid.index):
-            out.append(f"  {h}: {', '.join(units_at[h])}")
+            out += _wrap(f"  {h}: {', '.join(units_at[h])}")
     return "\n".join(out) + "\n"
+
+
+def _wrap(text: str, indent: str = "      ") -> list[str]:
+    """A line of words folded to the terminal's width, its continuation lines indented."""
+    return textwrap.wrap(text, WIDTH, subsequent_indent=indent, break_on_hyphens=False, break_long_words=False) or [""]
 
 
 # -- SVG -------------------------------------------------------------------------------------------

@@ -1,8 +1,11 @@
 """Each event in words: one line for `plcg log`, the step commands' output and the AAR."""
 from __future__ import annotations
 
+import re
+
 from cg.items import DISGUISED, ITEMS, Kept, key_of, kept, seen_by
 from cg.sequence import StepId
+from cg.units import article
 
 SIDE = {"axis": "Axis", "allied": "Allied", None: "-"}
 TYPE = {"axis_assault": "Axis Assault", "allied_assault": "Allied Assault", "dual": "Dual Attack",
@@ -23,7 +26,7 @@ def roll_words(r: dict, column: str | None = None) -> str:
     kind = "DR" if len(dice) == 2 else "dr" if len(dice) == 1 else "dice"
     parts = [f"{kind} {sum(dice)}" + (f" ({'+'.join(map(str, dice))})" if len(dice) > 1 else "")]
     for d in r["drm"]:
-        parts.append(f"{signed(d['value'])} for {d['reason']} ({d['rule']})")
+        parts.append(drm_words(d))
     text = ", ".join(parts)
     if r["drm"]:
         text += f" = {r['final']}"
@@ -78,11 +81,14 @@ def generation_why(result: int, lost: int, mmc: int) -> str:
     return f"may generate {may}, not {result}: " + "; ".join(why) + " (3.45)"
 
 
-def summary(etype: str, p: dict, viewer: str | None = None) -> str:
+def summary(etype: str, p: dict, viewer: str | None = None, by: str | None = None) -> str:
     """An event in words; as `viewer` reads it where given (ruling R22: the other side's Dummy Minefields read as
-    Known Minefields, whose factors and FP it does not read either)."""
+    Known Minefields, whose factors and FP it does not read either). `by`: the side whose command recorded it,
+    where the reader knows it (the Redeployment Option names the side that chose it)."""
     if viewer is not None:
         p = _seen(etype, p, viewer)
+    if etype == "redeployment_option":
+        return option_words(p, by)
     text = _summary(etype, p)
     if " [dice given]" in text:  # said once, at the end of the line
         text = text.replace(" [dice given]", "") + " [dice given]"
@@ -111,6 +117,38 @@ def seen_command(cmd: dict, viewer: str | None) -> dict:
     if key_of(cmd.get("kind") or "") not in DISGUISED:
         return cmd
     return {**{k: v for k, v in cmd.items() if k != "factors"}, "kind": "known_minefield"}
+
+
+def option_words(p: dict, by: str | None) -> str:
+    """3.2: the Redeployment Option, chosen once for the CG and for both sides; who chose it where known
+    (a keyed campaign's command names its side), else the players (one file, both at the table)."""
+    who = f"{SIDE[by]} chose" if by in ("axis", "allied") else "the players chose"
+    return f"{who} Redeployment Option {p['option']} for the CG, both sides (3.2)"
+
+
+def seed_words(p: dict) -> str:
+    """campaign_started's dice: the seed, or what makes the dice when there is none (rulings R31, R44)."""
+    if p.get("seed"):
+        return f"seed {p['seed']!r}"
+    if (p.get("pbem") or {}).get("dice_policy") == "two-party":
+        return "no seed: two-party dice, made by both players together (ruling R44)"
+    return "no seed: the ledger's dice come from the operating system's random source, unforeseeable (ruling R31)"
+
+
+def drm_words(d: dict) -> str:
+    """One DRM as '-1 for won firefight 1 (3.44)'. The 2.361 Legacy drm (recorded as 'legacy nationality drm
+    (german, 1943)') is said by what the rule gives it for: the nationality and the year."""
+    reason = d["reason"]
+    m = _LEGACY.fullmatch(reason)
+    if m is not None:
+        nat, year = m.group(1), m.group(2)
+        why = ("pre-1945 German" if d["value"] < 0 else "US/British" if d["value"] == 0
+               else "1945 German" if nat.lower() == "german" else "any other nationality")
+        return f"{signed(d['value'])} for {article(nat.capitalize())} side in {year} ({d['rule']} nationality drm: {why})"
+    return f"{signed(d['value'])} for {reason} ({d['rule']})"
+
+
+_LEGACY = re.compile(r"legacy nationality drm \(([^,]+), (\d+)\)")
 
 
 def _struck(p: dict) -> str:
@@ -214,7 +252,7 @@ def _redeployed(p: dict, s: str, r) -> str:
     tail = f" -> {res}" if not r or r["outcome"] != p["result"] else ""
     change = p.get("change")
     change = "" if not change else f"; {p['unit']} is {change}" if change in ("eliminated", "wounded") \
-        else f"; {p['unit']} is now a {change}"
+        else f"; {p['unit']} is now {article(change)}"
     return f"{s} {p['unit']} redeploys from {p['frm'] or 'MLR'} ({SITUATION.get(p['situation'], p['situation'])}) " \
            f"to {p['to']}: {how}{tail}{change}"
 
@@ -236,7 +274,7 @@ def _summary(etype: str, p: dict) -> str:
         return common(p, s, r)
     if etype == "campaign_started":
         return f"campaign started: {p['card'].get('campaign', {}).get('name', p['card_ref'])} ({p['rules']}, " \
-               f"{p['product']} {p['product_version']}, rules revision {p.get('rules_revision', 1)}), seed {p['seed']!r}"
+               f"{p['product']} {p['product_version']}, rules revision {p.get('rules_revision', 1)}), {seed_words(p)}"
     if etype == "rules_upgraded":
         return f"rules revision {p['revision']} in force from firefight {p['from_firefight']}'s 2.1 on (ruling R32)"
     if etype == "head_signed":
@@ -307,7 +345,7 @@ def _summary(etype: str, p: dict) -> str:
             return f"{s} bought a {what}{where} (2.38: its strength is {s}'s secret)"
         return f"{s} spent {p['cost']} FP on {what}{',' if factors and where else ''}{where}{unit}, {p['fp_left']} FP left"
     if etype == "half_squads_recombined":
-        return f"{s} {p['keep']} and {p['gone']} recombine into a {p['to']} (3.42), as {p['keep']}"
+        return f"{s} {p['keep']} and {p['gone']} recombine into {article(p['to'])} (3.42), as {p['keep']}"
     if etype == "heroes_removed":
         return f"{s} Heroes removed from play (3.43: at most one in play): {', '.join(p['units'])}"
     if etype == "disease_replaced":
@@ -316,9 +354,12 @@ def _summary(etype: str, p: dict) -> str:
             return (f"{s} {c['unit']} Disrupted by Disease & Starvation (3.41), not Replaced: a {c['to']} has no "
                     "lower-quality counter (A19.12)")
         return f"{s} {c['unit']} ELR Replaced by Disease & Starvation (3.41): now a {c['to']}"
+
+
+        return f"{s} {c['unit']} ELR Replaced by Disease & Starvation (3.41): now {article(c['to'])}"
     if etype == "casualty_reduced":
         c = p["change"]
-        what = "eliminated" if c["to"] == "eliminated" else f"now a {c['to']}"
+        what = "eliminated" if c["to"] == "eliminated" else f"now {article(c['to'])}"
         return f"{s} {c['unit']} Casualty Reduced for the clearance in {p['hex']} (3.52): {what}"
     if etype == "fortification_placed":
         return f"{s} placed {terrain_words(Kept(p['kind']))} in {p['hex']} (bought at 2.38 without a hex)"
@@ -342,7 +383,7 @@ def _summary(etype: str, p: dict) -> str:
     if etype == "night_set":
         return f"night conditions: {p['text']}"
     if etype == "redeployment_option":
-        return f"Redeployment Option {p['option']} chosen for the CG"
+        return option_words(p, None)
     if etype == "patrol_resolved":
         return f"{s} {p['kind']} patrol {p['patrol']} ({', '.join(p['units'])} with {p['leader']}) to " \
                f"{p['mission_hex']}: Detection {roll_words(r)}{_struck(p)}"

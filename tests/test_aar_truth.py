@@ -42,7 +42,8 @@ def test_the_setup_table_shows_each_counter_as_it_was_at_its_setup(tmp_path):
     db = tmp_path / "c.plcg"
     assert cli_run(db, "new", "--card", "sample", "--seed", "truth").code == 0
     c = Campaign.attach(db, plan={1: {"buy": [("axis", "I1", "on-map")],
-                                      "end": {"reduced": ["axis:I1-1.1"]}}})
+                                      "end": {"reduced": ["axis:I1-1.1"],  # a squad to its HS: 1 CVP (R39)
+                                              "cvp_lost": {"axis": 1, "allied": 0}}}})
     c.advance(1, "2.6")
     r = cli_run(db, "setup", "axis", "I1-1.1", "M5")
     assert r.code == 0, r.err

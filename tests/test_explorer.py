@@ -668,7 +668,8 @@ class Replay:
         self.path = os.path.join(directory, f"replay-{card}.plcg")
         if os.path.exists(self.path):
             os.unlink(self.path)
-        self.led = Ledger.create(self.path, card, None, None)
+        # the walks kept were recorded before issue 38's conventions (leaders numbered across the side)
+        self.led = Ledger.create(self.path, card, None, None, conventions=None)
 
     def os_dice(self, count: int) -> tuple[int, ...]:
         assert len(self.queue) >= count, "the command rolls more dice than it recorded"

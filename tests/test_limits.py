@@ -384,7 +384,7 @@ def test_a_failed_attempt_on_other_mines_does_not_stop_the_location(campaign):
 
 def test_clearance_only_in_friendly_cthc_or_mlr_and_of_an_item_there(campaign):
     c = _clearance_campaign(campaign)
-    refused(c, "3.52", "clear", "allied", "L5", "wire", "--dice", "1", words="not in a allied CTHC or MLR")
+    refused(c, "3.52", "clear", "allied", "L5", "wire", "--dice", "1", words="not in an allied CTHC or MLR")
     refused(c, "3.52", "clear", "allied", "D4", "mines", "--dice", "1", words="no mines in D4")
 
 
@@ -428,7 +428,7 @@ def test_a_leader_or_oba_dr_beyond_what_is_owed_is_refused(campaign):
     ok(c, "leader", "axis", "I1", "--dice", "3,4")
     refused(c, "2.36", "leader", "axis", "I1", "--dice", "3,4", words="owes a leader DR")
     ok(c, "oba", "axis", "O1", "--dice", "3,4")
-    refused(c, "2.35", "oba", "axis", "O1", "--dice", "3,4", words="owes a oba DR")
+    refused(c, "2.35", "oba", "axis", "O1", "--dice", "3,4", words="owes an oba DR")
     refused(c, "2.35", "oba", "axis", "O1-1", "--dice", "3,4", words="owes no OBA ammunition DR")
 
 

@@ -36,11 +36,11 @@ def test_log_says_where_a_unit_stands_at_the_end_in_words(at_end):
 
 def test_the_end_summary_names_reduced_replaced_wounded_units_and_the_terrain(at_end):
     r = cli_run(at_end, "end", "--turn", "5", "--cvp-lost", "axis=4", "--cvp-lost", "allied=6",
-                "--reduced", "axis:I1-1.1", "--replaced", "axis:I1-1.3", "--wounded", "allied:I1-1.L2",
+                "--reduced", "axis:I1-1.1", "--replaced", "axis:I1-1.3", "--wounded", "allied:I1-1.L1",
                 "--terrain", "I5=rubble")
     assert r.code == 0, r.err
     for said in ("reduced: Axis I1-1.1 to 2-4-7", "replaced (A19.13): Axis I1-1.3 to 4-4-7",
-                 "wounded: Allied I1-1.L2", "terrain kept (CG5): rubble in I5"):
+                 "wounded: Allied I1-1.L1", "terrain kept (CG5): rubble in I5"):
         assert said in r.out, (said, r.out)
 
 

@@ -25,32 +25,33 @@ UNITS = {"G7": ["4-6-7", "8-1 Ldr"], "J8": ["M4A3 Sherman"]}
 
 
 def map_lines(text: str, grid: Grid) -> list[str]:
+    """The map's rows: one line each (issue 38 item 4), under the header that names the columns."""
     lines = text.splitlines()
-    return lines[2 : 2 + 2 * grid.rows]
+    head = next(i for i, x in enumerate(lines) if x.split()[:2] == [grid.columns[0], grid.columns[1]])
+    return lines[head + 1 : head + 1 + grid.rows]
 
 
 def test_text_has_one_cell_per_hex():
     g, mc = ring_map()
     text = render_text(g, mc, terrain=TERRAIN, units=UNITS)
     rows = map_lines(text, g)
+    assert len(rows) == g.rows
     cells = {}
     for i, line in enumerate(rows):
-        row, lower = i // 2 + 1, i % 2 == 1
-        for ci, col in enumerate(g.columns):
+        row = i + 1
+        assert line[: MARGIN - 1].strip() == str(row)
+        for ci, col in enumerate(g.columns):  # every column's hex of the row on the row's one line
             x = MARGIN + CELL * ci
             cell = line[x : x + CELL].ljust(CELL)
             h = f"{col}{row}"
-            if (g.axial(h)[0] % 2 == 1) == lower:  # ruling R17: B, D, ... on the lower line
-                assert cell[0] in CODES, (h, cell)
-                cells[h] = cell
-            else:
-                assert cell.strip() == "", (h, cell)
+            assert cell[0] in CODES, (h, cell)
+            cells[h] = cell
     assert set(cells) == set(g.hexes())
     total = sum(1 for line in rows for ch in line[MARGIN:] if ch in CODES)
     assert total == len(g.hexes())
     assert cells["G7"] == "I*&" and cells["C3"] == ". !" and cells["J8"] == "L*@"
     assert all(cells[h][0] == code(mc.hexes[h]) for h in g.hexes())
-    assert "Legend:" in text and "C3: wire, A-P mines 6" in text and "G7: 4-6-7, 8-1 Ldr" in text
+    assert "Legend (" in text and "C3: wire, A-P mines 6" in text and "G7: 4-6-7, 8-1 Ldr" in text
     assert "Isolated Locations G7" in text
 
 

@@ -36,7 +36,8 @@ def test_the_report_reads_each_firefights_rows_once(r1, monkeypatch):
 
 
 def test_log_json_parses_a_command_only_for_a_roll(r1, monkeypatch):
-    """A batch's command is read for a roll's source; rows without a roll leave it unparsed."""
+    """A batch's command is read for a roll's source (and the Redeployment Option's side, issue 38); rows
+    without either leave it unparsed."""
     import cli
 
     parsed = []
@@ -46,8 +47,9 @@ def test_log_json_parses_a_command_only_for_a_roll(r1, monkeypatch):
     assert r.code == 0, r.err
     lines = r.out.splitlines()
     with_roll = sum(1 for line in lines if '"roll":' in line or '"rolls":' in line)
+    options = sum(1 for line in lines if '"type":"redeployment_option"' in line)
     assert parsed, "no command parsed: the rolls' sources were not looked up"
-    assert len(parsed) <= with_roll < len(lines)
+    assert len(parsed) <= with_roll + options < len(lines)
 
 
 def test_a_map_of_the_report_walks_only_the_units_not_settled(r1, monkeypatch):

@@ -45,7 +45,7 @@ def test_revision_1_removed_the_marker_as_it_always_did(tmp_path):
 
 
 def test_3_17_leadership_is_the_leader_in_the_units_hex(tmp_path):
-    c = encircled_at_3_1(tmp_path, positions=["axis:I1-1.1=M5", "axis:I1-1.L1=M5", "allied:I1-1.L2=M5"])
+    c = encircled_at_3_1(tmp_path, positions=["axis:I1-1.1=M5", "axis:I1-1.L1=M5", "allied:I1-1.L1=M5"])
     before = rows(c.path)
     r = cli_run(c.path, "encircled", "axis", "I1-1.1", "--leadership", "0", "--dice", "4,4")
     assert r.code == 3 and "R33" in r.err and "I1-1.L1 (9-1)" in r.err  # typed 0 contradicts the 9-1 there

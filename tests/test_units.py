@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,14 @@ def test_the_questions_of_a1_1():
     assert Kind("hs") is Kind.HALF_SQUAD and Status("on_map") == "on_map"  # the words the log stores
 
 
+def _r39(u) -> int:
+    """A26.2 as ruling R39 counts it: a squad 2 CVP, a leader 1 plus its leadership (9-2: 3, 8+1: 1)."""
+    if u.kind == Kind.SQUAD:
+        return 2
+    sign, n = re.fullmatch(r"\d+([-+])(\d)", u.name).groups()
+    return 1 + (int(n) if sign == "-" else 0)
+
+
 def _only_a_crew_left(tmp_path, revision=None):
     """The Allies lose both leaders and all six squads of I1 and I2 at firefight 1's end; the 57mm Gun's
     crew is the only Allied MMC left (a roster-only campaign: no recorded hexes)."""
@@ -35,7 +44,8 @@ def _only_a_crew_left(tmp_path, revision=None):
     st = c.state()
     lost = [u.id for u in st.side_units("allied") if u.kind in (Kind.LEADER, Kind.SQUAD)]
     assert sum(1 for u in st.side_units("allied") if u.kind == Kind.LEADER) == 2
-    end = ["end", "--turn", "5", "--cvp-lost", "axis=20", "--cvp-lost", "allied=5",
+    cvp = sum(_r39(u) for u in st.side_units("allied") if u.id in lost)  # what `end` lists, valued (issue 38)
+    end = ["end", "--turn", "5", "--cvp-lost", "axis=20", "--cvp-lost", f"allied={cvp}",
            *[a for x in lost for a in ("--lost", f"allied:{x}")]]
     r = cli_run(db, *end)
     assert r.code == 0, r.err

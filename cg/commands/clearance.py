@@ -13,6 +13,7 @@ from cg.commands.base import at, command, given_dice, hex_arg, int_arg, roll, si
 from cg.items import CLEAR_ITEMS
 from cg.rules import clear_refusal
 from cg import terrain
+from cg.units import article
 
 
 @command("clear")
@@ -28,7 +29,7 @@ def _clear(ctx, cmd):
     at(st, "clear")
     mc = st.map_control()
     if not (mc.hexes[hx].cthc == side or side in mc.hexes[hx].mlr):
-        raise Refused(f"{hx} is not in a {side} CTHC or MLR", "3.52", st.step)
+        raise Refused(f"{hx} is not in {article(side)} CTHC or MLR", "3.52", st.step)
     refusal = clear_refusal(st, hx, item)
     if refusal:
         raise Refused(refusal[0], refusal[1], st.step)

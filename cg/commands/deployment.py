@@ -10,7 +10,7 @@ from cg.rules import ORDER, cannot_redeploy, enters_only, immobilized, redeploym
 from cg.state import other
 from events import types as ev
 from cg.commands.base import at, command, counter_table, given_dice, hex_arg, in_play, int_arg, roll, side_arg, unit_arg
-from cg.units import OWNERS, Kind, Status  # OWNERS, 2.37: a leader with a MMC/AFV, a SW/Gun with a unit
+from cg.units import OWNERS, Kind, Status, article  # OWNERS, 2.37: a leader with a MMC/AFV, a SW/Gun with a unit
 from cg.rules import cthc_clusters, defender_may_redeploy_2_5, nearest_cthc, redeployment_attacker_at_2_5
 from cg.card_printed import area_set
 from cg.state import Done
@@ -101,7 +101,7 @@ def _redeploy(ctx, cmd):
             raise Refused(f"{first[0]} units under {first[2]} redeploy first (3.214-3.217 order)",
                           mine[0][2], st.step)
         if mc.hexes[to].cthc != side:
-            raise Refused(f"{to} is not a friendly-controlled hex of a {side} CTHC", mine[0][2], st.step)
+            raise Refused(f"{to} is not a friendly-controlled hex of {article(side)} CTHC", mine[0][2], st.step)
         if revision.of(st).redeployment_limits and situation != "isolated":
             near = nearest_cthc(st, u)
             if near and to not in near:

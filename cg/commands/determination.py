@@ -9,6 +9,7 @@ from cg.state import SIDES, other
 from events import types as ev
 from cg.commands.base import at, command, given_dice, roll
 from cg.state import Done
+from cg.units import article
 
 
 @command("determine")
@@ -86,6 +87,6 @@ def _night(ctx, cmd):
     if Done("determine") not in st.reph.done:
         raise Refused("determine the firefight type (2.41) before the night conditions", "2.42", st.step)
     if st.ff.time != "night":
-        raise Refused(f"firefight {st.firefight} is a {st.ff.time} firefight: night conditions are set for a night "
+        raise Refused(f"firefight {st.firefight} is {article(st.ff.time)} firefight: night conditions are set for a night "
                       "one only", "2.42", st.step)
     return [ev.NightSet(text=text)]

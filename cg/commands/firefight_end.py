@@ -9,10 +9,10 @@ from cg import items, revision
 from cg import tables
 from events.errors import BadInput, Refused
 from cg.rules import winner_by_cvp
-from cg.state import SIDES
+from cg.state import SIDES, loss_cvp
 from events import types as ev
 from cg.commands.base import at, command, counter_table, hex_arg, in_play, int_arg, side_arg, unit_arg
-from cg.units import IN_PLAY, PERSONNEL, Kind
+from cg.units import IN_PLAY, PERSONNEL, Kind, article
 from cg.card_keys import entry_hexes
 from cg.state import Done
 
@@ -129,6 +129,8 @@ def _end(ctx, cmd):
     for s, used in oba_used.items():
         if len(used) > 2:
             raise Refused(f"{s} used {len(used)} OBA modules; at most two per CG Firefight", "CG4", st.step)
+    if revision.conventions(st, revision.END_CVP_CHECK):  # issue 38; an old log decides as before
+        _check_cvp(st, lost_cvp, lost, captured, reduced)
     if winner_given:
         winner, rule = winner_given, "--winner"
     else:
@@ -144,6 +146,65 @@ def _end(ctx, cmd):
                               captured=tuple(captured), exited=tuple(exited))] + \
         [_positioned(st, s, u, hx, False, False, {(s2, h2) for s2, u2, h2 in positions if u2.kind in PERSONNEL})
          for s, u, hx in positions if (s, u.id) not in {(su.side, su.unit) for su in exited}]  # an exited unit's hex only served CG8
+
+
+UNPRICED = (Kind.GUN, Kind.VEHICLE, Kind.OTHER)  # A26.2 values them by type: the ledger cannot (ruling R58)
+
+
+def listed_cvp(st, lost, captured, reduced) -> dict[str, dict]:
+    """The CVP of the units an `end` lists lost, per side, as ruling R39 values them (A26.2 as the ledger
+    counts it: a squad 2, a HS or crew 1, a leader 1 plus its leadership, a squad reduced to its HS 1, a
+    wound none): {"priced": N, "units": ["I1-1.1 4-6-7: 2", ...], "unpriced": [vehicles, Guns...]}."""
+    out = {s: {"priced": 0, "units": [], "unpriced": []} for s in SIDES}
+    listed = [(su.side, su.unit, "eliminated") for su in lost] + [(su.side, su.unit, "captured") for su in captured] \
+        + [(c.side, c.unit, c.to) for c in reduced]
+    for side, uid, to in listed:
+        u = st.unit(uid, side)
+        if u.kind in UNPRICED:
+            out[side]["unpriced"].append(f"{u.id} {u.name}")
+            continue
+        v = loss_cvp(u, to)
+        if v:
+            out[side]["priced"] += v
+            out[side]["units"].append(f"{u.id} {u.name}: {v}")
+    return out
+
+
+def _check_cvp(st, lost_cvp: dict, lost, captured, reduced) -> None:
+    """Ruling R104 (issue 38): `--cvp-lost` may not be less than the CVP of the units the end lists lost (A26.2 as
+    ruling R39 values them); a vehicle or Gun the ledger cannot price only adds to what they must account for."""
+    for side, d in listed_cvp(st, lost, captured, reduced).items():
+        if lost_cvp[side] < d["priced"]:
+            raise Refused(f"--cvp-lost {side}={lost_cvp[side]} is less than the {d['priced']} CVP of the {side} units"
+                          f" it lists lost ({', '.join(d['units'])}; A26.2 as ruling R39 values them: a squad 2, a HS"
+                          " or crew 1, a leader 1 plus its leadership, a squad reduced to its HS 1; ruling R104)",
+                          "A26", st.step)
+
+
+def cvp_words(st, cmd: dict) -> list[str]:
+    """What an `end` command's CVP lost say beyond the units it lists (issue 38), per side, in words: how many
+    CVP no listed unit accounts for, and the vehicles and Guns the ledger cannot price. `st`: the state the
+    command is decided in."""
+    lost = _pairs(st, cmd.get("lost"), "--lost")
+    captured = _pairs(st, cmd.get("captured"), "--captured")
+    reduced = [_reduce(st, su, counter) for su, counter in _changes(st, cmd.get("reduced"), "--reduced")]
+    out = []
+    for side, d in listed_cvp(st, lost, captured, reduced).items():
+        given = int((cmd.get("cvp_lost") or {}).get(side) or 0)
+        left = given - d["priced"]
+        if left <= 0 and not d["unpriced"]:
+            continue
+        if d["units"]:
+            said = f"{side.capitalize()} lost {given} CVP: the units listed account for {d['priced']}" \
+                   f" ({', '.join(d['units'])})" + (f"; {left} CVP no listed unit accounts for" if left > 0 else "")
+        else:
+            said = f"{side.capitalize()} lost {given} CVP and lists no unit lost the ledger can price: {left} CVP no" \
+                   " listed unit accounts for, and its order of battle keeps every unit"
+        if d["unpriced"]:
+            said += (f"; the ledger cannot price {', '.join(d['unpriced'])} (A26.2 values vehicles and Guns by type,"
+                     " ruling R58)")
+        out.append(said + (" (A26.2, as ruling R39 values units; ruling R104)" if d["units"] else ""))
+    return out
 
 
 def _exits_along_a_friendly_edge(st, exited, ends: dict) -> None:
@@ -196,7 +257,7 @@ def _reduce(st, su, counter):
         return ev.UnitChange(su.side, u.id, "wounded")
     if u.kind in (Kind.HALF_SQUAD, Kind.CREW, Kind.LEADER):
         return ev.UnitChange(su.side, u.id, "eliminated")
-    raise Refused(f"--reduced {su.side}:{u.id}: a {u.kind} takes no Casualty Reduction", "2.9", st.step)
+    raise Refused(f"--reduced {su.side}:{u.id}: {article(u.kind)} takes no Casualty Reduction", "2.9", st.step)
 
 
 def _replace(st, su, counter):

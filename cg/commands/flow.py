@@ -18,8 +18,11 @@ DICE_POLICIES = ("any", "no-typed")
 
 
 def start_event(card, card_ref: str, card_dict: dict, seed: str | None, redeployment: str | None, version: str,
-                dice_policy: str = "any", pbem: dict | None = None, rules_revision: int | None = None):
-    """`seed` None: the ledger rolls from the OS random source (ruling R31)."""
+                dice_policy: str = "any", pbem: dict | None = None, rules_revision: int | None = None,
+                conventions: int | None = None):
+    """`seed` None: the ledger rolls from the OS random source (ruling R31). `conventions`: the ledger's
+    conventions a new campaign records (CONVENTIONS); None, as a campaign started before them (a walk
+    recorded then and played again: tests/test_explorer.py's Replay)."""
     if redeployment is not None and redeployment not in ("A", "B"):
         raise BadInput(f"--redeployment {redeployment!r}: A or B")
     if dice_policy not in DICE_POLICIES:
@@ -30,7 +33,7 @@ def start_event(card, card_ref: str, card_dict: dict, seed: str | None, redeploy
     return ev.CampaignStarted(product=PRODUCT, product_version=version, rules=RULES, seed=seed or "",
                               card_ref=card_ref, card=card_dict, redeployment=redeployment, rules_revision=rev,
                               dice="ledger" if seed is None else "seeded", dice_policy=dice_policy,
-                              pbem=pbem)
+                              pbem=pbem, conventions=conventions)
 
 
 @command("rules-upgrade", "*")

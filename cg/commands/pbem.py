@@ -16,6 +16,7 @@ from events.types import (DiceAnswered, DiceChain, DiceRevealed, FactConfirmed, 
                           HeadSigned, Sealed, SealsRevealed)
 from events.convert import unstructure
 from cg.commands.undo import decide_undo
+from cg.units import article
 
 
 def _other(side: str) -> str:
@@ -151,7 +152,7 @@ def _seal(ctx: Ctx, cmd: dict):
             any(x is not None and not isinstance(x, str) for x in (opens, closes)):
         raise BadInput("seal: what, commitment, nonce and box are needed")
     if what not in seal.WHAT_AT.get(st.step, ()) or (what == "attack" and not seal.attack_seal(st)):
-        raise Refused(f"{by} seals a {what} at step {st.step}: only 2.1 (cp), 2.3 (purchase) and 3.44 (promote,"
+        raise Refused(f"{by} seals {article(what)} at step {st.step}: only 2.1 (cp), 2.3 (purchase) and 3.44 (promote,"
                       " harden) hold secrets", "pbem", st.step)
     if c in st.pbem.seals:
         raise Refused(f"the seal {c[:8]} is in the log already", "pbem", st.step)
@@ -177,7 +178,7 @@ def _seal(ctx: Ctx, cmd: dict):
             r = st.pbem.requests.get(closes)
             name = r.command.get("name") if r is not None else None
         if seal.kind(st, name) != what:
-            raise Refused(f"the seal {c[:8]} says it is a {what}, its opening is a {name}", "pbem", st.step)
+            raise Refused(f"the seal {c[:8]} says it is {article(what)}, its opening is {article(name)}", "pbem", st.step)
         inner_events = decide(st, dict(inner), ctx.base_seq)  # refused: the rules refuse the command sealed
 
         if seal.canonical(seal.opened_events(inner_events, unstructure)) != seal.canonical(opening.get("events")):

@@ -13,7 +13,7 @@ from events import types as ev
 from cg.options import rg_unavailable
 from cg.card_printed import DUMMY_MINEFIELD_FP
 from cg.commands.base import at, command, given_dice, hex_arg, int_arg, leader_slots, roll, side_arg, unit_arg
-from cg.units import Kind, MMC, Status
+from cg.units import Kind, article, MMC, Status
 from cg.state import Done
 from cg.sequence import StepId
 
@@ -174,7 +174,7 @@ def _owed_purchase(st: CampaignState, side: str, ref, what: str, rule: str):
                  if q.side == side and q.rg == rg.id and q.firefight == st.firefight and
                  (q.leader_owed > 0 if what == "leader" else q.oba_owed)]
         if not cands:
-            raise Refused(f"no {rg.id} bought for firefight {st.firefight} owes a {what} DR", rule, st.step)
+            raise Refused(f"no {rg.id} bought for firefight {st.firefight} owes {article(what)} DR", rule, st.step)
         p = cands[0]
     if p.side != side:
         raise BadInput(f"purchase {ref} is not {side}'s")
@@ -246,13 +246,23 @@ def _leader(ctx, cmd):
         got = r.outcome
     unit = None
     if got is not None:
-        # unique across the sides; where each side's purchases are sealed, per side (ruling R47): a sealed
-        # leader DR cannot depend on the other side's sealed ones (unit ids are keyed by side)
-        n = (st.pbem.leaders_made[side] if st.pbem is not None and st.pbem.sealing else st.leaders_made) + 1
         base = pid if pid else f"L{st.firefight}"
+        if revision.conventions(st, revision.LEADERS_PER_RG):  # issue 38: within the RG (a generated leader: within its RePh), per side
+            n = _leaders_of(st, side, base) + 1
+        else:  # a campaign started before: unique across the sides; where each side's purchases are sealed, per
+            # side (ruling R47): a sealed leader DR cannot depend on the other side's (unit ids are keyed by side)
+            n = (st.pbem.leaders_made[side] if st.pbem is not None and st.pbem.sealing else st.leaders_made) + 1
         unit = ev.UnitRef(f"{base}.L{n}", got)
     return [ev.LeaderRolled(side=side, purchase=pid, roll=r, unit=unit, generated=generated,
                             hex=hx if unit is not None else None)]
+
+
+def _leaders_of(st: CampaignState, side: str, base: str) -> int:
+    """The leaders `side` has numbered under `base` (an RG's purchase id, or L<firefight> for 3.45's)."""
+    pur = st.purchase(base, side)
+    ids = pur.units if pur is not None else [uid for (s, uid) in st.units if s == side]
+    prefix = f"{base}.L"
+    return sum(1 for uid in ids if uid.startswith(prefix) and uid[len(prefix):].isdigit())
 
 
 def _placed_with_mmc(st: CampaignState, side: str, hx: str) -> None:
@@ -345,7 +355,7 @@ def _place(st: CampaignState, side: str, kind: str, spec, hx):
     the next CG Firefight during step 2.6": the oldest fortification of `kind` the side bought without a
     hex goes to `hx` (revision switch fortify_placed_at_setup), under the limits of its purchase."""
     if hx is None:
-        raise BadInput(f"--hex is required: at 2.6 plcg fortify places a {spec.name} bought without a hex")
+        raise BadInput(f"--hex is required: at 2.6 plcg fortify places {article(spec.name)} bought without a hex")
     at(st, "fortify")
     index = next((i for i, f in enumerate(st.ground.fortifications)
                   if f.side == side and f.kind == kind and f.hex is None and not f.unit

@@ -15,7 +15,7 @@ from cg.commands.base import (at, card_quality, command, given_dice, int_arg, le
                               unit_any_case, unit_arg)
 from cg.rules import REPAIRABLE, hardening_mmc, mlr_of, repair_refusal
 from cg.steps import disease_owed
-from cg.units import Kind, PRESENT, Status
+from cg.units import Kind, PRESENT, Status, article
 from cg.commands.firefight_end import _replace
 from cg.commands.base import counter_table
 from cg.state import Done
@@ -232,7 +232,7 @@ def _repair(ctx, cmd):
         raise BadInput(f"unknown {side} unit {item!r}, and no repair is owed for it (plcg end --repair "
                        f"{side}:ITEM=KIND flags one at 2.9; plcg oob {side} lists the units)")
     if owed is None and unit.kind not in REPAIRABLE:
-        raise BadInput(f"{unit.id} is a {unit.kind}: only a weapon or vehicle is repaired (3.46)")
+        raise BadInput(f"{unit.id} is {article(unit.kind)}: only a weapon or vehicle is repaired (3.46)")
     kind = cmd.get("kind") or owed
     if kind is None:
         raise BadInput(f"--kind is required: {item} was not flagged at 2.9; one of {', '.join(tables.REPAIR)}")
@@ -264,7 +264,7 @@ def _repair_drm(st, side: str, unit, kind: str, stated: int, typed) -> tuple:
                       "Shortage), 0 or more; Leadership comes from the OB (ruling R30)", "3.46", st.step)
     if kind not in ("disabled", "immobilized"):
         if typed is not None:
-            raise Refused(f"a {kind.replace('_', ' ')} repair takes no Leadership drm", "3.46", st.step)
+            raise Refused(f"{article(kind.replace('_', ' ')).capitalize()} repair takes no Leadership drm", "3.46", st.step)
         return ()
     if typed and (unit is None or not unit.hex):  # typed (ruling R33): still one of the side's leaders in play
         from cg.counters import leader_modifier  # lazy: cg.counters (~2.3 ms): a card with [counters]
@@ -286,7 +286,7 @@ def _repair_limits(st, side: str, item: str, kind: str, drm_v: int) -> None:
         raise Refused(f"{item}'s repair failed this RePh: it stays malfunctioned into the next firefight", "3.46",
                       st.step)
     if drm_v and kind in ("malfunction", "low_ammo"):
-        raise Refused(f"a {kind.replace('_', ' ')} repair takes no DRM (only Disabled and Immobilized repairs do)",
+        raise Refused(f"{article(kind.replace('_', ' ')).capitalize()} repair takes no DRM (only Disabled and Immobilized repairs do)",
                       "3.46", st.step)
 
 

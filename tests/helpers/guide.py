@@ -35,6 +35,10 @@ STEPS: list[tuple[str, str, int | None]] = [
     ("An infantry platoon owes its 2.36 leader DR; the ledger rolls (or type the dice with `--dice W,C`).",
      "leader axis I1-1", None),
     ("", "leader allied I1-1", None),
+    ("Any player can check a roll: `dice-check SEQ` makes it again from what the log holds, each step shown "
+     "(here from the seed and the roll's place; in a campaign by email from both players' values, the "
+     "commitment and the chain of answers). Exit 1 if the log's dice are not what those values make.",
+     "dice-check 6", None),
     ("", "next", None),
     ("2.4: the Initial Firefight's attacker is the card's (ruling R2); `determine` records it.",
      "determine", None),
@@ -45,6 +49,7 @@ STEPS: list[tuple[str, str, int | None]] = [
     ("2.9: play the firefight on the table, then record its end: the turn it ended, the CVP each side "
      "lost, the Strategic Terrain each side controls, the units lost.",
      "end --turn 6 --cvp-lost axis=4 --cvp-lost allied=6 --control axis=I5 --lost allied:I1-1.1", None),
+    ("`map`: who controls what, one line per row, and why each Strategic Terrain hex is one.", "map", 36),
     ("The Reorganization Phase begins. `status` lists what each RePh step owes.", "next", None),
     ("", "status", 8),
     ("3.2: the Redeployment Option is chosen once for the CG.", "next", None),
