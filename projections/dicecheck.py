@@ -132,7 +132,7 @@ def _check_group(log: Log, events, cmd: dict, first: int, sealed: bool, seq: int
     for s, t, q in events:
         q = q if isinstance(q, dict) else {}
         if t == "dice_revealed":
-            decided, index = (q.get("value"), str(q.get("request")), s), 0
+            decided, index = (q.get("value"), str(q.get("request")), s, q.get("side")), 0
             continue
         for r in _rolls_in(q):
             if (sealed or s == seq) and isinstance(r.get("dice"), list):
@@ -178,7 +178,7 @@ def _one(log: Log, etype: str, p: dict, r: dict, source: str, cmd: dict, base: i
         step("a two-party roll with no reveal before it in its batch: nothing to recompute it from")
         res["ok"] = False
         return res
-    a, commit, rev_seq = decided
+    a, commit, rev_seq, claimer = decided
     c_seq, c = log.committed.get(commit, (None, {}))
     ans_seq, ans = log.answered.get(commit, (None, {}))
     b = ans.get("value")
@@ -188,6 +188,15 @@ def _one(log: Log, etype: str, p: dict, r: dict, source: str, cmd: dict, base: i
     ok = c_seq is not None
     if a == "withheld":
         step(f"claimed (ruling R67) at seq {rev_seq}: A = \"withheld\", the dice come from the answer alone")
+    elif isinstance(a, str) and a.startswith("withheld:"):  # ruling R108: from the claimer's signature
+        from cg.pbem import verify_claim  # lazy: cryptography (~4-6 ms), a claim by email only
+
+        pub = (((log.started or {}).get("pbem") or {}).get("keys") or {}).get(str(claimer))
+        good = pub is not None and verify_claim(pub, commit, a.partition(":")[2])
+        step(f"claimed (ruling R108) at seq {rev_seq} by {str(claimer).capitalize()}: A = \"withheld:\" and"
+             f" {str(claimer).capitalize()}'s signature over the commitment, which its key"
+             f" {'signs' if good else 'does NOT sign'}")
+        ok = ok and good
     else:
         shown = f"shown with the commitment at seq {c_seq}" if c.get("value") else f"revealed at seq {rev_seq}"
         good = isinstance(a, str) and hashlib.sha256(a.encode()).hexdigest() == commit

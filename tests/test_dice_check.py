@@ -288,9 +288,11 @@ def test_the_aar_counts_the_rolls_as_dice_stats_does(letters, demo):
 
 
 def test_a_claimed_roll_recomputes_from_the_answer_alone(workdir, monkeypatch):
-    """Ruling R67: a reveal withheld past the committer's signature, claimed by the other side: the dice are
-    sha256("withheld:B:commitment:roll:die"), B the claimer's answer."""
+    """Ruling R67: a reveal withheld past the committer's signature, claimed by the other side as a claim of
+    before ruling R108 is recorded (no signature): the dice are sha256("withheld:B:commitment:roll:die"), B the
+    claimer's answer."""
     from cg import pbem
+    from cg.ledger import Ledger
     from helpers.pbem import Game
     from test_pbem_trust import _answered
 
@@ -298,7 +300,13 @@ def test_a_claimed_roll_recomputes_from_the_answer_alone(workdir, monkeypatch):
     g = Game(workdir, sealed=False)
     _answered(g, "I1-1")
     g.signed_only("axis")  # the axis player's own client bundles without revealing
-    assert g.cli("allied", "claim").code == 0
+    key = pbem.load_private(g.key["allied"])
+    led = Ledger(g.db["allied"], write=True, key=key)
+    try:  # a claim as a client of before ruling R108 made it
+        (withheld,) = [c for c, r in led.state().pbem.requests.items() if r.side == "axis"]
+        led.run({"name": "claim", "request": withheld}, key)
+    finally:
+        led.close()
     rows = _rows(g.db["allied"])
     seq, batch, _t, p, _c = [r for r in rows if r[2] == "leader_rolled"][-1]
     reveal = next(q for s, b, t, q, _ in rows if b == batch and t == "dice_revealed")
@@ -310,3 +318,27 @@ def test_a_claimed_roll_recomputes_from_the_answer_alone(workdir, monkeypatch):
     assert r.code == 0, r.out + r.err
     assert "claimed (ruling R67)" in r.out and 'A = "withheld"' in r.out
     assert f"recomputed {p['roll']['dice']}; logged {p['roll']['dice']}: the same" in r.out
+
+
+def test_a_roll_claimed_from_the_claimers_signature_recomputes(workdir, monkeypatch):
+    """Ruling R108: a claim's dice come from the claimer's signature over the commitment; dice-check verifies
+    the signature with the claimer's public key and recomputes the dice from it and the answer."""
+    from cg import pbem
+    from helpers.pbem import Game
+    from test_pbem_trust import _answered
+
+    monkeypatch.setattr(pbem, "chained", lambda st, cmd: False)
+    g = Game(workdir, sealed=False)
+    _answered(g, "I1-1")
+    g.signed_only("axis")
+    assert g.cli("allied", "claim").code == 0
+    rows = _rows(g.db["allied"])
+    seq, batch, _t, p, _c = [r for r in rows if r[2] == "leader_rolled"][-1]
+    reveal = next(q for s, b, t, q, _ in rows if b == batch and t == "dice_revealed")
+    assert reveal["value"].startswith("withheld:")
+    commit = reveal["request"]
+    answer = next(q["value"] for _s, _b, t, q, _ in rows if t == "dice_answered" and q["request"] == commit)
+    assert _two_party(reveal["value"], answer, commit, 2) == p["roll"]["dice"]
+    r = _check(g.db["allied"], str(seq))
+    assert r.code == 0, r.out + r.err
+    assert "claimed (ruling R108)" in r.out and "which its key signs" in r.out
