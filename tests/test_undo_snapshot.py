@@ -27,6 +27,20 @@ from tests.test_explorer import Replay
 WALKS = sorted(Path(__file__).parent.glob("fixtures/explorer/bridgehead-walk-undo-isolated-settled-*.jsonl"))
 
 
+@pytest.fixture(autouse=True)
+def _before_r86(monkeypatch):
+    """The walks were played before ruling R86 (issue 39: a SW redeploys with its possessor, switch
+    sw_with_possessor): each redeploys a SW on its own at 3.2, which the rules now refuse, and the 3.2 order
+    it held others to changes with it. They are played as recorded, with that one switch off: what they
+    test, an undo folded on from the snapshot, is the same."""
+    import attrs
+
+    from cg import revision
+
+    monkeypatch.setattr(revision, "_RECORDS", {n: attrs.evolve(r, sw_with_possessor=False)
+                                               for n, r in revision._RECORDS.items()})
+
+
 def _replayed(walk: Path, directory: str, upto: int) -> Replay:
     cmds = [orjson.loads(line) for line in walk.read_text().splitlines() if line.strip()]
     assert cmds[-1]["name"] == "undo"

@@ -50,8 +50,8 @@ def test_a_campaign_with_positions_patrols_redeployments_and_hardening(tmp_path)
     from cg import counters
 
     hs = counters.half_squad("american", "6-6-7")  # the counter table's (ruling R34)
-    for words in (f"Allied I1-1.2 now {hs} (Casualty Reduction)", "Axis I1-1.L1 Hero (3.43)",
-                  "Axis I1-1.1 now 2-4-7 (3.21)", "Axis I1-1.L1 now 8-1 (Battle Hardening, 3.43)"):
+    for words in (f"Allied I1-1.2 now {hs} (Casualty Reduction, 2.9)", "Axis I1-1.L1 Hero (3.43)",
+                  "Axis I1-1.1 now 2-4-7 (Redeployment, 3.21)", "Axis I1-1.L1 now 8-1 (Battle Hardening, 3.43)"):
         assert words in line, (words, line)
     oob = {u["unit"]: u for u in json.loads(cli_run(c.path, "oob", "axis", "--json").out)}
     assert (oob["I1-1.1"]["name"], oob["I1-1.1"]["hex"]) == ("2-4-7", to) and oob["I1-1.L1"]["name"] == "8-1"
