@@ -471,9 +471,14 @@ def test_by_email_the_page_acts_for_its_side_and_shows_sealed_rows_sealed(tmp_pa
         expect(rows).to_have_count(len(sealed))
         for r in sealed:
             expect(page.locator("[data-test=purchases-axis]")).to_contain_text(r["commitment"])
-        # the forms offer this player's side only
-        for sel in page.locator("[data-test=options] fieldset:not([disabled]) select[name='a:side']").all():
+        # the forms act for this player's side only: the other side's options are not offered
+        offered = page.locator("form.command:not([data-command=next]) fieldset:not([disabled])")
+        assert offered.count() > 10
+        sides = page.locator("fieldset:not([disabled]) input[type=hidden][name='a:side']")
+        assert set(sides.evaluate_all("xs => xs.map(x => x.value)")) == {"allied"}
+        for sel in page.locator("fieldset:not([disabled]) select[name='a:side']").all():
             assert sel.locator("option").all_inner_texts() == ["allied"]
+        assert page.locator("[data-test=options]").get_by_text("Grenadier Platoon").count() == 0  # axis's RG
         status = json.loads(game.cli("allied", "status", "--json").out)
         assert s.get("/api/state").json()["status"] == status
         expect(page.locator("[data-test=sync] form[data-command=sync]")).to_have_count(2)

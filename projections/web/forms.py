@@ -95,6 +95,7 @@ def form(item: dict, catalogue: dict, choices: dict) -> dict | None:
         key = _opt_key(p)
         if p["kind"] == "argument":
             f = _field(name, p, given.get(p["name"]), choices, side)
+            f["fixed"] = given.get(p["name"]) is not None  # named by the item: shown, not asked
             fields.append(f)
         elif key in opts or p["name"] in opts:
             fields.append(_field(name, p, opts.get(key, opts.get(p["name"])), choices, side))

@@ -58,11 +58,15 @@ def _choices(st, status: dict, mj: dict, me: str | None) -> dict:
             "strategic": [(h, mj["control"].get(h, "")) for h in st.card.map.strategic]}
 
 
-def _forms(items: list[dict], catalogue: dict, choices: dict, st, me: str | None) -> list[dict]:
+def _forms(items: list[dict], catalogue: dict, choices: dict, st, me: str | None, theirs: bool = True) -> list[dict]:
+    """The forms of `items`; by email (`me`), the other player's shown without a form where `theirs`
+    (what the step owes), else left out (what it accepts)."""
     out = []
     for item in items:
         name = item["command"].split()[1]
         if me and _side_of(item) not in (None, me):
+            if not theirs:
+                continue
             item = {**item, "other": True}  # play by email: the other player's to do, shown, not offered
         if name == "end":
             spec = st.card.firefight(st.firefight)
@@ -124,7 +128,8 @@ def page(st, led, status_of, catalogue: dict, key=None) -> dict:
                              "forts": fortification_rows(st, side, False, viewer)} for side in forms.SIDES},
         "map_svg": map_svg(st), "map": mj, "choices": choices,
         "pending": _forms([p for p in status["pending"]], catalogue, choices, st, me),
-        "options": _forms([o for o in status["options"] if o["command"] not in owed], catalogue, choices, st, me),
+        "options": _forms([o for o in status["options"] if o["command"] not in owed], catalogue, choices, st, me,
+                          theirs=False),
         "log": log_lines(led, st.seq),
     }
 
