@@ -1885,11 +1885,11 @@ def flame(ctx, hex_, kindling, weapon, drm, dice, as_json):
 # ---- the web page (issue 34) ------------------------------------------------------------------------
 
 @main.command()
-@click.option("--db", "serve_db", help="The campaign file (default: plcg's --db, $PLCG_DB, ./campaign.plcg).")
+@click.option("--db", "serve_db", metavar="PATH", help="The campaign file (default: plcg's --db, $PLCG_DB, ./campaign.plcg).")
 @click.option("--key", "serve_key", type=click.Path(dir_okay=False),
               help="Play by email: the player's private key; the page acts for that side only.")
-@click.option("--port", type=int, default=0, help="The port (default: a free one).")
-@click.option("--host", default=None, help="Listen on this address instead of loopback (127.0.0.1); said on stderr.")
+@click.option("--port", type=int, default=0, metavar="N", help="The port (default: a free one).")
+@click.option("--host", default=None, metavar="H", help="Listen on this address instead of loopback (127.0.0.1); said on stderr.")
 @click.option("--no-open", "no_open", is_flag=True, help="Do not open the page in the browser.")
 @click.pass_context
 def serve(ctx, serve_db, serve_key, port, host, no_open):

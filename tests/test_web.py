@@ -383,6 +383,30 @@ def test_undo_needs_a_reason_and_a_hostile_reason_renders_as_text(tmp_path, page
         s.close()
 
 
+def test_a_hostile_card_renders_as_text(tmp_path, page):
+    """A card's campaign name and an RG name with markup in them (a bundle's card is the other player's
+    file) show as text in the title, the forms' words, the map and the purchase record."""
+    from conftest import card_variant
+
+    card = card_variant(tmp_path, campaign={"name": HOSTILE}, axis_rg={"I1": {"name": HOSTILE}})
+    path = tmp_path / "hostile.plcg"
+    for args in (("new", "--card", card, "--seed", "x"), ("weather",), ("next",), ("buy", "axis", "I1")):
+        r = cli_run(path, *args)
+        assert r.code == 0, r.err
+    s = Served(path)
+    try:
+        page.goto(s.url())
+        expect(page.locator("h1")).to_have_text(HOSTILE)
+        expect(page.locator("[data-test=purchases-axis]")).to_contain_text(HOSTILE)
+        expect(page.locator("[data-test=map] svg title").first).to_contain_text(HOSTILE)
+        assert page.locator("img, script:not([src])").count() == 0
+        assert page.evaluate("window.__pwned") is None
+        assert page.title().startswith(HOSTILE)
+        assert page.errors == []
+    finally:
+        s.close()
+
+
 def test_writes_check_the_origin_and_the_token(tmp_path):
     path = fresh(tmp_path)
     s = Served(path)
@@ -533,6 +557,14 @@ def test_serve_says_when_it_listens_beyond_loopback(demo):
             p.kill()
     assert p.returncode == 0
     assert "not loopback only" in err
+
+
+def test_serve_help_names_the_contract_options(tmp_path):
+    """cli-contract.md: plcg serve [--db PATH] [--key FILE] [--port N] [--host H] [--no-open]"""
+    out = cli_run(tmp_path / "x.plcg", "serve", "--help").out
+    for opt in ("--db PATH", "--key FILE", "--port N", "--host H", "--no-open"):
+        assert opt in out, opt
+    assert "serve" in cli_run(tmp_path / "x.plcg", "--help").out
 
 
 def test_serve_refuses_a_missing_campaign(tmp_path):
