@@ -1933,6 +1933,7 @@ def serve(ctx, serve_db, serve_key, port, host, no_open):
         sys.stdout.flush()
         if not no_open:
             webbrowser.open(url)
+        site.warm()
         server.serve(site.app(), sock)
     except KeyboardInterrupt:  # Ctrl-C, even before the server took the signal over: a clean end (exit 0)
         sock.close()

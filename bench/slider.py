@@ -4,8 +4,8 @@
     python -m bench.slider --full     # the 100-firefight campaign (~100k events)
     python -m bench.slider --json out.json
 
-The page's app (`plcg serve` builds it: cli.py's catalogue, its in-process run, status --json) is asked
-through Starlette's test client, in process: `GET /api/state?at=SEQ` (the JSON of every part) and
+The page's app (`plcg serve` builds it: cli.py's catalogue, its in-process run, status --json), served by
+uvicorn on a loopback port in a thread of this process, is asked over HTTP (httpx): `GET /api/state?at=SEQ` (the JSON of every part) and
 `GET /?at=SEQ` (the whole page, rendered) at `--moves` random seqs after the first move (which lays
 down the checkpoints: its figure is printed apart). The CLI's `roster --at SEQ --json`, a fresh process
 each time, at the same seqs, is the yardstick: the page's p90 as a ratio of the CLI's p90 (a slider
@@ -35,9 +35,13 @@ def p90(xs: list[float]) -> float:
 
 
 def figures(path: Path, moves: int = 30, cli_runs: int = 10, seed: int = 34) -> dict:
-    from starlette.testclient import TestClient
+    import threading
+
+    import httpx
+    import uvicorn
 
     import cli
+    from projections.web import server
     from cg.ledger import Ledger
     from projections.web.app import Site
 
@@ -46,7 +50,13 @@ def figures(path: Path, moves: int = 30, cli_runs: int = 10, seed: int = 34) -> 
     led.close()
     site = Site(str(path), catalogue=cli.command_catalogue(), run=cli.in_process(str(path), None),
                 status_of=cli.status_dict)
-    client = TestClient(site.app())
+    sock = server.bind("127.0.0.1", 0)  # the page as `plcg serve` serves it: uvicorn on a loopback port
+    srv = uvicorn.Server(uvicorn.Config(site.app(), log_level="warning", access_log=False, lifespan="off"))
+    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    while not srv.started:
+        time.sleep(0.01)
+    client = httpx.Client(base_url=f"http://127.0.0.1:{sock.getsockname()[1]}", timeout=60)
     rnd = random.Random(seed)
     seqs = [rnd.randint(1, head) for _ in range(moves)]
 
@@ -58,11 +68,16 @@ def figures(path: Path, moves: int = 30, cli_runs: int = 10, seed: int = 34) -> 
             raise RuntimeError(f"{url}: {r.status_code} {r.text[:200]}")
         return dt
 
+    t0 = time.perf_counter()
+    site.history.warm()  # what `plcg serve` does in the background as it starts
+    warm = time.perf_counter() - t0
     first = get(f"/api/state?token={site.token}&at={seqs[0]}")
     api = [get(f"/api/state?token={site.token}&at={s}") for s in seqs[1:]]
     page = [get(f"/?token={site.token}&at={s}") for s in seqs[1:]]
+    srv.should_exit = True
+    thread.join(10)
     roster = [_time_process(_plcg(path, ["roster", "--at", str(s), "--json"])) for s in seqs[1:cli_runs + 1]]
-    out = {"file": str(path), "events": head, "moves": moves - 1, "first_move_s": first,
+    out = {"file": str(path), "events": head, "moves": moves - 1, "warm_s": warm, "first_move_s": first,
            "api_state_p90_s": p90(api), "page_p90_s": p90(page), "cli_roster_at_p90_s": p90(roster),
            "folded_rows": site.history.folded}
     out["api_state_ratio"] = out["api_state_p90_s"] / out["cli_roster_at_p90_s"]
@@ -74,7 +89,8 @@ def table(f: dict) -> str:
     ms = lambda s: f"{s * 1000:8.1f} ms"  # noqa: E731
     return "\n".join([
         f"slider moves on {Path(f['file']).name} ({f['events']:,} events), {f['moves']} random seqs",
-        f"  first move (lays the checkpoints)   {ms(f['first_move_s'])}",
+        f"  laying the checkpoints (at start)   {ms(f['warm_s'])}",
+        f"  first move                          {ms(f['first_move_s'])}",
         f"  GET /api/state?at= p90              {ms(f['api_state_p90_s'])}   {f['api_state_ratio']:.2f} x roster --at",
         f"  GET /?at= (the page) p90            {ms(f['page_p90_s'])}   {f['page_ratio']:.2f} x roster --at",
         f"  plcg roster --at --json p90         {ms(f['cli_roster_at_p90_s'])}   (a fresh process each)",

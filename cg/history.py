@@ -50,6 +50,17 @@ class History:
         finally:
             led.close()
 
+    def warm(self) -> None:
+        """Lay the checkpoints over the whole log at once (one fold of it), so that every later read
+        folds at most one stretch: `plcg serve` does it in the background as it starts."""
+        led = self.ledger()
+        try:
+            head = led.store.head()[0]
+        finally:
+            led.close()
+        if head > 1:
+            self.state(head - 1)
+
     def _step(self, head: int) -> int:
         return self._every or max(64, head // 64)
 

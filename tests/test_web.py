@@ -130,7 +130,7 @@ def test_the_page_loads_with_every_hook(served_demo, demo, page):
     assert page.errors == []
 
 
-def test_api_state_equals_the_cli_json_at_each_seq(served_demo, demo):
+def test_api_state_and_the_map_equal_the_cli_at_each_seq(served_demo, demo):
     n = head(demo)
     rnd = random.Random(34)
     for seq in sorted({1, 2, n, *rnd.sample(range(1, n + 1), 6)}):
@@ -140,6 +140,8 @@ def test_api_state_equals_the_cli_json_at_each_seq(served_demo, demo):
         assert got["roster"] == cli_json(demo, "roster", "--at", str(seq))
         assert got["oob"] == {side: cli_json(demo, "oob", side, "--at", str(seq)) for side in ("axis", "allied")}
         assert got["map"] == cli_json(demo, "map", "--at", str(seq))
+        svg = cli_run(demo, "map", "--svg", "-", "--at", str(seq))
+        assert svg.code == 0 and svg.out.strip() in served_demo.get("/", at=seq).text  # the page's map, drawn or kept
     assert served_demo.get("/api/state").json()["status"] == cli_json(demo, "status")
 
 

@@ -25,6 +25,7 @@ from starlette.routing import Route
 from cg.history import History
 from cg.steps import POSITIONAL
 from events.errors import PlcgError
+from projections.maps import map_svg
 from projections.roster import TYPE
 from projections.web import forms, view
 
@@ -55,11 +56,24 @@ class Site:
         self.key = key
         self.history = History(path, key=key)
         self._pages: OrderedDict = OrderedDict()  # (seq, head seq, head hash) -> the page's parts
+        self._svgs: OrderedDict = OrderedDict()  # what a map is drawn from -> its SVG (view.svg_key)
         self._keep = pages
         self._lock = threading.Lock()
         self.env = Environment(loader=PackageLoader("projections.web", "templates"), autoescape=True,
                                trim_blocks=True, lstrip_blocks=True)
         self.static = frozenset(os.listdir(STATIC))
+
+    def warm(self) -> threading.Thread:
+        """Lay the history's checkpoints in the background (the slider's first moves then fold little)."""
+        t = threading.Thread(target=self._warm, name="plcg-history", daemon=True)
+        t.start()
+        return t
+
+    def _warm(self) -> None:
+        try:
+            self.history.warm()
+        except PlcgError:  # a file the page cannot read says so on its first request
+            pass
 
     # ---- reading ----
     def _head(self) -> tuple[int, str]:
@@ -84,7 +98,7 @@ class Site:
         st = self.state(at)
         led = self.history.ledger()
         try:
-            got = view.page(st, led, self.status_of, self.catalogue, self.key)
+            got = view.page(st, led, self.status_of, self.catalogue, self.key, svg=self._svg)
         finally:
             led.close()
         got["head"] = head[0]
@@ -92,6 +106,22 @@ class Site:
             self._pages[k] = got
             while len(self._pages) > self._keep:
                 self._pages.popitem(last=False)
+        return got
+
+    def _svg(self, st) -> str:
+        """The map's SVG, drawn again only where what it shows changed (most slider moves keep it)."""
+        st.load_all()
+        k = view.svg_key(st)
+        with self._lock:
+            got = self._svgs.get(k)
+            if got is not None:
+                self._svgs.move_to_end(k)
+                return got
+        got = map_svg(st)
+        with self._lock:
+            self._svgs[k] = got
+            while len(self._svgs) > 32:
+                self._svgs.popitem(last=False)
         return got
 
     def api_state(self, at: int | None) -> dict:

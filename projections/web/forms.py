@@ -66,10 +66,10 @@ def _field(cmd: str, p: dict, value, choices: dict, side: str | None) -> dict:
                  + [(c, c) for c in p["choices"]])
         if not f["value"] and p.get("default") is not None:
             f["value"] = str(p["default"])
-    elif name == "rg":
-        f.update(list=f"rgs-{side}" if side else "rgs")
-    elif name in _UNIT_PARAMS or (cmd, name) in {("patrol", "units")}:
-        f.update(list=f"units-{side}" if side else "units")
+    elif name == "rg" and side:
+        f.update(list=f"rgs-{side}")
+    elif (name in _UNIT_PARAMS or (cmd, name) == ("patrol", "units")) and side:
+        f.update(list=f"units-{side}")
     elif (cmd, name) in _HEX_PARAMS:
         f.update(list="hexes")
     elif p.get("type") == "int" and not p.get("multiple"):

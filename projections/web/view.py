@@ -4,7 +4,7 @@ accepts, and what changed between two seqs."""
 from __future__ import annotations
 
 from cg.evolve import reverted_seqs
-from cg.units import PRESENT, Kind
+from cg.units import IN_PLAY, PRESENT, Kind
 from projections.maps import map_json, map_svg
 from projections.oob import oob_rows
 from projections.purchases import fortification_rows, purchase_rows
@@ -110,8 +110,16 @@ def log_lines(led, at: int, limit: int = LOG_LINES) -> dict:
     return {"lines": lines, "from": since + 1, "undone": len(undone)}
 
 
-def page(st, led, status_of, catalogue: dict, key=None) -> dict:
-    """Everything the page shows of `st` (the campaign as of st.seq)."""
+def svg_key(st) -> tuple:
+    """What the map's SVG is drawn from (projections/maps.map_svg): two seqs with the same draw the same."""
+    units = tuple(sorted((u.hex, u.side, u.name) for u in st.units.values() if u.hex and u.status in IN_PLAY))
+    terrain = tuple(sorted((h, tuple(map(str, items))) for h, items in st.ground.terrain.items()))
+    return (st.card.campaign.name, st.firefight, st.step, tuple(sorted(st.ground.control.items())), terrain, units,
+            tuple(sorted(st.strategic())))
+
+
+def page(st, led, status_of, catalogue: dict, key=None, svg=map_svg) -> dict:
+    """Everything the page shows of `st` (the campaign as of st.seq); `svg(st)` draws the map."""
     status = status_of(st)
     mj = map_json(st)
     me = viewer_side(st, key)
@@ -126,7 +134,7 @@ def page(st, led, status_of, catalogue: dict, key=None) -> dict:
         "oob": {side: oob_rows(st, side) for side in forms.SIDES},
         "purchases": {side: {"rows": purchase_rows(st, side, False, viewer),
                              "forts": fortification_rows(st, side, False, viewer)} for side in forms.SIDES},
-        "map_svg": map_svg(st), "map": mj, "choices": choices,
+        "map_svg": svg(st), "map": mj, "choices": choices,
         "pending": _forms([p for p in status["pending"]], catalogue, choices, st, me),
         "options": _forms([o for o in status["options"] if o["command"] not in owed], catalogue, choices, st, me,
                           theirs=False),
