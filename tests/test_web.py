@@ -265,7 +265,7 @@ def submit(page, locator):
     page.wait_for_load_state("networkidle")
 
 
-def test_play_the_sample_from_the_first_step_to_the_reph(tmp_path, page):
+def test_play_the_sample_from_the_first_step_into_the_reph(tmp_path, page):
     path = fresh(tmp_path)
     s = Served(path)
     try:
@@ -319,11 +319,19 @@ def test_play_the_sample_from_the_first_step_to_the_reph(tmp_path, page):
         expect(page.locator("[data-test=message]")).to_contain_text("firefight ended on turn 5")
         submit(page, page.locator("[data-test=options] form[data-command=next]"))
         expect(page.locator("[data-test=where]")).to_have_text("FF 1 · 3.1")
+        submit(page, page.locator("[data-test=options] form[data-command=next]"))
+        expect(page.locator("[data-test=where]")).to_have_text("FF 1 · 3.2")
+        # 3.2: the Redeployment Option, A or B
+        option = page.locator("[data-test=pending] form[data-command=option]")
+        assert option.locator("select[name='a:option'] option").evaluate_all("xs => xs.map(x => x.value)") == ["A", "B"]
+        option.locator("select[name='a:option']").select_option("B")
+        submit(page, option)
+        expect(page.locator("[data-test=message]")).to_contain_text("Redeployment Option B")
         assert page.errors == []
     finally:
         s.close()
     st = cli_json(path, "status")
-    assert (st["firefight"], st["step"]) == (1, "3.1")
+    assert (st["firefight"], st["step"], st["option"]) == (1, "3.2", "B")
     ended = [json.loads(x) for x in cli_run(path, "log", "--json").out.splitlines() if '"firefight_ended"' in x]
     assert len(ended) == 1
     r = cli_run(path, "audit")
@@ -509,6 +517,14 @@ def test_by_email_the_page_acts_for_its_side_and_shows_sealed_rows_sealed(tmp_pa
         assert s.get("/api/state").json()["status"] == status
         expect(page.locator("[data-test=sync] form[data-command=sync]")).to_have_count(2)
         shot(page, "by-email")
+        # sync --send into a folder of bundles, from the page: the bundle the CLI's sync --send writes
+        folder = tmp_path / "mail"
+        folder.mkdir()
+        send = page.locator("[data-test=sync] form[data-command=sync]").nth(1)
+        send.locator("input[name='o:folder']").fill(str(folder))
+        submit(page, send)
+        expect(page.locator("[data-test=message]")).to_contain_text("sent ")
+        assert len(list(folder.iterdir())) == 1
     finally:
         s.close()
 
