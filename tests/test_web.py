@@ -260,9 +260,10 @@ def test_history_folds_from_its_checkpoints_to_the_cli_state(which, demo, tmp_pa
 
 # ---- writes ----------------------------------------------------------------------------------------------
 
-def submit(page, locator):
-    locator.locator("button[type=submit]").first.click()
-    page.wait_for_load_state("networkidle")
+def submit(page, locator, button=None):
+    """Click the form's button and wait for the page's answer (htmx swaps it in)."""
+    with page.expect_response(lambda r: "/run" in r.url and r.request.method == "POST"):
+        (button or locator.locator("button[type=submit]").first).click()
 
 
 def test_play_the_sample_from_the_first_step_into_the_reph(tmp_path, page):
@@ -314,8 +315,7 @@ def test_play_the_sample_from_the_first_step_into_the_reph(tmp_path, page):
         end.locator("select[name='u:axis:I1-1.2']").select_option("lost")
         end.locator("select[name='u:allied:I1-1.1']").select_option("reduced")
         shot(page, "end-form", end)
-        end.locator("button[type=submit]").last.click()
-        page.wait_for_load_state("networkidle")
+        submit(page, end, end.locator("button[type=submit]").last)
         expect(page.locator("[data-test=message]")).to_contain_text("firefight ended on turn 5")
         submit(page, page.locator("[data-test=options] form[data-command=next]"))
         expect(page.locator("[data-test=where]")).to_have_text("FF 1 · 3.1")

@@ -154,7 +154,12 @@ def argv_of_form(name: str, data, catalogue: dict) -> list[str]:
                 options += [by_name[parts[1]]["opt"], f"{v}={parts[2]}"]
             elif parts[0] == "u" and v in by_name and by_name[v]["kind"] == "option":
                 options += [by_name[v]["opt"], f"{parts[1]}:{parts[2]}"]
-    return [name, *options, *(["--", *arguments] if arguments else [])]
+    return [name, *options, *_positional(arguments)]
+
+
+def _positional(arguments: list[str]) -> list[str]:
+    """The arguments after the options; behind `--` where one starts with `-` (else an option to click)."""
+    return ["--", *arguments] if any(a.startswith("-") for a in arguments) else arguments
 
 
 def argv_of_args(name: str, args: dict, catalogue: dict, positional: dict) -> list[str]:
@@ -191,4 +196,4 @@ def argv_of_args(name: str, args: dict, catalogue: dict, positional: dict) -> li
             options += [p["opt"], str(v)]
     if left:
         raise ValueError(f"{name} takes no {', '.join(sorted(left))}")
-    return [name, *options, *(["--", *arguments] if arguments else [])]
+    return [name, *options, *_positional(arguments)]
