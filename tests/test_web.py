@@ -106,6 +106,14 @@ def test_every_request_needs_the_token(served_demo):
         assert httpx.get(served_demo.base + path).status_code == 403
         assert httpx.get(served_demo.base + path, params={"token": "x" + served_demo.token}).status_code == 403
         assert served_demo.get(path).status_code == 200
+    # a seq outside the log: said as the CLI says it, the page at the head
+    n = head(served_demo.site.path)
+    r = cli_run(served_demo.site.path, "status", "--at", str(n + 1))
+    assert r.code == 2
+    assert r.err.strip().removeprefix("plcg: ") in served_demo.get("/", at=n + 1).text.replace("&#39;", "'")
+    bad = served_demo.get("/api/state", at=0)
+    assert bad.status_code == 400 and bad.json()["exit"] == 2
+    assert served_demo.get("/api/state", at="x").status_code == 400
     # static files are the package's own, by name: nothing beside them
     assert served_demo.get("/static/..%2fapp.py").status_code == 404
     assert served_demo.get("/static/app.py").status_code == 404
