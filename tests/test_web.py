@@ -533,6 +533,8 @@ def test_by_email_the_page_acts_for_its_side_and_shows_sealed_rows_sealed(tmp_pa
         submit(page, send)
         expect(page.locator("[data-test=message]")).to_contain_text("sent ")
         assert len(list(folder.iterdir())) == 1
+        for f in page.locator("[data-test=sync] form[data-command=sync]").all():  # the folder kept for next time
+            assert f.locator("input[name='o:folder']").input_value() == str(folder)
     finally:
         s.close()
 
@@ -593,6 +595,14 @@ def test_serve_help_names_the_contract_options(tmp_path):
     assert "serve" in cli_run(tmp_path / "x.plcg", "--help").out
 
 
-def test_serve_refuses_a_missing_campaign(tmp_path):
+def test_serve_refuses_a_missing_campaign_and_a_port_in_use(tmp_path, demo):
     r = cli_run(tmp_path / "none.plcg", "serve", "--no-open")
     assert r.code == 2 and "no campaign file" in r.err
+    from projections.web import server
+
+    taken = server.bind("127.0.0.1", 0)
+    try:
+        r = cli_run(demo, "serve", "--no-open", "--port", str(taken.getsockname()[1]))
+    finally:
+        taken.close()
+    assert r.code == 2 and "cannot listen on 127.0.0.1:" in r.err

@@ -62,6 +62,7 @@ class Site:
         self.env = Environment(loader=PackageLoader("projections.web", "templates"), autoescape=True,
                                trim_blocks=True, lstrip_blocks=True)
         self.static = frozenset(os.listdir(STATIC))
+        self._sync_where: dict = {}  # the folder or git clone the last `sync` from the page named
 
     def warm(self) -> threading.Thread:
         """Lay the history's checkpoints in the background (the slider's first moves then fold little)."""
@@ -156,6 +157,8 @@ class Site:
                            ("plcg sync --folder DIR --send", "send this copy's moves (plcg sync --send)")):
             f = forms.form({"command": text, "what": what, "rule": "play by email"}, self.catalogue, parts["choices"])
             f.update(title=what, text=text, other=False, runnable=True)
+            for x in f["fields"] + f["more"]:  # where the bundles were last time
+                x["value"] = self._sync_where.get(x["field"], x["value"])
             out.append(f)
         return out
 
@@ -206,6 +209,8 @@ class Site:
             return PlainTextResponse(f"no command {name!r}", status_code=400)
         argv = forms.argv_of_form(name, data, self.catalogue)
         message = await run_in_threadpool(self.execute, argv)
+        if name == "sync" and message["exit"] == 0:
+            self._sync_where = {k: v[-1] for k, v in data.items() if k in ("o:folder", "o:git") and v and v[-1]}
         body = await run_in_threadpool(self.html, None, message, None)
         return HTMLResponse(body, headers={"HX-Push-Url": self.url()})
 
