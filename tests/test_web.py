@@ -458,7 +458,7 @@ def test_writes_check_the_origin_and_the_token(tmp_path):
         s.close()
 
 
-def test_another_writer_first_is_the_campaign_moved_on(tmp_path, page):
+def test_another_writer_first_is_the_campaign_moved_on(tmp_path, page, monkeypatch):
     """The store's optimistic check (exit 4): the page says the campaign moved on and shows it as it
     stands now. The other writer comes in between the page's read and its append."""
     path = fresh(tmp_path)
@@ -480,11 +480,9 @@ def test_another_writer_first_is_the_campaign_moved_on(tmp_path, page):
 
     try:
         page.goto(s.url())
-        store.Store.append = append
-        try:
-            submit(page, page.locator("[data-test=pending] form[data-command=weather]"))
-        finally:
-            store.Store.append = orig
+        monkeypatch.setattr(store.Store, "append", append)
+        submit(page, page.locator("[data-test=pending] form[data-command=weather]"))
+        monkeypatch.undo()
         msg = page.locator("[data-test=message]")
         expect(msg).to_contain_text("exit 4")
         expect(msg).to_contain_text("the campaign moved on")
