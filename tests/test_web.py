@@ -266,6 +266,43 @@ def test_history_folds_from_its_checkpoints_to_the_cli_state(which, demo, tmp_pa
     led.close()
 
 
+@pytest.mark.parametrize("card", ["kolkhoz", "sosnovka"])
+def test_every_shipped_card_serves_its_first_steps(card, tmp_path):
+    """The other shipped cards' campaigns as the page shows them at each seq of their first steps, each
+    part as the CLI's JSON (the sample and bridgehead are served whole below and above)."""
+    path = tmp_path / f"{card}.plcg"
+    assert cli_run(path, "new", "--card", card, "--seed", "cards").code == 0
+    for args in (("weather",), ("next",)):
+        cli_run(path, *args)  # where the card's first firefight starts at 2.1, refused: nothing written
+    s = Served(path)
+    try:
+        for seq in range(1, head(path) + 1):
+            page = s.get("/", at=seq)
+            assert page.status_code == 200 and 'data-test="where"' in page.text
+            assert s.get("/api/state", at=seq).json()["status"] == cli_json(path, "status", "--at", str(seq))
+    finally:
+        s.close()
+
+
+def test_the_bridgehead_demo_serves_its_seqs(tmp_path):
+    """bridgehead's demo (boards, an OB given, a night firefight) page by page: every other seq renders,
+    and the JSON at every fifth is the CLI's."""
+    path = tmp_path / "bridgehead.plcg"
+    assert cli_run(path, "demo", "--card", "bridgehead").code == 0
+    s = Served(path)
+    try:
+        n = head(path)
+        for seq in sorted({*range(1, n + 1, 2), n}):
+            page = s.get("/", at=seq)
+            assert page.status_code == 200 and 'data-test="where"' in page.text, seq
+        for seq in range(5, n + 1, 5):
+            got = s.get("/api/state", at=seq).json()
+            assert got["status"] == cli_json(path, "status", "--at", str(seq))
+            assert got["map"] == cli_json(path, "map", "--at", str(seq))
+    finally:
+        s.close()
+
+
 # ---- writes ----------------------------------------------------------------------------------------------
 
 def submit(page, locator, button=None):
