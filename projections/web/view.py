@@ -3,6 +3,8 @@ roster, order of battle, RG Purchase Record, map, log words), the forms of what 
 accepts, and what changed between two seqs."""
 from __future__ import annotations
 
+import re
+
 from cg.evolve import reverted_seqs
 from cg.units import IN_PLAY, PRESENT, Kind
 from projections.maps import map_json, map_svg
@@ -110,6 +112,12 @@ def log_lines(led, at: int, limit: int = LOG_LINES) -> dict:
     return {"lines": lines, "from": since + 1, "undone": len(undone)}
 
 
+def _width(svg: str) -> float:
+    """The drawn map's width (its `width` attribute): a map of boards side by side is scrolled, not shrunk."""
+    m = re.search(r'width="([0-9.]+)"', svg[:400])
+    return float(m.group(1)) if m else 0.0
+
+
 def svg_key(st) -> tuple:
     """What the map's SVG is drawn from (projections/maps.map_svg): two seqs with the same draw the same."""
     units = tuple(sorted((u.hex, u.side, u.name) for u in st.units.values() if u.hex and u.status in IN_PLAY))
@@ -134,7 +142,7 @@ def page(st, led, status_of, catalogue: dict, key=None, svg=map_svg) -> dict:
         "oob": {side: oob_rows(st, side) for side in forms.SIDES},
         "purchases": {side: {"rows": purchase_rows(st, side, False, viewer),
                              "forts": fortification_rows(st, side, False, viewer)} for side in forms.SIDES},
-        "map_svg": svg(st), "map": mj, "choices": choices,
+        "map_svg": (drawn := svg(st)), "map": mj, "map_wide": _width(drawn) > 1600, "choices": choices,
         "pending": _forms([p for p in status["pending"]], catalogue, choices, st, me),
         "options": _forms([o for o in status["options"] if o["command"] not in owed], catalogue, choices, st, me,
                           theirs=False),
