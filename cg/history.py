@@ -56,13 +56,21 @@ class History:
         led = self.ledger()
         try:
             head = led.store.head()[0]
+            units = len(led.state().units) if head > 1 else 0
         finally:
             led.close()
         if head > 1:
+            self._cap = min(64, self._keep_for(units))  # the stretch between checkpoints: they all stay
             self.state(head - 1)
 
+    _cap = 64  # how many checkpoints the log is cut into
+
     def _step(self, head: int) -> int:
-        return self._every or max(64, head // 64)
+        return self._every or max(64, head // self._cap)
+
+    def _keep_for(self, units: int) -> int:
+        """At most `keep` copies, fewer of a long campaign's big states (about 600k units in all)."""
+        return max(8, min(self._keep, 600_000 // max(1, units)))
 
     def _from_point(self, led: Ledger, at: int):
         if not self._points:
@@ -122,6 +130,6 @@ class History:
         k = (seq, frozenset(x for x in reverted if x <= seq))
         if k in self._points:
             return
-        if len(self._points) >= self._keep:  # the farthest from this seq goes
+        while len(self._points) >= self._keep_for(len(st.units)):  # the farthest from this seq goes
             del self._points[max(self._points, key=lambda p: abs(p[0] - seq))]
         self._points[k] = (led.store.hash_at(seq), st.copy())
