@@ -31,6 +31,7 @@ from cg.ledger import Ledger
 from projections.digest import digest
 
 SHOTS = os.environ.get("PLCG_SHOTS")
+expect.set_options(timeout=30_000)  # a page on a loaded machine answers late: waited for, never timed
 HOSTILE = '<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">'
 
 
@@ -69,6 +70,7 @@ def browser():
 @pytest.fixture
 def page(browser):
     ctx = browser.new_context(viewport={"width": 1400, "height": 900})
+    ctx.set_default_timeout(60_000)
     pg = ctx.new_page()
     pg.errors = []
     pg.on("pageerror", lambda e: pg.errors.append(str(e)))

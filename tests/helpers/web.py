@@ -30,9 +30,9 @@ class Served:
                                                     lifespan="off"))
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [sock]}, daemon=True)
         self.thread.start()
-        for _ in range(200):
-            if self.server.started:
-                break
+        deadline = time.monotonic() + 60  # a loaded machine starts it late, not never
+        while not self.server.started:
+            assert self.thread.is_alive() and time.monotonic() < deadline, "the page's server did not start"
             time.sleep(0.02)
 
     def url(self, **q) -> str:
