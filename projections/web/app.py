@@ -13,7 +13,7 @@ import secrets
 import shlex
 import threading
 from collections import OrderedDict
-from urllib.parse import parse_qs, urlencode
+from urllib.parse import parse_qs, quote_plus, urlencode
 
 from jinja2 import Environment, PackageLoader
 from starlette.applications import Starlette
@@ -53,6 +53,7 @@ class Site:
         self.run = run  # run(argv) -> (exit code, words): the CLI's own command, in process
         self.status_of = status_of  # the CLI's `status --json` of a state
         self.token = token or secrets.token_urlsafe(24)
+        self._token_q = quote_plus(self.token)
         self.key = key
         self.history = History(path, key=key)
         self._pages: OrderedDict = OrderedDict()  # (seq, head seq, head hash) -> the page's parts
@@ -146,7 +147,12 @@ class Site:
             sync=self._sync_forms(parts))
 
     def url(self, **q) -> str:
-        return "/?" + urlencode({"token": self.token, **{k: v for k, v in q.items() if v is not None}})
+        """The page's URL with the token (a log line's link: one each, so built without urlencode)."""
+        out = "/?token=" + self._token_q
+        for k, v in q.items():
+            if v is not None:
+                out += f"&{k}={v}" if isinstance(v, int) else "&" + urlencode({k: v})
+        return out
 
     def _sync_forms(self, parts) -> list:
         """Play by email served with a key: `sync` and `sync --send`, forms of the sync command."""
