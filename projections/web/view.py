@@ -56,8 +56,13 @@ def _choices(st, status: dict, mj: dict, me: str | None) -> dict:
         in_play[side] = [{"id": u.id, "name": u.name, "leader": u.kind == Kind.LEADER, "hex": u.hex or ""}
                          for u in mine]
     return {"sides": sides, "rgs": rgs, "units": units, "in_play": {s: in_play[s] for s in forms.SIDES},
-            "hexes": sorted(mj["hexes"], key=lambda h: (h[0], int(h[1:]) if h[1:].isdigit() else 0)),
+            "hexes": sorted(mj["hexes"], key=_natural),
             "strategic": [(h, mj["control"].get(h, "")) for h in st.card.map.strategic]}
+
+
+def _natural(h: str) -> tuple:
+    """A hex id in reading order: A2 before A10, 24E4 before 24E10."""
+    return tuple((0, int(t), "") if t.isdigit() else (1, 0, t) for t in re.findall(r"\d+|\D+", h))
 
 
 def _forms(items: list[dict], catalogue: dict, choices: dict, st, me: str | None, theirs: bool = True) -> list[dict]:
