@@ -83,7 +83,7 @@ def _forms(items: list[dict], catalogue: dict, choices: dict, st, me: str | None
         if f is None:
             continue
         f.update(title=item.get("what", f["title"]), rule=item.get("rule", ""), text=item["command"],
-                 other=item.get("other", False), runnable=item.get("runnable", True))
+                 other=item.get("other", False), runnable=item.get("runnable", True), side=_side_of(item))
         out.append(f)
     return out
 
