@@ -218,6 +218,35 @@ def test_what_changed_between_two_seqs(served_demo, demo, page):
     shot(page, "history-diff")
 
 
+def test_a_long_order_of_battle_shows_the_units_not_settled_and_every_unit_on_asking(tmp_path, monkeypatch):
+    """Over OOB_ALL units a side, the page lists those in play or lost in this firefight or the last (what
+    the snapshot keeps hot), says how many it leaves out, and lists every one with ?all=1."""
+    from cg.ledger import Ledger as L
+    from cg.state import active_units
+    from projections.web import view
+
+    path = tmp_path / "demo.plcg"
+    assert cli_run(path, "demo").code == 0
+    monkeypatch.setattr(view, "OOB_ALL", 3)
+    st = L(str(path)).state()
+    rows = cli_json(path, "oob", "axis")
+    live = [r["unit"] for r in rows if any(u.id == r["unit"] and u.side == "axis" for u in active_units(st)[0])]
+    assert 0 < len(live) < len(rows)
+    s = Served(path)
+    try:
+        short, whole = s.get("/").text, s.get("/", all=1).text
+    finally:
+        s.close()
+
+    def listed(html):
+        table = html.split('data-test="oob-axis"')[1].split("</table>")[0]
+        return re.findall(r"<tr><td>([^<]+)</td>", table)
+
+    assert listed(short) == live
+    assert f"and {len(rows) - len(live)} units out of play since an earlier firefight" in short
+    assert listed(whole) == [r["unit"] for r in rows]
+
+
 def test_undone_events_show_as_undone_with_their_reason(tmp_path, page):
     path = fresh(tmp_path)
     assert cli_run(path, "weather").code == 0

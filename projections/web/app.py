@@ -88,10 +88,10 @@ class Site:
     def state(self, at: int | None):
         return self.history.state(at)
 
-    def parts(self, at: int | None) -> dict:
+    def parts(self, at: int | None, everything: bool = False) -> dict:
         head = self._head()
         seq = head[0] if at is None else at
-        k = (seq, *head)
+        k = (seq, *head, everything)
         with self._lock:
             got = self._pages.get(k)
             if got is not None:
@@ -100,7 +100,7 @@ class Site:
         st = self.state(at)
         led = self.history.ledger()
         try:
-            got = view.page(st, led, self.status_of, self.catalogue, self.key, svg=self._svg)
+            got = view.page(st, led, self.status_of, self.catalogue, self.key, svg=self._svg, everything=everything)
         finally:
             led.close()
         got["head"] = head[0]
@@ -129,9 +129,10 @@ class Site:
     def api_state(self, at: int | None) -> dict:
         return view.api_state(self.state(at), self.status_of)
 
-    def html(self, at: int | None, message: dict | None = None, frm: int | None = None) -> str:
+    def html(self, at: int | None, message: dict | None = None, frm: int | None = None,
+             everything: bool = False) -> str:
         try:
-            parts = self.parts(at)
+            parts = self.parts(at, everything)
         except PlcgError as e:  # an `at` outside the log: the head, and why
             parts, message = self.parts(None), {"exit": e.exit_code, "words": f"plcg: {e}", "said": _SAID[2]}
         changed = None
@@ -143,7 +144,7 @@ class Site:
         at_shown = parts["status"]["seq"]
         return self.env.get_template("page.html").render(
             p=parts, at=at_shown, head=parts["head"], past=at_shown < parts["head"], types=TYPE, message=message, diff=changed, frm=frm, token=self.token,
-            url=self.url, static=lambda name: f"/static/{name}?{urlencode({'token': self.token})}",
+            everything=everything, url=self.url, static=lambda name: f"/static/{name}?{urlencode({'token': self.token})}",
             sync=self._sync_forms(parts))
 
     def url(self, **q) -> str:
@@ -189,7 +190,8 @@ class Site:
         at, frm = _seq(request, "at"), _seq(request, "from")
         if at is False or frm is False:
             return PlainTextResponse("at/from: a seq of the log, a whole number", status_code=400)
-        body = await run_in_threadpool(self.html, at, None, frm)
+        everything = request.query_params.get("all") == "1"
+        body = await run_in_threadpool(self.html, at, None, frm, everything)
         return HTMLResponse(body)
 
     async def _api_state(self, request: Request) -> Response:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from cg.evolve import reverted_seqs
+from cg.state import active_units
 from cg.units import IN_PLAY, PRESENT, Kind
 from projections.maps import map_json, map_svg
 from projections.oob import oob_rows
@@ -15,6 +16,7 @@ from projections.words import summary
 from projections.web import forms
 
 LOG_LINES = 200  # the log lines shown up to the seq: the slider and the links reach the rest
+OOB_ALL = 300  # an order of battle longer than this shows the units not settled, the rest on asking
 
 def viewer_side(st, key) -> str | None:
     """The side a player's key acts for (play by email), else None: both sides, as the CLI."""
@@ -131,8 +133,21 @@ def svg_key(st) -> tuple:
             tuple(sorted(st.strategic())))
 
 
-def page(st, led, status_of, catalogue: dict, key=None, svg=map_svg) -> dict:
-    """Everything the page shows of `st` (the campaign as of st.seq); `svg(st)` draws the map."""
+def _oob(st, side: str, everything: bool) -> tuple[list, int]:
+    """SIDE's order of battle as the CLI lists it; of a long campaign (over OOB_ALL units) unless
+    `everything`, only the units not settled (in play, or lost in this firefight or the last: what a
+    player looks for), and how many are left out."""
+    rows = oob_rows(st, side)
+    if everything or len(rows) <= OOB_ALL:
+        return rows, 0
+    live = {u.id for u in active_units(st)[0] if u.side == side}
+    shown = [r for r in rows if r["unit"] in live]
+    return shown, len(rows) - len(shown)
+
+
+def page(st, led, status_of, catalogue: dict, key=None, svg=map_svg, everything: bool = False) -> dict:
+    """Everything the page shows of `st` (the campaign as of st.seq); `svg(st)` draws the map;
+    `everything`: every unit of a long campaign's order of battle."""
     status = status_of(st)
     mj = map_json(st)
     me = viewer_side(st, key)
@@ -140,11 +155,13 @@ def page(st, led, status_of, catalogue: dict, key=None, svg=map_svg) -> dict:
     rows = roster_rows(st)
     viewer = me if (st.pbem is not None and not st.pbem.sealing) else None  # as `plcg purchases` with a key
     owed = {p["command"] for p in status["pending"]}
+    oob = {side: _oob(st, side, everything) for side in forms.SIDES}
     return {
         "status": status, "where": f"FF {st.firefight} · {st.step}" if not st.ended else f"FF {st.firefight} · end",
         "type_words": TYPE.get(status["type"], status["type"] or ""),
         "roster": rows, "totals": totals(rows), "me": me,
-        "oob": {side: oob_rows(st, side) for side in forms.SIDES},
+        "oob": {side: rows for side, (rows, _n) in oob.items()},
+        "oob_hidden": {side: n for side, (_rows, n) in oob.items()},
         "purchases": {side: {"rows": purchase_rows(st, side, False, viewer),
                              "forts": fortification_rows(st, side, False, viewer)} for side in forms.SIDES},
         "map_svg": (drawn := svg(st)), "map": mj, "map_wide": _width(drawn) > 1600, "choices": choices,
