@@ -219,7 +219,7 @@ def test_what_changed_between_two_seqs(served_demo, demo, page):
 
 
 def test_a_long_order_of_battle_shows_the_units_not_settled_and_every_unit_on_asking(tmp_path, monkeypatch):
-    """Over OOB_ALL units a side, the page lists those in play or lost in this firefight or the last (what
+    """(A long campaign's page stays light.) Over OOB_ALL units a side, the page lists those in play or lost in this firefight or the last (what
     the snapshot keeps hot), says how many it leaves out, and lists every one with ?all=1."""
     from cg.ledger import Ledger as L
     from cg.state import active_units
@@ -245,6 +245,33 @@ def test_a_long_order_of_battle_shows_the_units_not_settled_and_every_unit_on_as
     assert listed(short) == live
     assert f"and {len(rows) - len(live)} units out of play since an earlier firefight" in short
     assert listed(whole) == [r["unit"] for r in rows]
+
+
+def test_a_long_purchase_record_shows_the_last_two_firefights_and_every_row_on_asking(tmp_path, monkeypatch):
+    from projections.web import view
+
+    path = tmp_path / "demo.plcg"
+    assert cli_run(path, "demo").code == 0
+    monkeypatch.setattr(view, "PURCHASES_ALL", 2)
+    ff = cli_json(path, "status")["firefight"]
+    record = cli_json(path, "purchases", "axis")
+    recent = [r["purchase"] for r in record["purchases"] if r["firefight"] >= ff - 1]
+    older = [r for r in record["purchases"] if r["firefight"] < ff - 1]
+    forts_older = [f for f in record["fortifications"] if f["firefight"] < ff - 1]
+    assert recent and older
+    s = Served(path)
+    try:
+        short, whole = s.get("/").text, s.get("/", all=1).text
+    finally:
+        s.close()
+
+    def listed(html):
+        table = html.split('data-test="purchases-axis"')[1].split("</table>")[0]
+        return re.findall(r"<tr><td>\d+</td><td>([^<]+)</td>", table)
+
+    assert listed(short) == recent
+    assert f"and {len(older) + len(forts_older)} rows of earlier firefights" in short
+    assert listed(whole) == [r["purchase"] for r in record["purchases"]]
 
 
 def test_undone_events_show_as_undone_with_their_reason(tmp_path, page):

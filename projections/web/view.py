@@ -17,6 +17,7 @@ from projections.web import forms
 
 LOG_LINES = 200  # the log lines shown up to the seq: the slider and the links reach the rest
 OOB_ALL = 300  # an order of battle longer than this shows the units not settled, the rest on asking
+PURCHASES_ALL = 60  # an RG Purchase Record longer than this shows this firefight's and the last's
 
 def viewer_side(st, key) -> str | None:
     """The side a player's key acts for (play by email), else None: both sides, as the CLI."""
@@ -145,6 +146,18 @@ def _oob(st, side: str, everything: bool) -> tuple[list, int]:
     return shown, len(rows) - len(shown)
 
 
+def _purchases(st, side: str, viewer, everything: bool) -> dict:
+    """SIDE's RG Purchase Record and Fortification Points as `plcg purchases` shows them; of a long campaign
+    (over PURCHASES_ALL rows) unless `everything`, this firefight's and the last's, and how many are left out."""
+    rows, forts = purchase_rows(st, side, False, viewer), fortification_rows(st, side, False, viewer)
+    if everything or len(rows) + len(forts) <= PURCHASES_ALL:
+        return {"rows": rows, "forts": forts, "hidden": 0}
+    recent = st.firefight - 1
+    shown = [r for r in rows if (r["firefight"] or 0) >= recent]
+    kept = [f for f in forts if (f.get("firefight") or 0) >= recent]
+    return {"rows": shown, "forts": kept, "hidden": len(rows) + len(forts) - len(shown) - len(kept)}
+
+
 def page(st, led, status_of, catalogue: dict, key=None, svg=map_svg, everything: bool = False) -> dict:
     """Everything the page shows of `st` (the campaign as of st.seq); `svg(st)` draws the map;
     `everything`: every unit of a long campaign's order of battle."""
@@ -162,8 +175,7 @@ def page(st, led, status_of, catalogue: dict, key=None, svg=map_svg, everything:
         "roster": rows, "totals": totals(rows), "me": me,
         "oob": {side: rows for side, (rows, _n) in oob.items()},
         "oob_hidden": {side: n for side, (_rows, n) in oob.items()},
-        "purchases": {side: {"rows": purchase_rows(st, side, False, viewer),
-                             "forts": fortification_rows(st, side, False, viewer)} for side in forms.SIDES},
+        "purchases": {side: _purchases(st, side, viewer, everything) for side in forms.SIDES},
         "map_svg": (drawn := svg(st)), "map": mj, "map_wide": _width(drawn) > 1600, "choices": choices,
         "pending": _forms([p for p in status["pending"]], catalogue, choices, st, me),
         "options": _forms([o for o in status["options"] if o["command"] not in owed], catalogue, choices, st, me,
