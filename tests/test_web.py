@@ -218,60 +218,46 @@ def test_what_changed_between_two_seqs(served_demo, demo, page):
     shot(page, "history-diff")
 
 
-def test_a_long_order_of_battle_shows_the_units_not_settled_and_every_unit_on_asking(tmp_path, monkeypatch):
-    """(A long campaign's page stays light.) Over OOB_ALL units a side, the page lists those in play or lost in this firefight or the last (what
-    the snapshot keeps hot), says how many it leaves out, and lists every one with ?all=1."""
-    from cg.ledger import Ledger as L
+def short_and_whole(path) -> tuple[str, str]:
+    """The page at the head, and with ?all=1."""
+    s = Served(path)
+    try:
+        return s.get("/").text, s.get("/", all=1).text
+    finally:
+        s.close()
+
+
+def table_column(html: str, hook: str, row: str) -> list[str]:
+    """A column of the table `data-test=hook`, by the regex `row` with one group."""
+    return re.findall(row, html.split(f'data-test="{hook}"')[1].split("</table>")[0])
+
+
+def test_a_long_campaign_shows_the_units_not_settled_and_the_last_two_firefights_purchases(demo, monkeypatch):
+    """A long campaign's page stays light: over OOB_ALL units a side, the units in play or lost in this
+    firefight or the last (what the snapshot keeps hot); over PURCHASES_ALL rows, the purchases of this
+    firefight and the last; each says how many it leaves out, and ?all=1 shows every one."""
     from cg.state import active_units
     from projections.web import view
 
-    path = tmp_path / "demo.plcg"
-    assert cli_run(path, "demo").code == 0
     monkeypatch.setattr(view, "OOB_ALL", 3)
-    st = L(str(path)).state()
-    rows = cli_json(path, "oob", "axis")
+    monkeypatch.setattr(view, "PURCHASES_ALL", 2)
+    st = Ledger(str(demo)).state()
+    rows = cli_json(demo, "oob", "axis")
     live = [r["unit"] for r in rows if any(u.id == r["unit"] and u.side == "axis" for u in active_units(st)[0])]
     assert 0 < len(live) < len(rows)
-    s = Served(path)
-    try:
-        short, whole = s.get("/").text, s.get("/", all=1).text
-    finally:
-        s.close()
-
-    def listed(html):
-        table = html.split('data-test="oob-axis"')[1].split("</table>")[0]
-        return re.findall(r"<tr><td>([^<]+)</td>", table)
-
-    assert listed(short) == live
-    assert f"and {len(rows) - len(live)} units out of play since an earlier firefight" in short
-    assert listed(whole) == [r["unit"] for r in rows]
-
-
-def test_a_long_purchase_record_shows_the_last_two_firefights_and_every_row_on_asking(tmp_path, monkeypatch):
-    from projections.web import view
-
-    path = tmp_path / "demo.plcg"
-    assert cli_run(path, "demo").code == 0
-    monkeypatch.setattr(view, "PURCHASES_ALL", 2)
-    ff = cli_json(path, "status")["firefight"]
-    record = cli_json(path, "purchases", "axis")
+    ff = cli_json(demo, "status")["firefight"]
+    record = cli_json(demo, "purchases", "axis")
     recent = [r["purchase"] for r in record["purchases"] if r["firefight"] >= ff - 1]
-    older = [r for r in record["purchases"] if r["firefight"] < ff - 1]
-    forts_older = [f for f in record["fortifications"] if f["firefight"] < ff - 1]
+    older = [r for r in [*record["purchases"], *record["fortifications"]] if r["firefight"] < ff - 1]
     assert recent and older
-    s = Served(path)
-    try:
-        short, whole = s.get("/").text, s.get("/", all=1).text
-    finally:
-        s.close()
-
-    def listed(html):
-        table = html.split('data-test="purchases-axis"')[1].split("</table>")[0]
-        return re.findall(r"<tr><td>\d+</td><td>([^<]+)</td>", table)
-
-    assert listed(short) == recent
-    assert f"and {len(older) + len(forts_older)} rows of earlier firefights" in short
-    assert listed(whole) == [r["purchase"] for r in record["purchases"]]
+    short, whole = short_and_whole(demo)
+    unit, purchase = r"<tr><td>([^<]+)</td>", r"<tr><td>\d+</td><td>([^<]+)</td>"
+    assert table_column(short, "oob-axis", unit) == live
+    assert f"and {len(rows) - len(live)} units out of play since an earlier firefight" in short
+    assert table_column(whole, "oob-axis", unit) == [r["unit"] for r in rows]
+    assert table_column(short, "purchases-axis", purchase) == recent
+    assert f"and {len(older)} rows of earlier firefights" in short
+    assert table_column(whole, "purchases-axis", purchase) == [r["purchase"] for r in record["purchases"]]
 
 
 def test_undone_events_show_as_undone_with_their_reason(tmp_path, page):
