@@ -85,6 +85,7 @@ HELP_SECTIONS = (
                               "promote", "leaders", "repair", "recall", "elr", "clear")),
     ("Play by email", ("keys", "sync", "bundle", "receive", "reveal", "claim", "confirm", "reject")),
     ("Checking and repair", ("audit", "replay", "undo")),
+    ("The web page", ("serve",)),
 )
 
 
@@ -533,12 +534,15 @@ def _pbem_status(st) -> dict:
 
 @main.command()
 @JSON_OPT
+@click.option("--at", "at", type=int, help="As of this seq.")
 @click.pass_context
-def status(ctx, as_json):
+def status(ctx, as_json, at):
     """Where the campaign stands: firefight, step, each side's CP/ELR/SAN, what is pending."""
     led = Ledger(_db(ctx), key=lambda: _key(ctx))
-    st = led.state(lazy=True)
-    led.close()
+    try:
+        st = led.state(lazy=True) if at is None else led.state(at=at)
+    finally:
+        led.close()
     d = status_dict(st)
     if st.pbem is not None and (key := _key(ctx)) is not None:  # a player's copy: his own options (issue 38)
         d["options"] = own_options(d["options"], _own_side(st, key))
@@ -2095,6 +2099,117 @@ def flame(ctx, hex_, kindling, weapon, drm, dice, as_json):
     """Table 23 Flame placement kept on the map (CG5)."""
     _step(ctx, {"name": "flame", "hex": hex_, "kindling": kindling, "weapon": weapon, "drm": drm or None,
                 "dice": dice}, as_json)
+
+
+# ---- the web page (issue 34) ------------------------------------------------------------------------
+
+@main.command()
+@click.option("--db", "serve_db", metavar="PATH", help="The campaign file (default: plcg's --db, $PLCG_DB, ./campaign.plcg).")
+@click.option("--key", "serve_key", type=click.Path(dir_okay=False),
+              help="Play by email: the player's private key; the page acts for that side only.")
+@click.option("--port", type=int, default=0, metavar="N", help="The port (default: a free one).")
+@click.option("--host", default=None, metavar="H", help="Listen on this address instead of loopback (127.0.0.1); said on stderr.")
+@click.option("--no-open", "no_open", is_flag=True, help="Do not open the page in the browser.")
+@click.pass_context
+def serve(ctx, serve_db, serve_key, port, host, no_open):
+    """The campaign as a local web page, with its history, until Ctrl-C: prints its URL and token."""
+    import secrets  # lazy: only `plcg serve` makes a token
+    import webbrowser  # lazy: only `plcg serve` opens a browser
+
+    from projections.web.app import Site  # lazy: starlette, jinja2 and uvicorn only for `plcg serve`
+    from projections.web import server  # lazy: uvicorn only for `plcg serve`
+
+    root = ctx.find_root().obj
+    if serve_db:
+        root["db"] = serve_db
+    if serve_key:
+        root["key"] = serve_key
+    db = _db(ctx)
+    if not os.path.isfile(db):
+        raise BadInput(f"{db}: no campaign file there (plcg new --card NAME makes one, or give --db)")
+    led = Ledger(db, key=lambda: _key(ctx))
+    try:
+        led.state(lazy=True)  # a file plcg cannot read is said now, not on the first request
+    finally:
+        led.close()
+    key = _key(ctx)
+    token = secrets.token_urlsafe(24)
+    site = Site(db, catalogue=command_catalogue(), run=in_process(db, root.get("key")), status_of=status_dict,
+                token=token, key=key)
+    addr = host or "127.0.0.1"
+    try:
+        sock = server.bind(addr, port)
+    except OSError as e:
+        raise BadInput(f"serve: cannot listen on {addr}:{port} ({e.strerror or e})") from None
+    bound = sock.getsockname()[1]
+    shown_host = f"[{addr}]" if ":" in addr else addr
+    url = f"http://{shown_host}:{bound}/?token={token}"
+    if host is not None:
+        click.echo(f"plcg serve: listening on {addr}, not loopback only: whoever reaches it and has the token"
+                   " can act on the campaign", err=True)
+    try:
+        click.echo(url)
+        sys.stdout.flush()
+        if not no_open:
+            webbrowser.open(url)
+        site.warm()
+        server.serve(site.app(), sock)
+    except KeyboardInterrupt:  # Ctrl-C, even before the server took the signal over: a clean end (exit 0)
+        sock.close()
+
+
+def command_catalogue() -> dict:
+    """Each command's own definition as the page builds its forms from it: click's parameters (name,
+    argument or option, flag, type, choices, multiple, required, help, metavar, default)."""
+    out = {}
+    for name, cmd in main.commands.items():
+        if isinstance(cmd, click.Group) or name == "serve":
+            continue
+        params = []
+        for p in cmd.params:
+            if p.name == "as_json":
+                continue
+            d = {"name": p.name, "required": bool(p.required), "multiple": bool(getattr(p, "multiple", False)),
+                 "metavar": p.metavar, "help": getattr(p, "help", None) or "",
+                 "type": "int" if isinstance(p.type, click.types.IntParamType) else
+                         "choice" if isinstance(p.type, click.Choice) else "text",
+                 "choices": list(p.type.choices) if isinstance(p.type, click.Choice) else None,
+                 "default": p.default if isinstance(p.default, (str, int)) and not isinstance(p.default, bool) else None}
+            if isinstance(p, click.Argument):
+                d["kind"] = "argument"
+            else:
+                d["kind"] = "flag" if p.is_flag else "option"
+                d["opt"] = max(p.opts, key=len)
+            params.append(d)
+        out[name] = {"help": (cmd.help or "").split("\n")[0], "params": params}
+    return out
+
+
+def in_process(db: str, key_path: str | None):
+    """run(argv) -> (exit code, words): the CLI's own command run in this process, as `plcg --db DB
+    [--key KEY] ARGV...` runs it (the same checks, exit codes and words), one at a time."""
+    import contextlib  # lazy: only `plcg serve` runs commands in process
+    import threading  # lazy: as contextlib
+
+    lock = threading.Lock()
+
+    def run(argv: list[str]) -> tuple[int, str]:
+        out = io.StringIO()
+        head = ["--db", db, *(["--key", key_path] if key_path else [])]
+        with lock, contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+            try:
+                rv = main.main(args=[*head, *argv], prog_name="plcg", standalone_mode=False)
+            except click.exceptions.Exit as e:
+                rv = e.exit_code
+            except click.ClickException as e:
+                e.show()
+                rv = e.exit_code
+            except click.Abort:
+                rv = 1
+        code = rv if isinstance(rv, int) and not isinstance(rv, bool) else 0
+        return code, out.getvalue()
+
+    return run
 
 
 def _say_repeatable(group: click.Group) -> None:

@@ -1,0 +1,1 @@
+"""plcg serve: the campaign as a local web page (issue 34)."""
