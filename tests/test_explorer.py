@@ -85,9 +85,11 @@ SIZES = {  # walks per card: single copy, by email
     "big": {"walks": 15, "pbem_walks": 4},
 }
 SIZE = SIZES[os.environ.get("PLCG_EXPLORE", "ci")]
-# commands the dead-end search tries per owed item before it reports a dead end (None: every one). CI caps it:
-# a three-board map has over a thousand hexes, the nearest to the unit are tried first
+# commands the dead-end search tries for the first owed item (None: every hex, unit and option value) and for
+# each other one (a step is left only once every owed item is done: one that nothing does is the dead end). CI
+# caps the first: a three-board map has over a thousand hexes; the nearest to the unit are tried first
 EXHAUST = {"ci": 400}.get(os.environ.get("PLCG_EXPLORE", "ci"))
+EXHAUST_OTHERS = 100
 TEST_CARDS = sorted(str(p.relative_to(Path.cwd())) if p.is_relative_to(Path.cwd()) else str(p)
                     for p in (Path(__file__).resolve().parent / "cards").glob("*.toml"))
 CARDS = [name for name, _c, _d in shipped_cards()] + TEST_CARDS
@@ -357,9 +359,10 @@ class Walk:
                 if self.act(cmd) is not None:
                     return
         reasons = {}
-        for item in owed:  # before a dead end is reported: every hex, unit and option value of what is owed
+        for i, item in enumerate(owed):  # before a dead end is reported: every hex, unit and option value
+            cap = EXHAUST if i == 0 else EXHAUST_OTHERS
             for n, cmd in enumerate(self.every(st, item)):
-                if EXHAUST is not None and n >= EXHAUST:
+                if cap is not None and n >= cap:
                     break
                 tried.append(cmd)
                 if self.act(cmd, light=True) is not None:
