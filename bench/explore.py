@@ -56,8 +56,10 @@ def main(argv=None) -> int:
     ap.add_argument("--json", dest="json_out", help="also write the figures to this JSON file")
     args = ap.parse_args(argv)
     r = run(args.size)
-    print(f"explorer, size {r['size']}: {r.get('walks', 0)} campaigns played whole, {r.get('commands', 0)} commands "
-          f"({r.get('refused', 0)} refused, {r.get('undos', 0)} undos); wall {r['wall_s']} s, CPU {r['cpu_s']} s; "
+    stopped = sum(r.get("known", {}).values())
+    print(f"explorer, size {r['size']}: {r.get('walks', 0)} campaigns played whole and {stopped} stopped at a known "
+          f"finding, {r.get('commands', 0)} commands ({r.get('refused', 0)} refused, {r.get('searched', 0)} tried by "
+          f"the dead-end search, {r.get('undos', 0)} undos); wall {r['wall_s']} s, CPU {r['cpu_s']} s; "
           f"pytest exit {r['exit']} {' '.join(r['tail'])}")
     print(f"  cards: {len(r.get('cards', []))} ({', '.join(r.get('cards', []))}); walks per rules revision: "
           f"{r.get('revisions', {})}")

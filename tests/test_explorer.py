@@ -97,7 +97,7 @@ REVISIONS = (3, 2, 1)  # a card's walks take them in turn (ruling R32)
 AUDIT_EVERY = 40
 PHASES = (Phase.explicit, Phase.generate)  # no shrinking: a seed shrunk is another walk, and a failure prints its own
 LIMIT = 4000  # commands a walk may play before the CG must have ended (liveness)
-STATS = {"walks": 0, "commands": 0, "refused": 0, "undos": 0, "undo_to": 0, "forced": 0, "undo_undo": 0,
+STATS = {"walks": 0, "commands": 0, "refused": 0, "searched": 0, "undos": 0, "undo_to": 0, "forced": 0, "undo_undo": 0,
          "at_reads": 0, "cli_reads": 0, "exports": 0, "upgrades": 0, "heavy_ends": 0, "late": 0, "twice": 0,
          "shuffled": 0, "synced": 0, "rejected": 0, "claims": 0, "cards": [], "revisions": {}, "findings": [],
          "known": {}}  # what the runs played (bench/ reports it)
@@ -224,7 +224,7 @@ class Walk:
         try:
             stored = led.run(dict(cmd))
         except PlcgError as e:
-            STATS["refused"] += 1
+            STATS["searched" if light else "refused"] += 1
             self.played.append({**cmd, "_refused": e.exit_code, "_err": str(e)[:300]})
             assert e.exit_code in (2, 3), f"{cmd}: exit {e.exit_code}: {e}"
             assert led.store.head() == head, f"{cmd} was refused ({e}) but wrote"
@@ -781,7 +781,6 @@ def _walk(card: str, seed: int, install=None, say=note, kind=None, rev: int = 3)
                       "campaign_seed": getattr(walk, "seed", None), "message": message, "commands": walk.played})
         if known is not None:
             STATS["known"][known] = STATS["known"].get(known, 0) + 1
-            STATS["walks"] += 1
             return None
         say(f"card {card} ({kind.__name__}), rules revision {rev}, seed {seed}: the commands played "
             f"({len(walk.played)}); Replay(directory, {card!r}, {rev}, {getattr(walk, 'seed', None)!r}) plays "
@@ -1180,6 +1179,16 @@ class Replay:
             cg.dice.os_dice = saved
 
 
+def replay_kept(finding: str, directory: str) -> Replay:
+    """A finding kept in bench/out/ (PLCG_EXPLORE_OUT) played again: its card (a shipped name or a card file),
+    its rules revision and its campaign seed, every command as the walk gave it, the ledger's dice given back."""
+    d = orjson.loads(Path(finding).read_bytes())
+    r = Replay(directory, d["card"], d["revision"], d.get("campaign_seed"))
+    for cmd in d["commands"]:
+        r.run(cmd)
+    return r
+
+
 def shrink(card: str, commands: list[dict], fails, directory: str, revision: int = 3) -> list[dict]:
     """The shortest list (chunks taken out while `fails(replay, commands)` still holds) of a failing walk."""
     def still(cmds):
@@ -1235,3 +1244,32 @@ def test_the_test_cards_pass_card_check_and_have_their_shapes(tmp_path):
         assert "allied" in {hc.isolated for hc in mc.hexes.values()}, "no Isolated pocket at the start"
     finally:
         led.close()
+
+
+def test_a_kept_walk_replays_with_its_card_file_and_rules_revision(tmp_path, monkeypatch, fake_os_dice):
+    """A walk's kept commands (what bench/out/ holds for a finding) play again on a campaign of the same card file
+    under the same rules revision, to the same state: `replay_kept` reads the card and the revision from the
+    record, an older revision's log replays only under that revision."""
+    card = next(c for c in TEST_CARDS if Path(c).stem == "pto_disease")
+    fake_os_dice(random.Random(7))
+    walk = Walk(str(tmp_path), card, random.Random(11), rev=2)
+    try:
+        for _ in range(60):  # the start of a campaign as the walk plays it: what is owed, and what is accepted
+            st = walk.state()
+            walk.optional(st) if walk.rng.random() < 0.3 else walk.progress(st)
+        assert walk.led.state().rules_revision == 2
+        want = canonical_state(walk.led.state(use_snapshot=False))
+        monkeypatch.setenv("PLCG_EXPLORE_OUT", str(tmp_path / "out"))
+        keep_finding({"card": card, "revision": 2, "seed": 11, "kind": "Walk", "known": None,
+                      "campaign_seed": walk.seed, "message": "kept for the test", "commands": walk.played})
+    finally:
+        walk.led.close()
+        STATS["findings"].pop()
+    kept = next((tmp_path / "out").iterdir())
+    r = replay_kept(str(kept), str(tmp_path))
+    try:
+        st = r.led.state(use_snapshot=False)
+        assert st.rules_revision == 2 and st.card.campaign.name == "Explorer test: PTO, Disease & Starvation"
+        assert canonical_state(st) == want
+    finally:
+        r.led.close()
