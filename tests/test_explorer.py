@@ -112,13 +112,20 @@ OLD_ROLLERS = ("leader", "redeploy", "patrol", "patrol-return")  # R49: judged a
 # A walk under one of those revisions that fails so stops there and is counted; the lead removes an entry once
 # its fix is merged. Nothing is known under revision 3.
 KNOWN = [
-    ("issue 35 D1/D3: 3.2 owes a redeployment that every hex refuses", (1, 2),
-     re.compile(r"liveness: at \d+ 3\.2 nothing owed could be done")),
-    ("issue 35 D2: 3.46 owes a repair it refuses", (1, 2),
-     re.compile(r"liveness: at \d+ 3\.46 nothing owed could be done")),
-    # found by this explorer (bench/out/F1-gun-hex-control.sh): `end --control` of a hex Strategic only by an
-    # emplaced Gun that the same end loses or moves; every read of map control is then an internal error
-    ("explorer F1: control kept of a hex no longer Strategic (a Gun's, 1.4)", (2, 3),
+    ("issue 35 D1: an Immobilized vehicle owed a 3.2 redeployment it cannot make", (1, 2),
+     re.compile(r"liveness: at \d+ 3\.2 nothing owed could be done; refused for: .*Immobilized: it does not redeploy")),
+    ("issue 35 D3: a side with no Strategic hex owes 3.2 redeployments every hex refuses", (1, 2),
+     re.compile(r"liveness: at \d+ 3\.2 nothing owed could be done; refused for: .*is not a friendly-controlled hex")),
+    ("issue 35 D2: an Immobilized vehicle owed a 3.46 repair it cannot make", (1, 2),
+     re.compile(r"liveness: at \d+ 3\.46 nothing owed could be done; refused for: .*repaired only there")),
+    # found by this explorer (bench/out/FINDINGS.md F3): R48's fix of issue 23 (3.46 owes no repair of a weapon an
+    # Isolated unit holds) is switched on from revision 3 only, like D1-D3
+    ("explorer F3: 3.46 owes the repair of a weapon an Isolated unit holds, refused", (1, 2),
+     re.compile(r"liveness: at \d+ 3\.46 nothing owed could be done; refused for: .*possessed by an Isolated unit")),
+    # found by this explorer (bench/out/F1-gun-hex-control.sh): control kept of a hex that stops being Strategic
+    # Terrain (grown, 1.4: an emplaced Gun the same `end` loses or moves, rubble a 3.52 `clear` removes); every read
+    # of map control is then an internal error (under revision 1 after a `rules-upgrade`)
+    ("explorer F1: control kept of a hex no longer Strategic (a Gun's, rubble's: 1.4)", (1, 2, 3),
      re.compile(r"controlled hex \S+ is not Strategic Terrain")),
     # found by this explorer by email (bench/out/F2-pbem-setup-order-sealed.json): a `setup` the allied copy
     # accepted at 2.6 is refused by the axis copy as it receives the bundle (2.41 order, ruling R51), the axis
@@ -372,9 +379,9 @@ class Walk:
                 if self.act(cmd, light=True) is not None:
                     return
                 reasons.setdefault(self.played[-1].get("_err"), cmd)
-        raise AssertionError(f"liveness: at {st.firefight} {st.step} nothing owed could be done: {owed}; tried "
-                             f"{len(tried)} commands (every hex, unit and option value), refused for: "
-                             f"{list(reasons)[:6]}")
+        raise AssertionError(f"liveness: at {st.firefight} {st.step} nothing owed could be done; refused for: "
+                             f"{list(reasons)[:6]}; tried {len(tried)} commands (every hex, unit and option value); "
+                             f"owed: {owed}")
 
     def every(self, st, item: dict):
         """Every command that could do `item`: each hex of the map, each unit, each option value, each counter."""
@@ -1157,7 +1164,11 @@ class Replay:
             os.unlink(self.path)
         self.led = Ledger.create(self.path, card, seed, None, rules_revision=None if revision == 3 else revision)
 
+    refused = False  # the command being played again was refused in the walk
+
     def os_dice(self, count: int) -> tuple[int, ...]:
+        if self.refused and len(self.queue) < count:  # under revisions 1-2 the commands R49 names roll, then refuse
+            return (1,) * count
         assert len(self.queue) >= count, "the command rolls more dice than it recorded"
         out, self.queue = tuple(self.queue[:count]), self.queue[count:]
         return out
@@ -1168,7 +1179,7 @@ class Replay:
         cmd = dict(cmd)
         if cmd.get("_cli"):  # an export and import, a reject or claim by email: not a command of this copy
             return None
-        refused = cmd.pop("_refused", None)
+        refused = self.refused = bool(cmd.pop("_refused", None))
         cmd.pop("_err", None)
         ledger_dice = cmd.pop("dice", None) if not isinstance(cmd.get("dice"), str) else None  # a str: typed
         self.queue = [v for roll in ledger_dice or () for v in roll]
