@@ -623,6 +623,18 @@ class CampaignState:
         self._strategic = (m, terrain, guns, out)
         return out
 
+    def controlled(self, strategic: frozenset | None = None) -> dict:
+        """hex -> side of the hexes controlled (1.32), as map control reads them: ruling R116, a hex's control
+        lapses while it is no Strategic Terrain (1.4: the emplaced Gun or the rubble that made it one gone);
+        the record keeps it."""
+        control = self.ground.control
+        strategic = self.strategic() if strategic is None else strategic
+        if all(h in strategic for h in control):
+            return control
+        grid = self.grid()
+        canon = {grid.canonical(h) for h in strategic}
+        return {h: s for h, s in control.items() if grid.canonical(h) in canon}
+
     def map_control(self):
         """The 1.4 control picture of the current control (memoised per map, Strategic Terrain and control)."""
         m = self.card.map
@@ -630,15 +642,16 @@ class CampaignState:
         last_map, last_control, last_mc = _LAST_CONTROL  # a run of commands asks for one picture
         if last_map is m and last_control == (strategic, self.ground.control):
             return last_mc
+        control = self.controlled(strategic)
         key = (m.columns, m.rows, m.boards, tuple(sorted(strategic)), tuple(sorted(m.friendly_edge.items())),
-               tuple(sorted(self.ground.control.items())))
+               tuple(sorted(control.items())))
         mc = _CONTROL.get(key)
         if mc is None:
             # lazy: only a rule or view that reads map control classifies the map; status, log, replay
             # and most step commands never do (cg.control with cg.hexgrid, ~12 ms, -X importtime)
             from cg.control import classify  # lazy: cg.control (~5 ms) only where map control is asked (status never)
 
-            mc = classify(self.grid(), strategic, dict(self.ground.control), dict(m.friendly_edge))
+            mc = classify(self.grid(), strategic, dict(control), dict(m.friendly_edge))
             if len(_CONTROL) > 64:
                 _CONTROL.clear()
             _CONTROL[key] = mc

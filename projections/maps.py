@@ -54,7 +54,7 @@ def map_json(st, viewer: str | None = None) -> dict:
                     "grown": h in new}
     return {"columns": st.card.map.columns, "rows": st.card.map.rows,
             "boards": [list(r) for r in st.card.map.boards], "friendly_edge": st.card.map.friendly_edge,
-            "control": dict(sorted(st.ground.control.items())), "hexes": hexes,
+            "control": dict(sorted(st.controlled().items())), "hexes": hexes,
             "counts": {side: {"cthc": sum(1 for c in mc.hexes.values() if c.cthc == side),
                               "mlr": sum(1 for c in mc.hexes.values() if side in c.mlr)} for side in SIDES}}
 

@@ -539,3 +539,33 @@ def test_a_side_without_an_mmc_owes_no_casualty_reduction_at_3_52(workdir, revis
     assert not _status(path)["pending"]
     _walk_to_the_next_firefight(path)
     assert cli_run(path, "audit").code == 0
+
+
+@pytest.mark.parametrize("revision", [1, 2, 3])
+def test_control_of_a_hex_that_stops_being_strategic_lapses(tmp_path, revision):
+    """Explorer finding F1 (issue 35 item 3; ruling R116): a hex Strategic Terrain only by an emplaced Gun (1.4,
+    switch strategic_grows) was given to a side by the `end` that lost the Gun; from then on every read of map
+    control was an internal error (exit 5) and 3.2 could not be played. Control of a hex lapses while it is no
+    Strategic Terrain: the map reads, and the campaign goes on through the RePh to the next firefight."""
+    db = tmp_path / "f1.plcg"
+    extra = [] if revision == 3 else ["--rules-revision", str(revision)]
+    assert cli_run(db, "new", "--card", "sample", "--seed", "f1", *extra).code == 0
+    for args in (("weather",), ("next",), ("buy", "axis", "G1", "--mode", "on-map"), ("next",), ("determine",),
+                 ("next",), ("next",), ("next",), ("next",), ("position", "axis", "G1-1.1", "K7")):
+        r = cli_run(db, *args)
+        assert r.code == 0, (args, r.err)
+    end = cli_run(db, "end", "--turn", "5", "--cvp-lost", "axis=2", "--cvp-lost", "allied=1", "--control", "axis=K7",
+                  "--lost", "axis:G1-1.1")
+    if revision == 1:  # revision 1 grows no Strategic Terrain: K7 never was, and giving it is refused
+        assert end.code == 3, end.err
+        return
+    assert end.code == 0, end.err
+    m = cli_run(db, "map", "--json")
+    assert m.code == 0, m.err
+    shown = json.loads(m.out)
+    assert "K7" not in shown["control"]
+    assert (shown["hexes"]["K7"]["strategic"], shown["hexes"]["K7"]["controller"]) == (False, None)
+    c = Campaign.attach(str(db))
+    c.advance(2, "2.1")
+    c.close()
+    assert cli_run(db, "audit").code == 0

@@ -110,26 +110,12 @@ OLD_ROLLERS = ("leader", "redeploy", "patrol", "patrol-return")  # R49: judged a
 
 # Findings of today's code that other work fixes (issue 35): (name, revisions, what the walk's failure says).
 # A walk under one of those revisions that fails so stops there and is counted; the lead removes an entry once
-# its fix is merged. Nothing is known under revision 3.
+# its fix is merged.
 KNOWN = [
-    ("issue 35 D1: an Immobilized vehicle owed a 3.2 redeployment it cannot make", (1, 2),
-     re.compile(r"liveness: at \d+ 3\.2 nothing owed could be done; refused for: .*Immobilized: it does not redeploy")),
-    ("issue 35 D3: a side with no Strategic hex owes 3.2 redeployments every hex refuses", (1, 2),
-     re.compile(r"liveness: at \d+ 3\.2 nothing owed could be done; refused for: .*is not a friendly-controlled hex")),
-    ("issue 35 D2: an Immobilized vehicle owed a 3.46 repair it cannot make", (1, 2),
-     re.compile(r"liveness: at \d+ 3\.46 nothing owed could be done; refused for: .*repaired only there")),
-    # found by this explorer (bench/out/FINDINGS.md F3): R48's fix of issue 23 (3.46 owes no repair of a weapon an
-    # Isolated unit holds) is switched on from revision 3 only, like D1-D3
-    ("explorer F3: 3.46 owes the repair of a weapon an Isolated unit holds, refused", (1, 2),
-     re.compile(r"liveness: at \d+ 3\.46 nothing owed could be done; refused for: .*possessed by an Isolated unit")),
-    # found by this explorer (bench/out/F1-gun-hex-control.sh): control kept of a hex that stops being Strategic
-    # Terrain (grown, 1.4: an emplaced Gun the same `end` loses or moves, rubble a 3.52 `clear` removes); every read
-    # of map control is then an internal error (under revision 1 after a `rules-upgrade`)
-    ("explorer F1: control kept of a hex no longer Strategic (a Gun's, rubble's: 1.4)", (1, 2, 3),
-     re.compile(r"controlled hex \S+ is not Strategic Terrain")),
-    # found by this explorer by email (bench/out/F2-pbem-setup-order-sealed.json): a `setup` the allied copy
-    # accepted at 2.6 is refused by the axis copy as it receives the bundle (2.41 order, ruling R51), the axis
-    # having an RG bought sealed at 2.3; the bundle can then never be taken in
+    # found by this explorer by email (bench/out/F2-pbem-setup-order-sealed.json), seen once and not reproduced:
+    # a `setup` the allied copy accepted at 2.6 refused by the axis copy as it received the bundle (2.41 order,
+    # ruling R51), the axis having an RG bought sealed at 2.3. D1-D3, F3 (dead ends under revisions 1-2) and F1
+    # (control kept of a hex no longer Strategic, ruling R116) are fixed, and their walks fail again if they return.
     ("explorer F2: by email, a setup one copy accepted is refused by the other copy (R51, sealed purchases)", (3,),
      re.compile(r"of the bundle: setup refused by the rules: \w+ sets up first")),
 ]
@@ -209,6 +195,7 @@ class Walk:
         # for as `new --rules-revision N` does
         self.seed = f"explore-{rng.getrandbits(32)}" if rng.random() < 0.25 else None
         self.led = Ledger.create(self.path, card, self.seed, None, rules_revision=None if rev == 3 else rev)
+        self.conventions = self.led.state().conventions  # the ledger's conventions the campaign records (issue 38)
         self.undo_state = None  # (state before the last accepted command, that command)
         self.undos = 0
         self.count = 0
@@ -789,7 +776,8 @@ def _walk(card: str, seed: int, install=None, say=note, kind=None, rev: int = 3)
         message = str(e).splitlines()[0][:2000] if str(e) else type(e).__name__
         known = known_finding(rev, message) if isinstance(e, Exception) else None
         keep_finding({"card": card, "revision": rev, "seed": seed, "kind": kind.__name__, "known": known,
-                      "campaign_seed": getattr(walk, "seed", None), "message": message, "commands": walk.played})
+                      "campaign_seed": getattr(walk, "seed", None), "conventions": getattr(walk, "conventions", None),
+                      "message": message, "commands": walk.played})
         if known is not None:
             STATS["known"][known] = STATS["known"].get(known, 0) + 1
             return None
@@ -1155,16 +1143,17 @@ class Replay:
     """A walk's commands played again on a new campaign of the card, the ledger's dice given back in order
     as each command recorded them (a failure's list as a plain regression test)."""
 
-    def __init__(self, directory: str, card: str, revision: int = 3, seed: str | None = None):
+    def __init__(self, directory: str, card: str, revision: int = 3, seed: str | None = None,
+                 conventions: int | None = None):
         """card: a shipped card's name or a card file; revision: the rules revision the walk was played under;
-        seed: its `--seed`, where it had one."""
+        seed: its `--seed`, where it had one; conventions: the ledger's conventions its campaign recorded (None:
+        the walks kept in tests/fixtures, recorded before issue 38's)."""
         self.queue: list[int] = []
         self.path = os.path.join(directory, f"replay-{Path(card).stem}.plcg")
         if os.path.exists(self.path):
             os.unlink(self.path)
-        # the walks kept were recorded before issue 38's conventions (leaders numbered across the side)
         self.led = Ledger.create(self.path, card, seed, None, rules_revision=None if revision == 3 else revision,
-                                 conventions=None)
+                                 conventions=conventions)
 
     refused = False  # the command being played again was refused in the walk
 
@@ -1200,7 +1189,7 @@ def replay_kept(finding: str, directory: str) -> Replay:
     """A finding kept in bench/out/ (PLCG_EXPLORE_OUT) played again: its card (a shipped name or a card file),
     its rules revision and its campaign seed, every command as the walk gave it, the ledger's dice given back."""
     d = orjson.loads(Path(finding).read_bytes())
-    r = Replay(directory, d["card"], d["revision"], d.get("campaign_seed"))
+    r = Replay(directory, d["card"], d["revision"], d.get("campaign_seed"), d.get("conventions"))
     for cmd in d["commands"]:
         r.run(cmd)
     return r
@@ -1278,7 +1267,8 @@ def test_a_kept_walk_replays_with_its_card_file_and_rules_revision(tmp_path, mon
         want = canonical_state(walk.led.state(use_snapshot=False))
         monkeypatch.setenv("PLCG_EXPLORE_OUT", str(tmp_path / "out"))
         keep_finding({"card": card, "revision": 2, "seed": 11, "kind": "Walk", "known": None,
-                      "campaign_seed": walk.seed, "message": "kept for the test", "commands": walk.played})
+                      "campaign_seed": walk.seed, "conventions": walk.conventions,
+                      "message": "kept for the test", "commands": walk.played})
     finally:
         walk.led.close()
         STATS["findings"].pop()
