@@ -21,7 +21,7 @@ OTHER = {"axis": "allied", "allied": "axis"}
 
 class Game:
     def __init__(self, tmp: Path, policy: str = "two-party", seed: str = "pbem", sealed: bool = True,
-                 card: str = "sample"):
+                 card: str = "sample", revision: int | None = None):
         self.tmp = Path(tmp)
         self.key = {s: str(self.tmp / f"{s}.key") for s in OTHER}
         self.pub = {}
@@ -35,6 +35,8 @@ class Game:
         args += ["--dice-policy", policy or "any"]  # None: the roller's own dice (a keyed campaign's default is two-party)
         if not sealed:  # open rosters: the tests that read the two-party dice and purchases in the clear
             args += ["--open-secrets"]
+        if revision is not None:  # an earlier rules revision (ruling R32)
+            args += ["--rules-revision", str(revision)]
         r = cli_run(self.db["axis"], *args)
         assert r.code == 0, r.err
         self.holder = "axis"  # the copy that holds the latest history
