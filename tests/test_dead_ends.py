@@ -569,4 +569,3 @@ def test_control_of_a_hex_that_stops_being_strategic_lapses(tmp_path, revision):
     c.advance(2, "2.1")
     c.close()
     assert cli_run(db, "audit").code == 0
-
