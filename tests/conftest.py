@@ -358,7 +358,7 @@ OWED_BY_THE_RULES = {
     "3.47": ("ELR Loss/Gain: each side's DR (3.47)", [("elr_rolled", True, "3.47")]),
     "3.51": ("SAN Adjustment into 2..4: recorded by `next` (3.51)", []),
     "3.52": ("Fortification Clearance: the attempts the players choose; a Casualty Reduction a clearance"
-             " owes (3.52 dagger: tests/test_reph_r3.py)", []),
+             " owes (3.52 dagger: tests/test_reph_rules.py)", []),
 }
 
 

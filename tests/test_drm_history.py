@@ -199,7 +199,7 @@ def test_2_351_minus_one_once_the_attack_option_is_bought_before_the_dr(campaign
 
 def test_2_351_an_attack_option_bought_after_the_dr_reads_it_again_with_its_minus_one(campaign):
     """Ruling R14 revised (rules revision 3): the -1 goes with the purchase in this 2.3, not with the order;
-    the roll stays as rolled (revision 2 changed nothing: tests/test_reph_r3.py)."""
+    the roll stays as rolled (revision 2 changed nothing: tests/test_reph_rules.py)."""
     c = campaign()
     c.advance(2, "2.3")
     c.run("buy", side="axis", rg="O1")

@@ -95,7 +95,7 @@ def test_patrol_units_come_from_the_mlr_within_10_hexes(tmp_path):
     # a squad recorded 12 hexes from the mission hex (the map's east edge) may not join a patrol to D5
     led_hex = "P9"
     c.close()
-    db = tmp_path / "c2.plcg"  # revision 2's reading (revision 3: within 10 hexes of each other, test_referee_r3_patrols)
+    db = tmp_path / "c2.plcg"  # revision 2's reading (revision 3: within 10 hexes of each other, test_patrol_rules)
     assert cli_run(db, "new", "--card", "sample", "--seed", "pat", "--rules-revision", "2").code == 0
     c = Campaign.attach(db, plan=PLAN)
     c.advance(1, "2.6")

@@ -77,7 +77,7 @@ def test_3_21_isolated_counts_6_or_more_hexes_and_gets_no_minus_1_from_its_pocke
     monkeypatch.setattr(MapControl, "inside_or_adjacent_mlr", lambda self, h, side: True)
     st = c.state()
     u = st.unit("I1-1.1", "axis")
-    st.rules_revision = 2  # revision 3 measures to the FMLR outside the pocket (tests/test_referee_r3_setup.py)
+    st.rules_revision = 2  # revision 3 measures to the FMLR outside the pocket (tests/test_setup_and_redeployment_rules.py)
     new = drm.redeployment(st, "axis", "M5", "isolated", unit=u)
     assert [(d.value, d.reason.split(",")[0]) for d in new] == [(1, "Isolated")]
     st.rules_revision = 1

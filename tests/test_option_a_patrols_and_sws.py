@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 
 from conftest import cli_run, rows
-from test_referee_r3_patrols import new
-from test_referee_r3_setup import first_side_begins
+from test_patrol_rules import new
+from test_setup_and_redeployment_rules import first_side_begins
 
 
 def ok(path, *args) -> str:

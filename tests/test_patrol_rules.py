@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 from conftest import Campaign, cli_run
-from test_referee_r3_setup import refused
+from test_setup_and_redeployment_rules import refused
 
 
 def new(tmp_path, plan, revision=None, name="c.plcg", card="sample", seed="pat"):
