@@ -329,6 +329,24 @@ def own_options(opts: list[dict], me: str | None) -> list[dict]:
     return opts if me is None else [o for o in opts if owed_by(o) in (me, None)]
 
 
+def web_site(db: str, key_path: str | None, key, token: str | None = None):
+    """The page `plcg serve` serves (issue 34): the commands' catalogue and their in-process run, and the
+    status a player of `key` reads (player_status); the tests serve the same one."""
+    from projections.web.app import Site  # lazy: starlette and jinja2 only for `plcg serve`
+
+    return Site(db, catalogue=command_catalogue(), run=in_process(db, key_path),
+                status_of=lambda st: player_status(st, key), token=token, key=key)
+
+
+def player_status(st, key) -> dict:
+    """`status --json` as the player of `key` reads it: a copy by email lists his own side's options only
+    (issue 38); the web page shows the same (issue 34)."""
+    d = status_dict(st)
+    if st.pbem is not None and key is not None:
+        d["options"] = own_options(d["options"], _own_side(st, key))
+    return d
+
+
 def _own_side(st, key):
     from cg.pbem import side_of_key  # lazy: only a play-by-email copy has keys
 
@@ -543,9 +561,7 @@ def status(ctx, as_json, at):
         st = led.state(lazy=True) if at is None else led.state(at=at)
     finally:
         led.close()
-    d = status_dict(st)
-    if st.pbem is not None and (key := _key(ctx)) is not None:  # a player's copy: his own options (issue 38)
-        d["options"] = own_options(d["options"], _own_side(st, key))
+    d = player_status(st, _key(ctx))
     if as_json:
         _echo_json(d)
         return
@@ -2116,7 +2132,6 @@ def serve(ctx, serve_db, serve_key, port, host, no_open):
     import secrets  # lazy: only `plcg serve` makes a token
     import webbrowser  # lazy: only `plcg serve` opens a browser
 
-    from projections.web.app import Site  # lazy: starlette, jinja2 and uvicorn only for `plcg serve`
     from projections.web import server  # lazy: uvicorn only for `plcg serve`
 
     root = ctx.find_root().obj
@@ -2132,10 +2147,8 @@ def serve(ctx, serve_db, serve_key, port, host, no_open):
         led.state(lazy=True)  # a file plcg cannot read is said now, not on the first request
     finally:
         led.close()
-    key = _key(ctx)
     token = secrets.token_urlsafe(24)
-    site = Site(db, catalogue=command_catalogue(), run=in_process(db, root.get("key")), status_of=status_dict,
-                token=token, key=key)
+    site = web_site(db, root.get("key"), _key(ctx), token)
     addr = host or "127.0.0.1"
     try:
         sock = server.bind(addr, port)

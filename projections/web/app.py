@@ -170,7 +170,7 @@ class Site:
         return out
 
     # ---- writing ----
-    def execute(self, argv: list[str]) -> dict:
+    def run_argv(self, argv: list[str]) -> dict:
         code, words = self.run(argv)
         said = MOVED_ON if code == 4 else _SAID.get(code, "")
         return {"exit": code, "words": words.rstrip("\n"), "said": said, "argv": argv,
@@ -216,7 +216,7 @@ class Site:
         if name not in self.catalogue:
             return PlainTextResponse(f"no command {name!r}", status_code=400)
         argv = forms.argv_of_form(name, data, self.catalogue)
-        message = await run_in_threadpool(self.execute, argv)
+        message = await run_in_threadpool(self.run_argv, argv)
         if name == "sync" and message["exit"] == 0:
             self._sync_where = {k: v[-1] for k, v in data.items() if k in ("o:folder", "o:git") and v and v[-1]}
         body = await run_in_threadpool(self.html, None, message, None)
@@ -235,7 +235,7 @@ class Site:
             argv = forms.argv_of_args(name, args, self.catalogue, POSITIONAL)
         except ValueError as e:
             return JSONResponse({"exit": 2, "words": f"plcg: {e}"})
-        m = await run_in_threadpool(self.execute, argv)
+        m = await run_in_threadpool(self.run_argv, argv)
         return JSONResponse({"exit": m["exit"], "words": m["words"]})
 
     async def _static(self, request: Request) -> Response:

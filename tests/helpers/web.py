@@ -10,7 +10,6 @@ import uvicorn
 
 import cli
 from projections.web import server
-from projections.web.app import Site
 
 
 class Served:
@@ -20,8 +19,7 @@ class Served:
             from cg.pbem import load_private
 
             key = load_private(key_path)
-        self.site = Site(str(path), catalogue=cli.command_catalogue(), run=cli.in_process(str(path), key_path),
-                         status_of=cli.status_dict, key=key)
+        self.site = cli.web_site(str(path), key_path, key)
         self.token = self.site.token
         sock = server.bind("127.0.0.1", 0)
         self.port = sock.getsockname()[1]
