@@ -251,8 +251,12 @@ class Ledger:
             if cmd.get("name") in ("next", "confirm") and seal.owes_attack_seal(st, cmd["by"]):
                 prop = st.pbem.proposal
                 if cmd["name"] == "next" or (prop and prop.command.get("name") == "next"):
-                    # 2.3 left: this side's sealed "no" Attack Option first, unless it sealed a yes (issue 25 item 10)
-                    made = self.run({"name": "attack", "side": cmd["by"], "none": True}, key)
+                    # 2.3 left: this side's sealed Attack Option choice first, yes or no as its own view has it
+                    # (its `attack`, a sealed purchase): always here, whatever order it typed (ruling R109)
+                    answer = "yes" if st.sides[cmd["by"]].attack else "no"
+                    announce = {"name": "attack", "side": cmd["by"], "announce": answer}
+                    self._after_announce(st, announce, cmd, head_seq)  # a refused `next` writes no choice either
+                    made = self.run(announce, key)
                     return made + self.run(given, key)
 
         history = self._history(head_seq)
@@ -420,6 +424,21 @@ class Ledger:
                     evolve(scratch, e.TYPE, unstructure(e), seq + 1 + i, seq + 1)
                 seq += len(events)
         decide_all(scratch, dict(cmd), seq + 1, self._history(head_seq))
+
+    def _after_announce(self, st, announce: dict, cmd: dict, head_seq: int) -> None:
+        """Decide `cmd` (the side's `next` or `confirm` leaving 2.3) on a copy of the state after its sealed
+        Attack Option choice (ruling R109); raises what it would, so that a refused leave writes nothing."""
+        from cg.commands import decide_all  # lazy: cg.commands (~33 ms), a write only
+        from cg.state import Seal  # the choice's seal as the fold records it (its box unneeded here)
+        from events.convert import unstructure  # lazy: events.convert (~38 ms), a write only
+
+        scratch, by = st.copy(), cmd["by"]
+        events = decide_all(scratch, {**announce, "by": by}, head_seq + 1, None)
+        for i, e in enumerate(events):
+            evolve(scratch, e.TYPE, unstructure(e), head_seq + 1 + i, head_seq + 1)
+        scratch.pbem.seals = {**scratch.pbem.seals,
+                              "scratch": Seal(by, "attack", st.firefight, st.step, head_seq + 1, "", "", True, None, None)}
+        decide_all(scratch, dict(cmd), head_seq + 1 + len(events), self._history(head_seq))
 
     def answer(self, key) -> list:
         """Answer the other side's open two-party dice (its bundle's `sign` does; `sync` does it as soon as

@@ -250,7 +250,7 @@ def authorize(st, cmd: dict) -> None:
             raise Refused(f"{by} proposed it: the other side confirms it", "pbem", st.step)
     elif prop is not None and name not in BUNDLING and not cmd.get("confirmed") and not _acts_meanwhile(st, prop, by) \
             and not (name == "seal" and cmd.get("closes")) \
-            and not (name == "attack" and cmd.get("none")) \
+            and not (name == "attack" and (cmd.get("none") or "announce" in cmd)) \
             and not (name == "seal" and cmd.get("what") == "attack"):  # a sealed reveal is a reveal (ruling R71);
         # the sealed "no" Attack Option made as 2.3 is left (ruling R69, seal.kind)
         other = "allied" if prop.side == "axis" else "axis"

@@ -45,13 +45,15 @@ WHAT = {"cp": "cp", "buy": "purchase", "patrols": "purchase", "attack": "purchas
 WHAT_AT = {"2.1": ("cp",), "2.3": ("purchase", "attack"), "3.44": ("promote", "harden")}
 
 
-def kind(st, name: str | None) -> str | None:
+def kind(st, name: str | None, cmd: dict | None = None) -> str | None:
     """What a sealed command of this name is publicly. Rules revision 3 (switch attack_seal, ruling R69,
     issue 25 item 10): the Attack Option is a seal of its own kind, `attack`, which every side makes at 2.3 of a
-    firefight after the first, yes (`attack SIDE`) or no (the ledger's `attack SIDE` with `none`), and
-    opens at 2.4: both copies can tell that the reveal holds it."""
+    firefight after the first and opens at 2.4: both copies can tell that the reveal holds it. Ruling R109
+    (issue 37 attack 3): the ledger makes it, yes or no (`attack SIDE` with `announce`), as the side leaves 2.3,
+    so its place in the log tells nothing; the typed `attack SIDE` is a purchase like any other. A log of
+    before R109 holds the typed yes as the `attack` seal itself (`_seal` takes it)."""
     if name == "attack" and attack_seal(st):
-        return "attack"
+        return "attack" if cmd is not None and ("announce" in cmd or cmd.get("none")) else "purchase"
     return WHAT.get(name)
 
 
@@ -183,7 +185,7 @@ def secret(st, cmd: dict, events: list) -> str | None:
         name = r.command.get("name") if r is not None else None
     elif events and events[0].TYPE == "dice_committed" and name in ("cp", "promote"):
         return None  # the roll itself is no secret (the rules owe it); its result is, at the reveal
-    what = kind(st, name)
+    what = kind(st, name, cmd)
     if what is None or what not in WHAT_AT[st.step] or cmd.get("generated"):
         return None
     return what

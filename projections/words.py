@@ -286,6 +286,8 @@ def _summary(etype: str, p: dict) -> str:
         return f"{s} bought {p['rg']} as {p['purchase']} ({p['mode']}) for {p['cost']} CP{delta}{_left(p)}"
     if etype == "patrols_bought":
         return f"{s} bought {p['count']} patrol(s) for {p['cost']} CP{_left(p)}"
+    if etype == "attack_announced":  # ruling R109
+        return f"{s} Attack Option (2.4): {'yes' if p['attack'] else 'no'}"
     if etype == "attack_bought":
         return f"{s} bought the Attack Option for {p['cost']} CP{_left(p)}"
     if etype == "oba_rolled":

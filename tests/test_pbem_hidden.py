@@ -1,0 +1,82 @@
+"""Play by email, round four (issue 37): secrets that stay hidden until the rules reveal them, and the order
+the steps owe. Two copies, bundles only, everything through the real command line (tests/helpers/pbem.py)."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import cli_run
+from helpers.pbem import Game
+
+from test_pbem import log
+
+
+@pytest.fixture
+def sealed(workdir):
+    """Keys, the roller's own dice, sealed secrets (ruling R47)."""
+    return Game(workdir, policy="any")
+
+
+def _seals_at_2_3(db, firefight: int, side: str) -> list[str]:
+    """The public kinds of SIDE's seals at 2.3 of FIREFIGHT, in the order of the log, as the other copy reads them."""
+    return [x["what"] for x in log(db) if x["type"] == "sealed" and x["firefight"] == firefight
+            and x["step"] == "2.3" and x["summary"].split()[0].lower() == side]
+
+
+# ---- attack 3: the Attack Option shows through the order of the seals (ruling R109) -----------------------
+
+@pytest.mark.parametrize("order", [("attack", "buy"), ("buy", "attack"), ("buy",)])
+def test_the_attack_option_choice_is_sealed_as_the_side_leaves_2_3_whatever_the_order_typed(sealed, order):
+    """Issue 37 attack 3 (ruling R69): a yes was sealed when `attack` was typed, a no only as the side left 2.3,
+    so an attack seal followed by a purchase seal could only be a yes. Now the choice is sealed as the side
+    leaves 2.3, yes or no, and the typed `attack` is a purchase like any other: the allied copy sees the same
+    sequence of kinds whatever the axis player typed, and 2.4 still announces the choice."""
+    g = sealed
+    g.play_to(2, "2.3")
+    if g.holder != "axis":
+        g.send(g.holder)
+    for what in order:
+        args = ["attack", "axis"] if what == "attack" else ["buy", "axis", "I1"]
+        r = g.cli("axis", *args)
+        assert r.code == 0, (args, r.err)
+    before = len(log(g.db["axis"]))
+    r = g.cli("axis", "next")  # the bought RG's leader DR is owed first: refused, and no choice is sealed either
+    assert r.code == 3 and "2.36" in r.err, r.err
+    assert len(log(g.db["axis"])) == before
+    r = g.cli("axis", "leader", "axis", "I1-1")
+    assert r.code == 0, r.err
+    r = g.cli("axis", "next")
+    assert r.code == 0, r.err
+    g.send("axis")
+    kinds = _seals_at_2_3(g.db["allied"], 2, "axis")
+    assert kinds == ["purchase"] * (len(order) + 1) + ["attack"], kinds  # the leader DR is a purchase too
+    # the choice is announced at 2.4 as typed, and the other copy reads it there
+    g.do("allied", "confirm")
+    g.play_to(2, "2.4")
+    g.do("axis", "reveal")
+    g.send("axis")
+    theirs = json.loads(g.cli("allied", "status", "--json").out)["sides"]["axis"]
+    assert theirs["attack_option"] is ("attack" in order)
+
+
+def test_a_sealed_attack_option_choice_that_contradicts_the_purchase_is_refused(sealed):
+    """Ruling R109: the choice sealed as the side leaves 2.3 must say what its purchases say; a client of the
+    player's own making that seals a "no" over a bought Attack Option is refused by the ledger (exit 3)."""
+    from cg import pbem
+    from cg.ledger import Ledger
+    from events.errors import Refused
+
+    g = sealed
+    g.play_to(2, "2.3")
+    if g.holder != "axis":
+        g.send(g.holder)
+    assert g.cli("axis", "attack", "axis").code == 0
+    key = pbem.load_private(g.key["axis"])
+    led = Ledger(g.db["axis"], write=True, key=key)
+    try:
+        with pytest.raises(Refused, match="R109"):
+            led.run({"name": "attack", "side": "axis", "announce": "no"}, key)
+    finally:
+        led.close()
+    r = g.cli("axis", "attack", "axis")  # bought once only
+    assert r.code == 3 and "already bought" in r.err, r.err
