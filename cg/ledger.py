@@ -259,6 +259,8 @@ class Ledger:
                     made = self.run(announce, key)
                     return made + self.run(given, key)
 
+        if st.pbem is not None and cmd.get("name") == "next" and st.step == "2.6" and "setups" not in cmd:
+            cmd = {**cmd, "setups": True}  # ruling R110: leaves 2.6 once both sides said they set up (a log of before: provisional)
         history = self._history(head_seq)
         try:
             # decide records the OS dice it rolled in cmd["ledger_dice"] (ruling R31): stored below

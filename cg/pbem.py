@@ -388,7 +388,11 @@ def pending_items(st) -> list[dict]:
     two-party dice, a reveal."""
     out = []
     prop = st.pbem.proposal if st.pbem else None
-    if prop is not None:
+    if prop is not None and prop.command.get("setups") and prop.command.get("step") == st.step == "2.6":
+        other = "allied" if prop.side == "axis" else "axis"  # ruling R110: the other side still sets up
+        out.append({"command": f"plcg setup {other} UNIT HEX, then plcg next", "rule": "2.6", "runnable": False,
+                    "what": f"{other} still sets up (2.6; {prop.side} has set up and waits)"})
+    elif prop is not None:
         other = "allied" if prop.side == "axis" else "axis"
         out.append({"command": "plcg confirm", "rule": "pbem", "runnable": False,
                     "what": f"{other} owes the answer to {prop.side}'s proposal: {prop.command.get('name')}"

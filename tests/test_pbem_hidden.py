@@ -80,3 +80,40 @@ def test_a_sealed_attack_option_choice_that_contradicts_the_purchase_is_refused(
         led.close()
     r = g.cli("axis", "attack", "axis")  # bought once only
     assert r.code == 3 and "already bought" in r.err, r.err
+
+
+# ---- item 8: 2.6 owes each side's setup, in the order 2.41 gives (ruling R110) ------------------------------
+
+def test_the_first_side_s_next_at_2_6_waits_for_the_other_side_to_set_up(sealed, workdir):
+    """Issue 37 item 8: the side that set up first left 2.6 with its `next` (provisionally, ruling R71), so the
+    other side could not set up without rejecting the step, and `sync` said "your optional commands, then plcg
+    next". Now its `next` says it is done and waits: the other side sets up, and its `next` leaves 2.6;
+    `sync` tells each player who still sets up."""
+    g = sealed
+    g.play_to(1, "2.6", plan={(1, "2.3"): [("axis", ["buy", "axis", "I1", "--mode", "on-map"]), ("allied", ["buy", "allied", "I1", "--mode", "on-map"])]})
+    for side in ("axis", "allied"):  # the 2.6 reveals (setup shows the purchases)
+        if g.holder != side:
+            g.send(g.holder)
+        r = g.cli(side, "reveal")
+        assert r.code == 0, r.err
+        g.holder = side
+    first = g.state().ff.setup_first
+    second = "allied" if first == "axis" else "axis"
+    if g.holder != first:
+        g.send(g.holder)
+    assert g.cli(first, "setup", first, "I1-1.1", "M5" if first == "axis" else "C4").code == 0
+    assert g.cli(first, "next").code == 0
+    assert g.state(first).step == "2.6"  # not left: the other side still sets up
+    box = workdir / "box"
+    box.mkdir()
+    assert g.cli(first, "sync", "--folder", str(box), "--send").code == 0
+    said = g.cli(second, "sync", "--folder", str(box))
+    assert said.code == 0, said.err
+    mine = said.out.split(f"your move ({second}):")[1]
+    assert f"{second} still sets up (2.6; {first} has set up and waits): plcg setup {second} UNIT HEX" in mine, said.out
+    theirs = g.cli(first, "sync", "--folder", str(box))
+    assert f"{second} owes:\n  {second} still sets up (2.6" in theirs.out, theirs.out
+    r = g.cli(second, "setup", second, "I1-1.1", "M5" if second == "axis" else "C4")
+    assert r.code == 0, r.err
+    assert g.cli(second, "next").code == 0
+    assert g.state(second).step == "2.7"
