@@ -242,7 +242,8 @@ class Ledger:
             from cg import pbem  # lazy: only a campaign played by email
 
             given, cmd = cmd, _by_key(st, cmd, key)
-            if cmd.get("name") not in pbem.OWN + ("undo",) and pbem.unanswered(st, cmd["by"]):
+            answers = cmd.get("name") not in pbem.OWN + ("undo",) or cmd.get("name") == "confirm"  # does what `next` does
+            if answers and pbem.unanswered(st, cmd["by"]):
                 # ruling R84: the other side's dice answered first (no choice of his), unless the command
                 # is refused even then: a refused command writes nothing (decided first on a copy)
                 self._after_answers(st, cmd, head_seq, key)

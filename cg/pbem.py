@@ -402,9 +402,9 @@ def pending_items(st) -> list[dict]:
         other = "allied" if r.side == "axis" else "axis"
         what = r.command.get("name")
         if r.answer is None:
-            out.append({"command": "plcg bundle -o FILE", "rule": "pbem", "runnable": False,
+            out.append({"command": "plcg sync --send", "rule": "pbem", "runnable": False,  # issue 37 item 10
                         "what": f"{other} owes the answer to {r.side}'s two-party dice for {what}"
-                                f" ({commit[:8]}): {other}'s next bundle carries it"})
+                                f" ({commit[:8]}): {other}'s next command or send carries it"})
         else:
             out.append({"command": "plcg reveal", "rule": "pbem", "runnable": False,
                         "what": f"{r.side} owes the reveal of its two-party dice for {what} ({commit[:8]})"})

@@ -117,3 +117,33 @@ def test_the_first_side_s_next_at_2_6_waits_for_the_other_side_to_set_up(sealed,
     assert r.code == 0, r.err
     assert g.cli(second, "next").code == 0
     assert g.state(second).step == "2.7"
+
+
+# ---- item 10: hints name `sync --send`; `confirm` does what `next` does ------------------------------------
+
+@pytest.fixture
+def chain_game(workdir):
+    """Two-party dice with open rosters, a roll answered from the other side's chain (ruling R83)."""
+    return Game(workdir, sealed=False)
+
+
+def test_confirm_answers_the_proposers_dice_first_as_next_does_and_the_hint_names_sync_send(chain_game):
+    """Issue 37 item 10: the other side's `confirm` of a proposal to leave was refused while the proposer's roll
+    waited for its answer ("step 3.45 still owes: allied owes the answer ... (plcg bundle -o FILE)"), where its
+    `next`, which answers first (ruling R84), confirmed it. Both are offered ("`plcg next` or `plcg confirm`
+    confirms it"): `confirm` now answers first too, and the hint names `plcg sync --send`."""
+    g = chain_game
+    g.play_to(1, "3.45")
+    g.do("allied", "leaders", "allied")  # the allied part of 3.45 done first
+    if g.holder != "axis":
+        g.send(g.holder)
+    assert g.cli("axis", "leaders", "axis").code == 0
+    status = g.cli("axis", "status").out
+    assert "allied owes the answer to axis's two-party dice" in status and "plcg sync --send" in status \
+        and "bundle -o" not in status
+    r = g.cli("axis", "next")
+    assert r.code == 0 and "proposed to leave step 3.45" in r.out, (r.out, r.err)
+    g.send("axis")
+    r = g.cli("allied", "confirm")
+    assert r.code == 0, r.err
+    assert g.state("allied").step == "3.46"
