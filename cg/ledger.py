@@ -262,6 +262,8 @@ class Ledger:
 
         if st.pbem is not None and cmd.get("name") == "next" and st.step == "2.6" and "setups" not in cmd:
             cmd = {**cmd, "setups": True}  # ruling R110: leaves 2.6 once both sides said they set up (a log of before: provisional)
+        if st.pbem is not None and cmd.get("name") in ("next", "confirm") and "own_rolls" not in cmd:
+            cmd = {**cmd, "own_rolls": True}  # ruling R111: left once the side's own rolls are decided (a log of before: not asked)
         history = self._history(head_seq)
         try:
             # decide records the OS dice it rolled in cmd["ledger_dice"] (ruling R31): stored below

@@ -243,6 +243,14 @@ def authorize(st, cmd: dict) -> None:
         if owed:
             raise Refused(f"{by} owes the reveal of two-party dice first (plcg reveal)", "pbem", st.step)
     prop = pb.proposal  # (its reveal owed is said first: ruling R71 lets a side propose before it reveals)
+    if name in ("next", "confirm") and cmd.get("own_rolls") and st.step in ROLL_ALLOWS and (name == "next" or (
+            prop is not None and prop.command.get("name") == "next")):
+        mine = [(c, r.command.get("name")) for c, r in pb.requests.items() if r.side == by]
+        if mine:  # ruling R111: the step is left once this side's own rolls of it are decided
+            listed = ", ".join(f"{n} ({c[:8]})" for c, n in mine)
+            raise Refused(f"{by}'s roll of this step is not decided yet: {listed}; its result may allow more here"
+                          " (a hardening, a replacement): send it (plcg sync --send) and leave the step once the"
+                          " answer is back", "pbem", st.step)
     if name in ("confirm", "reject"):
         if prop is None and provisional(st) is None:
             raise Refused(f"{name}: no proposal awaits an answer", "pbem", st.step)
@@ -381,6 +389,9 @@ def committed(st, items: list[dict]) -> list[dict]:
         else:
             left.remove(hit)
     return out
+
+
+ROLL_ALLOWS = ("3.41", "3.44", "3.45")  # ruling R111: steps where a side's decided roll allows more (replacements, hardening)
 
 
 def pending_items(st) -> list[dict]:

@@ -10,6 +10,8 @@ from helpers.pbem import Game
 
 from test_pbem import log
 
+from cg.units import PRESENT
+
 
 @pytest.fixture
 def sealed(workdir):
@@ -129,21 +131,68 @@ def chain_game(workdir):
 
 def test_confirm_answers_the_proposers_dice_first_as_next_does_and_the_hint_names_sync_send(chain_game):
     """Issue 37 item 10: the other side's `confirm` of a proposal to leave was refused while the proposer's roll
-    waited for its answer ("step 3.45 still owes: allied owes the answer ... (plcg bundle -o FILE)"), where its
+    waited for its answer ("step 2.3 still owes: allied owes the answer ... (plcg bundle -o FILE)"), where its
     `next`, which answers first (ruling R84), confirmed it. Both are offered ("`plcg next` or `plcg confirm`
     confirms it"): `confirm` now answers first too, and the hint names `plcg sync --send`."""
     g = chain_game
-    g.play_to(1, "3.45")
-    g.do("allied", "leaders", "allied")  # the allied part of 3.45 done first
+    g.play_to(1, "2.3")
     if g.holder != "axis":
         g.send(g.holder)
-    assert g.cli("axis", "leaders", "axis").code == 0
+    assert g.cli("axis", "buy", "axis", "I1").code == 0
+    assert g.cli("axis", "leader", "axis", "I1-1").code == 0  # a roll from the allied chain (ruling R83)
     status = g.cli("axis", "status").out
     assert "allied owes the answer to axis's two-party dice" in status and "plcg sync --send" in status \
         and "bundle -o" not in status
-    r = g.cli("axis", "next")
-    assert r.code == 0 and "proposed to leave step 3.45" in r.out, (r.out, r.err)
+    r = g.cli("axis", "next")  # ruling R71 (c): only allied owes something: proposed
+    assert r.code == 0 and "proposed to leave step 2.3" in r.out, (r.out, r.err)
     g.send("axis")
     r = g.cli("allied", "confirm")
     assert r.code == 0, r.err
-    assert g.state("allied").step == "3.46"
+    assert g.state("allied").step != "2.3"
+
+
+# ---- item 9: a leave waits for the side's own rolls; sync names what a decided roll allows (ruling R111) -----
+
+def test_a_side_leaves_a_step_only_once_its_own_roll_of_it_is_decided(chain_game):
+    """Issue 37 item 9: at 3.45 `leaders axis; next` proposed the leave before the roll was back, and the roll
+    then allowed a hardening the proposal shut out. The `next` is refused (exit 3, nothing written) while the
+    roll waits for its answer; once the other copy's answer is in, it leaves."""
+    g = chain_game
+    g.play_to(1, "3.45")
+    if g.holder != "axis":
+        g.send(g.holder)
+    assert g.cli("axis", "leaders", "axis").code == 0
+    before = g.head("axis")
+    r = g.cli("axis", "next")
+    assert r.code == 3 and "axis's roll of this step is not decided yet: leaders" in r.err \
+        and "plcg sync --send" in r.err, (r.code, r.err)
+    assert g.head("axis") == before
+    g.send("axis")
+    assert g.cli("allied", "leaders", "allied").code == 0  # its command answers the axis roll first (ruling R84)
+    g.send("allied")
+    assert not g.state("axis").pbem.requests or all(x.side != "axis" for x in g.state("axis").pbem.requests.values())
+    r = g.cli("axis", "next")
+    assert r.code == 0, r.err
+
+
+def test_sync_names_the_hardening_a_decided_3_45_roll_allows(workdir):
+    """Issue 37 item 9: the roll allowed a hardening that `sync` never mentioned (only `status`'s "you may
+    also", which offers `harden` whatever the roll). `sync` now says what the player's decided result lets
+    him still do at the step, by the count the rules give."""
+    g = Game(workdir, policy="any", seed="a")
+    g.play_to(1, "3.45", plan={(1, "2.3"): [("axis", ["buy", "axis", "I1"])]})
+    if g.holder != "axis":
+        g.send(g.holder)
+    box = workdir / "box"
+    box.mkdir()
+    said = g.cli("axis", "sync", "--folder", str(box))
+    assert "your 3.45 result" not in said.out  # not rolled yet: nothing to say
+    assert g.cli("axis", "leaders", "axis").code == 0
+    st = g.state("axis")
+    leaders = [u for u in st.side_units("axis") if u.kind == "leader" and u.status in PRESENT]
+    allowed = min(st.reph.leader_result["axis"], len(leaders) + st.reph.may_generate["axis"])
+    assert allowed > 0  # the seed's dr gives a result this test can read
+    said = g.cli("axis", "sync", "--folder", str(box))
+    assert said.code == 0, said.err
+    assert f"your 3.45 result allows {allowed} more leader(s) to harden or be generated " \
+           f"(of {st.reph.leader_result['axis']}): plcg harden axis LEADER" in said.out, said.out
