@@ -196,3 +196,44 @@ def test_sync_names_the_hardening_a_decided_3_45_roll_allows(workdir):
     assert said.code == 0, said.err
     assert f"your 3.45 result allows {allowed} more leader(s) to harden or be generated " \
            f"(of {st.reph.leader_result['axis']}): plcg harden axis LEADER" in said.out, said.out
+
+
+# ---- secrets: a unit set up HIP shows the other copy nothing until 2.9 (ruling R112) ----------------------
+
+def test_a_hip_setup_is_sealed_until_the_firefight_ends(workdir):
+    """Issue 37 item 7: every setup named the unit and its hex in the other copy, HIP included. A unit set up
+    HIP is sealed (A12.3: nothing shows), and revealed at 2.9, before the firefight's result: both copies then
+    hold the same setup and audit clean."""
+    g = Game(workdir)  # keys, two-party dice, sealed secrets: the default of a campaign played by email
+    plan = {(1, "2.3"): [("axis", ["buy", "axis", "F1"]), ("axis", ["buy", "axis", "I1", "--mode", "on-map"]),
+                         ("axis", ["leader", "axis", "I1-1"]), ("axis", ["fortify", "axis", "hip", "--unit", "I1-1.L1"])]}
+    g.play_to(1, "2.6", plan=plan)
+    for side in ("axis", "allied"):  # the 2.6 reveal of the purchases (setup shows them)
+        if g.holder != side:
+            g.send(g.holder)
+        g.holder = side
+        if g.cli(side, "status").out.count(f"{side} owes the reveal"):
+            assert g.cli(side, "reveal").code == 0
+    if g.holder != "axis":
+        g.send(g.holder)
+    assert g.cli("axis", "setup", "axis", "I1-1.1", "M5").code == 0
+    r = g.cli("axis", "setup", "axis", "I1-1.L1", "M5", "--hip")
+    assert r.code == 0 and "sealed" in r.out, r.err
+    g.send("axis")
+    seen = [x for x in log(g.db["allied"]) if x["step"] == "2.6" and x["type"] in ("unit_set_up", "sealed")]
+    assert [x["type"] for x in seen] == ["unit_set_up", "sealed"], seen
+    assert "I1-1.L1" not in seen[1]["summary"] and "M5" not in seen[1]["summary"]
+    assert g.state("allied").unit("I1-1.L1", "axis").hex is None  # the allied copy knows nothing of where
+    g.play_to(1, "2.9")
+    g.send(g.holder)
+    owed = json.loads(g.cli("allied", "status", "--json").out)["pending"]
+    assert any(o["command"] == "plcg reveal" and o["what"].startswith("axis owes the reveal of its sealed HIP")
+               for o in owed), owed
+    g.play_to(1, "3.1")
+    g.send(g.holder)
+    u = g.state("allied").unit("I1-1.L1", "axis")
+    assert (u.hex, u.hip) == ("M5", True)
+    revealed = [x for x in log(g.db["allied"]) if x["type"] == "seals_revealed" and x["step"] == "2.9"]
+    assert len(revealed) == 1 and "I1-1.L1 set up in M5 (HIP)" in revealed[0]["summary"]
+    for side in ("axis", "allied"):
+        assert cli_run(g.db[side], "audit").code == 0, side
