@@ -43,6 +43,7 @@ SECRET_STEPS = ("2.1", "2.3", "3.44")
 WHAT = {"cp": "cp", "buy": "purchase", "patrols": "purchase", "attack": "purchase", "fortify": "purchase",
         "oba": "purchase", "leader": "purchase", "promote": "promote", "harden": "harden"}
 WHAT_AT = {"2.1": ("cp",), "2.3": ("purchase", "attack"), "2.6": ("hidden",), "3.44": ("promote", "harden")}
+SECRET_PLACED = ("ap_mine", "at_mine")  # ruling R112: B28.1's secretly recorded minefields (a Known one shows, R22)
 HIDDEN_AT = "2.6"  # ruling R112: a HIP setup is sealed (kind `hidden`), revealed at 2.9 (the firefight's own revelation)
 
 
@@ -57,6 +58,10 @@ def kind(st, name: str | None, cmd: dict | None = None) -> str | None:
         return "attack" if cmd is not None and ("announce" in cmd or cmd.get("none")) else "purchase"
     if name == "setup":  # ruling R112: a unit set up HIP shows the other copy nothing (A12.3) until 2.9
         return "hidden" if cmd is not None and cmd.get("hip") else None
+    if name == "fortify" and st.step == HIDDEN_AT:  # ruling R112: mines placed at 2.6 are recorded secretly (B28.1)
+        from cg.items import key_of  # lazy: cg.items only where a fortification is placed
+
+        return "hidden" if cmd is not None and key_of(str(cmd.get("kind") or "")) in SECRET_PLACED else None
     return WHAT.get(name)
 
 
@@ -480,7 +485,7 @@ def check_owed(st, cmd: dict) -> None:
 
 _POINT_WHAT = {"2.4": "purchases' Attack Option (2.4 announces it)", "2.6": "purchases (2.3; setup shows them)",
                "3.44": "promotion dr and hardening (3.44)", "end": "secrets (the CG has ended)",
-               "2.9": "HIP setups (2.6; the firefight has revealed them, ruling R112)",
+               "2.9": "HIP setups and mines (2.6; the firefight has revealed them, ruling R112)",
                "idle": "purchases (2.3; the Idle Firefight skips 2.6, ruling R80)"}
 
 

@@ -200,13 +200,15 @@ def test_sync_names_the_hardening_a_decided_3_45_roll_allows(workdir):
 
 # ---- secrets: a unit set up HIP shows the other copy nothing until 2.9 (ruling R112) ----------------------
 
-def test_a_hip_setup_is_sealed_until_the_firefight_ends(workdir):
-    """Issue 37 item 7: every setup named the unit and its hex in the other copy, HIP included. A unit set up
-    HIP is sealed (A12.3: nothing shows), and revealed at 2.9, before the firefight's result: both copies then
+def test_a_hip_setup_and_mines_placed_are_sealed_until_the_firefight_ends(workdir):
+    """Issue 37 item 7: every setup named the unit and its hex in the other copy, HIP included, and its `sync`
+    printed "Axis placed A-P mines in Q4". A unit set up HIP (A12.3: nothing shows) and A-P mines placed at 2.6
+    (B28.1: recorded secretly) are sealed, and revealed at 2.9, before the firefight's result: both copies then
     hold the same setup and audit clean."""
     g = Game(workdir)  # keys, two-party dice, sealed secrets: the default of a campaign played by email
     plan = {(1, "2.3"): [("axis", ["buy", "axis", "F1"]), ("axis", ["buy", "axis", "I1", "--mode", "on-map"]),
-                         ("axis", ["leader", "axis", "I1-1"]), ("axis", ["fortify", "axis", "hip", "--unit", "I1-1.L1"])]}
+                         ("axis", ["leader", "axis", "I1-1"]), ("axis", ["fortify", "axis", "hip", "--unit", "I1-1.L1"]),
+                         ("axis", ["fortify", "axis", "ap_mine", "--factors", "2"])]}  # placed at 2.6 (2.38)
     g.play_to(1, "2.6", plan=plan)
     for side in ("axis", "allied"):  # the 2.6 reveal of the purchases (setup shows them)
         if g.holder != side:
@@ -219,10 +221,13 @@ def test_a_hip_setup_is_sealed_until_the_firefight_ends(workdir):
     assert g.cli("axis", "setup", "axis", "I1-1.1", "M5").code == 0
     r = g.cli("axis", "setup", "axis", "I1-1.L1", "M5", "--hip")
     assert r.code == 0 and "sealed" in r.out, r.err
+    r = g.cli("axis", "fortify", "axis", "ap_mine", "--hex", "M5")
+    assert r.code == 0 and "sealed" in r.out, r.err
     g.send("axis")
-    seen = [x for x in log(g.db["allied"]) if x["step"] == "2.6" and x["type"] in ("unit_set_up", "sealed")]
-    assert [x["type"] for x in seen] == ["unit_set_up", "sealed"], seen
-    assert "I1-1.L1" not in seen[1]["summary"] and "M5" not in seen[1]["summary"]
+    seen = [x for x in log(g.db["allied"]) if x["step"] == "2.6" and x["type"] in ("unit_set_up", "sealed",
+                                                                                   "fortification_placed")]
+    assert [x["type"] for x in seen] == ["unit_set_up", "sealed", "sealed"], seen
+    assert not any("I1-1.L1" in x["summary"] or "M5" in x["summary"] or "A-P" in x["summary"] for x in seen[1:])
     assert g.state("allied").unit("I1-1.L1", "axis").hex is None  # the allied copy knows nothing of where
     g.play_to(1, "2.9")
     g.send(g.holder)
@@ -234,6 +239,7 @@ def test_a_hip_setup_is_sealed_until_the_firefight_ends(workdir):
     u = g.state("allied").unit("I1-1.L1", "axis")
     assert (u.hex, u.hip) == ("M5", True)
     revealed = [x for x in log(g.db["allied"]) if x["type"] == "seals_revealed" and x["step"] == "2.9"]
-    assert len(revealed) == 1 and "I1-1.L1 set up in M5 (HIP)" in revealed[0]["summary"]
+    assert len(revealed) == 1 and "I1-1.L1 set up in M5 (HIP)" in revealed[0]["summary"] \
+        and "placed A-P mines in M5" in revealed[0]["summary"]
     for side in ("axis", "allied"):
         assert cli_run(g.db[side], "audit").code == 0, side
