@@ -262,6 +262,8 @@ class Ledger:
 
         if st.pbem is not None and cmd.get("name") == "next" and st.step == "2.6" and "setups" not in cmd:
             cmd = {**cmd, "setups": True}  # ruling R110: leaves 2.6 once both sides said they set up (a log of before: provisional)
+        if st.pbem is not None and cmd.get("name") == "fortify" and st.step == "2.3" and "mines_at_setup" not in cmd:
+            cmd = {**cmd, "mines_at_setup": True}  # ruling R112: a mine's hex waits for 2.6 (a log of before: taken)
         if st.pbem is not None and cmd.get("name") in ("next", "confirm") and "own_rolls" not in cmd:
             cmd = {**cmd, "own_rolls": True}  # ruling R111: left once the side's own rolls are decided (a log of before: not asked)
         history = self._history(head_seq)

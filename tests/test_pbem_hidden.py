@@ -243,3 +243,19 @@ def test_a_hip_setup_and_mines_placed_are_sealed_until_the_firefight_ends(workdi
         and "placed A-P mines in M5" in revealed[0]["summary"]
     for side in ("axis", "allied"):
         assert cli_run(g.db[side], "audit").code == 0, side
+
+
+def test_mines_are_given_their_hex_at_2_6_where_it_stays_sealed(sealed):
+    """Ruling R112: a hex given to A-P mines at 2.3 would show when 2.6 reveals the purchases (the other player
+    read "A-P mines in Q4" before the firefight). Played by email, the hex is given at 2.6, sealed until 2.9."""
+    g = sealed
+    g.play_to(1, "2.3")
+    if g.holder != "axis":
+        g.send(g.holder)
+    assert g.cli("axis", "buy", "axis", "F1").code == 0
+    before = g.head("axis")
+    r = g.cli("axis", "fortify", "axis", "ap_mine", "--factors", "2", "--hex", "M5")
+    assert r.code == 3 and "placed at 2.6" in r.err and "R112" in r.err, (r.code, r.err)
+    assert g.head("axis") == before
+    r = g.cli("axis", "fortify", "axis", "ap_mine", "--factors", "2")
+    assert r.code == 0, r.err
