@@ -1209,6 +1209,11 @@ def _say_turn(db: str, key) -> None:
     for line in medium.turn_lines(pending(st), me, st.pbem.proposal if st.pbem else None,
                                   st.pbem.provisional if st.pbem else None):
         click.echo(line)
+    if me is not None:  # ruling R111: what a decided roll of his now allows, before his `next`
+        from projections.entitlements import allowed_now  # lazy: only for the turn words
+
+        for line in allowed_now(st, me):
+            click.echo(line)
 
 
 def _sync_send(ctx, where: str, git: bool, key) -> None:

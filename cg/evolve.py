@@ -25,7 +25,7 @@ from cg.state import Done, Fortification, PatrolTeam
 from cg.state import AnswerChain, DiceRequest, Proposal  # play by email's records (rulings R44, R45, R67, R71, R83)
 
 if TYPE_CHECKING:  # the handlers' event classes (imported when the first fold is made: _built)
-    from events.types import (AttackBought, CasualtiesAdded, CasualtyReduced, CgEnded, ClearanceRolled,  # lazy: events.types (~25 ms of class creation), only a fold that meets the type
+    from events.types import (AttackAnnounced, AttackBought, CasualtiesAdded, CasualtyReduced, CgEnded, ClearanceRolled,  # lazy: events.types (~25 ms of class creation), only a fold that meets the type
                               Conceded, CpReplenished, DiceAnswered, DiceChain, DiceCommitted, DiceRevealed,
                               DiseaseReplaced, DiseaseRolled, ElrRolled, EncircledTested, EvacuationRolled,
                               FactConfirmed, FactProposed, FactRejected, FirefightDetermined, FirefightEnded,
@@ -390,6 +390,15 @@ def _attack(st, p: AttackBought):
         side, (final, pid) = key.side, key.of
         st.purchase(pid, side).oba = tables.oba_strength(int(final) - 1).result
         st.reph.done.discard(key)
+
+
+@on("attack_announced")
+def _attack_announced(st, p: AttackAnnounced):
+    """Ruling R109: the Attack Option as 2.4 announces it (the sealed choice opened); its CP go with the
+    purchase (`attack_bought`), sealed apart and revealed at 2.6."""
+    if p.attack:
+        st.sides[p.side].attack = True
+        st.ff.attack[p.side] = True
 
 
 @on("oba_rolled")

@@ -11,6 +11,7 @@ import orjson
 
 from cg import seal, snapshot
 from cg.revision import CONVENTIONS
+from cg.sequence import StepId
 from cg.bulk import gc_paused
 from cg.card import apply_balance, card_to_dict
 from cg.card_schema import load_card, parse_card
@@ -244,7 +245,8 @@ class Ledger:
             from cg import pbem  # lazy: only a campaign played by email
 
             given, cmd = cmd, _by_key(st, cmd, key)
-            if cmd.get("name") not in pbem.OWN + ("undo",) and pbem.unanswered(st, cmd["by"]):
+            answers = cmd.get("name") not in pbem.OWN + ("undo",) or cmd.get("name") == "confirm"  # does what `next` does
+            if answers and pbem.unanswered(st, cmd["by"]):
                 # ruling R84: the other side's dice answered first (no choice of his), unless the command
                 # is refused even then: a refused command writes nothing (decided first on a copy)
                 self._after_answers(st, cmd, head_seq, key)
@@ -253,10 +255,20 @@ class Ledger:
             if cmd.get("name") in ("next", "confirm") and seal.owes_attack_seal(st, cmd["by"]):
                 prop = st.pbem.proposal
                 if cmd["name"] == "next" or (prop and prop.command.get("name") == "next"):
-                    # 2.3 left: this side's sealed "no" Attack Option first, unless it sealed a yes (issue 25 item 10)
-                    made = self.run({"name": "attack", "side": cmd["by"], "none": True}, key)
+                    # 2.3 left: this side's sealed Attack Option choice first, yes or no as its own view has it
+                    # (its `attack`, a sealed purchase): always here, whatever order it typed (ruling R109)
+                    answer = "yes" if st.sides[cmd["by"]].attack else "no"
+                    announce = {"name": "attack", "side": cmd["by"], "announce": answer}
+                    self._after_announce(st, announce, cmd, head_seq)  # a refused `next` writes no choice either
+                    made = self.run(announce, key)
                     return made + self.run(given, key)
 
+        if st.pbem is not None and cmd.get("name") == "next" and st.step == StepId.SETUP and "setups" not in cmd:
+            cmd = {**cmd, "setups": True}  # ruling R110: leaves 2.6 once both sides said they set up (a log of before: provisional)
+        if st.pbem is not None and cmd.get("name") == "fortify" and st.step == StepId.PURCHASE and "mines_at_setup" not in cmd:
+            cmd = {**cmd, "mines_at_setup": True}  # ruling R112: a mine's hex waits for 2.6 (a log of before: taken)
+        if st.pbem is not None and cmd.get("name") in ("next", "confirm") and "own_rolls" not in cmd:
+            cmd = {**cmd, "own_rolls": True}  # ruling R111: left once the side's own rolls are decided (a log of before: not asked)
         history = self._history(head_seq)
         try:
             # decide records the OS dice it rolled in cmd["ledger_dice"] (ruling R31): stored below
@@ -422,6 +434,21 @@ class Ledger:
                     evolve(scratch, e.TYPE, unstructure(e), seq + 1 + i, seq + 1)
                 seq += len(events)
         decide_all(scratch, dict(cmd), seq + 1, self._history(head_seq))
+
+    def _after_announce(self, st, announce: dict, cmd: dict, head_seq: int) -> None:
+        """Decide `cmd` (the side's `next` or `confirm` leaving 2.3) on a copy of the state after its sealed
+        Attack Option choice (ruling R109); raises what it would, so that a refused leave writes nothing."""
+        from cg.commands import decide_all  # lazy: cg.commands (~33 ms), a write only
+        from cg.state import Seal  # the choice's seal as the fold records it (its box unneeded here)
+        from events.convert import unstructure  # lazy: events.convert (~38 ms), a write only
+
+        scratch, by = st.copy(), cmd["by"]
+        events = decide_all(scratch, {**announce, "by": by}, head_seq + 1, None)
+        for i, e in enumerate(events):
+            evolve(scratch, e.TYPE, unstructure(e), head_seq + 1 + i, head_seq + 1)
+        scratch.pbem.seals = {**scratch.pbem.seals,
+                              "scratch": Seal(by, "attack", st.firefight, st.step, head_seq + 1, "", "", True, None, None)}
+        decide_all(scratch, dict(cmd), head_seq + 1 + len(events), self._history(head_seq))
 
     def answer(self, key) -> list:
         """Answer the other side's open two-party dice (its bundle's `sign` does; `sync` does it as soon as

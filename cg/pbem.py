@@ -32,6 +32,7 @@ import secrets
 import attrs
 
 from cg import revision, seal
+from cg.sequence import StepId
 from cg.state import AnswerChain, DiceRequest, Pbem
 from events.errors import BadInput, Refused
 
@@ -243,6 +244,14 @@ def authorize(st, cmd: dict) -> None:
         if owed:
             raise Refused(f"{by} owes the reveal of two-party dice first (plcg reveal)", "pbem", st.step)
     prop = pb.proposal  # (its reveal owed is said first: ruling R71 lets a side propose before it reveals)
+    if name in ("next", "confirm") and cmd.get("own_rolls") and st.step in ROLL_ALLOWS and (name == "next" or (
+            prop is not None and prop.command.get("name") == "next")):
+        mine = [(c, r.command.get("name")) for c, r in pb.requests.items() if r.side == by]
+        if mine:  # ruling R111: the step is left once this side's own rolls of it are decided
+            listed = ", ".join(f"{n} ({c[:8]})" for c, n in mine)
+            raise Refused(f"{by}'s roll of this step is not decided yet: {listed}; its result may allow more here"
+                          " (a hardening, a replacement): send it (plcg sync --send) and leave the step once the"
+                          " answer is back", "pbem", st.step)
     if name in ("confirm", "reject"):
         if prop is None and provisional(st) is None:
             raise Refused(f"{name}: no proposal awaits an answer", "pbem", st.step)
@@ -250,7 +259,7 @@ def authorize(st, cmd: dict) -> None:
             raise Refused(f"{by} proposed it: the other side confirms it", "pbem", st.step)
     elif prop is not None and name not in BUNDLING and not cmd.get("confirmed") and not _acts_meanwhile(st, prop, by) \
             and not (name == "seal" and cmd.get("closes")) \
-            and not (name == "attack" and cmd.get("none")) \
+            and not (name == "attack" and (cmd.get("none") or "announce" in cmd)) \
             and not (name == "seal" and cmd.get("what") == "attack"):  # a sealed reveal is a reveal (ruling R71);
         # the sealed "no" Attack Option made as 2.3 is left (ruling R69, seal.kind)
         other = "allied" if prop.side == "axis" else "axis"
@@ -383,12 +392,19 @@ def committed(st, items: list[dict]) -> list[dict]:
     return out
 
 
+ROLL_ALLOWS = ("3.41", "3.44", "3.45")  # ruling R111: steps where a side's decided roll allows more (replacements, hardening)
+
+
 def pending_items(st) -> list[dict]:
     """What play by email owes (cg/steps.pending lists it): an answer to a proposal, an answer to
     two-party dice, a reveal."""
     out = []
     prop = st.pbem.proposal if st.pbem else None
-    if prop is not None:
+    if prop is not None and prop.command.get("setups") and prop.command.get("step") == st.step == StepId.SETUP:
+        other = "allied" if prop.side == "axis" else "axis"  # ruling R110: the other side still sets up
+        out.append({"command": f"plcg setup {other} UNIT HEX, then plcg next", "rule": "2.6", "runnable": False,
+                    "what": f"{other} still sets up (2.6; {prop.side} has set up and waits)"})
+    elif prop is not None:
         other = "allied" if prop.side == "axis" else "axis"
         out.append({"command": "plcg confirm", "rule": "pbem", "runnable": False,
                     "what": f"{other} owes the answer to {prop.side}'s proposal: {prop.command.get('name')}"
@@ -398,9 +414,9 @@ def pending_items(st) -> list[dict]:
         other = "allied" if r.side == "axis" else "axis"
         what = r.command.get("name")
         if r.answer is None:
-            out.append({"command": "plcg bundle -o FILE", "rule": "pbem", "runnable": False,
+            out.append({"command": "plcg sync --send", "rule": "pbem", "runnable": False,  # issue 37 item 10
                         "what": f"{other} owes the answer to {r.side}'s two-party dice for {what}"
-                                f" ({commit[:8]}): {other}'s next bundle carries it"})
+                                f" ({commit[:8]}): {other}'s next command or send carries it"})
         else:
             out.append({"command": "plcg reveal", "rule": "pbem", "runnable": False,
                         "what": f"{r.side} owes the reveal of its two-party dice for {what} ({commit[:8]})"})

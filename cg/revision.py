@@ -194,9 +194,9 @@ class Rules:
         'claimed by the other side (`plcg claim`)'))
     attack_seal: bool = switch(3, (
         'play by email, sealed secrets (ruling R47): every side seals its Attack Option choice at 2.3 of '
-        'a firefight after the first, yes (`plcg attack SIDE`) or no (the ledger seals the no as the side'
-        ' leaves 2.3), a seal of its own kind `attack` the other copy sees; 2.4 opens exactly that seal, '
-        'so an empty 2.4 reveal is refused by the other copy'))
+        'a firefight after the first, yes or no, made by the ledger as the side leaves 2.3 whatever order '
+        'it typed (ruling R109; `plcg attack SIDE` is a sealed purchase), a seal of its own kind `attack` '
+        'the other copy sees; 2.4 opens exactly that seal, so an empty 2.4 reveal is refused by the other copy'))
     sign_once: bool = switch(3, (
         "play by email: a side's signature over nothing new (the head is its own signature already) is "
         'refused (exit 3, rule pbem)'))

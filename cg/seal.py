@@ -44,16 +44,26 @@ SECRET_STEPS = ("2.1", "2.3", "3.44")
 # (everyone knows a side rolls its CP), hidden for the purchases
 WHAT = {"cp": "cp", "buy": "purchase", "patrols": "purchase", "attack": "purchase", "fortify": "purchase",
         "oba": "purchase", "leader": "purchase", "promote": "promote", "harden": "harden"}
-WHAT_AT = {"2.1": ("cp",), "2.3": ("purchase", "attack"), "3.44": ("promote", "harden")}
+WHAT_AT = {"2.1": ("cp",), "2.3": ("purchase", "attack"), "2.6": ("hidden",), "3.44": ("promote", "harden")}
+SECRET_PLACED = ("ap_mine", "at_mine")  # ruling R112: B28.1's secretly recorded minefields (a Known one shows, R22)
+HIDDEN_AT = "2.6"  # ruling R112: a HIP setup is sealed (kind `hidden`), revealed at 2.9 (the firefight's own revelation)
 
 
-def kind(st, name: str | None) -> str | None:
+def kind(st, name: str | None, cmd: dict | None = None) -> str | None:
     """What a sealed command of this name is publicly. Rules revision 3 (switch attack_seal, ruling R69,
     issue 25 item 10): the Attack Option is a seal of its own kind, `attack`, which every side makes at 2.3 of a
-    firefight after the first, yes (`attack SIDE`) or no (the ledger's `attack SIDE` with `none`), and
-    opens at 2.4: both copies can tell that the reveal holds it."""
+    firefight after the first and opens at 2.4: both copies can tell that the reveal holds it. Ruling R109
+    (issue 37 attack 3): the ledger makes it, yes or no (`attack SIDE` with `announce`), as the side leaves 2.3,
+    so its place in the log tells nothing; the typed `attack SIDE` is a purchase like any other. A log of
+    before R109 holds the typed yes as the `attack` seal itself (`_seal` takes it)."""
     if name == "attack" and attack_seal(st):
-        return "attack"
+        return "attack" if cmd is not None and ("announce" in cmd or cmd.get("none")) else "purchase"
+    if name == "setup":  # ruling R112: a unit set up HIP shows the other copy nothing (A12.3) until 2.9
+        return "hidden" if cmd is not None and cmd.get("hip") else None
+    if name == "fortify" and st.step == HIDDEN_AT:  # ruling R112: mines placed at 2.6 are recorded secretly (B28.1)
+        from cg.items import key_of  # lazy: cg.items only where a fortification is placed
+
+        return "hidden" if cmd is not None and key_of(str(cmd.get("kind") or "")) in SECRET_PLACED else None
     return WHAT.get(name)
 
 
@@ -68,7 +78,7 @@ def owes_attack_seal(st, side: str) -> bool:
     return not any(r.side == side and r.what == "attack" and r.ff == st.firefight
                    for r in st.pbem.seals.values()) \
         and RevealPoint(st.firefight, "2.4", side) not in st.pbem.points
-POINTS = ("2.4", "2.6", "3.44", "end")
+POINTS = ("2.4", "2.6", "2.9", "3.44", "end")
 PUB_PREFIX = "ed25519:"  # a public key as one line
 
 
@@ -177,7 +187,7 @@ def sealing(st) -> bool:
 def secret(st, cmd: dict, events: list) -> str | None:
     """What `cmd` (a keyed command, `by` set, decided to `events`) is publicly when it is sealed in this
     campaign at this step; None: it is not sealed."""
-    if not sealing(st) or st.step not in SECRET_STEPS or not (events or cmd.get("none")):
+    if not sealing(st) or st.step not in SECRET_STEPS + (HIDDEN_AT,) or not (events or cmd.get("none")):
         return None
     name = cmd.get("name")
     if name == "reveal":  # two-party dice of a secret roll: revealing them shows the result
@@ -185,7 +195,7 @@ def secret(st, cmd: dict, events: list) -> str | None:
         name = r.command.get("name") if r is not None else None
     elif events and events[0].TYPE == "dice_committed" and name in ("cp", "promote"):
         return None  # the roll itself is no secret (the rules owe it); its result is, at the reveal
-    what = kind(st, name)
+    what = kind(st, name, cmd)
     if what is None or what not in WHAT_AT[st.step] or cmd.get("generated"):
         return None
     return what
@@ -286,6 +296,8 @@ def apply_sealed(st, p, handlers: dict) -> None:
         st.pbem.requests.pop(p.closes, None)
     if what in ("cp", "promote") and not p.opens:
         st.reph.done.add(Done(what, side))
+    if what == "hidden":  # ruling R112: a HIP setup unseen is still a setup begun (2.41's order, ruling R51)
+        st.reph.done.add(Done("setup", side))
     if what == "cp":
         st.pbem.cp_sealed[side] = True
 
@@ -404,6 +416,8 @@ def owed(st, side: str) -> str | None:
         return "2.6"  # ruling R80: what 2.6 reveals, where an Idle Firefight skips it
     if st.step == StepId.PROMOTIONS and _unrevealed(st, side, ("promote", "harden"), st.firefight):
         return "3.44"
+    if st.step == StepId.FIREFIGHT_END and _unrevealed(st, side, ("hidden",)):
+        return "2.9"  # ruling R112: the firefight has revealed what it revealed; the RePh reads where each unit stood
     return None
 
 
@@ -422,6 +436,8 @@ def due(st, side: str, point: str, openable) -> list[str]:
         return out
     if point == StepId.SETUP:
         return [c for c, _ in _unrevealed(st, side, ("purchase",))]
+    if point == "2.9":
+        return [c for c, _ in _unrevealed(st, side, ("hidden",))]
     return [c for c, _ in _unrevealed(st, side, ("promote", "harden"), st.firefight)]
 
 
@@ -447,6 +463,11 @@ def check_owed(st, cmd: dict) -> None:
             if owes_attack_seal(st, side):
                 raise Refused(f"{side} owes its sealed Attack Option choice, yes or no, before 2.3 is left (2.4"
                               " opens it)", "2.4", st.step)
+    if st.step == StepId.FIREFIGHT_END and name not in ("reveal", "unseal", "sign", "answer", "chain", "confirm", "reject", "undo"):
+        for side in ("axis", "allied"):  # ruling R112: every command of 2.9 may read where a HIP unit stood
+            if owed(st, side) == "2.9":
+                raise Refused(f"{side} owes the reveal of its sealed {_POINT_WHAT['2.9']} first (plcg reveal)",
+                              "2.9", st.step)
     if name not in ("determine", "next", "setup", "moves-first") or st.step not in _REVEAL_STEPS:
         return  # asked of every command: what blocks is a handful of commands at three steps
     actor = cmd.get("side") or cmd.get("by")
@@ -469,6 +490,7 @@ def check_owed(st, cmd: dict) -> None:
 
 _POINT_WHAT = {"2.4": "purchases' Attack Option (2.4 announces it)", "2.6": "purchases (2.3; setup shows them)",
                "3.44": "promotion dr and hardening (3.44)", "end": "secrets (the CG has ended)",
+               "2.9": "HIP setups and mines (2.6; the firefight has revealed them, ruling R112)",
                "idle": "purchases (2.3; the Idle Firefight skips 2.6, ruling R80)"}
 
 

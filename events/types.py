@@ -187,6 +187,14 @@ class AttackBought(Event):
     cp_left: int
 
 
+@event("attack_announced")
+class AttackAnnounced(Event):
+    """Ruling R109: SIDE's Attack Option choice of this firefight, sealed as it leaves 2.3 and opened at 2.4;
+    the purchase itself (`attack_bought`, its CP) is a sealed purchase like any other, revealed at 2.6."""
+    side: str
+    attack: bool
+
+
 @event("oba_rolled")
 class ObaRolled(Event):
     side: str

@@ -6,6 +6,7 @@ here, so there is one table.
 """
 
 VERSIONS: dict[str, int] = {
+    "attack_announced": 1,  # ruling R109: the sealed yes/no Attack Option choice made as 2.3 is left
     "attack_bought": 1,
     "campaign_started": 2,  # 2: rules_revision (ruling R32)
     "casualties_added": 1,

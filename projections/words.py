@@ -295,7 +295,8 @@ def _summary(etype: str, p: dict) -> str:
         return f"{s} revealed two-party dice {p['request'][:8]}"
     if etype == "sealed":  # ruling R47
         what = {"cp": "its CP DR (2.1)", "purchase": "a purchase (2.3)", "promote": "its promotion dr (3.44)",
-                "harden": "a hardening (3.44)", "attack": "its Attack Option choice, yes or no (2.3)"}.get(p["what"], p["what"])
+                "harden": "a hardening (3.44)", "attack": "its Attack Option choice, yes or no (2.3)",
+                "hidden": "a HIP unit or mines placed (2.6; revealed at 2.9, ruling R112)"}.get(p["what"], p["what"])
         return f"{s} sealed {what} ({p['commitment'][:8]})"
     if etype == "seals_revealed":
         n = len(p["openings"])
@@ -325,6 +326,8 @@ def _summary(etype: str, p: dict) -> str:
         return f"{s} bought {p['rg']} as {p['purchase']} ({p['mode']}) for {p['cost']} CP{delta}{_left(p)}"
     if etype == "patrols_bought":
         return f"{s} bought {p['count']} patrol(s) for {p['cost']} CP{_left(p)}"
+    if etype == "attack_announced":  # ruling R109
+        return f"{s} Attack Option (2.4): {'yes' if p['attack'] else 'no'}"
     if etype == "attack_bought":
         return f"{s} bought the Attack Option for {p['cost']} CP{_left(p)}"
     if etype == "oba_rolled":

@@ -256,26 +256,28 @@ def test_a_step_left_provisionally_is_confirmed_by_continuing_and_undone_by_a_re
     from helpers.pbem import Game
 
     g = Game(workdir, policy=None, sealed=False)
-    g.play_to(1, "2.6")
-    r = g.do("axis", "next")  # 2.6: nothing the allied player must decide is pending: left at once
-    assert "provisionally" in r.out and g.state("axis").step == "2.7"
+    g.play_to(1, "2.7")  # (2.6 waits for both sides' setup: ruling R110)
+    if g.holder != "axis":
+        g.send(g.holder)
+    r = g.do("axis", "next")  # 2.7: nothing the allied player must decide is pending: left at once
+    assert "provisionally" in r.out and g.state("axis").step == "2.8"
     assert json.loads(cli_run(g.db["axis"], "status", "--json").out)["pending"] == []
     g.send("axis")
     # the allied player wanted to redeploy first: his rejection undoes the leave
-    no = g.cli("allied", "reject", "--reason", "I set up first")
+    no = g.cli("allied", "reject", "--reason", "I send a patrol first")
     assert no.code == 0, no.err
-    assert g.state("allied").step == "2.6"
+    assert g.state("allied").step == "2.7"
     lines = Players.log_of(g.db["allied"])
     assert [x["type"] for x in lines[-2:]] == ["fact_rejected", "reverted"]
-    left = [x for x in lines if x["type"] == "step_left" and x["step"] == "2.6"]
+    left = [x for x in lines if x["type"] == "step_left" and x["step"] == "2.7"]
     assert len(left) == 1 and left[0]["reverted"]
     g.send("allied")
-    assert g.state("axis").step == "2.6"
+    assert g.state("axis").step == "2.7"
     # left again; this time the allied player continues: his first command confirms the leave
     assert g.cli("axis", "next").code == 0
     g.send("axis")
     go = g.cli("allied", "next")
-    assert go.code == 0 and "confirmed" in go.out and g.state("allied").step not in ("2.6", "2.7")
+    assert go.code == 0 and "confirmed" in go.out and g.state("allied").step not in ("2.7", "2.8")
     g.send("allied")
     a, b = Players.log_of(g.db["axis"]), Players.log_of(g.db["allied"])
     assert a == b

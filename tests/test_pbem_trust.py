@@ -486,12 +486,12 @@ def test_every_side_seals_a_yes_or_no_attack_option_and_an_empty_2_4_reveal_is_r
 
     g = sealed
     g.play_to(2, "2.3")
-    g.do("axis", "attack", "axis")  # sealed: the allied copy sees that axis made its choice, not which
+    g.do("axis", "attack", "axis")  # a sealed purchase; the choice is sealed as axis leaves 2.3 (ruling R109)
     g.play_to(2, "2.4")
+    g.send(g.holder)
     for side in ("axis", "allied"):  # one yes/no seal each, both copies see it
         seals = [x for x in log(g.db[side]) if x["type"] == "sealed" and x["what"] == "attack"]
         assert sorted(x["summary"].split()[0].lower() for x in seals) == ["allied", "axis"], side
-    g.send(g.holder)
     # the axis player hides his Attack Option: a reveal at 2.4 without it, straight into his file
     key = pbem.load_private(g.key["axis"])
     led = Ledger(g.db["axis"], write=True, key=key)

@@ -8,6 +8,7 @@ import attrs
 from cg import dice as dicemod
 from cg import pbem, revision
 from cg.dice import Dice
+from cg.sequence import StepId
 from events.errors import BadInput, Refused
 from cg.state import SIDES, CampaignState, expand_units
 from cg.rules import counter_table  # noqa: F401  (the commands read it here)
@@ -181,6 +182,10 @@ def _done_before_them(state: CampaignState, cmd: dict) -> bool:
     at(state, "next")
     owed = pending(state)
     other = "allied" if cmd["by"] == "axis" else "axis"
+    if state.step == StepId.SETUP and cmd.get("setups"):
+        # ruling R110: 2.6 owes each side's setup, one side then the other (2.41); a side's `next` says it is done
+        # and waits for the other's, which confirms it: the other side still sets up
+        return all(owed_by(o) == other for o in owed)
     return bool(owed) and all(owed_by(o) == other for o in owed)
 
 
@@ -189,7 +194,8 @@ def _waits_for_proposer(state: CampaignState, cmd: dict) -> bool:
     cannot be left only because that side still owes something (its answer to this side's dice)."""
     prop = state.pbem.proposal
     if cmd.get("name") not in ("next", "confirm") or prop is None or prop.side == cmd.get("by") \
-            or prop.command.get("name") != "next" or not revision.of(state).letters_pace:
+            or prop.command.get("name") != "next" or not revision.of(state).letters_pace \
+            or prop.command.get("setups"):  # ruling R110: both sides have set up: this `next` leaves 2.6
         return False
     state.pbem.proposal = None  # as the step stands without it (restored: decide is pure)
     try:

@@ -143,6 +143,12 @@ def _attack(ctx, cmd):
         if not seal.attack_seal(st):
             raise BadInput("attack: `none` is the sealed Attack Option choice of a campaign played by email")
         return []
+    if "announce" in cmd:  # ruling R109: the yes/no choice the ledger seals as the side leaves 2.3
+        return _announce(st, side, cmd["announce"])
+    if seal.attack_seal(st) and not seal.owes_attack_seal(st, side):
+        # ruling R109: the choice was sealed as the side left 2.3 (its `next`); bought after it, the two disagree
+        raise Refused(f"{side} has sealed its Attack Option choice for firefight {st.firefight} already (as it"
+                      " left 2.3)", "2.4", st.step)
     if st.sides[side].attack:
         raise Refused(f"{side} already bought the Attack Option for firefight {st.firefight}", "2.4", st.step)
     cost = st.card.sides[side].attack_cost
@@ -150,6 +156,20 @@ def _attack(ctx, cmd):
     if cost > cp and not seal.cp_unknown(st, side):  # sealed CP: checked at the CG's end reveal (R47)
         raise Refused(f"the Attack Option costs {cost} CP; {side} has {cp}", "2.4", st.step)
     return [ev.AttackBought(side=side, cost=cost, cp_left=cp - cost)]
+
+
+def _announce(st: CampaignState, side: str, answer) -> list:
+    """Ruling R109: the Attack Option choice, yes or no, sealed as SIDE leaves 2.3 whatever the order it typed
+    its commands in; it must say what SIDE bought (its `attack`, a sealed purchase). A view that cannot open
+    SIDE's 2.3 seals cannot tell, and checks it once 2.6 reveals them (the log decided again with them open)."""
+    if not seal.attack_seal(st):
+        raise BadInput("attack: `announce` is the sealed Attack Option choice of a campaign played by email")
+    if answer not in ("yes", "no"):
+        raise BadInput("attack: `announce` is yes or no")
+    if not seal.unseen_purchases(st, side) and (answer == "yes") != st.sides[side].attack:
+        raise Refused(f"{side}'s sealed Attack Option choice says {answer}; its purchases say "
+                      f"{'yes' if st.sides[side].attack else 'no'} (ruling R109)", "2.4", st.step)
+    return [ev.AttackAnnounced(side=side, attack=answer == "yes")]
 
 
 def _known_ref(st: CampaignState, side: str, ref) -> None:
@@ -458,6 +478,12 @@ def _fortify(ctx, cmd):
     hx = hex_arg(st, cmd["hex"], "--hex") if cmd.get("hex") else None
     if st.step == StepId.SETUP and revision.of(st).fortify_placed_at_setup:
         return [_place(st, side, kind, spec, hx)]
+    if hx is not None and cmd.get("mines_at_setup") and kind in seal.SECRET_PLACED and seal.sealing(st) \
+            and revision.of(st).fortify_placed_at_setup:
+        # ruling R112: the 2.6 reveal of the purchases would show the hex; placed at 2.6 it stays sealed until 2.9
+        raise Refused(f"played by email, {kind.replace('_', ' ')}s are placed at 2.6 (plcg fortify {side} {kind}"
+                      " --hex HEX there; 2.38 lets placement wait for setup): a hex given at 2.3 would show when 2.6"
+                      " reveals the purchases (ruling R112)", "2.38", st.step)
     detail = {}
     for k in ("capacity", "factors", "hexsides", "locations", "ca", "nca"):
         if cmd.get(k) is not None:

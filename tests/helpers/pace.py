@@ -117,6 +117,8 @@ class Letters:
             return ["reveal"]
         if c[1] == "confirm" and item["what"].startswith(side):
             return ["confirm"]
+        if c[1] == "setup" and c[2] == side:  # ruling R110: the other side has set up; his `next` says he has too
+            return ["next"]
         return None
 
     def _ok(self, side: str, *args) -> None:
