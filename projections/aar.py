@@ -214,6 +214,9 @@ class _MapState:
     def grid(self):
         return CampaignState.grid(self)
 
+    def controlled(self, strategic=None):
+        return CampaignState.controlled(self, strategic)
+
     def map_control(self):
         return CampaignState.map_control(self)
 
