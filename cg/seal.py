@@ -395,6 +395,11 @@ def unseen_purchases(st, side: str) -> bool:
                                for r in st.pbem.seals.values())
 
 
+def unrevealed_purchases(st, side: str) -> bool:
+    """Whether SIDE holds a 2.3 purchase of the current firefight not yet revealed (ruling R117)."""
+    return sealing(st) and bool(_unrevealed(st, side, ("purchase",), st.firefight))
+
+
 def _unrevealed(st, side: str, whats=None, ff=None):
     return [(c, r) for c, r in st.pbem.seals.items()
             if r.side == side and (whats is None or r.what in whats)

@@ -111,13 +111,9 @@ OLD_ROLLERS = ("leader", "redeploy", "patrol", "patrol-return")  # R49: judged a
 # Findings of today's code that other work fixes (issue 35): (name, revisions, what the walk's failure says).
 # A walk under one of those revisions that fails so stops there and is counted; the lead removes an entry once
 # its fix is merged.
-KNOWN = [
-    # found by this explorer by email (bench/out/F2-pbem-setup-order-sealed.json), seen once and not reproduced:
-    # a `setup` the allied copy accepted at 2.6 refused by the axis copy as it received the bundle (2.41 order,
-    # ruling R51), the axis having an RG bought sealed at 2.3. D1-D3, F3 (dead ends under revisions 1-2) and F1
-    # (control kept of a hex no longer Strategic, ruling R116) are fixed, and their walks fail again if they return.
-    ("explorer F2: by email, a setup one copy accepted is refused by the other copy (R51, sealed purchases)", (3,),
-     re.compile(r"of the bundle: setup refused by the rules: \w+ sets up first")),
+KNOWN: list = [
+    # empty: issue 35's D1-D3, and this explorer's F1 (ruling R116), F2 (ruling R117) and F3 are fixed; a walk
+    # that meets one of them again fails
 ]
 
 

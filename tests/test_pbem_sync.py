@@ -543,3 +543,30 @@ def test_a_sync_killed_after_git_add_is_mended_by_the_next(workdir):
     assert "at-start weather: Clear" in got.out
     assert g.log("axis") == g.log("allied")
     assert _git(clone["allied"], "status", "--porcelain") == ""
+
+
+def test_by_email_the_second_side_waits_for_the_first_sides_sealed_purchases_at_2_6(workdir):
+    """Explorer finding F2 (issue 35; ruling R117): by email with sealed secrets, the side that sets up second
+    (2.41) set up at 2.6 in its own copy while the first side's 2.3 purchases were still sealed there: its copy
+    knew of no unit the first side had to place, took the setup (R51), and the first side's copy refused the
+    bundle for good. A sealed purchase of this firefight counts as units the first side may still set up."""
+    from helpers.pbem import Game
+
+    g = Game(workdir, policy=None, sealed=True)
+    g.play_to(1, "2.3")
+    g.do("axis", "buy", "axis", "I1", "--mode", "on-map")
+    g.do("allied", "buy", "allied", "I1", "--mode", "on-map")
+    g.play_to(1, "2.4")
+    if g.holder != "allied":
+        g.send(g.holder)
+    for args in (("determine",), ("next",)):  # the allied copy goes on to 2.6: the axis purchase still sealed there
+        r = g.cli("allied", *args)
+        assert r.code == 0, (args, r.err)
+    st = g.state("allied")
+    assert (st.step, st.ff.setup_first) == ("2.6", "axis")
+    unit = next(u.id for u in g.state("allied").side_units("allied") if u.kind == "squad")
+    hx = next(h for h, c in g.state("allied").map_control().hexes.items() if c.cthc == "allied")
+    assert g.cli("allied", "reveal").code == 0  # its own purchases, as 2.6 asks (R47)
+    early = g.cli("allied", "setup", "allied", unit, hx)
+    assert early.code == 3, early.out
+    assert "axis sets up first" in early.err

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 
 from cg import drm as drms
-from cg import revision
+from cg import revision, seal
 from cg import tables
 from events.errors import BadInput, Refused
 from cg.rules import ORDER, cannot_redeploy, enters_only, immobilized, redeployment_owed, situation_of
@@ -240,7 +240,11 @@ def _ob_area(st, side: str, u, hx: str) -> None:
 
 def _may_set_up(st, side: str) -> bool:
     """Whether SIDE has a unit in play still to place that may set up on the map at 2.6 (ruling R51: one with no
-    hex yet, not an entering one, ruling R50; an OB given the card places has its hexes)."""
+    hex yet, not an entering one, ruling R50; an OB given the card places has its hexes). By email, a purchase of
+    this firefight still sealed counts as such units (ruling R117): each copy answers the same, the one that
+    cannot open it as the one that can."""
+    if seal.unrevealed_purchases(st, side):
+        return True
     return any(u.hex is None and not enters_only(st, u) for u in st.side_units(side))
 
 
