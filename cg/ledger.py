@@ -16,7 +16,7 @@ from cg.bulk import gc_paused
 from cg.card import apply_balance, card_to_dict
 from cg.card_schema import load_card, parse_card
 from cg.evolve import evolve, fold, fold_stored, reverted_seqs
-from cg.state import CampaignState
+from cg.state import CampaignState, Seal  # Seal: the Attack Option choice as the fold records it (R109)
 from events.errors import BadInput, Refused, WriteConflict
 from events.store import COPIED_AFTER_KILL, NewEvent, Store, link_problem, place, remove_file, sweep_temps, temp_path
 from events.upcasters import upcast  # payload dicts only: an old log reads without cattrs
@@ -439,7 +439,6 @@ class Ledger:
         """Decide `cmd` (the side's `next` or `confirm` leaving 2.3) on a copy of the state after its sealed
         Attack Option choice (ruling R109); raises what it would, so that a refused leave writes nothing."""
         from cg.commands import decide_all  # lazy: cg.commands (~33 ms), a write only
-        from cg.state import Seal  # the choice's seal as the fold records it (its box unneeded here)
         from events.convert import unstructure  # lazy: events.convert (~38 ms), a write only
 
         scratch, by = st.copy(), cmd["by"]

@@ -49,12 +49,20 @@ def test_an_unseeded_campaign_says_where_its_dice_come_from(workdir):
 def test_the_redeployment_option_names_who_chose_it(tmp_path):
     from helpers.pace import Letters
 
+    from cg.ledger import Ledger
+
     game = Letters(tmp_path)
     game.play((2, "2.1"))
+    led = Ledger(game.db["axis"])
+    try:  # who gave the `option` command, as the log stores it
+        (chooser,) = [s.command["by"] for s in led.store.read() if s.type == "redeployment_option"]
+    finally:
+        led.close()
     for side in ("axis", "allied"):
         r = game.cli(side, "log")
         lines = [x for x in r.out.splitlines() if "Redeployment Option" in x]
-        assert len(lines) == 1 and lines[0].endswith("Allied chose Redeployment Option A for the CG, both sides (3.2)"), lines
+        assert len(lines) == 1, lines
+        assert lines[0].endswith(f"{chooser.title()} chose Redeployment Option A for the CG, both sides (3.2)"), lines
 
 
 def test_the_redeployment_option_at_one_table_is_the_players(campaign):
