@@ -332,6 +332,8 @@ def render_svg(
     grown: frozenset[str] = frozenset(),
     hills: dict[str, int] | None = None,
     hexsides: dict[str, tuple[str, ...]] | None = None,
+    id_prefix: str = "",
+    cls: str = "",
 ) -> str:
     """A standalone SVG hex map (no XML declaration, so it can also sit inline in HTML).
 
@@ -347,7 +349,8 @@ def render_svg(
     `hills` (hex -> level) draws a brown contour line inside the hex per level; `hexsides` (wall, hedge,
     bocage -> "A-B" pairs of adjacent hexes) draws a band along each. On a map of boards the half hexes of
     its outer edges are drawn as halves; a building with rubble kept is drawn as rubble, one with a Blaze
-    as burning.
+    as burning. `id_prefix` starts every id (and every reference to one), `cls` is the root's class: for
+    a page holding several maps (the HTML report), written with their final ids rather than rewritten.
     """
     terrain_at = _by_hex(grid, terrain, "terrain")
     units_at = _units_of(grid, units)
@@ -362,7 +365,7 @@ def render_svg(
     digest = hashlib.sha1(
         repr((title, grid.columns, grid.rows, [code(hc) for hc in mc.hexes.values()])).encode()
     ).hexdigest()[:8]
-    pid = f"plcg{digest}"  # id prefix: several maps can sit in one HTML page
+    pid = f"{id_prefix}plcg{digest}"  # id prefix: several maps can sit in one HTML page
 
     top, left = _origin(title)
     map_w = 1.5 * SIZE * (len(grid.columns) - 1) + 2 * SIZE
@@ -381,8 +384,9 @@ def render_svg(
 
     out: list[str] = []
     w = out.append
+    root_class = f' class="{escape(cls)}"' if cls else ""
     w(
-        f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{_f(width)}" height="{_f(height)}"'
+        f'<svg{root_class} xmlns="http://www.w3.org/2000/svg" version="1.1" width="{_f(width)}" height="{_f(height)}"'
         f' viewBox="0 0 {_f(width)} {_f(height)}" font-family="Helvetica, Arial, sans-serif"'
         f' role="img" aria-label={quoteattr(title or "Platoon Leader map control")}>'
     )
