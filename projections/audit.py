@@ -124,10 +124,14 @@ def _snapshot_against_replay(ledger, findings, folded: dict | None = None) -> No
         if stored.pbem is not None and stored.pbem.seals and not ledger._view_ok(stored):
             return
         # the audit folded every row in force already: where that state is the one at the snapshot's seq
-        # (the usual case: the snapshot at the head) and opens no sealed secret (the audit's view opens what
-        # the log reveals, the reader's what his key does), the log is not folded a second time (issue 28)
+        # (the usual case: the snapshot at the head), the log is not folded a second time (issue 28). The
+        # audit's view opens what the log reveals, the reader's also what his key does: the two folds are
+        # the same where the reader's view opens exactly the seals the audit's did. A seal the log reveals
+        # is open in both (the reveal leaves the state); one folded shut then revealed marks the state
+        # stale; the rest, the seals not revealed yet, are the state's own index of them (pbem.seals), each
+        # asked whether the reader's key opens it (Ledger._view_ok, as for a stored snapshot: issue 36)
         at = (folded or {}).get(seq)
-        same = at is not None and at.seq == seq and not (at.pbem and at.pbem.seals)
+        same = at is not None and at.seq == seq and (at.pbem is None or ledger._view_ok(at))
         replayed = at if same else ledger.state(at=seq, use_snapshot=False)
         a, b = snapshot.state_data(stored), snapshot.state_data(replayed)
     except (*UNFOLDABLE, BadInput, UnreadableRow):  # a log that does not fold: the audit found it already
