@@ -107,8 +107,12 @@ class Row:
     step: str
     payload: dict  # upcast to the event's current version
     recorded: str
-    command: dict | None
+    command_text: str | None  # the batch's command as stored: parsed only when asked for (the report never does)
     hash: str
+
+    @property
+    def command(self) -> dict | None:
+        return None if self.command_text is None else loads(self.command_text)
 
 
 @attrs.define
@@ -344,7 +348,7 @@ _COLS = ("seq", "batch", "type", "version", "firefight", "step", "payload", "rec
 
 def _raw_row(t, payload) -> Row:
     seq, batch, etype, version, ff, step, _p, recorded, command, h = t
-    return Row(seq, batch, etype, version, ff, step, payload, recorded, None if command is None else loads(command), h)
+    return Row(seq, batch, etype, version, ff, step, payload, recorded, command, h)
 
 
 # the events walk keeps a Row of, and what it does with each
