@@ -210,6 +210,7 @@ class _Reader:
         self.findings: list[tuple] = []
         self.prev = (0, None)  # the row before: a head_signed row must sign exactly it (play by email)
         self.signed_before: dict = {}  # seq of a head_signed row -> (seq, hash) of the row before it
+        self.names: dict = {}  # each event type and step name as first read
 
     def _readable(self, store):
         """The rows, chunked as the replay reads them; a row SQLite cannot give as text (not UTF-8)
@@ -240,6 +241,10 @@ class _Reader:
                                                      " here on can be decided again"))
                 return None
             self.check.row(row, (p, c))
+            # one string per type and step name, not one per row: _Seen keeps every row's type (issue 36)
+            names = self.names
+            etype = names.setdefault(etype, etype)
+            step = names.setdefault(step, step)
             return (seq, batch, etype, version, ff, step, p, c, text)
         return None
 
@@ -429,7 +434,7 @@ def _audit_rows(store, reader, dice, trust_index: bool = True, view=None, folded
     reverts: list[tuple] = []
     reverted: set[int] = set()
     undone_kinds: dict = {}  # roll key (_roll_key) -> the seqs of the reverts that took back such a roll, in order
-    where: dict[int, tuple] = {}  # seq -> (firefight, step) recorded, for the re-roll notes
+    where: dict[int, tuple] = {}  # seq of a roll -> (firefight, step) recorded, for the re-roll notes
     rerolled: set[int] = set()  # seqs of the rolls made again after an undo (counted once each)
     batch = None
     try:
@@ -546,9 +551,9 @@ def _audit_rows(store, reader, dice, trust_index: bool = True, view=None, folded
                     if r[TYPE] in REGISTRY:
                         evolve(st, r[TYPE], p, r[SEQ], r[BATCH])
                 for r, p in zip(batch, payloads):
-                    where[r[SEQ]] = (r[FIREFIGHT], r[STEP])
-                    if isinstance(p.get("roll"), dict):
-                        key = _roll_key(r[TYPE], p, where[r[SEQ]])
+                    if isinstance(p.get("roll"), dict):  # only a roll's place is ever looked up (issue 36)
+                        at = where[r[SEQ]] = (r[FIREFIGHT], r[STEP])
+                        key = _roll_key(r[TYPE], p, at)
                         for useq in undone_kinds.get(key, ()):
                             if r[SEQ] not in rerolled:
                                 rerolled.add(r[SEQ])
