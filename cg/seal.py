@@ -231,12 +231,17 @@ class Opener:
     def add(self, commitment: str, opening: dict) -> None:
         self._cache[commitment] = opening
 
+    def revealed(self) -> dict:
+        """{commitment: opening} of the log's reveals, read once: another view of the same log (another
+        key) can share it rather than hold a second copy (issue 36: the audit's and its reader's)."""
+        if self._known is None:
+            self._known = self._revealed()
+        return self._known
+
     def _in_log(self, commitment: str) -> dict | None:
         """The log's reveal of the seal, if it matches its commitment (one that does not is refused
         at its unseal; the seal stays shut)."""
-        if self._known is None:
-            self._known = self._revealed()
-        got = self._known.get(commitment)
+        got = self.revealed().get(commitment)
         return got if got is not None and commitment_of(got) == commitment else None
 
     def can_open(self, commitment: str, side: str, keys: dict) -> bool:

@@ -19,7 +19,6 @@ from __future__ import annotations
 import collections
 import re
 
-import orjson
 from collections import Counter
 from html import escape
 
@@ -65,13 +64,13 @@ def export_chunks(ledger, fmt: str, url: str = "aar.html"):
     if fmt not in FORMATS:
         raise BadInput(f"unknown export format {fmt!r}: one of {', '.join(FORMATS)}")
     try:
-        if fmt == "md":
-            return _named(ledger, iter_md(iter_report(walk(ledger))))
+        if fmt == "md":  # the log read once: the Dice line's rolls on the way
+            return _named(ledger, iter_md(iter_report(walk(ledger, dice=True))))
         if fmt == "bbcode":  # one post, a few tens of thousands of characters: made whole, then written
-            h = walk(ledger)
+            h = walk(ledger, dice=True)
             return iter([bbcode_post(iter_report(h), url, {n for n, info in h.firefights.items()
                                                           if info.ended is not None})])
-        h = walk(ledger, maps=True)
+        h = walk(ledger, maps=True, dice=True)  # the log read once: the dice section's rolls on the way
         return _named(ledger, iter_html(iter_report(h, html=True),
                                         title=f"After Action Report — {h.final.card.campaign.name}"))
     except UNFOLDABLE:
@@ -107,8 +106,12 @@ class Row:
     step: str
     payload: dict  # upcast to the event's current version
     recorded: str
-    command: dict | None
+    command_text: str | None  # the batch's command as stored: parsed only when asked for (the report never does)
     hash: str
+
+    @property
+    def command(self) -> dict | None:
+        return None if self.command_text is None else loads(self.command_text)
 
 
 @attrs.define
@@ -146,6 +149,7 @@ class History:
     # the reveals the log holds (ruling R47): opener(commitment, nonce, box) -> the opening, or None; the
     # walk's own, so a sealed row's content is read once (cg.seal.Opener caches it)
     opener: object = None
+    rolls: list | None = None  # every roll (projections.dicestats.rolls_of), gathered by the walk for the dice section
 
     # the last firefight's Rows: its section asks for them five times (sequence, events, setup tables,
     # counters, results); one firefight's rows at a time in memory, never the whole log
@@ -221,19 +225,38 @@ class _MapState:
         return CampaignState.map_control(self)
 
 
-def walk(ledger, maps: bool = False) -> History:
+def walk(ledger, maps: bool = False, dice: bool = False) -> History:
     """The history as both players may read it: a sealed secret opens only where the log reveals it
-    (ruling R47), whatever key the exporting copy holds."""
-    h = _walk(ledger, maps, seal.Opener(lambda: seal.log_openings(ledger.store)))
+    (ruling R47), whatever key the exporting copy holds. `dice`: also every roll, for dice_section."""
+    h = _walk(ledger, maps, seal.Opener(lambda: seal.log_openings(ledger.store)), dice)
     h.hidden = seal.unknown_figures(h.final)  # (firefight, side, figure) sealed (ruling R47); each row says its own
     return h
 
 
-def _walk(ledger, maps: bool = False, view=None) -> History:
+def _walk(ledger, maps: bool = False, view=None, dice: bool = False) -> History:
     """Fold the log once (as cg.evolve.fold does: undone events skipped), keeping what the report
     needs along the way: where each firefight's events are, the control before and after each
-    result, and (maps=True) what the map shows after each firefight's TVP award. One row at a time:
-    the rows are not kept (the report reads each firefight's again), but for the few it names."""
+    result, (maps=True) what the map shows after each firefight's TVP award, the rolls counted per
+    source and side, and (dice=True) every roll for the dice section (projections.dicestats.rolls_of,
+    fed by the same pass: issue 36). One row at a time: the rows are not kept (the report reads each
+    firefight's again), but for the few it names."""
+    got: dict = {}
+    rows = _walked_rows(ledger, maps, view, got)
+    if dice:  # rolls_of pulls the rows: each is folded as it passes (the opener is the walk's own)
+        rolls = rolls_of(((seq, batch, etype, p, None if c is None else loads(c)) for seq, batch, etype, p, c in rows),
+                         view)
+    else:
+        rolls = None
+        for _ in rows:
+            pass
+    h = got["history"]
+    h.rolls = rolls
+    return h
+
+
+def _walked_rows(ledger, maps: bool, view, got: dict):
+    """_walk's one pass: yields (seq, batch, type, payload as stored, command text) of every row, then
+    folds it; the History is got["history"] once the rows are through."""
     store = ledger.store
     last_seq = store.head()[0]
     revs = store.reverts(until=last_seq)  # what is undone is known before the walk
@@ -249,7 +272,8 @@ def _walk(ledger, maps: bool = False, view=None) -> History:
     ffs: dict[int, FirefightHistory] = {}
     for chunk in store.read_chunks(last_seq, _COLS):
         for t in chunk:
-            seq, batch, etype, version, rff, step, p, _recorded, _command, _hash = t
+            seq, batch, etype, version, rff, step, p, _recorded, command, _hash = t
+            yield seq, batch, etype, p, command
             p = _current(etype, version, p)
             r = None  # the Row, made only for a row kept
             count += 1
@@ -304,7 +328,7 @@ def _walk(ledger, maps: bool = False, view=None) -> History:
                 played_upto=max((ff.n for ff in st.firefights if ff.winner is not None), default=0),
                 bought=bought, opener=view)
     h.secret = {(r.firefight, r.payload.get("side")) for r in candidates if _hidden(r, h)}
-    return h
+    got["history"] = h
 
 
 def _opened_events(opener, p: dict) -> list:
@@ -323,7 +347,7 @@ _COLS = ("seq", "batch", "type", "version", "firefight", "step", "payload", "rec
 
 def _raw_row(t, payload) -> Row:
     seq, batch, etype, version, ff, step, _p, recorded, command, h = t
-    return Row(seq, batch, etype, version, ff, step, payload, recorded, None if command is None else loads(command), h)
+    return Row(seq, batch, etype, version, ff, step, payload, recorded, command, h)
 
 
 # the events walk keeps a Row of, and what it does with each
@@ -500,7 +524,7 @@ def _dice_item(h: History) -> list:
     """Who made the dice (ruling R31): the roller, and every roll counted per source and side, as
     `plcg dice-stats` counts them (one function, projections/dicestats.tally) and saying what it counts."""
     st = h.final
-    t = tally(_log_rolls(h))  # one more scan: the counts
+    t = tally(h.rolls if h.rolls is not None else _log_rolls(h))  # the walk's rolls (walk(dice=True))
     if st.pbem is not None and st.pbem.dice_policy == "two-party":
         shown = ["two-party (both players, rulings R44, R83)"]
     else:
@@ -516,7 +540,7 @@ def _log_rolls(h: History) -> list[dict]:
     def rows():
         for chunk in h.store.read_chunks(h.last.seq, ("seq", "batch", "type", "payload", "command")):
             for seq, batch, etype, p, command in chunk:
-                yield seq, batch, etype, p, None if command is None else orjson.loads(command)
+                yield seq, batch, etype, p, None if command is None else loads(command)
 
     return rolls_of(rows(), seal.Opener(lambda: seal.log_openings(h.store)))
 
@@ -649,12 +673,12 @@ def _firefight(h: History, ff, html: bool) -> list:
 
     if html and info.map_state is not None:  # below both columns: the map at its own size, counters legible
         title = f"Control after firefight {ff.n} ({ff.date}, {ff.time})"
-        svg = map_svg(info.map_state, title)
+        svg = map_svg(info.map_state, title, id_prefix=f"m{ff.n}-", cls="map")  # its final ids: one per page
         cap = f"Map control after firefight {ff.n}, as of seq {info.map_seq}" + (
             " (TVP awarded, 3.3)." if info.tvp is not None else " (firefight end, 2.9).")
         add(("open", "details", f"map{ff.n}", "map"))
         add(("summary", ["Map"], f"control, terrain and units after firefight {ff.n}"))
-        add(("figure", "map", _inline_svg(svg, f"m{ff.n}-", "map"), cap))
+        add(("figure", "map", svg.rstrip("\n"), cap))  # inline: not the standalone file's last newline
         add(("close", "details"))
     add(("close", "section"))
     return out
@@ -981,8 +1005,9 @@ def _charts(h: History) -> list:
 
 def dice_section(h: History) -> list:
     """The dice of the CG per side (plcg dice-stats): DR totals observed against fair dice, with
-    the chi-square p-value in the caption. Self-contained: the report adds it as one section."""
-    rolls = _log_rolls(h)  # what the log reveals (R47)
+    the chi-square p-value in the caption. The rolls are the walk's (walk(dice=True)): every roll of the
+    log, a sealed one where the log reveals it (ruling R47)."""
+    rolls = h.rolls
     out: list = [("open", "section", "dice", "dice"), ("h", 2, ["Dice"], "dice")]
     for side in ("axis", "allied"):
         d = stats(rolls, side)
@@ -1048,34 +1073,6 @@ def _ranges(seqs) -> str:
         parts.append(str(seqs[i]) if i == j else f"{seqs[i]}–{seqs[j]}")
         i = j + 1
     return ", ".join(parts)
-
-
-# ---- SVG inlining ----------------------------------------------------------------------------------
-
-_ID = re.compile(r'\bid="([^"]+)"')
-
-
-def _inline_svg(svg: str, prefix: str, cls: str) -> str:
-    """A standalone SVG made fit to sit in an HTML page beside others: no XML declaration or doctype,
-    every id (and every reference to one) prefixed, and a class on the root element."""
-    svg = re.sub(r"^\s*<\?xml[^>]*\?>\s*", "", svg)
-    svg = re.sub(r"^\s*<!DOCTYPE[^>]*>\s*", "", svg)
-    ids = set(_ID.findall(svg))
-    if ids:
-        svg = _ID.sub(lambda m: f'id="{prefix}{m.group(1)}"', svg)
-        svg = re.sub(r"url\(#([^)]+)\)",
-                     lambda m: f"url(#{prefix}{m.group(1)})" if m.group(1) in ids else m.group(0), svg)
-        svg = re.sub(r'href="#([^"]+)"',
-                     lambda m: f'href="#{prefix}{m.group(1)}"' if m.group(1) in ids else m.group(0), svg)
-    m = re.match(r"\s*<svg\b([^>]*)>", svg)
-    if m:
-        attrs_ = m.group(1)
-        if re.search(r'\bclass="', attrs_):
-            new = re.sub(r'\bclass="([^"]*)"', lambda c: f'class="{c.group(1)} {cls}"', attrs_, count=1)
-        else:
-            new = f' class="{cls}"' + attrs_
-        svg = svg[:m.start(1)] + new + svg[m.end(1):]
-    return svg.strip()
 
 
 # ---- Markdown ---------------------------------------------------------------------------------------

@@ -113,6 +113,11 @@ def _snapshot_against_replay(ledger, findings, folded: dict | None = None) -> No
     seq, h, blob = snap
     if ledger.store.hash_at(seq) != h:
         return
+    # the reader's view reads the log's reveals as the audit's did: one copy of them, not two (every
+    # opening of a long campaign by email: about 7 MB at 100k, issue 36)
+    view = next((s.view for s in (folded or {}).values() if s.view is not None), None)
+    if view is not None and ledger._opener is None:
+        ledger._opener = seal.Opener(view.revealed, ledger.viewer_key)
     try:
         stored = snapshot.load(blob, ledger._card(), ledger._cold_part, view=ledger.opener())
         if stored is None:
@@ -124,10 +129,14 @@ def _snapshot_against_replay(ledger, findings, folded: dict | None = None) -> No
         if stored.pbem is not None and stored.pbem.seals and not ledger._view_ok(stored):
             return
         # the audit folded every row in force already: where that state is the one at the snapshot's seq
-        # (the usual case: the snapshot at the head) and opens no sealed secret (the audit's view opens what
-        # the log reveals, the reader's what his key does), the log is not folded a second time (issue 28)
+        # (the usual case: the snapshot at the head), the log is not folded a second time (issue 28). The
+        # audit's view opens what the log reveals, the reader's also what his key does: the two folds are
+        # the same where the reader's view opens exactly the seals the audit's did. A seal the log reveals
+        # is open in both (the reveal leaves the state); one folded shut then revealed marks the state
+        # stale; the rest, the seals not revealed yet, are the state's own index of them (pbem.seals), each
+        # asked whether the reader's key opens it (Ledger._view_ok, as for a stored snapshot: issue 36)
         at = (folded or {}).get(seq)
-        same = at is not None and at.seq == seq and not (at.pbem and at.pbem.seals)
+        same = at is not None and at.seq == seq and (at.pbem is None or ledger._view_ok(at))
         replayed = at if same else ledger.state(at=seq, use_snapshot=False)
         a, b = snapshot.state_data(stored), snapshot.state_data(replayed)
     except (*UNFOLDABLE, BadInput, UnreadableRow):  # a log that does not fold: the audit found it already
@@ -206,6 +215,7 @@ class _Reader:
         self.findings: list[tuple] = []
         self.prev = (0, None)  # the row before: a head_signed row must sign exactly it (play by email)
         self.signed_before: dict = {}  # seq of a head_signed row -> (seq, hash) of the row before it
+        self.names: dict = {}  # each event type and step name as first read
 
     def _readable(self, store):
         """The rows, chunked as the replay reads them; a row SQLite cannot give as text (not UTF-8)
@@ -236,6 +246,10 @@ class _Reader:
                                                      " here on can be decided again"))
                 return None
             self.check.row(row, (p, c))
+            # one string per type and step name, not one per row: _Seen keeps every row's type (issue 36)
+            names = self.names
+            etype = names.setdefault(etype, etype)
+            step = names.setdefault(step, step)
             return (seq, batch, etype, version, ff, step, p, c, text)
         return None
 
@@ -425,7 +439,7 @@ def _audit_rows(store, reader, dice, trust_index: bool = True, view=None, folded
     reverts: list[tuple] = []
     reverted: set[int] = set()
     undone_kinds: dict = {}  # roll key (_roll_key) -> the seqs of the reverts that took back such a roll, in order
-    where: dict[int, tuple] = {}  # seq -> (firefight, step) recorded, for the re-roll notes
+    where: dict[int, tuple] = {}  # seq of a roll -> (firefight, step) recorded, for the re-roll notes
     rerolled: set[int] = set()  # seqs of the rolls made again after an undo (counted once each)
     batch = None
     try:
@@ -542,9 +556,9 @@ def _audit_rows(store, reader, dice, trust_index: bool = True, view=None, folded
                     if r[TYPE] in REGISTRY:
                         evolve(st, r[TYPE], p, r[SEQ], r[BATCH])
                 for r, p in zip(batch, payloads):
-                    where[r[SEQ]] = (r[FIREFIGHT], r[STEP])
-                    if isinstance(p.get("roll"), dict):
-                        key = _roll_key(r[TYPE], p, where[r[SEQ]])
+                    if isinstance(p.get("roll"), dict):  # only a roll's place is ever looked up (issue 36)
+                        at = where[r[SEQ]] = (r[FIREFIGHT], r[STEP])
+                        key = _roll_key(r[TYPE], p, at)
                         for useq in undone_kinds.get(key, ()):
                             if r[SEQ] not in rerolled:
                                 rerolled.add(r[SEQ])

@@ -100,7 +100,9 @@ def strategic_why(st) -> dict[str, list[str]]:
     return out
 
 
-def map_svg(st, title: str | None = None, viewer: str | None = None) -> str:
+def map_svg(st, title: str | None = None, viewer: str | None = None, id_prefix: str = "", cls: str = "") -> str:
+    """The map as an SVG (projections.mapview.render_svg); `id_prefix` and `cls` as there: for a page
+    holding several (the HTML report)."""
     st.load_all()  # the settled units too (a state loaded for a command lacks them)
     from projections.mapview import render_svg  # lazy: as in map_text
 
@@ -108,7 +110,7 @@ def map_svg(st, title: str | None = None, viewer: str | None = None) -> str:
     svg = render_svg(st.grid(), st.map_control(), terrain=terrain_seen(st, viewer), units=_units(st, counters=True),
                      title=t,
                      tvp=dict(st.card.map.tvp), ground=ground(st.card.map), grown=grown(st),
-                     hills=dict(st.card.map.hills), hexsides=dict(st.card.map.hexsides))
+                     hills=dict(st.card.map.hills), hexsides=dict(st.card.map.hexsides), id_prefix=id_prefix, cls=cls)
     m = st.card.map
     if m.boards:  # board names and joins (projections/mapcard.py); water and bridges are mapview's ground
 

@@ -300,6 +300,32 @@ def hex_centres(grid: Grid, title: str = "") -> dict[str, tuple[float, float]]:
     return out
 
 
+class _Geometry:
+    """What every map of one grid draws the same (the hexes' centres, corners, outlines and the map's
+    edge): worked out once for the 98 maps of a long campaign's report, not once a map (issue 36)."""
+
+    def __init__(self, grid: Grid, title: str):
+        self.first = _first_row(grid)
+        self.centres = hex_centres(grid, title)
+        self.halves = halves = half_hexes(grid)
+        self.corners = {h: _corners(cx, cy) for h, (cx, cy) in self.centres.items()}
+        outlines = {h: _half_corners(cx, cy, halves.get(h)) for h, (cx, cy) in self.centres.items()}
+        self.points = {h: " ".join(f"{_f(x)},{_f(y)}" for x, y in o) for h, o in outlines.items()}
+        self.outline = "".join("M" + "L".join(f"{_f(x)} {_f(y)}" for x, y in outlines[h]) + "Z" for h in grid.hexes())
+
+
+_GEOMETRY: list = [None, None, None]  # the last map's (grid, title or not, _Geometry)
+
+
+def _geometry(grid: Grid, title: str) -> _Geometry:
+    """The grid's _Geometry (the title moves the map down, whatever it says)."""
+    g, titled, geo = _GEOMETRY
+    if g is not grid or titled != bool(title):
+        geo = _Geometry(grid, title)
+        _GEOMETRY[:] = (grid, bool(title), geo)
+    return geo
+
+
 def _first_row(grid: Grid) -> int:
     """The top row drawn: 1 on a single grid; 0 on a map of boards, whose B, D, ... columns start with
     the half hexes of row 0 (drawn below the title, not over it)."""
@@ -348,6 +374,8 @@ def render_svg(
     grown: frozenset[str] = frozenset(),
     hills: dict[str, int] | None = None,
     hexsides: dict[str, tuple[str, ...]] | None = None,
+    id_prefix: str = "",
+    cls: str = "",
 ) -> str:
     """A standalone SVG hex map (no XML declaration, so it can also sit inline in HTML).
 
@@ -363,7 +391,8 @@ def render_svg(
     `hills` (hex -> level) draws a brown contour line inside the hex per level; `hexsides` (wall, hedge,
     bocage -> "A-B" pairs of adjacent hexes) draws a band along each. On a map of boards the half hexes of
     its outer edges are drawn as halves; a building with rubble kept is drawn as rubble, one with a Blaze
-    as burning.
+    as burning. `id_prefix` starts every id (and every reference to one), `cls` is the root's class: for
+    a page holding several maps (the HTML report), written with their final ids rather than rewritten.
     """
     terrain_at = _by_hex(grid, terrain, "terrain")
     units_at = _units_of(grid, units)
@@ -378,13 +407,14 @@ def render_svg(
     digest = hashlib.sha1(
         repr((title, grid.columns, grid.rows, [code(hc) for hc in mc.hexes.values()])).encode()
     ).hexdigest()[:8]
-    pid = f"plcg{digest}"  # id prefix: several maps can sit in one HTML page
+    pid = f"{id_prefix}plcg{digest}"  # id prefix: several maps can sit in one HTML page
 
     top, left = _origin(title)
     map_w = 1.5 * SIZE * (len(grid.columns) - 1) + 2 * SIZE
-    map_h = HEIGHT * (grid.rows + 1 - _first_row(grid)) + HEIGHT / 2
+    geo = _geometry(grid, title)
+    map_h = HEIGHT * (grid.rows + 1 - geo.first) + HEIGHT / 2
     width = left + map_w + PAD
-    centres = hex_centres(grid, title)
+    centres = geo.centres
 
     # legend layout (below the map)
     legend_items = _legend_items(pid, terrain_at, gr, units_at, terrain_words)
@@ -397,8 +427,9 @@ def render_svg(
 
     out: list[str] = []
     w = out.append
+    root_class = f' class="{escape(cls)}"' if cls else ""
     w(
-        f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{_f(width)}" height="{_f(height)}"'
+        f'<svg{root_class} xmlns="http://www.w3.org/2000/svg" version="1.1" width="{_f(width)}" height="{_f(height)}"'
         f' viewBox="0 0 {_f(width)} {_f(height)}" font-family="Helvetica, Arial, sans-serif"'
         f' role="img" aria-label={quoteattr(title or "Platoon Leader map control")}>'
     )
@@ -417,10 +448,7 @@ def render_svg(
             f'<rect width="8" height="8" fill="{fill}"/>'
             f'<path d="M0 0L8 8M8 0L0 8" stroke="{ISOLATED_MARK}" stroke-width="1.2"/></pattern>'
         )
-    halves = half_hexes(grid)
-    outline = "".join("M" + "L".join(f"{_f(x)} {_f(y)}" for x, y in _half_corners(*centres[h], halves.get(h))) + "Z"
-                      for h in grid.hexes())
-    w(f'<clipPath id="{pid}-map"><path d="{outline}"/></clipPath>')  # nothing is drawn past the map's edge
+    w(f'<clipPath id="{pid}-map"><path d="{geo.outline}"/></clipPath>')  # nothing is drawn past the map's edge
     w("</defs>")
     w(f'<rect x="0" y="0" width="{_f(width)}" height="{_f(height)}" fill="#ffffff"/>')
     if title:
@@ -433,7 +461,7 @@ def render_svg(
         f' text-anchor="end">N &#8593;</text>'
     )
     # column letters (just above the top hexes: a map of boards starts with half hexes at row 0) and rows
-    first = _first_row(grid)
+    first = geo.first
     for ci, col in enumerate(grid.columns):
         w(
             f'<text x="{_f(left + SIZE + 1.5 * SIZE * ci)}" y="{_f(top - 4 + HEIGHT / 2 * (1 - first))}"'
@@ -450,9 +478,8 @@ def render_svg(
     w('<g class="hexes" stroke="#7a7466" stroke-width="0.8">')
     for h in grid.hexes():
         hc = mc.hexes[h]
-        cx, cy = centres[h]
         ch = code(hc)
-        pts = " ".join(f"{_f(x)},{_f(y)}" for x, y in _half_corners(cx, cy, halves.get(h)))
+        pts = geo.points[h]
         tip = _tooltip(h, hc, [terrain_words(t) for t in terrain_at.get(h, [])],
                        [n for _s, n in units_at.get(h, [])], tvp_at.get(h), _ground_words(h, gr), h in grown)
         w(f'<g class="hex" data-hex="{h}" data-control="{escape(ch)}"><title>{escape(tip)}</title>')
@@ -471,7 +498,7 @@ def render_svg(
         for h in grid.hexes():
             if side not in mc.hexes[h].mlr:
                 continue
-            corners = _corners(*centres[h])
+            corners = geo.corners[h]
             for d in range(1, 7):
                 n = grid.neighbour(h, d)
                 if n is None or side not in mc.hexes[n].mlr:
@@ -489,6 +516,7 @@ def render_svg(
     # markers: hex id, strategic disc with TVP, terrain kept; then the counters on top
     w('<g class="marks" pointer-events="none">')
     buildings = gr.get("buildings", frozenset()) | gr.get("stone", frozenset())
+    halves = geo.halves
     for h in grid.hexes():
         hc = mc.hexes[h]
         cx, cy = centres[h]

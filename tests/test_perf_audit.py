@@ -78,10 +78,8 @@ def test_a_3_2_redeployment_asks_ruling_r48_s_hex_question_once_a_side_under_eve
 def test_the_audit_checks_the_stored_snapshot_against_its_own_fold_not_a_second_one(tmp_path, monkeypatch):
     """Issue 25's check of the stored snapshot against a replay up to its seq takes the state the audit
     folded to that seq (issue 28: the log was folded a second time); a forged snapshot is still found."""
-    import sqlite3
-
-    from cg import snapshot
     from projections.audit import run_audit
+    from tests.helpers.campaigns import forge_snapshot
 
     path = str(tmp_path / "c.plcg")
     play(path, echo=lambda s: None)
@@ -95,13 +93,9 @@ def test_the_audit_checks_the_stored_snapshot_against_its_own_fold_not_a_second_
         assert run_audit(led)["findings"] == [] and replays == []
         st = led.state(at=seq, use_snapshot=False)  # a forgery, its digest recomputed: the CP of the axis
         st.sides["axis"].cp += 7
-        hot, _cold = snapshot.dump_split(st, led.store.cold_token())
     finally:
         led.close()
-    con = sqlite3.connect(path)
-    with con:
-        con.execute("UPDATE snapshot SET state = ?", (hot,))
-    con.close()
+    forge_snapshot(path, st)
     replays.clear()
     led = Ledger(path)
     try:

@@ -156,3 +156,22 @@ def copy_template(name: str, dest: str) -> str:
 
     shutil.copyfile(template(name), dest)
     return dest
+
+
+def forge_snapshot(path: str, st) -> None:
+    """A forger's stored snapshot: `st` (a state changed by the test) dumped with its digest recomputed and
+    written over the file's snapshot row, below plcg (the audit must find it: issue 25)."""
+    import sqlite3
+
+    from cg import snapshot
+    from cg.ledger import Ledger
+
+    led = Ledger(path)
+    try:
+        hot, _cold = snapshot.dump_split(st, led.store.cold_token())
+    finally:
+        led.close()
+    con = sqlite3.connect(path)
+    with con:
+        con.execute("UPDATE snapshot SET state = ?", (hot,))
+    con.close()

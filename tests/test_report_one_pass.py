@@ -1,0 +1,85 @@
+"""The After Action Report reads the whole log once (issue 36 item 1), and says the same as before.
+
+Counted, not timed. The dice counts of the overview and the dice section's rolls are gathered by the
+walk that folds the log; the maps are written with their final ids (no rewrite of each SVG after).
+The byte-identity of the reports before and after this change was checked by hash on the demo and the
+bench files (docs/performance.md); here the report's structure is checked against the log read again.
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+import pytest
+
+from cg.ledger import Ledger
+from events.store import Store
+from projections.dicestats import rolls_of, tally
+from tests.conftest import cli_run
+
+
+@pytest.mark.parametrize("fmt", ["html", "md", "bbcode"])
+def test_the_report_reads_the_whole_log_once(r1, monkeypatch, fmt):
+    """One walk from the first row: the overview's dice counts and (HTML) the dice section's rolls come
+    from it, not from scans of their own (the HTML export read the log three times)."""
+    whole = []
+    real = Store.read_chunks
+
+    def counted(self, until, columns=("seq",), chunk=4096, since=0):
+        if since == 0:
+            whole.append(columns)
+        return real(self, until, columns, chunk, since)
+
+    monkeypatch.setattr(Store, "read_chunks", counted)
+    for name in ("read", "read_raw"):  # no other whole-log read either
+        monkeypatch.setattr(Store, name, lambda *a, _n=name, **k: pytest.fail(f"the report called Store.{_n}"))
+    r = cli_run(r1, "export", "--format", fmt)
+    assert r.code == 0, r.err
+    assert len(whole) == 1, whole
+
+
+def _log_rolls(path):
+    led = Ledger(str(path))
+    try:
+        rows = [(r.seq, r.batch, r.type, r.payload, r.command) for r in led.store.read()]
+    finally:
+        led.close()
+    return rows
+
+
+def test_the_reports_dice_are_the_logs(r1):
+    """The overview's Dice line counts every roll of the log per source and side, and each dice chart's
+    caption the side's rolls of its kind, as a second read of the log finds them."""
+    rows = _log_rolls(r1)
+    rolls = rolls_of(rows)
+    t = tally(rolls)  # as plcg dice-stats counts them (issue 38)
+    assert t["rolls"], "the fixture rolls no dice: the test shows nothing"
+    html = cli_run(r1, "export", "--format", "html").out
+    said = "; ".join(f"{src} {side} {n}" for (src, side), n in sorted(t["by_source_side"].items()))
+    assert f"; {t['rolls']} rolls ({t['dice']} dice), by source and side: {said} (" in html
+    section = html[html.index('<section id="dice"'):]
+    section = section[:section.index("</section>")]
+    for side, name in (("axis", "Axis"), ("allied", "Allied")):
+        for kind, n_dice in (("DR", 2), ("dr", 1)):
+            n = sum(1 for x in rolls if x["side"] == side and len(x["dice"]) == n_dice)
+            caption = f"<figcaption>{name}: {n} {kind}s, mean"
+            assert (caption in section) == (n > 0), (side, kind, n)
+
+
+def test_each_map_is_written_with_ids_of_its_own(r1):
+    """Every map of the page carries its firefight's id prefix and the class "map" on its root, each id
+    is the page's only one, and every reference inside a map points to an id of that map."""
+    html = cli_run(r1, "export", "--format", "html").out
+    maps = re.findall(r'<figure class="map">(<svg\b.*?</svg>)<figcaption>', html, re.S)
+    assert maps, "the report holds no map: the test shows nothing"
+    all_ids = re.findall(r'\sid="([^"]+)"', html)
+    assert len(all_ids) == len(set(all_ids)), [i for i, k in Counter(all_ids).items() if k > 1]
+    for svg in maps:
+        root = re.match(r"<svg\b[^>]*>", svg).group(0)
+        assert root.startswith('<svg class="map" xmlns="http://www.w3.org/2000/svg"'), root
+        assert not svg.endswith("\n")
+        ids = set(re.findall(r'\sid="([^"]+)"', svg))
+        prefix = {re.match(r"m\d+-", i).group(0) for i in ids}
+        assert len(prefix) == 1, prefix
+        refs = set(re.findall(r"url\(#([^)]+)\)", svg)) | set(re.findall(r'href="#([^"]+)"', svg))
+        assert refs and refs <= ids, refs - ids
