@@ -130,3 +130,13 @@ def test_generated_code_lives_in_one_module():
                    for node in ast.walk(ast.parse(path.read_text()))
                    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("exec", "eval"))
     assert set(found) == {"events.stored"}
+
+
+def test_every_package_is_installed():
+    """`pip install .` installs only the packages pyproject.toml names: a package missing from that list imports
+    from the work tree in the tests and fails in a player's install (cg.steps did: `plcg demo` an ImportError)."""
+    import tomllib
+
+    named = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    found = {".".join(p.parent.relative_to(ROOT).parts) for top in LAYERS[:-1] for p in (ROOT / top).rglob("__init__.py")}
+    assert found == named
