@@ -948,8 +948,11 @@ def receive(ctx, path):
 @click.option("--folder", "folder", type=click.Path(file_okay=False),
               help="A folder of bundle files (a shared drive, the attachments of the mails).")
 @click.option("--send", is_flag=True, help="Bundle what the other copy lacks into the folder (and push it).")
+@click.option("--give-way", "give_way", is_flag=True,
+              help="Where both players sent moves at once (the copies parted): this player's moves give way,"
+                   " decided again after the other's (ruling R113); agree it by mail first.")
 @click.pass_context
-def sync(ctx, git_dir, folder, send):
+def sync(ctx, git_dir, folder, send, give_way):
     """Play by email in one command a turn: take in every new bundle and say what is owed; --send sends."""
     from projections import medium  # lazy: projections.medium (~1.7 ms) only for the turn words
 
@@ -968,10 +971,12 @@ def sync(ctx, git_dir, folder, send):
         for name in medium.mend(where):
             click.echo(f"sync: committed {name}, which a stopped sync had left uncommitted")
         medium.pull(where)
+    if send and give_way:
+        raise BadInput("sync: --give-way takes the other player's moves in; send afterwards with --send")
     if send:
         _sync_send(ctx, where, git_dir is not None, key)
     else:
-        _sync_take(ctx, where, key)
+        _sync_take(ctx, where, key, give_way)
 
 
 SYNC_MAX = 32 * 2**20  # bytes of text a bundle `sync` takes in may hold (a whole CG from seq 1 holds a few MB)
@@ -1030,7 +1035,7 @@ def _campaign_of(db: str, found: list, key) -> str | None:
     return None
 
 
-def _sync_take(ctx, where: str, key) -> None:
+def _sync_take(ctx, where: str, key, give_way: bool = False) -> None:
     """Receive every bundle of `where` the copy lacks, in the history's order; say what came and what is owed."""
     from events import bundle as bundles  # lazy: play by email only (events.bundle ~0.7 ms)
     from projections import medium  # lazy: projections.medium (~1.7 ms) only for the turn words
@@ -1039,9 +1044,10 @@ def _sync_take(ctx, where: str, key) -> None:
     db = _db(ctx)
     found = _bundles_in(where, db, key)
     start = _head(db)
-    head, taken = start, set()
+    head, taken, deferred = start, set(), []
 
-    def take(path, h) -> None:
+    def take(path, h, last: bool = False) -> None:
+        nonlocal start
         taken.add(path)
         try:  # read whole only now, one bundle at a time: the folder's memory is one bundle's
             b = _checked_text(bundles.read(path, SYNC_MAX))
@@ -1049,19 +1055,39 @@ def _sync_take(ctx, where: str, key) -> None:
             _skipped(path, str(e).removeprefix(f"{path}: ").removeprefix(path).strip())
             return
         try:
-            if Ledger.receive(db, b, audit_store, audit_tail):
+            fork = Ledger.fork_point(db, b) if os.path.exists(db) else None
+            if fork is not None:  # the copies parted: both players acted at once (issue 37 F2, ruling R113)
+                me, signer = _player_side(db, key), _signer(b.rows[-1])
+                if _superseded(db, b, key):
+                    _skipped(path, f"{signer}'s bundle from before the copies were joined (ruling R113): the"
+                                   " history has gone on from the joined copy; the file may be deleted")
+                    return
+                if not (give_way or last) and Ledger.signed_after(db, fork, me):
+                    deferred.append((path, h))  # both sent: unless a later bundle of his joined them already
+                    return
+                done = Ledger.rejoin(db, b, key, audit_store, audit_tail, give_way)
+                start = (done["fork"], None)  # the log from the parting on, as it now stands
+                _rejoined(db, path, done)
+            elif Ledger.receive(db, b, audit_store, audit_tail):
                 _recorded(b.head[0])
         except PlcgError:
             _said_taken(db, start, key)
             click.echo(f"sync: refused {os.path.basename(path)}; nothing of it written", err=True)
             raise
 
-    while (nxt := medium.next_to_take([pb for pb in found if pb[0] not in taken], head)) is not None:
+    while True:
+        left = [pb for pb in found if pb[0] not in taken]
+        # what the copy holds already: a bundle that differs from it parts from it (taken first, the earliest
+        # first: ruling R113 joins the copies there, and the bundles after it continue the joined copy)
+        forks = sorted((pb for pb in left if pb[1].head[0] <= head[0] and _hash_at(db, pb[1].head[0]) != pb[1].head[1]),
+                       key=lambda pb: pb[1].since)
+        nxt = forks[0] if forks else medium.next_to_take(left, head)
+        if nxt is None:
+            break
         take(*nxt)
         head = _head(db)
-    for p, h in found:  # what the copy holds already: a bundle that differs from it is a fork
-        if p not in taken and h.head[0] <= head[0] and _hash_at(db, h.head[0]) != h.head[1]:
-            take(p, h)
+    for p, h in deferred:
+        take(p, h, last=True)  # skipped if his bundle from the joined copy came meanwhile; else refused, exit 2
     if head[0] == 0:
         raise BadInput(f"sync: {where} holds no bundle from seq 1 to make this copy from")
     _said_taken(db, start, key)
@@ -1071,6 +1097,68 @@ def _sync_take(ctx, where: str, key) -> None:
     _answer_owed(db, key)
     _reveal_owed(db, key)
     _say_turn(db, key)
+
+
+def _superseded(db: str, b, key) -> bool:
+    """A bundle from before two copies were joined (ruling R113): this player's own, or one whose author has
+    signed this copy since the parting."""
+    fork = Ledger.fork_point(db, b) if b is not None else None
+    if fork is None:
+        return False
+    signer = _signer(b.rows[-1])
+    return signer == _player_side(db, key) or Ledger.signed_after(db, fork, signer)
+
+
+def _read_or_none(path: str):
+    from events import bundle as bundles  # lazy: play by email only (events.bundle ~0.7 ms)
+
+    try:
+        return bundles.read(path, SYNC_MAX)
+    except PlcgError:
+        return None
+
+
+def _player_side(db: str, key) -> str | None:
+    led = Ledger(db)
+    try:
+        return led._player(key)[1]
+    finally:
+        led.close()
+
+
+def _rejoined(db: str, path: str, done: dict) -> None:
+    """What ruling R113's join did, in words: the player's own moves after the other's, each refused or held one
+    named, and where the copy as it was is kept."""
+    _recorded(_head(db)[0])
+    click.echo(f"sync: the copies parted after row {done['fork']}: {os.path.basename(path)} holds the other"
+               " player's moves from there (both of you acted at once); your moves since, never sent, are"
+               " decided again after his (ruling R113):")
+    for cmd in done["redone"]:
+        click.echo(f"  redone: {_typed(cmd)}")
+    for cmd, why in done["refused"]:
+        click.echo(f"  refused: {_typed(cmd)}: {shown(why)}")
+    for cmd, why in done["held"]:
+        click.echo(f"  held back: {_typed(cmd)}: {shown(why)}")
+    if not any(done[k] for k in ("redone", "refused", "held")):
+        click.echo("  (no command of yours to decide again)")
+    click.echo(f"  this copy as it was is kept in {done['kept']} (plcg --db {done['kept']} log)")
+
+
+_POSITIONAL = ("side", "rg", "unit", "text")  # a command's arguments typed without a flag, in this order
+
+
+def _typed(cmd: dict) -> str:
+    """A recorded command as the player typed it, near enough to type again."""
+    words = [str(cmd.get("name", "?"))] + [str(cmd[k]) for k in _POSITIONAL if cmd.get(k) is not None]
+    for k, v in cmd.items():
+        if k in ("name", *_POSITIONAL) or v is None or v is False or v == [] or v == {}:
+            continue
+        flag = "--" + k.replace("_", "-")
+        if v is True:
+            words.append(flag)
+        else:
+            words.append(f"{flag} {v if not isinstance(v, (list, dict)) else orjson.dumps(v).decode()}")
+    return shown(" ".join(words))
 
 
 def _answer_owed(db: str, key) -> None:
@@ -1178,7 +1266,7 @@ def _sync_send(ctx, where: str, git: bool, key) -> None:
         raise BadInput(f"sync --send: {db} does not exist (plcg sync takes the first bundle in)")
     mine = _head(db)
     for p, b in _bundles_in(where, db, key):  # the other player sent more since this copy last took his bundles in
-        if not (b.head[0] <= mine[0] and _hash_at(db, b.head[0]) == b.head[1]):
+        if not (b.head[0] <= mine[0] and _hash_at(db, b.head[0]) == b.head[1]) and not _superseded(db, _read_or_none(p), key):
             raise BadInput(f"sync --send: {os.path.basename(p)} holds moves this copy has not taken in: run"
                            " `plcg sync` first (sending now would fork the history); nothing sent")
     _reveal_owed(db, key)
