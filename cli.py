@@ -932,6 +932,7 @@ def receive(ctx, path):
     else:
         click.echo(f"bundle {path}: {n} events received, now at seq {b.head[0]}")
         _said_taken(_db(ctx), start, _key(ctx), heading=False)  # the other player's moves in the log's words
+        _said_note(_db(ctx), b)
         led = Ledger(_db(ctx), key=lambda: _key(ctx))
         try:
             from cg.pbem import pending_items  # lazy: play by email only (cg.pbem ~0.7 ms)
@@ -948,11 +949,13 @@ def receive(ctx, path):
 @click.option("--folder", "folder", type=click.Path(file_okay=False),
               help="A folder of bundle files (a shared drive, the attachments of the mails).")
 @click.option("--send", is_flag=True, help="Bundle what the other copy lacks into the folder (and push it).")
+@click.option("--note", "note", help="With --send: one line for the other player, carried in the bundle and"
+                                     " shown by his sync (at most 500 characters).")
 @click.option("--give-way", "give_way", is_flag=True,
               help="Where both players sent moves at once (the copies parted): this player's moves give way,"
                    " decided again after the other's (ruling R113); agree it by mail first.")
 @click.pass_context
-def sync(ctx, git_dir, folder, send, give_way):
+def sync(ctx, git_dir, folder, send, give_way, note):
     """Play by email in one command a turn: take in every new bundle and say what is owed; --send sends."""
     from projections import medium  # lazy: projections.medium (~1.7 ms) only for the turn words
 
@@ -973,10 +976,45 @@ def sync(ctx, git_dir, folder, send, give_way):
         medium.pull(where)
     if send and give_way:
         raise BadInput("sync: --give-way takes the other player's moves in; send afterwards with --send")
+    if note is not None:
+        _check_note(note, send)
     if send:
-        _sync_send(ctx, where, git_dir is not None, key)
+        _sync_send(ctx, where, git_dir is not None, key, note)
     else:
         _sync_take(ctx, where, key, give_way)
+
+
+def _check_note(note: str, send: bool) -> None:
+    """`sync --send --note`: one line of text for the other player, bounded (exit 2 before anything is done)."""
+    from events.bundle import NOTE_MAX  # lazy: play by email only (events.bundle ~0.7 ms)
+
+    if not send:
+        raise BadInput("sync --note: a note travels with what you send: sync --send --note TEXT")
+    if not note.strip():
+        raise BadInput("sync --note: give some text")
+    if _SHOWN.search(note):
+        raise BadInput("sync --note: one line of text: no newlines or control characters")
+    if len(note) > NOTE_MAX:
+        raise BadInput(f"sync --note: at most {NOTE_MAX} characters ({len(note)} given)")
+
+
+def _said_note(db: str, b) -> None:
+    """The note a bundle carries (`sync --send --note`), shown as text if its author's key signed it."""
+    from cg import pbem  # lazy: play by email only (cg.pbem ~0.7 ms)
+
+    if b.note is None:
+        return
+    signer = _signer(b.rows[-1])
+    led = Ledger(db)
+    try:
+        keys = (next(iter(led.store.read(until=1))).payload.get("pbem") or {}).get("keys") or {}
+    finally:
+        led.close()
+    n = b.note
+    if signer in keys and pbem.verify_note(keys[signer], b.campaign, b.head[0], b.head[1], n["text"], n["sig"]):
+        click.echo(f"note from {signer}: {shown(n['text'])}")
+    else:
+        click.echo("sync: a note in the bundle is not signed by its author's key: not shown", err=True)
 
 
 SYNC_MAX = 32 * 2**20  # bytes of text a bundle `sync` takes in may hold (a whole CG from seq 1 holds a few MB)
@@ -1044,7 +1082,7 @@ def _sync_take(ctx, where: str, key, give_way: bool = False) -> None:
     db = _db(ctx)
     found = _bundles_in(where, db, key)
     start = _head(db)
-    head, taken, deferred = start, set(), []
+    head, taken, deferred, notes = start, set(), [], []
 
     def take(path, h, last: bool = False) -> None:
         nonlocal start
@@ -1068,8 +1106,10 @@ def _sync_take(ctx, where: str, key, give_way: bool = False) -> None:
                 done = Ledger.rejoin(db, b, key, audit_store, audit_tail, give_way)
                 start = (done["fork"], None)  # the log from the parting on, as it now stands
                 _rejoined(db, path, done)
+                notes.append(bundles.Bundle(b.campaign, b.since, b.head, b.rows[-1:], b.note))  # its note, the rows let go
             elif Ledger.receive(db, b, audit_store, audit_tail):
                 _recorded(b.head[0])
+                notes.append(bundles.Bundle(b.campaign, b.since, b.head, b.rows[-1:], b.note))
         except PlcgError:
             _said_taken(db, start, key)
             click.echo(f"sync: refused {os.path.basename(path)}; nothing of it written", err=True)
@@ -1091,6 +1131,8 @@ def _sync_take(ctx, where: str, key, give_way: bool = False) -> None:
     if head[0] == 0:
         raise BadInput(f"sync: {where} holds no bundle from seq 1 to make this copy from")
     _said_taken(db, start, key)
+    for b in notes:
+        _said_note(db, b)
     for p, b in medium.waiting(found, head[0]):
         click.echo(f"waiting: {os.path.basename(p)} starts at seq {b.since + 1}; the bundle with seq"
                    f" {head[0] + 1}-{b.since} has not arrived yet")
@@ -1255,7 +1297,7 @@ def _say_turn(db: str, key) -> None:
         click.echo(line)
 
 
-def _sync_send(ctx, where: str, git: bool, key) -> None:
+def _sync_send(ctx, where: str, git: bool, key, note: str | None = None) -> None:
     """Reveal what is owed, answer the other side's dice, sign, and write what the other copy lacks."""
     from events import bundle as bundles  # lazy: play by email only (events.bundle ~0.7 ms)
     from cg import pbem  # lazy: play by email only (cg.pbem ~0.7 ms)
@@ -1286,6 +1328,9 @@ def _sync_send(ctx, where: str, git: bool, key) -> None:
     except PlcgError:
         there = False
     if there:
+        if note is not None:
+            click.echo("sync: the note was not sent: the other player has these moves already (a note travels with"
+                       " new moves)", err=True)
         if git and medium.unpushed(where):  # issue 37 F1: committed here, never pushed
             medium.push(where)
             click.echo(f"sent again: {os.path.basename(path)} (seq {since + 1} to {rows[-1][0]}) had not reached"
@@ -1293,7 +1338,9 @@ def _sync_send(ctx, where: str, git: bool, key) -> None:
         else:
             click.echo(f"{os.path.basename(path)} is in {where} already (seq {since + 1} to {rows[-1][0]})")
         return
-    b = bundles.write(path, rows, since, campaign, protected=_protected(click.get_current_context()))
+    signed = None if note is None else {"text": note, "sig": pbem.sign_note(key, campaign, rows[-1][0], rows[-1][-1],
+                                                                            note)}
+    b = bundles.write(path, rows, since, campaign, protected=_protected(click.get_current_context()), note=signed)
     if git:
         medium.commit_and_push(where, path, f"{by}: seq {since + 1} to {b.head[0]}")
     click.echo(f"sent {os.path.basename(path)}: seq {since + 1} to {b.head[0]}, {os.path.getsize(path)} bytes,"

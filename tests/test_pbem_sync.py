@@ -628,3 +628,35 @@ def test_a_sync_killed_after_git_add_is_mended_by_the_next(workdir):
     assert "at-start weather: Clear" in got.out
     assert g.log("axis") == g.log("allied")
     assert _git(clone["allied"], "status", "--porcelain") == ""
+
+
+def test_a_note_travels_with_the_bundle_and_is_shown_as_text(workdir):
+    """Issue 37 item 11 (`sync --send --note TEXT`): one line for the other player, carried in the bundle,
+    signed with it, shown by his `sync` escaped; a note another hand changed is not shown."""
+    from cg import pbem
+    from events import bundle as bundles
+
+    box = workdir / "box"
+    box.mkdir()
+    g = Players(workdir)
+    for bad in ("two\nlines", "x" * (bundles.NOTE_MAX + 1), " "):
+        r = g.cli("axis", "sync", "--folder", box, "--send", "--note", bad)
+        assert r.code == 2 and "sync --note" in r.err and list(box.iterdir()) == []
+    assert g.cli("axis", "sync", "--folder", box, "--note", "hi").code == 2  # a note travels with a send
+    g.ok("axis", "sync", "--folder", box, "--send", "--note", "Your move: <b>weather</b> & all")
+    got = g.ok("allied", "sync", "--folder", box)
+    assert "note from axis: Your move: <b>weather</b> & all" in got.out
+    # a client of the axis player's own making signs a note with an escape code: shown escaped, one line
+    sent = next(box.iterdir())
+    b = bundles.read(str(sent))
+    key = pbem.load_private(g.key["axis"])
+    text = "\x1b[2Jcleared"
+    for name, carried in (("escaped.bundle", text), ("changed.bundle", "the allied player surrenders")):
+        note = {"text": carried, "sig": pbem.sign_note(key, b.campaign, b.head[0], b.head[1], text)}
+        bundles.write(str(workdir / name), list(b.rows), b.since, b.campaign, note=note)
+        r = cli_run(workdir / f"{name}.plcg", "--key", g.key["allied"], "receive", workdir / name)
+        assert r.code == 0, r.err
+        if name == "escaped.bundle":
+            assert "note from axis: \\x1b[2Jcleared" in r.out and "\x1b" not in r.out
+        else:
+            assert "note from" not in r.out and "not signed by its author's key" in r.err
