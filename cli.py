@@ -1888,6 +1888,23 @@ def _seps(values, first: str, second: str | None = None) -> list[str]:
     return out
 
 
+def _vasl_log(path: str) -> dict:
+    """`end --vasl-log FILE`: the file's name and SHA-256, read in pieces (a VASL log may be large)."""
+    import hashlib  # lazy: only `end --vasl-log`
+
+    name = os.path.basename(path)
+    if _SHOWN.search(name):
+        raise BadInput(f"--vasl-log {shown(name)}: the file name holds control characters; rename the file")
+    h = hashlib.sha256()
+    try:
+        with open(path, "rb") as f:
+            while chunk := f.read(1 << 20):
+                h.update(chunk)
+    except OSError as e:
+        raise BadInput(f"--vasl-log {shown(path)}: cannot read it ({e.strerror})") from None
+    return {"name": name, "sha256": h.hexdigest()}
+
+
 @main.command()
 @click.option("--turn", type=int, required=True, help="The turn the firefight ended (CG2).")
 @click.option("--cvp-lost", "cvp_lost", multiple=True, required=True, help="SIDE=N, once per side.")
@@ -1911,9 +1928,11 @@ def _seps(values, first: str, second: str | None = None) -> list[str]:
 @click.option("--replaced", multiple=True, help="SIDE:UNIT[=COUNTER] ELR replacement (A19.13; default: the counter table's).")
 @click.option("--captured", multiple=True, help="SIDE:UNIT captured.")
 @click.option("--exited", multiple=True, help="SIDE:UNIT exited off a friendly edge, kept for the next firefight (CG8).")
+@click.option("--vasl-log", "vasl_log", multiple=True, type=click.Path(exists=True, dir_okay=False),
+              help="A VASL log the firefight was played in: its name and SHA-256 are recorded as the evidence.")
 @click.pass_context
 def end(ctx, turn, cvp_lost, winner, control, lost, terrain, encircled, wounded, shocked, recalled, repair,
-        oba_used, position, hero, reduced, replaced, captured, exited):
+        oba_used, position, hero, reduced, replaced, captured, exited, vasl_log):
     """2.9 Firefight end: turn, CVP lost per side, winner (1.31 by default), control, casualties, terrain."""
     cvp = {}
     for item in _seps(cvp_lost, "="):
@@ -1929,7 +1948,8 @@ def end(ctx, turn, cvp_lost, winner, control, lost, terrain, encircled, wounded,
     stored = _step(ctx, {"name": "end", "turn": turn, "cvp_lost": cvp, "winner": winner,
                 "control": _seps(control, "="), "terrain": _seps(terrain, "="), **pairs,
                 "repair": _seps(repair, ":", "="), "position": _seps(position, ":", "="),
-                "reduced": _seps(reduced, ":", "="), "replaced": _seps(replaced, ":", "=")})
+                "reduced": _seps(reduced, ":", "="), "replaced": _seps(replaced, ":", "="),
+                **({"vasl_logs": [_vasl_log(f) for f in vasl_log]} if vasl_log else {})})
     if stored:  # note it or post it: `plcg audit --witness` catches a log cut or rewritten before it
         click.echo(f"head witness {stored[-1].seq}:{stored[-1].hash[:16]}")
 
