@@ -1119,8 +1119,7 @@ def _sync_take(ctx, where: str, key, give_way: bool = False) -> None:
         left = [pb for pb in found if pb[0] not in taken]
         # what the copy holds already: a bundle that differs from it parts from it (taken first, the earliest
         # first: ruling R113 joins the copies there, and the bundles after it continue the joined copy)
-        forks = sorted((pb for pb in left if pb[1].head[0] <= head[0] and _hash_at(db, pb[1].head[0]) != pb[1].head[1]),
-                       key=lambda pb: pb[1].since)
+        forks = sorted(_differing(db, [pb for pb in left if pb[1].head[0] <= head[0]]), key=lambda pb: pb[1].since)
         nxt = forks[0] if forks else medium.next_to_take(left, head)
         if nxt is None:
             break
@@ -1227,6 +1226,17 @@ def _head(db: str) -> tuple:
     led = Ledger(db)
     try:
         return led.store.head()
+    finally:
+        led.close()
+
+
+def _differing(db: str, found: list) -> list:
+    """Of (path, header) pairs whose head this copy's seqs reach, those whose head row differs from this copy's."""
+    if not found:
+        return []
+    led = Ledger(db)
+    try:
+        return [(p, h) for p, h in found if led.store.hash_at(h.head[0]) != h.head[1]]
     finally:
         led.close()
 

@@ -171,7 +171,8 @@ def test_sync_send_refuses_to_fork_when_the_other_player_sent_first(workdir):
     # weather is decided again after it, and named whatever the rules made of it
     r = g.cli("axis", "sync", "--folder", box)
     assert r.code == 0, r.err
-    assert "the copies parted after row 2" in r.out and "weather Rain" in r.out
+    assert "the copies parted after row 2" in r.out
+    assert "refused: weather Rain: the at-start weather is already recorded" in r.out and "rule 2.2" in r.out
     allied = g.log("allied")
     assert g.log("axis")[:len(allied)] == allied
 
