@@ -718,7 +718,8 @@ def _own_commands(led: "Ledger", rows: list, fork: int, by: str, undone: set) ->
                 continue
         if cmd.get("name") == "seal":
             opening = led.opener()(cmd.get("commitment"), cmd.get("nonce"), cmd.get("box"))
-            if opening is None:
+            if opening is None:  # never its own side's: named, not lost
+                out.append(({"name": "seal", "what": cmd.get("what")}, "a sealed command this key does not open"))
                 continue
             cmd = opening["command"]
         if cmd.get("name") in pbem.BUNDLING:

@@ -661,3 +661,27 @@ def test_a_note_travels_with_the_bundle_and_is_shown_as_text(workdir):
             assert "note from axis: \\x1b[2Jcleared" in r.out and "\x1b" not in r.out
         else:
             assert "note from" not in r.out and "not signed by its author's key" in r.err
+
+
+def test_two_players_acting_at_once_through_git_are_joined(workdir):
+    """Issue 37 F2 through a shared git repository: the allied player pushed his weather first; the axis
+    player, who had typed his own, is joined by his `sync --git` (ruling R113): his weather is held back, not
+    lost; he buys (confirming the allied weather, now read), sends, and both copies agree."""
+    bare, clone = _clones(workdir)
+    g = Players(workdir)
+    g.ok("axis", "sync", "--git", clone["axis"], "--send")
+    g.ok("allied", "sync", "--git", clone["allied"])
+    g.ok("allied", "weather", "Clear")
+    g.ok("allied", "next")
+    g.ok("allied", "sync", "--git", clone["allied"], "--send")
+    g.ok("axis", "weather", "Rain")  # before he pulled: the copies part after row 2
+    joined = g.ok("axis", "sync", "--git", clone["axis"])
+    assert "the copies parted after row 2" in joined.out
+    # the allied weather is a fact given provisionally (R73): the axis command would confirm it unread
+    assert "held back: weather Rain: allied gave 'weather' after the copies parted" in joined.out
+    assert (workdir / "axis.plcg.fork-2").exists() and not list(clone["axis"].glob("*.fork-*"))
+    g.ok("axis", "buy", "axis", "I1")
+    g.ok("axis", "sync", "--git", clone["axis"], "--send")
+    got = g.ok("allied", "sync", "--git", clone["allied"])
+    assert "Axis confirmed the at-start weather Clear" in got.out
+    assert cli_run(g.db["axis"], "audit", "--against", g.db["allied"]).code == 0
