@@ -673,6 +673,8 @@ class Ledger:
             finally:
                 now.close()
             shutil.copyfile(path, kept)
+            shutil.copymode(path, kept)
+            shutil.copymode(path, tmp)  # the player's campaign keeps who may read it
             fsync_path(tmp)
             os.replace(tmp, path)
         except BaseException:

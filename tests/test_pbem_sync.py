@@ -201,6 +201,7 @@ def test_two_players_buying_at_once_are_joined_not_stranded(workdir):
     parted = len(g.log("allied")) - 4  # the allied buy, leader, next and signature follow the last common row
     assert g.cli("axis", "sync", "--folder", box, "--send").code == 2
     old = g.log("axis")
+    os.chmod(g.db["axis"], 0o600)
     r = g.cli("axis", "sync", "--folder", box)
     assert r.code == 0, r.err
     assert f"the copies parted after row {parted}" in r.out
@@ -209,6 +210,7 @@ def test_two_players_buying_at_once_are_joined_not_stranded(workdir):
     kept = workdir / f"axis.plcg.fork-{parted}"
     assert f"kept in {kept}" in r.out
     assert Players.log_of(str(kept)) == old  # nothing lost: the copy as it was, readable
+    assert os.stat(g.db["axis"]).st_mode & 0o777 == 0o600 == os.stat(kept).st_mode & 0o777
     sent = g.log("allied")
     joined = g.log("axis")
     assert joined[:len(sent)] == sent  # the rows the allied player sent are never rewritten
