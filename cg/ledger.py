@@ -16,7 +16,7 @@ from cg.card_schema import load_card, parse_card
 from cg.evolve import evolve, fold, fold_stored, reverted_seqs
 from cg.state import CampaignState
 from events.errors import BadInput, Refused, WriteConflict
-from events.store import (COPIED_AFTER_KILL, NewEvent, Store, fsync_path, link_problem, place, remove_file,
+from events.store import (COPIED_AFTER_KILL, NewEvent, Store, link_problem, place, remove_file,
                           sweep_temps, temp_path)
 from events.upcasters import upcast  # payload dicts only: an old log reads without cattrs
 from events.versions import VERSIONS
@@ -660,25 +660,28 @@ class Ledger:
                         refused.append((cmd, str(e)))
             finally:
                 led.close()
-            kept = f"{path}.fork-{fork}"
-            n = 1
-            while os.path.exists(kept):
-                n += 1
-                kept = f"{path}.fork-{fork}-{n}"
-            now = Store.open(path)
+            store = Store.open(tmp)
             try:
-                if now.head() != head:
-                    raise WriteConflict(f"another writer appended first (seq {now.head()[0]}); run the command"
-                                        " again")
+                joined = store.rows_since(fork)
             finally:
-                now.close()
-            shutil.copyfile(path, kept)
-            shutil.copymode(path, kept)
-            shutil.copymode(path, tmp)  # the player's campaign keeps who may read it
-            fsync_path(tmp)
-            os.replace(tmp, path)
-        except BaseException:
+                store.close()
+        finally:
             remove_file(tmp)
+        kept = f"{path}.fork-{fork}"
+        n = 1
+        while os.path.exists(kept):
+            n += 1
+            kept = f"{path}.fork-{fork}-{n}"
+        shutil.copyfile(path, kept)  # nothing lost: the copy as it was (a command meanwhile: refused below)
+        shutil.copymode(path, kept)
+        try:  # in the campaign file itself, one transaction: a command typed meanwhile is a race (exit 4)
+            store = Store.open(path, write=True)
+            try:
+                store.rejoin_rows(head, fork, joined)
+            finally:
+                store.close()
+        except BaseException:
+            remove_file(kept)
             raise
         return {"fork": fork, "kept": kept, "redone": redone, "refused": refused, "held": held}
 

@@ -687,3 +687,31 @@ def test_two_players_acting_at_once_through_git_are_joined(workdir):
     got = g.ok("allied", "sync", "--git", clone["allied"])
     assert "Axis confirmed the at-start weather Clear" in got.out
     assert cli_run(g.db["axis"], "audit", "--against", g.db["allied"]).code == 0
+
+
+def test_a_command_typed_while_the_copies_are_joined_is_a_race(workdir, monkeypatch):
+    """Ruling R113: the join replaces the player's unsent rows in one transaction of the campaign file, if its
+    head is still the one it read; a command recorded meanwhile is kept and the sync is exit 4, nothing of
+    the join written, no copy left beside the campaign."""
+    from events.store import Store
+
+    g, box = _both_at_2_3(workdir)
+    g.ok("allied", "buy", "allied", "I1")
+    g.ok("allied", "sync", "--folder", box, "--send")
+    g.ok("axis", "buy", "axis", "I1")
+    real = Store.rejoin_rows
+    raced = []
+
+    def join_while_the_player_acts(self, head, fork, rows):
+        if not raced:
+            raced.append(g.cli("axis", "leader", "axis", "I1-1"))  # his own command, in another process
+        return real(self, head, fork, rows)
+
+    monkeypatch.setattr(Store, "rejoin_rows", join_while_the_player_acts)
+    r = g.cli("axis", "sync", "--folder", box)
+    assert raced[0].code == 0, raced[0].err
+    assert r.code == 4 and "run the command again" in r.err
+    assert not list(workdir.glob("axis.plcg.fork-*"))
+    monkeypatch.setattr(Store, "rejoin_rows", real)
+    again = g.ok("axis", "sync", "--folder", box)
+    assert "redone: buy axis I1" in again.out and "redone: leader axis I1-1" in again.out
