@@ -601,6 +601,13 @@ class Store:
             self._abort(e)
         return count
 
+    def _still_at(self, head: tuple[int, str]) -> None:
+        """Inside a write transaction: WriteConflict (exit 4) unless the file's head is still `head`."""
+        row = self.conn.execute(_HEAD).fetchone()
+        now = (row[0], row[1]) if row else (0, GENESIS)
+        if now != tuple(head):
+            raise WriteConflict(f"another writer appended first (seq {now[0]}); run the command again")
+
     def append_rows(self, head: tuple[int, str], rows: list[tuple]) -> None:
         """Append rows exactly as another copy stored them (a received bundle, events/bundle.py),
         all or none, if this file's head is still `head`: the caller has checked their chain, their
@@ -610,10 +617,7 @@ class Store:
             return
         self._begin()
         try:
-            row = self.conn.execute(_HEAD).fetchone()
-            now = (row[0], row[1]) if row else (0, GENESIS)
-            if now != tuple(head):
-                raise WriteConflict(f"another writer appended first (seq {now[0]}); run the command again")
+            self._still_at(head)
             self.conn.executemany(_INSERT, rows)
             self._commit_rows()
         except BaseException as e:
@@ -627,10 +631,7 @@ class Store:
         own player that no bundle ever carried (the caller has checked that none is signed)."""
         self._begin()
         try:
-            row = self.conn.execute(_HEAD).fetchone()
-            now = (row[0], row[1]) if row else (0, GENESIS)
-            if now != tuple(head):
-                raise WriteConflict(f"another writer appended first (seq {now[0]}); run the command again")
+            self._still_at(head)
             self.conn.execute("DELETE FROM events WHERE seq > ?", (fork,))
             self.conn.execute("DELETE FROM snapshot")
             self.conn.executemany(_INSERT, rows)
