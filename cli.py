@@ -976,6 +976,7 @@ def receive(ctx, path):
     else:
         click.echo(f"bundle {path}: {n} events received, now at seq {b.head[0]}")
         _said_taken(_db(ctx), start, _key(ctx), heading=False)  # the other player's moves in the log's words
+        _said_note(_db(ctx), b)
         led = Ledger(_db(ctx), key=lambda: _key(ctx))
         try:
             from cg.pbem import pending_items  # lazy: play by email only (cg.pbem ~0.7 ms)
@@ -992,8 +993,13 @@ def receive(ctx, path):
 @click.option("--folder", "folder", type=click.Path(file_okay=False),
               help="A folder of bundle files (a shared drive, the attachments of the mails).")
 @click.option("--send", is_flag=True, help="Bundle what the other copy lacks into the folder (and push it).")
+@click.option("--note", "note", help="With --send: one line for the other player, carried in the bundle and"
+                                     " shown by his sync (at most 500 characters).")
+@click.option("--give-way", "give_way", is_flag=True,
+              help="Where both players sent moves at once (the copies parted): this player's moves give way,"
+                   " decided again after the other's (ruling R113); agree it by mail first.")
 @click.pass_context
-def sync(ctx, git_dir, folder, send):
+def sync(ctx, git_dir, folder, send, give_way, note):
     """Play by email in one command a turn: take in every new bundle and say what is owed; --send sends."""
     from projections import medium  # lazy: projections.medium (~1.7 ms) only for the turn words
 
@@ -1012,10 +1018,47 @@ def sync(ctx, git_dir, folder, send):
         for name in medium.mend(where):
             click.echo(f"sync: committed {name}, which a stopped sync had left uncommitted")
         medium.pull(where)
+    if send and give_way:
+        raise BadInput("sync: --give-way takes the other player's moves in; send afterwards with --send")
+    if note is not None:
+        _check_note(note, send)
     if send:
-        _sync_send(ctx, where, git_dir is not None, key)
+        _sync_send(ctx, where, git_dir is not None, key, note)
     else:
-        _sync_take(ctx, where, key)
+        _sync_take(ctx, where, key, give_way)
+
+
+def _check_note(note: str, send: bool) -> None:
+    """`sync --send --note`: one line of text for the other player, bounded (exit 2 before anything is done)."""
+    from events.bundle import NOTE_MAX  # lazy: play by email only (events.bundle ~0.7 ms)
+
+    if not send:
+        raise BadInput("sync --note: a note travels with what you send: sync --send --note TEXT")
+    if not note.strip():
+        raise BadInput("sync --note: give some text")
+    if _SHOWN.search(note):
+        raise BadInput("sync --note: one line of text: no newlines or control characters")
+    if len(note) > NOTE_MAX:
+        raise BadInput(f"sync --note: at most {NOTE_MAX} characters ({len(note)} given)")
+
+
+def _said_note(db: str, b) -> None:
+    """The note a bundle carries (`sync --send --note`), shown as text if its author's key signed it."""
+    from cg import pbem  # lazy: play by email only (cg.pbem ~0.7 ms)
+
+    if b.note is None:
+        return
+    signer = _signer(b.rows[-1])
+    led = Ledger(db)
+    try:
+        keys = (next(iter(led.store.read(until=1))).payload.get("pbem") or {}).get("keys") or {}
+    finally:
+        led.close()
+    n = b.note
+    if signer in keys and pbem.verify_note(keys[signer], b.campaign, b.head[0], b.head[1], n["text"], n["sig"]):
+        click.echo(f"note from {signer}: {shown(n['text'])}")
+    else:
+        click.echo("sync: a note in the bundle is not signed by its author's key: not shown", err=True)
 
 
 SYNC_MAX = 32 * 2**20  # bytes of text a bundle `sync` takes in may hold (a whole CG from seq 1 holds a few MB)
@@ -1074,7 +1117,7 @@ def _campaign_of(db: str, found: list, key) -> str | None:
     return None
 
 
-def _sync_take(ctx, where: str, key) -> None:
+def _sync_take(ctx, where: str, key, give_way: bool = False) -> None:
     """Receive every bundle of `where` the copy lacks, in the history's order; say what came and what is owed."""
     from events import bundle as bundles  # lazy: play by email only (events.bundle ~0.7 ms)
     from projections import medium  # lazy: projections.medium (~1.7 ms) only for the turn words
@@ -1083,9 +1126,10 @@ def _sync_take(ctx, where: str, key) -> None:
     db = _db(ctx)
     found = _bundles_in(where, db, key)
     start = _head(db)
-    head, taken = start, set()
+    head, taken, deferred, notes = start, set(), [], []
 
-    def take(path, h) -> None:
+    def take(path, h, last: bool = False) -> None:
+        nonlocal start
         taken.add(path)
         try:  # read whole only now, one bundle at a time: the folder's memory is one bundle's
             b = _checked_text(bundles.read(path, SYNC_MAX))
@@ -1093,28 +1137,113 @@ def _sync_take(ctx, where: str, key) -> None:
             _skipped(path, str(e).removeprefix(f"{path}: ").removeprefix(path).strip())
             return
         try:
-            if Ledger.receive(db, b, audit_store, audit_tail):
+            fork = Ledger.fork_point(db, b) if os.path.exists(db) else None
+            if fork is not None:  # the copies parted: both players acted at once (issue 37 F2, ruling R113)
+                me, signer = _player_side(db, key), _signer(b.rows[-1])
+                if _superseded(db, b, key):
+                    _skipped(path, f"{signer}'s bundle from before the copies were joined (ruling R113): the"
+                                   " history has gone on from the joined copy; the file may be deleted")
+                    return
+                if not (give_way or last) and Ledger.signed_after(db, fork, me):
+                    deferred.append((path, h))  # both sent: unless a later bundle of his joined them already
+                    return
+                done = Ledger.rejoin(db, b, key, audit_store, audit_tail, give_way)
+                start = (done["fork"], None)  # the log from the parting on, as it now stands
+                _rejoined(db, path, done)
+                notes.append(bundles.Bundle(b.campaign, b.since, b.head, b.rows[-1:], b.note))  # its note, the rows let go
+            elif Ledger.receive(db, b, audit_store, audit_tail):
                 _recorded(b.head[0])
+                notes.append(bundles.Bundle(b.campaign, b.since, b.head, b.rows[-1:], b.note))
         except PlcgError:
             _said_taken(db, start, key)
             click.echo(f"sync: refused {os.path.basename(path)}; nothing of it written", err=True)
             raise
 
-    while (nxt := medium.next_to_take([pb for pb in found if pb[0] not in taken], head)) is not None:
+    while True:
+        left = [pb for pb in found if pb[0] not in taken]
+        # what the copy holds already: a bundle that differs from it parts from it (taken first, the earliest
+        # first: ruling R113 joins the copies there, and the bundles after it continue the joined copy)
+        forks = sorted(_differing(db, [pb for pb in left if pb[1].head[0] <= head[0]]), key=lambda pb: pb[1].since)
+        nxt = forks[0] if forks else medium.next_to_take(left, head)
+        if nxt is None:
+            break
         take(*nxt)
         head = _head(db)
-    for p, h in found:  # what the copy holds already: a bundle that differs from it is a fork
-        if p not in taken and h.head[0] <= head[0] and _hash_at(db, h.head[0]) != h.head[1]:
-            take(p, h)
+    for p, h in deferred:
+        take(p, h, last=True)  # skipped if his bundle from the joined copy came meanwhile; else refused, exit 2
     if head[0] == 0:
         raise BadInput(f"sync: {where} holds no bundle from seq 1 to make this copy from")
     _said_taken(db, start, key)
+    for b in notes:
+        _said_note(db, b)
     for p, b in medium.waiting(found, head[0]):
         click.echo(f"waiting: {os.path.basename(p)} starts at seq {b.since + 1}; the bundle with seq"
                    f" {head[0] + 1}-{b.since} has not arrived yet")
     _answer_owed(db, key)
     _reveal_owed(db, key)
     _say_turn(db, key)
+
+
+def _superseded(db: str, b, key) -> bool:
+    """A bundle from before two copies were joined (ruling R113): this player's own, or one whose author has
+    signed this copy since the parting."""
+    fork = Ledger.fork_point(db, b) if b is not None else None
+    if fork is None:
+        return False
+    signer = _signer(b.rows[-1])
+    return signer == _player_side(db, key) or Ledger.signed_after(db, fork, signer)
+
+
+def _read_or_none(path: str):
+    from events import bundle as bundles  # lazy: play by email only (events.bundle ~0.7 ms)
+
+    try:
+        return bundles.read(path, SYNC_MAX)
+    except PlcgError:
+        return None
+
+
+def _player_side(db: str, key) -> str | None:
+    led = Ledger(db)
+    try:
+        return led._player(key)[1]
+    finally:
+        led.close()
+
+
+def _rejoined(db: str, path: str, done: dict) -> None:
+    """What ruling R113's join did, in words: the player's own moves after the other's, each refused or held one
+    named, and where the copy as it was is kept."""
+    _recorded(_head(db)[0])
+    click.echo(f"sync: the copies parted after row {done['fork']}: {os.path.basename(path)} holds the other"
+               " player's moves from there (both of you acted at once); your moves since, never sent, are"
+               " decided again after his (ruling R113):")
+    for cmd in done["redone"]:
+        click.echo(f"  redone: {_typed(cmd)}")
+    for cmd, why in done["refused"]:
+        click.echo(f"  refused: {_typed(cmd)}: {shown(why)}")
+    for cmd, why in done["held"]:
+        click.echo(f"  held back: {_typed(cmd)}: {shown(why)}")
+    if not any(done[k] for k in ("redone", "refused", "held")):
+        click.echo("  (no command of yours to decide again)")
+    click.echo(f"  this copy as it was is kept in {done['kept']} (plcg --db {done['kept']} log)")
+
+
+_POSITIONAL = ("side", "rg", "unit", "text")  # a command's arguments typed without a flag, in this order
+
+
+def _typed(cmd: dict) -> str:
+    """A recorded command as the player typed it, near enough to type again."""
+    words = [str(cmd.get("name", "?"))] + [str(cmd[k]) for k in _POSITIONAL if cmd.get(k) is not None]
+    for k, v in cmd.items():
+        if k in ("name", *_POSITIONAL) or v is None or v is False or v == [] or v == {}:
+            continue
+        flag = "--" + k.replace("_", "-")
+        if v is True:
+            words.append(flag)
+        else:
+            words.append(f"{flag} {v if not isinstance(v, (list, dict)) else orjson.dumps(v).decode()}")
+    return shown(" ".join(words))
 
 
 def _answer_owed(db: str, key) -> None:
@@ -1141,6 +1270,17 @@ def _head(db: str) -> tuple:
     led = Ledger(db)
     try:
         return led.store.head()
+    finally:
+        led.close()
+
+
+def _differing(db: str, found: list) -> list:
+    """Of (path, header) pairs whose head this copy's seqs reach, those whose head row differs from this copy's."""
+    if not found:
+        return []
+    led = Ledger(db)
+    try:
+        return [(p, h) for p, h in found if led.store.hash_at(h.head[0]) != h.head[1]]
     finally:
         led.close()
 
@@ -1216,7 +1356,7 @@ def _say_turn(db: str, key) -> None:
             click.echo(line)
 
 
-def _sync_send(ctx, where: str, git: bool, key) -> None:
+def _sync_send(ctx, where: str, git: bool, key, note: str | None = None) -> None:
     """Reveal what is owed, answer the other side's dice, sign, and write what the other copy lacks."""
     from events import bundle as bundles  # lazy: play by email only (events.bundle ~0.7 ms)
     from cg import pbem  # lazy: play by email only (cg.pbem ~0.7 ms)
@@ -1227,7 +1367,7 @@ def _sync_send(ctx, where: str, git: bool, key) -> None:
         raise BadInput(f"sync --send: {db} does not exist (plcg sync takes the first bundle in)")
     mine = _head(db)
     for p, b in _bundles_in(where, db, key):  # the other player sent more since this copy last took his bundles in
-        if not (b.head[0] <= mine[0] and _hash_at(db, b.head[0]) == b.head[1]):
+        if not (b.head[0] <= mine[0] and _hash_at(db, b.head[0]) == b.head[1]) and not _superseded(db, _read_or_none(p), key):
             raise BadInput(f"sync --send: {os.path.basename(p)} holds moves this copy has not taken in: run"
                            " `plcg sync` first (sending now would fork the history); nothing sent")
     _reveal_owed(db, key)
@@ -1247,6 +1387,9 @@ def _sync_send(ctx, where: str, git: bool, key) -> None:
     except PlcgError:
         there = False
     if there:
+        if note is not None:
+            click.echo("sync: the note was not sent: the other player has these moves already (a note travels with"
+                       " new moves)", err=True)
         if git and medium.unpushed(where):  # issue 37 F1: committed here, never pushed
             medium.push(where)
             click.echo(f"sent again: {os.path.basename(path)} (seq {since + 1} to {rows[-1][0]}) had not reached"
@@ -1254,7 +1397,9 @@ def _sync_send(ctx, where: str, git: bool, key) -> None:
         else:
             click.echo(f"{os.path.basename(path)} is in {where} already (seq {since + 1} to {rows[-1][0]})")
         return
-    b = bundles.write(path, rows, since, campaign, protected=_protected(click.get_current_context()))
+    signed = None if note is None else {"text": note, "sig": pbem.sign_note(key, campaign, rows[-1][0], rows[-1][-1],
+                                                                            note)}
+    b = bundles.write(path, rows, since, campaign, protected=_protected(click.get_current_context()), note=signed)
     if git:
         medium.commit_and_push(where, path, f"{by}: seq {since + 1} to {b.head[0]}")
     click.echo(f"sent {os.path.basename(path)}: seq {since + 1} to {b.head[0]}, {os.path.getsize(path)} bytes,"
@@ -1854,6 +1999,23 @@ def _seps(values, first: str, second: str | None = None) -> list[str]:
     return out
 
 
+def _vasl_log(path: str) -> dict:
+    """`end --vasl-log FILE`: the file's name and SHA-256, read in pieces (a VASL log may be large)."""
+    import hashlib  # lazy: only `end --vasl-log`
+
+    name = os.path.basename(path)
+    if _SHOWN.search(name):
+        raise BadInput(f"--vasl-log {shown(name)}: the file name holds control characters; rename the file")
+    h = hashlib.sha256()
+    try:
+        with open(path, "rb") as f:
+            while chunk := f.read(1 << 20):
+                h.update(chunk)
+    except OSError as e:
+        raise BadInput(f"--vasl-log {shown(path)}: cannot read it ({e.strerror})") from None
+    return {"name": name, "sha256": h.hexdigest()}
+
+
 @main.command()
 @click.option("--turn", type=int, required=True, help="The turn the firefight ended (CG2).")
 @click.option("--cvp-lost", "cvp_lost", multiple=True, required=True, help="SIDE=N, once per side.")
@@ -1877,9 +2039,11 @@ def _seps(values, first: str, second: str | None = None) -> list[str]:
 @click.option("--replaced", multiple=True, help="SIDE:UNIT[=COUNTER] ELR replacement (A19.13; default: the counter table's).")
 @click.option("--captured", multiple=True, help="SIDE:UNIT captured.")
 @click.option("--exited", multiple=True, help="SIDE:UNIT exited off a friendly edge, kept for the next firefight (CG8).")
+@click.option("--vasl-log", "vasl_log", multiple=True, type=click.Path(exists=True, dir_okay=False),
+              help="A VASL log the firefight was played in: its name and SHA-256 are recorded as the evidence.")
 @click.pass_context
 def end(ctx, turn, cvp_lost, winner, control, lost, terrain, encircled, wounded, shocked, recalled, repair,
-        oba_used, position, hero, reduced, replaced, captured, exited):
+        oba_used, position, hero, reduced, replaced, captured, exited, vasl_log):
     """2.9 Firefight end: turn, CVP lost per side, winner (1.31 by default), control, casualties, terrain."""
     cvp = {}
     for item in _seps(cvp_lost, "="):
@@ -1895,7 +2059,7 @@ def end(ctx, turn, cvp_lost, winner, control, lost, terrain, encircled, wounded,
     cmd = {"name": "end", "turn": turn, "cvp_lost": cvp, "winner": winner, "control": _seps(control, "="),
            "terrain": _seps(terrain, "="), **pairs, "repair": _seps(repair, ":", "="),
            "position": _seps(position, ":", "="), "reduced": _seps(reduced, ":", "="),
-           "replaced": _seps(replaced, ":", "=")}
+           "replaced": _seps(replaced, ":", "="), **({"vasl_logs": [_vasl_log(f) for f in vasl_log]} if vasl_log else {})}
     before = Ledger(_db(ctx), key=lambda: _key(ctx))  # the units as the end finds them: their CVP (issue 38)
     try:
         st = before.state()

@@ -18,7 +18,8 @@ from cg.card_schema import load_card, parse_card
 from cg.evolve import evolve, fold, fold_stored, reverted_seqs
 from cg.state import CampaignState, Seal  # Seal: the Attack Option choice as the fold records it (R109)
 from events.errors import BadInput, Refused, WriteConflict
-from events.store import COPIED_AFTER_KILL, NewEvent, Store, link_problem, place, remove_file, sweep_temps, temp_path
+from events.store import (COPIED_AFTER_KILL, NewEvent, Store, link_problem, place, remove_file,
+                          sweep_temps, temp_path)
 from events.upcasters import upcast  # payload dicts only: an old log reads without cattrs
 from events.versions import VERSIONS
 from events.codec import GENESIS, loads
@@ -590,6 +591,128 @@ class Ledger:
         finally:
             store.close()
 
+    @staticmethod
+    def fork_point(path: str, bundle) -> int | None:
+        """The last row this copy and the bundle share, where the bundle holds another row after it that this
+        copy holds too (two copies that parted: issue 37 F2); None where they do not part within the bundle."""
+        store = Store.open(path)
+        try:
+            head = store.head()
+            rows = [r for r in bundle.rows if r[0] <= head[0]]
+            if not rows or store.hash_at(1) != bundle.campaign:
+                return None
+            held = store.hashes(max(rows[0][0] - 1, 1), head[0])
+            for r in rows:
+                if held.get(r[0]) != r[-1]:
+                    before = held.get(r[0] - 1, GENESIS if r[0] == 1 else None)
+                    return r[0] - 1 if r[0] > 1 and r[9] == before else None
+            return None
+        finally:
+            store.close()
+
+    @staticmethod
+    def signed_after(path: str, seq: int, side: str) -> bool:
+        """Whether `side` signed a head after row `seq` of this copy (its rows there were sent)."""
+        store = Store.open(path)
+        try:
+            return any(r.payload.get("side") == side for r in store.read(since=seq) if r.type == "head_signed")
+        finally:
+            store.close()
+
+    @classmethod
+    def rejoin(cls, path: str, bundle, key, check, check_tail, give_way: bool = False) -> dict:
+        """Ruling R113 (issue 37 F2): join two copies that parted because both players acted at once. The
+        other side's signed bundle holds rows after the fork; this copy holds rows of its own player there,
+        none of them signed (so never sent: the other player has seen none of them). The copy is built
+        again: the rows up to the fork, the bundle's rows (checked as `receive` checks them), then this
+        player's commands after the fork decided again in their order on top, each refused one named. A
+        command that would confirm a fact the other side gave after the fork (which this player has not
+        read) is held back with every later one. The copy as it was is kept beside the campaign
+        (`PATH.fork-N`), so nothing is lost. {"fork", "kept", "redone", "refused", "held"}; nothing is
+        written unless the whole rebuild succeeds (BadInput, Refused otherwise). Where this player has sent
+        rows after the fork too, only `give_way` (his own decision, agreed by mail) lets them be decided again."""
+        from cg import pbem  # lazy: play by email only (cg.pbem ~0.7 ms)
+
+        fork = cls.fork_point(path, bundle)
+        if fork is None:
+            raise BadInput("the bundle does not continue this copy's chain and shares no row with it where they"
+                           f" part: a fork of the players, {COPIED_AFTER_KILL}")
+        old = cls(path, key=key)
+        try:
+            st, by = old._player(key)
+            head = old.store.head()
+            mine = old.store.rows_since(fork)
+            signed = [r for r in mine if r[2] == "head_signed"]
+            if signed and not give_way:
+                who = sorted({loads(r[6]).get("side", "?") for r in signed})
+                raise BadInput(
+                    f"the copies parted after row {fork}, and both players have sent moves since ({', '.join(who)}"
+                    f" signed rows {signed[0][0]}-{head[0]} of this copy, the other side's bundle rows"
+                    f" {fork + 1}-{bundle.head[0]}): a move the other player has seen is never taken back"
+                    " (ruling R113). Agree by mail whose moves stand: the player whose moves give way runs"
+                    " `plcg sync --give-way` with his folder, which puts his moves after the other's; the other"
+                    " runs `plcg sync` once the result has arrived")
+            base = old.state(at=fork, lazy=True).pbem
+            base_open = (base.proposal, base.provisional)
+            undone = reverted_seqs(old.store.reverts())
+            commands = _own_commands(old, mine, fork, by, undone)
+            prefix = [r for r in old.store.rows_since(0) if r[0] <= fork]
+        finally:
+            old.close()
+        tmp = temp_path(path, "rejoin")
+        redone, refused, held = [], [], []
+        try:
+            store = Store.create(tmp, {"product": "plcg", "product_version": VERSION})
+            try:
+                store.append_rows((0, GENESIS), prefix)
+            finally:
+                store.close()
+            cls.receive(tmp, bundle, check, check_tail)  # the other side's rows: checked as any bundle is
+            led = cls(tmp, write=True, key=key)
+            try:
+                for cmd, why in commands:
+                    if why is None and not held:
+                        now = led.state(lazy=True).pbem
+                        new = [p for p in (now.provisional, now.proposal)
+                               if p is not None and p.side != by and p not in base_open]
+                        if new and (now.provisional in new or cmd.get("name") in ("next", "confirm", "reject")):
+                            why = (f"{new[0].side} gave '{new[0].command.get('name')}' after the copies parted;"
+                                   " this command would answer it unread: give it again once you have read it")
+                    if why is not None or held:
+                        held.append((cmd, why or "held back with the command before it"))
+                        continue
+                    try:
+                        led.run(dict(cmd), key)
+                        redone.append(cmd)
+                    except (Refused, BadInput) as e:
+                        refused.append((cmd, str(e)))
+            finally:
+                led.close()
+            store = Store.open(tmp)
+            try:
+                joined = store.rows_since(fork)
+            finally:
+                store.close()
+        finally:
+            remove_file(tmp)
+        kept = f"{path}.fork-{fork}"
+        n = 1
+        while os.path.exists(kept):
+            n += 1
+            kept = f"{path}.fork-{fork}-{n}"
+        shutil.copyfile(path, kept)  # nothing lost: the copy as it was (a command meanwhile: refused below)
+        shutil.copymode(path, kept)
+        try:  # in the campaign file itself, one transaction: a command typed meanwhile is a race (exit 4)
+            store = Store.open(path, write=True)
+            try:
+                store.rejoin_rows(head, fork, joined)
+            finally:
+                store.close()
+        except BaseException:
+            remove_file(kept)
+            raise
+        return {"fork": fork, "kept": kept, "redone": redone, "refused": refused, "held": held}
+
     def close(self):
         self.store.close()
 
@@ -598,6 +721,47 @@ def pbem_provisional(st):
     from cg import pbem  # lazy: play by email only (cg.pbem ~0.7 ms)
 
     return pbem.provisional(st)
+
+
+def _own_commands(led: "Ledger", rows: list, fork: int, by: str, undone: set) -> list[tuple[dict, str | None]]:
+    """This player's commands in `rows` (the rows after the fork), as he gave them, in order, for ruling R113:
+    (command, None) to decide again, or (command, why not). The medium's own rows (signatures, answers,
+    reveals, chains) are left out: the ledger makes them again as they are owed. A command an undo among the
+    rows took back is left out with that undo; an undo of rows before the fork is held back (the rows it
+    named are not the rows it would name now)."""
+    from cg import pbem  # lazy: play by email only (cg.pbem ~0.7 ms)
+
+    out: list[tuple[dict, str | None]] = []
+    batches: dict[int, list] = {}
+    for r in rows:
+        batches.setdefault(r[1], []).append(r)
+    for batch in batches.values():
+        text = next((r[8] for r in batch if r[8] is not None), None)
+        if text is None:
+            continue
+        cmd = loads(text)
+        if cmd.get("by") not in (None, by):
+            continue  # not this player's (only his own rows follow the fork in his copy)
+        types = [r[2] for r in batch]
+        if any(r[0] in undone for r in batch):
+            continue  # taken back among the rows after the fork: with its undo, left out
+        if "reverted" in types:
+            seqs = [s for r in batch if r[2] == "reverted" for s in loads(r[6]).get("seqs", ())]
+            if all(s > fork for s in seqs):
+                continue
+        if cmd.get("name") == "seal":
+            opening = led.opener()(cmd.get("commitment"), cmd.get("nonce"), cmd.get("box"))
+            if opening is None:  # never its own side's: named, not lost
+                out.append(({"name": "seal", "what": cmd.get("what")}, "a sealed command this key does not open"))
+                continue
+            cmd = opening["command"]
+        if cmd.get("name") in pbem.BUNDLING:
+            continue
+        cmd = {k: v for k, v in cmd.items() if k not in ("by", "ledger_dice", *pbem.COMMIT_KEYS)}
+        why = ("an undo of rows before the copies parted: the rows it took back are not the rows it would take"
+               " back now; give it again if still wanted") if "reverted" in types else None
+        out.append((cmd, why))
+    return out
 
 
 def _check_whole(path: str, head: tuple, rows: list, check) -> None:

@@ -131,6 +131,20 @@ def verify_claim(pub: str, commit: str, sig) -> bool:
     return _verify(pub, claim_message(commit), sig)
 
 
+def note_message(campaign: str, seq: int, hash_: str, text: str) -> bytes:
+    return f"plcg note {campaign} {seq} {hash_} {text}".encode()
+
+
+def sign_note(sk, campaign: str, seq: int, hash_: str, text: str) -> str:
+    """A line for the other player (`sync --send --note`), signed with the bundle's head: it travels in the
+    bundle's header, outside the log, and no one else can put words in the sender's mouth."""
+    return sk.sign(note_message(campaign, seq, hash_, text)).hex()
+
+
+def verify_note(pub: str, campaign: str, seq: int, hash_: str, text: str, sig) -> bool:
+    return _verify(pub, note_message(campaign, seq, hash_, text), sig)
+
+
 def _verify(pub: str, message: bytes, sig) -> bool:
     from cryptography.exceptions import InvalidSignature  # lazy: cryptography (~4-6 ms): keys only
 

@@ -3,6 +3,8 @@
 JSON Lines, UTF-8, gzip-compressed by default (issue 26: a bundle travels by mail; `read` takes the
 plain form too, and inflates at most MAX_BYTES). The first line is the header
     {"plcg_bundle": 1, "campaign": HASH OF ROW 1, "since": SEQ, "rows": N, "head": [SEQ, HASH]}
+(with `"note": {"text": TEXT, "sig": HEX}` where the sender wrote a line for the other player, `sync --send
+--note`: signed by the bundle's author over the head, checked by the reader; no row of the log holds it)
 and each further line one row of the log, its columns as stored (events.store.COLUMNS; payload and
 command as their canonical JSON text, so every hash can be recomputed byte for byte). The last row is
 its author's `head_signed` event (cg/pbem.py): the signature over the chain head before it.
@@ -37,29 +39,36 @@ class Bundle:
     since: int
     head: tuple  # (seq, hash) of the last row
     rows: tuple  # rows as tuples in COLUMNS order
+    note: dict | None = None  # {"text", "sig"}: the sender's line for the other player, as the header holds it
 
 
-def encode(rows: list[tuple], since: int, campaign: str, compress: bool = True) -> tuple[bytes, Bundle]:
+NOTE_MAX = 500  # characters of a note (sync --send --note): one line for the other player
+
+
+def encode(rows: list[tuple], since: int, campaign: str, compress: bool = True,
+           note: dict | None = None) -> tuple[bytes, Bundle]:
     """The bundle's bytes for rows (COLUMNS order) after `since` (gzip unless `compress` is false),
-    and the bundle."""
+    and the bundle. `note`: {"text", "sig"}, carried in the header."""
     if not rows:
         raise BadInput(f"no rows after seq {since}: nothing to bundle")
     head = (rows[-1][0], rows[-1][-1])
     header = {"plcg_bundle": FORMAT, "campaign": campaign, "since": since, "rows": len(rows), "head": list(head)}
+    if note is not None:
+        header["note"] = note
     lines = [orjson.dumps(header)] + [orjson.dumps(dict(zip(COLUMNS, r))) for r in rows]
     data = b"\n".join(lines) + b"\n"
     if compress:  # gzip with no name and no time in its header: the same rows make the same bytes
         z = zlib.compressobj(9, zlib.DEFLATED, 31)
         data = z.compress(data) + z.flush()
-    return data, Bundle(campaign, since, head, tuple(rows))
+    return data, Bundle(campaign, since, head, tuple(rows), note)
 
 
 def write(path: str, rows: list[tuple], since: int, campaign: str, protected: dict | None = None,
-          compress: bool = True) -> Bundle:
+          compress: bool = True, note: dict | None = None) -> Bundle:
     """Write rows (COLUMNS order) after `since` to `path` as the contract's output paths are written
     (events/outpath.py: never through a link, onto a FIFO, a device, the campaign or a key);
     BadInput if it cannot be written."""
-    data, b = encode(rows, since, campaign, compress)
+    data, b = encode(rows, since, campaign, compress, note)
     outpath.write(path, [data], protected=protected)
     return b
 
@@ -76,6 +85,7 @@ class Header:
     since: int
     rows: int
     head: tuple  # (seq, hash) its header names
+    note: dict | None = None  # {"text": str, "sig": str} where well-formed (NOTE_MAX characters), else None
 
 
 def _open(path: str):
@@ -172,7 +182,11 @@ def _header(path: str, first: bytes | None) -> Header:
     if not (isinstance(n, int) and n > 0 and isinstance(since, int) and since >= 0 and isinstance(campaign, str)
             and isinstance(head, list) and len(head) == 2):
         raise BadInput(f"{path}: the bundle header is not well-formed")
-    return Header(campaign, since, n, tuple(head))
+    note = header.get("note")
+    if not (isinstance(note, dict) and isinstance(note.get("text"), str) and isinstance(note.get("sig"), str)
+            and len(note["text"]) <= NOTE_MAX and len(note["sig"]) <= 256):
+        note = None  # no note, or one no sender of this format wrote: the rows are what counts
+    return Header(campaign, since, n, tuple(head), note)
 
 
 def peek(path: str, limit: int = MAX_BYTES) -> Header:
@@ -191,8 +205,8 @@ def read(path: str, limit: int = MAX_BYTES) -> Bundle:
     lines = _lines(path, limit)
     first = next(lines, None)
     count = sum(1 for x in lines if x.strip())  # the whole file within its bounds before anything else
-    h = _header(path, first)
-    n, since, head, campaign = h.rows, h.since, list(h.head), h.campaign
+    header = _header(path, first)
+    n, since, head, campaign = header.rows, header.since, list(header.head), header.campaign
     if count != n:
         raise BadInput(f"{path} is truncated or padded: its header announces {n} rows, it holds {count}")
     body = (x for x in _lines(path, limit) if x.strip())
@@ -229,7 +243,7 @@ def read(path: str, limit: int = MAX_BYTES) -> Bundle:
         prev_seq, prev_hash = seq, h
     if [rows[-1][0], rows[-1][-1]] != head:
         raise BadInput(f"{path}: the bundle does not end at the head its header names")
-    return Bundle(campaign, since, (rows[-1][0], rows[-1][-1]), tuple(rows))
+    return Bundle(campaign, since, (rows[-1][0], rows[-1][-1]), tuple(rows), header.note)
 
 
 INFLATE_STEP = 2**20  # bytes of text inflated at a time

@@ -601,6 +601,13 @@ class Store:
             self._abort(e)
         return count
 
+    def _still_at(self, head: tuple[int, str]) -> None:
+        """Inside a write transaction: WriteConflict (exit 4) unless the file's head is still `head`."""
+        row = self.conn.execute(_HEAD).fetchone()
+        now = (row[0], row[1]) if row else (0, GENESIS)
+        if now != tuple(head):
+            raise WriteConflict(f"another writer appended first (seq {now[0]}); run the command again")
+
     def append_rows(self, head: tuple[int, str], rows: list[tuple]) -> None:
         """Append rows exactly as another copy stored them (a received bundle, events/bundle.py),
         all or none, if this file's head is still `head`: the caller has checked their chain, their
@@ -610,10 +617,23 @@ class Store:
             return
         self._begin()
         try:
-            row = self.conn.execute(_HEAD).fetchone()
-            now = (row[0], row[1]) if row else (0, GENESIS)
-            if now != tuple(head):
-                raise WriteConflict(f"another writer appended first (seq {now[0]}); run the command again")
+            self._still_at(head)
+            self.conn.executemany(_INSERT, rows)
+            self._commit_rows()
+        except BaseException as e:
+            self._abort(e)
+
+    def rejoin_rows(self, head: tuple[int, str], fork: int, rows: list[tuple]) -> None:
+        """Ruling R113 alone (two copies that parted, joined): the rows after `fork` are replaced by `rows`
+        (the other side's rows as he sent them, then this player's unsent commands decided again on them,
+        linked to the row at `fork`), all or none, if this file's head is still `head`; the stored snapshot
+        goes (it may be of a row replaced). The one place where rows leave the log: only rows of this copy's
+        own player that no bundle ever carried (the caller has checked that none is signed)."""
+        self._begin()
+        try:
+            self._still_at(head)
+            self.conn.execute("DELETE FROM events WHERE seq > ?", (fork,))
+            self.conn.execute("DELETE FROM snapshot")
             self.conn.executemany(_INSERT, rows)
             self._commit_rows()
         except BaseException as e:

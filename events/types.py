@@ -78,6 +78,13 @@ class HexItem:
 
 
 @attrs.frozen
+class VaslLog:
+    """A VASL log the firefight was played in (`end --vasl-log FILE`): its file name and SHA-256, the evidence."""
+    name: str
+    sha256: str
+
+
+@attrs.frozen
 class TerrainChange:
     hex: str
     change: str  # "add" | "remove"
@@ -339,6 +346,7 @@ class FirefightEnded(Event):
     replaced: tuple[UnitChange, ...] = ()  # ELR replacement (A19.13)
     captured: tuple[SideUnit, ...] = ()
     exited: tuple[SideUnit, ...] = ()  # CG8
+    vasl_logs: tuple[VaslLog, ...] = ()  # issue 37 item 11: the firefight's VASL logs; absent when none (old logs)
 
 
 @event("unit_positioned")

@@ -39,7 +39,7 @@ from projections.maps import map_svg
 from projections.purchases import purchase_rows
 from projections.roster import roster_rows, totals
 from projections.transfer import export_lines
-from projections.words import SIDE, TYPE, roll_words, summary, terrain_words
+from projections.words import SIDE, TYPE, roll_words, summary, terrain_words, vasl_words
 from cg.units import IN_PLAY
 from projections.dicestats import COUNTED, rolls_of, stats, tally
 
@@ -816,6 +816,8 @@ def _result(h: History, ff, info: FirefightHistory) -> list:
                     for s in ("axis", "allied"))
     items.append([("b", "CVP lost:"), f" {cvp}."])
     items.append([("b", "Winner:"), f" {_side(p['winner'])} ({p['winner_rule']})."])
+    if p.get("vasl_logs"):  # the firefight's evidence (end --vasl-log, issue 37 item 11)
+        items.append([("b", "VASL logs:"), f" {vasl_words(p['vasl_logs'])}."])
     before, after = info.control_before or {}, info.control_after or {}
     changes = [f"{hx} {_side(before.get(hx)) if before.get(hx) else 'uncontrolled'} → "
                f"{_side(after.get(hx)) if after.get(hx) else 'uncontrolled'}"

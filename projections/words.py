@@ -184,7 +184,14 @@ def _end_more(p: dict) -> str:
     if p.get("terrain"):
         out.append("terrain kept (CG5): " + ", ".join(f"{terrain_words(t['item'])} in {t['hex']}"
                                                       for t in p["terrain"]))
+    if p.get("vasl_logs"):
+        out.append("played in " + vasl_words(p["vasl_logs"]))
     return "".join(f"; {x}" for x in out)
+
+
+def vasl_words(logs) -> str:
+    """The firefight's VASL logs (`end --vasl-log`, issue 37 item 11): each name and SHA-256."""
+    return ", ".join(f"{x.get('name')} (SHA-256 {x.get('sha256')})" for x in logs)
 
 
 def _cmd_words(cmd: dict) -> str:
@@ -215,6 +222,9 @@ def _fact_words(cmd: dict) -> str:
             v = cmd.get(key)
             if v:
                 out += f"; {what} {', '.join(map(str, v)) if isinstance(v, (list, tuple)) else v}"
+        logs = cmd.get("vasl_logs")
+        if isinstance(logs, list) and all(isinstance(x, dict) for x in logs) and logs:
+            out += "; played in " + vasl_words(logs)
         return out
     if name == "determine":
         return "the 2.41 firefight determination"

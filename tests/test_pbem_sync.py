@@ -81,9 +81,9 @@ def test_sync_through_a_bare_git_repository_and_two_clones(workdir):
     assert names[0].startswith("000001-") and names[1].startswith("000003-"), names
 
 
-def _typed_weather_sent(workdir):
+def _allied_types_the_weather(workdir, *then):
     """Two-party dice, sealed secrets: the allied player types the weather (a shared fact, ruling R68),
-    leaves 2.2 and buys at 2.3 (a sealed purchase) in one bundle; the axis copy takes it in."""
+    leaves 2.2 and gives the commands `then` at 2.3 in one bundle; the axis copy takes it in."""
     box = workdir / "box"
     box.mkdir()
     g = Players(workdir)
@@ -91,9 +91,15 @@ def _typed_weather_sent(workdir):
     g.ok("allied", "sync", "--folder", box)
     g.ok("allied", "weather", "Clear")
     g.ok("allied", "next")  # ruling R73: not held up by its own weather
-    g.ok("allied", "buy", "allied", "I1")
+    for args in then:
+        g.ok("allied", *args)
     g.ok("allied", "sync", "--folder", box, "--send")
-    got = g.ok("axis", "sync", "--folder", box)
+    return g, box, g.ok("axis", "sync", "--folder", box)
+
+
+def _typed_weather_sent(workdir):
+    """... and buys at 2.3 (a sealed purchase)."""
+    g, box, got = _allied_types_the_weather(workdir, ("buy", "allied", "I1"))
     assert "Allied gave the at-start weather Clear provisionally at step 2.2" in got.out
     assert "your next command confirms it" in got.out
     return g, box
@@ -161,10 +167,94 @@ def test_sync_send_refuses_to_fork_when_the_other_player_sent_first(workdir):
     n = len(list(box.iterdir()))
     r = g.cli("axis", "sync", "--folder", box, "--send")
     assert r.code == 2 and "run `plcg sync` first" in r.err and len(list(box.iterdir())) == n
-    # and taking it in now is refused as the fork it is, nothing written
-    before = g.log("axis")
+    # taking it in now joins the copies (ruling R113): the allied weather stands, the axis player's typed
+    # weather is decided again after it, and named whatever the rules made of it
     r = g.cli("axis", "sync", "--folder", box)
-    assert r.code == 2 and "fork" in r.err and g.log("axis") == before
+    assert r.code == 0, r.err
+    assert "the copies parted after row 2" in r.out
+    assert "refused: weather Rain: the at-start weather is already recorded" in r.out and "rule 2.2" in r.out
+    allied = g.log("allied")
+    assert g.log("axis")[:len(allied)] == allied
+
+
+def _both_at_2_3(workdir):
+    """Both players at 2.3 of the Initial Firefight, each copy holding the other's last signature."""
+    g, box, _ = _allied_types_the_weather(workdir)
+    return g, box
+
+
+def test_two_players_buying_at_once_are_joined_not_stranded(workdir):
+    """Issue 37 F2: both players bought at 2.3 at once, each in his own copy; the allied player sent first.
+    The axis `sync --send` is refused (run `plcg sync` first), and his `sync` refused the bundle as a fork,
+    every time. Now it joins the copies (ruling R113): the allied rows, which the allied player sent, stand
+    as sent; the axis player's own rows after the parting, never sent, are decided again after them (his
+    `next` held back: it would answer the allied proposal to leave 2.3 unread), and the copy as it was is
+    kept beside the campaign."""
+    g, box = _both_at_2_3(workdir)
+    g.ok("axis", "buy", "axis", "I1")
+    g.ok("allied", "buy", "allied", "I1")
+    g.ok("allied", "leader", "allied", "I1-1")
+    g.ok("allied", "next")
+    g.ok("allied", "sync", "--folder", box, "--send")
+    g.ok("axis", "leader", "axis", "I1-1")
+    g.ok("axis", "next")
+    parted = len(g.log("allied")) - 4  # the allied buy, leader, next and signature follow the last common row
+    assert g.cli("axis", "sync", "--folder", box, "--send").code == 2
+    old = g.log("axis")
+    os.chmod(g.db["axis"], 0o600)
+    r = g.cli("axis", "sync", "--folder", box)
+    assert r.code == 0, r.err
+    assert f"the copies parted after row {parted}" in r.out
+    assert "redone: buy axis I1" in r.out and "redone: leader axis I1-1" in r.out
+    assert "held back: next: allied gave 'next' after the copies parted" in r.out
+    kept = workdir / f"axis.plcg.fork-{parted}"
+    assert f"kept in {kept}" in r.out
+    assert Players.log_of(str(kept)) == old  # nothing lost: the copy as it was, readable
+    assert os.stat(g.db["axis"]).st_mode & 0o777 == 0o600 == os.stat(kept).st_mode & 0o777
+    sent = g.log("allied")
+    joined = g.log("axis")
+    assert joined[:len(sent)] == sent  # the rows the allied player sent are never rewritten
+    mine = [x for x in joined[len(sent):] if x["side"] == "axis" and x["type"] == "sealed"]
+    assert len(mine) == 2  # the purchase and the leader DR's commitment, sealed again
+    # the axis player goes on: he confirms the allied leave and sends; the allied copy takes it in as usual
+    g.ok("axis", "confirm")
+    g.ok("axis", "sync", "--folder", box, "--send")
+    g.ok("allied", "sync", "--folder", box)
+    g.ok("allied", "sync", "--folder", box, "--send")
+    g.ok("axis", "sync", "--folder", box)  # (his copy reveals his answered leader DR at once: one row more)
+    assert g.log("axis")[:len(g.log("allied"))] == g.log("allied")
+    for s in SIDES:
+        assert cli_run(g.db[s], "audit").code == 0
+    assert cli_run(g.db["axis"], "audit", "--against", g.db["allied"]).code == 0
+
+
+def test_moves_both_players_sent_at_once_are_never_rewritten_unless_one_gives_way(workdir):
+    """Ruling R113: where both players had sent their moves before either took the other's in, each has seen
+    the other's: `sync` rewrites neither, nothing written, and says what each must do; the player who gives
+    way (agreed by mail) runs `sync --give-way`, which puts his moves after the other's."""
+    g, box = _both_at_2_3(workdir)
+    elsewhere = workdir / "in-the-post"
+    elsewhere.mkdir()
+    g.ok("allied", "buy", "allied", "I1")
+    g.ok("allied", "sync", "--folder", box, "--send")
+    g.ok("axis", "buy", "axis", "I1")
+    g.ok("axis", "sync", "--folder", elsewhere, "--send")  # sent before the allied bundle reached him
+    for p in elsewhere.iterdir():
+        shutil.copy(p, box / p.name)
+    before = {s: g.log(s) for s in SIDES}
+    for s in SIDES:
+        r = g.cli(s, "sync", "--folder", box)
+        assert r.code == 2, (s, r.out)
+        assert "both players have sent moves since" in r.err and "`plcg sync --give-way`" in r.err
+        assert g.log(s) == before[s]
+    r = g.cli("axis", "sync", "--folder", box, "--give-way")
+    assert r.code == 0, r.err
+    assert "redone: buy axis I1" in r.out
+    assert g.log("axis")[:len(before["allied"])] == before["allied"]
+    g.ok("axis", "sync", "--folder", box, "--send")
+    g.ok("allied", "sync", "--folder", box)
+    assert g.log("axis") == g.log("allied")
+    assert cli_run(g.db["axis"], "audit", "--against", g.db["allied"]).code == 0
 
 
 def test_a_plain_folder_with_bundles_arriving_twice_and_out_of_order(workdir):
@@ -570,3 +660,85 @@ def test_by_email_the_second_side_waits_for_the_first_sides_sealed_purchases_at_
     early = g.cli("allied", "setup", "allied", unit, hx)
     assert early.code == 3, early.out
     assert "axis sets up first" in early.err
+def test_a_note_travels_with_the_bundle_and_is_shown_as_text(workdir):
+    """Issue 37 item 11 (`sync --send --note TEXT`): one line for the other player, carried in the bundle,
+    signed with it, shown by his `sync` escaped; a note another hand changed is not shown."""
+    from cg import pbem
+    from events import bundle as bundles
+
+    box = workdir / "box"
+    box.mkdir()
+    g = Players(workdir)
+    for bad in ("two\nlines", "x" * (bundles.NOTE_MAX + 1), " "):
+        r = g.cli("axis", "sync", "--folder", box, "--send", "--note", bad)
+        assert r.code == 2 and "sync --note" in r.err and list(box.iterdir()) == []
+    assert g.cli("axis", "sync", "--folder", box, "--note", "hi").code == 2  # a note travels with a send
+    g.ok("axis", "sync", "--folder", box, "--send", "--note", "Your move: <b>weather</b> & all")
+    got = g.ok("allied", "sync", "--folder", box)
+    assert "note from axis: Your move: <b>weather</b> & all" in got.out
+    # a client of the axis player's own making signs a note with an escape code: shown escaped, one line
+    sent = next(box.iterdir())
+    b = bundles.read(str(sent))
+    key = pbem.load_private(g.key["axis"])
+    text = "\x1b[2Jcleared"
+    for name, carried in (("escaped.bundle", text), ("changed.bundle", "the allied player surrenders")):
+        note = {"text": carried, "sig": pbem.sign_note(key, b.campaign, b.head[0], b.head[1], text)}
+        bundles.write(str(workdir / name), list(b.rows), b.since, b.campaign, note=note)
+        r = cli_run(workdir / f"{name}.plcg", "--key", g.key["allied"], "receive", workdir / name)
+        assert r.code == 0, r.err
+        if name == "escaped.bundle":
+            assert "note from axis: \\x1b[2Jcleared" in r.out and "\x1b" not in r.out
+        else:
+            assert "note from" not in r.out and "not signed by its author's key" in r.err
+
+
+def test_two_players_acting_at_once_through_git_are_joined(workdir):
+    """Issue 37 F2 through a shared git repository: the allied player pushed his weather first; the axis
+    player, who had typed his own, is joined by his `sync --git` (ruling R113): his weather is held back, not
+    lost; he buys (confirming the allied weather, now read), sends, and both copies agree."""
+    bare, clone = _clones(workdir)
+    g = Players(workdir)
+    g.ok("axis", "sync", "--git", clone["axis"], "--send")
+    g.ok("allied", "sync", "--git", clone["allied"])
+    g.ok("allied", "weather", "Clear")
+    g.ok("allied", "next")
+    g.ok("allied", "sync", "--git", clone["allied"], "--send")
+    g.ok("axis", "weather", "Rain")  # before he pulled: the copies part after row 2
+    joined = g.ok("axis", "sync", "--git", clone["axis"])
+    assert "the copies parted after row 2" in joined.out
+    # the allied weather is a fact given provisionally (R73): the axis command would confirm it unread
+    assert "held back: weather Rain: allied gave 'weather' after the copies parted" in joined.out
+    assert (workdir / "axis.plcg.fork-2").exists() and not list(clone["axis"].glob("*.fork-*"))
+    g.ok("axis", "buy", "axis", "I1")
+    g.ok("axis", "sync", "--git", clone["axis"], "--send")
+    got = g.ok("allied", "sync", "--git", clone["allied"])
+    assert "Axis confirmed the at-start weather Clear" in got.out
+    assert cli_run(g.db["axis"], "audit", "--against", g.db["allied"]).code == 0
+
+
+def test_a_command_typed_while_the_copies_are_joined_is_a_race(workdir, monkeypatch):
+    """Ruling R113: the join replaces the player's unsent rows in one transaction of the campaign file, if its
+    head is still the one it read; a command recorded meanwhile is kept and the sync is exit 4, nothing of
+    the join written, no copy left beside the campaign."""
+    from events.store import Store
+
+    g, box = _both_at_2_3(workdir)
+    g.ok("allied", "buy", "allied", "I1")
+    g.ok("allied", "sync", "--folder", box, "--send")
+    g.ok("axis", "buy", "axis", "I1")
+    real = Store.rejoin_rows
+    raced = []
+
+    def join_while_the_player_acts(self, head, fork, rows):
+        if not raced:
+            raced.append(g.cli("axis", "leader", "axis", "I1-1"))  # his own command, in another process
+        return real(self, head, fork, rows)
+
+    monkeypatch.setattr(Store, "rejoin_rows", join_while_the_player_acts)
+    r = g.cli("axis", "sync", "--folder", box)
+    assert raced[0].code == 0, raced[0].err
+    assert r.code == 4 and "run the command again" in r.err
+    assert not list(workdir.glob("axis.plcg.fork-*"))
+    monkeypatch.setattr(Store, "rejoin_rows", real)
+    again = g.ok("axis", "sync", "--folder", box)
+    assert "redone: buy axis I1" in again.out and "redone: leader axis I1-1" in again.out

@@ -29,6 +29,21 @@ def _pairs(st, values, what):
     return out
 
 
+def _vasl_logs(cmd) -> tuple:
+    """`end --vasl-log FILE`: each VASL log's name and SHA-256 as the command line read them (issue 37 item 11)."""
+    logs = cmd.get("vasl_logs") or ()
+    if not isinstance(logs, (list, tuple)):
+        raise BadInput("vasl_logs: a list of {name, sha256}")
+    out = []
+    for x in logs:
+        name, digest = (x.get("name"), x.get("sha256")) if isinstance(x, dict) else (None, None)
+        if not (isinstance(name, str) and 0 < len(name) <= 255 and isinstance(digest, str)
+                and re.fullmatch(r"[0-9a-f]{64}", digest)):
+            raise BadInput(f"--vasl-log: {x!r} is not a file name and its SHA-256 (64 hex digits)")
+        out.append(ev.VaslLog(name, digest))
+    return tuple(out)
+
+
 @command("end")
 def _end(ctx, cmd):
     st = ctx.state
@@ -143,7 +158,8 @@ def _end(ctx, cmd):
                               recalled=tuple(recalled), repairs=tuple(repairs),
                               oba_used=tuple(ev.SideUnit(s, pid) for s, used in oba_used.items() for pid in used),
                               hero=tuple(heroes), reduced=tuple(reduced), replaced=tuple(replaced),
-                              captured=tuple(captured), exited=tuple(exited))] + \
+                              captured=tuple(captured), exited=tuple(exited),
+                              vasl_logs=_vasl_logs(cmd))] + \
         [_positioned(st, s, u, hx, False, False, {(s2, h2) for s2, u2, h2 in positions if u2.kind in PERSONNEL})
          for s, u, hx in positions if (s, u.id) not in {(su.side, su.unit) for su in exited}]  # an exited unit's hex only served CG8
 
