@@ -757,7 +757,7 @@ def _own_commands(led: "Ledger", rows: list, fork: int, by: str, undone: set) ->
             cmd = opening["command"]
         if cmd.get("name") in pbem.BUNDLING:
             continue
-        cmd = {k: v for k, v in cmd.items() if k not in ("by", "ledger_dice", *pbem.COMMIT_KEYS)}
+        cmd = {k: v for k, v in cmd.items() if k not in ("by", "ledger_dice", *pbem.COMMIT_KEYS, *pbem.RULING_KEYS)}
         why = ("an undo of rows before the copies parted: the rows it took back are not the rows it would take"
                " back now; give it again if still wanted") if "reverted" in types else None
         out.append((cmd, why))

@@ -213,6 +213,8 @@ def two_party(st) -> bool:
 OWN = ("sign", "answer", "reveal", "confirm", "reject", "seal", "unseal", "claim", "chain")
 BUNDLING = ("sign", "answer", "reveal", "unseal", "chain")  # what a side may do while a proposal awaits an answer
 COMMIT_KEYS = ("commit", "nonce", "value", "chain")  # what the ledger adds to a command for its dice (R44, R83)
+# what the ledger adds to a command to say which ruling decides it (R110, R111, R112; a log of before lacks them)
+RULING_KEYS = ("setups", "own_rolls", "mines_at_setup")
 
 # Shared facts (ruling R45): what both sides own is proposed by one and takes effect when the other
 # confirms it. The firefight's end (2.9: CVP, control, losses), the 2.41 determination, and leaving a

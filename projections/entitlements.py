@@ -48,7 +48,7 @@ def allowed_now(st, side: str) -> list[str]:
     left_over, allowed, _used = _left_over(st, st.step, side)
     if left_over <= 0:
         return []
-    if st.step == "3.44":
+    if st.step == StepId.PROMOTIONS:
         return [f"your 3.44 dr allows {left_over} more MMC to Battle Harden (of {allowed}): plcg harden {side} UNIT"]
     return [f"your 3.45 result allows {left_over} more leader(s) to harden or be generated (of {allowed}): "
             f"plcg harden {side} LEADER, plcg leader {side} --generated"]
