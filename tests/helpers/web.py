@@ -28,10 +28,13 @@ class Served:
                                                     lifespan="off"))
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [sock]}, daemon=True)
         self.thread.start()
-        deadline = time.monotonic() + 60  # a loaded machine starts it late, not never
-        while not self.server.started:
-            assert self.thread.is_alive() and time.monotonic() < deadline, "the page's server did not start"
+        for _ in range(3000):  # up to a minute: a loaded machine starts it late, not never
+            if self.server.started:
+                break
+            assert self.thread.is_alive(), "the page's server stopped before it started"
             time.sleep(0.02)
+        else:
+            raise AssertionError("the page's server did not start")
 
     def url(self, **q) -> str:
         return self.base + self.site.url(**q)
