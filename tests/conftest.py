@@ -416,6 +416,15 @@ class CliResult:
         self.exception = r.exception
 
 
+def started_at(db, firefight: int, step: str, plan: dict, seed: str, revision: int | None = None) -> "Campaign":
+    """A new sample campaign at `db` (with `seed`, under `revision` where given) played to `step` of `firefight`."""
+    extra = ["--rules-revision", str(revision)] if revision else []
+    assert cli_run(db, "new", "--card", "sample", "--seed", seed, *extra).code == 0
+    c = Campaign.attach(db, plan=plan)
+    c.advance(firefight, step)
+    return c
+
+
 def cli_run(path: str, *args: str) -> CliResult:
     r = CliRunner().invoke(cli.main, ["--db", str(path), *[str(a) for a in args]])
     return CliResult(r)

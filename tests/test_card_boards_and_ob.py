@@ -15,6 +15,7 @@ from cg.card import apply_balance
 from cg.card_schema import load_card
 from cg.hexgrid import board_grid
 from conftest import ROOT, Campaign, cli_run, to_toml
+from test_card import _set
 
 BRIDGEHEAD = ROOT / "cg" / "cards" / "bridgehead.toml"
 DOC = ROOT / "docs" / "cg-card.md"
@@ -340,17 +341,6 @@ def test_first_format_cards_load_unchanged():
 
 
 # --- bad cards: each new key gives its `path: what` ------------------------------------------------------
-
-
-def _set(path, value):
-    def mutate(d):
-        *parents, last = path
-        node = d
-        for p in parents:
-            node = node[p]
-        node[last] = value
-    return mutate
-
 
 AX, AL = ("sides", "axis"), ("sides", "allied")
 BAD = [

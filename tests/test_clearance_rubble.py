@@ -3,7 +3,7 @@ Casualty Reduction only against a Known minefield or Panji."""
 from __future__ import annotations
 
 from cg.items import Kept
-from conftest import Campaign, cli_run
+from conftest import Campaign, cli_run, started_at
 
 PLAN = {1: {"buy": [("axis", "I1"), ("allied", "I1")],
             "end": {"cvp_lost": {"axis": 1, "allied": 1},
@@ -11,12 +11,7 @@ PLAN = {1: {"buy": [("axis", "I1"), ("allied", "I1")],
 
 
 def at_3_52(tmp_path, revision=None):
-    db = tmp_path / "c.plcg"
-    extra = ["--rules-revision", str(revision)] if revision else []
-    assert cli_run(db, "new", "--card", "sample", "--seed", "cl", *extra).code == 0
-    c = Campaign.attach(db, plan=PLAN)
-    c.advance(1, "3.52")
-    return c
+    return started_at(tmp_path / "c.plcg", 1, "3.52", PLAN, "cl", revision)
 
 
 def test_rubble_cleared_is_gone_and_cr_only_vs_a_known_minefield(tmp_path):

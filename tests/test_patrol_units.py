@@ -4,18 +4,13 @@ from __future__ import annotations
 
 import json
 
-from conftest import Campaign, cli_run, rows
+from conftest import Campaign, cli_run, rows, started_at
 
 PLAN = {1: {"buy": [("axis", "I1", "on-map"), ("allied", "I1")], "patrols": [("axis", 1)]}}  # set up: R50
 
 
 def at_2_7(tmp_path, revision=None):
-    db = tmp_path / "c.plcg"
-    extra = ["--rules-revision", str(revision)] if revision else []
-    assert cli_run(db, "new", "--card", "sample", "--seed", "pat", *extra).code == 0
-    c = Campaign.attach(db, plan=PLAN)
-    c.advance(1, "2.7")
-    return c
+    return started_at(tmp_path / "c.plcg", 1, "2.7", PLAN, "pat", revision)
 
 
 def patrol(path, *extra):
