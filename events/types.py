@@ -6,7 +6,7 @@ the result. Old versions are upgraded on read by the upcasters in events/upcaste
 """
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, dataclass_transform
 
 import attrs
 
@@ -17,6 +17,7 @@ from events.versions import VERSIONS
 REGISTRY: dict[str, type] = {}
 
 
+@dataclass_transform(frozen_default=True, field_specifiers=(attrs.field,))
 def event(name: str):
     """Register an event class under its type name (the `type` column of the log); its schema
     version is the one in events/versions.py."""
