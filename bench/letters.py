@@ -1,7 +1,8 @@
 """Play by email at the pace of a letter, timed (issue 28): the count test's two players (issue 26,
 tests/helpers/pace.py: keys, sealed secrets, two-party dice, one `sync` and one `sync --send` a turn)
-play the sample card and `bridgehead` from `new` to 2.9 and on to the next 2.1, and this prints the
-bundles each stretch took, the largest bundle and the wall time, so that a slow path shows.
+play the sample card and `bridgehead` from `new` to 2.9 and on to the next 2.1 (the quiet walk), and the
+busy walk on `kolkhoz` (issue 37 item 7) two firefights long, and this prints the bundles each stretch took,
+the largest bundle and the wall time, so that a slow path shows.
 
     python -m bench.letters
 """
@@ -32,6 +33,19 @@ def main() -> None:
             print(f"{card:11} new to 2.9: {before:2} bundles; 2.9 to the next 2.1: {after:2} bundles; largest "
                   f"{max(b for *_, b in g.sent):,} bytes; {wall:5.1f} s wall ({wall / max(1, before + after):.2f} s a "
                   "bundle, every command a whole in-process click call)")
+    from helpers.pace import busy_plan  # issue 37 item 7: the newcomers' game on `kolkhoz`
+
+    with tempfile.TemporaryDirectory() as d:
+        t = time.perf_counter()
+        g = Letters(Path(d), "kolkhoz", busy_plan())
+        counts = []
+        for ff in (1, 2):
+            before = g.play((ff, "2.9"), stop_at=(ff, "2.9"))
+            after = g.play((ff + 1, "2.1"), stop_at=(ff + 1, "2.1"))
+            counts.append(f"firefight {ff}: {before}+{after} = {before + after}")
+        wall = time.perf_counter() - t
+        print(f"kolkhoz busy (a company's 4 leader DRs, 2 patrols, a night Dual Attack, Disease): {'; '.join(counts)}"
+              f" bundles (pre-firefight+RePh); {wall:5.1f} s wall")
 
 
 if __name__ == "__main__":

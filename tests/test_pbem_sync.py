@@ -434,6 +434,33 @@ def test_the_bundles_a_firefight_and_its_reph_take_by_mail(workdir, card):
     assert "request=" not in said and "{'" not in said and "provisional=" not in said
 
 
+def test_the_busy_walk_by_mail(workdir):
+    """Issue 37 item 7's busy walk, modelled on the newcomers' game on `kolkhoz`: a Russian Rifle Company (four
+    2.36 leader DRs, committed in one bundle: ruling R118), two Allied patrols run and returned, a night Dual
+    Attack (both sides buy the Attack Option in firefight 2), Disease & Starvation and its replacements (3.41) in
+    each RePh, each player doing all he may before he sends. The issue's players took 32-34 bundles a
+    firefight; before ruling R118 this walk took 26-27 in firefight 1 (15 before it). Its target is 14 a
+    firefight, pre-firefight and RePh together: not met (see bench/letters.py)."""
+    from helpers.pace import Letters, busy_plan
+
+    g = Letters(workdir, "kolkhoz", busy_plan())
+    counts = []
+    for ff in (1, 2):
+        before = g.play((ff, "2.9"), stop_at=(ff, "2.9"))
+        after = g.play((ff + 1, "2.1"), stop_at=(ff + 1, "2.1"))
+        counts.append((before, after))
+    print(f"\nkolkhoz, busy: {counts} bundles (pre-firefight, RePh) a firefight")
+    assert counts[0][0] <= 10, counts  # 15 before ruling R118 (the company's leader DRs one exchange each)
+    assert all(a + b <= 26 for a, b in counts), counts  # the dice vary it (who sets up first in the Dual Attack)
+    logs = [Players.log_of(g.db[s]) for s in SIDES]
+    assert logs[0] == logs[1]
+    assert cli_run(g.db["axis"], "audit", "--against", g.db["allied"]).code == 0
+    said = "\n".join(g.outputs)
+    assert "firefight type: Dual Attack" in said and "night conditions: Full Moon, NVR 3" in said
+    assert "patrol 2 Return" in said and "ELR Replaced by Disease" in said
+    assert g.state("axis").purchase("I1-1", "allied").leader_owed == 0  # the company's four DRs, revealed at 2.6
+
+
 # ---- words, not internals ---------------------------------------------------------------------------
 
 def test_status_receive_and_proposals_speak_in_words(workdir):

@@ -258,6 +258,30 @@ def test_one_open_commitment_per_command_and_reveals_in_the_order_committed(open
     assert cli_run(g.db["axis"], "audit").code == 0
 
 
+def test_a_company_commits_its_four_leader_drs_in_one_bundle_and_no_fifth(workdir):
+    """Ruling R118 (issue 37 item 6): the Rifle Company of `kolkhoz` owes four 2.36 leader DRs; its side commits
+    to all four before it sends, sealed, and a fifth is refused (R67: no commitment beyond what the step owes).
+    One answer bundle and one reveal decide them, in the order committed."""
+    g = Game(workdir, card="kolkhoz")
+    g.play_to(1, "2.3")
+    g.do("allied", "buy", "allied", "I1")
+    for _ in range(4):
+        r = g.cli("allied", "leader", "allied", "I1-1")
+        assert r.code == 0, r.err
+    fifth = g.cli("allied", "leader", "allied", "I1-1")
+    assert fifth.code == 3 and "one open commitment per command" in fifth.err and "R118" in fifth.err
+    assert len(_requests(g, "allied")) == 4
+    g.send("allied")
+    g.send("axis")  # its bundle answers all four
+    assert all(r.answer is not None for r in g.state("allied").pbem.requests.values())
+    r = g.cli("allied", "reveal")
+    assert r.code == 0, r.err
+    st = g.state("allied")
+    assert not st.pbem.requests and st.purchase("I1-1", "allied").leader_owed == 0
+    assert len([u for u in st.units.values() if u.side == "allied" and u.kind == "leader"]) >= 1
+    assert cli_run(g.db["allied"], "audit").code == 0
+
+
 def test_a_withheld_reveal_may_be_claimed_by_the_other_side(open_game):
     from cg import pbem
     from cg.ledger import Ledger

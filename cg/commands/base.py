@@ -255,10 +255,12 @@ def pbem_commit(state: CampaignState, cmd: dict) -> list:
                        " from --key)")
     command = {k: v for k, v in cmd.items() if k not in pbem.COMMIT_KEYS}
 
-    if revision.of(state).two_party_order and any(r.side == cmd["by"] and r.command == command
-                                            for r in state.pbem.requests.values()):
-        raise Refused(f"{cmd.get('name')}: {cmd['by']} is committed to these two-party dice already; one open"
-                      " commitment per command (ruling R67)", "pbem", state.step)
+    if revision.of(state).two_party_order:
+        open_now = sum(1 for r in state.pbem.requests.values() if r.side == cmd["by"] and r.command == command)
+        if open_now and open_now >= _owed_times(state, command):  # ruling R118: each roll owed, in one bundle
+            raise Refused(f"{cmd.get('name')}: {cmd['by']} is committed to these two-party dice already, as often"
+                          " as the step owes them; one open commitment per command for each roll the step owes"
+                          " (rulings R67, R118)", "pbem", state.step)
     if cmd.get("chain") is None and cmd.get("value") is None:
         if pbem.chained(state, cmd):  # issue 37 attack 2: a roll the chain decides is not committed otherwise
             raise Refused(f"{cmd.get('name')}: {pbem.other(cmd['by'])}'s chain of answers is live, so the roll names"
@@ -274,6 +276,15 @@ def pbem_commit(state: CampaignState, cmd: dict) -> list:
         raise Refused(f"{cmd.get('name')}: {cmd['by']}'s roll names place {place} of the other side's chain of"
                       " answers, not the next one it may (ruling R83)", "pbem", state.step)
     return [DiceCommitted(side=cmd["by"], command=command, commit=commit, nonce=nonce, value=value, chain=place)]
+
+
+def _owed_times(state: CampaignState, command: dict) -> int:
+    """Ruling R118: how many times the step owes this very roll (a company's four 2.36 leader DRs), open
+    commitments included: a side may commit to each of them in one bundle, never to more."""
+    step = BY_ID.get(state.step)
+    owed = step.owes(state, revision.of(state)) if step is not None else []
+    return sum(1 for item in owed if item.get("args")
+               and all(command.get(k) == v for k, v in item["args"].items()))
 
 
 def _own_dice(state: CampaignState, cmd: dict, base_seq: int, handler) -> list:

@@ -72,10 +72,13 @@ class Letters:
             if prop is not None and prop.side == side and "provisional" not in prop.command:
                 return  # his proposal awaits the other's answer (a step left provisionally does not wait)
             planned = self.plan.get((st.firefight, st.step, side), [])
-            todo = [c for c in planned if (st.firefight, st.step, side, tuple(c)) not in self.done]
+            todo = [(i, c(st, side) if callable(c) else c) for i, c in enumerate(planned)
+                    if (st.firefight, st.step, side, i) not in self.done]  # a callable: made from the copy
+            todo = [(i, c) for i, c in todo if c]  # (None: not yet)
             if todo:
-                self.done.add((st.firefight, st.step, side, tuple(todo[0])))
-                self._ok(side, *todo[0])
+                i, c = todo[0]
+                self.done.add((st.firefight, st.step, side, i))
+                self._ok(side, *c)
                 continue
             owed = pending(st)
             mine = [i for i in owed if owner(i) in (side, None) and self._how(side, i) is not None]
@@ -84,7 +87,15 @@ class Letters:
             later = prop is not None and prop.command.get("name") == "next"
             mine.sort(key=lambda i: (i["command"] == "plcg confirm") == later)
             if mine:
-                r = self.cli(side, *self._how(side, mine[0]))
+                r = None
+                for item in mine:  # the first he may give now (a confirm waits for his replacements, 3.41)
+                    how = self._how(side, item)
+                    for args in how if isinstance(how[0], list) else [how]:  # candidates: the first the rules take
+                        r = self.cli(side, *args)
+                        if r.code == 0:
+                            break
+                    if r.code == 0:
+                        break
                 if r.code != 0:  # it waits for the other side first (e.g. his reveal before 2.41)
                     assert r.code == 3, r.err
                     return
@@ -112,7 +123,11 @@ class Letters:
         if c[1] == "option":
             return ["option", "A"]
         if c[1] == "patrol" and c[2] == side:
+            if any(r.side == side and r.command.get("name") == "patrol" for r in self.state(side).pbem.requests.values()):
+                return None  # his patrol is under way (its roll committed)
             return ["patrol", side, "--give-up", "not sent (test plan)"]
+        if c[1] == "disease" and "--replaced" in c and c[2] == side:  # 3.41: the first unit that may take it
+            return [["disease", side, "--replaced", u] for u in _mmc(self.state(side), side)] or None
         if c[1] == "reveal" and item["what"].startswith(side):
             return ["reveal"]
         if c[1] == "confirm" and item["what"].startswith(side):
@@ -146,3 +161,31 @@ class Letters:
                 if all(t == until for t in there):
                     return len(self.sent) - n
         raise AssertionError(f"did not reach {until}: {[(s, self.state(s).step) for s in OTHER]}")
+
+
+# ---- the busy walk (issue 37 item 7): the newcomers' game on `kolkhoz` ---------------------------------
+
+def _mmc(st, side: str) -> list[str]:
+    return sorted(u.id for u in st.units.values()
+                  if u.side == side and u.kind in ("squad", "hs") and u.status in ("available", "on_map"))
+
+
+def _patrol(n: int):
+    """Allied patrol n (2.7): a recon to the kolkhoz office with a leader and a squad of the company."""
+    def make(st, side):
+        leaders = sorted(u.id for u in st.units.values() if u.side == side and u.kind == "leader"
+                         and u.status in ("available", "on_map"))
+        return ["patrol", side, "--type", "recon", "--units", _mmc(st, side)[n], "--leader", leaders[n - 1],
+                "--hex", "P4"]
+    return make
+
+
+def busy_plan() -> dict:
+    """Issue 37's newcomers' game: a Russian Rifle Company (four 2.36 leader DRs) against a German platoon, two
+    Allied patrols run in firefight 1, a night Dual Attack in firefight 2 (both sides buy the Attack Option),
+    Disease (3.41) in each RePh."""
+    plan: dict = {(1, "2.3", "axis"): [["buy", "axis", "I1", "--mode", "on-map"]],
+                  (1, "2.3", "allied"): [["buy", "allied", "I1", "--mode", "on-map"], ["patrols", "allied", "2"]],
+                  (1, "2.7", "allied"): [_patrol(1), _patrol(2)],
+                  (2, "2.3", "axis"): [["attack", "axis"]], (2, "2.3", "allied"): [["attack", "allied"]]}
+    return plan
