@@ -291,6 +291,8 @@ def test_a_concealed_setup_shows_the_other_copy_a_question_mark_stack_in_its_hex
     assert g.cli("allied", "export", "--format", "md", "-o", str(aar)).code == 0
     assert "I1-1.2" not in aar.read_text()
     assert g.state("allied").unit("I1-1.2", "axis").hex is None
+    for side in ("axis", "allied"):  # each copy audits clean with the seal shut (the audit's view opens no box)
+        assert cli_run(g.db[side], "audit").code == 0, side
     g.play_to(1, "2.9")
     g.send(g.holder)
     owed = json.loads(g.cli("allied", "status", "--json").out)["pending"]
