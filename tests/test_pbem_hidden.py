@@ -282,6 +282,17 @@ def test_a_concealed_setup_shows_the_other_copy_a_question_mark_stack_in_its_hex
     assert "  M6: axis ? (concealed)" in text.splitlines() and "I1-1.2" not in text, text
     assert "  M6: axis 4-6-7 (I1-1.2)" in g.cli("axis", "map").out.splitlines()  # its own player's copy opens it
     assert json.loads(g.cli("allied", "map", "--json").out)["concealed"] == {"M6": ["axis"]}
+    import cli
+    from cg.pbem import load_private
+
+    site = cli.web_site(g.db["allied"], g.key["allied"], load_private(g.key["allied"]))  # the page `plcg serve` serves
+    api = site.api_state(None)
+    assert api["map"]["concealed"] == {"M6": ["axis"]} and "I1-1.2" not in json.dumps(api["map"])
+    sealed_at = [x["seq"] for x in log(g.db["allied"]) if x["type"] == "sealed" and x["step"] == "2.6"][0]
+    before = site._svg(site.state(sealed_at - 1))  # the same units on the map: the page's SVG is kept by what it draws
+    svg = site._svg(site.state(None))
+    assert "<title>?</title>" not in before
+    assert 'data-hex="M6" data-side="axis"><rect' in svg and "<title>?</title>" in svg and "I1-1.2" not in svg
     seen = [x for x in log(g.db["allied"]) if x["step"] == "2.6" and x["type"] in ("unit_set_up", "sealed")]
     assert [x["type"] for x in seen] == ["unit_set_up", "sealed"], seen
     assert 'a "?" in M6' in seen[1]["summary"] and "I1-1.2" not in seen[1]["summary"], seen[1]
