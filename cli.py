@@ -1912,10 +1912,12 @@ def redeploy(ctx, side, unit, to, hs, leadership, crosses_uncontrolled, counter,
 @click.argument("unit", metavar="UNIT")
 @click.argument("hex_", metavar="HEX")
 @click.option("--hip", is_flag=True, help="Set up HIP.")
+@click.option("--concealed", is_flag=True, help="Set up concealed: by email the other copy sees a \"?\" stack in HEX until 2.9.")
 @click.pass_context
-def setup(ctx, side, unit, hex_, hip):
+def setup(ctx, side, unit, hex_, hip, concealed):
     """2.6 Record where a unit sets up (optional: roster-only players never place units)."""
-    _step(ctx, {"name": "setup", "side": side, "unit": unit, "hex": hex_, "hip": hip})
+    _step(ctx, {"name": "setup", "side": side, "unit": unit, "hex": hex_, "hip": hip,
+                **({"concealed": True} if concealed else {})})
 
 
 @main.command()

@@ -290,7 +290,7 @@ class Ledger:
                 self.opener().add(cmd["commitment"], opening)
                 events = [*lead, Sealed(side=cmd["by"], what=what, at=at, commitment=cmd["commitment"],
                                         nonce=cmd["nonce"], box=cmd["box"], opens=cmd.get("opens"),
-                                        closes=cmd.get("closes"))]
+                                        closes=cmd.get("closes"), hex=cmd.get("hex"))]
         new = [NewEvent(type=e.TYPE, version=e.VERSION, payload=unstructure(e), firefight=st.firefight,
                         step=st.step) for e in events]
         before = None  # the snapshot of the state before the command, stored at head_seq (issue 28)

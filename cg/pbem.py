@@ -252,7 +252,10 @@ def authorize(st, cmd: dict) -> None:
         raise Refused("a campaign played by email takes each command with the acting player's key"
                       " (--key FILE or $PLCG_KEY)", "pbem", st.step)
     side = cmd.get("side")
-    if side is not None and side != by and (side := str(side).lower()) in SIDES and side != by:
+    # a shared fact confirmed is the proposer's command, decided with the confirming side's key (decide refuses a
+    # command that says `confirmed` itself): a proposed `position SIDE ...` is SIDE's, confirmed by the other
+    if side is not None and side != by and (side := str(side).lower()) in SIDES and side != by \
+            and not cmd.get("confirmed"):
         raise Refused(f"{by}'s key cannot act for {side}: each side's purchases, units and rolls are"
                       " its own", "pbem", st.step)
     if pb.requests and name not in OWN:

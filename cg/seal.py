@@ -44,9 +44,10 @@ SECRET_STEPS = ("2.1", "2.3", "3.44")
 # (everyone knows a side rolls its CP), hidden for the purchases
 WHAT = {"cp": "cp", "buy": "purchase", "patrols": "purchase", "attack": "purchase", "fortify": "purchase",
         "oba": "purchase", "leader": "purchase", "promote": "promote", "harden": "harden"}
-WHAT_AT = {"2.1": ("cp",), "2.3": ("purchase", "attack"), "2.6": ("hidden",), "3.44": ("promote", "harden")}
+WHAT_AT = {"2.1": ("cp",), "2.3": ("purchase", "attack"), "2.6": ("hidden", "concealed"), "3.44": ("promote", "harden")}
 SECRET_PLACED = ("ap_mine", "at_mine")  # ruling R112: B28.1's secretly recorded minefields (a Known one shows, R22)
 HIDDEN_AT = "2.6"  # ruling R112: a HIP setup is sealed (kind `hidden`), revealed at 2.9 (the firefight's own revelation)
+SET_UP_UNSEEN = ("hidden", "concealed")  # ruling R112: a HIP setup (nothing shows) and a concealed one (a "?" stack)
 
 
 def kind(st, name: str | None, cmd: dict | None = None) -> str | None:
@@ -58,8 +59,9 @@ def kind(st, name: str | None, cmd: dict | None = None) -> str | None:
     before R109 holds the typed yes as the `attack` seal itself (`_seal` takes it)."""
     if name == "attack" and attack_seal(st):
         return "attack" if cmd is not None and ("announce" in cmd or cmd.get("none")) else "purchase"
-    if name == "setup":  # ruling R112: a unit set up HIP shows the other copy nothing (A12.3) until 2.9
-        return "hidden" if cmd is not None and cmd.get("hip") else None
+    if name == "setup":  # ruling R112: a unit set up HIP shows the other copy nothing (A12.3) until 2.9, a concealed
+        # one a "?" stack in its hex (A12.1: the concealment counter shows where, not what)
+        return None if cmd is None else "hidden" if cmd.get("hip") else "concealed" if cmd.get("concealed") else None
     if name == "fortify" and st.step == HIDDEN_AT:  # ruling R112: mines placed at 2.6 are recorded secretly (B28.1)
         from cg.items import key_of  # lazy: cg.items only where a fortification is placed
 
@@ -175,6 +177,8 @@ def make(sk, side: str, what: str, cmd: dict, events: list, unstructure) -> tupl
         public["opens"] = opens
     if closes:
         public["closes"] = closes
+    if what == "concealed":  # ruling R112: the "?" stack's hex is public (A12.1), the unit in it is not
+        public["hex"] = events[0].hex
     return public, opening
 
 
@@ -287,7 +291,8 @@ def apply_sealed(st, p, handlers: dict) -> None:
     side, what, c = p.side, p.what, p.commitment
     opening = opening_of(st, c, p.nonce, p.box)
     opened = opening is not None and isinstance(opening.get("events"), list)
-    st.pbem.seals[c] = Seal(side, what, st.firefight, st.step, p.at, p.nonce, p.box, opened, p.opens, p.closes)
+    st.pbem.seals[c] = Seal(side, what, st.firefight, st.step, p.at, p.nonce, p.box, opened, p.opens, p.closes,
+                            p.hex)
     if opened:
         for etype, payload in opening["events"]:
             h = handlers.get(etype)
@@ -301,7 +306,7 @@ def apply_sealed(st, p, handlers: dict) -> None:
         st.pbem.requests.pop(p.closes, None)
     if what in ("cp", "promote") and not p.opens:
         st.reph.done.add(Done(what, side))
-    if what == "hidden":  # ruling R112: a HIP setup unseen is still a setup begun (2.41's order, ruling R51)
+    if what in SET_UP_UNSEEN:  # ruling R112: a HIP or concealed setup unseen is still a setup begun (2.41's order, R51)
         st.reph.done.add(Done("setup", side))
     if what == "cp":
         st.pbem.cp_sealed[side] = True
@@ -318,6 +323,19 @@ def apply_revealed(st, p) -> None:
         st.pbem.revealed_n[side] += 1
         if not rec.opened:
             st.pbem.stale = True  # folded without it: the ledger folds the log again with it open
+
+
+def concealed_stacks(st) -> dict[str, list[str]]:
+    """{hex: [side, ...]}: the "?" stacks this view sees and cannot open (ruling R112, A12.1: a concealed unit's
+    setup shows its hex, not the unit), one entry a unit, until 2.9 reveals them."""
+    out: dict[str, list[str]] = {}
+    pb = getattr(st, "pbem", None)  # the AAR's map state of a firefight's end has none: 2.9 revealed them
+    if pb is None:
+        return out
+    for r in pb.seals.values():
+        if r.what == "concealed" and not r.opened and r.hex:
+            out.setdefault(r.hex, []).append(r.side)
+    return out
 
 
 def cp_unknown(st, side: str) -> bool:
@@ -426,7 +444,7 @@ def owed(st, side: str) -> str | None:
         return "2.6"  # ruling R80: what 2.6 reveals, where an Idle Firefight skips it
     if st.step == StepId.PROMOTIONS and _unrevealed(st, side, ("promote", "harden"), st.firefight):
         return "3.44"
-    if st.step == StepId.FIREFIGHT_END and _unrevealed(st, side, ("hidden",)):
+    if st.step == StepId.FIREFIGHT_END and _unrevealed(st, side, SET_UP_UNSEEN):
         return "2.9"  # ruling R112: the firefight has revealed what it revealed; the RePh reads where each unit stood
     return None
 
@@ -447,7 +465,7 @@ def due(st, side: str, point: str, openable) -> list[str]:
     if point == StepId.SETUP:
         return [c for c, _ in _unrevealed(st, side, ("purchase",))]
     if point == "2.9":
-        return [c for c, _ in _unrevealed(st, side, ("hidden",))]
+        return [c for c, _ in _unrevealed(st, side, SET_UP_UNSEEN)]
     return [c for c, _ in _unrevealed(st, side, ("promote", "harden"), st.firefight)]
 
 
@@ -500,7 +518,7 @@ def check_owed(st, cmd: dict) -> None:
 
 _POINT_WHAT = {"2.4": "purchases' Attack Option (2.4 announces it)", "2.6": "purchases (2.3; setup shows them)",
                "3.44": "promotion dr and hardening (3.44)", "end": "secrets (the CG has ended)",
-               "2.9": "HIP setups and mines (2.6; the firefight has revealed them, ruling R112)",
+               "2.9": "HIP setups, concealed setups and mines (2.6; the firefight has revealed them, ruling R112)",
                "idle": "purchases (2.3; the Idle Firefight skips 2.6, ruling R80)"}
 
 

@@ -288,9 +288,9 @@ class Seal(_Stored):
     """A sealed secret not yet revealed (Pbem.seals: commitment -> this; ruling R47). Written by the fold
     of sealed: `side`'s command of a secret step (`what`: cp, purchase, attack, promote, harden) made at
     firefight `ff`, step `step`, row `seq`, its box (`nonce`, `box`), whether this view opened it
-    (`opened`), the two-party dice request it `opens` or `closes` (or None); seals_revealed removes it.
-    Frozen: the fold never changes one (a copy shares it). Stored (`data()`) as the dict it replaced, every
-    key present."""
+    (`opened`), the two-party dice request it `opens` or `closes` (or None), the `hex` of a concealed setup
+    (ruling R112); seals_revealed removes it. Frozen: the fold never changes one (a copy shares it). Stored
+    (`data()`) as the dict it replaced, every key present but `hex`, kept only when set."""
 
     side: str
     what: str
@@ -302,6 +302,13 @@ class Seal(_Stored):
     opened: bool
     opens: str | None
     closes: str | None
+    hex: str | None = None  # ruling R112: a concealed setup's public hex (its "?" stack); kept only when set
+
+    def data(self) -> dict:
+        out = {a.name: getattr(self, a.name) for a in attrs.fields(Seal)}
+        if out["hex"] is None:
+            del out["hex"]
+        return out
 
 
 @records.define(slots=True)

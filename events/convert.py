@@ -36,11 +36,12 @@ _roll_hook()
 # a campaign_started without play by email has no `pbem`, a leader_rolled not placed no `hex` (3.45), a
 # patrol_resolved with no DRM typed no `typed` (2.74, ruling R26), a disease_replaced that Replaced (not
 # Disrupted, A19.12) no `disrupted`, a units_stranded whose CVP were the players' to record (before ruling R95)
-# no `counted`, a firefight_ended without VASL logs (issue 37 item 11) no `vasl_logs`.
+# no `counted`, a firefight_ended without VASL logs (issue 37 item 11) no `vasl_logs`, a sealed that is no
+# concealed setup (ruling R112) no `hex`.
 
 for _etype, _key in (("campaign_started", "pbem"), ("leader_rolled", "hex"), ("patrol_resolved", "typed"),
                       ("disease_replaced", "disrupted"), ("units_stranded", "counted"),
-                      ("firefight_ended", "vasl_logs")):
+                      ("firefight_ended", "vasl_logs"), ("sealed", "hex")):
     converter.register_unstructure_hook(
         REGISTRY[_etype],
         make_dict_unstructure_fn(REGISTRY[_etype], converter, **{_key: override(omit_if_default=True)}))

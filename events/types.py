@@ -538,7 +538,8 @@ class Sealed(Event):
     2.1 CP DR, its 2.3 purchases, its 3.44 promotion dr and hardening) as a salted hash (`commitment`)
     of its opening, and the opening encrypted to its own key (`box`): the other copy holds it but
     cannot read it. `what` is public (cp, purchase, promote, harden, reveal); `opens`/`closes`: the
-    two-party dice request it makes or resolves without showing the command."""
+    two-party dice request it makes or resolves without showing the command; `hex`: where a concealed
+    unit set up (kind `concealed`, ruling R112), the "?" stack the other side sees."""
 
     side: str
     what: str
@@ -548,6 +549,7 @@ class Sealed(Event):
     box: str
     opens: str | None = None
     closes: str | None = None
+    hex: str | None = None  # ruling R112: a concealed setup's hex, public (its "?" stack, A12.1); absent otherwise
 
 
 @event("seals_revealed")

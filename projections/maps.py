@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from cg.items import seen_by
+from cg.seal import concealed_stacks
 from cg.card_keys import woods_line
 from cg.state import SIDES
 from cg.units import IN_PLAY
@@ -11,11 +12,13 @@ from types import SimpleNamespace
 
 def _units(st, counters: bool = False) -> dict:
     """Units with a recorded hex: "axis 4-6-7 (I1-1.1)" for the text map, (side, counter name) for the
-    SVG's counters."""
+    SVG's counters; a concealed unit this view cannot open is a "?" (ruling R112, A12.1)."""
     out: dict = {}
     for u in st.units.values():
         if u.hex and u.status in IN_PLAY:
             out.setdefault(u.hex, []).append((u.side, u.name) if counters else f"{u.side} {u.name} ({u.id})")
+    for h, sides in concealed_stacks(st).items():
+        out.setdefault(h, []).extend((s, "?") if counters else f"{s} ? (concealed)" for s in sides)
     return out
 
 
@@ -55,6 +58,7 @@ def map_json(st, viewer: str | None = None) -> dict:
     return {"columns": st.card.map.columns, "rows": st.card.map.rows,
             "boards": [list(r) for r in st.card.map.boards], "friendly_edge": st.card.map.friendly_edge,
             "control": dict(sorted(st.controlled().items())), "hexes": hexes,
+            **({"concealed": concealed} if (concealed := concealed_stacks(st)) else {}),  # ruling R112: "?" stacks
             "counts": {side: {"cthc": sum(1 for c in mc.hexes.values() if c.cthc == side),
                               "mlr": sum(1 for c in mc.hexes.values() if side in c.mlr)} for side in SIDES}}
 

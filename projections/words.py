@@ -306,7 +306,9 @@ def _summary(etype: str, p: dict) -> str:
     if etype == "sealed":  # ruling R47
         what = {"cp": "its CP DR (2.1)", "purchase": "a purchase (2.3)", "promote": "its promotion dr (3.44)",
                 "harden": "a hardening (3.44)", "attack": "its Attack Option choice, yes or no (2.3)",
-                "hidden": "a HIP unit or mines placed (2.6; revealed at 2.9, ruling R112)"}.get(p["what"], p["what"])
+                "hidden": "a HIP unit or mines placed (2.6; revealed at 2.9, ruling R112)",
+                "concealed": f"a concealed unit set up: a \"?\" in {p.get('hex')} (2.6, A12.1; revealed at 2.9, ruling R112)",
+                }.get(p["what"], p["what"])
         return f"{s} sealed {what} ({p['commitment'][:8]})"
     if etype == "seals_revealed":
         n = len(p["openings"])

@@ -133,4 +133,4 @@ def test_the_players_guide_shows_what_its_commands_print():
     what it shows (regenerate with `python tests/helpers/guide.py` after a change of wording)."""
     from helpers import guide
 
-    assert guide.GUIDE.read_text() == guide.markdown(guide.run_guide())
+    assert guide.GUIDE.read_text() == guide.markdown(guide.run_guide(), guide.by_email_run())

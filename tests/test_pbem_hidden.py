@@ -198,6 +198,20 @@ def test_sync_names_the_hardening_a_decided_3_45_roll_allows(workdir):
            f"(of {st.reph.leader_result['axis']}): plcg harden axis LEADER" in said.out, said.out
 
 
+def _at_2_6_with_the_purchases_revealed(g: Game, plan: dict) -> None:
+    """Play to 2.6 of the first firefight, each side revealing its sealed purchases there (setup shows them);
+    the axis copy then holds the latest history."""
+    g.play_to(1, "2.6", plan=plan)
+    for side in ("axis", "allied"):
+        if g.holder != side:
+            g.send(g.holder)
+        g.holder = side
+        if g.cli(side, "status").out.count(f"{side} owes the reveal"):
+            assert g.cli(side, "reveal").code == 0
+    if g.holder != "axis":
+        g.send(g.holder)
+
+
 # ---- secrets: a unit set up HIP shows the other copy nothing until 2.9 (ruling R112) ----------------------
 
 def test_a_hip_setup_and_mines_placed_are_sealed_until_the_firefight_ends(workdir):
@@ -209,15 +223,7 @@ def test_a_hip_setup_and_mines_placed_are_sealed_until_the_firefight_ends(workdi
     plan = {(1, "2.3"): [("axis", ["buy", "axis", "F1"]), ("axis", ["buy", "axis", "I1", "--mode", "on-map"]),
                          ("axis", ["leader", "axis", "I1-1"]), ("axis", ["fortify", "axis", "hip", "--unit", "I1-1.L1"]),
                          ("axis", ["fortify", "axis", "ap_mine", "--factors", "2"])]}  # placed at 2.6 (2.38)
-    g.play_to(1, "2.6", plan=plan)
-    for side in ("axis", "allied"):  # the 2.6 reveal of the purchases (setup shows them)
-        if g.holder != side:
-            g.send(g.holder)
-        g.holder = side
-        if g.cli(side, "status").out.count(f"{side} owes the reveal"):
-            assert g.cli(side, "reveal").code == 0
-    if g.holder != "axis":
-        g.send(g.holder)
+    _at_2_6_with_the_purchases_revealed(g, plan)
     assert g.cli("axis", "setup", "axis", "I1-1.1", "M5").code == 0
     r = g.cli("axis", "setup", "axis", "I1-1.L1", "M5", "--hip")
     assert r.code == 0 and "sealed" in r.out, r.err
@@ -259,3 +265,123 @@ def test_mines_are_given_their_hex_at_2_6_where_it_stays_sealed(sealed):
     assert g.head("axis") == before
     r = g.cli("axis", "fortify", "axis", "ap_mine", "--factors", "2")
     assert r.code == 0, r.err
+
+
+def test_a_concealed_setup_shows_the_other_copy_a_question_mark_stack_in_its_hex_until_2_9(workdir):
+    """Issue 37 item 2: a concealed unit's setup named the unit in the other copy. A12.1: a concealment counter
+    shows where a stack is, not what is in it. By email the setup is sealed with its hex public (ruling R112):
+    the other copy's map, map --json, log, oob and AAR show a "?" in that hex and never the unit, until the 2.9
+    reveal (the firefight's own revelation); both copies then hold the unit there and audit clean."""
+    g = Game(workdir)
+    _at_2_6_with_the_purchases_revealed(g, {(1, "2.3"): [("axis", ["buy", "axis", "I1", "--mode", "on-map"])]})
+    assert g.cli("axis", "setup", "axis", "I1-1.1", "M5").code == 0
+    r = g.cli("axis", "setup", "axis", "I1-1.2", "M6", "--concealed")
+    assert r.code == 0 and "I1-1.2 set up in M6 (sealed" in r.out, (r.code, r.err)
+    g.send("axis")
+    text = g.cli("allied", "map").out
+    assert "  M6: axis ? (concealed)" in text.splitlines() and "I1-1.2" not in text, text
+    assert "  M6: axis 4-6-7 (I1-1.2)" in g.cli("axis", "map").out.splitlines()  # its own player's copy opens it
+    assert json.loads(g.cli("allied", "map", "--json").out)["concealed"] == {"M6": ["axis"]}
+    import cli
+    from cg.pbem import load_private
+
+    site = cli.web_site(g.db["allied"], g.key["allied"], load_private(g.key["allied"]))  # the page `plcg serve` serves
+    api = site.api_state(None)
+    assert api["map"]["concealed"] == {"M6": ["axis"]} and "I1-1.2" not in json.dumps(api["map"])
+    sealed_at = [x["seq"] for x in log(g.db["allied"]) if x["type"] == "sealed" and x["step"] == "2.6"][0]
+    before = site._svg(site.state(sealed_at - 1))  # the same units on the map: the page's SVG is kept by what it draws
+    svg = site._svg(site.state(None))
+    assert "<title>?</title>" not in before
+    assert 'data-hex="M6" data-side="axis"><rect' in svg and "<title>?</title>" in svg and "I1-1.2" not in svg
+    seen = [x for x in log(g.db["allied"]) if x["step"] == "2.6" and x["type"] in ("unit_set_up", "sealed")]
+    assert [x["type"] for x in seen] == ["unit_set_up", "sealed"], seen
+    assert 'a "?" in M6' in seen[1]["summary"] and "I1-1.2" not in seen[1]["summary"], seen[1]
+    rows = {r["unit"]: r for r in json.loads(g.cli("allied", "oob", "axis", "--json").out)}
+    assert (rows["I1-1.1"]["hex"], rows["I1-1.2"]["hex"]) == ("M5", None)
+    aar = workdir / "aar.md"
+    assert g.cli("allied", "export", "--format", "md", "-o", str(aar)).code == 0
+    assert "I1-1.2" not in aar.read_text()
+    assert g.state("allied").unit("I1-1.2", "axis").hex is None
+    for side in ("axis", "allied"):  # each copy audits clean with the seal shut (the audit's view opens no box)
+        assert cli_run(g.db[side], "audit").code == 0, side
+    g.play_to(1, "2.9")
+    g.send(g.holder)
+    owed = json.loads(g.cli("allied", "status", "--json").out)["pending"]
+    assert any(o["command"] == "plcg reveal" and "concealed setups" in o["what"] and o["what"].startswith("axis")
+               for o in owed), owed
+    g.play_to(1, "3.1")
+    g.send(g.holder)
+    assert g.state("allied").unit("I1-1.2", "axis").hex == "M6"
+    text = g.cli("allied", "map").out
+    assert "  M6: axis 4-6-7 (I1-1.2)" in text.splitlines() and "?" not in text.split("Units:")[1], text
+    assert "concealed" not in json.loads(g.cli("allied", "map", "--json").out)
+    for side in ("axis", "allied"):
+        assert cli_run(g.db[side], "audit").code == 0, side
+
+
+def test_a_seal_whose_question_mark_stack_is_not_where_its_unit_set_up_is_refused(workdir):
+    """Ruling R112: the "?" stack's hex is the seal's public part, so a client of his own that shows one hex and
+    sets the unit up in another is refused where the seal is opened (a view that opens it: the audit's once it is
+    revealed), and a hex given to any other seal is bad input."""
+    from cg import pbem, seal
+    from cg.commands.base import decide
+    from cg.ledger import Ledger
+    from events import types as ev
+    from events.convert import unstructure
+    from events.errors import BadInput, Refused
+
+    g = Game(workdir)
+    _at_2_6_with_the_purchases_revealed(g, {(1, "2.3"): [("axis", ["buy", "axis", "I1", "--mode", "on-map"])]})
+    key = pbem.load_private(g.key["axis"])
+    cmd = {"name": "setup", "by": "axis", "side": "axis", "unit": "I1-1.2", "hex": "M6", "hip": False,
+           "concealed": True}
+    public, _ = seal.make(key, "axis", "concealed", cmd, [ev.UnitSetUp(side="axis", unit="I1-1.2", hex="M6", hip=False)],
+                          unstructure)
+    led = Ledger(g.db["axis"], key=key)
+    try:
+        st, seq = led.state(), g.head("axis") + 1
+    finally:
+        led.close()
+    assert seal.opening_of(st, public["commitment"], public["nonce"], public["box"]) is not None  # this view opens it
+    assert [e.hex for e in decide(st, dict(public), seq)] == ["M6"]
+    with pytest.raises(Refused, match='shows its "\\?" stack in M7, its opening sets up elsewhere'):
+        decide(st, {**public, "hex": "M7"}, seq)
+    with pytest.raises(BadInput, match="no other seal a hex"):
+        decide(st, {**public, "what": "hidden"}, seq)
+
+
+def test_booby_traps_and_a_known_minefield_bought_stay_sealed_until_setup_shows_them(workdir):
+    """Issue 37 item 2: Booby Traps and Known Minefields follow the secrets' rule. Both are 2.3 purchases, sealed
+    (the other copy sees "a purchase (2.3)", never the kind, the level or the hex) until 2.6, where setup shows
+    them: a Booby Trap Level is played openly (CG12) and a Known Minefield is known (its counter is on the map),
+    so the 2.6 reveal of the purchases is their revelation (ruling R112)."""
+    from conftest import card_variant
+
+    card = card_variant(workdir, campaign={"booby_traps": True})
+    g = Game(workdir, card=card)
+    g.play_to(1, "2.3")
+    if g.holder != "axis":
+        g.send(g.holder)
+    for args in (["buy", "axis", "F1"], ["buy", "axis", "F1"], ["fortify", "axis", "booby_traps"],
+                 ["fortify", "axis", "known_minefield", "--factors", "2", "--hex", "M5"]):
+        r = g.cli("axis", *args)
+        assert r.code == 0 and "(sealed: the other side sees it when the rules reveal it)" in r.out, (args, r.err)
+    g.send("axis")
+    seen = [x for x in log(g.db["allied"]) if x["step"] == "2.3" and x["type"] == "sealed"]
+    assert [x["summary"].split(" (")[0] for x in seen] == ["Axis sealed a purchase"] * 4, seen
+    told = " ".join(x["summary"] for x in log(g.db["allied"])).casefold()
+    assert "booby" not in told and "minefield" not in told and "m5" not in told, told
+    assert "Terrain:" not in g.cli("allied", "map").out  # nothing kept on the map yet
+    status = json.loads(g.cli("allied", "status", "--json").out)
+    assert "booby" not in json.dumps(status["sides"]["axis"]).casefold(), status["sides"]["axis"]
+    g.play_to(1, "2.6")
+    g.send(g.holder)
+    g.holder = "allied"
+    if "axis owes the reveal" in g.cli("allied", "status").out:
+        g.do("axis", "reveal")
+        g.send("axis")
+    revealed = [x["summary"] for x in log(g.db["allied"]) if x["type"] == "seals_revealed" and x["step"] == "2.6"
+                and x["summary"].startswith("Axis")]
+    assert len(revealed) == 1 and "Booby Traps" in revealed[0] and "Known Minefield, 2 factors, in M5" in revealed[0], \
+        revealed
+    assert "  M5: Known Minefield" in g.cli("allied", "map").out, g.cli("allied", "map").out

@@ -610,6 +610,50 @@ def test_a_rules_upgrade_needs_both_players_under_every_revision(workdir, revisi
     assert upgrades == []  # not in effect: the allied player has not confirmed it
 
 
+
+@pytest.mark.parametrize("revision", [1, 2, 3])
+def test_every_shared_fact_is_proposed_and_confirmed_by_the_other_player_under_every_revision(workdir, revision):
+    """Issue 37 item 5 (ruling R68): a typed weather, rubble, flame, a unit's end position, the Redeployment Option
+    and the night are each proposed by one player and in effect once the other confirms, under every revision.
+    Before, under revisions 1 and 2 each took effect for both at once; and under every revision the other player
+    could not confirm a proposed `position SIDE UNIT HEX` ("allied's key cannot act for axis"), so a unit's end
+    position by email was a dead end."""
+    from helpers.pbem import Game
+
+    g = Game(workdir, policy=None, sealed=False, revision=None if revision == 3 else revision)
+    g.play_to(1, "2.2")
+    said = {"weather": g.do("axis", "weather", "Mud")}
+    g.play_to(1, "2.3")
+    g.do("axis", "buy", "axis", "I1", "--mode", "on-map")
+    g.play_to(1, "2.6")
+    g.do("axis", "setup", "axis", "I1-1.1", "M5")
+    g.play_to(1, "2.9")
+    said["rubble"] = g.do("axis", "rubble", "L6", "--kia", "2", "--dice", "1")
+    said["flame"] = g.do("axis", "flame", "N7", "--kindling", "6", "--dice", "1,1")
+    said["position"] = g.do("axis", "position", "axis", "I1-1.1", "M4")
+    g.play_to(1, "3.2")
+    said["option"] = g.do("axis", "option", "A")
+    # the sample's second firefight is at night: its 2.42 night is given by one player, confirmed by the other
+    g.play_to(2, "2.6", plan={(2, "2.3"): [("allied", ["attack", "allied"])]})
+    for name, r in said.items():
+        assert "Axis proposed" in r.out and "confirms it" in r.out, (name, r.out)
+    g.send(g.holder)
+    assert Players.log_of(g.db["axis"]) == Players.log_of(g.db["allied"])
+    from cg.ledger import Ledger
+
+    led = Ledger(g.db["allied"])
+    try:
+        rows = list(led.store.read())
+    finally:
+        led.close()
+    proposed = [r.payload["command"]["name"] for r in rows if r.type == "fact_proposed"]
+    confirmed = [(r.payload["side"], r.payload["command"]["name"]) for r in rows if r.type == "fact_confirmed"]
+    for name in ("weather", "rubble", "flame", "position", "option"):
+        assert proposed.count(name) == 1 and confirmed.count(("allied", name)) == 1, (name, proposed, confirmed)
+    by = [r.payload["side"] for r in rows if r.type == "fact_proposed" and r.payload["command"]["name"] == "night"]
+    assert len(by) == 1 and [s for s, n in confirmed if n == "night"] == [OTHER[by[0]]], (by, confirmed)
+    assert [r.payload["hex"] for r in rows if r.type == "unit_positioned"] == ["M4"]
+
 def _clones(workdir):
     bare = workdir / "shared.git"
     _git(workdir, "init", "-q", "--bare", "-b", "main", str(bare))

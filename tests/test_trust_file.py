@@ -639,3 +639,33 @@ def test_a_recorded_command_whose_words_cannot_be_written_is_a_warning_never_exi
     with open("/dev/full", "w") as full:  # a read that fails writes nothing: exit 2 as before
         r = subprocess.run([*PLCG, "--db", p, "status"], stdout=full, stderr=subprocess.PIPE, text=True)
     _one_line_exit_2(r)
+
+
+@pytest.mark.parametrize("command", ["sync", "setup"])
+def test_sync_and_setup_to_a_full_disk_after_their_rows_are_recorded_are_a_warning_never_exit_2(workdir, command):
+    """Issue 37 F3 (15 of 15): `sync` to a full disk exited 2, "nothing written", after it had taken the other
+    player's bundle in (and `setup > /dev/full` after the setup was recorded): run again, the player's copy was
+    already past it. Both are exit 0 and one warning line naming the seq recorded."""
+    from helpers.pbem import Game
+
+    g = Game(workdir, policy=None, sealed=False)
+    g.play_to(1, "2.6", plan={(1, "2.3"): [("axis", ["buy", "axis", "I1", "--mode", "on-map"])]})
+    if g.holder != "axis":
+        g.send(g.holder)
+    setup = ("setup", "axis", "I1-1.1", "M5")
+    side, args = "axis", setup
+    if command == "sync":  # the Axis setup sent through a folder; the Allied sync takes it in
+        box = workdir / "box"
+        box.mkdir()
+        assert g.cli("axis", *setup).code == 0
+        assert g.cli("axis", "sync", "--folder", str(box), "--send").code == 0
+        side, args = "allied", ("sync", "--folder", str(box))
+    p = g.db[side]
+    before = _rows_of(p)
+    with open("/dev/full", "w") as full:
+        r = subprocess.run([*PLCG, "--db", p, "--key", g.key[side], *args], stdout=full, stderr=subprocess.PIPE,
+                           text=True)
+    assert _rows_of(p) > before  # recorded
+    assert r.returncode == 0, r.stderr
+    assert len(r.stderr.splitlines()) == 1 and r.stderr.startswith("plcg: warning: cannot write the output"), r.stderr
+    assert f"recorded, up to seq {_rows_of(p)}" in r.stderr

@@ -254,6 +254,8 @@ def _setup(ctx, cmd):
     st = ctx.state
     u = unit_arg(st, side, cmd.get("unit"), alive=False)
     hx = hex_arg(st, cmd.get("hex"))
+    if cmd.get("hip") and cmd.get("concealed"):
+        raise BadInput(f"{u.id} sets up HIP or concealed, not both (A12.3 hides what concealment, A12.1, shows)")
     in_play(st, u)
     at(st, "setup")
     if st.ff.type == "dual" and st.ff.move_first is not None and revision.of(st).moves_first_closes_setup:

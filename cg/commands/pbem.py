@@ -10,7 +10,7 @@ import attrs
 
 from cg import pbem, seal
 from cg import revision
-from cg.commands.base import Ctx, HANDLERS, command, decide
+from cg.commands.base import Ctx, HANDLERS, command, decide, hex_arg
 from events.errors import BadInput, Refused
 from events.types import (DiceAnswered, DiceChain, DiceRevealed, FactConfirmed, FactProposed, FactRejected,
                           HeadSigned, Sealed, SealsRevealed)
@@ -151,6 +151,9 @@ def _seal(ctx: Ctx, cmd: dict):
     if not all(isinstance(x, str) and x for x in (what, c, nonce, box)) or \
             any(x is not None and not isinstance(x, str) for x in (opens, closes)):
         raise BadInput("seal: what, commitment, nonce and box are needed")
+    hx = cmd.get("hex")  # ruling R112: a concealed setup's "?" stack, public; no other seal carries a hex
+    if (what == "concealed") != (hx is not None) or (hx is not None and hex_arg(st, hx, "seal: hex") != hx):
+        raise BadInput("seal: a concealed setup's seal carries the hex of its \"?\" stack (ruling R112), no other seal a hex")
     if what not in seal.WHAT_AT.get(st.step, ()) or (what == "attack" and not seal.attack_seal(st)):
         raise Refused(f"{by} seals {article(what)} at step {st.step}: only 2.1 (cp), 2.3 (purchase) and 3.44 (promote,"
                       " harden) hold secrets", "pbem", st.step)
@@ -186,10 +189,12 @@ def _seal(ctx: Ctx, cmd: dict):
             raise Refused(f"the opening of {by}'s seal {c[:8]} holds other events than its command decides here",
                           "pbem", st.step)
         first = inner_events[0] if inner_events else None
+        if hx is not None and (first is None or first.TYPE != "unit_set_up" or first.hex != hx):
+            raise Refused(f"the seal {c[:8]} shows its \"?\" stack in {hx}, its opening sets up elsewhere", "2.6", st.step)
         if (first.commit if first is not None and first.TYPE == "dice_committed" else None) != opens:
             raise Refused(f"the seal {c[:8]} does not ask for the two-party dice its command does", "pbem", st.step)
     return [Sealed(side=by, what=what, at=ctx.base_seq, commitment=c, nonce=nonce, box=box, opens=opens,
-                   closes=closes)]
+                   closes=closes, hex=hx)]
 
 
 @command("unseal", "*")

@@ -8,6 +8,7 @@ import re
 from cg.evolve import reverted_seqs
 from cg.state import active_units
 from cg.units import IN_PLAY, PRESENT, Kind
+from cg.seal import concealed_stacks
 from projections.maps import map_json, map_svg
 from projections.oob import oob_rows
 from projections.purchases import fortification_rows, purchase_rows
@@ -130,8 +131,9 @@ def svg_key(st) -> tuple:
     """What the map's SVG is drawn from (projections/maps.map_svg): two seqs with the same draw the same."""
     units = tuple(sorted((u.hex, u.side, u.name) for u in st.units.values() if u.hex and u.status in IN_PLAY))
     terrain = tuple(sorted((h, tuple(map(str, items))) for h, items in st.ground.terrain.items()))
+    hidden = tuple(sorted((h, tuple(sides)) for h, sides in concealed_stacks(st).items()))  # ruling R112: "?" stacks
     return (st.card.campaign.name, st.firefight, st.step, tuple(sorted(st.ground.control.items())), terrain, units,
-            tuple(sorted(st.strategic())))
+            tuple(sorted(st.strategic())), hidden)
 
 
 def _oob(st, side: str, everything: bool) -> tuple[list, int]:

@@ -1,5 +1,6 @@
-"""The player's guide (docs/guide.md): one whole firefight and its RePh on the shipped sample card, each
-command with what it really prints. `python tests/helpers/guide.py` writes the guide;
+"""The player's guide (docs/guide.md): one whole firefight and its RePh on the shipped sample card, then the
+same card's first firefight played by email by two players with `sync` (BY_EMAIL), each command with what it
+really prints. `python tests/helpers/guide.py` writes the guide;
 tests/test_docs.py runs the same commands and checks the guide still shows what they print.
 
 Each step is (what the player reads before the command, the command's words, how many lines of its
@@ -9,7 +10,11 @@ the guide shows as `…`.
 """
 from __future__ import annotations
 
+import os
+import random
 import re
+import secrets
+import shlex
 import sys
 import tempfile
 from pathlib import Path
@@ -85,6 +90,105 @@ STEPS: list[tuple[str, str, int | None]] = [
 ]
 
 HASH = re.compile(r"\b[0-9a-f]{16}\b")
+BYTES = re.compile(r", [0-9]+ bytes,")  # a bundle's size: compressed, it moves with the row hashes' time
+
+# The by-email chapter: two players, each with his own copy and key, one shared folder (`box`). Each step is
+# (what the player reads first, whose command it is, its words, how many lines of its output the guide shows).
+# The guide's keys and random salts are fixed (by_email_run) so that what it prints is the same on every run;
+# a bundle's size in bytes (compressed, so it moves with the row hashes' time) is shown as `…`.
+AXIS_PUB = "ed25519:8a88e3dd7409f195fd52db2d3cba5d72ca6709bf1d94121bf3748801b40f6f5c"
+ALLIED_PUB = "ed25519:8139770ea87d175f56a35466c34c7ecccb8d8a91b4ee37a25df60f5b8fc9b394"
+BY_EMAIL: list[tuple[str, str, str, int | None]] = [
+    ("Each player makes his key pair once. The private key stays in its file (mode 0600); the public key, the "
+     "line `keys new` prints, is mailed to the other player. (The guide's keys are fixed; yours are random.)",
+     "axis", "keys new -o axis.key", None),
+    ("", "allied", "keys new -o allied.key", None),
+    ("The Axis player starts the campaign with both public keys: every command is then signed by the key that "
+     "gave it, the dice are two-party (both players' values make every die, so neither can choose one), and the "
+     "2.1, 2.3 and 3.44 secrets are sealed.",
+     "axis", f"new --card sample --axis-key {AXIS_PUB} --allied-key {ALLIED_PUB}", None),
+    ("The players share one folder (a synced folder, or mail the `.bundle` files into it). `sync --send` writes "
+     "what the other copy lacks into it as one signed bundle; `--note` carries one line of text to the other player.",
+     "axis", "sync --folder box --send --note 'Your move: the weather'", None),
+    ("The Allied player's first `sync` makes his copy from the Axis bundle (his key must be one the campaign "
+     "names), shows the note, and says whose move it is.", "allied", "sync --folder box", None),
+    ("", "allied", "weather", None),
+    ("", "allied", "next", None),
+    ("", "allied", "sync --folder box --send", None),
+    ("", "axis", "sync --folder box", None),
+    ("2.3 by email: a purchase is sealed. The other copy holds a salted hash and a box only the buyer's key opens, "
+     "and sees only that a purchase was made, until 2.6 reveals it.", "axis", "buy axis I1 --mode on-map", None),
+    ("A roll by email is two-party: the roller commits to it now; the other copy's answer (from the chain of "
+     "answers it committed to) and the roller's reveal make the dice. Neither player can see the result before "
+     "both values are fixed, or take it back afterwards.", "axis", "leader axis I1-1", None),
+    ("", "axis", "sync --folder box --send", None),
+    ("Two players who both think it is their move act at once: the Allied player buys before he has taken in "
+     "the Axis bundle, so the two copies part.", "allied", "buy allied I1", None),
+    ("His `sync` joins them (ruling R113): his commands that he had not sent are decided again after the Axis "
+     "moves, each named; his copy as it was is kept beside it. Nothing is lost and nobody mends anything by hand. "
+     "His copy has answered the Axis roll too: the answer goes with his next bundle.", "allied", "sync --folder box",
+     None),
+    ("", "allied", "leader allied I1-1", None),
+    ("", "allied", "next", None),
+    ("", "allied", "sync --folder box --send", None),
+    ("The Axis `sync` reveals its roll now that the answer is in: its leader DR is made of both values "
+     "(`dice-check` recomputes it from them).", "axis", "sync --folder box", None),
+    ("", "axis", "confirm", None),
+    ("", "axis", "sync --folder box --send", None),
+    ("", "allied", "sync --folder box", None),
+    ("", "allied", "confirm", None),
+    ("", "allied", "sync --folder box --send", None),
+    ("", "axis", "sync --folder box", None),
+    ("2.4: the determination is a shared fact, given by one player and confirmed by the other's next command.",
+     "axis", "determine", None),
+    ("", "axis", "sync --folder box --send", None),
+    ("", "allied", "sync --folder box", None),
+    ("", "allied", "next", None),
+    ("2.6 reveals both sides' purchases (the bundle makes the reveal): setup shows the order of battle.",
+     "allied", "sync --folder box --send", None),
+    ("", "axis", "sync --folder box", None),
+    ("A unit set up concealed shows the other copy a \"?\" in its hex, not the unit (A12.1); a HIP one shows "
+     "nothing. Both are revealed at 2.9, the firefight's own revelation (ruling R112).",
+     "axis", "setup axis I1-1.1 M5", None),
+    ("", "axis", "setup axis I1-1.2 M6 --concealed", None),
+    ("", "axis", "next", None),
+    ("", "axis", "sync --folder box --send", None),
+    ("", "allied", "sync --folder box", None),
+    ("The Allied platoon was bought to enter during the firefight (`--mode entry`): it sets up nothing, and the "
+     "Allied `next` confirms the Axis leave.", "allied", "next", None),
+    ("", "allied", "sync --folder box --send", None),
+    ("", "axis", "sync --folder box", None),
+    ("2.7: neither side bought a patrol.", "axis", "next", None),
+    ("", "axis", "sync --folder box --send", None),
+    ("", "allied", "sync --folder box", None),
+    ("The firefight is played in VASL. 2.9 waits for the concealed setup's reveal, which the Axis `sync` makes.",
+     "allied", "next", None),
+    ("", "allied", "sync --folder box --send", None),
+    ("`sync --send` never sends over moves this copy has not taken in (that would fork the history): `sync` "
+     "first, then send.", "axis", "sync --folder box", None),
+    ("", "axis", "sync --folder box --send", None),
+    ("", "allied", "sync --folder box", None),
+    ("The Allied player gives the firefight's end, with the VASL log it was played in (`ff1.vlog`): its name and "
+     "SHA-256 are the firefight's evidence, in the log and the AAR.",
+     "allied", "end --turn 6 --cvp-lost axis=2 --cvp-lost allied=0 --control allied=M5 --lost axis:I1-1.1 "
+               "--vasl-log ff1.vlog", None),
+    ("", "allied", "sync --folder box --send --note 'Turn 6: your 4-6-7 in M5 fell, M5 is mine'", None),
+    ("", "axis", "sync --folder box", None),
+    ("A disputed result: the Axis player does not agree that I1-1.1 was eliminated. `reject` undoes the end and "
+     "what followed it, and the log keeps why.",
+     "axis", "reject --reason 'I1-1.1 broke and routed to M6, it was not eliminated'", None),
+    ("", "axis", "sync --folder box --send", None),
+    ("", "allied", "sync --folder box", None),
+    ("The Allied player gives the end again as agreed (by mail, or after both looked at the VASL log).",
+     "allied", "end --turn 6 --cvp-lost axis=0 --cvp-lost allied=0 --control allied=M5 --vasl-log ff1.vlog", None),
+    ("", "allied", "sync --folder box --send", None),
+    ("", "axis", "sync --folder box", None),
+    ("The Axis player's next command confirms it.", "axis", "next", None),
+    ("", "axis", "sync --folder box --send", None),
+    ("", "allied", "sync --folder box", None),
+    ("At any time either player can check that the two copies agree, given the other's file: every row, hash and "
+     "signature (exit 1 and the first difference where they do not).", "axis", "audit --against allied.plcg", None),
+]
 
 
 def run_guide() -> list[tuple[str, str, str]]:
@@ -98,17 +202,62 @@ def run_guide() -> list[tuple[str, str, str]]:
         db = str(Path(d) / "mill.plcg")
         for text, words, keep in STEPS:
             r = CliRunner().invoke(cli.main, ["--db", db, *words.split()])
-            shown = (r.stdout + (r.stderr if r.exit_code else "")).replace(db, "mill.plcg")
-            lines = HASH.sub("…", shown).rstrip("\n").splitlines()
-            if keep is not None and len(lines) > keep:
-                lines = lines[:keep] + ["..."]
-            if r.exit_code:
-                raise AssertionError(f"the guide's `plcg {words}` exited {r.exit_code}: {shown}")
-            out.append((text, words, "\n".join(lines)))
+            out.append((text, words, _shown(r, words, keep, (db, "mill.plcg"))))
     return out
 
 
-def markdown(played) -> str:
+def _shown(r, words: str, keep: int | None, path: tuple[str, str]) -> str:
+    """A command's output as the guide shows it: its chain hashes (and a bundle's size) as `…`, its first `keep`
+    lines; `path` (the temporary folder, its name in the guide) replaced. A command that failed stops the guide."""
+    shown = (r.stdout + (r.stderr if r.exit_code else "")).replace(*path)
+    if r.exit_code:
+        raise AssertionError(f"the guide's `plcg {words}` exited {r.exit_code}: {shown}")
+    lines = BYTES.sub(", … bytes,", HASH.sub("…", shown)).rstrip("\n").splitlines()
+    if keep is not None and len(lines) > keep:
+        lines = lines[:keep] + ["..."]
+    return "\n".join(lines)
+
+
+def by_email_run() -> list[tuple[str, str, str, str]]:
+    """Play the by-email chapter in a fresh folder, each command in its player's copy with his key: (text,
+    player, command, its output as the guide shows it). Keys and salts are fixed for the run (restored after)."""
+    from click.testing import CliRunner
+    from cryptography.hazmat.primitives.asymmetric import ed25519
+
+    import cli
+
+    rng = random.Random("guide by email")
+    made = iter(bytes([i + 1]) * 32 for i in range(2))
+    saved = secrets.token_hex, ed25519.Ed25519PrivateKey.__dict__["generate"], os.getcwd()
+    secrets.token_hex = lambda n=32: rng.getrandbits(8 * n).to_bytes(n, "big").hex()
+    ed25519.Ed25519PrivateKey.generate = staticmethod(lambda: ed25519.Ed25519PrivateKey.from_private_bytes(next(made)))
+    out = []
+    try:
+        with tempfile.TemporaryDirectory() as d:
+            os.chdir(d)
+            os.mkdir("box")
+            Path("ff1.vlog").write_bytes(b"the VASL log of firefight 1\n")
+            for text, who, words, keep in BY_EMAIL:
+                r = CliRunner().invoke(cli.main, ["--db", f"{who}.plcg", "--key", f"{who}.key", *shlex.split(words)])
+                out.append((text, who, words, _shown(r, f"{who}$ {words}", keep, (d, "."))))
+    finally:
+        secrets.token_hex, ed25519.Ed25519PrivateKey.generate = saved[0], saved[1]
+        os.chdir(saved[2])
+    return out
+
+
+BY_EMAIL_INTRO = [
+    "## By email: two players, two copies, one shared folder", "",
+    "Two players, each with his own copy of the campaign and his own key, play the sample's first firefight by "
+    "email through a shared folder `box`. The Axis player sets `export PLCG_DB=axis.plcg PLCG_KEY=axis.key` once, "
+    "the Allied player `export PLCG_DB=allied.plcg PLCG_KEY=allied.key`; `axis$` and `allied$` below say whose "
+    "command it is. One command a turn does the mail: `plcg sync --folder box` takes in what the other sent and "
+    "says whose move it is; `plcg sync --folder box --send` sends (with a shared git repository, `--git CLONE` "
+    "instead of `--folder`). Every output is the real one (checked by `tests/test_docs.py`; chain hashes and "
+    "bundle sizes shown as `…`).", ""]
+
+
+def markdown(played, by_email=None) -> str:
     parts = ["# A player's guide: one firefight and its Reorganization Phase", "",
              "Every command below was run on the shipped sample card as printed here (the guide is checked "
              "against the real commands by `tests/test_docs.py`; chain hashes are shown as `…`). Set "
@@ -117,9 +266,15 @@ def markdown(played) -> str:
         if text:
             parts += [text, ""]
         parts += ["```", f"$ plcg {words}", *(output.splitlines() if output else []), "```", ""]
+    if by_email:
+        parts += BY_EMAIL_INTRO
+        for text, who, words, output in by_email:
+            if text:
+                parts += [text, ""]
+            parts += ["```", f"{who}$ plcg {words}", *(output.splitlines() if output else []), "```", ""]
     return "\n".join(parts).rstrip("\n") + "\n"
 
 
 if __name__ == "__main__":
-    GUIDE.write_text(markdown(run_guide()))
+    GUIDE.write_text(markdown(run_guide(), by_email_run()))
     print(f"wrote {GUIDE}")
