@@ -83,11 +83,9 @@ def _sealed_2_3(state: CampaignState) -> set[str]:
 STEPS = (
     Step(StepId.CP, "CP Replenishment", "2.1", owes=each_side_owes("cp", "2.1", "CP replenishment"),
          accepts=("cp",), on_enter=_new_firefight_entered,
-         # ruling R27; rules revision 1: 2.2 in the Initial Firefight only
+         # ruling R27; rules revision 1: 2.2 in the Initial Firefight only, else on to 2.3
          leads_to=((StepId.WEATHER, "weather_every"), (StepId.PURCHASE,))),
-    Step(StepId.WEATHER, "At Start Weather", "2.2", owes=_weather_owes, accepts=("weather",),
-         leads_to=((StepId.PURCHASE,),)),
+    Step(StepId.WEATHER, "At Start Weather", "2.2", owes=_weather_owes, accepts=("weather",)),
     Step(StepId.PURCHASE, "Purchasing Reinforcements", "2.3", owes=_purchase_owes,
-         accepts=("buy", "patrols", "attack", "oba", "leader", "fortify"), on_enter=_purchase_entered,
-         leads_to=((StepId.DETERMINATION,),)),
+         accepts=("buy", "patrols", "attack", "oba", "leader", "fortify"), on_enter=_purchase_entered),
 )
