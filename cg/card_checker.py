@@ -1,5 +1,5 @@
 """The card checker's tools: a `_Checker` that collects every `path: what is wrong` problem of a card
-and reads typed values (cg/card_schema.py and cg/card_keys.py use it)."""
+and reads typed values (cg/card_schema.py and cg/card_boards_and_ob.py use it)."""
 from __future__ import annotations
 
 import datetime
