@@ -29,20 +29,9 @@ FORTIFICATION_EXTRA = ("hip",)  # 2.38 HIP is bought with FP too: its limit coun
 
 
 def _texts(c: _Checker, tbl: dict, key: str, path: str) -> list[str] | None:
-    raw = c.array(tbl, key, path, default=())
-    if raw is None:
-        return None
-    out: list[str] | None = []
-    for i, v in enumerate(raw):
-        t = c.text_value(v, f"{_join(path, key)}[{i}]")
-        if t is None:
-            out = None
-        elif out is not None:
-            out.append(t)
-    return out
+    return c.texts(tbl, key, path, default=())
 
 
-# -- [campaign] ---------------------------------------------------------------------------------------
 def check_campaign(c: _Checker, tbl: dict) -> dict | None:
     """theater, booby_traps, fortifications, balance: Campaign keyword values, or None on a problem."""
     path = "campaign"

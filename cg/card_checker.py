@@ -78,6 +78,20 @@ class _Checker:
             return None
         return v
 
+    def texts(self, tbl: dict, key: str, path: str, default: Any = _MISSING) -> list[str] | None:
+        """An array of texts (None, each bad item said, if any item is not a text)."""
+        raw = self.array(tbl, key, path, default)
+        if raw is None:
+            return None
+        out: list[str] | None = []
+        for i, v in enumerate(raw):
+            t = self.text_value(v, f"{_join(path, key)}[{i}]")
+            if t is None:
+                out = None
+            elif out is not None:
+                out.append(t)
+        return out
+
     def array(self, tbl: dict, key: str, path: str, default: Any = _MISSING) -> list | None:
         v = self._get(tbl, key, path, default)
         if v is _MISSING:

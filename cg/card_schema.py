@@ -324,16 +324,7 @@ def _check_rg(c: _Checker, item: Any, path: str, n_firefights: int | None = None
     elif fp and kind is not None and kind != "fortification_points":
         c.add(f"{path}.fp", "is for fortification_points RGs only (2.38)")
         fp = None
-    units_raw = c.array(item, "units", path)
-    units: list[str] | None = None
-    if units_raw is not None:
-        units = []
-        for i, u in enumerate(units_raw):
-            t = c.text_value(u, f"{path}.units[{i}]")
-            if t is None:
-                units = None
-            elif units is not None:
-                units.append(t)
+    units = c.texts(item, "units", path)
     strength = c.text(item, "strength", path, default=None) if item.get("strength") is not None else None
     bad_strength = item.get("strength") is not None and strength is None
     extra = card_boards_and_ob.check_rg_extra(c, item, path, n_firefights, None)
