@@ -18,6 +18,7 @@ from cg.bulk import gc_paused
 from cg.items import Kept
 from cg.state import (_POSITION, SETTLED, CampaignState, Done, FirefightRecord, Fortification, Ground,  # noqa: F401
                       PatrolTeam, Pbem, Position, Purchase, Reph, SideState, Unit, settled)
+from cg.units import Kind, Status
 from events.errors import UNFOLDABLE, WriteConflict
 
 SNAPSHOT_VERSION = 3  # 2: the hot part holds purchases and firefight records as tuples; 3: sealed by a digest
@@ -66,7 +67,16 @@ def fingerprint() -> str:
 # The records as attrs.astuple / attrs.asdict (retain_collection_types=False) give them, made without
 # their generic recursion: a field holding a plain value (nine in ten) is taken as it is, a container
 # is converted as attrs converts it (tuples and sets as lists, dicts copied, attrs values as dicts).
-_SCALARS = frozenset((str, int, bool, float, type(None)))
+# (a unit's Kind and Status are str enums: orjson writes each as its word, as attrs would)
+_SCALARS = frozenset((str, int, bool, float, type(None), Kind, Status))
+_KIND_OF, _STATUS_OF = Kind._value2member_map_, Status._value2member_map_  # a stored word -> its member
+
+
+def _unit(row: list) -> Unit:
+    """A unit from its stored row, its kind and status read as their members (a word no release knows kept)."""
+    row[3] = _KIND_OF.get(row[3], row[3])
+    row[5] = _STATUS_OF.get(row[5], row[5])
+    return Unit(*row)
 
 
 def _plain(v):
@@ -326,7 +336,7 @@ def _load(blob: bytes, card, cold) -> CampaignState | None:
         elif k == "purchases":
             st.purchases = {(x[1], x[0]): Purchase(*x) for x in v}
         elif k == "units":
-            st.units = {(x[1], x[0]): Unit(*x) for x in v}
+            st.units = {(x[1], x[0]): _unit(x) for x in v}
         elif k in ("patrols_done", "patrols_to_return"):
             setattr(r, k, {s: set(x) for s, x in v.items()})
         elif k == "patrol_units":
@@ -371,7 +381,7 @@ def _merge_cold(blob: bytes | None, token: str):
     with gc_paused():
         try:
             data = orjson.loads(blob)
-            cold_u = {(x[1], x[0]): Unit(*x) for x in data["units"]}
+            cold_u = {(x[1], x[0]): _unit(x) for x in data["units"]}
             cold_p = {(x["side"], x["id"]): Purchase(**x) for x in data["purchases"]}
             order, porder, lost = list(data["order"]), list(data["porder"]), list(data["lost"])
         except (*UNFOLDABLE, orjson.JSONDecodeError):  # its digest matched: recomputed over an edited body

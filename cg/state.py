@@ -97,9 +97,9 @@ class Unit:
     id: str
     side: str
     name: str
-    kind: str  # leader | squad | hs | crew | sw | gun | vehicle | other
+    kind: Kind  # leader | squad | hs | crew | sw | gun | vehicle | other (stored as its word)
     purchase: str | None
-    status: str = "available"  # available | on_map | reserve | eliminated | captured | evacuated | recalled
+    status: Status = Status.AVAILABLE  # on_map | reserve | eliminated | captured | evacuated | recalled... (its word)
     hex: str | None = None
     hip: bool = False
     isolated: bool = False
@@ -797,27 +797,27 @@ LEADER_RE = re.compile(r"^\d{1,2}[-+]\d$")
 MMC_RE = re.compile(r"^(\d+)-(\d+)-(\d+)(\s*hs)?$", re.I)
 
 
-def unit_kind(name: str, rg_kind: str) -> str:
+def unit_kind(name: str, rg_kind: str) -> Kind:
     """What a counter of an RG is, from its name: leaders (9-2, 8+1), MMC (4-6-7: squad; ruling R18: a
     half-squad when the card names it so, "3-3-7 HS", or its firepower is below 3; a crew in a Gun/vehicle RG),
-    otherwise by the RG's kind (gun, vehicle) or a support weapon. The Kind's word (`.value`, a plain str):
-    what the log and the snapshot store, compared equal to its member."""
+    otherwise by the RG's kind (gun, vehicle) or a support weapon. A `Kind`, a str enum: the snapshot and the
+    digest store its word, as they always did."""
     if LEADER_RE.match(name):
-        return Kind.LEADER.value
+        return Kind.LEADER
     if "crew" in name.lower():
-        return Kind.CREW.value
+        return Kind.CREW
     m = MMC_RE.match(name)
     if m:
         if rg_kind in ("gun", "afv", "vehicle"):
-            return Kind.CREW.value
-        return Kind.HALF_SQUAD.value if m.group(4) or int(m.group(1)) < 3 else Kind.SQUAD.value
+            return Kind.CREW
+        return Kind.HALF_SQUAD if m.group(4) or int(m.group(1)) < 3 else Kind.SQUAD
     if rg_kind in ("afv", "vehicle"):
-        return Kind.VEHICLE.value
+        return Kind.VEHICLE
     if rg_kind == "gun":
-        return Kind.GUN.value
+        return Kind.GUN
     if rg_kind in ("infantry", "heavy_weapons"):
-        return Kind.SW.value
-    return Kind.OTHER.value
+        return Kind.SW
+    return Kind.OTHER
 
 
 def loss_cvp(u, to: str) -> int:

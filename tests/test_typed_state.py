@@ -4,11 +4,14 @@ digest always had, and no part takes an attribute it does not declare."""
 from __future__ import annotations
 
 import attrs
+import orjson
 import pytest
 
 import cli
 from cg import snapshot
 from cg.state import SIDES, CampaignState, Done, Ground, Pbem, Position, Reph
+from cg.units import Kind, Status
+from conftest import cli_run
 from projections.digest import digest
 
 # each record as the fold makes it, and the text it was kept as when records were strings
@@ -262,3 +265,26 @@ def test_fortifications_and_patrol_teams_are_records_stored_as_the_dicts_they_we
         assert all(seen.values()), seen  # the demo buys fortifications and sends patrols (revision 2 on)
     finally:
         led.close()
+
+
+def test_a_units_kind_and_status_are_enums_stored_as_their_words(campaign):
+    """Issue 33 item 8: `Unit.kind` is a `Kind` and `Unit.status` a `Status`, folded from the log, read back
+    from the snapshot, and after the fold changes them (a squad reduced to its half-squad, 3.52's Casualty
+    Reduction given at 2.9; a squad eliminated); the snapshot stores their words, as before."""
+    c = campaign(plan={1: {"buy": [("axis", "I1"), ("allied", "I1")]}})
+    c.advance(1, "2.9")
+    path = c.path
+    c.close()
+    assert cli_run(path, "end", "--turn", "5", "--cvp-lost", "axis=3", "--cvp-lost", "allied=0",
+                   "--reduced", "axis:I1-1.1", "--lost", "axis:I1-1.2").code == 0
+    folded = cli.Ledger(path).state(use_snapshot=False)
+    units = list(folded.units.values())
+    assert all(type(u.kind) is Kind and type(u.status) is Status for u in units)
+    assert folded.unit("I1-1.1", "axis").kind is Kind.HALF_SQUAD  # 4-6-7 reduced to its 2-4-7
+    assert folded.unit("I1-1.2", "axis").status is Status.ELIMINATED
+    rows = orjson.loads(orjson.dumps(snapshot.state_data(folded)["units"]))
+    assert [(r[3], r[5]) for r in rows] == [(u.kind.value, u.status.value) for u in units]  # the words
+    loaded = cli.Ledger(path).state()  # from the stored snapshot
+    loaded.load_all()
+    assert all(type(u.kind) is Kind and type(u.status) is Status for u in loaded.units.values())
+    assert digest(loaded) == digest(folded)
