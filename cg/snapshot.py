@@ -9,6 +9,7 @@ import hashlib
 from contextlib import contextmanager
 from operator import attrgetter
 from pathlib import Path
+from types import MappingProxyType
 from typing import Callable
 
 import attrs
@@ -69,7 +70,8 @@ def fingerprint() -> str:
 # is converted as attrs converts it (tuples and sets as lists, dicts copied, attrs values as dicts).
 # (a unit's Kind and Status are str enums: orjson writes each as its word, as attrs would)
 _SCALARS = frozenset((str, int, bool, float, type(None), Kind, Status))
-_KIND_OF, _STATUS_OF = Kind._value2member_map_, Status._value2member_map_  # a stored word -> its member
+# a stored word -> its member (read-only)
+_KIND_OF, _STATUS_OF = MappingProxyType(Kind._value2member_map_), MappingProxyType(Status._value2member_map_)
 
 
 def _unit(row: list) -> Unit:

@@ -7,9 +7,11 @@ never mutates it. `copy()` gives an independent state (used before folding a com
 from __future__ import annotations
 
 import copy as _copy
+import enum
 import itertools
 import operator
 import re
+from types import MappingProxyType
 from typing import NamedTuple
 
 import attrs
@@ -118,25 +120,55 @@ class Unit:
     abandoned: bool = False  # 3.17: an Immobile vehicle whose inherent crew failed its 1TC (revision 3)
 
 
-class Done(NamedTuple):
-    """One record of what the current step has done, read against what the step owes (cg/steps/
-    `pending`) and by the commands that may be given once only. Immutable; emptied when the step is left.
+class What(enum.StrEnum):
+    """What a `Done` record says was done: its word, as the snapshot and the replay digest store it."""
 
-    `what`: "weather" (2.2), "cp" (2.1), "oba-roll" (2.351, ruling R14: `of` = (final DR, purchase)),
-    "determine" (2.41), "night", "redeploy-2.5" and "redeploy-2.5-done" (2.5 Option A, ruling R85), "setup" /
-    "set" (2.6; `of`: the unit),
-    "end" (2.9), "encircled" (3.17, `of`: the unit), "evacuate" (3.19, no side; `of`: the leader),
-    "disease" / "disease-owed" (`of`: the HS equivalents still owed) / "disease-replaced" (3.41),
-    "promote" (3.44), "leaders" (3.45), "repair" (3.46, `of`: the item), "elr" (3.47),
-    "cr-owed" (3.52 dagger, `of`: the hex). Its text (`str`, "cp:axis") is the form the snapshot and the
-    replay digest keep, as they did when the records were strings."""
+    CP = "cp"  # 2.1
+    WEATHER = "weather"  # 2.2
+    OBA_ROLL = "oba-roll"  # 2.351, ruling R14: `of` = (final DR, purchase)
+    DETERMINE = "determine"  # 2.41
+    NIGHT = "night"  # 2.42
+    REDEPLOY_MLR = "redeploy-2.5"  # 2.5 Option A (ruling R85)
+    REDEPLOY_MLR_DONE = "redeploy-2.5-done"  # 2.5 Option A (ruling R85)
+    SETUP = "setup"  # 2.6
+    SET = "set"  # 2.6, `of`: the unit
+    END = "end"  # 2.9
+    ENCIRCLED = "encircled"  # 3.17, `of`: the unit
+    EVACUATE = "evacuate"  # 3.19, no side; `of`: the leader
+    DISEASE = "disease"  # 3.41
+    DISEASE_OWED = "disease-owed"  # 3.41, `of`: the HS equivalents still owed
+    DISEASE_REPLACED = "disease-replaced"  # 3.41
+    PROMOTE = "promote"  # 3.44
+    LEADERS = "leaders"  # 3.45
+    REPAIR = "repair"  # 3.46, `of`: the item
+    ELR = "elr"  # 3.47
+    CR_OWED = "cr-owed"  # 3.52 dagger, `of`: the hex
 
-    what: str
+
+_WHAT = MappingProxyType(What._value2member_map_)  # a word -> its member, without Enum's __call__
+
+
+class _DoneFields(NamedTuple):
+    what: What
     side: str | None = None
     of: object = None
 
+
+class Done(_DoneFields):
+    """One record of what the current step has done, read against what the step owes (cg/steps/
+    `pending`) and by the commands that may be given once only. Immutable; emptied when the step is left.
+
+    `what`: a `What` (a word given is read as its member; a word no release knows is kept as it is);
+    `side`; `of`, what it was done to or how (`What` says which). Its text (`str`, "cp:axis") is the form
+    the snapshot and the replay digest keep, as they did when the records were strings."""
+
+    __slots__ = ()
+
+    def __new__(cls, what, side: str | None = None, of: object = None) -> "Done":
+        return tuple.__new__(cls, (_WHAT.get(what, what), side, of))
+
     def __str__(self) -> str:
-        out = self.what if self.side is None else f"{self.what}:{self.side}"
+        out = f"{self.what}" if self.side is None else f"{self.what}:{self.side}"
         if self.of is None:
             return out
         of = ":".join(map(str, self.of)) if type(self.of) is tuple else self.of

@@ -9,7 +9,7 @@ import pytest
 
 import cli
 from cg import snapshot
-from cg.state import SIDES, CampaignState, Done, Ground, Pbem, Position, Reph
+from cg.state import SIDES, CampaignState, Done, Ground, Pbem, Position, Reph, What
 from cg.units import Kind, Status
 from conftest import cli_run
 from projections.digest import digest
@@ -27,6 +27,7 @@ RECORDS = [
 def test_a_done_record_is_stored_as_its_old_text_and_read_back(record, text):
     assert str(record) == text
     assert Done.parse(text) == record and type(Done.parse(text).of) is type(record.of)
+    assert type(Done.parse(text).what) is What and type(str(record)) is str
 
 
 def test_play_by_email_is_stored_as_the_dict_it_replaced():
@@ -59,11 +60,13 @@ def test_a_played_reph_holds_typed_records_and_its_snapshot_reads_back_the_same(
     led = cli.Ledger(path)
     folded = led.state(use_snapshot=False)
     assert Done("elr", "axis") in folded.reph.done and all(type(k) is Done for k in folded.reph.done)
+    assert all(type(k.what) is What for k in folded.reph.done)  # issue 33 item 8: Done.what an enum
     assert all(type(k) is tuple for k in [*folded.reph.cleared, *folded.reph.patrol_units, *folded.reph.repairs_owed])
     data = snapshot.state_data(folded)
     assert all(type(x) is str for x in data["done"])  # the stored form: the old text
     loaded = cli.Ledger(path).state()  # from the stored snapshot
     assert loaded.reph == folded.reph and digest(loaded) == digest(folded)
+    assert all(type(k.what) is What for k in loaded.reph.done)
 
 
 def _folded(campaign, firefight: int, step: str, plan: dict | None = None):
