@@ -33,8 +33,9 @@ def transitions_of(steps: tuple[Step, ...]) -> list[dict]:
     """The machine's edges: `next` from each step along its edges (cg/steps.leads), in order, the first
     whose conditions hold taken, each guarded by `owes_nothing` and recording what leaving records
     (`before`); `concede` from any step to the CG's end."""
+    edges = leads(steps)
     out = [{"trigger": "next", "source": str(s.id), "dest": str(dest), "conditions": ["owes_nothing", *conditions],
-            "before": "leave"} for s in steps for dest, *conditions in leads(steps)[s.id]]
+            "before": "leave"} for s in steps for dest, *conditions in edges[s.id]]
     out.append({"trigger": "concede", "source": [str(s.id) for s in steps if s.id != StepId.END],
                 "dest": StepId.END.value})
     return out
@@ -119,7 +120,7 @@ def walk(state: CampaignState, trigger: str = "next", m=None) -> Walk:
     """`trigger` ("next" or "concede") decided from the state's step by the machine (`m`: the step
     machine unless told): the Walk says where it leads (`to`), or what the step still owes (`owed`),
     and what leaving recorded."""
-    m = m or machine()
+    m = machine() if m is None else m
     here = m.states.get(str(state.step))
     w = Walk(state, here.step if here is not None else None)
     w.state = str(state.step)  # the model's place in the machine (transitions' model_attribute)
@@ -140,7 +141,7 @@ def mermaid(m=None) -> str:
     """The step machine `m` (the deciding machine unless told) drawn as a Mermaid stateDiagram-v2: its
     states in order, then its edges from each state, one arrow per destination labelled with its
     triggers and their conditions (`next [owes_nothing & is_idle] | concede`), and the start."""
-    m = m or machine()
+    m = machine() if m is None else m
 
     def node(name: str) -> str:  # Mermaid ids may not hold dots: "2.1" is the id s2_1, labelled "2.1"
         return "s" + name.replace(".", "_")
