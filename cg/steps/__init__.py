@@ -18,7 +18,6 @@ from cg.steps.reph import disease_owed  # noqa: F401  (cg/commands/reorganizatio
 from cg.steps.step import POSITIONAL, Owed, Step, command_args  # noqa: F401
 
 
-
 def leads(steps: tuple[Step, ...]) -> dict[StepId, tuple[tuple, ...]]:
     """Where `next` leads from each step, in order: its own `leads_to` (the edges with conditions), then
     the step declared after it, unless its last edge has no conditions (3.52: 2.1) or it is the last."""
@@ -36,7 +35,6 @@ STEPS: tuple[Step, ...] = (*purchase.STEPS, *before.STEPS, end.FIREFIGHT_END, *r
 # a StepId or its stored string: one key (cg/sequence.py); read-only, the fold reads it (no module state)
 BY_ID: Mapping[str, Step] = MappingProxyType({s.id: s for s in STEPS})
 ORDER = {s.id: i for i, s in enumerate(STEPS)}
-LEADS: Mapping[str, tuple[tuple, ...]] = MappingProxyType(leads(STEPS))
 
 
 def pending(state: CampaignState, step: Step | None = None) -> list[dict]:
