@@ -38,8 +38,8 @@ _CAMPAIGN_KEYS = (
     *card_as_printed.CAMPAIGN_KEYS,
 )
 _FIREFIGHT_KEYS = ("date", "time", *card_boards_and_ob.FIREFIGHT_KEYS)
-_MAP_KEYS = ("columns", "rows", "strategic", "water", "tvp", "friendly_edge", "buildings", "stone", *card_boards_and_ob.MAP_KEYS,
-             *card_as_printed.MAP_KEYS)
+_MAP_KEYS = ("columns", "rows", "strategic", "water", "tvp", "friendly_edge", "buildings", "stone",
+             *card_boards_and_ob.MAP_KEYS, *card_as_printed.MAP_KEYS)
 _SIDE_KEYS = (
     "nationality",
     "elr",

@@ -1,6 +1,6 @@
-"""The keys of a published CG Card (issue 13, cg/card_boards_and_ob.py): a card of boards with an OB
-given, later RGs and a night firefight plays through the CLI; every new key is documented and accepted; each bad key is refused with
-its `path: what` line and nothing is created."""
+"""The keys of a published CG Card (issue 13, cg/card_boards_and_ob.py): a card of boards with an OB given, later
+RGs and a night firefight plays through the CLI; every new key is documented and accepted; each bad key is
+refused with its `path: what` line and nothing is created."""
 from __future__ import annotations
 
 import copy
