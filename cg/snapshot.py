@@ -17,8 +17,8 @@ import orjson
 
 from cg.bulk import gc_paused
 from cg.items import Kept
-from cg.state import (_POSITION, SETTLED, CampaignState, Done, FirefightRecord, Fortification, Ground,  # noqa: F401
-                      PatrolTeam, Pbem, Position, Purchase, Reph, SideState, Unit, settled)
+from cg.state import (_POSITION, SETTLED, BySide, CampaignState, Done, FirefightRecord, Fortification,  # noqa: F401
+                      Ground, PatrolTeam, Pbem, Position, Purchase, Reph, SideState, Unit, settled)
 from cg.units import Kind, Status
 from events.errors import UNFOLDABLE, WriteConflict
 
@@ -204,7 +204,7 @@ def _body(st: CampaignState, units, purchases=None, cold_ff=None, compact: bool 
     return {
         **{k: v for k, v in d.items() if k not in ("commencements", "sides", "firefights", "purchases", "units",
                                                    "reverts")},
-        **{k: getattr(r, k) for k in _REPH_AS_IS},
+        **{k: getattr(r, k).data() for k in _REPH_BY_SIDE},  # the dicts they replaced
         # the typed records in the form the snapshot and the digest always kept: "cp:axis", "hex:item", "side:n"
         "done": sorted(map(str, r.done)),
         "cleared": sorted(f"{h}:{i}" for h, i in r.cleared),
@@ -229,7 +229,7 @@ def _terrain_text(terrain: dict) -> dict:
 
 
 # the RePh record's fields kept as they are (the others are converted to their stored form above)
-_REPH_AS_IS = ("hardened_now", "promotions", "leader_result", "generated", "may_generate")
+_REPH_BY_SIDE = ("hardened_now", "promotions", "leader_result", "generated", "may_generate")
 _REPH = frozenset(a.name for a in attrs.fields(Reph))
 _GROUND = frozenset(a.name for a in attrs.fields(Ground))
 
@@ -340,7 +340,7 @@ def _load(blob: bytes, card, cold) -> CampaignState | None:
         elif k == "units":
             st.units = {(x[1], x[0]): _unit(x) for x in v}
         elif k in ("patrols_done", "patrols_to_return"):
-            setattr(r, k, {s: set(x) for s, x in v.items()})
+            setattr(r, k, BySide.of_data({s: set(x) for s, x in v.items()}))
         elif k == "patrol_units":
             for text, x in v.items():  # "side:n"
                 side, _, n = text.partition(":")
@@ -353,6 +353,8 @@ def _load(blob: bytes, card, cold) -> CampaignState | None:
             st.reverts = [(a, tuple(b), c, e) for a, b, c, e in v]
         elif k == "pbem":
             st.pbem = None if v is None else Pbem.of_data(v)
+        elif k in _REPH_BY_SIDE:
+            setattr(r, k, BySide.of_data(v))
         elif k in _REPH:
             setattr(r, k, v)
         elif k == "fortifications":

@@ -249,6 +249,48 @@ def _per_side(value):
 
 
 @records.define(slots=True)
+class BySide:
+    """One value for each side (the RePh's per-side counts, lists and sets), read and written as `x[side]`;
+    the snapshot and the digest keep it as the dict {"axis": ..., "allied": ...} it replaced, key for key
+    and in order (`data()`, `of_data()`)."""
+
+    axis: object
+    allied: object
+
+    def __getitem__(self, side: str):
+        if side == "axis":
+            return self.axis
+        if side == "allied":
+            return self.allied
+        raise KeyError(side)
+
+    def __setitem__(self, side: str, value) -> None:
+        if side == "axis":
+            self.axis = value
+        elif side == "allied":
+            self.allied = value
+        else:
+            raise KeyError(side)
+
+    def get(self, side: str, default=None):
+        return self[side] if side in SIDES else default
+
+    def items(self) -> tuple:
+        return ("axis", self.axis), ("allied", self.allied)
+
+    def data(self) -> dict:
+        return {"axis": self.axis, "allied": self.allied}
+
+    @classmethod
+    def of_data(cls, d: dict) -> "BySide":
+        return cls(**d)  # a key that is no side, or a side missing: TypeError
+
+
+def _by_side(value):
+    return attrs.Factory(lambda: BySide(_copy.copy(value), _copy.copy(value)))
+
+
+@records.define(slots=True)
 class Reph:
     """What the current step and this firefight's patrols and Reorganization Phase have recorded: what a
     step owes is read against it (cg/steps/) and the RePh limits are counted from it. Written by the
@@ -269,15 +311,15 @@ class Reph:
     done: set = attrs.Factory(set)
     cleared: set = attrs.Factory(set)
     ap_failed: set = attrs.Factory(set)
-    patrols_done: dict = _per_side(set())
-    patrols_to_return: dict = _per_side(set())
+    patrols_done: BySide = _by_side(set())
+    patrols_to_return: BySide = _by_side(set())
     patrol_units: dict = attrs.Factory(dict)
-    hardened_now: dict = _per_side([])
-    promotions: dict = _per_side(0)
-    leader_result: dict = _per_side(0)
-    generated: dict = _per_side(0)
+    hardened_now: BySide = _by_side([])
+    promotions: BySide = _by_side(0)
+    leader_result: BySide = _by_side(0)
+    generated: BySide = _by_side(0)
     repairs_owed: dict = attrs.Factory(dict)
-    may_generate: dict = _per_side(0)
+    may_generate: BySide = _by_side(0)
 
 
 def _provisional_set(inst, _attribute, value):
@@ -945,6 +987,7 @@ _clone_purchase = _cloner(Purchase, leaders="list(x.leaders)", units="list(x.uni
 _clone_side = _cloner(SideState)
 _clone_firefight = _cloner(FirefightRecord, lost="list(x.lost)")
 _clone_reph = _cloner(Reph)
+_clone_by_side = _cloner(BySide)
 _clone_fort = _cloner(Fortification)
 _clone_pbem = _cloner(Pbem)
 _clone_request = _cloner(DiceRequest)  # its command copied: a mutable dict
@@ -956,7 +999,7 @@ def _clone_ground(x: Ground) -> Ground:
 
 
 _CLONES = {Unit: _clone_unit, Purchase: _clone_purchase, SideState: _clone_side, FirefightRecord: _clone_firefight,
-           Reph: _clone_reph, Pbem: _clone_pbem, Ground: _clone_ground,
+           Reph: _clone_reph, BySide: _clone_by_side, Pbem: _clone_pbem, Ground: _clone_ground,
            DiceRequest: _clone_request, AnswerChain: _clone_chain, Fortification: _clone_fort}
 
 

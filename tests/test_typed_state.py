@@ -9,7 +9,7 @@ import pytest
 
 import cli
 from cg import snapshot
-from cg.state import SIDES, CampaignState, Done, Ground, Pbem, Position, Reph, What
+from cg.state import SIDES, BySide, CampaignState, Done, Ground, Pbem, Position, Reph, What
 from cg.units import Kind, Status
 from conftest import cli_run
 from projections.digest import digest
@@ -291,3 +291,30 @@ def test_a_units_kind_and_status_are_enums_stored_as_their_words(campaign):
     loaded.load_all()
     assert all(type(u.kind) is Kind and type(u.status) is Status for u in loaded.units.values())
     assert digest(loaded) == digest(folded)
+
+
+def test_the_rephs_values_by_side_are_records_stored_as_the_dicts_they_replaced(campaign):
+    """Issue 33 item 8: the RePh's per-side values (3.44 promotions, 3.45 leader results, the 2.7 patrols
+    done...) are `BySide` records read and written by side, kept by the snapshot and the digest as the
+    {"axis": ..., "allied": ...} dicts they replaced, key for key and in order, and read back as records."""
+    c = campaign()
+    c.advance(1, "3.45")
+    path = c.path
+    c.close()
+    folded = cli.Ledger(path).state(use_snapshot=False)
+    r = folded.reph
+    by_side = ("patrols_done", "patrols_to_return", "hardened_now", "promotions", "leader_result", "generated",
+               "may_generate")
+    assert all(type(getattr(r, k)) is BySide for k in by_side)
+    data = snapshot.state_data(folded)
+    for k in by_side:
+        assert list(data[k]) == list(SIDES) and all(type(data[k][s]) in (int, list) for s in SIDES), k
+    assert data["promotions"] == {s: r.promotions[s] for s in SIDES}
+    loaded = cli.Ledger(path).state()  # from the stored snapshot
+    assert all(type(getattr(loaded.reph, k)) is BySide for k in by_side)
+    assert loaded.reph == r and digest(loaded) == digest(folded)
+    copied = folded.copy()
+    copied.reph.hardened_now["axis"].append("a unit of the copy")
+    copied.reph.patrols_done["allied"].add(9)
+    assert "a unit of the copy" not in r.hardened_now["axis"]
+    assert 9 not in r.patrols_done["allied"]  # a copy's per-side lists and sets are its own
