@@ -1,5 +1,5 @@
 """The card checker's tools: a `_Checker` that collects every `path: what is wrong` problem of a card
-and reads typed values (cg/card_schema.py and cg/card_keys.py use it)."""
+and reads typed values (cg/card_schema.py and cg/card_boards_and_ob.py use it)."""
 from __future__ import annotations
 
 import datetime
@@ -77,6 +77,20 @@ class _Checker:
             self.add(_join(path, key), f"must be a table, not {_type_name(v)}")
             return None
         return v
+
+    def texts(self, tbl: dict, key: str, path: str, default: Any = _MISSING) -> list[str] | None:
+        """An array of texts (None, each bad item said, if any item is not a text)."""
+        raw = self.array(tbl, key, path, default)
+        if raw is None:
+            return None
+        out: list[str] | None = []
+        for i, v in enumerate(raw):
+            t = self.text_value(v, f"{_join(path, key)}[{i}]")
+            if t is None:
+                out = None
+            elif out is not None:
+                out.append(t)
+        return out
 
     def array(self, tbl: dict, key: str, path: str, default: Any = _MISSING) -> list | None:
         v = self._get(tbl, key, path, default)

@@ -15,7 +15,7 @@ from cg.card import (
 )
 from cg.card import _hex_sort_key
 from cg.card_checker import _MISSING, _Checker, _hexes, _show, _type_name, _what
-from cg import card_keys, card_printed
+from cg import card_as_printed, card_boards_and_ob
 from cg.victory import check_victory
 from events.errors import BadInput
 import importlib.resources
@@ -34,12 +34,12 @@ _CAMPAIGN_KEYS = (
     "initial_weather",
     "disease",
     "legacy_leader_drm",
-    *card_keys.CAMPAIGN_KEYS,
-    *card_printed.CAMPAIGN_KEYS,
+    *card_boards_and_ob.CAMPAIGN_KEYS,
+    *card_as_printed.CAMPAIGN_KEYS,
 )
-_FIREFIGHT_KEYS = ("date", "time", *card_keys.FIREFIGHT_KEYS)
-_MAP_KEYS = ("columns", "rows", "strategic", "water", "tvp", "friendly_edge", "buildings", "stone", *card_keys.MAP_KEYS,
-             *card_printed.MAP_KEYS)
+_FIREFIGHT_KEYS = ("date", "time", *card_boards_and_ob.FIREFIGHT_KEYS)
+_MAP_KEYS = ("columns", "rows", "strategic", "water", "tvp", "friendly_edge", "buildings", "stone",
+             *card_boards_and_ob.MAP_KEYS, *card_as_printed.MAP_KEYS)
 _SIDE_KEYS = (
     "nationality",
     "elr",
@@ -55,8 +55,8 @@ _SIDE_KEYS = (
     "cp_provided",
     "control",
     "rg",
-    *card_keys.SIDE_KEYS,
-    *card_printed.SIDE_KEYS,
+    *card_boards_and_ob.SIDE_KEYS,
+    *card_as_printed.SIDE_KEYS,
 )
 _RG_KEYS = (
     "id",
@@ -71,8 +71,8 @@ _RG_KEYS = (
     "fp",
     "units",
     "strength",
-    *card_keys.RG_KEYS,
-    *card_printed.RG_KEYS,
+    *card_boards_and_ob.RG_KEYS,
+    *card_as_printed.RG_KEYS,
 )
 
 
@@ -93,8 +93,8 @@ def _check_campaign(c: _Checker, data: dict) -> Campaign | None:
     weather = c.text(tbl, "initial_weather", path)
     disease = c.boolean(tbl, "disease", path, default=False)  # 3.41
     legacy = c.boolean(tbl, "legacy_leader_drm", path, default=False)  # 2.361
-    extra = card_keys.check_campaign(c, tbl)
-    printed = card_printed.check_campaign(c, tbl)
+    extra = card_boards_and_ob.check_campaign(c, tbl)
+    printed = card_as_printed.check_campaign(c, tbl)
     values = (name, intensity, reserves, patrols, max_platoons, attacker, weather, disease, legacy, extra, printed)
     if any(v is None for v in values):
         return None
@@ -157,7 +157,7 @@ def _check_firefights(c: _Checker, data: dict) -> tuple[Firefight, ...] | None:
             c.add(f"{path}.date", f"{date} is before the previous firefight's date {previous}")
         if date is not None:
             previous = date
-        extra = card_keys.check_firefight(c, item, path, time)
+        extra = card_boards_and_ob.check_firefight(c, item, path, time)
         if date is None or time is None or extra is None:
             ok = False
             continue
@@ -174,7 +174,7 @@ def _check_map(c: _Checker, data: dict) -> tuple[MapSpec | None, tuple | None, s
     c.unknown_keys(tbl, _MAP_KEYS, path)
     ok = True
 
-    boards = card_keys.check_boards(c, tbl)
+    boards = card_boards_and_ob.check_boards(c, tbl)
     if tbl.get("boards") not in (None, [], ()):  # [] (card_to_dict of a single grid): no boards
         for key in ("columns", "rows"):
             if tbl.get(key) is not None:
@@ -242,12 +242,12 @@ def _check_map_hexes(c: _Checker, tbl: dict, grid, ok: bool, columns, rows, boar
             elif edges is not None:
                 edges[side] = e
 
-    terrain = card_keys.check_terrain(c, tbl, grid)
-    entry = card_keys.check_entry(c, tbl, grid)
-    frozen = card_keys.check_frozen(c, tbl, grid, water)  # ruling R96
+    terrain = card_boards_and_ob.check_terrain(c, tbl, grid)
+    entry = card_boards_and_ob.check_entry(c, tbl, grid)
+    frozen = card_boards_and_ob.check_frozen(c, tbl, grid, water)  # ruling R96
     order_key = board_grid.index if board_grid is not None else _hex_sort_key
-    hills = card_printed.check_hills(c, tbl, grid, order_key)
-    hexsides = card_printed.check_hexsides(c, tbl, grid, order_key)
+    hills = card_as_printed.check_hills(c, tbl, grid, order_key)
+    hexsides = card_as_printed.check_hexsides(c, tbl, grid, order_key)
     parts = (strategic, water, buildings, stone, tvp, edges, terrain, entry, hills, hexsides, frozen)
     if not ok or any(p is None for p in parts):
         # still hand back what the sides' checks can use: the Strategic hexes known to be good
@@ -260,7 +260,7 @@ def _check_map_hexes(c: _Checker, tbl: dict, grid, ok: bool, columns, rows, boar
     resolved = set(strategic) | set(tvp) | set(all_buildings) | set(terrain["bridges"])
     if terrain["woods"]:
         real_grid = board_grid if board_grid is not None else _single_grid(columns, rows)
-        resolved |= card_keys.woods_line(real_grid, terrain["woods"])
+        resolved |= card_boards_and_ob.woods_line(real_grid, terrain["woods"])
     spec = MapSpec(
         columns=columns,
         rows=rows,
@@ -324,20 +324,11 @@ def _check_rg(c: _Checker, item: Any, path: str, n_firefights: int | None = None
     elif fp and kind is not None and kind != "fortification_points":
         c.add(f"{path}.fp", "is for fortification_points RGs only (2.38)")
         fp = None
-    units_raw = c.array(item, "units", path)
-    units: list[str] | None = None
-    if units_raw is not None:
-        units = []
-        for i, u in enumerate(units_raw):
-            t = c.text_value(u, f"{path}.units[{i}]")
-            if t is None:
-                units = None
-            elif units is not None:
-                units.append(t)
+    units = c.texts(item, "units", path)
     strength = c.text(item, "strength", path, default=None) if item.get("strength") is not None else None
     bad_strength = item.get("strength") is not None and strength is None
-    extra = card_keys.check_rg_extra(c, item, path, n_firefights, None)
-    printed = card_printed.check_rg(c, item, path)
+    extra = card_boards_and_ob.check_rg_extra(c, item, path, n_firefights, None)
+    printed = card_as_printed.check_rg(c, item, path)
     values = (rg_id, name, kind, leader_drs, platoons, armor_leader, cost, max_, fp, units, extra, printed)
     if any(v is None for v in values) or (kind == "infantry" and quality is None) or bad_strength:
         return None
@@ -426,9 +417,9 @@ def _check_side(
             elif rgs is not None:
                 rgs.append(rg)
 
-    ob = card_keys.check_ob(c, tbl, side, grid, None, grid if hasattr(grid, "canonical") else None)
-    printed = card_printed.check_side(c, tbl, path)
-    card_printed.check_commissars(c, tbl, path, nationality)
+    ob = card_boards_and_ob.check_ob(c, tbl, side, grid, None, grid if hasattr(grid, "canonical") else None)
+    printed = card_as_printed.check_side(c, tbl, path)
+    card_as_printed.check_commissars(c, tbl, path, nationality)
     c.partial[side] = (control, ob)  # for the 1.32 check of the OB's hexes, whatever else is wrong
     values = (nationality, elr, san, *drms.values(), initial_cp, attack_cost, patrol_cost, cp_provided, control, rgs, ob,
               printed)
@@ -496,17 +487,17 @@ def parse_card(data: dict, source: str = "card") -> Card:
     n_firefights = len(raw_ff) if isinstance(raw_ff, list) and raw_ff else None
     map_spec, grid, strategic = _check_map(c, data)
     sides = _check_sides(c, data, grid, strategic, n_firefights)
-    counters = card_keys.check_counters(c, data)
+    counters = card_boards_and_ob.check_counters(c, data)
     victory = check_victory(c, data, grid, n_firefights)  # ruling R74: the CG Victory Conditions (1.3)
     # every problem in one pass: the checks that join two parts run whenever those parts were read
     if map_spec is not None:
         parts = {s: SimpleNamespace(control=v[0], ob=v[1]) for s, v in c.partial.items() if None not in v}
         if len(parts) == len(SIDES):  # both sides' control and OB read: the map can be classified
-            card_keys.check_ob_control(c, map_spec, parts)
+            card_boards_and_ob.check_ob_control(c, map_spec, parts)
             if source != "campaign_started":  # a started campaign's card is kept as it was read (ruling R32)
-                card_keys.check_ob_ownership(c, parts)
+                card_boards_and_ob.check_ob_ownership(c, parts)
     if campaign is not None and firefights is not None:
-        card_keys.check_attackers(c, campaign, firefights)
+        card_boards_and_ob.check_attackers(c, campaign, firefights)
     if c.problems or None in (campaign, firefights, map_spec, sides, counters):
         _raise(c, source, data)
     return Card(campaign=campaign, firefights=firefights, map=map_spec, sides=sides, counters=counters,
@@ -516,7 +507,7 @@ def parse_card(data: dict, source: str = "card") -> Card:
 def _raise(c: _Checker, source: str, data: Any = None):
     if not c.problems:  # a check returned nothing without saying why: a bug here, not in the card
         raise AssertionError("card check failed without a problem")
-    problems = card_printed.name_paths(list(dict.fromkeys(c.problems)), data)  # RGs by id, firefights by number
+    problems = card_as_printed.name_paths(list(dict.fromkeys(c.problems)), data)  # RGs by id, firefights by number
     n = len(problems)
     lines = [f"card {source} has {n} problem{'s' if n != 1 else ''}:"]
     lines += [f"{path}: {what}" for path, what in problems]

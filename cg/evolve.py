@@ -37,14 +37,13 @@ if TYPE_CHECKING:  # the handlers' event classes (imported when the first fold i
                               StepLeft, TerrainChanged, TvpAwarded, UnitChange, UnitHardened, UnitPositioned,
                               UnitSetUp, UnitsStranded, WeatherSet)
 
-# the words a handler sets a unit's status (_W) and kind (_K) to, and compares them with: the members' values, plain
-# str (the stored form, and the snapshot's fast path for a unit of plain fields, cg/snapshot.py _as_tuple;
-# module constants: `Status.RESERVE` is a lookup through the enum's class, ~70 ns on 3.11, paid per event
-# and per unit in _ended's walk of every unit)
-_ON_MAP_W, _AVAILABLE_W, _RESERVE_W = Status.ON_MAP.value, Status.AVAILABLE.value, Status.RESERVE.value
-_ELIMINATED_W, _CAPTURED_W, _EVACUATED_W = Status.ELIMINATED.value, Status.CAPTURED.value, Status.EVACUATED.value
-_EXPENDED_W, _RECOMBINED_W, _RECALLED_W = Status.EXPENDED.value, Status.RECOMBINED.value, Status.RECALLED.value
-_LEADER_K, _SQUAD_K = Kind.LEADER.value, Kind.SQUAD.value
+# the members a handler sets a unit's status (_W) and kind (_K) to, and compares them with (str enums: the
+# snapshot and the digest store their words, cg/snapshot.py _SCALARS; module constants: `Status.RESERVE` is
+# a lookup through the enum's class, ~70 ns on 3.11, paid per event and per unit in _ended's walk of every unit)
+_ON_MAP_W, _AVAILABLE_W, _RESERVE_W = Status.ON_MAP, Status.AVAILABLE, Status.RESERVE
+_ELIMINATED_W, _CAPTURED_W, _EVACUATED_W = Status.ELIMINATED, Status.CAPTURED, Status.EVACUATED
+_EXPENDED_W, _RECOMBINED_W, _RECALLED_W = Status.EXPENDED, Status.RECOMBINED, Status.RECALLED
+_LEADER_K, _SQUAD_K = Kind.LEADER, Kind.SQUAD
 
 # type name -> fold(state, stored payload dict): the handler of the type's event class, given the
 # instance built from the payload in the same call (events/stored.folder). Replay, a command's own
@@ -691,7 +690,7 @@ def _unit_change(st, c: UnitChange, reduced: bool) -> None:
     else:
         u.name = c.to
         if reduced and u.kind == Kind.SQUAD:
-            u.kind = "hs"
+            u.kind = Kind.HALF_SQUAD
 
 
 @on("unit_positioned")

@@ -1,11 +1,11 @@
 """The step machine: `transitions` built once per process from the steps of cg/steps, and the Mermaid
-diagram drawn from the same definition (`plcg diagram`, docs/steps.md).
+diagram drawn from that same machine's states and edges (`plcg diagram`, docs/steps.md).
 
 - Its states are the steps: each state carries its `Step` (`machine().get_state("2.3").step`).
-- `next` is a trigger along each step's `leads_to`, guarded by `owes_nothing` (the step's `owes` and
-  play by email's, `pending`), with the rules' conditions on the edges (Idle 2.41, the Initial
-  Firefight, the last firefight or the CG Objectives, revision 2's weather in every firefight);
-  `concede` leads from any step to the CG's end.
+- `next` is a trigger along each step's edges (`cg/steps.leads`: its `leads_to`, then the step declared
+  after it), guarded by `owes_nothing` (the step's `owes` and play by email's, `pending`), with the rules'
+  conditions on the edges (Idle 2.41, the Initial Firefight, the last firefight or the CG Objectives,
+  revision 2's weather in every firefight); `concede` leads from any step to the CG's end.
 - Leaving by `next` is a callback: the step's `on_leave` (what it records by itself) runs as the
   transition's `before`.
 
@@ -13,31 +13,32 @@ The machine decides and never holds a campaign: a `next` or `concede` being deci
 model the trigger is fired on for that decision and then dropped; the command writes the events (the
 step left is folded from its `step_left`, cg/evolve.py), so nothing here is rolled back when a write
 fails. The folded state carries the step, so replay never drives the machine. Built on the first `next` or
-`concede` a process decides: `status` and the other commands never import transitions.
+`concede` a process decides: `status` and the other commands never import transitions. The diagram is
+written from the deciding machine itself (its states, its events' transitions and their conditions), so
+it cannot drift from it, and neither `next` nor `plcg diagram` imports transitions' graph support.
 """
 from __future__ import annotations
-
-import re
 
 from cg import revision
 from cg.sequence import StepId, step_id
 from cg.state import CampaignState
-from cg.steps import BY_ID, STEPS, pending
+from cg.steps import STEPS, leads, pending
+from cg.steps.step import Step
 from cg.victory import objectives_fulfilled
 
-
-def _next(source: StepId, dest: StepId, *conditions: str) -> dict:
-    """A `next` edge: taken when the step owes nothing and `conditions` hold; leaving records its events."""
-    return {"trigger": "next", "source": source.value, "dest": dest.value,
-            "conditions": ["owes_nothing", *conditions], "before": "leave"}
+START = StepId.WEATHER  # where a campaign starts: the Initial Firefight at 2.2 (1.1); the diagram's [*]
 
 
-# `next` from each step along its edges (Step.leads_to), in order: the first whose conditions hold is
-# taken; `concede` from any step to the CG's end
-TRANSITIONS = [_next(s.id, dest, *conditions) for s in STEPS for dest, *conditions in s.leads_to]
-TRANSITIONS.append({"trigger": "concede", "source": [s.id.value for s in STEPS if s.id != StepId.END],
-                    "dest": StepId.END.value})
-_STATES = [{"name": s.id.value, "step": s} for s in STEPS]
+def transitions_of(steps: tuple[Step, ...]) -> list[dict]:
+    """The machine's edges: `next` from each step along its edges (cg/steps.leads), in order, the first
+    whose conditions hold taken, each guarded by `owes_nothing` and recording what leaving records
+    (`before`); `concede` from any step to the CG's end."""
+    edges = leads(steps)
+    out = [{"trigger": "next", "source": str(s.id), "dest": str(dest), "conditions": ["owes_nothing", *conditions],
+            "before": "leave"} for s in steps for dest, *conditions in edges[s.id]]
+    out.append({"trigger": "concede", "source": [str(s.id) for s in steps if s.id != StepId.END],
+                "dest": StepId.END.value})
+    return out
 
 
 class Walk:
@@ -46,8 +47,9 @@ class Walk:
     After the trigger: `to`, the step it leads to (None: `next` refused, the step owes `owed`), and
     `records`, what leaving recorded (the left step's `on_leave`)."""
 
-    def __init__(self, state: CampaignState):
+    def __init__(self, state: CampaignState, step: Step | None):
         self.st = state
+        self.step = step  # the Step the campaign stands at (None: a step no release knows)
         self.rules = revision.of(state)
         self.owed: list | None = None
         self.records: list = []
@@ -57,7 +59,7 @@ class Walk:
     # the guard and the conditions on the edges
     def owes_nothing(self) -> bool:
         if self.owed is None:
-            self.owed = pending(self.st)
+            self.owed = pending(self.st, self.step)
         return not self.owed
 
     def is_idle(self) -> bool:
@@ -75,7 +77,7 @@ class Walk:
 
     # the callback of leaving by `next`
     def leave(self) -> None:
-        self.records += BY_ID[self.st.step].on_leave(self.st, self.rules)
+        self.records += self.step.on_leave(self.st, self.rules)
 
 
 _MACHINE: list = []  # the machine, built by the first `next` or `concede` decided in the process
@@ -84,65 +86,79 @@ _MACHINE: list = []  # the machine, built by the first `next` or `concede` decid
 def machine():
     """The step machine, built once per process on first use."""
     if not _MACHINE:
-        # lazy: `plcg status` and the step commands other than next/concede skip importing
-        # transitions and building the machine (~10 ms of their start, -X importtime)
-        from transitions import Machine, State  # lazy: transitions (~5 ms) only for next/concede and `plcg diagram`
-
-        class StepState(State):
-            """A state of the machine: one step (`step`, its Step)."""
-
-            def __init__(self, *args, step=None, **kwargs):
-                super().__init__(*args, **kwargs)
-                self.step = step
-
-        class StepMachine(Machine):
-            state_cls = StepState
-
-        _MACHINE.append(StepMachine(
-            model=None,
-            states=_STATES,
-            transitions=TRANSITIONS,
-            initial=None,
-            auto_transitions=False,  # no to_<state>(): the step order cannot be skipped
-            ignore_invalid_triggers=False,
-        ))
+        _MACHINE.append(build(STEPS))
     return _MACHINE[0]
 
 
-def walk(state: CampaignState, trigger: str = "next") -> Walk:
-    """`trigger` ("next" or "concede") decided from the state's step by the machine: the Walk says
-    where it leads (`to`), or what the step still owes (`owed`), and what leaving recorded."""
-    w = Walk(state)
+def build(steps: tuple[Step, ...]):
+    """The step machine of `steps` (in the order of the sequence): states the steps, edges theirs."""
+    # lazy: `plcg status` and the step commands other than next/concede skip importing
+    # transitions and building the machine (~10 ms of their start, -X importtime)
+    from transitions import Machine, State  # lazy: transitions (~5 ms) only for next/concede and `plcg diagram`
+
+    class StepState(State):
+        """A state of the machine: one step (`step`, its Step)."""
+
+        def __init__(self, *args, step=None, **kwargs):
+            super().__init__(*args, **kwargs)
+            self.step = step
+
+    class StepMachine(Machine):
+        state_cls = StepState
+
+    return StepMachine(
+        model=None,
+        states=[{"name": str(s.id), "step": s} for s in steps],
+        transitions=transitions_of(steps),
+        initial=None,
+        auto_transitions=False,  # no to_<state>(): the step order cannot be skipped
+        ignore_invalid_triggers=False,
+    )
+
+
+def walk(state: CampaignState, trigger: str = "next", m=None) -> Walk:
+    """`trigger` ("next" or "concede") decided from the state's step by the machine (`m`: the step
+    machine unless told): the Walk says where it leads (`to`), or what the step still owes (`owed`),
+    and what leaving recorded."""
+    m = machine() if m is None else m
+    here = m.states.get(str(state.step))
+    w = Walk(state, here.step if here is not None else None)
     w.state = str(state.step)  # the model's place in the machine (transitions' model_attribute)
     # the trigger fired on this one model, never registered: add_model would bind every trigger and a
     # test per state to it, 80 us a `next` to be thrown away
-    if machine().events[trigger].trigger(w):
+    if m.events[trigger].trigger(w):
         w.to = step_id(w.state)
     return w
 
 
-def mermaid() -> str:
-    """The step machine drawn by transitions itself (Mermaid stateDiagram-v2, no graphviz), from the
-    same states and edges as the machine."""
-    # lazy: only `plcg diagram` (and docs/steps.md's test) draw; GraphMachine's import is theirs alone
-    from transitions.extensions import GraphMachine  # lazy: ~40 ms (graph support) only for `plcg diagram`
+_STYLES = (  # the node classes of the diagram (the ones transitions' own Mermaid drawing wrote)
+    "classDef s_default fill:white,color:black", "classDef s_inactive fill:white,color:black",
+    "classDef s_parallel color:black,fill:white", "classDef s_active color:red,fill:darksalmon",
+    "classDef s_previous color:blue,fill:azure")
 
-    class Drawn:
-        """The model of the drawing (never driven)."""
 
-    gm = GraphMachine(
-        model=Drawn(),
-        states=[s["name"] for s in _STATES],
-        transitions=TRANSITIONS,
-        initial=StepId.WEATHER.value,
-        auto_transitions=False,
-        graph_engine="mermaid",
-        show_conditions=True,
-        title="TITLE",  # put in below: the id rewriting would take its "2.5" for a step
-    )
-    text = gm.get_graph().draw(None)
-    # Mermaid ids may not hold dots: draw "2.1" as the id s2_1 and keep "2.1" as its label.
-    ident = r"(?<![\w.\"])(\d\.\d+|end)(?![\w.\"])"
-    text = re.sub(ident, lambda m: "s" + m.group(1).replace(".", "_"), text)
-    text = re.sub(r"(?m)^(\s*)Class ", r"\1class ", text)  # Mermaid's keyword is lower case
-    return text.replace("TITLE", "PL 2.5 step order", 1)
+def mermaid(m=None) -> str:
+    """The step machine `m` (the deciding machine unless told) drawn as a Mermaid stateDiagram-v2: its
+    states in order, then its edges from each state, one arrow per destination labelled with its
+    triggers and their conditions (`next [owes_nothing & is_idle] | concede`), and the start."""
+    m = machine() if m is None else m
+
+    def node(name: str) -> str:  # Mermaid ids may not hold dots: "2.1" is the id s2_1, labelled "2.1"
+        return "s" + name.replace(".", "_")
+
+    lines = ["---", "PL 2.5 step order", "---", "stateDiagram-v2", "  direction LR", *("  " + c for c in _STYLES), "  "]
+    for name in m.states:
+        lines += [f'  state "{name}" as {node(name)}',
+                  f"  class {node(name)} s_{'active' if name == START else 'default'}"]
+    lines.append("  ")
+    arrows: dict[str, dict[str, list[str]]] = {}
+    for trigger, event in m.events.items():
+        for source, edges in event.transitions.items():
+            for t in edges:
+                conditions = [c.func if c.target else "!" + c.func for c in t.conditions]
+                label = f"{trigger} [{' & '.join(conditions)}]" if conditions else trigger
+                arrows.setdefault(source, {}).setdefault(t.dest, []).append(label)
+    lines += [f"  {node(src)} --> {node(dst)}: {' | '.join(labels)}"
+              for src, dests in arrows.items() for dst, labels in dests.items()]
+    lines.append(f"  [*] --> {node(START)}")
+    return "\n".join(lines)

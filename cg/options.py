@@ -13,7 +13,7 @@ from cg.items import CLEAR_ITEMS
 from cg.rules import REPAIRABLE, clearable, defender_may_redeploy_2_5, redeployment_attacker_at_2_5
 from cg.state import SIDES, CampaignState, other
 from cg.units import PRESENT
-from cg.card_printed import rg_time_refusal
+from cg.card_as_printed import rg_time_refusal
 from cg.state import Done
 from cg.sequence import StepId
 

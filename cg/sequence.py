@@ -4,7 +4,9 @@
 A `str` enum whose values are the ids the log, the snapshot and the digest have always held ("2.1" ...
 "3.52", "end"): a member is equal to its stored string and hashes like it, prints as it, and orjson
 writes it as it, so a stored "2.3" and `StepId.PURCHASE` are one key. The steps themselves (name, rule,
-what each owes, accepts and records when left) are `cg/steps/`; the machine is `cg/machine.py`.
+what each owes, accepts and records when left) are `cg/steps/`, and their order is the order they are
+declared in there (the members' order here says nothing); the machine is `cg/machine.py`. The ids are
+declared here, below the state (`Position.step` is a StepId), because the steps read the state.
 """
 from __future__ import annotations
 

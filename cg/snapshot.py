@@ -9,6 +9,7 @@ import hashlib
 from contextlib import contextmanager
 from operator import attrgetter
 from pathlib import Path
+from types import MappingProxyType
 from typing import Callable
 
 import attrs
@@ -16,8 +17,9 @@ import orjson
 
 from cg.bulk import gc_paused
 from cg.items import Kept
-from cg.state import (_POSITION, SETTLED, CampaignState, Done, FirefightRecord, Fortification, Ground,  # noqa: F401
-                      PatrolTeam, Pbem, Position, Purchase, Reph, SideState, Unit, settled)
+from cg.state import (_POSITION, SETTLED, BySide, CampaignState, Done, FirefightRecord, Fortification,  # noqa: F401
+                      Ground, PatrolTeam, Pbem, Position, Purchase, Reph, SideState, Unit, settled)
+from cg.units import Kind, Status
 from events.errors import UNFOLDABLE, WriteConflict
 
 SNAPSHOT_VERSION = 3  # 2: the hot part holds purchases and firefight records as tuples; 3: sealed by a digest
@@ -66,7 +68,17 @@ def fingerprint() -> str:
 # The records as attrs.astuple / attrs.asdict (retain_collection_types=False) give them, made without
 # their generic recursion: a field holding a plain value (nine in ten) is taken as it is, a container
 # is converted as attrs converts it (tuples and sets as lists, dicts copied, attrs values as dicts).
-_SCALARS = frozenset((str, int, bool, float, type(None)))
+# (a unit's Kind and Status are str enums: orjson writes each as its word, as attrs would)
+_SCALARS = frozenset((str, int, bool, float, type(None), Kind, Status))
+# a stored word -> its member (read-only)
+_KIND_OF, _STATUS_OF = MappingProxyType(Kind._value2member_map_), MappingProxyType(Status._value2member_map_)
+
+
+def _unit(row: list) -> Unit:
+    """A unit from its stored row, its kind and status read as their members (a word no release knows kept)."""
+    row[3] = _KIND_OF.get(row[3], row[3])
+    row[5] = _STATUS_OF.get(row[5], row[5])
+    return Unit(*row)
 
 
 def _plain(v):
@@ -192,7 +204,7 @@ def _body(st: CampaignState, units, purchases=None, cold_ff=None, compact: bool 
     return {
         **{k: v for k, v in d.items() if k not in ("commencements", "sides", "firefights", "purchases", "units",
                                                    "reverts")},
-        **{k: getattr(r, k) for k in _REPH_AS_IS},
+        **{k: getattr(r, k).data() for k in _REPH_BY_SIDE},  # the dicts they replaced
         # the typed records in the form the snapshot and the digest always kept: "cp:axis", "hex:item", "side:n"
         "done": sorted(map(str, r.done)),
         "cleared": sorted(f"{h}:{i}" for h, i in r.cleared),
@@ -217,7 +229,7 @@ def _terrain_text(terrain: dict) -> dict:
 
 
 # the RePh record's fields kept as they are (the others are converted to their stored form above)
-_REPH_AS_IS = ("hardened_now", "promotions", "leader_result", "generated", "may_generate")
+_REPH_BY_SIDE = ("hardened_now", "promotions", "leader_result", "generated", "may_generate")
 _REPH = frozenset(a.name for a in attrs.fields(Reph))
 _GROUND = frozenset(a.name for a in attrs.fields(Ground))
 
@@ -326,9 +338,9 @@ def _load(blob: bytes, card, cold) -> CampaignState | None:
         elif k == "purchases":
             st.purchases = {(x[1], x[0]): Purchase(*x) for x in v}
         elif k == "units":
-            st.units = {(x[1], x[0]): Unit(*x) for x in v}
+            st.units = {(x[1], x[0]): _unit(x) for x in v}
         elif k in ("patrols_done", "patrols_to_return"):
-            setattr(r, k, {s: set(x) for s, x in v.items()})
+            setattr(r, k, BySide.of_data({s: set(x) for s, x in v.items()}))
         elif k == "patrol_units":
             for text, x in v.items():  # "side:n"
                 side, _, n = text.partition(":")
@@ -341,6 +353,8 @@ def _load(blob: bytes, card, cold) -> CampaignState | None:
             st.reverts = [(a, tuple(b), c, e) for a, b, c, e in v]
         elif k == "pbem":
             st.pbem = None if v is None else Pbem.of_data(v)
+        elif k in _REPH_BY_SIDE:
+            setattr(r, k, BySide.of_data(v))
         elif k in _REPH:
             setattr(r, k, v)
         elif k == "fortifications":
@@ -371,7 +385,7 @@ def _merge_cold(blob: bytes | None, token: str):
     with gc_paused():
         try:
             data = orjson.loads(blob)
-            cold_u = {(x[1], x[0]): Unit(*x) for x in data["units"]}
+            cold_u = {(x[1], x[0]): _unit(x) for x in data["units"]}
             cold_p = {(x["side"], x["id"]): Purchase(**x) for x in data["purchases"]}
             order, porder, lost = list(data["order"]), list(data["porder"]), list(data["lost"])
         except (*UNFOLDABLE, orjson.JSONDecodeError):  # its digest matched: recomputed over an edited body

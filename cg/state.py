@@ -7,9 +7,11 @@ never mutates it. `copy()` gives an independent state (used before folding a com
 from __future__ import annotations
 
 import copy as _copy
+import enum
 import itertools
 import operator
 import re
+from types import MappingProxyType
 from typing import NamedTuple
 
 import attrs
@@ -97,9 +99,9 @@ class Unit:
     id: str
     side: str
     name: str
-    kind: str  # leader | squad | hs | crew | sw | gun | vehicle | other
+    kind: Kind  # leader | squad | hs | crew | sw | gun | vehicle | other (stored as its word)
     purchase: str | None
-    status: str = "available"  # available | on_map | reserve | eliminated | captured | evacuated | recalled
+    status: Status = Status.AVAILABLE  # on_map | reserve | eliminated | captured | evacuated | recalled... (its word)
     hex: str | None = None
     hip: bool = False
     isolated: bool = False
@@ -118,25 +120,55 @@ class Unit:
     abandoned: bool = False  # 3.17: an Immobile vehicle whose inherent crew failed its 1TC (revision 3)
 
 
-class Done(NamedTuple):
-    """One record of what the current step has done, read against what the step owes (cg/steps/
-    `pending`) and by the commands that may be given once only. Immutable; emptied when the step is left.
+class What(enum.StrEnum):
+    """What a `Done` record says was done: its word, as the snapshot and the replay digest store it."""
 
-    `what`: "weather" (2.2), "cp" (2.1), "oba-roll" (2.351, ruling R14: `of` = (final DR, purchase)),
-    "determine" (2.41), "night", "redeploy-2.5" and "redeploy-2.5-done" (2.5 Option A, ruling R85), "setup" /
-    "set" (2.6; `of`: the unit),
-    "end" (2.9), "encircled" (3.17, `of`: the unit), "evacuate" (3.19, no side; `of`: the leader),
-    "disease" / "disease-owed" (`of`: the HS equivalents still owed) / "disease-replaced" (3.41),
-    "promote" (3.44), "leaders" (3.45), "repair" (3.46, `of`: the item), "elr" (3.47),
-    "cr-owed" (3.52 dagger, `of`: the hex). Its text (`str`, "cp:axis") is the form the snapshot and the
-    replay digest keep, as they did when the records were strings."""
+    CP = "cp"  # 2.1
+    WEATHER = "weather"  # 2.2
+    OBA_ROLL = "oba-roll"  # 2.351, ruling R14: `of` = (final DR, purchase)
+    DETERMINE = "determine"  # 2.41
+    NIGHT = "night"  # 2.42
+    REDEPLOY_MLR = "redeploy-2.5"  # 2.5 Option A (ruling R85)
+    REDEPLOY_MLR_DONE = "redeploy-2.5-done"  # 2.5 Option A (ruling R85)
+    SETUP = "setup"  # 2.6
+    SET = "set"  # 2.6, `of`: the unit
+    END = "end"  # 2.9
+    ENCIRCLED = "encircled"  # 3.17, `of`: the unit
+    EVACUATE = "evacuate"  # 3.19, no side; `of`: the leader
+    DISEASE = "disease"  # 3.41
+    DISEASE_OWED = "disease-owed"  # 3.41, `of`: the HS equivalents still owed
+    DISEASE_REPLACED = "disease-replaced"  # 3.41
+    PROMOTE = "promote"  # 3.44
+    LEADERS = "leaders"  # 3.45
+    REPAIR = "repair"  # 3.46, `of`: the item
+    ELR = "elr"  # 3.47
+    CR_OWED = "cr-owed"  # 3.52 dagger, `of`: the hex
 
-    what: str
+
+_WHAT = MappingProxyType(What._value2member_map_)  # a word -> its member, without Enum's __call__
+
+
+class _DoneFields(NamedTuple):
+    what: What
     side: str | None = None
     of: object = None
 
+
+class Done(_DoneFields):
+    """One record of what the current step has done, read against what the step owes (cg/steps/
+    `pending`) and by the commands that may be given once only. Immutable; emptied when the step is left.
+
+    `what`: a `What` (a word given is read as its member; a word no release knows is kept as it is);
+    `side`; `of`, what it was done to or how (`What` says which). Its text (`str`, "cp:axis") is the form
+    the snapshot and the replay digest keep, as they did when the records were strings."""
+
+    __slots__ = ()
+
+    def __new__(cls, what, side: str | None = None, of: object = None) -> "Done":
+        return tuple.__new__(cls, (_WHAT.get(what, what), side, of))
+
     def __str__(self) -> str:
-        out = self.what if self.side is None else f"{self.what}:{self.side}"
+        out = f"{self.what}" if self.side is None else f"{self.what}:{self.side}"
         if self.of is None:
             return out
         of = ":".join(map(str, self.of)) if type(self.of) is tuple else self.of
@@ -217,6 +249,48 @@ def _per_side(value):
 
 
 @records.define(slots=True)
+class BySide:
+    """One value for each side (the RePh's per-side counts, lists and sets), read and written as `x[side]`;
+    the snapshot and the digest keep it as the dict {"axis": ..., "allied": ...} it replaced, key for key
+    and in order (`data()`, `of_data()`)."""
+
+    axis: object
+    allied: object
+
+    def __getitem__(self, side: str):
+        if side == "axis":
+            return self.axis
+        if side == "allied":
+            return self.allied
+        raise KeyError(side)
+
+    def __setitem__(self, side: str, value) -> None:
+        if side == "axis":
+            self.axis = value
+        elif side == "allied":
+            self.allied = value
+        else:
+            raise KeyError(side)
+
+    def get(self, side: str, default=None):
+        return self[side] if side in SIDES else default
+
+    def items(self) -> tuple:
+        return ("axis", self.axis), ("allied", self.allied)
+
+    def data(self) -> dict:
+        return {"axis": self.axis, "allied": self.allied}
+
+    @classmethod
+    def of_data(cls, d: dict) -> "BySide":
+        return cls(**d)  # a key that is no side, or a side missing: TypeError
+
+
+def _by_side(value):
+    return attrs.Factory(lambda: BySide(_copy.copy(value), _copy.copy(value)))
+
+
+@records.define(slots=True)
 class Reph:
     """What the current step and this firefight's patrols and Reorganization Phase have recorded: what a
     step owes is read against it (cg/steps/) and the RePh limits are counted from it. Written by the
@@ -237,15 +311,15 @@ class Reph:
     done: set = attrs.Factory(set)
     cleared: set = attrs.Factory(set)
     ap_failed: set = attrs.Factory(set)
-    patrols_done: dict = _per_side(set())
-    patrols_to_return: dict = _per_side(set())
+    patrols_done: BySide = _by_side(set())
+    patrols_to_return: BySide = _by_side(set())
     patrol_units: dict = attrs.Factory(dict)
-    hardened_now: dict = _per_side([])
-    promotions: dict = _per_side(0)
-    leader_result: dict = _per_side(0)
-    generated: dict = _per_side(0)
+    hardened_now: BySide = _by_side([])
+    promotions: BySide = _by_side(0)
+    leader_result: BySide = _by_side(0)
+    generated: BySide = _by_side(0)
     repairs_owed: dict = attrs.Factory(dict)
-    may_generate: dict = _per_side(0)
+    may_generate: BySide = _by_side(0)
 
 
 def _provisional_set(inst, _attribute, value):
@@ -804,27 +878,27 @@ LEADER_RE = re.compile(r"^\d{1,2}[-+]\d$")
 MMC_RE = re.compile(r"^(\d+)-(\d+)-(\d+)(\s*hs)?$", re.I)
 
 
-def unit_kind(name: str, rg_kind: str) -> str:
+def unit_kind(name: str, rg_kind: str) -> Kind:
     """What a counter of an RG is, from its name: leaders (9-2, 8+1), MMC (4-6-7: squad; ruling R18: a
     half-squad when the card names it so, "3-3-7 HS", or its firepower is below 3; a crew in a Gun/vehicle RG),
-    otherwise by the RG's kind (gun, vehicle) or a support weapon. The Kind's word (`.value`, a plain str):
-    what the log and the snapshot store, compared equal to its member."""
+    otherwise by the RG's kind (gun, vehicle) or a support weapon. A `Kind`, a str enum: the snapshot and the
+    digest store its word, as they always did."""
     if LEADER_RE.match(name):
-        return Kind.LEADER.value
+        return Kind.LEADER
     if "crew" in name.lower():
-        return Kind.CREW.value
+        return Kind.CREW
     m = MMC_RE.match(name)
     if m:
         if rg_kind in ("gun", "afv", "vehicle"):
-            return Kind.CREW.value
-        return Kind.HALF_SQUAD.value if m.group(4) or int(m.group(1)) < 3 else Kind.SQUAD.value
+            return Kind.CREW
+        return Kind.HALF_SQUAD if m.group(4) or int(m.group(1)) < 3 else Kind.SQUAD
     if rg_kind in ("afv", "vehicle"):
-        return Kind.VEHICLE.value
+        return Kind.VEHICLE
     if rg_kind == "gun":
-        return Kind.GUN.value
+        return Kind.GUN
     if rg_kind in ("infantry", "heavy_weapons"):
-        return Kind.SW.value
-    return Kind.OTHER.value
+        return Kind.SW
+    return Kind.OTHER
 
 
 def loss_cvp(u, to: str) -> int:
@@ -920,6 +994,7 @@ _clone_purchase = _cloner(Purchase, leaders="list(x.leaders)", units="list(x.uni
 _clone_side = _cloner(SideState)
 _clone_firefight = _cloner(FirefightRecord, lost="list(x.lost)")
 _clone_reph = _cloner(Reph)
+_clone_by_side = _cloner(BySide)
 _clone_fort = _cloner(Fortification)
 _clone_pbem = _cloner(Pbem)
 _clone_request = _cloner(DiceRequest)  # its command copied: a mutable dict
@@ -931,7 +1006,7 @@ def _clone_ground(x: Ground) -> Ground:
 
 
 _CLONES = {Unit: _clone_unit, Purchase: _clone_purchase, SideState: _clone_side, FirefightRecord: _clone_firefight,
-           Reph: _clone_reph, Pbem: _clone_pbem, Ground: _clone_ground,
+           Reph: _clone_reph, BySide: _clone_by_side, Pbem: _clone_pbem, Ground: _clone_ground,
            DiceRequest: _clone_request, AnswerChain: _clone_chain, Fortification: _clone_fort}
 
 

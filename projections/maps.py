@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from cg.items import seen_by
+from cg.card_boards_and_ob import woods_line
 from cg.seal import concealed_stacks
-from cg.card_keys import woods_line
 from cg.state import SIDES
 from cg.units import IN_PLAY
 from projections.words import terrain_words

@@ -210,7 +210,7 @@ def test_booby_traps_with_their_level_and_fortification_kinds_for_one_side(tmp_p
 
 
 def test_setup_areas_as_printed_resolve_to_their_hexes():
-    from cg.card_printed import area_hexes
+    from cg.card_as_printed import area_hexes
 
     g = board_grid([["24", "23*"]])
     west = area_hexes("west of 24G", g)

@@ -1,6 +1,6 @@
-"""The second-round CG Card keys (issue 13): a card of boards with an OB given, later RGs and a night
-firefight plays through the CLI; every new key is documented and accepted; each bad key is refused with
-its `path: what` line and nothing is created."""
+"""The keys of a published CG Card (issue 13, cg/card_boards_and_ob.py): a card of boards with an OB given, later
+RGs and a night firefight plays through the CLI; every new key is documented and accepted; each bad key is
+refused with its `path: what` line and nothing is created."""
 from __future__ import annotations
 
 import copy
@@ -10,7 +10,7 @@ import tomllib
 
 import pytest
 
-from cg import card_keys, card_printed, card_schema, victory
+from cg import card_as_printed, card_boards_and_ob, card_schema, victory
 from cg.card import apply_balance
 from cg.card_schema import load_card
 from cg.hexgrid import board_grid
@@ -68,16 +68,16 @@ def _loader_paths() -> set[str]:
     s = card_schema
     out = set(s._TOP_KEYS)
     out |= {f"campaign.{k}" for k in s._CAMPAIGN_KEYS}
-    out |= {f"campaign.balance.{k}" for k in ("side", "text", *card_keys.BALANCE_EFFECTS)}
+    out |= {f"campaign.balance.{k}" for k in ("side", "text", *card_boards_and_ob.BALANCE_EFFECTS)}
     out |= {f"firefights.{k}" for k in s._FIREFIGHT_KEYS}
     out |= {f"map.{k}" for k in s._MAP_KEYS}
     out |= {f"map.friendly_edge.{k}" for k in ("axis", "allied")}
     out |= {f"map.entry.{k}" for k in ("axis", "allied")}
     out |= {"sides.X"} | {f"sides.X.{k}" for k in s._SIDE_KEYS}
     out |= {f"sides.X.rg.{k}" for k in s._RG_KEYS}
-    out |= {f"sides.X.ob.{k}" for k in card_keys.OB_KEYS}
+    out |= {f"sides.X.ob.{k}" for k in card_boards_and_ob.OB_KEYS}
     out |= {f"victory.{k}" for k in victory.KEYS} | {f"victory.objectives.{k}" for k in victory.OBJECTIVE_KEYS}
-    out |= {f"map.hexsides.{k}" for k in card_printed.HEXSIDE_KINDS}  # third round
+    out |= {f"map.hexsides.{k}" for k in card_as_printed.HEXSIDE_KINDS}  # third round
     return out
 
 
@@ -103,10 +103,10 @@ def test_every_key_the_doc_shows_is_accepted_and_every_accepted_key_is_shown():
 
     block = DOC.read_text(encoding="utf-8").split("## Keys of a published CG Card", 1)[1]
     kinds = tomllib.loads(block.split("```toml\n", 1)[1].split("```", 1)[0])["campaign"]["fortifications"]
-    assert set(kinds) <= set(FORTIFICATIONS) | set(card_keys.FORTIFICATION_EXTRA)
+    assert set(kinds) <= set(FORTIFICATIONS) | set(card_boards_and_ob.FORTIFICATION_EXTRA)
 
 
-def test_every_second_round_key_has_a_rule_number():
+def test_every_published_card_key_has_a_rule_number():
     text = DOC.read_text(encoding="utf-8")
     block = text.split("## Keys of a published CG Card", 1)[1].split("```toml\n", 1)[1].split("```", 1)[0]
     for line in block.splitlines():
@@ -156,8 +156,8 @@ def test_woods_line_leaves_out_inner_woods_and_small_groups():
     g = board_grid([["24"]])
     inner = "24J5"
     ring = g.neighbours(inner)  # a blob of 7: the centre touches woods only
-    assert card_keys.woods_line(g, (inner, *ring)) == set(ring)
-    assert card_keys.woods_line(g, ("24A1", "24A2")) == set()  # two hexes: no Woods-Line
+    assert card_boards_and_ob.woods_line(g, (inner, *ring)) == set(ring)
+    assert card_boards_and_ob.woods_line(g, ("24A1", "24A2")) == set()  # two hexes: no Woods-Line
 
 
 def test_board_distances_across_a_join_hand_drawn():

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-import cg.card_printed
+import cg.card_as_printed
 import cg.ledger
 from cg import snapshot
 from cg.card_schema import load_card
@@ -93,8 +93,8 @@ def test_status_scans_no_whole_log_for_its_versions(played, tmp_path, monkeypatc
 
 def test_a_card_without_hexsides_builds_no_adjacency_grid(monkeypatch):
     built = []
-    real = cg.card_printed.real_grid
-    monkeypatch.setattr(cg.card_printed, "real_grid", lambda g: built.append(1) or real(g))
+    real = cg.card_as_printed.real_grid
+    monkeypatch.setattr(cg.card_as_printed, "real_grid", lambda g: built.append(1) or real(g))
     card = load_card("sample")
     assert not card.map.hexsides
     assert built == []

@@ -2,12 +2,15 @@
 what the step owes, and a step id is one value whether stored as text or held as a StepId."""
 from __future__ import annotations
 
+import re
+
 import orjson
 
-from cg.machine import machine, walk
+from cg.machine import build, machine, mermaid, walk
 from cg.sequence import StepId
 from cg.state import Position
 from cg.steps import BY_ID, STEPS, pending
+from cg.steps.step import Owed, Step
 from conftest import Campaign
 
 
@@ -33,3 +36,71 @@ def test_a_step_id_is_its_stored_text():
     assert orjson.dumps({"step": StepId.CLEARANCE}) == b'{"step":"3.52"}'
     assert {"2.1": "stored"}[StepId.CP] == "stored" and BY_ID["2.1"] is BY_ID[StepId.CP]
     assert Position(step="3.52").step is StepId.CLEARANCE and f"{StepId.END}" == "end"
+
+
+def test_every_step_id_has_its_one_step():
+    """The order is the steps' own (declared phase by phase); StepId names each of them once."""
+    assert sorted(s.id for s in STEPS) == sorted(StepId)
+    assert len(BY_ID) == len(STEPS)
+
+
+def test_a_step_declared_after_another_is_taken_up_without_other_edits(tmp_path):
+    """Issue 33, Done means: a new step is one Step object in its phase module. A throw-away 3.435,
+    declared after 3.43 and owing one dr until it is made, is where `next` from 3.43 goes (3.43's
+    declaration untouched), is a state of the machine built from the steps, owes its dr in `pending`
+    and refuses `next` until it is made, then leads on to 3.44, and the diagram draws both edges."""
+    made: list = []
+
+    def owes(state, rules):
+        owed = Owed()
+        if not made:
+            owed.add("plcg promote axis", "3.435", "axis throw-away dr")
+        return owed
+
+    extra = Step("3.435", "Throw-away", "3.435", owes=owes)
+    at = [s.id for s in STEPS].index(StepId.HEROES)
+    steps = (*STEPS[:at + 1], extra, *STEPS[at + 1:])
+    assert BY_ID[StepId.HEROES].leads_to == ()  # 3.43 names no step it leads to: the one declared after it
+    m = build(steps)
+    assert list(m.states) == [str(s.id) for s in steps] and m.get_state("3.435").step is extra
+
+    camp = Campaign(tmp_path / "c.plcg")
+    camp.advance(1, StepId.HEROES)
+    st = camp.state()
+    assert walk(st, "next", m).to == "3.435"  # from 3.43, by the order of declaration
+    assert walk(st, "next").to == StepId.PROMOTIONS  # the steps as shipped: no 3.435
+
+    there = st.copy()
+    there.position = there.position.to(step="3.435")
+    w = walk(there, "next", m)
+    assert w.to is None and [(o["rule"], o["command"]) for o in w.owed] == [("3.435", "plcg promote axis")]
+    assert pending(there, extra) == w.owed
+    made.append(True)
+    assert walk(there, "next", m).to == StepId.PROMOTIONS  # and on to the step declared after it
+    assert walk(there, "concede", m).to == StepId.END
+
+    drawn = mermaid(m).splitlines()
+    assert "  s3_43 --> s3_435: next [owes_nothing]" in drawn
+    assert "  s3_435 --> s3_44: next [owes_nothing]" in drawn
+    assert "  s3_43 --> s3_44: next [owes_nothing]" not in drawn
+
+
+def test_the_diagram_is_the_deciding_machines():
+    """The diagram is written from the machine `next` is decided by: one arrow per (source, destination),
+    labelled with the triggers and the conditions of that machine's own transitions."""
+    m = machine()
+    arrows = {}
+    for line in mermaid().splitlines():
+        hit = re.fullmatch(r"  s(\S+) --> s(\S+): (.+)", line)
+        if hit:
+            arrows[(hit[1], hit[2])] = hit[3]
+    expected = {}
+    for trigger, event in m.events.items():
+        for source, edges in event.transitions.items():
+            for t in edges:
+                names = [c.func for c in t.conditions]
+                key = (source.replace(".", "_"), t.dest.replace(".", "_"))
+                label = f"{trigger} [{' & '.join(names)}]" if names else trigger
+                expected[key] = f"{expected[key]} | {label}" if key in expected else label
+    assert arrows == expected
+    assert arrows[("3_52", "end")] == "next [owes_nothing & is_last] | concede"

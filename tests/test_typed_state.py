@@ -4,11 +4,14 @@ digest always had, and no part takes an attribute it does not declare."""
 from __future__ import annotations
 
 import attrs
+import orjson
 import pytest
 
 import cli
 from cg import snapshot
-from cg.state import SIDES, CampaignState, Done, Ground, Pbem, Position, Reph
+from cg.state import SIDES, BySide, CampaignState, Done, Ground, Pbem, Position, Reph, What
+from cg.units import Kind, Status
+from conftest import cli_run
 from projections.digest import digest
 
 # each record as the fold makes it, and the text it was kept as when records were strings
@@ -24,6 +27,7 @@ RECORDS = [
 def test_a_done_record_is_stored_as_its_old_text_and_read_back(record, text):
     assert str(record) == text
     assert Done.parse(text) == record and type(Done.parse(text).of) is type(record.of)
+    assert type(Done.parse(text).what) is What and type(str(record)) is str
 
 
 def test_play_by_email_is_stored_as_the_dict_it_replaced():
@@ -56,11 +60,13 @@ def test_a_played_reph_holds_typed_records_and_its_snapshot_reads_back_the_same(
     led = cli.Ledger(path)
     folded = led.state(use_snapshot=False)
     assert Done("elr", "axis") in folded.reph.done and all(type(k) is Done for k in folded.reph.done)
+    assert all(type(k.what) is What for k in folded.reph.done)  # issue 33 item 8: Done.what an enum
     assert all(type(k) is tuple for k in [*folded.reph.cleared, *folded.reph.patrol_units, *folded.reph.repairs_owed])
     data = snapshot.state_data(folded)
     assert all(type(x) is str for x in data["done"])  # the stored form: the old text
     loaded = cli.Ledger(path).state()  # from the stored snapshot
     assert loaded.reph == folded.reph and digest(loaded) == digest(folded)
+    assert all(type(k.what) is What for k in loaded.reph.done)
 
 
 def _folded(campaign, firefight: int, step: str, plan: dict | None = None):
@@ -262,3 +268,53 @@ def test_fortifications_and_patrol_teams_are_records_stored_as_the_dicts_they_we
         assert all(seen.values()), seen  # the demo buys fortifications and sends patrols (revision 2 on)
     finally:
         led.close()
+
+
+def test_a_units_kind_and_status_are_enums_stored_as_their_words(campaign):
+    """Issue 33 item 8: `Unit.kind` is a `Kind` and `Unit.status` a `Status`, folded from the log, read back
+    from the snapshot, and after the fold changes them (a squad reduced to its half-squad, 3.52's Casualty
+    Reduction given at 2.9; a squad eliminated); the snapshot stores their words, as before."""
+    c = campaign(plan={1: {"buy": [("axis", "I1"), ("allied", "I1")]}})
+    c.advance(1, "2.9")
+    path = c.path
+    c.close()
+    assert cli_run(path, "end", "--turn", "5", "--cvp-lost", "axis=3", "--cvp-lost", "allied=0",
+                   "--reduced", "axis:I1-1.1", "--lost", "axis:I1-1.2").code == 0
+    folded = cli.Ledger(path).state(use_snapshot=False)
+    units = list(folded.units.values())
+    assert all(type(u.kind) is Kind and type(u.status) is Status for u in units)
+    assert folded.unit("I1-1.1", "axis").kind is Kind.HALF_SQUAD  # 4-6-7 reduced to its 2-4-7
+    assert folded.unit("I1-1.2", "axis").status is Status.ELIMINATED
+    rows = orjson.loads(orjson.dumps(snapshot.state_data(folded)["units"]))
+    assert [(r[3], r[5]) for r in rows] == [(u.kind.value, u.status.value) for u in units]  # the words
+    loaded = cli.Ledger(path).state()  # from the stored snapshot
+    loaded.load_all()
+    assert all(type(u.kind) is Kind and type(u.status) is Status for u in loaded.units.values())
+    assert digest(loaded) == digest(folded)
+
+
+def test_the_rephs_values_by_side_are_records_stored_as_the_dicts_they_replaced(campaign):
+    """Issue 33 item 8: the RePh's per-side values (3.44 promotions, 3.45 leader results, the 2.7 patrols
+    done...) are `BySide` records read and written by side, kept by the snapshot and the digest as the
+    {"axis": ..., "allied": ...} dicts they replaced, key for key and in order, and read back as records."""
+    c = campaign()
+    c.advance(1, "3.45")
+    path = c.path
+    c.close()
+    folded = cli.Ledger(path).state(use_snapshot=False)
+    r = folded.reph
+    by_side = ("patrols_done", "patrols_to_return", "hardened_now", "promotions", "leader_result", "generated",
+               "may_generate")
+    assert all(type(getattr(r, k)) is BySide for k in by_side)
+    data = snapshot.state_data(folded)
+    for k in by_side:
+        assert list(data[k]) == list(SIDES) and all(type(data[k][s]) in (int, list) for s in SIDES), k
+    assert data["promotions"] == {s: r.promotions[s] for s in SIDES}
+    loaded = cli.Ledger(path).state()  # from the stored snapshot
+    assert all(type(getattr(loaded.reph, k)) is BySide for k in by_side)
+    assert loaded.reph == r and digest(loaded) == digest(folded)
+    copied = folded.copy()
+    copied.reph.hardened_now["axis"].append("a unit of the copy")
+    copied.reph.patrols_done["allied"].add(9)
+    assert "a unit of the copy" not in r.hardened_now["axis"]
+    assert 9 not in r.patrols_done["allied"]  # a copy's per-side lists and sets are its own

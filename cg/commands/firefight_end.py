@@ -13,7 +13,7 @@ from cg.state import SIDES, loss_cvp
 from events import types as ev
 from cg.commands.base import at, command, counter_table, hex_arg, in_play, int_arg, side_arg, unit_arg
 from cg.units import IN_PLAY, PERSONNEL, Kind, article
-from cg.card_keys import entry_hexes
+from cg.card_boards_and_ob import entry_hexes
 from cg.state import Done
 
 

@@ -11,7 +11,7 @@ from events.errors import BadInput, Refused
 from cg.state import SIDES, CampaignState, expand_units
 from events import types as ev
 from cg.options import rg_unavailable
-from cg.card_printed import DUMMY_MINEFIELD_FP
+from cg.card_as_printed import DUMMY_MINEFIELD_FP
 from cg.commands.base import at, command, given_dice, hex_arg, int_arg, leader_slots, roll, side_arg, unit_arg
 from cg.units import Kind, article, MMC, Status
 from cg.state import Done

@@ -17,21 +17,34 @@ from cg.steps import before, end, purchase, reph
 from cg.steps.reph import disease_owed  # noqa: F401  (cg/commands/reorganization.py reads it here)
 from cg.steps.step import POSITIONAL, Owed, Step, command_args  # noqa: F401
 
+
+def leads(steps: tuple[Step, ...]) -> dict[StepId, tuple[tuple, ...]]:
+    """Where `next` leads from each step, in order: its own `leads_to` (the edges with conditions), then
+    the step declared after it, unless its last edge has no conditions (3.52: 2.1) or it is the last."""
+    out = {}
+    for i, s in enumerate(steps):
+        edges = tuple(s.leads_to)
+        if (not edges or len(edges[-1]) > 1) and i + 1 < len(steps):
+            edges += ((steps[i + 1].id,),)
+        out[s.id] = edges
+    return out
+
+
+# the step order is the order the steps are declared in, phase by phase
 STEPS: tuple[Step, ...] = (*purchase.STEPS, *before.STEPS, end.FIREFIGHT_END, *reph.STEPS, end.CG_END)
 # a StepId or its stored string: one key (cg/sequence.py); read-only, the fold reads it (no module state)
 BY_ID: Mapping[str, Step] = MappingProxyType({s.id: s for s in STEPS})
 ORDER = {s.id: i for i, s in enumerate(STEPS)}
-assert tuple(s.id for s in STEPS) == tuple(StepId), "the steps, in the order of the sequence"
 
 
-def pending(state: CampaignState) -> list[dict]:
+def pending(state: CampaignState, step: Step | None = None) -> list[dict]:
     """Only what the rules make compulsory (cli-contract.md: status `pending`): the current step's
-    `owes`, then what play by email owes."""
+    `owes` (`step`: its Step, looked up by its id unless given), then what play by email owes."""
     if state.ended:  # play by email: the secrets left are revealed at the CG's end (ruling R47)
         if state.pbem is not None and state.pbem.sealing:
             return sealed_items(state)
         return []
-    step = BY_ID.get(state.step)  # None: a step no release knows (cg/sequence.step_id)
+    step = step or BY_ID.get(state.step)  # None: a step no release knows (cg/sequence.step_id)
     out: list[dict] = step.owes(state, revision.of(state)) if step is not None else []
     if state.pbem is not None:  # play by email: two-party dice committed to owe an answer or a reveal
         from cg.pbem import committed, pending_items  # lazy: play by email only (cg.pbem ~0.7 ms)

@@ -15,5 +15,5 @@ def _firefight_end_owes(state: CampaignState, rules: Rules) -> Owed:
 
 
 FIREFIGHT_END = Step(StepId.FIREFIGHT_END, "CG Firefight End", "2.9", owes=_firefight_end_owes,
-                     accepts=("end", "position", "rubble", "flame"), leads_to=((StepId.BATTLE_END,),))
+                     accepts=("end", "position", "rubble", "flame"))
 CG_END = Step(StepId.END, "CG End", "1.3")  # ruling R16, R74: after the last firefight's RePh, or conceded

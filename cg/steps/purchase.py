@@ -4,7 +4,7 @@ from __future__ import annotations
 from cg import revision, seal
 from cg.revision import Rules
 from cg.sequence import StepId
-from cg.state import SIDES, CampaignState, Done, new_firefight
+from cg.state import SIDES, BySide, CampaignState, Done, new_firefight
 from cg.steps.step import Owed, Step, each_side_owes
 
 
@@ -17,17 +17,17 @@ def _new_firefight_entered(st: CampaignState, p) -> None:
         s.attack, s.patrols, s.platoons = False, 0, 0
     st.reph.cleared.clear()
     st.reph.ap_failed.clear()
-    st.reph.patrols_done = {"axis": set(), "allied": set()}
-    st.reph.patrols_to_return = {"axis": set(), "allied": set()}
+    st.reph.patrols_done = BySide(set(), set())
+    st.reph.patrols_to_return = BySide(set(), set())
     st.reph.patrol_units = {}
     if not (played and revision.of(st).one_redeployment):
         for u in st.units.values():
             u.redeployed = False
-    st.reph.hardened_now = {"axis": [], "allied": []}
-    st.reph.promotions = {"axis": 0, "allied": 0}
-    st.reph.leader_result = {"axis": 0, "allied": 0}
-    st.reph.generated = {"axis": 0, "allied": 0}
-    st.reph.may_generate = {"axis": 0, "allied": 0}
+    st.reph.hardened_now = BySide([], [])
+    st.reph.promotions = BySide(0, 0)
+    st.reph.leader_result = BySide(0, 0)
+    st.reph.generated = BySide(0, 0)
+    st.reph.may_generate = BySide(0, 0)
 
 
 def _weather_owes(state: CampaignState, rules: Rules) -> Owed:
@@ -83,11 +83,9 @@ def _sealed_2_3(state: CampaignState) -> set[str]:
 STEPS = (
     Step(StepId.CP, "CP Replenishment", "2.1", owes=each_side_owes("cp", "2.1", "CP replenishment"),
          accepts=("cp",), on_enter=_new_firefight_entered,
-         # ruling R27; rules revision 1: 2.2 in the Initial Firefight only
+         # ruling R27; rules revision 1: 2.2 in the Initial Firefight only, else on to 2.3
          leads_to=((StepId.WEATHER, "weather_every"), (StepId.PURCHASE,))),
-    Step(StepId.WEATHER, "At Start Weather", "2.2", owes=_weather_owes, accepts=("weather",),
-         leads_to=((StepId.PURCHASE,),)),
+    Step(StepId.WEATHER, "At Start Weather", "2.2", owes=_weather_owes, accepts=("weather",)),
     Step(StepId.PURCHASE, "Purchasing Reinforcements", "2.3", owes=_purchase_owes,
-         accepts=("buy", "patrols", "attack", "oba", "leader", "fortify"), on_enter=_purchase_entered,
-         leads_to=((StepId.DETERMINATION,),)),
+         accepts=("buy", "patrols", "attack", "oba", "leader", "fortify"), on_enter=_purchase_entered),
 )

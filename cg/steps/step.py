@@ -66,8 +66,10 @@ class Step:
     on_left: Callable[[CampaignState, StepId], None] | None = None
     # what entering it does to the state, folded with the step_left that enters it (p: that event)
     on_enter: Callable[[CampaignState, object], None] | None = None
-    # where `next` leads, in order: (step, the conditions that must hold, by name: cg/machine.Walk's
-    # methods); the first edge whose conditions hold is taken
+    # where `next` leads besides the step declared after it, in order: (step, the conditions that must
+    # hold, by name: cg/machine.Walk's methods); the first edge whose conditions hold is taken, and when
+    # none does, `next` goes to the step declared next (cg/steps.leads). An edge without conditions
+    # ends the list: that step is never followed by the next one declared (3.52 returns to 2.1).
     leads_to: tuple[tuple, ...] = ()
 
 

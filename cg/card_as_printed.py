@@ -1,6 +1,7 @@
-"""The third round of CG Card keys (docs/cg-card.md, "Added in the third round"): what a card says as it
-is printed. Every key is optional; its default reproduces the second-round format, so a card without them
-decides as before.
+"""The checks of what a CG Card says as it is printed (docs/cg-card.md, "Keys of a card as it is
+printed"): RGs by time of day, each side's reserve, booby traps and fortification kinds, setup areas as
+printed, hills and hexsides, the special rules; and the names a card's problems are reported by. Every
+key is optional; without them a card decides as before.
 
 - RGs: `time = "day" | "night"` (bought only for firefights at that time of day);
 - sides: `reserve = false` (this side buys nothing In Reserve, 2.33), `booby_traps = false | "A" | "B" |

@@ -1,6 +1,9 @@
-"""The second round of CG Card keys (docs/cg-card.md, "Added in the second round"): what a published
-card holds beyond the first format. Every key is optional; its default reproduces the first format.
-cg/card_schema.py calls these checks; each adds every problem it finds to the `_Checker`.
+"""The checks of a published CG Card's boards, map and order of battle (docs/cg-card.md, "Keys of a
+published CG Card"): the campaign's theater, booby traps, fortifications and balance; each firefight's
+weather, moon, turns and attacker; the map's boards, terrain, entry areas and frozen water (and the
+Woods-Line they make); the RGs' availability, reserve and commissars; each side's OB given, its counters
+and who controls and owns what it sets up. Every key is optional; its default reproduces the basic
+format. cg/card_schema.py calls these checks; each adds every problem it finds to the `_Checker`.
 """
 from __future__ import annotations
 
@@ -10,7 +13,7 @@ from cg.card import (
     BALANCE_EFFECTS, EDGES, MOONS, OB_SETUPS, QUALITIES, RG_KINDS, SIDES, TERRAIN_KEYS, Balance, Ob,
 )
 from cg.card_checker import _Checker, _hexes, _join, _show, _type_name
-from cg.card_printed import UncheckedBoards, area_set, check_area, check_fortifications, real_grid
+from cg.card_as_printed import UncheckedBoards, area_set, check_area, check_fortifications, real_grid
 from cg.units import OWNERS, Kind  # OWNERS, 2.37: who a leader, a SW or a Gun sets up with (ruling R94)
 
 CAMPAIGN_KEYS = ("theater", "booby_traps", "fortifications", "balance", "balance_chosen")
@@ -20,26 +23,15 @@ SIDE_KEYS = ("ob",)
 RG_KEYS = ("available_from", "available_until", "max_per_reph", "reserve", "commissar", "assault_engineers")
 OB_KEYS = (
     "id", "name", "kind", "quality", "units", "leaders", "leader_drs", "platoons", "setup", "enters", "hexes",
-    "armor_leader", "area",  # area: third round (cg/card_printed.py)
+    "armor_leader", "area",  # area: as printed (cg/card_as_printed.py)
 )
 FORTIFICATION_EXTRA = ("hip",)  # 2.38 HIP is bought with FP too: its limit counts units hidden
 
 
 def _texts(c: _Checker, tbl: dict, key: str, path: str) -> list[str] | None:
-    raw = c.array(tbl, key, path, default=())
-    if raw is None:
-        return None
-    out: list[str] | None = []
-    for i, v in enumerate(raw):
-        t = c.text_value(v, f"{_join(path, key)}[{i}]")
-        if t is None:
-            out = None
-        elif out is not None:
-            out.append(t)
-    return out
+    return c.texts(tbl, key, path, default=())
 
 
-# -- [campaign] ---------------------------------------------------------------------------------------
 def check_campaign(c: _Checker, tbl: dict) -> dict | None:
     """theater, booby_traps, fortifications, balance: Campaign keyword values, or None on a problem."""
     path = "campaign"
@@ -48,7 +40,7 @@ def check_campaign(c: _Checker, tbl: dict) -> dict | None:
     theater = c.text(tbl, "theater", path, default=None)
     out["theater"] = theater.lower() if theater else None
     out["booby_traps"] = c.boolean(tbl, "booby_traps", path, default=None)
-    # 2.38: each kind of the table once, those priced in FP (cg/card_printed.py, third round)
+    # 2.38: each kind of the table once, those priced in FP (cg/card_as_printed.py)
     out["fortifications"] = check_fortifications(c, tbl, path)
     balance = []
     for i, item in enumerate(c.array(tbl, "balance", path, default=()) or ()):
@@ -259,7 +251,7 @@ def check_ob(c: _Checker, tbl: dict, side: str, grid, control: list[str] | None,
         setup = c.text(item, "setup", opath, OB_SETUPS, default="on-map")
         enters = c.integer(item, "enters", opath, lo=1, default=None)
         hexes = c.hex_list(item, "hexes", opath, grid, default=())
-        area = check_area(c, item, opath, grid)  # third round: the setup area as printed
+        area = check_area(c, item, opath, grid)  # the setup area as printed
         if setup == "entry" and enters is None:
             c.add(f"{opath}.enters", "missing (setup = \"entry\": the game turn it enters on)")
         if setup == "on-map" and enters is not None:
