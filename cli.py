@@ -41,7 +41,6 @@ from click.core import ParameterSource
 from cg import seal, snapshot
 from cg.bulk import gc_paused
 from cg.card_schema import load_card, shipped_cards
-from cg.items import IN_HEX
 from cg.evolve import reverted_seqs
 from cg.ledger import VERSION, Ledger
 from cg.options import options
@@ -51,6 +50,9 @@ from cg.steps import BY_ID, STEPS, owed_by, pending
 from events import outpath
 from events.errors import BadInput, PlcgError, UNFOLDABLE, UnreadableRow
 from cg.sequence import StepId
+from cg import specs
+from cg.specs import SPECS, Arg, CommandSpec, Usage
+from events.text import SHOWN as _SHOWN, shown
 from projections.digest import digest
 from projections.maps import map_json, map_svg, map_text
 from projections.oob import oob_rows, oob_text
@@ -71,22 +73,26 @@ def _usage_exit(ctx, e: click.UsageError):
     ctx.exit(e.exit_code)
 
 
-# `plcg --help` lists the commands by the phase a player meets them in (issue 27 item 11); a command not
-# named here is listed under "Other commands", so none is ever left out
-HELP_SECTIONS = (
-    ("Start a campaign, cards", ("new", "cards", "card", "demo", "import", "rules-upgrade")),
-    ("Where it stands, what happened", ("status", "next", "log", "roster", "purchases", "oob", "map", "head",
-                                        "export", "dice-stats", "dice-check", "diagram")),
-    ("2.1-2.3 Purchases", ("cp", "weather", "buy", "patrols", "attack", "oba", "leader", "fortify")),
-    ("2.4-2.8 Before the firefight", ("determine", "night", "redeploy", "moves-first", "setup", "patrol",
-                                      "patrol-return")),
-    ("2.9 The firefight's end", ("end", "position", "rubble", "flame", "concede")),
-    ("3.1-3.52 Refit Phase", ("casualties", "option", "encircled", "shock", "evacuate", "disease", "harden",
-                              "promote", "leaders", "repair", "recall", "elr", "clear")),
-    ("Play by email", ("keys", "sync", "bundle", "receive", "reveal", "claim", "confirm", "reject")),
-    ("Checking and repair", ("audit", "replay", "undo")),
-    ("The web page", ("serve",)),
-)
+# `plcg --help` lists the commands by the phase a player meets them in (issue 27 item 11): a spec's command
+# in its spec's section (cg/specs.py), these in theirs; a command named nowhere is listed under "Other
+# commands", so none is ever left out
+_SECTION_OF = {specs.START: ("new", "cards", "card", "demo", "import"),
+               specs.WHERE: ("status", "log", "roster", "purchases", "oob", "map", "head", "export", "dice-stats",
+                             "dice-check", "diagram"),
+               specs.PBEM: ("keys", "sync", "bundle", "receive", "reveal", "claim"),
+               specs.CHECKING: ("audit", "replay"), specs.WEB: ("serve",)}
+
+
+def help_sections() -> tuple:
+    """(title, command names) in the order `plcg --help` lists them."""
+    out = []
+    for title in specs.SECTIONS:
+        names = list(_SECTION_OF.get(title, ()))
+        for s in SPECS:
+            if s.section == title and s.cli:
+                names.insert(names.index(s.after) + 1 if s.after in names else len(names), s.name)
+        out.append((title, tuple(names)))
+    return tuple(out)
 
 
 class PlcgGroup(click.Group):
@@ -97,8 +103,9 @@ class PlcgGroup(click.Group):
         names = [n for n in self.list_commands(ctx) if not self.get_command(ctx, n).hidden]
         placed = set()
         limit = formatter.width - 6 - max((len(n) for n in names), default=0)
-        sections = [(title, [n for n in members if n in names]) for title, members in HELP_SECTIONS]
-        sections.append(("Other commands", [n for n in names if all(n not in m for _t, m in HELP_SECTIONS)]))
+        listed = help_sections()
+        sections = [(title, [n for n in members if n in names]) for title, members in listed]
+        sections.append(("Other commands", [n for n in names if all(n not in m for _t, m in listed)]))
         for title, members in sections:
             rows = [(n, self.get_command(ctx, n).get_short_help_str(limit)) for n in members if n not in placed]
             placed.update(members)
@@ -264,14 +271,7 @@ def _echo_json(obj) -> None:
 
 
 def _step(ctx, cmd: dict, as_json: bool = False) -> list:
-    """Run one step command: decide, append in one transaction, print what was recorded."""
-    # an option not given is left out (the handlers' defaults apply); a 0 given is kept: 0 == False,
-    # so `in (None, False, ...)` would drop it and report --turn 0 as missing
-    cmd = {k: v for k, v in cmd.items() if v is not None and v is not False and v != () and v != []}
-    for k, v in cmd.items():  # the log shows every event on one line (the contract): text is one line
-        if any(isinstance(x, str) and _CONTROL.search(x) for x in (v if isinstance(v, (list, tuple)) else (v,))):
-            what = k.upper() if k == "text" else "--" + k.replace("_", "-")
-            raise BadInput(f"{what}: one line, without control characters (newlines, tabs)")
+    """Run one step command (as stored: cg/specs.py): decide, append in one transaction, print what was recorded."""
     led = Ledger(_db(ctx), write=True, key=lambda: _key(ctx))
     key = _key(ctx)
     try:
@@ -353,8 +353,6 @@ def _own_side(st, key):
     return side_of_key(st.pbem, key)
 
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
-_SHOWN = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")  # C0, DEL, C1, and the two Unicode line breaks
 
 
 def _echo_shown(text: str) -> None:
@@ -363,13 +361,7 @@ def _echo_shown(text: str) -> None:
     click.echo("\n".join(shown(line) for line in text.split("\n")))
 
 
-def shown(text: str) -> str:
-    """Text as printed: control characters escaped (\\x1b, \\n), so that text from the other copy,
-    a bundle or a file forges no line and sends no escape code to the terminal (issue 25 item 12)."""
-    return _SHOWN.sub(lambda m: m.group().encode("unicode_escape").decode(), text)
 JSON_OPT = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-DICE_DR = click.option("--dice", help="The DR as rolled: W,C (white, colored). Omit: the ledger rolls.")
-DICE_DR1 = click.option("--dice", help="The dr as rolled: N. Omit: the ledger rolls.")
 
 
 # ---- managing and reading ------------------------------------------------------------------------------
@@ -398,7 +390,7 @@ def new(ctx, card, redeployment, seed, balance, axis_key, allied_key, dice_polic
 
     pbem = settings(axis_key, allied_key, dice_policy, sealed=not open_secrets)
     led = Ledger.create(_db(ctx), card, seed, redeployment, "no-typed" if dice_policy == "no-typed" else "any",
-                        _seps(balance, ":"), pbem=pbem, rules_revision=rules_revision)
+                        specs.seps(balance, ":"), pbem=pbem, rules_revision=rules_revision)
     st = led.state()
     witness = led.head_witness()
     led.close()
@@ -612,20 +604,6 @@ def status_text(d: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-@main.command("rules-upgrade")
-@click.pass_context
-def rules_upgrade(ctx):
-    """Ruling R32: decide the campaign under this plcg's rules revision from the next firefight's 2.1 on."""
-    _step(ctx, {"name": "rules-upgrade"})
-
-
-@main.command("next")
-@click.pass_context
-def next_(ctx):
-    """Leave the current step once it owes nothing (exit 3 listing what is missing)."""
-    _step(ctx, {"name": "next"})
-
-
 VIEWER_HELP = ("Who is looking (axis or allied): the other side's Dummy Minefields show as Known Minefields until "
                "the CG's end (ruling R22). Default: the side of --key in a campaign played by email, else nobody's "
                "view (everything as kept).")
@@ -764,16 +742,6 @@ def _sourced(roll: dict, cmd: dict) -> dict:
     from projections.dicestats import roll_source  # lazy: ~0.2 ms, only rolls shown with their source
 
     return {**roll, "source": roll_source(roll, cmd)}
-
-
-@main.command()
-@click.option("--to", "to", type=int, help="Revert everything after this seq.")
-@click.option("--reason", required=True, help="Why: the log keeps it, the audit lists it.")
-@click.option("--force", is_flag=True, help="Allow crossing a firefight's commencement (2.8); recorded.")
-@click.pass_context
-def undo(ctx, to, reason, force):
-    """Revert the last command (or all after --to SEQ) by appending a revert; nothing is deleted."""
-    _step(ctx, {"name": "undo", "to": to, "reason": reason, "force": force})
 
 
 @main.command()
@@ -1434,22 +1402,6 @@ def claim(ctx, as_json):
     _player_run(ctx, Ledger.claim, as_json)
 
 
-@main.command()
-@JSON_OPT
-@click.pass_context
-def confirm(ctx, as_json):
-    """Play by email: agree to the other side's proposal (a shared fact); it takes effect now (ruling R45)."""
-    _step(ctx, {"name": "confirm"}, as_json)
-
-
-@main.command()
-@click.option("--reason", required=True, help="Why: the log keeps it.")
-@click.pass_context
-def reject(ctx, reason):
-    """Play by email: refuse the other side's proposal (or withdraw one's own), with the reason."""
-    _step(ctx, {"name": "reject", "reason": reason})
-
-
 @main.command("dice-stats")
 @click.option("--side", "side", help="Only this side's rolls (axis or allied).")
 @click.option("--kind", "kind", help="Only this kind of roll: the command that rolls it (elr, cp, leader, ...).")
@@ -1726,346 +1678,38 @@ def demo(ctx, demo_db, demo_card):
                f"plcg --db {path} export --format html -o aar.html")
 
 
-# ---- step commands (cli-contract.md, Step commands) -------------------------------------------------
+# ---- step commands (cli-contract.md, Step commands): generated from their specs (cg/specs.py) ---------
 
-@main.command()
-@click.argument("side", metavar="SIDE")
-@DICE_DR
-@JSON_OPT
-@click.pass_context
-def cp(ctx, side, dice, as_json):
-    """2.1 CP replenishment of SIDE (no dice where the card provides CP)."""
-    _step(ctx, {"name": "cp", "side": side, "dice": dice}, as_json)
+_TYPES = {"int": click.INT, "file": click.Path(exists=True, dir_okay=False)}
 
 
-@main.command()
-@click.argument("text", required=False)
-@click.pass_context
-def weather(ctx, text):
-    """2.2 At-start weather (default: the card's)."""
-    _step(ctx, {"name": "weather", "text": text})
+def _param(a: Arg) -> click.Parameter:
+    """The click parameter of a spec's argument."""
+    if a.opt is None:
+        return click.Argument([a.key], metavar=a.metavar, **({} if a.required is None else {"required": a.required}))
+    kw: dict = {"help": a.help, "metavar": a.metavar}
+    if a.kind == "flag":
+        kw["is_flag"] = True
+    elif a.choices:
+        kw["type"] = click.Choice(a.choices, case_sensitive=a.case_sensitive)
+    elif a.kind in _TYPES:
+        kw["type"] = _TYPES[a.kind]
+    for k in ("required", "multiple", "show_default"):
+        if getattr(a, k):
+            kw[k] = True
+    if a.default is not None:
+        kw["default"] = a.default
+    return click.Option([a.opt, a.key], **kw)
 
 
-@main.command()
-@click.argument("side", metavar="SIDE")
-@click.argument("rg", metavar="RG")
-@click.option("--mode", type=click.Choice(["on-map", "reserve", "entry"], case_sensitive=False), default="entry",
-              show_default=True, help="Setup mode: on map, In Reserve or entering (2.32-2.34: it changes the cost).")
-@JSON_OPT
-@click.pass_context
-def buy(ctx, side, rg, mode, as_json):
-    """2.3 Buy an RG (cost after 2.34)."""
-    _step(ctx, {"name": "buy", "side": side, "rg": rg, "mode": mode}, as_json)
-
-
-@main.command()
-@click.argument("side", metavar="SIDE")
-@click.argument("count", metavar="N")
-@click.pass_context
-def patrols(ctx, side, count):
-    """2.31 Buy N patrols."""
-    _step(ctx, {"name": "patrols", "side": side, "count": count})
-
-
-@main.command()
-@click.argument("side", metavar="SIDE")
-@click.argument("rg", metavar="RG")
-@DICE_DR
-@JSON_OPT
-@click.pass_context
-def oba(ctx, side, rg, dice, as_json):
-    """2.35 Ammunition DR of a bought OBA module (RG id or purchase id)."""
-    _step(ctx, {"name": "oba", "side": side, "rg": rg, "dice": dice}, as_json)
-
-
-@main.command()
-@click.argument("side", metavar="SIDE")
-@click.argument("rg", metavar="RG", required=False)
-@click.option("--generated", is_flag=True, help="3.45: generate a leader after `plcg leaders`.")
-@click.option("--hex", "hex_", help="3.45, with --generated: place the leader with a friendly non-Isolated MMC on map "
-                                    "in HEX; without it the leader enters as a reinforcement.")
-@click.option("--commissar", is_flag=True,
-              help="Russian, 2.361 *: take a Commissar for the leader the DR gives, where the card's RG allows it "
-                   "(A25.22, ruling R40; a --generated leader: where any RG of the side does, ruling R92); on a row "
-                   "without a * the leader rolled stands (ruling R49).")
-@DICE_DR
-@JSON_OPT
-@click.pass_context
-def leader(ctx, side, rg, generated, hex_, commissar, dice, as_json):
-    """2.36 One leader DR owed by a bought RG (3.45 generation with --generated)."""
-    if not rg and not generated:
-        raise click.UsageError("name the RG (2.36) or give --generated (3.45)")
-    _step(ctx, {"name": "leader", "side": side, "rg": rg, "generated": generated, "commissar": commissar,
-                "dice": dice, **({"hex": hex_} if hex_ else {})}, as_json)
-
-
-@main.command()
-@click.argument("side", metavar="SIDE")
-@click.argument("kind", metavar="KIND")
-@click.option("--hex", "hex_", help="Where it goes (may wait for setup, 2.38).")
-@click.option("--capacity", type=int, help="Foxhole/pillbox squad capacity.")
-@click.option("--factors", type=int, help="Mine factors.")
-@click.option("--unit", help="HIP: the unit hidden.")
-@click.option("--hexsides", type=int, help="Panji hexsides.")
-@click.option("--locations", type=int, help="Fortified building Locations.")
-@click.option("--ca", type=int, help="Pillbox CA DRM.")
-@click.option("--nca", type=int, help="Pillbox NCA DRM.")
-@click.pass_context
-def fortify(ctx, side, kind, hex_, capacity, factors, unit, hexsides, locations, ca, nca):
-    """2.38 Spend Fortification Points on the FP table (2.3); at 2.6, place one bought without --hex.
-
-    \b
-    KIND, one of the 2.38 table (FP cost):
-      foxhole (3/2/1 by --capacity), sangar (2), dummy (1), hip (5/3/2/2/1 by --unit),
-      roadblock (12), wire (10), pillbox (--capacity x (--ca + --nca)), fortified_building
-      (12 per --locations), tunnel (20), booby_traps (15), at_ditch (18), ap_mine (2 per
-      --factors), at_mine (5 per --factors), set_dc (25), known_minefield (0.8 x the mines'
-      cost, ruling R22), dummy_minefield (the CG Card's dummy_minefield_fp, ruling R22;
-      refused where it states none), cave (15), cave_complex (7), tetrahedrons (15), panji
-      (2 per --hexsides), trip_flares (1)
-    """
-    _step(ctx, {"name": "fortify", "side": side, "kind": kind, "hex": hex_, "capacity": capacity,
-                "factors": factors, "unit": unit, "hexsides": hexsides, "locations": locations,
-                "ca": ca, "nca": nca})
-
-
-@main.command()
-@click.argument("side", metavar="SIDE")
-@click.pass_context
-def attack(ctx, side):
-    """2.3 Buy the Attack Option (card attack_cost; announced at 2.4)."""
-    _step(ctx, {"name": "attack", "side": side})
-
-
-@main.command()
-@click.option("--dice", help="Dual Attack: the dr for who sets up first.")
-@click.option("--move-dice", "move_dice",
-              help="Dual Attack under rules revision 1 only: the dr for who moves first (revision 2: plcg moves-first "
-                   "at 2.6, after all setup).")
-@JSON_OPT
-@click.pass_context
-def determine(ctx, dice, move_dice, as_json):
-    """2.41 Firefight type (the two drs only for a Dual Attack)."""
-    _step(ctx, {"name": "determine", "dice": dice, "move_dice": move_dice}, as_json)
-
-
-@main.command("moves-first")
-@DICE_DR1
-@JSON_OPT
-@click.pass_context
-def moves_first(ctx, dice, as_json):
-    """2.41 Dual Attack: the dr for who moves first, made after all setup (2.6)."""
-    _step(ctx, {"name": "moves-first", "dice": dice}, as_json)
-
-
-@main.command()
-@click.argument("text")
-@click.pass_context
-def night(ctx, text):
-    """2.42 Night conditions."""
-    _step(ctx, {"name": "night", "text": text})
-
-
-@main.command()
-@click.argument("option", metavar="A|B")
-@click.pass_context
-def option(ctx, option):
-    """3.2 Choose Redeployment Option A or B (kept for the CG)."""
-    _step(ctx, {"name": "option", "option": option})
-
-
-@main.command()
-@click.argument("side", metavar="SIDE")
-@click.argument("unit", metavar="UNIT", required=False)
-@click.option("--to", "to", help="The hex it redeploys to (required with UNIT).")
-@click.option("--hs", type=int, default=0,
-              help="HS equivalents beyond one squad redeploying on the same DR (+1 each). Typed: the ledger records "
-                   "units one by one, not the stacks players roll for together.")
-@click.option("--leadership", type=int, default=None,
-              help="Leadership DRM, typed only where the unit has no recorded hex (ruling R33: the ledger cannot see who stands with it); where it has one, the best leader in its hex gives it (R30) and a contradicting value is refused.")
-@click.option("--crosses-uncontrolled", "crosses_uncontrolled", is_flag=True,
-              help="The redeployment crosses Uncontrolled terrain from the FMLR (+1). Typed: the ledger does not "
-                   "record the path a unit takes.")
-@DICE_DR
-@JSON_OPT
-@click.option("--counter", help="The new counter where a Replaced/Reduced result needs one the counter table "
-                                "lacks (ruling R34).")
-@click.option("--done", is_flag=True, help="2.5 Option A: the Defender has done with its redeployment, so the "
-                                          "Attacker may redeploy (ruling R85); no UNIT.")
-@click.pass_context
-def redeploy(ctx, side, unit, to, hs, leadership, crosses_uncontrolled, counter, dice, as_json, done):
-    """2.5 / 3.2 Redeploy a unit (Redeployment Table, DRM from the map)."""
-    if done:
-        if unit or to:
-            raise click.UsageError("--done takes no UNIT and no --to")
-        _step(ctx, {"name": "redeploy", "side": side, "done": True}, as_json)
-        return
-    if not unit or not to:
-        raise click.UsageError("give UNIT and --to HEX (or --done at 2.5 Option A)")
-    _step(ctx, {"name": "redeploy", "side": side, "unit": unit, "to": to, "hs": hs or None,
-                "leadership": leadership, "crosses_uncontrolled": crosses_uncontrolled, "counter": counter,
-                "dice": dice}, as_json)
-
-
-@main.command()
-@click.argument("side", metavar="SIDE")
-@click.argument("unit", metavar="UNIT")
-@click.argument("hex_", metavar="HEX")
-@click.option("--hip", is_flag=True, help="Set up HIP.")
-@click.pass_context
-def setup(ctx, side, unit, hex_, hip):
-    """2.6 Record where a unit sets up (optional: roster-only players never place units)."""
-    _step(ctx, {"name": "setup", "side": side, "unit": unit, "hex": hex_, "hip": hip})
-
-
-@main.command()
-@click.argument("side", metavar="SIDE")
-@click.option("--type", "kind", help="recon | ambush | raid | anti-vehicle")
-@click.option("--units", help="Comma-separated unit ids (at least one HS, at most three squads).")
-@click.option("--leader", help="The accompanying leader (unwounded).")
-@click.option("--hex", "hex_", help="The mission hex (at most 10 hexes from the MLR).")
-@click.option("--elite", type=int, default=None,
-              help="Elite (-1). Rules revision 2 reads it from the RGs' quality (ruling R26): give it only under revision "
-                   "1; a value contradicting the OB is refused.")
-@click.option("--stealthy", type=int, default=None,
-              help="Stealthy (-1): by nationality or the card's SSR, which the ledger does not hold, so it is typed.")
-@click.option("--inexperienced", type=int, default=None,
-              help="Inexperienced (+1). Rules revision 2 reads it from the RGs' quality (ruling R26).")
-@click.option("--lax", type=int, default=None,
-              help="Lax (+1): by nationality or the card's SSR, which the ledger does not hold, so it is typed.")
-@click.option("--enemy-adjacent", "enemy_adjacent", type=int, default=None,
-              help="Hexes adjacent to the mission hex holding enemy units (+1 each). Revision 2 counts them from recorded "
-                   "hexes; typed only where the enemy has none recorded (ruling R33).")
-@click.option("--sw-pp", "sw_pp", type=int, default=None,
-              help="SW PP carried (+1 per PP beyond 1). Revision 2 takes them from the counter table; typed only where it "
-                   "lacks a SW (ruling R33).")
-@click.option("--leadership", type=int, default=None,
-              help="Leadership. Revision 2 reads the leader's counter (ruling R30); give it only under revision 1.")
-@click.option("--counter", help="A Reduced squad's HS where the counter table lacks it (ruling R34).")
-@click.option("--give-up", "give_up", help="Give up the next owed patrol, with the reason (ruling R15).")
-@DICE_DR
-@JSON_OPT
-@click.pass_context
-def patrol(ctx, side, kind, units, leader, hex_, elite, stealthy, inexperienced, lax, enemy_adjacent, sw_pp,
-           leadership, counter, give_up, dice, as_json):
-    """2.7 Resolve a bought patrol: Detection DR (2.74)."""
-    _step(ctx, {"name": "patrol", "side": side, "type": kind,
-                "units": [u.strip() for u in units.split(",") if u.strip()] if units else None,
-                "leader": leader, "hex": hex_, "elite": elite, "stealthy": stealthy,
-                "inexperienced": inexperienced, "lax": lax, "enemy_adjacent": enemy_adjacent, "sw_pp": sw_pp,
-                "leadership": leadership, "counter": counter, "give_up": give_up, "dice": dice}, as_json)
-
-
-@main.command("patrol-return")
-@click.argument("side", metavar="SIDE")
-@click.argument("patrol_n", metavar="N")
-@click.option("--attacked", is_flag=True, help="The patrol conducted an attack (+1).")
-@click.option("--pinned", is_flag=True, help="Pinned (+1).")
-@click.option("--broken", is_flag=True, help="Broken (+2).")
-@click.option("--trip-flares", "trip_flares", is_flag=True,
-              help="2.753: the enemy's Trip Flares in the mission hex went off at night (+2; ruling R88).")
-@click.option("--leadership", type=int, default=None,
-              help="Leadership. Revision 2 reads the patrol leader's counter (ruling R30); give it only under revision 1.")
-@click.option("--counter", help="A Reduced squad's HS where the counter table lacks it (ruling R34).")
-@DICE_DR
-@JSON_OPT
-@click.pass_context
-def patrol_return(ctx, side, patrol_n, attacked, pinned, broken, trip_flares, leadership, counter, dice, as_json):
-    """2.74 Patrol Return DR (rules revision 2: the whole 2.74 DRM list, from the patrol's units)."""
-    _step(ctx, {"name": "patrol-return", "side": side, "patrol": patrol_n, "attacked": attacked,
-                "pinned": pinned, "broken": broken, "leadership": leadership, "counter": counter,
-                "dice": dice, **({"trip_flares": True} if trip_flares else {})}, as_json)
-
-
-def _seps(values, first: str, second: str | None = None) -> list[str]:
-    """Both separators `=` and `:` accepted (issue 27 item 11): each value written with the canonical ones
-    the command records (`axis:8` -> `axis=8` for --cvp-lost; `axis=I1-2.2` -> `axis:I1-2.2` for --lost;
-    `axis=I1-1.1:G3` -> `axis:I1-1.1=G3` for --position). The log keeps one spelling, so a replay or an
-    audit decides the same command whichever a player typed."""
-    out = []
-    for v in values or ():
-        v = str(v)
-        m = re.match(r"^([^=:]*)[=:](.*)$", v)
-        if not m:
-            out.append(v)
-            continue
-        head, rest = m.groups()
-        if second is not None:
-            m2 = re.match(r"^([^=:]*)[=:](.*)$", rest)
-            rest = f"{m2.group(1)}{second}{m2.group(2)}" if m2 else rest
-        elif first == "=" and ":" not in head:  # HEX=ITEM[:SIDE][:FACTORS]: the item's own parts keep `:`
-            rest = rest.replace("=", ":")
-        out.append(f"{head}{first}{rest}")
-    return out
-
-
-def _vasl_log(path: str) -> dict:
-    """`end --vasl-log FILE`: the file's name and SHA-256, read in pieces (a VASL log may be large)."""
-    import hashlib  # lazy: only `end --vasl-log`
-
-    name = os.path.basename(path)
-    if _SHOWN.search(name):
-        raise BadInput(f"--vasl-log {shown(name)}: the file name holds control characters; rename the file")
-    h = hashlib.sha256()
-    try:
-        with open(path, "rb") as f:
-            while chunk := f.read(1 << 20):
-                h.update(chunk)
-    except OSError as e:
-        raise BadInput(f"--vasl-log {shown(path)}: cannot read it ({e.strerror})") from None
-    return {"name": name, "sha256": h.hexdigest()}
-
-
-@main.command()
-@click.option("--turn", type=int, required=True, help="The turn the firefight ended (CG2).")
-@click.option("--cvp-lost", "cvp_lost", multiple=True, required=True, help="SIDE=N, once per side.")
-@click.option("--winner", help="Override 1.31 (CG Objectives).")
-@click.option("--control", multiple=True, help="SIDE=HEX: control of a Strategic Terrain hex now.")
-@click.option("--lost", multiple=True, help="SIDE:UNIT eliminated.")
-@click.option("--terrain", multiple=True,
-              help="HEX=ITEM[:SIDE][:FACTORS] kept between firefights (CG5); ITEM one of the items `map` names: "
-                   + ", ".join(IN_HEX) + ".")
-@click.option("--encircled", multiple=True, help="SIDE:UNIT Encircled (3.17).")
-@click.option("--wounded", multiple=True, help="SIDE:LEADER wounded (3.32).")
-@click.option("--shocked", multiple=True, help="SIDE:UNIT marked Shock/UK (3.19).")
-@click.option("--recalled", multiple=True, help="SIDE:UNIT Recalled (3.461).")
-@click.option("--repair", multiple=True, help="SIDE:ITEM=KIND owing a 3.46 repair dr.")
-@click.option("--oba-used", "oba_used", multiple=True, help="SIDE:PURCHASE OBA module used (CG4: two at most).")
-@click.option("--position", multiple=True, help="SIDE:UNIT=HEX where the unit stands at the end (3.212 reads it).")
-@click.option("--hero", multiple=True, help="SIDE:UNIT a leader turned heroic, or an MMC that created a Hero (3.43).")
-@click.option("--reduced", multiple=True,
-              help="SIDE:UNIT[=COUNTER] Casualty Reduction: squad to its HS (counter table), HS/crew eliminated, "
-                   "leader wounded.")
-@click.option("--replaced", multiple=True, help="SIDE:UNIT[=COUNTER] ELR replacement (A19.13; default: the counter table's).")
-@click.option("--captured", multiple=True, help="SIDE:UNIT captured.")
-@click.option("--exited", multiple=True, help="SIDE:UNIT exited off a friendly edge, kept for the next firefight (CG8).")
-@click.option("--vasl-log", "vasl_log", multiple=True, type=click.Path(exists=True, dir_okay=False),
-              help="A VASL log the firefight was played in: its name and SHA-256 are recorded as the evidence.")
-@click.pass_context
-def end(ctx, turn, cvp_lost, winner, control, lost, terrain, encircled, wounded, shocked, recalled, repair,
-        oba_used, position, hero, reduced, replaced, captured, exited, vasl_log):
-    """2.9 Firefight end: turn, CVP lost per side, winner (1.31 by default), control, casualties, terrain."""
-    cvp = {}
-    for item in _seps(cvp_lost, "="):
-        if "=" not in item:
-            raise BadInput(f"--cvp-lost {item!r}: SIDE=N, e.g. axis=12")
-        k, v = item.split("=", 1)
-        if k.strip().lower() in cvp:
-            raise BadInput(f"--cvp-lost {k}: given twice")
-        cvp[k.strip().lower()] = v.strip()
-    pairs = {k: _seps(v, ":") for k, v in (("lost", lost), ("encircled", encircled), ("wounded", wounded),
-             ("shocked", shocked), ("recalled", recalled), ("oba_used", oba_used), ("hero", hero),
-             ("captured", captured), ("exited", exited))}
-    cmd = {"name": "end", "turn": turn, "cvp_lost": cvp, "winner": winner, "control": _seps(control, "="),
-           "terrain": _seps(terrain, "="), **pairs, "repair": _seps(repair, ":", "="),
-           "position": _seps(position, ":", "="), "reduced": _seps(reduced, ":", "="),
-           "replaced": _seps(replaced, ":", "="), **({"vasl_logs": [_vasl_log(f) for f in vasl_log]} if vasl_log else {})}
-    before = Ledger(_db(ctx), key=lambda: _key(ctx))  # the units as the end finds them: their CVP (issue 38)
+def _end_said(ctx, cmd: dict, as_json: bool) -> list:
+    """`end`: the units' CVP as the end found them (issue 38), and the head witness to note or post."""
+    before = Ledger(_db(ctx), key=lambda: _key(ctx))
     try:
         st = before.state()
     finally:
         before.close()
-    stored = _step(ctx, dict(cmd))
+    stored = _step(ctx, cmd)
     if stored and conventions(st, END_CVP_CHECK):
         from cg.commands.firefight_end import cvp_words  # lazy: only `plcg end`
 
@@ -2073,101 +1717,14 @@ def end(ctx, turn, cvp_lost, winner, control, lost, terrain, encircled, wounded,
             click.echo(line)
     if stored:  # note it or post it: `plcg audit --witness` catches a log cut or rewritten before it
         click.echo(f"head witness {stored[-1].seq}:{stored[-1].hash[:16]}")
+    return stored
 
 
-@main.command()
-@click.argument("side", metavar="SIDE")
-@click.argument("unit", metavar="UNIT")
-@click.argument("hex_", metavar="HEX")
-@click.option("--hip", is_flag=True, help="Still hidden (HIP) at the end (3.24).")
-@click.option("--concealed", is_flag=True, help="Concealed at the end (3.218).")
-@click.pass_context
-def position(ctx, side, unit, hex_, hip, concealed):
-    """2.9: where a unit stands at the firefight's end; 3.212 reads it (else its last recorded hex)."""
-    _step(ctx, {"name": "position", "side": side, "unit": unit, "hex": hex_, "hip": hip, "concealed": concealed})
-
-
-@main.command()
-@click.argument("side", metavar="SIDE")
-@click.option("--cvp", type=int, help="CVP lost in the RePh (counted for the firefight, 3.11).")
-@click.option("--lost", multiple=True, help="Unit eliminated.")
-@click.option("--reduced", multiple=True,
-              help="3.52 (rules revision 3): UNIT[=COUNTER], the MMC a clearance's Casualty Reduction strikes.")
-@click.pass_context
-def casualties(ctx, side, cvp, lost, reduced):
-    """3.11 RePh losses, counted for the firefight just played; at 3.52 a clearance's Casualty Reduction."""
-    _step(ctx, {"name": "casualties", "side": side, "cvp": cvp, "lost": list(lost), "reduced": list(reduced)})
-
-
-@main.command()
-@click.argument("side", metavar="SIDE")
-@click.argument("unit", metavar="UNIT")
-@click.option("--morale", type=int, help="The unit's morale for the 1TC (default: the one its counter shows).")
-@click.option("--leadership", type=int, default=None,
-              help="Leadership DRM, typed only where the unit has no recorded hex (ruling R33: the ledger cannot see who stands with it); where it has one, the best leader in its hex gives it (R30) and a contradicting value is refused.")
-@DICE_DR
-@JSON_OPT
-@click.pass_context
-def encircled(ctx, side, unit, morale, leadership, dice, as_json):
-    """3.17 1TC of an Encircled unit (fail: eliminated)."""
-    _step(ctx, {"name": "encircled", "side": side, "unit": unit, "morale": morale,
-                "leadership": leadership, "dice": dice}, as_json)
-
-
-@main.command()
-@click.argument("side", metavar="SIDE")
-@click.argument("unit", metavar="UNIT")
-@DICE_DR1
-@JSON_OPT
-@click.pass_context
-def shock(ctx, side, unit, dice, as_json):
-    """3.19 Shock/UK resolution dr of an AFV."""
-    _step(ctx, {"name": "shock", "side": side, "unit": unit, "dice": dice}, as_json)
-
-
-@main.command()
-@click.argument("side", metavar="SIDE")
-@click.argument("leader", metavar="LEADER")
-@DICE_DR1
-@JSON_OPT
-@click.pass_context
-def evacuate(ctx, side, leader, dice, as_json):
-    """3.32 Evacuation dr of a wounded leader."""
-    _step(ctx, {"name": "evacuate", "side": side, "leader": leader, "dice": dice}, as_json)
-
-
-@main.command()
-@click.argument("side", metavar="SIDE")
-@click.option("--replaced", help="Rules revision 3: UNIT[=COUNTER], a squad/HS the dr's result ELR Replaces "
-                                 "(Isolated units first).")
-@DICE_DR1
-@JSON_OPT
-@click.pass_context
-def disease(ctx, side, replaced, dice, as_json):
-    """3.41 Disease & Starvation dr (only where the card's FSR invoke it), then the squads it Replaces."""
-    _step(ctx, {"name": "disease", "side": side, "replaced": replaced, "dice": dice}, as_json)
-
-
-@main.command()
-@click.argument("side", metavar="SIDE")
-@DICE_DR1
-@JSON_OPT
-@click.pass_context
-def promote(ctx, side, dice, as_json):
-    """3.44 Battlefield Promotion dr."""
-    _step(ctx, {"name": "promote", "side": side, "dice": dice}, as_json)
-
-
-@main.command()
-@click.argument("side", metavar="SIDE")
-@DICE_DR1
-@JSON_OPT
-@click.pass_context
-def leaders(ctx, side, dice, as_json):
-    """3.45 Leader Generation/Improvement dr."""
-    stored = _step(ctx, {"name": "leaders", "side": side, "dice": dice}, as_json)
+def _leaders_said(ctx, cmd: dict, as_json: bool) -> list:
+    """`leaders`: why fewer than the dr's result (the leaders lost, the MMC on board)."""
+    stored = _step(ctx, cmd, as_json)
     rolled = [s.payload for s in stored if s.type == "leaders_rolled" and isinstance(s.payload.get("roll"), dict)]
-    if rolled and not as_json:  # why fewer than the dr's result: the leaders lost, the MMC on board
+    if rolled and not as_json:
         from cg.commands.reorganization import generation_limits  # lazy: as in purchases
 
         led = Ledger(_db(ctx), key=lambda: _key(ctx))
@@ -2177,113 +1734,27 @@ def leaders(ctx, side, dice, as_json):
         why = generation_why(p["roll"]["outcome"], *generation_limits(st, p["side"]))
         if why:
             click.echo(f"  {why}")
+    return stored
 
 
-@main.command()
-@click.argument("side", metavar="SIDE")
-@click.argument("unit", metavar="UNIT")
-@click.option("--to", "to", help="The new counter, e.g. 4-6-8: only where the counter table lacks it (ruling R34; "
-                                 "rules revision 1 campaigns: optional, recorded as typed).")
-@click.pass_context
-def harden(ctx, side, unit, to):
-    """3.43-3.45 Battle Harden a unit (within the 3.44 / 3.45 results, once per RePh)."""
-    _step(ctx, {"name": "harden", "side": side, "unit": unit, "to": to})
+_SAID = {"end": _end_said, "leaders": _leaders_said}  # a command that says more than what it recorded
 
 
-@main.command()
-@click.argument("side", metavar="SIDE")
-@click.argument("item", metavar="ITEM")
-@click.option("--kind", help="malfunction | low_ammo | disabled | immobilized | captured_sw")
-@click.option("--drm", type=int, default=0,
-              help="Leadership/Inexperience/Captured Use/Ammo Shortage drm of a Disabled or Immobilized repair, as "
-                   "stated: the ledger does not record who makes the repair (revision 2: none on a malfunction; "
-                   "revision 3: the penalties only, 0 or more: Leadership comes from the OB).")
-@click.option("--leadership", type=int,
-              help="Revision 3: the repairing leader's modifier, where the item has no recorded hex (ruling R33).")
-@DICE_DR1
-@JSON_OPT
-@click.pass_context
-def repair(ctx, side, item, kind, drm, leadership, dice, as_json):
-    """3.46 Repair dr."""
-    _step(ctx, {"name": "repair", "side": side, "item": item, "kind": kind, "drm": drm or None,
-                "leadership": leadership, "dice": dice}, as_json)
+def spec_command(spec: CommandSpec) -> click.Command:
+    """The click command of a spec: its arguments parsed, the command it stores run (`_step`)."""
+    def run(**values):
+        try:
+            cmd = spec.command(values)
+        except Usage as e:
+            raise click.UsageError(str(e)) from None
+        return _SAID.get(spec.name, _step)(click.get_current_context(), cmd, values.get("as_json", False))
+
+    return click.Command(spec.name, callback=run, params=[_param(a) for a in spec.params], help=spec.help)
 
 
-@main.command()
-@click.argument("side", metavar="SIDE")
-@click.argument("vehicle", metavar="VEHICLE")
-@click.option("--drm", type=int, default=0,
-              help="Inexperience/Captured/Ammo Shortage drm, as stated: the ledger does not record the crew's state "
-                   "(revision 3: penalties only, 0 or more).")
-@DICE_DR1
-@JSON_OPT
-@click.pass_context
-def recall(ctx, side, vehicle, drm, dice, as_json):
-    """3.461 Reclaim a Recalled vehicle (dr <= 2)."""
-    _step(ctx, {"name": "recall", "side": side, "vehicle": vehicle, "drm": drm or None, "dice": dice}, as_json)
-
-
-@main.command()
-@click.argument("side", metavar="SIDE")
-@DICE_DR
-@JSON_OPT
-@click.pass_context
-def elr(ctx, side, dice, as_json):
-    """3.47 ELR Loss/Gain DR."""
-    _step(ctx, {"name": "elr", "side": side, "dice": dice}, as_json)
-
-
-@main.command()
-@click.argument("side", metavar="SIDE")
-@click.argument("hex_", metavar="HEX")
-@click.argument("item", metavar="ITEM")
-@DICE_DR1
-@JSON_OPT
-@click.pass_context
-def clear(ctx, side, hex_, item, dice, as_json):
-    """3.52 Fortification Clearance dr (one attempt per item per Location).
-
-    ITEM: rubble, mines (all mines in the Location are one item: mines, ap_mine, at_mine, known_minefield
-    name it too), wire, roadblock, set_dc, flame, panji.
-    """
-    _step(ctx, {"name": "clear", "side": side, "hex": hex_, "item": item, "dice": dice}, as_json)
-
-
-@main.command()
-@click.argument("side", metavar="SIDE")
-@click.pass_context
-def concede(ctx, side):
-    """Concede the CG (1.3)."""
-    _step(ctx, {"name": "concede", "side": side})
-
-
-@main.command()
-@click.argument("hex_", metavar="HEX")
-@click.option("--kia", type=int, required=True, help="The KIA# of the Original IFT DR (B24.11).")
-@click.option("--stone", is_flag=True, help="Stone building (+1); the card's stone hexes count anyway.")
-@click.option("--level", type=int, default=0, help="Building level rubbled (>= 1: falling rubble, B24.12).")
-@click.option("--dice", help="dr, or dr,white,colored for an upper level.")
-@JSON_OPT
-@click.pass_context
-def rubble(ctx, hex_, kia, stone, level, dice, as_json):
-    """B24.11 rubble creation (and B24.12 falling rubble) kept on the map (CG5)."""
-    _step(ctx, {"name": "rubble", "hex": hex_, "kia": kia, "stone": stone, "level": level or None,
-                "dice": dice}, as_json)
-
-
-@main.command()
-@click.argument("hex_", metavar="HEX")
-@click.option("--kindling", type=int, required=True, help="The terrain's Kindling Number (Table 23).")
-@click.option("--weapon", type=click.Choice(["he", "ft", "wp"]), default="he", show_default=True)
-@click.option("--drm", type=int, default=0,
-              help="Placement DR modifiers (Table 23 notes), as stated: they depend on play the ledger does not see.")
-@DICE_DR
-@JSON_OPT
-@click.pass_context
-def flame(ctx, hex_, kindling, weapon, drm, dice, as_json):
-    """Table 23 Flame placement kept on the map (CG5)."""
-    _step(ctx, {"name": "flame", "hex": hex_, "kindling": kindling, "weapon": weapon, "drm": drm or None,
-                "dice": dice}, as_json)
+for _spec in SPECS:
+    if _spec.cli:
+        main.add_command(spec_command(_spec))
 
 
 # ---- the web page (issue 34) ------------------------------------------------------------------------

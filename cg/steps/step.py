@@ -15,6 +15,7 @@ import attrs
 
 from cg.revision import Rules
 from cg.sequence import StepId
+from cg.specs import POSITIONAL  # how a `pending` command's words map to its keys
 from cg.state import SIDES, CampaignState, Done
 
 
@@ -69,15 +70,6 @@ class Step:
     # where `next` leads, in order: (step, the conditions that must hold, by name: cg/machine.Walk's
     # methods); the first edge whose conditions hold is taken
     leads_to: tuple[tuple, ...] = ()
-
-
-# how a runnable `pending` command's words map to the command's keys
-POSITIONAL = {
-    "cp": ("side",), "weather": (), "determine": (), "moves-first": (), "leader": ("side", "rg"), "oba": ("side", "rg"),
-    "patrol-return": ("side", "patrol"), "promote": ("side",), "leaders": ("side",), "elr": ("side",),
-    "disease": ("side",), "evacuate": ("side", "leader"), "shock": ("side", "unit"), "encircled": ("side", "unit"),
-    "recall": ("side", "vehicle"), "repair": ("side", "item"),
-}
 
 
 def command_args(text: str) -> dict:
