@@ -53,12 +53,20 @@ from cg.sequence import StepId
 from cg import specs
 from cg.specs import SPECS, Arg, CommandSpec, Usage
 from events.text import SHOWN as _SHOWN, shown
-from projections.digest import digest
+from projections.digest import digest, headline_lines
 from projections.maps import map_json, map_svg, map_text
 from projections.oob import oob_rows, oob_text
 from projections.purchases import fortification_rows, purchase_rows, purchase_text
 from projections.roster import roster_rows, roster_text, totals as roster_totals
 from projections import verdict
+from cg.app.replay import refresh_snapshot
+from cg.app.sync import Sync, Voice
+from projections.medium import turn_words
+from projections.status import dice_shown, player_status, status_dict, status_text  # noqa: F401  (bench, tests)
+from projections.auditview import audit_lines
+from projections.dicecheck import check_log, check_text
+from projections.logview import log_chunks
+from projections.recorded import recorded_json, recorded_lines
 from projections.words import TYPE, generation_why, seen_command, summary
 
 INTERNAL_ERROR = 5  # extension of the contract: a bug, never a rule or input problem
@@ -134,8 +142,8 @@ class PlcgGroup(click.Group):
             ctx.exit(e.exit_code)
         except (click.ClickException, click.exceptions.Exit, click.Abort):
             raise
-        except (OutputFailed, BrokenPipeError) as e:  # issue 25: a full disk, a file size limit, a closed pipe
-            err = e.__cause__ if isinstance(e, OutputFailed) and e.__cause__ is not None else e
+        except (outpath.OutputFailed, BrokenPipeError) as e:  # issue 25: a full disk, a file size limit, a closed pipe
+            err = e.__cause__ if isinstance(e, outpath.OutputFailed) and e.__cause__ is not None else e
             devnull = os.open(os.devnull, os.O_WRONLY)  # nothing more is tried on the dead output
             try:
                 os.dup2(devnull, sys.stdout.fileno())
@@ -160,56 +168,6 @@ class PlcgGroup(click.Group):
             _INTERRUPT["in_command"] = False
 
 
-class OutputFailed(Exception):
-    """Standard output could not take what plcg wrote (its OSError as the cause): exit 2 (issue 25)."""
-
-
-class _AllOrError(io.RawIOBase):
-    """Standard output written whole or not at all: every byte of each write, or OutputFailed. Python's
-    own unbuffered stdout (PYTHONUNBUFFERED) drops what a short write left (a full disk: exit 0 with
-    8 KB of 63 KB written); an OSError would be an internal error (5)."""
-
-    def __init__(self, fd: int):
-        super().__init__()
-        self._fd = fd
-
-    def writable(self) -> bool:
-        return True
-
-    def fileno(self) -> int:
-        return self._fd
-
-    def write(self, b) -> int:
-        view = memoryview(b).cast("B")
-        done = 0
-        try:
-            while done < len(view):
-                n = os.write(self._fd, view[done:])
-                if n <= 0:
-                    raise OSError(28, os.strerror(28))  # ENOSPC
-                done += n
-        except OSError as e:
-            raise OutputFailed(str(e)) from e
-        return done
-
-
-def _guard_stdout() -> None:
-    """The process's own standard output (not a test runner's) through _AllOrError."""
-    out = sys.stdout
-    if out is None or out is not sys.__stdout__:  # a test runner's, or guarded already
-        return
-    try:
-        fd = out.fileno()
-    except (OSError, ValueError):  # io.UnsupportedOperation is both
-        return
-    try:
-        out.flush()
-    except OSError:
-        pass
-    sys.stdout = io.TextIOWrapper(io.BufferedWriter(_AllOrError(fd), 1 << 16), encoding=out.encoding,
-                                  errors=out.errors, line_buffering=out.line_buffering)
-
-
 @click.group(cls=PlcgGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--db", "db", envvar="PLCG_DB", default="campaign.plcg", show_default=True,
               help="The campaign file (SQLite); also $PLCG_DB.")
@@ -225,7 +183,7 @@ def main(ctx, db, key):
     written); 5 internal error.
     """
     ctx.obj = {"db": db, "key": key}
-    _guard_stdout()
+    outpath.guard_stdout()
 
 
 def _db(ctx) -> str:
@@ -284,49 +242,12 @@ def _step(ctx, cmd: dict, as_json: bool = False) -> list:
 
 
 def _print_stored(led, stored, as_json: bool = False, key=None) -> None:
+    """What a command recorded: JSON, or each event in words (projections/recorded.py)."""
     if as_json:
-        _echo_json([{"seq": s.seq, "type": s.type, "summary": summary(s.type, s.payload), **(
-            {"roll": s.payload["roll"]} if isinstance(s.payload.get("roll"), dict) else {})} for s in stored])
-        return stored
-    # each event in words, in seq order; the steps left as one line (where the campaign now stands)
-    lines = [(s.seq, summary(s.type, s.payload)) for s in stored if s.type != "step_left"]
-    inner = getattr(led, "sealed_events", None)  # ruling R47: what the acting player sealed, in his words
-    if inner:
-        lines += [(seq, f"{summary(t, p)} (sealed: the other side sees it when the rules reveal it)")
-                  for seq, evs in inner.items() for t, p in evs]
-    st = led.state_after
-    moved = [s for s in stored if s.type == "step_left"]
-    if moved:
-        lines.append((moved[-1].seq, "the CG has ended" if st.ended else
-                      f"now at step {st.step} {BY_ID[st.step].name} (firefight {st.firefight})"))
-        if any(s.payload.get("step") == StepId.PURCHASE for s in moved) and not st.ended:
-            # ruling R3: unspent CP carry over to the next RePh (2.1)
-            # (a side whose CP this copy does not know, e.g. sealed in play by email, is left out)
-            # (in a play-by-email copy, only the acting player's own: the other's CP are his secret, 2.3)
-            own = None
-            if st.pbem and key is not None:
-                from cg.pbem import side_of_key  # lazy: only a play-by-email copy has keys
-
-                own = side_of_key(st.pbem, key)
-            carried = ", ".join(f"{side} {sd.cp} CP" for side, sd in st.sides.items()
-                                if isinstance(sd.cp, int) and (not st.pbem or side == own))
-            if carried:
-                lines.append((moved[-1].seq, f"carried over, unspent (ruling R3): {carried}"))
-        if not st.ended:  # 3.44 / 3.45 results nobody used are lost: said, as R3 says of CP (issue 27 item 10)
-            from projections.entitlements import unused_after  # lazy: ~0.2 ms, only after a step with 3.44/3.45 results
-
-
-            sides = [s for s in ("axis", "allied") if not st.pbem or (key is not None and _own_side(st, key) == s)]
-            lines += [(m.seq, text) for m in moved for text in unused_after(st, m.payload.get("step"), sides)]
-    for seq, text in sorted(lines, key=lambda x: x[0]):
-        click.echo(f"[{seq}] {shown(text)}")
-    return stored
-
-
-def own_options(opts: list[dict], me: str | None) -> list[dict]:
-    """The options of a keyed copy's own side (and either player's): a player gives no command for the
-    other side (ruling R43), so his copy does not offer them."""
-    return opts if me is None else [o for o in opts if owed_by(o) in (me, None)]
+        _echo_json(recorded_json(stored))
+        return
+    for line in recorded_lines(stored, getattr(led, "sealed_events", None), led.state_after, key):
+        click.echo(line)
 
 
 def web_site(db: str, key_path: str | None, key, token: str | None = None):
@@ -336,23 +257,6 @@ def web_site(db: str, key_path: str | None, key, token: str | None = None):
 
     return Site(db, catalogue=command_catalogue(), run=in_process(db, key_path),
                 status_of=lambda st: player_status(st, key), token=token, key=key)
-
-
-def player_status(st, key) -> dict:
-    """`status --json` as the player of `key` reads it: a copy by email lists his own side's options only
-    (issue 38); the web page shows the same (issue 34)."""
-    d = status_dict(st)
-    if st.pbem is not None and key is not None:
-        d["options"] = own_options(d["options"], _own_side(st, key))
-    return d
-
-
-def _own_side(st, key):
-    from cg.pbem import side_of_key  # lazy: only a play-by-email copy has keys
-
-    return side_of_key(st.pbem, key)
-
-
 
 
 def _echo_shown(text: str) -> None:
@@ -398,14 +302,6 @@ def new(ctx, card, redeployment, seed, balance, axis_key, allied_key, dice_polic
     click.echo(f"campaign {st.card.campaign.name!r} started in {_db(ctx)}: firefight 1 of "
                f"{len(st.card.firefights)}, step {st.step}; dice: {dice_shown(st)}")
     click.echo(f"head witness {witness[0]}:{witness[1]}")
-
-
-def dice_shown(st) -> str:
-    """The campaign's roller as players see it (ruling R31; play by email's two-party dice, R44)."""
-    if st.pbem is not None and st.pbem.dice_policy == "two-party":
-        return "two-party (both players' values make every die; typed dice refused)"
-    shown = "ledger (unforeseeable)" if st.dice_mode == "ledger" else "seeded (predictable)"
-    return shown + (", typed dice refused" if st.dice_policy == "no-typed" else "")
 
 
 @main.command()
@@ -471,77 +367,6 @@ def card_check(path):
     click.echo(f"card {path} is sound: {card.campaign.name}")
 
 
-def _card_firefight(st) -> dict:
-    """What the CG Card says of the current firefight (2.2 weather, 2.74 moon, CG2 turns, 1.34, FSR)."""
-    spec = st.card.firefight(st.firefight)
-    return {
-        "weather": st.card.weather_at(st.firefight),
-        "moon": spec.moon if spec else None,
-        "turns": spec.turns if spec else None,
-        "historical_attacker": spec.attacker if spec else None,
-        "fsr": list(spec.fsr) if spec else [],
-    }
-
-
-def status_dict(st) -> dict:
-    ff = st.ff
-    return {
-        "campaign": st.card.campaign.name,
-        "firefight": st.firefight,
-        "firefights": len(st.card.firefights),
-        "date": ff.date,
-        "time": ff.time,
-        "step": st.step,
-        "step_name": BY_ID[st.step].name,
-        "initial": st.initial,
-        "idle": st.idle,
-        "ended": st.ended,
-        "type": ff.type,
-        "attacker": ff.attacker,
-        "option": st.option,
-        "rules_revision": revision(st),
-        "pending": pending(st),
-        "options": options(st, has_command=lambda name: name in main.commands),
-        "card_firefight": _card_firefight(st),
-        "sides": {
-            side: {
-                "cp": s.cp, "elr": s.elr, "san": s.san, "attack_option": s.attack, "fp": s.fp,
-                "patrols": s.patrols, "platoons": s.platoons, "tvp_total": s.tvp_total,
-                # ruling R47: CP this copy cannot know (the side's 2.1 CP DR is sealed); CP the card gives are
-                # public (issue 38)
-                **({"cp": None, "sealed": True} if (cp := seal.cp_in_hand(st, side)) is None else {"cp": cp}),
-            }
-            for side, s in st.sides.items()
-        },
-        "seq": st.seq,
-        "dice": st.dice_mode or "seeded",
-        "dice_shown": dice_shown(st),
-        "dice_policy": st.dice_policy,
-        **({"pbem": _pbem_status(st)} if st.pbem is not None else {}),
-        "victory": verdict.victory(st),  # ruling R74: the CG's verdict (contract: victory)
-    }
-
-
-def _pbem_status(st) -> dict:
-    """Play by email in `status --json`: the keys, the dice policy, what awaits whom."""
-    pb = st.pbem
-    prop = pb.proposal
-    return {"keys": dict(pb.keys), "dice_policy": pb.dice_policy,
-            "signed": {s: (None if h is None else {"seq": h[0], "hash": h[1][:16]}) for s, h in pb.signed.items()},
-            "proposal": None if prop is None else {"side": prop.side, "command": prop.command.get("name")},
-            # ruling R71: a step left provisionally, until the other side continues or rejects it
-            "provisional": None if not pb.provisional else {
-                "side": pb.provisional.side, "step": pb.provisional.command.get("step"),
-                "seq": pb.provisional.command.get("provisional"),
-                "command": pb.provisional.command.get("name")},  # ruling R73: a leave (next) or a shared fact
-            "open_dice": [{"side": r.side, "command": r.command.get("name"), "commit": c[:16],
-                           "answered": r.answer is not None} for c, r in pb.requests.items()],
-            # ruling R47: every sealed secret not yet revealed, and whether this copy can read it
-            "seals": [{"side": r.side, "what": r.what, "firefight": r.ff, "step": r.step, "seq": r.seq,
-                       "commitment": c[:16], "sealed": not r.opened} for c, r in pb.seals.items()],
-            "revealed": dict(pb.revealed_n)}
-
-
 @main.command()
 @JSON_OPT
 @click.option("--at", "at", type=int, help="As of this seq.")
@@ -560,50 +385,6 @@ def status(ctx, as_json, at):
     _echo_shown(status_text({**d, "campaign": shown(d["campaign"])}).rstrip("\n"))
 
 
-def status_text(d: dict) -> str:
-    """`plcg status` in words, from status_dict."""
-    lines = [f"{d['campaign']} — firefight {d['firefight']} of {d['firefights']} ({d['date']}, {d['time']})"
-             + (" — the CG has ended" if d["ended"] else f", step {d['step']} {d['step_name']}")]
-    if d["type"]:
-        lines.append(f"type: {TYPE[d['type']]}" + (f", attacker {d['attacker']}" if d["attacker"] else ""))
-    lines.append(f"dice: {d['dice_shown']}")
-    cf = d["card_firefight"]
-    said = [f"weather {cf['weather']}"]
-    if cf["moon"]:
-        said.append(f"moon {cf['moon']}" + (" (+1 to patrols, 2.74)" if cf["moon"] in ("none", "full") else ""))
-    if cf["turns"]:
-        said.append(f"at most {cf['turns']} game turns")
-    if cf["historical_attacker"]:
-        said.append(f"historical ATTACKER {cf['historical_attacker']} (1.34)")
-    lines.append("CG Card: " + ", ".join(said))
-    for rule in cf["fsr"]:
-        lines.append(f"  FSR: {rule}")
-    # a plain table: status runs after every step, and tabulate's import costs more than this
-    lines.append(f"{'side':8}{'CP':>5}{'ELR':>5}{'SAN':>5}{'FP':>5}{'CG TVP':>8}  attack")
-    for side, s in d["sides"].items():
-        cp = "seal" if s.get("sealed") else s["cp"]  # ruling R47: the other side's CP, sealed
-        lines.append(f"{side:8}{cp:>5}{s['elr']:>5}{s['san']:>5}{s['fp']:>5}{s['tvp_total']:>8}  "
-                     + ("yes" if s["attack_option"] else ""))
-    lines.append(f"CG verdict: {d['victory']['why']}")
-    if d["pending"]:
-        lines.append("before `plcg next`:")
-        for p in d["pending"]:
-            lines.append(f"  {p['command']:48} ({p['rule']}) {p['what']}")
-    elif not d["ended"]:
-        lines.append("nothing owed: `plcg next` leaves the step")
-    if d.get("pbem"):  # play by email (issue 26): whose move it is, what the other player waits for
-        from projections.medium import whose_move  # lazy: projections.medium (~1.7 ms) only for the turn words
-
-        lines += whose_move(d["pending"], d["pbem"])
-    owed = {p["command"] for p in d["pending"]}
-    more = [o for o in d["options"] if o["command"] not in owed]  # `end` is owed and offered: said once
-    if more:
-        lines.append("you may also:")
-        for o in more:
-            lines.append(f"  {o['command']:48} ({o['rule']}) {o['what']}")
-    return "\n".join(lines) + "\n"
-
-
 VIEWER_HELP = ("Who is looking (axis or allied): the other side's Dummy Minefields show as Known Minefields until "
                "the CG's end (ruling R22). Default: the side of --key in a campaign played by email, else nobody's "
                "view (everything as kept).")
@@ -611,10 +392,8 @@ VIEWER_HELP = ("Who is looking (axis or allied): the other side's Dummy Minefiel
 
 def _viewer(ctx, st, given):
     """`--as VIEWER` (ruling R22), else the side of --key in a campaign played by email, else None."""
-    from cg.commands import side_arg  # lazy: cg.commands brings every handler and the event classes (~40 ms)
-
     if given is not None:
-        return side_arg({"side": given})
+        return specs.side_arg({"side": given})
     if st.pbem is not None and _key(ctx) is not None:
         from cg.pbem import side_of_key  # lazy: play by email only
 
@@ -633,115 +412,10 @@ def log(ctx, as_json, viewer):
         if viewer is not None or (_key(ctx) is not None and led.store.head()[0]):  # ruling R22: who reads it
             st = led.state()
             viewer = None if st.ended else _viewer(ctx, st, viewer)
-        last = led.store.head()[0]
-        undone = reverted_seqs(led.store.reverts(until=last))
-        # streamed: a chunk of rows at a time, written as one string (no object per row kept, no
-        # whole log in memory, one write per chunk instead of one echo per line)
-        # the command of the current batch: a roll's source (two-party: a reveal's); parsed only when a
-        # roll asks for it (most rows have none)
-        cmd_text, batch_cmd = None, {}
-        _FACT.clear()
-
-        def batch_command() -> dict:  # the batch's command, parsed the first time a roll asks for it
-            nonlocal batch_cmd
-            if batch_cmd is None:
-                batch_cmd = _command_of(cmd_text)
-            return batch_cmd
-
-        cols = ("seq", "firefight", "step", "type", "payload", "recorded", "command")
-        for chunk in _gc_paused_each(led.store.read_chunks(last, cols)):
-            out = []
-            for seq, ff, step, etype, p, recorded, command in chunk:
-                if command is not None:
-                    cmd_text, batch_cmd = command, None
-                try:
-                    said = summary(etype, p, viewer,
-                                   _option_by(etype, p, batch_command) if etype in _OPTION_BY else None)
-                except UNFOLDABLE as e:  # a row edited against its schema: exit 2 naming it, never 5
-                    raise UnreadableRow(seq, f"{type(e).__name__}: {e}") from None
-                if as_json:
-                    line = {"seq": seq, "firefight": ff, "step": step, "type": etype, "side": p.get("side"),
-                            "summary": said, "reverted": seq in undone, "recorded": recorded}
-                    if isinstance(p.get("roll"), dict):  # with its source (ruling R31; derived in an old log)
-                        line["roll"] = _sourced(p["roll"], batch_command())
-                    elif etype == "sealed":  # ruling R47: the other side's secret shows as null until revealed
-                        opening = led.opener()(p["commitment"], p.get("nonce"), p.get("box"))
-                        line["sealed"] = opening is None
-                        line["what"] = p["what"]
-                        line["command"] = None if opening is None else \
-                            seen_command(_cmd_public(opening["command"]), viewer)  # ruling R22
-                        if opening is not None:  # the events it holds, with their rolls and sources
-                            inner_cmd = opening["command"]
-                            line["events"] = [{"type": t, "summary": summary(t, q, viewer), **(
-                                {"roll": _sourced(q["roll"], inner_cmd)} if isinstance(q.get("roll"), dict) else {})}
-                                for t, q in opening.get("events") or ()]
-                        if opening is None and p["what"] in ("cp", "promote") and not p.get("opens"):
-                            line["roll"] = {"dice": None, "final": None, "outcome": None, "sealed": True}
-                    elif p.get("rolls"):  # Dual Attack's two drs, rubble's creation and falling rolls
-                        cmd = batch_command()
-                        line["rolls"] = [_sourced(x, cmd) if isinstance(x, dict) else x for x in p["rolls"]]
-                        line["roll"] = line["rolls"][0]
-                    out.append(orjson.dumps(line).decode())
-                else:
-                    out.append((seq, ff, step, said, " (undone)" if seq in undone else ""))
-            if not as_json:  # a summary with a control character is escaped (shown); one search a chunk
-                clean = _SHOWN.search("".join([x[3] for x in out])) is None
-                out = [f"{seq:>5} ff{ff} {step:>5}  {said if clean else shown(said)}{mark}"
-                       for seq, ff, step, said, mark in out]
-            out.append("")
-            click.echo("\n".join(out), nl=False)
+        for text in log_chunks(led, as_json, viewer):
+            click.echo(text, nl=False)
     finally:
         led.close()
-
-
-_OPTION_BY = ("redeployment_option", "fact_confirmed", "fact_proposed")
-_FACT = {}  # the last shared fact read by `log` (a Redeployment Option confirmed names its proposer)
-
-
-def _option_by(etype: str, p: dict, batch_command) -> str | None:
-    """The side that chose the Redeployment Option (3.2): its `option` command's, or the proposer's of the
-    fact confirmed just before it (play by email, ruling R68); None in a campaign without keys."""
-    if etype != "redeployment_option":
-        _FACT["command"] = p.get("command") if isinstance(p.get("command"), dict) else None
-        return None
-    cmd = batch_command()
-    if cmd.get("name") != "option":
-        cmd = _FACT.get("command") or {}
-    return cmd.get("by") if cmd.get("name") == "option" else None
-
-
-def _gc_paused_each(chunks):
-    """The chunks, each read and written with the cyclic collector paused (cg/bulk.py): a row's dicts
-    and strings form no cycle and die by reference counting, and the collector's walks over them were
-    ~12% of `log --json` at 111k events. Resumed between chunks (a reader may stop at any one)."""
-    it = iter(chunks)
-    while True:
-        with gc_paused():
-            try:
-                chunk = next(it)
-            except StopIteration:
-                return
-            yield chunk
-
-
-def _cmd_public(cmd: dict) -> dict:
-    """A sealed command as its opening holds it, without the dice commitment's own fields."""
-    return {k: v for k, v in cmd.items() if k not in ("commit", "nonce")}
-
-
-def _command_of(text) -> dict:
-    try:
-        cmd = orjson.loads(text)
-    except (TypeError, ValueError):
-        return {}
-    return cmd if isinstance(cmd, dict) else {}
-
-
-def _sourced(roll: dict, cmd: dict) -> dict:
-    """A roll with its `source` (contract)."""
-    from projections.dicestats import roll_source  # lazy: ~0.2 ms, only rolls shown with their source
-
-    return {**roll, "source": roll_source(roll, cmd)}
 
 
 @main.command()
@@ -754,37 +428,14 @@ def replay(ctx, as_json):
     head = led.store.head()
     led.close()
     with gc_paused(), snapshot.shared():  # the snapshot's and the digest's dumps: many acyclic objects
-        _refresh_snapshot(_db(ctx), st, head)  # (cg/bulk.py), each record built once for both
+        refresh_snapshot(_db(ctx), st, head)  # (cg/bulk.py), each record built once for both
         d = digest(st)
     if as_json:
         _echo_json(d)
         return
     click.echo(f"digest {d['digest']}")
-    for k, v in d["headline"].items():
-        click.echo(f"  {k}: {_words(v)}")
-
-
-def _words(v) -> str:
-    """A value as a player reads it: never a Python word (True, False, None)."""
-    if v is True or v is False:
-        return "yes" if v else "no"
-    return "none" if v is None else str(v)
-
-
-def _refresh_snapshot(path: str, st, head: tuple) -> None:
-    """The snapshot is derived data: replay rebuilds it where the file can be written (a snapshot of
-    older fold code is otherwise ignored until the next command); a read-only file keeps its own."""
-    try:
-        w = Ledger(path, write=True)
-    except BadInput:
-        return
-    try:
-        if head[0] == st.seq and not seal.opened_secrets(st):  # the player's own secrets stay out of it
-            w.store.put_snapshot(head[0], head[1], snapshot.dump_split(st, w.store.cold_token()))
-    except BadInput:
-        pass
-    finally:
-        w.close()
+    for line in headline_lines(d):
+        click.echo(line)
 
 
 @main.command()
@@ -818,31 +469,10 @@ def audit(ctx, as_json, witnesses, against):
     if as_json:
         _echo_json(report)
     else:
-        for f in report["findings"]:
-            click.echo(f"FINDING seq {f['seq']} [{f['rule']}]: {shown(f['what'])}")
-        for n in report["notes"]:
-            click.echo(f"note seq {n['seq']}: {shown(n['what'])}")
-        dice = report.get("dice")
-        if dice:
-            click.echo(f"dice: {dice['shown']}, policy {dice['policy']}; " + _counts("rolls", dice["rolls"])
-                       + (("; " + _counts("made again after an undo", dice["rerolls"])) if dice["rerolls"] else ""))
-        if report.get("rolls"):
-            click.echo("rolls: " + "; ".join(f"{side} " + ", ".join(f"{n} {src}" for src, n in sorted(by.items()))
-                                             for side, by in sorted(report["rolls"].items())))
-        if not report["findings"]:
-            click.echo(f"the copies agree ({report['events']} events here)" if against is not None else
-                       f"audit clean: {report['events']} events, hash chain intact"
-                       + (f", {len(wit)} witness(es) held" if wit else ""))
+        for line in audit_lines(report, against is not None, len(wit)):
+            click.echo(line)
     if report["findings"]:
         ctx.exit(1)
-
-
-def _counts(what: str, by_source: dict) -> str:
-    if not by_source:
-        return f"no {what}"
-    return f"{what}: " + ", ".join(
-        f"{src} " + "/".join(f"{side} {n}" for side, n in sorted(sides.items()))
-        for src, sides in sorted(by_source.items()))
 
 
 # ---- play by email ----------------------------------------------------------------------------------------
@@ -875,56 +505,7 @@ def keys_new(out):
 @click.pass_context
 def bundle(ctx, since, out):
     """Play by email: answer the other side's two-party dice, sign the head, write what the other copy lacks."""
-    from events import bundle as bundles  # lazy: play by email only (events.bundle ~0.7 ms)
-
-    if out != outpath.STDOUT:
-        outpath.check_target(out, _protected(ctx))  # before anything is signed or answered (issue 25)
-    led = Ledger(_db(ctx), write=True, key=lambda: _key(ctx))
-    try:
-        stored = led.sign(_key(ctx))
-        _recorded(stored)
-        if since is None:  # issue 26: only what the other copy has not acknowledged
-            since = led.acknowledged(_key(ctx))
-        rows, campaign = led.bundle_rows(since)
-    finally:
-        led.close()
-    _said_answers(stored, err=out == outpath.STDOUT)
-    data, b = bundles.encode(rows, since, campaign)
-    if out == outpath.STDOUT:
-        _stdout_bytes(data)
-    else:
-        outpath.write(out, [data], protected=_protected(ctx))
-    click.echo(f"bundle {out}: seq {since + 1} to {b.head[0]}, signed by {_signer(rows[-1])}",
-               err=out == outpath.STDOUT)
-
-
-def _said_answers(stored, err: bool = False) -> None:
-    """The answers a bundle gives to the other side's two-party dice, in the log's words."""
-    for s in stored:
-        if s.type == "dice_answered":
-            made = "made now (ruling R83)" if any(t.type == "dice_revealed" and t.payload.get("request") ==
-                                                  s.payload.get("request") for t in stored) else "made at its reveal"
-            click.echo(f"[{s.seq}] {summary(s.type, s.payload)}: the other side's roll is {made}", err=err)
-
-
-def _signer(row) -> str:
-    return orjson.loads(row[6]).get("side", "?") if row[2] == "head_signed" else "nobody"
-
-
-def _checked_text(b):
-    """The bundle, if what the other side typed passes the command line's text checks (issue 25 item 12):
-    every command and payload, the card of row 1 too (its names reach every view); BadInput otherwise."""
-    from projections.transfer import typed_text  # lazy: ~0.2 ms, play by email only
-
-    for row in b.rows:
-        try:
-            bad = (row[8] is not None and typed_text(orjson.loads(row[8]))) or typed_text(orjson.loads(row[6]))
-        except RecursionError:
-            raise BadInput(f"row {row[0]} of the bundle: nested too deep to be a row of the log") from None
-        if bad:
-            raise BadInput(f"row {row[0]} of the bundle: a command's text holds control characters (newlines,"
-                           " escape codes): the command line refuses them; refused")
-    return b
+    Sync(_db(ctx), _key(ctx), _voice(ctx)).bundle(since, out)
 
 
 @main.command()
@@ -932,27 +513,7 @@ def _checked_text(b):
 @click.pass_context
 def receive(ctx, path):
     """Play by email: check the other side's bundle (signature, chain, step order, rules) and append it."""
-    from events import bundle as bundles  # lazy: play by email only (events.bundle ~0.7 ms)
-    from projections.audit import audit_store, audit_tail  # lazy: projections.audit (~70 ms)
-
-    b = _checked_text(bundles.read(path))
-    start = _head(_db(ctx))
-    n = Ledger.receive(_db(ctx), b, audit_store, audit_tail)
-    _recorded(b.head[0] if n else None)
-    if n == 0:
-        click.echo(f"bundle {path}: already held (seq {b.since + 1} to {b.head[0]}); nothing written")
-    else:
-        click.echo(f"bundle {path}: {n} events received, now at seq {b.head[0]}")
-        _said_taken(_db(ctx), start, _key(ctx), heading=False)  # the other player's moves in the log's words
-        _said_note(_db(ctx), b)
-        led = Ledger(_db(ctx), key=lambda: _key(ctx))
-        try:
-            from cg.pbem import pending_items  # lazy: play by email only (cg.pbem ~0.7 ms)
-
-            for item in pending_items(led.state(lazy=True)):
-                click.echo(f"  owed: {shown(item['what'])}")
-        finally:
-            led.close()
+    Sync(_db(ctx), _key(ctx), _voice(ctx)).receive(path)
 
 
 @main.command()
@@ -969,410 +530,7 @@ def receive(ctx, path):
 @click.pass_context
 def sync(ctx, git_dir, folder, send, give_way, note):
     """Play by email in one command a turn: take in every new bundle and say what is owed; --send sends."""
-    from projections import medium  # lazy: projections.medium (~1.7 ms) only for the turn words
-
-    if (git_dir is None) == (folder is None):
-        raise BadInput("sync: name where the bundles are: --git DIR (a clone of the shared repository) or"
-                       " --folder DIR")
-    where = git_dir or folder
-    if not os.path.isdir(where):
-        raise BadInput(f"sync: {where} is not a folder")
-    if git_dir is not None and not medium.is_repo(where):
-        raise BadInput(f"sync --git {where}: not a git clone (git clone the shared repository there first)")
-    key = _key(ctx)
-    if key is None:
-        raise BadInput("sync: play by email needs the player's key (--key FILE or $PLCG_KEY)")
-    if git_dir is not None:
-        for name in medium.mend(where):
-            click.echo(f"sync: committed {name}, which a stopped sync had left uncommitted")
-        medium.pull(where)
-    if send and give_way:
-        raise BadInput("sync: --give-way takes the other player's moves in; send afterwards with --send")
-    if note is not None:
-        _check_note(note, send)
-    if send:
-        _sync_send(ctx, where, git_dir is not None, key, note)
-    else:
-        _sync_take(ctx, where, key, give_way)
-
-
-def _check_note(note: str, send: bool) -> None:
-    """`sync --send --note`: one line of text for the other player, bounded (exit 2 before anything is done)."""
-    from events.bundle import NOTE_MAX  # lazy: play by email only (events.bundle ~0.7 ms)
-
-    if not send:
-        raise BadInput("sync --note: a note travels with what you send: sync --send --note TEXT")
-    if not note.strip():
-        raise BadInput("sync --note: give some text")
-    if _SHOWN.search(note):
-        raise BadInput("sync --note: one line of text: no newlines or control characters")
-    if len(note) > NOTE_MAX:
-        raise BadInput(f"sync --note: at most {NOTE_MAX} characters ({len(note)} given)")
-
-
-def _said_note(db: str, b) -> None:
-    """The note a bundle carries (`sync --send --note`), shown as text if its author's key signed it."""
-    from cg import pbem  # lazy: play by email only (cg.pbem ~0.7 ms)
-
-    if b.note is None:
-        return
-    signer = _signer(b.rows[-1])
-    led = Ledger(db)
-    try:
-        keys = (next(iter(led.store.read(until=1))).payload.get("pbem") or {}).get("keys") or {}
-    finally:
-        led.close()
-    n = b.note
-    if signer in keys and pbem.verify_note(keys[signer], b.campaign, b.head[0], b.head[1], n["text"], n["sig"]):
-        click.echo(f"note from {signer}: {shown(n['text'])}")
-    else:
-        click.echo("sync: a note in the bundle is not signed by its author's key: not shown", err=True)
-
-
-SYNC_MAX = 32 * 2**20  # bytes of text a bundle `sync` takes in may hold (a whole CG from seq 1 holds a few MB)
-
-
-def _skipped(path: str, why: str) -> None:
-    click.echo(f"sync: skipped {os.path.basename(path)}: {why}", err=True)
-
-
-def _bundles_in(where: str, db: str, key) -> list:
-    """(path, header) of the bundles of this campaign in `where`, their rows unread (events.bundle.peek):
-    a file that is no bundle, or another campaign's, is skipped with one line naming it, so no file
-    a folder holds can keep the real bundles out (issue 37 attack 4)."""
-    from events import bundle as bundles  # lazy: play by email only (events.bundle ~0.7 ms)
-    from projections import medium  # lazy: projections.medium (~1.7 ms) only for the turn words
-
-    found = []
-    for p in medium.bundle_files(where):
-        try:
-            found.append((p, bundles.peek(p, SYNC_MAX)))
-        except PlcgError as e:
-            _skipped(p, str(e).removeprefix(f"{p}: ").removeprefix(p).strip())
-    campaign = _campaign_of(db, found, key)
-    mine = []
-    for p, h in found:
-        if h.campaign == campaign:
-            mine.append((p, h))
-        else:
-            _skipped(p, "a bundle of another campaign")
-    return mine
-
-
-def _campaign_of(db: str, found: list, key) -> str | None:
-    """The hash of this copy's row 1; for a copy not made yet, the campaign of the bundles from seq 1
-    whose players' keys hold this player's (one read whole at a time)."""
-    from cg import pbem  # lazy: play by email only (cg.pbem ~0.7 ms)
-    from events import bundle as bundles  # lazy: play by email only (events.bundle ~0.7 ms)
-
-    if os.path.exists(db):
-        led = Ledger(db)
-        try:
-            return led.store.hash_at(1)
-        finally:
-            led.close()
-    firsts = {h.campaign: p for p, h in found if h.since == 0}
-    if len(firsts) <= 1:
-        return next(iter(firsts), None)
-    me = pbem.public_line(key)
-    for campaign, p in firsts.items():
-        try:
-            keys = (orjson.loads(bundles.read(p, SYNC_MAX).rows[0][6]).get("pbem") or {}).get("keys") or {}
-        except (PlcgError, ValueError, AttributeError):
-            continue
-        if me in keys.values():
-            return campaign
-    return None
-
-
-def _sync_take(ctx, where: str, key, give_way: bool = False) -> None:
-    """Receive every bundle of `where` the copy lacks, in the history's order; say what came and what is owed."""
-    from events import bundle as bundles  # lazy: play by email only (events.bundle ~0.7 ms)
-    from projections import medium  # lazy: projections.medium (~1.7 ms) only for the turn words
-    from projections.audit import audit_store, audit_tail  # lazy: projections.audit (~70 ms)
-
-    db = _db(ctx)
-    found = _bundles_in(where, db, key)
-    start = _head(db)
-    head, taken, deferred, notes = start, set(), [], []
-
-    def take(path, h, last: bool = False) -> None:
-        nonlocal start
-        taken.add(path)
-        try:  # read whole only now, one bundle at a time: the folder's memory is one bundle's
-            b = _checked_text(bundles.read(path, SYNC_MAX))
-        except PlcgError as e:
-            _skipped(path, str(e).removeprefix(f"{path}: ").removeprefix(path).strip())
-            return
-        try:
-            fork = Ledger.fork_point(db, b) if os.path.exists(db) else None
-            if fork is not None:  # the copies parted: both players acted at once (issue 37 F2, ruling R113)
-                me, signer = _player_side(db, key), _signer(b.rows[-1])
-                if _superseded(db, b, key):
-                    _skipped(path, f"{signer}'s bundle from before the copies were joined (ruling R113): the"
-                                   " history has gone on from the joined copy; the file may be deleted")
-                    return
-                if not (give_way or last) and Ledger.signed_after(db, fork, me):
-                    deferred.append((path, h))  # both sent: unless a later bundle of his joined them already
-                    return
-                done = Ledger.rejoin(db, b, key, audit_store, audit_tail, give_way)
-                start = (done["fork"], None)  # the log from the parting on, as it now stands
-                _rejoined(db, path, done)
-                notes.append(bundles.Bundle(b.campaign, b.since, b.head, b.rows[-1:], b.note))  # its note, the rows let go
-            elif Ledger.receive(db, b, audit_store, audit_tail):
-                _recorded(b.head[0])
-                notes.append(bundles.Bundle(b.campaign, b.since, b.head, b.rows[-1:], b.note))
-        except PlcgError:
-            _said_taken(db, start, key)
-            click.echo(f"sync: refused {os.path.basename(path)}; nothing of it written", err=True)
-            raise
-
-    while True:
-        left = [pb for pb in found if pb[0] not in taken]
-        # what the copy holds already: a bundle that differs from it parts from it (taken first, the earliest
-        # first: ruling R113 joins the copies there, and the bundles after it continue the joined copy)
-        forks = sorted(_differing(db, [pb for pb in left if pb[1].head[0] <= head[0]]), key=lambda pb: pb[1].since)
-        nxt = forks[0] if forks else medium.next_to_take(left, head)
-        if nxt is None:
-            break
-        take(*nxt)
-        head = _head(db)
-    for p, h in deferred:
-        take(p, h, last=True)  # skipped if his bundle from the joined copy came meanwhile; else refused, exit 2
-    if head[0] == 0:
-        raise BadInput(f"sync: {where} holds no bundle from seq 1 to make this copy from")
-    _said_taken(db, start, key)
-    for b in notes:
-        _said_note(db, b)
-    for p, b in medium.waiting(found, head[0]):
-        click.echo(f"waiting: {os.path.basename(p)} starts at seq {b.since + 1}; the bundle with seq"
-                   f" {head[0] + 1}-{b.since} has not arrived yet")
-    _answer_owed(db, key)
-    _reveal_owed(db, key)
-    _say_turn(db, key)
-
-
-def _superseded(db: str, b, key) -> bool:
-    """A bundle from before two copies were joined (ruling R113): this player's own, or one whose author has
-    signed this copy since the parting."""
-    fork = Ledger.fork_point(db, b) if b is not None else None
-    if fork is None:
-        return False
-    signer = _signer(b.rows[-1])
-    return signer == _player_side(db, key) or Ledger.signed_after(db, fork, signer)
-
-
-def _read_or_none(path: str):
-    from events import bundle as bundles  # lazy: play by email only (events.bundle ~0.7 ms)
-
-    try:
-        return bundles.read(path, SYNC_MAX)
-    except PlcgError:
-        return None
-
-
-def _player_side(db: str, key) -> str | None:
-    led = Ledger(db)
-    try:
-        return led._player(key)[1]
-    finally:
-        led.close()
-
-
-def _rejoined(db: str, path: str, done: dict) -> None:
-    """What ruling R113's join did, in words: the player's own moves after the other's, each refused or held one
-    named, and where the copy as it was is kept."""
-    _recorded(_head(db)[0])
-    click.echo(f"sync: the copies parted after row {done['fork']}: {os.path.basename(path)} holds the other"
-               " player's moves from there (both of you acted at once); your moves since, never sent, are"
-               " decided again after his (ruling R113):")
-    for cmd in done["redone"]:
-        click.echo(f"  redone: {_typed(cmd)}")
-    for cmd, why in done["refused"]:
-        click.echo(f"  refused: {_typed(cmd)}: {shown(why)}")
-    for cmd, why in done["held"]:
-        click.echo(f"  held back: {_typed(cmd)}: {shown(why)}")
-    if not any(done[k] for k in ("redone", "refused", "held")):
-        click.echo("  (no command of yours to decide again)")
-    click.echo(f"  this copy as it was is kept in {done['kept']} (plcg --db {done['kept']} log)")
-
-
-_POSITIONAL = ("side", "rg", "unit", "text")  # a command's arguments typed without a flag, in this order
-
-
-def _typed(cmd: dict) -> str:
-    """A recorded command as the player typed it, near enough to type again."""
-    words = [str(cmd.get("name", "?"))] + [str(cmd[k]) for k in _POSITIONAL if cmd.get(k) is not None]
-    for k, v in cmd.items():
-        if k in ("name", *_POSITIONAL) or v is None or v is False or v == [] or v == {}:
-            continue
-        flag = "--" + k.replace("_", "-")
-        if v is True:
-            words.append(flag)
-        else:
-            words.append(f"{flag} {v if not isinstance(v, (list, dict)) else orjson.dumps(v).decode()}")
-    return shown(" ".join(words))
-
-
-def _answer_owed(db: str, key) -> None:
-    """Answer the other side's two-party dice now (ruling R83: a roll from a chain is decided by it)."""
-    from cg import pbem  # lazy: cg.pbem (~0.7 ms), play by email only
-
-    led = Ledger(db, write=True, key=lambda: key)
-    try:
-        st = led.state(lazy=True)
-        by = pbem.side_of_key(st.pbem, key) if st.pbem else None
-        if by is None or not pbem.unanswered(st, by) or pbem.provisional(st) is not None:
-            return  # a step left provisionally by the other side: his player may still reject it (R71)
-        stored = led.answer(key)
-    finally:
-        led.close()
-    _recorded(stored)
-    _said_answers(stored)
-    _print_stored(led, [s for s in stored if s.type != "dice_answered"], False, key)
-
-
-def _head(db: str) -> tuple:
-    if not os.path.exists(db):
-        return (0, None)
-    led = Ledger(db)
-    try:
-        return led.store.head()
-    finally:
-        led.close()
-
-
-def _differing(db: str, found: list) -> list:
-    """Of (path, header) pairs whose head this copy's seqs reach, those whose head row differs from this copy's."""
-    if not found:
-        return []
-    led = Ledger(db)
-    try:
-        return [(p, h) for p, h in found if led.store.hash_at(h.head[0]) != h.head[1]]
-    finally:
-        led.close()
-
-
-def _hash_at(db: str, seq: int) -> str | None:
-    led = Ledger(db)
-    try:
-        return led.store.hash_at(seq)
-    finally:
-        led.close()
-
-
-def _said_taken(db: str, start: tuple, key, heading: bool = True) -> None:
-    """The rows after `start` in the log's words: the other player's moves (signatures and dice
-    answers are the medium's, left out)."""
-    if not os.path.exists(db):
-        return
-    led = Ledger(db, key=lambda: key)
-    try:
-        recs = [r for r in led.store.read(since=start[0])
-                if r.type not in ("head_signed", "dice_answered", "dice_chain")]
-        head = led.store.head()[0]
-    finally:
-        led.close()
-    if heading and head == start[0]:
-        click.echo(f"nothing new: this copy is at seq {head}")
-        return
-    if heading:
-        click.echo(f"received seq {start[0] + 1} to {head}:")
-    for r in recs:
-        click.echo(f"[{r.seq}] {summary(r.type, r.payload)}")
-
-
-def _reveal_owed(db: str, key) -> None:
-    """Reveal what the player owes (two-party dice the other side answered, sealed secrets the rules
-    reveal now): nothing to decide, so `sync` does it for him."""
-    from cg import pbem, seal  # lazy: play by email only (cg.pbem ~0.7 ms)
-
-    led = Ledger(db, write=True, key=lambda: key)
-    try:
-        for _ in range(3):
-            st = led.state(lazy=True)
-            by = pbem.side_of_key(st.pbem, key) if st.pbem else None
-            if by is None or not (pbem.open_requests(st, side=by, answered=True) or seal.owed(st, by)):
-                break
-            led.sealed_events = None  # what this reveal sealed, printed once
-            stored = led.reveal(key)
-            _recorded(stored)
-            _print_stored(led, stored, False, key)
-    finally:
-        led.close()
-
-
-def _say_turn(db: str, key) -> None:
-    from cg import pbem  # lazy: play by email only (cg.pbem ~0.7 ms)
-    from projections import medium  # lazy: projections.medium (~1.7 ms) only for the turn words
-
-    led = Ledger(db, key=lambda: key)
-    try:
-        st = led.state(lazy=True)
-    finally:
-        led.close()
-    me = pbem.side_of_key(st.pbem, key) if st.pbem else None
-    click.echo(f"now at firefight {st.firefight}, step {st.step} {BY_ID[st.step].name}" if not st.ended
-               else "the CG has ended")
-    for line in medium.turn_lines(pending(st), me, st.pbem.proposal if st.pbem else None,
-                                  st.pbem.provisional if st.pbem else None):
-        click.echo(line)
-    if me is not None:  # ruling R111: what a decided roll of his now allows, before his `next`
-        from projections.entitlements import allowed_now  # lazy: only for the turn words
-
-        for line in allowed_now(st, me):
-            click.echo(line)
-
-
-def _sync_send(ctx, where: str, git: bool, key, note: str | None = None) -> None:
-    """Reveal what is owed, answer the other side's dice, sign, and write what the other copy lacks."""
-    from events import bundle as bundles  # lazy: play by email only (events.bundle ~0.7 ms)
-    from cg import pbem  # lazy: play by email only (cg.pbem ~0.7 ms)
-    from projections import medium  # lazy: projections.medium (~1.7 ms) only for the turn words
-
-    db = _db(ctx)
-    if not os.path.exists(db):
-        raise BadInput(f"sync --send: {db} does not exist (plcg sync takes the first bundle in)")
-    mine = _head(db)
-    for p, b in _bundles_in(where, db, key):  # the other player sent more since this copy last took his bundles in
-        if not (b.head[0] <= mine[0] and _hash_at(db, b.head[0]) == b.head[1]) and not _superseded(db, _read_or_none(p), key):
-            raise BadInput(f"sync --send: {os.path.basename(p)} holds moves this copy has not taken in: run"
-                           " `plcg sync` first (sending now would fork the history); nothing sent")
-    _reveal_owed(db, key)
-    led = Ledger(db, write=True, key=lambda: key)
-    try:
-        stored = led.sign(key)
-        _recorded(stored)
-        since = led.acknowledged(key)
-        rows, campaign = led.bundle_rows(since)
-        by = pbem.side_of_key(led.state(lazy=True).pbem, key)
-    finally:
-        led.close()
-    _said_answers(stored)
-    path = os.path.join(where, medium.bundle_name(by, since, rows[-1][0]))
-    try:  # a file of that name that is no bundle is replaced (outpath.write: a new file renamed over it)
-        there = os.path.exists(path) and bundles.peek(path).head == (rows[-1][0], rows[-1][-1])
-    except PlcgError:
-        there = False
-    if there:
-        if note is not None:
-            click.echo("sync: the note was not sent: the other player has these moves already (a note travels with"
-                       " new moves)", err=True)
-        if git and medium.unpushed(where):  # issue 37 F1: committed here, never pushed
-            medium.push(where)
-            click.echo(f"sent again: {os.path.basename(path)} (seq {since + 1} to {rows[-1][0]}) had not reached"
-                       " the shared repository, pushed")
-        else:
-            click.echo(f"{os.path.basename(path)} is in {where} already (seq {since + 1} to {rows[-1][0]})")
-        return
-    signed = None if note is None else {"text": note, "sig": pbem.sign_note(key, campaign, rows[-1][0], rows[-1][-1],
-                                                                            note)}
-    b = bundles.write(path, rows, since, campaign, protected=_protected(click.get_current_context()), note=signed)
-    if git:
-        medium.commit_and_push(where, path, f"{by}: seq {since + 1} to {b.head[0]}")
-    click.echo(f"sent {os.path.basename(path)}: seq {since + 1} to {b.head[0]}, {os.path.getsize(path)} bytes,"
-               f" signed by {by}" + (", pushed" if git else ""))
-    _say_turn(db, key)
+    Sync(_db(ctx), _key(ctx), _voice(ctx)).run(git_dir, folder, send, give_way, note)
 
 
 @main.command()
@@ -1381,6 +539,15 @@ def _sync_send(ctx, where: str, git: bool, key, note: str | None = None) -> None
 def reveal(ctx, as_json):
     """Play by email: reveal this side's answered two-party dice; each committed command is decided."""
     _player_run(ctx, Ledger.reveal, as_json)
+
+
+def _voice(ctx) -> Voice:
+    """How play by email's application layer (cg/app/sync.py) speaks on the command line."""
+    from projections.audit import audit_store, audit_tail  # lazy: projections.audit (~70 ms), play by email only
+
+    return Voice(say=lambda text, err=False: click.echo(text, err=err), recorded=_recorded, words=summary,
+                 stored=lambda led, stored, key: _print_stored(led, stored, False, key), turn=turn_words,
+                 audit=(audit_store, audit_tail), protected=_protected(ctx), out_bytes=_stdout_bytes)
 
 
 def _player_run(ctx, method, as_json: bool) -> None:
@@ -1412,9 +579,7 @@ def dice_stats(ctx, side, kind, as_json):
     from projections.dicestats import rolls_of, stats, stats_text  # lazy: ~0.2 ms, only `plcg dice-stats`
 
     if side is not None:
-        from cg.commands import side_arg  # lazy: cg.commands (~33 ms) for a side name
-
-        side = side_arg({"side": side})
+        side = specs.side_arg({"side": side})
     led = Ledger(_db(ctx), key=lambda: _key(ctx))
     try:
         rolls = rolls_of(((r.seq, r.batch, r.type, r.payload, r.command) for r in led.store.read()), led.opener())
@@ -1436,30 +601,7 @@ def dice_stats(ctx, side, kind, as_json):
 @click.pass_context
 def dice_check(ctx, seq, as_json):
     """Recompute the roll of event SEQ from the log's values, each step shown (exit 1: not the logged dice)."""
-    from projections.dicecheck import check, check_text  # lazy: only `plcg dice-check`
-
-    try:
-        n = int(seq)
-    except ValueError:
-        raise BadInput(f"SEQ {seq!r}: the seq of an event that holds a roll (plcg log shows them)") from None
-    led = Ledger(_db(ctx), key=lambda: _key(ctx))
-    try:
-        rows = []
-        for r in led.store.read():  # up to SEQ and the rest of its batch (the roll may come before its reveal)
-            if r.seq > n and (not rows or r.batch != rows[-1].batch or rows[-1].seq < n):
-                break
-            rows.append(r)
-
-        def anchor_of(commit, at):  # the chain a roll committed at `at` named (ruling R83)
-            req = led.state(at=at).pbem.requests.get(commit)
-            return None if req is None else req.anchor
-
-        try:
-            d = check(rows, n, led.opener(), anchor_of)
-        except LookupError as e:
-            raise BadInput(f"SEQ {n}: {e.args[0]}") from None
-    finally:
-        led.close()
+    d = check_log(lambda: Ledger(_db(ctx), key=lambda: _key(ctx)), seq)
     if as_json:
         _echo_json(d)
     else:
@@ -1495,10 +637,8 @@ def roster(ctx, as_json, at):
 @click.pass_context
 def purchases(ctx, side, as_json, reveal, viewer, at):
     """The RG Purchase Record of SIDE: whose record it is; a viewer of the other side sees it once revealed."""
-    from cg.commands import side_arg  # lazy: cg.commands brings every handler and the event classes (~40 ms)
-
-    side = side_arg({"side": side})
-    viewer = side_arg({"side": viewer}) if viewer is not None else None
+    side = specs.side_arg({"side": side})
+    viewer = specs.side_arg({"side": viewer}) if viewer is not None else None
     led = Ledger(_db(ctx), key=lambda: _key(ctx))
     st = led.state(at=at)
     led.close()
@@ -1523,9 +663,7 @@ def purchases(ctx, side, as_json, reveal, viewer, at):
 @click.pass_context
 def oob(ctx, side, as_json, at):
     """The order of battle of SIDE: every unit by RG with its status."""
-    from cg.commands import side_arg  # lazy: as in purchases
-
-    side = side_arg({"side": side})
+    side = specs.side_arg({"side": side})
     led = Ledger(_db(ctx), key=lambda: _key(ctx))
     st = led.state(at=at)
     led.close()
@@ -1580,41 +718,15 @@ def export(ctx, fmt, out, url):
         # keeps: the cyclic collector would walk that state again and again (~10% at 111k events, and a
         # cost per event that grows with the log); paused, as for the fold (cg/bulk.py)
         with gc_paused():
-            pieces = aar.export_chunks(led, fmt, url)
+            pieces = aar.export_batches(led, fmt, url)
             if out:  # by a new temporary name, renamed into place once whole (events/outpath.py)
-                outpath.write(out, _batched(pieces), protected=_protected(ctx))
-                click.echo(f"wrote {EXPORT_WHAT.get(fmt, fmt)} to {out} ({_size(os.path.getsize(out))})")
+                outpath.write(out, pieces, protected=_protected(ctx))
+                click.echo(aar.wrote(fmt, out, os.path.getsize(out)))
             else:
-                for text in _batched(pieces):
+                for text in pieces:
                     click.echo(text, nl=False)
     finally:
         led.close()
-
-
-EXPORT_WHAT = {"jsonl": "the raw log (JSON Lines)", "md": "the After Action Report (Markdown)",
-               "html": "the After Action Report (HTML)"}
-
-
-def _size(n: int) -> str:
-    """A file's size as a player reads it: '812 bytes', '41 KB', '2.3 MB'."""
-    if n < 1024:
-        return f"{n} byte{'s' if n != 1 else ''}"
-    if n < 1024 * 1024:
-        return f"{n / 1024:.0f} KB"
-    return f"{n / (1024 * 1024):.1f} MB"
-
-
-def _batched(pieces, size: int = 1 << 16):
-    """Text pieces joined into strings of about `size` characters: one write each."""
-    buf, n = [], 0
-    for p in pieces:
-        buf.append(p)
-        n += len(p)
-        if n >= size:
-            yield "".join(buf)
-            buf, n = [], 0
-    if buf:
-        yield "".join(buf)
 
 
 @main.command("import")

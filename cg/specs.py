@@ -22,7 +22,7 @@ from typing import Callable
 import attrs
 
 from events.errors import BadInput
-from events.text import SHOWN, shown
+from events.text import CONTROL, SHOWN, shown
 
 
 class Usage(Exception):
@@ -126,7 +126,19 @@ def stored(cmd: dict) -> dict:
     return cmd
 
 
-CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+SIDES = ("axis", "allied")
+
+
+def side_arg(cmd: dict, key: str = "side") -> str:
+    """A side as typed (any case): axis or allied; BadInput otherwise."""
+    side = cmd.get(key)
+    if side in SIDES:  # as the CLI writes it
+        return side
+    side = str(side or "").lower()
+    if side not in SIDES:
+        raise BadInput(f"unknown side {cmd.get(key)!r}: sides are axis and allied")
+    return side
 
 
 def seps(values, first: str, second: str | None = None) -> list[str]:

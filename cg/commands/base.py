@@ -8,6 +8,7 @@ import attrs
 from cg import dice as dicemod
 from cg import pbem, revision
 from cg.dice import Dice
+from cg.specs import side_arg  # noqa: F401  (the commands read it here)
 from cg.sequence import StepId
 from events.errors import BadInput, Refused
 from cg.state import SIDES, CampaignState, expand_units
@@ -301,16 +302,6 @@ def at(state: CampaignState, name: str, *steps: str) -> None:
     where = " or ".join(f"{s} {BY_ID[s].name}" for s in allowed)
     raise Refused(f"{name} belongs to step {where}, not {state.step} {BY_ID[state.step].name}",
                   allowed[0], state.step)
-
-
-def side_arg(cmd: dict, key: str = "side") -> str:
-    side = cmd.get(key)
-    if side in SIDES:  # as the CLI writes it
-        return side
-    side = str(side or "").lower()
-    if side not in SIDES:
-        raise BadInput(f"unknown side {cmd.get(key)!r}: sides are axis and allied")
-    return side
 
 
 def hex_arg(state: CampaignState, value, what: str = "hex") -> str:
