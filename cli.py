@@ -1,8 +1,11 @@
 """plcg: the command line of the Platoon Leader 2.5 campaign ledger (the CLI contract, shared/docs/cli-contract.md).
 
-A thin shell: it opens the campaign file, loads the state (snapshot + tail), asks `cg.commands.decide`
-for the events, appends them in one transaction and prints. Errors map to the contract's exit codes:
-2 bad input, 3 refused by a rule or the step order, 4 another writer first, 1 audit findings.
+Click only: every command's arguments, help and help section are its spec's (cg/specs.py), and the group
+builds only the command invoked from it. A step command's parsed arguments become the command the log
+stores, which the ledger decides and appends in one transaction (cg/ledger.py); a read command asks a
+read model (projections/) and prints; play by email's sync runs in the application layer (cg/app/).
+Errors map to the contract's exit codes: 2 bad input, 3 refused by a rule or the step order, 4 another
+writer first, 1 audit findings.
 """
 from __future__ import annotations
 
@@ -38,36 +41,31 @@ import click
 import orjson
 from click.core import ParameterSource
 
-from cg import seal, snapshot
-from cg.bulk import gc_paused
-from cg.card_schema import load_card, shipped_cards
-from cg.evolve import reverted_seqs
-from cg.ledger import VERSION, Ledger
-from cg.options import options
-from cg.revision import END_CVP_CHECK, conventions, revision
-from cg.machine import mermaid
-from cg.steps import BY_ID, STEPS, owed_by, pending
-from events import outpath
-from events.errors import BadInput, PlcgError, UNFOLDABLE, UnreadableRow
-from cg.sequence import StepId
-from cg import specs
-from cg.specs import SPECS, Arg, CommandSpec, Usage
-from events.text import SHOWN as _SHOWN, shown
-from projections.digest import digest, headline_lines
-from projections.maps import map_json, map_svg, map_text
-from projections.oob import oob_rows, oob_text
-from projections.purchases import fortification_rows, purchase_rows, purchase_text
-from projections.roster import roster_rows, roster_text, totals as roster_totals
-from projections import verdict
+from cg import pbem, snapshot, specs
 from cg.app.replay import refresh_snapshot
 from cg.app.sync import Sync, Voice
-from projections.medium import turn_words
-from projections.status import dice_shown, player_status, status_dict, status_text  # noqa: F401  (bench, tests)
+from cg.bulk import gc_paused
+from cg.card_schema import load_card, shipped_cards
+from cg.ledger import VERSION, Ledger
+from cg.machine import mermaid
+from cg.specs import SPECS, Arg, CommandSpec, Usage
+from cg.steps import STEPS
+from events import outpath
+from events.errors import BadInput, PlcgError
+from events.text import shown
+from projections import verdict
 from projections.auditview import audit_lines
 from projections.dicecheck import check_log, check_text
+from projections.digest import digest, headline_lines
 from projections.logview import log_chunks
-from projections.recorded import recorded_json, recorded_lines
-from projections.words import TYPE, generation_why, seen_command, summary
+from projections.maps import map_json, map_svg, map_text
+from projections.medium import turn_words
+from projections.oob import oob_rows, oob_text
+from projections.purchases import fortification_rows, purchase_rows, purchase_text
+from projections.recorded import end_lines, leaders_lines, recorded_json, recorded_lines
+from projections.roster import roster_rows, roster_text, totals as roster_totals
+from projections.status import dice_shown, player_status, status_dict, status_text, viewer_of  # noqa: F401  (bench)
+from projections.words import summary
 
 INTERNAL_ERROR = 5  # extension of the contract: a bug, never a rule or input problem
 
@@ -81,35 +79,40 @@ def _usage_exit(ctx, e: click.UsageError):
     ctx.exit(e.exit_code)
 
 
-# `plcg --help` lists the commands by the phase a player meets them in (issue 27 item 11): a spec's command
-# in its spec's section (cg/specs.py), these in theirs; a command named nowhere is listed under "Other
-# commands", so none is ever left out
-_SECTION_OF = {specs.START: ("new", "cards", "card", "demo", "import"),
-               specs.WHERE: ("status", "log", "roster", "purchases", "oob", "map", "head", "export", "dice-stats",
-                             "dice-check", "diagram"),
-               specs.PBEM: ("keys", "sync", "bundle", "receive", "reveal", "claim"),
-               specs.CHECKING: ("audit", "replay"), specs.WEB: ("serve",)}
-
-
 def help_sections() -> tuple:
-    """(title, command names) in the order `plcg --help` lists them."""
-    out = []
-    for title in specs.SECTIONS:
-        names = list(_SECTION_OF.get(title, ()))
-        for s in SPECS:
-            if s.section == title and s.cli:
-                names.insert(names.index(s.after) + 1 if s.after in names else len(names), s.name)
-        out.append((title, tuple(names)))
-    return tuple(out)
+    """(title, command names) as `plcg --help` lists them: by the phase a player meets them in (issue 27
+    item 11), in the specs' order (cg/specs.py)."""
+    return tuple((title, tuple(s.name for s in SPECS if s.section == title and s.cli)) for title in specs.SECTIONS)
+
+
+RUNS: dict = {}  # a command's name -> what it runs (ctx, its parsed arguments); a step command: _step
+
+
+def runs(name: str):
+    """The function that runs command `name` (its arguments and help are its spec's, cg/specs.py)."""
+    def wrap(fn):
+        RUNS[name] = fn
+        return fn
+
+    return wrap
 
 
 class PlcgGroup(click.Group):
-    """Maps the ledger's errors to the contract's exit codes; no traceback reaches the user."""
+    """Builds only the command invoked, from its spec (click's "lazily loading subcommands"), and maps the
+    ledger's errors to the contract's exit codes; no traceback reaches the user."""
+
+    def list_commands(self, ctx):
+        return sorted({*self.commands, *(s.name for s in SPECS if s.cli)})
+
+    def get_command(self, ctx, name):
+        if name not in self.commands and name in specs.BY_NAME and specs.BY_NAME[name].cli:
+            self.add_command(spec_command(specs.BY_NAME[name]))  # once: a group's own (card, keys) are there
+        return self.commands.get(name)
 
     def format_commands(self, ctx, formatter):
         """The commands grouped by phase (HELP_SECTIONS), each once, the rest under "Other commands"."""
         names = [n for n in self.list_commands(ctx) if not self.get_command(ctx, n).hidden]
-        placed = set()
+        placed: set = set()
         limit = formatter.width - 6 - max((len(n) for n in names), default=0)
         listed = help_sections()
         sections = [(title, [n for n in members if n in names]) for title, members in listed]
@@ -203,9 +206,7 @@ def _key(ctx):
     path = ctx.find_root().obj.get("key")
     if not path:
         return None
-    from cg.pbem import load_private  # lazy: play by email only (cg.pbem ~0.7 ms)
-
-    return load_private(path)
+    return pbem.load_private(path)
 
 
 def _protected(ctx) -> dict:
@@ -241,6 +242,15 @@ def _step(ctx, cmd: dict, as_json: bool = False) -> list:
     return stored
 
 
+def _state(ctx, **how):
+    """The campaign's state (cg/ledger.py: `at`, `lazy`, `use_snapshot`)."""
+    led = Ledger(_db(ctx), key=lambda: _key(ctx))
+    try:
+        return led.state(**how)
+    finally:
+        led.close()
+
+
 def _print_stored(led, stored, as_json: bool = False, key=None) -> None:
     """What a command recorded: JSON, or each event in words (projections/recorded.py)."""
     if as_json:
@@ -265,36 +275,13 @@ def _echo_shown(text: str) -> None:
     click.echo("\n".join(shown(line) for line in text.split("\n")))
 
 
-JSON_OPT = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-
-
 # ---- managing and reading ------------------------------------------------------------------------------
 
-@main.command()
-@click.option("--card", "card", required=True, help="A CG Card TOML file, or the name of a shipped card.")
-@click.option("--redeployment", type=click.Choice(["A", "B"]), help="Redeployment Option (else chosen at 3.2).")
-@click.option("--seed", help="Roll with the seeded roller: reproducible, so predictable by whoever reads the"
-                            " seed (tests, demos, solo). Default: the OS random source, unforeseeable (R31).")
-@click.option("--balance", "balance", multiple=True, metavar="SIDE:N",
-              help="1.3 Balance Provision N (1-based among SIDE's on the card) in force; repeatable.")
-@click.option("--axis-key", "axis_key", help="Play by email: the axis player's public key (plcg keys new).")
-@click.option("--allied-key", "allied_key", help="Play by email: the allied player's public key.")
-@click.option("--dice-policy", "dice_policy", type=click.Choice(["any", "no-typed", "two-party"]),
-              help="The dice the campaign accepts (default any): no-typed refuses --dice (rule dice-policy);"
-                   " two-party: both players' values make every die (play by email).")
-@click.option("--open-secrets", "open_secrets", is_flag=True,
-              help="Play by email with open rosters: the 2.1 CP DR, 2.3 purchases, 2.36 and 3.44 rolls are not"
-                   " sealed (ruling R47; by default they are).")
-@click.option("--rules-revision", "rules_revision", type=int,
-              help="Decide the campaign under an earlier rules revision (ruling R32; default: the current one).")
-@click.pass_context
+@runs('new')
 def new(ctx, card, redeployment, seed, balance, axis_key, allied_key, dice_policy, open_secrets, rules_revision):
-    """Start a campaign from a CG Card (refuses if the file exists)."""
-    from cg.pbem import settings  # lazy: play by email only (cg.pbem ~0.7 ms)
-
-    pbem = settings(axis_key, allied_key, dice_policy, sealed=not open_secrets)
+    settings = pbem.settings(axis_key, allied_key, dice_policy, sealed=not open_secrets)
     led = Ledger.create(_db(ctx), card, seed, redeployment, "no-typed" if dice_policy == "no-typed" else "any",
-                        specs.seps(balance, ":"), pbem=pbem, rules_revision=rules_revision)
+                        specs.seps(balance, ":"), pbem=settings, rules_revision=rules_revision)
     st = led.state()
     witness = led.head_witness()
     led.close()
@@ -304,11 +291,8 @@ def new(ctx, card, redeployment, seed, balance, axis_key, allied_key, dice_polic
     click.echo(f"head witness {witness[0]}:{witness[1]}")
 
 
-@main.command()
-@JSON_OPT
-@click.pass_context
+@runs('head')
 def head(ctx, as_json):
-    """The log's head as a witness, SEQ:HASH: note or post it; `audit --witness` checks it later."""
     led = Ledger(_db(ctx), key=lambda: _key(ctx))
     try:
         seq, h = led.head_witness()
@@ -328,10 +312,8 @@ def parse_witness(text: str) -> tuple[int, str]:
     return int(m.group(1)), m.group(2).lower()
 
 
-@main.command()
-@JSON_OPT
-def cards(as_json):
-    """List the shipped CG Cards."""
+@runs('cards')
+def cards(ctx, as_json):
     rows = shipped_cards()
     if as_json:
         _echo_json([{"name": n, "campaign": c, "description": d} for n, c, d in rows])
@@ -347,7 +329,7 @@ def card_group():
 
 @card_group.command("show")
 @click.argument("ref", metavar="NAME-or-FILE")
-@JSON_OPT
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def card_show(ref, as_json):
     """A CG Card: sides, RGs with cost, limits and availability, the OB given, firefights, map."""
     from projections.cardview import card_json, card_text  # lazy: ~0.2 ms, only `plcg card show`
@@ -367,17 +349,9 @@ def card_check(path):
     click.echo(f"card {path} is sound: {card.campaign.name}")
 
 
-@main.command()
-@JSON_OPT
-@click.option("--at", "at", type=int, help="As of this seq.")
-@click.pass_context
+@runs('status')
 def status(ctx, as_json, at):
-    """Where the campaign stands: firefight, step, each side's CP/ELR/SAN, what is pending."""
-    led = Ledger(_db(ctx), key=lambda: _key(ctx))
-    try:
-        st = led.state(lazy=True) if at is None else led.state(at=at)
-    finally:
-        led.close()
+    st = _state(ctx, lazy=True) if at is None else _state(ctx, at=at)
     d = player_status(st, _key(ctx))
     if as_json:
         _echo_json(d)
@@ -385,44 +359,22 @@ def status(ctx, as_json, at):
     _echo_shown(status_text({**d, "campaign": shown(d["campaign"])}).rstrip("\n"))
 
 
-VIEWER_HELP = ("Who is looking (axis or allied): the other side's Dummy Minefields show as Known Minefields until "
-               "the CG's end (ruling R22). Default: the side of --key in a campaign played by email, else nobody's "
-               "view (everything as kept).")
 
-
-def _viewer(ctx, st, given):
-    """`--as VIEWER` (ruling R22), else the side of --key in a campaign played by email, else None."""
-    if given is not None:
-        return specs.side_arg({"side": given})
-    if st.pbem is not None and _key(ctx) is not None:
-        from cg.pbem import side_of_key  # lazy: play by email only
-
-        return side_of_key(st.pbem, _key(ctx))
-    return None
-
-
-@main.command()
-@JSON_OPT
-@click.option("--as", "viewer", metavar="VIEWER", help=VIEWER_HELP)
-@click.pass_context
+@runs('log')
 def log(ctx, as_json, viewer):
-    """The history, one line per event (JSON Lines with --json); undone events are marked."""
     led = Ledger(_db(ctx), key=lambda: _key(ctx))
     try:
         if viewer is not None or (_key(ctx) is not None and led.store.head()[0]):  # ruling R22: who reads it
             st = led.state()
-            viewer = None if st.ended else _viewer(ctx, st, viewer)
+            viewer = None if st.ended else viewer_of(st, _key(ctx), viewer)
         for text in log_chunks(led, as_json, viewer):
             click.echo(text, nl=False)
     finally:
         led.close()
 
 
-@main.command()
-@JSON_OPT
-@click.pass_context
+@runs('replay')
 def replay(ctx, as_json):
-    """Rebuild the state from the log alone, print its digest, and store it as the new snapshot."""
     led = Ledger(_db(ctx), key=lambda: _key(ctx))
     st = led.state(use_snapshot=False)
     head = led.store.head()
@@ -438,15 +390,8 @@ def replay(ctx, as_json):
         click.echo(line)
 
 
-@main.command()
-@JSON_OPT
-@click.option("--witness", "witnesses", multiple=True, metavar="SEQ:HASH",
-              help="A head witness noted earlier (plcg head); a finding if the log no longer holds it. Repeatable.")
-@click.option("--against", "against", type=click.Path(dir_okay=False),
-              help="Play by email: compare with the other player's copy; names the first row where they part.")
-@click.pass_context
+@runs('audit')
 def audit(ctx, as_json, witnesses, against):
-    """Check the hash chain, the step order, every roll and every limit (exit 1 on any finding)."""
     # lazy: only audit (and import) decide again: the other reads skip every handler, the event
     # classes and cattrs (~60 ms, -X importtime)
     from projections.audit import compare_copies, run_audit  # lazy: projections.audit (~70 ms)
@@ -486,9 +431,7 @@ def keys():
 @click.option("-o", "out", required=True, help="The private key file (mode 0600); - for standard output.")
 def keys_new(out):
     """Make a key pair: the private key in FILE (mode 0600), the public key alone on stdout."""
-    from cg.pbem import new_keypair  # lazy: play by email only (cg.pbem ~0.7 ms)
-
-    pem, pub = new_keypair()
+    pem, pub = pbem.new_keypair()
     if out == outpath.STDOUT:  # the private key on standard output, the public line beside it on stderr
         _stdout_bytes(pem)
         click.echo(pub, err=True)
@@ -498,46 +441,23 @@ def keys_new(out):
     click.echo(pub)
 
 
-@main.command()
-@click.option("--since", "since", type=int, help="Only the events after this seq (0: all). Default: what the"
-                                                  " other copy has not acknowledged.")
-@click.option("-o", "out", required=True, help="The bundle file to write; - for standard output.")
-@click.pass_context
+@runs('bundle')
 def bundle(ctx, since, out):
-    """Play by email: answer the other side's two-party dice, sign the head, write what the other copy lacks."""
     Sync(_db(ctx), _key(ctx), _voice(ctx)).bundle(since, out)
 
 
-@main.command()
-@click.argument("path", metavar="FILE")
-@click.pass_context
+@runs('receive')
 def receive(ctx, path):
-    """Play by email: check the other side's bundle (signature, chain, step order, rules) and append it."""
     Sync(_db(ctx), _key(ctx), _voice(ctx)).receive(path)
 
 
-@main.command()
-@click.option("--git", "git_dir", type=click.Path(file_okay=False),
-              help="A clone of the players' shared git repository of bundles: pulled first; --send commits and pushes.")
-@click.option("--folder", "folder", type=click.Path(file_okay=False),
-              help="A folder of bundle files (a shared drive, the attachments of the mails).")
-@click.option("--send", is_flag=True, help="Bundle what the other copy lacks into the folder (and push it).")
-@click.option("--note", "note", help="With --send: one line for the other player, carried in the bundle and"
-                                     " shown by his sync (at most 500 characters).")
-@click.option("--give-way", "give_way", is_flag=True,
-              help="Where both players sent moves at once (the copies parted): this player's moves give way,"
-                   " decided again after the other's (ruling R113); agree it by mail first.")
-@click.pass_context
+@runs('sync')
 def sync(ctx, git_dir, folder, send, give_way, note):
-    """Play by email in one command a turn: take in every new bundle and say what is owed; --send sends."""
     Sync(_db(ctx), _key(ctx), _voice(ctx)).run(git_dir, folder, send, give_way, note)
 
 
-@main.command()
-@JSON_OPT
-@click.pass_context
+@runs('reveal')
 def reveal(ctx, as_json):
-    """Play by email: reveal this side's answered two-party dice; each committed command is decided."""
     _player_run(ctx, Ledger.reveal, as_json)
 
 
@@ -561,21 +481,13 @@ def _player_run(ctx, method, as_json: bool) -> None:
     _print_stored(led, stored, as_json)
 
 
-@main.command()
-@JSON_OPT
-@click.pass_context
+@runs('claim')
 def claim(ctx, as_json):
-    """Play by email: decide the two-party dice the other side withheld past its next bundle (ruling R67)."""
     _player_run(ctx, Ledger.claim, as_json)
 
 
-@main.command("dice-stats")
-@click.option("--side", "side", help="Only this side's rolls (axis or allied).")
-@click.option("--kind", "kind", help="Only this kind of roll: the command that rolls it (elr, cp, leader, ...).")
-@JSON_OPT
-@click.pass_context
+@runs('dice-stats')
 def dice_stats(ctx, side, kind, as_json):
-    """Every roll of the CG: each die (white, colored) per side and per kind, against fair dice (chi-square)."""
     from projections.dicestats import rolls_of, stats, stats_text  # lazy: ~0.2 ms, only `plcg dice-stats`
 
     if side is not None:
@@ -595,12 +507,8 @@ def dice_stats(ctx, side, kind, as_json):
         click.echo(stats_text(d))
 
 
-@main.command("dice-check")
-@click.argument("seq", metavar="SEQ")
-@JSON_OPT
-@click.pass_context
+@runs('dice-check')
 def dice_check(ctx, seq, as_json):
-    """Recompute the roll of event SEQ from the log's values, each step shown (exit 1: not the logged dice)."""
     d = check_log(lambda: Ledger(_db(ctx), key=lambda: _key(ctx)), seq)
     if as_json:
         _echo_json(d)
@@ -610,15 +518,9 @@ def dice_check(ctx, seq, as_json):
         ctx.exit(1)
 
 
-@main.command()
-@JSON_OPT
-@click.option("--at", "at", type=int, help="As of this seq.")
-@click.pass_context
+@runs('roster')
 def roster(ctx, as_json, at):
-    """The CG Roster: one row per firefight and side, with the CG's running totals."""
-    led = Ledger(_db(ctx), key=lambda: _key(ctx))
-    st = led.state(at=at)
-    led.close()
+    st = _state(ctx, at=at)
     rows = roster_rows(st)
     if as_json:  # the rows, their totals and the CG's verdict (contract: victory, ruling R74)
         _echo_json({"rows": rows, "totals": roster_totals(rows), "victory": verdict.victory(st)})
@@ -626,47 +528,27 @@ def roster(ctx, as_json, at):
         _echo_shown(roster_text(st, rows) + "\n" + verdict.victory_line(st))
 
 
-@main.command()
-@click.argument("side", metavar="SIDE")
-@JSON_OPT
-@click.option("--reveal", is_flag=True, help="Show SIDE's purchases not yet revealed to the viewer too.")
-@click.option("--as", "viewer", metavar="VIEWER",
-              help="Who is looking (axis or allied): the other side sees SIDE's purchases once revealed (ruling R10)."
-                   " Default: the side of --key, else SIDE itself.")
-@click.option("--at", "at", type=int, help="As of this seq.")
-@click.pass_context
+@runs('purchases')
 def purchases(ctx, side, as_json, reveal, viewer, at):
-    """The RG Purchase Record of SIDE: whose record it is; a viewer of the other side sees it once revealed."""
     side = specs.side_arg({"side": side})
     viewer = specs.side_arg({"side": viewer}) if viewer is not None else None
-    led = Ledger(_db(ctx), key=lambda: _key(ctx))
-    st = led.state(at=at)
-    led.close()
+    st = _state(ctx, at=at)
     if viewer is None and st.pbem is not None and not st.pbem.sealing and _key(ctx) is not None:
         # open secrets: the key says who looks (with sealed secrets the copy already shows only what the
         # rules revealed to its player, ruling R47)
-        from cg.pbem import side_of_key  # lazy: play by email only
-
-        viewer = side_of_key(st.pbem, _key(ctx))
+        viewer = pbem.side_of_key(st.pbem, _key(ctx))
     rows = purchase_rows(st, side, reveal, viewer)
-    forts = fortification_rows(st, side, reveal, viewer, _viewer(ctx, st, None))  # ruling R22: the key's side too
+    forts = fortification_rows(st, side, reveal, viewer, viewer_of(st, _key(ctx), None))  # ruling R22: the key's side too
     if as_json:
         _echo_json({"purchases": rows, "fortifications": forts})
     else:
         _echo_shown(purchase_text(rows, forts))
 
 
-@main.command()
-@click.argument("side", metavar="SIDE")
-@JSON_OPT
-@click.option("--at", "at", type=int, help="As of this seq.")
-@click.pass_context
+@runs('oob')
 def oob(ctx, side, as_json, at):
-    """The order of battle of SIDE: every unit by RG with its status."""
     side = specs.side_arg({"side": side})
-    led = Ledger(_db(ctx), key=lambda: _key(ctx))
-    st = led.state(at=at)
-    led.close()
+    st = _state(ctx, at=at)
     rows = oob_rows(st, side)
     if as_json:
         _echo_json(rows)
@@ -674,18 +556,10 @@ def oob(ctx, side, as_json, at):
         _echo_shown(oob_text(rows))
 
 
-@main.command("map")
-@JSON_OPT
-@click.option("--svg", "svg", help="Write the map as SVG to this file (- for standard output).")
-@click.option("--at", "at", type=int, help="As of this seq.")
-@click.option("--as", "viewer", metavar="VIEWER", help=VIEWER_HELP)
-@click.pass_context
+@runs('map')
 def map_(ctx, as_json, svg, at, viewer):
-    """Map control: CTHC, No Man's Land, MLR, Uncontrolled, Isolated, and the terrain kept (CG5)."""
-    led = Ledger(_db(ctx), key=lambda: _key(ctx))
-    st = led.state(at=at)
-    led.close()
-    viewer = _viewer(ctx, st, viewer)
+    st = _state(ctx, at=at)
+    viewer = viewer_of(st, _key(ctx), viewer)
     if svg == outpath.STDOUT:
         click.echo(map_svg(st, viewer=viewer), nl=False)
     elif svg:
@@ -696,14 +570,8 @@ def map_(ctx, as_json, svg, at, viewer):
         _echo_shown(map_text(st, viewer))
 
 
-@main.command()
-@click.option("--format", "fmt", type=click.Choice(["jsonl", "md", "html", "bbcode"]), required=True)
-@click.option("-o", "out", help="Write to this file (default, or -: standard output).")
-@click.option("--url", default="aar.html", show_default=True,
-              help="bbcode: where the HTML report is put (export --format html); the post links to it and its maps.")
-@click.pass_context
+@runs('export')
 def export(ctx, fmt, out, url):
-    """The raw log (JSON Lines, importable) or an After Action Report (Markdown, HTML, BBCode for a forum)."""
     from projections import aar  # lazy: the report imports every projection, charts and maps (~50 ms)
 
     if out == outpath.STDOUT:
@@ -729,11 +597,8 @@ def export(ctx, fmt, out, url):
         led.close()
 
 
-@main.command("import")
-@click.argument("file", metavar="FILE")
-@click.pass_context
+@runs('import')
 def import_(ctx, file):
-    """Make a new campaign file from an exported JSON Lines log; audited on the way in."""
     from projections.transfer import import_jsonl  # lazy: ~0.2 ms, only `plcg import`
 
     n = import_jsonl(file, _db(ctx))
@@ -752,22 +617,13 @@ def steps_doc() -> str:
     )
 
 
-@main.command("diagram")
-@click.option("--markdown", is_flag=True, help="The whole docs/steps.md page.")
-def diagram(markdown):
-    """Print the step machine as a Mermaid stateDiagram (drawn by transitions)."""
+@runs('diagram')
+def diagram(ctx, markdown):
     click.echo(steps_doc() if markdown else mermaid(), nl=not markdown)
 
 
-@main.command()
-@click.option("--db", "demo_db", type=click.Path(dir_okay=False), help="Where to write the demo campaign.")
-@click.option("--card", "demo_card", default="sample", show_default=True,
-              help="The shipped card to play: sample, or bridgehead (boards, OB given, a night firefight).")
-@click.pass_context
+@runs('demo')
 def demo(ctx, demo_db, demo_card):
-    """Play a shipped CG with the seeded roller (the sample: one firefight Idle) and print its roster.
-
-    Run again, it replaces the demo file it made before (never another campaign)."""
     from cg.demo import is_demo, play, replace  # lazy: ~0.2 ms, only `plcg demo`
 
     root = ctx.find_root()
@@ -792,7 +648,8 @@ def demo(ctx, demo_db, demo_card):
 
 # ---- step commands (cli-contract.md, Step commands): generated from their specs (cg/specs.py) ---------
 
-_TYPES = {"int": click.INT, "file": click.Path(exists=True, dir_okay=False)}
+_TYPES = {"int": click.INT, "file": click.Path(exists=True, dir_okay=False), "filename": click.Path(dir_okay=False),
+          "dirname": click.Path(file_okay=False)}
 
 
 def _param(a: Arg) -> click.Parameter:
@@ -815,37 +672,17 @@ def _param(a: Arg) -> click.Parameter:
 
 
 def _end_said(ctx, cmd: dict, as_json: bool) -> list:
-    """`end`: the units' CVP as the end found them (issue 38), and the head witness to note or post."""
-    before = Ledger(_db(ctx), key=lambda: _key(ctx))
-    try:
-        st = before.state()
-    finally:
-        before.close()
+    st = _state(ctx)  # the units as the end finds them: their CVP (issue 38)
     stored = _step(ctx, cmd)
-    if stored and conventions(st, END_CVP_CHECK):
-        from cg.commands.firefight_end import cvp_words  # lazy: only `plcg end`
-
-        for line in cvp_words(st, cmd):
-            click.echo(line)
-    if stored:  # note it or post it: `plcg audit --witness` catches a log cut or rewritten before it
-        click.echo(f"head witness {stored[-1].seq}:{stored[-1].hash[:16]}")
+    for line in end_lines(st, cmd, stored):
+        click.echo(line)
     return stored
 
 
 def _leaders_said(ctx, cmd: dict, as_json: bool) -> list:
-    """`leaders`: why fewer than the dr's result (the leaders lost, the MMC on board)."""
     stored = _step(ctx, cmd, as_json)
-    rolled = [s.payload for s in stored if s.type == "leaders_rolled" and isinstance(s.payload.get("roll"), dict)]
-    if rolled and not as_json:
-        from cg.commands.reorganization import generation_limits  # lazy: as in purchases
-
-        led = Ledger(_db(ctx), key=lambda: _key(ctx))
-        st = led.state()
-        led.close()
-        p = rolled[-1]
-        why = generation_why(p["roll"]["outcome"], *generation_limits(st, p["side"]))
-        if why:
-            click.echo(f"  {why}")
+    for line in [] if as_json else leaders_lines(lambda: _state(ctx), stored):
+        click.echo(line)
     return stored
 
 
@@ -853,37 +690,33 @@ _SAID = {"end": _end_said, "leaders": _leaders_said}  # a command that says more
 
 
 def spec_command(spec: CommandSpec) -> click.Command:
-    """The click command of a spec: its arguments parsed, the command it stores run (`_step`)."""
+    """The click command of a spec: its arguments parsed; what it runs (RUNS), or the command it stores
+    (`_step`). --help says which options may be given more than once."""
+    if spec.group:
+        return main.commands[spec.name]
+    fn = RUNS.get(spec.name)
+
     def run(**values):
+        ctx = click.get_current_context()
+        if fn is not None:
+            return fn(ctx, **values)
         try:
             cmd = spec.command(values)
         except Usage as e:
             raise click.UsageError(str(e)) from None
-        return _SAID.get(spec.name, _step)(click.get_current_context(), cmd, values.get("as_json", False))
+        return _SAID.get(spec.name, _step)(ctx, cmd, values.get("as_json", False))
 
-    return click.Command(spec.name, callback=run, params=[_param(a) for a in spec.params], help=spec.help)
-
-
-for _spec in SPECS:
-    if _spec.cli:
-        main.add_command(spec_command(_spec))
+    params = [_param(a) for a in spec.params]
+    for p in params:
+        if isinstance(p, click.Option) and p.multiple and "repeatable" not in (p.help or "").lower():
+            p.help = (p.help or "").rstrip() + " Repeatable."
+    return click.Command(spec.name, callback=run, params=params, help=spec.help)
 
 
 # ---- the web page (issue 34) ------------------------------------------------------------------------
 
-@main.command()
-@click.option("--db", "serve_db", metavar="PATH", help="The campaign file (default: plcg's --db, $PLCG_DB, ./campaign.plcg).")
-@click.option("--key", "serve_key", type=click.Path(dir_okay=False),
-              help="Play by email: the player's private key; the page acts for that side only.")
-@click.option("--port", type=int, default=0, metavar="N", help="The port (default: a free one).")
-@click.option("--host", default=None, metavar="H", help="Listen on this address instead of loopback (127.0.0.1); said on stderr.")
-@click.option("--no-open", "no_open", is_flag=True, help="Do not open the page in the browser.")
-@click.pass_context
+@runs('serve')
 def serve(ctx, serve_db, serve_key, port, host, no_open):
-    """The campaign as a local web page, with its history, until Ctrl-C: prints its URL and token."""
-    import secrets  # lazy: only `plcg serve` makes a token
-    import webbrowser  # lazy: only `plcg serve` opens a browser
-
     from projections.web import server  # lazy: uvicorn only for `plcg serve`
 
     root = ctx.find_root().obj
@@ -899,35 +732,16 @@ def serve(ctx, serve_db, serve_key, port, host, no_open):
         led.state(lazy=True)  # a file plcg cannot read is said now, not on the first request
     finally:
         led.close()
-    token = secrets.token_urlsafe(24)
-    site = web_site(db, root.get("key"), _key(ctx), token)
-    addr = host or "127.0.0.1"
-    try:
-        sock = server.bind(addr, port)
-    except OSError as e:
-        raise BadInput(f"serve: cannot listen on {addr}:{port} ({e.strerror or e})") from None
-    bound = sock.getsockname()[1]
-    shown_host = f"[{addr}]" if ":" in addr else addr
-    url = f"http://{shown_host}:{bound}/?token={token}"
-    if host is not None:
-        click.echo(f"plcg serve: listening on {addr}, not loopback only: whoever reaches it and has the token"
-                   " can act on the campaign", err=True)
-    try:
-        click.echo(url)
-        sys.stdout.flush()
-        if not no_open:
-            webbrowser.open(url)
-        site.warm()
-        server.serve(site.app(), sock)
-    except KeyboardInterrupt:  # Ctrl-C, even before the server took the signal over: a clean end (exit 0)
-        sock.close()
+    server.start(lambda token: web_site(db, root.get("key"), _key(ctx), token), host, port, no_open,
+                 say=lambda text, err=False: click.echo(text, err=err))
 
 
 def command_catalogue() -> dict:
     """Each command's own definition as the page builds its forms from it: click's parameters (name,
     argument or option, flag, type, choices, multiple, required, help, metavar, default)."""
     out = {}
-    for name, cmd in main.commands.items():
+    for name in main.list_commands(None):
+        cmd = main.get_command(None, name)
         if isinstance(cmd, click.Group) or name == "serve":
             continue
         params = []
@@ -976,16 +790,6 @@ def in_process(db: str, key_path: str | None):
 
     return run
 
-
-def _say_repeatable(group: click.Group) -> None:
-    """--help says which options may be given more than once."""
-    for cmd in group.commands.values():
-        for p in cmd.params:
-            if isinstance(p, click.Option) and p.multiple and "repeatable" not in (p.help or "").lower():
-                p.help = (p.help or "").rstrip() + " Repeatable."
-
-
-_say_repeatable(main)
 
 if __name__ == "__main__":
     main()

@@ -1,9 +1,10 @@
 """One definition per command (issue 33 item 2): a `CommandSpec` holds a command's typed arguments
-(`Arg`: positional or option, its type, default and help), where `plcg --help` lists it, who gives it in
-a campaign played by email (sided, a shared fact, or the play-by-email protocol's own), and how its
-parsed arguments become the command the log stores (`command`). The click commands (cli.py), the
-play-by-email lists (`SIDED`, `SHARED`, `SHARED_FACT`, `OWN`, read by cg/pbem.py), the words of a
-`pending` command (`POSITIONAL`) and the help sections are generated from `SPECS`.
+(`Arg`: positional or option, its type, default and help), where `plcg --help` lists it (`SPECS` is in
+the order of the listing), who gives it in a campaign played by email (sided, a shared fact, or the
+play-by-email protocol's own), and, for a command the log stores, how its parsed arguments become that
+command (`command`). The click commands (cli.py builds only the one invoked), the play-by-email lists
+(`SIDED`, `SHARED`, `SHARED_3`, `OWN`, read by cg/pbem.py), the words of a `pending` command
+(`POSITIONAL`) and the help sections are generated from `SPECS`.
 
 The steps a command is accepted at are the steps' own (`Step.accepts`, cg/steps/); its rule is the first
 word of its help. This module imports nothing heavier than attrs: `plcg --help` and every read command
@@ -36,7 +37,7 @@ class Arg:
     opt: str | None = None
     store: str | None = None  # the stored command's key (default: `key`)
     metavar: str | None = None
-    kind: str = "text"  # text | int | flag | file (an existing file) | choice (`choices`)
+    kind: str = "text"  # text | int | flag | file (an existing file) | filename | dirname | choice (`choices`)
     choices: tuple[str, ...] = ()
     case_sensitive: bool = True
     required: bool | None = None  # None: a positional argument is required, an option is not
@@ -53,6 +54,7 @@ class Arg:
 JSON = Arg("as_json", "--json", kind="flag", help="Print JSON.")
 DICE_DR = Arg("dice", "--dice", help="The DR as rolled: W,C (white, colored). Omit: the ledger rolls.")
 DICE_DR1 = Arg("dice", "--dice", help="The dr as rolled: N. Omit: the ledger rolls.")
+AT = Arg("at", "--at", kind="int", help="As of this seq.")
 
 # `plcg --help` lists the commands by the phase a player meets them in (issue 27 item 11)
 START = "Start a campaign, cards"
@@ -89,7 +91,7 @@ class CommandSpec:
     # the parsed arguments -> the command as stored; None: every argument under its stored key, in order
     build: Callable[[dict], dict] | None = None
     cli: bool = True  # a command of the command line (False: one the ledger makes, e.g. a signature)
-    after: str | None = None  # listed after this command in its help section
+    group: bool = False  # a group of commands (card show/check, keys new): cli.py writes its click group
 
     @property
     def rule(self) -> str:
@@ -241,6 +243,80 @@ IN_HEX_WORDS = ("foxhole, sangar, dummy, roadblock, wire, pillbox, fortified_bui
                 " trailbreak, mousehole, breach, collapsed_hut, cleared_open_ground")
 
 SPECS: tuple[CommandSpec, ...] = (
+CommandSpec('new', START, None, help='Start a campaign from a CG Card (refuses if the file exists).', params=(
+    Arg('card', '--card', required=True, help='A CG Card TOML file, or the name of a shipped card.'),
+    Arg('redeployment', '--redeployment', choices=('A', 'B'), help='Redeployment Option (else chosen at 3.2).'),
+    Arg('seed', '--seed', help='Roll with the seeded roller: reproducible, so predictable by whoever reads the seed (tests, demos, solo). Default: the OS random source, unforeseeable (R31).'),
+    Arg('balance', '--balance', metavar='SIDE:N', multiple=True, help="1.3 Balance Provision N (1-based among SIDE's on the card) in force; repeatable."),
+    Arg('axis_key', '--axis-key', help="Play by email: the axis player's public key (plcg keys new)."),
+    Arg('allied_key', '--allied-key', help="Play by email: the allied player's public key."),
+    Arg('dice_policy', '--dice-policy', choices=('any', 'no-typed', 'two-party'), help="The dice the campaign accepts (default any): no-typed refuses --dice (rule dice-policy); two-party: both players' values make every die (play by email)."),
+    Arg('open_secrets', '--open-secrets', kind='flag', help='Play by email with open rosters: the 2.1 CP DR, 2.3 purchases, 2.36 and 3.44 rolls are not sealed (ruling R47; by default they are).'),
+    Arg('rules_revision', '--rules-revision', kind='int', help='Decide the campaign under an earlier rules revision (ruling R32; default: the current one).'),
+)),
+CommandSpec('cards', START, None, help='List the shipped CG Cards.', params=(
+    JSON,
+)),
+CommandSpec('card', START, None, help='Read or check a CG Card file (plcg cards lists the shipped ones).', group=True),
+CommandSpec('demo', START, None, help='Play a shipped CG with the seeded roller (the sample: one firefight Idle) and print its roster.\n\n    Run again, it replaces the demo file it made before (never another campaign).', params=(
+    Arg('demo_db', '--db', kind='filename', help='Where to write the demo campaign.'),
+    Arg('demo_card', '--card', default='sample', show_default=True, help='The shipped card to play: sample, or bridgehead (boards, OB given, a night firefight).'),
+)),
+CommandSpec('import', START, None, help='Make a new campaign file from an exported JSON Lines log; audited on the way in.', params=(
+    Arg('file', metavar='FILE'),
+)),
+CommandSpec('rules-upgrade', START, SHARED_FACT_, help="Ruling R32: decide the campaign under this plcg's rules revision from the next firefight's 2.1 on.", params=()),
+CommandSpec('status', WHERE, None, help="Where the campaign stands: firefight, step, each side's CP/ELR/SAN, what is pending.", params=(
+    JSON,
+    AT,
+)),
+CommandSpec('next', WHERE, None, help='Leave the current step once it owes nothing (exit 3 listing what is missing).', params=()),
+CommandSpec('log', WHERE, None, help='The history, one line per event (JSON Lines with --json); undone events are marked.', params=(
+    JSON,
+    Arg('viewer', '--as', metavar='VIEWER', help="Who is looking (axis or allied): the other side's Dummy Minefields show as Known Minefields until the CG's end (ruling R22). Default: the side of --key in a campaign played by email, else nobody's view (everything as kept)."),
+)),
+CommandSpec('roster', WHERE, None, help="The CG Roster: one row per firefight and side, with the CG's running totals.", params=(
+    JSON,
+    AT,
+)),
+CommandSpec('purchases', WHERE, None, help='The RG Purchase Record of SIDE: whose record it is; a viewer of the other side sees it once revealed.', params=(
+    Arg('side', metavar='SIDE'),
+    JSON,
+    Arg('reveal', '--reveal', kind='flag', help="Show SIDE's purchases not yet revealed to the viewer too."),
+    Arg('viewer', '--as', metavar='VIEWER', help="Who is looking (axis or allied): the other side sees SIDE's purchases once revealed (ruling R10). Default: the side of --key, else SIDE itself."),
+    AT,
+)),
+CommandSpec('oob', WHERE, None, help='The order of battle of SIDE: every unit by RG with its status.', params=(
+    Arg('side', metavar='SIDE'),
+    JSON,
+    AT,
+)),
+CommandSpec('map', WHERE, None, help="Map control: CTHC, No Man's Land, MLR, Uncontrolled, Isolated, and the terrain kept (CG5).", params=(
+    JSON,
+    Arg('svg', '--svg', help='Write the map as SVG to this file (- for standard output).'),
+    AT,
+    Arg('viewer', '--as', metavar='VIEWER', help="Who is looking (axis or allied): the other side's Dummy Minefields show as Known Minefields until the CG's end (ruling R22). Default: the side of --key in a campaign played by email, else nobody's view (everything as kept)."),
+)),
+CommandSpec('head', WHERE, None, help="The log's head as a witness, SEQ:HASH: note or post it; `audit --witness` checks it later.", params=(
+    JSON,
+)),
+CommandSpec('export', WHERE, None, help='The raw log (JSON Lines, importable) or an After Action Report (Markdown, HTML, BBCode for a forum).', params=(
+    Arg('fmt', '--format', required=True, choices=('jsonl', 'md', 'html', 'bbcode')),
+    Arg('out', '-o', help='Write to this file (default, or -: standard output).'),
+    Arg('url', '--url', default='aar.html', show_default=True, help='bbcode: where the HTML report is put (export --format html); the post links to it and its maps.'),
+)),
+CommandSpec('dice-stats', WHERE, None, help='Every roll of the CG: each die (white, colored) per side and per kind, against fair dice (chi-square).', params=(
+    Arg('side', '--side', help="Only this side's rolls (axis or allied)."),
+    Arg('kind', '--kind', help='Only this kind of roll: the command that rolls it (elr, cp, leader, ...).'),
+    JSON,
+)),
+CommandSpec('dice-check', WHERE, None, help="Recompute the roll of event SEQ from the log's values, each step shown (exit 1: not the logged dice).", params=(
+    Arg('seq', metavar='SEQ'),
+    JSON,
+)),
+CommandSpec('diagram', WHERE, None, help='Print the step machine as a Mermaid stateDiagram (drawn by transitions).', params=(
+    Arg('markdown', '--markdown', kind='flag', help='The whole docs/steps.md page.'),
+)),
 CommandSpec('cp', PURCHASES, SIDED_, help='2.1 CP replenishment of SIDE (no dice where the card provides CP).', params=(
     Arg('side', metavar='SIDE'),
     DICE_DR,
@@ -474,21 +550,55 @@ CommandSpec('clear', REPH, SIDED_, help='3.52 Fortification Clearance dr (one at
     DICE_DR1,
     JSON,
 )),
-CommandSpec('rules-upgrade', START, SHARED_FACT_, help="Ruling R32: decide the campaign under this plcg's rules revision from the next firefight's 2.1 on.", params=()),
-CommandSpec('next', WHERE, None, after='status', help='Leave the current step once it owes nothing (exit 3 listing what is missing).', params=()),
+CommandSpec('keys', PBEM, None, help="Play by email: the players' Ed25519 keys.", group=True),
+CommandSpec('sync', PBEM, None, help='Play by email in one command a turn: take in every new bundle and say what is owed; --send sends.', params=(
+    Arg('git_dir', '--git', kind='dirname', help="A clone of the players' shared git repository of bundles: pulled first; --send commits and pushes."),
+    Arg('folder', '--folder', kind='dirname', help='A folder of bundle files (a shared drive, the attachments of the mails).'),
+    Arg('send', '--send', kind='flag', help='Bundle what the other copy lacks into the folder (and push it).'),
+    Arg('note', '--note', help='With --send: one line for the other player, carried in the bundle and shown by his sync (at most 500 characters).'),
+    Arg('give_way', '--give-way', kind='flag', help="Where both players sent moves at once (the copies parted): this player's moves give way, decided again after the other's (ruling R113); agree it by mail first."),
+)),
+CommandSpec('bundle', PBEM, None, help="Play by email: answer the other side's two-party dice, sign the head, write what the other copy lacks.", params=(
+    Arg('since', '--since', kind='int', help='Only the events after this seq (0: all). Default: what the other copy has not acknowledged.'),
+    Arg('out', '-o', required=True, help='The bundle file to write; - for standard output.'),
+)),
+CommandSpec('receive', PBEM, None, help="Play by email: check the other side's bundle (signature, chain, step order, rules) and append it.", params=(
+    Arg('path', metavar='FILE'),
+)),
+CommandSpec('reveal', PBEM, OWN_, help="Play by email: reveal this side's answered two-party dice; each committed command is decided.", params=(
+    JSON,
+)),
+CommandSpec('claim', PBEM, OWN_, help='Play by email: decide the two-party dice the other side withheld past its next bundle (ruling R67).', params=(
+    JSON,
+)),
 CommandSpec('confirm', PBEM, OWN_, help="Play by email: agree to the other side's proposal (a shared fact); it takes effect now (ruling R45).", params=(
     JSON,
 )),
 CommandSpec('reject', PBEM, OWN_, help="Play by email: refuse the other side's proposal (or withdraw one's own), with the reason.", params=(
     Arg('reason', '--reason', required=True, help='Why: the log keeps it.'),
 )),
+CommandSpec('audit', CHECKING, None, help='Check the hash chain, the step order, every roll and every limit (exit 1 on any finding).', params=(
+    JSON,
+    Arg('witnesses', '--witness', metavar='SEQ:HASH', multiple=True, help='A head witness noted earlier (plcg head); a finding if the log no longer holds it. Repeatable.'),
+    Arg('against', '--against', kind='filename', help="Play by email: compare with the other player's copy; names the first row where they part."),
+)),
+CommandSpec('replay', CHECKING, None, help='Rebuild the state from the log alone, print its digest, and store it as the new snapshot.', params=(
+    JSON,
+)),
 CommandSpec('undo', CHECKING, None, help='Revert the last command (or all after --to SEQ) by appending a revert; nothing is deleted.', params=(
     Arg('to', '--to', kind='int', help='Revert everything after this seq.'),
     Arg('reason', '--reason', required=True, help='Why: the log keeps it, the audit lists it.'),
     Arg('force', '--force', kind='flag', help="Allow crossing a firefight's commencement (2.8); recorded."),
 )),
-    # play by email's own protocol: commands the ledger makes from the player's key (cli.py: reveal, claim)
-    *(CommandSpec(n, None, OWN_, cli=False) for n in ("sign", "answer", "reveal", "seal", "unseal", "claim", "chain")),
+CommandSpec('serve', WEB, None, help='The campaign as a local web page, with its history, until Ctrl-C: prints its URL and token.', params=(
+    Arg('serve_db', '--db', metavar='PATH', help="The campaign file (default: plcg's --db, $PLCG_DB, ./campaign.plcg)."),
+    Arg('serve_key', '--key', kind='filename', help="Play by email: the player's private key; the page acts for that side only."),
+    Arg('port', '--port', metavar='N', kind='int', default=0, help='The port (default: a free one).'),
+    Arg('host', '--host', metavar='H', help='Listen on this address instead of loopback (127.0.0.1); said on stderr.'),
+    Arg('no_open', '--no-open', kind='flag', help='Do not open the page in the browser.'),
+)),
+    # play by email's own protocol: the commands the ledger makes itself
+    *(CommandSpec(n, None, OWN_, cli=False) for n in ("sign", "answer", "seal", "unseal", "chain")),
 )
 BY_NAME = {s.name: s for s in SPECS}
 

@@ -4,11 +4,12 @@ campaign now stands), the CP carried over (ruling R3) and the 3.44 / 3.45 result
 from __future__ import annotations
 
 from cg.pbem import side_of_key
+from cg.revision import END_CVP_CHECK, conventions
 from cg.sequence import StepId
 from cg.steps import BY_ID
 from events.text import shown
 from projections.entitlements import unused_after
-from projections.words import summary
+from projections.words import generation_why, summary
 
 
 def recorded_json(stored) -> list[dict]:
@@ -40,3 +41,28 @@ def recorded_lines(stored, sealed: dict | None, st, key) -> list[str]:
             sides = [s for s in ("axis", "allied") if not st.pbem or (key is not None and own == s)]
             lines += [(m.seq, text) for m in moved for text in unused_after(st, m.payload.get("step"), sides)]
     return [f"[{seq}] {shown(text)}" for seq, text in sorted(lines, key=lambda x: x[0])]
+
+
+def end_lines(st, cmd: dict, stored) -> list[str]:
+    """`end`'s last words: the units' CVP as the end found them in `st` (issue 38), and the head witness to
+    note or post (`plcg audit --witness` catches a log cut or rewritten before it)."""
+    out = []
+    if stored and conventions(st, END_CVP_CHECK):
+        from cg.commands.firefight_end import cvp_words  # lazy: only `plcg end`
+
+        out += cvp_words(st, cmd)
+    if stored:
+        out.append(f"head witness {stored[-1].seq}:{stored[-1].hash[:16]}")
+    return out
+
+
+def leaders_lines(state_after, stored) -> list[str]:
+    """`leaders`: why fewer leaders than the dr's result (the leaders lost, the MMC on board)."""
+    rolled = [s.payload for s in stored if s.type == "leaders_rolled" and isinstance(s.payload.get("roll"), dict)]
+    if not rolled:
+        return []
+    from cg.commands.reorganization import generation_limits  # lazy: cg.commands (~33 ms), only `plcg leaders`
+
+    p = rolled[-1]
+    why = generation_why(p["roll"]["outcome"], *generation_limits(state_after(), p["side"]))
+    return [f"  {why}"] if why else []

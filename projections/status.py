@@ -156,3 +156,13 @@ def status_text(d: dict) -> str:
         for o in more:
             lines.append(f"  {o['command']:48} ({o['rule']}) {o['what']}")
     return "\n".join(lines) + "\n"
+
+
+def viewer_of(st, key, given: str | None) -> str | None:
+    """Who reads a view: `--as VIEWER` (ruling R22), else the side of `key` in a campaign played by email,
+    else nobody's view (everything as kept)."""
+    if given is not None:
+        return specs.side_arg({"side": given})
+    if st.pbem is not None and key is not None:
+        return side_of_key(st.pbem, key)
+    return None
