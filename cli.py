@@ -9,10 +9,13 @@ writer first, 1 audit findings.
 """
 from __future__ import annotations
 
+import contextlib
+import importlib
 import io
 import os
 import re
 import sys
+import threading
 
 # An interrupt (Ctrl-C, SIGINT) while plcg starts or ends: one line and 130 (128 + SIGINT), never a
 # traceback nor 1, the audit's "finding" (issue 25). Inside a command (PlcgGroup.invoke) it unwinds
@@ -42,32 +45,35 @@ import orjson
 from click.core import ParameterSource
 
 from cg import pbem, snapshot, specs
-from cg.app.replay import refresh_snapshot
-from cg.app.sync import Sync, Voice
 from cg.bulk import gc_paused
 from cg.card_schema import load_card, shipped_cards
 from cg.ledger import VERSION, Ledger
-from cg.machine import mermaid
 from cg.specs import SPECS, Arg, CommandSpec, Usage
 from cg.steps import STEPS
 from events import outpath
 from events.errors import BadInput, PlcgError
 from events.text import shown
 from projections import verdict
-from projections.auditview import audit_lines
-from projections.dicecheck import check_log, check_text
-from projections.digest import digest, headline_lines
-from projections.logview import log_chunks
-from projections.maps import map_json, map_svg, map_text
-from projections.medium import turn_words
-from projections.oob import oob_rows, oob_text
-from projections.purchases import fortification_rows, purchase_rows, purchase_text
 from projections.recorded import end_lines, leaders_lines, recorded_json, recorded_lines
-from projections.roster import roster_rows, roster_text, totals as roster_totals
 from projections.status import dice_shown, player_status, status_dict, status_text, viewer_of  # noqa: F401  (bench)
 from projections.words import summary
 
 INTERNAL_ERROR = 5  # extension of the contract: a bug, never a rule or input problem
+
+# What a command reads or runs beyond the ledger (its read model, or an application service), imported when
+# it runs: `plcg status` imports no map, audit, report or transport (issue 36 item 2). tests/test_layers.py
+# reads this table as cli's imports.
+USES = {"audit": "projections.audit", "auditview": "projections.auditview", "aar": "projections.aar",
+        "cardview": "projections.cardview", "demo": "cg.demo", "dicecheck": "projections.dicecheck",
+        "dicestats": "projections.dicestats", "digest": "projections.digest", "logview": "projections.logview",
+        "machine": "cg.machine", "maps": "projections.maps", "medium": "projections.medium",
+        "oob": "projections.oob", "purchases": "projections.purchases", "replay": "cg.app.replay",
+        "roster": "projections.roster", "server": "projections.web.server", "site": "projections.web.app",
+        "sync": "cg.app.sync", "transfer": "projections.transfer"}
+
+
+def _uses(name: str):
+    return importlib.import_module(USES[name])
 
 
 # ---- click plumbing ----------------------------------------------------------------------------------
@@ -263,9 +269,7 @@ def _print_stored(led, stored, as_json: bool = False, key=None) -> None:
 def web_site(db: str, key_path: str | None, key, token: str | None = None):
     """The page `plcg serve` serves (issue 34): the commands' catalogue and their in-process run, and the
     status a player of `key` reads (player_status); the tests serve the same one."""
-    from projections.web.app import Site  # lazy: starlette and jinja2 only for `plcg serve`
-
-    return Site(db, catalogue=command_catalogue(), run=in_process(db, key_path),
+    return _uses("site").Site(db, catalogue=command_catalogue(), run=in_process(db, key_path),
                 status_of=lambda st: player_status(st, key), token=token, key=key)
 
 
@@ -332,13 +336,12 @@ def card_group():
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def card_show(ref, as_json):
     """A CG Card: sides, RGs with cost, limits and availability, the OB given, firefights, map."""
-    from projections.cardview import card_json, card_text  # lazy: ~0.2 ms, only `plcg card show`
-
+    cardview = _uses("cardview")
     card = load_card(ref)
     if as_json:
-        _echo_json(card_json(card))
+        _echo_json(cardview.card_json(card))
     else:
-        click.echo(card_text(card))
+        click.echo(cardview.card_text(card))
 
 
 @card_group.command("check")
@@ -367,7 +370,7 @@ def log(ctx, as_json, viewer):
         if viewer is not None or (_key(ctx) is not None and led.store.head()[0]):  # ruling R22: who reads it
             st = led.state()
             viewer = None if st.ended else viewer_of(st, _key(ctx), viewer)
-        for text in log_chunks(led, as_json, viewer):
+        for text in _uses("logview").log_chunks(led, as_json, viewer):
             click.echo(text, nl=False)
     finally:
         led.close()
@@ -380,33 +383,30 @@ def replay(ctx, as_json):
     head = led.store.head()
     led.close()
     with gc_paused(), snapshot.shared():  # the snapshot's and the digest's dumps: many acyclic objects
-        refresh_snapshot(_db(ctx), st, head)  # (cg/bulk.py), each record built once for both
-        d = digest(st)
+        _uses("replay").refresh_snapshot(_db(ctx), st, head)  # (cg/bulk.py), each record built once for both
+        d = _uses("digest").digest(st)
     if as_json:
         _echo_json(d)
         return
     click.echo(f"digest {d['digest']}")
-    for line in headline_lines(d):
+    for line in _uses("digest").headline_lines(d):
         click.echo(line)
 
 
 @runs('audit')
 def audit(ctx, as_json, witnesses, against):
-    # lazy: only audit (and import) decide again: the other reads skip every handler, the event
-    # classes and cattrs (~60 ms, -X importtime)
-    from projections.audit import compare_copies, run_audit  # lazy: projections.audit (~70 ms)
-
+    audit = _uses("audit")  # only audit (and import) decide again: the other reads skip every handler
     wit = [parse_witness(w) for w in witnesses]
     led = Ledger(_db(ctx), key=lambda: _key(ctx))
     try:
         if against is not None:
             other = Ledger(against)
             try:
-                report = compare_copies(led.store, other.store, (_db(ctx), against))
+                report = audit.compare_copies(led.store, other.store, (_db(ctx), against))
             finally:
                 other.close()
         else:
-            report = run_audit(led, wit)
+            report = audit.run_audit(led, wit)
     finally:
         led.close()
     if report["findings"]:  # before printing: a reader that leaves early does not turn it into 0
@@ -414,7 +414,7 @@ def audit(ctx, as_json, witnesses, against):
     if as_json:
         _echo_json(report)
     else:
-        for line in audit_lines(report, against is not None, len(wit)):
+        for line in _uses("auditview").audit_lines(report, against is not None, len(wit)):
             click.echo(line)
     if report["findings"]:
         ctx.exit(1)
@@ -443,17 +443,17 @@ def keys_new(out):
 
 @runs('bundle')
 def bundle(ctx, since, out):
-    Sync(_db(ctx), _key(ctx), _voice(ctx)).bundle(since, out)
+    _sync(ctx).bundle(since, out)
 
 
 @runs('receive')
 def receive(ctx, path):
-    Sync(_db(ctx), _key(ctx), _voice(ctx)).receive(path)
+    _sync(ctx).receive(path)
 
 
 @runs('sync')
 def sync(ctx, git_dir, folder, send, give_way, note):
-    Sync(_db(ctx), _key(ctx), _voice(ctx)).run(git_dir, folder, send, give_way, note)
+    _sync(ctx).run(git_dir, folder, send, give_way, note)
 
 
 @runs('reveal')
@@ -461,13 +461,15 @@ def reveal(ctx, as_json):
     _player_run(ctx, Ledger.reveal, as_json)
 
 
-def _voice(ctx) -> Voice:
-    """How play by email's application layer (cg/app/sync.py) speaks on the command line."""
-    from projections.audit import audit_store, audit_tail  # lazy: projections.audit (~70 ms), play by email only
-
-    return Voice(say=lambda text, err=False: click.echo(text, err=err), recorded=_recorded, words=summary,
-                 stored=lambda led, stored, key: _print_stored(led, stored, False, key), turn=turn_words,
-                 audit=(audit_store, audit_tail), protected=_protected(ctx), out_bytes=_stdout_bytes)
+def _sync(ctx):
+    """Play by email's application service (cg/app/sync.py), speaking on the command line."""
+    sync = _uses("sync")
+    audit = _uses("audit")
+    voice = sync.Voice(say=lambda text, err=False: click.echo(text, err=err), recorded=_recorded, words=summary,
+                       stored=lambda led, stored, key: _print_stored(led, stored, False, key),
+                       turn=_uses("medium").turn_words, audit=(audit.audit_store, audit.audit_tail),
+                       protected=_protected(ctx), out_bytes=_stdout_bytes)
+    return sync.Sync(_db(ctx), _key(ctx), voice)
 
 
 def _player_run(ctx, method, as_json: bool) -> None:
@@ -488,32 +490,32 @@ def claim(ctx, as_json):
 
 @runs('dice-stats')
 def dice_stats(ctx, side, kind, as_json):
-    from projections.dicestats import rolls_of, stats, stats_text  # lazy: ~0.2 ms, only `plcg dice-stats`
-
+    dicestats = _uses("dicestats")
     if side is not None:
         side = specs.side_arg({"side": side})
     led = Ledger(_db(ctx), key=lambda: _key(ctx))
     try:
-        rolls = rolls_of(((r.seq, r.batch, r.type, r.payload, r.command) for r in led.store.read()), led.opener())
+        rolls = dicestats.rolls_of(((r.seq, r.batch, r.type, r.payload, r.command) for r in led.store.read()), led.opener())
     finally:
         led.close()
     if kind is not None and kind not in {r["kind"] for r in rolls}:
         raise BadInput(f"--kind {kind!r}: the log holds no roll of that kind (it holds: "
                        f"{', '.join(sorted({r['kind'] for r in rolls})) or 'none'})")
-    d = stats(rolls, side, kind)
+    d = dicestats.stats(rolls, side, kind)
     if as_json:
         _echo_json(d)
     else:
-        click.echo(stats_text(d))
+        click.echo(dicestats.stats_text(d))
 
 
 @runs('dice-check')
 def dice_check(ctx, seq, as_json):
-    d = check_log(lambda: Ledger(_db(ctx), key=lambda: _key(ctx)), seq)
+    dicecheck = _uses("dicecheck")
+    d = dicecheck.check_log(lambda: Ledger(_db(ctx), key=lambda: _key(ctx)), seq)
     if as_json:
         _echo_json(d)
     else:
-        click.echo(check_text(d))
+        click.echo(dicecheck.check_text(d))
     if not d["ok"]:
         ctx.exit(1)
 
@@ -521,11 +523,12 @@ def dice_check(ctx, seq, as_json):
 @runs('roster')
 def roster(ctx, as_json, at):
     st = _state(ctx, at=at)
-    rows = roster_rows(st)
+    roster = _uses("roster")
+    rows = roster.roster_rows(st)
     if as_json:  # the rows, their totals and the CG's verdict (contract: victory, ruling R74)
-        _echo_json({"rows": rows, "totals": roster_totals(rows), "victory": verdict.victory(st)})
+        _echo_json({"rows": rows, "totals": roster.totals(rows), "victory": verdict.victory(st)})
     else:
-        _echo_shown(roster_text(st, rows) + "\n" + verdict.victory_line(st))
+        _echo_shown(roster.roster_text(st, rows) + "\n" + verdict.victory_line(st))
 
 
 @runs('purchases')
@@ -537,43 +540,45 @@ def purchases(ctx, side, as_json, reveal, viewer, at):
         # open secrets: the key says who looks (with sealed secrets the copy already shows only what the
         # rules revealed to its player, ruling R47)
         viewer = pbem.side_of_key(st.pbem, _key(ctx))
-    rows = purchase_rows(st, side, reveal, viewer)
-    forts = fortification_rows(st, side, reveal, viewer, viewer_of(st, _key(ctx), None))  # ruling R22: the key's side too
+    purchases = _uses("purchases")
+    rows = purchases.purchase_rows(st, side, reveal, viewer)
+    forts = purchases.fortification_rows(st, side, reveal, viewer, viewer_of(st, _key(ctx), None))  # ruling R22: the key's side too
     if as_json:
         _echo_json({"purchases": rows, "fortifications": forts})
     else:
-        _echo_shown(purchase_text(rows, forts))
+        _echo_shown(purchases.purchase_text(rows, forts))
 
 
 @runs('oob')
 def oob(ctx, side, as_json, at):
     side = specs.side_arg({"side": side})
     st = _state(ctx, at=at)
-    rows = oob_rows(st, side)
+    oob = _uses("oob")
+    rows = oob.oob_rows(st, side)
     if as_json:
         _echo_json(rows)
     else:
-        _echo_shown(oob_text(rows))
+        _echo_shown(oob.oob_text(rows))
 
 
 @runs('map')
 def map_(ctx, as_json, svg, at, viewer):
+    maps = _uses("maps")
     st = _state(ctx, at=at)
     viewer = viewer_of(st, _key(ctx), viewer)
     if svg == outpath.STDOUT:
-        click.echo(map_svg(st, viewer=viewer), nl=False)
+        click.echo(maps.map_svg(st, viewer=viewer), nl=False)
     elif svg:
-        outpath.write(svg, [map_svg(st, viewer=viewer)], protected=_protected(ctx))
+        outpath.write(svg, [maps.map_svg(st, viewer=viewer)], protected=_protected(ctx))
     if as_json:
-        _echo_json(map_json(st, viewer))
+        _echo_json(maps.map_json(st, viewer))
     elif not svg:
-        _echo_shown(map_text(st, viewer))
+        _echo_shown(maps.map_text(st, viewer))
 
 
 @runs('export')
 def export(ctx, fmt, out, url):
-    from projections import aar  # lazy: the report imports every projection, charts and maps (~50 ms)
-
+    aar = _uses("aar")  # the report imports every projection, charts and maps (~50 ms)
     if out == outpath.STDOUT:
         out = None
     if out:  # refused before the log is read (issue 25: the campaign, a key, a FIFO, a device, a link)
@@ -599,9 +604,7 @@ def export(ctx, fmt, out, url):
 
 @runs('import')
 def import_(ctx, file):
-    from projections.transfer import import_jsonl  # lazy: ~0.2 ms, only `plcg import`
-
-    n = import_jsonl(file, _db(ctx))
+    n = _uses("transfer").import_jsonl(file, _db(ctx))
     _recorded(n)
     click.echo(f"imported {n} events into {_db(ctx)}; audit clean")
 
@@ -613,34 +616,34 @@ def steps_doc() -> str:
         "# The step machine\n\n"
         "Generated from the steps (`cg/steps/`) and the machine built from them (`cg/machine.py`) by\n"
         "`plcg diagram --markdown > docs/steps.md` (transitions draws the Mermaid diagram itself, no\n"
-        "graphviz); `tests/test_docs.py` fails when this file and the machine disagree.\n\n| step | name | rule |\n|---|---|---|\n" + rows + "\n\n```mermaid\n" + mermaid() + "\n```\n"
+        "graphviz); `tests/test_docs.py` fails when this file and the machine disagree.\n\n| step | name | rule |\n|---|---|---|\n" + rows + "\n\n```mermaid\n" + _uses("machine").mermaid() + "\n```\n"
     )
 
 
 @runs('diagram')
 def diagram(ctx, markdown):
-    click.echo(steps_doc() if markdown else mermaid(), nl=not markdown)
+    click.echo(steps_doc() if markdown else _uses("machine").mermaid(), nl=not markdown)
 
 
 @runs('demo')
 def demo(ctx, demo_db, demo_card):
-    from cg.demo import is_demo, play, replace  # lazy: ~0.2 ms, only `plcg demo`
-
+    demo = _uses("demo")
     root = ctx.find_root()
     explicit = root.get_parameter_source("db") in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)
     path = demo_db or (_db(ctx) if explicit else "demo.plcg")
     if os.path.exists(path):
-        if not is_demo(path):
+        if not demo.is_demo(path):
             raise BadInput(f"{path} exists and is not a demo campaign: give --db NEWFILE "
                            "(the demo replaces only a file it made)")
-        replace(path)
+        demo.replace(path)
         click.echo(f"replacing the earlier demo campaign in {path}")
-    n = play(path, echo=lambda line: click.echo(line), describe=summary, card=demo_card)
+    n = demo.play(path, echo=lambda line: click.echo(line), describe=summary, card=demo_card)
     led = Ledger(path)
     st = led.state()
     led.close()
     click.echo("")
-    click.echo(roster_text(st, roster_rows(st)))
+    roster = _uses("roster")
+    click.echo(roster.roster_text(st, roster.roster_rows(st)))
     click.echo(verdict.victory_line(st))  # the demo ends naming its winner (ruling R74)
     click.echo(f"\n{n} commands recorded in {path}. Next: plcg --db {path} log; plcg --db {path} audit; "
                f"plcg --db {path} export --format html -o aar.html")
@@ -717,8 +720,7 @@ def spec_command(spec: CommandSpec) -> click.Command:
 
 @runs('serve')
 def serve(ctx, serve_db, serve_key, port, host, no_open):
-    from projections.web import server  # lazy: uvicorn only for `plcg serve`
-
+    server = _uses("server")  # uvicorn only for `plcg serve`
     root = ctx.find_root().obj
     if serve_db:
         root["db"] = serve_db
@@ -767,9 +769,6 @@ def command_catalogue() -> dict:
 def in_process(db: str, key_path: str | None):
     """run(argv) -> (exit code, words): the CLI's own command run in this process, as `plcg --db DB
     [--key KEY] ARGV...` runs it (the same checks, exit codes and words), one at a time."""
-    import contextlib  # lazy: only `plcg serve` runs commands in process
-    import threading  # lazy: as contextlib
-
     lock = threading.Lock()
 
     def run(argv: list[str]) -> tuple[int, str]:

@@ -55,6 +55,12 @@ JSON = Arg("as_json", "--json", kind="flag", help="Print JSON.")
 DICE_DR = Arg("dice", "--dice", help="The DR as rolled: W,C (white, colored). Omit: the ledger rolls.")
 DICE_DR1 = Arg("dice", "--dice", help="The dr as rolled: N. Omit: the ledger rolls.")
 AT = Arg("at", "--at", kind="int", help="As of this seq.")
+VIEWER = Arg('viewer', '--as', metavar='VIEWER', help="Who is looking (axis or allied): the other side's Dummy Minefields show as Known Minefields until the CG's end (ruling R22). Default: the side of --key in a campaign played by email, else nobody's view (everything as kept).")
+LEADERSHIP_DRM = Arg('leadership', '--leadership', kind='int', help='Leadership DRM, typed only where the unit has no recorded hex (ruling R33: the ledger cannot see who stands with it); where it has one, the best leader in its hex gives it (R30) and a contradicting value is refused.')
+HS_COUNTER = Arg('counter', '--counter', help="A Reduced squad's HS where the counter table lacks it (ruling R34).")
+SIDE = Arg('side', metavar='SIDE')
+UNIT = Arg('unit', metavar='UNIT')
+HEX = Arg('hex_', store='hex', metavar='HEX')
 
 # `plcg --help` lists the commands by the phase a player meets them in (issue 27 item 11)
 START = "Start a campaign, cards"
@@ -90,6 +96,7 @@ class CommandSpec:
     params: tuple[Arg, ...] = ()
     # the parsed arguments -> the command as stored; None: every argument under its stored key, in order
     build: Callable[[dict], dict] | None = None
+    module: str | None = None  # the step group that decides it (cg/commands/MODULE.py), imported when it runs
     cli: bool = True  # a command of the command line (False: one the ledger makes, e.g. a signature)
     group: bool = False  # a group of commands (card show/check, keys new): cli.py writes its click group
 
@@ -265,29 +272,29 @@ CommandSpec('demo', START, None, help='Play a shipped CG with the seeded roller 
 CommandSpec('import', START, None, help='Make a new campaign file from an exported JSON Lines log; audited on the way in.', params=(
     Arg('file', metavar='FILE'),
 )),
-CommandSpec('rules-upgrade', START, SHARED_FACT_, help="Ruling R32: decide the campaign under this plcg's rules revision from the next firefight's 2.1 on.", params=()),
+CommandSpec('rules-upgrade', START, SHARED_FACT_, module='flow', help="Ruling R32: decide the campaign under this plcg's rules revision from the next firefight's 2.1 on.", params=()),
 CommandSpec('status', WHERE, None, help="Where the campaign stands: firefight, step, each side's CP/ELR/SAN, what is pending.", params=(
     JSON,
     AT,
 )),
-CommandSpec('next', WHERE, None, help='Leave the current step once it owes nothing (exit 3 listing what is missing).', params=()),
+CommandSpec('next', WHERE, None, module='flow', help='Leave the current step once it owes nothing (exit 3 listing what is missing).', params=()),
 CommandSpec('log', WHERE, None, help='The history, one line per event (JSON Lines with --json); undone events are marked.', params=(
     JSON,
-    Arg('viewer', '--as', metavar='VIEWER', help="Who is looking (axis or allied): the other side's Dummy Minefields show as Known Minefields until the CG's end (ruling R22). Default: the side of --key in a campaign played by email, else nobody's view (everything as kept)."),
+    VIEWER,
 )),
 CommandSpec('roster', WHERE, None, help="The CG Roster: one row per firefight and side, with the CG's running totals.", params=(
     JSON,
     AT,
 )),
 CommandSpec('purchases', WHERE, None, help='The RG Purchase Record of SIDE: whose record it is; a viewer of the other side sees it once revealed.', params=(
-    Arg('side', metavar='SIDE'),
+    SIDE,
     JSON,
     Arg('reveal', '--reveal', kind='flag', help="Show SIDE's purchases not yet revealed to the viewer too."),
     Arg('viewer', '--as', metavar='VIEWER', help="Who is looking (axis or allied): the other side sees SIDE's purchases once revealed (ruling R10). Default: the side of --key, else SIDE itself."),
     AT,
 )),
 CommandSpec('oob', WHERE, None, help='The order of battle of SIDE: every unit by RG with its status.', params=(
-    Arg('side', metavar='SIDE'),
+    SIDE,
     JSON,
     AT,
 )),
@@ -295,7 +302,7 @@ CommandSpec('map', WHERE, None, help="Map control: CTHC, No Man's Land, MLR, Unc
     JSON,
     Arg('svg', '--svg', help='Write the map as SVG to this file (- for standard output).'),
     AT,
-    Arg('viewer', '--as', metavar='VIEWER', help="Who is looking (axis or allied): the other side's Dummy Minefields show as Known Minefields until the CG's end (ruling R22). Default: the side of --key in a campaign played by email, else nobody's view (everything as kept)."),
+    VIEWER,
 )),
 CommandSpec('head', WHERE, None, help="The log's head as a witness, SEQ:HASH: note or post it; `audit --witness` checks it later.", params=(
     JSON,
@@ -317,35 +324,35 @@ CommandSpec('dice-check', WHERE, None, help="Recompute the roll of event SEQ fro
 CommandSpec('diagram', WHERE, None, help='Print the step machine as a Mermaid stateDiagram (drawn by transitions).', params=(
     Arg('markdown', '--markdown', kind='flag', help='The whole docs/steps.md page.'),
 )),
-CommandSpec('cp', PURCHASES, SIDED_, help='2.1 CP replenishment of SIDE (no dice where the card provides CP).', params=(
-    Arg('side', metavar='SIDE'),
+CommandSpec('cp', PURCHASES, SIDED_, module='purchase', help='2.1 CP replenishment of SIDE (no dice where the card provides CP).', params=(
+    SIDE,
     DICE_DR,
     JSON,
 )),
-CommandSpec('weather', PURCHASES, SHARED_FACT_, help="2.2 At-start weather (default: the card's).", params=(
+CommandSpec('weather', PURCHASES, SHARED_FACT_, module='purchase', help="2.2 At-start weather (default: the card's).", params=(
     Arg('text', required=False),
 )),
-CommandSpec('buy', PURCHASES, SIDED_, help='2.3 Buy an RG (cost after 2.34).', params=(
-    Arg('side', metavar='SIDE'),
+CommandSpec('buy', PURCHASES, SIDED_, module='purchase', help='2.3 Buy an RG (cost after 2.34).', params=(
+    SIDE,
     Arg('rg', metavar='RG'),
     Arg('mode', '--mode', choices=('on-map', 'reserve', 'entry'), case_sensitive=False, default='entry', show_default=True, help='Setup mode: on map, In Reserve or entering (2.32-2.34: it changes the cost).'),
     JSON,
 )),
-CommandSpec('patrols', PURCHASES, SIDED_, help='2.31 Buy N patrols.', params=(
-    Arg('side', metavar='SIDE'),
+CommandSpec('patrols', PURCHASES, SIDED_, module='purchase', help='2.31 Buy N patrols.', params=(
+    SIDE,
     Arg('count', metavar='N'),
 )),
-CommandSpec('attack', PURCHASES, SIDED_, help='2.3 Buy the Attack Option (card attack_cost; announced at 2.4).', params=(
-    Arg('side', metavar='SIDE'),
+CommandSpec('attack', PURCHASES, SIDED_, module='purchase', help='2.3 Buy the Attack Option (card attack_cost; announced at 2.4).', params=(
+    SIDE,
 )),
-CommandSpec('oba', PURCHASES, SIDED_, help='2.35 Ammunition DR of a bought OBA module (RG id or purchase id).', params=(
-    Arg('side', metavar='SIDE'),
+CommandSpec('oba', PURCHASES, SIDED_, module='purchase', help='2.35 Ammunition DR of a bought OBA module (RG id or purchase id).', params=(
+    SIDE,
     Arg('rg', metavar='RG'),
     DICE_DR,
     JSON,
 )),
-CommandSpec('leader', PURCHASES, SIDED_, help='2.36 One leader DR owed by a bought RG (3.45 generation with --generated).', build=_leader, params=(
-    Arg('side', metavar='SIDE'),
+CommandSpec('leader', PURCHASES, SIDED_, module='purchase', help='2.36 One leader DR owed by a bought RG (3.45 generation with --generated).', build=_leader, params=(
+    SIDE,
     Arg('rg', metavar='RG', required=False),
     Arg('generated', '--generated', kind='flag', help='3.45: generate a leader after `plcg leaders`.'),
     Arg('hex_', '--hex', store='hex', help='3.45, with --generated: place the leader with a friendly non-Isolated MMC on map in HEX; without it the leader enters as a reinforcement.'),
@@ -353,8 +360,8 @@ CommandSpec('leader', PURCHASES, SIDED_, help='2.36 One leader DR owed by a boug
     DICE_DR,
     JSON,
 )),
-CommandSpec('fortify', PURCHASES, SIDED_, help="2.38 Spend Fortification Points on the FP table (2.3); at 2.6, place one bought without --hex.\n\n    \x08\n    KIND, one of the 2.38 table (FP cost):\n      foxhole (3/2/1 by --capacity), sangar (2), dummy (1), hip (5/3/2/2/1 by --unit),\n      roadblock (12), wire (10), pillbox (--capacity x (--ca + --nca)), fortified_building\n      (12 per --locations), tunnel (20), booby_traps (15), at_ditch (18), ap_mine (2 per\n      --factors), at_mine (5 per --factors), set_dc (25), known_minefield (0.8 x the mines'\n      cost, ruling R22), dummy_minefield (the CG Card's dummy_minefield_fp, ruling R22;\n      refused where it states none), cave (15), cave_complex (7), tetrahedrons (15), panji\n      (2 per --hexsides), trip_flares (1)\n    ", params=(
-    Arg('side', metavar='SIDE'),
+CommandSpec('fortify', PURCHASES, SIDED_, module='purchase', help="2.38 Spend Fortification Points on the FP table (2.3); at 2.6, place one bought without --hex.\n\n    \x08\n    KIND, one of the 2.38 table (FP cost):\n      foxhole (3/2/1 by --capacity), sangar (2), dummy (1), hip (5/3/2/2/1 by --unit),\n      roadblock (12), wire (10), pillbox (--capacity x (--ca + --nca)), fortified_building\n      (12 per --locations), tunnel (20), booby_traps (15), at_ditch (18), ap_mine (2 per\n      --factors), at_mine (5 per --factors), set_dc (25), known_minefield (0.8 x the mines'\n      cost, ruling R22), dummy_minefield (the CG Card's dummy_minefield_fp, ruling R22;\n      refused where it states none), cave (15), cave_complex (7), tetrahedrons (15), panji\n      (2 per --hexsides), trip_flares (1)\n    ", params=(
+    SIDE,
     Arg('kind', metavar='KIND'),
     Arg('hex_', '--hex', store='hex', help='Where it goes (may wait for setup, 2.38).'),
     Arg('capacity', '--capacity', kind='int', help='Foxhole/pillbox squad capacity.'),
@@ -365,38 +372,38 @@ CommandSpec('fortify', PURCHASES, SIDED_, help="2.38 Spend Fortification Points 
     Arg('ca', '--ca', kind='int', help='Pillbox CA DRM.'),
     Arg('nca', '--nca', kind='int', help='Pillbox NCA DRM.'),
 )),
-CommandSpec('determine', BEFORE, SHARED_, help='2.41 Firefight type (the two drs only for a Dual Attack).', params=(
+CommandSpec('determine', BEFORE, SHARED_, module='determination', help='2.41 Firefight type (the two drs only for a Dual Attack).', params=(
     Arg('dice', '--dice', help='Dual Attack: the dr for who sets up first.'),
     Arg('move_dice', '--move-dice', help='Dual Attack under rules revision 1 only: the dr for who moves first (revision 2: plcg moves-first at 2.6, after all setup).'),
     JSON,
 )),
-CommandSpec('night', BEFORE, SHARED_FACT_, help='2.42 Night conditions.', params=(
+CommandSpec('night', BEFORE, SHARED_FACT_, module='determination', help='2.42 Night conditions.', params=(
     Arg('text'),
 )),
-CommandSpec('redeploy', BEFORE, SIDED_, help='2.5 / 3.2 Redeploy a unit (Redeployment Table, DRM from the map).', build=_redeploy, params=(
-    Arg('side', metavar='SIDE'),
+CommandSpec('redeploy', BEFORE, SIDED_, module='deployment', help='2.5 / 3.2 Redeploy a unit (Redeployment Table, DRM from the map).', build=_redeploy, params=(
+    SIDE,
     Arg('unit', metavar='UNIT', required=False),
     Arg('to', '--to', help='The hex it redeploys to (required with UNIT).'),
     Arg('hs', '--hs', kind='int', default=0, help='HS equivalents beyond one squad redeploying on the same DR (+1 each). Typed: the ledger records units one by one, not the stacks players roll for together.'),
-    Arg('leadership', '--leadership', kind='int', help='Leadership DRM, typed only where the unit has no recorded hex (ruling R33: the ledger cannot see who stands with it); where it has one, the best leader in its hex gives it (R30) and a contradicting value is refused.'),
+    LEADERSHIP_DRM,
     Arg('crosses_uncontrolled', '--crosses-uncontrolled', kind='flag', help='The redeployment crosses Uncontrolled terrain from the FMLR (+1). Typed: the ledger does not record the path a unit takes.'),
     DICE_DR,
     JSON,
     Arg('counter', '--counter', help='The new counter where a Replaced/Reduced result needs one the counter table lacks (ruling R34).'),
     Arg('done', '--done', kind='flag', help='2.5 Option A: the Defender has done with its redeployment, so the Attacker may redeploy (ruling R85); no UNIT.'),
 )),
-CommandSpec('moves-first', BEFORE, None, help='2.41 Dual Attack: the dr for who moves first, made after all setup (2.6).', params=(
+CommandSpec('moves-first', BEFORE, None, module='determination', help='2.41 Dual Attack: the dr for who moves first, made after all setup (2.6).', params=(
     DICE_DR1,
     JSON,
 )),
-CommandSpec('setup', BEFORE, SIDED_, help='2.6 Record where a unit sets up (optional: roster-only players never place units).', params=(
-    Arg('side', metavar='SIDE'),
-    Arg('unit', metavar='UNIT'),
-    Arg('hex_', store='hex', metavar='HEX'),
+CommandSpec('setup', BEFORE, SIDED_, module='deployment', help='2.6 Record where a unit sets up (optional: roster-only players never place units).', params=(
+    SIDE,
+    UNIT,
+    HEX,
     Arg('hip', '--hip', kind='flag', help='Set up HIP.'),
 )),
-CommandSpec('patrol', BEFORE, SIDED_, help='2.7 Resolve a bought patrol: Detection DR (2.74).', build=_patrol, params=(
-    Arg('side', metavar='SIDE'),
+CommandSpec('patrol', BEFORE, SIDED_, module='patrols', help='2.7 Resolve a bought patrol: Detection DR (2.74).', build=_patrol, params=(
+    SIDE,
     Arg('kind', '--type', store='type', help='recon | ambush | raid | anti-vehicle'),
     Arg('units', '--units', help='Comma-separated unit ids (at least one HS, at most three squads).'),
     Arg('leader', '--leader', help='The accompanying leader (unwounded).'),
@@ -408,24 +415,24 @@ CommandSpec('patrol', BEFORE, SIDED_, help='2.7 Resolve a bought patrol: Detecti
     Arg('enemy_adjacent', '--enemy-adjacent', kind='int', help='Hexes adjacent to the mission hex holding enemy units (+1 each). Revision 2 counts them from recorded hexes; typed only where the enemy has none recorded (ruling R33).'),
     Arg('sw_pp', '--sw-pp', kind='int', help='SW PP carried (+1 per PP beyond 1). Revision 2 takes them from the counter table; typed only where it lacks a SW (ruling R33).'),
     Arg('leadership', '--leadership', kind='int', help="Leadership. Revision 2 reads the leader's counter (ruling R30); give it only under revision 1."),
-    Arg('counter', '--counter', help="A Reduced squad's HS where the counter table lacks it (ruling R34)."),
+    HS_COUNTER,
     Arg('give_up', '--give-up', help='Give up the next owed patrol, with the reason (ruling R15).'),
     DICE_DR,
     JSON,
 )),
-CommandSpec('patrol-return', BEFORE, SIDED_, help="2.74 Patrol Return DR (rules revision 2: the whole 2.74 DRM list, from the patrol's units).", build=_patrol_return, params=(
-    Arg('side', metavar='SIDE'),
+CommandSpec('patrol-return', BEFORE, SIDED_, module='patrols', help="2.74 Patrol Return DR (rules revision 2: the whole 2.74 DRM list, from the patrol's units).", build=_patrol_return, params=(
+    SIDE,
     Arg('patrol_n', store='patrol', metavar='N'),
     Arg('attacked', '--attacked', kind='flag', help='The patrol conducted an attack (+1).'),
     Arg('pinned', '--pinned', kind='flag', help='Pinned (+1).'),
     Arg('broken', '--broken', kind='flag', help='Broken (+2).'),
     Arg('trip_flares', '--trip-flares', kind='flag', help="2.753: the enemy's Trip Flares in the mission hex went off at night (+2; ruling R88)."),
     Arg('leadership', '--leadership', kind='int', help="Leadership. Revision 2 reads the patrol leader's counter (ruling R30); give it only under revision 1."),
-    Arg('counter', '--counter', help="A Reduced squad's HS where the counter table lacks it (ruling R34)."),
+    HS_COUNTER,
     DICE_DR,
     JSON,
 )),
-CommandSpec('end', END, SHARED_, help='2.9 Firefight end: turn, CVP lost per side, winner (1.31 by default), control, casualties, terrain.', build=_end, params=(
+CommandSpec('end', END, SHARED_, module='firefight_end', help='2.9 Firefight end: turn, CVP lost per side, winner (1.31 by default), control, casualties, terrain.', build=_end, params=(
     Arg('turn', '--turn', required=True, kind='int', help='The turn the firefight ended (CG2).'),
     Arg('cvp_lost', '--cvp-lost', required=True, multiple=True, help='SIDE=N, once per side.'),
     Arg('winner', '--winner', help='Override 1.31 (CG Objectives).'),
@@ -446,84 +453,84 @@ CommandSpec('end', END, SHARED_, help='2.9 Firefight end: turn, CVP lost per sid
     Arg('exited', '--exited', multiple=True, help='SIDE:UNIT exited off a friendly edge, kept for the next firefight (CG8).'),
     Arg('vasl_log', '--vasl-log', kind='file', multiple=True, help='A VASL log the firefight was played in: its name and SHA-256 are recorded as the evidence.'),
 )),
-CommandSpec('position', END, SHARED_FACT_, help="2.9: where a unit stands at the firefight's end; 3.212 reads it (else its last recorded hex).", params=(
-    Arg('side', metavar='SIDE'),
-    Arg('unit', metavar='UNIT'),
-    Arg('hex_', store='hex', metavar='HEX'),
+CommandSpec('position', END, SHARED_FACT_, module='firefight_end', help="2.9: where a unit stands at the firefight's end; 3.212 reads it (else its last recorded hex).", params=(
+    SIDE,
+    UNIT,
+    HEX,
     Arg('hip', '--hip', kind='flag', help='Still hidden (HIP) at the end (3.24).'),
     Arg('concealed', '--concealed', kind='flag', help='Concealed at the end (3.218).'),
 )),
-CommandSpec('rubble', END, SHARED_FACT_, help='B24.11 rubble creation (and B24.12 falling rubble) kept on the map (CG5).', params=(
-    Arg('hex_', store='hex', metavar='HEX'),
+CommandSpec('rubble', END, SHARED_FACT_, module='clearance', help='B24.11 rubble creation (and B24.12 falling rubble) kept on the map (CG5).', params=(
+    HEX,
     Arg('kia', '--kia', required=True, kind='int', help='The KIA# of the Original IFT DR (B24.11).'),
     Arg('stone', '--stone', kind='flag', help="Stone building (+1); the card's stone hexes count anyway."),
     Arg('level', '--level', kind='int', default=0, help='Building level rubbled (>= 1: falling rubble, B24.12).'),
     Arg('dice', '--dice', help='dr, or dr,white,colored for an upper level.'),
     JSON,
 )),
-CommandSpec('flame', END, SHARED_FACT_, help='Table 23 Flame placement kept on the map (CG5).', params=(
-    Arg('hex_', store='hex', metavar='HEX'),
+CommandSpec('flame', END, SHARED_FACT_, module='clearance', help='Table 23 Flame placement kept on the map (CG5).', params=(
+    HEX,
     Arg('kindling', '--kindling', required=True, kind='int', help="The terrain's Kindling Number (Table 23)."),
     Arg('weapon', '--weapon', choices=('he', 'ft', 'wp'), default='he', show_default=True),
     Arg('drm', '--drm', kind='int', default=0, help='Placement DR modifiers (Table 23 notes), as stated: they depend on play the ledger does not see.'),
     DICE_DR,
     JSON,
 )),
-CommandSpec('concede', END, None, help='Concede the CG (1.3).', params=(
-    Arg('side', metavar='SIDE'),
+CommandSpec('concede', END, None, module='flow', help='Concede the CG (1.3).', params=(
+    SIDE,
 )),
-CommandSpec('casualties', REPH, SIDED_, help="3.11 RePh losses, counted for the firefight just played; at 3.52 a clearance's Casualty Reduction.", params=(
-    Arg('side', metavar='SIDE'),
+CommandSpec('casualties', REPH, SIDED_, module='casualties', help="3.11 RePh losses, counted for the firefight just played; at 3.52 a clearance's Casualty Reduction.", params=(
+    SIDE,
     Arg('cvp', '--cvp', kind='int', help='CVP lost in the RePh (counted for the firefight, 3.11).'),
     Arg('lost', '--lost', multiple=True, help='Unit eliminated.'),
     Arg('reduced', '--reduced', multiple=True, help="3.52 (rules revision 3): UNIT[=COUNTER], the MMC a clearance's Casualty Reduction strikes."),
 )),
-CommandSpec('option', REPH, SHARED_FACT_, help='3.2 Choose Redeployment Option A or B (kept for the CG).', params=(
+CommandSpec('option', REPH, SHARED_FACT_, module='deployment', help='3.2 Choose Redeployment Option A or B (kept for the CG).', params=(
     Arg('option', metavar='A|B'),
 )),
-CommandSpec('encircled', REPH, SIDED_, help='3.17 1TC of an Encircled unit (fail: eliminated).', params=(
-    Arg('side', metavar='SIDE'),
-    Arg('unit', metavar='UNIT'),
+CommandSpec('encircled', REPH, SIDED_, module='casualties', help='3.17 1TC of an Encircled unit (fail: eliminated).', params=(
+    SIDE,
+    UNIT,
     Arg('morale', '--morale', kind='int', help="The unit's morale for the 1TC (default: the one its counter shows)."),
-    Arg('leadership', '--leadership', kind='int', help='Leadership DRM, typed only where the unit has no recorded hex (ruling R33: the ledger cannot see who stands with it); where it has one, the best leader in its hex gives it (R30) and a contradicting value is refused.'),
+    LEADERSHIP_DRM,
     DICE_DR,
     JSON,
 )),
-CommandSpec('shock', REPH, SIDED_, help='3.19 Shock/UK resolution dr of an AFV.', params=(
-    Arg('side', metavar='SIDE'),
-    Arg('unit', metavar='UNIT'),
+CommandSpec('shock', REPH, SIDED_, module='casualties', help='3.19 Shock/UK resolution dr of an AFV.', params=(
+    SIDE,
+    UNIT,
     DICE_DR1,
     JSON,
 )),
-CommandSpec('evacuate', REPH, SIDED_, help='3.32 Evacuation dr of a wounded leader.', params=(
-    Arg('side', metavar='SIDE'),
+CommandSpec('evacuate', REPH, SIDED_, module='reorganization', help='3.32 Evacuation dr of a wounded leader.', params=(
+    SIDE,
     Arg('leader', metavar='LEADER'),
     DICE_DR1,
     JSON,
 )),
-CommandSpec('disease', REPH, SIDED_, help="3.41 Disease & Starvation dr (only where the card's FSR invoke it), then the squads it Replaces.", params=(
-    Arg('side', metavar='SIDE'),
+CommandSpec('disease', REPH, SIDED_, module='reorganization', help="3.41 Disease & Starvation dr (only where the card's FSR invoke it), then the squads it Replaces.", params=(
+    SIDE,
     Arg('replaced', '--replaced', help="Rules revision 3: UNIT[=COUNTER], a squad/HS the dr's result ELR Replaces (Isolated units first)."),
     DICE_DR1,
     JSON,
 )),
-CommandSpec('harden', REPH, SIDED_, help='3.43-3.45 Battle Harden a unit (within the 3.44 / 3.45 results, once per RePh).', params=(
-    Arg('side', metavar='SIDE'),
-    Arg('unit', metavar='UNIT'),
+CommandSpec('harden', REPH, SIDED_, module='reorganization', help='3.43-3.45 Battle Harden a unit (within the 3.44 / 3.45 results, once per RePh).', params=(
+    SIDE,
+    UNIT,
     Arg('to', '--to', help='The new counter, e.g. 4-6-8: only where the counter table lacks it (ruling R34; rules revision 1 campaigns: optional, recorded as typed).'),
 )),
-CommandSpec('promote', REPH, SIDED_, help='3.44 Battlefield Promotion dr.', params=(
-    Arg('side', metavar='SIDE'),
+CommandSpec('promote', REPH, SIDED_, module='reorganization', help='3.44 Battlefield Promotion dr.', params=(
+    SIDE,
     DICE_DR1,
     JSON,
 )),
-CommandSpec('leaders', REPH, SIDED_, help='3.45 Leader Generation/Improvement dr.', params=(
-    Arg('side', metavar='SIDE'),
+CommandSpec('leaders', REPH, SIDED_, module='reorganization', help='3.45 Leader Generation/Improvement dr.', params=(
+    SIDE,
     DICE_DR1,
     JSON,
 )),
-CommandSpec('repair', REPH, SIDED_, help='3.46 Repair dr.', params=(
-    Arg('side', metavar='SIDE'),
+CommandSpec('repair', REPH, SIDED_, module='reorganization', help='3.46 Repair dr.', params=(
+    SIDE,
     Arg('item', metavar='ITEM'),
     Arg('kind', '--kind', help='malfunction | low_ammo | disabled | immobilized | captured_sw'),
     Arg('drm', '--drm', kind='int', default=0, help='Leadership/Inexperience/Captured Use/Ammo Shortage drm of a Disabled or Immobilized repair, as stated: the ledger does not record who makes the repair (revision 2: none on a malfunction; revision 3: the penalties only, 0 or more: Leadership comes from the OB).'),
@@ -531,21 +538,21 @@ CommandSpec('repair', REPH, SIDED_, help='3.46 Repair dr.', params=(
     DICE_DR1,
     JSON,
 )),
-CommandSpec('recall', REPH, SIDED_, help='3.461 Reclaim a Recalled vehicle (dr <= 2).', params=(
-    Arg('side', metavar='SIDE'),
+CommandSpec('recall', REPH, SIDED_, module='reorganization', help='3.461 Reclaim a Recalled vehicle (dr <= 2).', params=(
+    SIDE,
     Arg('vehicle', metavar='VEHICLE'),
     Arg('drm', '--drm', kind='int', default=0, help="Inexperience/Captured/Ammo Shortage drm, as stated: the ledger does not record the crew's state (revision 3: penalties only, 0 or more)."),
     DICE_DR1,
     JSON,
 )),
-CommandSpec('elr', REPH, SIDED_, help='3.47 ELR Loss/Gain DR.', params=(
-    Arg('side', metavar='SIDE'),
+CommandSpec('elr', REPH, SIDED_, module='reorganization', help='3.47 ELR Loss/Gain DR.', params=(
+    SIDE,
     DICE_DR,
     JSON,
 )),
-CommandSpec('clear', REPH, SIDED_, help='3.52 Fortification Clearance dr (one attempt per item per Location).\n\n    ITEM: rubble, mines (all mines in the Location are one item: mines, ap_mine, at_mine, known_minefield\n    name it too), wire, roadblock, set_dc, flame, panji.\n    ', params=(
-    Arg('side', metavar='SIDE'),
-    Arg('hex_', store='hex', metavar='HEX'),
+CommandSpec('clear', REPH, SIDED_, module='clearance', help='3.52 Fortification Clearance dr (one attempt per item per Location).\n\n    ITEM: rubble, mines (all mines in the Location are one item: mines, ap_mine, at_mine, known_minefield\n    name it too), wire, roadblock, set_dc, flame, panji.\n    ', params=(
+    SIDE,
+    HEX,
     Arg('item', metavar='ITEM'),
     DICE_DR1,
     JSON,
@@ -565,16 +572,16 @@ CommandSpec('bundle', PBEM, None, help="Play by email: answer the other side's t
 CommandSpec('receive', PBEM, None, help="Play by email: check the other side's bundle (signature, chain, step order, rules) and append it.", params=(
     Arg('path', metavar='FILE'),
 )),
-CommandSpec('reveal', PBEM, OWN_, help="Play by email: reveal this side's answered two-party dice; each committed command is decided.", params=(
+CommandSpec('reveal', PBEM, OWN_, module='pbem', help="Play by email: reveal this side's answered two-party dice; each committed command is decided.", params=(
     JSON,
 )),
-CommandSpec('claim', PBEM, OWN_, help='Play by email: decide the two-party dice the other side withheld past its next bundle (ruling R67).', params=(
+CommandSpec('claim', PBEM, OWN_, module='pbem', help='Play by email: decide the two-party dice the other side withheld past its next bundle (ruling R67).', params=(
     JSON,
 )),
-CommandSpec('confirm', PBEM, OWN_, help="Play by email: agree to the other side's proposal (a shared fact); it takes effect now (ruling R45).", params=(
+CommandSpec('confirm', PBEM, OWN_, module='pbem', help="Play by email: agree to the other side's proposal (a shared fact); it takes effect now (ruling R45).", params=(
     JSON,
 )),
-CommandSpec('reject', PBEM, OWN_, help="Play by email: refuse the other side's proposal (or withdraw one's own), with the reason.", params=(
+CommandSpec('reject', PBEM, OWN_, module='pbem', help="Play by email: refuse the other side's proposal (or withdraw one's own), with the reason.", params=(
     Arg('reason', '--reason', required=True, help='Why: the log keeps it.'),
 )),
 CommandSpec('audit', CHECKING, None, help='Check the hash chain, the step order, every roll and every limit (exit 1 on any finding).', params=(
@@ -598,7 +605,7 @@ CommandSpec('serve', WEB, None, help='The campaign as a local web page, with its
     Arg('no_open', '--no-open', kind='flag', help='Do not open the page in the browser.'),
 )),
     # play by email's own protocol: the commands the ledger makes itself
-    *(CommandSpec(n, None, OWN_, cli=False) for n in ("sign", "answer", "seal", "unseal", "chain")),
+    *(CommandSpec(n, None, OWN_, module="pbem", cli=False) for n in ("sign", "answer", "seal", "unseal", "chain")),
 )
 BY_NAME = {s.name: s for s in SPECS}
 

@@ -70,10 +70,19 @@ def test_head_imports_no_read_model_at_all(tmp_path):
 
 def test_a_write_imports_the_one_command_module_it_runs(tmp_path):
     path = _campaign(tmp_path)
-    found = _probe(tmp_path, "--db", path, "cp", "axis", "--dice", "3,4")
+    found = _probe(tmp_path, "--db", path, "weather")  # the sample card gives the CP: 2.2 comes first
     assert found["code"] == 0
     handlers = {m for m in found["modules"] if m.startswith("cg.commands.")}
-    # the command's own module (2.1 CP: purchase.py), the decision's plumbing (base, play by email's
+    # the command's own module (2.2 weather: purchase.py), the decision's plumbing (base, play by email's
     # decide_all and the undo it may run) and nothing of the other steps
     assert handlers == {"cg.commands.base", "cg.commands.purchase", "cg.commands.pbem", "cg.commands.undo"}
     assert _loaded(found, ("cryptography", "projections.audit", "projections.aar", "projections.web")) == []
+
+
+def test_the_layer_walk_sees_what_a_command_imports_when_it_runs():
+    """cli.USES names the modules a command imports when it runs (importlib): tests/test_layers.py reads them as
+    cli's imports, so they are held to the layers as an import statement is."""
+    import cli
+    from tests.test_layers import graph
+
+    assert set(cli.USES.values()) <= graph()["cli"]
