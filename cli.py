@@ -54,7 +54,6 @@ from events import outpath
 from events.errors import BadInput, PlcgError
 from events.text import shown
 from projections import verdict
-from projections.recorded import end_lines, leaders_lines, recorded_json, recorded_lines
 from projections.status import dice_shown, player_status, status_dict, status_text, viewer_of  # noqa: F401  (bench)
 from projections.words import summary
 
@@ -67,9 +66,9 @@ USES = {"audit": "projections.audit", "auditview": "projections.auditview", "aar
         "cardview": "projections.cardview", "demo": "cg.demo", "dicecheck": "projections.dicecheck",
         "dicestats": "projections.dicestats", "digest": "projections.digest", "logview": "projections.logview",
         "machine": "cg.machine", "maps": "projections.maps", "medium": "projections.medium",
-        "oob": "projections.oob", "purchases": "projections.purchases", "replay": "cg.app.replay",
-        "roster": "projections.roster", "server": "projections.web.server", "site": "projections.web.app",
-        "sync": "cg.app.sync", "transfer": "projections.transfer"}
+        "oob": "projections.oob", "purchases": "projections.purchases", "recorded": "projections.recorded",
+        "replay": "cg.app.replay", "roster": "projections.roster", "server": "projections.web.server",
+        "site": "projections.web.app", "sync": "cg.app.sync", "transfer": "projections.transfer"}
 
 
 def _uses(name: str):
@@ -260,9 +259,9 @@ def _state(ctx, **how):
 def _print_stored(led, stored, as_json: bool = False, key=None) -> None:
     """What a command recorded: JSON, or each event in words (projections/recorded.py)."""
     if as_json:
-        _echo_json(recorded_json(stored))
+        _echo_json(_uses("recorded").recorded_json(stored))
         return
-    for line in recorded_lines(stored, getattr(led, "sealed_events", None), led.state_after, key):
+    for line in _uses("recorded").recorded_lines(stored, getattr(led, "sealed_events", None), led.state_after, key):
         click.echo(line)
 
 
@@ -677,14 +676,14 @@ def _param(a: Arg) -> click.Parameter:
 def _end_said(ctx, cmd: dict, as_json: bool) -> list:
     st = _state(ctx)  # the units as the end finds them: their CVP (issue 38)
     stored = _step(ctx, cmd)
-    for line in end_lines(st, cmd, stored):
+    for line in _uses("recorded").end_lines(st, cmd, stored):
         click.echo(line)
     return stored
 
 
 def _leaders_said(ctx, cmd: dict, as_json: bool) -> list:
     stored = _step(ctx, cmd, as_json)
-    for line in [] if as_json else leaders_lines(lambda: _state(ctx), stored):
+    for line in [] if as_json else _uses("recorded").leaders_lines(lambda: _state(ctx), stored):
         click.echo(line)
     return stored
 

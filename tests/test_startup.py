@@ -30,7 +30,7 @@ NOT_FOR_A_READ = ("cryptography", "cg.commands", "events.convert", "cattrs", "pr
                   "projections.web", "starlette", "events.bundle", "cg.app.sync", "cg.app.medium", "cg.demo",
                   "projections.maps", "projections.oob", "projections.purchases", "projections.roster",
                   "projections.digest", "projections.logview", "projections.dicecheck", "projections.dicestats",
-                  "projections.transfer", "projections.cardview")
+                  "projections.transfer", "projections.cardview", "projections.recorded")
 
 
 def _probe(tmp_path: Path, *args: str) -> dict:

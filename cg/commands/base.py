@@ -13,7 +13,7 @@ from cg.dice import Dice
 from cg.specs import BY_NAME, SPECS, side_arg  # noqa: F401  (the commands read side_arg here)
 from cg.sequence import StepId
 from events.errors import BadInput, Refused
-from cg.state import SIDES, CampaignState, expand_units
+from cg.state import CampaignState, expand_units
 from cg.rules import counter_table  # noqa: F401  (the commands read it here)
 from cg.steps import BY_ID, STEPS, owed_by, pending
 from events.roll import Drm, Roll
