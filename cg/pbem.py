@@ -33,6 +33,7 @@ import attrs
 
 from cg import revision, seal
 from cg.sequence import StepId
+from cg.specs import OWN, SHARED, SHARED_3, SIDED  # noqa: F401  (read here by cg/commands)
 from cg.state import AnswerChain, DiceRequest, Pbem
 from events.errors import BadInput, Refused
 
@@ -209,24 +210,12 @@ def two_party(st) -> bool:
 
 # ---- who may act ---------------------------------------------------------------------------------
 
-# the play-by-email commands themselves
-OWN = ("sign", "answer", "reveal", "confirm", "reject", "seal", "unseal", "claim", "chain")
+# the play-by-email commands themselves (OWN), the shared facts (SHARED, SHARED_3: ruling R45, R68) and a side's
+# own commands (SIDED): generated from the commands' specs (cg/specs.py)
 BUNDLING = ("sign", "answer", "reveal", "unseal", "chain")  # what a side may do while a proposal awaits an answer
 COMMIT_KEYS = ("commit", "nonce", "value", "chain")  # what the ledger adds to a command for its dice (R44, R83)
 # what the ledger adds to a command to say which ruling decides it (R110, R111, R112; a log of before lacks them)
 RULING_KEYS = ("setups", "own_rolls", "mines_at_setup")
-
-# Shared facts (ruling R45): what both sides own is proposed by one and takes effect when the other
-# confirms it. The firefight's end (2.9: CVP, control, losses), the 2.41 determination, and leaving a
-# step where both sides act: every step where a command for a side is accepted.
-SHARED = ("end", "determine")
-# issue 25 item 8 (ruling R68; under every rules revision since issue 37 item 5): every other command that changes
-# what both sides share: the Redeployment Option, the terrain the campaign keeps, a unit's end position, the
-# rules revision, the weather and the night (ruling R45)
-SHARED_3 = ("option", "rubble", "flame", "position", "rules-upgrade", "weather", "night")
-SIDED = ("casualties", "encircled", "shock", "clear", "redeploy", "setup", "patrol", "patrol-return", "cp", "buy",
-         "patrols", "attack", "oba", "leader", "fortify", "evacuate", "disease", "promote", "leaders", "harden",
-         "repair", "recall", "elr")
 
 
 def undo_shared(st, reverted_seqs) -> bool:

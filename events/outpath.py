@@ -16,8 +16,10 @@ events/store.sweep_temps).
 from __future__ import annotations
 
 import errno
+import io
 import os
 import re
+import sys
 import stat
 
 from events.errors import BadInput
@@ -205,3 +207,55 @@ def sweep_temps(db_path: str, kinds: tuple = ("new", "import"), legacy: bool = F
             except OSError:
                 continue
         remove_file(p)
+
+
+# ---- standard output (issue 25) ----------------------------------------------------------------------
+
+class OutputFailed(Exception):
+    """Standard output could not take what plcg wrote (its OSError as the cause): exit 2 (issue 25)."""
+
+
+class _AllOrError(io.RawIOBase):
+    """Standard output written whole or not at all: every byte of each write, or OutputFailed. Python's
+    own unbuffered stdout (PYTHONUNBUFFERED) drops what a short write left (a full disk: exit 0 with
+    8 KB of 63 KB written); an OSError would be an internal error (5)."""
+
+    def __init__(self, fd: int):
+        super().__init__()
+        self._fd = fd
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self._fd
+
+    def write(self, b) -> int:
+        view = memoryview(b).cast("B")
+        done = 0
+        try:
+            while done < len(view):
+                n = os.write(self._fd, view[done:])
+                if n <= 0:
+                    raise OSError(28, os.strerror(28))  # ENOSPC
+                done += n
+        except OSError as e:
+            raise OutputFailed(str(e)) from e
+        return done
+
+
+def guard_stdout() -> None:
+    """The process's own standard output (not a test runner's) through _AllOrError."""
+    out = sys.stdout
+    if out is None or out is not sys.__stdout__:  # a test runner's, or guarded already
+        return
+    try:
+        fd = out.fileno()
+    except (OSError, ValueError):  # io.UnsupportedOperation is both
+        return
+    try:
+        out.flush()
+    except OSError:
+        pass
+    sys.stdout = io.TextIOWrapper(io.BufferedWriter(_AllOrError(fd), 1 << 16), encoding=out.encoding,
+                                  errors=out.errors, line_buffering=out.line_buffering)

@@ -1384,3 +1384,41 @@ def iter_html(blocks, title: str):
         if out:
             yield out[0] + "\n"
     yield "</main>\n</body>\n</html>\n"
+
+
+# ---- `plcg export` (out of cli.py, issue 33 item 5) ------------------------------------------------
+
+EXPORT_WHAT = {"jsonl": "the raw log (JSON Lines)", "md": "the After Action Report (Markdown)",
+               "html": "the After Action Report (HTML)"}
+
+
+def _size(n: int) -> str:
+    """A file's size as a player reads it: '812 bytes', '41 KB', '2.3 MB'."""
+    if n < 1024:
+        return f"{n} byte{'s' if n != 1 else ''}"
+    if n < 1024 * 1024:
+        return f"{n / 1024:.0f} KB"
+    return f"{n / (1024 * 1024):.1f} MB"
+
+
+def batched(pieces, size: int = 1 << 16):
+    """Text pieces joined into strings of about `size` characters: one write each."""
+    buf, n = [], 0
+    for p in pieces:
+        buf.append(p)
+        n += len(p)
+        if n >= size:
+            yield "".join(buf)
+            buf, n = [], 0
+    if buf:
+        yield "".join(buf)
+
+
+def export_batches(led, fmt: str, url: str):
+    """The export of `led` in `fmt`, in strings of about 64 KB: one write each."""
+    return batched(export_chunks(led, fmt, url))
+
+
+def wrote(fmt: str, path: str, size: int) -> str:
+    """`export -o FILE`'s line: what was written where, and its size."""
+    return f"wrote {EXPORT_WHAT.get(fmt, fmt)} to {path} ({_size(size)})"

@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 
+from events.errors import BadInput
 from projections.dicestats import dice_of, roll_source
 
 PBEM_LEAD = ("fact_confirmed",)  # events a batch may carry before its command's own (ruling R71)
@@ -260,3 +261,29 @@ def check_text(d: dict) -> str:
     else:
         lines.append(f"seq {d['seq']}: nothing in the log makes these dice, so nothing recomputes them")
     return "\n".join(lines)
+
+
+def check_log(open_ledger, seq: str) -> dict:
+    """`plcg dice-check SEQ`: the roll of event SEQ recomputed from the log (`open_ledger()` opens it)."""
+    try:
+        n = int(seq)
+    except ValueError:
+        raise BadInput(f"SEQ {seq!r}: the seq of an event that holds a roll (plcg log shows them)") from None
+    led = open_ledger()
+    try:
+        rows = []
+        for r in led.store.read():  # up to SEQ and the rest of its batch (the roll may come before its reveal)
+            if r.seq > n and (not rows or r.batch != rows[-1].batch or rows[-1].seq < n):
+                break
+            rows.append(r)
+
+        def anchor_of(commit, at):  # the chain a roll committed at `at` named (ruling R83)
+            req = led.state(at=at).pbem.requests.get(commit)
+            return None if req is None else req.anchor
+
+        try:
+            return check(rows, n, led.opener(), anchor_of)
+        except LookupError as e:
+            raise BadInput(f"SEQ {n}: {e.args[0]}") from None
+    finally:
+        led.close()

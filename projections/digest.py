@@ -40,3 +40,14 @@ def digest(st) -> dict:
         "purchases": len(st.purchases),
     }
     return {"digest": h, "headline": headline}
+
+
+def headline_lines(d: dict) -> list[str]:
+    """`plcg replay`'s headline, each value as a player reads it: never a Python word (True, False, None)."""
+    return [f"  {k}: {_words(v)}" for k, v in d["headline"].items()]
+
+
+def _words(v) -> str:
+    if v is True or v is False:
+        return "yes" if v else "no"
+    return "none" if v is None else str(v)

@@ -21,6 +21,7 @@ import orjson
 from cg.ledger import VERSION, Ledger
 from events.codec import MAX_DEPTH, dumps, too_deep
 from events.errors import BadInput
+from events.text import typed_text as _typed_text
 from events.store import NewEvent, Store, link_problem, place, remove_file, sweep_temps, temp_path
 
 KEYS = ("seq", "batch", "type", "version", "firefight", "step", "payload", "recorded", "command", "hash")
@@ -78,20 +79,6 @@ def _lines(file: str, fh) -> Iterator[tuple[int, str]]:
         if n == 1 and text.startswith("\ufeff"):  # a byte order mark some editors add: not part of the log
             text = text[1:]
         yield n, text.rstrip("\n")
-
-
-def _typed_text(v) -> bool:
-    """Whether a command value holds a control character (what the command line refuses)."""
-    if isinstance(v, str):
-        return _CONTROL.search(v) is not None
-    if isinstance(v, list):
-        return any(_typed_text(x) for x in v)
-    if isinstance(v, dict):
-        return any(_typed_text(k) or _typed_text(x) for k, x in v.items())
-    return False
-
-
-typed_text = _typed_text  # `plcg receive` checks a bundle's rows as import checks a log's (issue 25 item 12)
 
 
 def parse_lines(file: str, lines) -> Iterator[tuple[int, dict]]:

@@ -36,6 +36,8 @@ def imports(name: str, path: Path, known: dict) -> set[str]:
                 parts = parts[: len(parts) - node.level + 1]
                 base = ".".join(parts + ([base] if base else []))
             targets = [base] + [f"{base}.{a.name}" for a in node.names]
+        if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == ["USES"]:
+            targets = [v.value for v in node.value.values]  # cli.py: what a command imports when it runs
         for t in targets:
             hit = max((m for m in known if t == m or t.startswith(m + ".")), key=len, default=None)
             if hit and hit != name:

@@ -130,7 +130,7 @@ def test_at_2_9_position_is_offered_only_where_the_command_exists_and_end_until_
     assert not any(x.startswith("plcg position") for x in without)
     assert "plcg end --turn N --cvp-lost axis=N --cvp-lost allied=N" in without
     shown = [o["command"] for o in cli.status_dict(st)["options"]]
-    assert any(x.startswith("plcg position") for x in shown) == ("position" in cli.main.commands)
+    assert any(x.startswith("plcg position") for x in shown) == ("position" in cli.main.list_commands(None))
     c.run("end", turn=5, cvp_lost={"axis": 3, "allied": 4})
     assert not any(o["command"].startswith("plcg end") for o in options(c.state()))
     c.close()

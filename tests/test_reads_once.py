@@ -38,11 +38,11 @@ def test_the_report_reads_each_firefights_rows_once(r1, monkeypatch):
 def test_log_json_parses_a_command_only_for_a_roll(r1, monkeypatch):
     """A batch's command is read for a roll's source (and the Redeployment Option's side, issue 38); rows
     without either leave it unparsed."""
-    import cli
+    from projections import logview
 
     parsed = []
-    real = cli._command_of
-    monkeypatch.setattr(cli, "_command_of", lambda text: parsed.append(text) or real(text))
+    real = logview._command_of
+    monkeypatch.setattr(logview, "_command_of", lambda text: parsed.append(text) or real(text))
     r = cli_run(r1, "log", "--json")
     assert r.code == 0, r.err
     lines = r.out.splitlines()

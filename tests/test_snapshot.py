@@ -14,7 +14,8 @@ from cg import snapshot
 from cg.snapshot import settled, settled_purchase
 from cg.steps import pending
 from cg.ledger import Ledger
-from cli import _refresh_snapshot, status_dict
+from cg.app.replay import refresh_snapshot as _refresh_snapshot
+from projections.status import status_dict
 from events.convert import unstructure
 from events.store import Store
 from projections.digest import digest

@@ -54,7 +54,7 @@ def test_no_python_words_in_any_output_of_a_played_demo(played, tmp_path):
         r = cli_run(path, *args)
         assert r.code == 0, (args, r.err)
         outputs[" ".join(args)] = r.out + r.err
-    for name in cli.main.commands:  # every command's --help, and the step diagram
+    for name in cli.main.list_commands(None):  # every command's --help, and the step diagram
         r = cli_run(path, name, "--help")
         assert r.code == 0, (name, r.err)
         outputs[f"{name} --help"] = r.out
@@ -123,8 +123,8 @@ def test_help_lists_the_choices_and_says_which_options_repeat():
         block = end[end.index(opt):]
         block = block[:block.index("\n  --", 3) if "\n  --" in block[3:] else len(block)]
         assert "Repeatable." in " ".join(block.split()), opt
-    for name, cmd in cli.main.commands.items():
-        for p in cmd.params:
+    for name in cli.main.list_commands(None):
+        for p in cli.main.get_command(None, name).params:
             if getattr(p, "multiple", False) and not p.nargs == -1:
                 assert "repeatable" in (p.help or "").lower(), (name, p.name)
 

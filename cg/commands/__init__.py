@@ -8,7 +8,7 @@ The commands live in files named after their step group:
 
 | file | steps |
 |---|---|
-| `base.py` | the registry, `decide`, argument checks shared by every command |
+| `base.py` | the registry (a step group's module imported when one of its commands runs), `decide`, argument checks |
 | `flow.py` | `next`, `concede`, the CG's end, what a step records when it is left |
 | `purchase.py` | 2.1 CP, 2.2 weather, 2.3 purchases (2.31 patrols, 2.35 OBA, 2.36 leaders, 2.38 FP, Attack Option) |
 | `determination.py` | 2.41 firefight type, 2.42 night |
@@ -21,12 +21,16 @@ The commands live in files named after their step group:
 | `undo.py` | undo |
 | `pbem.py` | play by email: signed heads, two-party dice answers and reveals (cg/pbem.py) |
 """
-from cg.commands import (  # noqa: F401  (importing a step group registers its commands)
-    casualties, clearance, deployment, determination, firefight_end, flow, patrols, pbem, purchase,
-    reorganization,
-)
+import importlib
+
 from cg.commands.base import HANDLERS, STEPS_OF, decide, side_arg  # noqa: F401
-from cg.commands.clearance import CLEAR_ITEMS  # noqa: F401
-from cg.commands.flow import start_event  # noqa: F401
-from cg.commands.pbem import decide_all  # noqa: F401
-from cg.commands.undo import decide_undo  # noqa: F401
+
+# a step group is imported when one of its commands runs (cg/commands/base.py's registry, by the specs'
+# `module`); these names are read here, each from its own module, when first asked for
+_FROM = {"CLEAR_ITEMS": "clearance", "start_event": "flow", "decide_all": "pbem", "decide_undo": "undo"}
+
+
+def __getattr__(name: str):
+    if name in _FROM:
+        return getattr(importlib.import_module(f"cg.commands.{_FROM[name]}"), name)
+    raise AttributeError(f"module 'cg.commands' has no attribute {name!r}")

@@ -3,14 +3,17 @@ from __future__ import annotations
 
 from typing import Callable
 
+import importlib
+
 import attrs
 
 from cg import dice as dicemod
 from cg import pbem, revision
 from cg.dice import Dice
+from cg.specs import BY_NAME, SPECS, side_arg  # noqa: F401  (the commands read side_arg here)
 from cg.sequence import StepId
 from events.errors import BadInput, Refused
-from cg.state import SIDES, CampaignState, expand_units
+from cg.state import CampaignState, expand_units
 from cg.rules import counter_table  # noqa: F401  (the commands read it here)
 from cg.steps import BY_ID, STEPS, owed_by, pending
 from events.roll import Drm, Roll
@@ -80,8 +83,55 @@ class Ctx:
         return tuple(values)
 
 
-HANDLERS: dict[str, Callable] = {}
-STEPS_OF: dict[str, tuple[str, ...]] = {}  # command -> steps where it may be given ("*" = any)
+class _ByCommand(dict):
+    """command -> what its step group registered (`@command`): the group's module (its spec's `module`,
+    cg/specs.py) is imported the first time one of its commands is asked for, so a write imports the one
+    command module it runs (issue 36 item 2); a name no spec names is missing, as before."""
+
+    def __missing__(self, name):
+        spec = BY_NAME.get(name) if isinstance(name, str) else None
+        if spec is None or spec.module is None:
+            raise KeyError(name)
+        importlib.import_module(f"cg.commands.{spec.module}")  # its @command fills this registry
+        return dict.__getitem__(self, name)
+
+    def get(self, name, default=None):
+        try:
+            return self[name]
+        except KeyError:
+            return default
+
+    def __contains__(self, name) -> bool:
+        return self.get(name) is not None
+
+    def _every(self) -> None:  # all of them (a walk over the registry): every step group imported
+        for spec in SPECS:
+            if spec.module is not None:
+                self.get(spec.name)
+
+    def __iter__(self):
+        self._every()
+        return dict.__iter__(self)
+
+    def __len__(self) -> int:
+        self._every()
+        return dict.__len__(self)
+
+    def keys(self):
+        self._every()
+        return dict.keys(self)
+
+    def values(self):
+        self._every()
+        return dict.values(self)
+
+    def items(self):
+        self._every()
+        return dict.items(self)
+
+
+HANDLERS: dict[str, Callable] = _ByCommand()
+STEPS_OF: dict[str, tuple[str, ...]] = _ByCommand()  # command -> steps where it may be given ("*" = any)
 
 
 def command(name: str, *steps: str):
@@ -230,17 +280,13 @@ def _shared(st: CampaignState, cmd: dict) -> bool:
         return False
     name = cmd.get("name")
     if name == "next":
-        both = _BOTH_ACT.get(st.step)
-        if both is None:
-            both = _BOTH_ACT[st.step] = any(st.step in STEPS_OF.get(n, ()) for n in pbem.SIDED)
-        return both
+        step = BY_ID.get(st.step)  # a step where a command for a side is accepted (its `accepts`)
+        return step is not None and any(n in step.accepts for n in pbem.SIDED)
     if name in pbem.SHARED_3:  # ruling R68, under every rules revision (issue 37 item 5)
         # the card's weather (no TEXT) is nobody's choice: only a weather a side types is proposed
         return name != "weather" or bool(cmd.get("text"))
     return name in pbem.SHARED
 
-
-_BOTH_ACT: dict[str, bool] = {}  # step -> whether a command for a side is accepted there (ruling R45)
 
 
 def _proposed(cmd: dict) -> dict:
@@ -312,16 +358,6 @@ def at(state: CampaignState, name: str, *steps: str) -> None:
     where = " or ".join(f"{s} {BY_ID[s].name}" for s in allowed)
     raise Refused(f"{name} belongs to step {where}, not {state.step} {BY_ID[state.step].name}",
                   allowed[0], state.step)
-
-
-def side_arg(cmd: dict, key: str = "side") -> str:
-    side = cmd.get(key)
-    if side in SIDES:  # as the CLI writes it
-        return side
-    side = str(side or "").lower()
-    if side not in SIDES:
-        raise BadInput(f"unknown side {cmd.get(key)!r}: sides are axis and allied")
-    return side
 
 
 def hex_arg(state: CampaignState, value, what: str = "hex") -> str:

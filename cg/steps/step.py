@@ -15,6 +15,7 @@ import attrs
 
 from cg.revision import Rules
 from cg.sequence import StepId
+from cg.specs import POSITIONAL  # how a `pending` command's words map to its keys
 from cg.state import SIDES, CampaignState, Done
 
 
@@ -71,15 +72,6 @@ class Step:
     # none does, `next` goes to the step declared next (cg/steps.leads). An edge without conditions
     # ends the list: that step is never followed by the next one declared (3.52 returns to 2.1).
     leads_to: tuple[tuple, ...] = ()
-
-
-# how a runnable `pending` command's words map to the command's keys
-POSITIONAL = {
-    "cp": ("side",), "weather": (), "determine": (), "moves-first": (), "leader": ("side", "rg"), "oba": ("side", "rg"),
-    "patrol-return": ("side", "patrol"), "promote": ("side",), "leaders": ("side",), "elr": ("side",),
-    "disease": ("side",), "evacuate": ("side", "leader"), "shock": ("side", "unit"), "encircled": ("side", "unit"),
-    "recall": ("side", "vehicle"), "repair": ("side", "item"),
-}
 
 
 def command_args(text: str) -> dict:

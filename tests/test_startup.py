@@ -1,0 +1,88 @@
+"""Start-up by design (issue 36 item 2): a command imports what it uses. `plcg status` on a campaign without
+keys builds only its own click command and imports no cryptography, no command handler (cg/commands/), no
+audit, report or web page, and no other command's read model; a write imports the one command module it
+runs. Behaviour, not time: each probe runs `plcg` in a fresh interpreter and lists what it imported (the
+bench measures the time)."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.conftest import cli_run
+
+ROOT = Path(__file__).resolve().parent.parent
+PROBE = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+import cli
+try:
+    cli.main(args=sys.argv[3:], prog_name="plcg")
+except SystemExit as e:
+    code = e.code
+print(json.dumps({"modules": sorted(sys.modules), "built": sorted(cli.main.commands), "code": code}),
+      file=open(sys.argv[2], "w"))
+"""
+# what no read of the state needs: the handlers, the audit (and cattrs), the reports, the web page, play by
+# email's transport, and the other commands' read models
+NOT_FOR_A_READ = ("cryptography", "cg.commands", "events.convert", "cattrs", "projections.audit", "projections.aar",
+                  "projections.web", "starlette", "events.bundle", "cg.app.sync", "cg.app.medium", "cg.demo",
+                  "projections.maps", "projections.oob", "projections.purchases", "projections.roster",
+                  "projections.digest", "projections.logview", "projections.dicecheck", "projections.dicestats",
+                  "projections.transfer", "projections.cardview", "projections.recorded")
+
+
+def _probe(tmp_path: Path, *args: str) -> dict:
+    out = tmp_path / "probe.json"
+    r = subprocess.run([sys.executable, "-c", PROBE, str(ROOT), str(out), *args], capture_output=True, text=True,
+                       cwd=tmp_path)
+    assert out.exists(), r.stderr
+    return json.loads(out.read_text())
+
+
+def _loaded(found: dict, names) -> list[str]:
+    return sorted(m for m in found["modules"] for n in names if m == n or m.startswith(n + "."))
+
+
+def _campaign(tmp_path: Path) -> str:
+    path = str(tmp_path / "c.plcg")
+    assert cli_run(path, "new", "--card", "sample", "--seed", "1").code == 0
+    return path
+
+
+def test_status_builds_only_its_command_and_imports_only_what_it_reads(tmp_path):
+    path = _campaign(tmp_path)
+    found = _probe(tmp_path, "--db", path, "status")
+    assert found["code"] == 0
+    assert found["built"] == ["card", "keys", "status"]  # the groups written by hand, and the one invoked
+    assert _loaded(found, NOT_FOR_A_READ) == []
+    assert "projections.status" in found["modules"]  # the probe saw the command run
+
+
+def test_head_imports_no_read_model_at_all(tmp_path):
+    path = _campaign(tmp_path)
+    found = _probe(tmp_path, "--db", path, "head")
+    assert found["code"] == 0
+    assert found["built"] == ["card", "head", "keys"]
+    assert _loaded(found, NOT_FOR_A_READ) == []
+
+
+def test_a_write_imports_the_one_command_module_it_runs(tmp_path):
+    path = _campaign(tmp_path)
+    found = _probe(tmp_path, "--db", path, "weather")  # the sample card gives the CP: 2.2 comes first
+    assert found["code"] == 0
+    handlers = {m for m in found["modules"] if m.startswith("cg.commands.")}
+    # the command's own module (2.2 weather: purchase.py), the decision's plumbing (base, play by email's
+    # decide_all and the undo it may run) and nothing of the other steps
+    assert handlers == {"cg.commands.base", "cg.commands.purchase", "cg.commands.pbem", "cg.commands.undo"}
+    assert _loaded(found, ("cryptography", "projections.audit", "projections.aar", "projections.web")) == []
+
+
+def test_the_layer_walk_sees_what_a_command_imports_when_it_runs():
+    """cli.USES names the modules a command imports when it runs (importlib): tests/test_layers.py reads them as
+    cli's imports, so they are held to the layers as an import statement is."""
+    import cli
+    from tests.test_layers import graph
+
+    assert set(cli.USES.values()) <= graph()["cli"]
