@@ -614,8 +614,8 @@ def steps_doc() -> str:
     return (
         "# The step machine\n\n"
         "Generated from the steps (`cg/steps/`) and the machine built from them (`cg/machine.py`) by\n"
-        "`plcg diagram --markdown > docs/steps.md` (transitions draws the Mermaid diagram itself, no\n"
-        "graphviz); `tests/test_docs.py` fails when this file and the machine disagree.\n\n| step | name | rule |\n|---|---|---|\n" + rows + "\n\n```mermaid\n" + _uses("machine").mermaid() + "\n```\n"
+        "`plcg diagram --markdown > docs/steps.md` (the Mermaid text is written from the deciding transitions\n"
+        "machine's own states and transitions); `tests/test_docs.py` fails when this file and the machine disagree.\n\n| step | name | rule |\n|---|---|---|\n" + rows + "\n\n```mermaid\n" + _uses("machine").mermaid() + "\n```\n"
     )
 
 

@@ -321,7 +321,7 @@ CommandSpec('dice-check', WHERE, None, help="Recompute the roll of event SEQ fro
     Arg('seq', metavar='SEQ'),
     JSON,
 )),
-CommandSpec('diagram', WHERE, None, help='Print the step machine as a Mermaid stateDiagram (drawn by transitions).', params=(
+CommandSpec('diagram', WHERE, None, help='Print the step machine as a Mermaid stateDiagram (written from the deciding transitions machine).', params=(
     Arg('markdown', '--markdown', kind='flag', help='The whole docs/steps.md page.'),
 )),
 CommandSpec('cp', PURCHASES, SIDED_, module='purchase', help='2.1 CP replenishment of SIDE (no dice where the card provides CP).', params=(
