@@ -704,7 +704,11 @@ def main(argv=None) -> int:
     ap.add_argument("--write-doc", action="store_true",
                     help="also put issue 36's table in docs/performance.md (between its markers)")
     ap.add_argument("--no-slider", action="store_true", help="skip the web page's history reads (bench/slider.py)")
+    ap.add_argument("--table-from", metavar="JSON",
+                    help="print (and with --write-doc write) issue 36's table from a run's --json, measuring nothing")
     a = ap.parse_args(argv)
+    if a.table_from:
+        return targets_table(json.loads(Path(a.table_from).read_text()), a.write_doc)
     if not a.in_process:
         return targets_main(a)
 
@@ -848,8 +852,6 @@ def main(argv=None) -> int:
 
 def targets_main(a) -> int:
     """Issue 36's table (bench/targets.py): every target against its floor, as whole processes."""
-    from tabulate import tabulate
-
     from bench import synth, targets
 
     def say(msg):
@@ -882,18 +884,27 @@ def targets_main(a) -> int:
         m = targets.measure(files, runs, say, slider=not a.no_slider)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    how = (f"`python -m bench.run{' --quick' if a.quick else ''}` on {_cpu()}; {load_before} at its start,"
-           f" {targets.load()} at its end; {time.perf_counter() - t0:.0f} s; sources {compiled}")
+    m["how"] = (f"`python -m bench.run{' --quick' if a.quick else ''}` on {_cpu()}; {load_before} at its start,"
+                f" {targets.load()} at its end; {time.perf_counter() - t0:.0f} s; sources {compiled}")
+    m["when"] = time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())
+    if a.json_out:
+        Path(a.json_out).write_text(json.dumps(m, indent=2, default=str))
+    return targets_table(m, a.write_doc)
+
+
+def targets_table(m: dict, write_doc: bool) -> int:
+    """Print issue 36's table of a measurement (bench/targets.measure), and with write_doc put it in the doc."""
+    from tabulate import tabulate
+
+    from bench import targets
+
     table = targets.rows(m)
     print(tabulate(table, headers=targets.HEAD))
     print()
-    print(targets.note(m, how))
-    if a.write_doc:
-        head = (f"Measured {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}: {targets.note(m, how)}")
-        targets.write_doc(targets.markdown(table, head))
-        say(f"wrote the table into {targets.DOC.relative_to(ROOT)}")
-    if a.json_out:
-        Path(a.json_out).write_text(json.dumps(m, indent=2, default=str))
+    print(targets.note(m, m["how"]))
+    if write_doc:
+        targets.write_doc(targets.markdown(table, f"Measured {m['when']}: {targets.note(m, m['how'])}"))
+        print(f"wrote the table into {targets.DOC.relative_to(ROOT)}", file=sys.stderr)
     return 0
 
 
