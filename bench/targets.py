@@ -182,7 +182,7 @@ def measure(files: dict, runs: int, say, slider: bool = True) -> dict:
                 f.unlink()
 
         say(f"  status and the writes on the ~5k file ({out['events']['five']:,} events)...")
-        cmds = iter(_setup_commands(str(five), 2 * runs + 2, seed="whole"))
+        cmds = iter(_setup_commands(str(five), max(runs, 5) + 2, seed="whole"))
         head = out["events"]["five"]
         probe = _copy(five, work / "probe.plcg")
         c = _setup_commands(str(probe), 1, seed="floor")[0]
