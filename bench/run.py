@@ -1,10 +1,12 @@
 """The benchmarks of the performance issue, measured as ratios within one run.
 
-    python -m bench.run            # 100 firefights, ~100k events (+ a ~10k-event file for `status`)
-    python -m bench.run --quick    # ~10k events, under a minute once the file is cached
-    python -m bench.run --profile  # also write cProfile reports to bench/out/profile-*.txt
+    python -m bench.run                # issue 36's table (bench/targets.py): 100 firefights, ~100k events
+    python -m bench.run --quick        # ... on the ~10k-event files: a few minutes once they are cached
+    python -m bench.run --write-doc    # ... and the table written into docs/performance.md
+    python -m bench.run --in-process   # the earlier rounds' figures, below
+    python -m bench.run --in-process --profile  # also write cProfile reports to bench/out/profile-*.txt
 
-Figures (each measured in fresh child processes, median of --runs):
+The earlier rounds' figures (--in-process; each measured in fresh child processes, median of --runs):
   raw limit   SELECT of every payload + orjson.loads of each: the floor any replay pays
   replay      Ledger(path).state(use_snapshot=False) + roster, OOB (both sides), purchases (both
               sides), map: limit 2x raw
@@ -696,7 +698,19 @@ def main(argv=None) -> int:
     ap.add_argument("--no-whole", action="store_true", help="skip the whole-process figures of every command")
     ap.add_argument("--instructions", action="store_true",
                     help="also count the instructions of the whole-process ratios on the small files (valgrind)")
+    ap.add_argument("--in-process", action="store_true",
+                    help="the earlier rounds' figures (in-process replay and audit, appends, peer, whole processes)"
+                         " instead of issue 36's table")
+    ap.add_argument("--write-doc", action="store_true",
+                    help="also put issue 36's table in docs/performance.md (between its markers)")
+    ap.add_argument("--no-slider", action="store_true", help="skip the web page's history reads (bench/slider.py)")
+    ap.add_argument("--table-from", metavar="JSON",
+                    help="print (and with --write-doc write) issue 36's table from a run's --json, measuring nothing")
     a = ap.parse_args(argv)
+    if a.table_from:
+        return targets_table(json.loads(Path(a.table_from).read_text()), a.write_doc)
+    if not a.in_process:
+        return targets_main(a)
 
     from bench import synth
 
@@ -834,6 +848,68 @@ def main(argv=None) -> int:
     if a.json_out:
         Path(a.json_out).write_text(json.dumps(figs, indent=2, default=str))
     return 0
+
+
+def targets_main(a) -> int:
+    """Issue 36's table (bench/targets.py): every target against its floor, as whole processes."""
+    from bench import synth, targets
+
+    def say(msg):
+        print(msg, file=sys.stderr, flush=True)
+
+    t0 = time.perf_counter()
+    runs = a.runs if a.runs != 5 or not a.quick else 3
+    load_before = targets.load()
+    files = {"small": synth.ensure(**_size(FIVE_K if a.quick else QUICK), seed=SEED, fresh=a.fresh)[0],
+             "five": synth.ensure(**_size(FIVE_K), seed=SEED, fresh=a.fresh)[0],
+             "full": not a.quick}
+    size = QUICK if a.quick else FULL
+    say(f"the {size['firefights']}-firefight campaign (cached after its first build)...")
+    files["big"] = synth.ensure(**_size(size), seed=SEED, fresh=a.fresh)[0]
+    if not a.no_signed:
+        say("its signed twin (play by email; cached after its first build)...")
+        files["signed"] = synth.ensure(**_size(size), seed=SEED, fresh=a.fresh, signed=True)[0]
+    work = Path(tempfile.mkdtemp(prefix="plcg-bench-"))
+    try:
+        sample = work / "sample-2.3.plcg"  # `buy` needs 2.3: a new campaign of the sample card, two commands on
+        for argv in (["new", "--card", "sample", "--seed", "bench"], ["weather"], ["next"]):
+            subprocess.run(targets.plcg(sample, *argv), cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+        files["sample_23"] = sample
+        # a snapshot written by other fold code is ignored until something rebuilds it: rebuilt now, at the head,
+        # as a player's file has it
+        for key in ("big", "small", "five", "signed"):
+            if files.get(key):
+                subprocess.run(targets.plcg(files[key], "replay"), cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+        compiled = targets.compile_tree()
+        m = targets.measure(files, runs, say, slider=not a.no_slider)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    m["how"] = (f"`python -m bench.run{' --quick' if a.quick else ''}` on {_cpu()}; {load_before} at its start,"
+                f" {targets.load()} at its end; {time.perf_counter() - t0:.0f} s; sources {compiled}")
+    m["when"] = time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())
+    if a.json_out:
+        Path(a.json_out).write_text(json.dumps(m, indent=2, default=str))
+    return targets_table(m, a.write_doc)
+
+
+def targets_table(m: dict, write_doc: bool) -> int:
+    """Print issue 36's table of a measurement (bench/targets.measure), and with write_doc put it in the doc."""
+    from tabulate import tabulate
+
+    from bench import targets
+
+    table = targets.rows(m)
+    print(tabulate(table, headers=targets.HEAD))
+    print()
+    print(targets.note(m, m["how"]))
+    if write_doc:
+        targets.write_doc(targets.markdown(table, f"Measured {m['when']}: {targets.note(m, m['how'])}"))
+        print(f"wrote the table into {targets.DOC.relative_to(ROOT)}", file=sys.stderr)
+    return 0
+
+
+def _size(size: dict) -> dict:
+    return {"firefights": size["firefights"], "units_per_side": size["units_per_side"]}
 
 
 def _count(path: str, etype: str | None = None) -> int:

@@ -106,7 +106,11 @@ class MapControl:
 
     def cthc_hexes(self, side: str) -> frozenset[str]:
         enemy_of(side)
-        return frozenset(h for h, hc in self.hexes.items() if hc.cthc == side)
+        key = ("cthc", side)  # worked out once per picture: 3.2 asks it of every unit (ruling R48)
+        got = self._near.get(key)
+        if got is None:
+            got = self._near[key] = frozenset(h for h, hc in self.hexes.items() if hc.cthc == side)
+        return got
 
     def situation(self, hex: str, side: str) -> str:
         """The 3.212 redeployment situation of a `side` unit ending a firefight in `hex`.

@@ -291,6 +291,7 @@ def apply_sealed(st, p, handlers: dict) -> None:
     side, what, c = p.side, p.what, p.commitment
     opening = opening_of(st, c, p.nonce, p.box)
     opened = opening is not None and isinstance(opening.get("events"), list)
+    st.pbem._by_kind = None  # the index of the seals (_unrevealed): built again when asked
     st.pbem.seals[c] = Seal(side, what, st.firefight, st.step, p.at, p.nonce, p.box, opened, p.opens, p.closes,
                             p.hex)
     if opened:
@@ -316,6 +317,7 @@ def apply_revealed(st, p) -> None:
     side, point = p.side, p.point
     st.pbem.points.append(RevealPoint(st.firefight, point, side) if point != StepId.END else RevealPoint(None, "end", side))
     seals = st.pbem.seals  # only the seals not yet revealed: a revealed one leaves (the state stays small)
+    st.pbem._by_kind = None  # the index of the seals (_unrevealed): built again when asked
     for o in p.openings:
         rec = seals.pop(o.get("commitment"), None)
         if rec is None:
@@ -423,10 +425,27 @@ def unrevealed_purchases(st, side: str) -> bool:
     return sealing(st) and bool(_unrevealed(st, side, ("purchase",), st.firefight))
 
 
-def _unrevealed(st, side: str, whats=None, ff=None):
-    return [(c, r) for c, r in st.pbem.seals.items()
-            if r.side == side and (whats is None or r.what in whats)
-            and (ff is None or r.ff == ff)]
+def _unrevealed(st, side: str, whats=None, ff=None) -> list:
+    """[(commitment, Seal)] of SIDE's seals not revealed yet, in the order sealed: of the kinds `whats`
+    (None: every kind), of firefight `ff` (None: any). Asked by every command at 2.4, 2.6 and 3.44
+    (`owed`), where a sealed CP DR stays to the CG's end: through the state's index of the seals by side
+    and kind (`Pbem._by_kind`), built again when the seals have changed (the fold empties it)."""
+    pb = st.pbem
+    seals, memo = pb.seals, pb._by_kind
+    if memo is None or memo[0] is not seals or memo[1] != len(seals):
+        index: dict = {}
+        for n, (c, r) in enumerate(seals.items()):
+            index.setdefault(r.side, []).append((n, c, r))
+            index.setdefault((r.side, r.what), []).append((n, c, r))
+        memo = pb._by_kind = (seals, len(seals), index)
+    index = memo[2]
+    if whats is None:
+        got = index.get(side, ())
+    elif len(whats) == 1:
+        got = index.get((side, whats[0]), ())
+    else:  # the kinds' lists merged back into the order sealed
+        got = sorted(x for w in whats for x in index.get((side, w), ()))
+    return [(c, r) for _, c, r in got if ff is None or r.ff == ff]
 
 
 def owed(st, side: str) -> str | None:

@@ -476,6 +476,10 @@ class Pbem:
     # campaign before it keeps its digest)
     anchors: dict = attrs.Factory(dict)
     chain_at: dict = attrs.Factory(dict)
+    # derived, never stored nor copied nor compared: the seals not revealed yet indexed by side and kind
+    # (cg/seal._unrevealed), with the dict and size it was built from; emptied by the fold of sealed and
+    # seals_revealed, and built again on the next ask
+    _by_kind: object = attrs.field(default=None, eq=False, repr=False)
 
     def data(self) -> dict:
         """The dict this state was kept as before it was typed: the same keys, `provisional` once it was
@@ -509,7 +513,8 @@ class Pbem:
         return cls(**{**d, **typed}, has_provisional="provisional" in d)
 
 
-_PBEM_SOMETIMES = ("provisional", "has_provisional", "stale", "anchors", "chain_at")  # in the stored dict only once set
+_PBEM_SOMETIMES = ("provisional", "has_provisional", "stale", "anchors", "chain_at",  # in the stored dict only once set
+                   "_by_kind")  # ... and never: derived
 
 
 @records.define(slots=True, frozen=True)
@@ -996,7 +1001,7 @@ _clone_firefight = _cloner(FirefightRecord, lost="list(x.lost)")
 _clone_reph = _cloner(Reph)
 _clone_by_side = _cloner(BySide)
 _clone_fort = _cloner(Fortification)
-_clone_pbem = _cloner(Pbem)
+_clone_pbem = _cloner(Pbem, _by_kind="None")  # derived: the copy builds its own when asked
 _clone_request = _cloner(DiceRequest)  # its command copied: a mutable dict
 _clone_chain = _cloner(AnswerChain)  # its `last` copied
 

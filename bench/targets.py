@@ -1,0 +1,373 @@
+"""Issue 36's table: every target as a whole process against its floor, with its interpreter named.
+
+`python -m bench.run` prints it (`--quick`: the ~10k-event file stands for the 100k one, the ~5k file for
+the 10k one); `--write-doc` also puts it in docs/performance.md between the markers below, where
+tests/test_bench_doc.py checks that every row named in ROWS is there.
+
+Each figure is a fresh process, run alternately with what it is compared with (min and median of the
+runs). The verdicts are on the medians of CPU time (user + system, from wait4): on this shared two-core
+machine the wall clock mostly measures the other work (the load average is printed); the wall-clock
+medians are shown beside them. Every process runs on the same interpreter, the venv's (`sys.executable`),
+after `python -m compileall` of the tree: `python -c pass` is that interpreter with nothing imported.
+The floors are bench/floor_*.py (each fails on a damaged file: tests/test_bench_floors.py).
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bench import synth
+from bench.floor_write import rows_after
+from bench.run import _setup_commands
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH = ROOT / "bench"
+DOC = ROOT / "docs" / "performance.md"
+BEGIN, END = "<!-- bench.targets: begin (python -m bench.run --write-doc) -->", "<!-- bench.targets: end -->"
+
+# (row name, goal): the rows of issue 36's table, in its order, as the bench prints them and the doc holds them
+ROWS = (
+    ("import / audit", "<= 2x"),
+    ("undo big / small", "<= 1.2x, <= 100 MB"),
+    ("cost per event big / small", "<= 1.2x every command"),
+    ("audit / row scan", "<= 15x"),
+    ("replay / row scan", "<= 2x"),
+    ("log --json / row scan", "<= 2x"),
+    ("export html / replay", "<= 3x, <= 100 MB"),
+    ("status / python -c pass", "<= 3x"),
+    ("setup / python -c pass", "<= 3x"),
+    ("next / python -c pass", "<= 3x"),
+    ("undo / python -c pass", "<= 3x"),
+    ("buy / python -c pass", "<= 3x"),
+    ("signed audit / unsigned", "<= 1.2x, <= 100 MB"),
+    ("web page: /api/state?at= p90", "<= 150 ms at 10k, 300 ms at 100k"),
+    ("web page: the page ?at= p90", "<= 150 ms at 10k, 300 ms at 100k"),
+)
+HEAD = ("target", "measured (CPU, median)", "ratio", "floor", "goal", "verdict")
+
+_HWM = ("import os, atexit\n_f = os.environ.get('PLCG_BENCH_RSS')\n"
+        "if _f: atexit.register(lambda: open(_f, 'w').write(next(l for l in open('/proc/self/status')"
+        " if l.startswith('VmHWM')).split()[1]))\n")
+PLCG = _HWM + "import sys, cli; sys.argv[0] = 'plcg'; cli.main()"
+
+
+class Run:
+    """One fresh process: wall and CPU seconds, peak RSS in MB (0 where it does not report it)."""
+
+    def __init__(self, args: list[str], ok=(0,)):
+        env = dict(os.environ)
+        env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+        fd, rss_file = tempfile.mkstemp(prefix="plcg-rss-")
+        os.close(fd)
+        env["PLCG_BENCH_RSS"] = rss_file
+        try:
+            t0 = time.perf_counter()
+            p = subprocess.Popen(args, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            err = p.stderr.read()
+            _, status, ru = os.wait4(p.pid, 0)
+            self.wall = time.perf_counter() - t0
+            code = os.waitstatus_to_exitcode(status)
+            if code not in ok:
+                raise RuntimeError(f"{' '.join(map(str, args[-4:]))}: exit {code}: {err.decode()[-300:]}")
+            self.cpu = ru.ru_utime + ru.ru_stime
+            text = Path(rss_file).read_text().strip()
+            self.rss = int(text) / 1024.0 if text else 0.0
+        finally:
+            p.stderr.close()
+            os.unlink(rss_file)
+
+
+class Fig:
+    """The runs of one figure: medians and minima."""
+
+    def __init__(self, runs: list[Run]):
+        self.runs = runs
+        self.cpu = statistics.median(r.cpu for r in runs)
+        self.wall = statistics.median(r.wall for r in runs)
+        self.wall_min = min(r.wall for r in runs)
+        self.rss = max(r.rss for r in runs)
+
+    def data(self) -> dict:
+        return {"cpu_s": self.cpu, "wall_s": self.wall, "wall_min_s": self.wall_min, "rss_mb": self.rss,
+                "runs": [[r.wall, r.cpu] for r in self.runs]}
+
+
+def alternate(n: int, makers: dict) -> dict[str, Fig]:
+    """`n` runs of each {name: () -> args (or (args, prepare))}, taken in turn, so that the load falls alike."""
+    runs: dict = {k: [] for k in makers}
+    for _ in range(n):
+        for k, make in makers.items():
+            args = make()
+            runs[k].append(Run(args))
+    return {k: Fig(v) for k, v in runs.items()}
+
+
+def plcg(path, *argv) -> list[str]:
+    return [sys.executable, "-c", PLCG, "--db", str(path), *map(str, argv)]
+
+
+def floor(name: str, *args) -> list[str]:
+    return [sys.executable, str(BENCH / f"floor_{name}.py"), *map(str, args)]
+
+
+def _events(path) -> int:
+    con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        return con.execute("SELECT max(seq) FROM events").fetchone()[0]
+    finally:
+        con.close()
+
+
+def _copy(src, dst) -> Path:
+    synth.copy_campaign(src, dst)
+    return Path(dst)
+
+
+def _quiet(args) -> None:
+    subprocess.run(args, cwd=ROOT, check=True, stdout=subprocess.DEVNULL, env={
+        **os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")})
+
+
+# The commands whose cost per event is compared, big against small (issue 28's linearity)
+PER_EVENT = [("audit", ["audit"]), ("export jsonl", ["export", "--format", "jsonl"]),
+             ("export md", ["export", "--format", "md"]), ("export html", ["export", "--format", "html"]),
+             ("log", ["log"]), ("log --json", ["log", "--json"]), ("replay", ["replay"]),
+             ("roster --at", ["roster", "--at", "{at}"])]
+
+
+def measure(files: dict, runs: int, say, slider: bool = True) -> dict:
+    """Every figure of the table. files: big, small, five (status and writes), signed (or None),
+    sample_23 (a new campaign of the sample card at 2.3, for `buy`)."""
+    big, small, five = files["big"], files["small"], files["five"]
+    work = Path(tempfile.mkdtemp(prefix="plcg-targets-"))
+    out: dict = {"events": {k: _events(files[k]) for k in ("big", "small", "five")}, "runs": runs}
+    try:
+        say("  start-up: python -c pass, import cli...")
+        base = alternate(max(runs, 5), {"python -c pass": lambda: [sys.executable, "-c", "pass"],
+                                        "import cli": lambda: [sys.executable, "-c", "import cli"]})
+        out.update({k: v.data() for k, v in base.items()})
+        for label, path in (("small", small), ("big", big)):
+            say(f"  every command and the floors on the {label} file ({out['events'][label]:,} events)...")
+            at = out["events"][label] - 1
+            makers = {"row scan": lambda p=path: floor("rows", p), "payload scan": lambda p=path: floor("payloads", p),
+                      "chain floor": lambda p=path: floor("chain", p)}
+            for name, argv in PER_EVENT:
+                makers[name] = lambda p=path, a=argv: plcg(p, *[x.replace("{at}", str(at)) for x in a])
+            jsonl = work / f"{label}.jsonl"
+            _quiet(plcg(path, "export", "--format", "jsonl", "-o", jsonl))
+            n_import = iter(range(10_000))
+            makers["import"] = lambda j=jsonl: plcg(work / f"import-{label}-{next(n_import)}.plcg", "import", j)
+            given = _setup_commands(str(path), 1, seed="undo")[0]
+            n_undo = iter(range(10_000))
+
+            def undo(p=path, g=given):
+                db = _copy(p, work / f"undo-{label}-{next(n_undo)}.plcg")
+                _quiet(plcg(db, "setup", g["side"], g["unit"], g["hex"]))  # untimed: the command taken back
+                return plcg(db, "undo", "--reason", "bench")
+            makers["undo"] = undo
+            figs = alternate(runs, makers)
+            out[label] = {k: v.data() for k, v in figs.items()}
+            for f in work.glob("import-*"):
+                f.unlink()
+            for f in work.glob("undo-*"):
+                f.unlink()
+
+        say(f"  status and the writes on the ~5k file ({out['events']['five']:,} events)...")
+        cmds = iter(_setup_commands(str(five), max(runs, 5) + 2, seed="whole"))
+        head = out["events"]["five"]
+        probe = _copy(five, work / "probe.plcg")
+        c = _setup_commands(str(probe), 1, seed="floor")[0]
+        _quiet(plcg(probe, "setup", c["side"], c["unit"], c["hex"]))
+        rows = work / "setup-rows.json"
+        rows.write_text(json.dumps(rows_after(str(probe), head)))
+        n = iter(range(10_000))
+
+        def fresh(src=five):
+            return _copy(src, work / f"w-{next(n)}.plcg")
+
+        setup_db = fresh()
+
+        def setup():
+            c = next(cmds)
+            return plcg(setup_db, "setup", c["side"], c["unit"], c["hex"])
+
+        def undo5():
+            db = fresh()
+            _quiet(plcg(db, "setup", c["side"], c["unit"], c["hex"]))
+            return plcg(db, "undo", "--reason", "bench")
+
+        written = []
+
+        def write_floor():
+            db = fresh()
+            written.append(db)
+            return floor("write", db, rows)
+
+        figs = alternate(max(runs, 5), {
+            "python -c pass": lambda: [sys.executable, "-c", "pass"],
+            "status": lambda: plcg(five, "status"), "status floor": lambda: floor("status", five),
+            "setup": setup, "next": lambda: plcg(fresh(), "next"), "undo": undo5,
+            "buy": lambda: plcg(fresh(files["sample_23"]), "buy", "axis", "I1"),
+            "write floor": write_floor})
+        out["five"] = {k: v.data() for k, v in figs.items()}
+        audit = subprocess.run(plcg(written[-1], "audit", "--json"), cwd=ROOT, capture_output=True, text=True)
+        out["write floor audit"] = {"exit": audit.returncode,
+                                    "findings": len(json.loads(audit.stdout)["findings"]) if audit.stdout else None}
+
+        if files.get("signed"):
+            say("  the signed audit, alternating with the unsigned...")
+            figs = alternate(runs, {"signed": lambda: plcg(files["signed"], "audit"),
+                                    "unsigned": lambda: plcg(big, "audit")})
+            out["signed"] = {k: v.data() for k, v in figs.items()}
+            out["signed"]["events"] = _events(files["signed"])
+        if slider:
+            say("  the web page's history reads (bench/slider.py)...")
+            js = work / "slider.json"
+            args = [sys.executable, "-m", "bench.slider", "--json", str(js)]
+            args += ["--full", "--moves", "31", "--cli-runs", "5"] if files.get("full") else \
+                ["--moves", "16", "--cli-runs", "3"]
+            _quiet(args)
+            out["slider"] = json.loads(js.read_text())
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return out
+
+
+def _s(x: float) -> str:
+    return f"{x * 1e3:.0f} ms" if x < 10 else f"{x:.1f} s"
+
+
+def rows(m: dict) -> list[list[str]]:
+    """The table's rows (HEAD's columns), one per ROWS entry, in its order."""
+    goal = dict(ROWS)
+    ev = m["events"]
+    big, small, five = m["big"], m["small"], m["five"]
+    out = []
+
+    def verdict(ratio, limit, rss=None, rss_limit=100.0):
+        bad = []
+        if ratio > limit:
+            bad.append(f"missed by {ratio / limit:.2f}x")
+        if rss is not None and rss > rss_limit:
+            bad.append(f"{rss:.0f} MB over {rss_limit:.0f}")
+        return "met" if not bad else "; ".join(bad)
+
+    def row(name, a, b, floor_text, limit, rss=None, measured=None):
+        r = a["cpu_s"] / b["cpu_s"]
+        text = measured or (f"{_s(a['cpu_s'])} / {_s(b['cpu_s'])} (wall {_s(a['wall_s'])} / {_s(b['wall_s'])},"
+                            f" min {_s(a['wall_min_s'])} / {_s(b['wall_min_s'])})")
+        if rss is not None:
+            text += f", {rss:.0f} MB"
+        out.append([name, text, f"{r:.2f}x", floor_text, goal[name], verdict(r, limit, rss)])
+
+    row("import / audit", big["import"], big["audit"], "the audit", 2.0)
+    row("undo big / small", big["undo"], small["undo"], "undo at the small file", 1.2, rss=big["undo"]["rss_mb"])
+    start = m["import cli"]["cpu_s"]
+    per = {}
+    for name, _ in PER_EVENT + [("import", None), ("undo", None)]:
+        net_b = max(big[name]["cpu_s"] - start, 1e-9) / ev["big"]
+        net_s = max(small[name]["cpu_s"] - start, 1e-9) / ev["small"]
+        per[name] = net_b / net_s
+    worst = max(per, key=per.get)
+    listed = ", ".join(f"{k} {v:.2f}" for k, v in per.items())
+    out.append(["cost per event big / small", f"CPU per event less `import cli` ({_s(start)}): {listed}",
+                f"{per[worst]:.2f}x ({worst})", "the same command at the small file", goal["cost per event big / small"],
+                verdict(per[worst], 1.2)])
+    rs, ps, ch = big["row scan"]["cpu_s"], big["payload scan"]["cpu_s"], big["chain floor"]["cpu_s"]
+    a = big["audit"]["cpu_s"]
+    row("audit / row scan", big["audit"], big["row scan"],
+        f"row scan {_s(rs)}; {a / ps:.1f}x the payload scan, {a / ch:.1f}x the chain floor ({_s(ch)})", 15.0)
+    for name, cmd in (("replay / row scan", "replay"), ("log --json / row scan", "log --json")):
+        row(name, big[cmd], big["row scan"], f"row scan; {big[cmd]['cpu_s'] / ps:.2f}x the payload scan ({_s(ps)})", 2.0)
+    row("export html / replay", big["export html"], big["replay"], "`plcg replay`", 3.0, rss=big["export html"]["rss_mb"])
+    py = five["python -c pass"]
+    sf = five["status floor"]["cpu_s"] / py["cpu_s"]
+    row("status / python -c pass", five["status"], py,
+        f"python -c pass; the status floor is {sf:.2f}x it, status {five['status']['cpu_s'] / five['status floor']['cpu_s']:.2f}x"
+        " the floor", 3.0)
+    wf = five["write floor"]["cpu_s"] / py["cpu_s"]
+    for cmd in ("setup", "next", "undo", "buy"):
+        row(f"{cmd} / python -c pass", five[cmd], py,
+            f"python -c pass; the write floor is {wf:.2f}x it, {cmd} {five[cmd]['cpu_s'] / five['write floor']['cpu_s']:.2f}x"
+            " the floor", 3.0)
+    if "signed" in m:
+        s = m["signed"]
+        per_event = (s["signed"]["cpu_s"] / s["events"]) / (s["unsigned"]["cpu_s"] / ev["big"])
+        row("signed audit / unsigned", s["signed"], s["unsigned"],
+            f"the unsigned audit ({ev['big']:,} events; signed {s['events']:,}: the seeded dice follow the row"
+            f" numbers, so the two games differ; per event {per_event:.2f}x)", 1.2, rss=s["signed"]["rss_mb"])
+    else:
+        out.append(["signed audit / unsigned", "not run (--no-signed)", "", "", goal["signed audit / unsigned"], "not run"])
+    sl = m.get("slider")
+    limit = 0.3 if ev["big"] > 50_000 else 0.15
+    for name, key, cpu_key, ratio_key in (("web page: /api/state?at= p90", "api_state_p90_s", "api_state_cpu_p90_s",
+                                           "api_state_ratio"),
+                                          ("web page: the page ?at= p90", "page_p90_s", "page_cpu_p90_s", "page_ratio")):
+        if sl is None:
+            out.append([name, "not run (--no-slider)", "", "", goal[name], "not run"])
+            continue
+        out.append([name, f"wall {_s(sl[key])}, CPU {_s(sl[cpu_key])} ({sl['events']:,} events, {sl['moves']} moves)",
+                    f"{sl[ratio_key]:.2f}x", f"`plcg roster --at SEQ --json`, a fresh process ({_s(sl['cli_roster_at_p90_s'])})",
+                    goal[name], "met" if sl[cpu_key] <= limit else f"missed by {sl[cpu_key] / limit:.2f}x"])
+    return out
+
+
+def note(m: dict, how: str) -> str:
+    ev = m["events"]
+    wf = m.get("write floor audit", {})
+    return (f"{how}. Files: big {ev['big']:,} events, small {ev['small']:,}, status and writes on {ev['five']:,}"
+            f" (`buy` on a new campaign of the sample card at 2.3). Interpreter: {sys.executable} (Python"
+            f" {sys.version.split()[0]}) for every process, `python -c pass` included ({_s(m['python -c pass']['cpu_s'])}"
+            f" CPU; `import cli` {_s(m['import cli']['cpu_s'])}), the tree compiled with `python -m compileall` first."
+            f" CPU = user + system time of the process (wait4), median of {m['runs']} runs (status and writes: at"
+            f" least 5), alternating with what it is compared with. The write floor's rows: `plcg audit` exit"
+            f" {wf.get('exit')}, {wf.get('findings')} findings.")
+
+
+def markdown(table: list[list[str]], head: str) -> str:
+    esc = lambda s: str(s).replace("|", "\\|")  # noqa: E731
+    lines = [head, "", "| " + " | ".join(HEAD) + " |", "|" + "---|" * len(HEAD)]
+    lines += ["| " + " | ".join(esc(c) for c in r) + " |" for r in table]
+    return "\n".join(lines)
+
+
+def doc_rows(text: str) -> list[str]:
+    """The target names of the table between the markers of a document (its first column, header and
+    rule left out): what tests/test_bench_doc.py compares with ROWS."""
+    start, end = text.index(BEGIN), text.index(END)
+    names = []
+    for line in text[start:end].splitlines():
+        line = line.strip()
+        if not line.startswith("|"):
+            continue
+        cells = [c.strip() for c in re.split(r"(?<!\\)\|", line[1:-1] if line.endswith("|") else line[1:])]
+        if cells[0] == HEAD[0] or set(cells[0]) <= {"-", ":"}:
+            continue
+        names.append(cells[0].replace("\\|", "|"))
+    return names
+
+
+def write_doc(table_md: str, path: Path = DOC) -> None:
+    text = path.read_text()
+    start, end = text.index(BEGIN), text.index(END)
+    path.write_text(text[:start] + BEGIN + "\n" + table_md + "\n" + text[end:])
+
+
+def compile_tree() -> str:
+    p = subprocess.run([sys.executable, "-m", "compileall", "-q", "cli.py", "cg", "events", "projections", "bench"],
+                       cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    return "compiled" if p.returncode == 0 else f"compileall exit {p.returncode}"
+
+
+def load() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"load average {one:.1f} / {five:.1f} / {fifteen:.1f} on {os.cpu_count()} CPUs"
