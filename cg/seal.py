@@ -29,6 +29,7 @@ A side that owes a reveal is blocked where the rules need it, and `pending` says
 """
 from __future__ import annotations
 
+import contextvars
 import hashlib
 
 import orjson
@@ -307,6 +308,32 @@ def apply_sealed(st, p, handlers: dict) -> None:
         st.pbem.cp_sealed[side] = True
 
 
+# ruling R119: set while a `next` or `confirm` marked `sealed_rolls` is decided: 2.3's sealed rolls, answered, owe
+# their reveal by 2.6 (decided as of 2.3 there), not before 2.3 is left
+LEAVING_SEALED: contextvars.ContextVar[bool] = contextvars.ContextVar("plcg_leaving_sealed", default=False)
+_BEFORE_SETUP = (StepId.DETERMINATION, StepId.MLR_REDEPLOYMENT)  # after 2.3, before 2.6 (where purchases show)
+
+
+def deferred(st, r: DiceRequest) -> bool:
+    """Ruling R119: a sealed 2.3 roll, answered, whose reveal waits for 2.6 (where the purchase it belongs to is
+    revealed; 2.4 where an Idle Firefight reveals them, ruling R80): as 2.3 is left (a `next` or `confirm`
+    marked `sealed_rolls`), and at 2.4 and 2.5."""
+    if r.answer is None:
+        return False
+    if st.step == StepId.PURCHASE and r.sealed_at is None:  # 2.3 is being left: every roll of it is sealed (R47)
+        return LEAVING_SEALED.get() and sealing(st)
+    return r.sealed_at is not None and st.step in _BEFORE_SETUP and owed(st, r.side) is None
+
+
+def defer_sealed_rolls(st) -> None:
+    """Ruling R119: 2.3 is left (a `next` or `confirm` marked `sealed_rolls`) with sealed rolls of its answered
+    and not yet revealed (a 2.36 leader DR, a 2.35 OBA DR): each is marked as 2.3's, revealed at 2.6 and decided
+    as of 2.3 there. A log of before the ruling never left 2.3 with one open: its states are as they were."""
+    if st.step == StepId.PURCHASE and sealing(st):
+        for r in st.pbem.requests.values():
+            r.sealed_at = StepId.PURCHASE.value
+
+
 def apply_revealed(st, p) -> None:
     side, point = p.side, p.point
     st.pbem.points.append(RevealPoint(st.firefight, point, side) if point != StepId.END else RevealPoint(None, "end", side))
@@ -488,7 +515,8 @@ def check_owed(st, cmd: dict) -> None:
         if point is None or point == StepId.END:
             continue
         blocks = ((point == StepId.DETERMINATION and name == "determine")
-                  or (point == StepId.SETUP and (name == "next" or (name in ("setup", "moves-first") and actor == side)))
+                  or (point == StepId.SETUP and ((name == "next" and (side == actor or not _first_done(st, cmd)))
+                                                 or (name in ("setup", "moves-first") and actor == side)))
                   or (point == StepId.PROMOTIONS and name == "next"))
         if blocks and point == StepId.SETUP and st.step == StepId.DETERMINATION:
             raise Refused(f"{side} owes the reveal of its sealed {_POINT_WHAT['idle']} first (plcg reveal)",
@@ -496,6 +524,13 @@ def check_owed(st, cmd: dict) -> None:
         if blocks:
             raise Refused(f"{side} owes the reveal of its sealed {_POINT_WHAT[point]} first (plcg reveal)",
                           point, st.step)
+
+
+def _first_done(st, cmd: dict) -> bool:
+    """Ruling R119: the side that sets up first (2.41) says it has set up (R110's `next`) while the other side
+    still owes its 2.6 reveal: its setup never waited for the other's purchases (a `setup` does not), so neither
+    does its `next`; the other side's `next`, after its reveal, confirms it."""
+    return bool(cmd.get("setups")) and st.ff.setup_first == cmd.get("by")
 
 
 _POINT_WHAT = {"2.4": "purchases' Attack Option (2.4 announces it)", "2.6": "purchases (2.3; setup shows them)",

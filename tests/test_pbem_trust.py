@@ -282,6 +282,49 @@ def test_a_company_commits_its_four_leader_drs_in_one_bundle_and_no_fifth(workdi
     assert cli_run(g.db["allied"], "audit").code == 0
 
 
+def test_a_sealed_2_3_roll_answered_lets_2_3_be_left_and_is_decided_as_of_2_3_at_2_6(workdir):
+    """Ruling R119 (issue 37 items 6-7): allied's 2.36 leader DR, sealed, committed at 2.3 and answered by axis's
+    bundle, does not hold 2.3: axis's `next` leaves it. Nobody sees the roll before 2.6 (axis's copy holds only its
+    seal; allied's own `reveal` has nothing to reveal at 2.4), nobody can choose it (at 2.6 allied gives no other
+    command before its reveal), and its reveal at 2.6 decides `leader` by 2.3's rules, not refused for the step."""
+    g = Game(workdir)
+    g.play_to(1, "2.3")
+    if g.holder != "allied":
+        g.send(g.holder)
+    for args in (("buy", "allied", "I1"), ("leader", "allied", "I1-1"), ("next",)):  # the DR committed, sealed;
+        r = g.cli("allied", *args)  # `next` proposed (R71 (b)): axis still buys
+        assert r.code == 0, (args, r.err)
+    g.send("allied")
+    r = g.cli("axis", "next")  # answers the roll (R84 (c)) and confirms: 2.3 is left with the roll unrevealed
+    assert r.code == 0, r.err
+    seen = g.state("axis")
+    assert seen.step == "2.4", seen.step
+    (request,) = seen.pbem.requests.values()
+    assert request.side == "allied" and request.answer is not None and request.sealed_at == "2.3"
+    assert request.command["name"] == "sealed"  # axis's copy knows only that a sealed roll waits
+    g.send("axis")
+    early = g.cli("allied", "reveal")
+    assert early.code == 3 and "nothing to reveal" in early.err  # not before 2.6: its result stays sealed
+    for args in (("determine",), ("next",)):
+        r = g.cli("axis", *args)
+        assert r.code == 0, (args, r.err)
+    assert g.state("axis").step == "2.6"
+    g.send("axis")
+    own = g.state("allied")
+    assert own.step == "2.6" and own.purchase("I1-1", "allied").leader_owed == 1 and own.pbem.requests
+    blocked = g.cli("allied", "next")  # nothing else of allied's is taken before its reveal (R44)
+    assert blocked.code == 3 and "owes the reveal" in blocked.err
+    r = g.cli("allied", "reveal")  # its 2.3 purchases unsealed, then the roll revealed and decided
+    assert r.code == 0, r.err
+    revealed = [x for x in log(g.db["allied"]) if x["type"] == "dice_revealed" and x["side"] == "allied"]
+    assert len(revealed) == 1 and revealed[0].get("refused") is None and revealed[0]["step"] == "2.6"
+    assert g.state("allied").purchase("I1-1", "allied").leader_owed == 0
+    g.send("allied")
+    for s in OTHER:
+        assert cli_run(g.db[s], "audit").code == 0
+    assert cli_run(g.db["axis"], "audit", "--against", g.db["allied"]).code == 0
+
+
 def test_a_withheld_reveal_may_be_claimed_by_the_other_side(open_game):
     from cg import pbem
     from cg.ledger import Ledger

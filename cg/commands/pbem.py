@@ -97,19 +97,26 @@ def _reveal(ctx: Ctx, cmd: dict):
     if not isinstance(value, str) or pbem.commitment(value) != commit:
         raise Refused(f"{by}'s revealed value does not match its commitment {commit[:8]}", "pbem", st.step)
     pbem.check_order(st, by, commit)
-    return _decided(ctx, r.command, r.answer, by, commit, value)
+    return _decided(ctx, r.command, r.answer, by, commit, value, as_of=r.sealed_at)
 
 
-def _decided(ctx: Ctx, command: dict, answer: str, by: str, commit: str, value: str, lead: int = 0) -> list:
+def _decided(ctx: Ctx, command: dict, answer: str, by: str, commit: str, value: str, lead: int = 0,
+             as_of: str | None = None) -> list:
     """A committed command decided with the dice `value` and the `answer` make (a reveal, a claim, or an
-    answer from a chain: `lead` events before it)."""
+    answer from a chain: `lead` events before it). `as_of`: ruling R119, a sealed 2.3 roll revealed after 2.3
+    was left is decided by 2.3's rules, as it would have been there (the step it was committed at)."""
     st = ctx.state
     inner = dict(command)
     handler = HANDLERS[inner["name"]]
+    here = st.position
+    if as_of is not None and as_of != here.step:
+        st.position = here.to(step=as_of)  # restored below: decide is pure
     try:
         events = handler(Ctx(st, ctx.base_seq + 1 + lead, two_party=(value, answer, commit)), inner)
     except Refused as e:  # e.g. the same roll committed twice: the second is refused, its dice spent
         return [DiceRevealed(side=by, request=commit, value=value, refused=str(e))]
+    finally:
+        st.position = here
     return [DiceRevealed(side=by, request=commit, value=value), *events]
 
 
