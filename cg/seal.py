@@ -37,7 +37,7 @@ import orjson
 from events.errors import BadInput, Refused
 from cg import revision
 from cg.state import DiceRequest, Done, RevealPoint, Seal
-from cg.sequence import StepId
+from cg.sequence import StepId, step_id
 from cg.units import article
 
 SECRET_STEPS = ("2.1", "2.3", "3.44")
@@ -191,15 +191,25 @@ def secret(st, cmd: dict, events: list) -> str | None:
     if not sealing(st) or st.step not in SECRET_STEPS + (HIDDEN_AT,) or not (events or cmd.get("none")):
         return None
     name = cmd.get("name")
+    closes = None
     if name == "reveal":  # two-party dice of a secret roll: revealing them shows the result
-        r = st.pbem.requests.get(cmd.get("request"))
+        closes = cmd.get("request")
+        r = st.pbem.requests.get(closes)
         name = r.command.get("name") if r is not None else None
     elif events and events[0].TYPE == "dice_committed" and name in ("cp", "promote"):
         return None  # the roll itself is no secret (the rules owe it); its result is, at the reveal
     what = kind(st, name, cmd)
-    if what is None or what not in WHAT_AT[st.step] or cmd.get("generated"):
+    if what is None or what not in sealed_here(st, closes) or cmd.get("generated"):
         return None
     return what
+
+
+def sealed_here(st, closes=None) -> tuple:
+    """What a seal may be at this step: WHAT_AT's, and `cp` for the reveal of a 2.1 CP DR made at 2.3 (ruling
+    R120: its result is the side's secret until the CG's end, wherever it is revealed)."""
+    r = st.pbem.requests.get(closes) if isinstance(closes, str) else None
+    late = ("cp",) if r is not None and r.sealed_at == StepId.CP and st.step == StepId.PURCHASE else ()
+    return WHAT_AT.get(st.step, ()) + late
 
 
 # ---- the viewer: which seals this fold can open ---------------------------------------------------
@@ -311,7 +321,9 @@ def apply_sealed(st, p, handlers: dict) -> None:
 # ruling R119: set while a `next` or `confirm` marked `sealed_rolls` is decided: 2.3's sealed rolls, answered, owe
 # their reveal by 2.6 (decided as of 2.3 there), not before 2.3 is left
 LEAVING_SEALED: contextvars.ContextVar[bool] = contextvars.ContextVar("plcg_leaving_sealed", default=False)
-_BEFORE_SETUP = (StepId.DETERMINATION, StepId.MLR_REDEPLOYMENT)  # after 2.3, before 2.6 (where purchases show)
+# ruling R119: a sealed 2.3 roll's reveal waits at 2.4 and 2.5 (2.6 shows the purchases); ruling R120: a 2.1 CP DR's
+# at 2.2 (the side reveals it, sealed, at 2.3, before it buys with the CP)
+_WAITS_AT = {StepId.PURCHASE: (StepId.DETERMINATION, StepId.MLR_REDEPLOYMENT), StepId.CP: (StepId.WEATHER,)}
 
 
 def deferred(st, r: DiceRequest) -> bool:
@@ -320,18 +332,19 @@ def deferred(st, r: DiceRequest) -> bool:
     marked `sealed_rolls`), and at 2.4 and 2.5."""
     if r.answer is None:
         return False
-    if st.step == StepId.PURCHASE and r.sealed_at is None:  # 2.3 is being left: every roll of it is sealed (R47)
+    if st.step in _WAITS_AT and r.sealed_at is None:  # 2.1 or 2.3 is being left: every roll of it is sealed (R47)
         return LEAVING_SEALED.get() and sealing(st)
-    return r.sealed_at is not None and st.step in _BEFORE_SETUP and owed(st, r.side) is None
+    return r.sealed_at is not None and st.step in _WAITS_AT[step_id(r.sealed_at)] and owed(st, r.side) is None
 
 
 def defer_sealed_rolls(st) -> None:
     """Ruling R119: 2.3 is left (a `next` or `confirm` marked `sealed_rolls`) with sealed rolls of its answered
     and not yet revealed (a 2.36 leader DR, a 2.35 OBA DR): each is marked as 2.3's, revealed at 2.6 and decided
-    as of 2.3 there. A log of before the ruling never left 2.3 with one open: its states are as they were."""
-    if st.step == StepId.PURCHASE and sealing(st):
+    as of 2.3 there; ruling R120: so is 2.1 with its CP DR, revealed (sealed) at 2.3 and decided as of 2.1. A log
+    of before the rulings never left either with one open: its states are as they were."""
+    if st.step in _WAITS_AT and sealing(st):
         for r in st.pbem.requests.values():
-            r.sealed_at = StepId.PURCHASE.value
+            r.sealed_at = st.step.value
 
 
 def apply_revealed(st, p) -> None:

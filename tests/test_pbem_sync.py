@@ -440,7 +440,7 @@ def test_the_busy_walk_by_mail(workdir):
     Attack (both sides buy the Attack Option in firefight 2), Disease & Starvation and its replacements (3.41) in
     each RePh, each player doing all he may before he sends. The issue's players took 32-34 bundles a
     firefight; before ruling R118 this walk took 26-27 in firefight 1 (15 before it), 18-24 before R119. Its target
-    is 14 a firefight, pre-firefight and RePh together: not met, 18-22 (see bench/letters.py)."""
+    is 14 a firefight, pre-firefight and RePh together: not met, 18-20 (see bench/letters.py)."""
     from helpers.pace import Letters, busy_plan
 
     g = Letters(workdir, "kolkhoz", busy_plan())
@@ -453,7 +453,8 @@ def test_the_busy_walk_by_mail(workdir):
     # 15 before ruling R118 (the company's leader DRs one exchange each), 7-9 before R119 (2.3 waited for their
     # reveals), 7 in every run seen since
     assert counts[0][0] <= 8, counts
-    assert all(a + b <= 24 for a, b in counts), counts  # the dice vary it (who sets up first, Returns): 18-22 seen
+    # the dice vary it (who sets up first, the Dual Attack's rolls, Returns): 18-22 seen, 18-20 since ruling R120
+    assert all(a + b <= 24 for a, b in counts), counts
     logs = [Players.log_of(g.db[s]) for s in SIDES]
     assert logs[0] == logs[1]
     assert cli_run(g.db["axis"], "audit", "--against", g.db["allied"]).code == 0

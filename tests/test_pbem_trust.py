@@ -11,6 +11,7 @@ import pytest
 from conftest import cli_run, rows
 from helpers.pbem import OTHER, Game
 
+from cg import seal
 from events import bundle as bundles
 from test_pbem import bundle_lines, log, write_lines  # noqa: F401 (the two files read bundles alike)
 
@@ -319,6 +320,52 @@ def test_a_sealed_2_3_roll_answered_lets_2_3_be_left_and_is_decided_as_of_2_3_at
     revealed = [x for x in log(g.db["allied"]) if x["type"] == "dice_revealed" and x["side"] == "allied"]
     assert len(revealed) == 1 and revealed[0].get("refused") is None and revealed[0]["step"] == "2.6"
     assert g.state("allied").purchase("I1-1", "allied").leader_owed == 0
+    g.send("allied")
+    for s in OTHER:
+        assert cli_run(g.db[s], "audit").code == 0
+    assert cli_run(g.db["axis"], "audit", "--against", g.db["allied"]).code == 0
+
+
+def test_2_1_is_left_with_the_cp_drs_answered_and_each_dr_revealed_sealed_at_2_3(workdir):
+    """Ruling R120 (issue 37 item 6): both sides' 2.1 CP DRs answered, axis's `next` leaves 2.1 with them unrevealed;
+    neither can reveal its DR at 2.2; each must reveal it at 2.3 before it buys, and reveals it sealed (its CP stay
+    its secret: the other copy does not learn them), decided by 2.1's rules."""
+    g = Game(workdir)
+    g.play_to(2, "2.1")
+    if g.holder != "axis":
+        g.send(g.holder)
+    for side, args in (("axis", ("cp", "axis")), ("axis", ("next",)), ("allied", ("cp", "allied")),
+                       ("allied", ("next",))):  # allied's `next`: answers axis's DR first (R84), then proposed
+        if g.holder != side:
+            g.send(g.holder)
+        r = g.cli(side, *args)
+        assert r.code == 0, (args, r.err)
+    g.send("allied")
+    r = g.cli("axis", "next")  # answers allied's DR, then confirms: 2.1 is left, both DRs unrevealed
+    assert r.code == 0, r.err
+    st = g.state("axis")
+    assert st.step == "2.2"
+    assert sorted(r.side for r in st.pbem.requests.values() if r.answer and r.sealed_at == "2.1") == ["allied", "axis"]
+    early = g.cli("axis", "reveal")
+    assert early.code == 3 and "nothing to reveal" in early.err  # not before 2.3
+    for args in (("weather",), ("next",)):
+        r = g.cli("axis", *args)
+        assert r.code == 0, (args, r.err)
+    assert g.state("axis").step == "2.3"
+    blocked = g.cli("axis", "buy", "axis", "I1")
+    assert blocked.code == 3 and "owes the reveal" in blocked.err
+    r = g.cli("axis", "reveal")
+    assert r.code == 0, r.err
+    last = log(g.db["axis"])[-1]
+    assert last["type"] == "sealed" and last["step"] == "2.3"
+    assert not any(r.side == "axis" for r in g.state("axis").pbem.requests.values())
+    g.send("axis")
+    theirs = g.state("allied")
+    assert seal.cp_in_hand(theirs, "axis") is None  # still axis's secret
+    assert not any(x["type"] == "cp_replenished" and x["firefight"] == 2 for x in log(g.db["allied"]))
+    r = g.cli("allied", "reveal")
+    assert r.code == 0, r.err
+    assert not g.state("allied").pbem.requests
     g.send("allied")
     for s in OTHER:
         assert cli_run(g.db[s], "audit").code == 0

@@ -158,7 +158,7 @@ def _seal(ctx: Ctx, cmd: dict):
     if not all(isinstance(x, str) and x for x in (what, c, nonce, box)) or \
             any(x is not None and not isinstance(x, str) for x in (opens, closes)):
         raise BadInput("seal: what, commitment, nonce and box are needed")
-    if what not in seal.WHAT_AT.get(st.step, ()) or (what == "attack" and not seal.attack_seal(st)):
+    if what not in seal.sealed_here(st, closes) or (what == "attack" and not seal.attack_seal(st)):
         raise Refused(f"{by} seals {article(what)} at step {st.step}: only 2.1 (cp), 2.3 (purchase) and 3.44 (promote,"
                       " harden) hold secrets", "pbem", st.step)
     if c in st.pbem.seals:
