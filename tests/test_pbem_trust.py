@@ -317,13 +317,63 @@ def test_a_sealed_2_3_roll_answered_lets_2_3_be_left_and_is_decided_as_of_2_3_at
     assert blocked.code == 3 and "owes the reveal" in blocked.err
     r = g.cli("allied", "reveal")  # its 2.3 purchases unsealed, then the roll revealed and decided
     assert r.code == 0, r.err
-    revealed = [x for x in log(g.db["allied"]) if x["type"] == "dice_revealed" and x["side"] == "allied"]
-    assert len(revealed) == 1 and revealed[0].get("refused") is None and revealed[0]["step"] == "2.6"
+    lines = log(g.db["allied"])
+    revealed = [i for i, x in enumerate(lines) if x["type"] == "dice_revealed" and x["side"] == "allied"]
+    assert len(revealed) == 1 and lines[revealed[0]]["step"] == "2.6"
+    assert lines[revealed[0] + 1]["type"] == "leader_rolled"  # decided, not refused
     assert g.state("allied").purchase("I1-1", "allied").leader_owed == 0
     g.send("allied")
     for s in OTHER:
         assert cli_run(g.db[s], "audit").code == 0
     assert cli_run(g.db["axis"], "audit", "--against", g.db["allied"]).code == 0
+
+
+def test_a_2_3_roll_withheld_at_2_6_is_claimed_as_of_2_3(workdir):
+    """Ruling R119 with R67/R108: allied's client unseals its 2.3 purchases at 2.6 and signs without revealing its
+    leader DR (withheld); axis's claim decides `leader` by 2.3's rules, not refused for being given at 2.6 (a refused
+    claim would leave the DR owed, to be rolled again)."""
+    from cg import pbem
+    from cg.ledger import Ledger
+
+    g = _sealed_roll_to_2_6(workdir)
+    since = g.head("axis")
+    key = pbem.load_private(g.key["allied"])
+    led = Ledger(g.db["allied"], write=True, key=key)
+    try:
+        st, by = led._player(key)
+        led._unseal(st, by, key)  # its purchases shown, its roll kept back, and its head signed
+        seq, h = led.store.head()
+        led.run({"name": "sign", "seq": seq, "hash": h, "sig": pbem.sign_head(key, seq, h)}, key)
+        rows_, campaign = led.bundle_rows(since)
+    finally:
+        led.close()
+    path = str(workdir / "withheld.bundle")
+    bundles.write(path, rows_, since, campaign)
+    assert cli_run(g.db["axis"], "receive", path).code == 0
+    r = g.cli("axis", "claim")
+    assert r.code == 0, r.err
+    lines = log(g.db["axis"])
+    claimed = [i for i, x in enumerate(lines) if x["type"] == "dice_revealed" and x["side"] == "axis"]  # the claimer
+    assert len(claimed) == 1 and lines[claimed[0]]["step"] == "2.6"
+    assert lines[claimed[0] + 1]["type"] == "leader_rolled"  # decided, not refused
+    assert g.state("axis").purchase("I1-1", "allied").leader_owed == 0
+
+
+def _sealed_roll_to_2_6(workdir) -> Game:
+    """Allied's 2.36 leader DR committed at 2.3 and answered; 2.3 left (ruling R119); both copies at 2.6."""
+    g = Game(workdir)
+    g.play_to(1, "2.3")
+    if g.holder != "allied":
+        g.send(g.holder)
+    for args in (("buy", "allied", "I1"), ("leader", "allied", "I1-1"), ("next",)):
+        r = g.cli("allied", *args)
+        assert r.code == 0, (args, r.err)
+    g.send("allied")
+    for args in (("next",), ("determine",), ("next",)):
+        r = g.cli("axis", *args)
+        assert r.code == 0, (args, r.err)
+    g.send("axis")
+    return g
 
 
 def test_2_1_is_left_with_the_cp_drs_answered_and_each_dr_revealed_sealed_at_2_3(workdir):

@@ -138,11 +138,11 @@ def _claim(ctx: Ctx, cmd: dict):
                       "pbem", st.step)
     sig = cmd.get("sig")
     if sig is None:  # a claim of before ruling R108: the dice from the answer alone, which the withholder knows
-        return _decided(ctx, r.command, r.answer, by, commit, WITHHELD)
+        return _decided(ctx, r.command, r.answer, by, commit, WITHHELD, as_of=r.sealed_at)
     if not isinstance(sig, str) or not pbem.verify_claim(st.pbem.keys[by], commit, sig):
         raise Refused(f"the claim of two-party dice {commit[:8]} is not signed by {by}'s key (ruling R108)",
                       "pbem", st.step)
-    return _decided(ctx, r.command, r.answer, by, commit, f"{WITHHELD}:{sig}")  # ruling R108
+    return _decided(ctx, r.command, r.answer, by, commit, f"{WITHHELD}:{sig}", as_of=r.sealed_at)  # rulings R108, R119
 
 
 @command("seal", "*")  # a secret step only: checked below
