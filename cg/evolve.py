@@ -18,7 +18,7 @@ from cg.rules import CVP_RULES, carried_by, winner_by_cvp
 from cg.state import (SIDES, CampaignState, Purchase, Unit, loss_cvp, new_firefight, ob_deal,
                       terrain_changed, unit_kind)
 from cg.units import IN_PLAY, PRESENT, Kind, Status
-from cg.seal import apply_revealed, apply_sealed
+from cg.seal import apply_revealed, apply_sealed, defer_sealed_rolls, deferred
 from cg.sequence import StepId, step_id
 from cg.steps import BY_ID
 from cg.state import Done, Fortification, PatrolTeam
@@ -276,6 +276,8 @@ def _step_left(st, p: StepLeft):
     """A step left by `next` (or for the CG's end): what leaving it does to the state (its `on_left`),
     then what entering the next one does (its `on_enter`), both on the steps (cg/steps/)."""
     to = step_id(p.to)
+    if st.pbem is not None and st.pbem.requests:
+        defer_sealed_rolls(st)  # ruling R119: 2.3 left with sealed rolls answered, revealed at 2.6
     left = BY_ID.get(st.step)  # None: a step no release knows (cg/sequence.step_id)
     if left is not None and left.on_left is not None:
         left.on_left(st, to)
@@ -959,7 +961,7 @@ def _head_signed(st, p: HeadSigned):
     if st.pbem.requests:
         if revision.of(st).two_party_order:  # ruling R67: signed over an answer it has not revealed: withheld
             for r in st.pbem.requests.values():
-                if r.side == p.side and r.answer is not None:
+                if r.side == p.side and r.answer is not None and not deferred(st, r):  # ruling R119: owed by 2.6
                     r.withheld = True
 
 

@@ -270,6 +270,9 @@ class Ledger:
             cmd = {**cmd, "mines_at_setup": True}  # ruling R112: a mine's hex waits for 2.6 (a log of before: taken)
         if st.pbem is not None and cmd.get("name") in ("next", "confirm") and "own_rolls" not in cmd:
             cmd = {**cmd, "own_rolls": True}  # ruling R111: left once the side's own rolls are decided (a log of before: not asked)
+        if st.pbem is not None and cmd.get("name") in ("next", "confirm") and st.step in (StepId.CP, StepId.PURCHASE) \
+                and "sealed_rolls" not in cmd:
+            cmd = {**cmd, "sealed_rolls": True}  # rulings R119, R120: left with sealed rolls answered (a log of before: not)
         history = self._history(head_seq)
         try:
             # decide records the OS dice it rolled in cmd["ledger_dice"] (ruling R31): stored below
@@ -396,7 +399,7 @@ class Ledger:
 
         st, by = self._player(key)
         out = []
-        if pbem.open_requests(st, side=by, answered=True):  # ruling R67: a signature over an answer not
+        if any(not pbem.deferred(st, r) for _, r in pbem.open_requests(st, side=by, answered=True)):  # ruling R67: a signature over an answer not
             out += self.reveal(key)  # revealed withholds it; the ledger reveals first
             st = self.state(lazy=True)
         out += self.answer(key)
@@ -467,18 +470,15 @@ class Ledger:
         from cg import pbem  # lazy: play by email only (cg.pbem ~0.7 ms)
 
         st, by = self._player(key)
-        owed = pbem.open_requests(st, side=by, answered=True)
+        owed = [(c, r) for c, r in pbem.open_requests(st, side=by, answered=True) if not pbem.deferred(st, r)]
+        if any(r.sealed_at not in (None, st.step) for _, r in owed) and seal.owed(st, by) is not None:
+            # ruling R119: a 2.3 roll revealed after 2.3 was left: its seals first (the other copy then holds
+            # its command), then its dice
+            return self._unseal(st, by, key) + self.reveal(key)
         if not owed:
             point = seal.owed(st, by)
             if point is not None:  # ruling R47: what the rules reveal here of its sealed secrets
-                op = self.opener()
-                seals = st.pbem.seals
-                cs = seal.due(st, by, point, lambda c: op(c, seals[c].nonce, seals[c].box))
-                openings = [{"commitment": c, "opening": op(c, seals[c].nonce, seals[c].box)} for c in cs]
-                if any(o["opening"] is None for o in openings):
-                    raise Refused(f"{by}'s key does not open its own seals: not the key that sealed them", "pbem",
-                                  st.step)
-                return self.run({"name": "unseal", "point": point, "openings": openings}, key)
+                return self._unseal(st, by, key)
             waiting = pbem.open_requests(st, side=by, answered=False)
             raise Refused(f"{by} has nothing to reveal: no answered two-party dice, no sealed secret the rules"
                           " reveal here"
@@ -488,6 +488,17 @@ class Ledger:
         for commit, r in owed:
             out += self.run({"name": "reveal", "request": commit, "value": pbem.commit_value(key, r.nonce)}, key)
         return out
+
+    def _unseal(self, st, by: str, key) -> list:
+        """Ruling R47: `by` reveals what the rules reveal here of its sealed secrets (seal.owed names the point)."""
+        point = seal.owed(st, by)
+        op = self.opener()
+        seals = st.pbem.seals
+        cs = seal.due(st, by, point, lambda c: op(c, seals[c].nonce, seals[c].box))
+        openings = [{"commitment": c, "opening": op(c, seals[c].nonce, seals[c].box)} for c in cs]
+        if any(o["opening"] is None for o in openings):
+            raise Refused(f"{by}'s key does not open its own seals: not the key that sealed them", "pbem", st.step)
+        return self.run({"name": "unseal", "point": point, "openings": openings}, key)
 
     def acknowledged(self, key) -> int:
         """The seq the other side's copy is known to hold (issue 26): the row of its last signature

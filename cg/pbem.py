@@ -215,7 +215,9 @@ def two_party(st) -> bool:
 BUNDLING = ("sign", "answer", "reveal", "unseal", "chain")  # what a side may do while a proposal awaits an answer
 COMMIT_KEYS = ("commit", "nonce", "value", "chain")  # what the ledger adds to a command for its dice (R44, R83)
 # what the ledger adds to a command to say which ruling decides it (R110, R111, R112; a log of before lacks them)
-RULING_KEYS = ("setups", "own_rolls", "mines_at_setup")
+RULING_KEYS = ("setups", "own_rolls", "mines_at_setup", "sealed_rolls")
+LEAVING_SEALED = seal.LEAVING_SEALED  # ruling R119
+deferred = seal.deferred  # ruling R119
 
 
 def undo_shared(st, reverted_seqs) -> bool:
@@ -248,7 +250,7 @@ def authorize(st, cmd: dict) -> None:
         raise Refused(f"{by}'s key cannot act for {side}: each side's purchases, units and rolls are"
                       " its own", "pbem", st.step)
     if pb.requests and name not in OWN:
-        owed = [c for c, r in pb.requests.items() if r.side == by and r.answer is not None]
+        owed = [c for c, r in pb.requests.items() if r.side == by and r.answer is not None and not deferred(st, r)]
         if owed:
             raise Refused(f"{by} owes the reveal of two-party dice first (plcg reveal)", "pbem", st.step)
     prop = pb.proposal  # (its reveal owed is said first: ruling R71 lets a side propose before it reveals)
@@ -419,6 +421,8 @@ def pending_items(st) -> list[dict]:
                             " (plcg confirm, or plcg reject --reason TEXT)"})
     out += seal.pending_items(st)
     for commit, r in open_requests(st):
+        if deferred(st, r):
+            continue  # ruling R119: its reveal is owed by 2.6, with the purchases it belongs to
         other = "allied" if r.side == "axis" else "axis"
         what = r.command.get("name")
         if r.answer is None:

@@ -29,6 +29,7 @@ A side that owes a reveal is blocked where the rules need it, and `pending` says
 """
 from __future__ import annotations
 
+import contextvars
 import hashlib
 
 import orjson
@@ -36,7 +37,7 @@ import orjson
 from events.errors import BadInput, Refused
 from cg import revision
 from cg.state import DiceRequest, Done, RevealPoint, Seal
-from cg.sequence import StepId
+from cg.sequence import StepId, step_id
 from cg.units import article
 
 SECRET_STEPS = ("2.1", "2.3", "3.44")
@@ -194,15 +195,25 @@ def secret(st, cmd: dict, events: list) -> str | None:
     if not sealing(st) or st.step not in SECRET_STEPS + (HIDDEN_AT,) or not (events or cmd.get("none")):
         return None
     name = cmd.get("name")
+    closes = None
     if name == "reveal":  # two-party dice of a secret roll: revealing them shows the result
-        r = st.pbem.requests.get(cmd.get("request"))
+        closes = cmd.get("request")
+        r = st.pbem.requests.get(closes)
         name = r.command.get("name") if r is not None else None
     elif events and events[0].TYPE == "dice_committed" and name in ("cp", "promote"):
         return None  # the roll itself is no secret (the rules owe it); its result is, at the reveal
     what = kind(st, name, cmd)
-    if what is None or what not in WHAT_AT[st.step] or cmd.get("generated"):
+    if what is None or what not in sealed_here(st, closes) or cmd.get("generated"):
         return None
     return what
+
+
+def sealed_here(st, closes=None) -> tuple:
+    """What a seal may be at this step: WHAT_AT's, and `cp` for the reveal of a 2.1 CP DR made at 2.3 (ruling
+    R120: its result is the side's secret until the CG's end, wherever it is revealed)."""
+    r = st.pbem.requests.get(closes) if isinstance(closes, str) else None
+    late = ("cp",) if r is not None and r.sealed_at == StepId.CP and st.step == StepId.PURCHASE else ()
+    return WHAT_AT.get(st.step, ()) + late
 
 
 # ---- the viewer: which seals this fold can open ---------------------------------------------------
@@ -311,6 +322,35 @@ def apply_sealed(st, p, handlers: dict) -> None:
         st.reph.done.add(Done("setup", side))
     if what == "cp":
         st.pbem.cp_sealed[side] = True
+
+
+# ruling R119: set while a `next` or `confirm` marked `sealed_rolls` is decided: 2.3's sealed rolls, answered, owe
+# their reveal by 2.6 (decided as of 2.3 there), not before 2.3 is left
+LEAVING_SEALED: contextvars.ContextVar[bool] = contextvars.ContextVar("plcg_leaving_sealed", default=False)
+# ruling R119: a sealed 2.3 roll's reveal waits at 2.4 and 2.5 (2.6 shows the purchases); ruling R120: a 2.1 CP DR's
+# at 2.2 (the side reveals it, sealed, at 2.3, before it buys with the CP)
+_WAITS_AT = {StepId.PURCHASE: (StepId.DETERMINATION, StepId.MLR_REDEPLOYMENT), StepId.CP: (StepId.WEATHER,)}
+
+
+def deferred(st, r: DiceRequest) -> bool:
+    """Ruling R119: a sealed 2.3 roll, answered, whose reveal waits for 2.6 (where the purchase it belongs to is
+    revealed; 2.4 where an Idle Firefight reveals them, ruling R80): as 2.3 is left (a `next` or `confirm`
+    marked `sealed_rolls`), and at 2.4 and 2.5."""
+    if r.answer is None:
+        return False
+    if st.step in _WAITS_AT and r.sealed_at is None:  # 2.1 or 2.3 is being left: every roll of it is sealed (R47)
+        return LEAVING_SEALED.get() and sealing(st)
+    return r.sealed_at is not None and st.step in _WAITS_AT[step_id(r.sealed_at)] and owed(st, r.side) is None
+
+
+def defer_sealed_rolls(st) -> None:
+    """Ruling R119: 2.3 is left (a `next` or `confirm` marked `sealed_rolls`) with sealed rolls of its answered
+    and not yet revealed (a 2.36 leader DR, a 2.35 OBA DR): each is marked as 2.3's, revealed at 2.6 and decided
+    as of 2.3 there; ruling R120: so is 2.1 with its CP DR, revealed (sealed) at 2.3 and decided as of 2.1. A log
+    of before the rulings never left either with one open: its states are as they were."""
+    if st.step in _WAITS_AT and sealing(st):
+        for r in st.pbem.requests.values():
+            r.sealed_at = st.step.value
 
 
 def apply_revealed(st, p) -> None:
@@ -525,7 +565,8 @@ def check_owed(st, cmd: dict) -> None:
         if point is None or point == StepId.END:
             continue
         blocks = ((point == StepId.DETERMINATION and name == "determine")
-                  or (point == StepId.SETUP and (name == "next" or (name in ("setup", "moves-first") and actor == side)))
+                  or (point == StepId.SETUP and ((name == "next" and (side == actor or not _first_done(st, cmd)))
+                                                 or (name in ("setup", "moves-first") and actor == side)))
                   or (point == StepId.PROMOTIONS and name == "next"))
         if blocks and point == StepId.SETUP and st.step == StepId.DETERMINATION:
             raise Refused(f"{side} owes the reveal of its sealed {_POINT_WHAT['idle']} first (plcg reveal)",
@@ -533,6 +574,13 @@ def check_owed(st, cmd: dict) -> None:
         if blocks:
             raise Refused(f"{side} owes the reveal of its sealed {_POINT_WHAT[point]} first (plcg reveal)",
                           point, st.step)
+
+
+def _first_done(st, cmd: dict) -> bool:
+    """Ruling R119: the side that sets up first (2.41) says it has set up (R110's `next`) while the other side
+    still owes its 2.6 reveal: its setup never waited for the other's purchases (a `setup` does not), so neither
+    does its `next`; the other side's `next`, after its reveal, confirms it."""
+    return bool(cmd.get("setups")) and st.ff.setup_first == cmd.get("by")
 
 
 _POINT_WHAT = {"2.4": "purchases' Attack Option (2.4 announces it)", "2.6": "purchases (2.3; setup shows them)",

@@ -332,12 +332,13 @@ class DiceRequest(_Stored):
     """Two-party dice not yet revealed (Pbem.requests: commitment -> this). Written by the fold of
     dice_committed (ruling R44: `side` commits to `command`'s dice, `nonce` public; ruling R83: `value`
     shown with the commitment and `chain`, the place of the other side's chain `anchor` that decides it),
+    step_left from 2.3 (`sealed_at`: ruling R119, a sealed roll of 2.3 revealed at 2.6, decided as of 2.3),
     dice_answered (`answer`, ruling R44), head_signed (`withheld`: signed over its answer unrevealed,
     ruling R67) and sealed (a seal this view cannot open asks for dice: `command` {"name": "sealed",
     "what"}, `nonce` None, ruling R47); dice_revealed removes it. Mutable: answer and withheld change.
 
     Stored (`data()`) as the dict it replaced: "value", "chain", "anchor" only for a roll from a chain (all
-    three or none), "withheld" only once true."""
+    three or none), "withheld" only once true, "sealed_at" only once set."""
 
     side: str
     command: dict
@@ -347,6 +348,7 @@ class DiceRequest(_Stored):
     chain: int | None = None
     anchor: str | None = None
     withheld: bool = False
+    sealed_at: str | None = None  # ruling R119: 2.3, for a sealed roll of it still open when 2.3 was left
 
     def data(self) -> dict:
         out = {"side": self.side, "command": self.command, "nonce": self.nonce, "answer": self.answer}
@@ -354,6 +356,8 @@ class DiceRequest(_Stored):
             out["value"], out["chain"], out["anchor"] = self.value, self.chain, self.anchor
         if self.withheld:
             out["withheld"] = True
+        if self.sealed_at is not None:
+            out["sealed_at"] = self.sealed_at
         return out
 
 

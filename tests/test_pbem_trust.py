@@ -11,6 +11,7 @@ import pytest
 from conftest import cli_run, rows
 from helpers.pbem import OTHER, Game
 
+from cg import seal
 from events import bundle as bundles
 from test_pbem import bundle_lines, log, write_lines  # noqa: F401 (the two files read bundles alike)
 
@@ -280,6 +281,145 @@ def test_a_company_commits_its_four_leader_drs_in_one_bundle_and_no_fifth(workdi
     assert not st.pbem.requests and st.purchase("I1-1", "allied").leader_owed == 0
     assert len([u for u in st.units.values() if u.side == "allied" and u.kind == "leader"]) >= 1
     assert cli_run(g.db["allied"], "audit").code == 0
+
+
+def test_a_sealed_2_3_roll_answered_lets_2_3_be_left_and_is_decided_as_of_2_3_at_2_6(workdir):
+    """Ruling R119 (issue 37 items 6-7): allied's 2.36 leader DR, sealed, committed at 2.3 and answered by axis's
+    bundle, does not hold 2.3: axis's `next` leaves it. Nobody sees the roll before 2.6 (axis's copy holds only its
+    seal; allied's own `reveal` has nothing to reveal at 2.4), nobody can choose it (at 2.6 allied gives no other
+    command before its reveal), and its reveal at 2.6 decides `leader` by 2.3's rules, not refused for the step."""
+    g = Game(workdir)
+    g.play_to(1, "2.3")
+    if g.holder != "allied":
+        g.send(g.holder)
+    for args in (("buy", "allied", "I1"), ("leader", "allied", "I1-1"), ("next",)):  # the DR committed, sealed;
+        r = g.cli("allied", *args)  # `next` proposed (R71 (b)): axis still buys
+        assert r.code == 0, (args, r.err)
+    g.send("allied")
+    r = g.cli("axis", "next")  # answers the roll (R84 (c)) and confirms: 2.3 is left with the roll unrevealed
+    assert r.code == 0, r.err
+    seen = g.state("axis")
+    assert seen.step == "2.4", seen.step
+    (request,) = seen.pbem.requests.values()
+    assert request.side == "allied" and request.answer is not None and request.sealed_at == "2.3"
+    assert request.command["name"] == "sealed"  # axis's copy knows only that a sealed roll waits
+    g.send("axis")
+    early = g.cli("allied", "reveal")
+    assert early.code == 3 and "nothing to reveal" in early.err  # not before 2.6: its result stays sealed
+    for args in (("determine",), ("next",)):
+        r = g.cli("axis", *args)
+        assert r.code == 0, (args, r.err)
+    assert g.state("axis").step == "2.6"
+    g.send("axis")
+    own = g.state("allied")
+    assert own.step == "2.6" and own.purchase("I1-1", "allied").leader_owed == 1 and own.pbem.requests
+    blocked = g.cli("allied", "next")  # nothing else of allied's is taken before its reveal (R44)
+    assert blocked.code == 3 and "owes the reveal" in blocked.err
+    r = g.cli("allied", "reveal")  # its 2.3 purchases unsealed, then the roll revealed and decided
+    assert r.code == 0, r.err
+    lines = log(g.db["allied"])
+    revealed = [i for i, x in enumerate(lines) if x["type"] == "dice_revealed" and x["side"] == "allied"]
+    assert len(revealed) == 1 and lines[revealed[0]]["step"] == "2.6"
+    assert lines[revealed[0] + 1]["type"] == "leader_rolled"  # decided, not refused
+    assert g.state("allied").purchase("I1-1", "allied").leader_owed == 0
+    g.send("allied")
+    for s in OTHER:
+        assert cli_run(g.db[s], "audit").code == 0
+    assert cli_run(g.db["axis"], "audit", "--against", g.db["allied"]).code == 0
+
+
+def test_a_2_3_roll_withheld_at_2_6_is_claimed_as_of_2_3(workdir):
+    """Ruling R119 with R67/R108: allied's client unseals its 2.3 purchases at 2.6 and signs without revealing its
+    leader DR (withheld); axis's claim decides `leader` by 2.3's rules, not refused for being given at 2.6 (a refused
+    claim would leave the DR owed, to be rolled again)."""
+    from cg import pbem
+    from cg.ledger import Ledger
+
+    g = _sealed_roll_to_2_6(workdir)
+    since = g.head("axis")
+    key = pbem.load_private(g.key["allied"])
+    led = Ledger(g.db["allied"], write=True, key=key)
+    try:
+        st, by = led._player(key)
+        led._unseal(st, by, key)  # its purchases shown, its roll kept back, and its head signed
+        seq, h = led.store.head()
+        led.run({"name": "sign", "seq": seq, "hash": h, "sig": pbem.sign_head(key, seq, h)}, key)
+        rows_, campaign = led.bundle_rows(since)
+    finally:
+        led.close()
+    path = str(workdir / "withheld.bundle")
+    bundles.write(path, rows_, since, campaign)
+    assert cli_run(g.db["axis"], "receive", path).code == 0
+    r = g.cli("axis", "claim")
+    assert r.code == 0, r.err
+    lines = log(g.db["axis"])
+    claimed = [i for i, x in enumerate(lines) if x["type"] == "dice_revealed" and x["side"] == "axis"]  # the claimer
+    assert len(claimed) == 1 and lines[claimed[0]]["step"] == "2.6"
+    assert lines[claimed[0] + 1]["type"] == "leader_rolled"  # decided, not refused
+    assert g.state("axis").purchase("I1-1", "allied").leader_owed == 0
+
+
+def _sealed_roll_to_2_6(workdir) -> Game:
+    """Allied's 2.36 leader DR committed at 2.3 and answered; 2.3 left (ruling R119); both copies at 2.6."""
+    g = Game(workdir)
+    g.play_to(1, "2.3")
+    if g.holder != "allied":
+        g.send(g.holder)
+    for args in (("buy", "allied", "I1"), ("leader", "allied", "I1-1"), ("next",)):
+        r = g.cli("allied", *args)
+        assert r.code == 0, (args, r.err)
+    g.send("allied")
+    for args in (("next",), ("determine",), ("next",)):
+        r = g.cli("axis", *args)
+        assert r.code == 0, (args, r.err)
+    g.send("axis")
+    return g
+
+
+def test_2_1_is_left_with_the_cp_drs_answered_and_each_dr_revealed_sealed_at_2_3(workdir):
+    """Ruling R120 (issue 37 item 6): both sides' 2.1 CP DRs answered, axis's `next` leaves 2.1 with them unrevealed;
+    neither can reveal its DR at 2.2; each must reveal it at 2.3 before it buys, and reveals it sealed (its CP stay
+    its secret: the other copy does not learn them), decided by 2.1's rules."""
+    g = Game(workdir)
+    g.play_to(2, "2.1")
+    if g.holder != "axis":
+        g.send(g.holder)
+    for side, args in (("axis", ("cp", "axis")), ("axis", ("next",)), ("allied", ("cp", "allied")),
+                       ("allied", ("next",))):  # allied's `next`: answers axis's DR first (R84), then proposed
+        if g.holder != side:
+            g.send(g.holder)
+        r = g.cli(side, *args)
+        assert r.code == 0, (args, r.err)
+    g.send("allied")
+    r = g.cli("axis", "next")  # answers allied's DR, then confirms: 2.1 is left, both DRs unrevealed
+    assert r.code == 0, r.err
+    st = g.state("axis")
+    assert st.step == "2.2"
+    assert sorted(r.side for r in st.pbem.requests.values() if r.answer and r.sealed_at == "2.1") == ["allied", "axis"]
+    early = g.cli("axis", "reveal")
+    assert early.code == 3 and "nothing to reveal" in early.err  # not before 2.3
+    for args in (("weather",), ("next",)):
+        r = g.cli("axis", *args)
+        assert r.code == 0, (args, r.err)
+    assert g.state("axis").step == "2.3"
+    blocked = g.cli("axis", "buy", "axis", "I1")
+    assert blocked.code == 3 and "owes the reveal" in blocked.err
+    r = g.cli("axis", "reveal")
+    assert r.code == 0, r.err
+    last = log(g.db["axis"])[-1]
+    assert last["type"] == "sealed" and last["step"] == "2.3"
+    assert not any(r.side == "axis" for r in g.state("axis").pbem.requests.values())
+    g.send("axis")
+    theirs = g.state("allied")
+    assert seal.cp_in_hand(theirs, "axis") is None  # still axis's secret
+    assert not any(x["type"] == "cp_replenished" and x["firefight"] == 2 for x in log(g.db["allied"]))
+    r = g.cli("allied", "reveal")
+    assert r.code == 0, r.err
+    assert not g.state("allied").pbem.requests
+    g.send("allied")
+    for s in OTHER:
+        assert cli_run(g.db[s], "audit").code == 0
+    assert cli_run(g.db["axis"], "audit", "--against", g.db["allied"]).code == 0
 
 
 def test_a_withheld_reveal_may_be_claimed_by_the_other_side(open_game):

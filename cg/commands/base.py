@@ -152,6 +152,12 @@ def decide(state: CampaignState, cmd: dict, base_seq: int, confirmed: bool = Fal
     signature the audit knows a later signature of the same side vouches for (ruling R43): its key
     check is left to that one."""
     name = cmd.get("name")
+    if cmd.get("sealed_rolls") and not pbem.LEAVING_SEALED.get():  # ruling R119: 2.3's sealed rolls do not hold it
+        token = pbem.LEAVING_SEALED.set(True)
+        try:
+            return decide(state, cmd, base_seq, confirmed, covered)
+        finally:
+            pbem.LEAVING_SEALED.reset(token)
     if cmd.get("confirmed") and not confirmed:
         raise Refused(f"{name}: a command cannot confirm itself; the other side's `plcg confirm` does",
                       "pbem", state.step)

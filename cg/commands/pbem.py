@@ -97,19 +97,26 @@ def _reveal(ctx: Ctx, cmd: dict):
     if not isinstance(value, str) or pbem.commitment(value) != commit:
         raise Refused(f"{by}'s revealed value does not match its commitment {commit[:8]}", "pbem", st.step)
     pbem.check_order(st, by, commit)
-    return _decided(ctx, r.command, r.answer, by, commit, value)
+    return _decided(ctx, r.command, r.answer, by, commit, value, as_of=r.sealed_at)
 
 
-def _decided(ctx: Ctx, command: dict, answer: str, by: str, commit: str, value: str, lead: int = 0) -> list:
+def _decided(ctx: Ctx, command: dict, answer: str, by: str, commit: str, value: str, lead: int = 0,
+             as_of: str | None = None) -> list:
     """A committed command decided with the dice `value` and the `answer` make (a reveal, a claim, or an
-    answer from a chain: `lead` events before it)."""
+    answer from a chain: `lead` events before it). `as_of`: ruling R119, a sealed 2.3 roll revealed after 2.3
+    was left is decided by 2.3's rules, as it would have been there (the step it was committed at)."""
     st = ctx.state
     inner = dict(command)
     handler = HANDLERS[inner["name"]]
+    here = st.position
+    if as_of is not None and as_of != here.step:
+        st.position = here.to(step=as_of)  # restored below: decide is pure
     try:
         events = handler(Ctx(st, ctx.base_seq + 1 + lead, two_party=(value, answer, commit)), inner)
     except Refused as e:  # e.g. the same roll committed twice: the second is refused, its dice spent
         return [DiceRevealed(side=by, request=commit, value=value, refused=str(e))]
+    finally:
+        st.position = here
     return [DiceRevealed(side=by, request=commit, value=value), *events]
 
 
@@ -131,11 +138,11 @@ def _claim(ctx: Ctx, cmd: dict):
                       "pbem", st.step)
     sig = cmd.get("sig")
     if sig is None:  # a claim of before ruling R108: the dice from the answer alone, which the withholder knows
-        return _decided(ctx, r.command, r.answer, by, commit, WITHHELD)
+        return _decided(ctx, r.command, r.answer, by, commit, WITHHELD, as_of=r.sealed_at)
     if not isinstance(sig, str) or not pbem.verify_claim(st.pbem.keys[by], commit, sig):
         raise Refused(f"the claim of two-party dice {commit[:8]} is not signed by {by}'s key (ruling R108)",
                       "pbem", st.step)
-    return _decided(ctx, r.command, r.answer, by, commit, f"{WITHHELD}:{sig}")  # ruling R108
+    return _decided(ctx, r.command, r.answer, by, commit, f"{WITHHELD}:{sig}", as_of=r.sealed_at)  # rulings R108, R119
 
 
 @command("seal", "*")  # a secret step only: checked below
@@ -154,7 +161,7 @@ def _seal(ctx: Ctx, cmd: dict):
     hx = cmd.get("hex")  # ruling R112: a concealed setup's "?" stack, public; no other seal carries a hex
     if (what == "concealed") != (hx is not None) or (hx is not None and hex_arg(st, hx, "seal: hex") != hx):
         raise BadInput("seal: a concealed setup's seal carries the hex of its \"?\" stack (ruling R112), no other seal a hex")
-    if what not in seal.WHAT_AT.get(st.step, ()) or (what == "attack" and not seal.attack_seal(st)):
+    if what not in seal.sealed_here(st, closes) or (what == "attack" and not seal.attack_seal(st)):
         raise Refused(f"{by} seals {article(what)} at step {st.step}: only 2.1 (cp), 2.3 (purchase) and 3.44 (promote,"
                       " harden) hold secrets", "pbem", st.step)
     if c in st.pbem.seals:
