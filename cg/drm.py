@@ -5,7 +5,8 @@ so the log shows only what applied.
 """
 from __future__ import annotations
 
-from cg import revision, tables
+from cg import tables
+from cg.rules import rules_for
 from cg.state import CampaignState, FirefightRecord, active_units, other
 from events.roll import Drm
 from cg.units import IN_PLAY, Kind, MMC, Status
@@ -169,7 +170,7 @@ def leadership(state: CampaignState, unit, typed, rule: str) -> tuple[Drm, ...]:
     takes the typed value, recorded as typed; a typed value contradicting the OB is refused."""
     from cg.counters import leader_modifier  # lazy: cg.counters (~2.3 ms) only for a card with [counters] (ruling R34)
 
-    if not revision.of(state).leadership_from_units:
+    if not rules_for(state).leadership_from_the_ob():
         return (Drm(rule, "leadership", typed),) if typed else ()
     if not unit.hex:
         return (Drm(rule, "leadership (typed: no hex recorded for the unit, ruling R33)", typed),) if typed else ()
@@ -207,9 +208,9 @@ def redeployment(state: CampaignState, side: str, frm: str | None, situation: st
     `lead`: the leadership DRM already decided (drm.leadership), else the typed `leadership`."""
     out = []
     mc = state.map_control()
-    r2 = revision.of(state).redeployment_isolated
+    r2 = rules_for(state).isolated_drm_from_six_hexes()
     isolated = situation == "isolated" or (r2 and unit is not None and unit.isolated)
-    r3 = revision.of(state).isolated_drm
+    r3 = rules_for(state).isolated_distance_outside_pocket()
     if isolated and frm is not None:
         d = _to_fmlr(state, mc, frm, side) if r3 else mc.distance_to_mlr(frm, side)
         far = d is None or (d >= 6 if r2 else d > 6)  # ruling R1: ">6" is 6 or more (revision 2)
@@ -296,7 +297,7 @@ def patrol_from_units(state: CampaignState, side: str, kind: str, units: list, l
     nat, over = counter_table(state, side)
     mmc = [u for u in units if u.kind in MMC]
     quality = [_quality(state, u) for u in mmc]
-    if revision.of(state).patrol_quality:  # ruling R55: the counter's class (ruling R34) as well as the RG's
+    if rules_for(state).patrol_quality_from_counter():  # ruling R55: the counter's class (ruling R34) as well as the RG's
         klass = [getattr(counters.lookup(nat, u.name, over), "klass", None) for u in mmc]
         quality = [_class_for_patrol(q, k) for q, k in zip(quality, klass)]
     known = {

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Callable, Iterable
 
 from events.errors import UNFOLDABLE, BadInput, UnreadableRow, unknown_row
-from cg import revision
+from cg.rules import rules_for
 from cg import tables
 from cg.card_schema import parse_card
 from cg.items import Kept  # a hex's kept item; Kept.mine: all mines are one item at 3.52
@@ -406,7 +406,7 @@ def _oba(st, p: ObaRolled):
     pur = st.purchase(p.purchase, p.side)
     pur.oba = p.roll.outcome
     pur.oba_owed = False
-    if revision.of(st).attack_oba_this_reph and not st.sides[p.side].attack:
+    if rules_for(st).attack_oba_drm_this_reph() and not st.sides[p.side].attack:
         # ruling R14: read again with the -1 should the side buy the Attack Option in this 2.3
         st.reph.done.add(Done("oba-roll", p.side, (p.roll.final, p.purchase)))
 
@@ -527,10 +527,10 @@ def _follow(u, carried) -> None:
 
 def _redeploy_unit(st, p: Redeployed, u) -> None:
     u.redeployed = True
-    if st.step == StepId.MLR_REDEPLOYMENT and revision.of(st).option_a_order:
+    if st.step == StepId.MLR_REDEPLOYMENT and rules_for(st).option_a_defender_first():
         st.reph.done.add(_REDEPLOY_25[p.side])  # 2.5 Option A: the Defender goes first
     r = p.result
-    if p.situation != "friendly_mlr" and revision.of(st).redeployment_results:
+    if p.situation != "friendly_mlr" and rules_for(st).redeployment_results_change_counters():
         u.hip = False  # 3.212-3.217: outside a friendly MLR HIP is lost, and concealment but in 3.215
         if p.situation != "isolated":
             u.concealed = False
@@ -566,10 +566,10 @@ def _setup(st, p: UnitSetUp):
     # half of a long log: kept to the few operations it needs (a reserve unit stays In Reserve)
     side = p.side
     u = st.units[(side, p.unit)]  # a unit in play (decide checked it): never in the settled part
-    rules = revision.of(st)
-    if rules.setup_order:
+    rules = rules_for(st)
+    if rules.first_side_sets_up_first():
         st.reph.done.add(_SETUP[side])  # 2.6: the side that sets up first goes before the other
-    if rules.option_a_in_place:
+    if rules.option_a_leaves_units_in_place():
         st.reph.done.add(_new_done(Done, ("set", side, u.id)))  # set up this 2.6: no longer a unit left in place (3.34)
     u.hex = p.hex
     u.hip = p.hip
@@ -586,10 +586,10 @@ def _patrol(st, p: PatrolResolved):
     st.reph.patrols_done[side].add(p.patrol)
     if p.returns:
         st.reph.patrols_to_return[side].add(p.patrol)
-    if p.losses is not None and revision.of(st).patrol_rules:
+    if p.losses is not None and rules_for(st).patrol_drms_from_units():
         st.reph.patrol_units[(side, p.patrol)] = PatrolTeam([p.leader, *p.units], p.kind, p.mission_hex,
                                                             p.typed or None)
-    if revision.of(st).patrol_loses_hip:  # 2.72: "Place all Patrol units in a cloaking box"; back, CG11 concealment
+    if rules_for(st).patrol_loses_hip():  # 2.72: "Place all Patrol units in a cloaking box"; back, CG11 concealment
         for uid in (p.leader, *p.units):
             st.units[(side, uid)].hip = False
     _patrol_losses(st, p)
@@ -605,7 +605,7 @@ def _patrol_losses(st, p) -> None:
     """Ruling R29: the units a patrol result strikes: reduced (a new counter), eliminated or captured; their
     CVP count for the current firefight (2.756, ruling R39)."""
 
-    double = revision.of(st).captive_double  # 3.22: "Only guarded prisoners are worth double CVP" (ruling R91)
+    double = rules_for(st).captive_counts_double()  # 3.22: "Only guarded prisoners are worth double CVP" (ruling R91)
     for c in p.losses:
         cvp = loss_cvp(st.unit(c.unit, c.side), c.to) * (2 if double and c.to == "captured" else 1)
         st.ff.patrol_cvp[c.side] += cvp
@@ -627,7 +627,7 @@ def _patrol_up(st, p: PatrolGivenUp):
 def _ended(st, p: FirefightEnded):
     ff = st.ff
     ff.turn, ff.winner, ff.winner_rule = p.turn, p.winner, getattr(p, "winner_rule", None)
-    if revision.of(st).ammunition_shortage:  # 3.211: the Isolated mark's Ammunition Shortage lasted this firefight
+    if rules_for(st).isolated_shows_ammunition_shortage():  # 3.211: the Isolated mark's Ammunition Shortage lasted this firefight
         for u in st.units.values():
             u.isolated = False
     for su in p.oba_used:
@@ -667,9 +667,9 @@ def _ended(st, p: FirefightEnded):
     for r in p.repairs:
         side, item = r.hex.split(":", 1)
         st.reph.repairs_owed[(side, item)] = r.item
-    if revision.of(st).oba_air_expended:
+    if rules_for(st).oba_and_air_expended_at_end():
         _expend(st, p)
-    if revision.of(st).reserve_ends:  # 2.33: In Reserve for its own firefight only
+    if rules_for(st).reserve_for_own_firefight_only():  # 2.33: In Reserve for its own firefight only
         for u in st.units.values():
             if u.status == _RESERVE_W:
                 u.status = _ON_MAP_W if u.hex else _AVAILABLE_W
@@ -724,7 +724,7 @@ def _casualties(st, p: CasualtiesAdded):
     ff = st.ff
     ff.cvp_lost[p.side] += p.cvp
     if ff.winner_rule in CVP_RULES:  # 3.11: RePh losses count for the firefight for all purposes
-        ff.winner, ff.winner_rule = winner_by_cvp(ff, revision.of(st).dual_night_draw)
+        ff.winner, ff.winner_rule = winner_by_cvp(ff, rules_for(st).dual_night_tie_is_draw())
     for uid in p.units:
         u = st.unit(uid, p.side)
         if u is not None:
@@ -743,12 +743,12 @@ def _reph_loss(st, u, to: str) -> None:
     """3.11 "All RePh losses count for the previous firefight for all purposes" (revision 3, ruling R58): a
     loss the ledger decides in the RePh (3.17, 3.19, 3.21, 3.52) adds its CVP (ruling R39's values, taken
     before the counter changes) to the firefight's, and a winner decided by 1.31 is decided again."""
-    if not st.step.startswith("3.") or not revision.of(st).reph_losses_cvp:
+    if not st.step.startswith("3.") or not rules_for(st).reph_losses_count_cvp():
         return
     ff = st.ff
     ff.cvp_lost[u.side] += loss_cvp(u, to)
     if ff.winner_rule in CVP_RULES:
-        ff.winner, ff.winner_rule = winner_by_cvp(ff, revision.of(st).dual_night_draw)
+        ff.winner, ff.winner_rule = winner_by_cvp(ff, rules_for(st).dual_night_tie_is_draw())
 
 
 @on("casualty_reduced")
@@ -783,7 +783,7 @@ def _encircled(st, p: EncircledTested):
         return
     # 3.17: a unit that passes keeps its Encircled marker (revision switch encircled_kept); revision 1
     # removed it, and the logs it wrote fold as they did
-    u.encircled = p.roll.outcome != "eliminated" and revision.of(st).encircled_kept
+    u.encircled = p.roll.outcome != "eliminated" and rules_for(st).passed_1tc_stays_encircled()
     if u.encircled:
         st.reph.done.add(Done("encircled", u.side, u.id))  # tested this RePh: owes no second 1TC
 
@@ -801,7 +801,7 @@ def _isolated(st, p: IsolatedMarked):
     for su in p.units:
         u = st.unit(su.unit, su.side)
         u.isolated = True
-        if revision.of(st).hip_in_place:
+        if rules_for(st).hip_kept_only_in_place():
             u.hip = False  # 3.212 b / 3.215: an Isolated unit loses any HIP, redeployed or not
 
 
@@ -835,7 +835,7 @@ def _evac(st, p: EvacuationRolled):
     u = st.unit(p.leader, p.side)
     if p.roll.outcome == "evacuated":
         u.status, u.wounded = _EVACUATED_W, False
-        if revision.of(st).leaders_lost_evacuated:  # 3.45 counts it among the leaders lost
+        if rules_for(st).evacuated_leaders_count_lost():  # 3.45 counts it among the leaders lost
             u.eliminated_in = st.firefight
             st.ff.lost.append([p.side, u.id])
     st.reph.done.add(Done("evacuate", None, u.id))
@@ -852,7 +852,7 @@ def _tvp(st, p: TvpAwarded):
 @on("disease_rolled")
 def _disease(st, p: DiseaseRolled):
     st.reph.done.add(Done("disease", p.side))
-    if revision.of(st).disease_replacements:  # 3.41: the squads struck, in HS equivalents, owed at 3.41
+    if rules_for(st).disease_replaces_squads():  # 3.41: the squads struck, in HS equivalents, owed at 3.41
         st.reph.done.add(Done("disease-owed", p.side, 2 * p.roll.outcome))
 
 
@@ -879,7 +879,7 @@ def _hardened(st, p: UnitHardened):
     u = st.unit(p.unit, p.side)
     u.hardened += 1
     st.reph.hardened_now[p.side].append(u.id)
-    if revision.of(st).hardening_by_table:  # the counter changes (ruling R34); 3.43 uses the Hero up
+    if rules_for(st).hardening_by_counter_table():  # the counter changes (ruling R34); 3.43 uses the Hero up
         if p.to:
             u.name = p.to
         if p.fanatic:
@@ -898,7 +898,7 @@ def _leaders(st, p: LeadersRolled):
 @on("repair_rolled")
 def _repair(st, p: RepairRolled):
     if p.roll.outcome == "failed" and p.kind in ("malfunction", "low_ammo") \
-            and revision.of(st).repair_rules:
+            and rules_for(st).repair_limits_apply():
         st.reph.done.add(Done("repair", p.side, p.item))  # 3.46: still malfunctioned, tried again next RePh
         return
     st.reph.repairs_owed.pop((p.side, p.item), None)
@@ -937,10 +937,10 @@ def _clear(st, p: ClearanceRolled):
     st.reph.cleared.add((hx, item))
     terrain_changed(st)
     items = st.ground.terrain.get(hx, [])
-    if p.casualty_reduction and revision.of(st).clearance_casualty_reduction:
+    if p.casualty_reduction and rules_for(st).clearance_reduces_casualty():
         st.reph.done.add(Done("cr-owed", p.side, hx))  # 3.52 dagger: owed before 3.52 is left (plcg casualties)
     if p.roll.outcome == "eliminated":
-        if item == "rubble" and not revision.of(st).clearance_rules:
+        if item == "rubble" and not rules_for(st).clearance_as_pl_table():
             items.append(Kept("trailbreak"))  # revision 1 read B24.71: a Trailbreak across the hex; the rubble stayed
             return  # (revision 2, ruling R38: PL's 3.52 table eliminates the rubble, below)
         for it in list(items):
@@ -958,7 +958,7 @@ def _clear(st, p: ClearanceRolled):
 def _head_signed(st, p: HeadSigned):
     st.pbem.signed[p.side] = [p.seq, p.hash]
     if st.pbem.requests:
-        if revision.of(st).two_party_order:  # ruling R67: signed over an answer it has not revealed: withheld
+        if rules_for(st).reveals_in_commit_order():  # ruling R67: signed over an answer it has not revealed: withheld
             for r in st.pbem.requests.values():
                 if r.side == p.side and r.answer is not None:
                     r.withheld = True

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 
 from cg import drm as drms
-from cg import revision, seal
+from cg import seal
+from cg.rules import rules_for
 from cg import tables
 from events.errors import BadInput, Refused
 from cg.rules import ORDER, cannot_redeploy, enters_only, immobilized, redeployment_owed, situation_of
@@ -42,13 +43,13 @@ def _redeploy(ctx, cmd):
     typed = None if cmd.get("leadership") is None else int_arg(cmd, "leadership", -6, 6)
     in_play(st, u)
     at(st, "redeploy")
-    if u.kind == Kind.SW and revision.of(st).sw_with_possessor:  # ruling R86
+    if u.kind == Kind.SW and rules_for(st).sw_moves_with_possessor():  # ruling R86
         raise Refused(f"{u.id} is a support weapon: it redeploys with the unit that possesses it (3.21: \"Any SW/Gun "
                       "in the unit's new hex/Location may be automatically possessed\"), never on a roll of its own "
                       "(ruling R86)", "3.21", st.step)
     if immobilized(st, u):  # 3.211 (revision 2 on); the same test 3.2's owed redeployments skip by (ruling R48)
         raise Refused(f"{u.id} is Immobilized: it does not redeploy", "3.211", st.step)
-    if u.redeployed and not (st.step == StepId.MLR_REDEPLOYMENT and st.option == "B" and revision.of(st).option_b_setup):
+    if u.redeployed and not (st.step == StepId.MLR_REDEPLOYMENT and st.option == "B" and rules_for(st).option_b_sets_up_redeployed()):
         if st.step == StepId.MLR_REDEPLOYMENT:  # ruling R28 holds for Option A; Option B sets up every unit in a FMLR (2.5)
             raise Refused(f"{u.id} redeployed in the last RePh (3.2): one redeployment between two firefights "
                           "(ruling R28)", "3.211", st.step)
@@ -65,7 +66,7 @@ def _redeploy(ctx, cmd):
         if st.option == "B":
             return [ev.Redeployed(side=side, unit=u.id, frm=u.hex, to=to, situation=situation, roll=None,
                                   result="redeploys")]
-        if revision.of(st).option_a_order:
+        if rules_for(st).option_a_defender_first():
             att = redeployment_attacker_at_2_5(st)
             if side != att and Done("redeploy-2.5", att) in st.reph.done:
                 raise Refused(f"the Defender ({side}) redeploys first at 2.5 Option A: the Attacker ({att}) has "
@@ -79,7 +80,7 @@ def _redeploy(ctx, cmd):
                               f"once {d} has begun, or has done (plcg redeploy {d} --done) (ruling R85)", "2.5",
                               st.step)
             clusters = cthc_clusters(st, side)
-            if revision.of(st).cthc_per_hex:  # ruling R53: a CTHC of a Strategic hex the unit is not in
+            if rules_for(st).cthc_per_strategic_hex():  # ruling R53: a CTHC of a Strategic hex the unit is not in
                 another = any(to in c and u.hex not in c for c in clusters)
             else:
                 here = next((c for c in clusters if u.hex in c), set()) if u.hex else set()
@@ -91,7 +92,7 @@ def _redeploy(ctx, cmd):
         if st.option is None:
             raise Refused("choose Redeployment Option A or B first (plcg option A|B)", "3.2", st.step)
         owed = redeployment_owed(st)
-        if revision.of(st).redeployment_limits:  # 3.215: Isolated units may redeploy; they hold no one up
+        if rules_for(st).redeployment_to_nearest_cthc():  # 3.215: Isolated units may redeploy; they hold no one up
             owed = [o for o in owed if o[2] != "3.215" or (o[0], o[1]) == (side, u.id)]
         mine = [o for o in owed if (o[0], o[1]) == (side, u.id)]
         if not mine:
@@ -102,14 +103,14 @@ def _redeploy(ctx, cmd):
                           mine[0][2], st.step)
         if mc.hexes[to].cthc != side:
             raise Refused(f"{to} is not a friendly-controlled hex of {article(side)} CTHC", mine[0][2], st.step)
-        if revision.of(st).redeployment_limits and situation != "isolated":
+        if rules_for(st).redeployment_to_nearest_cthc() and situation != "isolated":
             near = nearest_cthc(st, u)
             if near and to not in near:
                 example = min(near, key=st.grid().index)
                 raise Refused(f"{to} is not in the nearest {side} CTHC to {u.hex} (e.g. {example})", mine[0][2],
                               st.step)
     column = "vehicle" if u.kind == Kind.VEHICLE else "infantry"
-    before_roll = revision.of(st).judged_before_roll and revision.of(st).redeployment_results
+    before_roll = rules_for(st).legality_judged_before_roll() and rules_for(st).redeployment_results_change_counters()
     if before_roll:  # ruling R49: --counter is judged before the dice, never by the result they give
         _counter_before_roll(st, u, cmd.get("counter"))
     d = ctx.dice(given, 2)
@@ -121,7 +122,7 @@ def _redeploy(ctx, cmd):
     if result in ("remains", "remains_reduced") and situation in ("enemy_mlr", "isolated"):
         result = "eliminated"  # 3.214/3.215: failing to redeploy from the enemy MLR eliminates
     change, reduced = _result_change(st, u, result, cmd.get("counter"), strict=not before_roll) \
-        if revision.of(st).redeployment_results else (None, False)
+        if rules_for(st).redeployment_results_change_counters() else (None, False)
     return [ev.Redeployed(side=side, unit=u.id, frm=u.hex, to=to, situation=situation, roll=r, result=result,
                           change=change, reduced=reduced)]
 
@@ -130,7 +131,7 @@ def _redeployment_done(st, side: str) -> list:
     """`plcg redeploy SIDE --done` (ruling R85): the Defender has done with its 2.5 Option A redeployment, so the
     Attacker may redeploy though the Defender redeployed nothing."""
     at(st, "redeploy")
-    if st.step != StepId.MLR_REDEPLOYMENT or st.option != "A" or not revision.of(st).option_a_order:
+    if st.step != StepId.MLR_REDEPLOYMENT or st.option != "A" or not rules_for(st).option_a_defender_first():
         raise Refused("--done ends the Defender's turn to redeploy at 2.5 Option A only", "2.5", st.step)
     att = redeployment_attacker_at_2_5(st)
     if side == att:
@@ -256,29 +257,29 @@ def _setup(ctx, cmd):
     hx = hex_arg(st, cmd.get("hex"))
     in_play(st, u)
     at(st, "setup")
-    if st.ff.type == "dual" and st.ff.move_first is not None and revision.of(st).moves_first_closes_setup:
+    if st.ff.type == "dual" and st.ff.move_first is not None and rules_for(st).moves_first_dr_closes_setup():
         raise Refused(f"{st.ff.move_first} moves first: the moves-first dr is made after all setup, so setup is "
                       "complete (ruling R54)", "2.41", st.step)
     first = st.ff.setup_first
-    if first == side and Done("setup", other(side)) in st.reph.done and revision.of(st).setup_order:
+    if first == side and Done("setup", other(side)) in st.reph.done and rules_for(st).first_side_sets_up_first():
         raise Refused(f"{side} sets up first (2.41) and {other(side)} has begun setting up", "2.6", st.step)
-    if revision.of(st).option_a_in_place and st.option == "A" and not st.initial and u.hex and hx != u.hex \
+    if rules_for(st).option_a_leaves_units_in_place() and st.option == "A" and not st.initial and u.hex and hx != u.hex \
             and u.status == Status.ON_MAP and Done("set", side, u.id) not in st.reph.done:
         raise Refused(f"{u.id} stands in {u.hex}: under Option A units are left in place (3.34) and move by a 2.5 "
                       "redeployment only", "2.5", st.step)
     _ob_area(st, side, u, hx)
     if first is not None and first != side and Done("setup", first) not in st.reph.done and \
-            revision.of(st).setup_first_begins and _may_set_up(st, first):  # ruling R51
+            rules_for(st).first_side_begins_setup() and _may_set_up(st, first):  # ruling R51
         raise Refused(f"{first} sets up first (2.41): {side} sets up once {first} has begun (plcg setup {first} UNIT "
                       f"HEX; a unit given no hex is in its friendly MLR)", "2.6", st.step)
     mc = st.map_control()
-    r2 = revision.of(st).setup_limits
+    r2 = rules_for(st).setup_inside_friendly_mlr()
     pur = st.purchase(u.purchase, side) if u.purchase else None
     if enters_only(st, u):  # ruling R50
         raise Refused(f"{u.id} belongs to {u.purchase}, which enters during the firefight (bought --mode entry, "
                       "2.34, or an OB given that enters): it does not set up on the map", "2.34", st.step)
     reserve = u.status == Status.RESERVE or (r2 and u.kind == Kind.LEADER and pur is not None and pur.mode == "reserve")
-    if reserve and revision.of(st).reserve_ends and (pur is None or pur.firefight != st.firefight):
+    if reserve and rules_for(st).reserve_for_own_firefight_only() and (pur is None or pur.firefight != st.firefight):
         reserve = False  # 2.33: kept off map, a Reserve unit "may be set up On Map normally" later
     if r2 and mc.situation(hx, side) != "friendly_mlr":
         raise Refused(f"{hx} is not inside the {side} MLR ({mc.situation(hx, side).replace('_', ' ')}): units set "
@@ -291,11 +292,11 @@ def _setup(ctx, cmd):
                           "Strategic Terrain", "2.33", st.step)
     elif mc.situation(hx, side) != "friendly_mlr" and not st.initial:
         raise Refused(f"{hx} is not inside the {side} MLR", "2.32", st.step)
-    if revision.of(st).rg_ownership and u.kind in (Kind.LEADER, Kind.SW, Kind.GUN) and pur is not None \
+    if rules_for(st).rg_ownership_at_setup() and u.kind in (Kind.LEADER, Kind.SW, Kind.GUN) and pur is not None \
             and pur.firefight == st.firefight:
         _with_its_rg(st, u, pur, hx)
-    still_hip = u.hip and (not revision.of(st).hip_in_place or (hx == u.hex and not u.isolated))  # 3.24
-    if cmd.get("hip") and revision.of(st).fortify_rules and not still_hip:
+    still_hip = u.hip and (not rules_for(st).hip_kept_only_in_place() or (hx == u.hex and not u.isolated))  # 3.24
+    if cmd.get("hip") and rules_for(st).fortification_placement_limits() and not still_hip:
         bought = any(f.side == side and f.kind == "hip" and f.unit == u.id
                      and f.firefight == st.firefight for f in st.ground.fortifications)
         gun = u.kind in (Kind.GUN, Kind.CREW) and st.initial  # CG3: a Gun may set up HIP in the Initial Firefight

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 
 from cg import drm as drms
-from cg import revision
+from cg.rules import rules_for
 from cg import tables
 from events.roll import Drm
 from events.errors import BadInput, Refused
@@ -63,7 +63,7 @@ def _patrol(ctx, cmd):
         raise Refused(f"mission hex {hx} is {dist} hexes from the {side} MLR ({tables.PATROL_MAX_HEXES} at most)",
                       "2.73", st.step)
     m = st.card.map
-    if revision.of(st).patrol_team and hx in m.water and hx not in m.frozen:  # rulings R56, R96
+    if rules_for(st).patrol_team_within_10_hexes() and hx in m.water and hx not in m.frozen:  # rulings R56, R96
         raise Refused(f"mission hex {hx} is a water hex, not Accessible to Infantry (ruling R56)", "2.73", st.step)
     if kind == "ambush" and any(getattr(m, key) for key in BURNABLE):
         # ruling R36: 2.73 concealment terrain is woods, orchard, brush, grain or a building; checked only
@@ -72,17 +72,17 @@ def _patrol(ctx, cmd):
             raise Refused(f"an Ambush mission hex must be concealment terrain; {hx} is not (CG Card map)",
                           "2.73", st.step)
     night = st.ff.time == "night"
-    if revision.of(st).patrol_rules:
+    if rules_for(st).patrol_drms_from_units():
         from cg import counters  # lazy: cg.counters (~2.3 ms) only for a card with [counters] (ruling R34)
 
         nat, over = counter_table(st, side)
-        convention = not revision.of(st).leader_rank_from_card  # ruling R52: the card's rank only
+        convention = not rules_for(st).leader_rank_from_card()  # ruling R52: the card's rank only
         if counters.may_lead_patrol(nat, leader.name, over, convention) is False:
             rank = counters.leader_rank(nat, leader.name, over) if convention else counters.card_rank(leader.name, over)
             raise Refused(f"{leader.id} ({leader.name}, {rank}) may not lead a patrol: a Corporal, Sergeant or "
                           "Lieutenant does (" + ("counter table, ruling R34" if convention else
                                                  "the card's [counters], ruling R52") + ")", "2.72", st.step)
-        if revision.of(st).patrol_team:
+        if rules_for(st).patrol_team_within_10_hexes():
             _team(st, side, [leader, *units], mc)
         else:
             g = st.grid()
@@ -95,7 +95,7 @@ def _patrol(ctx, cmd):
         _half_squads_before_roll(st, side, units, cmd.get("counter"))
         r = roll(ctx.dice(given, 2), dl, tables.patrol_detection)
         selection, losses = _strike(ctx, st, side, [leader, *units], r.outcome, cmd.get("counter"))
-        kept = {k: typed[k] for k in KEPT if typed[k] is not None} if revision.of(st).patrol_return_typed else {}
+        kept = {k: typed[k] for k in KEPT if typed[k] is not None} if rules_for(st).typed_patrol_drms_apply_to_return() else {}
         return [ev.PatrolResolved(side=side, patrol=n, kind=kind, units=tuple(u.id for u in units),
                                   leader=leader.id, mission_hex=hx, roll=r, returns=r.outcome != "kia",
                                   selection=selection, losses=losses, typed=kept or None)]
@@ -163,7 +163,7 @@ def _half_squads_before_roll(st, side: str, units: list, counter) -> None:
     counter is asked for before the dice are rolled (exit 2), never after them."""
     from cg import counters  # lazy: cg.counters (~2.3 ms) only for a card with [counters] (ruling R34)
 
-    if counter or not revision.of(st).judged_before_roll:
+    if counter or not rules_for(st).legality_judged_before_roll():
         return
     nat, over = counter_table(st, side)
     lacking = [u for u in units if u.kind == Kind.SQUAD and not counters.half_squad(nat, u.name, over)]
@@ -203,7 +203,7 @@ def _strike(ctx, st, side: str, patrol: list, outcome: str, counter) -> tuple[tu
             raise BadInput(f"{hit.id} ({nat} {hit.name}) is Reduced and the counter table has no half-squad: "
                            "give it with --counter COUNTER (ruling R34)")
         return tuple(selection), (ev.UnitChange(side, hit.id, to),)
-    if outcome == "reduced" and hit.kind == Kind.LEADER and not hit.wounded and revision.of(st).patrol_smc_wounded:
+    if outcome == "reduced" and hit.kind == Kind.LEADER and not hit.wounded and rules_for(st).patrol_reduced_wounds_leader():
         return tuple(selection), (ev.UnitChange(side, hit.id, "wounded"),)  # ruling R29: an SMC is wounded (A15/A17)
     return tuple(selection), (ev.UnitChange(side, hit.id, "eliminated"),)
 
@@ -244,7 +244,7 @@ def _patrol_return(ctx, cmd):
     if n not in st.reph.patrols_to_return[side]:
         raise Refused(f"{side} patrol {n} owes no Return DR", "2.74", st.step)
     info = st.reph.patrol_units.get((side, n))
-    if info and revision.of(st).patrol_rules:  # ruling R26: the whole list applies to the Return roll
+    if info and rules_for(st).patrol_drms_from_units():  # ruling R26: the whole list applies to the Return roll
         units = [st.unit(x, side) for x in info.team]
         leader, members = units[0], units[1:]
         typed = {**(info.typed or {}), **{k: v for k, v in _typed(cmd).items() if v is not None}}

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import attrs
 
-from cg import items, revision, seal
+from cg import items, seal
+from cg.rules import LEADERS_PER_RG, conventions, rules_for
 from cg import drm as drms
 from cg import tables
 from events.errors import BadInput, Refused
@@ -101,7 +102,7 @@ def _buy(ctx, cmd):
         raise Refused(f"{rg.id} costs {cost} CP ({mode}); {side} has {cp}", "2.3", st.step)
     # both sides' cards may list the same RG id (I1): number the purchases across the sides so a
     # purchase id (and the unit ids made from it) names one purchase of the campaign
-    if revision.of(st).per_side_purchase_numbers:  # R32 switch: the Allies' first I1 is I1-1
+    if rules_for(st).purchases_numbered_per_side():  # R32 switch: the Allies' first I1 is I1-1
         n = st.purchase_count.get(key, 0) + 1
         while st.purchase(f"{rg.id}-{n}", side) is not None:  # a campaign upgraded from revision 1 has
             n += 1  # numbers counted across sides: never reuse one of this side's
@@ -236,7 +237,7 @@ def _leader(ctx, cmd):
         if st.reph.generated[side] >= st.reph.may_generate[side] or leader_slots(st, side) <= 0:
             raise Refused(f"{side} may generate {st.reph.may_generate[side]} leader(s) this RePh (3.45 result, leaders "
                           f"lost - 1, MMC on board) and has generated {st.reph.generated[side]}", "3.45", st.step)
-        if hx and revision.of(st).generated_leader_placed:
+        if hx and rules_for(st).generated_leader_needs_mmc_hex():
             _placed_with_mmc(st, side, hx)
         column = tables.leader_column(spec.nationality, False)
         pid = None
@@ -247,7 +248,7 @@ def _leader(ctx, cmd):
         rg = spec.group_by_id(p.rg)
         column = tables.leader_column(spec.nationality, rg.armor_leader)
         pid = p.id
-    before_roll = revision.of(st).judged_before_roll
+    before_roll = rules_for(st).legality_judged_before_roll()
     if cmd.get("commissar"):  # rulings R49, R92: what the roll does not decide is judged before it, every revision
         _commissar_allowed(st, side, pid, rg if pid else None, column)
     d = ctx.dice(given, 2)
@@ -267,7 +268,7 @@ def _leader(ctx, cmd):
     unit = None
     if got is not None:
         base = pid if pid else f"L{st.firefight}"
-        if revision.conventions(st, revision.LEADERS_PER_RG):  # issue 38: within the RG (a generated leader: within its RePh), per side
+        if conventions(st, LEADERS_PER_RG):  # issue 38: within the RG (a generated leader: within its RePh), per side
             n = _leaders_of(st, side, base) + 1
         else:  # a campaign started before: unique across the sides; where each side's purchases are sealed, per
             # side (ruling R47): a sealed leader DR cannot depend on the other side's (unit ids are keyed by side)
@@ -380,11 +381,11 @@ def _place(st: CampaignState, side: str, kind: str, spec, hx):
     index = next((i for i, f in enumerate(st.ground.fortifications)
                   if f.side == side and f.kind == kind and f.hex is None and not f.unit
                   and f.firefight == st.firefight), None)
-    if kind == "booby_traps" and revision.of(st).booby_traps_level:  # CG12 (ruling R99): a level, never placed
+    if kind == "booby_traps" and rules_for(st).booby_traps_by_level():  # CG12 (ruling R99): a level, never placed
         _booby_trap_level(st, side, hx)
     if index is None or not items.ITEMS[kind].in_hex:
         raise Refused(f"{side} has no {spec.name} bought without a hex to place", "2.38", st.step)
-    if revision.of(st).fortify_rules:
+    if rules_for(st).fortification_placement_limits():
         _fortify_hex_limits(st, side, kind, spec, hx)
     _fortify_notes_hex(st, side, kind, hx)
     if not spec.isolated_ok and st.map_control().hexes[hx].isolated == side:
@@ -408,7 +409,7 @@ def _fortify_notes(st: CampaignState, side: str, kind: str, hx) -> None:
         if caves < need:
             raise Refused(f"each Cave Complex needs four caves of its own: {complexes + 1} need {need}, {side} has "
                           f"bought {caves}", "2.38", st.step)
-    if kind == "set_dc" and revision.of(st).set_dc_needs_dc:
+    if kind == "set_dc" and rules_for(st).set_dc_needs_a_dc():
         _set_dc_has_a_dc(st, side)
     if hx is not None:
         _fortify_notes_hex(st, side, kind, hx)
@@ -476,10 +477,10 @@ def _fortify(ctx, cmd):
     kind = entry.key
     spec = tables.FORTIFICATIONS[kind]
     hx = hex_arg(st, cmd["hex"], "--hex") if cmd.get("hex") else None
-    if st.step == StepId.SETUP and revision.of(st).fortify_placed_at_setup:
+    if st.step == StepId.SETUP and rules_for(st).fortification_placed_at_setup():
         return [_place(st, side, kind, spec, hx)]
     if hx is not None and cmd.get("mines_at_setup") and kind in seal.SECRET_PLACED and seal.sealing(st) \
-            and revision.of(st).fortify_placed_at_setup:
+            and rules_for(st).fortification_placed_at_setup():
         # ruling R112: the 2.6 reveal of the purchases would show the hex; placed at 2.6 it stays sealed until 2.9
         raise Refused(f"played by email, {kind.replace('_', ' ')}s are placed at 2.6 (plcg fortify {side} {kind}"
                       " --hex HEX there; 2.38 lets placement wait for setup): a hex given at 2.3 would show when 2.6"
@@ -493,7 +494,7 @@ def _fortify(ctx, cmd):
         hip_unit = unit_arg(st, side, cmd.get("unit"))
         unit_type = {"squad": "squad", "hs": "hs", "crew": "crew", "leader": "smc", "vehicle": "afv"}.get(
             hip_unit.kind, "smc")
-        if revision.of(st).fortify_rules:  # note 3: a Gun hides with its crew, at the crew's price
+        if rules_for(st).fortification_placement_limits():  # note 3: a Gun hides with its crew, at the crew's price
             unit_type = {"gun": "crew"}.get(hip_unit.kind, unit_type)
     else:
         unit_type = None
@@ -511,9 +512,9 @@ def _fortify(ctx, cmd):
     if cost is None:
         raise Refused(f"the CG Card states no FP price for a Dummy Minefield (2.38: \"As per F.7B\", which PL 2.5 "
                       f"does not print; card key fortifications.{DUMMY_MINEFIELD_FP}, ruling R22)", "2.38", st.step)
-    if revision.of(st).fortify_rules:
+    if rules_for(st).fortification_placement_limits():
         _fortify_limits(st, side, kind, spec, hx, hip_unit)
-    if revision.of(st).fortify_notes:
+    if rules_for(st).fortification_notes_apply():
         _fortify_notes(st, side, kind, hx)
     if spec.initial_only and not st.initial:
         raise Refused(f"{spec.name} may only be bought for the Initial Firefight (S)", "2.38", st.step)
@@ -522,7 +523,7 @@ def _fortify(ctx, cmd):
         raise Refused("this CG's FSR do not allow Booby Traps (CG Card booby_traps = false)", "CG12", st.step)
     if kind == "booby_traps" and card_side.booby_traps == "none":
         raise Refused(f"the CG Card allows {side} no Booby Traps (sides.{side}.booby_traps = false)", "CG12", st.step)
-    if kind == "booby_traps" and revision.of(st).booby_traps_level:  # CG12 (ruling R99)
+    if kind == "booby_traps" and rules_for(st).booby_traps_by_level():  # CG12 (ruling R99)
         detail["level"] = _booby_trap_level(st, side, hx)
     limits = st.card.campaign.fortifications  # second-round card key: None on a first-format card
     if card_side.fortifications is not None:  # third-round card key: this side's own kinds and limits

@@ -5,7 +5,7 @@ from __future__ import annotations
 import attrs
 
 from cg import drm as drms
-from cg import revision
+from cg.rules import rules_for
 from cg import tables
 from events.errors import BadInput, Refused
 from cg.state import CampaignState
@@ -65,7 +65,7 @@ def _disease_replacement(st, side: str, cmd: dict):
     text, _, counter = str(cmd.get("replaced")).partition("=")
     u = unit_arg(st, side, text)
     at(st, "disease")
-    if not revision.of(st).disease_replacements or disease_owed(st, side) <= 0:
+    if not rules_for(st).disease_replaces_squads() or disease_owed(st, side) <= 0:
         raise Refused(f"{side}'s Disease & Starvation dr owes no (more) ELR Replacement", "3.41", st.step)
     mmc = [x for x in st.side_units(side) if x.kind in (Kind.SQUAD, Kind.HALF_SQUAD) and x.status in PRESENT
            and Done("disease-replaced", side, x.id) not in st.reph.done]
@@ -155,7 +155,7 @@ def _harden(ctx, cmd):
         if leader_slots(st, side) <= 0:
             raise Refused(f"the 3.45 result ({st.reph.leader_result[side]}) allows no more leaders to harden or "
                           "be generated", "3.45", st.step)
-    if not revision.of(st).hardening_by_table:
+    if not rules_for(st).hardening_by_counter_table():
         return [ev.UnitHardened(side=side, unit=u.id, by=st.step, to=to)]
     hero = _hero_for(st, side, u) if st.step == StepId.HEROES else None
     to, fanatic = _hardened_counter(st, u, to)
@@ -171,7 +171,7 @@ def _hero_for(st, side: str, u) -> str:
     if not hardening_mmc(st)(u.kind):
         raise Refused(f"{u.id} is not an MMC: only an MMC combines with a Hero", "3.43", st.step)
     heroes = [h for h in st.side_units(side) if h.hero and h.kind != Kind.LEADER]
-    if revision.of(st).regroup_and_heroes and u.hex:  # 3.43: "any MMC within that MLR" (ruling R33: by hex)
+    if rules_for(st).half_squads_regroup() and u.hex:  # 3.43: "any MMC within that MLR" (ruling R33: by hex)
 
         mine = mlr_of(st, side, u.hex)
         near = [h for h in heroes if not h.hex or (mine is not None and mlr_of(st, side, h.hex) == mine)]
@@ -193,7 +193,7 @@ def _hardened_counter(st, u, given) -> tuple[str | None, bool]:
         return given, False
     nat, over = counter_table(st, u.side)
     to, fanatic = counters.harden(nat, u.name, over)
-    quality = card_quality(st, u) if revision.of(st).hardening_card_quality else None
+    quality = card_quality(st, u) if rules_for(st).elite_by_card_quality() else None
     if quality is not None and u.kind in (Kind.SQUAD, Kind.HALF_SQUAD):  # 3.43/3.44 EXC: the card's class wins (item 20)
         c = counters.lookup(nat, u.name, over)
         to = c.hardened if c is not None else None
@@ -242,13 +242,13 @@ def _repair(ctx, cmd):
     drm_v = int_arg(cmd, "drm", -6, 6, default=0)
     typed = None if cmd.get("leadership") is None else int_arg(cmd, "leadership", -6, 6)
     at(st, "repair")
-    if revision.of(st).repair_rules:
+    if rules_for(st).repair_limits_apply():
         _repair_limits(st, side, item, kind, drm_v)
     why = repair_refusal(st, side, item, unit, kind)  # the same test 3.46's pending skips by (ruling R48)
     if why:
         raise Refused(why, "3.46", st.step)
     dl = (Drm("3.46", "leadership/inexperience/captured use/ammunition shortage (stated)", drm_v),) if drm_v else ()
-    if revision.of(st).repair_drm_from_ob:
+    if rules_for(st).repair_leadership_from_ob():
         dl = _repair_drm(st, side, unit, kind, drm_v, typed)
     r = roll(ctx.dice(given, 1), dl, lambda f: tables.repair(f, kind))
     return [ev.RepairRolled(side=side, item=item, kind=kind, roll=r)]
@@ -300,7 +300,7 @@ def _recall(ctx, cmd):
     at(st, "recall")
     if u.status != Status.RECALLED:
         raise Refused(f"{u.id} is not Recalled", "3.461", st.step)
-    if drm_v < 0 and revision.of(st).repair_drm_from_ob:
+    if drm_v < 0 and rules_for(st).repair_leadership_from_ob():
         raise Refused(f"--drm {drm_v}: 3.461 lists penalties only (Inexperience, Captured Use, Ammunition "
                       "Shortage): 0 or more", "3.461", st.step)
     dl = (Drm("3.461", "inexperience/captured use/ammunition shortage (stated)", drm_v),) if drm_v else ()

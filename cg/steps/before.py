@@ -2,8 +2,8 @@
 Patrols, Commencement."""
 from __future__ import annotations
 
-from cg import revision
-from cg.revision import Rules
+from cg.rules import rules_for
+from cg.rules import Rules
 from cg.sequence import StepId
 from cg.state import SIDES, CampaignState, Done
 from cg.steps.step import Owed, Step
@@ -19,7 +19,7 @@ def _determination_owes(state: CampaignState, rules: Rules) -> Owed:
 
 
 def _mlr_redeployment_left(st: CampaignState, to: StepId) -> None:
-    if to != StepId.END and revision.of(st).one_redeployment:
+    if to != StepId.END and rules_for(st).redeploys_once_per_reph():
         for u in st.units.values():  # ruling R28: the 3.2 redeployment mark lasts through 2.5
             u.redeployed = False
 

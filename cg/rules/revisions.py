@@ -1,0 +1,822 @@
+"""Ruling R32: a campaign keeps the rules revision it was started under; the revisions as variants.
+
+The first event records the revision (a log without one is revision 1, the first release);
+`plcg rules-upgrade` records the move to CURRENT from the next firefight's 2.1 on. `Rules` decides as
+the current revision does, one method per decision that changed, named for what the rules decide;
+`Revision2(Rules)` and `Revision1(Revision2)` override only what differs, as python-chess's variant
+boards override only their variant's rules. `rules_for(state)` gives the instance in force.
+
+Each method that changed carries `@since(N, text)` on its current form in `Rules`: the revision that
+brings the change and its row in docs/revisions.md; the class of revision N-1 overrides it (tests/
+test_revision.py checks both). The table of docs/revisions.md is generated from these marks
+(`python -m cg.rules`).
+
+How long a revision is kept (docs/architecture.md): as long as any campaign file can carry it, since
+logs are never migrated; it is retired only by a major version whose `replay` refuses it (exit 2,
+naming the revision), never silently.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+CURRENT = 3  # the revision a new campaign starts under
+
+# The ledger's conventions (issue 38): what it names and checks beside the rules, recorded as `conventions`
+# in the first event of a campaign started since; never changed by `rules-upgrade`. A campaign without it is
+# decided as it always was (its leader ids, its `end` commands), so an old log replays and audits unchanged.
+CONVENTIONS = 1  # what a new campaign records
+LEADERS_PER_RG = 1  # a leader a 2.36 DR gives is numbered within its RG per side (I1-2.L1), a 3.45 one within its RePh
+END_CVP_CHECK = 1  # `end` refuses a CVP lost below the CVP of the units it lists lost (A26.2, ruling R39)
+
+
+def conventions(st, since: int) -> bool:
+    """Whether the campaign was started under the ledger's conventions `since` or later (docs/revisions.md)."""
+    return (st.conventions or 0) >= since
+
+
+def since(revision: int, text: str) -> Callable:
+    """Marks a decision of `Rules` that changed at `revision`; `text` is its row in docs/revisions.md."""
+    def mark(fn):
+        fn.changes = getattr(fn, "changes", ()) + ((revision, text),)
+        return fn
+    return mark
+
+
+class Rules:
+    """The decisions of the current revision (CURRENT) that changed between revisions, one method each."""
+
+    revision = CURRENT
+
+    @since(2, (
+        "2.3: purchase numbers count per side (the Allies' first I1 is I1-1, not I1-2 after an Axis "
+        'I1); unit ids then repeat across sides, so units are named `SIDE UNIT` / `SIDE:UNIT` '
+        'everywhere'))
+    def purchases_numbered_per_side(self) -> bool:
+        return True
+
+    @since(2, (
+        "3.17, 3.21: Leadership is the modifier of the best leader in the unit's hex (rulings R30, "
+        'R33); `--leadership` is taken, and recorded as typed, only where the unit has no recorded '
+        'hex; a typed value contradicting the OB is refused (exit 3)'))
+    def leadership_from_the_ob(self) -> bool:
+        return True
+
+    @since(2, (
+        '3.21: +1 for a unit Isolated (in an Isolated Location, or left Isolated by 3.216) 6 or more '
+        'hexes from the nearest friendly MLR (ruling R1; revision 1 needed more than 6), and no -1 '
+        'for the Isolated pocket as if it were a friendly MLR'))
+    def isolated_drm_from_six_hexes(self) -> bool:
+        return True
+
+    @since(2, (
+        "3.21: Replaced and Reduced change the unit's counter (counter table, ruling R34, or "
+        '`redeploy --counter`; note 2: no lower counter means Casualty Reduced), a reduced HS or crew'
+        ' is eliminated, a leader wounded; outside a friendly MLR HIP is lost (3.212-3.217) and '
+        'concealment too except when Isolated (3.215)'))
+    def redeployment_results_change_counters(self) -> bool:
+        return True
+
+    @since(2, (
+        '3.43-3.45: Battle Hardening changes the counter by the counter table (ruling R34; `harden '
+        '--to` only where the table lacks it, a different one is refused); an Elite MMC turns Fanatic'
+        ' and keeps its counter; 3.43 needs a heroic leader (hardening itself) or a Hero (`end '
+        '--hero`) for an MMC to combine with, each used once'))
+    def hardening_by_counter_table(self) -> bool:
+        return True
+
+    @since(2, (
+        '3.46: a failed malfunction/Low Ammo repair keeps the malfunction (owed again at the next '
+        "RePh's 3.46); a malfunction or Low Ammo repair takes no DRM; only a vehicle is Immobilized, "
+        'and it is repaired only in a friendly MLR not adjacent to an enemy CTHC'))
+    def repair_limits_apply(self) -> bool:
+        return True
+
+    @since(2, (
+        '3.45: leaders evacuated at 3.32 count among the leaders lost in the firefight and the RePh'))
+    def evacuated_leaders_count_lost(self) -> bool:
+        return True
+
+    @since(2, (
+        'CG7: a used OBA module (its OBA and radio/phone counters, `end --oba-used`) and every Air '
+        'Support RG bought for the firefight, used or not, leave the OB when the firefight ends '
+        '(`oob`: expended)'))
+    def oba_and_air_expended_at_end(self) -> bool:
+        return True
+
+    @since(2, (
+        '3.211 / ruling R28: a unit that redeployed at 3.2 does not redeploy again at 2.5 of the next'
+        ' firefight'))
+    def redeploys_once_per_reph(self) -> bool:
+        return True
+
+    @since(2, (
+        '2.32: a unit sets up inside its friendly MLR, in the Initial Firefight too (never in the '
+        "enemy's CTHC); 2.33: the leaders of an RG bought In Reserve keep its 7 hexes too"))
+    def setup_inside_friendly_mlr(self) -> bool:
+        return True
+
+    @since(2, (
+        "2.2 / ruling R27: every firefight visits 2.2 and records its weather, by default the card's "
+        "`weather` for it, else the previous firefight's"))
+    def weather_every_firefight(self) -> bool:
+        return True
+
+    @since(2, (
+        '2.41: in a Dual Attack `determine` makes the setup dr only; the moves-first dr is `plcg '
+        'moves-first`, owed at 2.6 after all setup'))
+    def moves_first_dr_after_setup(self) -> bool:
+        return True
+
+    @since(2, (
+        '2.9: `end --control` may not give one hex to both sides (exit 2); an `end --terrain` item is'
+        ' one of the vocabulary (`cg/items.py`: the words `fortify`, `clear` and `map` use), kept as '
+        '`KEY[:SIDE][:FACTORS]`; an unknown word is bad input (exit 2, naming the items; revision 1 '
+        'kept any word as typed)'))
+    def end_checks_control_and_terrain(self) -> bool:
+        return True
+
+    @since(2, (
+        "2.72-2.74: the Detection and the Return DRM come from the patrol's units (rulings R26, R30, "
+        "R33): size in HS equivalents, Elite/Inexperienced from the RGs' quality, Leadership from the"
+        " leader's counter, SW PP from the counter table, enemy units adjacent to the mission hex "
+        'from recorded hexes, No Moon/Full Moon and PTO from the card (when it has those keys); the '
+        'whole list applies to the Return roll; a contradicting typed flag is refused; units with a '
+        'recorded hex come from the friendly MLR within 10 hexes of the mission hex; only a Corporal,'
+        ' Sergeant or Lieutenant leads; a result strikes units by Random Selection, drs recorded '
+        '(ruling R29), and `oob` shows them reduced, eliminated or captured; their CVP count for the '
+        'current firefight (2.756, ruling R39), added to the CVP `end` is given'))
+    def patrol_drms_from_units(self) -> bool:
+        return True
+
+    @since(2, (
+        "3.2: a unit in the enemy MLR, Uncontrolled terrain or No Man's Land redeploys to the nearest"
+        ' friendly CTHC (3.214, 3.216, 3.217); an Isolated unit may, not must, redeploy (3.215: not '
+        'owed); an Immobilized vehicle does not redeploy'))
+    def redeployment_to_nearest_cthc(self) -> bool:
+        return True
+
+    @since(2, (
+        "3.52: an Eliminated result removes the rubble, as PL's table says (ruling R38; revision 1 "
+        'left a Trailbreak); the Original-6 Casualty Reduction applies only against a Known minefield'
+        ' or Panji, not hidden mines'))
+    def clearance_as_pl_table(self) -> bool:
+        return True
+
+    @since(2, (
+        '1.4: hexes the campaign gives rubble, a pillbox, an entrenchment (foxhole, trench, A-T '
+        'ditch) or an emplaced Gun (a Gun set up on the map) become Strategic Terrain: `end '
+        '--control` may name them and they count for CTHC and MLR; they carry no TVP (ruling R46), '
+        'and `map --json` marks them `"grown": true`'))
+    def strategic_terrain_grows(self) -> bool:
+        return True
+
+    @since(2, (
+        '2.38: a fortification goes inside the friendly MLR (I items also in an Isolated Location), '
+        'never in rubble except a Set DC (B24.5, note 8); HIP is priced by what hides (note 3: a Gun '
+        "at its crew's price; a SW hides with its possessor, refused alone); a Cave Complex only once"
+        ' four caves are bought (note 9); `setup --hip` needs a HIP bought for the unit, except a Gun'
+        ' in the Initial Firefight (CG3) or a unit still HIP from the last firefight (3.24)'))
+    def fortification_placement_limits(self) -> bool:
+        return True
+
+    @since(2, (
+        '3.211/1.4: a unit ending the RePh Isolated (3.25, or left Isolated by 3.216) shows '
+        'Ammunition Shortage (`oob`) for the next firefight, and the mark is lifted when that '
+        'firefight ends'))
+    def isolated_shows_ammunition_shortage(self) -> bool:
+        return True
+
+    @since(2, (
+        '2.5 Option A: the Defender redeploys first (once the Attacker has redeployed a unit, the '
+        'Defender may not; the Attacker begins once the Defender has begun, has said it is done '
+        '(`redeploy SIDE --done`) or has no unit that may redeploy, ruling R85), and a unit redeploys'
+        ' only to another CTHC than the one it stands in'))
+    def option_a_defender_first(self) -> bool:
+        return True
+
+    @since(2, (
+        '2.6: the side that sets up first (2.41) sets up before the other: once the second side has '
+        'set up a unit, the first sets up no more'))
+    def first_side_sets_up_first(self) -> bool:
+        return True
+
+    @since(2, (
+        '3.45: a generated leader placed on map (`leader --generated --hex HEX`) goes to a hex '
+        'holding a friendly non-Isolated MMC on map, else exit 3; a side with no recorded hexes is '
+        'taken at its word (ruling R33); under revision 1 a `--hex` is recorded as typed, unchecked'))
+    def generated_leader_needs_mmc_hex(self) -> bool:
+        return True
+
+    @since(2, (
+        '3.17: a unit that passes its 1TC stays Encircled (revision 1 removed the marker)'))
+    def passed_1tc_stays_encircled(self) -> bool:
+        return True
+
+    @since(3, (
+        "1.3 / ruling R74: a CG Objective of the card's `[victory]` fulfilled when the firefight it "
+        'names is complete with its RePh ends the CG ("CG Objectives"), and the CG\'s end records the '
+        "winner the card's Victory Conditions give"))
+    def cg_objectives_end_campaign(self) -> bool:
+        return True
+
+    @since(3, (
+        '2.33: a unit is In Reserve for the firefight it was bought for only: set up on map it is on '
+        'map after that firefight (a Gun there is an emplaced Gun, Strategic Terrain by 1.4), kept '
+        'off map it sets up normally in a later firefight'))
+    def reserve_for_own_firefight_only(self) -> bool:
+        return True
+
+    @since(3, (
+        '2.5 Option A / 3.34 "leave all units in place": a unit left on map by the last firefight is '
+        'set up at 2.6 only where it stands (exit 3 elsewhere); it moves by a 2.5 redeployment'))
+    def option_a_leaves_units_in_place(self) -> bool:
+        return True
+
+    @since(3, (
+        '3.24: a unit still HIP from the last firefight sets up HIP only in its own Location (3.24 '
+        '"may remain in their current Location"); 3.212 b / 3.215: a unit left Isolated at 3.2 loses '
+        'its HIP whether it redeploys or not'))
+    def hip_kept_only_in_place(self) -> bool:
+        return True
+
+    @since(3, (
+        '2.5 Option B: every unit in a friendly MLR sets up there, one that redeployed at 3.2 too '
+        '(ruling R28 holds for Option A only)'))
+    def option_b_sets_up_redeployed(self) -> bool:
+        return True
+
+    @since(3, (
+        '3.21: an Isolated unit\'s "nearest FMLR" is measured to the friendly MLR outside Isolated '
+        "Locations and No Man's Land (its pocket is no FMLR: revision 2 counted it as distance 0, so "
+        'the +1 never applied), and a unit in an Isolated Location, which lies inside the enemy MLR '
+        '(3.215), takes "+2 unit is in Enemy MLR"'))
+    def isolated_distance_outside_pocket(self) -> bool:
+        return True
+
+    @since(3, (
+        '2.41 Dual Attack: the moves-first dr is made "after all setup is complete", so once it is '
+        'made no unit sets up (exit 3, ruling R54)'))
+    def moves_first_dr_closes_setup(self) -> bool:
+        return True
+
+    @since(3, (
+        '1.4, 3.214, 3.216, 3.217, 2.5 Option A: a CTHC is the cluster of one controlled Strategic '
+        'Terrain hex, so CTHCs overlap (ruling R53); "the nearest friendly CTHC" is the nearest such '
+        'cluster (revision 2 merged touching clusters into one, letting a unit jump 7+ hexes along a '
+        'front), and Option A redeploys to a cluster the unit does not stand in (revision 2: never '
+        'along a continuous front)'))
+    def cthc_per_strategic_hex(self) -> bool:
+        return True
+
+    @since(3, (
+        '2.37: in the first firefight its RG takes part in (the one it was bought for), a leader sets'
+        ' up in a hex where a MMC/AFV of its RG has set up, and a SW/Gun where a unit of its RG has '
+        '(exit 3 otherwise); one kept off map or bought for an Idle Firefight sets up freely later '
+        '(2.37 EXC)'))
+    def rg_ownership_at_setup(self) -> bool:
+        return True
+
+    @since(3, (
+        '2.72: the patrol\'s units (with recorded hexes) stand in the friendly MLR "within 10 hexes of'
+        ' each other" (revision 2 measured them to the mission hex, a wrong refusal); a unit out on a'
+        ' patrol that owes its Return goes on no other (one leader led two patrols at once); 2.73: a '
+        'water hex of the card is no mission hex (ruling R56)'))
+    def patrol_team_within_10_hexes(self) -> bool:
+        return True
+
+    @since(3, (
+        '2.74: a MMC is Inexperienced when its counter (counter table) or its RG is Green or '
+        'Conscript (a 4-3-6 in a 1st Line RG patrols with +1), Elite only when its RG is Elite and '
+        'its counter, where the table knows it, is too (ruling R55)'))
+    def patrol_quality_from_counter(self) -> bool:
+        return True
+
+    @since(3, (
+        '2.74 / ruling R29: a Reduced result that strikes a leader wounds it (a wounded one is '
+        'eliminated), as Casualty Reduction does (A15, A17) and `end --reduced` already did; revision'
+        ' 2 eliminated it'))
+    def patrol_reduced_wounds_leader(self) -> bool:
+        return True
+
+    @since(3, (
+        '2.72: a leader\'s rank is the one the card\'s `[counters]` gives (`"9-1" = { rank = "Captain" '
+        "}`), else unknown and taken at the players' word: the counter table's convention (a 9-1 a "
+        'Captain, a 9-2 a Major) no longer bars a leader from patrols (ruling R52)'))
+    def leader_rank_from_card(self) -> bool:
+        return True
+
+    @since(3, (
+        'play by email (ruling R71): `next` leaves a step at once, provisionally, except at 2.3 (the '
+        "other side's continuing confirms the leave, its `reject` undoes it with everything after, "
+        'unless a roll followed); at 2.3, and wherever only the other side still owes something, '
+        '`next` is proposed and the other side acts meanwhile, its own `next` confirming it (as it '
+        'confirms a proposed `end` or `determine`); a 2.41 determination without dice is decided at '
+        'once'))
+    def next_leaves_provisionally(self) -> bool:
+        return True
+
+    @since(3, (
+        'play by email, two-party dice (ruling R67): a side holds one open commitment per command; '
+        'its reveals go in the order it committed; a reveal it withholds past its own next signature '
+        'may be claimed by the other side (`plcg claim`)'))
+    def reveals_in_commit_order(self) -> bool:
+        return True
+
+    @since(3, (
+        'play by email, sealed secrets (ruling R47): every side seals its Attack Option choice at 2.3'
+        ' of a firefight after the first, yes or no, made by the ledger as the side leaves 2.3 '
+        'whatever order it typed (ruling R109; `plcg attack SIDE` is a sealed purchase), a seal of '
+        'its own kind `attack` the other copy sees; 2.4 opens exactly that seal, so an empty 2.4 '
+        'reveal is refused by the other copy'))
+    def attack_choice_sealed(self) -> bool:
+        return True
+
+    @since(3, (
+        "play by email: a side's signature over nothing new (the head is its own signature already) "
+        'is refused (exit 3, rule pbem)'))
+    def refuses_empty_signature(self) -> bool:
+        return True
+
+    @since(3, (
+        '3.17: an Immobile AFV/vehicle (flagged `end --repair SIDE:UNIT=immobilized`, not repaired '
+        'since) whose inherent crew fails its 1TC is left Immobile and Abandoned (`oob`: abandoned), '
+        'not eliminated; a failed 1TC names its row as the morale + 1 or more (`row >=8` for morale '
+        '7: a final 7 passes)'))
+    def failed_1tc_abandons_immobile_vehicle(self) -> bool:
+        return True
+
+    @since(3, (
+        '3.11 / ruling R58: the RePh losses the ledger decides itself (3.17 1TC, 3.19 Shock/UK, 3.21 '
+        'Redeployment Table, 3.52 Casualty Reduction; and, ruling R95, the units R48 eliminates as '
+        "3.2 is left, recorded `counted` on `units_stranded`) add their CVP (ruling R39's values) to "
+        "the firefight's CVP lost; a winner decided by 1.31 is decided again, so 1.31, 2.12 and 3.44 "
+        'see them'))
+    def reph_losses_count_cvp(self) -> bool:
+        return True
+
+    @since(3, (
+        '3.43/3.44 EXC: whether an MMC is Elite, and so turns Fanatic instead of changing counter, is'
+        ' the class the CG Card gives its RG (`quality`, the class 3.47 counts), while the unit still'
+        ' is a counter the RG lists; a counter it became since (hardened, replaced) takes the counter'
+        " table's class. The sample's 1st Line US 6-6-7 no longer turns Fanatic: the table knows no "
+        'higher counter for it, so `harden --to` asks (ruling R34)'))
+    def elite_by_card_quality(self) -> bool:
+        return True
+
+    @since(3, (
+        '2.38 as its notes say: a Fortified Building only in a building hex of the card (note 5); a '
+        'Set DC only in a building, hut, rubble, bridge, pillbox or trench Location inside a friendly'
+        ' CTHC (note 8: "in friendly Controlled Terrain"); four caves for each Cave Complex (note 9: '
+        'the second complex needs eight); Booby Traps only on a card whose FSR allow them '
+        '(`booby_traps = true`; CG12), absent is not allowed'))
+    def fortification_notes_apply(self) -> bool:
+        return True
+
+    @since(3, (
+        '2.38 "the actual on-map positioning of Fortifications may be deferred until that side sets '
+        'up for the next CG Firefight during step 2.6": at 2.6 `plcg fortify SIDE KIND --hex HEX` '
+        "places the side's oldest KIND bought for this firefight without a hex (event "
+        '`fortification_placed`), under the placement limits of its purchase; revision 2 refused '
+        '`fortify` at 2.6, so such a fortification could never be placed'))
+    def fortification_placed_at_setup(self) -> bool:
+        return True
+
+    @since(3, (
+        '3.46/3.461: the one bonus the lists name, Leadership (3.46, Disabled and Immobilized '
+        "repairs), is the best leader's in the item's hex, from the OB (rulings R30, R33); where the "
+        'item has no recorded hex (a SW stands with a possessor the ledger does not know) `repair '
+        "--leadership N` is taken as typed, and only as the modifier of one of the side's leaders in "
+        'play; `--drm` states the penalties the ledger cannot see (Inexperience, Captured Use, '
+        'Ammunition Shortage), 0 or more, on `repair` and `recall` (3.461 lists penalties only)'))
+    def repair_leadership_from_ob(self) -> bool:
+        return True
+
+    @since(3, (
+        '3.52 dagger: an Original 6 against a Known minefield or Panji owes the Casualty Reduction of'
+        ' one MMC before 3.52 is left (`status` pending: `plcg casualties SIDE --reduced '
+        "UNIT[=COUNTER]`), in the rule's order: an Assault Engineer squad, else an Elite MMC, else "
+        "1st Line, 2nd Line, Green, Conscript (the card's quality of the RG, else the counter table's"
+        ' class); the squad becomes its HS (a HS is eliminated) and its CVP count (ruling R58); '
+        'revision 2 logged the reduction and reduced nobody'))
+    def clearance_reduces_casualty(self) -> bool:
+        return True
+
+    @since(3, (
+        '3.41: the squads the Disease & Starvation dr strikes are owed before 3.41 is left (`status` '
+        'pending: `plcg disease SIDE --replaced UNIT[=COUNTER]`), counted in HS equivalents (a squad '
+        '2, a HS 1); every Isolated squad or HS first ("must choose all Isolated units before '
+        'applying Replacement to any non-Isolated unit"); each is ELR Replaced by the counter table '
+        '(A19.13, ruling R34) and once per RePh; revision 2 named the number and replaced none'))
+    def disease_replaces_squads(self) -> bool:
+        return True
+
+    @since(3, (
+        '3.42: leaving 3.42 recombines, in pairs, the same-type half-squads (one counter) of a side '
+        'in one Friendly MLR (a connected part of its MLR hexes; a unit with no recorded hex is in '
+        "its friendly MLR), into the squad of the RG's card whose HS it is, else the one squad of the"
+        ' counter table with that HS (where two squads share it the pair stays: ask the players); the'
+        ' second HS leaves play (`oob`: recombined). 3.43: a Hero combines only with an MMC within '
+        'its MLR (by recorded hexes, ruling R33), and leaving 3.43 removes the Heroes beyond one per '
+        'side ("until each side has <1 hero in play", read as at most one; the first in the OB stays)'))
+    def half_squads_regroup(self) -> bool:
+        return True
+
+    @since(3, (
+        '2.351 / ruling R14 revised: the -1 goes with the Attack Option bought in this 2.3 whatever '
+        'the order of the commands; an OBA DR made before the purchase is read again with the -1 when'
+        ' the Attack Option is bought'))
+    def attack_oba_drm_this_reph(self) -> bool:
+        return True
+
+    @since(3, (
+        'B24.121 / Table 23: rubble falls on non-Water Obstacle terrain only: falling rubble whose '
+        'direction leads into a water hex of the card places none there (the roll says so), and `end '
+        '--terrain HEX=rubble` on a water hex is refused (exit 3, B24.121); so a stream never grows '
+        'Strategic Terrain (1.4)'))
+    def rubble_never_in_water(self) -> bool:
+        return True
+
+    @since(3, (
+        '3.43-3.45: a crew is an MMC (ASL A1.1) for Battle Hardening (3.43, 3.44) and for the 3.45 '
+        'limit on leaders generated (MMC on board), as it already was for placing one; revisions 1-2 '
+        'counted squads and half-squads only there'))
+    def crew_is_mmc(self) -> bool:
+        return True
+
+    @since(3, (
+        '3.2 / 3.23 (ruling R48): an Immobilized vehicle in an Isolated Location (3.215: never owed a'
+        ' redeployment) is wrecked when 3.2 is left if beyond 3 hexes of a friendly MMC/AFV (3.23); '
+        'revision 2 left it as it was. The rest of ruling R48 holds under every revision (promise 28,'
+        ' issue 35): a unit that cannot redeploy (an Immobilized vehicle where `redeploy` refuses it,'
+        ' revision 2 on; any unit whose side holds no friendly-controlled hex) owes no redeployment '
+        'and meets 3.214, 3.216, 3.217 and 3.23 when 3.2 is left, and 3.46 owes no repair `repair` '
+        'refuses where the item stands'))
+    def isolated_immobilized_wrecked(self) -> bool:
+        return True
+
+    @since(3, (
+        '1.31 / 2.421 (ruling R5 revised): in a Dual Night Assault (a night firefight both sides '
+        'bought an Attack Option for) neither side is the Firefight Defender, so a CVP tie is a draw '
+        '(`winner_rule` 2.421), unless `end --winner` names a side; revisions 1-2 gave it to the side'
+        ' that moved second'))
+    def dual_night_tie_is_draw(self) -> bool:
+        return True
+
+    @since(3, (
+        '3.23 (ruling R95): an Immobilized vehicle is kept from its wreck by a friendly MMC, or a '
+        'vehicle of an AFV RG, within 3 hexes ("MMC/AFV/Gun-armed Vehicle"); a vehicle of a `vehicle`'
+        ' RG (the card gives no armament) no longer counts'))
+    def vehicle_saves_only_if_afv(self) -> bool:
+        return True
+
+    @since(3, (
+        '2.38 note 8 (ruling R97): a Set DC is bought only for a DC of the side that sets up on map '
+        '(not In Reserve, not entering): one Set DC per such DC for the firefight; revision 2 bought '
+        'one without any DC'))
+    def set_dc_needs_a_dc(self) -> bool:
+        return True
+
+    @since(3, (
+        'CG12 / 2.38 notes 6-7 (ruling R99): Booby Traps are bought as a level of the side in effect '
+        'within its MLR (A, then B, then C; a level the card gives the side preexists), never in a '
+        'hex: `fortify SIDE booby_traps --hex` is refused, and so is a purchase above Level C; '
+        'revision 2 kept them as an item of one hex'))
+    def booby_traps_by_level(self) -> bool:
+        return True
+
+    @since(3, (
+        'ruling R49: what decides whether a command is legal is judged before its dice are rolled: '
+        '`leader --commissar` takes the Commissar on a * row and keeps the leader rolled on any other'
+        " (never refused after the roll); `redeploy --counter` and the half-squad a patrol's Reduced "
+        'result may need are asked for, or refused, before the roll'))
+    def legality_judged_before_roll(self) -> bool:
+        return True
+
+    @since(3, (
+        '2.34 / 2.6 (ruling R50): a unit of an RG bought to enter (`--mode entry`) for this firefight'
+        ' does not set up on the map (exit 3)'))
+    def entering_units_do_not_set_up(self) -> bool:
+        return True
+
+    @since(3, (
+        'play by email, sealed secrets (ruling R47): a shared fact records only what both copies '
+        "know: an Idle Firefight's 2.41 determination lists no lost patrols or Air Support (each copy"
+        " folds the loss of what it holds; the other side's were sealed, and the confirming copy "
+        "refused the proposer's list)"))
+    def shared_facts_known_to_both(self) -> bool:
+        return True
+
+    @since(3, (
+        '2.6 (ruling R51): the side that sets up second may not begin before the side that sets up '
+        'first has set up a unit (while it has one that may set up); the refusal names who sets up '
+        'first'))
+    def first_side_begins_setup(self) -> bool:
+        return True
+
+    @since(3, (
+        'play by email, sealed secrets (ruling R80): an Idle Firefight skips 2.6, so once 2.41 has '
+        'determined it Idle each side reveals there, at 2.4, every purchase 2.6 would have revealed '
+        '(`next` waits for both): its units are in the OB from then on (2.32), and 3.41, 3.46 and '
+        '3.52 may name them (a Disease replacement of one was refused by the other copy for good)'))
+    def idle_firefight_reveals_at_2_4(self) -> bool:
+        return True
+
+    @since(3, (
+        'play by email, two-party dice (ruling R83, revising R44): each side commits once to a hash '
+        'chain of answers; a roll outside a sealed step shows its own value with its commitment and '
+        "is decided by the other side's next bundle, whose chain value (fixed before the roll) "
+        'answers it: no reveal round trip; a signature over such a roll without its answer is refused'))
+    def dice_answered_by_chain(self) -> bool:
+        return True
+
+    @since(3, (
+        "play by email (ruling R84, extends R71 and R73): in a two-party campaign the firefight's end"
+        " (`end`) takes effect at once, provisionally (the other side's next command confirms it, its"
+        ' `reject` undoes it with everything after, unless dice were decided after it); a side whose '
+        "`next` would confirm the other side's proposal to leave the step while only that side still "
+        "owes something (its answer to this side's dice) proposes the leave in its place, so that the"
+        " other side's `next` leaves; a side's command answers the other side's open two-party dice "
+        'first'))
+    def end_takes_effect_provisionally(self) -> bool:
+        return True
+
+    @since(3, (
+        '2.74 / ruling R26: the DRM flags typed at Detection (`patrol --stealthy`, `--lax`, and '
+        '`--sw-pp` or `--enemy-adjacent` where the ledger cannot tell) are recorded with the patrol '
+        'and apply to its Return roll too (`patrol-return` has no such options; revision 2 left them '
+        'off the Return roll)'))
+    def typed_patrol_drms_apply_to_return(self) -> bool:
+        return True
+
+    @since(3, (
+        '2.72 / 2.74 step 4: a unit that goes on a patrol loses HIP (its units go to a cloaking box, '
+        'and the returned ones "may regain concealment as per CG11", not HIP), so 3.24 keeps no HIP '
+        'for it; revision 2 kept it hidden through the firefight, a HIP never bought again'))
+    def patrol_loses_hip(self) -> bool:
+        return True
+
+    @since(3, (
+        '3.21 / ruling R86: a SW stands with its possessor (a MMC of its RG in its hex first, then '
+        "its RG's leader, then any other MMC, then SMC there): it moves with it when the unit's end "
+        "position is given (2.9) and when it redeploys (2.5, 3.2); 3.2 never owes a SW's redeployment"
+        ' and a SW is not redeployed on a roll of its own (exit 3, rule 3.21); `position` places a SW'
+        ' only where a MMC or SMC of its side stands (revision 2 refused it, and owed a lone SW a '
+        '3.214 roll on the Infantry column)'))
+    def sw_moves_with_possessor(self) -> bool:
+        return True
+
+    @since(3, (
+        "3.22 / ruling R91: the unit a patrol's Return result captures (14 or more) is a guarded "
+        "prisoner, worth double its CVP (ruling R39's value) for the current firefight; revision 2 "
+        'counted it once'))
+    def captive_counts_double(self) -> bool:
+        return True
+
+
+class Revision2(Rules):
+    """Revision 2: what revision 3 changed, as revision 2 decided it."""
+
+    revision = 2
+
+    def cg_objectives_end_campaign(self) -> bool:
+        return False
+
+    def reserve_for_own_firefight_only(self) -> bool:
+        return False
+
+    def option_a_leaves_units_in_place(self) -> bool:
+        return False
+
+    def hip_kept_only_in_place(self) -> bool:
+        return False
+
+    def option_b_sets_up_redeployed(self) -> bool:
+        return False
+
+    def isolated_distance_outside_pocket(self) -> bool:
+        return False
+
+    def moves_first_dr_closes_setup(self) -> bool:
+        return False
+
+    def cthc_per_strategic_hex(self) -> bool:
+        return False
+
+    def rg_ownership_at_setup(self) -> bool:
+        return False
+
+    def patrol_team_within_10_hexes(self) -> bool:
+        return False
+
+    def patrol_quality_from_counter(self) -> bool:
+        return False
+
+    def patrol_reduced_wounds_leader(self) -> bool:
+        return False
+
+    def leader_rank_from_card(self) -> bool:
+        return False
+
+    def next_leaves_provisionally(self) -> bool:
+        return False
+
+    def reveals_in_commit_order(self) -> bool:
+        return False
+
+    def attack_choice_sealed(self) -> bool:
+        return False
+
+    def refuses_empty_signature(self) -> bool:
+        return False
+
+    def failed_1tc_abandons_immobile_vehicle(self) -> bool:
+        return False
+
+    def reph_losses_count_cvp(self) -> bool:
+        return False
+
+    def elite_by_card_quality(self) -> bool:
+        return False
+
+    def fortification_notes_apply(self) -> bool:
+        return False
+
+    def fortification_placed_at_setup(self) -> bool:
+        return False
+
+    def repair_leadership_from_ob(self) -> bool:
+        return False
+
+    def clearance_reduces_casualty(self) -> bool:
+        return False
+
+    def disease_replaces_squads(self) -> bool:
+        return False
+
+    def half_squads_regroup(self) -> bool:
+        return False
+
+    def attack_oba_drm_this_reph(self) -> bool:
+        return False
+
+    def rubble_never_in_water(self) -> bool:
+        return False
+
+    def crew_is_mmc(self) -> bool:
+        return False
+
+    def isolated_immobilized_wrecked(self) -> bool:
+        return False
+
+    def dual_night_tie_is_draw(self) -> bool:
+        return False
+
+    def vehicle_saves_only_if_afv(self) -> bool:
+        return False
+
+    def set_dc_needs_a_dc(self) -> bool:
+        return False
+
+    def booby_traps_by_level(self) -> bool:
+        return False
+
+    def legality_judged_before_roll(self) -> bool:
+        return False
+
+    def entering_units_do_not_set_up(self) -> bool:
+        return False
+
+    def shared_facts_known_to_both(self) -> bool:
+        return False
+
+    def first_side_begins_setup(self) -> bool:
+        return False
+
+    def idle_firefight_reveals_at_2_4(self) -> bool:
+        return False
+
+    def dice_answered_by_chain(self) -> bool:
+        return False
+
+    def end_takes_effect_provisionally(self) -> bool:
+        return False
+
+    def typed_patrol_drms_apply_to_return(self) -> bool:
+        return False
+
+    def patrol_loses_hip(self) -> bool:
+        return False
+
+    def sw_moves_with_possessor(self) -> bool:
+        return False
+
+    def captive_counts_double(self) -> bool:
+        return False
+
+
+class Revision1(Revision2):
+    """Revision 1, the first release: what revision 2 changed, as revision 1 decided it."""
+
+    revision = 1
+
+    def purchases_numbered_per_side(self) -> bool:
+        return False
+
+    def leadership_from_the_ob(self) -> bool:
+        return False
+
+    def isolated_drm_from_six_hexes(self) -> bool:
+        return False
+
+    def redeployment_results_change_counters(self) -> bool:
+        return False
+
+    def hardening_by_counter_table(self) -> bool:
+        return False
+
+    def repair_limits_apply(self) -> bool:
+        return False
+
+    def evacuated_leaders_count_lost(self) -> bool:
+        return False
+
+    def oba_and_air_expended_at_end(self) -> bool:
+        return False
+
+    def redeploys_once_per_reph(self) -> bool:
+        return False
+
+    def setup_inside_friendly_mlr(self) -> bool:
+        return False
+
+    def weather_every_firefight(self) -> bool:
+        return False
+
+    def moves_first_dr_after_setup(self) -> bool:
+        return False
+
+    def end_checks_control_and_terrain(self) -> bool:
+        return False
+
+    def patrol_drms_from_units(self) -> bool:
+        return False
+
+    def redeployment_to_nearest_cthc(self) -> bool:
+        return False
+
+    def clearance_as_pl_table(self) -> bool:
+        return False
+
+    def strategic_terrain_grows(self) -> bool:
+        return False
+
+    def fortification_placement_limits(self) -> bool:
+        return False
+
+    def isolated_shows_ammunition_shortage(self) -> bool:
+        return False
+
+    def option_a_defender_first(self) -> bool:
+        return False
+
+    def first_side_sets_up_first(self) -> bool:
+        return False
+
+    def generated_leader_needs_mmc_hex(self) -> bool:
+        return False
+
+    def passed_1tc_stays_encircled(self) -> bool:
+        return False
+
+
+# one instance per revision, made once: asked a million times by a long audit (issue 28)
+RULES: dict[int, Rules] = {1: Revision1(), 2: Revision2(), 3: Rules()}
+
+
+def revision(st) -> int:
+    """The revision in force at the state's firefight (an upgrade takes effect at its 2.1)."""
+    rev = st.rules_revision
+    for ff, to in st.rules_upgrades:
+        if st.firefight >= ff:
+            rev = to
+    return rev
+
+
+def rules_for(st) -> Rules:
+    """The rules of the revision in force at the state's firefight."""
+    if not st.rules_upgrades:  # the usual campaign
+        return RULES[st.rules_revision]
+    return RULES[revision(st)]
+
+
+def changes() -> list[tuple[str, int, str]]:
+    """(decision, the revision that brings the change, what changes), in the order `Rules` declares them."""
+    return [(name, n, text) for name, fn in vars(Rules).items() for n, text in getattr(fn, "changes", ())]
+
+
+def markdown_table() -> str:
+    """docs/revisions.md's table of the decisions that changed."""
+    lines = ["| decision (`Rules` method) | from revision | what changes |", "|---|---|---|"]
+    lines += [f"| `{name}` | {n} | {text} |" for name, n, text in changes()]
+    return "\n".join(lines)
+
