@@ -208,24 +208,21 @@ def redeployment(state: CampaignState, side: str, frm: str | None, situation: st
     `lead`: the leadership DRM already decided (drm.leadership), else the typed `leadership`."""
     out = []
     mc = state.map_control()
-    r2 = rules_for(state).isolated_drm_from_six_hexes()
-    isolated = situation == "isolated" or (r2 and unit is not None and unit.isolated)
-    r3 = rules_for(state).isolated_distance_outside_pocket()
-    if isolated and frm is not None:
-        d = _to_fmlr(state, mc, frm, side) if r3 else mc.distance_to_mlr(frm, side)
-        far = d is None or (d >= 6 if r2 else d > 6)  # ruling R1: ">6" is 6 or more (revision 2)
-        if far:
+    rules = rules_for(state)
+    if frm is not None and rules.takes_isolated_drm(situation, unit):
+        d = rules.distance_to_fmlr(state, mc, frm, side)
+        if rules.far_from_fmlr(d):
             out.append(Drm("3.21", f"Isolated, {d if d is not None else 'no'} hexes from nearest FMLR", 1))
     if crosses_uncontrolled:
         out.append(Drm("3.21", "redeployment crosses Uncontrolled terrain from FMLR", 1))
     if situation == "nml":
         out.append(Drm("3.21", "in No Man's Land", 1))
-    if situation == "enemy_mlr" or (r3 and situation == "isolated"):  # 3.215: an Isolated Location is in it
+    if rules.in_enemy_mlr_for_redeployment(situation):
         out.append(Drm("3.21", "in enemy MLR", 2))
     if hs_beyond:
         out.append(Drm("3.21", f"{hs_beyond} HS equivalent(s) beyond one squad on the same DR", hs_beyond))
     if frm is not None and mc.inside_or_adjacent_mlr(frm, side):
-        if not (r2 and situation == "isolated"):  # an Isolated pocket is no friendly MLR (revision 2)
+        if rules.friendly_mlr_drm_applies(situation):
             out.append(Drm("3.21", "inside/adjacent to friendly MLR", -1))
     elif frm is None:
         out.append(Drm("3.21", "inside friendly MLR (no recorded hex)", -1))
@@ -234,14 +231,6 @@ def redeployment(state: CampaignState, side: str, frm: str | None, situation: st
     elif leadership:
         out.append(Drm("3.21", "leadership", leadership))
     return tuple(out)
-
-
-def _to_fmlr(state: CampaignState, mc, frm: str, side: str) -> int | None:
-    """3.21 "nearest FMLR" of an Isolated unit (revision switch isolated_drm): hexes to the nearest hex of the
-    side's MLR that is neither an Isolated Location of it nor No Man's Land; None where there is none."""
-    grid = state.grid()
-    return min((grid.distance(frm, h) for h, hc in mc.hexes.items()
-                if side in hc.mlr and hc.isolated != side and not hc.nml), default=None)
 
 
 ENTRENCH_LIKE = {"mines", "wire", "panji"}  # 3.52 +1 "Panji/Minefield/Wire/Entrenchment" (3.52 clears no entrenchment)

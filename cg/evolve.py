@@ -14,7 +14,7 @@ from cg.rules import rules_for
 from cg import tables
 from cg.card_schema import parse_card
 from cg.items import Kept  # a hex's kept item; Kept.mine: all mines are one item at 3.52
-from cg.rules import CVP_RULES, carried_by, winner_by_cvp
+from cg.rules import CVP_RULES, carried_by
 from cg.state import (SIDES, CampaignState, Purchase, Unit, loss_cvp, new_firefight, ob_deal,
                       terrain_changed, unit_kind)
 from cg.units import IN_PLAY, PRESENT, Kind, Status
@@ -724,7 +724,7 @@ def _casualties(st, p: CasualtiesAdded):
     ff = st.ff
     ff.cvp_lost[p.side] += p.cvp
     if ff.winner_rule in CVP_RULES:  # 3.11: RePh losses count for the firefight for all purposes
-        ff.winner, ff.winner_rule = winner_by_cvp(ff, rules_for(st).dual_night_tie_is_draw())
+        ff.winner, ff.winner_rule = rules_for(st).winner_by_cvp(ff)
     for uid in p.units:
         u = st.unit(uid, p.side)
         if u is not None:
@@ -748,7 +748,7 @@ def _reph_loss(st, u, to: str) -> None:
     ff = st.ff
     ff.cvp_lost[u.side] += loss_cvp(u, to)
     if ff.winner_rule in CVP_RULES:
-        ff.winner, ff.winner_rule = winner_by_cvp(ff, rules_for(st).dual_night_tie_is_draw())
+        ff.winner, ff.winner_rule = rules_for(st).winner_by_cvp(ff)
 
 
 @on("casualty_reduced")

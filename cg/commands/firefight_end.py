@@ -9,7 +9,6 @@ from cg import items
 from cg.rules import END_CVP_CHECK, conventions, rules_for
 from cg import tables
 from events.errors import BadInput, Refused
-from cg.rules import winner_by_cvp
 from cg.state import SIDES, loss_cvp
 from events import types as ev
 from cg.commands.base import at, command, counter_table, hex_arg, in_play, int_arg, side_arg, unit_arg
@@ -151,7 +150,7 @@ def _end(ctx, cmd):
         winner, rule = winner_given, "--winner"
     else:
         probe = attrs.evolve(st.ff, cvp_lost={s: lost_cvp[s] + st.ff.patrol_cvp[s] for s in SIDES})
-        winner, rule = winner_by_cvp(probe, rules_for(st).dual_night_tie_is_draw())
+        winner, rule = rules_for(st).winner_by_cvp(probe)
     return [ev.FirefightEnded(turn=turn, cvp_lost=lost_cvp, winner=winner, winner_rule=rule,
                               control=tuple(control), lost=tuple(lost),
                               terrain=tuple(ev.HexItem(hx, str(item)) for hx, item in terrain),

@@ -13,7 +13,7 @@ from events import types as ev
 from events.roll import Drm
 from cg.commands.base import (at, card_quality, command, given_dice, int_arg, leader_slots, roll, side_arg,
                               unit_any_case, unit_arg)
-from cg.rules import REPAIRABLE, hardening_mmc, mlr_of, repair_refusal
+from cg.rules import REPAIRABLE, mlr_of, repair_refusal
 from cg.steps import disease_owed
 from cg.units import Kind, PRESENT, Status, article
 from cg.commands.firefight_end import _replace
@@ -120,7 +120,7 @@ def generation_limits(st, side: str) -> tuple[int, int]:
     """3.45: (leaders the side lost in the firefight, its MMC on board): it generates at most lost - 1
     leaders, never more than MMC on board."""
     lost = sum(1 for s, uid in st.ff.lost if s == side and st.unit(uid, s) and st.unit(uid, s).kind == Kind.LEADER)
-    is_mmc = hardening_mmc(st)
+    is_mmc = rules_for(st).is_mmc
     mmc = sum(1 for u in st.side_units(side) if is_mmc(u.kind) and u.status == Status.ON_MAP)
     if not any(u.hex for u in st.side_units(side)):
         mmc = sum(1 for u in st.side_units(side) if is_mmc(u.kind))  # roster-only play
@@ -141,7 +141,7 @@ def _harden(ctx, cmd):
     if st.step == StepId.PROMOTIONS:
         if Done("promote", side) not in st.reph.done:
             raise Refused(f"make {side}'s Battlefield Promotion dr first (plcg promote {side})", "3.44", st.step)
-        is_mmc = hardening_mmc(st)
+        is_mmc = rules_for(st).is_mmc
         if not is_mmc(u.kind):
             raise Refused(f"{u.id} is not an MMC (a squad, half-squad or crew, ASL A1.1)", "3.44", st.step)
         used = sum(1 for x in st.reph.hardened_now[side] if is_mmc(st.unit(x, side).kind))
@@ -168,7 +168,7 @@ def _hero_for(st, side: str, u) -> str:
         if not u.hero:
             raise Refused(f"{u.id} is no heroic leader (plcg end --hero {side}:{u.id} records one)", "3.43", st.step)
         return u.id
-    if not hardening_mmc(st)(u.kind):
+    if not rules_for(st).is_mmc(u.kind):
         raise Refused(f"{u.id} is not an MMC: only an MMC combines with a Hero", "3.43", st.step)
     heroes = [h for h in st.side_units(side) if h.hero and h.kind != Kind.LEADER]
     if rules_for(st).half_squads_regroup() and u.hex:  # 3.43: "any MMC within that MLR" (ruling R33: by hex)

@@ -37,15 +37,6 @@ def attacker_for_redeployment(state: CampaignState) -> str:
     return state.card.campaign.initial_attacker
 
 
-def hardening_mmc(state: CampaignState):
-    """3.43-3.45: is this kind an MMC. One answer since rules revision 3 (ASL A1.1: squads, half-squads
-    and crews, as 3.45 placement always had it); revisions 1-2 left the crew out of 3.43-3.45. The 3.44
-    command and what `next` says was left unused (projections/entitlements.py) both ask it here."""
-    if rules_for(state).crew_is_mmc():
-        return is_mmc
-    return lambda kind: kind in (Kind.SQUAD, Kind.HALF_SQUAD)
-
-
 _KNOWN: list = [None, {}]  # redeployment_owed: the last picture and the 3.212 situations asked of it
 
 
@@ -204,20 +195,6 @@ def enters_only(state: CampaignState, u) -> bool:
 
 
 CVP_RULES = ("1.31", "R5", "2.421")  # a winner decided by the CVP (decided again with RePh losses, 3.11)
-
-
-def winner_by_cvp(ff, night_draw: bool = False) -> tuple[str | None, str]:
-    """1.31: the side that amassed more CVP (= the enemy's CVP lost) wins; a tie goes to the defender;
-    in a Dual Attack the side that moved second is the defender (ruling R5); in a Dual Night Assault
-    (`night_draw`, revision switch dual_night_draw) there is none, and a tie is a draw (2.421, ruling R5)."""
-    amassed = {s: ff.cvp_lost[_state.other(s)] for s in ("axis", "allied")}
-    if amassed["axis"] != amassed["allied"]:
-        return max(amassed, key=amassed.get), "1.31"
-    if ff.attacker:
-        return _state.other(ff.attacker), "1.31"
-    if night_draw and ff.type == "dual" and ff.time == "night":
-        return None, "2.421"
-    return (_state.other(ff.move_first) if ff.move_first else None), "R5"
 
 
 def cthc_clusters(state: CampaignState, side: str) -> list[set[str]]:

@@ -18,8 +18,10 @@ naming the revision), never silently.
 from __future__ import annotations
 
 from typing import Callable
+from cg.units import Kind, is_mmc as a1_1_mmc
 
 CURRENT = 3  # the revision a new campaign starts under
+OTHER = {"axis": "allied", "allied": "axis"}  # cg.state's other(), which loads after this module
 
 # The ledger's conventions (issue 38): what it names and checks beside the rules, recorded as `conventions`
 # in the first event of a campaign started since; never changed by `rules-upgrade`. A campaign without it is
@@ -61,12 +63,21 @@ class Rules:
     def leadership_from_the_ob(self) -> bool:
         return True
 
-    @since(2, (
-        '3.21: +1 for a unit Isolated (in an Isolated Location, or left Isolated by 3.216) 6 or more '
-        'hexes from the nearest friendly MLR (ruling R1; revision 1 needed more than 6), and no -1 '
-        'for the Isolated pocket as if it were a friendly MLR'))
-    def isolated_drm_from_six_hexes(self) -> bool:
-        return True
+    @since(2, '3.21: a unit left Isolated by 3.216, not only one in an Isolated Location, takes the Isolated +1')
+    def takes_isolated_drm(self, situation: str, unit) -> bool:
+        """3.21 "+1 unit is Isolated": a unit in an Isolated Location, or left Isolated by 3.216 (ruling R1)."""
+        return situation == "isolated" or (unit is not None and unit.isolated)
+
+    @since(2, '3.21 / ruling R1: the Isolated +1 applies 6 or more hexes from the nearest friendly MLR (">6" is 6 or '
+              'more; revision 1 needed more than 6)')
+    def far_from_fmlr(self, distance: int | None) -> bool:
+        """3.21: is an Isolated unit `distance` hexes from the nearest FMLR far enough for the +1 (None: no FMLR)."""
+        return distance is None or distance >= 6
+
+    @since(2, '3.21: no -1 "inside/adjacent to friendly MLR" for an Isolated pocket, as if it were a friendly MLR')
+    def friendly_mlr_drm_applies(self, situation: str) -> bool:
+        """3.21 "-1 inside/adjacent to friendly MLR": not for a unit in an Isolated Location (no FMLR)."""
+        return situation != "isolated"
 
     @since(2, (
         "3.21: Replaced and Reduced change the unit's counter (counter table, ruling R34, or "
@@ -248,10 +259,19 @@ class Rules:
     @since(3, (
         '3.21: an Isolated unit\'s "nearest FMLR" is measured to the friendly MLR outside Isolated '
         "Locations and No Man's Land (its pocket is no FMLR: revision 2 counted it as distance 0, so "
-        'the +1 never applied), and a unit in an Isolated Location, which lies inside the enemy MLR '
-        '(3.215), takes "+2 unit is in Enemy MLR"'))
-    def isolated_distance_outside_pocket(self) -> bool:
-        return True
+        'the +1 never applied)'))
+    def distance_to_fmlr(self, state, mc, frm: str, side: str) -> int | None:
+        """3.21 "nearest FMLR" of an Isolated unit: hexes to the nearest hex of the side's MLR that is neither an
+        Isolated Location of it nor No Man's Land; None where there is none."""
+        grid = state.grid()
+        return min((grid.distance(frm, h) for h, hc in mc.hexes.items()
+                    if side in hc.mlr and hc.isolated != side and not hc.nml), default=None)
+
+    @since(3, '3.21: a unit in an Isolated Location, which lies inside the enemy MLR (3.215), takes "+2 unit is in '
+              'Enemy MLR"')
+    def in_enemy_mlr_for_redeployment(self, situation: str) -> bool:
+        """3.21 "+2 unit is in Enemy MLR": the enemy MLR, and an Isolated Location, which lies inside it (3.215)."""
+        return situation in ("enemy_mlr", "isolated")
 
     @since(3, (
         '2.41 Dual Attack: the moves-first dr is made "after all setup is complete", so once it is '
@@ -440,8 +460,10 @@ class Rules:
         '3.43-3.45: a crew is an MMC (ASL A1.1) for Battle Hardening (3.43, 3.44) and for the 3.45 '
         'limit on leaders generated (MMC on board), as it already was for placing one; revisions 1-2 '
         'counted squads and half-squads only there'))
-    def crew_is_mmc(self) -> bool:
-        return True
+    def is_mmc(self, kind) -> bool:
+        """3.43-3.45: is this kind an MMC, for Battle Hardening (3.43, 3.44: the `harden` command and what
+        `next` says was left unused) and the 3.45 limit on leaders generated: ASL A1.1's, a crew too."""
+        return a1_1_mmc(kind)
 
     @since(3, (
         '3.2 / 3.23 (ruling R48): an Immobilized vehicle in an Isolated Location (3.215: never owed a'
@@ -459,8 +481,18 @@ class Rules:
         'bought an Attack Option for) neither side is the Firefight Defender, so a CVP tie is a draw '
         '(`winner_rule` 2.421), unless `end --winner` names a side; revisions 1-2 gave it to the side'
         ' that moved second'))
-    def dual_night_tie_is_draw(self) -> bool:
-        return True
+    def winner_by_cvp(self, ff) -> tuple[str | None, str]:
+        """Who wins the firefight `ff` on CVP, and by which rule. 1.31: the side that amassed more CVP (= the
+        enemy's CVP lost) wins; a tie goes to the defender; in a Dual Attack the side that moved second is the
+        defender (ruling R5); in a Dual Night Assault there is none, and a tie is a draw (2.421, ruling R5)."""
+        amassed = {s: ff.cvp_lost[OTHER[s]] for s in ("axis", "allied")}
+        if amassed["axis"] != amassed["allied"]:
+            return max(amassed, key=amassed.get), "1.31"
+        if ff.attacker:
+            return OTHER[ff.attacker], "1.31"
+        if ff.type == "dual" and ff.time == "night":
+            return None, "2.421"
+        return (OTHER[ff.move_first] if ff.move_first else None), "R5"
 
     @since(3, (
         '3.23 (ruling R95): an Immobilized vehicle is kept from its wreck by a friendly MMC, or a '
@@ -593,8 +625,12 @@ class Revision2(Rules):
     def option_b_sets_up_redeployed(self) -> bool:
         return False
 
-    def isolated_distance_outside_pocket(self) -> bool:
-        return False
+    def distance_to_fmlr(self, state, mc, frm: str, side: str) -> int | None:
+        """Revision 2 measured to the side's MLR, the Isolated pocket included."""
+        return mc.distance_to_mlr(frm, side)
+
+    def in_enemy_mlr_for_redeployment(self, situation: str) -> bool:
+        return situation == "enemy_mlr"
 
     def moves_first_dr_closes_setup(self) -> bool:
         return False
@@ -662,14 +698,19 @@ class Revision2(Rules):
     def rubble_never_in_water(self) -> bool:
         return False
 
-    def crew_is_mmc(self) -> bool:
-        return False
+    def is_mmc(self, kind) -> bool:
+        """3.43-3.45 left the crew out: squads and half-squads only (3.45 placement took A1.1's all along)."""
+        return kind in (Kind.SQUAD, Kind.HALF_SQUAD)
 
     def isolated_immobilized_wrecked(self) -> bool:
         return False
 
-    def dual_night_tie_is_draw(self) -> bool:
-        return False
+    def winner_by_cvp(self, ff) -> tuple[str | None, str]:
+        """A Dual Night Assault's tie, too, goes to the side that moved second (ruling R5)."""
+        winner, rule = super().winner_by_cvp(ff)
+        if rule == "2.421":
+            return (OTHER[ff.move_first] if ff.move_first else None), "R5"
+        return winner, rule
 
     def vehicle_saves_only_if_afv(self) -> bool:
         return False
@@ -725,8 +766,14 @@ class Revision1(Revision2):
     def leadership_from_the_ob(self) -> bool:
         return False
 
-    def isolated_drm_from_six_hexes(self) -> bool:
-        return False
+    def takes_isolated_drm(self, situation: str, unit) -> bool:
+        return situation == "isolated"
+
+    def far_from_fmlr(self, distance: int | None) -> bool:
+        return distance is None or distance > 6
+
+    def friendly_mlr_drm_applies(self, situation: str) -> bool:
+        return True
 
     def redeployment_results_change_counters(self) -> bool:
         return False
