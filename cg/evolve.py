@@ -530,10 +530,11 @@ def _redeploy_unit(st, p: Redeployed, u) -> None:
     if st.step == StepId.MLR_REDEPLOYMENT and rules_for(st).option_a_defender_first():
         st.reph.done.add(_REDEPLOY_25[p.side])  # 2.5 Option A: the Defender goes first
     r = p.result
-    if p.situation != "friendly_mlr" and rules_for(st).redeployment_results_change_counters():
-        u.hip = False  # 3.212-3.217: outside a friendly MLR HIP is lost, and concealment but in 3.215
-        if p.situation != "isolated":
-            u.concealed = False
+    hip_lost, concealment_lost = rules_for(st).hiding_lost_in_redeployment(p.situation)
+    if hip_lost:
+        u.hip = False
+    if concealment_lost:
+        u.concealed = False
     if p.change:
         if p.reduced or p.change == "eliminated":  # a loss, not an ELR replacement
             _reph_loss(st, u, p.change)

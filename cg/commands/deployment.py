@@ -110,7 +110,7 @@ def _redeploy(ctx, cmd):
                 raise Refused(f"{to} is not in the nearest {side} CTHC to {u.hex} (e.g. {example})", mine[0][2],
                               st.step)
     column = "vehicle" if u.kind == Kind.VEHICLE else "infantry"
-    before_roll = rules_for(st).legality_judged_before_roll() and rules_for(st).redeployment_results_change_counters()
+    before_roll = rules_for(st).legality_judged_before_roll()  # ruling R49
     if before_roll:  # ruling R49: --counter is judged before the dice, never by the result they give
         _counter_before_roll(st, u, cmd.get("counter"))
     d = ctx.dice(given, 2)
@@ -121,8 +121,7 @@ def _redeploy(ctx, cmd):
     result = r.outcome
     if result in ("remains", "remains_reduced") and situation in ("enemy_mlr", "isolated"):
         result = "eliminated"  # 3.214/3.215: failing to redeploy from the enemy MLR eliminates
-    change, reduced = _result_change(st, u, result, cmd.get("counter"), strict=not before_roll) \
-        if rules_for(st).redeployment_results_change_counters() else (None, False)
+    change, reduced = rules_for(st).redeployment_change(st, u, result, cmd.get("counter"), strict=not before_roll)
     return [ev.Redeployed(side=side, unit=u.id, frm=u.hex, to=to, situation=situation, roll=r, result=result,
                           change=change, reduced=reduced)]
 
@@ -189,40 +188,6 @@ def _counter_before_roll(st, u, given) -> None:
     if given and needs and not lacking and given not in [to for _, to in needs if to]:
         raise Refused(f"{u.id} ({u.name}): the counter table gives its {', '.join(f'{w} {to}' for w, to in needs)}; "
                       f"--counter {given} is for counters the table lacks (rulings R34, R49)", "R34", st.step)
-
-
-def _result_change(st, u, result: str, given, strict: bool = True) -> tuple[str | None, bool]:
-    """3.21 Replaced / Reduced on the unit (revision switch redeployment_results): the new counter from
-    the table (ruling R34), or the one given (--counter) where the table lacks it. strict: a given counter
-    the table contradicts is refused here, after the roll (before ruling R49)."""
-    from cg import counters  # lazy: cg.counters (~2.3 ms) only for a card with [counters] (ruling R34)
-
-    if result not in ("redeploys_replaced", "redeploys_reduced", "remains_reduced") or u.kind == Kind.VEHICLE:
-        return None, False
-    nat, over = counter_table(st, u.side)
-    given = (str(given).strip() or None) if given else None
-    if result == "redeploys_replaced" and u.kind in (Kind.SQUAD, Kind.HALF_SQUAD, Kind.LEADER):
-        to = counters.replacement(nat, u.name, over)
-        if to is not None and given and given != to and strict:
-            raise Refused(f"{u.id} ({u.name}) is replaced by {to} by the counter table, not {given} (ruling R34: "
-                          "--counter is for counters the table lacks)", "R34", st.step)
-        to = to or given
-        if to is not None:
-            return to, False
-        c = counters.lookup(nat, u.name, over)
-        if c is None or c.replaced is None and (c.klass or "") not in ("green", "conscript") and u.name != "6+1":
-            raise BadInput(f"{u.id} ({nat} {u.name}) is Replaced (3.21) and the counter table has no "
-                           "replacement: give it with --counter COUNTER (ruling R34)")
-        # note 2 (A19.12): no lower counter -> Disrupted -> Casualty Reduced instead
-    if u.kind == Kind.SQUAD:
-        to = counters.half_squad(nat, u.name, over) or given
-        if to is None:
-            raise BadInput(f"{u.id} ({nat} {u.name}) is Reduced (3.21) and the counter table has no half-squad: "
-                           "give it with --counter COUNTER (ruling R34)")
-        return to, True
-    if u.kind == Kind.LEADER and not u.wounded:
-        return "wounded", True
-    return "eliminated", True
 
 
 def _ob_area(st, side: str, u, hx: str) -> None:

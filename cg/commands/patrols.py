@@ -63,7 +63,7 @@ def _patrol(ctx, cmd):
         raise Refused(f"mission hex {hx} is {dist} hexes from the {side} MLR ({tables.PATROL_MAX_HEXES} at most)",
                       "2.73", st.step)
     m = st.card.map
-    if rules_for(st).patrol_team_within_10_hexes() and hx in m.water and hx not in m.frozen:  # rulings R56, R96
+    if not rules_for(st).mission_hex_accessible(m, hx):  # rulings R56, R96
         raise Refused(f"mission hex {hx} is a water hex, not Accessible to Infantry (ruling R56)", "2.73", st.step)
     if kind == "ambush" and any(getattr(m, key) for key in BURNABLE):
         # ruling R36: 2.73 concealment terrain is woods, orchard, brush, grain or a building; checked only
@@ -82,14 +82,9 @@ def _patrol(ctx, cmd):
             raise Refused(f"{leader.id} ({leader.name}, {rank}) may not lead a patrol: a Corporal, Sergeant or "
                           "Lieutenant does (" + ("counter table, ruling R34" if convention else
                                                  "the card's [counters], ruling R52") + ")", "2.72", st.step)
-        if rules_for(st).patrol_team_within_10_hexes():
-            _team(st, side, [leader, *units], mc)
-        else:
-            g = st.grid()
-            for u in [leader, *units]:  # revision 2: from one friendly MLR, within 10 hexes of the mission hex
-                if u.hex and (mc.situation(u.hex, side) != "friendly_mlr" or g.distance(u.hex, hx) > tables.PATROL_UNITS_WITHIN):
-                    raise Refused(f"{u.id} in {u.hex} is not a unit of the {side} MLR within 10 hexes of {hx}", "2.72",
-                                  st.step)
+        refusal = rules_for(st).patrol_team_refusal(st, side, [leader, *units], hx, mc)
+        if refusal:
+            raise Refused(refusal, "2.72", st.step)
         typed = _typed(cmd)
         dl = drms.patrol_from_units(st, side, kind, units, leader, hx, typed)
         _half_squads_before_roll(st, side, units, cmd.get("counter"))
@@ -122,28 +117,6 @@ def _smc(st: CampaignState, leader, units: list) -> None:
             raise Refused(f"{u.id} is wounded: one unwounded hero may join the patrol", "2.72", st.step)
     if len(smc) > 1:
         raise Refused(f"{', '.join(u.id for u in smc)}: one hero may join the patrol, not {len(smc)}", "2.72", st.step)
-
-
-def _team(st: CampaignState, side: str, team: list, mc) -> None:
-    """2.72 (revision switch patrol_team): the patrol's units come from the friendly MLR "within 10 hexes of
-    each other" (where their hexes are recorded), and none is out on a patrol that still owes its Return."""
-    placed = [u for u in team if u.hex]
-    for u in placed:
-        if mc.situation(u.hex, side) != "friendly_mlr":
-            raise Refused(f"{u.id} in {u.hex} is not in the {side} MLR", "2.72", st.step)
-    g = st.grid()
-    for i, a in enumerate(placed):
-        for b in placed[i + 1:]:
-            if g.distance(a.hex, b.hex) > tables.PATROL_UNITS_WITHIN:
-                raise Refused(f"{a.id} in {a.hex} and {b.id} in {b.hex} are {g.distance(a.hex, b.hex)} hexes apart: "
-                              "a patrol's units come from within 10 hexes of each other", "2.72", st.step)
-    for n in sorted(st.reph.patrols_to_return[side]):
-        team_out = st.reph.patrol_units.get((side, n))
-        out = set(team_out.team if team_out else ())
-        busy = [u.id for u in team if u.id in out]
-        if busy:
-            raise Refused(f"{', '.join(busy)} is out on {side} patrol {n}, which owes its Return (plcg patrol-return "
-                          f"{side} {n}): one patrol at a time", "2.72", st.step)
 
 
 TYPED = ("elite", "stealthy", "inexperienced", "lax", "enemy_adjacent", "sw_pp", "leadership")

@@ -18,6 +18,9 @@ naming the revision), never silently.
 from __future__ import annotations
 
 from typing import Callable
+
+from cg import tables
+from events.errors import BadInput, Refused
 from cg.units import Kind, is_mmc as a1_1_mmc
 
 CURRENT = 3  # the revision a new campaign starts under
@@ -82,10 +85,47 @@ class Rules:
     @since(2, (
         "3.21: Replaced and Reduced change the unit's counter (counter table, ruling R34, or "
         '`redeploy --counter`; note 2: no lower counter means Casualty Reduced), a reduced HS or crew'
-        ' is eliminated, a leader wounded; outside a friendly MLR HIP is lost (3.212-3.217) and '
-        'concealment too except when Isolated (3.215)'))
-    def redeployment_results_change_counters(self) -> bool:
-        return True
+        ' is eliminated, a leader wounded'))
+    def redeployment_change(self, st, u, result: str, given, strict: bool = True) -> tuple[str | None, bool]:
+        """What a 3.21 result does to the unit's counter: (the counter it becomes, or "wounded"/"eliminated",
+        or None; whether that is a loss). Replaced / Reduced by the counter table (ruling R34), or the counter
+        given (--counter) where the table lacks it. strict: a given counter the table contradicts is refused
+        here, after the roll (before ruling R49)."""
+        from cg import counters  # lazy: cg.counters (~2.3 ms) only for a card with [counters] (ruling R34)
+
+        if result not in ("redeploys_replaced", "redeploys_reduced", "remains_reduced") or u.kind == Kind.VEHICLE:
+            return None, False
+        nat, over = st.card.sides[u.side].nationality, st.card.counter_overrides(u.side)
+        given = (str(given).strip() or None) if given else None
+        if result == "redeploys_replaced" and u.kind in (Kind.SQUAD, Kind.HALF_SQUAD, Kind.LEADER):
+            to = counters.replacement(nat, u.name, over)
+            if to is not None and given and given != to and strict:
+                raise Refused(f"{u.id} ({u.name}) is replaced by {to} by the counter table, not {given} (ruling R34: "
+                              "--counter is for counters the table lacks)", "R34", st.step)
+            to = to or given
+            if to is not None:
+                return to, False
+            c = counters.lookup(nat, u.name, over)
+            if c is None or c.replaced is None and (c.klass or "") not in ("green", "conscript") and u.name != "6+1":
+                raise BadInput(f"{u.id} ({nat} {u.name}) is Replaced (3.21) and the counter table has no "
+                               "replacement: give it with --counter COUNTER (ruling R34)")
+            # note 2 (A19.12): no lower counter -> Disrupted -> Casualty Reduced instead
+        if u.kind == Kind.SQUAD:
+            to = counters.half_squad(nat, u.name, over) or given
+            if to is None:
+                raise BadInput(f"{u.id} ({nat} {u.name}) is Reduced (3.21) and the counter table has no half-squad: "
+                               "give it with --counter COUNTER (ruling R34)")
+            return to, True
+        if u.kind == Kind.LEADER and not u.wounded:
+            return "wounded", True
+        return "eliminated", True
+
+    @since(2, '3.212-3.217: a unit redeploying from outside a friendly MLR loses HIP, and concealment too except '
+              'when Isolated (3.215)')
+    def hiding_lost_in_redeployment(self, situation: str) -> tuple[bool, bool]:
+        """(HIP lost, concealment lost) by a unit redeploying from `situation` (3.212-3.217)."""
+        outside = situation != "friendly_mlr"
+        return outside, outside and situation != "isolated"
 
     @since(2, (
         '3.43-3.45: Battle Hardening changes the counter by the counter table (ruling R34; `harden '
@@ -299,10 +339,34 @@ class Rules:
     @since(3, (
         '2.72: the patrol\'s units (with recorded hexes) stand in the friendly MLR "within 10 hexes of'
         ' each other" (revision 2 measured them to the mission hex, a wrong refusal); a unit out on a'
-        ' patrol that owes its Return goes on no other (one leader led two patrols at once); 2.73: a '
-        'water hex of the card is no mission hex (ruling R56)'))
-    def patrol_team_within_10_hexes(self) -> bool:
-        return True
+        ' patrol that owes its Return goes on no other (one leader led two patrols at once)'))
+    def patrol_team_refusal(self, st, side: str, team: list, hx: str, mc) -> str | None:
+        """2.72: may these units patrol together to `hx`: None, else why not. They come from the friendly MLR
+        "within 10 hexes of each other" (where their hexes are recorded), and none is out on a patrol that
+        still owes its Return."""
+        placed = [u for u in team if u.hex]
+        for u in placed:
+            if mc.situation(u.hex, side) != "friendly_mlr":
+                return f"{u.id} in {u.hex} is not in the {side} MLR"
+        g = st.grid()
+        for i, a in enumerate(placed):
+            for b in placed[i + 1:]:
+                if g.distance(a.hex, b.hex) > tables.PATROL_UNITS_WITHIN:
+                    return (f"{a.id} in {a.hex} and {b.id} in {b.hex} are {g.distance(a.hex, b.hex)} hexes apart: "
+                            "a patrol's units come from within 10 hexes of each other")
+        for n in sorted(st.reph.patrols_to_return[side]):
+            team_out = st.reph.patrol_units.get((side, n))
+            out = set(team_out.team if team_out else ())
+            busy = [u.id for u in team if u.id in out]
+            if busy:
+                return (f"{', '.join(busy)} is out on {side} patrol {n}, which owes its Return (plcg patrol-return "
+                        f"{side} {n}): one patrol at a time")
+        return None
+
+    @since(3, '2.73: a water hex of the card (not frozen, ruling R96) is no mission hex (ruling R56)')
+    def mission_hex_accessible(self, card_map, hx: str) -> bool:
+        """2.73: is `hx` Accessible to Infantry as a patrol's mission hex: not a water hex unless frozen."""
+        return hx not in card_map.water or hx in card_map.frozen
 
     @since(3, (
         '2.74: a MMC is Inexperienced when its counter (counter table) or its RG is Green or '
@@ -641,8 +705,16 @@ class Revision2(Rules):
     def rg_ownership_at_setup(self) -> bool:
         return False
 
-    def patrol_team_within_10_hexes(self) -> bool:
-        return False
+    def patrol_team_refusal(self, st, side: str, team: list, hx: str, mc) -> str | None:
+        """Revision 2: from one friendly MLR, within 10 hexes of the mission hex."""
+        g = st.grid()
+        for u in team:
+            if u.hex and (mc.situation(u.hex, side) != "friendly_mlr" or g.distance(u.hex, hx) > tables.PATROL_UNITS_WITHIN):
+                return f"{u.id} in {u.hex} is not a unit of the {side} MLR within 10 hexes of {hx}"
+        return None
+
+    def mission_hex_accessible(self, card_map, hx: str) -> bool:
+        return True
 
     def patrol_quality_from_counter(self) -> bool:
         return False
@@ -775,8 +847,12 @@ class Revision1(Revision2):
     def friendly_mlr_drm_applies(self, situation: str) -> bool:
         return True
 
-    def redeployment_results_change_counters(self) -> bool:
-        return False
+    def redeployment_change(self, st, u, result: str, given, strict: bool = True) -> tuple[str | None, bool]:
+        """Revision 1 recorded the result and changed no counter."""
+        return None, False
+
+    def hiding_lost_in_redeployment(self, situation: str) -> tuple[bool, bool]:
+        return False, False
 
     def hardening_by_counter_table(self) -> bool:
         return False
