@@ -406,7 +406,7 @@ def _oba(st, p: ObaRolled):
     pur = st.purchase(p.purchase, p.side)
     pur.oba = p.roll.outcome
     pur.oba_owed = False
-    if rules_for(st).attack_oba_drm_this_reph() and not st.sides[p.side].attack:
+    if rules_for(st).oba_read_again_if_attack_bought(st.sides[p.side].attack):
         # ruling R14: read again with the -1 should the side buy the Attack Option in this 2.3
         st.reph.done.add(Done("oba-roll", p.side, (p.roll.final, p.purchase)))
 
@@ -606,9 +606,9 @@ def _patrol_losses(st, p) -> None:
     """Ruling R29: the units a patrol result strikes: reduced (a new counter), eliminated or captured; their
     CVP count for the current firefight (2.756, ruling R39)."""
 
-    double = rules_for(st).captive_counts_double()  # 3.22: "Only guarded prisoners are worth double CVP" (ruling R91)
+    factor = rules_for(st).patrol_loss_cvp_factor  # 3.22: "Only guarded prisoners are worth double CVP" (ruling R91)
     for c in p.losses:
-        cvp = loss_cvp(st.unit(c.unit, c.side), c.to) * (2 if double and c.to == "captured" else 1)
+        cvp = loss_cvp(st.unit(c.unit, c.side), c.to) * factor(c.to)
         st.ff.patrol_cvp[c.side] += cvp
         st.ff.cvp_lost[c.side] += cvp
         if c.to == "captured":
@@ -784,7 +784,7 @@ def _encircled(st, p: EncircledTested):
         return
     # 3.17: a unit that passes keeps its Encircled marker (revision switch encircled_kept); revision 1
     # removed it, and the logs it wrote fold as they did
-    u.encircled = p.roll.outcome != "eliminated" and rules_for(st).passed_1tc_stays_encircled()
+    u.encircled = rules_for(st).encircled_after_1tc(p.roll.outcome)
     if u.encircled:
         st.reph.done.add(Done("encircled", u.side, u.id))  # tested this RePh: owes no second 1TC
 
@@ -853,8 +853,9 @@ def _tvp(st, p: TvpAwarded):
 @on("disease_rolled")
 def _disease(st, p: DiseaseRolled):
     st.reph.done.add(Done("disease", p.side))
-    if rules_for(st).disease_replaces_squads():  # 3.41: the squads struck, in HS equivalents, owed at 3.41
-        st.reph.done.add(Done("disease-owed", p.side, 2 * p.roll.outcome))
+    owed = rules_for(st).disease_hs_owed(p.roll.outcome)  # 3.41: the squads struck, in HS equivalents
+    if owed is not None:
+        st.reph.done.add(Done("disease-owed", p.side, owed))
 
 
 @on("disease_replaced")

@@ -63,8 +63,8 @@ def _rubble(ctx, cmd):
         manual, source = False, d.source
     g = st.grid()
     res = terrain.resolve_rubble(hx, kia, stone, level, values, g.neighbour)
-    into_water = res.fell_into is not None and res.fell_into in st.card.map.water \
-        and rules_for(st).rubble_never_in_water()  # B24.121: rubble falls on non-Water Obstacle terrain only
+    into_water = res.fell_into is not None \
+        and not rules_for(st).rubble_may_fall_in(st.card.map, res.fell_into)  # B24.121: non-Water Obstacle only
     rolls = [Roll(dice=values[:1], drm=((Drm("B24.11", "stone building", 1),) if stone else ()),
                   final=values[0] + (1 if stone else 0), table="B24.11",
                   row=f"<={kia}" if res.created else f">{kia}", outcome="rubble" if res.created else "no rubble",

@@ -132,11 +132,10 @@ def _end(ctx, cmd):
                 raise Refused(f"{flag} {su.side}:{u.id}: that unit is {u.status} already"
                               + (f" (firefight {u.eliminated_in})" if u.eliminated_in else ""), "2.9", st.step)
     _exits_along_a_friendly_edge(st, exited, {(s, u.id): hx for s, u, hx in positions})
-    if rules_for(st).rubble_never_in_water():  # B24.121, Table 23: no rubble in a Water Obstacle
-        for hx, item in terrain:
-            if item.key == "rubble" and hx in st.card.map.water:
-                raise Refused(f"--terrain {hx}=rubble: {hx} is a water hex on the CG Card; rubble falls on "
-                              "non-Water Obstacle terrain only", "B24.121", st.step)
+    for hx, item in terrain:  # B24.121, Table 23: no rubble in a Water Obstacle
+        if item.key == "rubble" and not rules_for(st).rubble_may_fall_in(st.card.map, hx):
+            raise Refused(f"--terrain {hx}=rubble: {hx} is a water hex on the CG Card; rubble falls on "
+                          "non-Water Obstacle terrain only", "B24.121", st.step)
     for c in control:
         if c.hex not in st.strategic():
             raise Refused(f"{c.hex} is not Strategic Terrain on the CG Card: only those are controlled", "1.33",

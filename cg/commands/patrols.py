@@ -90,7 +90,7 @@ def _patrol(ctx, cmd):
         _half_squads_before_roll(st, side, units, cmd.get("counter"))
         r = roll(ctx.dice(given, 2), dl, tables.patrol_detection)
         selection, losses = _strike(ctx, st, side, [leader, *units], r.outcome, cmd.get("counter"))
-        kept = {k: typed[k] for k in KEPT if typed[k] is not None} if rules_for(st).typed_patrol_drms_apply_to_return() else {}
+        kept = rules_for(st).patrol_flags_for_return(typed, KEPT)
         return [ev.PatrolResolved(side=side, patrol=n, kind=kind, units=tuple(u.id for u in units),
                                   leader=leader.id, mission_hex=hx, roll=r, returns=r.outcome != "kia",
                                   selection=selection, losses=losses, typed=kept or None)]
@@ -176,9 +176,9 @@ def _strike(ctx, st, side: str, patrol: list, outcome: str, counter) -> tuple[tu
             raise BadInput(f"{hit.id} ({nat} {hit.name}) is Reduced and the counter table has no half-squad: "
                            "give it with --counter COUNTER (ruling R34)")
         return tuple(selection), (ev.UnitChange(side, hit.id, to),)
-    if outcome == "reduced" and hit.kind == Kind.LEADER and not hit.wounded and rules_for(st).patrol_reduced_wounds_leader():
-        return tuple(selection), (ev.UnitChange(side, hit.id, "wounded"),)  # ruling R29: an SMC is wounded (A15/A17)
-    return tuple(selection), (ev.UnitChange(side, hit.id, "eliminated"),)
+    to = rules_for(st).patrol_reduced_leader_becomes(hit) if outcome == "reduced" and hit.kind == Kind.LEADER \
+        else "eliminated"  # ruling R29: an SMC is wounded (A15/A17)
+    return tuple(selection), (ev.UnitChange(side, hit.id, to),)
 
 
 def _next_patrol(st: CampaignState, side: str) -> int:

@@ -65,7 +65,7 @@ def _disease_replacement(st, side: str, cmd: dict):
     text, _, counter = str(cmd.get("replaced")).partition("=")
     u = unit_arg(st, side, text)
     at(st, "disease")
-    if not rules_for(st).disease_replaces_squads() or disease_owed(st, side) <= 0:
+    if disease_owed(st, side) <= 0:  # revision 2 owes none (Rules.disease_hs_owed)
         raise Refused(f"{side}'s Disease & Starvation dr owes no (more) ELR Replacement", "3.41", st.step)
     mmc = [x for x in st.side_units(side) if x.kind in (Kind.SQUAD, Kind.HALF_SQUAD) and x.status in PRESENT
            and Done("disease-replaced", side, x.id) not in st.reph.done]

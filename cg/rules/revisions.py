@@ -260,8 +260,9 @@ class Rules:
 
     @since(2, (
         '3.17: a unit that passes its 1TC stays Encircled (revision 1 removed the marker)'))
-    def passed_1tc_stays_encircled(self) -> bool:
-        return True
+    def encircled_after_1tc(self, outcome: str) -> bool:
+        """3.17: does a unit keep its Encircled marker after its 1TC: yes unless the result eliminates it."""
+        return outcome != "eliminated"
 
     @since(3, (
         "1.3 / ruling R74: a CG Objective of the card's `[victory]` fulfilled when the firefight it "
@@ -379,8 +380,10 @@ class Rules:
         '2.74 / ruling R29: a Reduced result that strikes a leader wounds it (a wounded one is '
         'eliminated), as Casualty Reduction does (A15, A17) and `end --reduced` already did; revision'
         ' 2 eliminated it'))
-    def patrol_reduced_wounds_leader(self) -> bool:
-        return True
+    def patrol_reduced_leader_becomes(self, leader) -> str:
+        """2.74 / ruling R29: what a patrol's Reduced result does to a leader it strikes: wounds it (A15, A17), and
+        eliminates a wounded one."""
+        return "eliminated" if leader.wounded else "wounded"
 
     @since(3, (
         '2.72: a leader\'s rank is the one the card\'s `[counters]` gives (`"9-1" = { rank = "Captain" '
@@ -491,8 +494,9 @@ class Rules:
         '2, a HS 1); every Isolated squad or HS first ("must choose all Isolated units before '
         'applying Replacement to any non-Isolated unit"); each is ELR Replaced by the counter table '
         '(A19.13, ruling R34) and once per RePh; revision 2 named the number and replaced none'))
-    def disease_replaces_squads(self) -> bool:
-        return True
+    def disease_hs_owed(self, dr: int) -> int | None:
+        """3.41: how many HS equivalents the Disease & Starvation dr `dr` owes ELR Replaced before 3.41 is left."""
+        return 2 * dr
 
     @since(3, (
         '3.42: leaving 3.42 recombines, in pairs, the same-type half-squads (one counter) of a side '
@@ -509,16 +513,19 @@ class Rules:
         '2.351 / ruling R14 revised: the -1 goes with the Attack Option bought in this 2.3 whatever '
         'the order of the commands; an OBA DR made before the purchase is read again with the -1 when'
         ' the Attack Option is bought'))
-    def attack_oba_drm_this_reph(self) -> bool:
-        return True
+    def oba_read_again_if_attack_bought(self, attack_bought: bool) -> bool:
+        """2.351: is an OBA DR made now read again with the -1 should the side buy the Attack Option later in
+        this 2.3 (ruling R14): yes while it has not bought it."""
+        return not attack_bought
 
     @since(3, (
         'B24.121 / Table 23: rubble falls on non-Water Obstacle terrain only: falling rubble whose '
         'direction leads into a water hex of the card places none there (the roll says so), and `end '
         '--terrain HEX=rubble` on a water hex is refused (exit 3, B24.121); so a stream never grows '
         'Strategic Terrain (1.4)'))
-    def rubble_never_in_water(self) -> bool:
-        return True
+    def rubble_may_fall_in(self, card_map, hx: str) -> bool:
+        """B24.121 / Table 23: may rubble lie in `hx`: non-Water Obstacle terrain only."""
+        return hx not in card_map.water
 
     @since(3, (
         '3.43-3.45: a crew is an MMC (ASL A1.1) for Battle Hardening (3.43, 3.44) and for the 3.45 '
@@ -641,8 +648,10 @@ class Rules:
         '`--sw-pp` or `--enemy-adjacent` where the ledger cannot tell) are recorded with the patrol '
         'and apply to its Return roll too (`patrol-return` has no such options; revision 2 left them '
         'off the Return roll)'))
-    def typed_patrol_drms_apply_to_return(self) -> bool:
-        return True
+    def patrol_flags_for_return(self, typed: dict, kept: tuple) -> dict:
+        """2.74 / ruling R26: the DRM flags typed at Detection (those of `kept` given) that the patrol's Return roll
+        takes too, recorded with the patrol."""
+        return {k: typed[k] for k in kept if typed[k] is not None}
 
     @since(3, (
         '2.72 / 2.74 step 4: a unit that goes on a patrol loses HIP (its units go to a cloaking box, '
@@ -665,8 +674,9 @@ class Rules:
         "3.22 / ruling R91: the unit a patrol's Return result captures (14 or more) is a guarded "
         "prisoner, worth double its CVP (ruling R39's value) for the current firefight; revision 2 "
         'counted it once'))
-    def captive_counts_double(self) -> bool:
-        return True
+    def patrol_loss_cvp_factor(self, to: str) -> int:
+        """3.22: what a unit a patrol result strikes counts of its CVP: double for a captive, a guarded prisoner."""
+        return 2 if to == "captured" else 1
 
 
 class Revision2(Rules):
@@ -719,8 +729,8 @@ class Revision2(Rules):
     def patrol_quality_from_counter(self) -> bool:
         return False
 
-    def patrol_reduced_wounds_leader(self) -> bool:
-        return False
+    def patrol_reduced_leader_becomes(self, leader) -> str:
+        return "eliminated"
 
     def leader_rank_from_card(self) -> bool:
         return False
@@ -758,17 +768,18 @@ class Revision2(Rules):
     def clearance_reduces_casualty(self) -> bool:
         return False
 
-    def disease_replaces_squads(self) -> bool:
-        return False
+    def disease_hs_owed(self, dr: int) -> int | None:
+        """Revision 2 named the number and replaced none: nothing owed."""
+        return None
 
     def half_squads_regroup(self) -> bool:
         return False
 
-    def attack_oba_drm_this_reph(self) -> bool:
+    def oba_read_again_if_attack_bought(self, attack_bought: bool) -> bool:
         return False
 
-    def rubble_never_in_water(self) -> bool:
-        return False
+    def rubble_may_fall_in(self, card_map, hx: str) -> bool:
+        return True
 
     def is_mmc(self, kind) -> bool:
         """3.43-3.45 left the crew out: squads and half-squads only (3.45 placement took A1.1's all along)."""
@@ -814,8 +825,8 @@ class Revision2(Rules):
     def end_takes_effect_provisionally(self) -> bool:
         return False
 
-    def typed_patrol_drms_apply_to_return(self) -> bool:
-        return False
+    def patrol_flags_for_return(self, typed: dict, kept: tuple) -> dict:
+        return {}
 
     def patrol_loses_hip(self) -> bool:
         return False
@@ -823,8 +834,8 @@ class Revision2(Rules):
     def sw_moves_with_possessor(self) -> bool:
         return False
 
-    def captive_counts_double(self) -> bool:
-        return False
+    def patrol_loss_cvp_factor(self, to: str) -> int:
+        return 1
 
 
 class Revision1(Revision2):
@@ -908,7 +919,8 @@ class Revision1(Revision2):
     def generated_leader_needs_mmc_hex(self) -> bool:
         return False
 
-    def passed_1tc_stays_encircled(self) -> bool:
+    def encircled_after_1tc(self, outcome: str) -> bool:
+        """Revision 1 removed the marker."""
         return False
 
 
