@@ -939,7 +939,7 @@ def _clear(st, p: ClearanceRolled):
     st.reph.cleared.add((hx, item))
     terrain_changed(st)
     items = st.ground.terrain.get(hx, [])
-    if p.casualty_reduction and rules_for(st).clearance_reduces_casualty():
+    if rules_for(st).casualty_reduction_owed(p.casualty_reduction):
         st.reph.done.add(Done("cr-owed", p.side, hx))  # 3.52 dagger: owed before 3.52 is left (plcg casualties)
     if p.roll.outcome == "eliminated":
         if item == "rubble" and not rules_for(st).clearance_as_pl_table():

@@ -33,8 +33,9 @@ def _sign(ctx: Ctx, cmd: dict):
         raise Refused(f"{by}'s signature is over row {seq}, not the head it follows ({ctx.base_seq - 1})",
                       "pbem", st.step)
     mine = st.pbem.signed[by]
-    if mine is not None and mine[0] == seq - 1 and rules_for(st).refuses_empty_signature():  # the head is its own signature
-        raise Refused(f"{by} signed row {seq} already: a signature over nothing new is refused", "pbem", st.step)
+    why = rules_for(st).signature_refusal(mine, seq)  # the head is its own signature
+    if why:
+        raise Refused(f"{by} {why}", "pbem", st.step)
     owed = [c for c, r in st.pbem.requests.items() if r.side != by and r.chain is not None
             and r.answer is None]
     if owed:  # ruling R83: the answer is fixed and owed; a bundle without it is refused, not withheld

@@ -9,7 +9,7 @@ from cg.rules import LEADERS_PER_RG, conventions, rules_for
 from cg import drm as drms
 from cg import tables
 from events.errors import BadInput, Refused
-from cg.state import SIDES, CampaignState, expand_units
+from cg.state import CampaignState, expand_units
 from events import types as ev
 from cg.options import rg_unavailable
 from cg.card_printed import DUMMY_MINEFIELD_FP
@@ -100,14 +100,7 @@ def _buy(ctx, cmd):
     cp = st.sides[side].cp
     if cost > cp and not seal.cp_unknown(st, side):  # sealed CP: checked at the CG's end reveal (R47)
         raise Refused(f"{rg.id} costs {cost} CP ({mode}); {side} has {cp}", "2.3", st.step)
-    # both sides' cards may list the same RG id (I1): number the purchases across the sides so a
-    # purchase id (and the unit ids made from it) names one purchase of the campaign
-    if rules_for(st).purchases_numbered_per_side():  # R32 switch: the Allies' first I1 is I1-1
-        n = st.purchase_count.get(key, 0) + 1
-        while st.purchase(f"{rg.id}-{n}", side) is not None:  # a campaign upgraded from revision 1 has
-            n += 1  # numbers counted across sides: never reuse one of this side's
-    else:  # revision 1: numbered across both sides
-        n = sum(st.purchase_count.get((s, rg.id), 0) for s in SIDES) + 1
+    n = rules_for(st).purchase_number(st, side, rg.id)  # the Allies' first I1 is I1-1 (revision 2 on)
     pid = f"{rg.id}-{n}"
     units = tuple(ev.UnitRef(f"{pid}.{i}", name) for i, name in enumerate(expand_units(rg.units), 1))
     return [ev.RgBought(side=side, rg=rg.id, purchase=pid, mode=mode, base_cost=rg.cost, delta=delta,

@@ -56,8 +56,14 @@ class Rules:
         "2.3: purchase numbers count per side (the Allies' first I1 is I1-1, not I1-2 after an Axis "
         'I1); unit ids then repeat across sides, so units are named `SIDE UNIT` / `SIDE:UNIT` '
         'everywhere'))
-    def purchases_numbered_per_side(self) -> bool:
-        return True
+    def purchase_number(self, st, side: str, rg: str) -> int:
+        """2.3: the number of the side's next purchase of `rg` (its purchase id is RG-N): counted per side, and
+        never one of this side's already used (a campaign upgraded from revision 1 has numbers counted across
+        sides)."""
+        n = st.purchase_count.get((side, rg), 0) + 1
+        while st.purchase(f"{rg}-{n}", side) is not None:
+            n += 1
+        return n
 
     @since(2, (
         "3.17, 3.21: Leadership is the modifier of the best leader in the unit's hex (rulings R30, "
@@ -421,16 +427,25 @@ class Rules:
     @since(3, (
         "play by email: a side's signature over nothing new (the head is its own signature already) "
         'is refused (exit 3, rule pbem)'))
-    def refuses_empty_signature(self) -> bool:
-        return True
+    def signature_refusal(self, signed, seq: int) -> str | None:
+        """Play by email: why a side's signature over row `seq` is refused, given the row it signed last
+        (`signed`: [seq, hash] or None): over nothing new (the head is its own signature already)."""
+        if signed is not None and signed[0] == seq - 1:
+            return f"signed row {seq} already: a signature over nothing new is refused"
+        return None
 
     @since(3, (
         '3.17: an Immobile AFV/vehicle (flagged `end --repair SIDE:UNIT=immobilized`, not repaired '
         'since) whose inherent crew fails its 1TC is left Immobile and Abandoned (`oob`: abandoned), '
         'not eliminated; a failed 1TC names its row as the morale + 1 or more (`row >=8` for morale '
         '7: a final 7 passes)'))
-    def failed_1tc_abandons_immobile_vehicle(self) -> bool:
-        return True
+    def encircled_1tc_hit(self, final: int, morale: int, immobile_vehicle: bool) -> tables.Hit:
+        """3.17: the 1TC's result for the final DR `final` against `morale`: passed up to the morale; the failing
+        row is 'morale + 1 or more'; a failed 1TC of an Immobile AFV/vehicle's inherent crew leaves it Immobile
+        and Abandoned, any other unit failing is eliminated."""
+        failed = "abandoned" if immobile_vehicle else "eliminated"
+        return tables.Hit("3.17", f"<={morale}" if final <= morale else f">{morale + 1}",
+                          "passed" if final <= morale else failed)
 
     @since(3, (
         '3.11 / ruling R58: the RePh losses the ledger decides itself (3.17 1TC, 3.19 Shock/UK, 3.21 '
@@ -485,8 +500,10 @@ class Rules:
         "1st Line, 2nd Line, Green, Conscript (the card's quality of the RG, else the counter table's"
         ' class); the squad becomes its HS (a HS is eliminated) and its CVP count (ruling R58); '
         'revision 2 logged the reduction and reduced nobody'))
-    def clearance_reduces_casualty(self) -> bool:
-        return True
+    def casualty_reduction_owed(self, original_6: bool) -> bool:
+        """3.52 dagger: does a clearance whose Original 6 reduces one MMC (`original_6`) owe that Casualty
+        Reduction before 3.52 is left."""
+        return original_6
 
     @since(3, (
         '3.41: the squads the Disease & Starvation dr strikes are owed before 3.41 is left (`status` '
@@ -744,11 +761,13 @@ class Revision2(Rules):
     def attack_choice_sealed(self) -> bool:
         return False
 
-    def refuses_empty_signature(self) -> bool:
-        return False
+    def signature_refusal(self, signed, seq: int) -> str | None:
+        return None
 
-    def failed_1tc_abandons_immobile_vehicle(self) -> bool:
-        return False
+    def encircled_1tc_hit(self, final: int, morale: int, immobile_vehicle: bool) -> tables.Hit:
+        """Revision 2 eliminated every unit failing, on a row it named 'morale or more'."""
+        return tables.Hit("3.17", f"<={morale}" if final <= morale else f">{morale}",
+                          "passed" if final <= morale else "eliminated")
 
     def reph_losses_count_cvp(self) -> bool:
         return False
@@ -765,7 +784,8 @@ class Revision2(Rules):
     def repair_leadership_from_ob(self) -> bool:
         return False
 
-    def clearance_reduces_casualty(self) -> bool:
+    def casualty_reduction_owed(self, original_6: bool) -> bool:
+        """Revision 2 logged the reduction and reduced nobody."""
         return False
 
     def disease_hs_owed(self, dr: int) -> int | None:
@@ -843,8 +863,9 @@ class Revision1(Revision2):
 
     revision = 1
 
-    def purchases_numbered_per_side(self) -> bool:
-        return False
+    def purchase_number(self, st, side: str, rg: str) -> int:
+        """Revision 1 numbered the purchases of an RG across both sides."""
+        return sum(st.purchase_count.get((s, rg), 0) for s in OTHER) + 1
 
     def leadership_from_the_ob(self) -> bool:
         return False
