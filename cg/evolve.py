@@ -802,8 +802,7 @@ def _isolated(st, p: IsolatedMarked):
     for su in p.units:
         u = st.unit(su.unit, su.side)
         u.isolated = True
-        if rules_for(st).hip_kept_only_in_place():
-            u.hip = False  # 3.212 b / 3.215: an Isolated unit loses any HIP, redeployed or not
+        u.hip = rules_for(st).hip_when_isolated(u.hip)  # 3.212 b / 3.215
 
 
 @on("units_stranded")
@@ -942,9 +941,10 @@ def _clear(st, p: ClearanceRolled):
     if rules_for(st).casualty_reduction_owed(p.casualty_reduction):
         st.reph.done.add(Done("cr-owed", p.side, hx))  # 3.52 dagger: owed before 3.52 is left (plcg casualties)
     if p.roll.outcome == "eliminated":
-        if item == "rubble" and not rules_for(st).clearance_as_pl_table():
-            items.append(Kept("trailbreak"))  # revision 1 read B24.71: a Trailbreak across the hex; the rubble stayed
-            return  # (revision 2, ruling R38: PL's 3.52 table eliminates the rubble, below)
+        left = rules_for(st).eliminated_clearance_leaves(item)
+        if left:
+            items.append(Kept(left))
+            return
         for it in list(items):
             if it.key == item or (item == "mines" and it.mine):  # 3.52 *: all mines in the Location
                 items.remove(it)

@@ -37,8 +37,8 @@ def _clear(ctx, cmd):
     d = ctx.dice(given, 1)
     r = roll(d, drms.clearance(st, side, hx, item), tables.clearance)
     cr = r.outcome == "no effect" and tables.clearance_cr(d.values[0], item)
-    if cr and item == "mines" and rules_for(st).clearance_as_pl_table():  # 3.52 dagger: vs a Known minefield only
-        cr = any(i.key == "known_minefield" for i in st.ground.terrain.get(hx, []))
+    if cr and not rules_for(st).original_6_reduces(item, st.ground.terrain.get(hx, [])):  # 3.52 dagger
+        cr = False
     return [ev.ClearanceRolled(side=side, hex=hx, item=item, roll=r, casualty_reduction=cr)]
 
 

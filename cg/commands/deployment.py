@@ -260,7 +260,7 @@ def _setup(ctx, cmd):
     if rules_for(st).rg_ownership_at_setup() and u.kind in (Kind.LEADER, Kind.SW, Kind.GUN) and pur is not None \
             and pur.firefight == st.firefight:
         _with_its_rg(st, u, pur, hx)
-    still_hip = u.hip and (not rules_for(st).hip_kept_only_in_place() or (hx == u.hex and not u.isolated))  # 3.24
+    still_hip = rules_for(st).keeps_hip_at_setup(u, hx)  # 3.24
     if cmd.get("hip") and rules_for(st).fortification_placement_limits() and not still_hip:
         bought = any(f.side == side and f.kind == "hip" and f.unit == u.id
                      and f.firefight == st.firefight for f in st.ground.fortifications)

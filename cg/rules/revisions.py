@@ -7,8 +7,8 @@ the current revision does, one method per decision that changed, named for what 
 boards override only their variant's rules. `rules_for(state)` gives the instance in force.
 
 Each method that changed carries `@since(N, text)` on its current form in `Rules`: the revision that
-brings the change and its row in docs/revisions.md; the class of revision N-1 overrides it (tests/
-test_revision.py checks both). The table of docs/revisions.md is generated from these marks
+brings the change and its row in docs/revisions.md (methods of one change carry the same mark, one row);
+the class of revision N-1 overrides it (tests/test_revision.py checks both). The table of docs/revisions.md is generated from these marks
 (`python -m cg.rules`).
 
 How long a revision is kept (docs/architecture.md): as long as any campaign file can carry it, since
@@ -216,8 +216,19 @@ class Rules:
         "3.52: an Eliminated result removes the rubble, as PL's table says (ruling R38; revision 1 "
         'left a Trailbreak); the Original-6 Casualty Reduction applies only against a Known minefield'
         ' or Panji, not hidden mines'))
-    def clearance_as_pl_table(self) -> bool:
-        return True
+    def eliminated_clearance_leaves(self, item: str) -> str | None:
+        """3.52: what an Eliminated result leaves in place of `item` (a kept item's key), None: the item is gone
+        (ruling R38: PL's table eliminates rubble too)."""
+        return None
+
+    @since(2, (
+        "3.52: an Eliminated result removes the rubble, as PL's table says (ruling R38; revision 1 "
+        'left a Trailbreak); the Original-6 Casualty Reduction applies only against a Known minefield'
+        ' or Panji, not hidden mines'))
+    def original_6_reduces(self, item: str, here: list) -> bool:
+        """3.52 dagger: does a clearance of `item` whose Original dr is 6 reduce an MMC, given the items kept in
+        its hex (`here`): against mines only where they are a Known minefield."""
+        return item != "mines" or any(i.key == "known_minefield" for i in here)
 
     @since(2, (
         '1.4: hexes the campaign gives rubble, a pillbox, an entrenchment (foxhole, trench, A-T '
@@ -294,8 +305,18 @@ class Rules:
         '3.24: a unit still HIP from the last firefight sets up HIP only in its own Location (3.24 '
         '"may remain in their current Location"); 3.212 b / 3.215: a unit left Isolated at 3.2 loses '
         'its HIP whether it redeploys or not'))
-    def hip_kept_only_in_place(self) -> bool:
-        return True
+    def hip_when_isolated(self, hip: bool) -> bool:
+        """3.212 b / 3.215: whether a unit left Isolated at 3.2 keeps its HIP: it loses any, redeployed or not."""
+        return False
+
+    @since(3, (
+        '3.24: a unit still HIP from the last firefight sets up HIP only in its own Location (3.24 '
+        '"may remain in their current Location"); 3.212 b / 3.215: a unit left Isolated at 3.2 loses '
+        'its HIP whether it redeploys or not'))
+    def keeps_hip_at_setup(self, u, hx: str) -> bool:
+        """3.24: does a unit still HIP from the last firefight set up HIP in `hx`: only in its own Location, and
+        not once left Isolated."""
+        return u.hip and hx == u.hex and not u.isolated
 
     @since(3, (
         '2.5 Option B: every unit in a friendly MLR sets up there, one that redeployed at 3.2 too '
@@ -710,8 +731,11 @@ class Revision2(Rules):
     def option_a_leaves_units_in_place(self) -> bool:
         return False
 
-    def hip_kept_only_in_place(self) -> bool:
-        return False
+    def hip_when_isolated(self, hip: bool) -> bool:
+        return hip
+
+    def keeps_hip_at_setup(self, u, hx: str) -> bool:
+        return u.hip
 
     def option_b_sets_up_redeployed(self) -> bool:
         return False
@@ -919,8 +943,12 @@ class Revision1(Revision2):
     def redeployment_to_nearest_cthc(self) -> bool:
         return False
 
-    def clearance_as_pl_table(self) -> bool:
-        return False
+    def eliminated_clearance_leaves(self, item: str) -> str | None:
+        """Revision 1 read B24.71: a Trailbreak across the hex, the rubble staying."""
+        return "trailbreak" if item == "rubble" else None
+
+    def original_6_reduces(self, item: str, here: list) -> bool:
+        return True
 
     def strategic_terrain_grows(self) -> bool:
         return False
@@ -971,8 +999,12 @@ def changes() -> list[tuple[str, int, str]]:
 
 
 def markdown_table() -> str:
-    """docs/revisions.md's table of the decisions that changed."""
+    """docs/revisions.md's table of the changes: one row per change, naming the decisions it changed (the
+    methods marked with the same `since`)."""
+    rows: dict[tuple[int, str], list[str]] = {}
+    for name, n, text in changes():
+        rows.setdefault((n, text), []).append(f"`{name}`")
     lines = ["| decision (`Rules` method) | from revision | what changes |", "|---|---|---|"]
-    lines += [f"| `{name}` | {n} | {text} |" for name, n, text in changes()]
+    lines += [f"| {', '.join(names)} | {n} | {text} |" for (n, text), names in rows.items()]
     return "\n".join(lines)
 
