@@ -39,7 +39,7 @@ def options(state: CampaignState, has_command=lambda name: True) -> list[dict]:
             out.extend(o for o in rgs if o["side"] == side)
             _purchase_options(state, side, may)
     elif s in (StepId.MLR_REDEPLOYMENT, StepId.REDEPLOYMENT):
-        order = s == StepId.MLR_REDEPLOYMENT and state.option == "A" and rules_for(state).option_a_defender_first()
+        order = s == StepId.MLR_REDEPLOYMENT and rules_for(state).defender_first_at_2_5(state.option)
         att = redeployment_attacker_at_2_5(state) if order else None
         for side in SIDES:
             done = order and side != att and not ({Done("redeploy-2.5", att), Done("redeploy-2.5-done", side)}
@@ -55,8 +55,7 @@ def options(state: CampaignState, has_command=lambda name: True) -> list[dict]:
         if s == StepId.REDEPLOYMENT:
             may("plcg casualties SIDE --cvp N", "3.11", "RePh losses, counted for the firefight just played (ruling R25)")
     elif s == StepId.SETUP:
-        closed = state.ff.type == "dual" and state.ff.move_first is not None and \
-            rules_for(state).moves_first_dr_closes_setup()  # ruling R54: no setup after the moves-first dr
+        closed = rules_for(state).setup_closed(state.ff)  # ruling R54: no setup after the moves-first dr
         for side in SIDES:
             if not closed and any(u.status in PRESENT for u in state.side_units(side)):
                 may(f"plcg setup {side} UNIT HEX", "2.6",

@@ -12,7 +12,7 @@ from cg.state import other
 from events import types as ev
 from cg.commands.base import at, command, counter_table, given_dice, hex_arg, in_play, int_arg, roll, side_arg, unit_arg
 from cg.units import OWNERS, Kind, Status, article  # OWNERS, 2.37: a leader with a MMC/AFV, a SW/Gun with a unit
-from cg.rules import cthc_clusters, defender_may_redeploy_2_5, nearest_cthc, redeployment_attacker_at_2_5
+from cg.rules import cthc_clusters, defender_may_redeploy_2_5, redeployment_attacker_at_2_5
 from cg.card_printed import area_set
 from cg.state import Done
 from cg.sequence import StepId
@@ -66,7 +66,7 @@ def _redeploy(ctx, cmd):
         if st.option == "B":
             return [ev.Redeployed(side=side, unit=u.id, frm=u.hex, to=to, situation=situation, roll=None,
                                   result="redeploys")]
-        if rules_for(st).option_a_defender_first():
+        if rules_for(st).defender_first_at_2_5(st.option):
             att = redeployment_attacker_at_2_5(st)
             if side != att and Done("redeploy-2.5", att) in st.reph.done:
                 raise Refused(f"the Defender ({side}) redeploys first at 2.5 Option A: the Attacker ({att}) has "
@@ -80,11 +80,7 @@ def _redeploy(ctx, cmd):
                               f"once {d} has begun, or has done (plcg redeploy {d} --done) (ruling R85)", "2.5",
                               st.step)
             clusters = cthc_clusters(st, side)
-            if rules_for(st).cthc_per_strategic_hex():  # ruling R53: a CTHC of a Strategic hex the unit is not in
-                another = any(to in c and u.hex not in c for c in clusters)
-            else:
-                here = next((c for c in clusters if u.hex in c), set()) if u.hex else set()
-                another = to not in here
+            another = rules_for(st).is_another_cthc(clusters, u.hex, to)  # ruling R53
             if mc.hexes[to].cthc != side or not another:
                 raise Refused(f"{to} is not in another {side} CTHC: Option A redeploys to another CTHC", "2.5",
                               st.step)
@@ -92,8 +88,7 @@ def _redeploy(ctx, cmd):
         if st.option is None:
             raise Refused("choose Redeployment Option A or B first (plcg option A|B)", "3.2", st.step)
         owed = redeployment_owed(st)
-        if rules_for(st).redeployment_to_nearest_cthc():  # 3.215: Isolated units may redeploy; they hold no one up
-            owed = [o for o in owed if o[2] != "3.215" or (o[0], o[1]) == (side, u.id)]
+        owed = rules_for(st).redeploying_first(owed, side, u.id)  # 3.215: Isolated units hold no one up
         mine = [o for o in owed if (o[0], o[1]) == (side, u.id)]
         if not mine:
             raise Refused(*_not_owed(st, u, situation), st.step)
@@ -103,12 +98,9 @@ def _redeploy(ctx, cmd):
                           mine[0][2], st.step)
         if mc.hexes[to].cthc != side:
             raise Refused(f"{to} is not a friendly-controlled hex of {article(side)} CTHC", mine[0][2], st.step)
-        if rules_for(st).redeployment_to_nearest_cthc() and situation != "isolated":
-            near = nearest_cthc(st, u)
-            if near and to not in near:
-                example = min(near, key=st.grid().index)
-                raise Refused(f"{to} is not in the nearest {side} CTHC to {u.hex} (e.g. {example})", mine[0][2],
-                              st.step)
+        why = rules_for(st).redeployment_hex_refusal(st, u, to, situation)
+        if why:
+            raise Refused(why, mine[0][2], st.step)
     column = "vehicle" if u.kind == Kind.VEHICLE else "infantry"
     before_roll = rules_for(st).legality_judged_before_roll()  # ruling R49
     if before_roll:  # ruling R49: --counter is judged before the dice, never by the result they give
@@ -130,7 +122,7 @@ def _redeployment_done(st, side: str) -> list:
     """`plcg redeploy SIDE --done` (ruling R85): the Defender has done with its 2.5 Option A redeployment, so the
     Attacker may redeploy though the Defender redeployed nothing."""
     at(st, "redeploy")
-    if st.step != StepId.MLR_REDEPLOYMENT or st.option != "A" or not rules_for(st).option_a_defender_first():
+    if st.step != StepId.MLR_REDEPLOYMENT or not rules_for(st).defender_first_at_2_5(st.option):
         raise Refused("--done ends the Defender's turn to redeploy at 2.5 Option A only", "2.5", st.step)
     att = redeployment_attacker_at_2_5(st)
     if side == att:
@@ -222,7 +214,7 @@ def _setup(ctx, cmd):
     hx = hex_arg(st, cmd.get("hex"))
     in_play(st, u)
     at(st, "setup")
-    if st.ff.type == "dual" and st.ff.move_first is not None and rules_for(st).moves_first_dr_closes_setup():
+    if rules_for(st).setup_closed(st.ff):
         raise Refused(f"{st.ff.move_first} moves first: the moves-first dr is made after all setup, so setup is "
                       "complete (ruling R54)", "2.41", st.step)
     first = st.ff.setup_first

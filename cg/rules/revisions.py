@@ -19,7 +19,9 @@ from __future__ import annotations
 
 from typing import Callable
 
+from cg import state as _state  # the module: cg.state asks rules_for while it loads
 from cg import tables
+from cg.rules import questions as _questions  # the module: it asks rules_for as it decides
 from events.errors import BadInput, Refused
 from cg.units import Kind, is_mmc as a1_1_mmc
 
@@ -213,6 +215,39 @@ class Rules:
         return True
 
     @since(2, (
+        "3.2: a unit in the enemy MLR, Uncontrolled terrain or No Man's Land redeploys to the nearest"
+        ' friendly CTHC (3.214, 3.216, 3.217); an Isolated unit may, not must, redeploy (3.215: not '
+        'owed); an Immobilized vehicle does not redeploy'))
+    def redeployment_hex_refusal(self, st, u, to: str, situation: str) -> str | None:
+        """3.214, 3.216, 3.217: why a unit redeploying from `situation` may not go to `to`: it redeploys to the
+        nearest friendly CTHC (an Isolated unit, 3.215, to any)."""
+        if situation == "isolated":
+            return None
+        near = _questions.nearest_cthc(st, u)
+        if near and to not in near:
+            example = min(near, key=st.grid().index)
+            return f"{to} is not in the nearest {u.side} CTHC to {u.hex} (e.g. {example})"
+        return None
+
+    @since(2, (
+        "3.2: a unit in the enemy MLR, Uncontrolled terrain or No Man's Land redeploys to the nearest"
+        ' friendly CTHC (3.214, 3.216, 3.217); an Isolated unit may, not must, redeploy (3.215: not '
+        'owed); an Immobilized vehicle does not redeploy'))
+    def redeploying_first(self, owed: list, side: str, unit: str) -> list:
+        """3.2: the owed redeployments (side, unit, rule) that go before `unit`'s, in the order 3.214-3.217: an
+        Isolated unit's (3.215) hold no other up."""
+        return [o for o in owed if o[2] != "3.215" or (o[0], o[1]) == (side, unit)]
+
+    @since(2, (
+        "3.2: a unit in the enemy MLR, Uncontrolled terrain or No Man's Land redeploys to the nearest"
+        ' friendly CTHC (3.214, 3.216, 3.217); an Isolated unit may, not must, redeploy (3.215: not '
+        'owed); an Immobilized vehicle does not redeploy'))
+    def owes_redeployment(self, rule: str) -> bool:
+        """3.2: does a unit the order 3.214-3.217 lists under `rule` owe its redeployment: an Isolated unit (3.215)
+        may, not must, redeploy."""
+        return rule != "3.215"
+
+    @since(2, (
         "3.52: an Eliminated result removes the rubble, as PL's table says (ruling R38; revision 1 "
         'left a Trailbreak); the Original-6 Casualty Reduction applies only against a Known minefield'
         ' or Panji, not hidden mines'))
@@ -261,6 +296,15 @@ class Rules:
         ' only to another CTHC than the one it stands in'))
     def option_a_defender_first(self) -> bool:
         return True
+
+    @since(2, (
+        '2.5 Option A: the Defender redeploys first (once the Attacker has redeployed a unit, the '
+        'Defender may not; the Attacker begins once the Defender has begun, has said it is done '
+        '(`redeploy SIDE --done`) or has no unit that may redeploy, ruling R85), and a unit redeploys'
+        ' only to another CTHC than the one it stands in'))
+    def defender_first_at_2_5(self, option: str | None) -> bool:
+        """2.5: does the Defender redeploy first under Redeployment Option `option` (Option A, ruling R85)."""
+        return option == "A"
 
     @since(2, (
         '2.6: the side that sets up first (2.41) sets up before the other: once the second side has '
@@ -344,8 +388,9 @@ class Rules:
     @since(3, (
         '2.41 Dual Attack: the moves-first dr is made "after all setup is complete", so once it is '
         'made no unit sets up (exit 3, ruling R54)'))
-    def moves_first_dr_closes_setup(self) -> bool:
-        return True
+    def setup_closed(self, ff) -> bool:
+        """2.41 Dual Attack: is setup complete in firefight `ff`: once the moves-first dr is made (ruling R54)."""
+        return ff.type == "dual" and ff.move_first is not None
 
     @since(3, (
         '1.4, 3.214, 3.216, 3.217, 2.5 Option A: a CTHC is the cluster of one controlled Strategic '
@@ -355,6 +400,17 @@ class Rules:
         'along a continuous front)'))
     def cthc_per_strategic_hex(self) -> bool:
         return True
+
+    @since(3, (
+        '1.4, 3.214, 3.216, 3.217, 2.5 Option A: a CTHC is the cluster of one controlled Strategic '
+        'Terrain hex, so CTHCs overlap (ruling R53); "the nearest friendly CTHC" is the nearest such '
+        'cluster (revision 2 merged touching clusters into one, letting a unit jump 7+ hexes along a '
+        'front), and Option A redeploys to a cluster the unit does not stand in (revision 2: never '
+        'along a continuous front)'))
+    def is_another_cthc(self, clusters: list, frm: str | None, to: str) -> bool:
+        """2.5 Option A: is `to` in another CTHC than the one a unit in `frm` stands in (`clusters`: the side's
+        CTHCs): one of a Strategic hex the unit is not in (ruling R53)."""
+        return any(to in c and frm not in c for c in clusters)
 
     @since(3, (
         '2.37: in the first firefight its RG takes part in (the one it was bought for), a leader sets'
@@ -747,11 +803,16 @@ class Revision2(Rules):
     def in_enemy_mlr_for_redeployment(self, situation: str) -> bool:
         return situation == "enemy_mlr"
 
-    def moves_first_dr_closes_setup(self) -> bool:
+    def setup_closed(self, ff) -> bool:
         return False
 
     def cthc_per_strategic_hex(self) -> bool:
         return False
+
+    def is_another_cthc(self, clusters: list, frm: str | None, to: str) -> bool:
+        """Revision 2: a CTHC was a connected group, and `to` outside the unit's own."""
+        here = next((c for c in clusters if frm in c), set()) if frm else set()
+        return to not in here
 
     def rg_ownership_at_setup(self) -> bool:
         return False
@@ -943,6 +1004,15 @@ class Revision1(Revision2):
     def redeployment_to_nearest_cthc(self) -> bool:
         return False
 
+    def redeployment_hex_refusal(self, st, u, to: str, situation: str) -> str | None:
+        return None
+
+    def redeploying_first(self, owed: list, side: str, unit: str) -> list:
+        return owed
+
+    def owes_redeployment(self, rule: str) -> bool:
+        return True
+
     def eliminated_clearance_leaves(self, item: str) -> str | None:
         """Revision 1 read B24.71: a Trailbreak across the hex, the rubble staying."""
         return "trailbreak" if item == "rubble" else None
@@ -960,6 +1030,9 @@ class Revision1(Revision2):
         return False
 
     def option_a_defender_first(self) -> bool:
+        return False
+
+    def defender_first_at_2_5(self, option: str | None) -> bool:
         return False
 
     def first_side_sets_up_first(self) -> bool:

@@ -34,7 +34,7 @@ def _redeployment_owes(state: CampaignState, rules: Rules) -> Owed:
         owed.add("plcg option A|B", "3.2", "Redeployment Option A or B (kept for the CG)", False)
 
     for side, unit, rule in redeployment_owed(state):
-        if rule == "3.215" and rules.redeployment_to_nearest_cthc():
+        if not rules.owes_redeployment(rule):
             continue  # an Isolated unit may, not must, redeploy
         near = nearest_friendly_hex(state, state.unit(unit, side))
         owed.add(f"plcg redeploy {side} {unit} --to HEX", rule,
