@@ -49,6 +49,14 @@ def since(revision: int, text: str) -> Callable:
     return mark
 
 
+def same_change(other: Callable) -> Callable:
+    """Marks a decision of `Rules` changed by the change(s) marked on `other` (one row of docs/revisions.md)."""
+    def mark(fn):
+        fn.changes = getattr(fn, "changes", ()) + other.changes
+        return fn
+    return mark
+
+
 class Rules:
     """The decisions of the current revision (CURRENT) that changed between revisions, one method each."""
 
@@ -214,10 +222,7 @@ class Rules:
     def redeployment_to_nearest_cthc(self) -> bool:
         return True
 
-    @since(2, (
-        "3.2: a unit in the enemy MLR, Uncontrolled terrain or No Man's Land redeploys to the nearest"
-        ' friendly CTHC (3.214, 3.216, 3.217); an Isolated unit may, not must, redeploy (3.215: not '
-        'owed); an Immobilized vehicle does not redeploy'))
+    @same_change(redeployment_to_nearest_cthc)
     def redeployment_hex_refusal(self, st, u, to: str, situation: str) -> str | None:
         """3.214, 3.216, 3.217: why a unit redeploying from `situation` may not go to `to`: it redeploys to the
         nearest friendly CTHC (an Isolated unit, 3.215, to any)."""
@@ -229,19 +234,13 @@ class Rules:
             return f"{to} is not in the nearest {u.side} CTHC to {u.hex} (e.g. {example})"
         return None
 
-    @since(2, (
-        "3.2: a unit in the enemy MLR, Uncontrolled terrain or No Man's Land redeploys to the nearest"
-        ' friendly CTHC (3.214, 3.216, 3.217); an Isolated unit may, not must, redeploy (3.215: not '
-        'owed); an Immobilized vehicle does not redeploy'))
+    @same_change(redeployment_to_nearest_cthc)
     def redeploying_first(self, owed: list, side: str, unit: str) -> list:
         """3.2: the owed redeployments (side, unit, rule) that go before `unit`'s, in the order 3.214-3.217: an
         Isolated unit's (3.215) hold no other up."""
         return [o for o in owed if o[2] != "3.215" or (o[0], o[1]) == (side, unit)]
 
-    @since(2, (
-        "3.2: a unit in the enemy MLR, Uncontrolled terrain or No Man's Land redeploys to the nearest"
-        ' friendly CTHC (3.214, 3.216, 3.217); an Isolated unit may, not must, redeploy (3.215: not '
-        'owed); an Immobilized vehicle does not redeploy'))
+    @same_change(redeployment_to_nearest_cthc)
     def owes_redeployment(self, rule: str) -> bool:
         """3.2: does a unit the order 3.214-3.217 lists under `rule` owe its redeployment: an Isolated unit (3.215)
         may, not must, redeploy."""
@@ -256,10 +255,7 @@ class Rules:
         (ruling R38: PL's table eliminates rubble too)."""
         return None
 
-    @since(2, (
-        "3.52: an Eliminated result removes the rubble, as PL's table says (ruling R38; revision 1 "
-        'left a Trailbreak); the Original-6 Casualty Reduction applies only against a Known minefield'
-        ' or Panji, not hidden mines'))
+    @same_change(eliminated_clearance_leaves)
     def original_6_reduces(self, item: str, here: list) -> bool:
         """3.52 dagger: does a clearance of `item` whose Original dr is 6 reduce an MMC, given the items kept in
         its hex (`here`): against mines only where they are a Known minefield."""
@@ -297,11 +293,7 @@ class Rules:
     def option_a_defender_first(self) -> bool:
         return True
 
-    @since(2, (
-        '2.5 Option A: the Defender redeploys first (once the Attacker has redeployed a unit, the '
-        'Defender may not; the Attacker begins once the Defender has begun, has said it is done '
-        '(`redeploy SIDE --done`) or has no unit that may redeploy, ruling R85), and a unit redeploys'
-        ' only to another CTHC than the one it stands in'))
+    @same_change(option_a_defender_first)
     def defender_first_at_2_5(self, option: str | None) -> bool:
         """2.5: does the Defender redeploy first under Redeployment Option `option` (Option A, ruling R85)."""
         return option == "A"
@@ -353,10 +345,7 @@ class Rules:
         """3.212 b / 3.215: whether a unit left Isolated at 3.2 keeps its HIP: it loses any, redeployed or not."""
         return False
 
-    @since(3, (
-        '3.24: a unit still HIP from the last firefight sets up HIP only in its own Location (3.24 '
-        '"may remain in their current Location"); 3.212 b / 3.215: a unit left Isolated at 3.2 loses '
-        'its HIP whether it redeploys or not'))
+    @same_change(hip_when_isolated)
     def keeps_hip_at_setup(self, u, hx: str) -> bool:
         """3.24: does a unit still HIP from the last firefight set up HIP in `hx`: only in its own Location, and
         not once left Isolated."""
@@ -401,12 +390,7 @@ class Rules:
     def cthc_per_strategic_hex(self) -> bool:
         return True
 
-    @since(3, (
-        '1.4, 3.214, 3.216, 3.217, 2.5 Option A: a CTHC is the cluster of one controlled Strategic '
-        'Terrain hex, so CTHCs overlap (ruling R53); "the nearest friendly CTHC" is the nearest such '
-        'cluster (revision 2 merged touching clusters into one, letting a unit jump 7+ hexes along a '
-        'front), and Option A redeploys to a cluster the unit does not stand in (revision 2: never '
-        'along a continuous front)'))
+    @same_change(cthc_per_strategic_hex)
     def is_another_cthc(self, clusters: list, frm: str | None, to: str) -> bool:
         """2.5 Option A: is `to` in another CTHC than the one a unit in `frm` stands in (`clusters`: the side's
         CTHCs): one of a Strategic hex the unit is not in (ruling R53)."""
