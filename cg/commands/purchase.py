@@ -14,7 +14,7 @@ from events import types as ev
 from cg.options import rg_unavailable
 from cg.card_printed import DUMMY_MINEFIELD_FP
 from cg.commands.base import at, command, given_dice, hex_arg, int_arg, leader_slots, roll, side_arg, unit_arg
-from cg.units import Kind, article, MMC, Status
+from cg.units import Kind, article, Status
 from cg.state import Done
 from cg.sequence import StepId
 
@@ -230,8 +230,9 @@ def _leader(ctx, cmd):
         if st.reph.generated[side] >= st.reph.may_generate[side] or leader_slots(st, side) <= 0:
             raise Refused(f"{side} may generate {st.reph.may_generate[side]} leader(s) this RePh (3.45 result, leaders "
                           f"lost - 1, MMC on board) and has generated {st.reph.generated[side]}", "3.45", st.step)
-        if hx and rules_for(st).generated_leader_needs_mmc_hex():
-            _placed_with_mmc(st, side, hx)
+        why = rules_for(st).generated_leader_hex_refusal(st, side, hx) if hx else None
+        if why:
+            raise Refused(why, "3.45", st.step)
         column = tables.leader_column(spec.nationality, False)
         pid = None
     else:
@@ -277,22 +278,6 @@ def _leaders_of(st: CampaignState, side: str, base: str) -> int:
     ids = pur.units if pur is not None else [uid for (s, uid) in st.units if s == side]
     prefix = f"{base}.L"
     return sum(1 for uid in ids if uid.startswith(prefix) and uid[len(prefix):].isdigit())
-
-
-def _placed_with_mmc(st: CampaignState, side: str, hx: str) -> None:
-    """3.45: "Created Leaders must be placed with non-Isolated MMC on map" (or enter as reinforcements:
-    no --hex). Judged where the side's units have recorded hexes; a side with none (roster-only play)
-    is taken at its word (ruling R33)."""
-    if not any(u.hex for u in st.side_units(side)):
-        return
-    # MMC: squads, half-squads and crews (ASL A1.1)
-    mmc = [u for u in st.side_units(side) if u.kind in MMC and u.status == Status.ON_MAP and u.hex == hx]
-    if not mmc:
-        raise Refused(f"--hex {hx}: no {side} MMC stands there on map; a generated leader is placed with a "
-                      "non-Isolated MMC on map (or enters as a reinforcement: no --hex)", "3.45", st.step)
-    if st.map_control().hexes[hx].isolated == side or all(u.isolated for u in mmc):
-        raise Refused(f"--hex {hx}: the {side} MMC there ({', '.join(u.id for u in mmc)}) are Isolated; a "
-                      "generated leader is placed with a non-Isolated MMC", "3.45", st.step)
 
 
 COMMISSARS = {8: "8+1", 9: "9-0", 10: "10-0"}  # A25.22 Commissar counters by morale (ruling R40)
@@ -402,28 +387,11 @@ def _fortify_notes(st: CampaignState, side: str, kind: str, hx) -> None:
         if caves < need:
             raise Refused(f"each Cave Complex needs four caves of its own: {complexes + 1} need {need}, {side} has "
                           f"bought {caves}", "2.38", st.step)
-    if kind == "set_dc" and rules_for(st).set_dc_needs_a_dc():
-        _set_dc_has_a_dc(st, side)
+    why = rules_for(st).set_dc_refusal(st, side) if kind == "set_dc" else None
+    if why:
+        raise Refused(why, "2.38", st.step)
     if hx is not None:
         _fortify_notes_hex(st, side, kind, hx)
-
-
-def _set_dc_has_a_dc(st: CampaignState, side: str) -> None:
-    """2.38 note 8 (ruling R97): "a DC available to a unit setting-up on-map (EXC: units set up In Reserve) may
-    be set up ... as a set DC": each Set DC bought for this firefight is one of the side's DCs in play, not of
-    an RG In Reserve or bought to enter."""
-    def sets_up(u) -> bool:
-        pur = st.purchase(u.purchase, side) if u.purchase else None
-        return pur is None or not (pur.mode in ("reserve", "entry") and pur.firefight == st.firefight)
-
-    dcs = [u for u in st.side_units(side) if u.kind == Kind.SW and u.name.strip().upper() == "DC"
-           and u.status in (Status.AVAILABLE, Status.ON_MAP) and sets_up(u)]
-    bought = sum(1 for f in st.ground.fortifications if f.side == side and f.kind == "set_dc"
-                 and f.firefight == st.firefight)
-    if bought >= len(dcs):
-        have = f"{len(dcs)} ({', '.join(u.id for u in dcs)})" if dcs else "none"
-        raise Refused(f"a Set DC is a DC available to a unit setting up on map (note 8): {side} has {have}, and "
-                      f"{bought} Set DC(s) already bought for this firefight", "2.38", st.step)
 
 
 BOOBY_TRAP_LEVELS = ("A", "B", "C")  # B28.9
@@ -487,8 +455,7 @@ def _fortify(ctx, cmd):
         hip_unit = unit_arg(st, side, cmd.get("unit"))
         unit_type = {"squad": "squad", "hs": "hs", "crew": "crew", "leader": "smc", "vehicle": "afv"}.get(
             hip_unit.kind, "smc")
-        if rules_for(st).fortification_placement_limits():  # note 3: a Gun hides with its crew, at the crew's price
-            unit_type = {"gun": "crew"}.get(hip_unit.kind, unit_type)
+        unit_type = rules_for(st).hip_priced_as(hip_unit.kind, unit_type)  # note 3: a Gun at its crew's price
     else:
         unit_type = None
     if kind == "dummy_minefield":  # ruling R22: "As per F.7B", priced by the card (None: the card is silent)

@@ -23,7 +23,7 @@ from cg import state as _state  # the module: cg.state asks rules_for while it l
 from cg import tables
 from cg.rules import questions as _questions  # the module: it asks rules_for as it decides
 from events.errors import BadInput, Refused
-from cg.units import Kind, is_mmc as a1_1_mmc
+from cg.units import MMC, Kind, Status, is_mmc as a1_1_mmc
 
 CURRENT = 3  # the revision a new campaign starts under
 OTHER = {"axis": "allied", "allied": "axis"}  # cg.state's other(), which loads after this module
@@ -278,6 +278,11 @@ class Rules:
     def fortification_placement_limits(self) -> bool:
         return True
 
+    @same_change(fortification_placement_limits)
+    def hip_priced_as(self, unit_kind: str, unit_type: str) -> str:
+        """2.38 note 3: the unit type a HIP for a unit of `unit_kind` is priced as: a Gun at its crew's price."""
+        return {"gun": "crew"}.get(unit_kind, unit_type)
+
     @since(2, (
         '3.211/1.4: a unit ending the RePh Isolated (3.25, or left Isolated by 3.216) shows '
         'Ammunition Shortage (`oob`) for the next firefight, and the mark is lifted when that '
@@ -308,8 +313,21 @@ class Rules:
         '3.45: a generated leader placed on map (`leader --generated --hex HEX`) goes to a hex '
         'holding a friendly non-Isolated MMC on map, else exit 3; a side with no recorded hexes is '
         'taken at its word (ruling R33); under revision 1 a `--hex` is recorded as typed, unchecked'))
-    def generated_leader_needs_mmc_hex(self) -> bool:
-        return True
+    def generated_leader_hex_refusal(self, st, side: str, hx: str) -> str | None:
+        """3.45: why a generated leader may not be placed in `hx`: "Created Leaders must be placed with
+        non-Isolated MMC on map" (or enter as reinforcements: no --hex). Judged where the side's units have
+        recorded hexes; a side with none (roster-only play) is taken at its word (ruling R33)."""
+        if not any(u.hex for u in st.side_units(side)):
+            return None
+        # MMC: squads, half-squads and crews (ASL A1.1)
+        mmc = [u for u in st.side_units(side) if u.kind in MMC and u.status == Status.ON_MAP and u.hex == hx]
+        if not mmc:
+            return (f"--hex {hx}: no {side} MMC stands there on map; a generated leader is placed with a "
+                    "non-Isolated MMC on map (or enters as a reinforcement: no --hex)")
+        if st.map_control().hexes[hx].isolated == side or all(u.isolated for u in mmc):
+            return (f"--hex {hx}: the {side} MMC there ({', '.join(u.id for u in mmc)}) are Isolated; a "
+                    "generated leader is placed with a non-Isolated MMC")
+        return None
 
     @since(2, (
         '3.17: a unit that passes its 1TC stays Encircled (revision 1 removed the marker)'))
@@ -654,8 +672,23 @@ class Rules:
         '2.38 note 8 (ruling R97): a Set DC is bought only for a DC of the side that sets up on map '
         '(not In Reserve, not entering): one Set DC per such DC for the firefight; revision 2 bought '
         'one without any DC'))
-    def set_dc_needs_a_dc(self) -> bool:
-        return True
+    def set_dc_refusal(self, st, side: str) -> str | None:
+        """2.38 note 8 (ruling R97): why the side may buy no (more) Set DC: "a DC available to a unit setting-up
+        on-map (EXC: units set up In Reserve) may be set up ... as a set DC": each Set DC bought for this firefight
+        is one of the side's DCs in play, not of an RG In Reserve or bought to enter."""
+        def sets_up(u) -> bool:
+            pur = st.purchase(u.purchase, side) if u.purchase else None
+            return pur is None or not (pur.mode in ("reserve", "entry") and pur.firefight == st.firefight)
+
+        dcs = [u for u in st.side_units(side) if u.kind == Kind.SW and u.name.strip().upper() == "DC"
+               and u.status in (Status.AVAILABLE, Status.ON_MAP) and sets_up(u)]
+        bought = sum(1 for f in st.ground.fortifications if f.side == side and f.kind == "set_dc"
+                     and f.firefight == st.firefight)
+        if bought >= len(dcs):
+            have = f"{len(dcs)} ({', '.join(u.id for u in dcs)})" if dcs else "none"
+            return (f"a Set DC is a DC available to a unit setting up on map (note 8): {side} has {have}, and "
+                    f"{bought} Set DC(s) already bought for this firefight")
+        return None
 
     @since(3, (
         'CG12 / 2.38 notes 6-7 (ruling R99): Booby Traps are bought as a level of the side in effect '
@@ -887,8 +920,9 @@ class Revision2(Rules):
     def vehicle_saves_only_if_afv(self) -> bool:
         return False
 
-    def set_dc_needs_a_dc(self) -> bool:
-        return False
+    def set_dc_refusal(self, st, side: str) -> str | None:
+        """Revision 2 bought a Set DC without any DC."""
+        return None
 
     def booby_traps_by_level(self) -> bool:
         return False
@@ -1010,6 +1044,9 @@ class Revision1(Revision2):
     def fortification_placement_limits(self) -> bool:
         return False
 
+    def hip_priced_as(self, unit_kind: str, unit_type: str) -> str:
+        return unit_type
+
     def isolated_shows_ammunition_shortage(self) -> bool:
         return False
 
@@ -1022,8 +1059,9 @@ class Revision1(Revision2):
     def first_side_sets_up_first(self) -> bool:
         return False
 
-    def generated_leader_needs_mmc_hex(self) -> bool:
-        return False
+    def generated_leader_hex_refusal(self, st, side: str, hx: str) -> str | None:
+        """Revision 1 recorded a `--hex` as typed, unchecked."""
+        return None
 
     def encircled_after_1tc(self, outcome: str) -> bool:
         """Revision 1 removed the marker."""
