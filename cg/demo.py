@@ -202,13 +202,7 @@ def _may_go(st, u, target: str) -> bool:
 
 def _may_lead(st, u) -> bool:
     """2.72: a Corporal, Sergeant or Lieutenant leads a patrol (rules revision 2, counter table)."""
-    from cg import counters  # lazy: cg.counters (~2.3 ms) only for a card with [counters] (ruling R34)
-    from cg.commands.base import counter_table  # lazy: cg.commands (~33 ms); every command imports cg.demo
-
-    if not rules_for(st).patrol_drms_from_units():
-        return True
-    nat, over = counter_table(st, u.side)
-    return counters.may_lead_patrol(nat, u.name, over, not rules_for(st).leader_rank_from_card()) is not False
+    return rules_for(st).patrol_leader_refusal(st, u.side, u) is None
 
 
 def _missing_counter(st, u) -> str | None:

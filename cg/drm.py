@@ -286,9 +286,8 @@ def patrol_from_units(state: CampaignState, side: str, kind: str, units: list, l
     nat, over = counter_table(state, side)
     mmc = [u for u in units if u.kind in MMC]
     quality = [_quality(state, u) for u in mmc]
-    if rules_for(state).patrol_quality_from_counter():  # ruling R55: the counter's class (ruling R34) as well as the RG's
-        klass = [getattr(counters.lookup(nat, u.name, over), "klass", None) for u in mmc]
-        quality = [_class_for_patrol(q, k) for q, k in zip(quality, klass)]
+    klass = [getattr(counters.lookup(nat, u.name, over), "klass", None) for u in mmc]  # ruling R55
+    quality = [rules_for(state).patrol_class(q, k) for q, k in zip(quality, klass)]
     known = {
         "elite": 1 if quality and all(q == "elite" for q in quality) else 0,
         "inexperienced": 1 if any(q in ("green", "conscript") for q in quality) else 0,
@@ -332,17 +331,6 @@ def patrol_from_units(state: CampaignState, side: str, kind: str, units: list, l
         if d.reason.startswith("enemy unit") and "enemy_adjacent" in marked:
             out[i] = Drm(d.rule, d.reason + marked["enemy_adjacent"], d.value)
     return tuple(out)
-
-
-def _class_for_patrol(rg: str | None, counter: str | None) -> str | None:
-    """Ruling R55: a MMC is Inexperienced when its RG or its counter is Green/Conscript, Elite when its RG is
-    Elite and its counter (where the table knows it) is too; otherwise the RG's quality (the card's) stands."""
-    green = ("green", "conscript")
-    if rg in green or counter in green:
-        return rg if rg in green else counter
-    if rg == "elite" and counter not in (None, "elite"):
-        return counter
-    return rg
 
 
 def _quality(state: CampaignState, unit) -> str | None:

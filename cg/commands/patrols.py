@@ -73,15 +73,9 @@ def _patrol(ctx, cmd):
                           "2.73", st.step)
     night = st.ff.time == "night"
     if rules_for(st).patrol_drms_from_units():
-        from cg import counters  # lazy: cg.counters (~2.3 ms) only for a card with [counters] (ruling R34)
-
-        nat, over = counter_table(st, side)
-        convention = not rules_for(st).leader_rank_from_card()  # ruling R52: the card's rank only
-        if counters.may_lead_patrol(nat, leader.name, over, convention) is False:
-            rank = counters.leader_rank(nat, leader.name, over) if convention else counters.card_rank(leader.name, over)
-            raise Refused(f"{leader.id} ({leader.name}, {rank}) may not lead a patrol: a Corporal, Sergeant or "
-                          "Lieutenant does (" + ("counter table, ruling R34" if convention else
-                                                 "the card's [counters], ruling R52") + ")", "2.72", st.step)
+        why = rules_for(st).patrol_leader_refusal(st, side, leader)
+        if why:
+            raise Refused(why, "2.72", st.step)
         refusal = rules_for(st).patrol_team_refusal(st, side, [leader, *units], hx, mc)
         if refusal:
             raise Refused(refusal, "2.72", st.step)

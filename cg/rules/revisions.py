@@ -57,6 +57,18 @@ def same_change(other: Callable) -> Callable:
     return mark
 
 
+def _patrol_leader_refusal(st, side: str, leader, convention: bool) -> str | None:
+    """2.72: why `leader` may not lead a patrol, its rank by the counter table's convention or the card's."""
+    from cg import counters  # lazy: cg.counters (~2.3 ms) only for a card with [counters] (ruling R34)
+
+    nat, over = st.card.sides[side].nationality, st.card.counter_overrides(side)
+    if counters.may_lead_patrol(nat, leader.name, over, convention) is not False:
+        return None
+    rank = counters.leader_rank(nat, leader.name, over) if convention else counters.card_rank(leader.name, over)
+    return (f"{leader.id} ({leader.name}, {rank}) may not lead a patrol: a Corporal, Sergeant or Lieutenant does ("
+            + ("counter table, ruling R34" if convention else "the card's [counters], ruling R52") + ")")
+
+
 class Rules:
     """The decisions of the current revision (CURRENT) that changed between revisions, one method each."""
 
@@ -458,8 +470,16 @@ class Rules:
         '2.74: a MMC is Inexperienced when its counter (counter table) or its RG is Green or '
         'Conscript (a 4-3-6 in a 1st Line RG patrols with +1), Elite only when its RG is Elite and '
         'its counter, where the table knows it, is too (ruling R55)'))
-    def patrol_quality_from_counter(self) -> bool:
-        return True
+    def patrol_class(self, rg: str | None, counter: str | None) -> str | None:
+        """2.74 / ruling R55: the class a patrol's MMC counts as, from its RG's quality (the card's) and its
+        counter's class (the counter table's, ruling R34): Inexperienced when either is Green/Conscript, Elite when
+        its RG is Elite and its counter (where the table knows it) is too; otherwise the RG's quality stands."""
+        green = ("green", "conscript")
+        if rg in green or counter in green:
+            return rg if rg in green else counter
+        if rg == "elite" and counter not in (None, "elite"):
+            return counter
+        return rg
 
     @since(3, (
         '2.74 / ruling R29: a Reduced result that strikes a leader wounds it (a wounded one is '
@@ -474,8 +494,11 @@ class Rules:
         '2.72: a leader\'s rank is the one the card\'s `[counters]` gives (`"9-1" = { rank = "Captain" '
         "}`), else unknown and taken at the players' word: the counter table's convention (a 9-1 a "
         'Captain, a 9-2 a Major) no longer bars a leader from patrols (ruling R52)'))
-    def leader_rank_from_card(self) -> bool:
-        return True
+    @same_change(patrol_drms_from_units)
+    def patrol_leader_refusal(self, st, side: str, leader) -> str | None:
+        """2.72: why `leader` may not lead a patrol: a Corporal, Sergeant or Lieutenant does, by the rank the
+        card's `[counters]` gives (ruling R52), else unknown."""
+        return _patrol_leader_refusal(st, side, leader, convention=False)
 
     @since(3, (
         'play by email (ruling R71): `next` leaves a step at once, provisionally, except at 2.3 (the '
@@ -604,6 +627,15 @@ class Rules:
         'side ("until each side has <1 hero in play", read as at most one; the first in the OB stays)'))
     def half_squads_regroup(self) -> bool:
         return True
+
+    @same_change(half_squads_regroup)
+    def heroes_within_reach(self, st, side: str, u, heroes: list) -> list:
+        """3.43: the Heroes an MMC in `u`'s hex may combine with: "any MMC within that MLR" (by recorded hexes,
+        ruling R33; a Hero with no recorded hex is within it)."""
+        if not u.hex:
+            return heroes
+        mine = _questions.mlr_of(st, side, u.hex)
+        return [h for h in heroes if not h.hex or (mine is not None and _questions.mlr_of(st, side, h.hex) == mine)]
 
     @since(3, (
         '2.351 / ruling R14 revised: the -1 goes with the Attack Option bought in this 2.3 whatever '
@@ -845,14 +877,16 @@ class Revision2(Rules):
     def mission_hex_accessible(self, card_map, hx: str) -> bool:
         return True
 
-    def patrol_quality_from_counter(self) -> bool:
-        return False
+    def patrol_class(self, rg: str | None, counter: str | None) -> str | None:
+        """Revision 2: the RG's quality alone."""
+        return rg
 
     def patrol_reduced_leader_becomes(self, leader) -> str:
         return "eliminated"
 
-    def leader_rank_from_card(self) -> bool:
-        return False
+    def patrol_leader_refusal(self, st, side: str, leader) -> str | None:
+        """Revision 2: the rank by the ledger's convention for the counter (counter table, ruling R34)."""
+        return _patrol_leader_refusal(st, side, leader, convention=True)
 
     def next_leaves_provisionally(self) -> bool:
         return False
@@ -896,6 +930,9 @@ class Revision2(Rules):
 
     def half_squads_regroup(self) -> bool:
         return False
+
+    def heroes_within_reach(self, st, side: str, u, heroes: list) -> list:
+        return heroes
 
     def oba_read_again_if_attack_bought(self, attack_bought: bool) -> bool:
         return False
@@ -1018,6 +1055,10 @@ class Revision1(Revision2):
 
     def patrol_drms_from_units(self) -> bool:
         return False
+
+    def patrol_leader_refusal(self, st, side: str, leader) -> str | None:
+        """Revision 1 let any leader lead."""
+        return None
 
     def redeployment_to_nearest_cthc(self) -> bool:
         return False
