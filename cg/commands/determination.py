@@ -29,7 +29,7 @@ def _determine(ctx, cmd):
                                        move_first=att)]
     a = {s: st.sides[s].attack for s in SIDES}
     if a["axis"] and a["allied"]:
-        if rules_for(st).moves_first_dr_after_setup():
+        if "move" not in rules_for(st).dual_attack_drs_at_2_4():
             if g2:
                 raise BadInput("--move-dice: the moves-first dr is made after all setup, at 2.6 (plcg moves-first)")
             r1 = roll(ctx.dice(g1, 1), (), lambda f: _first(f, "setup"))
@@ -69,7 +69,7 @@ def _moves_first(ctx, cmd):
     given = given_dice(cmd, 1)
     st = ctx.state
     at(st, "moves-first")
-    if st.ff.type != "dual" or not rules_for(st).moves_first_dr_after_setup():
+    if st.ff.type != "dual" or "move" in rules_for(st).dual_attack_drs_at_2_4():
         raise Refused("the moves-first dr belongs to a Dual Attack (2.41)" + (
             "" if st.ff.type != "dual" else ", and under rules revision 1 it was made at 2.4"), "2.41", st.step)
     if st.ff.move_first is not None:

@@ -65,23 +65,19 @@ def _end(ctx, cmd):
             raise BadInput(f"--control {c!r}: SIDE=HEX, e.g. axis=C4")
         s, h = str(c).split("=", 1)
         control.append(ev.SideHex(side_arg({"side": s}), hex_arg(st, h, "--control hex")))
-    if rules_for(st).end_checks_control_and_terrain():
-        both = sorted({c.hex for c in control if c.side == "axis"} & {c.hex for c in control if c.side == "allied"})
-        if both:
-            raise BadInput(f"--control {both[0]}: given to both sides; one hex has one controller (2.9)")
+    why = rules_for(st).control_refusal(control)
+    if why:
+        raise BadInput(why)
     terrain = []
     for t in cmd.get("terrain") or ():
         if "=" not in str(t):
             raise BadInput(f"--terrain {t!r}: HEX=ITEM, e.g. D5=rubble")
         h, text = str(t).split("=", 1)
         text = text.strip().lower()
-        if rules_for(st).end_checks_control_and_terrain():  # 2.9: a known item of the one vocabulary (cg/items.py)
-            try:
-                item = items.parse_terrain(text)
-            except ValueError as e:
-                raise BadInput(f"--terrain {t}: {e}") from None
-        else:  # revision 1 kept the word as typed
-            item = items.Kept.parse(text)
+        try:  # 2.9: a known item of the one vocabulary (cg/items.py)
+            item = rules_for(st).end_terrain_item(text)
+        except ValueError as e:
+            raise BadInput(f"--terrain {t}: {e}") from None
         terrain.append((hex_arg(st, h, "--terrain hex"), item))
     lost = _pairs(st, cmd.get("lost"), "--lost")
     enc = _pairs(st, cmd.get("encircled"), "--encircled")

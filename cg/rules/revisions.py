@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Callable
 
 from cg import state as _state  # the module: cg.state asks rules_for while it loads
-from cg import tables
+from cg import items, tables
 from cg.rules import questions as _questions  # the module: it asks rules_for as it decides
 from events.errors import BadInput, Refused
 from cg.units import MMC, Kind, Status, is_mmc as a1_1_mmc
@@ -203,16 +203,26 @@ class Rules:
     @since(2, (
         '2.41: in a Dual Attack `determine` makes the setup dr only; the moves-first dr is `plcg '
         'moves-first`, owed at 2.6 after all setup'))
-    def moves_first_dr_after_setup(self) -> bool:
-        return True
+    def dual_attack_drs_at_2_4(self) -> tuple[str, ...]:
+        """2.41 Dual Attack: the drs `determine` makes at 2.4: who sets up first only; who moves first is a dr
+        made after all setup (`plcg moves-first`, owed at 2.6)."""
+        return ("setup",)
 
     @since(2, (
         '2.9: `end --control` may not give one hex to both sides (exit 2); an `end --terrain` item is'
         ' one of the vocabulary (`cg/items.py`: the words `fortify`, `clear` and `map` use), kept as '
         '`KEY[:SIDE][:FACTORS]`; an unknown word is bad input (exit 2, naming the items; revision 1 '
         'kept any word as typed)'))
-    def end_checks_control_and_terrain(self) -> bool:
-        return True
+    def end_terrain_item(self, text: str) -> items.Kept:
+        """2.9: the item `end --terrain HEX=ITEM` keeps: one of the vocabulary (cg/items.py), KEY[:SIDE][:FACTORS];
+        ValueError naming the items for an unknown word."""
+        return items.parse_terrain(text)
+
+    @same_change(end_terrain_item)
+    def control_refusal(self, control: list) -> str | None:
+        """2.9: why `end --control` (SideHex records) is bad input: one hex given to both sides."""
+        both = sorted({c.hex for c in control if c.side == "axis"} & {c.hex for c in control if c.side == "allied"})
+        return f"--control {both[0]}: given to both sides; one hex has one controller (2.9)" if both else None
 
     @since(2, (
         "2.72-2.74: the Detection and the Return DRM come from the patrol's units (rulings R26, R30, "
@@ -1047,11 +1057,16 @@ class Revision1(Revision2):
     def weather_every_firefight(self) -> bool:
         return False
 
-    def moves_first_dr_after_setup(self) -> bool:
-        return False
+    def dual_attack_drs_at_2_4(self) -> tuple[str, ...]:
+        """Revision 1: `determine` made both drs at 2.4."""
+        return ("setup", "move")
 
-    def end_checks_control_and_terrain(self) -> bool:
-        return False
+    def end_terrain_item(self, text: str) -> items.Kept:
+        """Revision 1 kept the word as typed."""
+        return items.Kept.parse(text)
+
+    def control_refusal(self, control: list) -> str | None:
+        return None
 
     def patrol_drms_from_units(self) -> bool:
         return False
