@@ -43,7 +43,7 @@ def _redeploy(ctx, cmd):
     typed = None if cmd.get("leadership") is None else int_arg(cmd, "leadership", -6, 6)
     in_play(st, u)
     at(st, "redeploy")
-    if u.kind == Kind.SW and rules_for(st).sw_moves_with_possessor():  # ruling R86
+    if not rules_for(st).redeploys_on_its_own(u):  # ruling R86
         raise Refused(f"{u.id} is a support weapon: it redeploys with the unit that possesses it (3.21: \"Any SW/Gun "
                       "in the unit's new hex/Location may be automatically possessed\"), never on a roll of its own "
                       "(ruling R86)", "3.21", st.step)

@@ -302,7 +302,7 @@ def _positioned(st, side, u, hx, hip, concealed, given=frozenset()):
     """`given`: the (side, hex) of the MMC and SMC positioned by the same command."""
     if st.idle:
         raise Refused("an Idle Firefight is not played: no unit stands anywhere at its end", "2.41", st.step)
-    if u.kind == Kind.SW and not rules_for(st).sw_moves_with_possessor():
+    if not rules_for(st).positioned_on_its_own(u):
         raise Refused(f"{u.id} is a support weapon: it stands with its possessor, give the MMC's or SMC's hex",
                       "2.9", st.step)
     if u.kind == Kind.SW and (side, hx) not in given and \

@@ -364,6 +364,12 @@ class Rules:
     def cg_objectives_end_campaign(self) -> bool:
         return True
 
+    @same_change(cg_objectives_end_campaign)
+    def cg_objectives(self, victory) -> tuple:
+        """1.3 / ruling R74: the CG Objectives of the card's `[victory]` (`victory`, None: none) that end the CG
+        when fulfilled."""
+        return tuple(victory.objectives) if victory is not None else ()
+
     @since(3, (
         '2.33: a unit is In Reserve for the firefight it was bought for only: set up on map it is on '
         'map after that firefight (a Gun there is an emplaced Gun, Strategic Terrain by 1.4), kept '
@@ -823,6 +829,18 @@ class Rules:
     def sw_moves_with_possessor(self) -> bool:
         return True
 
+    @same_change(sw_moves_with_possessor)
+    def positioned_on_its_own(self, u) -> bool:
+        """2.9 / ruling R86: may `end --position` (`position`) place `u` in a hex of its own: a SW only where a MMC
+        or SMC of its side stands (it stands with its possessor)."""
+        return True
+
+    @same_change(sw_moves_with_possessor)
+    def redeploys_on_its_own(self, u) -> bool:
+        """3.21 / ruling R86: does `u` redeploy on a roll of its own: not a SW, which redeploys with the unit that
+        possesses it ("Any SW/Gun in the unit's new hex/Location may be automatically possessed")."""
+        return u.kind != Kind.SW
+
     @since(3, (
         "3.22 / ruling R91: the unit a patrol's Return result captures (14 or more) is a guarded "
         "prisoner, worth double its CVP (ruling R39's value) for the current firefight; revision 2 "
@@ -839,6 +857,9 @@ class Revision2(Rules):
 
     def cg_objectives_end_campaign(self) -> bool:
         return False
+
+    def cg_objectives(self, victory) -> tuple:
+        return ()
 
     def reserve_for_own_firefight_only(self) -> bool:
         return False
@@ -1003,6 +1024,13 @@ class Revision2(Rules):
 
     def sw_moves_with_possessor(self) -> bool:
         return False
+
+    def positioned_on_its_own(self, u) -> bool:
+        """Revision 2 refused a SW's position: give the MMC's or SMC's hex."""
+        return u.kind != Kind.SW
+
+    def redeploys_on_its_own(self, u) -> bool:
+        return True
 
     def patrol_loss_cvp_factor(self, to: str) -> int:
         return 1
