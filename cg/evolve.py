@@ -590,7 +590,7 @@ def _patrol(st, p: PatrolResolved):
     if p.losses is not None and rules_for(st).patrol_drms_from_units():
         st.reph.patrol_units[(side, p.patrol)] = PatrolTeam([p.leader, *p.units], p.kind, p.mission_hex,
                                                             p.typed or None)
-    if rules_for(st).patrol_loses_hip():  # 2.72: "Place all Patrol units in a cloaking box"; back, CG11 concealment
+    if not rules_for(st).patrol_keeps_hip():  # 2.72: "Place all Patrol units in a cloaking box"; back, CG11
         for uid in (p.leader, *p.units):
             st.units[(side, uid)].hip = False
     _patrol_losses(st, p)
@@ -628,9 +628,7 @@ def _patrol_up(st, p: PatrolGivenUp):
 def _ended(st, p: FirefightEnded):
     ff = st.ff
     ff.turn, ff.winner, ff.winner_rule = p.turn, p.winner, getattr(p, "winner_rule", None)
-    if rules_for(st).isolated_shows_ammunition_shortage():  # 3.211: the Isolated mark's Ammunition Shortage lasted this firefight
-        for u in st.units.values():
-            u.isolated = False
+    rules_for(st).firefight_end_lifts_isolation(st)  # 3.211: the Isolated mark's Ammunition Shortage lasted it
     for su in p.oba_used:
         ff.oba_used[su.side] += 1
     for side in SIDES:  # 2.756: the patrols' losses count for this firefight too (ruling R39)
@@ -668,12 +666,9 @@ def _ended(st, p: FirefightEnded):
     for r in p.repairs:
         side, item = r.hex.split(":", 1)
         st.reph.repairs_owed[(side, item)] = r.item
-    if rules_for(st).oba_and_air_expended_at_end():
-        _expend(st, p)
-    if rules_for(st).reserve_for_own_firefight_only():  # 2.33: In Reserve for its own firefight only
-        for u in st.units.values():
-            if u.status == _RESERVE_W:
-                u.status = _ON_MAP_W if u.hex else _AVAILABLE_W
+    _expend(st, rules_for(st).expended_at_end(st, p.oba_used))
+    for u in rules_for(st).reserve_ends_with_firefight(st):  # 2.33: In Reserve for its own firefight only
+        u.status = _ON_MAP_W if u.hex else _AVAILABLE_W
     for pur in reversed(st.purchases.values()):  # made in firefight order: this one's come last
         if pur.firefight < st.firefight:
             break
@@ -705,10 +700,8 @@ def _positioned(st, p: UnitPositioned):
     _follow(u, carried)
 
 
-def _expend(st, p) -> None:
-    """CG7 EXC: a used OBA module and this firefight's Air Support are not retained (status "expended")."""
-    spent = [st.purchase(su.unit, su.side) for su in p.oba_used]
-    spent += [pur for pur in st.purchases.values() if pur.kind == "air" and pur.firefight == st.firefight]
+def _expend(st, spent: list) -> None:
+    """CG7 EXC: the units of the purchases not retained (Rules.expended_at_end) leave the OB (status "expended")."""
     for pur in spent:
         if pur is None:
             continue
@@ -835,9 +828,7 @@ def _evac(st, p: EvacuationRolled):
     u = st.unit(p.leader, p.side)
     if p.roll.outcome == "evacuated":
         u.status, u.wounded = _EVACUATED_W, False
-        if rules_for(st).evacuated_leaders_count_lost():  # 3.45 counts it among the leaders lost
-            u.eliminated_in = st.firefight
-            st.ff.lost.append([p.side, u.id])
+        rules_for(st).evacuated_leader_lost(st, u)  # 3.45 counts it among the leaders lost
     st.reph.done.add(Done("evacuate", None, u.id))
 
 

@@ -172,15 +172,21 @@ class Rules:
 
     @since(2, (
         '3.45: leaders evacuated at 3.32 count among the leaders lost in the firefight and the RePh'))
-    def evacuated_leaders_count_lost(self) -> bool:
-        return True
+    def evacuated_leader_lost(self, st, u) -> None:
+        """3.45: a leader evacuated at 3.32 counts among the leaders lost in the firefight and the RePh."""
+        u.eliminated_in = st.firefight
+        st.ff.lost.append([u.side, u.id])
 
     @since(2, (
         'CG7: a used OBA module (its OBA and radio/phone counters, `end --oba-used`) and every Air '
         'Support RG bought for the firefight, used or not, leave the OB when the firefight ends '
         '(`oob`: expended)'))
-    def oba_and_air_expended_at_end(self) -> bool:
-        return True
+    def expended_at_end(self, st, oba_used) -> list:
+        """CG7 EXC: the purchases whose units leave the OB as the firefight ends (status "expended"): a used OBA
+        module (`oba_used`: its SideUnit records) and this firefight's Air Support, used or not."""
+        spent = [st.purchase(su.unit, su.side) for su in oba_used]
+        spent += [pur for pur in st.purchases.values() if pur.kind == "air" and pur.firefight == st.firefight]
+        return spent
 
     @since(2, (
         '3.211 / ruling R28: a unit that redeployed at 3.2 does not redeploy again at 2.5 of the next'
@@ -309,8 +315,11 @@ class Rules:
         '3.211/1.4: a unit ending the RePh Isolated (3.25, or left Isolated by 3.216) shows '
         'Ammunition Shortage (`oob`) for the next firefight, and the mark is lifted when that '
         'firefight ends'))
-    def isolated_shows_ammunition_shortage(self) -> bool:
-        return True
+    def firefight_end_lifts_isolation(self, st) -> None:
+        """3.211/1.4: a unit that ended the RePh Isolated showed Ammunition Shortage for this firefight: the mark
+        is lifted as it ends."""
+        for u in st.units.values():
+            u.isolated = False
 
     @since(2, (
         '2.5 Option A: the Defender redeploys first (once the Attacker has redeployed a unit, the '
@@ -376,6 +385,13 @@ class Rules:
         'off map it sets up normally in a later firefight'))
     def reserve_for_own_firefight_only(self) -> bool:
         return True
+
+    @same_change(reserve_for_own_firefight_only)
+    def reserve_ends_with_firefight(self, st) -> list:
+        """2.33: the units In Reserve that are no longer In Reserve as the firefight ends: every one (In Reserve for
+        the firefight it was bought for only)."""
+        reserve = Status.RESERVE.value
+        return [u for u in st.units.values() if u.status == reserve]
 
     @since(3, (
         '2.5 Option A / 3.34 "leave all units in place": a unit left on map by the last firefight is '
@@ -816,8 +832,10 @@ class Rules:
         '2.72 / 2.74 step 4: a unit that goes on a patrol loses HIP (its units go to a cloaking box, '
         'and the returned ones "may regain concealment as per CG11", not HIP), so 3.24 keeps no HIP '
         'for it; revision 2 kept it hidden through the firefight, a HIP never bought again'))
-    def patrol_loses_hip(self) -> bool:
-        return True
+    def patrol_keeps_hip(self) -> bool:
+        """2.72 / 2.74 step 4: does a unit that goes on a patrol keep HIP: no, its units go to a cloaking box, and
+        the returned ones "may regain concealment as per CG11", not HIP."""
+        return False
 
     @since(3, (
         '3.21 / ruling R86: a SW stands with its possessor (a MMC of its RG in its hex first, then '
@@ -863,6 +881,9 @@ class Revision2(Rules):
 
     def reserve_for_own_firefight_only(self) -> bool:
         return False
+
+    def reserve_ends_with_firefight(self, st) -> list:
+        return []
 
     def option_a_leaves_units_in_place(self) -> bool:
         return False
@@ -1019,8 +1040,8 @@ class Revision2(Rules):
     def patrol_flags_for_return(self, typed: dict, kept: tuple) -> dict:
         return {}
 
-    def patrol_loses_hip(self) -> bool:
-        return False
+    def patrol_keeps_hip(self) -> bool:
+        return True
 
     def sw_moves_with_possessor(self) -> bool:
         return False
@@ -1070,11 +1091,12 @@ class Revision1(Revision2):
     def repair_limits_apply(self) -> bool:
         return False
 
-    def evacuated_leaders_count_lost(self) -> bool:
-        return False
+    def evacuated_leader_lost(self, st, u) -> None:
+        """Revision 1 counted it nowhere."""
 
-    def oba_and_air_expended_at_end(self) -> bool:
-        return False
+    def expended_at_end(self, st, oba_used) -> list:
+        """Revision 1 retained them."""
+        return []
 
     def redeploys_once_per_reph(self) -> bool:
         return False
@@ -1131,8 +1153,8 @@ class Revision1(Revision2):
     def hip_priced_as(self, unit_kind: str, unit_type: str) -> str:
         return unit_type
 
-    def isolated_shows_ammunition_shortage(self) -> bool:
-        return False
+    def firefight_end_lifts_isolation(self, st) -> None:
+        """Revision 1 kept the mark."""
 
     def option_a_defender_first(self) -> bool:
         return False
