@@ -17,7 +17,7 @@ import attrs
 from events import records, stored
 from cg.units import IN_PLAY, Kind, Status
 from cg.sequence import StepId, step_id
-from cg.rules import revisions  # the module: cg.rules takes this module as it loads (Done, other)
+from cg.rules.revisions import rules_for  # cg.rules.questions takes this module, as a module, while it loads
 from cg.items import Kept  # a hex's kept item (Ground.terrain); 1.4: what grows Strategic Terrain
 
 SIDES = ("axis", "allied")
@@ -606,7 +606,7 @@ class CampaignState:
         campaign has since given rubble, a pillbox, an entrenchment or an emplaced Gun."""
         m = self.card.map
         base = _BASE[1] if _BASE[0] is m else _base(m)
-        if not revisions.rules_for(self).strategic_terrain_grows():
+        if not rules_for(self).strategic_terrain_grows():
             return base
         # asked by every command that reads map control: the terrain's verdict kept until terrain
         # changes, the Guns through the index of the units in play, and the last answer kept on the

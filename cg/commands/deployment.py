@@ -12,7 +12,7 @@ from cg.state import other
 from events import types as ev
 from cg.commands.base import at, command, counter_table, given_dice, hex_arg, in_play, int_arg, roll, side_arg, unit_arg
 from cg.units import OWNERS, Kind, Status, article  # OWNERS, 2.37: a leader with a MMC/AFV, a SW/Gun with a unit
-from cg.rules import cthc_clusters, defender_may_redeploy_2_5, redeployment_attacker_at_2_5
+from cg.rules import cthc_clusters, defender_may_redeploy_2_5, nearest_cthc, redeployment_attacker_at_2_5
 from cg.card_printed import area_set
 from cg.state import Done
 from cg.sequence import StepId
@@ -98,7 +98,7 @@ def _redeploy(ctx, cmd):
                           mine[0][2], st.step)
         if mc.hexes[to].cthc != side:
             raise Refused(f"{to} is not a friendly-controlled hex of {article(side)} CTHC", mine[0][2], st.step)
-        why = rules_for(st).redeployment_hex_refusal(st, u, to, situation)
+        why = rules_for(st).redeployment_hex_refusal(st, u, to, situation, nearest_cthc)
         if why:
             raise Refused(why, mine[0][2], st.step)
     column = "vehicle" if u.kind == Kind.VEHICLE else "infantry"

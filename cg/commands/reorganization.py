@@ -13,7 +13,7 @@ from events import types as ev
 from events.roll import Drm
 from cg.commands.base import (at, card_quality, command, given_dice, int_arg, leader_slots, roll, side_arg,
                               unit_any_case, unit_arg)
-from cg.rules import REPAIRABLE, repair_refusal
+from cg.rules import REPAIRABLE, mlr_of, repair_refusal
 from cg.steps import disease_owed
 from cg.units import Kind, PRESENT, Status, article
 from cg.commands.firefight_end import _replace
@@ -171,7 +171,7 @@ def _hero_for(st, side: str, u) -> str:
     if not rules_for(st).is_mmc(u.kind):
         raise Refused(f"{u.id} is not an MMC: only an MMC combines with a Hero", "3.43", st.step)
     heroes = [h for h in st.side_units(side) if h.hero and h.kind != Kind.LEADER]
-    near = rules_for(st).heroes_within_reach(st, side, u, heroes)  # 3.43: "any MMC within that MLR"
+    near = rules_for(st).heroes_within_reach(st, side, u, heroes, mlr_of)  # 3.43: "any MMC within that MLR"
     if heroes and not near:
         raise Refused(f"no Hero of {side} stands in {u.id}'s MLR ({u.hex}): a Hero combines with an MMC within "
                       "that MLR", "3.43", st.step)

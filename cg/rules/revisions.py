@@ -19,9 +19,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from cg import state as _state  # the module: cg.state asks rules_for while it loads
 from cg import items, tables
-from cg.rules import questions as _questions  # the module: it asks rules_for as it decides
 from events.errors import BadInput, Refused
 from cg.units import MMC, Kind, Status, is_mmc as a1_1_mmc
 
@@ -251,12 +249,12 @@ class Rules:
         return True
 
     @same_change(redeployment_to_nearest_cthc)
-    def redeployment_hex_refusal(self, st, u, to: str, situation: str) -> str | None:
+    def redeployment_hex_refusal(self, st, u, to: str, situation: str, nearest_cthc: Callable) -> str | None:
         """3.214, 3.216, 3.217: why a unit redeploying from `situation` may not go to `to`: it redeploys to the
-        nearest friendly CTHC (an Isolated unit, 3.215, to any)."""
+        nearest friendly CTHC (an Isolated unit, 3.215, to any); `nearest_cthc(st, u)` gives its hexes."""
         if situation == "isolated":
             return None
-        near = _questions.nearest_cthc(st, u)
+        near = nearest_cthc(st, u)
         if near and to not in near:
             example = min(near, key=st.grid().index)
             return f"{to} is not in the nearest {u.side} CTHC to {u.hex} (e.g. {example})"
@@ -661,13 +659,13 @@ class Rules:
         return True
 
     @same_change(half_squads_regroup)
-    def heroes_within_reach(self, st, side: str, u, heroes: list) -> list:
+    def heroes_within_reach(self, st, side: str, u, heroes: list, mlr_of: Callable) -> list:
         """3.43: the Heroes an MMC in `u`'s hex may combine with: "any MMC within that MLR" (by recorded hexes,
-        ruling R33; a Hero with no recorded hex is within it)."""
+        ruling R33; a Hero with no recorded hex is within it); `mlr_of(st, side, hex)` gives an MLR."""
         if not u.hex:
             return heroes
-        mine = _questions.mlr_of(st, side, u.hex)
-        return [h for h in heroes if not h.hex or (mine is not None and _questions.mlr_of(st, side, h.hex) == mine)]
+        mine = mlr_of(st, side, u.hex)
+        return [h for h in heroes if not h.hex or (mine is not None and mlr_of(st, side, h.hex) == mine)]
 
     @since(3, (
         '2.351 / ruling R14 revised: the -1 goes with the Attack Option bought in this 2.3 whatever '
@@ -983,7 +981,7 @@ class Revision2(Rules):
     def half_squads_regroup(self) -> bool:
         return False
 
-    def heroes_within_reach(self, st, side: str, u, heroes: list) -> list:
+    def heroes_within_reach(self, st, side: str, u, heroes: list, mlr_of: Callable) -> list:
         return heroes
 
     def oba_read_again_if_attack_bought(self, attack_bought: bool) -> bool:
@@ -1128,7 +1126,7 @@ class Revision1(Revision2):
     def redeployment_to_nearest_cthc(self) -> bool:
         return False
 
-    def redeployment_hex_refusal(self, st, u, to: str, situation: str) -> str | None:
+    def redeployment_hex_refusal(self, st, u, to: str, situation: str, nearest_cthc: Callable) -> str | None:
         return None
 
     def redeploying_first(self, owed: list, side: str, unit: str) -> list:
