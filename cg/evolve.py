@@ -871,13 +871,13 @@ def _hardened(st, p: UnitHardened):
     u = st.unit(p.unit, p.side)
     u.hardened += 1
     st.reph.hardened_now[p.side].append(u.id)
-    if rules_for(st).hardening_by_counter_table():  # the counter changes (ruling R34); 3.43 uses the Hero up
-        if p.to:
-            u.name = p.to
-        if p.fanatic:
-            u.fanatic = True
-        if p.hero:
-            st.unit(p.hero, p.side).hero = False
+    to, fanatic, hero = rules_for(st).hardening_applied(p)  # the counter changes (ruling R34); 3.43 uses the Hero up
+    if to:
+        u.name = to
+    if fanatic:
+        u.fanatic = True
+    if hero:
+        st.unit(hero, p.side).hero = False
 
 
 @on("leaders_rolled")
@@ -889,8 +889,7 @@ def _leaders(st, p: LeadersRolled):
 
 @on("repair_rolled")
 def _repair(st, p: RepairRolled):
-    if p.roll.outcome == "failed" and p.kind in ("malfunction", "low_ammo") \
-            and rules_for(st).repair_limits_apply():
+    if p.roll.outcome == "failed" and rules_for(st).failed_repair_kept(p.kind):
         st.reph.done.add(Done("repair", p.side, p.item))  # 3.46: still malfunctioned, tried again next RePh
         return
     st.reph.repairs_owed.pop((p.side, p.item), None)

@@ -49,7 +49,7 @@ def _redeploy(ctx, cmd):
                       "(ruling R86)", "3.21", st.step)
     if immobilized(st, u):  # 3.211 (revision 2 on); the same test 3.2's owed redeployments skip by (ruling R48)
         raise Refused(f"{u.id} is Immobilized: it does not redeploy", "3.211", st.step)
-    if u.redeployed and not (st.step == StepId.MLR_REDEPLOYMENT and st.option == "B" and rules_for(st).option_b_sets_up_redeployed()):
+    if u.redeployed and not rules_for(st).sets_up_again_at_2_5(st.step, st.option):
         if st.step == StepId.MLR_REDEPLOYMENT:  # ruling R28 holds for Option A; Option B sets up every unit in a FMLR (2.5)
             raise Refused(f"{u.id} redeployed in the last RePh (3.2): one redeployment between two firefights "
                           "(ruling R28)", "3.211", st.step)
@@ -235,9 +235,7 @@ def _setup(ctx, cmd):
     if enters_only(st, u):  # ruling R50
         raise Refused(f"{u.id} belongs to {u.purchase}, which enters during the firefight (bought --mode entry, "
                       "2.34, or an OB given that enters): it does not set up on the map", "2.34", st.step)
-    reserve = u.status == Status.RESERVE or (r2 and u.kind == Kind.LEADER and pur is not None and pur.mode == "reserve")
-    if reserve and rules_for(st).reserve_for_own_firefight_only() and (pur is None or pur.firefight != st.firefight):
-        reserve = False  # 2.33: kept off map, a Reserve unit "may be set up On Map normally" later
+    reserve = rules_for(st).in_reserve_at_setup(st, u, pur)  # 2.33
     if r2 and mc.situation(hx, side) != "friendly_mlr":
         raise Refused(f"{hx} is not inside the {side} MLR ({mc.situation(hx, side).replace('_', ' ')}): units set "
                       "up within their friendly MLR", "2.32", st.step)

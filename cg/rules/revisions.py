@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Callable
 
 from cg import items, tables
+from cg.sequence import StepId
 from events.errors import BadInput, Refused
 from cg.units import MMC, Kind, Status, is_mmc as a1_1_mmc
 
@@ -161,12 +162,24 @@ class Rules:
     def hardening_by_counter_table(self) -> bool:
         return True
 
+    @same_change(hardening_by_counter_table)
+    def hardening_applied(self, p) -> tuple:
+        """3.43-3.45: what a UnitHardened event `p` changes beside the unit's hardening: (the counter it becomes,
+        whether it turns Fanatic, the Hero it used up), each None/False for nothing."""
+        return p.to, p.fanatic, p.hero
+
     @since(2, (
         '3.46: a failed malfunction/Low Ammo repair keeps the malfunction (owed again at the next '
         "RePh's 3.46); a malfunction or Low Ammo repair takes no DRM; only a vehicle is Immobilized, "
         'and it is repaired only in a friendly MLR not adjacent to an enemy CTHC'))
     def repair_limits_apply(self) -> bool:
         return True
+
+    @same_change(repair_limits_apply)
+    def failed_repair_kept(self, kind: str) -> bool:
+        """3.46: does a failed repair of a `kind` item keep it (owed again at the next RePh's 3.46): a malfunction
+        or Low Ammo."""
+        return kind in ("malfunction", "low_ammo")
 
     @since(2, (
         '3.45: leaders evacuated at 3.32 count among the leaders lost in the firefight and the RePh'))
@@ -384,6 +397,15 @@ class Rules:
     def reserve_for_own_firefight_only(self) -> bool:
         return True
 
+    @same_change(setup_inside_friendly_mlr)
+    @same_change(reserve_for_own_firefight_only)
+    def in_reserve_at_setup(self, st, u, pur) -> bool:
+        """2.33: does `u` (of purchase `pur`, None: none) set up In Reserve (7 hexes from the enemy) in this
+        firefight: a unit In Reserve, and the leaders of an RG bought In Reserve too, for the firefight it was
+        bought for only (kept off map, it "may be set up On Map normally" later)."""
+        reserve = u.status == Status.RESERVE or (u.kind == Kind.LEADER and pur is not None and pur.mode == "reserve")
+        return reserve and pur is not None and pur.firefight == st.firefight
+
     @same_change(reserve_for_own_firefight_only)
     def reserve_ends_with_firefight(self, st) -> list:
         """2.33: the units In Reserve that are no longer In Reserve as the firefight ends: every one (In Reserve for
@@ -414,8 +436,10 @@ class Rules:
     @since(3, (
         '2.5 Option B: every unit in a friendly MLR sets up there, one that redeployed at 3.2 too '
         '(ruling R28 holds for Option A only)'))
-    def option_b_sets_up_redeployed(self) -> bool:
-        return True
+    def sets_up_again_at_2_5(self, step, option: str | None) -> bool:
+        """2.5 Option B: does a unit that redeployed at 3.2 set up again at `step`: every unit in a friendly MLR
+        sets up there (ruling R28 holds for Option A)."""
+        return step == StepId.MLR_REDEPLOYMENT and option == "B"
 
     @since(3, (
         '3.21: an Isolated unit\'s "nearest FMLR" is measured to the friendly MLR outside Isolated '
@@ -880,6 +904,9 @@ class Revision2(Rules):
     def reserve_for_own_firefight_only(self) -> bool:
         return False
 
+    def in_reserve_at_setup(self, st, u, pur) -> bool:
+        return u.status == Status.RESERVE or (u.kind == Kind.LEADER and pur is not None and pur.mode == "reserve")
+
     def reserve_ends_with_firefight(self, st) -> list:
         return []
 
@@ -892,7 +919,7 @@ class Revision2(Rules):
     def keeps_hip_at_setup(self, u, hx: str) -> bool:
         return u.hip
 
-    def option_b_sets_up_redeployed(self) -> bool:
+    def sets_up_again_at_2_5(self, step, option: str | None) -> bool:
         return False
 
     def distance_to_fmlr(self, state, mc, frm: str, side: str) -> int | None:
@@ -1086,7 +1113,14 @@ class Revision1(Revision2):
     def hardening_by_counter_table(self) -> bool:
         return False
 
+    def hardening_applied(self, p) -> tuple:
+        """Revision 1 recorded a `harden --to` as typed and changed no counter."""
+        return None, False, None
+
     def repair_limits_apply(self) -> bool:
+        return False
+
+    def failed_repair_kept(self, kind: str) -> bool:
         return False
 
     def evacuated_leader_lost(self, st, u) -> None:
@@ -1101,6 +1135,10 @@ class Revision1(Revision2):
 
     def setup_inside_friendly_mlr(self) -> bool:
         return False
+
+    def in_reserve_at_setup(self, st, u, pur) -> bool:
+        """Revision 1: the units In Reserve alone, their RG's leaders setting up as any unit."""
+        return u.status == Status.RESERVE
 
     def weather_every_firefight(self) -> bool:
         return False
