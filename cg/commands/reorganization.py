@@ -297,9 +297,9 @@ def _recall(ctx, cmd):
     at(st, "recall")
     if u.status != Status.RECALLED:
         raise Refused(f"{u.id} is not Recalled", "3.461", st.step)
-    if drm_v < 0 and rules_for(st).repair_leadership_from_ob():
-        raise Refused(f"--drm {drm_v}: 3.461 lists penalties only (Inexperience, Captured Use, Ammunition "
-                      "Shortage): 0 or more", "3.461", st.step)
+    why = rules_for(st).recall_drm_refusal(drm_v)
+    if why:
+        raise Refused(why, "3.461", st.step)
     dl = (Drm("3.461", "inexperience/captured use/ammunition shortage (stated)", drm_v),) if drm_v else ()
     r = roll(ctx.dice(given, 1), dl, tables.recall)
     return [ev.RecallRolled(side=side, unit=u.id, roll=r)]

@@ -649,6 +649,15 @@ class Rules:
     def repair_leadership_from_ob(self) -> bool:
         return True
 
+    @same_change(repair_leadership_from_ob)
+    def recall_drm_refusal(self, drm: int) -> str | None:
+        """3.461: why a recall's stated `--drm` is refused: the list names penalties only (Inexperience, Captured
+        Use, Ammunition Shortage), 0 or more."""
+        if drm < 0:
+            return (f"--drm {drm}: 3.461 lists penalties only (Inexperience, Captured Use, Ammunition Shortage): "
+                    "0 or more")
+        return None
+
     @since(3, (
         '3.52 dagger: an Original 6 against a Known minefield or Panji owes the Casualty Reduction of'
         ' one MMC before 3.52 is left (`status` pending: `plcg casualties SIDE --reduced '
@@ -996,6 +1005,9 @@ class Revision2(Rules):
 
     def repair_leadership_from_ob(self) -> bool:
         return False
+
+    def recall_drm_refusal(self, drm: int) -> str | None:
+        return None
 
     def casualty_reduction_owed(self, original_6: bool) -> bool:
         """Revision 2 logged the reduction and reduced nobody."""
