@@ -62,7 +62,7 @@ def options(state: CampaignState, has_command=lambda name: True) -> list[dict]:
                     f"{side}: where a unit sets up (--hip for HIP); a unit with no hex is in its friendly MLR")
             unplaced = sorted({f.kind for f in state.ground.fortifications if f.side == side and f.hex is None
                                and not f.unit and f.firefight == state.firefight})
-            if unplaced and rules_for(state).fortification_placed_at_setup():
+            if unplaced and rules_for(state).places_fortification_at(s):
                 may(f"plcg fortify {side} KIND --hex HEX", "2.38",
                     f"{side}: place a fortification bought without a hex ({', '.join(unplaced)})")
         if has_command("moves-first") and state.ff.type == "dual":

@@ -218,15 +218,14 @@ def _setup(ctx, cmd):
         raise Refused(f"{st.ff.move_first} moves first: the moves-first dr is made after all setup, so setup is "
                       "complete (ruling R54)", "2.41", st.step)
     first = st.ff.setup_first
-    if first == side and Done("setup", other(side)) in st.reph.done and rules_for(st).first_side_sets_up_first():
+    if rules_for(st).sets_up_no_more(first, side, Done("setup", other(side)) in st.reph.done):
         raise Refused(f"{side} sets up first (2.41) and {other(side)} has begun setting up", "2.6", st.step)
-    if rules_for(st).option_a_leaves_units_in_place() and st.option == "A" and not st.initial and u.hex and hx != u.hex \
-            and u.status == Status.ON_MAP and Done("set", side, u.id) not in st.reph.done:
+    if rules_for(st).left_in_place(st, u, hx, Done("set", side, u.id) in st.reph.done):
         raise Refused(f"{u.id} stands in {u.hex}: under Option A units are left in place (3.34) and move by a 2.5 "
                       "redeployment only", "2.5", st.step)
     _ob_area(st, side, u, hx)
-    if first is not None and first != side and Done("setup", first) not in st.reph.done and \
-            rules_for(st).first_side_begins_setup() and _may_set_up(st, first):  # ruling R51
+    if rules_for(st).waits_for_first_side(first, side, Done("setup", first) in st.reph.done) \
+            and _may_set_up(st, first):  # ruling R51
         raise Refused(f"{first} sets up first (2.41): {side} sets up once {first} has begun (plcg setup {first} UNIT "
                       f"HEX; a unit given no hex is in its friendly MLR)", "2.6", st.step)
     mc = st.map_control()

@@ -438,10 +438,10 @@ def _fortify(ctx, cmd):
     kind = entry.key
     spec = tables.FORTIFICATIONS[kind]
     hx = hex_arg(st, cmd["hex"], "--hex") if cmd.get("hex") else None
-    if st.step == StepId.SETUP and rules_for(st).fortification_placed_at_setup():
+    if rules_for(st).places_fortification_at(st.step):
         return [_place(st, side, kind, spec, hx)]
     if hx is not None and cmd.get("mines_at_setup") and kind in seal.SECRET_PLACED and seal.sealing(st) \
-            and rules_for(st).fortification_placed_at_setup():
+            and rules_for(st).places_fortification_at(StepId.SETUP):
         # ruling R112: the 2.6 reveal of the purchases would show the hex; placed at 2.6 it stays sealed until 2.9
         raise Refused(f"played by email, {kind.replace('_', ' ')}s are placed at 2.6 (plcg fortify {side} {kind}"
                       " --hex HEX there; 2.38 lets placement wait for setup): a hex given at 2.3 would show when 2.6"

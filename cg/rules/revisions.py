@@ -351,6 +351,12 @@ class Rules:
     def first_side_sets_up_first(self) -> bool:
         return True
 
+    @same_change(first_side_sets_up_first)
+    def sets_up_no_more(self, setup_first: str | None, side: str, other_begun: bool) -> bool:
+        """2.6: has `side` done setting up: the side that sets up first (2.41) sets up no more once the other has
+        begun (`other_begun`)."""
+        return setup_first == side and other_begun
+
     @since(2, (
         '3.45: a generated leader placed on map (`leader --generated --hex HEX`) goes to a hex '
         'holding a friendly non-Isolated MMC on map, else exit 3; a side with no recorded hexes is '
@@ -418,6 +424,13 @@ class Rules:
         'set up at 2.6 only where it stands (exit 3 elsewhere); it moves by a 2.5 redeployment'))
     def option_a_leaves_units_in_place(self) -> bool:
         return True
+
+    @same_change(option_a_leaves_units_in_place)
+    def left_in_place(self, st, u, hx: str, set_this_2_6: bool) -> bool:
+        """2.5 Option A / 3.34 "leave all units in place": may `u` not set up in `hx`: a unit left on map by the
+        last firefight sets up only where it stands (unless set up this 2.6 already, `set_this_2_6`)."""
+        return (st.option == "A" and not st.initial and bool(u.hex) and hx != u.hex and u.status == Status.ON_MAP
+                and not set_this_2_6)
 
     @since(3, (
         '3.24: a unit still HIP from the last firefight sets up HIP only in its own Location (3.24 '
@@ -636,8 +649,10 @@ class Rules:
         "places the side's oldest KIND bought for this firefight without a hex (event "
         '`fortification_placed`), under the placement limits of its purchase; revision 2 refused '
         '`fortify` at 2.6, so such a fortification could never be placed'))
-    def fortification_placed_at_setup(self) -> bool:
-        return True
+    def places_fortification_at(self, step) -> bool:
+        """2.38 "the actual on-map positioning of Fortifications may be deferred until that side sets up for the
+        next CG Firefight during step 2.6": does `fortify` at `step` place one bought without a hex: at 2.6."""
+        return step == StepId.SETUP
 
     @since(3, (
         '3.46/3.461: the one bonus the lists name, Leadership (3.46, Disabled and Immobilized '
@@ -819,8 +834,10 @@ class Rules:
         '2.6 (ruling R51): the side that sets up second may not begin before the side that sets up '
         'first has set up a unit (while it has one that may set up); the refusal names who sets up '
         'first'))
-    def first_side_begins_setup(self) -> bool:
-        return True
+    def waits_for_first_side(self, setup_first: str | None, side: str, first_begun: bool) -> bool:
+        """2.6 (ruling R51): must `side` wait: the side that sets up second may not begin before the side that sets
+        up first has set up a unit (`first_begun`; while it has one that may set up, asked by the caller)."""
+        return setup_first is not None and setup_first != side and not first_begun
 
     @since(3, (
         'play by email, sealed secrets (ruling R80): an Idle Firefight skips 2.6, so once 2.41 has '
@@ -922,6 +939,9 @@ class Revision2(Rules):
     def option_a_leaves_units_in_place(self) -> bool:
         return False
 
+    def left_in_place(self, st, u, hx: str, set_this_2_6: bool) -> bool:
+        return False
+
     def hip_when_isolated(self, hip: bool) -> bool:
         return hip
 
@@ -1000,7 +1020,8 @@ class Revision2(Rules):
     def fortification_notes_apply(self) -> bool:
         return False
 
-    def fortification_placed_at_setup(self) -> bool:
+    def places_fortification_at(self, step) -> bool:
+        """Revision 2 refused `fortify` at 2.6."""
         return False
 
     def repair_leadership_from_ob(self) -> bool:
@@ -1062,7 +1083,7 @@ class Revision2(Rules):
     def shared_facts_known_to_both(self) -> bool:
         return False
 
-    def first_side_begins_setup(self) -> bool:
+    def waits_for_first_side(self, setup_first: str | None, side: str, first_begun: bool) -> bool:
         return False
 
     def idle_firefight_reveals_at_2_4(self) -> bool:
@@ -1211,6 +1232,9 @@ class Revision1(Revision2):
         return False
 
     def first_side_sets_up_first(self) -> bool:
+        return False
+
+    def sets_up_no_more(self, setup_first: str | None, side: str, other_begun: bool) -> bool:
         return False
 
     def generated_leader_hex_refusal(self, st, side: str, hx: str) -> str | None:
