@@ -205,6 +205,17 @@ class Rules:
     def redeploys_once_per_reph(self) -> bool:
         return True
 
+    @same_change(redeploys_once_per_reph)
+    def redeployed_marks_cleared_leaving_2_5(self, to) -> bool:
+        """Ruling R28: are the 3.2 redeployment marks cleared as 2.5 is left for `to`: yes, unless the CG ends."""
+        return to != StepId.END
+
+    @same_change(redeploys_once_per_reph)
+    def redeployed_marks_cleared_at_2_1(self, played: bool) -> bool:
+        """3.211 / ruling R28: are the 3.2 redeployment marks cleared as a firefight's 2.1 begins after one that was
+        `played`: no, they last through the next 2.5 (cleared after an Idle Firefight)."""
+        return not played
+
     @since(2, (
         '2.32: a unit sets up inside its friendly MLR, in the Initial Firefight too (never in the '
         "enemy's CTHC); 2.33: the leaders of an RG bought In Reserve keep its 7 hexes too"))
@@ -1165,6 +1176,12 @@ class Revision1(Revision2):
 
     def redeploys_once_per_reph(self) -> bool:
         return False
+
+    def redeployed_marks_cleared_leaving_2_5(self, to) -> bool:
+        return False
+
+    def redeployed_marks_cleared_at_2_1(self, played: bool) -> bool:
+        return True
 
     def setup_inside_friendly_mlr(self) -> bool:
         return False

@@ -19,7 +19,7 @@ def _determination_owes(state: CampaignState, rules: Rules) -> Owed:
 
 
 def _mlr_redeployment_left(st: CampaignState, to: StepId) -> None:
-    if to != StepId.END and rules_for(st).redeploys_once_per_reph():
+    if rules_for(st).redeployed_marks_cleared_leaving_2_5(to):
         for u in st.units.values():  # ruling R28: the 3.2 redeployment mark lasts through 2.5
             u.redeployed = False
 

@@ -21,7 +21,7 @@ def _new_firefight_entered(st: CampaignState, p) -> None:
     st.reph.patrols_done = {"axis": set(), "allied": set()}
     st.reph.patrols_to_return = {"axis": set(), "allied": set()}
     st.reph.patrol_units = {}
-    if not (played and rules_for(st).redeploys_once_per_reph()):
+    if rules_for(st).redeployed_marks_cleared_at_2_1(played):
         for u in st.units.values():
             u.redeployed = False
     st.reph.hardened_now = {"axis": [], "allied": []}
