@@ -527,7 +527,7 @@ def _follow(u, carried) -> None:
 
 def _redeploy_unit(st, p: Redeployed, u) -> None:
     u.redeployed = True
-    if st.step == StepId.MLR_REDEPLOYMENT and rules_for(st).option_a_defender_first():
+    if rules_for(st).redeployment_marks_side_begun(st.step):
         st.reph.done.add(_REDEPLOY_25[p.side])  # 2.5 Option A: the Defender goes first
     r = p.result
     hip_lost, concealment_lost = rules_for(st).hiding_lost_in_redeployment(p.situation)
@@ -737,7 +737,7 @@ def _reph_loss(st, u, to: str) -> None:
     """3.11 "All RePh losses count for the previous firefight for all purposes" (revision 3, ruling R58): a
     loss the ledger decides in the RePh (3.17, 3.19, 3.21, 3.52) adds its CVP (ruling R39's values, taken
     before the counter changes) to the firefight's, and a winner decided by 1.31 is decided again."""
-    if not st.step.startswith("3.") or not rules_for(st).reph_losses_count_cvp():
+    if not rules_for(st).reph_loss_counts(st.step):
         return
     ff = st.ff
     ff.cvp_lost[u.side] += loss_cvp(u, to)

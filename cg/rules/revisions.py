@@ -352,6 +352,12 @@ class Rules:
         return True
 
     @same_change(option_a_defender_first)
+    def redeployment_marks_side_begun(self, step) -> bool:
+        """2.5 Option A (ruling R85): does a redeployment at `step` mark its side as having begun (the Defender
+        first, the Attacker once it has begun): at 2.5."""
+        return step == StepId.MLR_REDEPLOYMENT
+
+    @same_change(option_a_defender_first)
     def defender_first_at_2_5(self, option: str | None) -> bool:
         """2.5: does the Defender redeploy first under Redeployment Option `option` (Option A, ruling R85)."""
         return option == "A"
@@ -633,8 +639,10 @@ class Rules:
         "3.2 is left, recorded `counted` on `units_stranded`) add their CVP (ruling R39's values) to "
         "the firefight's CVP lost; a winner decided by 1.31 is decided again, so 1.31, 2.12 and 3.44 "
         'see them'))
-    def reph_losses_count_cvp(self) -> bool:
-        return True
+    def reph_loss_counts(self, step) -> bool:
+        """3.11 / ruling R58: does a loss the ledger decides at `step` add its CVP to the firefight's: every RePh
+        loss (3.17 1TC, 3.19 Shock/UK, 3.21 Redeployment Table, 3.52 Casualty Reduction, ruling R95's strandings)."""
+        return step.startswith("3.")
 
     @since(3, (
         '3.43/3.44 EXC: whether an MMC is Elite, and so turns Fanatic instead of changing counter, is'
@@ -1022,7 +1030,7 @@ class Revision2(Rules):
         return tables.Hit("3.17", f"<={morale}" if final <= morale else f">{morale}",
                           "passed" if final <= morale else "eliminated")
 
-    def reph_losses_count_cvp(self) -> bool:
+    def reph_loss_counts(self, step) -> bool:
         return False
 
     def elite_by_card_quality(self) -> bool:
@@ -1243,6 +1251,9 @@ class Revision1(Revision2):
         """Revision 1 kept the mark."""
 
     def option_a_defender_first(self) -> bool:
+        return False
+
+    def redeployment_marks_side_begun(self, step) -> bool:
         return False
 
     def defender_first_at_2_5(self, option: str | None) -> bool:

@@ -54,7 +54,7 @@ def _redeployment_leave(st: CampaignState, rules: Rules) -> list:
         units = tuple(ev.SideUnit(s, u) for s, u, r in wrecked if r == rule)
         if units:
             # ruling R95: 3.11 "All RePh losses count", these as the ledger's other RePh losses (R58)
-            out.append(ev.UnitsStranded(units=units, rule=rule, counted=rules.reph_losses_count_cvp()))
+            out.append(ev.UnitsStranded(units=units, rule=rule, counted=rules.reph_loss_counts(st.step)))
     gone = {(s, u) for s, u, _ in wrecked}
     iso = [x for x in iso if (x.side, x.unit) not in gone] + \
         [ev.SideUnit(s, u) for s, u, _ in stay if ev.SideUnit(s, u) not in iso]
