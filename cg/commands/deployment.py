@@ -246,8 +246,7 @@ def _setup(ctx, cmd):
                           "Strategic Terrain", "2.33", st.step)
     elif mc.situation(hx, side) != "friendly_mlr" and not st.initial:
         raise Refused(f"{hx} is not inside the {side} MLR", "2.32", st.step)
-    if rules_for(st).rg_ownership_at_setup() and u.kind in (Kind.LEADER, Kind.SW, Kind.GUN) and pur is not None \
-            and pur.firefight == st.firefight:
+    if rules_for(st).sets_up_with_its_rg(st, u, pur):  # 2.37
         _with_its_rg(st, u, pur, hx)
     still_hip = rules_for(st).keeps_hip_at_setup(u, hx)  # 3.24
     if cmd.get("hip") and rules_for(st).fortification_placement_limits() and not still_hip:

@@ -359,7 +359,7 @@ def _place(st: CampaignState, side: str, kind: str, spec, hx):
     index = next((i for i, f in enumerate(st.ground.fortifications)
                   if f.side == side and f.kind == kind and f.hex is None and not f.unit
                   and f.firefight == st.firefight), None)
-    if kind == "booby_traps" and rules_for(st).booby_traps_by_level():  # CG12 (ruling R99): a level, never placed
+    if rules_for(st).bought_as_level(kind):  # CG12 (ruling R99): a level, never placed
         _booby_trap_level(st, side, hx)
     if index is None or not items.ITEMS[kind].in_hex:
         raise Refused(f"{side} has no {spec.name} bought without a hex to place", "2.38", st.step)
@@ -483,7 +483,7 @@ def _fortify(ctx, cmd):
         raise Refused("this CG's FSR do not allow Booby Traps (CG Card booby_traps = false)", "CG12", st.step)
     if kind == "booby_traps" and card_side.booby_traps == "none":
         raise Refused(f"the CG Card allows {side} no Booby Traps (sides.{side}.booby_traps = false)", "CG12", st.step)
-    if kind == "booby_traps" and rules_for(st).booby_traps_by_level():  # CG12 (ruling R99)
+    if rules_for(st).bought_as_level(kind):  # CG12 (ruling R99)
         detail["level"] = _booby_trap_level(st, side, hx)
     limits = st.card.campaign.fortifications  # second-round card key: None on a first-format card
     if card_side.fortifications is not None:  # third-round card key: this side's own kinds and limits

@@ -190,7 +190,7 @@ def _hardened_counter(st, u, given) -> tuple[str | None, bool]:
         return given, False
     nat, over = counter_table(st, u.side)
     to, fanatic = counters.harden(nat, u.name, over)
-    quality = card_quality(st, u) if rules_for(st).elite_by_card_quality() else None
+    quality = rules_for(st).elite_class_for_hardening(st, u, card_quality)
     if quality is not None and u.kind in (Kind.SQUAD, Kind.HALF_SQUAD):  # 3.43/3.44 EXC: the card's class wins (item 20)
         c = counters.lookup(nat, u.name, over)
         to = c.hardened if c is not None else None
@@ -239,8 +239,9 @@ def _repair(ctx, cmd):
     drm_v = int_arg(cmd, "drm", -6, 6, default=0)
     typed = None if cmd.get("leadership") is None else int_arg(cmd, "leadership", -6, 6)
     at(st, "repair")
-    if rules_for(st).repair_limits_apply():
-        _repair_limits(st, side, item, kind, drm_v)
+    why = rules_for(st).repair_command_refusal(item, kind, drm_v, Done("repair", side, item) in st.reph.done)
+    if why:
+        raise Refused(why, "3.46", st.step)
     why = repair_refusal(st, side, item, unit, kind)  # the same test 3.46's pending skips by (ruling R48)
     if why:
         raise Refused(why, "3.46", st.step)
@@ -274,17 +275,6 @@ def _repair_drm(st, side: str, unit, kind: str, stated: int, typed) -> tuple:
     lead = drms.leadership(st, unit, typed, "3.46") if unit is not None else \
         ((Drm("3.46", "leadership (typed: no hex recorded for the item, ruling R33)", typed),) if typed else ())
     return lead + ((Drm("3.46", "inexperience/captured use/ammunition shortage (stated)", stated),) if stated else ())
-
-
-def _repair_limits(st, side: str, item: str, kind: str, drm_v: int) -> None:
-    """3.46 as written (revision switch repair_rules): what the command adds; where the item stands is
-    cg/rules.repair_refusal's."""
-    if Done("repair", side, item) in st.reph.done:
-        raise Refused(f"{item}'s repair failed this RePh: it stays malfunctioned into the next firefight", "3.46",
-                      st.step)
-    if drm_v and kind in ("malfunction", "low_ammo"):
-        raise Refused(f"{article(kind.replace('_', ' ')).capitalize()} repair takes no DRM (only Disabled and Immobilized repairs do)",
-                      "3.46", st.step)
 
 
 @command("recall")

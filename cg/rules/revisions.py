@@ -22,7 +22,7 @@ from typing import Callable
 from cg import items, tables
 from cg.sequence import StepId
 from events.errors import BadInput, Refused
-from cg.units import MMC, Kind, Status, is_mmc as a1_1_mmc
+from cg.units import MMC, Kind, Status, article, is_mmc as a1_1_mmc
 
 CURRENT = 3  # the revision a new campaign starts under
 OTHER = {"axis": "allied", "allied": "axis"}  # cg.state's other(), which loads after this module
@@ -174,6 +174,18 @@ class Rules:
         'and it is repaired only in a friendly MLR not adjacent to an enemy CTHC'))
     def repair_limits_apply(self) -> bool:
         return True
+
+    @same_change(repair_limits_apply)
+    def repair_command_refusal(self, item: str, kind: str, drm: int, failed_this_reph: bool) -> str | None:
+        """3.46: why a `repair` of `item` (a `kind` repair, stated `drm`) is refused, beside where the item stands
+        (cg.rules.questions.repair_refusal): its repair failed this RePh (`failed_this_reph`: it stays malfunctioned
+        into the next firefight); a malfunction or Low Ammo repair takes no DRM."""
+        if failed_this_reph:
+            return f"{item}'s repair failed this RePh: it stays malfunctioned into the next firefight"
+        if drm and kind in ("malfunction", "low_ammo"):
+            return (f"{article(kind.replace('_', ' ')).capitalize()} repair takes no DRM (only Disabled and Immobilized "
+                    "repairs do)")
+        return None
 
     @same_change(repair_limits_apply)
     def failed_repair_kept(self, kind: str) -> bool:
@@ -515,8 +527,10 @@ class Rules:
         ' up in a hex where a MMC/AFV of its RG has set up, and a SW/Gun where a unit of its RG has '
         '(exit 3 otherwise); one kept off map or bought for an Idle Firefight sets up freely later '
         '(2.37 EXC)'))
-    def rg_ownership_at_setup(self) -> bool:
-        return True
+    def sets_up_with_its_rg(self, st, u, pur) -> bool:
+        """2.37: does `u` (of purchase `pur`) set up with its RG: a leader, SW or Gun in the first firefight its
+        RG takes part in (the one it was bought for)."""
+        return u.kind in (Kind.LEADER, Kind.SW, Kind.GUN) and pur is not None and pur.firefight == st.firefight
 
     @since(3, (
         '2.72: the patrol\'s units (with recorded hexes) stand in the friendly MLR "within 10 hexes of'
@@ -650,8 +664,11 @@ class Rules:
         ' is a counter the RG lists; a counter it became since (hardened, replaced) takes the counter'
         " table's class. The sample's 1st Line US 6-6-7 no longer turns Fanatic: the table knows no "
         'higher counter for it, so `harden --to` asks (ruling R34)'))
-    def elite_by_card_quality(self) -> bool:
-        return True
+    def elite_class_for_hardening(self, st, u, card_quality: Callable) -> str | None:
+        """3.43/3.44 EXC: the class that decides whether a hardened MMC is Elite (and turns Fanatic instead of
+        changing counter): the class the CG Card gives its RG (`card_quality(st, u)`: the class 3.47 counts) while
+        the unit still is a counter the RG lists; None: the counter table's class decides."""
+        return card_quality(st, u)
 
     @since(3, (
         '2.38 as its notes say: a Fortified Building only in a building hex of the card (note 5); a '
@@ -824,8 +841,10 @@ class Rules:
         'within its MLR (A, then B, then C; a level the card gives the side preexists), never in a '
         'hex: `fortify SIDE booby_traps --hex` is refused, and so is a purchase above Level C; '
         'revision 2 kept them as an item of one hex'))
-    def booby_traps_by_level(self) -> bool:
-        return True
+    def bought_as_level(self, kind: str) -> bool:
+        """CG12 / 2.38 notes 6-7 (ruling R99): is a fortification of `kind` bought as a level of the side in effect
+        within its MLR, never in a hex: Booby Traps (A, then B, then C)."""
+        return kind == "booby_traps"
 
     @since(3, (
         'ruling R49: what decides whether a command is legal is judged before its dice are rolled: '
@@ -988,7 +1007,7 @@ class Revision2(Rules):
         here = next((c for c in clusters if frm in c), set()) if frm else set()
         return to not in here
 
-    def rg_ownership_at_setup(self) -> bool:
+    def sets_up_with_its_rg(self, st, u, pur) -> bool:
         return False
 
     def patrol_team_refusal(self, st, side: str, team: list, hx: str, mc) -> str | None:
@@ -1033,8 +1052,9 @@ class Revision2(Rules):
     def reph_loss_counts(self, step) -> bool:
         return False
 
-    def elite_by_card_quality(self) -> bool:
-        return False
+    def elite_class_for_hardening(self, st, u, card_quality: Callable) -> str | None:
+        """Revision 2: the counter table's class."""
+        return None
 
     def fortification_notes_apply(self) -> bool:
         return False
@@ -1090,7 +1110,8 @@ class Revision2(Rules):
         """Revision 2 bought a Set DC without any DC."""
         return None
 
-    def booby_traps_by_level(self) -> bool:
+    def bought_as_level(self, kind: str) -> bool:
+        """Revision 2 kept Booby Traps as an item of one hex."""
         return False
 
     def legality_judged_before_roll(self) -> bool:
@@ -1171,6 +1192,9 @@ class Revision1(Revision2):
 
     def repair_limits_apply(self) -> bool:
         return False
+
+    def repair_command_refusal(self, item: str, kind: str, drm: int, failed_this_reph: bool) -> str | None:
+        return None
 
     def failed_repair_kept(self, kind: str) -> bool:
         return False
