@@ -170,8 +170,9 @@ def leadership(state: CampaignState, unit, typed, rule: str) -> tuple[Drm, ...]:
     takes the typed value, recorded as typed; a typed value contradicting the OB is refused."""
     from cg.counters import leader_modifier  # lazy: cg.counters (~2.3 ms) only for a card with [counters] (ruling R34)
 
-    if not rules_for(state).leadership_from_the_ob():
-        return (Drm(rule, "leadership", typed),) if typed else ()
+    as_typed = rules_for(state).typed_leadership(typed, rule)
+    if as_typed is not None:
+        return as_typed
     if not unit.hex:
         return (Drm(rule, "leadership (typed: no hex recorded for the unit, ruling R33)", typed),) if typed else ()
     side, hx = unit.side, unit.hex

@@ -78,7 +78,7 @@ def test_the_leadership_drm_reads_the_leaders_in_play_not_every_unit(played, mon
     from cg.state import CampaignState
 
     st = _state(played)
-    assert rules_for(st).leadership_from_the_ob()
+    assert rules_for(st).typed_leadership(None, "3.21") is None  # Leadership from the OB (rulings R30, R33)
     hx = next(iter(st.ground.control))
     for side in ("axis", "allied"):  # a side's leaders and squads in play stacked in one hex
         for u in st.side_units(side):

@@ -249,13 +249,9 @@ def _setup(ctx, cmd):
     if rules_for(st).sets_up_with_its_rg(st, u, pur):  # 2.37
         _with_its_rg(st, u, pur, hx)
     still_hip = rules_for(st).keeps_hip_at_setup(u, hx)  # 3.24
-    if cmd.get("hip") and rules_for(st).fortification_placement_limits() and not still_hip:
-        bought = any(f.side == side and f.kind == "hip" and f.unit == u.id
-                     and f.firefight == st.firefight for f in st.ground.fortifications)
-        gun = u.kind in (Kind.GUN, Kind.CREW) and st.initial  # CG3: a Gun may set up HIP in the Initial Firefight
-        if not (bought or gun):
-            raise Refused(f"{u.id} has no HIP bought for it (plcg fortify {side} hip --unit {u.id}); only a Gun in the "
-                          "Initial Firefight (CG3) or a unit still HIP (3.24) hides without", "2.38", st.step)
+    why = rules_for(st).hip_refusal(st, u, still_hip) if cmd.get("hip") else None
+    if why:
+        raise Refused(why, "2.38", st.step)
     return [ev.UnitSetUp(side=side, unit=u.id, hex=hx, hip=bool(cmd.get("hip")))]
 
 

@@ -22,6 +22,7 @@ from typing import Callable
 from cg import items, tables
 from cg.sequence import StepId
 from events.errors import BadInput, Refused
+from events.roll import Drm
 from cg.units import MMC, Kind, Status, article, is_mmc as a1_1_mmc
 
 CURRENT = 3  # the revision a new campaign starts under
@@ -90,8 +91,10 @@ class Rules:
         "3.17, 3.21: Leadership is the modifier of the best leader in the unit's hex (rulings R30, "
         'R33); `--leadership` is taken, and recorded as typed, only where the unit has no recorded '
         'hex; a typed value contradicting the OB is refused (exit 3)'))
-    def leadership_from_the_ob(self) -> bool:
-        return True
+    def typed_leadership(self, typed: int | None, rule: str) -> tuple | None:
+        """3.17, 3.21: the Leadership DRM taken as typed (`--leadership`), or None: Leadership is the modifier of
+        the best leader in the unit's hex, from the OB (rulings R30, R33; typed only where the unit has no hex)."""
+        return None
 
     @since(2, '3.21: a unit left Isolated by 3.216, not only one in an Isolated Location, takes the Isolated +1')
     def takes_isolated_drm(self, situation: str, unit) -> bool:
@@ -339,6 +342,20 @@ class Rules:
         ' in the Initial Firefight (CG3) or a unit still HIP from the last firefight (3.24)'))
     def fortification_placement_limits(self) -> bool:
         return True
+
+    @same_change(fortification_placement_limits)
+    def hip_refusal(self, st, u, still_hip: bool) -> str | None:
+        """2.38 / CG3 / 3.24: why `setup --hip` is refused for `u`: a HIP bought for it (`fortify SIDE hip --unit`)
+        is needed, except for a Gun (or its crew) in the Initial Firefight or a unit still HIP (`still_hip`)."""
+        if still_hip:
+            return None
+        bought = any(f.side == u.side and f.kind == "hip" and f.unit == u.id
+                     and f.firefight == st.firefight for f in st.ground.fortifications)
+        gun = u.kind in (Kind.GUN, Kind.CREW) and st.initial  # CG3: a Gun may set up HIP in the Initial Firefight
+        if bought or gun:
+            return None
+        return (f"{u.id} has no HIP bought for it (plcg fortify {u.side} hip --unit {u.id}); only a Gun in the "
+                "Initial Firefight (CG3) or a unit still HIP (3.24) hides without")
 
     @same_change(fortification_placement_limits)
     def hip_priced_as(self, unit_kind: str, unit_type: str) -> str:
@@ -1164,8 +1181,9 @@ class Revision1(Revision2):
         """Revision 1 numbered the purchases of an RG across both sides."""
         return sum(st.purchase_count.get((s, rg), 0) for s in OTHER) + 1
 
-    def leadership_from_the_ob(self) -> bool:
-        return False
+    def typed_leadership(self, typed: int | None, rule: str) -> tuple | None:
+        """Revision 1 took `--leadership` as typed."""
+        return (Drm(rule, "leadership", typed),) if typed else ()
 
     def takes_isolated_drm(self, situation: str, unit) -> bool:
         return situation == "isolated"
@@ -1267,6 +1285,9 @@ class Revision1(Revision2):
 
     def fortification_placement_limits(self) -> bool:
         return False
+
+    def hip_refusal(self, st, u, still_hip: bool) -> str | None:
+        return None
 
     def hip_priced_as(self, unit_kind: str, unit_type: str) -> str:
         return unit_type
