@@ -229,15 +229,14 @@ def _setup(ctx, cmd):
         raise Refused(f"{first} sets up first (2.41): {side} sets up once {first} has begun (plcg setup {first} UNIT "
                       f"HEX; a unit given no hex is in its friendly MLR)", "2.6", st.step)
     mc = st.map_control()
-    r2 = rules_for(st).setup_inside_friendly_mlr()
     pur = st.purchase(u.purchase, side) if u.purchase else None
     if enters_only(st, u):  # ruling R50
         raise Refused(f"{u.id} belongs to {u.purchase}, which enters during the firefight (bought --mode entry, "
                       "2.34, or an OB given that enters): it does not set up on the map", "2.34", st.step)
     reserve = rules_for(st).in_reserve_at_setup(st, u, pur)  # 2.33
-    if r2 and mc.situation(hx, side) != "friendly_mlr":
-        raise Refused(f"{hx} is not inside the {side} MLR ({mc.situation(hx, side).replace('_', ' ')}): units set "
-                      "up within their friendly MLR", "2.32", st.step)
+    why = rules_for(st).setup_hex_refusal(hx, side, mc.situation(hx, side))
+    if why:
+        raise Refused(why, "2.32", st.step)
     if reserve:
         enemy = [h for h, s in st.ground.control.items() if s == other(side)]
         g = st.grid()

@@ -234,8 +234,12 @@ class Rules:
     @since(2, (
         '2.32: a unit sets up inside its friendly MLR, in the Initial Firefight too (never in the '
         "enemy's CTHC); 2.33: the leaders of an RG bought In Reserve keep its 7 hexes too"))
-    def setup_inside_friendly_mlr(self) -> bool:
-        return True
+    def setup_hex_refusal(self, hx: str, side: str, situation: str) -> str | None:
+        """2.32: why a unit of `side` may not set up in `hx` (its 3.212 `situation`): a unit sets up inside its
+        friendly MLR, in the Initial Firefight too (never in the enemy's CTHC)."""
+        if situation == "friendly_mlr":
+            return None
+        return f"{hx} is not inside the {side} MLR ({situation.replace('_', ' ')}): units set up within their friendly MLR"
 
     @since(2, (
         "2.2 / ruling R27: every firefight visits 2.2 and records its weather, by default the card's "
@@ -449,7 +453,7 @@ class Rules:
     def reserve_for_own_firefight_only(self) -> bool:
         return True
 
-    @same_change(setup_inside_friendly_mlr)
+    @same_change(setup_hex_refusal)
     @same_change(reserve_for_own_firefight_only)
     def in_reserve_at_setup(self, st, u, pur) -> bool:
         """2.33: does `u` (of purchase `pur`, None: none) set up In Reserve (7 hexes from the enemy) in this
@@ -1233,8 +1237,9 @@ class Revision1(Revision2):
     def redeployed_marks_cleared_at_2_1(self, played: bool) -> bool:
         return True
 
-    def setup_inside_friendly_mlr(self) -> bool:
-        return False
+    def setup_hex_refusal(self, hx: str, side: str, situation: str) -> str | None:
+        """Revision 1: checked after (outside the Initial Firefight, Reserve aside)."""
+        return None
 
     def in_reserve_at_setup(self, st, u, pur) -> bool:
         """Revision 1: the units In Reserve alone, their RG's leaders setting up as any unit."""
