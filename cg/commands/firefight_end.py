@@ -5,7 +5,6 @@ import re
 
 import attrs
 
-from cg import items
 from cg.rules import END_CVP_CHECK, conventions, rules_for
 from cg import tables
 from events.errors import BadInput, Refused

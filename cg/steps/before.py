@@ -2,8 +2,7 @@
 Patrols, Commencement."""
 from __future__ import annotations
 
-from cg.rules import rules_for
-from cg.rules import Rules
+from cg.rules import Rules, rules_for
 from cg.sequence import StepId
 from cg.state import SIDES, CampaignState, Done
 from cg.steps.step import Owed, Step

@@ -2,8 +2,7 @@
 from __future__ import annotations
 
 from cg import seal
-from cg.rules import rules_for
-from cg.rules import Rules
+from cg.rules import Rules, rules_for
 from cg.sequence import StepId
 from cg.state import SIDES, CampaignState, Done, new_firefight
 from cg.steps.step import Owed, Step, each_side_owes
