@@ -7,9 +7,13 @@ the current revision does, one method per decision that changed, named for what 
 boards override only their variant's rules. `rules_for(state)` gives the instance in force.
 
 Each method that changed carries `@since(N, text)` on its current form in `Rules`: the revision that
-brings the change and its row in docs/revisions.md (methods of one change carry the same mark, one row);
-the class of revision N-1 overrides it (tests/test_revision.py checks both). The table of docs/revisions.md is generated from these marks
-(`python -m cg.rules`).
+brings the change and its row in docs/revisions.md (the other methods of one change carry
+`@same_change(method)`: one row); the class of revision N-1 overrides exactly those (tests/test_revision.py).
+The table of docs/revisions.md is generated from these marks (`python -m cg.rules`).
+
+Most methods take the facts at hand and answer with a value (a DRM's terms, a refusal's words or None, the
+counter a unit becomes); a few still answer yes or no with no facts, where the revision's difference is a
+whole branch of a handler or of the fold (python-chess's boards have such flags too, `connected_kings`).
 
 How long a revision is kept (docs/architecture.md): as long as any campaign file can carry it, since
 logs are never migrated; it is retired only by a major version whose `replay` refuses it (exit 2,
@@ -70,7 +74,8 @@ def _patrol_leader_refusal(st, side: str, leader, convention: bool) -> str | Non
 
 
 class Rules:
-    """The decisions of the current revision (CURRENT) that changed between revisions, one method each."""
+    """The decisions of the current revision (CURRENT) that changed between revisions, named for what they
+    decide; the older revisions subclass it."""
 
     revision = CURRENT
 
