@@ -3,7 +3,8 @@ roller: six firefights, the second of them Idle, a Dual Attack, patrols, redeplo
 ELR and clearance — everything recorded as a player would record it."""
 from __future__ import annotations
 
-from cg import revision, tables
+from cg import tables
+from cg.rules import rules_for
 from cg.ledger import Ledger
 from cg.rules import enters_only, nearest_friendly_hex
 from events.errors import BadInput, PlcgError
@@ -194,20 +195,14 @@ DEMO_REPLACED = {"7-4-7": "6-6-7"}
 
 def _may_go(st, u, target: str) -> bool:
     """2.72 (rules revision 2): a patrol's units come from the friendly MLR within 10 hexes of the mission hex."""
-    if not u.hex or not revision.of(st).patrol_rules:
+    if not u.hex or not rules_for(st).patrol_drms_from_units():
         return True
     return st.map_control().situation(u.hex, u.side) == "friendly_mlr" and st.grid().distance(u.hex, target) <= 10
 
 
 def _may_lead(st, u) -> bool:
     """2.72: a Corporal, Sergeant or Lieutenant leads a patrol (rules revision 2, counter table)."""
-    from cg import counters  # lazy: cg.counters (~2.3 ms) only for a card with [counters] (ruling R34)
-    from cg.commands.base import counter_table  # lazy: cg.commands (~33 ms); every command imports cg.demo
-
-    if not revision.of(st).patrol_rules:
-        return True
-    nat, over = counter_table(st, u.side)
-    return counters.may_lead_patrol(nat, u.name, over, not revision.of(st).leader_rank_from_card) is not False
+    return rules_for(st).patrol_leader_refusal(st, u.side, u) is None
 
 
 def _missing_counter(st, u) -> str | None:

@@ -5,7 +5,8 @@ so the log shows only what applied.
 """
 from __future__ import annotations
 
-from cg import revision, tables
+from cg import tables
+from cg.rules import rules_for
 from cg.state import CampaignState, FirefightRecord, active_units, other
 from events.roll import Drm
 from cg.units import IN_PLAY, Kind, MMC, Status
@@ -169,8 +170,9 @@ def leadership(state: CampaignState, unit, typed, rule: str) -> tuple[Drm, ...]:
     takes the typed value, recorded as typed; a typed value contradicting the OB is refused."""
     from cg.counters import leader_modifier  # lazy: cg.counters (~2.3 ms) only for a card with [counters] (ruling R34)
 
-    if not revision.of(state).leadership_from_units:
-        return (Drm(rule, "leadership", typed),) if typed else ()
+    as_typed = rules_for(state).typed_leadership(typed, rule)
+    if as_typed is not None:
+        return as_typed
     if not unit.hex:
         return (Drm(rule, "leadership (typed: no hex recorded for the unit, ruling R33)", typed),) if typed else ()
     side, hx = unit.side, unit.hex
@@ -207,24 +209,21 @@ def redeployment(state: CampaignState, side: str, frm: str | None, situation: st
     `lead`: the leadership DRM already decided (drm.leadership), else the typed `leadership`."""
     out = []
     mc = state.map_control()
-    r2 = revision.of(state).redeployment_isolated
-    isolated = situation == "isolated" or (r2 and unit is not None and unit.isolated)
-    r3 = revision.of(state).isolated_drm
-    if isolated and frm is not None:
-        d = _to_fmlr(state, mc, frm, side) if r3 else mc.distance_to_mlr(frm, side)
-        far = d is None or (d >= 6 if r2 else d > 6)  # ruling R1: ">6" is 6 or more (revision 2)
-        if far:
+    rules = rules_for(state)
+    if frm is not None and rules.takes_isolated_drm(situation, unit):
+        d = rules.distance_to_fmlr(state, mc, frm, side)
+        if rules.far_from_fmlr(d):
             out.append(Drm("3.21", f"Isolated, {d if d is not None else 'no'} hexes from nearest FMLR", 1))
     if crosses_uncontrolled:
         out.append(Drm("3.21", "redeployment crosses Uncontrolled terrain from FMLR", 1))
     if situation == "nml":
         out.append(Drm("3.21", "in No Man's Land", 1))
-    if situation == "enemy_mlr" or (r3 and situation == "isolated"):  # 3.215: an Isolated Location is in it
+    if rules.in_enemy_mlr_for_redeployment(situation):
         out.append(Drm("3.21", "in enemy MLR", 2))
     if hs_beyond:
         out.append(Drm("3.21", f"{hs_beyond} HS equivalent(s) beyond one squad on the same DR", hs_beyond))
     if frm is not None and mc.inside_or_adjacent_mlr(frm, side):
-        if not (r2 and situation == "isolated"):  # an Isolated pocket is no friendly MLR (revision 2)
+        if rules.friendly_mlr_drm_applies(situation):
             out.append(Drm("3.21", "inside/adjacent to friendly MLR", -1))
     elif frm is None:
         out.append(Drm("3.21", "inside friendly MLR (no recorded hex)", -1))
@@ -233,14 +232,6 @@ def redeployment(state: CampaignState, side: str, frm: str | None, situation: st
     elif leadership:
         out.append(Drm("3.21", "leadership", leadership))
     return tuple(out)
-
-
-def _to_fmlr(state: CampaignState, mc, frm: str, side: str) -> int | None:
-    """3.21 "nearest FMLR" of an Isolated unit (revision switch isolated_drm): hexes to the nearest hex of the
-    side's MLR that is neither an Isolated Location of it nor No Man's Land; None where there is none."""
-    grid = state.grid()
-    return min((grid.distance(frm, h) for h, hc in mc.hexes.items()
-                if side in hc.mlr and hc.isolated != side and not hc.nml), default=None)
 
 
 ENTRENCH_LIKE = {"mines", "wire", "panji"}  # 3.52 +1 "Panji/Minefield/Wire/Entrenchment" (3.52 clears no entrenchment)
@@ -296,9 +287,8 @@ def patrol_from_units(state: CampaignState, side: str, kind: str, units: list, l
     nat, over = counter_table(state, side)
     mmc = [u for u in units if u.kind in MMC]
     quality = [_quality(state, u) for u in mmc]
-    if revision.of(state).patrol_quality:  # ruling R55: the counter's class (ruling R34) as well as the RG's
-        klass = [getattr(counters.lookup(nat, u.name, over), "klass", None) for u in mmc]
-        quality = [_class_for_patrol(q, k) for q, k in zip(quality, klass)]
+    klass = [getattr(counters.lookup(nat, u.name, over), "klass", None) for u in mmc]  # ruling R55
+    quality = [rules_for(state).patrol_class(q, k) for q, k in zip(quality, klass)]
     known = {
         "elite": 1 if quality and all(q == "elite" for q in quality) else 0,
         "inexperienced": 1 if any(q in ("green", "conscript") for q in quality) else 0,
@@ -342,17 +332,6 @@ def patrol_from_units(state: CampaignState, side: str, kind: str, units: list, l
         if d.reason.startswith("enemy unit") and "enemy_adjacent" in marked:
             out[i] = Drm(d.rule, d.reason + marked["enemy_adjacent"], d.value)
     return tuple(out)
-
-
-def _class_for_patrol(rg: str | None, counter: str | None) -> str | None:
-    """Ruling R55: a MMC is Inexperienced when its RG or its counter is Green/Conscript, Elite when its RG is
-    Elite and its counter (where the table knows it) is too; otherwise the RG's quality (the card's) stands."""
-    green = ("green", "conscript")
-    if rg in green or counter in green:
-        return rg if rg in green else counter
-    if rg == "elite" and counter not in (None, "elite"):
-        return counter
-    return rg
 
 
 def _quality(state: CampaignState, unit) -> str | None:

@@ -10,11 +10,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Callable, Iterable
 
 from events.errors import UNFOLDABLE, BadInput, UnreadableRow, unknown_row
-from cg import revision
+from cg.rules import rules_for
 from cg import tables
 from cg.card_schema import parse_card
 from cg.items import Kept  # a hex's kept item; Kept.mine: all mines are one item at 3.52
-from cg.rules import CVP_RULES, carried_by, winner_by_cvp
+from cg.rules import CVP_RULES, carried_by
 from cg.state import (SIDES, CampaignState, Purchase, Unit, loss_cvp, new_firefight, ob_deal,
                       terrain_changed, unit_kind)
 from cg.units import IN_PLAY, PRESENT, Kind, Status
@@ -407,7 +407,7 @@ def _oba(st, p: ObaRolled):
     pur = st.purchase(p.purchase, p.side)
     pur.oba = p.roll.outcome
     pur.oba_owed = False
-    if revision.of(st).attack_oba_this_reph and not st.sides[p.side].attack:
+    if rules_for(st).oba_read_again_if_attack_bought(st.sides[p.side].attack):
         # ruling R14: read again with the -1 should the side buy the Attack Option in this 2.3
         st.reph.done.add(Done("oba-roll", p.side, (p.roll.final, p.purchase)))
 
@@ -528,13 +528,14 @@ def _follow(u, carried) -> None:
 
 def _redeploy_unit(st, p: Redeployed, u) -> None:
     u.redeployed = True
-    if st.step == StepId.MLR_REDEPLOYMENT and revision.of(st).option_a_order:
+    if rules_for(st).redeployment_marks_side_begun(st.step):
         st.reph.done.add(_REDEPLOY_25[p.side])  # 2.5 Option A: the Defender goes first
     r = p.result
-    if p.situation != "friendly_mlr" and revision.of(st).redeployment_results:
-        u.hip = False  # 3.212-3.217: outside a friendly MLR HIP is lost, and concealment but in 3.215
-        if p.situation != "isolated":
-            u.concealed = False
+    hip_lost, concealment_lost = rules_for(st).hiding_lost_in_redeployment(p.situation)
+    if hip_lost:
+        u.hip = False
+    if concealment_lost:
+        u.concealed = False
     if p.change:
         if p.reduced or p.change == "eliminated":  # a loss, not an ELR replacement
             _reph_loss(st, u, p.change)
@@ -567,10 +568,10 @@ def _setup(st, p: UnitSetUp):
     # half of a long log: kept to the few operations it needs (a reserve unit stays In Reserve)
     side = p.side
     u = st.units[(side, p.unit)]  # a unit in play (decide checked it): never in the settled part
-    rules = revision.of(st)
-    if rules.setup_order:
+    rules = rules_for(st)
+    if rules.first_side_sets_up_first():
         st.reph.done.add(_SETUP[side])  # 2.6: the side that sets up first goes before the other
-    if rules.option_a_in_place:
+    if rules.option_a_leaves_units_in_place():
         st.reph.done.add(_new_done(Done, ("set", side, u.id)))  # set up this 2.6: no longer a unit left in place (3.34)
     u.hex = p.hex
     u.hip = p.hip
@@ -587,10 +588,10 @@ def _patrol(st, p: PatrolResolved):
     st.reph.patrols_done[side].add(p.patrol)
     if p.returns:
         st.reph.patrols_to_return[side].add(p.patrol)
-    if p.losses is not None and revision.of(st).patrol_rules:
+    if p.losses is not None and rules_for(st).patrol_drms_from_units():
         st.reph.patrol_units[(side, p.patrol)] = PatrolTeam([p.leader, *p.units], p.kind, p.mission_hex,
                                                             p.typed or None)
-    if revision.of(st).patrol_loses_hip:  # 2.72: "Place all Patrol units in a cloaking box"; back, CG11 concealment
+    if not rules_for(st).patrol_keeps_hip():  # 2.72: "Place all Patrol units in a cloaking box"; back, CG11
         for uid in (p.leader, *p.units):
             st.units[(side, uid)].hip = False
     _patrol_losses(st, p)
@@ -606,9 +607,9 @@ def _patrol_losses(st, p) -> None:
     """Ruling R29: the units a patrol result strikes: reduced (a new counter), eliminated or captured; their
     CVP count for the current firefight (2.756, ruling R39)."""
 
-    double = revision.of(st).captive_double  # 3.22: "Only guarded prisoners are worth double CVP" (ruling R91)
+    factor = rules_for(st).patrol_loss_cvp_factor  # 3.22: "Only guarded prisoners are worth double CVP" (ruling R91)
     for c in p.losses:
-        cvp = loss_cvp(st.unit(c.unit, c.side), c.to) * (2 if double and c.to == "captured" else 1)
+        cvp = loss_cvp(st.unit(c.unit, c.side), c.to) * factor(c.to)
         st.ff.patrol_cvp[c.side] += cvp
         st.ff.cvp_lost[c.side] += cvp
         if c.to == "captured":
@@ -628,9 +629,7 @@ def _patrol_up(st, p: PatrolGivenUp):
 def _ended(st, p: FirefightEnded):
     ff = st.ff
     ff.turn, ff.winner, ff.winner_rule = p.turn, p.winner, getattr(p, "winner_rule", None)
-    if revision.of(st).ammunition_shortage:  # 3.211: the Isolated mark's Ammunition Shortage lasted this firefight
-        for u in st.units.values():
-            u.isolated = False
+    rules_for(st).firefight_end_lifts_isolation(st)  # 3.211: the Isolated mark's Ammunition Shortage lasted it
     for su in p.oba_used:
         ff.oba_used[su.side] += 1
     for side in SIDES:  # 2.756: the patrols' losses count for this firefight too (ruling R39)
@@ -668,12 +667,9 @@ def _ended(st, p: FirefightEnded):
     for r in p.repairs:
         side, item = r.hex.split(":", 1)
         st.reph.repairs_owed[(side, item)] = r.item
-    if revision.of(st).oba_air_expended:
-        _expend(st, p)
-    if revision.of(st).reserve_ends:  # 2.33: In Reserve for its own firefight only
-        for u in st.units.values():
-            if u.status == _RESERVE_W:
-                u.status = _ON_MAP_W if u.hex else _AVAILABLE_W
+    _expend(st, rules_for(st).expended_at_end(st, p.oba_used))
+    for u in rules_for(st).reserve_ends_with_firefight(st):  # 2.33: In Reserve for its own firefight only
+        u.status = _ON_MAP_W if u.hex else _AVAILABLE_W
     for pur in reversed(st.purchases.values()):  # made in firefight order: this one's come last
         if pur.firefight < st.firefight:
             break
@@ -705,10 +701,8 @@ def _positioned(st, p: UnitPositioned):
     _follow(u, carried)
 
 
-def _expend(st, p) -> None:
-    """CG7 EXC: a used OBA module and this firefight's Air Support are not retained (status "expended")."""
-    spent = [st.purchase(su.unit, su.side) for su in p.oba_used]
-    spent += [pur for pur in st.purchases.values() if pur.kind == "air" and pur.firefight == st.firefight]
+def _expend(st, spent: list) -> None:
+    """CG7 EXC: the units of the purchases not retained (Rules.expended_at_end) leave the OB (status "expended")."""
     for pur in spent:
         if pur is None:
             continue
@@ -725,7 +719,7 @@ def _casualties(st, p: CasualtiesAdded):
     ff = st.ff
     ff.cvp_lost[p.side] += p.cvp
     if ff.winner_rule in CVP_RULES:  # 3.11: RePh losses count for the firefight for all purposes
-        ff.winner, ff.winner_rule = winner_by_cvp(ff, revision.of(st).dual_night_draw)
+        ff.winner, ff.winner_rule = rules_for(st).winner_by_cvp(ff)
     for uid in p.units:
         u = st.unit(uid, p.side)
         if u is not None:
@@ -744,12 +738,12 @@ def _reph_loss(st, u, to: str) -> None:
     """3.11 "All RePh losses count for the previous firefight for all purposes" (revision 3, ruling R58): a
     loss the ledger decides in the RePh (3.17, 3.19, 3.21, 3.52) adds its CVP (ruling R39's values, taken
     before the counter changes) to the firefight's, and a winner decided by 1.31 is decided again."""
-    if not st.step.startswith("3.") or not revision.of(st).reph_losses_cvp:
+    if not rules_for(st).reph_loss_counts(st.step):
         return
     ff = st.ff
     ff.cvp_lost[u.side] += loss_cvp(u, to)
     if ff.winner_rule in CVP_RULES:
-        ff.winner, ff.winner_rule = winner_by_cvp(ff, revision.of(st).dual_night_draw)
+        ff.winner, ff.winner_rule = rules_for(st).winner_by_cvp(ff)
 
 
 @on("casualty_reduced")
@@ -784,7 +778,7 @@ def _encircled(st, p: EncircledTested):
         return
     # 3.17: a unit that passes keeps its Encircled marker (revision switch encircled_kept); revision 1
     # removed it, and the logs it wrote fold as they did
-    u.encircled = p.roll.outcome != "eliminated" and revision.of(st).encircled_kept
+    u.encircled = rules_for(st).encircled_after_1tc(p.roll.outcome)
     if u.encircled:
         st.reph.done.add(Done("encircled", u.side, u.id))  # tested this RePh: owes no second 1TC
 
@@ -802,8 +796,7 @@ def _isolated(st, p: IsolatedMarked):
     for su in p.units:
         u = st.unit(su.unit, su.side)
         u.isolated = True
-        if revision.of(st).hip_in_place:
-            u.hip = False  # 3.212 b / 3.215: an Isolated unit loses any HIP, redeployed or not
+        u.hip = rules_for(st).hip_when_isolated(u.hip)  # 3.212 b / 3.215
 
 
 @on("units_stranded")
@@ -836,9 +829,7 @@ def _evac(st, p: EvacuationRolled):
     u = st.unit(p.leader, p.side)
     if p.roll.outcome == "evacuated":
         u.status, u.wounded = _EVACUATED_W, False
-        if revision.of(st).leaders_lost_evacuated:  # 3.45 counts it among the leaders lost
-            u.eliminated_in = st.firefight
-            st.ff.lost.append([p.side, u.id])
+        rules_for(st).evacuated_leader_lost(st, u)  # 3.45 counts it among the leaders lost
     st.reph.done.add(Done("evacuate", None, u.id))
 
 
@@ -853,8 +844,9 @@ def _tvp(st, p: TvpAwarded):
 @on("disease_rolled")
 def _disease(st, p: DiseaseRolled):
     st.reph.done.add(Done("disease", p.side))
-    if revision.of(st).disease_replacements:  # 3.41: the squads struck, in HS equivalents, owed at 3.41
-        st.reph.done.add(Done("disease-owed", p.side, 2 * p.roll.outcome))
+    owed = rules_for(st).disease_hs_owed(p.roll.outcome)  # 3.41: the squads struck, in HS equivalents
+    if owed is not None:
+        st.reph.done.add(Done("disease-owed", p.side, owed))
 
 
 @on("disease_replaced")
@@ -880,13 +872,13 @@ def _hardened(st, p: UnitHardened):
     u = st.unit(p.unit, p.side)
     u.hardened += 1
     st.reph.hardened_now[p.side].append(u.id)
-    if revision.of(st).hardening_by_table:  # the counter changes (ruling R34); 3.43 uses the Hero up
-        if p.to:
-            u.name = p.to
-        if p.fanatic:
-            u.fanatic = True
-        if p.hero:
-            st.unit(p.hero, p.side).hero = False
+    to, fanatic, hero = rules_for(st).hardening_applied(p)  # the counter changes (ruling R34); 3.43 uses the Hero up
+    if to:
+        u.name = to
+    if fanatic:
+        u.fanatic = True
+    if hero:
+        st.unit(hero, p.side).hero = False
 
 
 @on("leaders_rolled")
@@ -898,8 +890,7 @@ def _leaders(st, p: LeadersRolled):
 
 @on("repair_rolled")
 def _repair(st, p: RepairRolled):
-    if p.roll.outcome == "failed" and p.kind in ("malfunction", "low_ammo") \
-            and revision.of(st).repair_rules:
+    if p.roll.outcome == "failed" and rules_for(st).failed_repair_kept(p.kind):
         st.reph.done.add(Done("repair", p.side, p.item))  # 3.46: still malfunctioned, tried again next RePh
         return
     st.reph.repairs_owed.pop((p.side, p.item), None)
@@ -938,12 +929,13 @@ def _clear(st, p: ClearanceRolled):
     st.reph.cleared.add((hx, item))
     terrain_changed(st)
     items = st.ground.terrain.get(hx, [])
-    if p.casualty_reduction and revision.of(st).clearance_casualty_reduction:
+    if rules_for(st).casualty_reduction_owed(p.casualty_reduction):
         st.reph.done.add(Done("cr-owed", p.side, hx))  # 3.52 dagger: owed before 3.52 is left (plcg casualties)
     if p.roll.outcome == "eliminated":
-        if item == "rubble" and not revision.of(st).clearance_rules:
-            items.append(Kept("trailbreak"))  # revision 1 read B24.71: a Trailbreak across the hex; the rubble stayed
-            return  # (revision 2, ruling R38: PL's 3.52 table eliminates the rubble, below)
+        left = rules_for(st).eliminated_clearance_leaves(item)
+        if left:
+            items.append(Kept(left))
+            return
         for it in list(items):
             if it.key == item or (item == "mines" and it.mine):  # 3.52 *: all mines in the Location
                 items.remove(it)
@@ -959,7 +951,7 @@ def _clear(st, p: ClearanceRolled):
 def _head_signed(st, p: HeadSigned):
     st.pbem.signed[p.side] = [p.seq, p.hash]
     if st.pbem.requests:
-        if revision.of(st).two_party_order:  # ruling R67: signed over an answer it has not revealed: withheld
+        if rules_for(st).reveals_in_commit_order():  # ruling R67: signed over an answer it has not revealed: withheld
             for r in st.pbem.requests.values():
                 if r.side == p.side and r.answer is not None and not deferred(st, r):  # ruling R119: owed by 2.6
                     r.withheld = True

@@ -10,7 +10,7 @@ import sqlite3
 import orjson
 
 from cg import seal, snapshot
-from cg.revision import CONVENTIONS
+from cg.rules import CONVENTIONS
 from cg.sequence import StepId
 from cg.bulk import gc_paused
 from cg.card import apply_balance, card_to_dict

@@ -19,7 +19,7 @@ it cannot drift from it, and neither `next` nor `plcg diagram` imports transitio
 """
 from __future__ import annotations
 
-from cg import revision
+from cg.rules import rules_for
 from cg.sequence import StepId, step_id
 from cg.state import CampaignState
 from cg.steps import STEPS, leads, pending
@@ -50,7 +50,7 @@ class Walk:
     def __init__(self, state: CampaignState, step: Step | None):
         self.st = state
         self.step = step  # the Step the campaign stands at (None: a step no release knows)
-        self.rules = revision.of(state)
+        self.rules = rules_for(state)
         self.owed: list | None = None
         self.records: list = []
         self.to: StepId | None = None
@@ -73,7 +73,7 @@ class Walk:
         return self.st.last_firefight or bool(objectives_fulfilled(self.st))
 
     def weather_every(self) -> bool:
-        return self.rules.weather_every_firefight  # rules revision 2 (ruling R27): 2.2 in every firefight
+        return self.rules.weather_every_firefight()  # rules revision 2 (ruling R27): 2.2 in every firefight
 
     # the callback of leaving by `next`
     def leave(self) -> None:

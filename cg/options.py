@@ -8,7 +8,8 @@ limits, the step), never a promise about a roll.
 """
 from __future__ import annotations
 
-from cg import revision, tables
+from cg import tables
+from cg.rules import rules_for
 from cg.items import CLEAR_ITEMS
 from cg.rules import REPAIRABLE, clearable, defender_may_redeploy_2_5, redeployment_attacker_at_2_5
 from cg.state import SIDES, CampaignState, other
@@ -38,7 +39,7 @@ def options(state: CampaignState, has_command=lambda name: True) -> list[dict]:
             out.extend(o for o in rgs if o["side"] == side)
             _purchase_options(state, side, may)
     elif s in (StepId.MLR_REDEPLOYMENT, StepId.REDEPLOYMENT):
-        order = s == StepId.MLR_REDEPLOYMENT and state.option == "A" and revision.of(state).option_a_order
+        order = s == StepId.MLR_REDEPLOYMENT and rules_for(state).defender_first_at_2_5(state.option)
         att = redeployment_attacker_at_2_5(state) if order else None
         for side in SIDES:
             done = order and side != att and not ({Done("redeploy-2.5", att), Done("redeploy-2.5-done", side)}
@@ -54,15 +55,14 @@ def options(state: CampaignState, has_command=lambda name: True) -> list[dict]:
         if s == StepId.REDEPLOYMENT:
             may("plcg casualties SIDE --cvp N", "3.11", "RePh losses, counted for the firefight just played (ruling R25)")
     elif s == StepId.SETUP:
-        closed = state.ff.type == "dual" and state.ff.move_first is not None and \
-            revision.of(state).moves_first_closes_setup  # ruling R54: no setup after the moves-first dr
+        closed = rules_for(state).setup_closed(state.ff)  # ruling R54: no setup after the moves-first dr
         for side in SIDES:
             if not closed and any(u.status in PRESENT for u in state.side_units(side)):
                 may(f"plcg setup {side} UNIT HEX", "2.6",
                     f"{side}: where a unit sets up (--hip for HIP); a unit with no hex is in its friendly MLR")
             unplaced = sorted({f.kind for f in state.ground.fortifications if f.side == side and f.hex is None
                                and not f.unit and f.firefight == state.firefight})
-            if unplaced and revision.of(state).fortify_placed_at_setup:
+            if unplaced and rules_for(state).places_fortification_at(s):
                 may(f"plcg fortify {side} KIND --hex HEX", "2.38",
                     f"{side}: place a fortification bought without a hex ({', '.join(unplaced)})")
         if has_command("moves-first") and state.ff.type == "dual":

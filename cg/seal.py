@@ -35,7 +35,7 @@ import hashlib
 import orjson
 
 from events.errors import BadInput, Refused
-from cg import revision
+from cg.rules import rules_for
 from cg.state import DiceRequest, Done, RevealPoint, Seal
 from cg.sequence import StepId, step_id
 from cg.units import article
@@ -71,7 +71,7 @@ def kind(st, name: str | None, cmd: dict | None = None) -> str | None:
 
 
 def attack_seal(st) -> bool:
-    return sealing(st) and revision.of(st).attack_seal
+    return sealing(st) and rules_for(st).attack_choice_sealed()
 
 
 def owes_attack_seal(st, side: str) -> bool:
@@ -531,7 +531,7 @@ def due(st, side: str, point: str, openable) -> list[str]:
 def idle_reveal(st) -> bool:
     """Ruling R80 (revision switch idle_reveal): 2.41 has determined an Idle Firefight, which skips 2.6 and
     goes to the RePh: the purchases 2.6 would reveal are revealed at 2.4 instead, before it is left."""
-    return st.ff.type == "idle" and revision.of(st).idle_reveal
+    return st.ff.type == "idle" and rules_for(st).idle_firefight_reveals_at_2_4()
 
 
 _REVEAL_STEPS = (StepId.DETERMINATION, StepId.SETUP, StepId.PROMOTIONS)  # where a reveal point may block
@@ -600,7 +600,7 @@ def check_unseen_units(st, cmd: dict) -> None:
     sealed_views_agree."""
     by = cmd.get("by")
     if not sealing(st) or st.step in SECRET_STEPS or by not in ("axis", "allied") or \
-            not revision.of(st).sealed_views_agree:
+            not rules_for(st).shared_facts_known_to_both():
         return
     named = [cmd.get(k) for k in UNIT_KEYS] + [u for k in UNITS_KEYS for u in (cmd.get(k) or ())]
     named = {str(u).strip().casefold() for u in named if isinstance(u, str) and u.strip()}

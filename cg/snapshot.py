@@ -57,7 +57,7 @@ def fingerprint() -> str:
         h = hashlib.sha256(str(SNAPSHOT_VERSION).encode())
         here = Path(__file__).parent
         # items.py: a kept item's parse (Kept) and the mines that clear as one are fold code too
-        for name in ("state.py", "evolve.py", "snapshot.py", "card.py", "revision.py", "items.py"):
+        for name in ("state.py", "evolve.py", "snapshot.py", "card.py", "rules/revisions.py", "items.py"):
             h.update((here / name).read_bytes())
         _FINGERPRINT = h.hexdigest()[:16]
     return _FINGERPRINT

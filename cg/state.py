@@ -19,7 +19,7 @@ import attrs
 from events import records, stored
 from cg.units import IN_PLAY, Kind, Status
 from cg.sequence import StepId, step_id
-from cg import revision
+from cg.rules.revisions import rules_for  # cg.rules.questions takes this module, as a module, while it loads
 from cg.items import Kept  # a hex's kept item (Ground.terrain); 1.4: what grows Strategic Terrain
 
 SIDES = ("axis", "allied")
@@ -597,7 +597,7 @@ class CampaignState:
     product_version: str = ""
     dice_mode: str | None = None  # "ledger" | "seeded"; None: started before sources were recorded (R31)
     dice_policy: str = "any"  # "any" | "no-typed" (new --dice-policy)
-    rules_revision: int = 1  # ruling R32: the revision the campaign started under (cg/revision.py)
+    rules_revision: int = 1  # ruling R32: the revision the campaign started under (cg/rules/revisions.py)
     rules_upgrades: list = attrs.Factory(list)  # [[from firefight, revision]] by `plcg rules-upgrade`
     conventions: int | None = None  # the ledger's conventions of the first event (issue 38; None: before)
     seq: int = 0
@@ -631,7 +631,7 @@ class CampaignState:
 
     # ---- units and purchases kept out of a hot-loaded state ----
     # Units and purchases are keyed by side (`key(side, id)`): under rules revision 2 purchase numbers
-    # count per side, so both sides hold an "I1-1.1" (cg/revision.py).
+    # count per side, so both sides hold an "I1-1.1" (cg/rules/revisions.py).
     def unit(self, uid, side: str | None = None):
         """`side`'s unit `uid` (None if there is none), loading the settled units first if need be.
         Without `side`: the one unit of that id (a revision-1 log's ids are unique), axis first."""
@@ -696,10 +696,7 @@ class CampaignState:
         campaign has since given rubble, a pillbox, an entrenchment or an emplaced Gun."""
         m = self.card.map
         base = _BASE[1] if _BASE[0] is m else _base(m)
-        if self.rules_revision < 2 and not self.rules_upgrades:  # revision 1 throughout: the card's alone
-            return base
-
-        if not revision.of(self).strategic_grows:
+        if not rules_for(self).strategic_terrain_grows():
             return base
         # asked by every command that reads map control: the terrain's verdict kept until terrain
         # changes, the Guns through the index of the units in play, and the last answer kept on the

@@ -22,7 +22,7 @@ from typing import Any
 
 import attrs
 
-from cg import revision
+from cg.rules import rules_for
 from cg.card import SIDES
 from cg.card_checker import _Checker, _show, _type_name
 
@@ -166,10 +166,7 @@ def objective_met(st, o: Objective) -> bool:
 
 def objectives_fulfilled(st) -> list[Objective]:
     """The CG Objectives checked after the current firefight that its side has fulfilled (ruling R74)."""
-    v = st.card.victory
-    if v is None or not revision.of(st).cg_objectives:
-        return []
-    return [o for o in v.objectives if o.after == st.firefight and objective_met(st, o)]
+    return [o for o in rules_for(st).cg_objectives(st.card.victory) if o.after == st.firefight and objective_met(st, o)]
 
 
 def objective_rows(st) -> list[dict]:

@@ -3,7 +3,7 @@
 And what a decided roll allows while the step still stands (issue 37 item 9: `sync` says it)."""
 from __future__ import annotations
 
-from cg.rules import hardening_mmc
+from cg.rules import rules_for
 from cg.state import SIDES, Done
 from cg.units import Kind
 from cg.sequence import StepId
@@ -14,7 +14,7 @@ def _left_over(st, step: str, side: str) -> tuple[int, int, int]:
     hardened = set(st.reph.hardened_now[side])
     mine = [u for u in st.side_units(side) if u.id not in hardened]
     if step == StepId.PROMOTIONS:
-        is_mmc = hardening_mmc(st)
+        is_mmc = rules_for(st).is_mmc
         used = sum(1 for x in hardened if is_mmc(st.unit(x, side).kind))
         return min(st.reph.promotions[side] - used, sum(1 for u in mine if is_mmc(u.kind))), \
             st.reph.promotions[side], used

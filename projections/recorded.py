@@ -4,7 +4,7 @@ campaign now stands), the CP carried over (ruling R3) and the 3.44 / 3.45 result
 from __future__ import annotations
 
 from cg.pbem import side_of_key
-from cg.revision import END_CVP_CHECK, conventions
+from cg.rules import END_CVP_CHECK, conventions
 from cg.sequence import StepId
 from cg.steps import BY_ID
 from events.text import shown

@@ -6,7 +6,7 @@ from __future__ import annotations
 from cg import seal, specs
 from cg.options import options
 from cg.pbem import side_of_key
-from cg.revision import revision
+from cg.rules import revision
 from cg.steps import BY_ID, owed_by, pending
 from projections import verdict
 from projections.medium import whose_move

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-import cg.rules as rules
+import cg.rules.questions as rules
 from cg import snapshot
 from cg.control import classify
 from cg.demo import play
@@ -72,12 +72,13 @@ def test_a_checkpoint_copy_shares_the_settled_purchases_and_clones_the_others(pl
 
 
 def test_the_leadership_drm_reads_the_leaders_in_play_not_every_unit(played, monkeypatch):
-    from cg import drm, revision
+    from cg import drm
+    from cg.rules import rules_for
     from cg.counters import leader_modifier
     from cg.state import CampaignState
 
     st = _state(played)
-    assert revision.of(st).leadership_from_units
+    assert rules_for(st).typed_leadership(None, "3.21") is None  # Leadership from the OB (rulings R30, R33)
     hx = next(iter(st.ground.control))
     for side in ("axis", "allied"):  # a side's leaders and squads in play stacked in one hex
         for u in st.side_units(side):

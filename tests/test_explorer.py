@@ -62,7 +62,7 @@ from hypothesis import HealthCheck, Phase, given, note, settings
 from hypothesis import strategies as hst
 
 import cg.dice
-from cg import revision
+from cg.rules import rules_for
 from cg.card_schema import shipped_cards
 from cg.commands import base as commands_base
 from cg.evolve import reverted_seqs
@@ -223,7 +223,7 @@ class Walk:
             assert e.exit_code in (2, 3), f"{cmd}: exit {e.exit_code}: {e}"
             assert led.store.head() == head, f"{cmd} was refused ({e}) but wrote"
             assert light or Path(self.path).read_bytes() == raw, f"{cmd} was refused ({e}) but wrote"
-            old = not revision.of(before).judged_before_roll and cmd["name"] in OLD_ROLLERS
+            old = not rules_for(before).legality_judged_before_roll() and cmd["name"] in OLD_ROLLERS
             assert old or dice.asked == asked, f"{cmd} was refused ({e}) after rolling {dice.asked - asked} dice (R49)"
             assert old or ROLLS[0] == rolls, f"{cmd} was refused ({e}) after deciding {ROLLS[0] - rolls} rolls (R49)"
             assert not must, f"liveness: {cmd} is what the step owes, and it was refused: {e}"
@@ -703,7 +703,7 @@ class Walk:
 def _counters_needed(st, u):
     from cg.commands.deployment import _counters_needed as needed
 
-    return needed(st, u) if revision.of(st).judged_before_roll else []
+    return needed(st, u) if rules_for(st).legality_judged_before_roll() else []
 
 
 def _missing_counter(st, u):

@@ -24,7 +24,7 @@ from helpers.sandbox import rechain
 import cli
 from events.errors import BadInput
 from cg.ledger import Ledger
-from cg.revision import CURRENT
+from cg.rules import CURRENT
 from events import upcasters
 from events.store import FORMAT
 from events.types import REGISTRY

@@ -48,7 +48,7 @@ def test_an_uncontrolled_hex_made_strategic_changes_its_flag_and_classifies_noth
 def test_a_3_2_redeployment_asks_ruling_r48_s_hex_question_once_a_side_under_every_revision(monkeypatch, tmp_path):
     """Ruling R48 holds under every revision (issue 35): whether a side holds a friendly-controlled hex is asked
     once a side, never once a unit, and what 3.2 owes is what R48's own test, unit by unit, gives."""
-    import cg.rules as rules
+    import cg.rules.questions as rules
 
     path = str(tmp_path / "c.plcg")
     play(path, echo=lambda s: None)

@@ -6,7 +6,7 @@ import json
 
 from conftest import ROOT, Campaign, cli_run
 
-from cg import revision
+from cg.rules import revisions, rules_for
 
 
 def status(path) -> dict:
@@ -18,7 +18,7 @@ def status(path) -> dict:
 def test_a_new_campaign_is_decided_under_the_current_revision_and_says_so(tmp_path):
     db = tmp_path / "c.plcg"
     assert cli_run(db, "new", "--card", "sample").code == 0
-    assert status(db)["rules_revision"] == revision.CURRENT == 3
+    assert status(db)["rules_revision"] == revisions.CURRENT == 3
     r = cli_run(db, "log", "--json")
     assert "rules revision 3" in json.loads(r.out.splitlines()[0])["summary"]
 
@@ -71,7 +71,7 @@ def test_rules_upgrade_takes_effect_at_the_next_firefights_2_1_and_the_audit_fol
     ids = sorted(p.id for p in c.state().purchases.values())
     assert ids == ["I1-1", "I1-2"]  # decided under revision 1
     c.advance(2, "2.3", plan={2: {"attack": ["axis"]}})
-    assert status(db)["rules_revision"] == revision.CURRENT
+    assert status(db)["rules_revision"] == revisions.CURRENT
     c.run("buy", side="allied", rg="I2")
     c.run("buy", side="axis", rg="I2")
     assert sorted(p.id for p in c.state().purchases.values() if p.rg == "I2") == ["I2-1", "I2-1"]
@@ -87,32 +87,56 @@ def test_a_campaign_under_the_current_revision_is_not_upgraded(tmp_path):
     assert cli_run(db, "new", "--card", "sample").code == 0
     before = rows(db)
     r = cli_run(db, "rules-upgrade")
-    assert r.code == 3 and f"revision {revision.CURRENT}" in r.err and "R32" in r.err
+    assert r.code == 3 and f"revision {revisions.CURRENT}" in r.err and "R32" in r.err
     assert rows(db) == before
 
 
-def test_the_table_of_switches_is_the_revision_record():
-    """docs/revisions.md's table is `python -m cg.revision`: every switch, its revision and its words, in order."""
+def test_the_table_of_changes_is_generated_from_the_revision_classes():
+    """docs/revisions.md's table is `python -m cg.rules`: every decision that changed, the revision
+    that brings the change and its words, in the order `Rules` declares them."""
     text = (ROOT / "docs" / "revisions.md").read_text()
-    assert revision.markdown_table() in text, "docs/revisions.md: paste the output of `python -m cg.revision`"
-    assert text.count("| switch | from revision |") == 1
+    assert revisions.markdown_table() in text, "docs/revisions.md: paste the output of `python -m cg.rules`"
+    assert text.count("| decision (`Rules` method) | from revision |") == 1
 
 
-def test_each_revision_record_has_the_switches_of_its_revision():
-    for n in range(1, revision.CURRENT + 1):
-        rec = revision._RECORDS[n]
-        assert {name for name, (since, _t) in revision.SWITCHES.items() if since <= n} == \
-            {name for name in revision.SWITCHES if getattr(rec, name)}
-    assert not any(getattr(revision._RECORDS[1], name) for name in revision.SWITCHES)
+def test_each_older_revision_overrides_only_what_changed_after_it():
+    """As python-chess's variants: `Revision2(Rules)` and `Revision1(Revision2)` define a decision only where
+    it differs: the class of revision N overrides exactly the decisions a change of revision N+1 marks (a
+    decision changed twice is overridden by both classes)."""
+    classes = {cls.revision: cls for cls in (revisions.Rules, revisions.Revision2, revisions.Revision1)}
+    assert sorted(classes) == list(range(1, revisions.CURRENT + 1))
+    assert revisions.Revision2.__bases__ == (revisions.Rules,) and revisions.Revision1.__bases__ == (revisions.Revision2,)
+    marked = {(name, n) for name, n, _text in revisions.changes()}
+    assert marked and all(1 < n <= revisions.CURRENT for _name, n in marked)
+    for n, cls in classes.items():
+        own = {name for name, v in vars(cls).items() if callable(v) and not name.startswith("_")}
+        if cls is revisions.Rules:
+            continue
+        # what this class overrides is exactly the decisions changed by the revision after it
+        assert own == {name for name, since in marked if since == n + 1}, cls.__name__
 
 
-def test_no_rule_reads_a_switch_by_a_string():
-    """Every rule that changed reads a named field of the record (`revision.of(st).SWITCH`), never a string."""
+def test_rules_for_gives_the_revision_in_force_at_the_firefight(tmp_path):
+    db = tmp_path / "c.plcg"
+    assert cli_run(db, "new", "--card", "sample", "--rules-revision", "1").code == 0
+    assert cli_run(db, "rules-upgrade").code == 0
+    c = Campaign.attach(db, plan={2: {"attack": ["axis"]}})
+    assert type(rules_for(c.state())) is revisions.Revision1  # from firefight 2's 2.1 only
+    c.advance(2, "2.3")
+    assert type(rules_for(c.state())) is revisions.Rules
+    c.close()
+
+
+def test_no_switch_is_read_outside_the_rules_package():
+    """Every decision that changed between revisions is a method of `Rules` (cg/rules/revisions.py); no
+    module outside cg/rules/ reads a revision record, compares a revision number or names an older class."""
     import re
 
     for path in [*(ROOT / "cg").rglob("*.py"), *(ROOT / "projections").rglob("*.py"), ROOT / "cli.py"]:
-        if path.name != "revision.py":
-            assert not re.search(r"revision\.on\(|SWITCHES\[|import on\b", path.read_text()), path
+        if path.is_relative_to(ROOT / "cg" / "rules"):
+            continue
+        text = path.read_text()
+        assert not re.search(r"revision\.of\(|_RECORDS|SWITCHES|Revision[12]\b|rules_revision\s*(?:[<>]|[=!]=)", text), path
 
 
 def test_an_upgraded_campaign_never_reuses_a_purchase_number_of_the_side(tmp_path):

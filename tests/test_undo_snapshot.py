@@ -29,16 +29,16 @@ WALKS = sorted(Path(__file__).parent.glob("fixtures/explorer/bridgehead-walk-und
 
 @pytest.fixture(autouse=True)
 def _before_r86(monkeypatch):
-    """The walks were played before ruling R86 (issue 39: a SW redeploys with its possessor, switch
-    sw_with_possessor): each redeploys a SW on its own at 3.2, which the rules now refuse, and the 3.2 order
-    it held others to changes with it. They are played as recorded, with that one switch off: what they
+    """The walks were played before ruling R86 (issue 39: a SW redeploys with its possessor, the decision
+    `Rules.sw_moves_with_possessor` and the decisions marked with it): each redeploys a SW on its own at 3.2, which the rules now refuse, and the 3.2 order
+    it held others to changes with it. They are played as recorded, with that one change off: what they
     test, an undo folded on from the snapshot, is the same."""
-    import attrs
+    from cg.rules import Revision2, Rules
 
-    from cg import revision
-
-    monkeypatch.setattr(revision, "_RECORDS", {n: attrs.evolve(r, sw_with_possessor=False)
-                                               for n, r in revision._RECORDS.items()})
+    r86 = set(Rules.sw_moves_with_possessor.changes)
+    for name, fn in list(vars(Rules).items()):
+        if r86 & set(getattr(fn, "changes", ())):  # every decision ruling R86 changed, as revision 2 took it
+            monkeypatch.setattr(Rules, name, vars(Revision2)[name])
 
 
 def _replayed(walk: Path, directory: str, upto: int) -> Replay:

@@ -8,7 +8,8 @@ import importlib
 import attrs
 
 from cg import dice as dicemod
-from cg import pbem, revision
+from cg import pbem
+from cg.rules import rules_for
 from cg.dice import Dice
 from cg.specs import BY_NAME, SPECS, side_arg  # noqa: F401  (the commands read side_arg here)
 from cg.sequence import StepId
@@ -207,7 +208,7 @@ def decide(state: CampaignState, cmd: dict, base_seq: int, confirmed: bool = Fal
                 proposed = {**_proposed(cmd), "provisional": base_seq, "step": state.step}
                 return [FactProposed(side=cmd["by"], command=proposed), *events]
         handler(Ctx(state, base_seq, two_party="check" if not pbem.two_party(state) else "probe"), cmd)
-        said = {"step": state.step} if name == "next" and revision.of(state).pbem_pace else {}  # its words (R71)
+        said = {"step": state.step} if name == "next" and rules_for(state).next_leaves_provisionally() else {}  # its words (R71)
         return [FactProposed(side=cmd["by"], command={**_proposed(cmd), **said})]
     if not pbem.two_party(state):
         return _own_dice(state, cmd, base_seq, handler)
@@ -222,7 +223,7 @@ def decide(state: CampaignState, cmd: dict, base_seq: int, confirmed: bool = Fal
 def _decided_alone(state: CampaignState, cmd: dict, base_seq: int, handler) -> bool:
     """Ruling R71: a 2.41 determination that rolls no dice follows from what both sides revealed at
     2.4 alone: nothing for the other side to consent to (it is checked all the same)."""
-    if cmd.get("name") != "determine" or not revision.of(state).pbem_pace:
+    if cmd.get("name") != "determine" or not rules_for(state).next_leaves_provisionally():
         return False
     probe = Ctx(state, base_seq, two_party="probe")
     handler(probe, cmd)
@@ -233,7 +234,7 @@ def _done_before_them(state: CampaignState, cmd: dict) -> bool:
     """Ruling R71: `next` while only the other side still owes something at the step (an answer to
     this side's dice, its own part): proposed, so that the other side's `next` confirms it once
     everything is done (it decides `next` as the rules stand then)."""
-    if cmd.get("name") != "next" or not revision.of(state).pbem_pace:
+    if cmd.get("name") != "next" or not rules_for(state).next_leaves_provisionally():
         return False
     at(state, "next")
     owed = pending(state)
@@ -250,7 +251,7 @@ def _waits_for_proposer(state: CampaignState, cmd: dict) -> bool:
     cannot be left only because that side still owes something (its answer to this side's dice)."""
     prop = state.pbem.proposal
     if cmd.get("name") not in ("next", "confirm") or prop is None or prop.side == cmd.get("by") \
-            or prop.command.get("name") != "next" or not revision.of(state).letters_pace \
+            or prop.command.get("name") != "next" or not rules_for(state).end_takes_effect_provisionally() \
             or prop.command.get("setups"):  # ruling R110: both sides have set up: this `next` leaves 2.6
         return False
     state.pbem.proposal = None  # as the step stands without it (restored: decide is pure)
@@ -276,7 +277,7 @@ def _continues(st: CampaignState, cmd: dict) -> bool:
     confirmation: the proposal takes effect, nothing more is decided."""
     prop = st.pbem.proposal
     return (cmd.get("name") == "next" and prop is not None and prop.side != cmd.get("by")
-            and prop.command.get("name") != "undo" and revision.of(st).pbem_pace)
+            and prop.command.get("name") != "undo" and rules_for(st).next_leaves_provisionally())
 
 
 def _shared(st: CampaignState, cmd: dict) -> bool:
@@ -307,7 +308,7 @@ def pbem_commit(state: CampaignState, cmd: dict) -> list:
                        " from --key)")
     command = {k: v for k, v in cmd.items() if k not in pbem.COMMIT_KEYS}
 
-    if revision.of(state).two_party_order:
+    if rules_for(state).reveals_in_commit_order():
         open_now = sum(1 for r in state.pbem.requests.values() if r.side == cmd["by"] and r.command == command)
         if open_now and open_now >= _owed_times(state, command):  # ruling R118: each roll owed, in one bundle
             raise Refused(f"{cmd.get('name')}: {cmd['by']} is committed to these two-party dice already, as often"
@@ -334,7 +335,7 @@ def _owed_times(state: CampaignState, command: dict) -> int:
     """Ruling R118: how many times the step owes this very roll (a company's four 2.36 leader DRs), open
     commitments included: a side may commit to each of them in one bundle, never to more."""
     step = BY_ID.get(state.step)
-    owed = step.owes(state, revision.of(state)) if step is not None else []
+    owed = step.owes(state, rules_for(state)) if step is not None else []
     return sum(1 for item in owed if item.get("args")
                and all(command.get(k) == v for k, v in item["args"].items()))
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 
 from cg import drm as drms
-from cg import revision
+from cg.rules import rules_for
 from cg import tables
 from events.errors import BadInput, Refused
 from cg.state import counter_morale
@@ -46,7 +46,7 @@ def _clearance_reduction(st, side: str, cmd: dict):
     u = unit_arg(st, side, text)
     at(st, "casualties", "3.52")
     owed = sorted(k for k in st.reph.done if k.what == "cr-owed" and k.side == side)
-    if not owed or not revision.of(st).clearance_casualty_reduction:
+    if not owed:  # revision 2 owes none (Rules.casualty_reduction_owed)
         raise Refused(f"no clearance of {side}'s owes a Casualty Reduction (3.52: an Original 6 against a Known "
                       "minefield or Panji)", "3.52", st.step)
     mmc = mmc_in_play(st, side)  # A1.1: crews too; 3.52 owes no reduction without one (ruling R100)
@@ -96,16 +96,8 @@ def _encircled(ctx, cmd):
     if Done("encircled", side, u.id) in st.reph.done:
         raise Refused(f"{u.id} has taken its 3.17 1TC this RePh (passed: it stays Encircled)", "3.17", st.step)
     dl = (Drm("3.17", "1TC", 1),) + drms.leadership(st, u, typed, "3.17")
-    if revision.of(st).encircled_abandoned:
-        # 3.17: a failed 1TC of an Immobile AFV/vehicle's inherent crew leaves it Immobile and Abandoned;
-        # the failing row is 'morale + 1 or more' (a final DR equal to the morale passes)
-        failed = "abandoned" if immobile(st, u) else "eliminated"
-        lookup = lambda f: tables.Hit("3.17", f"<={morale}" if f <= morale else f">{morale + 1}",  # noqa: E731
-                                      "passed" if f <= morale else failed)
-    else:
-        lookup = lambda f: tables.Hit("3.17", f"<={morale}" if f <= morale else f">{morale}",  # noqa: E731
-                                      "passed" if f <= morale else "eliminated")
-    r = roll(ctx.dice(given, 2), dl, lookup)
+    rules, abandons = rules_for(st), immobile(st, u)
+    r = roll(ctx.dice(given, 2), dl, lambda f: rules.encircled_1tc_hit(f, morale, abandons))
     return [ev.EncircledTested(side=side, unit=u.id, morale=morale, roll=r)]
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from cg import dice as dicemod
 from cg import drm as drms
-from cg import items, revision
+from cg import items
+from cg.rules import rules_for
 from cg import tables
 from events.errors import BadInput, Refused
 from events import types as ev
@@ -36,8 +37,8 @@ def _clear(ctx, cmd):
     d = ctx.dice(given, 1)
     r = roll(d, drms.clearance(st, side, hx, item), tables.clearance)
     cr = r.outcome == "no effect" and tables.clearance_cr(d.values[0], item)
-    if cr and item == "mines" and revision.of(st).clearance_rules:  # 3.52 dagger: vs a Known minefield only
-        cr = any(i.key == "known_minefield" for i in st.ground.terrain.get(hx, []))
+    if cr and not rules_for(st).original_6_reduces(item, st.ground.terrain.get(hx, [])):  # 3.52 dagger
+        cr = False
     return [ev.ClearanceRolled(side=side, hex=hx, item=item, roll=r, casualty_reduction=cr)]
 
 
@@ -62,8 +63,8 @@ def _rubble(ctx, cmd):
         manual, source = False, d.source
     g = st.grid()
     res = terrain.resolve_rubble(hx, kia, stone, level, values, g.neighbour)
-    into_water = res.fell_into is not None and res.fell_into in st.card.map.water \
-        and revision.of(st).rubble_not_in_water  # B24.121: rubble falls on non-Water Obstacle terrain only
+    into_water = res.fell_into is not None \
+        and not rules_for(st).rubble_may_fall_in(st.card.map, res.fell_into)  # B24.121: non-Water Obstacle only
     rolls = [Roll(dice=values[:1], drm=((Drm("B24.11", "stone building", 1),) if stone else ()),
                   final=values[0] + (1 if stone else 0), table="B24.11",
                   row=f"<={kia}" if res.created else f">{kia}", outcome="rubble" if res.created else "no rubble",

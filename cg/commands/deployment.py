@@ -3,7 +3,8 @@ from __future__ import annotations
 
 
 from cg import drm as drms
-from cg import revision, seal
+from cg import seal
+from cg.rules import rules_for
 from cg import tables
 from events.errors import BadInput, Refused
 from cg.rules import ORDER, cannot_redeploy, enters_only, immobilized, redeployment_owed, situation_of
@@ -42,13 +43,13 @@ def _redeploy(ctx, cmd):
     typed = None if cmd.get("leadership") is None else int_arg(cmd, "leadership", -6, 6)
     in_play(st, u)
     at(st, "redeploy")
-    if u.kind == Kind.SW and revision.of(st).sw_with_possessor:  # ruling R86
+    if not rules_for(st).redeploys_on_its_own(u):  # ruling R86
         raise Refused(f"{u.id} is a support weapon: it redeploys with the unit that possesses it (3.21: \"Any SW/Gun "
                       "in the unit's new hex/Location may be automatically possessed\"), never on a roll of its own "
                       "(ruling R86)", "3.21", st.step)
     if immobilized(st, u):  # 3.211 (revision 2 on); the same test 3.2's owed redeployments skip by (ruling R48)
         raise Refused(f"{u.id} is Immobilized: it does not redeploy", "3.211", st.step)
-    if u.redeployed and not (st.step == StepId.MLR_REDEPLOYMENT and st.option == "B" and revision.of(st).option_b_setup):
+    if u.redeployed and not rules_for(st).sets_up_again_at_2_5(st.step, st.option):
         if st.step == StepId.MLR_REDEPLOYMENT:  # ruling R28 holds for Option A; Option B sets up every unit in a FMLR (2.5)
             raise Refused(f"{u.id} redeployed in the last RePh (3.2): one redeployment between two firefights "
                           "(ruling R28)", "3.211", st.step)
@@ -65,7 +66,7 @@ def _redeploy(ctx, cmd):
         if st.option == "B":
             return [ev.Redeployed(side=side, unit=u.id, frm=u.hex, to=to, situation=situation, roll=None,
                                   result="redeploys")]
-        if revision.of(st).option_a_order:
+        if rules_for(st).defender_first_at_2_5(st.option):
             att = redeployment_attacker_at_2_5(st)
             if side != att and Done("redeploy-2.5", att) in st.reph.done:
                 raise Refused(f"the Defender ({side}) redeploys first at 2.5 Option A: the Attacker ({att}) has "
@@ -79,11 +80,7 @@ def _redeploy(ctx, cmd):
                               f"once {d} has begun, or has done (plcg redeploy {d} --done) (ruling R85)", "2.5",
                               st.step)
             clusters = cthc_clusters(st, side)
-            if revision.of(st).cthc_per_hex:  # ruling R53: a CTHC of a Strategic hex the unit is not in
-                another = any(to in c and u.hex not in c for c in clusters)
-            else:
-                here = next((c for c in clusters if u.hex in c), set()) if u.hex else set()
-                another = to not in here
+            another = rules_for(st).is_another_cthc(clusters, u.hex, to)  # ruling R53
             if mc.hexes[to].cthc != side or not another:
                 raise Refused(f"{to} is not in another {side} CTHC: Option A redeploys to another CTHC", "2.5",
                               st.step)
@@ -91,8 +88,7 @@ def _redeploy(ctx, cmd):
         if st.option is None:
             raise Refused("choose Redeployment Option A or B first (plcg option A|B)", "3.2", st.step)
         owed = redeployment_owed(st)
-        if revision.of(st).redeployment_limits:  # 3.215: Isolated units may redeploy; they hold no one up
-            owed = [o for o in owed if o[2] != "3.215" or (o[0], o[1]) == (side, u.id)]
+        owed = rules_for(st).redeploying_first(owed, side, u.id)  # 3.215: Isolated units hold no one up
         mine = [o for o in owed if (o[0], o[1]) == (side, u.id)]
         if not mine:
             raise Refused(*_not_owed(st, u, situation), st.step)
@@ -102,14 +98,11 @@ def _redeploy(ctx, cmd):
                           mine[0][2], st.step)
         if mc.hexes[to].cthc != side:
             raise Refused(f"{to} is not a friendly-controlled hex of {article(side)} CTHC", mine[0][2], st.step)
-        if revision.of(st).redeployment_limits and situation != "isolated":
-            near = nearest_cthc(st, u)
-            if near and to not in near:
-                example = min(near, key=st.grid().index)
-                raise Refused(f"{to} is not in the nearest {side} CTHC to {u.hex} (e.g. {example})", mine[0][2],
-                              st.step)
+        why = rules_for(st).redeployment_hex_refusal(st, u, to, situation, nearest_cthc)
+        if why:
+            raise Refused(why, mine[0][2], st.step)
     column = "vehicle" if u.kind == Kind.VEHICLE else "infantry"
-    before_roll = revision.of(st).judged_before_roll and revision.of(st).redeployment_results
+    before_roll = rules_for(st).legality_judged_before_roll()  # ruling R49
     if before_roll:  # ruling R49: --counter is judged before the dice, never by the result they give
         _counter_before_roll(st, u, cmd.get("counter"))
     d = ctx.dice(given, 2)
@@ -120,8 +113,7 @@ def _redeploy(ctx, cmd):
     result = r.outcome
     if result in ("remains", "remains_reduced") and situation in ("enemy_mlr", "isolated"):
         result = "eliminated"  # 3.214/3.215: failing to redeploy from the enemy MLR eliminates
-    change, reduced = _result_change(st, u, result, cmd.get("counter"), strict=not before_roll) \
-        if revision.of(st).redeployment_results else (None, False)
+    change, reduced = rules_for(st).redeployment_change(st, u, result, cmd.get("counter"), strict=not before_roll)
     return [ev.Redeployed(side=side, unit=u.id, frm=u.hex, to=to, situation=situation, roll=r, result=result,
                           change=change, reduced=reduced)]
 
@@ -130,7 +122,7 @@ def _redeployment_done(st, side: str) -> list:
     """`plcg redeploy SIDE --done` (ruling R85): the Defender has done with its 2.5 Option A redeployment, so the
     Attacker may redeploy though the Defender redeployed nothing."""
     at(st, "redeploy")
-    if st.step != StepId.MLR_REDEPLOYMENT or st.option != "A" or not revision.of(st).option_a_order:
+    if st.step != StepId.MLR_REDEPLOYMENT or not rules_for(st).defender_first_at_2_5(st.option):
         raise Refused("--done ends the Defender's turn to redeploy at 2.5 Option A only", "2.5", st.step)
     att = redeployment_attacker_at_2_5(st)
     if side == att:
@@ -190,40 +182,6 @@ def _counter_before_roll(st, u, given) -> None:
                       f"--counter {given} is for counters the table lacks (rulings R34, R49)", "R34", st.step)
 
 
-def _result_change(st, u, result: str, given, strict: bool = True) -> tuple[str | None, bool]:
-    """3.21 Replaced / Reduced on the unit (revision switch redeployment_results): the new counter from
-    the table (ruling R34), or the one given (--counter) where the table lacks it. strict: a given counter
-    the table contradicts is refused here, after the roll (before ruling R49)."""
-    from cg import counters  # lazy: cg.counters (~2.3 ms) only for a card with [counters] (ruling R34)
-
-    if result not in ("redeploys_replaced", "redeploys_reduced", "remains_reduced") or u.kind == Kind.VEHICLE:
-        return None, False
-    nat, over = counter_table(st, u.side)
-    given = (str(given).strip() or None) if given else None
-    if result == "redeploys_replaced" and u.kind in (Kind.SQUAD, Kind.HALF_SQUAD, Kind.LEADER):
-        to = counters.replacement(nat, u.name, over)
-        if to is not None and given and given != to and strict:
-            raise Refused(f"{u.id} ({u.name}) is replaced by {to} by the counter table, not {given} (ruling R34: "
-                          "--counter is for counters the table lacks)", "R34", st.step)
-        to = to or given
-        if to is not None:
-            return to, False
-        c = counters.lookup(nat, u.name, over)
-        if c is None or c.replaced is None and (c.klass or "") not in ("green", "conscript") and u.name != "6+1":
-            raise BadInput(f"{u.id} ({nat} {u.name}) is Replaced (3.21) and the counter table has no "
-                           "replacement: give it with --counter COUNTER (ruling R34)")
-        # note 2 (A19.12): no lower counter -> Disrupted -> Casualty Reduced instead
-    if u.kind == Kind.SQUAD:
-        to = counters.half_squad(nat, u.name, over) or given
-        if to is None:
-            raise BadInput(f"{u.id} ({nat} {u.name}) is Reduced (3.21) and the counter table has no half-squad: "
-                           "give it with --counter COUNTER (ruling R34)")
-        return to, True
-    if u.kind == Kind.LEADER and not u.wounded:
-        return "wounded", True
-    return "eliminated", True
-
-
 def _ob_area(st, side: str, u, hx: str) -> None:
     """1.2: a unit of the OB given whose card group prints a setup area sets up in it for the Initial
     Firefight (third-round card key `area`; a card without it decides as before; ruling R78)."""
@@ -258,33 +216,29 @@ def _setup(ctx, cmd):
         raise BadInput(f"{u.id} sets up HIP or concealed, not both (A12.3 hides what concealment, A12.1, shows)")
     in_play(st, u)
     at(st, "setup")
-    if st.ff.type == "dual" and st.ff.move_first is not None and revision.of(st).moves_first_closes_setup:
+    if rules_for(st).setup_closed(st.ff):
         raise Refused(f"{st.ff.move_first} moves first: the moves-first dr is made after all setup, so setup is "
                       "complete (ruling R54)", "2.41", st.step)
     first = st.ff.setup_first
-    if first == side and Done("setup", other(side)) in st.reph.done and revision.of(st).setup_order:
+    if rules_for(st).sets_up_no_more(first, side, Done("setup", other(side)) in st.reph.done):
         raise Refused(f"{side} sets up first (2.41) and {other(side)} has begun setting up", "2.6", st.step)
-    if revision.of(st).option_a_in_place and st.option == "A" and not st.initial and u.hex and hx != u.hex \
-            and u.status == Status.ON_MAP and Done("set", side, u.id) not in st.reph.done:
+    if rules_for(st).left_in_place(st, u, hx, Done("set", side, u.id) in st.reph.done):
         raise Refused(f"{u.id} stands in {u.hex}: under Option A units are left in place (3.34) and move by a 2.5 "
                       "redeployment only", "2.5", st.step)
     _ob_area(st, side, u, hx)
-    if first is not None and first != side and Done("setup", first) not in st.reph.done and \
-            revision.of(st).setup_first_begins and _may_set_up(st, first):  # ruling R51
+    if rules_for(st).waits_for_first_side(first, side, Done("setup", first) in st.reph.done) \
+            and _may_set_up(st, first):  # ruling R51
         raise Refused(f"{first} sets up first (2.41): {side} sets up once {first} has begun (plcg setup {first} UNIT "
                       f"HEX; a unit given no hex is in its friendly MLR)", "2.6", st.step)
     mc = st.map_control()
-    r2 = revision.of(st).setup_limits
     pur = st.purchase(u.purchase, side) if u.purchase else None
     if enters_only(st, u):  # ruling R50
         raise Refused(f"{u.id} belongs to {u.purchase}, which enters during the firefight (bought --mode entry, "
                       "2.34, or an OB given that enters): it does not set up on the map", "2.34", st.step)
-    reserve = u.status == Status.RESERVE or (r2 and u.kind == Kind.LEADER and pur is not None and pur.mode == "reserve")
-    if reserve and revision.of(st).reserve_ends and (pur is None or pur.firefight != st.firefight):
-        reserve = False  # 2.33: kept off map, a Reserve unit "may be set up On Map normally" later
-    if r2 and mc.situation(hx, side) != "friendly_mlr":
-        raise Refused(f"{hx} is not inside the {side} MLR ({mc.situation(hx, side).replace('_', ' ')}): units set "
-                      "up within their friendly MLR", "2.32", st.step)
+    reserve = rules_for(st).in_reserve_at_setup(st, u, pur)  # 2.33
+    why = rules_for(st).setup_hex_refusal(hx, side, mc.situation(hx, side))
+    if why:
+        raise Refused(why, "2.32", st.step)
     if reserve:
         enemy = [h for h, s in st.ground.control.items() if s == other(side)]
         g = st.grid()
@@ -293,17 +247,12 @@ def _setup(ctx, cmd):
                           "Strategic Terrain", "2.33", st.step)
     elif mc.situation(hx, side) != "friendly_mlr" and not st.initial:
         raise Refused(f"{hx} is not inside the {side} MLR", "2.32", st.step)
-    if revision.of(st).rg_ownership and u.kind in (Kind.LEADER, Kind.SW, Kind.GUN) and pur is not None \
-            and pur.firefight == st.firefight:
+    if rules_for(st).sets_up_with_its_rg(st, u, pur):  # 2.37
         _with_its_rg(st, u, pur, hx)
-    still_hip = u.hip and (not revision.of(st).hip_in_place or (hx == u.hex and not u.isolated))  # 3.24
-    if cmd.get("hip") and revision.of(st).fortify_rules and not still_hip:
-        bought = any(f.side == side and f.kind == "hip" and f.unit == u.id
-                     and f.firefight == st.firefight for f in st.ground.fortifications)
-        gun = u.kind in (Kind.GUN, Kind.CREW) and st.initial  # CG3: a Gun may set up HIP in the Initial Firefight
-        if not (bought or gun):
-            raise Refused(f"{u.id} has no HIP bought for it (plcg fortify {side} hip --unit {u.id}); only a Gun in the "
-                          "Initial Firefight (CG3) or a unit still HIP (3.24) hides without", "2.38", st.step)
+    still_hip = rules_for(st).keeps_hip_at_setup(u, hx)  # 3.24
+    why = rules_for(st).hip_refusal(st, u, still_hip) if cmd.get("hip") else None
+    if why:
+        raise Refused(why, "2.38", st.step)
     return [ev.UnitSetUp(side=side, unit=u.id, hex=hx, hip=bool(cmd.get("hip")))]
 
 

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 
-from cg import revision, seal
+from cg import seal
+from cg.rules import rules_for
 from cg import tables
 from events.errors import BadInput, Refused
 from cg.state import SIDES, other
@@ -28,7 +29,7 @@ def _determine(ctx, cmd):
                                        move_first=att)]
     a = {s: st.sides[s].attack for s in SIDES}
     if a["axis"] and a["allied"]:
-        if revision.of(st).moves_first_after_setup:
+        if "move" not in rules_for(st).dual_attack_drs_at_2_4():
             if g2:
                 raise BadInput("--move-dice: the moves-first dr is made after all setup, at 2.6 (plcg moves-first)")
             r1 = roll(ctx.dice(g1, 1), (), lambda f: _first(f, "setup"))
@@ -44,7 +45,7 @@ def _determine(ctx, cmd):
         if a[s]:
             return [ev.FirefightDetermined(type=f"{s}_assault", attacker=s, setup_first=other(s), move_first=s)]
     lost = []
-    if seal.sealing(st) and revision.of(st).sealed_views_agree:
+    if seal.sealing(st) and rules_for(st).shared_facts_known_to_both():
         # ruling R47: each side's patrols and Air Support are sealed in the other's copy; the shared record
         # names none of them (each copy folds the loss of what it holds)
         return [ev.FirefightDetermined(type="idle", attacker=None, setup_first=None, move_first=None, lost=())]
@@ -68,7 +69,7 @@ def _moves_first(ctx, cmd):
     given = given_dice(cmd, 1)
     st = ctx.state
     at(st, "moves-first")
-    if st.ff.type != "dual" or not revision.of(st).moves_first_after_setup:
+    if st.ff.type != "dual" or "move" in rules_for(st).dual_attack_drs_at_2_4():
         raise Refused("the moves-first dr belongs to a Dual Attack (2.41)" + (
             "" if st.ff.type != "dual" else ", and under rules revision 1 it was made at 2.4"), "2.41", st.step)
     if st.ff.move_first is not None:

@@ -5,10 +5,9 @@ import re
 
 import attrs
 
-from cg import items, revision
+from cg.rules import END_CVP_CHECK, conventions, rules_for
 from cg import tables
 from events.errors import BadInput, Refused
-from cg.rules import winner_by_cvp
 from cg.state import SIDES, loss_cvp
 from events import types as ev
 from cg.commands.base import at, command, counter_table, hex_arg, in_play, int_arg, side_arg, unit_arg
@@ -65,23 +64,19 @@ def _end(ctx, cmd):
             raise BadInput(f"--control {c!r}: SIDE=HEX, e.g. axis=C4")
         s, h = str(c).split("=", 1)
         control.append(ev.SideHex(side_arg({"side": s}), hex_arg(st, h, "--control hex")))
-    if revision.of(st).end_checks:
-        both = sorted({c.hex for c in control if c.side == "axis"} & {c.hex for c in control if c.side == "allied"})
-        if both:
-            raise BadInput(f"--control {both[0]}: given to both sides; one hex has one controller (2.9)")
+    why = rules_for(st).control_refusal(control)
+    if why:
+        raise BadInput(why)
     terrain = []
     for t in cmd.get("terrain") or ():
         if "=" not in str(t):
             raise BadInput(f"--terrain {t!r}: HEX=ITEM, e.g. D5=rubble")
         h, text = str(t).split("=", 1)
         text = text.strip().lower()
-        if revision.of(st).end_checks:  # 2.9: a known item of the one vocabulary (cg/items.py)
-            try:
-                item = items.parse_terrain(text)
-            except ValueError as e:
-                raise BadInput(f"--terrain {t}: {e}") from None
-        else:  # revision 1 kept the word as typed
-            item = items.Kept.parse(text)
+        try:  # 2.9: a known item of the one vocabulary (cg/items.py)
+            item = rules_for(st).end_terrain_item(text)
+        except ValueError as e:
+            raise BadInput(f"--terrain {t}: {e}") from None
         terrain.append((hex_arg(st, h, "--terrain hex"), item))
     lost = _pairs(st, cmd.get("lost"), "--lost")
     enc = _pairs(st, cmd.get("encircled"), "--encircled")
@@ -132,11 +127,10 @@ def _end(ctx, cmd):
                 raise Refused(f"{flag} {su.side}:{u.id}: that unit is {u.status} already"
                               + (f" (firefight {u.eliminated_in})" if u.eliminated_in else ""), "2.9", st.step)
     _exits_along_a_friendly_edge(st, exited, {(s, u.id): hx for s, u, hx in positions})
-    if revision.of(st).rubble_not_in_water:  # B24.121, Table 23: no rubble in a Water Obstacle
-        for hx, item in terrain:
-            if item.key == "rubble" and hx in st.card.map.water:
-                raise Refused(f"--terrain {hx}=rubble: {hx} is a water hex on the CG Card; rubble falls on "
-                              "non-Water Obstacle terrain only", "B24.121", st.step)
+    for hx, item in terrain:  # B24.121, Table 23: no rubble in a Water Obstacle
+        if item.key == "rubble" and not rules_for(st).rubble_may_fall_in(st.card.map, hx):
+            raise Refused(f"--terrain {hx}=rubble: {hx} is a water hex on the CG Card; rubble falls on "
+                          "non-Water Obstacle terrain only", "B24.121", st.step)
     for c in control:
         if c.hex not in st.strategic():
             raise Refused(f"{c.hex} is not Strategic Terrain on the CG Card: only those are controlled", "1.33",
@@ -144,13 +138,13 @@ def _end(ctx, cmd):
     for s, used in oba_used.items():
         if len(used) > 2:
             raise Refused(f"{s} used {len(used)} OBA modules; at most two per CG Firefight", "CG4", st.step)
-    if revision.conventions(st, revision.END_CVP_CHECK):  # issue 38; an old log decides as before
+    if conventions(st, END_CVP_CHECK):  # issue 38; an old log decides as before
         _check_cvp(st, lost_cvp, lost, captured, reduced)
     if winner_given:
         winner, rule = winner_given, "--winner"
     else:
         probe = attrs.evolve(st.ff, cvp_lost={s: lost_cvp[s] + st.ff.patrol_cvp[s] for s in SIDES})
-        winner, rule = winner_by_cvp(probe, revision.of(st).dual_night_draw)
+        winner, rule = rules_for(st).winner_by_cvp(probe)
     return [ev.FirefightEnded(turn=turn, cvp_lost=lost_cvp, winner=winner, winner_rule=rule,
                               control=tuple(control), lost=tuple(lost),
                               terrain=tuple(ev.HexItem(hx, str(item)) for hx, item in terrain),
@@ -307,7 +301,7 @@ def _positioned(st, side, u, hx, hip, concealed, given=frozenset()):
     """`given`: the (side, hex) of the MMC and SMC positioned by the same command."""
     if st.idle:
         raise Refused("an Idle Firefight is not played: no unit stands anywhere at its end", "2.41", st.step)
-    if u.kind == Kind.SW and not revision.of(st).sw_with_possessor:
+    if not rules_for(st).positioned_on_its_own(u):
         raise Refused(f"{u.id} is a support weapon: it stands with its possessor, give the MMC's or SMC's hex",
                       "2.9", st.step)
     if u.kind == Kind.SW and (side, hx) not in given and \

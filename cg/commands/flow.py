@@ -3,7 +3,7 @@ records when it is left), concession, the CG's end."""
 from __future__ import annotations
 
 
-from cg import revision
+from cg.rules import rules_for, revision
 from events.errors import BadInput, Refused
 from cg.state import SIDES, CampaignState, other
 from cg.machine import walk
@@ -11,7 +11,7 @@ from cg.sequence import StepId
 from events import types as ev
 from cg.commands.base import Ctx, PRODUCT, RULES, at, command, side_arg
 from cg import victory
-from cg.revision import CURRENT
+from cg.rules import CURRENT
 
 
 DICE_POLICIES = ("any", "no-typed")
@@ -43,7 +43,7 @@ def _rules_upgrade(ctx: Ctx, cmd: dict):
     at(st, "rules-upgrade")
     planned = max([st.rules_revision] + [to for _ff, to in st.rules_upgrades])
     if planned >= CURRENT:
-        when = "" if revision.revision(st) >= CURRENT else \
+        when = "" if revision(st) >= CURRENT else \
             f" from firefight {max(ff for ff, _to in st.rules_upgrades)}'s 2.1 on"
         raise Refused(f"the campaign is decided under rules revision {CURRENT}{when} already", "R32", st.step)
     if st.last_firefight:
@@ -77,7 +77,7 @@ def _cg_end(st: CampaignState, reason: str):
     winner = None
     if reason == "concession":
         winner = other(st.conceded_by) if st.conceded_by else None
-    elif revision.of(st).cg_objectives:  # ruling R74: the card's Victory Conditions name the winner
+    elif rules_for(st).cg_objectives_end_campaign():  # ruling R74: the card's Victory Conditions name the winner
         winner = victory.decide(st, reason)[0]
     return ev.CgEnded(reason=reason, winner=winner, tvp=tot)
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 
 from cg import drm as drms
-from cg import revision
+from cg.rules import rules_for
 from cg import tables
 from events.roll import Drm
 from events.errors import BadInput, Refused
@@ -63,7 +63,7 @@ def _patrol(ctx, cmd):
         raise Refused(f"mission hex {hx} is {dist} hexes from the {side} MLR ({tables.PATROL_MAX_HEXES} at most)",
                       "2.73", st.step)
     m = st.card.map
-    if revision.of(st).patrol_team and hx in m.water and hx not in m.frozen:  # rulings R56, R96
+    if not rules_for(st).mission_hex_accessible(m, hx):  # rulings R56, R96
         raise Refused(f"mission hex {hx} is a water hex, not Accessible to Infantry (ruling R56)", "2.73", st.step)
     if kind == "ambush" and any(getattr(m, key) for key in BURNABLE):
         # ruling R36: 2.73 concealment terrain is woods, orchard, brush, grain or a building; checked only
@@ -72,30 +72,19 @@ def _patrol(ctx, cmd):
             raise Refused(f"an Ambush mission hex must be concealment terrain; {hx} is not (CG Card map)",
                           "2.73", st.step)
     night = st.ff.time == "night"
-    if revision.of(st).patrol_rules:
-        from cg import counters  # lazy: cg.counters (~2.3 ms) only for a card with [counters] (ruling R34)
-
-        nat, over = counter_table(st, side)
-        convention = not revision.of(st).leader_rank_from_card  # ruling R52: the card's rank only
-        if counters.may_lead_patrol(nat, leader.name, over, convention) is False:
-            rank = counters.leader_rank(nat, leader.name, over) if convention else counters.card_rank(leader.name, over)
-            raise Refused(f"{leader.id} ({leader.name}, {rank}) may not lead a patrol: a Corporal, Sergeant or "
-                          "Lieutenant does (" + ("counter table, ruling R34" if convention else
-                                                 "the card's [counters], ruling R52") + ")", "2.72", st.step)
-        if revision.of(st).patrol_team:
-            _team(st, side, [leader, *units], mc)
-        else:
-            g = st.grid()
-            for u in [leader, *units]:  # revision 2: from one friendly MLR, within 10 hexes of the mission hex
-                if u.hex and (mc.situation(u.hex, side) != "friendly_mlr" or g.distance(u.hex, hx) > tables.PATROL_UNITS_WITHIN):
-                    raise Refused(f"{u.id} in {u.hex} is not a unit of the {side} MLR within 10 hexes of {hx}", "2.72",
-                                  st.step)
+    if rules_for(st).patrol_drms_from_units():
+        why = rules_for(st).patrol_leader_refusal(st, side, leader)
+        if why:
+            raise Refused(why, "2.72", st.step)
+        refusal = rules_for(st).patrol_team_refusal(st, side, [leader, *units], hx, mc)
+        if refusal:
+            raise Refused(refusal, "2.72", st.step)
         typed = _typed(cmd)
         dl = drms.patrol_from_units(st, side, kind, units, leader, hx, typed)
         _half_squads_before_roll(st, side, units, cmd.get("counter"))
         r = roll(ctx.dice(given, 2), dl, tables.patrol_detection)
         selection, losses = _strike(ctx, st, side, [leader, *units], r.outcome, cmd.get("counter"))
-        kept = {k: typed[k] for k in KEPT if typed[k] is not None} if revision.of(st).patrol_return_typed else {}
+        kept = rules_for(st).patrol_flags_for_return(typed, KEPT)
         return [ev.PatrolResolved(side=side, patrol=n, kind=kind, units=tuple(u.id for u in units),
                                   leader=leader.id, mission_hex=hx, roll=r, returns=r.outcome != "kia",
                                   selection=selection, losses=losses, typed=kept or None)]
@@ -124,28 +113,6 @@ def _smc(st: CampaignState, leader, units: list) -> None:
         raise Refused(f"{', '.join(u.id for u in smc)}: one hero may join the patrol, not {len(smc)}", "2.72", st.step)
 
 
-def _team(st: CampaignState, side: str, team: list, mc) -> None:
-    """2.72 (revision switch patrol_team): the patrol's units come from the friendly MLR "within 10 hexes of
-    each other" (where their hexes are recorded), and none is out on a patrol that still owes its Return."""
-    placed = [u for u in team if u.hex]
-    for u in placed:
-        if mc.situation(u.hex, side) != "friendly_mlr":
-            raise Refused(f"{u.id} in {u.hex} is not in the {side} MLR", "2.72", st.step)
-    g = st.grid()
-    for i, a in enumerate(placed):
-        for b in placed[i + 1:]:
-            if g.distance(a.hex, b.hex) > tables.PATROL_UNITS_WITHIN:
-                raise Refused(f"{a.id} in {a.hex} and {b.id} in {b.hex} are {g.distance(a.hex, b.hex)} hexes apart: "
-                              "a patrol's units come from within 10 hexes of each other", "2.72", st.step)
-    for n in sorted(st.reph.patrols_to_return[side]):
-        team_out = st.reph.patrol_units.get((side, n))
-        out = set(team_out.team if team_out else ())
-        busy = [u.id for u in team if u.id in out]
-        if busy:
-            raise Refused(f"{', '.join(busy)} is out on {side} patrol {n}, which owes its Return (plcg patrol-return "
-                          f"{side} {n}): one patrol at a time", "2.72", st.step)
-
-
 TYPED = ("elite", "stealthy", "inexperienced", "lax", "enemy_adjacent", "sw_pp", "leadership")
 # ruling R26: the typed flags of the Detection that its Return roll takes too (Elite, Inexperienced and
 # Leadership come from the OB at both rolls)
@@ -163,7 +130,7 @@ def _half_squads_before_roll(st, side: str, units: list, counter) -> None:
     counter is asked for before the dice are rolled (exit 2), never after them."""
     from cg import counters  # lazy: cg.counters (~2.3 ms) only for a card with [counters] (ruling R34)
 
-    if counter or not revision.of(st).judged_before_roll:
+    if counter or not rules_for(st).legality_judged_before_roll():
         return
     nat, over = counter_table(st, side)
     lacking = [u for u in units if u.kind == Kind.SQUAD and not counters.half_squad(nat, u.name, over)]
@@ -203,9 +170,9 @@ def _strike(ctx, st, side: str, patrol: list, outcome: str, counter) -> tuple[tu
             raise BadInput(f"{hit.id} ({nat} {hit.name}) is Reduced and the counter table has no half-squad: "
                            "give it with --counter COUNTER (ruling R34)")
         return tuple(selection), (ev.UnitChange(side, hit.id, to),)
-    if outcome == "reduced" and hit.kind == Kind.LEADER and not hit.wounded and revision.of(st).patrol_smc_wounded:
-        return tuple(selection), (ev.UnitChange(side, hit.id, "wounded"),)  # ruling R29: an SMC is wounded (A15/A17)
-    return tuple(selection), (ev.UnitChange(side, hit.id, "eliminated"),)
+    to = rules_for(st).patrol_reduced_leader_becomes(hit) if outcome == "reduced" and hit.kind == Kind.LEADER \
+        else "eliminated"  # ruling R29: an SMC is wounded (A15/A17)
+    return tuple(selection), (ev.UnitChange(side, hit.id, to),)
 
 
 def _next_patrol(st: CampaignState, side: str) -> int:
@@ -244,7 +211,7 @@ def _patrol_return(ctx, cmd):
     if n not in st.reph.patrols_to_return[side]:
         raise Refused(f"{side} patrol {n} owes no Return DR", "2.74", st.step)
     info = st.reph.patrol_units.get((side, n))
-    if info and revision.of(st).patrol_rules:  # ruling R26: the whole list applies to the Return roll
+    if info and rules_for(st).patrol_drms_from_units():  # ruling R26: the whole list applies to the Return roll
         units = [st.unit(x, side) for x in info.team]
         leader, members = units[0], units[1:]
         typed = {**(info.typed or {}), **{k: v for k, v in _typed(cmd).items() if v is not None}}

@@ -9,7 +9,7 @@ from __future__ import annotations
 import attrs
 
 from cg import pbem, seal
-from cg import revision
+from cg.rules import rules_for
 from cg.commands.base import Ctx, HANDLERS, command, decide, hex_arg
 from events.errors import BadInput, Refused
 from events.types import (DiceAnswered, DiceChain, DiceRevealed, FactConfirmed, FactProposed, FactRejected,
@@ -33,8 +33,9 @@ def _sign(ctx: Ctx, cmd: dict):
         raise Refused(f"{by}'s signature is over row {seq}, not the head it follows ({ctx.base_seq - 1})",
                       "pbem", st.step)
     mine = st.pbem.signed[by]
-    if mine is not None and mine[0] == seq - 1 and revision.of(st).sign_once:  # the head is its own signature
-        raise Refused(f"{by} signed row {seq} already: a signature over nothing new is refused", "pbem", st.step)
+    why = rules_for(st).signature_refusal(mine, seq)  # the head is its own signature
+    if why:
+        raise Refused(f"{by} {why}", "pbem", st.step)
     owed = [c for c, r in st.pbem.requests.items() if r.side != by and r.chain is not None
             and r.answer is None]
     if owed:  # ruling R83: the answer is fixed and owed; a bundle without it is refused, not withheld
@@ -74,7 +75,7 @@ def _chain(ctx: Ctx, cmd: dict):
     if not (isinstance(anchor, str) and len(anchor) == 64 and isinstance(nonce, str) and nonce
             and type(length) is int and 1 <= length <= 1 << 16):
         raise BadInput("chain: an anchor (64 hex digits), a nonce and a length (1-65536) are needed")
-    if not revision.of(st).dice_chain or not pbem.two_party(st):
+    if not rules_for(st).dice_answered_by_chain() or not pbem.two_party(st):
         raise Refused("chain: a chain of answers is for two-party dice under rules revision 3 (ruling R83)",
                       "pbem", st.step)
     if anchor in st.pbem.anchors:
@@ -130,7 +131,7 @@ def _claim(ctx: Ctx, cmd: dict):
     st = ctx.state
     by, commit = cmd["by"], cmd.get("request")
     r = st.pbem.requests.get(commit) if isinstance(commit, str) else None
-    if not revision.of(st).two_party_order or r is None or (commit, r) not in pbem.claimable(st, by):
+    if not rules_for(st).reveals_in_commit_order() or r is None or (commit, r) not in pbem.claimable(st, by):
         raise Refused(f"{by} claims two-party dice {str(commit)[:8]} that the other side has not withheld (it"
                       " signed no head after the answer without revealing)", "pbem", st.step)
     if r.command.get("name") == "sealed":

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import attrs
 
-from cg import items, revision, seal
+from cg import items, seal
+from cg.rules import LEADERS_PER_RG, conventions, rules_for
 from cg import drm as drms
 from cg import tables
 from events.errors import BadInput, Refused
-from cg.state import SIDES, CampaignState, expand_units
+from cg.state import CampaignState, expand_units
 from events import types as ev
 from cg.options import rg_unavailable
 from cg.card_as_printed import DUMMY_MINEFIELD_FP
 from cg.commands.base import at, command, given_dice, hex_arg, int_arg, leader_slots, roll, side_arg, unit_arg
-from cg.units import Kind, article, MMC, Status
+from cg.units import Kind, article, Status
 from cg.state import Done
 from cg.sequence import StepId
 
@@ -99,14 +100,7 @@ def _buy(ctx, cmd):
     cp = st.sides[side].cp
     if cost > cp and not seal.cp_unknown(st, side):  # sealed CP: checked at the CG's end reveal (R47)
         raise Refused(f"{rg.id} costs {cost} CP ({mode}); {side} has {cp}", "2.3", st.step)
-    # both sides' cards may list the same RG id (I1): number the purchases across the sides so a
-    # purchase id (and the unit ids made from it) names one purchase of the campaign
-    if revision.of(st).per_side_purchase_numbers:  # R32 switch: the Allies' first I1 is I1-1
-        n = st.purchase_count.get(key, 0) + 1
-        while st.purchase(f"{rg.id}-{n}", side) is not None:  # a campaign upgraded from revision 1 has
-            n += 1  # numbers counted across sides: never reuse one of this side's
-    else:  # revision 1: numbered across both sides
-        n = sum(st.purchase_count.get((s, rg.id), 0) for s in SIDES) + 1
+    n = rules_for(st).purchase_number(st, side, rg.id)  # the Allies' first I1 is I1-1 (revision 2 on)
     pid = f"{rg.id}-{n}"
     units = tuple(ev.UnitRef(f"{pid}.{i}", name) for i, name in enumerate(expand_units(rg.units), 1))
     return [ev.RgBought(side=side, rg=rg.id, purchase=pid, mode=mode, base_cost=rg.cost, delta=delta,
@@ -236,8 +230,9 @@ def _leader(ctx, cmd):
         if st.reph.generated[side] >= st.reph.may_generate[side] or leader_slots(st, side) <= 0:
             raise Refused(f"{side} may generate {st.reph.may_generate[side]} leader(s) this RePh (3.45 result, leaders "
                           f"lost - 1, MMC on board) and has generated {st.reph.generated[side]}", "3.45", st.step)
-        if hx and revision.of(st).generated_leader_placed:
-            _placed_with_mmc(st, side, hx)
+        why = rules_for(st).generated_leader_hex_refusal(st, side, hx) if hx else None
+        if why:
+            raise Refused(why, "3.45", st.step)
         column = tables.leader_column(spec.nationality, False)
         pid = None
     else:
@@ -247,7 +242,7 @@ def _leader(ctx, cmd):
         rg = spec.group_by_id(p.rg)
         column = tables.leader_column(spec.nationality, rg.armor_leader)
         pid = p.id
-    before_roll = revision.of(st).judged_before_roll
+    before_roll = rules_for(st).legality_judged_before_roll()
     if cmd.get("commissar"):  # rulings R49, R92: what the roll does not decide is judged before it, every revision
         _commissar_allowed(st, side, pid, rg if pid else None, column)
     d = ctx.dice(given, 2)
@@ -267,7 +262,7 @@ def _leader(ctx, cmd):
     unit = None
     if got is not None:
         base = pid if pid else f"L{st.firefight}"
-        if revision.conventions(st, revision.LEADERS_PER_RG):  # issue 38: within the RG (a generated leader: within its RePh), per side
+        if conventions(st, LEADERS_PER_RG):  # issue 38: within the RG (a generated leader: within its RePh), per side
             n = _leaders_of(st, side, base) + 1
         else:  # a campaign started before: unique across the sides; where each side's purchases are sealed, per
             # side (ruling R47): a sealed leader DR cannot depend on the other side's (unit ids are keyed by side)
@@ -283,22 +278,6 @@ def _leaders_of(st: CampaignState, side: str, base: str) -> int:
     ids = pur.units if pur is not None else [uid for (s, uid) in st.units if s == side]
     prefix = f"{base}.L"
     return sum(1 for uid in ids if uid.startswith(prefix) and uid[len(prefix):].isdigit())
-
-
-def _placed_with_mmc(st: CampaignState, side: str, hx: str) -> None:
-    """3.45: "Created Leaders must be placed with non-Isolated MMC on map" (or enter as reinforcements:
-    no --hex). Judged where the side's units have recorded hexes; a side with none (roster-only play)
-    is taken at its word (ruling R33)."""
-    if not any(u.hex for u in st.side_units(side)):
-        return
-    # MMC: squads, half-squads and crews (ASL A1.1)
-    mmc = [u for u in st.side_units(side) if u.kind in MMC and u.status == Status.ON_MAP and u.hex == hx]
-    if not mmc:
-        raise Refused(f"--hex {hx}: no {side} MMC stands there on map; a generated leader is placed with a "
-                      "non-Isolated MMC on map (or enters as a reinforcement: no --hex)", "3.45", st.step)
-    if st.map_control().hexes[hx].isolated == side or all(u.isolated for u in mmc):
-        raise Refused(f"--hex {hx}: the {side} MMC there ({', '.join(u.id for u in mmc)}) are Isolated; a "
-                      "generated leader is placed with a non-Isolated MMC", "3.45", st.step)
 
 
 COMMISSARS = {8: "8+1", 9: "9-0", 10: "10-0"}  # A25.22 Commissar counters by morale (ruling R40)
@@ -380,11 +359,11 @@ def _place(st: CampaignState, side: str, kind: str, spec, hx):
     index = next((i for i, f in enumerate(st.ground.fortifications)
                   if f.side == side and f.kind == kind and f.hex is None and not f.unit
                   and f.firefight == st.firefight), None)
-    if kind == "booby_traps" and revision.of(st).booby_traps_level:  # CG12 (ruling R99): a level, never placed
+    if rules_for(st).bought_as_level(kind):  # CG12 (ruling R99): a level, never placed
         _booby_trap_level(st, side, hx)
     if index is None or not items.ITEMS[kind].in_hex:
         raise Refused(f"{side} has no {spec.name} bought without a hex to place", "2.38", st.step)
-    if revision.of(st).fortify_rules:
+    if rules_for(st).fortification_placement_limits():
         _fortify_hex_limits(st, side, kind, spec, hx)
     _fortify_notes_hex(st, side, kind, hx)
     if not spec.isolated_ok and st.map_control().hexes[hx].isolated == side:
@@ -408,28 +387,11 @@ def _fortify_notes(st: CampaignState, side: str, kind: str, hx) -> None:
         if caves < need:
             raise Refused(f"each Cave Complex needs four caves of its own: {complexes + 1} need {need}, {side} has "
                           f"bought {caves}", "2.38", st.step)
-    if kind == "set_dc" and revision.of(st).set_dc_needs_dc:
-        _set_dc_has_a_dc(st, side)
+    why = rules_for(st).set_dc_refusal(st, side) if kind == "set_dc" else None
+    if why:
+        raise Refused(why, "2.38", st.step)
     if hx is not None:
         _fortify_notes_hex(st, side, kind, hx)
-
-
-def _set_dc_has_a_dc(st: CampaignState, side: str) -> None:
-    """2.38 note 8 (ruling R97): "a DC available to a unit setting-up on-map (EXC: units set up In Reserve) may
-    be set up ... as a set DC": each Set DC bought for this firefight is one of the side's DCs in play, not of
-    an RG In Reserve or bought to enter."""
-    def sets_up(u) -> bool:
-        pur = st.purchase(u.purchase, side) if u.purchase else None
-        return pur is None or not (pur.mode in ("reserve", "entry") and pur.firefight == st.firefight)
-
-    dcs = [u for u in st.side_units(side) if u.kind == Kind.SW and u.name.strip().upper() == "DC"
-           and u.status in (Status.AVAILABLE, Status.ON_MAP) and sets_up(u)]
-    bought = sum(1 for f in st.ground.fortifications if f.side == side and f.kind == "set_dc"
-                 and f.firefight == st.firefight)
-    if bought >= len(dcs):
-        have = f"{len(dcs)} ({', '.join(u.id for u in dcs)})" if dcs else "none"
-        raise Refused(f"a Set DC is a DC available to a unit setting up on map (note 8): {side} has {have}, and "
-                      f"{bought} Set DC(s) already bought for this firefight", "2.38", st.step)
 
 
 BOOBY_TRAP_LEVELS = ("A", "B", "C")  # B28.9
@@ -476,10 +438,10 @@ def _fortify(ctx, cmd):
     kind = entry.key
     spec = tables.FORTIFICATIONS[kind]
     hx = hex_arg(st, cmd["hex"], "--hex") if cmd.get("hex") else None
-    if st.step == StepId.SETUP and revision.of(st).fortify_placed_at_setup:
+    if rules_for(st).places_fortification_at(st.step):
         return [_place(st, side, kind, spec, hx)]
     if hx is not None and cmd.get("mines_at_setup") and kind in seal.SECRET_PLACED and seal.sealing(st) \
-            and revision.of(st).fortify_placed_at_setup:
+            and rules_for(st).places_fortification_at(StepId.SETUP):
         # ruling R112: the 2.6 reveal of the purchases would show the hex; placed at 2.6 it stays sealed until 2.9
         raise Refused(f"played by email, {kind.replace('_', ' ')}s are placed at 2.6 (plcg fortify {side} {kind}"
                       " --hex HEX there; 2.38 lets placement wait for setup): a hex given at 2.3 would show when 2.6"
@@ -493,8 +455,7 @@ def _fortify(ctx, cmd):
         hip_unit = unit_arg(st, side, cmd.get("unit"))
         unit_type = {"squad": "squad", "hs": "hs", "crew": "crew", "leader": "smc", "vehicle": "afv"}.get(
             hip_unit.kind, "smc")
-        if revision.of(st).fortify_rules:  # note 3: a Gun hides with its crew, at the crew's price
-            unit_type = {"gun": "crew"}.get(hip_unit.kind, unit_type)
+        unit_type = rules_for(st).hip_priced_as(hip_unit.kind, unit_type)  # note 3: a Gun at its crew's price
     else:
         unit_type = None
     if kind == "dummy_minefield":  # ruling R22: "As per F.7B", priced by the card (None: the card is silent)
@@ -511,9 +472,9 @@ def _fortify(ctx, cmd):
     if cost is None:
         raise Refused(f"the CG Card states no FP price for a Dummy Minefield (2.38: \"As per F.7B\", which PL 2.5 "
                       f"does not print; card key fortifications.{DUMMY_MINEFIELD_FP}, ruling R22)", "2.38", st.step)
-    if revision.of(st).fortify_rules:
+    if rules_for(st).fortification_placement_limits():
         _fortify_limits(st, side, kind, spec, hx, hip_unit)
-    if revision.of(st).fortify_notes:
+    if rules_for(st).fortification_notes_apply():
         _fortify_notes(st, side, kind, hx)
     if spec.initial_only and not st.initial:
         raise Refused(f"{spec.name} may only be bought for the Initial Firefight (S)", "2.38", st.step)
@@ -522,7 +483,7 @@ def _fortify(ctx, cmd):
         raise Refused("this CG's FSR do not allow Booby Traps (CG Card booby_traps = false)", "CG12", st.step)
     if kind == "booby_traps" and card_side.booby_traps == "none":
         raise Refused(f"the CG Card allows {side} no Booby Traps (sides.{side}.booby_traps = false)", "CG12", st.step)
-    if kind == "booby_traps" and revision.of(st).booby_traps_level:  # CG12 (ruling R99)
+    if rules_for(st).bought_as_level(kind):  # CG12 (ruling R99)
         detail["level"] = _booby_trap_level(st, side, hx)
     limits = st.card.campaign.fortifications  # second-round card key: None on a first-format card
     if card_side.fortifications is not None:  # third-round card key: this side's own kinds and limits

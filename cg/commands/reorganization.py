@@ -5,7 +5,7 @@ from __future__ import annotations
 import attrs
 
 from cg import drm as drms
-from cg import revision
+from cg.rules import rules_for
 from cg import tables
 from events.errors import BadInput, Refused
 from cg.state import CampaignState
@@ -13,7 +13,7 @@ from events import types as ev
 from events.roll import Drm
 from cg.commands.base import (at, card_quality, command, given_dice, int_arg, leader_slots, roll, side_arg,
                               unit_any_case, unit_arg)
-from cg.rules import REPAIRABLE, hardening_mmc, mlr_of, repair_refusal
+from cg.rules import REPAIRABLE, mlr_of, repair_refusal
 from cg.steps import disease_owed
 from cg.units import Kind, PRESENT, Status, article
 from cg.commands.firefight_end import _replace
@@ -65,7 +65,7 @@ def _disease_replacement(st, side: str, cmd: dict):
     text, _, counter = str(cmd.get("replaced")).partition("=")
     u = unit_arg(st, side, text)
     at(st, "disease")
-    if not revision.of(st).disease_replacements or disease_owed(st, side) <= 0:
+    if disease_owed(st, side) <= 0:  # revision 2 owes none (Rules.disease_hs_owed)
         raise Refused(f"{side}'s Disease & Starvation dr owes no (more) ELR Replacement", "3.41", st.step)
     mmc = [x for x in st.side_units(side) if x.kind in (Kind.SQUAD, Kind.HALF_SQUAD) and x.status in PRESENT
            and Done("disease-replaced", side, x.id) not in st.reph.done]
@@ -120,7 +120,7 @@ def generation_limits(st, side: str) -> tuple[int, int]:
     """3.45: (leaders the side lost in the firefight, its MMC on board): it generates at most lost - 1
     leaders, never more than MMC on board."""
     lost = sum(1 for s, uid in st.ff.lost if s == side and st.unit(uid, s) and st.unit(uid, s).kind == Kind.LEADER)
-    is_mmc = hardening_mmc(st)
+    is_mmc = rules_for(st).is_mmc
     mmc = sum(1 for u in st.side_units(side) if is_mmc(u.kind) and u.status == Status.ON_MAP)
     if not any(u.hex for u in st.side_units(side)):
         mmc = sum(1 for u in st.side_units(side) if is_mmc(u.kind))  # roster-only play
@@ -141,7 +141,7 @@ def _harden(ctx, cmd):
     if st.step == StepId.PROMOTIONS:
         if Done("promote", side) not in st.reph.done:
             raise Refused(f"make {side}'s Battlefield Promotion dr first (plcg promote {side})", "3.44", st.step)
-        is_mmc = hardening_mmc(st)
+        is_mmc = rules_for(st).is_mmc
         if not is_mmc(u.kind):
             raise Refused(f"{u.id} is not an MMC (a squad, half-squad or crew, ASL A1.1)", "3.44", st.step)
         used = sum(1 for x in st.reph.hardened_now[side] if is_mmc(st.unit(x, side).kind))
@@ -155,7 +155,7 @@ def _harden(ctx, cmd):
         if leader_slots(st, side) <= 0:
             raise Refused(f"the 3.45 result ({st.reph.leader_result[side]}) allows no more leaders to harden or "
                           "be generated", "3.45", st.step)
-    if not revision.of(st).hardening_by_table:
+    if not rules_for(st).hardening_by_counter_table():
         return [ev.UnitHardened(side=side, unit=u.id, by=st.step, to=to)]
     hero = _hero_for(st, side, u) if st.step == StepId.HEROES else None
     to, fanatic = _hardened_counter(st, u, to)
@@ -168,17 +168,14 @@ def _hero_for(st, side: str, u) -> str:
         if not u.hero:
             raise Refused(f"{u.id} is no heroic leader (plcg end --hero {side}:{u.id} records one)", "3.43", st.step)
         return u.id
-    if not hardening_mmc(st)(u.kind):
+    if not rules_for(st).is_mmc(u.kind):
         raise Refused(f"{u.id} is not an MMC: only an MMC combines with a Hero", "3.43", st.step)
     heroes = [h for h in st.side_units(side) if h.hero and h.kind != Kind.LEADER]
-    if revision.of(st).regroup_and_heroes and u.hex:  # 3.43: "any MMC within that MLR" (ruling R33: by hex)
-
-        mine = mlr_of(st, side, u.hex)
-        near = [h for h in heroes if not h.hex or (mine is not None and mlr_of(st, side, h.hex) == mine)]
-        if heroes and not near:
-            raise Refused(f"no Hero of {side} stands in {u.id}'s MLR ({u.hex}): a Hero combines with an MMC within "
-                          "that MLR", "3.43", st.step)
-        heroes = near
+    near = rules_for(st).heroes_within_reach(st, side, u, heroes, mlr_of)  # 3.43: "any MMC within that MLR"
+    if heroes and not near:
+        raise Refused(f"no Hero of {side} stands in {u.id}'s MLR ({u.hex}): a Hero combines with an MMC within "
+                      "that MLR", "3.43", st.step)
+    heroes = near
     if not heroes:
         raise Refused(f"{side} has no Hero left to combine with {u.id} (plcg end --hero records one)", "3.43",
                       st.step)
@@ -193,7 +190,7 @@ def _hardened_counter(st, u, given) -> tuple[str | None, bool]:
         return given, False
     nat, over = counter_table(st, u.side)
     to, fanatic = counters.harden(nat, u.name, over)
-    quality = card_quality(st, u) if revision.of(st).hardening_card_quality else None
+    quality = rules_for(st).elite_class_for_hardening(st, u, card_quality)
     if quality is not None and u.kind in (Kind.SQUAD, Kind.HALF_SQUAD):  # 3.43/3.44 EXC: the card's class wins (item 20)
         c = counters.lookup(nat, u.name, over)
         to = c.hardened if c is not None else None
@@ -242,13 +239,14 @@ def _repair(ctx, cmd):
     drm_v = int_arg(cmd, "drm", -6, 6, default=0)
     typed = None if cmd.get("leadership") is None else int_arg(cmd, "leadership", -6, 6)
     at(st, "repair")
-    if revision.of(st).repair_rules:
-        _repair_limits(st, side, item, kind, drm_v)
+    why = rules_for(st).repair_command_refusal(item, kind, drm_v, Done("repair", side, item) in st.reph.done)
+    if why:
+        raise Refused(why, "3.46", st.step)
     why = repair_refusal(st, side, item, unit, kind)  # the same test 3.46's pending skips by (ruling R48)
     if why:
         raise Refused(why, "3.46", st.step)
     dl = (Drm("3.46", "leadership/inexperience/captured use/ammunition shortage (stated)", drm_v),) if drm_v else ()
-    if revision.of(st).repair_drm_from_ob:
+    if rules_for(st).repair_leadership_from_ob():
         dl = _repair_drm(st, side, unit, kind, drm_v, typed)
     r = roll(ctx.dice(given, 1), dl, lambda f: tables.repair(f, kind))
     return [ev.RepairRolled(side=side, item=item, kind=kind, roll=r)]
@@ -279,17 +277,6 @@ def _repair_drm(st, side: str, unit, kind: str, stated: int, typed) -> tuple:
     return lead + ((Drm("3.46", "inexperience/captured use/ammunition shortage (stated)", stated),) if stated else ())
 
 
-def _repair_limits(st, side: str, item: str, kind: str, drm_v: int) -> None:
-    """3.46 as written (revision switch repair_rules): what the command adds; where the item stands is
-    cg/rules.repair_refusal's."""
-    if Done("repair", side, item) in st.reph.done:
-        raise Refused(f"{item}'s repair failed this RePh: it stays malfunctioned into the next firefight", "3.46",
-                      st.step)
-    if drm_v and kind in ("malfunction", "low_ammo"):
-        raise Refused(f"{article(kind.replace('_', ' ')).capitalize()} repair takes no DRM (only Disabled and Immobilized repairs do)",
-                      "3.46", st.step)
-
-
 @command("recall")
 def _recall(ctx, cmd):
     side = side_arg(cmd)
@@ -300,9 +287,9 @@ def _recall(ctx, cmd):
     at(st, "recall")
     if u.status != Status.RECALLED:
         raise Refused(f"{u.id} is not Recalled", "3.461", st.step)
-    if drm_v < 0 and revision.of(st).repair_drm_from_ob:
-        raise Refused(f"--drm {drm_v}: 3.461 lists penalties only (Inexperience, Captured Use, Ammunition "
-                      "Shortage): 0 or more", "3.461", st.step)
+    why = rules_for(st).recall_drm_refusal(drm_v)
+    if why:
+        raise Refused(why, "3.461", st.step)
     dl = (Drm("3.461", "inexperience/captured use/ammunition shortage (stated)", drm_v),) if drm_v else ()
     r = roll(ctx.dice(given, 1), dl, tables.recall)
     return [ev.RecallRolled(side=side, unit=u.id, roll=r)]

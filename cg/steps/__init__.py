@@ -9,7 +9,7 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Mapping
 
-from cg import revision
+from cg.rules import rules_for
 from cg.sequence import StepId
 from cg.seal import pending_items as sealed_items
 from cg.state import SIDES, CampaignState
@@ -45,7 +45,7 @@ def pending(state: CampaignState, step: Step | None = None) -> list[dict]:
             return sealed_items(state)
         return []
     step = step or BY_ID.get(state.step)  # None: a step no release knows (cg/sequence.step_id)
-    out: list[dict] = step.owes(state, revision.of(state)) if step is not None else []
+    out: list[dict] = step.owes(state, rules_for(state)) if step is not None else []
     if state.pbem is not None:  # play by email: two-party dice committed to owe an answer or a reveal
         from cg.pbem import committed, pending_items  # lazy: play by email only (cg.pbem ~0.7 ms)
 

@@ -2,8 +2,7 @@
 Patrols, Commencement."""
 from __future__ import annotations
 
-from cg import revision
-from cg.revision import Rules
+from cg.rules import Rules, rules_for
 from cg.sequence import StepId
 from cg.state import SIDES, CampaignState, Done
 from cg.steps.step import Owed, Step
@@ -19,7 +18,7 @@ def _determination_owes(state: CampaignState, rules: Rules) -> Owed:
 
 
 def _mlr_redeployment_left(st: CampaignState, to: StepId) -> None:
-    if to != StepId.END and revision.of(st).one_redeployment:
+    if rules_for(st).redeployed_marks_cleared_leaving_2_5(to):
         for u in st.units.values():  # ruling R28: the 3.2 redeployment mark lasts through 2.5
             u.redeployed = False
 

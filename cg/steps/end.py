@@ -1,7 +1,7 @@
 """The ends: 2.9 CG Firefight End, and the CG's end (1.3), which any step may lead to."""
 from __future__ import annotations
 
-from cg.revision import Rules
+from cg.rules import Rules
 from cg.sequence import StepId
 from cg.state import CampaignState, Done
 from cg.steps.step import Owed, Step

@@ -1,8 +1,8 @@
 """The purchase steps, 2.1 to 2.3: CP Replenishment, At Start Weather, Purchasing Reinforcements."""
 from __future__ import annotations
 
-from cg import revision, seal
-from cg.revision import Rules
+from cg import seal
+from cg.rules import Rules, rules_for
 from cg.sequence import StepId
 from cg.state import SIDES, BySide, CampaignState, Done, new_firefight
 from cg.steps.step import Owed, Step, each_side_owes
@@ -20,7 +20,7 @@ def _new_firefight_entered(st: CampaignState, p) -> None:
     st.reph.patrols_done = BySide(set(), set())
     st.reph.patrols_to_return = BySide(set(), set())
     st.reph.patrol_units = {}
-    if not (played and revision.of(st).one_redeployment):
+    if rules_for(st).redeployed_marks_cleared_at_2_1(played):
         for u in st.units.values():
             u.redeployed = False
     st.reph.hardened_now = BySide([], [])

@@ -5,7 +5,7 @@ from __future__ import annotations
 from cg import tables, terrain
 from cg.card import BURNABLE
 from cg.items import Kept
-from cg.revision import Rules
+from cg.rules import Rules
 from cg.rules import counter_table, mlr_of, mmc_in_play, nearest_friendly_hex, redeployment_owed, repair_refusal, \
     stranded_fate
 from cg.sequence import StepId
@@ -34,7 +34,7 @@ def _redeployment_owes(state: CampaignState, rules: Rules) -> Owed:
         owed.add("plcg option A|B", "3.2", "Redeployment Option A or B (kept for the CG)", False)
 
     for side, unit, rule in redeployment_owed(state):
-        if rule == "3.215" and rules.redeployment_limits:
+        if not rules.owes_redeployment(rule):
             continue  # an Isolated unit may, not must, redeploy
         near = nearest_friendly_hex(state, state.unit(unit, side))
         owed.add(f"plcg redeploy {side} {unit} --to HEX", rule,
@@ -54,7 +54,7 @@ def _redeployment_leave(st: CampaignState, rules: Rules) -> list:
         units = tuple(ev.SideUnit(s, u) for s, u, r in wrecked if r == rule)
         if units:
             # ruling R95: 3.11 "All RePh losses count", these as the ledger's other RePh losses (R58)
-            out.append(ev.UnitsStranded(units=units, rule=rule, counted=rules.reph_losses_cvp))
+            out.append(ev.UnitsStranded(units=units, rule=rule, counted=rules.reph_loss_counts(st.step)))
     gone = {(s, u) for s, u, _ in wrecked}
     iso = [x for x in iso if (x.side, x.unit) not in gone] + \
         [ev.SideUnit(s, u) for s, u, _ in stay if ev.SideUnit(s, u) not in iso]
@@ -143,7 +143,7 @@ def _regrouping_leave(st: CampaignState, rules: Rules) -> list:
     type": pairs of one counter in one MLR (a unit with no recorded hex is in its friendly MLR), into the
     squad of the RG's card whose HS it is, else the one squad of the counter table (where two share the HS,
     the pair is left as it is: the table cannot tell which)."""
-    if not rules.regroup_and_heroes:
+    if not rules.half_squads_regroup():
         return []
     from cg import counters  # lazy: cg.counters (~2.3 ms) only for a card with [counters] (ruling R34)
 
@@ -169,7 +169,7 @@ def _regrouping_leave(st: CampaignState, rules: Rules) -> list:
 
 
 def _heroes_leave(st: CampaignState, rules: Rules) -> list:
-    if not rules.regroup_and_heroes:
+    if not rules.half_squads_regroup():
         return []
     out: list = []
     for side in SIDES:  # 3.43, ruling R62: "Remove any Heroes that cannot combine until each side has <1 (at most one)"

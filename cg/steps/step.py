@@ -13,7 +13,7 @@ from typing import Callable
 
 import attrs
 
-from cg.revision import Rules
+from cg.rules import Rules
 from cg.sequence import StepId
 from cg.specs import POSITIONAL  # how a `pending` command's words map to its keys
 from cg.state import SIDES, CampaignState, Done

@@ -2,9 +2,14 @@
 3.52 clearance may still attempt; which units a 3.46 repair dr can be for."""
 from __future__ import annotations
 
-from cg import revision
-from cg.state import CampaignState, Done, active_units, other
+from typing import TYPE_CHECKING
+
+from cg import state as _state  # the module: cg.state asks cg.rules.revisions while it loads (strategic terrain)
+from cg.rules.revisions import rules_for
 from cg.units import MMC, PERSONNEL, Kind, PRESENT, is_mmc
+
+if TYPE_CHECKING:
+    from cg.state import CampaignState
 
 
 def counter_table(st: CampaignState, side: str) -> tuple[str, dict]:
@@ -32,15 +37,6 @@ def attacker_for_redeployment(state: CampaignState) -> str:
     return state.card.campaign.initial_attacker
 
 
-def hardening_mmc(state: CampaignState):
-    """3.43-3.45: is this kind an MMC. One answer since rules revision 3 (ASL A1.1: squads, half-squads
-    and crews, as 3.45 placement always had it); revisions 1-2 left the crew out of 3.43-3.45. The 3.44
-    command and what `next` says was left unused (projections/entitlements.py) both ask it here."""
-    if revision.of(state).mmc_crews:
-        return is_mmc
-    return lambda kind: kind in (Kind.SQUAD, Kind.HALF_SQUAD)
-
-
 _KNOWN: list = [None, {}]  # redeployment_owed: the last picture and the 3.212 situations asked of it
 
 
@@ -55,8 +51,8 @@ def redeployment_owed(state: CampaignState) -> list[tuple[str, str, str]]:
         _KNOWN[:] = (mc, {})
     known: dict[tuple, str] = _KNOWN[1]
     held: dict[str, bool] = {}  # side -> it holds a friendly-controlled hex: asked once a side, not once a unit
-    sw = revision.of(state).sw_with_possessor
-    for u in active_units(state)[0]:  # the units not settled: every one on the map among them
+    sw = rules_for(state).sw_moves_with_possessor()
+    for u in _state.active_units(state)[0]:  # the units not settled: every one on the map among them
         if u.status not in PRESENT or u.redeployed or not u.hex or (sw and u.kind == Kind.SW):
             continue  # ruling R86: a SW goes with its possessor, never on a roll of its own
         if u.side not in held:
@@ -70,7 +66,7 @@ def redeployment_owed(state: CampaignState) -> list[tuple[str, str, str]]:
         where.setdefault(situation, []).append(u)
     out = []
     for situation, rule in ORDER:
-        for side in (att, other(att)):
+        for side in (att, _state.other(att)):
             out += [(side, u.id, rule) for u in where.get(situation, ()) if u.side == side]
     return out
 
@@ -79,9 +75,9 @@ def carried_by(state: CampaignState, unit) -> list:
     """Ruling R86 (revision switch sw_with_possessor): the SWs `unit` possesses where it stands, which move
     with it. A SW in play in a hex is possessed by one of its side's personnel there: a MMC of its own RG
     first, then a leader of its RG, then any other MMC, then any other SMC, each in the order of the OB."""
-    if not unit.hex or unit.kind not in PERSONNEL or not revision.of(state).sw_with_possessor:
+    if not unit.hex or unit.kind not in PERSONNEL or not rules_for(state).sw_moves_with_possessor():
         return []
-    here = [u for u in active_units(state)[0] if u.side == unit.side and u.hex == unit.hex and u.status in PRESENT]
+    here = [u for u in _state.active_units(state)[0] if u.side == unit.side and u.hex == unit.hex and u.status in PRESENT]
     weapons = [w for w in here if w.kind == Kind.SW]
     if not weapons:
         return []
@@ -95,7 +91,7 @@ def immobilized(state: CampaignState, u) -> bool:
     (3.211: redeployment is a MPh). One test for the refusal (`redeploy`, switch redeployment_limits: revision 2
     on; revision 1 redeployed it) and for what 3.2 owes (ruling R48), so the two never disagree."""
     return u.kind == Kind.VEHICLE and state.reph.repairs_owed.get((u.side, u.id)) == "immobilized" and \
-        revision.of(state).redeployment_limits
+        rules_for(state).redeployment_to_nearest_cthc()
 
 
 def cannot_redeploy(state: CampaignState, u) -> bool:
@@ -112,7 +108,7 @@ def stranded_fate(state: CampaignState) -> tuple[list, list]:
     vehicle after all redeployment is flipped to its wreck (3.23); one that stays outside a friendly MLR
     (Uncontrolled Terrain, No Man's Land) is Isolated (3.216, 3.217)."""
     mc, grid = state.map_control(), state.grid()
-    r3 = revision.of(state).immobilized_stays
+    r3 = rules_for(state).isolated_immobilized_wrecked()
     lost, isolated = [], []
     for u in list(state.units.values()):
         if u.status not in PRESENT or not u.hex or u.redeployed or not cannot_redeploy(state, u):
@@ -145,7 +141,7 @@ def _keeps_3_23(state: CampaignState, f) -> bool:
         return True
     if f.kind != Kind.VEHICLE:
         return False
-    if not revision.of(state).afv_proximity:
+    if not rules_for(state).vehicle_saves_only_if_afv():
         return True
     pur = state.purchase(f.purchase, f.side) if f.purchase else None
     if pur is not None and pur.kind == "afv":
@@ -176,7 +172,7 @@ def repair_refusal(state: CampaignState, side: str, item: str, unit, kind: str) 
     repair_rules) only a vehicle is Immobilized, repaired only in a friendly MLR clear of enemy CTHCs."""
     if kind in ("malfunction", "low_ammo") and unit is not None and unit.isolated:
         return f"{item} is possessed by an Isolated unit: no repair"
-    if kind == "immobilized" and revision.of(state).repair_rules:
+    if kind == "immobilized" and rules_for(state).repair_limits_apply():
         if unit is None or unit.kind != Kind.VEHICLE:
             return f"{item} is not a vehicle: only a vehicle is Immobilized"
         return repair_place_refusal(state, side, unit)
@@ -195,24 +191,10 @@ def enters_only(state: CampaignState, u) -> bool:
     set up on the map at 2.6 (rules revision 3)."""
     pur = state.purchase(u.purchase, u.side) if u.purchase else None
     return pur is not None and pur.mode == "entry" and pur.firefight == state.firefight and \
-        revision.of(state).entry_not_set_up
+        rules_for(state).entering_units_do_not_set_up()
 
 
 CVP_RULES = ("1.31", "R5", "2.421")  # a winner decided by the CVP (decided again with RePh losses, 3.11)
-
-
-def winner_by_cvp(ff, night_draw: bool = False) -> tuple[str | None, str]:
-    """1.31: the side that amassed more CVP (= the enemy's CVP lost) wins; a tie goes to the defender;
-    in a Dual Attack the side that moved second is the defender (ruling R5); in a Dual Night Assault
-    (`night_draw`, revision switch dual_night_draw) there is none, and a tie is a draw (2.421, ruling R5)."""
-    amassed = {s: ff.cvp_lost[other(s)] for s in ("axis", "allied")}
-    if amassed["axis"] != amassed["allied"]:
-        return max(amassed, key=amassed.get), "1.31"
-    if ff.attacker:
-        return other(ff.attacker), "1.31"
-    if night_draw and ff.type == "dual" and ff.time == "night":
-        return None, "2.421"
-    return (other(ff.move_first) if ff.move_first else None), "R5"
 
 
 def cthc_clusters(state: CampaignState, side: str) -> list[set[str]]:
@@ -220,7 +202,7 @@ def cthc_clusters(state: CampaignState, side: str) -> list[set[str]]:
     each controlled Strategic Terrain hex, its hexes within 2 that are the side's CTHC (No Man's Land is part of
     no CTHC, 1.4), so clusters overlap; before: the CTHC hexes joined by adjacency."""
     mc, grid = state.map_control(), state.grid()
-    per_hex = revision.of(state).cthc_per_hex
+    per_hex = rules_for(state).cthc_per_strategic_hex()
     hit = _CLUSTERS.get((side, per_hex))
     if hit is not None and hit[0] is mc and hit[1] is grid:  # a map-control picture never changes
         return [set(c) for c in hit[2]]
@@ -272,10 +254,10 @@ def defender_may_redeploy_2_5(st: CampaignState, side: str) -> bool:
     """Ruling R85: the Defender has neither begun its 2.5 Option A redeployment nor said it has done, and still
     has a unit that may redeploy (in play, in its friendly MLR, not redeployed at 3.2 (ruling R28), not an
     Immobilized vehicle)."""
-    if Done("redeploy-2.5", side) in st.reph.done:
+    if _state.Done("redeploy-2.5", side) in st.reph.done:
         return False
     mc = st.map_control()
-    r28 = revision.of(st).one_redeployment
+    r28 = rules_for(st).redeploys_once_per_reph()
     return any(u.status in PRESENT and not (r28 and u.redeployed) and not immobilized(st, u)
                and situation_of(st, u, mc) == "friendly_mlr" for u in st.side_units(side))
 
