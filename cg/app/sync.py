@@ -426,7 +426,8 @@ class Sync:
             for _ in range(3):
                 st = led.state(lazy=True)
                 by = pbem.side_of_key(st.pbem, key) if st.pbem else None
-                if by is None or not (pbem.open_requests(st, side=by, answered=True) or seal.owed(st, by)):
+                due = [r for _, r in pbem.open_requests(st, side=by, answered=True) if not pbem.deferred(st, r)]
+                if by is None or not (due or seal.owed(st, by)):  # ruling R119: a 2.3 roll deferred to 2.6 waits
                     break
                 led.sealed_events = None  # what this reveal sealed, printed once
                 stored = led.reveal(key)

@@ -136,9 +136,6 @@ BY_EMAIL: list[tuple[str, str, str, int | None]] = [
     ("", "axis", "confirm", None),
     ("", "axis", "sync --folder box --send", None),
     ("", "allied", "sync --folder box", None),
-    ("", "allied", "confirm", None),
-    ("", "allied", "sync --folder box --send", None),
-    ("", "axis", "sync --folder box", None),
     ("2.4: the determination is a shared fact, given by one player and confirmed by the other's next command.",
      "axis", "determine", None),
     ("", "axis", "sync --folder box --send", None),
@@ -164,8 +161,9 @@ BY_EMAIL: list[tuple[str, str, str, int | None]] = [
     ("The firefight is played in VASL. 2.9 waits for the concealed setup's reveal, which the Axis `sync` makes.",
      "allied", "next", None),
     ("", "allied", "sync --folder box --send", None),
-    ("`sync --send` never sends over moves this copy has not taken in (that would fork the history): `sync` "
-     "first, then send.", "axis", "sync --folder box", None),
+    ("The Axis `sync` takes in the Allied moves and makes the reveal the firefight owes (ruling R112) by "
+     "itself; its `--send` carries it. (`sync --send` never sends over moves this copy has not taken in: that "
+     "would fork the history, so it is always `sync` first, then send.)", "axis", "sync --folder box", None),
     ("", "axis", "sync --folder box --send", None),
     ("", "allied", "sync --folder box", None),
     ("The Allied player gives the firefight's end, with the VASL log it was played in (`ff1.vlog`): its name and "
