@@ -43,7 +43,7 @@ from cg.bulk import gc_paused
 from cg.card_schema import load_card, shipped_cards
 from cg.items import IN_HEX
 from cg.evolve import reverted_seqs
-from cg.ledger import VERSION, Ledger
+from cg.app.ledger import VERSION, Ledger
 from cg.options import options
 from cg.revision import END_CVP_CHECK, conventions, revision
 from cg.machine import mermaid
@@ -238,7 +238,7 @@ def _key(ctx):
     path = ctx.find_root().obj.get("key")
     if not path:
         return None
-    from cg.pbem import load_private  # lazy: play by email only (cg.pbem ~0.7 ms)
+    from cg.app.keys import load_private  # lazy: cryptography (~4-6 ms), play by email only
 
     return load_private(path)
 
@@ -830,7 +830,7 @@ def audit(ctx, as_json, witnesses, against):
     """Check the hash chain, the step order, every roll and every limit (exit 1 on any finding)."""
     # lazy: only audit (and import) decide again: the other reads skip every handler, the event
     # classes and cattrs (~60 ms, -X importtime)
-    from projections.audit import compare_copies, run_audit  # lazy: projections.audit (~70 ms)
+    from cg.app.audit import compare_copies, run_audit  # lazy: cg.app.audit (~70 ms)
 
     wit = [parse_witness(w) for w in witnesses]
     led = Ledger(_db(ctx), key=lambda: _key(ctx))
@@ -888,7 +888,7 @@ def keys():
 @click.option("-o", "out", required=True, help="The private key file (mode 0600); - for standard output.")
 def keys_new(out):
     """Make a key pair: the private key in FILE (mode 0600), the public key alone on stdout."""
-    from cg.pbem import new_keypair  # lazy: play by email only (cg.pbem ~0.7 ms)
+    from cg.app.keys import new_keypair  # lazy: cryptography (~4-6 ms), play by email only
 
     pem, pub = new_keypair()
     if out == outpath.STDOUT:  # the private key on standard output, the public line beside it on stderr
@@ -965,11 +965,10 @@ def _checked_text(b):
 def receive(ctx, path):
     """Play by email: check the other side's bundle (signature, chain, step order, rules) and append it."""
     from events import bundle as bundles  # lazy: play by email only (events.bundle ~0.7 ms)
-    from projections.audit import audit_store, audit_tail  # lazy: projections.audit (~70 ms)
 
     b = _checked_text(bundles.read(path))
     start = _head(_db(ctx))
-    n = Ledger.receive(_db(ctx), b, audit_store, audit_tail)
+    n = Ledger.receive(_db(ctx), b)
     _recorded(b.head[0] if n else None)
     if n == 0:
         click.echo(f"bundle {path}: already held (seq {b.since + 1} to {b.head[0]}); nothing written")
@@ -1121,7 +1120,6 @@ def _sync_take(ctx, where: str, key, give_way: bool = False) -> None:
     """Receive every bundle of `where` the copy lacks, in the history's order; say what came and what is owed."""
     from events import bundle as bundles  # lazy: play by email only (events.bundle ~0.7 ms)
     from projections import medium  # lazy: projections.medium (~1.7 ms) only for the turn words
-    from projections.audit import audit_store, audit_tail  # lazy: projections.audit (~70 ms)
 
     db = _db(ctx)
     found = _bundles_in(where, db, key)
@@ -1147,11 +1145,11 @@ def _sync_take(ctx, where: str, key, give_way: bool = False) -> None:
                 if not (give_way or last) and Ledger.signed_after(db, fork, me):
                     deferred.append((path, h))  # both sent: unless a later bundle of his joined them already
                     return
-                done = Ledger.rejoin(db, b, key, audit_store, audit_tail, give_way)
+                done = Ledger.rejoin(db, b, key, give_way)
                 start = (done["fork"], None)  # the log from the parting on, as it now stands
                 _rejoined(db, path, done)
                 notes.append(bundles.Bundle(b.campaign, b.since, b.head, b.rows[-1:], b.note))  # its note, the rows let go
-            elif Ledger.receive(db, b, audit_store, audit_tail):
+            elif Ledger.receive(db, b):
                 _recorded(b.head[0])
                 notes.append(bundles.Bundle(b.campaign, b.since, b.head, b.rows[-1:], b.note))
         except PlcgError:
@@ -1704,7 +1702,7 @@ def demo(ctx, demo_db, demo_card):
     """Play a shipped CG with the seeded roller (the sample: one firefight Idle) and print its roster.
 
     Run again, it replaces the demo file it made before (never another campaign)."""
-    from cg.demo import is_demo, play, replace  # lazy: ~0.2 ms, only `plcg demo`
+    from cg.app.demo import is_demo, play, replace  # lazy: ~0.2 ms, only `plcg demo`
 
     root = ctx.find_root()
     explicit = root.get_parameter_source("db") in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)

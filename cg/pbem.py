@@ -43,37 +43,7 @@ POLICIES = ("any", "two-party")  # --dice-policy values this module decides
 
 # ---- keys ----------------------------------------------------------------------------------------
 
-def new_keypair() -> tuple[bytes, str]:
-    """(the private key as PEM, PKCS#8; the public key as one line `ed25519:HEX`)."""
-    from cryptography.hazmat.primitives import serialization  # lazy: cryptography (~4-6 ms): keys only
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey  # lazy: cryptography (~4-6 ms): keys only
-
-    sk = Ed25519PrivateKey.generate()
-    pem = sk.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                           serialization.NoEncryption())
-    return pem, public_line(sk)
-
-
 public_line = seal.public_line  # `ed25519:HEX`
-
-
-def load_private(path: str):
-    """The private key in the file at `path` (PEM as `plcg keys new` writes it); BadInput otherwise."""
-    from cryptography.hazmat.primitives import serialization  # lazy: cryptography (~4-6 ms): keys only
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey  # lazy: cryptography (~4-6 ms): keys only
-
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as e:
-        raise BadInput(f"--key {path}: cannot read it ({e.strerror})") from None
-    try:
-        sk = serialization.load_pem_private_key(data, password=None)
-    except (ValueError, TypeError):
-        raise BadInput(f"--key {path}: not a private key made by `plcg keys new`") from None
-    if not isinstance(sk, Ed25519PrivateKey):
-        raise BadInput(f"--key {path}: not an Ed25519 key (`plcg keys new` makes one)")
-    return sk
 
 
 def parse_public(text: str, what: str) -> str:

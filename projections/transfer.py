@@ -18,7 +18,7 @@ from collections.abc import Iterator
 
 import orjson
 
-from cg.ledger import VERSION, Ledger
+from cg.app.ledger import VERSION, Ledger
 from events.codec import MAX_DEPTH, dumps, too_deep
 from events.errors import BadInput
 from events.store import NewEvent, Store, link_problem, place, remove_file, sweep_temps, temp_path
@@ -167,10 +167,10 @@ def _batches(rows: list[tuple[int, dict]]) -> Iterator[list[tuple[int, dict]]]:
 
 
 def _audit(tmp: str) -> list[dict]:
-    """The audit's findings on the new file (projections/audit.py)."""
+    """The audit's findings on the new file (cg/app/audit.py)."""
     # lazy: only `plcg import` audits; `plcg export --format jsonl` uses this module without the audit,
     # which imports every command handler, the event classes and cattrs (~50 ms)
-    from projections.audit import run_audit  # lazy: projections.audit (~70 ms) only where a log is audited
+    from cg.app.audit import run_audit  # lazy: cg.app.audit (~70 ms) only where a log is audited
 
     led = Ledger(tmp)
     try:

@@ -12,12 +12,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cg.demo import play
-from cg.ledger import Ledger
+from cg.app.demo import play
+from cg.app.ledger import Ledger
 from events.chain import ChainCheck, hashed_bytes
 from events.codec import GENESIS, chain_hash, chain_record, dumps, loads
 from events.store import COLUMNS, NewEvent, Store
-from projections.audit import run_audit
+from cg.app.audit import run_audit
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-2**63, 2**63 - 1) | st.floats(allow_nan=False, allow_infinity=False)

@@ -23,13 +23,13 @@ from helpers.sandbox import rechain
 
 import cli
 from events.errors import BadInput
-from cg.ledger import Ledger
+from cg.app.ledger import Ledger
 from cg.revision import CURRENT
 from events import upcasters
 from events.store import FORMAT
 from events.types import REGISTRY
 from events.versions import VERSIONS
-from projections.audit import run_audit
+from cg.app.audit import run_audit
 from projections.digest import canonical_state, digest
 
 FIXTURES = Path(__file__).parent / "fixtures"

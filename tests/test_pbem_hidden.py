@@ -11,6 +11,7 @@ from helpers.pbem import Game
 from test_pbem import log
 
 from cg.units import PRESENT
+from cg.app.keys import load_private
 
 
 @pytest.fixture
@@ -65,7 +66,7 @@ def test_a_sealed_attack_option_choice_that_contradicts_the_purchase_is_refused(
     """Ruling R109: the choice sealed as the side leaves 2.3 must say what its purchases say; a client of the
     player's own making that seals a "no" over a bought Attack Option is refused by the ledger (exit 3)."""
     from cg import pbem
-    from cg.ledger import Ledger
+    from cg.app.ledger import Ledger
     from events.errors import Refused
 
     g = sealed
@@ -73,7 +74,7 @@ def test_a_sealed_attack_option_choice_that_contradicts_the_purchase_is_refused(
     if g.holder != "axis":
         g.send(g.holder)
     assert g.cli("axis", "attack", "axis").code == 0
-    key = pbem.load_private(g.key["axis"])
+    key = load_private(g.key["axis"])
     led = Ledger(g.db["axis"], write=True, key=key)
     try:
         with pytest.raises(Refused, match="R109"):

@@ -13,6 +13,7 @@ import pytest
 from conftest import cli_run
 from test_pbem import _git
 from cg.state import Done
+from cg.app.keys import load_private
 
 SIDES = ("axis", "allied")
 OTHER = {"axis": "allied", "allied": "axis"}
@@ -679,7 +680,7 @@ def test_a_note_travels_with_the_bundle_and_is_shown_as_text(workdir):
     # a client of the axis player's own making signs a note with an escape code: shown escaped, one line
     sent = next(box.iterdir())
     b = bundles.read(str(sent))
-    key = pbem.load_private(g.key["axis"])
+    key = load_private(g.key["axis"])
     text = "\x1b[2Jcleared"
     for name, carried in (("escaped.bundle", text), ("changed.bundle", "the allied player surrenders")):
         note = {"text": carried, "sig": pbem.sign_note(key, b.campaign, b.head[0], b.head[1], text)}

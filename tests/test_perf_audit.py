@@ -8,8 +8,8 @@ from __future__ import annotations
 import cg.control as control
 from cg.control import classify
 from cg.hexgrid import Grid
-from cg.demo import play
-from cg.ledger import Ledger
+from cg.app.demo import play
+from cg.app.ledger import Ledger
 from cg.rules import redeployment_owed
 
 EDGES = {"axis": "west", "allied": "east"}
@@ -78,7 +78,7 @@ def test_a_3_2_redeployment_asks_ruling_r48_s_hex_question_once_a_side_under_eve
 def test_the_audit_checks_the_stored_snapshot_against_its_own_fold_not_a_second_one(tmp_path, monkeypatch):
     """Issue 25's check of the stored snapshot against a replay up to its seq takes the state the audit
     folded to that seq (issue 28: the log was folded a second time); a forged snapshot is still found."""
-    from projections.audit import run_audit
+    from cg.app.audit import run_audit
     from tests.helpers.campaigns import forge_snapshot
 
     path = str(tmp_path / "c.plcg")

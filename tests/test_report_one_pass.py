@@ -12,7 +12,7 @@ from collections import Counter
 
 import pytest
 
-from cg.ledger import Ledger
+from cg.app.ledger import Ledger
 from events.store import Store
 from projections.dicestats import rolls_of, tally
 from tests.conftest import cli_run

@@ -24,7 +24,7 @@ SEED = "plcg-fixture"
 
 
 def make(path: str) -> None:
-    from cg.ledger import Ledger
+    from cg.app.ledger import Ledger
 
     led = Ledger.create(path, "sample", SEED, None)
     try:
@@ -39,9 +39,9 @@ def make(path: str) -> None:
 
 
 def expected(path: str) -> dict:
-    from cg.ledger import VERSION, Ledger
+    from cg.app.ledger import VERSION, Ledger
     from events.store import FORMAT
-    from projections.audit import run_audit
+    from cg.app.audit import run_audit
     from projections.digest import canonical_state, digest
 
     led = Ledger(path)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import threading
 
 from cg.evolve import fold, reverted_seqs
-from cg.ledger import Ledger
+from cg.app.ledger import Ledger
 
 
 class History:

@@ -518,15 +518,16 @@ class Ledger:
         return self.store.rows_since(since), self.store.hash_at(1)
 
     @staticmethod
-    def receive(path: str, bundle, check, check_tail) -> int:
+    def receive(path: str, bundle) -> int:
         """Check a bundle against the copy at `path` (made from the bundle if there is none) and
         append its new rows; how many were appended (0: all held already). Nothing is written
         unless every check passes: form and hashes (events/bundle.read), the campaign, continuing
         this copy's chain (no fork, no gap), the signatures and who signed what (exit 2), the step
-        order and every rule (exit 3). `check_tail(state, history, rows)` (projections/audit.
-        audit_tail) decides the new rows on the copy's state at its head; a new copy is written
-        under a temporary name, audited whole by `check(store)` (projections/audit.audit_store),
-        and renamed into place only if it is clean."""
+        order and every rule (exit 3). The audit service (cg/app/audit.py) decides: `audit_tail` the new
+        rows on the copy's state at its head; a new copy is written under a temporary name, audited whole
+        by `audit_store`, and renamed into place only if it is clean."""
+        from cg.app.audit import audit_store, audit_tail  # lazy: cg.app.audit (~70 ms: cattrs, cg.commands) only where a bundle is received
+
         rows = list(bundle.rows)
         if not os.path.exists(path):
             if bundle.since != 0 or rows[0][2] != "campaign_started":
@@ -543,7 +544,7 @@ class Ledger:
             store = Store.create(tmp, {"product": "plcg", "product_version": VERSION})
             try:
                 store.append_rows((0, GENESIS), rows)
-                _refuse_findings(check(store), 0)
+                _refuse_findings(audit_store(store), 0)
             except BaseException:
                 store.close()
                 for suffix in ("", "-wal", "-shm"):
@@ -582,10 +583,10 @@ class Ledger:
             _check_signatures(first["pbem"]["keys"], head, rows)
             if any(r[2] == "seals_revealed" for r in rows):
                 # ruling R47: a reveal opens seals made earlier: the whole log is decided again with them open
-                _check_whole(path, head, rows, check)
+                _check_whole(path, head, rows, audit_store)
             else:
                 led = Ledger(path, store=store)
-                _refuse_findings(check_tail(led.state(), list(led.records()), rows), head[0])
+                _refuse_findings(audit_tail(led.state(), list(led.records()), rows), head[0])
             store.append_rows(head, rows)
             return len(rows)
         finally:
@@ -620,7 +621,7 @@ class Ledger:
             store.close()
 
     @classmethod
-    def rejoin(cls, path: str, bundle, key, check, check_tail, give_way: bool = False) -> dict:
+    def rejoin(cls, path: str, bundle, key, give_way: bool = False) -> dict:
         """Ruling R113 (issue 37 F2): join two copies that parted because both players acted at once. The
         other side's signed bundle holds rows after the fork; this copy holds rows of its own player there,
         none of them signed (so never sent: the other player has seen none of them). The copy is built
@@ -667,7 +668,7 @@ class Ledger:
                 store.append_rows((0, GENESIS), prefix)
             finally:
                 store.close()
-            cls.receive(tmp, bundle, check, check_tail)  # the other side's rows: checked as any bundle is
+            cls.receive(tmp, bundle)  # the other side's rows: checked as any bundle is
             led = cls(tmp, write=True, key=key)
             try:
                 for cmd, why in commands:

@@ -28,7 +28,7 @@ from cg import seal, snapshot
 from cg.bulk import gc_paused
 from cg.commands import decide, decide_all
 from events.errors import UNFOLDABLE, BadInput, Refused, UnreadableRow, unknown_row
-from events.roll import source_of
+from events.roll import roll_source, source_of
 from cg.evolve import evolve, fold, reverted_seqs, start
 from events.chain import ChainCheck
 from events.codec import canonical, loads
@@ -36,7 +36,6 @@ from events.convert import converter, unstructure
 from events.types import REGISTRY
 from events.store import COPIED_AFTER_KILL
 from events.upcasters import upcast
-from projections.dicestats import roll_source
 
 RULE_OF = {
     "cp_replenished": "2.12", "rg_bought": "2.34", "patrols_bought": "2.31", "attack_bought": "2.4",
