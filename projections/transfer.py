@@ -32,8 +32,8 @@ _TYPES = {"seq": int, "batch": int, "type": str, "version": int, "firefight": in
 
 def export_lines(store) -> Iterator[str]:
     """Each stored event as one canonical JSON line (no newline), in seq order; read a chunk at a time,
-    no lock held while the lines are written (Store.read_in_chunks)."""
-    for r in (r for chunk in store.read_in_chunks() for r in chunk):
+    no lock held while the lines are written (Store.read reads with read_rows)."""
+    for r in store.read():
         yield dumps({"seq": r.seq, "batch": r.batch, "type": r.type, "version": r.version,
                      "firefight": r.firefight, "step": r.step, "payload": r.payload, "recorded": r.recorded,
                      "command": r.command, "hash": r.hash})

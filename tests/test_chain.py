@@ -95,7 +95,7 @@ def _original_way(path: str) -> list[tuple[int, str]]:
     problems = []
     with Store.open(path) as s:
         check = ChainCheck.of(s)
-        for row in s.rows_for_audit():
+        for row in (r for c in s.read_rows() for r in c):
             seq, batch, type_, version, ff, step, payload, recorded, command, link, h = row
             before = len(check.problems)
             check._check_parsed(seq, batch, type_, version, ff, step, payload, recorded, command, link, h)

@@ -267,7 +267,8 @@ def test_an_older_event_version_is_upcast_for_replay_and_audit(v01, monkeypatch)
     monkeypatch.setitem(upcasters.UPCASTERS, ("weather_set", 0), lambda p: {"text": p["weather"]})
     led = Ledger(v01)
     try:
-        assert [(v, p) for _, _, t, v, p in led.store.read_fold() if t == "weather_set"] == [(0, {"weather": "clear"})]
+        assert [(r[3], r[4]) for c in led.store.read_rows(columns=("seq", "batch", "type", "version", "payload"), parse=True)
+                for r in c if r[2] == "weather_set"] == [(0, {"weather": "clear"})]
         assert digest(led.state(use_snapshot=False))["digest"] == before
         assert run_audit(led)["findings"] == findings
     finally:

@@ -192,9 +192,11 @@ def test_append_read_round_trip(store):
     assert back[1].payload["text"] == "Mud, Ground Snow — ç" and back[1].payload["f"] == 0.1
     assert all(s.recorded == "2024-05-01T12:00:00Z" for s in back)
     assert store.head() == (2, back[-1].hash)
-    assert list(store.read_raw()) == [
+    raw = ("seq", "type", "version", "payload")
+    assert [r for c in store.read_rows(columns=raw) for r in c] == [
         (1, "CpReplenished", 2, dumps(back[0].payload)), (2, "Weather", 1, dumps(back[1].payload))]
-    assert list(store.read_raw(since=1))[0][0] == 2
+    assert [r for c in store.read_rows(1, columns=raw) for r in c][0][0] == 2
+    assert [r for c in store.read_rows(0, 1, raw, parse=True) for r in c] == [(1, "CpReplenished", 2, back[0].payload)]
 
 
 def test_read_since_until_bounds_are_exclusive_then_inclusive(store):
@@ -387,7 +389,7 @@ def test_verify_chain_passes_an_untouched_file(path):
     filled(path, [1, 3, 2, 1])
     assert verify(path) == []
     with Store.open(path) as s:
-        rows = list(s.rows_for_audit())
+        rows = [r for c in s.read_rows(chunk=3) for r in c]
     assert len(rows) == 7 and len(rows[0]) == len(store_mod.COLUMNS)
     assert rows[0][store_mod.COLUMNS.index("prev_hash")] == GENESIS
     assert [r[0] for r in rows] == list(range(1, 8))
@@ -515,7 +517,7 @@ def _read_in_read_only_dir(path: str) -> dict:
     out = {}
     with Store.open(path) as s:
         out["seqs"] = [e.seq for e in s.read()]
-        out["raw"] = len(list(s.read_raw()))
+        out["raw"] = sum(len(c) for c in s.read_rows(columns=("seq", "payload")))
         out["verify"] = s.verify_chain()
         out["head"] = s.head()[0]
         out["meta"] = s.meta["card"]

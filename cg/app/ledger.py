@@ -116,7 +116,7 @@ class Ledger:
     # reading
     def records(self, since: int = 0, until: int | None = None):
         """(seq, batch, type, payload) of the log, each payload at its event's current version."""
-        rows = self.store.read_fold(since, until)
+        rows = (r for chunk in self.store.read_rows(since, until, _FOLD, parse=True) for r in chunk)
         # a whole-log read asks once which versions the log holds (a scan of every row); a short tail,
         # or a head such as the first row the card is read from, checks each row
         if since == 0 and until is None and all(VERSIONS.get(t) == v for t, v in self.store.versions()):
@@ -515,7 +515,7 @@ class Ledger:
         head = self.store.head()[0]
         if not 0 <= since <= head:
             raise BadInput(f"--since {since}: the log holds seqs 1 to {head}")
-        return self.store.rows_since(since), self.store.hash_at(1)
+        return _rows_after(self.store, since), self.store.hash_at(1)
 
     @staticmethod
     def receive(path: str, bundle) -> int:
@@ -562,7 +562,7 @@ class Ledger:
             head = store.head()
             if store.hash_at(1) != bundle.campaign:
                 raise BadInput("the bundle belongs to another campaign than this copy's")
-            held = store.hashes(rows[0][0], head[0])
+            held = _hashes(store, rows[0][0], head[0])
             for r in rows:
                 if r[0] in held and held[r[0]] != r[-1]:
                     raise BadInput(f"the bundle forks the history at seq {r[0]}: this copy holds another"
@@ -602,7 +602,7 @@ class Ledger:
             rows = [r for r in bundle.rows if r[0] <= head[0]]
             if not rows or store.hash_at(1) != bundle.campaign:
                 return None
-            held = store.hashes(max(rows[0][0] - 1, 1), head[0])
+            held = _hashes(store, max(rows[0][0] - 1, 1), head[0])
             for r in rows:
                 if held.get(r[0]) != r[-1]:
                     before = held.get(r[0] - 1, GENESIS if r[0] == 1 else None)
@@ -642,7 +642,7 @@ class Ledger:
         try:
             st, by = old._player(key)
             head = old.store.head()
-            mine = old.store.rows_since(fork)
+            mine = _rows_after(old.store, fork)
             signed = [r for r in mine if r[2] == "head_signed"]
             if signed and not give_way:
                 who = sorted({loads(r[6]).get("side", "?") for r in signed})
@@ -657,7 +657,7 @@ class Ledger:
             base_open = (base.proposal, base.provisional)
             undone = reverted_seqs(old.store.reverts())
             commands = _own_commands(old, mine, fork, by, undone)
-            prefix = [r for r in old.store.rows_since(0) if r[0] <= fork]
+            prefix = _rows_after(old.store, 0, fork)
         finally:
             old.close()
         tmp = temp_path(path, "rejoin")
@@ -691,7 +691,7 @@ class Ledger:
                 led.close()
             store = Store.open(tmp)
             try:
-                joined = store.rows_since(fork)
+                joined = _rows_after(store, fork)
             finally:
                 store.close()
         finally:
@@ -716,6 +716,19 @@ class Ledger:
 
     def close(self):
         self.store.close()
+
+
+_FOLD = ("seq", "batch", "type", "version", "payload")  # what folding needs of a row, no more
+
+
+def _rows_after(store, since: int, until: int | None = None) -> list[tuple]:
+    """The rows with since < seq <= until as stored, every column (a bundle's, a copy joined again)."""
+    return [r for chunk in store.read_rows(since, until) for r in chunk]
+
+
+def _hashes(store, since: int, until: int) -> dict[int, str]:
+    """{seq: hash} of the rows since <= seq <= until (a received bundle checked against this copy)."""
+    return {seq: h for chunk in store.read_rows(since - 1, until, ("seq", "hash")) for seq, h in chunk}
 
 
 def pbem_provisional(st):
