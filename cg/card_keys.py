@@ -11,6 +11,7 @@ from cg.card import (
 )
 from cg.card_checker import _Checker, _hexes, _join, _show, _type_name
 from cg.card_printed import UncheckedBoards, area_set, check_area, check_fortifications, real_grid
+from cg.counters import validate_overrides
 from cg.units import OWNERS, Kind  # OWNERS, 2.37: who a leader, a SW or a Gun sets up with (ruling R94)
 
 CAMPAIGN_KEYS = ("theater", "booby_traps", "fortifications", "balance", "balance_chosen")
@@ -297,7 +298,6 @@ def check_counters(c: _Checker, data: dict) -> dict | None:
     raw = data.get("counters")
     if raw is None:
         return {}
-    from cg.counters import validate_overrides  # lazy: only a card with [counters] reads the counter table
 
     problems = validate_overrides(raw)
     for p in problems:

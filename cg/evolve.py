@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Callable, Iterable
 
 from events.errors import UNFOLDABLE, BadInput, UnreadableRow, unknown_row
-from cg import revision
+from cg import caches, pbem, revision
+from cg.pbem import state_of
 from cg import tables
 from cg.card_schema import parse_card
 from cg.items import Kept  # a hex's kept item; Kept.mine: all mines are one item at 3.52
@@ -109,8 +110,6 @@ def start(payload: dict, view=None) -> CampaignState:
     st.rules_revision = getattr(p, "rules_revision", 1)  # ruling R32
     st.conventions = getattr(p, "conventions", None)  # issue 38: an older campaign decides as it always did
     if p.pbem:
-        from cg.pbem import state_of  # lazy: play by email only (cg.pbem ~0.7 ms)
-
         st.pbem = state_of(p.pbem)
     for side in SIDES:
         spec = card.sides[side]
@@ -328,11 +327,6 @@ def _spend(st, side, cost, left):
     st.ff.cp_left[side] = left
 
 
-# unit_kind by (counter name, RG kind): the one module-level mutable value the fold reads, a memo of a pure
-# function (unit_kind reads only its two arguments), so no fold's result depends on another's (issue 22)
-_KINDS: dict[tuple[str, str], str] = {}  # unit_kind by (counter name, RG kind): a pure function
-
-
 @on("rules_upgraded")
 def _rules_upgraded(st, p: RulesUpgraded):
     st.rules_upgrades.append([p.from_firefight, p.revision])  # ruling R32
@@ -349,10 +343,13 @@ def _rg_bought(st, p: RgBought):
                    cost=p.cost, kind=rg.kind, leader_owed=rg.leader_drs, oba_owed=(rg.kind == "oba"),
                    fp=p.fp, revealed=False)
     st.purchases[(side, pur.id)] = pur
+    # unit_kind by (counter name, RG kind): a memo of a pure function (unit_kind reads only its two
+    # arguments), so no fold's result depends on another's (issue 22)
+    kinds = caches.current().kinds
     for u in p.units:
-        kind = _KINDS.get((u.name, rg.kind))
+        kind = kinds.get((u.name, rg.kind))
         if kind is None:
-            kind = _KINDS[(u.name, rg.kind)] = unit_kind(u.name, rg.kind)
+            kind = kinds[(u.name, rg.kind)] = unit_kind(u.name, rg.kind)
         st.units[(side, u.id)] = Unit(id=u.id, side=side, name=u.name, kind=kind, purchase=pur.id,
                                  status=_RESERVE_W if p.mode == "reserve" else _AVAILABLE_W)
         if kind == Kind.LEADER:
@@ -970,7 +967,6 @@ def _dice_committed(st, p: DiceCommitted):
         st.pbem.requests[p.commit] = DiceRequest(p.side, p.command, p.nonce)
         return
     # ruling R83: decided by the other side's chain value at this place
-    from cg import pbem  # lazy: cg.pbem (~0.7 ms), play by email only
 
     chain = pbem.chain_of(st, pbem.other(p.side))
     st.pbem.requests[p.commit] = DiceRequest(p.side, p.command, p.nonce, None, p.value, p.chain, chain.anchor)
@@ -989,7 +985,6 @@ def _dice_answered(st, p: DiceAnswered):
     r = st.pbem.requests[p.request]
     r.answer = p.value
     if r.chain is not None:  # ruling R83: the chain's furthest answer shown
-        from cg import pbem  # lazy: cg.pbem (~0.7 ms), play by email only
 
         pbem.chain_shown(st, p.side, r.anchor, r.chain, p.value)
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from cg import revision
+from cg import caches, revision
 from cg.sequence import StepId, step_id
 from cg.state import CampaignState
 from cg.steps import BY_ID, STEPS, pending
@@ -78,12 +78,11 @@ class Walk:
         self.records += BY_ID[self.st.step].on_leave(self.st, self.rules)
 
 
-_MACHINE: list = []  # the machine, built by the first `next` or `concede` decided in the process
-
-
 def machine():
-    """The step machine, built once per process on first use."""
-    if not _MACHINE:
+    """The step machine, built on first use, once per Caches (the ledger's: built by the first `next` or
+    `concede` it decides)."""
+    c = caches.current()
+    if c.machine is None:
         # lazy: `plcg status` and the step commands other than next/concede skip importing
         # transitions and building the machine (~10 ms of their start, -X importtime)
         from transitions import Machine, State  # lazy: transitions (~5 ms) only for next/concede and `plcg diagram`
@@ -98,15 +97,15 @@ def machine():
         class StepMachine(Machine):
             state_cls = StepState
 
-        _MACHINE.append(StepMachine(
+        c.machine = StepMachine(
             model=None,
             states=_STATES,
             transitions=TRANSITIONS,
             initial=None,
             auto_transitions=False,  # no to_<state>(): the step order cannot be skipped
             ignore_invalid_triggers=False,
-        ))
-    return _MACHINE[0]
+        )
+    return c.machine
 
 
 def walk(state: CampaignState, trigger: str = "next") -> Walk:

@@ -31,7 +31,7 @@ import secrets
 
 import attrs
 
-from cg import revision, seal
+from cg import caches, revision, seal
 from cg.sequence import StepId
 from cg.state import AnswerChain, DiceRequest, Pbem
 from events.errors import BadInput, Refused
@@ -70,9 +70,6 @@ def _verifier(pub: str):
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey  # lazy: cryptography (~4-6 ms): keys only
 
     return Ed25519PublicKey.from_public_bytes(bytes.fromhex(pub[len(PUB_PREFIX):]))
-
-
-_VERIFIERS: dict[str, object] = {}
 
 
 def head_message(seq: int, hash_: str) -> bytes:
@@ -118,9 +115,8 @@ def verify_note(pub: str, campaign: str, seq: int, hash_: str, text: str, sig) -
 def _verify(pub: str, message: bytes, sig) -> bool:
     from cryptography.exceptions import InvalidSignature  # lazy: cryptography (~4-6 ms): keys only
 
-    v = _VERIFIERS.get(pub)
-    if v is None:
-        v = _VERIFIERS[pub] = _verifier(pub)
+    c = caches.current()
+    v = c.bounded(c.verifiers, pub, lambda: _verifier(pub))
     try:
         v.verify(bytes.fromhex(sig), message)
         return True

@@ -2,7 +2,7 @@
 3.52 clearance may still attempt; which units a 3.46 repair dr can be for."""
 from __future__ import annotations
 
-from cg import revision
+from cg import caches, revision
 from cg.state import CampaignState, Done, active_units, other
 from cg.units import MMC, PERSONNEL, Kind, PRESENT, is_mmc
 
@@ -41,9 +41,6 @@ def hardening_mmc(state: CampaignState):
     return lambda kind: kind in (Kind.SQUAD, Kind.HALF_SQUAD)
 
 
-_KNOWN: list = [None, {}]  # redeployment_owed: the last picture and the 3.212 situations asked of it
-
-
 def redeployment_owed(state: CampaignState) -> list[tuple[str, str, str]]:
     """(side, unit, rule) for every unit that must redeploy at 3.2, in the order 3.214-3.217."""
     att = attacker_for_redeployment(state)
@@ -51,9 +48,10 @@ def redeployment_owed(state: CampaignState) -> list[tuple[str, str, str]]:
     where: dict[str, list] = {}
     # (hex, side) -> situation: a stack asks once, and a run of 3.2 redeployments on one picture (held, so
     # never a freed one's) asks each place once; situation() is a pure function of the picture
-    if _KNOWN[0] is not mc:
-        _KNOWN[:] = (mc, {})
-    known: dict[tuple, str] = _KNOWN[1]
+    last = caches.current().known  # the last picture and the 3.212 situations asked of it
+    if last[0] is not mc:
+        last[:] = (mc, {})
+    known: dict[tuple, str] = last[1]
     held: dict[str, bool] = {}  # side -> it holds a friendly-controlled hex: asked once a side, not once a unit
     sw = revision.of(state).sw_with_possessor
     for u in active_units(state)[0]:  # the units not settled: every one on the map among them
@@ -221,18 +219,18 @@ def cthc_clusters(state: CampaignState, side: str) -> list[set[str]]:
     no CTHC, 1.4), so clusters overlap; before: the CTHC hexes joined by adjacency."""
     mc, grid = state.map_control(), state.grid()
     per_hex = revision.of(state).cthc_per_hex
-    hit = _CLUSTERS.get((side, per_hex))
+    memo = caches.current().clusters
+    hit = memo.get((side, per_hex))
     if hit is not None and hit[0] is mc and hit[1] is grid:  # a map-control picture never changes
         return [set(c) for c in hit[2]]
     out = _clusters(mc, grid, side, per_hex)
-    _CLUSTERS[(side, per_hex)] = (mc, grid, tuple(frozenset(c) for c in out))
+    memo[(side, per_hex)] = (mc, grid, tuple(frozenset(c) for c in out))
     return out
 
 
-# (side, cthc_per_hex) -> (the map-control picture, the grid, its clusters) last asked for: a run of 3.2
-# redeployments asks for the same picture's clusters at every command (the picture and grid are held, so
-# an entry never stands for a new one at a freed one's address)
-_CLUSTERS: dict = {}
+# caches.clusters: (side, cthc_per_hex) -> (the map-control picture, the grid, its clusters) last asked for:
+# a run of 3.2 redeployments asks for the same picture's clusters at every command (the picture and grid
+# are held, so an entry never stands for a new one at a freed one's address)
 
 
 def _clusters(mc, grid, side: str, per_hex: bool) -> list[set[str]]:

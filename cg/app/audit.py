@@ -680,21 +680,21 @@ def _report(findings, notes, events: int) -> dict:
     return {"findings": findings, "notes": notes, "events": events}
 
 
-_DEFAULTS: dict = {}
+def _defaults_of(cls) -> dict:
+    """Fields added to an event class with a default: a payload written before them holds the default."""
+    out = {}
+    for a in attrs.fields(cls):
+        if a.default is not attrs.NOTHING:
+            d = a.default.factory() if isinstance(a.default, attrs.Factory) else a.default
+            out[a.name] = _norm(unstructure(d))
+    return out
+
+
+_DEFAULTS = {etype: _defaults_of(cls) for etype, cls in REGISTRY.items()}  # constants of the event classes
 
 
 def _defaults(etype: str) -> dict:
-    """Fields added to an event class with a default: a payload written before them holds the default."""
-    if etype not in _DEFAULTS:
-        cls = REGISTRY.get(etype)
-        out = {}
-        if cls is not None:
-            for a in attrs.fields(cls):
-                if a.default is not attrs.NOTHING:
-                    d = a.default.factory() if isinstance(a.default, attrs.Factory) else a.default
-                    out[a.name] = _norm(unstructure(d))
-        _DEFAULTS[etype] = out
-    return _DEFAULTS[etype]
+    return _DEFAULTS.get(etype, {})
 
 
 def _compare(find, stored_events, payloads, produced):

@@ -3,8 +3,9 @@ roller: six firefights, the second of them Idle, a Dual Attack, patrols, redeplo
 ELR and clearance — everything recorded as a player would record it."""
 from __future__ import annotations
 
-from cg import revision, tables
+from cg import counters, revision, tables
 from cg.app.ledger import Ledger
+from cg.commands.base import counter_table
 from cg.rules import enters_only, nearest_friendly_hex
 from events.errors import BadInput, PlcgError
 from cg.sequence import StepId
@@ -201,9 +202,6 @@ def _may_go(st, u, target: str) -> bool:
 
 def _may_lead(st, u) -> bool:
     """2.72: a Corporal, Sergeant or Lieutenant leads a patrol (rules revision 2, counter table)."""
-    from cg import counters  # lazy: cg.counters (~2.3 ms) only for a card with [counters] (ruling R34)
-    from cg.commands.base import counter_table  # lazy: cg.commands (~33 ms); every command imports cg.app.demo
-
     if not revision.of(st).patrol_rules:
         return True
     nat, over = counter_table(st, u.side)
@@ -212,9 +210,6 @@ def _may_lead(st, u) -> bool:
 
 def _missing_counter(st, u) -> str | None:
     """The counter a Replaced result would ask for (`redeploy --counter`), where the table lacks it."""
-    from cg import counters  # lazy: cg.counters (~2.3 ms) only for a card with [counters] (ruling R34)
-    from cg.commands.base import counter_table  # lazy: cg.commands (~33 ms); every command imports cg.app.demo
-
     if u.kind not in (Kind.SQUAD, Kind.HALF_SQUAD):
         return None
     nat, over = counter_table(st, u.side)

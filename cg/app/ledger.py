@@ -9,7 +9,8 @@ import sqlite3
 
 import orjson
 
-from cg import seal, snapshot
+from cg import pbem, seal, snapshot
+from cg.caches import Caches, current, use
 from cg.revision import CONVENTIONS
 from cg.sequence import StepId
 from cg.bulk import gc_paused
@@ -27,17 +28,20 @@ import shutil
 
 VERSION = "0.1.0"  # pyproject.toml reads it from here
 
-_CARDS: dict = {}  # parsed CG Cards by the hash of the campaign_started event that holds them
 SNAPSHOT_EVERY = 64  # refresh the stored snapshot once the unsnapshotted tail is this long
 
 
 class Ledger:
     """One campaign file: read the state, decide a command, append its events."""
 
-    def __init__(self, path: str, write: bool = False, key=None, store: Store | None = None):
+    def __init__(self, path: str, write: bool = False, key=None, store: Store | None = None,
+                 caches: Caches | None = None):
         """key: the viewer's private key, or a function giving it (loaded only when a sealed secret of
         a campaign played by email is met): its own seals open in this view (ruling R47). store: the
-        file already open (a received bundle checked inside the writer's transaction), else opened."""
+        file already open (a received bundle checked inside the writer's transaction), else opened.
+        caches: the memos the rules keep (cg/caches.py), this ledger's from now on in its context;
+        without, the context's (what an earlier ledger of this process or thread learnt)."""
+        self.caches = use(caches) if caches is not None else current()
         self.path = path
         self.store = Store.open(path, write=write) if store is None else store
         self._key_src = key
@@ -210,10 +214,11 @@ class Ledger:
 
     def _card(self):
         key = self.store.hash_at(1)  # the first event holds the card; its hash names it
-        card = _CARDS.get(key)
+        cards = self.caches.cards  # parsed CG Cards by the hash of the campaign_started event that holds them
+        card = cards.get(key)
         if card is None:
             first = next(iter(self.records(until=1)))
-            card = _CARDS[key] = parse_card(first[3]["card"], source="campaign_started")
+            card = cards[key] = parse_card(first[3]["card"], source="campaign_started")
         return card
 
     # writing
@@ -243,8 +248,6 @@ class Ledger:
         if st.seq != head_seq:
             st = self.state(use_snapshot=False)
         if st.pbem is not None:
-            from cg import pbem  # lazy: only a campaign played by email
-
             given, cmd = cmd, _by_key(st, cmd, key)
             answers = cmd.get("name") not in pbem.OWN + ("undo",) or cmd.get("name") == "confirm"  # does what `next` does
             if answers and pbem.unanswered(st, cmd["by"]):
@@ -376,8 +379,6 @@ class Ledger:
 
     # play by email (cg/pbem.py, events/bundle.py)
     def _player(self, key):
-        from cg import pbem  # lazy: play by email only (cg.pbem ~0.7 ms)
-
         st = self.state(lazy=True)
         if st.pbem is None:
             raise Refused("this campaign was not started with the players' keys (plcg new ... --axis-key PUB"
@@ -392,8 +393,6 @@ class Ledger:
     def sign(self, key) -> list:
         """Before a bundle: answer the other side's open two-party dice, then sign the head (unless
         this side's signature is the head already). The stored events appended."""
-        from cg import pbem  # lazy: play by email only (cg.pbem ~0.7 ms)
-
         st, by = self._player(key)
         out = []
         if pbem.open_requests(st, side=by, answered=True):  # ruling R67: a signature over an answer not
@@ -421,7 +420,6 @@ class Ledger:
     def _after_answers(self, st, cmd: dict, head_seq: int, key) -> None:
         """Decide `cmd` on a copy of the state after this side's answers to the other side's open dice
         (ruling R84); raises what it would (nothing is written)."""
-        from cg import pbem  # lazy: cg.pbem (~0.7 ms), play by email only
         from cg.commands import decide_all  # lazy: cg.commands (~33 ms), a write only
         from events.convert import unstructure  # lazy: events.convert (~38 ms), a write only
 
@@ -453,8 +451,6 @@ class Ledger:
     def answer(self, key) -> list:
         """Answer the other side's open two-party dice (its bundle's `sign` does; `sync` does it as soon as
         the bundle is taken in, so that a roll from a chain is decided before the player acts, ruling R83)."""
-        from cg import pbem  # lazy: cg.pbem (~0.7 ms), play by email only
-
         st, by = self._player(key)
         out = []
         for commit, r in pbem.open_requests(st, answered=False):
@@ -464,8 +460,6 @@ class Ledger:
 
     def reveal(self, key) -> list:
         """Reveal every answered two-party dice commitment of the key's side, in the order made."""
-        from cg import pbem  # lazy: play by email only (cg.pbem ~0.7 ms)
-
         st, by = self._player(key)
         owed = pbem.open_requests(st, side=by, answered=True)
         if not owed:
@@ -498,8 +492,6 @@ class Ledger:
 
     def claim(self, key) -> list:
         """Ruling R67: claim every two-party roll the other side withheld (decided from this side's answer)."""
-        from cg import pbem  # lazy: play by email only (cg.pbem ~0.7 ms)
-
         st, by = self._player(key)
         owed = pbem.claimable(st, by)
         if not owed:
@@ -632,8 +624,6 @@ class Ledger:
         (`PATH.fork-N`), so nothing is lost. {"fork", "kept", "redone", "refused", "held"}; nothing is
         written unless the whole rebuild succeeds (BadInput, Refused otherwise). Where this player has sent
         rows after the fork too, only `give_way` (his own decision, agreed by mail) lets them be decided again."""
-        from cg import pbem  # lazy: play by email only (cg.pbem ~0.7 ms)
-
         fork = cls.fork_point(path, bundle)
         if fork is None:
             raise BadInput("the bundle does not continue this copy's chain and shares no row with it where they"
@@ -732,8 +722,6 @@ def _hashes(store, since: int, until: int) -> dict[int, str]:
 
 
 def pbem_provisional(st):
-    from cg import pbem  # lazy: play by email only (cg.pbem ~0.7 ms)
-
     return pbem.provisional(st)
 
 
@@ -743,8 +731,6 @@ def _own_commands(led: "Ledger", rows: list, fork: int, by: str, undone: set) ->
     reveals, chains) are left out: the ledger makes them again as they are owed. A command an undo among the
     rows took back is left out with that undo; an undo of rows before the fork is held back (the rows it
     named are not the rows it would name now)."""
-    from cg import pbem  # lazy: play by email only (cg.pbem ~0.7 ms)
-
     out: list[tuple[dict, str | None]] = []
     batches: dict[int, list] = {}
     for r in rows:
@@ -813,8 +799,6 @@ def _refuse_findings(report: dict, head: int) -> None:
 def _check_signatures(keys: dict, head: tuple, rows: list) -> None:
     """Every signature in the new rows verifies with its side's key and signs the row before it,
     the last row is one, and every command is its signer's (exit 2 otherwise)."""
-    from cg import pbem  # lazy: play by email only (cg.pbem ~0.7 ms)
-
     if rows[-1][2] != "head_signed":
         raise BadInput("the bundle is not signed: it does not end with its author's head_signed row")
     prev = head
@@ -844,8 +828,6 @@ def _check_signatures(keys: dict, head: tuple, rows: list) -> None:
 def _by_key(st, cmd: dict, key) -> dict:
     """A keyed campaign's command as its acting side's (`by`, from the private key); a rolling
     command under two-party dice gets its commitment (cg/pbem.py)."""
-    from cg import pbem  # lazy: play by email only (cg.pbem ~0.7 ms)
-
     if key is None:
         raise Refused("a campaign played by email takes each command with the acting player's key"
                       " (--key FILE or $PLCG_KEY)", "pbem", st.step)

@@ -230,17 +230,13 @@ def _shared(st: CampaignState, cmd: dict) -> bool:
         return False
     name = cmd.get("name")
     if name == "next":
-        both = _BOTH_ACT.get(st.step)
-        if both is None:
-            both = _BOTH_ACT[st.step] = any(st.step in STEPS_OF.get(n, ()) for n in pbem.SIDED)
-        return both
+        return any(st.step in STEPS_OF.get(n, ()) for n in pbem.SIDED)  # a side's command accepted here
     if name in pbem.SHARED_3:  # ruling R68, under every rules revision (issue 37 item 5)
         # the card's weather (no TEXT) is nobody's choice: only a weather a side types is proposed
         return name != "weather" or bool(cmd.get("text"))
     return name in pbem.SHARED
 
 
-_BOTH_ACT: dict[str, bool] = {}  # step -> whether a command for a side is accepted there (ruling R45)
 
 
 def _proposed(cmd: dict) -> dict:

@@ -11,6 +11,7 @@ from typing import Mapping
 
 from cg import revision
 from cg.sequence import StepId
+from cg.pbem import committed, pending_items
 from cg.seal import pending_items as sealed_items
 from cg.state import SIDES, CampaignState
 from cg.steps import before, end, purchase, reph
@@ -34,7 +35,6 @@ def pending(state: CampaignState) -> list[dict]:
     step = BY_ID.get(state.step)  # None: a step no release knows (cg/sequence.step_id)
     out: list[dict] = step.owes(state, revision.of(state)) if step is not None else []
     if state.pbem is not None:  # play by email: two-party dice committed to owe an answer or a reveal
-        from cg.pbem import committed, pending_items  # lazy: play by email only (cg.pbem ~0.7 ms)
 
         out = pending_items(state) + committed(state, out)
     return out
