@@ -24,6 +24,8 @@ from cg.sequence import StepId, step_id
 from cg.steps import BY_ID
 from cg.state import Done, Fortification, PatrolTeam
 from cg.state import AnswerChain, DiceRequest, Proposal  # play by email's records (rulings R44, R45, R67, R71, R83)
+from events.stored import build, folder
+from events.types import REGISTRY, CampaignStarted, Reverted, UnitChange
 
 if TYPE_CHECKING:  # the handlers' event classes (imported when the first fold is made: _built)
     from events.types import (AttackAnnounced, AttackBought, CasualtiesAdded, CasualtyReduced, CgEnded, ClearanceRolled,  # lazy: events.types (~25 ms of class creation), only a fold that meets the type
@@ -35,7 +37,7 @@ if TYPE_CHECKING:  # the handlers' event classes (imported when the first fold i
                               ObaRolled, PatrolGivenUp, PatrolResolved, PatrolReturned, PatrolsBought,
                               PromotionRolled, RecallRolled, Redeployed, RedeploymentDone, RedeploymentOption,
                               RepairRolled, RgBought, RulesUpgraded, SanAdjusted, Sealed, SealsRevealed, ShockResolved,
-                              StepLeft, TerrainChanged, TvpAwarded, UnitChange, UnitHardened, UnitPositioned,
+                              StepLeft, TerrainChanged, TvpAwarded, UnitHardened, UnitPositioned,
                               UnitSetUp, UnitsStranded, WeatherSet)
 
 # the words a handler sets a unit's status (_W) and kind (_K) to, and compares them with: the members' values, plain
@@ -71,8 +73,6 @@ def _built(etype: str) -> Callable | None:
     fn = _TYPED.get(etype)
     if fn is None:
         return None
-    from events.stored import folder  # lazy: events.types (~25 ms of class creation), only a fold that meets the type
-    from events.types import REGISTRY  # lazy: events.types (~25 ms of class creation), only a fold that meets the type
 
     h = HANDLERS[etype] = folder(REGISTRY[etype], fn)
     return h
@@ -97,9 +97,6 @@ def handler_table() -> dict[str, Callable]:
 def start(payload: dict, view=None) -> CampaignState:
     """The state a stored `campaign_started` payload begins (as its class, CampaignStarted); `view`:
     which seals its reader opens (cg/seal.Opener)."""
-    from events.stored import build  # lazy: events.types (~25 ms of class creation), only a fold that meets the type
-    from events.types import CampaignStarted  # lazy: events.types (~25 ms of class creation), only a fold that meets the type
-
     p = build(CampaignStarted, payload)
     card = parse_card(p.card, source="campaign_started")
     # the first release's campaign_started (upcast, events/upcasters.py) may lack what later ones hold
@@ -248,9 +245,6 @@ def fold_stored(chunks: Iterable[tuple], common: int, reverted: set[int], curren
 def _reverted(st: CampaignState, seq: int, payload: dict) -> None:
     """A `reverted` row (as its class, Reverted), kept for the audit's notes; what it takes back is
     known before the fold (reverted_seqs)."""
-    from events.stored import build  # lazy: events.types (~25 ms of class creation), only a fold that meets the type
-    from events.types import Reverted  # lazy: events.types (~25 ms of class creation), only a fold that meets the type
-
     r = build(Reverted, payload)
     st.reverts.append((seq, tuple(r.seqs), r.reason, r.force))
 
@@ -534,7 +528,6 @@ def _redeploy_unit(st, p: Redeployed, u) -> None:
     if p.change:
         if p.reduced or p.change == "eliminated":  # a loss, not an ELR replacement
             _reph_loss(st, u, p.change)
-        from events.types import UnitChange  # lazy: events.types (~25 ms of class creation), only a fold that meets the type
 
         _unit_change(st, UnitChange(side=p.side, unit=p.unit, to=p.change), p.reduced)
         if u.status == Status.ELIMINATED:

@@ -35,6 +35,7 @@ from cg import caches, revision, seal
 from cg.sequence import StepId
 from cg.state import AnswerChain, DiceRequest, Pbem
 from events.errors import BadInput, Refused
+from events.types import REGISTRY
 
 SIDES = ("axis", "allied")
 PUB_PREFIX = seal.PUB_PREFIX
@@ -266,8 +267,6 @@ NOT_CONTINUING = ("reject", "sign", "reveal", "unseal", "chain")  # what does no
 
 def rolling_types() -> frozenset:
     """The events that may hold dice (ruling R71: a leave followed by a roll is no longer rejected)."""
-    from events.types import REGISTRY  # lazy: the event classes (~27 ms); status on a copy by email imports cg.pbem
-
     return frozenset(t for t, cls in REGISTRY.items() if attrs.has(cls)
                      and {"roll", "rolls"} & set(attrs.fields_dict(cls))) | {"sealed", "dice_revealed"}
 

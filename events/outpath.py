@@ -18,6 +18,7 @@ from __future__ import annotations
 import errno
 import os
 import re
+import secrets
 import stat
 
 from events.errors import BadInput
@@ -141,8 +142,6 @@ def _write_all(fd: int, data: bytes) -> None:
 
 
 def _temp_name(folder: str, base: str) -> str:
-    import secrets  # lazy: only a write of output (the reads' start-up skips it)
-
     return os.path.join(folder, f".{base}.out-{os.getpid()}-{secrets.token_hex(4)}")
 
 

@@ -35,6 +35,7 @@ Durability: synchronous=FULL: a committed append survives a power cut.
 from __future__ import annotations
 
 import os
+import secrets
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime, timezone
@@ -44,6 +45,7 @@ import attrs
 
 from events.errors import BadInput, UnreadableRow, WriteConflict
 from events.outpath import link_problem, remove_file, sweep_temps  # noqa: F401 (new, import: their leftovers)
+from events.types import REGISTRY
 
 from .chain import ChainCheck
 from .codec import GENESIS, chain_hash, chain_record, dumps, loads
@@ -124,8 +126,6 @@ COPIED_AFTER_KILL = ("or one file was copied alone right after a plcg process wa
 
 def temp_path(db_path: str, kind: str) -> str:
     """A temporary name beside db_path (same folder: the rename is atomic) for a file being built."""
-    import secrets  # lazy: secrets (~0.6 ms) only for a write
-
     d, base = os.path.split(os.path.abspath(db_path))
     return os.path.join(d, f".{base}.{kind}-{os.getpid()}-{secrets.token_hex(4)}")
 
@@ -249,8 +249,6 @@ _REQUIRED: dict = {}
 def _required() -> dict:
     """type -> (current version, the payload keys an event of that version must hold)."""
     if not _REQUIRED:
-        from events.types import REGISTRY  # lazy: the event classes (~27 ms) only for the checked read of whole rows
-
         for name, cls in REGISTRY.items():
             _REQUIRED[name] = (cls.VERSION, frozenset(f.name for f in _a.fields(cls) if f.default is _a.NOTHING))
     return _REQUIRED

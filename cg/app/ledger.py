@@ -19,6 +19,7 @@ from cg.card_schema import load_card, parse_card
 from cg.evolve import evolve, fold, fold_stored, reverted_seqs
 from cg.state import CampaignState, Seal  # Seal: the Attack Option choice as the fold records it (R109)
 from events.errors import BadInput, Refused, WriteConflict
+from events.types import Sealed
 from events.store import (COPIED_AFTER_KILL, NewEvent, Store, link_problem, place, remove_file,
                           sweep_temps, temp_path)
 from events.upcasters import upcast  # payload dicts only: an old log reads without cattrs
@@ -285,7 +286,6 @@ class Ledger:
             lead = events[:1] if events and events[0].TYPE == "fact_confirmed" and pbem_provisional(st) else []
             what = seal.secret(st, cmd, events[len(lead):])
             if what is not None:  # ruling R47: sealed; its opening encrypted to the side's own key
-                from events.types import Sealed  # lazy: the event classes (~27 ms) only for a write
 
                 events, at = events[len(lead):], head_seq + 1 + len(lead)
                 self.sealed_events = {**(self.sealed_events or {}), at: [(e.TYPE, unstructure(e)) for e in events]}

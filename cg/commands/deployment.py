@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from cg import drm as drms
 from cg import revision, seal
-from cg import tables
+from cg import counters, tables
 from events.errors import BadInput, Refused
 from cg.rules import ORDER, cannot_redeploy, enters_only, immobilized, redeployment_owed, situation_of
 from cg.state import other
@@ -160,8 +160,6 @@ def _counters_needed(st, u) -> list[tuple[str, str | None]]:
     """(what, the table's counter, or None where the table lacks it) for each counter a 3.21 result may ask of
     the unit: its A19.13 replacement (Replaced; "" where there is no lower counter, note 2: Casualty Reduced)
     and, for a squad, its half-squad (Reduced)."""
-    from cg import counters  # lazy: cg.counters (~2.3 ms) only for a card with [counters] (ruling R34)
-
     if u.kind == Kind.VEHICLE:
         return []
     nat, over = counter_table(st, u.side)
@@ -194,8 +192,6 @@ def _result_change(st, u, result: str, given, strict: bool = True) -> tuple[str 
     """3.21 Replaced / Reduced on the unit (revision switch redeployment_results): the new counter from
     the table (ruling R34), or the one given (--counter) where the table lacks it. strict: a given counter
     the table contradicts is refused here, after the roll (before ruling R49)."""
-    from cg import counters  # lazy: cg.counters (~2.3 ms) only for a card with [counters] (ruling R34)
-
     if result not in ("redeploys_replaced", "redeploys_reduced", "remains_reduced") or u.kind == Kind.VEHICLE:
         return None, False
     nat, over = counter_table(st, u.side)

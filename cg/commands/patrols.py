@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from cg import drm as drms
 from cg import revision
-from cg import tables
+from cg import counters, tables
 from events.roll import Drm
 from events.errors import BadInput, Refused
 from cg.state import CampaignState
@@ -73,8 +73,6 @@ def _patrol(ctx, cmd):
                           "2.73", st.step)
     night = st.ff.time == "night"
     if revision.of(st).patrol_rules:
-        from cg import counters  # lazy: cg.counters (~2.3 ms) only for a card with [counters] (ruling R34)
-
         nat, over = counter_table(st, side)
         convention = not revision.of(st).leader_rank_from_card  # ruling R52: the card's rank only
         if counters.may_lead_patrol(nat, leader.name, over, convention) is False:
@@ -161,8 +159,6 @@ def _typed(cmd: dict) -> dict:
 def _half_squads_before_roll(st, side: str, units: list, counter) -> None:
     """Ruling R49: where a Reduced result could strike a squad the counter table has no half-squad for, the
     counter is asked for before the dice are rolled (exit 2), never after them."""
-    from cg import counters  # lazy: cg.counters (~2.3 ms) only for a card with [counters] (ruling R34)
-
     if counter or not revision.of(st).judged_before_roll:
         return
     nat, over = counter_table(st, side)
@@ -176,8 +172,6 @@ def _strike(ctx, st, side: str, patrol: list, outcome: str, counter) -> tuple[tu
     """Ruling R29: a starred result strikes one unit by Random Selection (a dr per unit, the highest,
     ties roll again among the tied): Reduced = a squad becomes its HS, a HS or SMC is eliminated; KIA*
     eliminates it. Unstarred KIA eliminates every unit; Return >=14 captures one, the others KIA."""
-    from cg import counters  # lazy: cg.counters (~2.3 ms) only for a card with [counters] (ruling R34)
-
     alive = [u for u in patrol if u.kind in PERSONNEL]
     if outcome in ("kia",):
         return (), tuple(ev.UnitChange(side, u.id, "eliminated") for u in patrol)
