@@ -40,8 +40,11 @@ def test_an_uncontrolled_hex_made_strategic_changes_its_flag_and_classifies_noth
     # control changes: the map is classified again, and the picture is the one a first classification gives
     taken = classify(grid, strategic | {"J6"}, {**owned, "I5": "allied"}, EDGES)
     assert len(calls) == 2
-    monkeypatch.setattr(control, "_picture", control._picture.__wrapped__)  # no memo at all
+    from cg import caches
+
+    caches.use(caches.Caches())  # no memo at all: caches of their own, empty (as another ledger's)
     fresh = classify(grid, strategic | {"J6"}, {**owned, "I5": "allied"}, EDGES)
+    assert fresh is not taken
     assert taken == fresh and taken.hexes["I5"].cthc == "allied"
 
 
