@@ -107,3 +107,31 @@ def test_the_ledger_owns_its_caches(campaign):
         assert later.caches is other
     finally:
         later.close()
+
+
+def test_the_web_pages_history_keeps_one_caches_for_the_ledgers_it_opens_in_any_thread(campaign):
+    """History (the web page's) opens a ledger per read, from the page's threads: they share its caches, so
+    the card and the map's pictures are made once per page, not once per request or thread."""
+    import threading
+
+    from cg.app.history import History
+
+    c = campaign()
+    path = c.path
+    c.close()
+    h = History(path)
+    seen = []
+
+    def read():
+        led = h.ledger()
+        try:
+            led.state().map_control()
+            seen.append(led.caches)
+        finally:
+            led.close()
+
+    read()
+    t = threading.Thread(target=read)
+    t.start()
+    t.join()
+    assert seen == [h.caches, h.caches] and h.caches.control
