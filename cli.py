@@ -2,7 +2,7 @@
 
 Click only: every command's arguments, help and help section are its spec's (cg/specs.py), and the group
 builds only the command invoked from it. A step command's parsed arguments become the command the log
-stores, which the ledger decides and appends in one transaction (cg/ledger.py); a read command asks a
+stores, which the ledger decides and appends in one transaction (cg/app/ledger.py); a read command asks a
 read model (projections/) and prints; play by email's sync runs in the application layer (cg/app/).
 Errors map to the contract's exit codes: 2 bad input, 3 refused by a rule or the step order, 4 another
 writer first, 1 audit findings.
@@ -47,7 +47,7 @@ from click.core import ParameterSource
 from cg import pbem, snapshot, specs
 from cg.bulk import gc_paused
 from cg.card_schema import load_card, shipped_cards
-from cg.ledger import VERSION, Ledger
+from cg.app.ledger import VERSION, Ledger
 from cg.specs import SPECS, Arg, CommandSpec, Usage
 from cg.steps import STEPS
 from events import outpath
@@ -62,9 +62,9 @@ INTERNAL_ERROR = 5  # extension of the contract: a bug, never a rule or input pr
 # What a command reads or runs beyond the ledger (its read model, or an application service), imported when
 # it runs: `plcg status` imports no map, audit, report or transport (issue 36 item 2). tests/test_layers.py
 # reads this table as cli's imports.
-USES = {"audit": "projections.audit", "auditview": "projections.auditview", "aar": "projections.aar",
-        "cardview": "projections.cardview", "demo": "cg.demo", "dicecheck": "projections.dicecheck",
-        "dicestats": "projections.dicestats", "digest": "projections.digest", "logview": "projections.logview",
+USES = {"audit": "cg.app.audit", "auditview": "projections.auditview", "aar": "projections.aar",
+        "cardview": "projections.cardview", "demo": "cg.app.demo", "dicecheck": "projections.dicecheck",
+        "dicestats": "projections.dicestats", "digest": "projections.digest", "keys": "cg.app.keys", "logview": "projections.logview",
         "machine": "cg.machine", "maps": "projections.maps", "medium": "projections.medium",
         "oob": "projections.oob", "purchases": "projections.purchases", "recorded": "projections.recorded",
         "replay": "cg.app.replay", "roster": "projections.roster", "server": "projections.web.server",
@@ -211,7 +211,7 @@ def _key(ctx):
     path = ctx.find_root().obj.get("key")
     if not path:
         return None
-    return pbem.load_private(path)
+    return _uses("keys").load_private(path)
 
 
 def _protected(ctx) -> dict:
@@ -248,7 +248,7 @@ def _step(ctx, cmd: dict, as_json: bool = False) -> list:
 
 
 def _state(ctx, **how):
-    """The campaign's state (cg/ledger.py: `at`, `lazy`, `use_snapshot`)."""
+    """The campaign's state (cg/app/ledger.py: `at`, `lazy`, `use_snapshot`)."""
     led = Ledger(_db(ctx), key=lambda: _key(ctx))
     try:
         return led.state(**how)
@@ -430,7 +430,7 @@ def keys():
 @click.option("-o", "out", required=True, help="The private key file (mode 0600); - for standard output.")
 def keys_new(out):
     """Make a key pair: the private key in FILE (mode 0600), the public key alone on stdout."""
-    pem, pub = pbem.new_keypair()
+    pem, pub = _uses("keys").new_keypair()
     if out == outpath.STDOUT:  # the private key on standard output, the public line beside it on stderr
         _stdout_bytes(pem)
         click.echo(pub, err=True)
@@ -463,10 +463,9 @@ def reveal(ctx, as_json):
 def _sync(ctx):
     """Play by email's application service (cg/app/sync.py), speaking on the command line."""
     sync = _uses("sync")
-    audit = _uses("audit")
     voice = sync.Voice(say=lambda text, err=False: click.echo(text, err=err), recorded=_recorded, words=summary,
                        stored=lambda led, stored, key: _print_stored(led, stored, False, key),
-                       turn=_uses("medium").turn_words, audit=(audit.audit_store, audit.audit_tail),
+                       turn=_uses("medium").turn_words,
                        protected=_protected(ctx), out_bytes=_stdout_bytes)
     return sync.Sync(_db(ctx), _key(ctx), voice)
 

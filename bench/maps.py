@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 
-from cg import boards
+from cg import boards, caches
 from cg.control import classify
 from cg.hexgrid import Grid
 
@@ -30,7 +30,7 @@ def main() -> None:
     square = [["24", "23"], ["12", "13"]]
 
     def build():
-        boards.geometry.cache_clear()
+        caches.use(caches.Caches())  # built anew: the memo lives in the ledger's caches (cg/caches.py)
         boards.geometry(square)
 
     g = Grid.from_spec("A-DD", 20)  # 30 x 20

@@ -10,7 +10,7 @@ The earlier rounds' figures (--in-process; each measured in fresh child processe
   raw limit   SELECT of every payload + orjson.loads of each: the floor any replay pays
   replay      Ledger(path).state(use_snapshot=False) + roster, OOB (both sides), purchases (both
               sides), map: limit 2x raw
-  audit       projections.audit.run_audit(Ledger(path)): limit 3x raw
+  audit       cg.app.audit.run_audit(Ledger(path)): limit 3x raw
   append      median of ~200 cheap commands (`setup` at 2.6) on a copy of the big file, through
               Ledger.run: limit 5 ms. Measured twice: one Ledger for all the commands (it goes on
               from the state its last command left), and a new Ledger (open + load the snapshot +
@@ -132,10 +132,10 @@ def child_replay(path: str) -> dict:
 
 def child_audit(path: str) -> dict:
     try:
-        from projections.audit import run_audit
+        from cg.app.audit import run_audit
     except ImportError as e:
-        return {"error": f"projections.audit.run_audit is not there ({e})"}
-    from cg.ledger import Ledger
+        return {"error": f"cg.app.audit.run_audit is not there ({e})"}
+    from cg.app.ledger import Ledger
 
     _replay_imports()
     t0 = time.perf_counter()
@@ -154,7 +154,7 @@ def _setup_commands(path: str, n: int, seed: str = "append") -> list[dict]:
     that may still set up."""
     import random
 
-    from cg.ledger import Ledger
+    from cg.app.ledger import Ledger
 
     led = Ledger(path)
     try:
@@ -181,7 +181,7 @@ def _setup_commands(path: str, n: int, seed: str = "append") -> list[dict]:
 
 def child_append(path: str, n: int = 200, mode: str = "same", warmup: int = 10) -> dict:
     """Median ms per Ledger.run of `n` setup commands on `path` (a copy: it is written)."""
-    from cg.ledger import Ledger
+    from cg.app.ledger import Ledger
 
     _replay_imports()
     cmds = _setup_commands(path, n + warmup)
@@ -213,7 +213,7 @@ def child_append(path: str, n: int = 200, mode: str = "same", warmup: int = 10) 
 
 def child_derived(path: str) -> dict:
     """Digest of the state through the stored snapshot vs folded from the log alone."""
-    from cg.ledger import Ledger
+    from cg.app.ledger import Ledger
     from projections.digest import digest
 
     led = Ledger(path)
@@ -232,9 +232,9 @@ def child_audit_parts(path: str) -> dict:
     the single pass over the rows with the hash chain, the commands decided again, the state copies
     kept for undos, and the rest (folding, comparing, the notes). Wrappers round the audit module's
     own names; a name that is no longer there is reported, not guessed."""
-    import projections.audit as audit
+    import cg.app.audit as audit
     from cg.state import CampaignState
-    from cg.ledger import Ledger
+    from cg.app.ledger import Ledger
 
     _replay_imports()
     clock = time.perf_counter

@@ -42,7 +42,7 @@ def figures(path: Path, moves: int = 30, cli_runs: int = 10, seed: int = 34) -> 
 
     import cli
     from projections.web import server
-    from cg.ledger import Ledger
+    from cg.app.ledger import Ledger
     from projections.web.app import Site
 
     led = Ledger(str(path))

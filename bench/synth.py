@@ -167,7 +167,7 @@ def warm_ledger_class():
     left while the file's head is still there, so building the file does not reload the snapshot per
     command). The pragma changes no byte of the log, only how long building it takes.
     """
-    from cg.ledger import Ledger
+    from cg.app.ledger import Ledger
 
     class WarmLedger(Ledger):
         def __init__(self, path: str, write: bool = False):
@@ -616,7 +616,7 @@ def build(path: str, firefights: int = 100, units_per_side: int = 255, seed: str
     email, keys and signatures (signed_ledger_class)."""
     import tempfile
 
-    from cg.ledger import Ledger
+    from cg.app.ledger import Ledger
 
     t0 = time.perf_counter()
     path = os.path.abspath(path)

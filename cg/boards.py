@@ -59,13 +59,13 @@ Sources (checked before encoding; public material)
 """
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 import attrs
 
+from cg import caches
 from cg.axial import DIRECTIONS, axial_distance as _axial_distance, axial_line  # noqa: F401  (DIRECTIONS: part of this API)
 
 # the 33 hexrows of a geomorphic board: A..Z then AA..GG
@@ -406,7 +406,6 @@ def _northeast_key(pos: tuple[int, int]) -> tuple[int, int]:
     return c, -r
 
 
-@functools.lru_cache(maxsize=32)
 def _build(layout: Layout) -> Geometry:
     # every board name of every hex, by map position
     names_at: dict[tuple[int, int], list[tuple[tuple[int, int], str]]] = {}
@@ -484,10 +483,9 @@ def geometry(layout: Layout | Any) -> Geometry:
     hexes (`aliases`), map-wide axial coordinates (`axial_of`) and the inverse (`at`), plus distance,
     neighbours, edges and lines.
     """
-    return _build(Layout.parse(layout))
-
-
-geometry.cache_clear = _build.cache_clear  # type: ignore[attr-defined]
+    layout = Layout.parse(layout)
+    c = caches.current()
+    return c.bounded(c.layouts, layout, lambda: _build(layout), limit=32)
 
 
 def distance(layout: Layout | Any, a: str, b: str) -> int:

@@ -10,6 +10,7 @@ from typing import Any
 
 import attrs
 
+from cg.counters import overrides_for
 from events import records
 
 
@@ -255,8 +256,6 @@ class Card:
 
     def counter_overrides(self, side: str) -> dict:
         """Ruling R34: the card's `[counters]` entries for a side's nationality (cg.counters.lookup's overrides)."""
-        from cg.counters import overrides_for  # lazy: only a counter lookup (ruling R34) reads the counter table
-
         return overrides_for(self.counters, self.sides[side].nationality)
 
     def firefight(self, n: int) -> Firefight | None:

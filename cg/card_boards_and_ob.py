@@ -14,6 +14,8 @@ from cg.card import (
 )
 from cg.card_checker import _Checker, _hexes, _join, _show, _type_name
 from cg.card_as_printed import UncheckedBoards, area_set, check_area, check_fortifications, real_grid
+from cg.counters import validate_overrides
+from cg.state import ob_deal
 from cg.units import OWNERS, Kind  # OWNERS, 2.37: who a leader, a SW or a Gun sets up with (ruling R94)
 
 CAMPAIGN_KEYS = ("theater", "booby_traps", "fortifications", "balance", "balance_chosen")
@@ -289,7 +291,6 @@ def check_counters(c: _Checker, data: dict) -> dict | None:
     raw = data.get("counters")
     if raw is None:
         return {}
-    from cg.counters import validate_overrides  # lazy: only a card with [counters] reads the counter table
 
     problems = validate_overrides(raw)
     for p in problems:
@@ -322,8 +323,6 @@ def check_ob_ownership(c: _Checker, sides: dict) -> None:
     """2.37 for the OB given (ruling R94): the Initial Firefight is the first its groups take part in, so the
     placement the card gives (cg.state.ob_deal: its units dealt over its hexes in the card's order) must
     stand each leader with a MMC/AFV of its group and each SW/Gun with a unit of it."""
-    from cg.state import ob_deal  # lazy: only a card whose OB sets up in hexes deals it
-
     for side, s in sides.items():
         for i, group in enumerate(s.ob):
             if not group.hexes:

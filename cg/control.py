@@ -51,12 +51,12 @@ hex has no CTHC and no MLR.
 """
 from __future__ import annotations
 
-import functools
 import heapq
 from collections import deque
 
 import attrs
 
+from cg import caches
 from cg.hexgrid import EDGES, Grid
 
 SIDES = ("axis", "allied")
@@ -186,7 +186,7 @@ def _flagged(base: dict, strategic: frozenset) -> dict:
     """The picture's hexes with the Strategic Terrain among them flagged, in grid order: the base copied
     whole (in C) and only the Strategic hexes made again, not a walk over every hex of the map."""
     hexes = dict(base)
-    memo = _FLAGS
+    memo = caches.current().flags
     for h in strategic:
         hc = base.get(h)
         if hc is not None:
@@ -197,11 +197,6 @@ def _flagged(base: dict, strategic: frozenset) -> dict:
                 hit = memo[id(hc)] = (hc, attrs.evolve(hc, strategic=True))
             hexes[h] = hit[1]
     return hexes
-
-
-# id(a base picture's HexControl) -> (it, its copy flagged Strategic): both frozen, so one flagged copy
-# serves every classification of the picture; the original is held, so an id is never a freed one's
-_FLAGS: dict = {}
 
 
 def classify(
@@ -238,8 +233,9 @@ def classify(
     # controlled by no one (a Gun emplaced, rubble: 1.4 revision 2) changes the picture's `strategic`
     # flags alone. The picture without them is kept per control (issue 28: every Gun set up or
     # redeployed grew Strategic Terrain and classified the whole map again).
-    base, clusters, paths, fronts, edge_paths = _picture(grid, frozenset(owner.items()),
-                                                         tuple(sorted(edges.items())))
+    key = (grid, frozenset(owner.items()), tuple(sorted(edges.items())))
+    c = caches.current()
+    base, clusters, paths, fronts, edge_paths = c.bounded(c.pictures, key, lambda: _picture(*key))
     hexes = _flagged(base, strategic)
     return MapControl(
         hexes=hexes,
@@ -252,7 +248,6 @@ def classify(
     )
 
 
-@functools.lru_cache(maxsize=64)
 def _picture(grid: Grid, owned: frozenset, edge_items: tuple) -> tuple:
     """Steps 1-8 of classify for `owned` ((hex, side) of each controlled strategic hex, canonical) and
     `edge_items` ((side, edge) pairs): every hex's HexControl with `strategic` False (classify sets it),
@@ -303,10 +298,10 @@ def _picture(grid: Grid, owned: frozenset, edge_items: tuple) -> tuple:
     return hexes, clusters, paths, fronts, edge_paths
 
 
-@functools.lru_cache(maxsize=64)
 def _order(grid: Grid) -> dict[str, int]:
     """hex id -> place in grid order (column, then row): `Grid.index` as a plain dict, for hot loops."""
-    return {h: i for i, h in enumerate(grid.hexes())}
+    c = caches.current()
+    return c.bounded(c.orders, grid, lambda: {h: i for i, h in enumerate(grid.hexes())})
 
 
 def _components(grid: Grid, group: set[str]) -> list[frozenset[str]]:

@@ -5,7 +5,8 @@ so the log shows only what applied.
 """
 from __future__ import annotations
 
-from cg import tables
+from cg import caches, counters, tables
+from cg.counters import leader_modifier
 from cg.rules import rules_for
 from cg.state import CampaignState, FirefightRecord, active_units, other
 from events.roll import Drm
@@ -168,8 +169,6 @@ def leadership(state: CampaignState, unit, typed, rule: str) -> tuple[Drm, ...]:
     """3.17 / 3.21 "Leadership" (rulings R30, R33; revision switch leadership_from_units): the best
     modifier among the side's leaders in the unit's hex, read from the OB. A unit with no recorded hex
     takes the typed value, recorded as typed; a typed value contradicting the OB is refused."""
-    from cg.counters import leader_modifier  # lazy: cg.counters (~2.3 ms) only for a card with [counters] (ruling R34)
-
     as_typed = rules_for(state).typed_leadership(typed, rule)
     if as_typed is not None:
         return as_typed
@@ -192,14 +191,12 @@ def leadership(state: CampaignState, unit, typed, rule: str) -> tuple[Drm, ...]:
 # leaders among them in its order: what state.side_units gives of a side, filtered to kind leader (a
 # unit's kind never becomes or stops being a leader), without a walk over every unit at each leadership
 # DRM (every 3.2 redeployment asks one). The list is held: an entry never stands for a new one.
-_LEADERS: list = [None, []]
-
-
 def _leaders_in_play(state: CampaignState) -> list:
     units = active_units(state)[0]
-    if _LEADERS[0] is not units:
-        _LEADERS[:] = (units, [u for u in units if u.kind == Kind.LEADER])
-    return _LEADERS[1]
+    last = caches.current().leaders
+    if last[0] is not units:
+        last[:] = (units, [u for u in units if u.kind == Kind.LEADER])
+    return last[1]
 
 
 def redeployment(state: CampaignState, side: str, frm: str | None, situation: str, *,
@@ -281,7 +278,6 @@ def patrol_from_units(state: CampaignState, side: str, kind: str, units: list, l
     `typed` holds the flags the player gave (None: not given); where the ledger knows the value a
     different typed one is refused (Refused, rule R33), where it cannot, the typed value is taken and
     marked so."""
-    from cg import counters  # lazy: cg.counters (~2.3 ms) only for a card with [counters] (ruling R34)
     from cg.commands.base import counter_table  # cycle: cg.commands (package init) imports this module
 
     nat, over = counter_table(state, side)

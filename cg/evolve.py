@@ -10,6 +10,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Callable, Iterable
 
 from events.errors import UNFOLDABLE, BadInput, UnreadableRow, unknown_row
+from cg import caches, pbem
+from cg.pbem import state_of
 from cg.rules import rules_for
 from cg import tables
 from cg.card_schema import parse_card
@@ -23,6 +25,8 @@ from cg.sequence import StepId, step_id
 from cg.steps import BY_ID
 from cg.state import Done, Fortification, PatrolTeam
 from cg.state import AnswerChain, DiceRequest, Proposal  # play by email's records (rulings R44, R45, R67, R71, R83)
+from events.stored import build, folder
+from events.types import REGISTRY, CampaignStarted, Reverted, UnitChange
 
 if TYPE_CHECKING:  # the handlers' event classes (imported when the first fold is made: _built)
     from events.types import (AttackAnnounced, AttackBought, CasualtiesAdded, CasualtyReduced, CgEnded, ClearanceRolled,  # lazy: events.types (~25 ms of class creation), only a fold that meets the type
@@ -34,7 +38,7 @@ if TYPE_CHECKING:  # the handlers' event classes (imported when the first fold i
                               ObaRolled, PatrolGivenUp, PatrolResolved, PatrolReturned, PatrolsBought,
                               PromotionRolled, RecallRolled, Redeployed, RedeploymentDone, RedeploymentOption,
                               RepairRolled, RgBought, RulesUpgraded, SanAdjusted, Sealed, SealsRevealed, ShockResolved,
-                              StepLeft, TerrainChanged, TvpAwarded, UnitChange, UnitHardened, UnitPositioned,
+                              StepLeft, TerrainChanged, TvpAwarded, UnitHardened, UnitPositioned,
                               UnitSetUp, UnitsStranded, WeatherSet)
 
 # the members a handler sets a unit's status (_W) and kind (_K) to, and compares them with (str enums: the
@@ -69,8 +73,6 @@ def _built(etype: str) -> Callable | None:
     fn = _TYPED.get(etype)
     if fn is None:
         return None
-    from events.stored import folder  # lazy: events.types (~25 ms of class creation), only a fold that meets the type
-    from events.types import REGISTRY  # lazy: events.types (~25 ms of class creation), only a fold that meets the type
 
     h = HANDLERS[etype] = folder(REGISTRY[etype], fn)
     return h
@@ -95,9 +97,6 @@ def handler_table() -> dict[str, Callable]:
 def start(payload: dict, view=None) -> CampaignState:
     """The state a stored `campaign_started` payload begins (as its class, CampaignStarted); `view`:
     which seals its reader opens (cg/seal.Opener)."""
-    from events.stored import build  # lazy: events.types (~25 ms of class creation), only a fold that meets the type
-    from events.types import CampaignStarted  # lazy: events.types (~25 ms of class creation), only a fold that meets the type
-
     p = build(CampaignStarted, payload)
     card = parse_card(p.card, source="campaign_started")
     # the first release's campaign_started (upcast, events/upcasters.py) may lack what later ones hold
@@ -108,8 +107,6 @@ def start(payload: dict, view=None) -> CampaignState:
     st.rules_revision = getattr(p, "rules_revision", 1)  # ruling R32
     st.conventions = getattr(p, "conventions", None)  # issue 38: an older campaign decides as it always did
     if p.pbem:
-        from cg.pbem import state_of  # lazy: play by email only (cg.pbem ~0.7 ms)
-
         st.pbem = state_of(p.pbem)
     for side in SIDES:
         spec = card.sides[side]
@@ -248,9 +245,6 @@ def fold_stored(chunks: Iterable[tuple], common: int, reverted: set[int], curren
 def _reverted(st: CampaignState, seq: int, payload: dict) -> None:
     """A `reverted` row (as its class, Reverted), kept for the audit's notes; what it takes back is
     known before the fold (reverted_seqs)."""
-    from events.stored import build  # lazy: events.types (~25 ms of class creation), only a fold that meets the type
-    from events.types import Reverted  # lazy: events.types (~25 ms of class creation), only a fold that meets the type
-
     r = build(Reverted, payload)
     st.reverts.append((seq, tuple(r.seqs), r.reason, r.force))
 
@@ -329,11 +323,6 @@ def _spend(st, side, cost, left):
     st.ff.cp_left[side] = left
 
 
-# unit_kind by (counter name, RG kind): the one module-level mutable value the fold reads, a memo of a pure
-# function (unit_kind reads only its two arguments), so no fold's result depends on another's (issue 22)
-_KINDS: dict[tuple[str, str], str] = {}  # unit_kind by (counter name, RG kind): a pure function
-
-
 @on("rules_upgraded")
 def _rules_upgraded(st, p: RulesUpgraded):
     st.rules_upgrades.append([p.from_firefight, p.revision])  # ruling R32
@@ -350,10 +339,13 @@ def _rg_bought(st, p: RgBought):
                    cost=p.cost, kind=rg.kind, leader_owed=rg.leader_drs, oba_owed=(rg.kind == "oba"),
                    fp=p.fp, revealed=False)
     st.purchases[(side, pur.id)] = pur
+    # unit_kind by (counter name, RG kind): a memo of a pure function (unit_kind reads only its two
+    # arguments), so no fold's result depends on another's (issue 22)
+    kinds = caches.current().kinds
     for u in p.units:
-        kind = _KINDS.get((u.name, rg.kind))
+        kind = kinds.get((u.name, rg.kind))
         if kind is None:
-            kind = _KINDS[(u.name, rg.kind)] = unit_kind(u.name, rg.kind)
+            kind = kinds[(u.name, rg.kind)] = unit_kind(u.name, rg.kind)
         st.units[(side, u.id)] = Unit(id=u.id, side=side, name=u.name, kind=kind, purchase=pur.id,
                                  status=_RESERVE_W if p.mode == "reserve" else _AVAILABLE_W)
         if kind == Kind.LEADER:
@@ -539,7 +531,6 @@ def _redeploy_unit(st, p: Redeployed, u) -> None:
     if p.change:
         if p.reduced or p.change == "eliminated":  # a loss, not an ELR replacement
             _reph_loss(st, u, p.change)
-        from events.types import UnitChange  # lazy: events.types (~25 ms of class creation), only a fold that meets the type
 
         _unit_change(st, UnitChange(side=p.side, unit=p.unit, to=p.change), p.reduced)
         if u.status == Status.ELIMINATED:
@@ -963,7 +954,6 @@ def _dice_committed(st, p: DiceCommitted):
         st.pbem.requests[p.commit] = DiceRequest(p.side, p.command, p.nonce)
         return
     # ruling R83: decided by the other side's chain value at this place
-    from cg import pbem  # lazy: cg.pbem (~0.7 ms), play by email only
 
     chain = pbem.chain_of(st, pbem.other(p.side))
     st.pbem.requests[p.commit] = DiceRequest(p.side, p.command, p.nonce, None, p.value, p.chain, chain.anchor)
@@ -982,7 +972,6 @@ def _dice_answered(st, p: DiceAnswered):
     r = st.pbem.requests[p.request]
     r.answer = p.value
     if r.chain is not None:  # ruling R83: the chain's furthest answer shown
-        from cg import pbem  # lazy: cg.pbem (~0.7 ms), play by email only
 
         pbem.chain_shown(st, p.side, r.anchor, r.chain, p.value)
 

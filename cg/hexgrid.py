@@ -16,11 +16,11 @@ Internally a hex is axial (q, r): q = column place in A..ZZ, r = row - (q - q % 
 """
 from __future__ import annotations
 
-import functools
 import re
 
 import attrs
 
+from cg import caches
 from cg.axial import DIRECTIONS, axial_distance as _axial_distance, axial_line, axial_within  # noqa: F401  (DIRECTIONS: part of this API)
 
 # A..Z then the doubled letters AA, BB, ..., ZZ (ASL boards run A..GG)
@@ -69,7 +69,6 @@ class _Geometry:
     adjacent: dict[str, tuple[str, ...]]  # id -> on-map neighbours in direction order 1..6
 
 
-@functools.lru_cache(maxsize=64)
 def _geometry(columns: tuple[str, ...], rows: int) -> _Geometry:
     ids: list[str] = []
     axial: dict[str, tuple[int, int]] = {}
@@ -120,9 +119,6 @@ def _check_rows(_instance, _attribute, value) -> None:
         raise ValueError(f"map rows must be a whole number of 1 or more, not {value!r}")
 
 
-_GRIDS: dict = {}  # one Grid per (columns, rows): it is frozen
-
-
 @attrs.frozen(slots=True)
 class Grid:
     """The hexes of one card map (ruling R17)."""
@@ -132,16 +128,15 @@ class Grid:
     _geo: _Geometry = attrs.field(init=False, eq=False, repr=False, hash=False)
 
     def __attrs_post_init__(self) -> None:
-        object.__setattr__(self, "_geo", _geometry(self.columns, self.rows))
+        c = caches.current()
+        key = (self.columns, self.rows)
+        object.__setattr__(self, "_geo", c.bounded(c.geometries, key, lambda: _geometry(*key)))
 
     @classmethod
     def from_spec(cls, columns: str, rows: int) -> "Grid":
         """Grid.from_spec('A-R', 10): the card's [map] columns and rows (one Grid per spec: it is frozen)."""
-        key = (columns, rows)
-        grid = _GRIDS.get(key)
-        if grid is None:
-            grid = _GRIDS[key] = cls(column_labels(columns), rows)
-        return grid
+        c = caches.current()
+        return c.bounded(c.grids, (columns, rows), lambda: cls(column_labels(columns), rows))
 
     # -- ids --------------------------------------------------------------------------------------
     def hexes(self) -> tuple[str, ...]:
@@ -347,15 +342,10 @@ class BoardGrid:
         raise AssertionError(f"no {edge} edge hex behind {hex}")
 
 
-_BOARD_GRIDS: dict = {}
-
-
 def board_grid(boards) -> BoardGrid:
     """The BoardGrid of a card's `[map] boards` (one per layout)."""
     from cg.boards import geometry  # lazy: cg.boards (~2.4 ms) only for a map of boards
 
     key = tuple(tuple(r) for r in boards)
-    grid = _BOARD_GRIDS.get(key)
-    if grid is None:
-        grid = _BOARD_GRIDS[key] = BoardGrid(geometry([list(r) for r in key]))
-    return grid
+    c = caches.current()
+    return c.bounded(c.board_grids, key, lambda: BoardGrid(geometry([list(r) for r in key])))

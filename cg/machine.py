@@ -19,6 +19,7 @@ it cannot drift from it, and neither `next` nor `plcg diagram` imports transitio
 """
 from __future__ import annotations
 
+from cg import caches
 from cg.rules import rules_for
 from cg.sequence import StepId, step_id
 from cg.state import CampaignState
@@ -80,14 +81,13 @@ class Walk:
         self.records += self.step.on_leave(self.st, self.rules)
 
 
-_MACHINE: list = []  # the machine, built by the first `next` or `concede` decided in the process
-
-
 def machine():
-    """The step machine, built once per process on first use."""
-    if not _MACHINE:
-        _MACHINE.append(build(STEPS))
-    return _MACHINE[0]
+    """The step machine, built on first use, once per Caches (the ledger's: built by the first `next` or
+    `concede` it decides)."""
+    c = caches.current()
+    if c.machine is None:
+        c.machine = build(STEPS)
+    return c.machine
 
 
 def build(steps: tuple[Step, ...]):

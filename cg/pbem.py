@@ -31,12 +31,13 @@ import secrets
 
 import attrs
 
-from cg import seal
+from cg import caches, seal
 from cg.rules import rules_for
 from cg.sequence import StepId
 from cg.specs import OWN, SHARED, SHARED_3, SIDED  # noqa: F401  (read here by cg/commands)
 from cg.state import AnswerChain, DiceRequest, Pbem
 from events.errors import BadInput, Refused
+from events.types import REGISTRY
 
 SIDES = ("axis", "allied")
 PUB_PREFIX = seal.PUB_PREFIX
@@ -45,37 +46,7 @@ POLICIES = ("any", "two-party")  # --dice-policy values this module decides
 
 # ---- keys ----------------------------------------------------------------------------------------
 
-def new_keypair() -> tuple[bytes, str]:
-    """(the private key as PEM, PKCS#8; the public key as one line `ed25519:HEX`)."""
-    from cryptography.hazmat.primitives import serialization  # lazy: cryptography (~4-6 ms): keys only
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey  # lazy: cryptography (~4-6 ms): keys only
-
-    sk = Ed25519PrivateKey.generate()
-    pem = sk.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                           serialization.NoEncryption())
-    return pem, public_line(sk)
-
-
 public_line = seal.public_line  # `ed25519:HEX`
-
-
-def load_private(path: str):
-    """The private key in the file at `path` (PEM as `plcg keys new` writes it); BadInput otherwise."""
-    from cryptography.hazmat.primitives import serialization  # lazy: cryptography (~4-6 ms): keys only
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey  # lazy: cryptography (~4-6 ms): keys only
-
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as e:
-        raise BadInput(f"--key {path}: cannot read it ({e.strerror})") from None
-    try:
-        sk = serialization.load_pem_private_key(data, password=None)
-    except (ValueError, TypeError):
-        raise BadInput(f"--key {path}: not a private key made by `plcg keys new`") from None
-    if not isinstance(sk, Ed25519PrivateKey):
-        raise BadInput(f"--key {path}: not an Ed25519 key (`plcg keys new` makes one)")
-    return sk
 
 
 def parse_public(text: str, what: str) -> str:
@@ -102,9 +73,6 @@ def _verifier(pub: str):
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey  # lazy: cryptography (~4-6 ms): keys only
 
     return Ed25519PublicKey.from_public_bytes(bytes.fromhex(pub[len(PUB_PREFIX):]))
-
-
-_VERIFIERS: dict[str, object] = {}
 
 
 def head_message(seq: int, hash_: str) -> bytes:
@@ -150,9 +118,8 @@ def verify_note(pub: str, campaign: str, seq: int, hash_: str, text: str, sig) -
 def _verify(pub: str, message: bytes, sig) -> bool:
     from cryptography.exceptions import InvalidSignature  # lazy: cryptography (~4-6 ms): keys only
 
-    v = _VERIFIERS.get(pub)
-    if v is None:
-        v = _VERIFIERS[pub] = _verifier(pub)
+    c = caches.current()
+    v = c.bounded(c.verifiers, pub, lambda: _verifier(pub))
     try:
         v.verify(bytes.fromhex(sig), message)
         return True
@@ -295,8 +262,6 @@ NOT_CONTINUING = ("reject", "sign", "reveal", "unseal", "chain")  # what does no
 
 def rolling_types() -> frozenset:
     """The events that may hold dice (ruling R71: a leave followed by a roll is no longer rejected)."""
-    from events.types import REGISTRY  # lazy: the event classes (~27 ms); status on a copy by email imports cg.pbem
-
     return frozenset(t for t, cls in REGISTRY.items() if attrs.has(cls)
                      and {"roll", "rolls"} & set(attrs.fields_dict(cls))) | {"sealed", "dice_revealed"}
 

@@ -31,10 +31,13 @@ from __future__ import annotations
 
 import contextvars
 import hashlib
+import hmac
+import secrets
 
 import orjson
 
 from events.errors import BadInput, Refused
+from cg.items import key_of
 from cg.rules import rules_for
 from cg.state import DiceRequest, Done, RevealPoint, Seal
 from cg.sequence import StepId, step_id
@@ -64,7 +67,6 @@ def kind(st, name: str | None, cmd: dict | None = None) -> str | None:
         # one a "?" stack in its hex (A12.1: the concealment counter shows where, not what)
         return None if cmd is None else "hidden" if cmd.get("hip") else "concealed" if cmd.get("concealed") else None
     if name == "fortify" and st.step == HIDDEN_AT:  # ruling R112: mines placed at 2.6 are recorded secretly (B28.1)
-        from cg.items import key_of  # lazy: cg.items only where a fortification is placed
 
         return "hidden" if cmd is not None and key_of(str(cmd.get("kind") or "")) in SECRET_PLACED else None
     return WHAT.get(name)
@@ -110,8 +112,6 @@ def public_line(sk) -> str:
 
 
 def _box_key(sk, nonce: str) -> bytes:
-    import hmac  # lazy: ~0.2 ms, only sealing and opening (every command imports this module)
-
     return hmac.new(raw_private(sk), f"plcg seal {nonce}".encode(), hashlib.sha256).digest()
 
 
@@ -165,8 +165,6 @@ def opened_events(events: list, unstructure) -> list:
 
 def make(sk, side: str, what: str, cmd: dict, events: list, unstructure) -> tuple[dict, dict]:
     """(the `seal` command stored in place of `cmd`, the opening). `events`: what `cmd` decided."""
-    import secrets  # lazy: secrets (~0.6 ms) only for a write
-
     opening = {"command": cmd, "events": opened_events(events, unstructure), "salt": secrets.token_hex(32)}
     nonce = secrets.token_hex(16)
     first = events[0] if events else None

@@ -15,6 +15,7 @@ from typing import Callable
 import attrs
 import orjson
 
+from cg import caches, items, state as _state
 from cg.bulk import gc_paused
 from cg.items import Kept
 from cg.state import (_POSITION, SETTLED, BySide, CampaignState, Done, FirefightRecord, Fortification,  # noqa: F401
@@ -47,20 +48,21 @@ def unseal(blob: bytes) -> bytes | None:
     return body
 
 
-_FINGERPRINT: str | None = None
+def _fingerprint() -> str:
+    h = hashlib.sha256(str(SNAPSHOT_VERSION).encode())
+    here = Path(__file__).parent
+    # items.py: a kept item's parse (Kept) and the mines that clear as one are fold code too
+    for name in ("state.py", "evolve.py", "snapshot.py", "card.py", "rules/revisions.py", "items.py"):
+        h.update((here / name).read_bytes())
+    return h.hexdigest()[:16]
+
+
+FINGERPRINT = _fingerprint()  # of the code as imported: computed once, at import (every command reads it)
 
 
 def fingerprint() -> str:
     """The fold code a snapshot was built by: a snapshot of other code is not trusted (refolded)."""
-    global _FINGERPRINT
-    if _FINGERPRINT is None:
-        h = hashlib.sha256(str(SNAPSHOT_VERSION).encode())
-        here = Path(__file__).parent
-        # items.py: a kept item's parse (Kept) and the mines that clear as one are fold code too
-        for name in ("state.py", "evolve.py", "snapshot.py", "card.py", "rules/revisions.py", "items.py"):
-            h.update((here / name).read_bytes())
-        _FINGERPRINT = h.hexdigest()[:16]
-    return _FINGERPRINT
+    return FINGERPRINT
 
 
 
@@ -100,35 +102,43 @@ def _plain(v):
     return v
 
 
-_NAMES: dict[type, tuple] = {}
-_GETTERS: dict[type, Callable] = {}
+def _getter(names: tuple) -> Callable:
+    return attrgetter(*names) if len(names) > 1 else lambda x: (getattr(x, names[0]),)
+
+
+# The record classes of the state, their field names and the getter of their values as a tuple: constants,
+# computed at import; a record class of another module (none today) is kept in the caches when first met.
+_RECORD_CLASSES = [v for m in (_state, items) for v in vars(m).values() if isinstance(v, type) and attrs.has(v)]
+_NAMES: dict[type, tuple] = {cls: tuple(a.name for a in attrs.fields(cls)) for cls in _RECORD_CLASSES}
+_GETTERS: dict[type, Callable] = {cls: _getter(names) for cls, names in _NAMES.items()}
 
 
 def _names(cls) -> tuple:
     names = _NAMES.get(cls)
     if names is None:
-        names = _NAMES[cls] = tuple(a.name for a in attrs.fields(cls))
+        memo = caches.current().names
+        names = memo.get(cls)
+        if names is None:
+            names = memo[cls] = tuple(a.name for a in attrs.fields(cls))
     return names
-
-
-_SHARED: dict | None = None  # id(record) -> its dict or tuple, while `shared()` is open
 
 
 @contextmanager
 def shared():
     """Each record's dict and tuple built once for every dump made meanwhile: replay dumps the same
-    state for the snapshot and again for the digest. Only while the state does not change."""
-    global _SHARED
-    _SHARED = {}
+    state for the snapshot and again for the digest. Only while the state does not change. The table
+    (id(record) -> its dict or tuple) is the caches', while this is open."""
+    c = caches.current()
+    c.shared = {}
     try:
         yield
     finally:
-        _SHARED = None
+        c.shared = None
 
 
 def _as_dict(o) -> dict:
     """attrs.asdict(o) (the same dict for the same record while `shared()` is open: not to be changed)."""
-    memo = _SHARED
+    memo = caches.current().shared
     if memo is not None:
         out = memo.get(id(o))
         if out is None:
@@ -149,9 +159,11 @@ def _as_tuple(o) -> tuple:
     """attrs.astuple(o) for a record of plain values (a Unit); any other through attrs.astuple."""
     get = _GETTERS.get(type(o))
     if get is None:
-        names = _names(type(o))
-        get = _GETTERS[type(o)] = attrgetter(*names) if len(names) > 1 else lambda x: (getattr(x, names[0]),)
-    memo = _SHARED
+        getters = caches.current().getters
+        get = getters.get(type(o))
+        if get is None:
+            get = getters[type(o)] = _getter(_names(type(o)))
+    memo = caches.current().shared
     if memo is not None:
         out = memo.get(~id(o))
         if out is None:

@@ -19,6 +19,7 @@ import attrs
 from events import records, stored
 from cg.units import IN_PLAY, Kind, Status
 from cg.sequence import StepId, step_id
+from cg import caches
 from cg.rules.revisions import rules_for  # cg.rules.questions takes this module, as a module, while it loads
 from cg.items import Kept  # a hex's kept item (Ground.terrain); 1.4: what grows Strategic Terrain
 
@@ -695,7 +696,8 @@ class CampaignState:
         """1.4 Strategic Terrain: the card's, and (rules revision 2, switch strategic_grows) every hex the
         campaign has since given rubble, a pillbox, an entrenchment or an emplaced Gun."""
         m = self.card.map
-        base = _BASE[1] if _BASE[0] is m else _base(m)
+        known = caches.current().base
+        base = known[1] if known[0] is m else _base(m, known)
         if not rules_for(self).strategic_terrain_grows():
             return base
         # asked by every command that reads map control: the terrain's verdict kept until terrain
@@ -726,31 +728,33 @@ class CampaignState:
         """The 1.4 control picture of the current control (memoised per map, Strategic Terrain and control)."""
         m = self.card.map
         strategic = self.strategic()
-        last_map, last_control, last_mc = _LAST_CONTROL  # a run of commands asks for one picture
+        c = caches.current()  # map control is a pure function of the map and who controls what
+        last_map, last_control, last_mc = c.last_control  # a run of commands asks for one picture
         if last_map is m and last_control == (strategic, self.ground.control):
             return last_mc
         control = self.controlled(strategic)
         key = (m.columns, m.rows, m.boards, tuple(sorted(strategic)), tuple(sorted(m.friendly_edge.items())),
                tuple(sorted(control.items())))
-        mc = _CONTROL.get(key)
+        mc = c.control.get(key)
         if mc is None:
             # lazy: only a rule or view that reads map control classifies the map; status, log, replay
             # and most step commands never do (cg.control with cg.hexgrid, ~12 ms, -X importtime)
             from cg.control import classify  # lazy: cg.control (~5 ms) only where map control is asked (status never)
 
             mc = classify(self.grid(), strategic, dict(control), dict(m.friendly_edge))
-            if len(_CONTROL) > 64:
-                _CONTROL.clear()
-            _CONTROL[key] = mc
-        _LAST_CONTROL[:] = (m, (strategic, dict(self.ground.control)), mc)
+            if len(c.control) > 64:
+                c.control.clear()
+            c.control[key] = mc
+        c.last_control[:] = (m, (strategic, dict(self.ground.control)), mc)
         return mc
 
     def grid(self):
         m = self.card.map
-        last_map, grid = _LAST_GRID
+        last = caches.current().last_grid
+        last_map, grid = last
         if last_map is not m:
             grid = m.grid()
-            _LAST_GRID[:] = (m, grid)
+            last[:] = (m, grid)
         return grid
 
     def side_units(self, side: str, alive: bool = True):
@@ -799,19 +803,12 @@ def _find(st, purchase: bool, ident, side):
         st.load_all()
 
 
-_BASE: list = [None, frozenset()]  # the last card map asked about and its Strategic Terrain
+def _base(m, known: list) -> frozenset:
+    """The card map's Strategic Terrain, kept in `known` (the caches' last map asked about)."""
+    known[:] = (m, frozenset(m.strategic))
+    return known[1]
 
 
-def _base(m) -> frozenset:
-    _BASE[:] = (m, frozenset(m.strategic))
-    return _BASE[1]
-
-
-_CONTROL: dict = {}  # map control is a pure function of the map and who controls what
-# The last map (a card's: immutable, compared by identity), control and picture asked for, and the
-# last map's Grid: what deciding a run of commands asks for again and again.
-_LAST_CONTROL: list = [None, None, None]
-_LAST_GRID: list = [None, None]
 def terrain_changed(st: "CampaignState") -> None:
     """Called by every fold handler that changes `st`'s kept terrain: the verdicts derived from it (the
     hexes it makes Strategic Terrain, strategic()'s last answer) are dropped, to be asked again. They live

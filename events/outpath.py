@@ -19,6 +19,7 @@ import errno
 import io
 import os
 import re
+import secrets
 import sys
 import stat
 
@@ -143,8 +144,6 @@ def _write_all(fd: int, data: bytes) -> None:
 
 
 def _temp_name(folder: str, base: str) -> str:
-    import secrets  # lazy: only a write of output (the reads' start-up skips it)
-
     return os.path.join(folder, f".{base}.out-{os.getpid()}-{secrets.token_hex(4)}")
 
 

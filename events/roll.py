@@ -40,3 +40,12 @@ def source_of(roll: dict) -> str:
     if src is not None:
         return src
     return "typed" if roll.get("manual") else "seeded"
+
+
+def roll_source(roll: dict, cmd: dict) -> str:
+    """Where a roll's dice came from (log --json `source`): a two-party reveal's, typed in, the ledger's."""
+    if roll.get("source") is not None:  # recorded with the roll (ruling R31): ledger, seeded, typed, two-party
+        return roll["source"]
+    if cmd.get("name") == "reveal":
+        return "two-party"
+    return source_of(roll)

@@ -35,6 +35,7 @@ Durability: synchronous=FULL: a committed append survives a power cut.
 from __future__ import annotations
 
 import os
+import secrets
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime, timezone
@@ -44,6 +45,7 @@ import attrs
 
 from events.errors import BadInput, UnreadableRow, WriteConflict
 from events.outpath import link_problem, remove_file, sweep_temps  # noqa: F401 (new, import: their leftovers)
+from events.types import REGISTRY
 
 from .chain import ChainCheck
 from .codec import GENESIS, chain_hash, chain_record, dumps, loads
@@ -91,7 +93,7 @@ def schema_problem(schema: list[tuple]) -> str | None:
     return None
 
 
-# Column order of `events` (and of every tuple rows_for_audit yields).
+# Column order of `events` (and of every tuple read_rows yields by default).
 COLUMNS = (
     "seq", "batch", "type", "version", "firefight", "step",
     "payload", "recorded", "command", "prev_hash", "hash",
@@ -102,7 +104,7 @@ _INSERT = (
     "INSERT INTO events (seq, batch, type, version, firefight, step, payload, recorded, command,"
     " prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
-_SELECT = "SELECT seq, batch, type, version, firefight, step, payload, recorded, command, hash FROM events"
+_STORED = ("seq", "batch", "type", "version", "firefight", "step", "payload", "recorded", "command", "hash")  # a Stored's
 
 # SQLite result codes (primary code = extended code & 0xFF)
 _BUSY, _LOCKED, _READONLY, _CANTOPEN, _NOTADB, _CORRUPT = 5, 6, 8, 14, 26, 11
@@ -124,8 +126,6 @@ COPIED_AFTER_KILL = ("or one file was copied alone right after a plcg process wa
 
 def temp_path(db_path: str, kind: str) -> str:
     """A temporary name beside db_path (same folder: the rename is atomic) for a file being built."""
-    import secrets  # lazy: secrets (~0.6 ms) only for a write
-
     d, base = os.path.split(os.path.abspath(db_path))
     return os.path.join(d, f".{base}.{kind}-{os.getpid()}-{secrets.token_hex(4)}")
 
@@ -249,8 +249,6 @@ _REQUIRED: dict = {}
 def _required() -> dict:
     """type -> (current version, the payload keys an event of that version must hold)."""
     if not _REQUIRED:
-        from events.types import REGISTRY  # lazy: the event classes (~27 ms) only for the checked read of whole rows
-
         for name, cls in REGISTRY.items():
             _REQUIRED[name] = (cls.VERSION, frozenset(f.name for f in _a.fields(cls) if f.default is _a.NOTHING))
     return _REQUIRED
@@ -639,10 +637,6 @@ class Store:
         except BaseException as e:
             self._abort(e)
 
-    def rows_since(self, since: int) -> list[tuple]:
-        """The rows after seq `since` as stored, columns as in COLUMNS."""
-        return list(self._rows("SELECT " + ", ".join(COLUMNS) + " FROM events WHERE seq > ? ORDER BY seq", (since,)))
-
     def put_snapshot(self, seq: int, hash: str, blob: bytes) -> bool:
         """Store a snapshot built at (seq, hash) if the log still ends there; False if it moved on."""
         self._begin()
@@ -711,26 +705,46 @@ class Store:
             except sqlite3.ProgrammingError:  # the connection closed first: a reader that stopped on an error
                 pass
 
-    def read(self, since: int = 0, until: int | None = None) -> Iterator[Stored]:
-        """Events with since < seq <= until (no upper bound when until is None), in seq order."""
-        if until is None:
-            rows = self._rows(_SELECT + " WHERE seq > ? ORDER BY seq", (since,))
-        else:
-            rows = self._rows(_SELECT + " WHERE seq > ? AND seq <= ? ORDER BY seq", (since, until))
-        try:
-            yield from self._stored(rows)
-        finally:
-            rows.close()  # now, while the connection is open: a reader that stopped early (or an error)
+    CHUNK = 4096  # rows per chunk of read_rows: large enough to amortise, small enough to copy cheaply
 
-    def read_in_chunks(self, chunk: int = 2048) -> Iterator[list[Stored]]:
-        """The events up to the head as this call finds it, a list of up to `chunk` at a time, each read
-        whole (its query done) before it is handed out: a reader that writes its output between
-        chunks holds no lock while it does, so a slow reader (`export | less`) never keeps the
-        writers out (issue 25). The rows up to the head never change (append-only)."""
-        last = self.head()[0]
-        for lo in range(0, last, chunk):
-            yield list(self._stored(self._rows(_SELECT + " WHERE seq > ? AND seq <= ? ORDER BY seq",
-                                               (lo, min(lo + chunk, last)))))
+    def read_rows(self, since: int | None = 0, until: int | None = None, columns: tuple = COLUMNS,
+                  chunk: int = CHUNK, parse: bool = False) -> Iterator[list[tuple]]:
+        """The one reader of the log (issue 33 item 6): `columns` of the rows with since < seq <= until
+        (until None: up to the head as this call finds it, the rows up to it never change, append-only;
+        since None: from the first row, whatever its seq, as the chain's check reads an edited file), in
+        seq order, a list of up to `chunk` rows at a time, each read whole (its query done) before it is
+        handed out, so a reader that writes its output between chunks holds no lock while it does and a
+        slow one (`export | less`) never keeps the writers out (issue 25). Each value exactly as stored
+        (_joined_chunks); with `parse`, the payload column parsed, the chunk's payloads in one call, and
+        a row whose payload is not a JSON object an UnreadableRow naming its seq."""
+        try:
+            lo, hi = self.conn.execute("SELECT min(seq), max(seq) FROM events").fetchone()
+        except sqlite3.DatabaseError as e:
+            raise BadInput(f"cannot read {self.path}: {e}") from None
+        if hi is None:
+            return
+        if since is None:
+            since = lo - 1
+        if until is not None:
+            hi = min(hi, until)
+        if not parse:
+            yield from self._joined_chunks(columns, since, hi, chunk)
+            return
+        at = columns.index("payload")
+        for rows in self._joined_chunks(columns, since, hi, chunk):
+            try:
+                payloads = loads("[" + ",".join([r[at] for r in rows]) + "]")
+            except (TypeError, ValueError):
+                payloads = None
+            if not isinstance(payloads, list) or len(payloads) != len(rows):  # an edited payload: row by row
+                payloads = [self._payload(r, at, columns) for r in rows]
+            yield [(*r[:at], p, *r[at + 1:]) for r, p in zip(rows, payloads)]
+
+    def read(self, since: int = 0, until: int | None = None) -> Iterator[Stored]:
+        """Events with since < seq <= until (no upper bound when until is None), in seq order, as
+        `Stored` (read_rows, each row checked against the form plcg writes)."""
+        for rows in self.read_rows(since, until, _STORED):
+            yield from self._stored(rows)
 
     @staticmethod
     def _stored(rows) -> Iterator[Stored]:
@@ -749,22 +763,6 @@ class Store:
                 raise UnreadableRow(seq, f"its {type_} payload lacks {', '.join(sorted(need[1] - p.keys()))}")
             yield Stored(seq, batch, type_, version, ff, step, p, recorded, c, h)
 
-    def read_chunks(self, until: int, columns: tuple = ("seq", "firefight", "step", "type", "payload", "recorded"),
-                    chunk: int = 4096, since: int = 0) -> Iterator[list[tuple]]:
-        """`columns` (payload parsed, the rest as stored) of the rows since < seq <= until, in seq order,
-        a list of up to `chunk` rows at a time: for reading the whole log without a `Stored` per row
-        or the whole log in memory (`plcg log`, the AAR). Each chunk comes as one row of aggregates
-        (_joined_chunks) and its payloads are parsed in one call."""
-        at = columns.index("payload")
-        for rows in self._joined_chunks(columns, since, until, chunk):
-            try:
-                payloads = loads("[" + ",".join([r[at] for r in rows]) + "]")
-            except (TypeError, ValueError):
-                payloads = None
-            if not isinstance(payloads, list) or len(payloads) != len(rows):  # an edited payload: row by row
-                payloads = [self._payload(r, at, columns) for r in rows]
-            yield [(*r[:at], p, *r[at + 1:]) for r, p in zip(rows, payloads)]
-
     @staticmethod
     def _payload(row: tuple, at: int, columns: tuple) -> dict:
         """A row's payload read alone (a chunk that did not parse whole): one that is not a JSON object
@@ -777,22 +775,6 @@ class Store:
         if type(p) is not dict:
             raise UnreadableRow(seq, f"the payload of row {seq} is not a JSON object")
         return p
-
-    def read_raw(self, since: int = 0) -> Iterator[tuple]:
-        """(seq, type, version, payload_text) for seq > since, in order, straight from the cursor."""
-        return self._rows("SELECT seq, type, version, payload FROM events WHERE seq > ? ORDER BY seq", (since,))
-
-    def read_fold(self, since: int = 0, until: int | None = None) -> Iterator[tuple]:
-        """(seq, batch, type, version, payload dict) for since < seq <= until: what folding needs, no more."""
-        sql = "SELECT seq, batch, type, version, payload FROM events WHERE seq > ?"
-        params: tuple = (since,)
-        if until is not None:
-            sql += " AND seq <= ?"
-            params = (since, until)
-        try:
-            return ((seq, b, t, v, loads(p)) for seq, b, t, v, p in self.conn.execute(sql + " ORDER BY seq", params))
-        except sqlite3.DatabaseError as e:
-            raise BadInput(f"cannot read {self.path}: {e}") from None
 
     FOLD_CHUNK = 1024  # rows per query of fold_chunks: large enough to amortise, small enough to copy cheaply
 
@@ -910,28 +892,17 @@ class Store:
             params = (until,)
         return [(s, b, t, loads(p)) for s, b, t, p in self.conn.execute(sql + " ORDER BY seq", params)]
 
-    def hashes(self, since: int, until: int) -> dict[int, str]:
-        """{seq: hash} of the rows since <= seq <= until (a received bundle checked against this copy)."""
-        return dict(self.conn.execute("SELECT seq, hash FROM events WHERE seq >= ? AND seq <= ?", (since, until)))
-
     def payloads_of(self, type_: str) -> Iterator[tuple[int, str]]:
         """(seq, payload text as stored) of every row of one event type, in seq order (an indexed query)."""
         return iter(self.conn.execute("SELECT seq, payload FROM events WHERE type = ? ORDER BY seq", (type_,)))
 
-    def raw_rows(self, seqs=None, since: int = 0, until: int = 0) -> Iterator[tuple]:
-        """(seq, batch, type, version, payload text) as stored: of `seqs` (any order; seqs not in the
-        file left out), or of since < seq <= until in seq order."""
+    def rows_of(self, seqs) -> Iterator[tuple]:
+        """(seq, batch, type, version, payload text) as stored of `seqs` (any order; seqs not in the file
+        left out): a lookup by seq, for the audit's undos (a range of rows is read_rows')."""
         cols = "SELECT seq, batch, type, version, payload FROM events WHERE "
-        if seqs is None:
-            yield from self.conn.execute(cols + "seq > ? AND seq <= ? ORDER BY seq", (since, until))
-            return
         for i in range(0, len(seqs), 500):
             part = list(seqs[i:i + 500])
             yield from self.conn.execute(cols + f"seq IN ({', '.join('?' * len(part))})", part)
-
-    def batches(self) -> Iterator[tuple[int, int]]:
-        """(seq, batch) of every row in rowid order, payloads unread."""
-        return iter(self.conn.execute("SELECT seq, batch FROM events ORDER BY rowid"))
 
     def snapshot_seq(self) -> int | None:
         """The seq the stored snapshot was built at, or None (its blob unread)."""
@@ -956,21 +927,6 @@ class Store:
     def hash_at(self, seq: int) -> str | None:
         row = self.conn.execute("SELECT hash FROM events WHERE seq = ?", (seq,)).fetchone()
         return None if row is None else row[0]
-
-    def rows_for_audit(self) -> Iterator[tuple]:
-        """Every row as stored, in rowid order, columns as in COLUMNS."""
-        return self._rows("SELECT " + ", ".join(COLUMNS) + " FROM events ORDER BY rowid")
-
-    AUDIT_CHUNK = 1024
-
-    def audit_chunks(self) -> Iterator[list[tuple]]:
-        """rows_for_audit() a chunk at a time, each value exactly as stored (_joined_chunks)."""
-        try:
-            (hi,) = self.conn.execute("SELECT max(rowid) FROM events").fetchone()
-        except sqlite3.DatabaseError as e:
-            raise BadInput(f"cannot read {self.path}: {e}") from None
-        if hi is not None:
-            yield from self._joined_chunks(COLUMNS, 0, hi, self.AUDIT_CHUNK)
 
     _INTEGER = frozenset(("seq", "batch", "version", "firefight"))
 
@@ -1031,6 +987,7 @@ class Store:
         """
         # the checks, row by row: the audit runs them in its own pass over the rows
         check = ChainCheck.of(self)
-        for row in self.rows_for_audit():
-            check.row(row)
+        for rows in self.read_rows(since=None):
+            for row in rows:
+                check.row(row)
         return check.finish()

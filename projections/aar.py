@@ -179,7 +179,7 @@ class History:
         if self._rows is not None and self._rows[0] is info:
             return self._rows[1]
         rows = [_raw_row(t, _current(t[2], t[3], t[6]))
-                for lo, hi in info.runs for chunk in self.store.read_chunks(hi, _COLS, since=lo - 1) for t in chunk]
+                for lo, hi in info.runs for chunk in self.store.read_rows(lo - 1, hi, _COLS, parse=True) for t in chunk]
         self._rows = (info, rows)
         return rows
 
@@ -270,7 +270,7 @@ def _walked_rows(ledger, maps: bool, view, got: dict):
     count = 0
     st = None
     ffs: dict[int, FirefightHistory] = {}
-    for chunk in store.read_chunks(last_seq, _COLS):
+    for chunk in store.read_rows(0, last_seq, _COLS, parse=True):
         for t in chunk:
             seq, batch, etype, version, rff, step, p, _recorded, command, _hash = t
             yield seq, batch, etype, p, command
@@ -538,7 +538,7 @@ def _dice_item(h: History) -> list:
 def _log_rolls(h: History) -> list[dict]:
     """Every roll of the log as `plcg dice-stats` reads it, sealed ones where the log reveals them (R47)."""
     def rows():
-        for chunk in h.store.read_chunks(h.last.seq, ("seq", "batch", "type", "payload", "command")):
+        for chunk in h.store.read_rows(0, h.last.seq, ("seq", "batch", "type", "payload", "command"), parse=True):
             for seq, batch, etype, p, command in chunk:
                 yield seq, batch, etype, p, None if command is None else loads(command)
 

@@ -1,4 +1,4 @@
-"""`plcg audit`'s report in words (issue 33 item 5: out of cli.py); the report itself is projections/audit.py's."""
+"""`plcg audit`'s report in words (issue 33 item 5: out of cli.py); the report itself is cg/app/audit.py's."""
 from __future__ import annotations
 
 from events.text import shown

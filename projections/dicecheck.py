@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 
+from cg.pbem import verify_claim
 from events.errors import BadInput
 from projections.dicestats import dice_of, roll_source
 
@@ -190,7 +191,6 @@ def _one(log: Log, etype: str, p: dict, r: dict, source: str, cmd: dict, base: i
     if a == "withheld":
         step(f"claimed (ruling R67) at seq {rev_seq}: A = \"withheld\", the dice come from the answer alone")
     elif isinstance(a, str) and a.startswith("withheld:"):  # ruling R108: from the claimer's signature
-        from cg.pbem import verify_claim  # lazy: cryptography (~4-6 ms), a claim by email only
 
         pub = (((log.started or {}).get("pbem") or {}).get("keys") or {}).get(str(claimer))
         good = pub is not None and verify_claim(pub, commit, a.partition(":")[2])

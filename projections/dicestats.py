@@ -15,6 +15,8 @@ from __future__ import annotations
 import math
 import textwrap
 
+from events.roll import roll_source  # the one home of a roll's source (the audit in cg/app reads it too)
+
 # the chance of each total: a dr 1..6, a DR 2..12
 DR_P = {t: (6 - abs(t - 7)) / 36 for t in range(2, 13)}
 DR1_P = {t: 1 / 6 for t in range(1, 7)}
@@ -60,15 +62,6 @@ def gamma_q(a: float, x: float) -> float:
 def chi_square_p(x: float, df: int) -> float:
     """P(X >= x) for X chi-square with df degrees of freedom."""
     return gamma_q(df / 2, x / 2)
-
-
-def roll_source(roll: dict, cmd: dict) -> str:
-    """Where a roll's dice came from (log --json `source`): a two-party reveal's, typed in, the ledger's."""
-    if roll.get("source") is not None:  # recorded with the roll (ruling R31): ledger, seeded, typed, two-party
-        return roll["source"]
-    if cmd.get("name") == "reveal":
-        return "two-party"
-    return "typed" if roll.get("manual") else "seeded"
 
 
 def rolls_of(rows, opener=None) -> list[dict]:

@@ -34,7 +34,7 @@ def log_chunks(led, as_json: bool, viewer: str | None):
         return batch_cmd
 
     cols = ("seq", "firefight", "step", "type", "payload", "recorded", "command")
-    for chunk in _gc_paused_each(led.store.read_chunks(last, cols)):
+    for chunk in _gc_paused_each(led.store.read_rows(0, last, cols, parse=True)):
         out = []
         for seq, ff, step, etype, p, recorded, command in chunk:
             if command is not None:

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 
 import orjson
 
-from cg.ledger import VERSION, Ledger
+from cg.app.ledger import VERSION, Ledger
 from events.codec import MAX_DEPTH, dumps, too_deep
 from events.errors import BadInput
 from events.text import typed_text as _typed_text
@@ -33,8 +33,8 @@ _TYPES = {"seq": int, "batch": int, "type": str, "version": int, "firefight": in
 
 def export_lines(store) -> Iterator[str]:
     """Each stored event as one canonical JSON line (no newline), in seq order; read a chunk at a time,
-    no lock held while the lines are written (Store.read_in_chunks)."""
-    for r in (r for chunk in store.read_in_chunks() for r in chunk):
+    no lock held while the lines are written (Store.read reads with read_rows)."""
+    for r in store.read():
         yield dumps({"seq": r.seq, "batch": r.batch, "type": r.type, "version": r.version,
                      "firefight": r.firefight, "step": r.step, "payload": r.payload, "recorded": r.recorded,
                      "command": r.command, "hash": r.hash})
@@ -154,10 +154,10 @@ def _batches(rows: list[tuple[int, dict]]) -> Iterator[list[tuple[int, dict]]]:
 
 
 def _audit(tmp: str) -> list[dict]:
-    """The audit's findings on the new file (projections/audit.py)."""
+    """The audit's findings on the new file (cg/app/audit.py)."""
     # lazy: only `plcg import` audits; `plcg export --format jsonl` uses this module without the audit,
     # which imports every command handler, the event classes and cattrs (~50 ms)
-    from projections.audit import run_audit  # lazy: projections.audit (~70 ms) only where a log is audited
+    from cg.app.audit import run_audit  # lazy: cg.app.audit (~70 ms) only where a log is audited
 
     led = Ledger(tmp)
     try:

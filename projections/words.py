@@ -5,6 +5,7 @@ import re
 
 from cg.items import DISGUISED, ITEMS, Kept, key_of, kept, seen_by
 from cg.sequence import StepId
+from cg.tables import COMMISSAR_ROWS
 from cg.units import article
 
 SIDE = {"axis": "Axis", "allied": "Allied", None: "-"}
@@ -44,8 +45,6 @@ def changed_by(r: dict) -> str:
     """The rule that changed a table's result (`rolled` -> `outcome`), ruling R92: on the starred rows of
     2.361 it is a Commissar taken (2.361 *, A25.22; the leaders of those rows, 8-1 and 8-0 or a
     Finnish/Japanese 9-x, are never among the two top types 2.362 limits), elsewhere the 2.362 limit."""
-    from cg.tables import COMMISSAR_ROWS  # lazy: only a changed result reads the leader table
-
     if r.get("table") == "2.361" and r.get("row") in COMMISSAR_ROWS:
         return "Commissar, 2.361 * / A25.22"
     return "2.362"

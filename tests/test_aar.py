@@ -14,7 +14,7 @@ import pytest
 
 import cli
 from cg import tables
-from cg.demo import play
+from cg.app.demo import play
 from conftest import Campaign, cli_run
 from helpers.browser import chromium
 from projections import aar

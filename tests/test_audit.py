@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 import cli
-from cg.demo import play
+from cg.app.demo import play
 
 
 @pytest.fixture(scope="module")

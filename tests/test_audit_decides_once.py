@@ -8,9 +8,9 @@ import pytest
 import cg.rules.questions as rules
 from cg import snapshot
 from cg.control import classify
-from cg.demo import play
+from cg.app.demo import play
 from cg.hexgrid import Grid
-from cg.ledger import Ledger
+from cg.app.ledger import Ledger
 from cg.snapshot import settled_purchase
 
 EDGES = {"axis": "west", "allied": "east"}

@@ -9,7 +9,7 @@ import pytest
 from conftest import cli_run
 from helpers.pbem import Game
 
-from cg.ledger import Ledger
+from cg.app.ledger import Ledger
 from helpers.campaigns import forge_snapshot
 
 

@@ -23,7 +23,7 @@ import pytest
 from helpers.campaigns import ROOT, copy_template
 from helpers.sandbox import as_nobody, rechain
 
-from cg.ledger import Ledger
+from cg.app.ledger import Ledger
 
 CLI = os.path.join(ROOT, "cli.py")
 DISK_FULL = str(Path(__file__).parent / "helpers" / "plcg_disk_full.py")

@@ -354,8 +354,13 @@ def test_join_table_lists_each_seam():
 
 
 def test_a_map_layout_is_built_once_and_cached():
-    """The 2x2 map is built once per layout (its time is measured by `python -m bench.maps`)."""
-    boards.geometry.cache_clear()
+    """The 2x2 map is built once per layout (its time is measured by `python -m bench.maps`), in the caches of
+    the ledger at work (cg/caches.py), never in a module global."""
+    from cg import caches
+
+    own = caches.use(caches.Caches())
     first = geometry(SQUARE)
     assert geometry([["24", "23"], ["12", "13"]]) is first
-    assert boards._build.cache_info().misses == 1
+    assert list(own.layouts.values()) == [first]
+    caches.use(caches.Caches())
+    assert geometry(SQUARE) is not first  # another ledger's caches build their own

@@ -12,12 +12,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cg.demo import play
-from cg.ledger import Ledger
+from cg.app.demo import play
+from cg.app.ledger import Ledger
 from events.chain import ChainCheck, hashed_bytes
 from events.codec import GENESIS, chain_hash, chain_record, dumps, loads
 from events.store import COLUMNS, NewEvent, Store
-from projections.audit import run_audit
+from cg.app.audit import run_audit
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-2**63, 2**63 - 1) | st.floats(allow_nan=False, allow_infinity=False)
@@ -95,7 +95,7 @@ def _original_way(path: str) -> list[tuple[int, str]]:
     problems = []
     with Store.open(path) as s:
         check = ChainCheck.of(s)
-        for row in s.rows_for_audit():
+        for row in (r for c in s.read_rows() for r in c):
             seq, batch, type_, version, ff, step, payload, recorded, command, link, h = row
             before = len(check.problems)
             check._check_parsed(seq, batch, type_, version, ff, step, payload, recorded, command, link, h)

@@ -195,7 +195,7 @@ def test_a_unit_lost_after_its_3_2_redeployment_folds_the_same_from_the_snapshot
     """Explorer, bridgehead: a unit that redeployed at 3.2 and was lost later in the RePh keeps its redeployment
     mark while it settles into the snapshot's cold part; leaving the next 2.5 took the mark off every unit of a
     state folded from the log, but not off the settled units of a command's state loaded from the snapshot."""
-    from cg.ledger import Ledger
+    from cg.app.ledger import Ledger
     from projections.digest import canonical_state
 
     path = str(workdir / "settled.plcg")
@@ -210,9 +210,9 @@ def test_a_unit_lost_after_its_3_2_redeployment_folds_the_same_from_the_snapshot
     c.advance(2, "2.5")
     c.close()
     assert cli_run(path, "replay").code == 0  # the snapshot: I1-1.1 settled, in its cold part
-    import cg.ledger
+    import cg.app.ledger
 
-    monkeypatch.setattr(cg.ledger, "SNAPSHOT_EVERY", 1)  # the next command writes the snapshot again
+    monkeypatch.setattr(cg.app.ledger, "SNAPSHOT_EVERY", 1)  # the next command writes the snapshot again
     assert cli_run(path, "next").code == 0  # a command's state: loaded from the snapshot, the cold part left
     led = Ledger(path)
     try:

@@ -7,12 +7,13 @@ from __future__ import annotations
 import pytest
 
 import cg.card_as_printed
-import cg.ledger
+import cg.app.ledger
+import cg.caches
 from cg import snapshot
 from cg.card_schema import load_card
-from cg.demo import play
+from cg.app.demo import play
 from cg.evolve import evolve, reverted_seqs, start
-from cg.ledger import Ledger
+from cg.app.ledger import Ledger
 from cg.state import active_units, settled
 from events.store import Store
 from tests.conftest import cli_run
@@ -85,7 +86,7 @@ def test_status_scans_no_whole_log_for_its_versions(played, tmp_path, monkeypatc
     asked = []
     real = Store.versions
     monkeypatch.setattr(Store, "versions", lambda self: asked.append(1) or real(self))
-    monkeypatch.setattr(cg.ledger, "_CARDS", {})  # as a new process: the card read from the log's first row
+    cg.caches.use(cg.caches.Caches())  # as a new process: the card read from the log's first row
     r = cli_run(played, "status")
     assert r.code == 0, r.err
     assert asked == []  # the card's row is read with its own version; the rest comes from the snapshot

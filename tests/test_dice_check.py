@@ -17,6 +17,7 @@ import pytest
 
 from conftest import Campaign, cli_run
 from helpers.sandbox import rechain
+from cg.app.keys import load_private
 
 
 def _rows(path) -> list[tuple]:
@@ -292,7 +293,7 @@ def test_a_claimed_roll_recomputes_from_the_answer_alone(workdir, monkeypatch):
     before ruling R108 is recorded (no signature): the dice are sha256("withheld:B:commitment:roll:die"), B the
     claimer's answer."""
     from cg import pbem
-    from cg.ledger import Ledger
+    from cg.app.ledger import Ledger
     from helpers.pbem import Game
     from test_pbem_trust import _answered
 
@@ -300,7 +301,7 @@ def test_a_claimed_roll_recomputes_from_the_answer_alone(workdir, monkeypatch):
     g = Game(workdir, sealed=False)
     _answered(g, "I1-1")
     g.signed_only("axis")  # the axis player's own client bundles without revealing
-    key = pbem.load_private(g.key["allied"])
+    key = load_private(g.key["allied"])
     led = Ledger(g.db["allied"], write=True, key=key)
     try:  # a claim as a client of before ruling R108 made it
         (withheld,) = [c for c, r in led.state().pbem.requests.items() if r.side == "axis"]

@@ -66,13 +66,13 @@ from cg.rules import rules_for
 from cg.card_schema import shipped_cards
 from cg.commands import base as commands_base
 from cg.evolve import reverted_seqs
-from cg.ledger import Ledger
+from cg.app.ledger import Ledger
 from cg.options import options, purchase_options
 from cg.rules import REPAIRABLE, nearest_cthc, nearest_friendly_hex
 from cg.state import SIDES, other
 from cg.steps import pending
 from events.errors import PlcgError
-from projections.audit import run_audit
+from cg.app.audit import run_audit
 from projections.digest import canonical_state
 from projections.maps import map_json
 from projections.oob import oob_rows
@@ -707,7 +707,7 @@ def _counters_needed(st, u):
 
 
 def _missing_counter(st, u):
-    from cg.demo import _missing_counter as missing
+    from cg.app.demo import _missing_counter as missing
 
     return missing(st, u)
 
@@ -1036,7 +1036,7 @@ class PbemWalk(Walk):
 
     def reject_provisional(self, side: str) -> None:
         """The other side rejects a step `side` just left provisionally, or a fact it gave so (R71, R73)."""
-        from cg.ledger import pbem_provisional
+        from cg.app.ledger import pbem_provisional
 
         g = self.g
         if g.holder != side:

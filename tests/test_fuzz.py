@@ -29,8 +29,8 @@ import cli
 from cg.card import card_to_dict
 from cg.card_schema import load_card, parse_card
 from events.errors import BadInput
-from cg.ledger import Ledger
-from projections.audit import run_audit
+from cg.app.ledger import Ledger
+from cg.app.audit import run_audit
 from projections.digest import digest
 
 EXAMPLES = int(os.environ.get("PLCG_FUZZ_EXAMPLES", "150"))

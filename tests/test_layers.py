@@ -1,4 +1,5 @@
-"""The house reads one way: events <- cg <- projections <- cli (docs/architecture.md).
+"""The house reads one way: events <- cg (the rules) <- cg.app (the application layer) <- projections <- cli
+(docs/architecture.md).
 
 Every import of every module is walked, those inside functions too (a lazy import is still a
 dependency): none may reach a layer above its own, and no files may import each other in a circle.
@@ -9,12 +10,13 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-LAYERS = ("events", "cg", "projections", "cli")
+LAYERS = ("events", "cg", "cg.app", "projections", "cli")
+PACKAGES = ("events", "cg", "projections")  # the directories walked (cg/app/ is inside cg/)
 
 
 def modules() -> dict[str, Path]:
     found = {"cli": ROOT / "cli.py"}
-    for top in LAYERS[:-1]:
+    for top in PACKAGES:
         for path in sorted((ROOT / top).rglob("*.py")):
             name = ".".join(path.relative_to(ROOT).with_suffix("").parts)
             found[name.removesuffix(".__init__")] = path
@@ -46,7 +48,8 @@ def imports(name: str, path: Path, known: dict) -> set[str]:
 
 
 def layer(module: str) -> int:
-    return LAYERS.index(module.split(".")[0])
+    """The layer of `module`: the longest layer name it is, or sits inside (cg.app.ledger: cg.app)."""
+    return max(i for i, name in enumerate(LAYERS) if module == name or module.startswith(name + "."))
 
 
 def graph() -> dict[str, set[str]]:
@@ -57,6 +60,17 @@ def graph() -> dict[str, set[str]]:
 def test_no_module_imports_a_layer_above_its_own():
     upward = sorted(f"{m} imports {d}" for m, deps in graph().items() for d in deps if layer(d) > layer(m))
     assert upward == []
+
+
+def test_the_rules_never_import_the_application_layer():
+    """Issue 33 item 5: cg/app/ sits at the top of cg; nothing else in cg (nor events) imports it, and it holds
+    the ledger, the audit service, the demo, history and the key files."""
+    g = graph()
+    below = sorted(f"{m} imports {d}" for m, deps in g.items() for d in deps
+                   if layer(m) < layer("cg.app") and layer(d) == layer("cg.app"))
+    assert below == []
+    assert {"cg.app.ledger", "cg.app.audit", "cg.app.demo", "cg.app.history", "cg.app.keys"} <= set(g)
+    assert layer("cg.app.audit") == 2 and layer("cg.state") == 1 and layer("projections.web.app") == 3
 
 
 def test_no_circle_of_files():
@@ -101,7 +115,7 @@ def test_the_walk_sees_lazy_and_relative_imports():
     g = graph()
     assert "cg.control" in g["cg.state"]  # imported inside CampaignState.map_control
     assert "events.codec" in g["events.store"]  # `from .codec import ...`
-    assert "cg.ledger" in g["cli"]
+    assert "cg.app.ledger" in g["cli"]
 
 
 def sql_outside_the_store(path: Path) -> list[str]:
@@ -140,5 +154,5 @@ def test_every_package_is_installed():
     import tomllib
 
     named = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
-    found = {".".join(p.parent.relative_to(ROOT).parts) for top in LAYERS[:-1] for p in (ROOT / top).rglob("__init__.py")}
+    found = {".".join(p.parent.relative_to(ROOT).parts) for top in PACKAGES for p in (ROOT / top).rglob("__init__.py")}
     assert found == named

@@ -23,13 +23,13 @@ from helpers.sandbox import rechain
 
 import cli
 from events.errors import BadInput
-from cg.ledger import Ledger
+from cg.app.ledger import Ledger
 from cg.rules import CURRENT
 from events import upcasters
 from events.store import FORMAT
 from events.types import REGISTRY
 from events.versions import VERSIONS
-from projections.audit import run_audit
+from cg.app.audit import run_audit
 from projections.digest import canonical_state, digest
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -267,7 +267,8 @@ def test_an_older_event_version_is_upcast_for_replay_and_audit(v01, monkeypatch)
     monkeypatch.setitem(upcasters.UPCASTERS, ("weather_set", 0), lambda p: {"text": p["weather"]})
     led = Ledger(v01)
     try:
-        assert [(v, p) for _, _, t, v, p in led.store.read_fold() if t == "weather_set"] == [(0, {"weather": "clear"})]
+        assert [(r[3], r[4]) for c in led.store.read_rows(columns=("seq", "batch", "type", "version", "payload"), parse=True)
+                for r in c if r[2] == "weather_set"] == [(0, {"weather": "clear"})]
         assert digest(led.state(use_snapshot=False))["digest"] == before
         assert run_audit(led)["findings"] == findings
     finally:

@@ -6,7 +6,7 @@ import json
 
 import cli
 from cg import tables
-from cg.demo import play
+from cg.app.demo import play
 from cg.options import options
 from conftest import Campaign, cli_run, load_sample
 

@@ -16,7 +16,8 @@ from conftest import cli_run, rows
 from helpers.pbem import OTHER, Game
 
 from cg import pbem
-from cg.ledger import Ledger
+from cg.app.ledger import Ledger
+from cg.app.keys import load_private
 
 
 @pytest.fixture
@@ -79,7 +80,7 @@ def test_keys_new_writes_a_private_file_0600_and_prints_the_public_key(workdir):
     line = r.out.strip()
     assert r.out.count("\n") == 1 and line.startswith("ed25519:") and len(line) == len("ed25519:") + 64
     assert stat.S_IMODE(os.stat(workdir / "me.key").st_mode) == 0o600
-    assert pbem.public_line(pbem.load_private(str(workdir / "me.key"))) == line
+    assert pbem.public_line(load_private(str(workdir / "me.key"))) == line
     again = cli_run(workdir / "c.plcg", "keys", "new", "-o", workdir / "me.key")
     assert again.code == 2 and "already exists" in again.err
 
@@ -416,7 +417,7 @@ def test_a_reveal_that_does_not_match_its_commitment_is_refused(r44_game):
     led = Ledger(g.db["axis"], write=True)
     commit = next(iter(led.state().pbem.requests))
     with pytest.raises(Exception) as e:
-        led.run({"name": "reveal", "request": commit, "value": "0" * 64}, key=pbem.load_private(g.key["axis"]))
+        led.run({"name": "reveal", "request": commit, "value": "0" * 64}, key=load_private(g.key["axis"]))
     led.close()
     assert "does not match its commitment" in str(e.value) and e.value.exit_code == 3
 
@@ -619,7 +620,7 @@ def test_a_command_cannot_confirm_itself(free_game):
     g.do("axis", "weather")
     assert g.cli("axis", "next").code == 0
     led = Ledger(g.db["axis"], write=True)
-    key = pbem.load_private(g.key["axis"])
+    key = load_private(g.key["axis"])
     try:
         for cmd in ({"name": "next", "confirmed": True},
                     {"name": "undo", "reason": "x", "confirmed": True}):

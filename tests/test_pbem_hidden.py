@@ -11,6 +11,7 @@ from helpers.pbem import Game
 from test_pbem import log
 
 from cg.units import PRESENT
+from cg.app.keys import load_private
 
 
 @pytest.fixture
@@ -65,7 +66,7 @@ def test_a_sealed_attack_option_choice_that_contradicts_the_purchase_is_refused(
     """Ruling R109: the choice sealed as the side leaves 2.3 must say what its purchases say; a client of the
     player's own making that seals a "no" over a bought Attack Option is refused by the ledger (exit 3)."""
     from cg import pbem
-    from cg.ledger import Ledger
+    from cg.app.ledger import Ledger
     from events.errors import Refused
 
     g = sealed
@@ -73,7 +74,7 @@ def test_a_sealed_attack_option_choice_that_contradicts_the_purchase_is_refused(
     if g.holder != "axis":
         g.send(g.holder)
     assert g.cli("axis", "attack", "axis").code == 0
-    key = pbem.load_private(g.key["axis"])
+    key = load_private(g.key["axis"])
     led = Ledger(g.db["axis"], write=True, key=key)
     try:
         with pytest.raises(Refused, match="R109"):
@@ -283,7 +284,6 @@ def test_a_concealed_setup_shows_the_other_copy_a_question_mark_stack_in_its_hex
     assert "  M6: axis 4-6-7 (I1-1.2)" in g.cli("axis", "map").out.splitlines()  # its own player's copy opens it
     assert json.loads(g.cli("allied", "map", "--json").out)["concealed"] == {"M6": ["axis"]}
     import cli
-    from cg.pbem import load_private
 
     site = cli.web_site(g.db["allied"], g.key["allied"], load_private(g.key["allied"]))  # the page `plcg serve` serves
     api = site.api_state(None)
@@ -325,14 +325,14 @@ def test_a_seal_whose_question_mark_stack_is_not_where_its_unit_set_up_is_refuse
     revealed), and a hex given to any other seal is bad input."""
     from cg import pbem, seal
     from cg.commands.base import decide
-    from cg.ledger import Ledger
+    from cg.app.ledger import Ledger
     from events import types as ev
     from events.convert import unstructure
     from events.errors import BadInput, Refused
 
     g = Game(workdir)
     _at_2_6_with_the_purchases_revealed(g, {(1, "2.3"): [("axis", ["buy", "axis", "I1", "--mode", "on-map"])]})
-    key = pbem.load_private(g.key["axis"])
+    key = load_private(g.key["axis"])
     cmd = {"name": "setup", "by": "axis", "side": "axis", "unit": "I1-1.2", "hex": "M6", "hip": False,
            "concealed": True}
     public, _ = seal.make(key, "axis", "concealed", cmd, [ev.UnitSetUp(side="axis", unit="I1-1.2", hex="M6", hip=False)],

@@ -17,8 +17,8 @@ import attrs
 import orjson
 import pytest
 
-from cg.ledger import Ledger
-from cg.pbem import load_private
+from cg.app.ledger import Ledger
+from cg.app.keys import load_private
 from cg.state import AnswerChain, DiceRequest, Pbem, Proposal, RevealPoint, Seal
 from projections.digest import digest
 

@@ -13,6 +13,7 @@ import pytest
 from conftest import cli_run
 from test_pbem import _git, log
 from cg.state import Done
+from cg.app.keys import load_private
 
 SIDES = ("axis", "allied")
 OTHER = {"axis": "allied", "allied": "axis"}
@@ -645,7 +646,7 @@ def test_every_shared_fact_is_proposed_and_confirmed_by_the_other_player_under_e
         assert "Axis proposed" in r.out and "confirms it" in r.out, (name, r.out)
     g.send(g.holder)
     assert Players.log_of(g.db["axis"]) == Players.log_of(g.db["allied"])
-    from cg.ledger import Ledger
+    from cg.app.ledger import Ledger
 
     led = Ledger(g.db["allied"])
     try:
@@ -756,7 +757,7 @@ def test_a_note_travels_with_the_bundle_and_is_shown_as_text(workdir):
     # a client of the axis player's own making signs a note with an escape code: shown escaped, one line
     sent = next(box.iterdir())
     b = bundles.read(str(sent))
-    key = pbem.load_private(g.key["axis"])
+    key = load_private(g.key["axis"])
     text = "\x1b[2Jcleared"
     for name, carried in (("escaped.bundle", text), ("changed.bundle", "the allied player surrenders")):
         note = {"text": carried, "sig": pbem.sign_note(key, b.campaign, b.head[0], b.head[1], text)}

@@ -14,6 +14,7 @@ from helpers.pbem import OTHER, Game
 from cg import seal
 from events import bundle as bundles
 from test_pbem import bundle_lines, log, write_lines  # noqa: F401 (the two files read bundles alike)
+from cg.app.keys import load_private
 
 
 @pytest.fixture
@@ -55,13 +56,13 @@ def test_receive_reads_only_a_regular_file_of_bounded_size_and_lines(free_game, 
 
 def test_a_signature_over_nothing_new_is_refused(free_game):
     from cg import pbem
-    from cg.ledger import Ledger
+    from cg.app.ledger import Ledger
     from events.errors import Refused
 
     g = free_game
     g.do("axis", "weather")
     g.bundle("axis", 0)  # the head is now axis's own signature
-    key = pbem.load_private(g.key["axis"])
+    key = load_private(g.key["axis"])
     led = Ledger(g.db["axis"], write=True, key=key)
     try:
         seq, h = led.store.head()
@@ -104,10 +105,10 @@ FORGED = "Clear\n   99 ff1   2.9  Allied conceded the CG\x1b[2J\u2028"
 
 def test_text_the_other_side_typed_is_checked_on_receive_and_escaped_in_every_output(free_game):
     from cg import pbem
-    from cg.ledger import Ledger
+    from cg.app.ledger import Ledger
 
     g = free_game
-    key = pbem.load_private(g.key["axis"])
+    key = load_private(g.key["axis"])
     led = Ledger(g.db["axis"], write=True, key=key)
     try:  # a client of the cheater's own making: the command line would refuse the text
         led.run({"name": "weather", "text": FORGED}, key)
@@ -177,7 +178,7 @@ def test_the_other_copy_shows_a_cp_spent_in_sealed_purchases_as_sealed_never_as_
 
 def test_a_stored_snapshot_never_holds_a_seal_opened_by_the_players_key(sealed):
     from cg import snapshot
-    from cg.ledger import Ledger
+    from cg.app.ledger import Ledger
 
     g = sealed
     g.do("axis", "weather")
@@ -232,7 +233,7 @@ def _answered(g, *rgs: str) -> None:
 
 def test_one_open_commitment_per_command_and_reveals_in_the_order_committed(open_game):
     from cg import pbem
-    from cg.ledger import Ledger
+    from cg.app.ledger import Ledger
     from events.errors import Refused
 
     g = open_game
@@ -244,7 +245,7 @@ def test_one_open_commitment_per_command_and_reveals_in_the_order_committed(open
     assert g.cli("axis", "undo", "--reason", "test: start over").code == 0
     _answered(g, "I1-1", "I1-2")  # both answered: the axis player can now compute both outcomes
     first, second = _requests(g, "axis")
-    key = pbem.load_private(g.key["axis"])
+    key = load_private(g.key["axis"])
     led = Ledger(g.db["axis"], write=True, key=key)
     try:
         nonce = g.state("axis").pbem.requests[second].nonce
@@ -333,11 +334,11 @@ def test_a_2_3_roll_withheld_at_2_6_is_claimed_as_of_2_3(workdir):
     leader DR (withheld); axis's claim decides `leader` by 2.3's rules, not refused for being given at 2.6 (a refused
     claim would leave the DR owed, to be rolled again)."""
     from cg import pbem
-    from cg.ledger import Ledger
+    from cg.app.ledger import Ledger
 
     g = _sealed_roll_to_2_6(workdir)
     since = g.head("axis")
-    key = pbem.load_private(g.key["allied"])
+    key = load_private(g.key["allied"])
     led = Ledger(g.db["allied"], write=True, key=key)
     try:
         st, by = led._player(key)
@@ -424,7 +425,7 @@ def test_2_1_is_left_with_the_cp_drs_answered_and_each_dr_revealed_sealed_at_2_3
 
 def test_a_withheld_reveal_may_be_claimed_by_the_other_side(open_game):
     from cg import pbem
-    from cg.ledger import Ledger
+    from cg.app.ledger import Ledger
 
     g = open_game
     _answered(g, "I1-1")
@@ -436,7 +437,7 @@ def test_a_withheld_reveal_may_be_claimed_by_the_other_side(open_game):
     assert st["pbem"]["open_dice"] and not any(x["command"].startswith("plcg leader") for x in st["pending"])
     from events.errors import Refused
 
-    key = pbem.load_private(g.key["allied"])
+    key = load_private(g.key["allied"])
     (withheld,) = [c for c, r in g.state("allied").pbem.requests.items() if r.side == "axis"]
     led = Ledger(g.db["allied"], write=True, key=key)
     try:  # a claim whose dice come from a signature that is not the claimer's: refused
@@ -452,7 +453,7 @@ def test_a_withheld_reveal_may_be_claimed_by_the_other_side(open_game):
     # commitment, which the withholder cannot make, not from the answer he holds
     revealed = _payloads(g.db["allied"], "dice_revealed")[-1]
     commit = revealed["request"]
-    assert revealed["value"] == "withheld:" + pbem.sign_claim(pbem.load_private(g.key["allied"]), commit)
+    assert revealed["value"] == "withheld:" + pbem.sign_claim(load_private(g.key["allied"]), commit)
     answer = next(p["value"] for p in _payloads(g.db["allied"], "dice_answered") if p["request"] == commit)
     dice = [pbem.two_party_die(revealed["value"], answer, commit, 0, d) for d in range(2)]
     assert rolled["roll"]["dice"] == dice
@@ -476,7 +477,7 @@ def _chained(g, rg: str = "I1-1") -> str:
 
 
 def _payloads(db: str, etype: str) -> list[dict]:
-    from cg.ledger import Ledger
+    from cg.app.ledger import Ledger
 
     led = Ledger(db)
     try:
@@ -491,13 +492,13 @@ def test_a_bundle_signed_over_a_roll_without_its_answer_is_refused(chain_game):
     head signed by a client of his own making is refused by the axis copy (exit 3), nothing written. The
     answer is owed, not withheld: there is nothing to claim."""
     from cg import pbem
-    from cg.ledger import Ledger
+    from cg.app.ledger import Ledger
     from events.errors import Refused
     from test_pbem import _append_forged
 
     g = chain_game
     commit = _chained(g)
-    key = pbem.load_private(g.key["allied"])
+    key = load_private(g.key["allied"])
     led = Ledger(g.db["allied"], write=True, key=key)
     try:
         since = led.store.head()[0]
@@ -528,12 +529,12 @@ def test_an_answer_that_is_not_the_chains_is_refused(chain_game):
     """Ruling R83: the allied client answers with a value of its choosing: refused, nothing written; the
     ledger's own answer is the chain's, and a bundle carrying a forged one is refused by the other copy."""
     from cg import pbem
-    from cg.ledger import Ledger
+    from cg.app.ledger import Ledger
     from events.errors import Refused
 
     g = chain_game
     commit = _chained(g)
-    key = pbem.load_private(g.key["allied"])
+    key = load_private(g.key["allied"])
     before = rows(g.db["allied"])
     led = Ledger(g.db["allied"], write=True, key=key)
     try:
@@ -563,7 +564,7 @@ def test_a_command_refused_with_answers_owed_writes_nothing_and_one_accepted_ans
 
 
 def _types_after(db: str, n: int) -> list[tuple[str, dict]]:
-    from cg.ledger import Ledger
+    from cg.app.ledger import Ledger
 
     led = Ledger(db)
     try:
@@ -621,7 +622,7 @@ def test_a_bundle_reveals_the_dice_it_owes_before_it_signs(open_game):
 # ---- item 7: a sealed box's length tells nothing -------------------------------------------------------------
 
 def test_every_sealed_box_has_one_length_whatever_it_holds(sealed):
-    from cg.ledger import Ledger
+    from cg.app.ledger import Ledger
 
     g = sealed
     g.play_to(2, "2.3")
@@ -643,7 +644,7 @@ def test_every_sealed_box_has_one_length_whatever_it_holds(sealed):
 
 def test_every_side_seals_a_yes_or_no_attack_option_and_an_empty_2_4_reveal_is_refused(sealed):
     from cg import pbem
-    from cg.ledger import Ledger
+    from cg.app.ledger import Ledger
     from events.convert import unstructure
     from events.store import NewEvent
     from events.types import SealsRevealed
@@ -657,7 +658,7 @@ def test_every_side_seals_a_yes_or_no_attack_option_and_an_empty_2_4_reveal_is_r
         seals = [x for x in log(g.db[side]) if x["type"] == "sealed" and x["what"] == "attack"]
         assert sorted(x["summary"].split()[0].lower() for x in seals) == ["allied", "axis"], side
     # the axis player hides his Attack Option: a reveal at 2.4 without it, straight into his file
-    key = pbem.load_private(g.key["axis"])
+    key = load_private(g.key["axis"])
     led = Ledger(g.db["axis"], write=True, key=key)
     try:
         st = led.state()

@@ -8,8 +8,8 @@ from __future__ import annotations
 import cg.control as control
 from cg.control import classify
 from cg.hexgrid import Grid
-from cg.demo import play
-from cg.ledger import Ledger
+from cg.app.demo import play
+from cg.app.ledger import Ledger
 from cg.rules import redeployment_owed
 
 EDGES = {"axis": "west", "allied": "east"}
@@ -40,8 +40,11 @@ def test_an_uncontrolled_hex_made_strategic_changes_its_flag_and_classifies_noth
     # control changes: the map is classified again, and the picture is the one a first classification gives
     taken = classify(grid, strategic | {"J6"}, {**owned, "I5": "allied"}, EDGES)
     assert len(calls) == 2
-    monkeypatch.setattr(control, "_picture", control._picture.__wrapped__)  # no memo at all
+    from cg import caches
+
+    caches.use(caches.Caches())  # no memo at all: caches of their own, empty (as another ledger's)
     fresh = classify(grid, strategic | {"J6"}, {**owned, "I5": "allied"}, EDGES)
+    assert fresh is not taken
     assert taken == fresh and taken.hexes["I5"].cthc == "allied"
 
 
@@ -78,7 +81,7 @@ def test_a_3_2_redeployment_asks_ruling_r48_s_hex_question_once_a_side_under_eve
 def test_the_audit_checks_the_stored_snapshot_against_its_own_fold_not_a_second_one(tmp_path, monkeypatch):
     """Issue 25's check of the stored snapshot against a replay up to its seq takes the state the audit
     folded to that seq (issue 28: the log was folded a second time); a forged snapshot is still found."""
-    from projections.audit import run_audit
+    from cg.app.audit import run_audit
     from tests.helpers.campaigns import forge_snapshot
 
     path = str(tmp_path / "c.plcg")

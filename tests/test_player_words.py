@@ -49,7 +49,7 @@ def test_an_unseeded_campaign_says_where_its_dice_come_from(workdir):
 def test_the_redeployment_option_names_who_chose_it(tmp_path):
     from helpers.pace import Letters
 
-    from cg.ledger import Ledger
+    from cg.app.ledger import Ledger
 
     game = Letters(tmp_path)
     game.play((2, "2.1"))
@@ -145,7 +145,7 @@ def test_an_old_campaign_keeps_numbering_its_leaders_across_the_side(workdir):
 # ---- `end` checks the CVP lost against the units it lists (A26.2 as ruling R39 values them) --------------
 
 def _at_2_9(path, conventions=1):
-    from cg.ledger import Ledger
+    from cg.app.ledger import Ledger
 
     Ledger.create(str(path), "sample", "cvp", None, conventions=conventions).close()
     c = Campaign.attach(path, plan={1: {"buy": [("axis", "I1", "on-map"), ("axis", "A1", "on-map"),

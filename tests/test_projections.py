@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import cli
-from cg.demo import play
+from cg.app.demo import play
 from projections.digest import canonical_state
 from projections.maps import map_json
 from projections.oob import oob_rows

@@ -24,11 +24,11 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 
 from helpers.campaigns import copy_template
 
-from cg.demo import _choice
+from cg.app.demo import _choice
 from events.errors import BadInput, PlcgError
 from cg.steps import pending
-from cg.ledger import Ledger
-from projections.audit import run_audit
+from cg.app.ledger import Ledger
+from cg.app.audit import run_audit
 from projections.digest import canonical_state, digest
 
 SIDES = st.sampled_from(["axis", "allied"])

@@ -19,14 +19,14 @@ def test_the_report_reads_each_firefights_rows_once(r1, monkeypatch):
     """Each firefight's section needs its rows five times (sequence, events, setup tables, counters,
     results): read from the log once, not once for each."""
     reads = Counter()
-    real = Store.read_chunks
+    real = Store.read_rows
 
-    def counted(self, until, columns=("seq",), chunk=4096, since=0):
-        if since > 0:  # a firefight's run of rows (the whole-log walks start at 0)
+    def counted(self, since=0, until=None, columns=("seq",), chunk=4096, parse=False):
+        if (since or 0) > 0:  # a firefight's run of rows (the whole-log walks start at 0)
             reads[(since, until)] += 1
-        return real(self, until, columns, chunk, since)
+        return real(self, since, until, columns, chunk, parse)
 
-    monkeypatch.setattr(Store, "read_chunks", counted)
+    monkeypatch.setattr(Store, "read_rows", counted)
     for fmt in ("md", "html"):
         reads.clear()
         r = cli_run(r1, "export", "--format", fmt)

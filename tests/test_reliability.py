@@ -24,9 +24,9 @@ from helpers.sandbox import as_nobody
 
 import cli
 from events.errors import WriteConflict
-from cg.ledger import Ledger
+from cg.app.ledger import Ledger
 from events import store as store_mod
-from projections.audit import run_audit
+from cg.app.audit import run_audit
 from projections.digest import digest
 
 CHILD = str(Path(__file__).parent / "helpers" / "crash_child.py")

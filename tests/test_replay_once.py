@@ -13,7 +13,7 @@ import attrs
 import pytest
 
 from cg import snapshot
-from cg.ledger import Ledger
+from cg.app.ledger import Ledger
 from tests.conftest import cli_run
 
 def test_replay_builds_each_record_once_without_attrs_recursion(r1, monkeypatch):

@@ -12,7 +12,7 @@ from collections import Counter
 
 import pytest
 
-from cg.ledger import Ledger
+from cg.app.ledger import Ledger
 from events.store import Store
 from projections.dicestats import rolls_of, tally
 from tests.conftest import cli_run
@@ -23,15 +23,15 @@ def test_the_report_reads_the_whole_log_once(r1, monkeypatch, fmt):
     """One walk from the first row: the overview's dice counts and (HTML) the dice section's rolls come
     from it, not from scans of their own (the HTML export read the log three times)."""
     whole = []
-    real = Store.read_chunks
+    real = Store.read_rows
 
-    def counted(self, until, columns=("seq",), chunk=4096, since=0):
+    def counted(self, since=0, until=None, columns=("seq",), chunk=4096, parse=False):
         if since == 0:
             whole.append(columns)
-        return real(self, until, columns, chunk, since)
+        return real(self, since, until, columns, chunk, parse)
 
-    monkeypatch.setattr(Store, "read_chunks", counted)
-    for name in ("read", "read_raw"):  # no other whole-log read either
+    monkeypatch.setattr(Store, "read_rows", counted)
+    for name in ("read",):  # no other whole-log read either
         monkeypatch.setattr(Store, name, lambda *a, _n=name, **k: pytest.fail(f"the report called Store.{_n}"))
     r = cli_run(r1, "export", "--format", fmt)
     assert r.code == 0, r.err

@@ -10,7 +10,7 @@ from helpers.pbem import Game
 
 from cg import seal
 from cg.evolve import fold, reverted_seqs
-from cg.ledger import Ledger
+from cg.app.ledger import Ledger
 
 KINDS = (None, ("cp",), ("purchase",), ("attack",), ("hidden",), ("promote", "harden"))
 

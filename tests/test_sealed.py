@@ -11,8 +11,8 @@ from conftest import cli_run
 from helpers.pbem import Game
 
 from cg import seal
-from cg.ledger import Ledger
-from cg.pbem import load_private
+from cg.app.ledger import Ledger
+from cg.app.keys import load_private
 from events.store import NewEvent
 
 
@@ -261,7 +261,7 @@ def test_the_fold_opens_what_the_view_it_is_given_opens_and_nothing_is_global(g)
     in the same process, in either order."""
     from cg import pbem, seal
     from cg.evolve import fold_stored, reverted_seqs
-    from cg.ledger import Ledger
+    from cg.app.ledger import Ledger
     from events.upcasters import upcast
     from events.versions import VERSIONS
 
@@ -276,7 +276,7 @@ def test_the_fold_opens_what_the_view_it_is_given_opens_and_nothing_is_global(g)
                                view=view)
 
         for keyed in (True, False, True):
-            key = pbem.load_private(g.key["axis"]) if keyed else None
+            key = load_private(g.key["axis"]) if keyed else None
             st = folded(seal.Opener(lambda: seal.log_openings(led.store), key))
             opened = [r.opened for r in st.pbem.seals.values() if r.what == "purchase"]
             assert opened == [keyed], (keyed, opened)

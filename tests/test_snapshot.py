@@ -7,13 +7,13 @@ import sqlite3
 import orjson
 import pytest
 
-from cg import demo
+from cg.app import demo
 from cg.commands import decide
 from events.errors import PlcgError
 from cg import snapshot
 from cg.snapshot import settled, settled_purchase
 from cg.steps import pending
-from cg.ledger import Ledger
+from cg.app.ledger import Ledger
 from cg.app.replay import refresh_snapshot as _refresh_snapshot
 from projections.status import status_dict
 from events.convert import unstructure

@@ -9,9 +9,9 @@ import attrs
 import pytest
 
 from cg import snapshot
-from cg.demo import play
+from cg.app.demo import play
 from cg.state import CampaignState
-from cg.ledger import Ledger
+from cg.app.ledger import Ledger
 
 
 @pytest.fixture(scope="module")

@@ -192,9 +192,11 @@ def test_append_read_round_trip(store):
     assert back[1].payload["text"] == "Mud, Ground Snow — ç" and back[1].payload["f"] == 0.1
     assert all(s.recorded == "2024-05-01T12:00:00Z" for s in back)
     assert store.head() == (2, back[-1].hash)
-    assert list(store.read_raw()) == [
+    raw = ("seq", "type", "version", "payload")
+    assert [r for c in store.read_rows(columns=raw) for r in c] == [
         (1, "CpReplenished", 2, dumps(back[0].payload)), (2, "Weather", 1, dumps(back[1].payload))]
-    assert list(store.read_raw(since=1))[0][0] == 2
+    assert [r for c in store.read_rows(1, columns=raw) for r in c][0][0] == 2
+    assert [r for c in store.read_rows(0, 1, raw, parse=True) for r in c] == [(1, "CpReplenished", 2, back[0].payload)]
 
 
 def test_read_since_until_bounds_are_exclusive_then_inclusive(store):
@@ -204,6 +206,36 @@ def test_read_since_until_bounds_are_exclusive_then_inclusive(store):
     assert [s.seq for s in store.read(since=8)] == [9, 10]
     assert [s.seq for s in store.read(until=2)] == [1, 2]
     assert list(store.read(since=10)) == []
+
+
+def test_the_one_reader_gives_a_range_in_chunks_of_the_columns_asked(store):
+    """Store.read_rows (issue 33 item 6): since < seq <= until, in seq order, lists of at most `chunk`
+    rows, each value as stored or, with parse, the payload parsed; read() is built on it."""
+    for i in range(10):
+        store.append(i, [ev(i)])
+    chunks = list(store.read_rows(2, 9, ("seq", "type", "payload"), chunk=3))
+    assert [[r[0] for r in c] for c in chunks] == [[3, 4, 5], [6, 7, 8], [9]]
+    assert all(type(r[2]) is str for c in chunks for r in c)  # as stored
+    parsed = [r for c in store.read_rows(2, 9, ("seq", "type", "payload"), chunk=3, parse=True) for r in c]
+    assert [r[2] for r in parsed] == [loads(r[2]) for c in chunks for r in c]
+    assert [r[0] for c in store.read_rows(until=99, columns=("seq",)) for r in c] == list(range(1, 11))
+    assert [s.seq for s in store.read(since=7)] == [8, 9, 10]
+
+
+def test_the_one_reader_from_none_reads_a_row_whose_seq_was_edited_below_one(path, store):
+    """The chain's check reads the file whatever its seqs hold (since=None): an edited row at seq 0 or
+    below is read, and verify_chain reports it, where a read from seq 0 would skip it."""
+    for i in range(3):
+        store.append(i, [ev(i)])
+    store.close()
+    conn = sqlite3.connect(path)
+    with conn:
+        conn.execute("UPDATE events SET seq = -5 WHERE seq = 1")
+    conn.close()
+    with Store.open(path) as s:
+        assert [r[0] for c in s.read_rows(None, None, ("seq",)) for r in c] == [-5, 2, 3]
+        assert [r[0] for c in s.read_rows(0, None, ("seq",)) for r in c] == [2, 3]
+        assert s.verify_chain()
 
 
 def test_a_reader_sees_appends_once_committed(path, store):
@@ -387,7 +419,7 @@ def test_verify_chain_passes_an_untouched_file(path):
     filled(path, [1, 3, 2, 1])
     assert verify(path) == []
     with Store.open(path) as s:
-        rows = list(s.rows_for_audit())
+        rows = [r for c in s.read_rows(chunk=3) for r in c]
     assert len(rows) == 7 and len(rows[0]) == len(store_mod.COLUMNS)
     assert rows[0][store_mod.COLUMNS.index("prev_hash")] == GENESIS
     assert [r[0] for r in rows] == list(range(1, 8))
@@ -515,7 +547,7 @@ def _read_in_read_only_dir(path: str) -> dict:
     out = {}
     with Store.open(path) as s:
         out["seqs"] = [e.seq for e in s.read()]
-        out["raw"] = len(list(s.read_raw()))
+        out["raw"] = sum(len(c) for c in s.read_rows(columns=("seq", "payload")))
         out["verify"] = s.verify_chain()
         out["head"] = s.head()[0]
         out["meta"] = s.meta["card"]

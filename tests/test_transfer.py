@@ -8,11 +8,11 @@ import orjson
 import pytest
 
 import cli
-from cg.demo import play
+from cg.app.demo import play
 from conftest import Campaign, cli_run
 from events.codec import GENESIS, chain_hash, dumps
 from events.store import Store
-from projections.audit import run_audit
+from cg.app.audit import run_audit
 from projections.digest import digest
 from projections.transfer import KEYS, import_jsonl
 

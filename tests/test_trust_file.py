@@ -373,7 +373,7 @@ def _bundle_of(p: str, first_payload: str) -> list[str]:
     from events.store import COLUMNS, Store
 
     s = Store.open(p)
-    rows = [list(r) for r in s.rows_for_audit()]
+    rows = [list(r) for c in s.read_rows() for r in c]
     s.close()
     rows[0][6] = first_payload
     prev = "0" * 64

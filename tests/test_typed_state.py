@@ -130,14 +130,13 @@ def test_no_code_looks_for_a_string_record_in_done():
 
 
 # module-level mutable values of the fold's modules, each with why the fold may hold it: registries filled
-# at import, memos of pure functions of their keys, and the readers' memos of the immutable card map
-# (strategic() / map_control(), which no fold handler calls)
+# at import and constants (the memos of pure functions and of the card map live in the ledger's caches,
+# cg/caches.py: issue 33 item 7)
 MODULE_MUTABLES = {
-    "cg.evolve": {"HANDLERS": "registry", "_TYPED": "registry", "_KINDS": "memo of unit_kind",
+    "cg.evolve": {"HANDLERS": "registry", "_TYPED": "registry", "REGISTRY": "the event classes (events.types)",
                   "_SETUP": "constant Done records",
                   "_REDEPLOY_25": "constant Done records"},
-    "cg.state": {"_BASE": "card map memo", "_CONTROL": "card map memo", "_LAST_CONTROL": "card map memo",
-                 "_LAST_GRID": "card map memo", "_CLONES": "registry"},
+    "cg.state": {"_CLONES": "registry"},
 }
 
 

@@ -6,7 +6,7 @@ import pytest
 from click.testing import CliRunner
 
 import cli
-from cg.demo import play
+from cg.app.demo import play
 from events.errors import Refused
 from projections.digest import canonical_state
 

@@ -16,10 +16,10 @@ from pathlib import Path
 import orjson
 import pytest
 
-import cg.ledger
+import cg.app.ledger
 from cg import snapshot
-from cg.demo import play
-from cg.ledger import Ledger
+from cg.app.demo import play
+from cg.app.ledger import Ledger
 from cg.state import SETTLED
 from projections.digest import canonical_state
 from tests.test_explorer import Replay
@@ -77,12 +77,12 @@ def test_the_state_after_an_undo_folded_on_from_the_snapshot_is_the_replay(walk,
                           if u.isolated and u.status in SETTLED and u.eliminated_in < at.firefight]
                 cases += bool(marked)
                 whole = []
-                real = cg.ledger.fold_stored
-                cg.ledger.fold_stored = lambda *a, **k: whole.append(1) or real(*a, **k)
+                real = cg.app.ledger.fold_stored
+                cg.app.ledger.fold_stored = lambda *a, **k: whole.append(1) or real(*a, **k)
                 try:
                     led.run(dict(undo))
                 finally:
-                    cg.ledger.fold_stored = real
+                    cg.app.ledger.fold_stored = real
                 assert whole == []  # folded on from the snapshot, not from the log
                 replayed = canonical_state(led.state(use_snapshot=False))
                 assert canonical_state(led.state_after) == replayed, end
@@ -113,8 +113,8 @@ def test_an_undo_of_the_last_command_folds_no_row_before_the_snapshot(tmp_path, 
     path = str(tmp_path / "c.plcg")
     play(path, echo=lambda s: None)
     whole = []
-    real = cg.ledger.fold_stored
-    monkeypatch.setattr(cg.ledger, "fold_stored", lambda *a, **k: whole.append(1) or real(*a, **k))
+    real = cg.app.ledger.fold_stored
+    monkeypatch.setattr(cg.app.ledger, "fold_stored", lambda *a, **k: whole.append(1) or real(*a, **k))
     for i in range(6):
         led = Ledger(path, write=True)
         try:

@@ -8,7 +8,7 @@ import json
 
 from conftest import cli_run
 from helpers.pbem import OTHER, Game
-from cg.ledger import Ledger
+from cg.app.ledger import Ledger
 
 
 def _end_payloads(db: str) -> list[dict]:

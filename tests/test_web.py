@@ -26,8 +26,8 @@ from conftest import ROOT, cli_run
 from helpers.browser import chromium
 from helpers.web import Served
 
-from cg.history import History
-from cg.ledger import Ledger
+from cg.app.history import History
+from cg.app.ledger import Ledger
 from projections.digest import digest
 
 SHOTS = os.environ.get("PLCG_SHOTS")

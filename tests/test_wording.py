@@ -9,7 +9,7 @@ import re
 import pytest
 
 import cli
-from cg.demo import play
+from cg.app.demo import play
 from cg import tables
 from conftest import Campaign, cli_run
 

@@ -3,7 +3,7 @@ alone where the file can be written."""
 from __future__ import annotations
 
 from cg import seal, snapshot
-from cg.ledger import Ledger
+from cg.app.ledger import Ledger
 from events.errors import BadInput
 
 

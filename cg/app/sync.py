@@ -5,7 +5,7 @@ what the player owes, and sends what the other copy lacks.
 
 It prints nothing itself: what it says goes through the command line's `Voice` (the words for an event,
 for what a command recorded and for whose move it is are the read models', which this layer does not
-import; so is the audit a bundle passes, until it is a service of this layer).
+import; the audit a bundle passes is the ledger's own, cg/app/audit.py).
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ import orjson
 
 from cg import pbem, seal
 from cg.app import medium
-from cg.ledger import Ledger
+from cg.app.ledger import Ledger
 from cg.steps import BY_ID, pending
 from events import bundle as bundles
 from events import outpath
@@ -37,7 +37,6 @@ class Voice:
     words: Callable  # words(type, payload): an event in the log's words
     stored: Callable  # stored(ledger, events, key): what a command recorded, in words
     turn: Callable  # turn(state, side, pending) -> lines: whose move it is, and what he may do now
-    audit: tuple  # (audit_store, audit_tail): the checks a bundle passes before it is appended
     protected: dict  # what an output path must never be (events/outpath.py)
     out_bytes: Callable  # out_bytes(data): bytes on standard output (`-o -`)
 
@@ -183,10 +182,6 @@ class Sync:
         self.v.stored(led, stored, key)
 
     @property
-    def audit(self) -> tuple:
-        return self.v.audit
-
-    @property
     def protected(self) -> dict:
         return self.v.protected
 
@@ -217,7 +212,7 @@ class Sync:
         db = self.db
         b = _checked_text(bundles.read(path))
         start = _head(db)
-        n = Ledger.receive(db, b, *self.audit)
+        n = Ledger.receive(db, b)
         self.recorded(b.head[0] if n else None)
         if n == 0:
             self.say(f"bundle {path}: already held (seq {b.since + 1} to {b.head[0]}); nothing written")
@@ -330,11 +325,11 @@ class Sync:
                     if not (give_way or last) and Ledger.signed_after(db, fork, me):
                         deferred.append((path, h))  # both sent: unless a later bundle of his joined them already
                         return
-                    done = Ledger.rejoin(db, b, key, *self.audit, give_way)
+                    done = Ledger.rejoin(db, b, key, give_way)
                     start = (done["fork"], None)  # the log from the parting on, as it now stands
                     self._rejoined(db, path, done)
                     notes.append(bundles.Bundle(b.campaign, b.since, b.head, b.rows[-1:], b.note))  # its note, the rows let go
-                elif Ledger.receive(db, b, *self.audit):
+                elif Ledger.receive(db, b):
                     self.recorded(b.head[0])
                     notes.append(bundles.Bundle(b.campaign, b.since, b.head, b.rows[-1:], b.note))
             except PlcgError:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from cg import drm as drms
 from cg.rules import rules_for
-from cg import tables
+from cg import counters, tables
 from events.errors import BadInput, Refused
 from cg.state import counter_morale
 from events import types as ev
@@ -71,8 +71,6 @@ def _clearance_reduction(st, side: str, cmd: dict):
 
 
 def counter_class(st, u) -> str | None:
-    from cg import counters  # lazy: cg.counters (~2.3 ms) only for a card with [counters] (ruling R34)
-
     nat, over = counter_table(st, u.side)
     c = counters.lookup(nat, u.name, over)
     return c.klass if c else None

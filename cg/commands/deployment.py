@@ -5,7 +5,7 @@ from __future__ import annotations
 from cg import drm as drms
 from cg import seal
 from cg.rules import rules_for
-from cg import tables
+from cg import counters, tables
 from events.errors import BadInput, Refused
 from cg.rules import ORDER, cannot_redeploy, enters_only, immobilized, redeployment_owed, situation_of
 from cg.state import other
@@ -152,8 +152,6 @@ def _counters_needed(st, u) -> list[tuple[str, str | None]]:
     """(what, the table's counter, or None where the table lacks it) for each counter a 3.21 result may ask of
     the unit: its A19.13 replacement (Replaced; "" where there is no lower counter, note 2: Casualty Reduced)
     and, for a squad, its half-squad (Reduced)."""
-    from cg import counters  # lazy: cg.counters (~2.3 ms) only for a card with [counters] (ruling R34)
-
     if u.kind == Kind.VEHICLE:
         return []
     nat, over = counter_table(st, u.side)

@@ -5,6 +5,7 @@ import re
 
 import attrs
 
+from cg import counters, items
 from cg.rules import END_CVP_CHECK, conventions, rules_for
 from cg import tables
 from events.errors import BadInput, Refused
@@ -253,8 +254,6 @@ def _changes(st, values, what):
 def _reduce(st, su, counter):
     """Casualty Reduction (A7.302): a squad becomes its HS (the counter table, ruling R34, else the
     counter given), a HS or crew is eliminated, a leader is wounded (eliminated if wounded already)."""
-    from cg import counters  # lazy: cg.counters (~2.3 ms) only for a card with [counters] (ruling R34)
-
     u = st.unit(su.unit, su.side)
     if u.kind == Kind.SQUAD:
         nat, over = counter_table(st, su.side)
@@ -272,8 +271,6 @@ def _reduce(st, su, counter):
 
 def _replace(st, su, counter):
     """ELR replacement (A19.13): the counter below it in the table (ruling R34), else the one given."""
-    from cg import counters  # lazy: cg.counters (~2.3 ms) only for a card with [counters] (ruling R34)
-
     u = st.unit(su.unit, su.side)
     if u.kind not in (Kind.SQUAD, Kind.HALF_SQUAD, Kind.LEADER):
         raise Refused(f"--replaced {su.side}:{u.id}: only MMC and leaders are Replaced (A19.13)", "2.9", st.step)

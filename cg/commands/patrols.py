@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from cg import drm as drms
 from cg.rules import rules_for
-from cg import tables
+from cg import counters, tables
 from events.roll import Drm
 from events.errors import BadInput, Refused
 from cg.state import CampaignState
@@ -128,8 +128,6 @@ def _typed(cmd: dict) -> dict:
 def _half_squads_before_roll(st, side: str, units: list, counter) -> None:
     """Ruling R49: where a Reduced result could strike a squad the counter table has no half-squad for, the
     counter is asked for before the dice are rolled (exit 2), never after them."""
-    from cg import counters  # lazy: cg.counters (~2.3 ms) only for a card with [counters] (ruling R34)
-
     if counter or not rules_for(st).legality_judged_before_roll():
         return
     nat, over = counter_table(st, side)
@@ -143,8 +141,6 @@ def _strike(ctx, st, side: str, patrol: list, outcome: str, counter) -> tuple[tu
     """Ruling R29: a starred result strikes one unit by Random Selection (a dr per unit, the highest,
     ties roll again among the tied): Reduced = a squad becomes its HS, a HS or SMC is eliminated; KIA*
     eliminates it. Unstarred KIA eliminates every unit; Return >=14 captures one, the others KIA."""
-    from cg import counters  # lazy: cg.counters (~2.3 ms) only for a card with [counters] (ruling R34)
-
     alive = [u for u in patrol if u.kind in PERSONNEL]
     if outcome in ("kia",):
         return (), tuple(ev.UnitChange(side, u.id, "eliminated") for u in patrol)

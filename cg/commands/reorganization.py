@@ -6,7 +6,8 @@ import attrs
 
 from cg import drm as drms
 from cg.rules import rules_for
-from cg import tables
+from cg import counters, tables
+from cg.counters import leader_modifier
 from events.errors import BadInput, Refused
 from cg.state import CampaignState
 from events import types as ev
@@ -85,8 +86,6 @@ def _disease_replacement(st, side: str, cmd: dict):
 
 
 def _disrupted_instead(st, u) -> bool:
-    from cg import counters  # lazy: cg.counters (~2.3 ms) only where a unit is Replaced (ruling R34)
-
     nat, over = counter_table(st, u.side)
     return counters.disrupted_instead(nat, u.name, over)
 
@@ -184,8 +183,6 @@ def _hero_for(st, side: str, u) -> str:
 
 def _hardened_counter(st, u, given) -> tuple[str | None, bool]:
     """(new counter, fanatic) by the counter table (ruling R34); `--to` only where the table lacks it."""
-    from cg import counters  # lazy: cg.counters (~2.3 ms) only for a card with [counters] (ruling R34)
-
     if u.kind not in (Kind.SQUAD, Kind.HALF_SQUAD, Kind.LEADER):
         return given, False
     nat, over = counter_table(st, u.side)
@@ -265,7 +262,6 @@ def _repair_drm(st, side: str, unit, kind: str, stated: int, typed) -> tuple:
             raise Refused(f"{article(kind.replace('_', ' ')).capitalize()} repair takes no Leadership drm", "3.46", st.step)
         return ()
     if typed and (unit is None or not unit.hex):  # typed (ruling R33): still one of the side's leaders in play
-        from cg.counters import leader_modifier  # lazy: cg.counters (~2.3 ms): a card with [counters]
 
         mods = {leader_modifier(u.name) for u in st.side_units(side)
                 if u.kind == Kind.LEADER and u.status in PRESENT}

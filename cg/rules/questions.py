@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from cg import caches, counters
 from cg import state as _state  # the module: cg.state asks cg.rules.revisions while it loads (strategic terrain)
 from cg.rules.revisions import rules_for
 from cg.units import MMC, PERSONNEL, Kind, PRESENT, is_mmc
@@ -37,7 +38,6 @@ def attacker_for_redeployment(state: CampaignState) -> str:
     return state.card.campaign.initial_attacker
 
 
-_KNOWN: list = [None, {}]  # redeployment_owed: the last picture and the 3.212 situations asked of it
 
 
 def redeployment_owed(state: CampaignState) -> list[tuple[str, str, str]]:
@@ -47,9 +47,10 @@ def redeployment_owed(state: CampaignState) -> list[tuple[str, str, str]]:
     where: dict[str, list] = {}
     # (hex, side) -> situation: a stack asks once, and a run of 3.2 redeployments on one picture (held, so
     # never a freed one's) asks each place once; situation() is a pure function of the picture
-    if _KNOWN[0] is not mc:
-        _KNOWN[:] = (mc, {})
-    known: dict[tuple, str] = _KNOWN[1]
+    last = caches.current().known  # the last picture and the 3.212 situations asked of it
+    if last[0] is not mc:
+        last[:] = (mc, {})
+    known: dict[tuple, str] = last[1]
     held: dict[str, bool] = {}  # side -> it holds a friendly-controlled hex: asked once a side, not once a unit
     sw = rules_for(state).sw_moves_with_possessor()
     for u in _state.active_units(state)[0]:  # the units not settled: every one on the map among them
@@ -146,7 +147,6 @@ def _keeps_3_23(state: CampaignState, f) -> bool:
     pur = state.purchase(f.purchase, f.side) if f.purchase else None
     if pur is not None and pur.kind == "afv":
         return True
-    from cg import counters  # lazy: cg.counters (~2.3 ms) only for a vehicle near an Immobilized one
 
     c = counters.lookup(state.card.sides[f.side].nationality, f.name, state.card.counter_overrides(f.side))
     return c is not None and c.kind == "afv"
@@ -203,18 +203,18 @@ def cthc_clusters(state: CampaignState, side: str) -> list[set[str]]:
     no CTHC, 1.4), so clusters overlap; before: the CTHC hexes joined by adjacency."""
     mc, grid = state.map_control(), state.grid()
     per_hex = rules_for(state).cthc_per_strategic_hex()
-    hit = _CLUSTERS.get((side, per_hex))
+    memo = caches.current().clusters
+    hit = memo.get((side, per_hex))
     if hit is not None and hit[0] is mc and hit[1] is grid:  # a map-control picture never changes
         return [set(c) for c in hit[2]]
     out = _clusters(mc, grid, side, per_hex)
-    _CLUSTERS[(side, per_hex)] = (mc, grid, tuple(frozenset(c) for c in out))
+    memo[(side, per_hex)] = (mc, grid, tuple(frozenset(c) for c in out))
     return out
 
 
-# (side, cthc_per_hex) -> (the map-control picture, the grid, its clusters) last asked for: a run of 3.2
-# redeployments asks for the same picture's clusters at every command (the picture and grid are held, so
-# an entry never stands for a new one at a freed one's address)
-_CLUSTERS: dict = {}
+# caches.clusters: (side, cthc_per_hex) -> (the map-control picture, the grid, its clusters) last asked for:
+# a run of 3.2 redeployments asks for the same picture's clusters at every command (the picture and grid
+# are held, so an entry never stands for a new one at a freed one's address)
 
 
 def _clusters(mc, grid, side: str, per_hex: bool) -> list[set[str]]:

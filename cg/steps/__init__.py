@@ -11,6 +11,7 @@ from typing import Mapping
 
 from cg.rules import rules_for
 from cg.sequence import StepId
+from cg.pbem import committed, pending_items
 from cg.seal import pending_items as sealed_items
 from cg.state import SIDES, CampaignState
 from cg.steps import before, end, purchase, reph
@@ -47,7 +48,6 @@ def pending(state: CampaignState, step: Step | None = None) -> list[dict]:
     step = step or BY_ID.get(state.step)  # None: a step no release knows (cg/sequence.step_id)
     out: list[dict] = step.owes(state, rules_for(state)) if step is not None else []
     if state.pbem is not None:  # play by email: two-party dice committed to owe an answer or a reveal
-        from cg.pbem import committed, pending_items  # lazy: play by email only (cg.pbem ~0.7 ms)
 
         out = pending_items(state) + committed(state, out)
     return out

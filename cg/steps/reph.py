@@ -2,7 +2,7 @@
 3.31 fire, 3.33 TVP, 3.42 regrouping, 3.43 heroes, 3.51 SAN)."""
 from __future__ import annotations
 
-from cg import tables, terrain
+from cg import counters, tables, terrain
 from cg.card import BURNABLE
 from cg.items import Kept
 from cg.rules import Rules
@@ -145,7 +145,6 @@ def _regrouping_leave(st: CampaignState, rules: Rules) -> list:
     the pair is left as it is: the table cannot tell which)."""
     if not rules.half_squads_regroup():
         return []
-    from cg import counters  # lazy: cg.counters (~2.3 ms) only for a card with [counters] (ruling R34)
 
     out = []
     for side in SIDES:

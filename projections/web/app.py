@@ -22,7 +22,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
-from cg.history import History
+from cg.app.history import History
 from cg.steps import POSITIONAL
 from events.errors import PlcgError
 from projections.maps import map_svg

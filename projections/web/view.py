@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from cg.evolve import reverted_seqs
+from cg.pbem import side_of_key
 from cg.state import active_units
 from cg.units import IN_PLAY, PRESENT, Kind
 from cg.seal import concealed_stacks
@@ -24,7 +25,6 @@ def viewer_side(st, key) -> str | None:
     """The side a player's key acts for (play by email), else None: both sides, as the CLI."""
     if st.pbem is None or key is None:
         return None
-    from cg.pbem import side_of_key  # lazy: play by email only
 
     return side_of_key(st.pbem, key)
 

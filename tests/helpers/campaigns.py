@@ -1,6 +1,6 @@
 """Campaign files for the reliability tests, made through the real command handlers.
 
-`choices(state)` says what the demo's players (cg/demo.py SCRIPT) would record next, from the state
+`choices(state)` says what the demo's players (cg/app/demo.py SCRIPT) would record next, from the state
 alone, so a process killed in the middle of a campaign can be restarted and carry on where the log
 stands. `drive` plays with it until a condition holds. Every command goes through `Ledger.run`.
 """
@@ -15,7 +15,7 @@ if ROOT not in sys.path:
 
 import orjson  # noqa: E402
 
-from cg.demo import SCRIPT, _choice  # noqa: E402
+from cg.app.demo import SCRIPT, _choice  # noqa: E402
 from events.errors import BadInput, Refused  # noqa: E402
 from cg.state import SIDES  # noqa: E402
 from cg.steps import pending  # noqa: E402
@@ -97,7 +97,7 @@ def drive(led, stop, limit: int = 5000, on_run=None) -> int:
 
 def make(path: str, stop, seed: str = SEED) -> None:
     """A closed campaign file of the sample card, played until stop(state)."""
-    from cg.ledger import Ledger
+    from cg.app.ledger import Ledger
 
     led = Ledger.create(path, "sample", seed, None)
     try:
@@ -164,7 +164,7 @@ def forge_snapshot(path: str, st) -> None:
     import sqlite3
 
     from cg import snapshot
-    from cg.ledger import Ledger
+    from cg.app.ledger import Ledger
 
     led = Ledger(path)
     try:

@@ -20,7 +20,7 @@ from helpers.campaigns import ROOT, key, step_once  # noqa: E402
 sys.path.insert(0, ROOT)
 
 from events.errors import PlcgError  # noqa: E402
-from cg.ledger import Ledger  # noqa: E402
+from cg.app.ledger import Ledger  # noqa: E402
 
 
 def warm_up(led) -> None:

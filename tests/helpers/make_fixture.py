@@ -4,7 +4,7 @@ usage: python tests/helpers/make_fixture.py OUT.plcg OUT.digest
 
 Run it once per release whose log format is to be kept readable (never to refresh an existing
 fixture: the point is that later releases read the file as it was written). The campaign: the
-shipped sample card, seed "plcg-fixture", the demo players' choices (cg/demo.py) through the
+shipped sample card, seed "plcg-fixture", the demo players' choices (cg/app/demo.py) through the
 Initial Firefight (purchases, leader and OBA DRs, setup, a patrol, the result, the whole RePh) and
 the Idle second firefight, with one undo and manual dice, stopping at step 2.3 of firefight 3.
 """
@@ -24,7 +24,7 @@ SEED = "plcg-fixture"
 
 
 def make(path: str) -> None:
-    from cg.ledger import Ledger
+    from cg.app.ledger import Ledger
 
     led = Ledger.create(path, "sample", SEED, None)
     try:
@@ -39,9 +39,9 @@ def make(path: str) -> None:
 
 
 def expected(path: str) -> dict:
-    from cg.ledger import VERSION, Ledger
+    from cg.app.ledger import VERSION, Ledger
     from events.store import FORMAT
-    from projections.audit import run_audit
+    from cg.app.audit import run_audit
     from projections.digest import canonical_state, digest
 
     led = Ledger(path)

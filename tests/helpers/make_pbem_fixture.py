@@ -70,8 +70,8 @@ def play(tmp: Path) -> Game:
 def expected(db: str, key_file: str) -> dict:
     import orjson
 
-    from cg.ledger import Ledger
-    from cg.pbem import load_private
+    from cg.app.ledger import Ledger
+    from cg.app.keys import load_private
     from projections.digest import digest
 
     out = {}

@@ -10,8 +10,8 @@ from pathlib import Path
 
 from conftest import cli_run
 
-from cg.ledger import Ledger
-from cg.pbem import load_private
+from cg.app.ledger import Ledger
+from cg.app.keys import load_private
 from cg.steps import pending
 from projections.medium import owner
 from cg.state import Done

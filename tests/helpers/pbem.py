@@ -13,8 +13,9 @@ from pathlib import Path
 
 from conftest import cli_run
 
-from cg.ledger import Ledger
+from cg.app.ledger import Ledger
 from cg.steps import pending
+from cg.app.keys import load_private
 
 OTHER = {"axis": "allied", "allied": "axis"}
 
@@ -74,7 +75,7 @@ class Game:
         from cg import pbem
         from events import bundle as bundles
 
-        key = pbem.load_private(self.key[side])
+        key = load_private(self.key[side])
         led = Ledger(self.db[side], write=True, key=key)
         try:
             since = led.store.head()[0]
@@ -96,7 +97,7 @@ class Game:
 
     def state(self, side: str | None = None):
         """The state as `side`'s player sees it in his copy (his own sealed secrets open, ruling R47)."""
-        from cg.pbem import load_private
+        from cg.app.keys import load_private
 
         side = side or self.holder
         led = Ledger(self.db[side], key=load_private(self.key[side]))

@@ -16,7 +16,7 @@ class Served:
     def __init__(self, path: str, key_path: str | None = None):
         key = None
         if key_path:
-            from cg.pbem import load_private
+            from cg.app.keys import load_private
 
             key = load_private(key_path)
         self.site = cli.web_site(str(path), key_path, key)

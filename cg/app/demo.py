@@ -3,9 +3,9 @@ roller: six firefights, the second of them Idle, a Dual Attack, patrols, redeplo
 ELR and clearance — everything recorded as a player would record it."""
 from __future__ import annotations
 
-from cg import tables
-from cg.rules import rules_for
-from cg.ledger import Ledger
+from cg import counters, tables
+from cg.rules import counter_table, rules_for
+from cg.app.ledger import Ledger
 from cg.rules import enters_only, nearest_friendly_hex
 from events.errors import BadInput, PlcgError
 from cg.sequence import StepId
@@ -207,9 +207,6 @@ def _may_lead(st, u) -> bool:
 
 def _missing_counter(st, u) -> str | None:
     """The counter a Replaced result would ask for (`redeploy --counter`), where the table lacks it."""
-    from cg import counters  # lazy: cg.counters (~2.3 ms) only for a card with [counters] (ruling R34)
-    from cg.commands.base import counter_table  # lazy: cg.commands (~33 ms); every command imports cg.demo
-
     if u.kind not in (Kind.SQUAD, Kind.HALF_SQUAD):
         return None
     nat, over = counter_table(st, u.side)

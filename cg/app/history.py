@@ -14,7 +14,8 @@ from __future__ import annotations
 import threading
 
 from cg.evolve import fold, reverted_seqs
-from cg.ledger import Ledger
+from cg.app.ledger import Ledger
+from cg.caches import Caches
 
 
 class History:
@@ -28,9 +29,12 @@ class History:
         self._points: dict[tuple, tuple] = {}  # (seq, the seqs taken back up to it) -> (its hash, state)
         self._lock = threading.Lock()
         self.folded = 0  # rows folded by this object (the bench and the tests read it)
+        # the rules' memos of this campaign (its card, its map's pictures), kept across the ledgers this
+        # object opens, whichever thread of the page asks (cg/caches.py)
+        self.caches = Caches()
 
     def ledger(self) -> Ledger:
-        return Ledger(self.path, key=self._key)
+        return Ledger(self.path, key=self._key, caches=self.caches)
 
     def state(self, at: int | None = None):
         """The state as of seq `at` (None: the head), as `Ledger.state(at=at)` folds it."""

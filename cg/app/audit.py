@@ -28,15 +28,14 @@ from cg import seal, snapshot
 from cg.bulk import gc_paused
 from cg.commands import decide, decide_all
 from events.errors import UNFOLDABLE, BadInput, Refused, UnreadableRow, unknown_row
-from events.roll import source_of
+from events.roll import roll_source, source_of
 from cg.evolve import evolve, fold, reverted_seqs, start
 from events.chain import ChainCheck
 from events.codec import canonical, loads
 from events.convert import converter, unstructure
 from events.types import REGISTRY
-from events.store import COPIED_AFTER_KILL
+from events.store import COLUMNS, COPIED_AFTER_KILL
 from events.upcasters import upcast
-from projections.dicestats import roll_source
 
 RULE_OF = {
     "cp_replenished": "2.12", "rg_bought": "2.34", "patrols_bought": "2.31", "attack_bought": "2.4",
@@ -221,7 +220,7 @@ class _Reader:
         """The rows, chunked as the replay reads them; a row SQLite cannot give as text (not UTF-8)
         ends them with a finding naming it."""
         try:
-            for chunk in store.audit_chunks():
+            for chunk in store.read_rows(columns=COLUMNS, chunk=AUDIT_CHUNK):
                 yield from chunk
         except UnreadableRow as e:
             if self.unreadable is None:
@@ -350,15 +349,19 @@ class _Seen:
         return self.heads[bisect.bisect_left(self.seqs, seq)]
 
 
+AUDIT_CHUNK = 1024  # rows per chunk of the audit's pass
+_RAW = ("seq", "batch", "type", "version", "payload")  # a row as the undos' folds read it again
+
+
 def _records(store, current, seqs=None, since=None, until=None, seen=None):
     """(seq, batch, type, payload at its current version) read again from the file: the rows with
     since < seq <= until that `seen` holds (in seq order), or those of `seqs` (in its order; seqs
     not in the file left out)."""
     if seqs is not None:
-        got = {r[0]: r for r in store.raw_rows(seqs)}
+        got = {r[0]: r for r in store.rows_of(seqs)}
         rows = [got[x] for x in seqs if x in got]
     else:
-        rows = (r for r in store.raw_rows(since=since, until=until) if r[0] in seen)
+        rows = (r for chunk in store.read_rows(since, until, _RAW) for r in chunk if r[0] in seen)
     for seq, b, t, v, text in rows:
         p = loads(text)
         yield (seq, b, t, p if current.get(t) == v else upcast(t, v, p))
@@ -381,7 +384,7 @@ def _checkpoints(store, current) -> tuple[set, dict]:
             named.update(x for x in took if type(x) is int)
     heads: dict[int, int] = {}
     head = prev = None
-    for seq, batch in store.batches():
+    for seq, batch in (r for chunk in store.read_rows(columns=("seq", "batch")) for r in chunk):
         if head is None or batch != prev:
             head = seq
         prev = batch
@@ -677,21 +680,21 @@ def _report(findings, notes, events: int) -> dict:
     return {"findings": findings, "notes": notes, "events": events}
 
 
-_DEFAULTS: dict = {}
+def _defaults_of(cls) -> dict:
+    """Fields added to an event class with a default: a payload written before them holds the default."""
+    out = {}
+    for a in attrs.fields(cls):
+        if a.default is not attrs.NOTHING:
+            d = a.default.factory() if isinstance(a.default, attrs.Factory) else a.default
+            out[a.name] = _norm(unstructure(d))
+    return out
+
+
+_DEFAULTS = {etype: _defaults_of(cls) for etype, cls in REGISTRY.items()}  # constants of the event classes
 
 
 def _defaults(etype: str) -> dict:
-    """Fields added to an event class with a default: a payload written before them holds the default."""
-    if etype not in _DEFAULTS:
-        cls = REGISTRY.get(etype)
-        out = {}
-        if cls is not None:
-            for a in attrs.fields(cls):
-                if a.default is not attrs.NOTHING:
-                    d = a.default.factory() if isinstance(a.default, attrs.Factory) else a.default
-                    out[a.name] = _norm(unstructure(d))
-        _DEFAULTS[etype] = out
-    return _DEFAULTS[etype]
+    return _DEFAULTS.get(etype, {})
 
 
 def _compare(find, stored_events, payloads, produced):
@@ -792,8 +795,8 @@ def compare_copies(mine, other, names: tuple[str, str] = ("this copy", "the othe
     could only have held them). A copy merely behind the other (a bundle not yet received) is a note."""
     findings: list[dict] = []
     notes: list[dict] = []
-    a_rows = {r[0]: (r[2], r[6], r[-1]) for r in mine.rows_for_audit()}
-    b_rows = {r[0]: (r[2], r[6], r[-1]) for r in other.rows_for_audit()}
+    a_rows = {r[0]: r[1:] for chunk in mine.read_rows(None, None, ("seq", "type", "payload", "hash")) for r in chunk}
+    b_rows = {r[0]: r[1:] for chunk in other.read_rows(None, None, ("seq", "type", "payload", "hash")) for r in chunk}
     for seq in sorted(set(a_rows) & set(b_rows)):
         (ta, _, ha), (tb, _, hb) = a_rows[seq], b_rows[seq]
         if ha != hb:

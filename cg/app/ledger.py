@@ -9,7 +9,8 @@ import sqlite3
 
 import orjson
 
-from cg import seal, snapshot
+from cg import pbem, seal, snapshot
+from cg.caches import Caches, current, use
 from cg.rules import CONVENTIONS
 from cg.sequence import StepId
 from cg.bulk import gc_paused
@@ -18,6 +19,7 @@ from cg.card_schema import load_card, parse_card
 from cg.evolve import evolve, fold, fold_stored, reverted_seqs
 from cg.state import CampaignState, Seal  # Seal: the Attack Option choice as the fold records it (R109)
 from events.errors import BadInput, Refused, WriteConflict
+from events.types import Sealed
 from events.store import (COPIED_AFTER_KILL, NewEvent, Store, link_problem, place, remove_file,
                           sweep_temps, temp_path)
 from events.upcasters import upcast  # payload dicts only: an old log reads without cattrs
@@ -27,17 +29,20 @@ import shutil
 
 VERSION = "0.1.0"  # pyproject.toml reads it from here
 
-_CARDS: dict = {}  # parsed CG Cards by the hash of the campaign_started event that holds them
 SNAPSHOT_EVERY = 64  # refresh the stored snapshot once the unsnapshotted tail is this long
 
 
 class Ledger:
     """One campaign file: read the state, decide a command, append its events."""
 
-    def __init__(self, path: str, write: bool = False, key=None, store: Store | None = None):
+    def __init__(self, path: str, write: bool = False, key=None, store: Store | None = None,
+                 caches: Caches | None = None):
         """key: the viewer's private key, or a function giving it (loaded only when a sealed secret of
         a campaign played by email is met): its own seals open in this view (ruling R47). store: the
-        file already open (a received bundle checked inside the writer's transaction), else opened."""
+        file already open (a received bundle checked inside the writer's transaction), else opened.
+        caches: the memos the rules keep (cg/caches.py), this ledger's from now on in its context;
+        without, the context's (what an earlier ledger of this process or thread learnt)."""
+        self.caches = use(caches) if caches is not None else current()
         self.path = path
         self.store = Store.open(path, write=write) if store is None else store
         self._key_src = key
@@ -116,7 +121,7 @@ class Ledger:
     # reading
     def records(self, since: int = 0, until: int | None = None):
         """(seq, batch, type, payload) of the log, each payload at its event's current version."""
-        rows = self.store.read_fold(since, until)
+        rows = (r for chunk in self.store.read_rows(since, until, _FOLD, parse=True) for r in chunk)
         # a whole-log read asks once which versions the log holds (a scan of every row); a short tail,
         # or a head such as the first row the card is read from, checks each row
         if since == 0 and until is None and all(VERSIONS.get(t) == v for t, v in self.store.versions()):
@@ -210,10 +215,11 @@ class Ledger:
 
     def _card(self):
         key = self.store.hash_at(1)  # the first event holds the card; its hash names it
-        card = _CARDS.get(key)
+        cards = self.caches.cards  # parsed CG Cards by the hash of the campaign_started event that holds them
+        card = cards.get(key)
         if card is None:
             first = next(iter(self.records(until=1)))
-            card = _CARDS[key] = parse_card(first[3]["card"], source="campaign_started")
+            card = cards[key] = parse_card(first[3]["card"], source="campaign_started")
         return card
 
     # writing
@@ -243,8 +249,6 @@ class Ledger:
         if st.seq != head_seq:
             st = self.state(use_snapshot=False)
         if st.pbem is not None:
-            from cg import pbem  # lazy: only a campaign played by email
-
             given, cmd = cmd, _by_key(st, cmd, key)
             answers = cmd.get("name") not in pbem.OWN + ("undo",) or cmd.get("name") == "confirm"  # does what `next` does
             if answers and pbem.unanswered(st, cmd["by"]):
@@ -285,7 +289,6 @@ class Ledger:
             lead = events[:1] if events and events[0].TYPE == "fact_confirmed" and pbem_provisional(st) else []
             what = seal.secret(st, cmd, events[len(lead):])
             if what is not None:  # ruling R47: sealed; its opening encrypted to the side's own key
-                from events.types import Sealed  # lazy: the event classes (~27 ms) only for a write
 
                 events, at = events[len(lead):], head_seq + 1 + len(lead)
                 self.sealed_events = {**(self.sealed_events or {}), at: [(e.TYPE, unstructure(e)) for e in events]}
@@ -379,8 +382,6 @@ class Ledger:
 
     # play by email (cg/pbem.py, events/bundle.py)
     def _player(self, key):
-        from cg import pbem  # lazy: play by email only (cg.pbem ~0.7 ms)
-
         st = self.state(lazy=True)
         if st.pbem is None:
             raise Refused("this campaign was not started with the players' keys (plcg new ... --axis-key PUB"
@@ -395,8 +396,6 @@ class Ledger:
     def sign(self, key) -> list:
         """Before a bundle: answer the other side's open two-party dice, then sign the head (unless
         this side's signature is the head already). The stored events appended."""
-        from cg import pbem  # lazy: play by email only (cg.pbem ~0.7 ms)
-
         st, by = self._player(key)
         out = []
         if any(not pbem.deferred(st, r) for _, r in pbem.open_requests(st, side=by, answered=True)):  # ruling R67: a signature over an answer not
@@ -424,7 +423,6 @@ class Ledger:
     def _after_answers(self, st, cmd: dict, head_seq: int, key) -> None:
         """Decide `cmd` on a copy of the state after this side's answers to the other side's open dice
         (ruling R84); raises what it would (nothing is written)."""
-        from cg import pbem  # lazy: cg.pbem (~0.7 ms), play by email only
         from cg.commands import decide_all  # lazy: cg.commands (~33 ms), a write only
         from events.convert import unstructure  # lazy: events.convert (~38 ms), a write only
 
@@ -456,8 +454,6 @@ class Ledger:
     def answer(self, key) -> list:
         """Answer the other side's open two-party dice (its bundle's `sign` does; `sync` does it as soon as
         the bundle is taken in, so that a roll from a chain is decided before the player acts, ruling R83)."""
-        from cg import pbem  # lazy: cg.pbem (~0.7 ms), play by email only
-
         st, by = self._player(key)
         out = []
         for commit, r in pbem.open_requests(st, answered=False):
@@ -467,8 +463,6 @@ class Ledger:
 
     def reveal(self, key) -> list:
         """Reveal every answered two-party dice commitment of the key's side, in the order made."""
-        from cg import pbem  # lazy: play by email only (cg.pbem ~0.7 ms)
-
         st, by = self._player(key)
         owed = [(c, r) for c, r in pbem.open_requests(st, side=by, answered=True) if not pbem.deferred(st, r)]
         if any(r.sealed_at not in (None, st.step) for _, r in owed) and seal.owed(st, by) is not None:
@@ -509,8 +503,6 @@ class Ledger:
 
     def claim(self, key) -> list:
         """Ruling R67: claim every two-party roll the other side withheld (decided from this side's answer)."""
-        from cg import pbem  # lazy: play by email only (cg.pbem ~0.7 ms)
-
         st, by = self._player(key)
         owed = pbem.claimable(st, by)
         if not owed:
@@ -526,18 +518,19 @@ class Ledger:
         head = self.store.head()[0]
         if not 0 <= since <= head:
             raise BadInput(f"--since {since}: the log holds seqs 1 to {head}")
-        return self.store.rows_since(since), self.store.hash_at(1)
+        return _rows_after(self.store, since), self.store.hash_at(1)
 
     @staticmethod
-    def receive(path: str, bundle, check, check_tail) -> int:
+    def receive(path: str, bundle) -> int:
         """Check a bundle against the copy at `path` (made from the bundle if there is none) and
         append its new rows; how many were appended (0: all held already). Nothing is written
         unless every check passes: form and hashes (events/bundle.read), the campaign, continuing
         this copy's chain (no fork, no gap), the signatures and who signed what (exit 2), the step
-        order and every rule (exit 3). `check_tail(state, history, rows)` (projections/audit.
-        audit_tail) decides the new rows on the copy's state at its head; a new copy is written
-        under a temporary name, audited whole by `check(store)` (projections/audit.audit_store),
-        and renamed into place only if it is clean."""
+        order and every rule (exit 3). The audit service (cg/app/audit.py) decides: `audit_tail` the new
+        rows on the copy's state at its head; a new copy is written under a temporary name, audited whole
+        by `audit_store`, and renamed into place only if it is clean."""
+        from cg.app.audit import audit_store, audit_tail  # lazy: cg.app.audit (~70 ms: cattrs, cg.commands) only where a bundle is received
+
         rows = list(bundle.rows)
         if not os.path.exists(path):
             if bundle.since != 0 or rows[0][2] != "campaign_started":
@@ -554,7 +547,7 @@ class Ledger:
             store = Store.create(tmp, {"product": "plcg", "product_version": VERSION})
             try:
                 store.append_rows((0, GENESIS), rows)
-                _refuse_findings(check(store), 0)
+                _refuse_findings(audit_store(store), 0)
             except BaseException:
                 store.close()
                 for suffix in ("", "-wal", "-shm"):
@@ -572,7 +565,7 @@ class Ledger:
             head = store.head()
             if store.hash_at(1) != bundle.campaign:
                 raise BadInput("the bundle belongs to another campaign than this copy's")
-            held = store.hashes(rows[0][0], head[0])
+            held = _hashes(store, rows[0][0], head[0])
             for r in rows:
                 if r[0] in held and held[r[0]] != r[-1]:
                     raise BadInput(f"the bundle forks the history at seq {r[0]}: this copy holds another"
@@ -593,10 +586,10 @@ class Ledger:
             _check_signatures(first["pbem"]["keys"], head, rows)
             if any(r[2] == "seals_revealed" for r in rows):
                 # ruling R47: a reveal opens seals made earlier: the whole log is decided again with them open
-                _check_whole(path, head, rows, check)
+                _check_whole(path, head, rows, audit_store)
             else:
                 led = Ledger(path, store=store)
-                _refuse_findings(check_tail(led.state(), list(led.records()), rows), head[0])
+                _refuse_findings(audit_tail(led.state(), list(led.records()), rows), head[0])
             store.append_rows(head, rows)
             return len(rows)
         finally:
@@ -612,7 +605,7 @@ class Ledger:
             rows = [r for r in bundle.rows if r[0] <= head[0]]
             if not rows or store.hash_at(1) != bundle.campaign:
                 return None
-            held = store.hashes(max(rows[0][0] - 1, 1), head[0])
+            held = _hashes(store, max(rows[0][0] - 1, 1), head[0])
             for r in rows:
                 if held.get(r[0]) != r[-1]:
                     before = held.get(r[0] - 1, GENESIS if r[0] == 1 else None)
@@ -631,7 +624,7 @@ class Ledger:
             store.close()
 
     @classmethod
-    def rejoin(cls, path: str, bundle, key, check, check_tail, give_way: bool = False) -> dict:
+    def rejoin(cls, path: str, bundle, key, give_way: bool = False) -> dict:
         """Ruling R113 (issue 37 F2): join two copies that parted because both players acted at once. The
         other side's signed bundle holds rows after the fork; this copy holds rows of its own player there,
         none of them signed (so never sent: the other player has seen none of them). The copy is built
@@ -642,8 +635,6 @@ class Ledger:
         (`PATH.fork-N`), so nothing is lost. {"fork", "kept", "redone", "refused", "held"}; nothing is
         written unless the whole rebuild succeeds (BadInput, Refused otherwise). Where this player has sent
         rows after the fork too, only `give_way` (his own decision, agreed by mail) lets them be decided again."""
-        from cg import pbem  # lazy: play by email only (cg.pbem ~0.7 ms)
-
         fork = cls.fork_point(path, bundle)
         if fork is None:
             raise BadInput("the bundle does not continue this copy's chain and shares no row with it where they"
@@ -652,7 +643,7 @@ class Ledger:
         try:
             st, by = old._player(key)
             head = old.store.head()
-            mine = old.store.rows_since(fork)
+            mine = _rows_after(old.store, fork)
             signed = [r for r in mine if r[2] == "head_signed"]
             if signed and not give_way:
                 who = sorted({loads(r[6]).get("side", "?") for r in signed})
@@ -667,7 +658,7 @@ class Ledger:
             base_open = (base.proposal, base.provisional)
             undone = reverted_seqs(old.store.reverts())
             commands = _own_commands(old, mine, fork, by, undone)
-            prefix = [r for r in old.store.rows_since(0) if r[0] <= fork]
+            prefix = _rows_after(old.store, 0, fork)
         finally:
             old.close()
         tmp = temp_path(path, "rejoin")
@@ -678,7 +669,7 @@ class Ledger:
                 store.append_rows((0, GENESIS), prefix)
             finally:
                 store.close()
-            cls.receive(tmp, bundle, check, check_tail)  # the other side's rows: checked as any bundle is
+            cls.receive(tmp, bundle)  # the other side's rows: checked as any bundle is
             led = cls(tmp, write=True, key=key)
             try:
                 for cmd, why in commands:
@@ -701,7 +692,7 @@ class Ledger:
                 led.close()
             store = Store.open(tmp)
             try:
-                joined = store.rows_since(fork)
+                joined = _rows_after(store, fork)
             finally:
                 store.close()
         finally:
@@ -728,9 +719,20 @@ class Ledger:
         self.store.close()
 
 
-def pbem_provisional(st):
-    from cg import pbem  # lazy: play by email only (cg.pbem ~0.7 ms)
+_FOLD = ("seq", "batch", "type", "version", "payload")  # what folding needs of a row, no more
 
+
+def _rows_after(store, since: int, until: int | None = None) -> list[tuple]:
+    """The rows with since < seq <= until as stored, every column (a bundle's, a copy joined again)."""
+    return [r for chunk in store.read_rows(since, until) for r in chunk]
+
+
+def _hashes(store, since: int, until: int) -> dict[int, str]:
+    """{seq: hash} of the rows since <= seq <= until (a received bundle checked against this copy)."""
+    return {seq: h for chunk in store.read_rows(since - 1, until, ("seq", "hash")) for seq, h in chunk}
+
+
+def pbem_provisional(st):
     return pbem.provisional(st)
 
 
@@ -740,8 +742,6 @@ def _own_commands(led: "Ledger", rows: list, fork: int, by: str, undone: set) ->
     reveals, chains) are left out: the ledger makes them again as they are owed. A command an undo among the
     rows took back is left out with that undo; an undo of rows before the fork is held back (the rows it
     named are not the rows it would name now)."""
-    from cg import pbem  # lazy: play by email only (cg.pbem ~0.7 ms)
-
     out: list[tuple[dict, str | None]] = []
     batches: dict[int, list] = {}
     for r in rows:
@@ -810,8 +810,6 @@ def _refuse_findings(report: dict, head: int) -> None:
 def _check_signatures(keys: dict, head: tuple, rows: list) -> None:
     """Every signature in the new rows verifies with its side's key and signs the row before it,
     the last row is one, and every command is its signer's (exit 2 otherwise)."""
-    from cg import pbem  # lazy: play by email only (cg.pbem ~0.7 ms)
-
     if rows[-1][2] != "head_signed":
         raise BadInput("the bundle is not signed: it does not end with its author's head_signed row")
     prev = head
@@ -841,8 +839,6 @@ def _check_signatures(keys: dict, head: tuple, rows: list) -> None:
 def _by_key(st, cmd: dict, key) -> dict:
     """A keyed campaign's command as its acting side's (`by`, from the private key); a rolling
     command under two-party dice gets its commitment (cg/pbem.py)."""
-    from cg import pbem  # lazy: play by email only (cg.pbem ~0.7 ms)
-
     if key is None:
         raise Refused("a campaign played by email takes each command with the acting player's key"
                       " (--key FILE or $PLCG_KEY)", "pbem", st.step)
