@@ -51,6 +51,19 @@ def _campaign(tmp_path: Path) -> str:
     return path
 
 
+def _at_head(tmp_path: Path) -> str:
+    """A campaign whose snapshot is at its head (`replay` refreshes it): `status` folds no tail."""
+    path = _campaign(tmp_path)
+    assert cli_run(path, "weather").code == 0
+    assert cli_run(path, "replay").code == 0
+    return path
+
+
+# what reading the state from a snapshot at the head needs none of: the event classes (a fold of a tail
+# builds them), what leaving a step records (it builds events) and the step machine
+NOT_FROM_A_SNAPSHOT = ("events.types", "events.convert", "cg.steps.leaving", "cg.machine", "transitions")
+
+
 def test_status_builds_only_its_command_and_imports_only_what_it_reads(tmp_path):
     path = _campaign(tmp_path)
     found = _probe(tmp_path, "--db", path, "status")
@@ -86,3 +99,22 @@ def test_the_layer_walk_sees_what_a_command_imports_when_it_runs():
     from tests.test_layers import graph
 
     assert set(cli.USES.values()) <= graph()["cli"]
+
+
+def test_status_and_head_from_a_snapshot_at_the_head_build_no_event_class(tmp_path):
+    path = _at_head(tmp_path)
+    for command in ("status", "head"):
+        found = _probe(tmp_path, "--db", path, command)
+        assert found["code"] == 0
+        assert _loaded(found, NOT_FROM_A_SNAPSHOT + NOT_FOR_A_READ) == [], command
+    assert "cg.state" in found["modules"]  # the probe saw a state read
+
+
+def test_each_steps_on_leave_names_a_function_of_cg_steps_leaving():
+    """A step names what leaving it records (cg/steps/leaving.py) by name: every name given is one there, and
+    every function there is named by a step."""
+    from cg.steps import STEPS, leaving
+
+    named = {s.on_leave for s in STEPS if s.on_leave}
+    assert named == {"redeployment", "consequences", "regrouping", "heroes", "san"}
+    assert all(callable(getattr(leaving, n)) for n in named)
