@@ -21,7 +21,9 @@ try:
     cli.main(args=sys.argv[3:], prog_name="plcg")
 except SystemExit as e:
     code = e.code
-print(json.dumps({"modules": sorted(sys.modules), "built": sorted(cli.main.commands), "code": code}),
+types = sys.modules.get("events.types")
+print(json.dumps({"modules": sorted(sys.modules), "built": sorted(cli.main.commands), "code": code,
+                  "events": None if types is None else sorted(types._BUILT), "declared": len(types.REGISTRY) if types else 0}),
       file=open(sys.argv[2], "w"))
 """
 # what no read of the state needs: the handlers, the audit (and cattrs), the reports, the web page, play by
@@ -119,3 +121,24 @@ def test_each_steps_on_leave_names_a_function_of_cg_steps_leaving():
     named = {s.on_leave for s in STEPS if s.on_leave}
     assert named == {"redeployment", "consequences", "regrouping", "heroes", "san"}
     assert all(callable(getattr(leaving, n)) for n in named)
+
+
+def test_status_with_a_tail_builds_only_the_event_classes_of_its_tail(tmp_path):
+    """The event classes are built when first asked for: a fold of the tail after the snapshot builds those of
+    its types, not all of them."""
+    path = _at_head(tmp_path)
+    assert cli_run(path, "next").code == 0  # one step_left after the snapshot
+    found = _probe(tmp_path, "--db", path, "status")
+    assert found["code"] == 0
+    assert found["events"] == ["step_left"]
+    assert _loaded(found, NOT_FOR_A_READ) == []
+
+
+def test_a_write_builds_the_event_classes_it_writes_not_every_one(tmp_path):
+    path = _at_head(tmp_path)
+    assert cli_run(path, "next").code == 0  # 2.3: purchases
+    found = _probe(tmp_path, "--db", path, "buy", "axis", "I1")
+    assert found["code"] == 0
+    assert "rg_bought" in found["events"]
+    assert "weather_set" not in found["events"] and "cg_ended" not in found["events"]  # other steps' events
+    assert len(found["events"]) < found["declared"]
