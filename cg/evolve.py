@@ -26,7 +26,7 @@ from cg.steps import BY_ID
 from cg.state import Done, Fortification, PatrolTeam
 from cg.state import AnswerChain, DiceRequest, Proposal  # play by email's records (rulings R44, R45, R67, R71, R83)
 from events.stored import build, folder
-from events.types import REGISTRY, CampaignStarted, Reverted, UnitChange
+from events import types as ev  # the module: an event class is built when first used (status builds none)
 
 if TYPE_CHECKING:  # the handlers' event classes (imported when the first fold is made: _built)
     from events.types import (AttackAnnounced, AttackBought, CasualtiesAdded, CasualtyReduced, CgEnded, ClearanceRolled,  # lazy: events.types (~25 ms of class creation), only a fold that meets the type
@@ -74,7 +74,7 @@ def _built(etype: str) -> Callable | None:
     if fn is None:
         return None
 
-    h = HANDLERS[etype] = folder(REGISTRY[etype], fn)
+    h = HANDLERS[etype] = folder(ev.REGISTRY[etype], fn)
     return h
 
 
@@ -97,7 +97,7 @@ def handler_table() -> dict[str, Callable]:
 def start(payload: dict, view=None) -> CampaignState:
     """The state a stored `campaign_started` payload begins (as its class, CampaignStarted); `view`:
     which seals its reader opens (cg/seal.Opener)."""
-    p = build(CampaignStarted, payload)
+    p = build(ev.CampaignStarted, payload)
     card = parse_card(p.card, source="campaign_started")
     # the first release's campaign_started (upcast, events/upcasters.py) may lack what later ones hold
     st = CampaignState(card=card, seed=p.seed, card_ref=getattr(p, "card_ref", ""),
@@ -245,7 +245,7 @@ def fold_stored(chunks: Iterable[tuple], common: int, reverted: set[int], curren
 def _reverted(st: CampaignState, seq: int, payload: dict) -> None:
     """A `reverted` row (as its class, Reverted), kept for the audit's notes; what it takes back is
     known before the fold (reverted_seqs)."""
-    r = build(Reverted, payload)
+    r = build(ev.Reverted, payload)
     st.reverts.append((seq, tuple(r.seqs), r.reason, r.force))
 
 
@@ -532,7 +532,7 @@ def _redeploy_unit(st, p: Redeployed, u) -> None:
         if p.reduced or p.change == "eliminated":  # a loss, not an ELR replacement
             _reph_loss(st, u, p.change)
 
-        _unit_change(st, UnitChange(side=p.side, unit=p.unit, to=p.change), p.reduced)
+        _unit_change(st, ev.UnitChange(side=p.side, unit=p.unit, to=p.change), p.reduced)
         if u.status == Status.ELIMINATED:
             return
     if r in ("eliminated", "eliminated_cs_na"):
@@ -668,7 +668,7 @@ def _ended(st, p: FirefightEnded):
     st.reph.done.add(Done("end"))
 
 
-def _unit_change(st, c: UnitChange, reduced: bool) -> None:
+def _unit_change(st, c: ev.UnitChange, reduced: bool) -> None:
     """Casualty Reduction or ELR replacement: a new counter, a wound, or the unit eliminated."""
     u = st.unit(c.unit, c.side)
     if c.to == "eliminated":

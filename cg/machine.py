@@ -6,8 +6,8 @@ diagram drawn from that same machine's states and edges (`plcg diagram`, docs/st
   after it), guarded by `owes_nothing` (the step's `owes` and play by email's, `pending`), with the rules'
   conditions on the edges (Idle 2.41, the Initial Firefight, the last firefight or the CG Objectives,
   revision 2's weather in every firefight); `concede` leads from any step to the CG's end.
-- Leaving by `next` is a callback: the step's `on_leave` (what it records by itself) runs as the
-  transition's `before`.
+- Leaving by `next` is a callback: the step's `on_leave` (what it records by itself, its function in
+  cg/steps/leaving.py) runs as the transition's `before`.
 
 The machine decides and never holds a campaign: a `next` or `concede` being decided is one `Walk`, the
 model the trigger is fired on for that decision and then dropped; the command writes the events (the
@@ -23,7 +23,7 @@ from cg import caches
 from cg.rules import rules_for
 from cg.sequence import StepId, step_id
 from cg.state import CampaignState
-from cg.steps import STEPS, leads, pending
+from cg.steps import STEPS, leads, leaving, pending
 from cg.steps.step import Step
 from cg.victory import objectives_fulfilled
 
@@ -78,7 +78,8 @@ class Walk:
 
     # the callback of leaving by `next`
     def leave(self) -> None:
-        self.records += self.step.on_leave(self.st, self.rules)
+        if self.step.on_leave:
+            self.records += getattr(leaving, self.step.on_leave)(self.st, self.rules)
 
 
 def machine():

@@ -39,17 +39,17 @@ _roll_hook()
 # no `counted`, a firefight_ended without VASL logs (issue 37 item 11) no `vasl_logs`, a sealed that is no
 # concealed setup (ruling R112) no `hex`.
 
-for _etype, _key in (("campaign_started", "pbem"), ("leader_rolled", "hex"), ("patrol_resolved", "typed"),
-                      ("disease_replaced", "disrupted"), ("units_stranded", "counted"),
-                      ("firefight_ended", "vasl_logs"), ("sealed", "hex")):
-    converter.register_unstructure_hook(
-        REGISTRY[_etype],
-        make_dict_unstructure_fn(REGISTRY[_etype], converter, **{_key: override(omit_if_default=True)}))
+OMITTED_IF_DEFAULT = {"campaign_started": ("pbem",), "leader_rolled": ("hex",), "patrol_resolved": ("typed",),
+                       "disease_replaced": ("disrupted",), "units_stranded": ("counted",),
+                       "firefight_ended": ("vasl_logs",), "sealed": ("hex",),
+                       "dice_committed": ("value", "chain")}  # ruling R83: a commitment of ruling R44 as before
 
-converter.register_unstructure_hook(  # ruling R83: a commitment of ruling R44 is stored as before
-    REGISTRY["dice_committed"],
-    make_dict_unstructure_fn(REGISTRY["dice_committed"], converter, value=override(omit_if_default=True),
-                             chain=override(omit_if_default=True)))
+# made for its class when one is first unstructured: importing this module builds no event class (a write
+# builds those it writes, events/types.py)
+converter.register_unstructure_hook_factory(
+    lambda cls: getattr(cls, "TYPE", None) in OMITTED_IF_DEFAULT,
+    lambda cls: make_dict_unstructure_fn(cls, converter,
+                                         **{k: override(omit_if_default=True) for k in OMITTED_IF_DEFAULT[cls.TYPE]}))
 
 
 def unstructure(event) -> dict:

@@ -6,6 +6,8 @@ the result. Old versions are upgraded on read by the upcasters in events/upcaste
 """
 from __future__ import annotations
 
+import threading
+from collections.abc import Mapping
 from typing import ClassVar, dataclass_transform
 
 import attrs
@@ -14,25 +16,61 @@ from events import records
 from events.roll import Drm, Roll  # noqa: F401  (re-exported: one roll type)
 from events.versions import VERSIONS
 
-REGISTRY: dict[str, type] = {}
+_DECLARED: dict[str, type] = {}  # type name -> its class as declared, not yet made an attrs class
+_BUILT: dict[str, type] = {}  # type name -> its attrs class
+_LOCK = threading.Lock()
 
 
 @dataclass_transform(frozen_default=True, field_specifiers=(attrs.field,))
 def event(name: str):
     """Register an event class under its type name (the `type` column of the log); its schema
-    version is the one in events/versions.py."""
+    version is the one in events/versions.py. The class is made an attrs class when it is first asked
+    for (`REGISTRY[name]`, `types.ClassName`, `from events.types import ClassName`), not at import: a
+    command builds the classes of the events it writes or folds, not all ~100 (issue 36 item 2)."""
 
     def wrap(cls):
-        # a __dict__: the fold builds it from its payload (events/stored.py). The repr is events/records.py's,
-        # not one attrs writes and compiles per class: a third of what importing this module costs (~8 of ~25
-        # ms, paid by every command that folds a row, a `status` after a write among them)
-        cls = records.frozen(cls, slots=False)
         cls.TYPE = name
         cls.VERSION = VERSIONS[name]
-        REGISTRY[name] = cls
+        _DECLARED[name] = cls
         return cls
 
     return wrap
+
+
+def _built(name: str) -> type:
+    cls = _BUILT.get(name)
+    if cls is None:
+        with _LOCK:
+            cls = _BUILT.get(name)
+            if cls is None:
+                # a __dict__: the fold builds it from its payload (events/stored.py). The repr is
+                # events/records.py's, not one attrs writes and compiles per class. Not slotted, attrs
+                # makes the declared class itself an attrs class: one class object before and after
+                cls = records.frozen(_DECLARED[name], slots=False)
+                globals()[cls.__name__] = cls
+                _BUILT[name] = cls
+    return cls
+
+
+class _Registry(Mapping):
+    """Type name -> event class: every declared type is in it; a class is built when it is looked up."""
+
+    def __getitem__(self, name: str) -> type:
+        if name not in _DECLARED:
+            raise KeyError(name)
+        return _built(name)
+
+    def __iter__(self):
+        return iter(_DECLARED)
+
+    def __len__(self) -> int:
+        return len(_DECLARED)
+
+    def __contains__(self, name) -> bool:
+        return name in _DECLARED
+
+
+REGISTRY: Mapping[str, type] = _Registry()
 
 
 class Event:
@@ -633,3 +671,16 @@ class FactRejected(Event):
     side: str
     command: dict
     reason: str
+
+
+# The event classes leave the module's namespace until built: `types.ClassName` builds one (PEP 562).
+_NAMED = {cls.__name__: name for name, cls in _DECLARED.items()}
+for _name in _NAMED:
+    del globals()[_name]
+
+
+def __getattr__(attr: str):
+    name = _NAMED.get(attr)
+    if name is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {attr!r}")
+    return _built(name)

@@ -21,7 +21,9 @@ try:
     cli.main(args=sys.argv[3:], prog_name="plcg")
 except SystemExit as e:
     code = e.code
-print(json.dumps({"modules": sorted(sys.modules), "built": sorted(cli.main.commands), "code": code}),
+types = sys.modules.get("events.types")
+print(json.dumps({"modules": sorted(sys.modules), "built": sorted(cli.main.commands), "code": code,
+                  "events": None if types is None else sorted(types._BUILT), "declared": len(types.REGISTRY) if types else 0}),
       file=open(sys.argv[2], "w"))
 """
 # what no read of the state needs: the handlers, the audit (and cattrs), the reports, the web page, play by
@@ -49,6 +51,21 @@ def _campaign(tmp_path: Path) -> str:
     path = str(tmp_path / "c.plcg")
     assert cli_run(path, "new", "--card", "sample", "--seed", "1").code == 0
     return path
+
+
+def _at_head(tmp_path: Path) -> str:
+    """A campaign whose snapshot is at its head (`replay` refreshes it): `status` folds no tail."""
+    path = _campaign(tmp_path)
+    assert cli_run(path, "weather").code == 0
+    assert cli_run(path, "replay").code == 0
+    return path
+
+
+# what reading the state from a snapshot at the head needs none of: the event classes (a fold of a tail
+# builds them: the module events.types is read, the store's registry of type names, but no class is built,
+# `found["events"]`), what leaving a step records (it builds events) and the step machine
+NOT_FROM_A_SNAPSHOT = ("events.convert", "cg.steps.leaving", "cg.machine", "transitions",
+                       "importlib.resources", "tempfile")  # the last two: reading a shipped card file (`new`)
 
 
 def test_status_builds_only_its_command_and_imports_only_what_it_reads(tmp_path):
@@ -86,3 +103,44 @@ def test_the_layer_walk_sees_what_a_command_imports_when_it_runs():
     from tests.test_layers import graph
 
     assert set(cli.USES.values()) <= graph()["cli"]
+
+
+def test_status_and_head_from_a_snapshot_at_the_head_build_no_event_class(tmp_path):
+    path = _at_head(tmp_path)
+    for command in ("status", "head"):
+        found = _probe(tmp_path, "--db", path, command)
+        assert found["code"] == 0
+        assert _loaded(found, NOT_FROM_A_SNAPSHOT + NOT_FOR_A_READ) == [], command
+        assert found["events"] == [], command  # no event class built
+    assert "cg.state" in found["modules"]  # the probe saw a state read
+
+
+def test_each_steps_on_leave_names_a_function_of_cg_steps_leaving():
+    """A step names what leaving it records (cg/steps/leaving.py) by name: every name given is one there, and
+    every function there is named by a step."""
+    from cg.steps import STEPS, leaving
+
+    named = {s.on_leave for s in STEPS if s.on_leave}
+    assert named == {"redeployment", "consequences", "regrouping", "heroes", "san"}
+    assert all(callable(getattr(leaving, n)) for n in named)
+
+
+def test_status_with_a_tail_builds_only_the_event_classes_of_its_tail(tmp_path):
+    """The event classes are built when first asked for: a fold of the tail after the snapshot builds those of
+    its types, not all of them."""
+    path = _at_head(tmp_path)
+    assert cli_run(path, "next").code == 0  # one step_left after the snapshot
+    found = _probe(tmp_path, "--db", path, "status")
+    assert found["code"] == 0
+    assert found["events"] == ["step_left"]
+    assert _loaded(found, NOT_FOR_A_READ) == []
+
+
+def test_a_write_builds_the_event_classes_it_writes_not_every_one(tmp_path):
+    path = _at_head(tmp_path)
+    assert cli_run(path, "next").code == 0  # 2.3: purchases
+    found = _probe(tmp_path, "--db", path, "buy", "axis", "I1")
+    assert found["code"] == 0
+    assert "rg_bought" in found["events"]
+    assert "weather_set" not in found["events"] and "cg_ended" not in found["events"]  # other steps' events
+    assert len(found["events"]) < found["declared"]

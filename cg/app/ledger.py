@@ -19,7 +19,7 @@ from cg.card_schema import load_card, parse_card
 from cg.evolve import evolve, fold, fold_stored, reverted_seqs
 from cg.state import CampaignState, Seal  # Seal: the Attack Option choice as the fold records it (R109)
 from events.errors import BadInput, Refused, WriteConflict
-from events.types import Sealed
+from events import types as ev
 from events.store import (COPIED_AFTER_KILL, NewEvent, Store, link_problem, place, remove_file,
                           sweep_temps, temp_path)
 from events.upcasters import upcast  # payload dicts only: an old log reads without cattrs
@@ -294,7 +294,7 @@ class Ledger:
                 self.sealed_events = {**(self.sealed_events or {}), at: [(e.TYPE, unstructure(e)) for e in events]}
                 cmd, opening = seal.make(key, cmd["by"], what, cmd, events, unstructure)
                 self.opener().add(cmd["commitment"], opening)
-                events = [*lead, Sealed(side=cmd["by"], what=what, at=at, commitment=cmd["commitment"],
+                events = [*lead, ev.Sealed(side=cmd["by"], what=what, at=at, commitment=cmd["commitment"],
                                         nonce=cmd["nonce"], box=cmd["box"], opens=cmd.get("opens"),
                                         closes=cmd.get("closes"), hex=cmd.get("hex"))]
         new = [NewEvent(type=e.TYPE, version=e.VERSION, payload=unstructure(e), firefight=st.firefight,

@@ -48,10 +48,6 @@ def owes_nothing(state: CampaignState, rules: Rules) -> Owed:
     return Owed()
 
 
-def records_nothing(state: CampaignState, rules: Rules) -> list:
-    return []
-
-
 @attrs.frozen
 class Step:
     id: StepId
@@ -61,8 +57,10 @@ class Step:
     owes: Callable[[CampaignState, Rules], Owed] = owes_nothing
     # the commands given at this step (cg/commands: `@command(name)` takes its steps from here)
     accepts: tuple[str, ...] = ()
-    # the events leaving it records by itself (decided by `next`, before its step_left)
-    on_leave: Callable[[CampaignState, Rules], list] = records_nothing
+    # the events leaving it records by itself (decided by `next`, before its step_left): the name of its
+    # function in cg/steps/leaving.py, fn(state, rules) -> events ("": none). By name, so that reading
+    # the steps (`status`) never imports the event classes that function builds
+    on_leave: str = ""
     # what leaving it does to the state, folded with the step_left (to: the step entered, or END)
     on_left: Callable[[CampaignState, StepId], None] | None = None
     # what entering it does to the state, folded with the step_left that enters it (p: that event)
