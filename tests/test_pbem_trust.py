@@ -747,7 +747,7 @@ def test_a_side_cannot_leave_a_step_over_the_result_its_own_bundle_decided_for_t
     from cg import pbem
 
     g = chain_game
-    g.play_to(1, step, plan={(1, "2.3"): [("axis", ["buy", "axis", "I1"])]})  # an RG with its leader (2.36)
+    g.play_to(1, step, plan={(1, "2.3"): [(s, ["buy", s, "I1"]) for s in ("axis", "allied")]})  # RGs, leaders (2.36)
     if g.holder != "allied":
         g.send(g.holder)
     assert g.cli("allied", roll, "allied").code == 0  # committed from the axis chain (R83)
@@ -760,6 +760,7 @@ def test_a_side_cannot_leave_a_step_over_the_result_its_own_bundle_decided_for_t
     assert r.code == 0, r.err
     st = g.state("allied")
     assert pbem.left_over(st, step, "axis")[0] >= 1 and st.step == step  # the leave waits for axis
+    assert pbem.left_over(st, step, "allied")[0] >= 1  # its own result, unused, it gives up by leaving
     assert st.pbem.proposal is not None and st.pbem.proposal.side == "allied"
     barring = g.cli("allied", then, "allied")  # its next step's roll, which would bar the rejection, is not yet
     assert barring.code == 3, (barring.code, barring.out)
@@ -767,6 +768,6 @@ def test_a_side_cannot_leave_a_step_over_the_result_its_own_bundle_decided_for_t
     unit = next(u.id for u in g.state("axis").side_units("axis") if u.kind == kind)
     hardened = g.cli("axis", "harden", "axis", unit)  # the axis result is the axis player's to use
     assert hardened.code == 0, hardened.err
-    assert g.cli("axis", "next").code == 0  # its `next` confirms the allied leave
+    assert g.cli("axis", "next").code == 0  # its `next` confirms the allied leave (whose own result allied gave up)
     assert g.state("axis").step != step
     assert unit in g.state("axis").reph.hardened_now["axis"]

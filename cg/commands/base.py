@@ -259,7 +259,8 @@ def _waits_for_proposer(state: CampaignState, cmd: dict) -> bool:
         return False
     state.pbem.proposal = None  # as the step stands without it (restored: decide is pure)
     try:
-        return _done_before_them(state, {**cmd, "name": "next"})
+        # ruling R127 asks nothing here: the proposer's own proposal to leave gives up what its result still allows
+        return _done_before_them(state, {**cmd, "name": "next", "their_results": False})
     finally:
         state.pbem.proposal = prop
 
