@@ -35,7 +35,8 @@ from cg import caches, seal
 from cg.rules import rules_for
 from cg.sequence import StepId
 from cg.specs import OWN, SHARED, SHARED_3, SIDED  # noqa: F401  (read here by cg/commands)
-from cg.state import AnswerChain, DiceRequest, Pbem
+from cg.state import AnswerChain, DiceRequest, Done, Pbem
+from cg.units import Kind
 from events.errors import BadInput, Refused
 from events.types import REGISTRY
 
@@ -182,8 +183,8 @@ def two_party(st) -> bool:
 # own commands (SIDED): generated from the commands' specs (cg/specs.py)
 BUNDLING = ("sign", "answer", "reveal", "unseal", "chain")  # what a side may do while a proposal awaits an answer
 COMMIT_KEYS = ("commit", "nonce", "value", "chain")  # what the ledger adds to a command for its dice (R44, R83)
-# what the ledger adds to a command to say which ruling decides it (R110, R111, R112; a log of before lacks them)
-RULING_KEYS = ("setups", "own_rolls", "mines_at_setup", "sealed_rolls")
+# what the ledger adds to a command to say which ruling decides it (R110, R111, R112, R127; a log of before lacks them)
+RULING_KEYS = ("setups", "own_rolls", "mines_at_setup", "sealed_rolls", "their_results")
 LEAVING_SEALED = seal.LEAVING_SEALED  # ruling R119
 deferred = seal.deferred  # ruling R119
 
@@ -369,6 +370,30 @@ def committed(st, items: list[dict]) -> list[dict]:
 
 
 ROLL_ALLOWS = ("3.41", "3.44", "3.45")  # ruling R111: steps where a side's decided roll allows more (replacements, hardening)
+
+
+def left_over(st, step: str, side: str) -> tuple[int, int, int]:
+    """(how many more the side's 3.44 or 3.45 result lets it take, the result, how many taken)."""
+    hardened = set(st.reph.hardened_now[side])
+    mine = [u for u in st.side_units(side) if u.id not in hardened]
+    if step == StepId.PROMOTIONS:
+        is_mmc = rules_for(st).is_mmc
+        used = sum(1 for x in hardened if is_mmc(st.unit(x, side).kind))
+        return min(st.reph.promotions[side] - used, sum(1 for u in mine if is_mmc(u.kind))), \
+            st.reph.promotions[side], used
+    used = sum(1 for x in hardened if st.unit(x, side).kind == Kind.LEADER)
+    slots = st.reph.leader_result[side] - used - st.reph.generated[side]
+    could = sum(1 for u in mine if u.kind == Kind.LEADER) + max(0, st.reph.may_generate[side] - st.reph.generated[side])
+    return min(slots, could), st.reph.leader_result[side], used
+
+
+def result_allows(st, side: str) -> int:
+    """Ruling R111: how many more hardenings or generated leaders SIDE's decided 3.44 or 3.45 roll still lets it
+    take at this step (0 before its roll is decided, or once it is used)."""
+    if st.ended or st.step not in (StepId.PROMOTIONS, StepId.LEADERS) or \
+            Done("promote" if st.step == StepId.PROMOTIONS else "leaders", side) not in st.reph.done:
+        return 0
+    return max(0, left_over(st, st.step, side)[0])
 
 
 def pending_items(st) -> list[dict]:

@@ -732,3 +732,43 @@ def test_a_roll_that_skips_the_live_chain_is_refused(chain_game, monkeypatch):
     assert r.code == 3, r.err
     assert "chain of answers is live" in r.err
     assert rows(g.db["allied"]) == before
+
+
+# ---- issue 37 item 1: no side takes away the other side's 3.45 result (ruling R127) -------------------------
+
+@pytest.mark.parametrize("step, roll, then, kind", [("3.45", "leaders", "elr", "leader"),
+                                                    ("3.44", "promote", "leaders", "squad")])
+def test_a_side_cannot_leave_a_step_over_the_result_its_own_bundle_decided_for_the_other(chain_game, monkeypatch,
+                                                                                       step, roll, then, kind):
+    """The quiet walk's hole: the allied bundle answers the axis 3.45 roll from its chain, which decides it (R83),
+    then leaves 3.45 provisionally and commits its 3.47 ELR DR from the axis chain; that roll counts as rolled
+    (R107), so the axis rejection of the leave is refused, and the axis result, seen only after the leave, is lost.
+    Allied saw the result before it chose to leave: a veto. Now its `next` waits for the axis `next` (R127).
+    3.44's Battle Hardening had the same hole where its rolls come from a chain (open rosters)."""
+    from cg import pbem
+
+    g = chain_game
+    g.play_to(1, step, plan={(1, "2.3"): [(s, ["buy", s, "I1"]) for s in ("axis", "allied")]})  # RGs, leaders (2.36)
+    if g.holder != "allied":
+        g.send(g.holder)
+    assert g.cli("allied", roll, "allied").code == 0  # committed from the axis chain (R83)
+    g.send("allied")
+    # every die from here on is a 1: the axis 3.45 dr is 1 (+2 second dr, -1 won: 2-3, 2 leaders), 3.44's <= 1
+    monkeypatch.setattr(pbem, "two_party_die", lambda a, b, commit, index, die: 1)
+    assert g.cli("axis", roll, "axis").code == 0  # its command answers the allied roll first (R84)
+    g.send("axis")
+    r = g.cli("allied", "next")  # answers the axis roll, which decides it here, in the allied copy
+    assert r.code == 0, r.err
+    st = g.state("allied")
+    assert pbem.left_over(st, step, "axis")[0] >= 1 and st.step == step  # the leave waits for axis
+    assert pbem.left_over(st, step, "allied")[0] >= 1  # its own result, unused, it gives up by leaving
+    assert st.pbem.proposal is not None and st.pbem.proposal.side == "allied"
+    barring = g.cli("allied", then, "allied")  # its next step's roll, which would bar the rejection, is not yet
+    assert barring.code == 3, (barring.code, barring.out)
+    g.send("allied")
+    unit = next(u.id for u in g.state("axis").side_units("axis") if u.kind == kind)
+    hardened = g.cli("axis", "harden", "axis", unit)  # the axis result is the axis player's to use
+    assert hardened.code == 0, hardened.err
+    assert g.cli("axis", "next").code == 0  # its `next` confirms the allied leave (whose own result allied gave up)
+    assert g.state("axis").step != step
+    assert unit in g.state("axis").reph.hardened_now["axis"]

@@ -274,6 +274,8 @@ class Ledger:
             cmd = {**cmd, "mines_at_setup": True}  # ruling R112: a mine's hex waits for 2.6 (a log of before: taken)
         if st.pbem is not None and cmd.get("name") in ("next", "confirm") and "own_rolls" not in cmd:
             cmd = {**cmd, "own_rolls": True}  # ruling R111: left once the side's own rolls are decided (a log of before: not asked)
+        if st.pbem is not None and cmd.get("name") == "next" and "their_results" not in cmd:
+            cmd = {**cmd, "their_results": True}  # ruling R127: waits for the other side's result (a log of before: not)
         if st.pbem is not None and cmd.get("name") in ("next", "confirm") and st.step in (StepId.CP, StepId.PURCHASE) \
                 and "sealed_rolls" not in cmd:
             cmd = {**cmd, "sealed_rolls": True}  # rulings R119, R120: left with sealed rolls answered (a log of before: not)

@@ -243,6 +243,10 @@ def _done_before_them(state: CampaignState, cmd: dict) -> bool:
         # ruling R110: 2.6 owes each side's setup, one side then the other (2.41); a side's `next` says it is done
         # and waits for the other's, which confirms it: the other side still sets up
         return all(owed_by(o) == other for o in owed)
+    if cmd.get("their_results") and state.step in pbem.ROLL_ALLOWS and pbem.result_allows(state, other) > 0:
+        # ruling R127: the other side's decided 3.44 or 3.45 result still lets it act here: the leave waits for
+        # its `next`, never provisional (its rejection would be barred by a roll of this side's after it, R107)
+        return all(owed_by(o) == other for o in owed)
     return bool(owed) and all(owed_by(o) == other for o in owed)
 
 
@@ -256,7 +260,8 @@ def _waits_for_proposer(state: CampaignState, cmd: dict) -> bool:
         return False
     state.pbem.proposal = None  # as the step stands without it (restored: decide is pure)
     try:
-        return _done_before_them(state, {**cmd, "name": "next"})
+        # ruling R127 asks nothing here: the proposer's own proposal to leave gives up what its result still allows
+        return _done_before_them(state, {**cmd, "name": "next", "their_results": False})
     finally:
         state.pbem.proposal = prop
 
