@@ -521,7 +521,7 @@ def due(st, side: str, point: str, openable) -> list[str]:
         return out
     if point == StepId.SETUP:
         return [c for c, _ in _unrevealed(st, side, ("purchase",))]
-    if point == "2.9":
+    if point == StepId.FIREFIGHT_END:
         return [c for c, _ in _unrevealed(st, side, SET_UP_UNSEEN)]
     return [c for c, _ in _unrevealed(st, side, ("promote", "harden"), st.firefight)]
 
@@ -550,7 +550,7 @@ def check_owed(st, cmd: dict) -> None:
                               " opens it)", "2.4", st.step)
     if st.step == StepId.FIREFIGHT_END and name not in ("reveal", "unseal", "sign", "answer", "chain", "confirm", "reject", "undo"):
         for side in ("axis", "allied"):  # ruling R112: every command of 2.9 may read where a HIP unit stood
-            if owed(st, side) == "2.9":
+            if owed(st, side) == StepId.FIREFIGHT_END:
                 raise Refused(f"{side} owes the reveal of its sealed {_POINT_WHAT['2.9']} first (plcg reveal)",
                               "2.9", st.step)
     if name not in ("determine", "next", "setup", "moves-first") or st.step not in _REVEAL_STEPS:
