@@ -476,7 +476,7 @@ def test_full_moon_adds_one_to_a_night_patrol_and_pto_switches_the_day_drm():
 def test_flames_spread_into_the_cards_burnable_terrain(tmp_path):
     """3.31, ruling R35: a Blaze spreads into adjacent woods/orchard/brush/grain and buildings the card
     maps, not into open ground; a first-format card (sample) keeps ruling R20: buildings only."""
-    from cg.steps.reph import _fire_3_31
+    from cg.steps.leaving import _fire_3_31
     from cg.items import Kept
     from cg.state import Ground
 

@@ -133,8 +133,7 @@ def test_no_code_looks_for_a_string_record_in_done():
 # at import and constants (the memos of pure functions and of the card map live in the ledger's caches,
 # cg/caches.py: issue 33 item 7)
 MODULE_MUTABLES = {
-    "cg.evolve": {"HANDLERS": "registry", "_TYPED": "registry", "REGISTRY": "the event classes (events.types)",
-                  "_SETUP": "constant Done records",
+    "cg.evolve": {"HANDLERS": "registry", "_TYPED": "registry", "_SETUP": "constant Done records",
                   "_REDEPLOY_25": "constant Done records"},
     "cg.state": {"_CLONES": "registry"},
 }
