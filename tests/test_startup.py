@@ -28,7 +28,7 @@ print(json.dumps({"modules": sorted(sys.modules), "built": sorted(cli.main.comma
 """
 # what no read of the state needs: the handlers, the audit (and cattrs), the reports, the web page, play by
 # email's transport, and the other commands' read models
-NOT_FOR_A_READ = ("cryptography", "cg.commands", "events.convert", "cattrs", "projections.audit", "projections.aar",
+NOT_FOR_A_READ = ("cryptography", "cg.commands", "events.convert", "cattrs", "cg.app.audit", "projections.aar",
                   "projections.web", "starlette", "events.bundle", "cg.app.sync", "cg.app.medium", "cg.demo",
                   "projections.maps", "projections.oob", "projections.purchases", "projections.roster",
                   "projections.digest", "projections.logview", "projections.dicecheck", "projections.dicestats",
@@ -93,7 +93,7 @@ def test_a_write_imports_the_one_command_module_it_runs(tmp_path):
     # the command's own module (2.2 weather: purchase.py), the decision's plumbing (base, play by email's
     # decide_all and the undo it may run) and nothing of the other steps
     assert handlers == {"cg.commands.base", "cg.commands.purchase", "cg.commands.pbem", "cg.commands.undo"}
-    assert _loaded(found, ("cryptography", "projections.audit", "projections.aar", "projections.web")) == []
+    assert _loaded(found, ("cryptography", "cg.app.audit", "projections.aar", "projections.web")) == []
 
 
 def test_the_layer_walk_sees_what_a_command_imports_when_it_runs():
