@@ -29,7 +29,7 @@ print(json.dumps({"modules": sorted(sys.modules), "built": sorted(cli.main.comma
 # what no read of the state needs: the handlers, the audit (and cattrs), the reports, the web page, play by
 # email's transport, and the other commands' read models
 NOT_FOR_A_READ = ("cryptography", "cg.commands", "events.convert", "cattrs", "cg.app.audit", "projections.aar",
-                  "projections.web", "starlette", "events.bundle", "cg.app.sync", "cg.app.medium", "cg.demo",
+                  "projections.web", "starlette", "events.bundle", "cg.app.sync", "cg.app.medium", "cg.app.demo",
                   "projections.maps", "projections.oob", "projections.purchases", "projections.roster",
                   "projections.digest", "projections.logview", "projections.dicecheck", "projections.dicestats",
                   "projections.transfer", "projections.cardview", "projections.recorded")
