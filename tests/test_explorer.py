@@ -387,7 +387,10 @@ class Walk:
             side, unit = c.split()[2], c.split()[3]
             u = st.unit(unit, side)
             counter = _missing_counter(st, u)
-            counters = [counter] if counter else [None, u.name] if _counters_needed(st, u) else [None]
+            # a counter the table lacks is typed (--counter), asked before the roll (R49) or, under a revision
+            # that judges it after the roll, by the refusal the roll's result gives ("give it with --counter")
+            after = not rules_for(st).legality_judged_before_roll()
+            counters = [counter] if counter else [None, u.name] if after or _counters_needed(st, u) else [None]
             grid = st.grid()
             for h in sorted(hexes(st), key=lambda h: grid.distance(h, u.hex) if u.hex else 0):
                 for counter in counters:
@@ -434,7 +437,8 @@ class Walk:
             to = rng.choice(near) if near and attempt < 6 else nearest_friendly_hex(st, u)
             cmd = {"name": "redeploy", "side": side, "unit": unit, "to": to}
             counter = _missing_counter(st, u)
-            if counter or any(to is None for _w, to in _counters_needed(st, u)):  # asked before the roll (R49)
+            after = not rules_for(st).legality_judged_before_roll()  # asked after the roll: typed once refused
+            if counter or (after and attempt >= 2) or any(to is None for _w, to in _counters_needed(st, u)):  # R49
                 cmd["counter"] = counter or u.name
             return cmd
         if c.startswith("plcg disease") and "--replaced" in c:  # 3.41 (rules revision 3): Isolated units first
