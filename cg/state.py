@@ -12,7 +12,7 @@ import itertools
 import operator
 import re
 from types import MappingProxyType
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import attrs
 
@@ -22,6 +22,9 @@ from cg.sequence import StepId, step_id
 from cg import caches
 from cg.rules.revisions import rules_for  # cg.rules.questions takes this module, as a module, while it loads
 from cg.items import Kept  # a hex's kept item (Ground.terrain); 1.4: what grows Strategic Terrain
+
+if TYPE_CHECKING:  # the card is read and built by cg/card_schema; the state only holds it
+    from cg.card import Card
 
 SIDES = ("axis", "allied")
 
@@ -592,7 +595,7 @@ class CampaignState:
       reader's view of seals (`view`), the snapshot's cold part and derived memos (underscored).
     Slots: no attribute is set that is not declared here."""
 
-    card: object  # cg.card.Card
+    card: Card  # cg.card.Card
     seed: str
     card_ref: str = ""
     product_version: str = ""
