@@ -621,7 +621,7 @@ class CampaignState:
     view: object = None  # which sealed secrets this state's reader opens (cg/seal.Opener): given to the fold
     # by whoever folds (the Ledger: its key and the log's reveals; the audit and the AAR: the reveals), never
     # read from a module global; not campaign data (left out of the snapshot, the digest and copies' data)
-    _tail: object = None  # events folded after the stored snapshot (None: folded from the log)
+    _tail: int | None = None  # events folded after the stored snapshot (None: folded from the log)
     _cold: object = None  # loads the settled units not yet in `units` (cg/snapshot.py); None: all loaded
     _cold_token: object = None  # the stored cold snapshot part this state's settled units match
     _cold_n: int = 0  # how many settled units and purchases that part holds

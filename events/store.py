@@ -56,6 +56,7 @@ FORMAT = 1  # the file format this release writes; a file with a higher one is r
 BUSY_TIMEOUT = 5.0  # seconds a writer waits for another writer's lock before WriteConflict
 
 _TABLES = {"events", "meta", "snapshot"}  # snapshot_cold is optional: files before it simply refold
+SnapshotBlob = bytes | tuple[bytes, tuple[str, bytes] | None]  # the hot part, or (hot, (token, cold) or None)
 _COLD_TABLE = "CREATE TABLE snapshot_cold (id INTEGER PRIMARY KEY CHECK (id = 1), token TEXT, state BLOB)"
 # Replay must know what the reverts take back before it folds; this (tiny) index finds them without a
 # scan of the log. Files made before it get it at their first append; reading one without it scans.
@@ -538,7 +539,7 @@ class Store:
         expected_seq: int,
         events: list[NewEvent],
         command: dict | None = None,
-        snapshot: Callable[[int, str], bytes | None] | None = None,
+        snapshot: Callable[[int, str], SnapshotBlob | None] | None = None,
         recorded: str | None = None,
         snapshot_before: bool = False,
     ) -> list[Stored]:
@@ -637,7 +638,7 @@ class Store:
         except BaseException as e:
             self._abort(e)
 
-    def put_snapshot(self, seq: int, hash: str, blob: bytes) -> bool:
+    def put_snapshot(self, seq: int, hash: str, blob: SnapshotBlob) -> bool:
         """Store a snapshot built at (seq, hash) if the log still ends there; False if it moved on."""
         self._begin()
         try:
@@ -652,7 +653,7 @@ class Store:
             self._rollback()
             raise self._write_error(e) from None
 
-    def _put_snapshot(self, seq: int, hash: str, blob) -> None:
+    def _put_snapshot(self, seq: int, hash: str, blob: SnapshotBlob) -> None:
         """Inside a write transaction: `blob` is the hot part, or (hot, (token, cold) or None)."""
         cold = None
         if isinstance(blob, tuple):
