@@ -69,7 +69,7 @@ _REVERTS_INDEX = "CREATE INDEX IF NOT EXISTS events_reverted ON events (seq) WHE
 _EVENTS_SQL = ('CREATE TABLE "events" ( "seq" INTEGER PRIMARY KEY, "batch" INTEGER NOT NULL, "type" TEXT,'
                ' "version" INTEGER, "firefight" INTEGER, "step" TEXT, "payload" TEXT, "recorded" TEXT,'
                ' "command" TEXT, "prev_hash" TEXT, "hash" TEXT )')
-KNOWN_SCHEMA = {
+KNOWN_SCHEMA: dict[tuple[str, str, str], set[str | None]] = {
     ("table", "events", "events"): {_EVENTS_SQL},
     ("table", "meta", "meta"): {'CREATE TABLE "meta" ( "key" TEXT PRIMARY KEY, "value" TEXT )'},
     ("index", "sqlite_autoindex_meta_1", "meta"): {None},
@@ -333,7 +333,7 @@ class Store:
 
             db = sqlite_utils.Database(conn, recursive_triggers=False, execute_plugins=False)
             with db.atomic():
-                db["events"].create(
+                db.table("events").create(
                     {
                         "seq": int, "batch": int, "type": str, "version": int, "firefight": int,
                         "step": str, "payload": str, "recorded": str, "command": str,
@@ -342,7 +342,7 @@ class Store:
                     pk="seq",
                     not_null={"batch"},
                 )
-                db["meta"].create({"key": str, "value": str}, pk="key")
+                db.table("meta").create({"key": str, "value": str}, pk="key")
                 db.execute(
                     "CREATE TABLE snapshot (id INTEGER PRIMARY KEY CHECK (id = 1),"
                     " seq INTEGER, hash TEXT, state BLOB)"
@@ -350,7 +350,7 @@ class Store:
                 db.execute(_COLD_TABLE)
                 db.execute(_REVERTS_INDEX)
                 full = {**meta, "format": str(FORMAT)}
-                db["meta"].insert_all({"key": k, "value": v} for k, v in full.items())
+                db.table("meta").insert_all({"key": k, "value": v} for k, v in full.items())
             return cls(conn, path, True, full)
         except BaseException as e:
             if conn is not None:
@@ -959,7 +959,7 @@ class Store:
                 if n == 0:
                     continue
                 if good == n:
-                    cols = []
+                    cols: list[list] = []
                     for c, v in zip(columns, values):
                         if c in self._INTEGER:
                             cols.append(list(map(int, v.split(","))))
