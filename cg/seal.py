@@ -295,7 +295,7 @@ def log_openings(store) -> dict:
 
 # ---- the fold ------------------------------------------------------------------------------------
 
-def apply_sealed(st, p, handlers: dict) -> None:
+def apply_sealed(st, p, handlers) -> None:  # handlers: anything with .get(etype) (a dict, evolve._Lazy)
     """evolve's `sealed`: record the seal; apply its command where it stands if the viewer opens it."""
     side, what, c = p.side, p.what, p.commitment
     opening = opening_of(st, c, p.nonce, p.box)

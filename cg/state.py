@@ -103,7 +103,7 @@ class Unit:
     id: str
     side: str
     name: str
-    kind: Kind  # leader | squad | hs | crew | sw | gun | vehicle | other (stored as its word)
+    kind: str  # a Kind (a str enum) or its word: leader | squad | hs | crew | sw | gun | vehicle | other (stored as its word)
     purchase: str | None
     status: Status = Status.AVAILABLE  # on_map | reserve | eliminated | captured | evacuated | recalled... (its word)
     hex: str | None = None
@@ -938,7 +938,7 @@ def ob_deal(group) -> list[tuple[str, str, str | None]]:
     counted out, the `leaders` after the `units`), the n-th set up in `hexes[(n - 1) mod len(hexes)]`, the
     hexes in the card's order too (a campaign started before keeps them in map order: its stored card holds
     them sorted); None where the group enters or gives no hex."""
-    names = [(n, unit_kind(n, group.kind)) for n in expand_units(group.units)]
+    names: list[tuple[str, str]] = [(n, unit_kind(n, group.kind)) for n in expand_units(group.units)]
     names += [(n, Kind.LEADER.value) for n in group.leaders]
     hexes = group.hexes
     return [(n, k, hexes[i % len(hexes)] if hexes else None) for i, (n, k) in enumerate(names)]

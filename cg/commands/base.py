@@ -1,7 +1,7 @@
 """The command registry, `decide`, and the argument checks every command shares."""
 from __future__ import annotations
 
-from typing import Callable, Literal
+from typing import Callable, Literal, cast
 
 import importlib
 
@@ -14,7 +14,7 @@ from cg.dice import Dice
 from cg.specs import BY_NAME, SPECS, side_arg  # noqa: F401  (the commands read side_arg here)
 from cg.sequence import StepId
 from events.errors import BadInput, Refused
-from cg.state import CampaignState, expand_units
+from cg.state import CampaignState, Pbem, expand_units
 from cg.rules import counter_table  # noqa: F401  (the commands read it here)
 from cg.steps import BY_ID, STEPS, owed_by, pending
 from events.roll import Drm, Roll
@@ -254,18 +254,20 @@ def _done_before_them(state: CampaignState, cmd: dict) -> bool:
 def _waits_for_proposer(state: CampaignState, cmd: dict) -> bool:
     """Ruling R84: `next` (or `confirm`) that would confirm the other side's proposal to leave the step, while the step
     cannot be left only because that side still owes something (its answer to this side's dice)."""
-    assert state.pbem is not None  # a play-by-email campaign: decide() returned earlier for one copy
-    prop = state.pbem.proposal
+    # None only where a log gives a pbem command (sign, answer...) to a campaign on one copy: the AttributeError
+    # on the next line is what the audit reports of it (UNFOLDABLE), as before
+    pb = cast(Pbem, state.pbem)
+    prop = pb.proposal
     if cmd.get("name") not in ("next", "confirm") or prop is None or prop.side == cmd.get("by") \
             or prop.command.get("name") != "next" or not rules_for(state).end_takes_effect_provisionally() \
             or prop.command.get("setups"):  # ruling R110: both sides have set up: this `next` leaves 2.6
         return False
-    state.pbem.proposal = None  # as the step stands without it (restored: decide is pure)
+    pb.proposal = None  # as the step stands without it (restored: decide is pure)
     try:
         # ruling R127 asks nothing here: the proposer's own proposal to leave gives up what its result still allows
         return _done_before_them(state, {**cmd, "name": "next", "their_results": False})
     finally:
-        state.pbem.proposal = prop
+        pb.proposal = prop
 
 
 def _leave_now(state: CampaignState, cmd: dict, base_seq: int, handler) -> list | None:
@@ -282,7 +284,7 @@ def _continues(st: CampaignState, cmd: dict) -> bool:
     """Ruling R71 (revision 3, issue 26): a side's `next` while the other side's proposal (to leave
     the step, the firefight's end, the 2.41 determination; not an undo) awaits its answer is its
     confirmation: the proposal takes effect, nothing more is decided."""
-    assert st.pbem is not None  # a play-by-email campaign: decide() returned earlier for one copy
+    assert st.pbem is not None  # decide() read st.pbem before (_waits_for_proposer)
     prop = st.pbem.proposal
     return (cmd.get("name") == "next" and prop is not None and prop.side != cmd.get("by")
             and prop.command.get("name") != "undo" and rules_for(st).next_leaves_provisionally())
@@ -309,7 +311,7 @@ def _proposed(cmd: dict) -> dict:
 
 
 def pbem_commit(state: CampaignState, cmd: dict) -> list:
-    assert state.pbem is not None  # a play-by-email campaign: decide() returned earlier for one copy
+    assert state.pbem is not None  # two-party dice (decide() returned before otherwise)
     commit, nonce = cmd.get("commit"), cmd.get("nonce")
     if not isinstance(commit, str) or len(commit) != 64 or commit in state.pbem.requests \
             or not isinstance(nonce, str):

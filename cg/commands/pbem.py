@@ -19,6 +19,7 @@ from events.types import (DiceAnswered, DiceChain, DiceRevealed, FactConfirmed, 
 from events.convert import unstructure
 from cg.commands.undo import decide_undo
 from cg.units import article
+from cg.state import Pbem, Proposal
 
 
 def _other(side: str) -> str:
@@ -28,7 +29,7 @@ def _other(side: str) -> str:
 @command("sign", "*")
 def _sign(ctx: Ctx, cmd: dict):
     st = ctx.state
-    assert st.pbem is not None  # a play-by-email command: decide() refuses it in a campaign on one copy
+    assert st.pbem is not None  # a play-by-email command: decide() read st.pbem before (_waits_for_proposer)
     by, seq, h, sig = cmd["by"], cmd.get("seq"), cmd.get("hash"), cmd.get("sig")
     if not isinstance(seq, int) or not isinstance(h, str) or not isinstance(sig, str):
         raise BadInput("sign: seq, hash and sig are needed")
@@ -53,7 +54,7 @@ def _sign(ctx: Ctx, cmd: dict):
 @command("answer", "*")
 def _answer(ctx: Ctx, cmd: dict):
     st = ctx.state
-    assert st.pbem is not None  # a play-by-email command: decide() refuses it in a campaign on one copy
+    assert st.pbem is not None  # a play-by-email command: decide() read st.pbem before (_waits_for_proposer)
     by, commit, value = cmd["by"], cmd.get("request"), cmd.get("value")
     r = st.pbem.requests.get(commit) if isinstance(commit, str) else None
     if r is None or r.side == by or r.answer is not None:
@@ -76,7 +77,7 @@ def _answer(ctx: Ctx, cmd: dict):
 def _chain(ctx: Ctx, cmd: dict):
     """Ruling R83: `by` commits to a chain of answers to the other side's two-party dice."""
     st = ctx.state
-    assert st.pbem is not None  # a play-by-email command: decide() refuses it in a campaign on one copy
+    assert st.pbem is not None  # a play-by-email command: decide() read st.pbem before (_waits_for_proposer)
     by, anchor, nonce, length = cmd["by"], cmd.get("anchor"), cmd.get("nonce"), cmd.get("length")
     if not (isinstance(anchor, str) and len(anchor) == 64 and isinstance(nonce, str) and nonce
             and type(length) is int and 1 <= length <= 1 << 16):
@@ -95,7 +96,7 @@ def _chain(ctx: Ctx, cmd: dict):
 @command("reveal", "*")
 def _reveal(ctx: Ctx, cmd: dict):
     st = ctx.state
-    assert st.pbem is not None  # a play-by-email command: decide() refuses it in a campaign on one copy
+    assert st.pbem is not None  # a play-by-email command: decide() read st.pbem before (_waits_for_proposer)
     by, commit, value = cmd["by"], cmd.get("request"), cmd.get("value")
     r = st.pbem.requests.get(commit) if isinstance(commit, str) else None
     if r is None or r.side != by:
@@ -137,7 +138,7 @@ def _claim(ctx: Ctx, cmd: dict):
     """Ruling R67: the other side withheld its reveal past its next signature; `by` claims the roll:
     the command is decided with dice from `by`'s answer alone."""
     st = ctx.state
-    assert st.pbem is not None  # a play-by-email command: decide() refuses it in a campaign on one copy
+    assert st.pbem is not None  # a play-by-email command: decide() read st.pbem before (_waits_for_proposer)
     by, commit = cmd["by"], cmd.get("request")
     r = st.pbem.requests.get(commit) if isinstance(commit, str) else None
     if not rules_for(st).reveals_in_commit_order() or r is None or (commit, r) not in pbem.claimable(st, by):
@@ -162,7 +163,7 @@ def _seal(ctx: Ctx, cmd: dict):
     this step, the two-party dice it asks for or resolves; where the viewer holds its opening (its
     reveal is in the log), the opening matches the commitment and its command is decided here."""
     st = ctx.state
-    assert st.pbem is not None  # a play-by-email command: decide() refuses it in a campaign on one copy
+    assert st.pbem is not None  # a play-by-email command: decide() read st.pbem before (_waits_for_proposer)
     by, what, c = cmd["by"], cmd.get("what"), cmd.get("commitment")
     nonce, box, opens, closes = cmd.get("nonce"), cmd.get("box"), cmd.get("opens"), cmd.get("closes")
     if not seal.sealing(st):
@@ -221,7 +222,7 @@ def _seal(ctx: Ctx, cmd: dict):
 def _unseal(ctx: Ctx, cmd: dict):
     """Ruling R47: the side reveals what the rules reveal at this point (cg/seal.check_unseal)."""
     st = ctx.state
-    assert st.pbem is not None  # a play-by-email command: decide() refuses it in a campaign on one copy
+    assert st.pbem is not None  # a play-by-email command: decide() read st.pbem before (_waits_for_proposer)
     seals = st.pbem.seals
     seal.check_unseal(st, cmd, lambda c: seal.opening_of(st, c, seals[c].nonce, seals[c].box))
     openings = tuple({"commitment": o["commitment"], "opening": o["opening"]} for o in cmd["openings"])
@@ -241,7 +242,7 @@ def _confirmed(st, cmd: dict) -> dict:
 def _confirm(ctx: Ctx, cmd: dict):
     """Ruling R45: the other side agrees; the proposal is decided now, as the rules stand now."""
     st = ctx.state
-    assert st.pbem is not None  # a play-by-email command: decide() refuses it in a campaign on one copy
+    assert st.pbem is not None  # a play-by-email command: decide() read st.pbem before (_waits_for_proposer)
     inner = _confirmed(st, cmd)
     if inner["name"] == "undo":
         raise BadInput("an undo is confirmed with its history (decide_all)")
@@ -261,8 +262,8 @@ def _reject(ctx: Ctx, cmd: dict):
     reason = str(cmd.get("reason") or "").strip()
     if not reason:
         raise BadInput("reject: --reason TEXT is required: the log keeps why")
-    assert st.pbem is not None and st.pbem.proposal is not None  # read on the next line; authorize() checked it
-    return [FactRejected(side=cmd["by"], command=st.pbem.proposal.command, reason=reason)]
+    prop = cast(Proposal, cast(Pbem, st.pbem).proposal)  # authorize() found one (a provisional leave's reject is decide_all's)
+    return [FactRejected(side=cmd["by"], command=prop.command, reason=reason)]
 
 
 def decide_all(st, cmd: dict, base_seq: int, history) -> list:
