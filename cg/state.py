@@ -12,7 +12,7 @@ import itertools
 import operator
 import re
 from types import MappingProxyType
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, NamedTuple, cast
 
 import attrs
 
@@ -202,6 +202,8 @@ class _Stored:
     back (`of_data()`, which refuses a key it does not declare, or one missing: TypeError)."""
 
     __slots__ = ()
+    if TYPE_CHECKING:  # every subclass is an attrs class (records.frozen): attrs.fields takes it
+        __attrs_attrs__: ClassVar[tuple[attrs.Attribute, ...]]
 
     def data(self) -> dict:
         return {a.name: getattr(self, a.name) for a in attrs.fields(type(self))}
@@ -242,7 +244,7 @@ class PatrolTeam(_Stored):
     typed: dict | None = None
 
     def data(self) -> dict:
-        d = {"team": self.team, "kind": self.kind, "hex": self.hex}
+        d: dict[str, Any] = {"team": self.team, "kind": self.kind, "hex": self.hex}
         if self.typed:
             d["typed"] = self.typed
         return d
@@ -355,7 +357,7 @@ class DiceRequest(_Stored):
     sealed_at: str | None = None  # ruling R119: 2.3, for a sealed roll of it still open when 2.3 was left
 
     def data(self) -> dict:
-        out = {"side": self.side, "command": self.command, "nonce": self.nonce, "answer": self.answer}
+        out: dict[str, Any] = {"side": self.side, "command": self.command, "nonce": self.nonce, "answer": self.answer}
         if self.chain is not None:
             out["value"], out["chain"], out["anchor"] = self.value, self.chain, self.anchor
         if self.withheld:
@@ -622,16 +624,16 @@ class CampaignState:
     # by whoever folds (the Ledger: its key and the log's reveals; the audit and the AAR: the reveals), never
     # read from a module global; not campaign data (left out of the snapshot, the digest and copies' data)
     _tail: int | None = None  # events folded after the stored snapshot (None: folded from the log)
-    _cold: object = None  # loads the settled units not yet in `units` (cg/snapshot.py); None: all loaded
+    _cold: Callable[[], Any] | None = None  # loads the settled units not yet in `units` (cg/snapshot.py); None: all loaded
     _cold_token: object = None  # the stored cold snapshot part this state's settled units match
     _cold_n: int = 0  # how many settled units and purchases that part holds
     _cold_ff: int = 0  # it holds the casualty lists (`lost`) of the firefights before this one
     # derived, never stored nor copied nor compared (cg/snapshot.py _body, _copy_state): the units not
     # settled, in the order of `units`, with the Guns among them (active_units); strategic()'s memo
-    _active: object = attrs.field(default=None, eq=False, repr=False)
-    _strategic: object = attrs.field(default=None, eq=False, repr=False)  # strategic()'s last answer and its key
+    _active: tuple | None = attrs.field(default=None, eq=False, repr=False)
+    _strategic: tuple | None = attrs.field(default=None, eq=False, repr=False)  # strategic()'s last answer and its key
     # (the terrain dict, the hexes its items make Strategic Terrain): emptied by terrain_changed(st)
-    _grown: object = attrs.field(default=None, eq=False, repr=False)
+    _grown: tuple | None = attrs.field(default=None, eq=False, repr=False)
 
     # ---- units and purchases kept out of a hot-loaded state ----
     # Units and purchases are keyed by side (`key(side, id)`): under rules revision 2 purchase numbers
@@ -1041,7 +1043,7 @@ def _copy_state(st: CampaignState, share=None) -> CampaignState:
                 active_units(st)
                 v = dict(v)
                 live = {}
-                for k, u in st._active[3].items():
+                for k, u in cast(tuple, st._active)[3].items():  # active_units(st) filled it
                     v[k] = live[k] = _clone_unit(u)
                 vals = list(live.values())
                 active = (v, len(v), st.firefight, live, (vals, [u for u in vals if u.kind == Kind.GUN]))
