@@ -931,7 +931,7 @@ def counter_morale(name: str) -> int | None:
     if m:
         return int(m.group(3))
     if LEADER_RE.match(name):
-        return int(re.match(r"\d+", name).group(0))
+        return int(cast(re.Match[str], re.match(r"\d+", name)).group(0))  # LEADER_RE: it starts with digits
     return None
 
 

@@ -485,7 +485,8 @@ class Ledger:
                           "pbem", st.step)
         out = []
         for commit, r in owed:
-            out += self.run({"name": "reveal", "request": commit, "value": pbem.commit_value(key, r.nonce)}, key)
+            # its own roll: the nonce it committed with (a seal of its own is opened by its key)
+            out += self.run({"name": "reveal", "request": commit, "value": pbem.commit_value(key, cast(str, r.nonce))}, key)
         return out
 
     def _unseal(self, st, by: str, key) -> list:

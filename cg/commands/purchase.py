@@ -506,6 +506,7 @@ def _fortify(ctx, cmd):
         night = st.ff.time == "night"
         japanese = st.card.sides[side].nationality.lower() == "japanese"
         limit = tables.hip_limit(int(squads), japanese, night)
+        assert hip_unit is not None  # kind "hip": read above
         if limit is not None and hip_unit.kind in (Kind.SQUAD, Kind.HALF_SQUAD):
             used = sum(1 for u in st.side_units(side) if u.hip and u.kind in (Kind.SQUAD, Kind.HALF_SQUAD))
             if used + 1 > limit:  # the percentage the limit was taken at (issue 39 defect 9)
