@@ -579,8 +579,7 @@ def _audit_rows(store, reader, dice, trust_index: bool = True, view=None, folded
     except (*UNFOLDABLE, UnreadableRow) as e:
         # A row edited against its schema (its hash recomputed or not) gets here: its events do not
         # fold, so nothing after them can be decided again. The chain findings stand as found.
-        assert batch is not None  # read on the next line
-        head = batch[0]
+        head = cast(list, batch)[0]  # the batch being folded (None only if the first read failed: as before, a TypeError)
         find(head[SEQ], "format", f"{head[TYPE]} at seq {head[SEQ]} cannot be decided again or folded"
                                   f" ({type(e).__name__}: {e}): a row edited against the event schema, or a"
                                   " plcg bug to report; no command from here on can be decided again")
