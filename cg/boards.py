@@ -250,7 +250,7 @@ def parse_hex(hex_id: str, boards: Iterable[str] | None = None) -> tuple[str, st
         )
     candidates = _hex_candidates(text)
     m = _HEX_TAIL_RE.match(text)
-    bare = bool(m) and not m.group(1) and m.group(2).upper() in _COLUMN_INDEX  # "J4", "gg5": no board
+    bare = m is not None and not m.group(1) and m.group(2).upper() in _COLUMN_INDEX  # "J4", "gg5": no board
     if boards is not None:
         known = {b.lower(): b for b in boards}
         matching = [(known[b.lower()], c, r) for b, c, r in candidates if b.lower() in known]
@@ -264,6 +264,7 @@ def parse_hex(hex_id: str, boards: Iterable[str] | None = None) -> tuple[str, st
         candidates = []
     if not candidates:
         if bare:
+            assert m is not None  # bare: it matched
             raise ValueError(
                 f"hex {hex_id!r} has no board number: on a map of geomorphic boards write the board first,"
                 f" e.g. \"24{m.group(2).upper()}{m.group(3)}\""

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 import string
-from typing import Any
+from typing import Any, cast
 
 import attrs
 
@@ -140,7 +140,7 @@ class MapSpec:
             return board_grid(self.boards)
         from cg.hexgrid import Grid  # lazy: as board_grid above
 
-        return Grid.from_spec(self.columns, self.rows)
+        return Grid.from_spec(cast(str, self.columns), cast(int, self.rows))  # a single grid: both are set (the card check)
 
     def describe(self) -> str:
         if self.boards:
@@ -151,7 +151,7 @@ class MapSpec:
         if self.boards:
             return self.grid().valid(hex_id)
         parts = split_hex(hex_id)
-        return parts is not None and parts[0] in self.column_letters and 1 <= parts[1] <= self.rows
+        return parts is not None and parts[0] in self.column_letters and 1 <= parts[1] <= cast(int, self.rows)
 
 
 @records.frozen

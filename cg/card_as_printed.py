@@ -322,7 +322,8 @@ def name_paths(problems: list[tuple[str, str]], data: Any) -> list[tuple[str, st
     sides = sides if isinstance(sides, dict) else {}
     labels = {}
     for side in ("axis", "allied"):
-        tbl = sides.get(side) if isinstance(sides.get(side), dict) else {}
+        got = sides.get(side)
+        tbl = got if isinstance(got, dict) else {}
         for key in ("rg", "ob"):
             labels[(side, key)] = _labels(tbl.get(key))
 

@@ -7,7 +7,7 @@ format. cg/card_schema.py calls these checks; each adds every problem it finds t
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from cg.card import (
     BALANCE_EFFECTS, EDGES, MOONS, OB_SETUPS, QUALITIES, RG_KINDS, SIDES, TERRAIN_KEYS, Balance, Ob,
@@ -55,7 +55,7 @@ def check_campaign(c: _Checker, tbl: dict) -> dict | None:
         text = c.text(item, "text", bpath)
         effects = {k: c.integer(item, k, bpath, default=0) for k in BALANCE_EFFECTS}
         if side is not None and text is not None and None not in effects.values():
-            balance.append(Balance(side=side, text=text, **effects))
+            balance.append(Balance(side=side, text=text, **cast(dict[str, int], effects)))  # none None (checked)
     out["balance"] = tuple(balance)
     chosen = _texts(c, tbl, "balance_chosen", path)  # written by `plcg new --balance`, already applied
     for i, key in enumerate(chosen or ()):
@@ -222,7 +222,8 @@ def check_ob(c: _Checker, tbl: dict, side: str, grid, control: list[str] | None,
     if raw is None:
         return None
     n0 = len(c.problems)
-    out, ids = [], {}
+    out: list[Ob] = []
+    ids: dict[str, int] = {}
     for i, item in enumerate(raw):
         opath = f"{path}.ob[{i}]"
         if not isinstance(item, dict):
@@ -276,12 +277,13 @@ def check_ob(c: _Checker, tbl: dict, side: str, grid, control: list[str] | None,
                         f"{opath}.hexes[{j}]",
                         f"{h} is not in {side}'s initial control (1.32: the OB given sets up in it)",
                     )
-        if len(c.problems) == n0:
+        if len(c.problems) == n0:  # no problem added: every value read (a None is said as a problem)
             out.append(Ob(
-                id=oid, name=name, kind=kind, quality=quality, units=tuple(units), leaders=tuple(leaders),
-                leader_drs=drs, platoons=platoons, setup=setup, enters=enters,
-                hexes=tuple(dict.fromkeys(hexes)),  # the card's order: the deal follows it (ruling R94)
-                armor_leader=armor, area=area or (),
+                id=cast(str, oid), name=cast(str, name), kind=cast(str, kind), quality=quality,
+                units=tuple(cast(list[str], units)), leaders=tuple(cast(list[str], leaders)),
+                leader_drs=cast(int, drs), platoons=cast(int, platoons), setup=cast(str, setup), enters=enters,
+                hexes=tuple(dict.fromkeys(cast(list[str], hexes))),  # the card's order: the deal follows it (ruling R94)
+                armor_leader=cast(bool, armor), area=area or (),
             ))
     return tuple(out) if len(c.problems) == n0 else None
 

@@ -155,7 +155,7 @@ class _Checker:
             return low
         return v
 
-    def hex_value(self, v: Any, path: str, grid: tuple[tuple[str, ...], int] | None) -> str | None:
+    def hex_value(self, v: Any, path: str, grid: Any) -> str | None:  # grid: (columns, rows), a map of boards, or None
         """A hex id, upper case; off-map checks only when the map's columns and rows are known.
 
         `grid` may be a map of geomorphic boards (cg.boards.Geometry): then the id must carry its board

@@ -8,7 +8,7 @@ import datetime
 import re
 from types import SimpleNamespace
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn, cast
 
 from cg.card import (
     Campaign, Card, EDGES, ELR_MAX, Firefight, INTENSITIES, MAX_ROWS, MapSpec, PATROLS_BY_INTENSITY, QUALITIES, RG_KINDS, Rg, SIDES, Side, TIMES, columns_of, describe, split_hex,
@@ -94,8 +94,9 @@ def _check_campaign(c: _Checker, data: dict) -> Campaign | None:
     legacy = c.boolean(tbl, "legacy_leader_drm", path, default=False)  # 2.361
     extra = card_boards_and_ob.check_campaign(c, tbl)
     printed = card_as_printed.check_campaign(c, tbl)
-    values = (name, intensity, reserves, patrols, max_platoons, attacker, weather, disease, legacy, extra, printed)
-    if any(v is None for v in values):
+    if name is None or intensity is None or reserves is None or patrols is None or max_platoons is None \
+            or attacker is None or weather is None or disease is None or legacy is None or extra is None \
+            or printed is None:
         return None
     return Campaign(
         **extra,
@@ -220,14 +221,16 @@ def _check_map_hexes(c: _Checker, tbl: dict, grid, ok: bool, columns, rows, boar
     if tvp_tbl is None:
         tvp = None
     else:
+        found: dict[str, int] = {}
+        tvp = found
         for key, value in tvp_tbl.items():
             kpath = f"map.tvp.{key}"
             h = c.hex_value(key, kpath, grid)
             v = c.integer_value(value, kpath, lo=1)
-            if h is not None and h in tvp:
+            if h is not None and h in found:
                 c.add(kpath, f"{h} is listed twice")
             elif h is not None and v is not None:
-                tvp[h] = v
+                found[h] = v
 
     edges: dict[str, str] | None = None
     edge_tbl = c.table(tbl, "friendly_edge", path)
@@ -247,8 +250,8 @@ def _check_map_hexes(c: _Checker, tbl: dict, grid, ok: bool, columns, rows, boar
     order_key = board_grid.index if board_grid is not None else _hex_sort_key
     hills = card_as_printed.check_hills(c, tbl, grid, order_key)
     hexsides = card_as_printed.check_hexsides(c, tbl, grid, order_key)
-    parts = (strategic, water, buildings, stone, tvp, edges, terrain, entry, hills, hexsides, frozen)
-    if not ok or any(p is None for p in parts):
+    if not ok or strategic is None or water is None or buildings is None or stone is None or tvp is None \
+            or edges is None or terrain is None or entry is None or hills is None or hexsides is None or frozen is None:
         # still hand back what the sides' checks can use: the Strategic hexes known to be good
         resolved = set(strategic or ()) | set(tvp or {}) | set(buildings or ()) | set(stone or ())
         return None, grid, resolved if strategic is not None else None
@@ -328,8 +331,9 @@ def _check_rg(c: _Checker, item: Any, path: str, n_firefights: int | None = None
     bad_strength = item.get("strength") is not None and strength is None
     extra = card_boards_and_ob.check_rg_extra(c, item, path, n_firefights, None)
     printed = card_as_printed.check_rg(c, item, path)
-    values = (rg_id, name, kind, leader_drs, platoons, armor_leader, cost, max_, fp, units, extra, printed)
-    if any(v is None for v in values) or (kind == "infantry" and quality is None) or bad_strength:
+    if rg_id is None or name is None or kind is None or leader_drs is None or platoons is None \
+            or armor_leader is None or cost is None or max_ is None or fp is None or units is None or extra is None \
+            or printed is None or (kind == "infantry" and quality is None) or bad_strength:
         return None
     if quality is not None and kind != "infantry":
         return None
@@ -420,9 +424,9 @@ def _check_side(
     printed = card_as_printed.check_side(c, tbl, path)
     card_as_printed.check_commissars(c, tbl, path, nationality)
     c.partial[side] = (control, ob)  # for the 1.32 check of the OB's hexes, whatever else is wrong
-    values = (nationality, elr, san, *drms.values(), initial_cp, attack_cost, patrol_cost, cp_provided, control, rgs, ob,
-              printed)
-    if any(v is None for v in values):
+    if nationality is None or elr is None or san is None or any(v is None for v in drms.values()) \
+            or initial_cp is None or attack_cost is None or patrol_cost is None or cp_provided is None \
+            or control is None or rgs is None or ob is None or printed is None:
         return None
     return Side(
         nationality=nationality,
@@ -435,7 +439,7 @@ def _check_side(
         control=_hexes(control, grid if hasattr(grid, "canonical") else None),
         rg=tuple(rgs),
         ob=ob,
-        **drms,
+        **cast(dict[str, Any], drms),  # every one an int (checked above)
         **printed,
     )
 
@@ -497,13 +501,13 @@ def parse_card(data: dict, source: str = "card") -> Card:
                 card_boards_and_ob.check_ob_ownership(c, parts)
     if campaign is not None and firefights is not None:
         card_boards_and_ob.check_attackers(c, campaign, firefights)
-    if c.problems or None in (campaign, firefights, map_spec, sides, counters):
+    if c.problems or campaign is None or firefights is None or map_spec is None or sides is None or counters is None:
         _raise(c, source, data)
     return Card(campaign=campaign, firefights=firefights, map=map_spec, sides=sides, counters=counters,
                 victory=victory or None)
 
 
-def _raise(c: _Checker, source: str, data: Any = None):
+def _raise(c: _Checker, source: str, data: Any = None) -> NoReturn:
     if not c.problems:  # a check returned nothing without saying why: a bug here, not in the card
         raise AssertionError("card check failed without a problem")
     problems = card_as_printed.name_paths(list(dict.fromkeys(c.problems)), data)  # RGs by id, firefights by number

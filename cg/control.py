@@ -389,8 +389,8 @@ def _join(
         return None
     _steps, _i, end = min(hits)
     path = [end]
-    while seen[path[-1]][1] is not None:
-        path.append(seen[path[-1]][1])
+    while (prev := seen[path[-1]][1]) is not None:
+        path.append(prev)
     path.reverse()
     return (len(path) - 1, grid.index(path[0]), grid.index(path[-1])), tuple(path)
 
@@ -435,8 +435,8 @@ def _to_edge(grid: Grid, h: str, edge: str, blocked: set[str]) -> tuple[str, ...
     if not hits:
         return None
     path = [min(hits)[2]]
-    while seen[path[-1]][1] is not None:
-        path.append(seen[path[-1]][1])
+    while (prev := seen[path[-1]][1]) is not None:
+        path.append(prev)
     path.reverse()
     return tuple(path)
 
@@ -473,7 +473,7 @@ def _mlr(grid: Grid, cthc: set[str], edge: str | None, blocked: set[str]) -> tup
 
         return get
 
-    heap = []
+    heap: list[tuple] = []
     for i in range(k):
         for j in range(i + 1, k):
             c = _closest(grid, rims[i], rims[j], rim_axial[i], rim_axial[j])
@@ -528,7 +528,7 @@ def _mlr(grid: Grid, cthc: set[str], edge: str | None, blocked: set[str]) -> tup
             perimeter.update(edge_list[min(landings) : max(landings) + 1])
 
     # 6. flood from the other three edges through hexes not in P; what it misses is the MLR
-    seeds = set()
+    seeds: set[str] = set()
     for other in EDGES:
         if other != edge:
             seeds |= grid.edge(other)

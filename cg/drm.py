@@ -5,6 +5,8 @@ so the log shows only what applied.
 """
 from __future__ import annotations
 
+from typing import cast
+
 from cg import caches, counters, tables
 from cg.counters import leader_modifier
 from cg.rules import rules_for
@@ -285,13 +287,13 @@ def patrol_from_units(state: CampaignState, side: str, kind: str, units: list, l
     quality = [_quality(state, u) for u in mmc]
     klass = [getattr(counters.lookup(nat, u.name, over), "klass", None) for u in mmc]  # ruling R55
     quality = [rules_for(state).patrol_class(q, k) for q, k in zip(quality, klass)]
-    known = {
+    known: dict[str, int | None] = {
         "elite": 1 if quality and all(q == "elite" for q in quality) else 0,
         "inexperienced": 1 if any(q in ("green", "conscript") for q in quality) else 0,
         "leadership": counters.leader_modifier(leader.name) or 0,
     }
     pps = [counters.pp(nat, u.name, over) for u in units if u.kind == Kind.SW]
-    known["sw_pp"] = sum(pps) if all(p is not None for p in pps) else None
+    known["sw_pp"] = sum(cast(list[int], pps)) if all(p is not None for p in pps) else None  # all known: ints
     enemy = [u for u in state.side_units("allied" if side == "axis" else "axis") if u.hex]
     if enemy:  # positions recorded: hexes adjacent to the mission hex holding enemy units (each)
         near = set(state.grid().neighbours(mission_hex))

@@ -7,7 +7,7 @@ pays little for it (docs/performance.md).
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable, cast
 
 from events.errors import UNFOLDABLE, BadInput, UnreadableRow, unknown_row
 from cg import caches, pbem
@@ -164,7 +164,8 @@ def fold(records: Iterable[tuple], state: CampaignState | None = None,
     if reverted is None:
         records = list(records)
         reverted = reverted_seqs(records)
-    st = state
+    # None until campaign_started: a row before it fails on it, an AttributeError named as its row (UNFOLDABLE)
+    st = cast(CampaignState, state)
     handlers, typed = HANDLERS, _TYPED
     seq = batch = etype = None
     try:  # a row edited against its schema: bad input naming the row, never a crash
@@ -186,18 +187,18 @@ def fold(records: Iterable[tuple], state: CampaignState | None = None,
     except (*UNFOLDABLE, UnreadableRow, BadInput) as e:
         raise _unreadable(e, seq, etype) from None
     if st is not None and seq is not None:
-        st.seq, st.last_batch = seq, batch
-    return st
+        st.seq, st.last_batch = seq, cast(int, batch)  # read with seq
+    return st  # None for a log without campaign_started, which no caller folds
 
 
-def _unreadable(e: Exception, seq, etype) -> Exception:
+def _unreadable(e: Exception, seq, etype) -> Exception:  # e: what fold's callers catch
     """A row that cannot be folded, named: edited against its schema, or of a type or version this
     release does not know (upcast): never a crash."""
     if isinstance(e, UNFOLDABLE):
         return UnreadableRow(seq, f"{type(e).__name__}: {e}")
     if isinstance(e, UnreadableRow):
         return e
-    return unknown_row(seq, etype, e)
+    return unknown_row(seq, etype, cast(BadInput, e))  # the rest of what is caught: BadInput
 
 
 def fold_stored(chunks: Iterable[tuple], common: int, reverted: set[int], current: dict[str, int],
@@ -210,7 +211,8 @@ def fold_stored(chunks: Iterable[tuple], common: int, reverted: set[int], curren
     does not know. A row that is neither reverted nor stale costs one set lookup before its handler.
     st.last_batch is left to the caller, which reads it once instead of with every row.
     """
-    st = state
+    # None until campaign_started: a row before it fails on it, an AttributeError named as its row (UNFOLDABLE)
+    st = cast(CampaignState, state)
     handlers, typed = HANDLERS, _TYPED
     seq = etype = None
     try:  # a row edited against its schema: bad input naming the row, never a crash
@@ -644,8 +646,8 @@ def _ended(st, p: FirefightEnded):
     for su in p.hero:
         st.unit(su.unit, su.side).hero = True
     for reduced, changes in ((True, p.reduced), (False, p.replaced)):
-        for c in changes:
-            _unit_change(st, c, reduced)
+        for change in changes:
+            _unit_change(st, change, reduced)
     for su in p.captured:
         u = st.unit(su.unit, su.side)
         u.status, u.eliminated_in = _CAPTURED_W, st.firefight
@@ -956,6 +958,7 @@ def _dice_committed(st, p: DiceCommitted):
     # ruling R83: decided by the other side's chain value at this place
 
     chain = pbem.chain_of(st, pbem.other(p.side))
+    chain = cast(AnswerChain, chain)  # live: the rules committed this roll to it (None: the AttributeError is the row's)
     st.pbem.requests[p.commit] = DiceRequest(p.side, p.command, p.nonce, None, p.value, p.chain, chain.anchor)
     chain.next = p.chain + 1
 

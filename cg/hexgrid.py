@@ -17,6 +17,7 @@ Internally a hex is axial (q, r): q = column place in A..ZZ, r = row - (q - q % 
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 import attrs
 
@@ -126,6 +127,13 @@ class Grid:
     columns: tuple[str, ...] = attrs.field(converter=tuple, validator=_check_columns)
     rows: int = attrs.field(validator=_check_rows)
     _geo: _Geometry = attrs.field(init=False, eq=False, repr=False, hash=False)
+    if TYPE_CHECKING:  # set below the class (_grid_at_place, _grid_width, _grid_edge_hex)
+        def at_place(self, column: int, row: int) -> str | None: ...
+
+        @property
+        def width(self) -> int: ...
+
+        def edge_hex(self, hex: str, edge: str) -> str: ...
 
     def __attrs_post_init__(self) -> None:
         c = caches.current()
@@ -136,7 +144,8 @@ class Grid:
     def from_spec(cls, columns: str, rows: int) -> "Grid":
         """Grid.from_spec('A-R', 10): the card's [map] columns and rows (one Grid per spec: it is frozen)."""
         c = caches.current()
-        return c.bounded(c.grids, (columns, rows), lambda: cls(column_labels(columns), rows))
+        # the attrs plugin types `columns` by its converter, tuple, whose generic parameter it cannot bind
+        return c.bounded(c.grids, (columns, rows), lambda: cls(column_labels(columns), rows))  # type: ignore[arg-type]
 
     # -- ids --------------------------------------------------------------------------------------
     def hexes(self) -> tuple[str, ...]:
@@ -247,9 +256,9 @@ def _grid_at_place(self, column: int, row: int) -> str | None:
     return None
 
 
-Grid.at_place = _grid_at_place
-Grid.width = property(_grid_width)  # map columns, as BoardGrid.width
-Grid.edge_hex = _grid_edge_hex
+setattr(Grid, "at_place", _grid_at_place)
+setattr(Grid, "width", property(_grid_width))  # map columns, as BoardGrid.width
+setattr(Grid, "edge_hex", _grid_edge_hex)
 
 
 class BoardGrid:

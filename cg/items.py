@@ -14,6 +14,8 @@ Pure data: no I/O, no state.
 """
 from __future__ import annotations
 
+from typing import cast
+
 import attrs
 
 from events import records
@@ -200,7 +202,7 @@ def seen_by(item: Kept, viewer: str | None) -> Kept:
 
 def kept(item: Kept | str) -> Kept:
     """A kept item as its value: a text form (an event's, a projection's input) read by Kept.parse."""
-    return item if type(item) is Kept else Kept.parse(item)
+    return item if type(item) is Kept else Kept.parse(cast(str, item))
 
 
 def parse_terrain(text: str) -> Kept:

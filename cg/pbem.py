@@ -28,6 +28,7 @@ import hashlib
 import hmac
 import os
 import secrets
+from typing import cast
 
 import attrs
 
@@ -35,7 +36,7 @@ from cg import caches, seal
 from cg.rules import rules_for
 from cg.sequence import StepId
 from cg.specs import OWN, SHARED, SHARED_3, SIDED  # noqa: F401  (read here by cg/commands)
-from cg.state import AnswerChain, DiceRequest, Done, Pbem
+from cg.state import AnswerChain, DiceRequest, Done, Pbem, Proposal
 from cg.units import Kind
 from events.errors import BadInput, Refused
 from events.types import REGISTRY
@@ -64,7 +65,7 @@ def parse_public(text: str, what: str) -> str:
         ok = raw is not None and len(bytes.fromhex(raw)) == 32
     except ValueError:
         ok = False
-    if not ok:
+    if not ok or raw is None:  # ok holds only with raw set
         raise BadInput(f"{what} {text!r}: a public key is one line `ed25519:` and 64 hex digits"
                        " (what `plcg keys new` prints), or a file holding it")
     return PUB_PREFIX + raw.lower()
@@ -128,7 +129,7 @@ def _verify(pub: str, message: bytes, sig) -> bool:
         return False
 
 
-def side_of_key(pbem: dict, sk) -> str | None:
+def side_of_key(pbem: Pbem, sk) -> str | None:
     """Which side of the campaign the private key is (None: neither)."""
     pub = public_line(sk)
     for side in SIDES:
@@ -234,7 +235,7 @@ def authorize(st, cmd: dict) -> None:
     if name in ("confirm", "reject"):
         if prop is None and provisional(st) is None:
             raise Refused(f"{name}: no proposal awaits an answer", "pbem", st.step)
-        if name == "confirm" and (prop or provisional(st)).side == by:
+        if name == "confirm" and cast(Proposal, prop or provisional(st)).side == by:  # one of them is set (above)
             raise Refused(f"{by} proposed it: the other side confirms it", "pbem", st.step)
     elif prop is not None and name not in BUNDLING and not cmd.get("confirmed") and not _acts_meanwhile(st, prop, by) \
             and not (name == "seal" and cmd.get("closes")) \
@@ -267,7 +268,7 @@ def rolling_types() -> frozenset:
                      and {"roll", "rolls"} & set(attrs.fields_dict(cls))) | {"sealed", "dice_revealed"}
 
 
-def provisional(st) -> dict | None:
+def provisional(st) -> Proposal | None:
     """The step left provisionally and not yet answered (ruling R71): {"side", "command"}, or None."""
     return st.pbem.provisional if st.pbem is not None else None
 

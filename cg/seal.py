@@ -33,6 +33,7 @@ import contextvars
 import hashlib
 import hmac
 import secrets
+from typing import cast
 
 import orjson
 
@@ -69,7 +70,7 @@ def kind(st, name: str | None, cmd: dict | None = None) -> str | None:
     if name == "fortify" and st.step == HIDDEN_AT:  # ruling R112: mines placed at 2.6 are recorded secretly (B28.1)
 
         return "hidden" if cmd is not None and key_of(str(cmd.get("kind") or "")) in SECRET_PLACED else None
-    return WHAT.get(name)
+    return WHAT.get(name) if name is not None else None
 
 
 def attack_seal(st) -> bool:
@@ -295,7 +296,7 @@ def log_openings(store) -> dict:
 
 # ---- the fold ------------------------------------------------------------------------------------
 
-def apply_sealed(st, p, handlers: dict) -> None:
+def apply_sealed(st, p, handlers) -> None:  # handlers: anything with .get(etype) (a dict, evolve._Lazy)
     """evolve's `sealed`: record the seal; apply its command where it stands if the viewer opens it."""
     side, what, c = p.side, p.what, p.commitment
     opening = opening_of(st, c, p.nonce, p.box)
@@ -303,7 +304,7 @@ def apply_sealed(st, p, handlers: dict) -> None:
     st.pbem._by_kind = None  # the index of the seals (_unrevealed): built again when asked
     st.pbem.seals[c] = Seal(side, what, st.firefight, st.step, p.at, p.nonce, p.box, opened, p.opens, p.closes,
                             p.hex)
-    if opened:
+    if opened and opening is not None:  # opened: it is set
         for etype, payload in opening["events"]:
             h = handlers.get(etype)
             if h is not None:
@@ -545,7 +546,7 @@ def check_owed(st, cmd: dict) -> None:
         sides = (cmd.get("by"),) if name == "next" else \
             ("axis", "allied") if prop and prop.command.get("name") == "next" else ()
         for side in sides:
-            if owes_attack_seal(st, side):
+            if owes_attack_seal(st, cast(str, side)):  # a keyed command: its `by` is set
                 raise Refused(f"{side} owes its sealed Attack Option choice, yes or no, before 2.3 is left (2.4"
                               " opens it)", "2.4", st.step)
     if st.step == StepId.FIREFIGHT_END and name not in ("reveal", "unseal", "sign", "answer", "chain", "confirm", "reject", "undo"):
@@ -600,8 +601,8 @@ def check_unseen_units(st, cmd: dict) -> None:
     if not sealing(st) or st.step in SECRET_STEPS or by not in ("axis", "allied") or \
             not rules_for(st).shared_facts_known_to_both():
         return
-    named = [cmd.get(k) for k in UNIT_KEYS] + [u for k in UNITS_KEYS for u in (cmd.get(k) or ())]
-    named = {str(u).strip().casefold() for u in named if isinstance(u, str) and u.strip()}
+    given = [cmd.get(k) for k in UNIT_KEYS] + [u for k in UNITS_KEYS for u in (cmd.get(k) or ())]
+    named = {str(u).strip().casefold() for u in given if isinstance(u, str) and u.strip()}
     if not named:
         return
     for c, rec in _unrevealed(st, by, ("purchase",)):
@@ -618,7 +619,7 @@ def check_unseen_units(st, cmd: dict) -> None:
 
 
 def pending_items(st) -> list[dict]:
-    out = []
+    out: list[dict] = []
     if not sealing(st):
         return out
     for side in ("axis", "allied"):
@@ -645,6 +646,7 @@ def check_unseal(st, cmd: dict, opened) -> None:
         rec = st.pbem.seals.get(c) if isinstance(c, str) else None
         if rec is None or rec.side != by:
             raise Refused(f"{by} reveals {str(c)[:8]}: not a seal of its own still sealed", "pbem", st.step)
+        c = cast(str, c)  # the seal was found by it
         op = o.get("opening")
         if not isinstance(op, dict) or commitment_of(op) != c:
             raise Refused(f"{by}'s opening of {c[:8]} does not match its commitment", "pbem", st.step)

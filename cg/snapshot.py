@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from operator import attrgetter
 from pathlib import Path
 from types import MappingProxyType
-from typing import Callable
+from typing import Any, Callable
 
 import attrs
 import orjson
@@ -333,7 +333,8 @@ def _load(blob: bytes, card, cold) -> CampaignState | None:
     d = data["state"]
     st = CampaignState(card=card, seed=d["seed"])
     r = st.reph
-    ground, position = {}, {}
+    ground: dict[str, Any] = {}
+    position: dict[str, Any] = {}
     for k, v in d.items():
         if k == "done":
             r.done = set(map(Done.parse, v))

@@ -12,7 +12,7 @@ import itertools
 import operator
 import re
 from types import MappingProxyType
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, NamedTuple, cast
 
 import attrs
 
@@ -22,6 +22,9 @@ from cg.sequence import StepId, step_id
 from cg import caches
 from cg.rules.revisions import rules_for  # cg.rules.questions takes this module, as a module, while it loads
 from cg.items import Kept  # a hex's kept item (Ground.terrain); 1.4: what grows Strategic Terrain
+
+if TYPE_CHECKING:  # the card is read and built by cg/card_schema; the state only holds it
+    from cg.card import Card
 
 SIDES = ("axis", "allied")
 
@@ -100,7 +103,7 @@ class Unit:
     id: str
     side: str
     name: str
-    kind: Kind  # leader | squad | hs | crew | sw | gun | vehicle | other (stored as its word)
+    kind: str  # a Kind (a str enum) or its word: leader | squad | hs | crew | sw | gun | vehicle | other (stored as its word)
     purchase: str | None
     status: Status = Status.AVAILABLE  # on_map | reserve | eliminated | captured | evacuated | recalled... (its word)
     hex: str | None = None
@@ -199,6 +202,8 @@ class _Stored:
     back (`of_data()`, which refuses a key it does not declare, or one missing: TypeError)."""
 
     __slots__ = ()
+    if TYPE_CHECKING:  # every subclass is an attrs class (records.frozen): attrs.fields takes it
+        __attrs_attrs__: ClassVar[tuple[attrs.Attribute, ...]]
 
     def data(self) -> dict:
         return {a.name: getattr(self, a.name) for a in attrs.fields(type(self))}
@@ -239,7 +244,7 @@ class PatrolTeam(_Stored):
     typed: dict | None = None
 
     def data(self) -> dict:
-        d = {"team": self.team, "kind": self.kind, "hex": self.hex}
+        d: dict[str, Any] = {"team": self.team, "kind": self.kind, "hex": self.hex}
         if self.typed:
             d["typed"] = self.typed
         return d
@@ -352,7 +357,7 @@ class DiceRequest(_Stored):
     sealed_at: str | None = None  # ruling R119: 2.3, for a sealed roll of it still open when 2.3 was left
 
     def data(self) -> dict:
-        out = {"side": self.side, "command": self.command, "nonce": self.nonce, "answer": self.answer}
+        out: dict[str, Any] = {"side": self.side, "command": self.command, "nonce": self.nonce, "answer": self.answer}
         if self.chain is not None:
             out["value"], out["chain"], out["anchor"] = self.value, self.chain, self.anchor
         if self.withheld:
@@ -592,7 +597,7 @@ class CampaignState:
       reader's view of seals (`view`), the snapshot's cold part and derived memos (underscored).
     Slots: no attribute is set that is not declared here."""
 
-    card: object  # cg.card.Card
+    card: Card  # cg.card.Card
     seed: str
     card_ref: str = ""
     product_version: str = ""
@@ -618,17 +623,17 @@ class CampaignState:
     view: object = None  # which sealed secrets this state's reader opens (cg/seal.Opener): given to the fold
     # by whoever folds (the Ledger: its key and the log's reveals; the audit and the AAR: the reveals), never
     # read from a module global; not campaign data (left out of the snapshot, the digest and copies' data)
-    _tail: object = None  # events folded after the stored snapshot (None: folded from the log)
-    _cold: object = None  # loads the settled units not yet in `units` (cg/snapshot.py); None: all loaded
+    _tail: int | None = None  # events folded after the stored snapshot (None: folded from the log)
+    _cold: Callable[[], Any] | None = None  # loads the settled units not yet in `units` (cg/snapshot.py); None: all loaded
     _cold_token: object = None  # the stored cold snapshot part this state's settled units match
     _cold_n: int = 0  # how many settled units and purchases that part holds
     _cold_ff: int = 0  # it holds the casualty lists (`lost`) of the firefights before this one
     # derived, never stored nor copied nor compared (cg/snapshot.py _body, _copy_state): the units not
     # settled, in the order of `units`, with the Guns among them (active_units); strategic()'s memo
-    _active: object = attrs.field(default=None, eq=False, repr=False)
-    _strategic: object = attrs.field(default=None, eq=False, repr=False)  # strategic()'s last answer and its key
+    _active: tuple | None = attrs.field(default=None, eq=False, repr=False)
+    _strategic: tuple | None = attrs.field(default=None, eq=False, repr=False)  # strategic()'s last answer and its key
     # (the terrain dict, the hexes its items make Strategic Terrain): emptied by terrain_changed(st)
-    _grown: object = attrs.field(default=None, eq=False, repr=False)
+    _grown: tuple | None = attrs.field(default=None, eq=False, repr=False)
 
     # ---- units and purchases kept out of a hot-loaded state ----
     # Units and purchases are keyed by side (`key(side, id)`): under rules revision 2 purchase numbers
@@ -926,7 +931,7 @@ def counter_morale(name: str) -> int | None:
     if m:
         return int(m.group(3))
     if LEADER_RE.match(name):
-        return int(re.match(r"\d+", name).group(0))
+        return int(cast(re.Match[str], re.match(r"\d+", name)).group(0))  # LEADER_RE: it starts with digits
     return None
 
 
@@ -935,7 +940,7 @@ def ob_deal(group) -> list[tuple[str, str, str | None]]:
     counted out, the `leaders` after the `units`), the n-th set up in `hexes[(n - 1) mod len(hexes)]`, the
     hexes in the card's order too (a campaign started before keeps them in map order: its stored card holds
     them sorted); None where the group enters or gives no hex."""
-    names = [(n, unit_kind(n, group.kind)) for n in expand_units(group.units)]
+    names: list[tuple[str, str]] = [(n, unit_kind(n, group.kind)) for n in expand_units(group.units)]
     names += [(n, Kind.LEADER.value) for n in group.leaders]
     hexes = group.hexes
     return [(n, k, hexes[i % len(hexes)] if hexes else None) for i, (n, k) in enumerate(names)]
@@ -1038,7 +1043,7 @@ def _copy_state(st: CampaignState, share=None) -> CampaignState:
                 active_units(st)
                 v = dict(v)
                 live = {}
-                for k, u in st._active[3].items():
+                for k, u in cast(tuple, st._active)[3].items():  # active_units(st) filled it
                     v[k] = live[k] = _clone_unit(u)
                 vals = list(live.values())
                 active = (v, len(v), st.firefight, live, (vals, [u for u in vals if u.kind == Kind.GUN]))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import re
+from typing import cast
 from fractions import Fraction
 
 import attrs
@@ -133,6 +134,7 @@ _KIND_TYPE = {"infantry": "I", "gun": "G", "heavy_weapons": "HW", "afv": "A", "v
 def rg_type(rg_id: str) -> str:
     """The RG type: the letters before the first digit, uppercased ("HW3" -> "HW")."""
     m = re.match(r"[A-Za-z]*", str(rg_id))
+    assert m is not None  # [A-Za-z]* matches every text (if only its empty start)
     return m[0].upper()
 
 
@@ -226,7 +228,7 @@ def leader_order(column: str) -> tuple[str, ...]:
     out: list[str] = []
     for _, results in LEADER_TABLE.rows:
         if results[i] is not None and results[i] not in out:
-            out.append(results[i])
+            out.append(cast(str, results[i]))  # a leader's result: its name
     return tuple(out)
 
 
@@ -544,7 +546,7 @@ def elr_change(final: int, elr: int, five_lost: bool) -> Hit:
     if elr == ELR_TOP and five_lost:
         raise ValueError("ELR 5 once lost never returns (3.47)")
     hit = ELR_CHANGE.lookup(final)
-    change = hit.result
+    change = cast(int, hit.result)  # the ELR change table's results: ints
     if change > 0:
         new = elr if elr >= ELR_MAX_GAIN else elr + 1  # ruling R13: a side at 5 stays 5
     elif change < 0:

@@ -105,7 +105,7 @@ _AN_INITIALS = set("AEFHILMNORSX")  # initialisms said letter by letter: "an AFV
 _READ_AS_WORDS = frozenset({"HS", "MMC", "SMC", "SW", "LMG", "MMG", "HMG", "MG", "FT", "DC", "ATR", "MTR", "LATW"})
 
 
-def article(word: str) -> str:
+def article(word: object) -> str:
     """`word` with its indefinite article, as spoken: "a squad", "an allied CTHC", "an 8-3-8", "an AFV", "a MMC"."""
     w = str(word)
     head = w.split()[0] if w.split() else w

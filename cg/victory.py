@@ -18,7 +18,7 @@ Ruling R74: a side meeting any of its end conditions wins; both sides meeting on
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import attrs
 
@@ -60,7 +60,7 @@ def _hold(c: _Checker, raw: Any, path: str, grid) -> tuple[str, ...] | None:
         c.add(path, f"must be a non-empty array of hex ids, not {_type_name(raw)}")
         return None
     out = [c.hex_value(h, f"{path}[{i}]", grid) for i, h in enumerate(raw)]
-    return None if None in out else tuple(dict.fromkeys(out))
+    return None if None in out else tuple(dict.fromkeys(cast(list[str], out)))  # no None: all read
 
 
 def _per_side(c: _Checker, tbl: dict, key: str, read) -> dict | None:
@@ -117,11 +117,13 @@ def check_victory(c: _Checker, data: dict, grid, n_firefights: int | None) -> Vi
         if item.get("tvp") is None and not item.get("hold"):
             c.add(path, "needs `tvp` or `hold`: what the side must have to fulfil the Objective (1.3)")
         o_text = c.text(item, "text", path, default=None)
-        if None not in (after, side, o_hold):
+        if after is not None and side is not None and o_hold is not None:
             objectives.append(Objective(after=after, side=side, tvp=o_tvp, hold=o_hold, text=o_text))
     if len(c.problems) != n0:
         return False
-    return Victory(text=text, tvp=tvp, hold=hold, cvp_ratio=ratio, default=default, objectives=tuple(objectives))
+    # no problem added: every part read (a None is said as a problem)
+    return Victory(text=text, tvp=cast(dict, tvp), hold=cast(dict, hold), cvp_ratio=cast(dict, ratio), default=default,
+                   objectives=tuple(objectives))
 
 
 # -- deciding -----------------------------------------------------------------------------------------
@@ -199,10 +201,10 @@ def decide(st, reason: str | None) -> tuple[str | None, str]:
         if len(sides) == 1:
             return sides.pop(), "objective"
         return "draw", "both"
-    met = {c["side"] for c in end_conditions(st) if c["met"]}
-    if len(met) == 1:
-        return met.pop(), "condition"
-    if len(met) == 2:
+    met_by = {c["side"] for c in end_conditions(st) if c["met"]}
+    if len(met_by) == 1:
+        return met_by.pop(), "condition"
+    if len(met_by) == 2:
         return "draw", "both"  # ruling R74
     if v.default in SIDES:
         return v.default, "default"

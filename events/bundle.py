@@ -151,7 +151,8 @@ def _lines(path: str, limit: int = MAX_BYTES):
     MAX_LINE, no more than `limit` bytes of text in all (a compressed bundle inflated, a zip bomb
     refused as it inflates: issue 37 F5)."""
     with _open(path) as f:
-        total, part, held = 0, [], 0
+        total, held = 0, 0
+        part: list = []
         for piece in _pieces(path, f):
             total += len(piece)
             if total > limit:

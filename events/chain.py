@@ -74,7 +74,7 @@ class ChainCheck:
     def __init__(self, snapshot: tuple | None):
         """snapshot: the stored snapshot's (seq, hash), or None."""
         ok = snapshot is not None and isinstance(snapshot[0], int)
-        self._snap_seq, self._snap_hash = snapshot if ok else (None, None)
+        self._snap_seq, self._snap_hash = snapshot if ok and snapshot is not None else (None, None)  # ok: it is set
         self._at_snap = None  # the stored hash of row snap_seq
         self._prev_seq, self._prev_hash, self._prev_batch = 0, GENESIS, None
         self._flagged: set[int] = set()

@@ -49,7 +49,8 @@ OMITTED_IF_DEFAULT = {"campaign_started": ("pbem",), "leader_rolled": ("hex",), 
 converter.register_unstructure_hook_factory(
     lambda cls: getattr(cls, "TYPE", None) in OMITTED_IF_DEFAULT,
     lambda cls: make_dict_unstructure_fn(cls, converter,
-                                         **{k: override(omit_if_default=True) for k in OMITTED_IF_DEFAULT[cls.TYPE]}))
+                                         # the keys are field names (cattrs' AttributeOverride kwargs), never its _cattrs_ flags
+                                         **{k: override(omit_if_default=True) for k in OMITTED_IF_DEFAULT[cls.TYPE]}))  # type: ignore[arg-type]
 
 
 def unstructure(event) -> dict:

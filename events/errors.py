@@ -12,6 +12,7 @@ class BadInput(PlcgError):
     """Usage, unreadable or invalid file, unknown side/RG/unit/hex, bad dice (exit 2)."""
 
     exit_code = 2
+    problems: list[tuple[str, str]]  # a card's check only (cg/card_schema._raise): (path, what) of each problem
 
 
 class Refused(PlcgError):

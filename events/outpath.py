@@ -106,6 +106,7 @@ def write(path: str, pieces, *, protected: dict[str, str] | None = None, mode: i
     check_target(path, protected)
     folder = os.path.dirname(os.path.abspath(path))
     sweep(path)
+    tmp: str | None  # None once it is in place
     fd, tmp = _open_temp(folder, os.path.basename(path), mode)
     try:
         try:
@@ -246,7 +247,7 @@ class _AllOrError(io.RawIOBase):
 def guard_stdout() -> None:
     """The process's own standard output (not a test runner's) through _AllOrError."""
     out = sys.stdout
-    if out is None or out is not sys.__stdout__:  # a test runner's, or guarded already
+    if out is not sys.__stdout__ or out is None:  # a test runner's, or guarded already
         return
     try:
         fd = out.fileno()

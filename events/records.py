@@ -7,7 +7,7 @@ attrs' (`Unit(id='I1-1.1', side='axis', ...)`: tests/test_events.py compares it 
 """
 from __future__ import annotations
 
-from typing import dataclass_transform
+from typing import TYPE_CHECKING
 
 import attrs
 
@@ -27,13 +27,13 @@ def _with(make, maybe_cls, kw):
     return wrap if maybe_cls is None else wrap(maybe_cls)
 
 
-@dataclass_transform(field_specifiers=(attrs.field,))
-def define(maybe_cls=None, **kw):
-    """attrs.define, with plain_repr."""
-    return _with(attrs.define, maybe_cls, kw)
+if TYPE_CHECKING:  # to the type checker they are attrs' own (they are attrs classes: only the repr differs)
+    from attrs import define, frozen
+else:
+    def define(maybe_cls=None, **kw):
+        """attrs.define, with plain_repr."""
+        return _with(attrs.define, maybe_cls, kw)
 
-
-@dataclass_transform(frozen_default=True, field_specifiers=(attrs.field,))
-def frozen(maybe_cls=None, **kw):
-    """attrs.frozen, with plain_repr."""
-    return _with(attrs.frozen, maybe_cls, kw)
+    def frozen(maybe_cls=None, **kw):
+        """attrs.frozen, with plain_repr."""
+        return _with(attrs.frozen, maybe_cls, kw)

@@ -56,6 +56,7 @@ FORMAT = 1  # the file format this release writes; a file with a higher one is r
 BUSY_TIMEOUT = 5.0  # seconds a writer waits for another writer's lock before WriteConflict
 
 _TABLES = {"events", "meta", "snapshot"}  # snapshot_cold is optional: files before it simply refold
+SnapshotBlob = bytes | tuple[bytes, tuple[str, bytes] | None]  # the hot part, or (hot, (token, cold) or None)
 _COLD_TABLE = "CREATE TABLE snapshot_cold (id INTEGER PRIMARY KEY CHECK (id = 1), token TEXT, state BLOB)"
 # Replay must know what the reverts take back before it folds; this (tiny) index finds them without a
 # scan of the log. Files made before it get it at their first append; reading one without it scans.
@@ -68,7 +69,7 @@ _REVERTS_INDEX = "CREATE INDEX IF NOT EXISTS events_reverted ON events (seq) WHE
 _EVENTS_SQL = ('CREATE TABLE "events" ( "seq" INTEGER PRIMARY KEY, "batch" INTEGER NOT NULL, "type" TEXT,'
                ' "version" INTEGER, "firefight" INTEGER, "step" TEXT, "payload" TEXT, "recorded" TEXT,'
                ' "command" TEXT, "prev_hash" TEXT, "hash" TEXT )')
-KNOWN_SCHEMA = {
+KNOWN_SCHEMA: dict[tuple[str, str, str], set[str | None]] = {
     ("table", "events", "events"): {_EVENTS_SQL},
     ("table", "meta", "meta"): {'CREATE TABLE "meta" ( "key" TEXT PRIMARY KEY, "value" TEXT )'},
     ("index", "sqlite_autoindex_meta_1", "meta"): {None},
@@ -332,7 +333,7 @@ class Store:
 
             db = sqlite_utils.Database(conn, recursive_triggers=False, execute_plugins=False)
             with db.atomic():
-                db["events"].create(
+                db.table("events").create(
                     {
                         "seq": int, "batch": int, "type": str, "version": int, "firefight": int,
                         "step": str, "payload": str, "recorded": str, "command": str,
@@ -341,7 +342,7 @@ class Store:
                     pk="seq",
                     not_null={"batch"},
                 )
-                db["meta"].create({"key": str, "value": str}, pk="key")
+                db.table("meta").create({"key": str, "value": str}, pk="key")
                 db.execute(
                     "CREATE TABLE snapshot (id INTEGER PRIMARY KEY CHECK (id = 1),"
                     " seq INTEGER, hash TEXT, state BLOB)"
@@ -349,7 +350,7 @@ class Store:
                 db.execute(_COLD_TABLE)
                 db.execute(_REVERTS_INDEX)
                 full = {**meta, "format": str(FORMAT)}
-                db["meta"].insert_all({"key": k, "value": v} for k, v in full.items())
+                db.table("meta").insert_all({"key": k, "value": v} for k, v in full.items())
             return cls(conn, path, True, full)
         except BaseException as e:
             if conn is not None:
@@ -538,7 +539,7 @@ class Store:
         expected_seq: int,
         events: list[NewEvent],
         command: dict | None = None,
-        snapshot: Callable[[int, str], bytes | None] | None = None,
+        snapshot: Callable[[int, str], SnapshotBlob | None] | None = None,
         recorded: str | None = None,
         snapshot_before: bool = False,
     ) -> list[Stored]:
@@ -637,7 +638,7 @@ class Store:
         except BaseException as e:
             self._abort(e)
 
-    def put_snapshot(self, seq: int, hash: str, blob: bytes) -> bool:
+    def put_snapshot(self, seq: int, hash: str, blob: SnapshotBlob) -> bool:
         """Store a snapshot built at (seq, hash) if the log still ends there; False if it moved on."""
         self._begin()
         try:
@@ -652,7 +653,7 @@ class Store:
             self._rollback()
             raise self._write_error(e) from None
 
-    def _put_snapshot(self, seq: int, hash: str, blob) -> None:
+    def _put_snapshot(self, seq: int, hash: str, blob: SnapshotBlob) -> None:
         """Inside a write transaction: `blob` is the hot part, or (hot, (token, cold) or None)."""
         cold = None
         if isinstance(blob, tuple):
@@ -958,7 +959,7 @@ class Store:
                 if n == 0:
                     continue
                 if good == n:
-                    cols = []
+                    cols: list[list] = []
                     for c, v in zip(columns, values):
                         if c in self._INTEGER:
                             cols.append(list(map(int, v.split(","))))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Mapping
-from typing import ClassVar, dataclass_transform
+from typing import TYPE_CHECKING, ClassVar, dataclass_transform
 
 import attrs
 
@@ -16,8 +16,8 @@ from events import records
 from events.roll import Drm, Roll  # noqa: F401  (re-exported: one roll type)
 from events.versions import VERSIONS
 
-_DECLARED: dict[str, type] = {}  # type name -> its class as declared, not yet made an attrs class
-_BUILT: dict[str, type] = {}  # type name -> its attrs class
+_DECLARED: dict[str, type[Event]] = {}  # type name -> its class as declared, not yet made an attrs class
+_BUILT: dict[str, type[Event]] = {}  # type name -> its attrs class
 _LOCK = threading.Lock()
 
 
@@ -37,7 +37,7 @@ def event(name: str):
     return wrap
 
 
-def _built(name: str) -> type:
+def _built(name: str) -> type[Event]:
     cls = _BUILT.get(name)
     if cls is None:
         with _LOCK:
@@ -55,7 +55,7 @@ def _built(name: str) -> type:
 class _Registry(Mapping):
     """Type name -> event class: every declared type is in it; a class is built when it is looked up."""
 
-    def __getitem__(self, name: str) -> type:
+    def __getitem__(self, name: str) -> type[Event]:
         if name not in _DECLARED:
             raise KeyError(name)
         return _built(name)
@@ -70,12 +70,14 @@ class _Registry(Mapping):
         return name in _DECLARED
 
 
-REGISTRY: Mapping[str, type] = _Registry()
+REGISTRY: Mapping[str, type[Event]] = _Registry()
 
 
 class Event:
     TYPE: ClassVar[str]
     VERSION: ClassVar[int]
+    if TYPE_CHECKING:  # every event class is an attrs class once built (_built): attrs.fields takes it
+        __attrs_attrs__: ClassVar[tuple[attrs.Attribute, ...]]
 
 
 @attrs.frozen

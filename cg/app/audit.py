@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import bisect
 import functools
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, cast
 
 import attrs
 import orjson
@@ -36,6 +38,9 @@ from events.convert import converter, unstructure
 from events.types import REGISTRY
 from events.store import COLUMNS, COPIED_AFTER_KILL
 from events.upcasters import upcast
+
+if TYPE_CHECKING:  # the folds the audit keeps; cg.state is loaded by the fold itself
+    from cg.state import CampaignState
 
 RULE_OF = {
     "cp_replenished": "2.12", "rg_bought": "2.34", "patrols_bought": "2.31", "attack_bought": "2.4",
@@ -136,7 +141,7 @@ def _snapshot_against_replay(ledger, findings, folded: dict | None = None) -> No
         # asked whether the reader's key opens it (Ledger._view_ok, as for a stored snapshot: issue 36)
         at = (folded or {}).get(seq)
         same = at is not None and at.seq == seq and (at.pbem is None or ledger._view_ok(at))
-        replayed = at if same else ledger.state(at=seq, use_snapshot=False)
+        replayed = at if same and at is not None else ledger.state(at=seq, use_snapshot=False)  # same: at is set
         a, b = snapshot.state_data(stored), snapshot.state_data(replayed)
     except (*UNFOLDABLE, BadInput, UnreadableRow):  # a log that does not fold: the audit found it already
         return
@@ -301,7 +306,7 @@ class _Reader:
 class _Held(list):
     """(seq, batch, type, payload) of every row, as audit_tail holds a copy's history."""
 
-    def chained_after(self, since: int) -> list[tuple[int, str]]:
+    def chained_after(self, since: int) -> list[tuple[int, str | None]]:
         """As events.store.Backward.chained_after: what the other side may not take back (R71, R83)."""
         return [(r[0], r[3].get("side")) for r in self if r[0] > since and r[2] == "dice_committed"
                 and isinstance(r[3], dict) and r[3].get("chain") is not None]
@@ -316,7 +321,7 @@ class _Seen:
         self.seqs: list[int] = []
         self.heads: list[int] = []  # the seq of the first row of each row's batch
         self.rows: list[tuple] = []
-        self.chained: list[tuple[int, str]] = []  # (seq, side) of the two-party rolls committed with a chain place (R83)
+        self.chained: list[tuple[int, str | None]] = []  # (seq, side) of the two-party rolls committed with a chain place (R83)
 
     def add(self, seq, batch, etype, head, payload=None) -> None:
         self.seqs.append(seq)
@@ -325,7 +330,7 @@ class _Seen:
         if etype == "dice_committed" and isinstance(payload, dict) and payload.get("chain") is not None:
             self.chained.append((seq, payload.get("side")))
 
-    def chained_after(self, since: int) -> list[tuple[int, str]]:
+    def chained_after(self, since: int) -> list[tuple[int, str | None]]:
         """As events.store.Backward.chained_after: what the other side may not take back (R71, R83)."""
         return self.chained[bisect.bisect_right(self.chained, (since, "\uffff")):]
 
@@ -359,7 +364,7 @@ def _records(store, current, seqs=None, since=None, until=None, seen=None):
     not in the file left out)."""
     if seqs is not None:
         got = {r[0]: r for r in store.rows_of(seqs)}
-        rows = [got[x] for x in seqs if x in got]
+        rows: Iterable[tuple] = [got[x] for x in seqs if x in got]
     else:
         rows = (r for chunk in store.read_rows(since, until, _RAW) for r in chunk if r[0] in seen)
     for seq, b, t, v, text in rows:
@@ -392,8 +397,8 @@ def _checkpoints(store, current) -> tuple[set, dict]:
             heads[seq] = head
     for seq, _, _, p in reverts:
         took = p.get("seqs") if isinstance(p, dict) else None
-        back = [reach.get(x, x) for x in took if x in heads] if isinstance(took, list) else []
-        reach[seq] = min(back) if back else seq
+        backs = [reach.get(x, x) for x in cast(list[int], took) if x in heads] if isinstance(took, list) else []
+        reach[seq] = min(backs) if backs else seq
     uses: dict[int, int] = {}
     for m in reach.values():
         h = heads.get(m)
@@ -429,7 +434,7 @@ def _audit_rows(store, reader, dice, trust_index: bool = True, view=None, folded
     # each revert reaches back to, and fold on from it (the rows since read again from the file).
     # (only from an index the integrity check passed: else no copies, every undo folds the whole log)
     checkpoints, uses = _checkpoints(store, current) if trust_index else (set(), {})
-    copies: dict[int, object] = {}
+    copies: dict[int, CampaignState] = {}
     last_signed = _last_signatures(store)
     unsigned: list[tuple] = []  # play by email: (seq, by) of the commands since the last signature
     rolls: dict = {}  # side -> source -> how many rolls
@@ -512,7 +517,7 @@ def _audit_rows(store, reader, dice, trust_index: bool = True, view=None, folded
                 if rolled:  # (most commands roll nothing: no call, no import statement run for them)
                     _count_rolls(rolls, rolled, cmd)
                 for p in payloads:  # ruling R47: a sealed secret's rolls count once the log reveals it
-                    o = seal.opening_of(st, p.get("commitment"), p.get("nonce"), p.get("box")) \
+                    o = seal.opening_of(st, cast(str, p.get("commitment")), p.get("nonce"), p.get("box")) \
                         if htype == "sealed" else None
                     if o is not None:
                         inner = [q for _, q in o.get("events") or ()]
@@ -527,8 +532,8 @@ def _audit_rows(store, reader, dice, trust_index: bool = True, view=None, folded
                     if r[TYPE] != "reverted":
                         continue
                     took = p.get("seqs") if isinstance(p, dict) else None
-                    back = [reach.get(x, x) for x in took if x in seen] if isinstance(took, list) else []
-                    reach[r[SEQ]] = min(back) if back else r[SEQ]
+                    backs = [reach.get(x, x) for x in cast(list[int], took) if x in seen] if isinstance(took, list) else []
+                    reach[r[SEQ]] = min(backs) if backs else r[SEQ]
                     reverts.append((r[SEQ], r[BATCH], r[TYPE], p))
                     took = list(_records(store, current, seqs=[x for x in p["seqs"] if x in seen]))
                     kinds = {_roll_key(t, q, where.get(s)) for s, _, t, q in took if isinstance(q.get("roll"), dict)}
@@ -569,16 +574,16 @@ def _audit_rows(store, reader, dice, trust_index: bool = True, view=None, folded
                             who = p.get("side") or "both"
                             notes.append({"seq": r[SEQ], "what": f"{r[TYPE]} of {who} made again after the undo "
                                                                  f"at seq {useq}: {p['roll']['dice']}"})
-            if batch[-1][SEQ] == snap_seq:  # the state the stored snapshot should hold: kept for its check
+            if folded is not None and batch[-1][SEQ] == snap_seq:  # the state the stored snapshot should hold: kept for its check (snap_seq is None without folded)
                 folded[snap_seq] = _checkpoint_copy(st)
     except (*UNFOLDABLE, UnreadableRow) as e:
         # A row edited against its schema (its hash recomputed or not) gets here: its events do not
         # fold, so nothing after them can be decided again. The chain findings stand as found.
-        head = batch[0]
+        head = cast(list, batch)[0]  # the batch being folded (None only if the first read failed: as before, a TypeError)
         find(head[SEQ], "format", f"{head[TYPE]} at seq {head[SEQ]} cannot be decided again or folded"
                                   f" ({type(e).__name__}: {e}): a row edited against the event schema, or a"
                                   " plcg bug to report; no command from here on can be decided again")
-    if st is not None and st.ended and seal.sealing(st):  # ruling R47: the final audit checks everything
+    if st is not None and st.ended and st.pbem is not None and seal.sealing(st):  # ruling R47: the final audit checks everything (sealing: pbem is set)
         for side in ("axis", "allied"):
             left = [c for c, r in st.pbem.seals.items() if r.side == side]
             if left:
@@ -685,7 +690,7 @@ def _defaults_of(cls) -> dict:
     out = {}
     for a in attrs.fields(cls):
         if a.default is not attrs.NOTHING:
-            d = a.default.factory() if isinstance(a.default, attrs.Factory) else a.default
+            d = a.default.factory() if isinstance(a.default, attrs.Factory) else a.default  # type: ignore[arg-type]  # attrs.Factory is a class; attrs' stub declares it an overloaded function
             out[a.name] = _norm(unstructure(d))
     return out
 
@@ -766,7 +771,7 @@ def _short(v) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
-def _is_roll(v) -> bool:
+def _is_roll(v) -> bool | list:  # truthy or falsy (an empty list is not a roll)
     return isinstance(v, dict) and "dice" in v or isinstance(v, list) and v and isinstance(v[0], dict) and "dice" in v[0]
 
 
@@ -808,7 +813,7 @@ def compare_copies(mine, other, names: tuple[str, str] = ("this copy", "the othe
     end = min(len(a_rows), len(b_rows))
     missing = sorted(s for s in rows if s > end)
     if missing:
-        signers = {}
+        signers: dict[str | None, int] = {}
         for s in missing:
             t, payload, _ = rows[s]
             if t == "head_signed":

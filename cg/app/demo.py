@@ -60,7 +60,7 @@ BRIDGEHEAD = {
     "night": "Full Moon, NVR 3, no clouds (E1.1)",
     "patrol_hex": {"allied": "24P5", "axis": "24H5"},
 }
-SCRIPTS = {"sample": SCRIPT, "bridgehead": BRIDGEHEAD}
+SCRIPTS: dict[str, dict] = {"sample": SCRIPT, "bridgehead": BRIDGEHEAD}
 
 
 def _script(st) -> dict:

@@ -5,6 +5,8 @@ it knows nothing of click or printing (cli.py does that).
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
+from typing import cast
 import sqlite3
 
 import orjson
@@ -20,7 +22,7 @@ from cg.evolve import evolve, fold, fold_stored, reverted_seqs
 from cg.state import CampaignState, Seal  # Seal: the Attack Option choice as the fold records it (R109)
 from events.errors import BadInput, Refused, WriteConflict
 from events import types as ev
-from events.store import (COPIED_AFTER_KILL, NewEvent, Store, link_problem, place, remove_file,
+from events.store import (COPIED_AFTER_KILL, NewEvent, SnapshotBlob, Store, link_problem, place, remove_file,
                           sweep_temps, temp_path)
 from events.upcasters import upcast  # payload dicts only: an old log reads without cattrs
 from events.versions import VERSIONS
@@ -46,8 +48,8 @@ class Ledger:
         self.path = path
         self.store = Store.open(path, write=write) if store is None else store
         self._key_src = key
-        self._opener = None
-        self.sealed_events = None  # {seq: [(type, payload)]}: what the last command sealed (its own words)
+        self._opener: seal.Opener | None = None
+        self.sealed_events: dict[int, list[tuple[str, dict]]] | None = None  # {seq: [(type, payload)]}: what the last command sealed (its own words)
         self.state_after: CampaignState | None = None  # the state after the last run, until the next folds on
 
     def viewer_key(self):
@@ -320,6 +322,7 @@ class Ledger:
             if st.pbem is not None and st.pbem.stale:  # a reveal of a seal this view had not opened
                 st, before, refresh = self._refold(head_seq, new), None, True
         # a state with the player's own seals open is his alone: never stored (issue 25 item 13)
+        snap: Callable[[int, str], SnapshotBlob | None] | None
         if before is not None:
             snap = lambda _seq, _h: before  # noqa: E731
         else:
@@ -336,7 +339,7 @@ class Ledger:
         """undo's history: (seq, batch, type) of the rows read backward as far as it goes, and what is undone."""
         return lambda: (self.store.backward(head_seq), reverted_seqs(self.store.reverts(until=head_seq)))
 
-    def _refold(self, head_seq: int, new: list, undo: bool = False) -> "object":
+    def _refold(self, head_seq: int, new: list, undo: bool = False) -> CampaignState:
         """The state after `new` (not yet stored) follow the log's `head_seq` rows. An undo changes what
         is in force: where everything it changes lies after the stored snapshot (an undo of the last
         commands, the usual one), the snapshot is folded on with the new reverts, so the undo costs
@@ -482,12 +485,13 @@ class Ledger:
                           "pbem", st.step)
         out = []
         for commit, r in owed:
-            out += self.run({"name": "reveal", "request": commit, "value": pbem.commit_value(key, r.nonce)}, key)
+            # its own roll: the nonce it committed with (a seal of its own is opened by its key)
+            out += self.run({"name": "reveal", "request": commit, "value": pbem.commit_value(key, cast(str, r.nonce))}, key)
         return out
 
     def _unseal(self, st, by: str, key) -> list:
         """Ruling R47: `by` reveals what the rules reveal here of its sealed secrets (seal.owed names the point)."""
-        point = seal.owed(st, by)
+        point = cast(str, seal.owed(st, by))  # both callers found it set
         op = self.opener()
         seals = st.pbem.seals
         cs = seal.due(st, by, point, lambda c: op(c, seals[c].nonce, seals[c].box))
@@ -520,7 +524,7 @@ class Ledger:
         head = self.store.head()[0]
         if not 0 <= since <= head:
             raise BadInput(f"--since {since}: the log holds seqs 1 to {head}")
-        return _rows_after(self.store, since), self.store.hash_at(1)
+        return _rows_after(self.store, since), cast(str, self.store.hash_at(1))  # row 1: the campaign bundled is started
 
     @staticmethod
     def receive(path: str, bundle) -> int:
@@ -617,7 +621,7 @@ class Ledger:
             store.close()
 
     @staticmethod
-    def signed_after(path: str, seq: int, side: str) -> bool:
+    def signed_after(path: str, seq: int, side: str | None) -> bool:
         """Whether `side` signed a head after row `seq` of this copy (its rows there were sent)."""
         store = Store.open(path)
         try:
@@ -664,7 +668,9 @@ class Ledger:
         finally:
             old.close()
         tmp = temp_path(path, "rejoin")
-        redone, refused, held = [], [], []
+        redone: list = []
+        refused: list = []
+        held: list = []
         try:
             store = Store.create(tmp, {"product": "plcg", "product_version": VERSION})
             try:
@@ -852,6 +858,7 @@ def _by_key(st, cmd: dict, key) -> dict:
         nonce = pbem.new_nonce()
         value = pbem.commit_value(key, nonce)
         cmd["nonce"], cmd["commit"] = nonce, pbem.commitment(value)
-        if pbem.chained(st, cmd):  # ruling R83: the value shown, decided by the other side's next answer
-            cmd["value"], cmd["chain"] = value, pbem.chain_of(st, pbem.other(by)).next
+        chain = pbem.chain_of(st, pbem.other(by)) if pbem.chained(st, cmd) else None  # live when chained
+        if chain is not None:  # ruling R83: the value shown, decided by the other side's next answer
+            cmd["value"], cmd["chain"] = value, chain.next
     return cmd

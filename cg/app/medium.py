@@ -10,10 +10,14 @@ projections/medium.py's.)
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 import subprocess
 from pathlib import Path
 
 from events.errors import BadInput
+
+if TYPE_CHECKING:  # the bundles' type only: events.bundle is read by whoever found them
+    from events.bundle import Bundle
 
 SUFFIX = ".bundle"
 
@@ -32,14 +36,14 @@ def bundle_name(side: str, since: int, head: int) -> str:
     return f"{since + 1:06d}-{head:06d}-{side}{SUFFIX}"
 
 
-def next_to_take(bundles: list[tuple[str, object]], head: tuple[int, str | None]) -> tuple[str, object] | None:
+def next_to_take(bundles: list[tuple[str, Bundle]], head: tuple[int, str | None]) -> tuple[str, Bundle] | None:
     """Of (path, Bundle) pairs, the one that continues a copy ending at `head` (seq, hash) furthest,
     None when no bundle holds anything past the head and starts at or before it."""
     fits = [(p, b) for p, b in bundles if b.since <= head[0] < b.head[0]]
     return max(fits, key=lambda pb: (pb[1].head[0], -pb[1].since), default=None)
 
 
-def waiting(bundles: list[tuple[str, object]], head: int) -> list[tuple[str, object]]:
+def waiting(bundles: list[tuple[str, Bundle]], head: int) -> list[tuple[str, Bundle]]:
     """The bundles that start after `head`: one sent before them has not arrived yet."""
     return sorted(((p, b) for p, b in bundles if b.since > head), key=lambda pb: pb[1].since)
 

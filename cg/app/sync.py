@@ -10,7 +10,7 @@ import; the audit a bundle passes is the ledger's own, cg/app/audit.py).
 from __future__ import annotations
 
 import os
-from typing import Callable
+from typing import Callable, cast
 
 import attrs
 import orjson
@@ -232,7 +232,7 @@ class Sync:
         if (git_dir is None) == (folder is None):
             raise BadInput("sync: name where the bundles are: --git DIR (a clone of the shared repository) or"
                            " --folder DIR")
-        where = git_dir or folder
+        where = cast(str, git_dir or folder)  # exactly one of them is given (above)
         if not os.path.isdir(where):
             raise BadInput(f"sync: {where} is not a folder")
         if git_dir is not None and not medium.is_repo(where):
@@ -464,7 +464,7 @@ class Sync:
         finally:
             led.close()
         self._said_answers(stored)
-        path = os.path.join(where, medium.bundle_name(by, since, rows[-1][0]))
+        path = os.path.join(where, medium.bundle_name(cast(str, by), since, rows[-1][0]))  # led.sign(key) took the key: a side's
         try:  # a file of that name that is no bundle is replaced (outpath.write: a new file renamed over it)
             there = os.path.exists(path) and bundles.peek(path).head == (rows[-1][0], rows[-1][-1])
         except PlcgError:

@@ -1,7 +1,7 @@
 """The command registry, `decide`, and the argument checks every command shares."""
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Literal, cast
 
 import importlib
 
@@ -14,7 +14,7 @@ from cg.dice import Dice
 from cg.specs import BY_NAME, SPECS, side_arg  # noqa: F401  (the commands read side_arg here)
 from cg.sequence import StepId
 from events.errors import BadInput, Refused
-from cg.state import CampaignState, expand_units
+from cg.state import CampaignState, Pbem, expand_units
 from cg.rules import counter_table  # noqa: F401  (the commands read it here)
 from cg.steps import BY_ID, STEPS, owed_by, pending
 from events.roll import Drm, Roll
@@ -35,7 +35,7 @@ class Ctx:
     rolled: list = attrs.Factory(list)  # the ledger's dice rolled now, recorded with the command
     # two-party dice (cg/pbem.py): (A, B, commit) once both values are known; "probe" while the
     # command is only being checked before its commitment (any dice do: they are not recorded)
-    two_party: object = None
+    two_party: tuple[str, str, str] | Literal["probe", "check"] | None = None
     covered: bool = False  # a signature vouched for by a later one of its side (the audit, ruling R43)
 
     def dice(self, given: Dice | None, count: int) -> Dice:
@@ -75,13 +75,13 @@ class Ctx:
             self.rolled.append(list(values))
             return values
         i = len(self.rolled)
-        values = self.replay[i] if isinstance(self.replay, list) and i < len(self.replay) else None
-        if not isinstance(values, list) or len(values) != count or \
-                any(type(v) is not int or not 1 <= v <= 6 for v in values):
-            raise BadInput(f"the ledger's dice recorded for roll {i + 1} of the command ({values!r}) are not"
+        recorded = self.replay[i] if isinstance(self.replay, list) and i < len(self.replay) else None
+        if not isinstance(recorded, list) or len(recorded) != count or \
+                any(type(v) is not int or not 1 <= v <= 6 for v in recorded):
+            raise BadInput(f"the ledger's dice recorded for roll {i + 1} of the command ({recorded!r}) are not"
                            f" {count} die/dice of 1-6")
-        self.rolled.append(values)
-        return tuple(values)
+        self.rolled.append(recorded)
+        return tuple(recorded)
 
 
 class _ByCommand(dict):
@@ -96,7 +96,7 @@ class _ByCommand(dict):
         importlib.import_module(f"cg.commands.{spec.module}")  # its @command fills this registry
         return dict.__getitem__(self, name)
 
-    def get(self, name, default=None):
+    def get(self, name: object, default=None):  # any key: a non-str one is missing
         try:
             return self[name]
         except KeyError:
@@ -131,7 +131,7 @@ class _ByCommand(dict):
         return dict.items(self)
 
 
-HANDLERS: dict[str, Callable] = _ByCommand()
+HANDLERS: _ByCommand = _ByCommand()  # command -> its handler (Ctx, cmd) -> events
 STEPS_OF: dict[str, tuple[str, ...]] = _ByCommand()  # command -> steps where it may be given ("*" = any)
 
 
@@ -182,6 +182,7 @@ def decide(state: CampaignState, cmd: dict, base_seq: int, confirmed: bool = Fal
         # ruling R71: the other side continues from a step left provisionally: that confirms the leave
 
         said = FactConfirmed(side=cmd["by"], command=prov.command)
+        assert state.pbem is not None  # prov came from it
         if name == "confirm" and state.pbem.proposal is None:
             return [said]  # the leave confirmed in so many words
         state.pbem.provisional = None  # decided as the rules stand once it is answered (restored: decide is pure)
@@ -201,15 +202,15 @@ def decide(state: CampaignState, cmd: dict, base_seq: int, confirmed: bool = Fal
         # in a two-party campaign (outside 2.3)
         if pbem.leaves_provisionally(state, cmd) or pbem.fact_provisionally(state, cmd):
             own = prov is not None  # a leave or fact of this side pending covers this one: its rejection undoes both
-            events = _leave_now(state, cmd, base_seq + (0 if own else 1), handler)
-            if events is not None and own:
-                return events
-            if events is not None:
+            left = _leave_now(state, cmd, base_seq + (0 if own else 1), handler)
+            if left is not None and own:
+                return left
+            if left is not None:
                 proposed = {**_proposed(cmd), "provisional": base_seq, "step": state.step}
-                return [FactProposed(side=cmd["by"], command=proposed), *events]
+                return [FactProposed(side=cmd["by"], command=proposed), *left]
         handler(Ctx(state, base_seq, two_party="check" if not pbem.two_party(state) else "probe"), cmd)
-        said = {"step": state.step} if name == "next" and rules_for(state).next_leaves_provisionally() else {}  # its words (R71)
-        return [FactProposed(side=cmd["by"], command={**_proposed(cmd), **said})]
+        words = {"step": state.step} if name == "next" and rules_for(state).next_leaves_provisionally() else {}  # its words (R71)
+        return [FactProposed(side=cmd["by"], command={**_proposed(cmd), **words})]
     if not pbem.two_party(state):
         return _own_dice(state, cmd, base_seq, handler)
     # two-party dice: a command that rolls is committed to now and decided at its reveal
@@ -253,17 +254,20 @@ def _done_before_them(state: CampaignState, cmd: dict) -> bool:
 def _waits_for_proposer(state: CampaignState, cmd: dict) -> bool:
     """Ruling R84: `next` (or `confirm`) that would confirm the other side's proposal to leave the step, while the step
     cannot be left only because that side still owes something (its answer to this side's dice)."""
-    prop = state.pbem.proposal
+    # None only where a log gives a pbem command (sign, answer...) to a campaign on one copy: the AttributeError
+    # on the next line is what the audit reports of it (UNFOLDABLE), as before
+    pb = cast(Pbem, state.pbem)
+    prop = pb.proposal
     if cmd.get("name") not in ("next", "confirm") or prop is None or prop.side == cmd.get("by") \
             or prop.command.get("name") != "next" or not rules_for(state).end_takes_effect_provisionally() \
             or prop.command.get("setups"):  # ruling R110: both sides have set up: this `next` leaves 2.6
         return False
-    state.pbem.proposal = None  # as the step stands without it (restored: decide is pure)
+    pb.proposal = None  # as the step stands without it (restored: decide is pure)
     try:
         # ruling R127 asks nothing here: the proposer's own proposal to leave gives up what its result still allows
         return _done_before_them(state, {**cmd, "name": "next", "their_results": False})
     finally:
-        state.pbem.proposal = prop
+        pb.proposal = prop
 
 
 def _leave_now(state: CampaignState, cmd: dict, base_seq: int, handler) -> list | None:
@@ -280,6 +284,7 @@ def _continues(st: CampaignState, cmd: dict) -> bool:
     """Ruling R71 (revision 3, issue 26): a side's `next` while the other side's proposal (to leave
     the step, the firefight's end, the 2.41 determination; not an undo) awaits its answer is its
     confirmation: the proposal takes effect, nothing more is decided."""
+    assert st.pbem is not None  # decide() read st.pbem before (_waits_for_proposer)
     prop = st.pbem.proposal
     return (cmd.get("name") == "next" and prop is not None and prop.side != cmd.get("by")
             and prop.command.get("name") != "undo" and rules_for(st).next_leaves_provisionally())
@@ -306,6 +311,7 @@ def _proposed(cmd: dict) -> dict:
 
 
 def pbem_commit(state: CampaignState, cmd: dict) -> list:
+    assert state.pbem is not None  # two-party dice (decide() returned before otherwise)
     commit, nonce = cmd.get("commit"), cmd.get("nonce")
     if not isinstance(commit, str) or len(commit) != 64 or commit in state.pbem.requests \
             or not isinstance(nonce, str):
@@ -330,7 +336,8 @@ def pbem_commit(state: CampaignState, cmd: dict) -> list:
     if not isinstance(value, str) or pbem.commitment(value) != commit or type(place) is not int:
         raise BadInput(f"{cmd.get('name')}: two-party dice from a chain need the value of the commitment and a"
                        " place (the ledger makes them from --key)")
-    if not pbem.chained(state, cmd) or place != pbem.chain_of(state, pbem.other(cmd["by"])).next:
+    chain = pbem.chain_of(state, pbem.other(cmd["by"])) if pbem.chained(state, cmd) else None  # live when chained
+    if chain is None or place != chain.next:
         raise Refused(f"{cmd.get('name')}: {cmd['by']}'s roll names place {place} of the other side's chain of"
                       " answers, not the next one it may (ruling R83)", "pbem", state.step)
     return [DiceCommitted(side=cmd["by"], command=command, commit=commit, nonce=nonce, value=value, chain=place)]

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import attrs
 
@@ -101,7 +102,7 @@ def _end(ctx, cmd):
         if not m or m.group(3) not in tables.REPAIR:
             raise BadInput(f"--repair {r!r}: SIDE:ITEM=KIND, KIND one of {', '.join(tables.REPAIR)}")
         repairs.append(ev.HexItem(f"{side_arg({'side': m.group(1)})}:{m.group(2)}", m.group(3)))
-    oba_used = {}
+    oba_used: dict = {}
     for o in cmd.get("oba_used") or ():
         s, _, pid = str(o).partition(":")
         s = side_arg({"side": s})
@@ -166,7 +167,7 @@ def listed_cvp(st, lost, captured, reduced) -> dict[str, dict]:
     """The CVP of the units an `end` lists lost, per side, as ruling R39 values them (A26.2 as the ledger
     counts it: a squad 2, a HS or crew 1, a leader 1 plus its leadership, a squad reduced to its HS 1, a
     wound none): {"priced": N, "units": ["I1-1.1 4-6-7: 2", ...], "unpriced": [vehicles, Guns...]}."""
-    out = {s: {"priced": 0, "units": [], "unpriced": []} for s in SIDES}
+    out: dict[str, dict[str, Any]] = {s: {"priced": 0, "units": [], "unpriced": []} for s in SIDES}
     listed = [(su.side, su.unit, "eliminated") for su in lost] + [(su.side, su.unit, "captured") for su in captured] \
         + [(c.side, c.unit, c.to) for c in reduced]
     for side, uid, to in listed:

@@ -2,6 +2,7 @@
 records when it is left), concession, the CG's end."""
 from __future__ import annotations
 
+from typing import cast
 
 from cg.rules import rules_for, revision
 from events.errors import BadInput, Refused
@@ -58,8 +59,9 @@ def _next(ctx: Ctx, cmd: dict):
     at(st, "next")
     w = walk(st, "next")  # the machine: guarded by what the step owes; leaving records its events
     if w.to is None:
-        listed = "; ".join(f"{o['what']} ({o['command']})" for o in w.owed)
-        raise Refused(f"step {st.step} still owes: {listed}", w.owed[0]["rule"], st.step)
+        owed = cast(list, w.owed)  # the guard that refused asked it
+        listed = "; ".join(f"{o['what']} ({o['command']})" for o in owed)
+        raise Refused(f"step {st.step} still owes: {listed}", owed[0]["rule"], st.step)
     to = w.to
     out: list = list(w.records)
     if to == StepId.END:

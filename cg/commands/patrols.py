@@ -1,6 +1,7 @@
 """2.7: patrols and their return."""
 from __future__ import annotations
 
+from typing import Any, cast
 
 from cg import drm as drms
 from cg.rules import rules_for
@@ -91,7 +92,7 @@ def _patrol(ctx, cmd):
     spec = st.card.firefight(st.firefight)
     dl = drms.patrol(kind, leadership=leadership, distance=dist, night=night,
                      hs=max(0, hs - 1) if squads == 0 else hs, pto=st.card.campaign.pto,
-                     moon=bool(spec and spec.moon_drm), **flags)
+                     moon=bool(spec and spec.moon_drm), **cast(dict[str, Any], flags))  # ints for the int flags it names
     r = roll(ctx.dice(given, 2), dl, tables.patrol_detection)
     returns = r.outcome != "kia"
     return [ev.PatrolResolved(side=side, patrol=n, kind=kind, units=tuple(u.id for u in units),

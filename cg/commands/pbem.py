@@ -6,6 +6,8 @@ key, an answer to nothing, a reveal that does not match its commitment are refus
 """
 from __future__ import annotations
 
+from typing import cast
+
 import attrs
 
 from cg import pbem, seal
@@ -17,6 +19,7 @@ from events.types import (DiceAnswered, DiceChain, DiceRevealed, FactConfirmed, 
 from events.convert import unstructure
 from cg.commands.undo import decide_undo
 from cg.units import article
+from cg.state import Pbem, Proposal
 
 
 def _other(side: str) -> str:
@@ -26,6 +29,7 @@ def _other(side: str) -> str:
 @command("sign", "*")
 def _sign(ctx: Ctx, cmd: dict):
     st = ctx.state
+    assert st.pbem is not None  # a play-by-email command: decide() read st.pbem before (_waits_for_proposer)
     by, seq, h, sig = cmd["by"], cmd.get("seq"), cmd.get("hash"), cmd.get("sig")
     if not isinstance(seq, int) or not isinstance(h, str) or not isinstance(sig, str):
         raise BadInput("sign: seq, hash and sig are needed")
@@ -50,6 +54,7 @@ def _sign(ctx: Ctx, cmd: dict):
 @command("answer", "*")
 def _answer(ctx: Ctx, cmd: dict):
     st = ctx.state
+    assert st.pbem is not None  # a play-by-email command: decide() read st.pbem before (_waits_for_proposer)
     by, commit, value = cmd["by"], cmd.get("request"), cmd.get("value")
     r = st.pbem.requests.get(commit) if isinstance(commit, str) else None
     if r is None or r.side == by or r.answer is not None:
@@ -57,6 +62,7 @@ def _answer(ctx: Ctx, cmd: dict):
                       " other side asks for", "pbem", st.step)
     if not isinstance(value, str) or not value:
         raise BadInput("answer: a value is needed")
+    commit = cast(str, commit)  # r was found by it: a str
     if r.chain is None:
         return [DiceAnswered(side=by, request=commit, value=value)]
     # ruling R83: the value at the roll's place of `by`'s chain, fixed before the roll; it decides the roll now
@@ -71,6 +77,7 @@ def _answer(ctx: Ctx, cmd: dict):
 def _chain(ctx: Ctx, cmd: dict):
     """Ruling R83: `by` commits to a chain of answers to the other side's two-party dice."""
     st = ctx.state
+    assert st.pbem is not None  # a play-by-email command: decide() read st.pbem before (_waits_for_proposer)
     by, anchor, nonce, length = cmd["by"], cmd.get("anchor"), cmd.get("nonce"), cmd.get("length")
     if not (isinstance(anchor, str) and len(anchor) == 64 and isinstance(nonce, str) and nonce
             and type(length) is int and 1 <= length <= 1 << 16):
@@ -89,12 +96,14 @@ def _chain(ctx: Ctx, cmd: dict):
 @command("reveal", "*")
 def _reveal(ctx: Ctx, cmd: dict):
     st = ctx.state
+    assert st.pbem is not None  # a play-by-email command: decide() read st.pbem before (_waits_for_proposer)
     by, commit, value = cmd["by"], cmd.get("request"), cmd.get("value")
     r = st.pbem.requests.get(commit) if isinstance(commit, str) else None
     if r is None or r.side != by:
         raise Refused(f"{by} reveals two-party dice {str(commit)[:8]} it never committed to", "pbem", st.step)
     if r.answer is None:
-        raise Refused(f"{_other(by)} has not answered {by}'s two-party dice {commit[:8]} yet", "pbem", st.step)
+        raise Refused(f"{_other(by)} has not answered {by}'s two-party dice {cast(str, commit)[:8]} yet", "pbem", st.step)
+    commit = cast(str, commit)  # r was found by it: a str
     if not isinstance(value, str) or pbem.commitment(value) != commit:
         raise Refused(f"{by}'s revealed value does not match its commitment {commit[:8]}", "pbem", st.step)
     pbem.check_order(st, by, commit)
@@ -129,11 +138,13 @@ def _claim(ctx: Ctx, cmd: dict):
     """Ruling R67: the other side withheld its reveal past its next signature; `by` claims the roll:
     the command is decided with dice from `by`'s answer alone."""
     st = ctx.state
+    assert st.pbem is not None  # a play-by-email command: decide() read st.pbem before (_waits_for_proposer)
     by, commit = cmd["by"], cmd.get("request")
     r = st.pbem.requests.get(commit) if isinstance(commit, str) else None
     if not rules_for(st).reveals_in_commit_order() or r is None or (commit, r) not in pbem.claimable(st, by):
         raise Refused(f"{by} claims two-party dice {str(commit)[:8]} that the other side has not withheld (it"
                       " signed no head after the answer without revealing)", "pbem", st.step)
+    commit = cast(str, commit)  # r was found by it: a str
     if r.command.get("name") == "sealed":
         raise Refused(f"two-party dice {commit[:8]} are for a sealed command: only its side can decide it",
                       "pbem", st.step)
@@ -152,11 +163,13 @@ def _seal(ctx: Ctx, cmd: dict):
     this step, the two-party dice it asks for or resolves; where the viewer holds its opening (its
     reveal is in the log), the opening matches the commitment and its command is decided here."""
     st = ctx.state
+    assert st.pbem is not None  # a play-by-email command: decide() read st.pbem before (_waits_for_proposer)
     by, what, c = cmd["by"], cmd.get("what"), cmd.get("commitment")
     nonce, box, opens, closes = cmd.get("nonce"), cmd.get("box"), cmd.get("opens"), cmd.get("closes")
     if not seal.sealing(st):
         raise Refused("this campaign does not seal secrets (it was started before ruling R47)", "pbem", st.step)
-    if not all(isinstance(x, str) and x for x in (what, c, nonce, box)) or \
+    if not (isinstance(what, str) and what and isinstance(c, str) and c and isinstance(nonce, str) and nonce
+            and isinstance(box, str) and box) or \
             any(x is not None and not isinstance(x, str) for x in (opens, closes)):
         raise BadInput("seal: what, commitment, nonce and box are needed")
     hx = cmd.get("hex")  # ruling R112: a concealed setup's "?" stack, public; no other seal carries a hex
@@ -209,6 +222,7 @@ def _seal(ctx: Ctx, cmd: dict):
 def _unseal(ctx: Ctx, cmd: dict):
     """Ruling R47: the side reveals what the rules reveal at this point (cg/seal.check_unseal)."""
     st = ctx.state
+    assert st.pbem is not None  # a play-by-email command: decide() read st.pbem before (_waits_for_proposer)
     seals = st.pbem.seals
     seal.check_unseal(st, cmd, lambda c: seal.opening_of(st, c, seals[c].nonce, seals[c].box))
     openings = tuple({"commitment": o["commitment"], "opening": o["opening"]} for o in cmd["openings"])
@@ -228,10 +242,12 @@ def _confirmed(st, cmd: dict) -> dict:
 def _confirm(ctx: Ctx, cmd: dict):
     """Ruling R45: the other side agrees; the proposal is decided now, as the rules stand now."""
     st = ctx.state
+    assert st.pbem is not None  # a play-by-email command: decide() read st.pbem before (_waits_for_proposer)
     inner = _confirmed(st, cmd)
     if inner["name"] == "undo":
         raise BadInput("an undo is confirmed with its history (decide_all)")
     prop = st.pbem.proposal
+    assert prop is not None  # _confirmed read its command above
     st.pbem.proposal = None  # decided as the rules stand once it is answered (restored: decide is pure)
     try:
         events = decide(st, inner, ctx.base_seq + 1, confirmed=True)
@@ -246,7 +262,8 @@ def _reject(ctx: Ctx, cmd: dict):
     reason = str(cmd.get("reason") or "").strip()
     if not reason:
         raise BadInput("reject: --reason TEXT is required: the log keeps why")
-    return [FactRejected(side=cmd["by"], command=st.pbem.proposal.command, reason=reason)]
+    prop = cast(Proposal, cast(Pbem, st.pbem).proposal)  # authorize() found one (a provisional leave's reject is decide_all's)
+    return [FactRejected(side=cmd["by"], command=prop.command, reason=reason)]
 
 
 def decide_all(st, cmd: dict, base_seq: int, history) -> list:
@@ -259,6 +276,7 @@ def decide_all(st, cmd: dict, base_seq: int, history) -> list:
         # ruling R71: a rejected provisional leave is undone, with everything after it
         pbem.authorize(st, cmd)
         prov = pbem.provisional(st)
+        assert prov is not None  # the condition above found it; authorize() changes nothing
         reason = str(cmd.get("reason") or "").strip()
         if not reason:
             raise BadInput("reject: --reason TEXT is required: the log keeps why")

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 
+from typing import Any
 import attrs
 
 from cg import items, seal
@@ -446,7 +447,7 @@ def _fortify(ctx, cmd):
         raise Refused(f"played by email, {kind.replace('_', ' ')}s are placed at 2.6 (plcg fortify {side} {kind}"
                       " --hex HEX there; 2.38 lets placement wait for setup): a hex given at 2.3 would show when 2.6"
                       " reveals the purchases (ruling R112)", "2.38", st.step)
-    detail = {}
+    detail: dict[str, Any] = {}
     for k in ("capacity", "factors", "hexsides", "locations", "ca", "nca"):
         if cmd.get(k) is not None:
             detail[k] = int_arg(cmd, k, 0)
@@ -505,6 +506,7 @@ def _fortify(ctx, cmd):
         night = st.ff.time == "night"
         japanese = st.card.sides[side].nationality.lower() == "japanese"
         limit = tables.hip_limit(int(squads), japanese, night)
+        assert hip_unit is not None  # kind "hip": read above
         if limit is not None and hip_unit.kind in (Kind.SQUAD, Kind.HALF_SQUAD):
             used = sum(1 for u in st.side_units(side) if u.hip and u.kind in (Kind.SQUAD, Kind.HALF_SQUAD))
             if used + 1 > limit:  # the percentage the limit was taken at (issue 39 defect 9)

@@ -76,13 +76,13 @@ def _disease_replacement(st, side: str, cmd: dict):
     isolated = [x for x in mmc if x.isolated]
     if isolated and not u.isolated:
         raise Refused(f"Isolated units are chosen first: {', '.join(x.id for x in isolated)}", "3.41", st.step)
-    counter = counter.strip() or None
+    given = counter.strip() or None
     if _disrupted_instead(st, u):  # A19.12: no lower-quality counter, so Disrupted (ruling R93)
-        if counter not in (None, u.name):
+        if given not in (None, u.name):
             raise Refused(f"{u.id} ({u.name}) has no lower-quality counter: A19.12 Disrupts it instead of an "
-                          f"ELR Replacement; give no counter (not {counter})", "3.41", st.step)
+                          f"ELR Replacement; give no counter (not {given})", "3.41", st.step)
         return ev.DiseaseReplaced(side=side, change=ev.UnitChange(side, u.id, u.name), disrupted=True)
-    return ev.DiseaseReplaced(side=side, change=_replace(st, ev.SideUnit(side, u.id), counter))
+    return ev.DiseaseReplaced(side=side, change=_replace(st, ev.SideUnit(side, u.id), given))
 
 
 def _disrupted_instead(st, u) -> bool:

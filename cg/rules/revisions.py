@@ -21,7 +21,7 @@ naming the revision), never silently.
 """
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable, cast
 
 from cg import items, tables
 from cg.sequence import StepId
@@ -56,7 +56,7 @@ def since(revision: int, text: str) -> Callable:
 def same_change(other: Callable) -> Callable:
     """Marks a decision of `Rules` changed by the change(s) marked on `other` (one row of docs/revisions.md)."""
     def mark(fn):
-        fn.changes = getattr(fn, "changes", ()) + other.changes
+        fn.changes = getattr(fn, "changes", ()) + cast(Any, other).changes  # marked by @change
         return fn
     return mark
 
@@ -826,7 +826,7 @@ class Rules:
         defender (ruling R5); in a Dual Night Assault there is none, and a tie is a draw (2.421, ruling R5)."""
         amassed = {s: ff.cvp_lost[OTHER[s]] for s in ("axis", "allied")}
         if amassed["axis"] != amassed["allied"]:
-            return max(amassed, key=amassed.get), "1.31"
+            return max(amassed, key=lambda s: amassed[s]), "1.31"
         if ff.attacker:
             return OTHER[ff.attacker], "1.31"
         if ff.type == "dual" and ff.time == "night":
@@ -1030,7 +1030,7 @@ class Revision2(Rules):
 
     def is_another_cthc(self, clusters: list, frm: str | None, to: str) -> bool:
         """Revision 2: a CTHC was a connected group, and `to` outside the unit's own."""
-        here = next((c for c in clusters if frm in c), set()) if frm else set()
+        here: set = next((c for c in clusters if frm in c), set()) if frm else set()
         return to not in here
 
     def sets_up_with_its_rg(self, st, u, pur) -> bool:
