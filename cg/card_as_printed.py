@@ -112,7 +112,8 @@ def check_commissars(c: _Checker, tbl: dict, path: str, nationality: str | None)
     """A Commissar is Russian (A25.22): `commissar = true` on another nationality's RG is refused."""
     if nationality is None or nationality in ("russian", "soviet", "soviets", "ussr", "russia"):
         return
-    for i, item in enumerate(tbl.get("rg") or ()):
+    rgs = tbl.get("rg")
+    for i, item in enumerate(rgs if isinstance(rgs, list) else ()):  # another type: the side's own check says so
         if isinstance(item, dict) and item.get("commissar") is True:
             c.add(f"{path}.rg{rg_label(item, i)}.commissar",
                   f"a Commissar is Russian (A25.22); this side is {nationality}")

@@ -236,7 +236,9 @@ def check_ob(c: _Checker, tbl: dict, side: str, grid, control: list[str] | None,
             if oid in ids:
                 c.add(f"{opath}.id", f"{oid} is already used by OB group #{ids[oid] + 1}")
             ids[oid] = i
-            rg_ids = {str(r.get("id", "")).strip().upper() for r in tbl.get("rg") or () if isinstance(r, dict)}
+            rgs = tbl.get("rg")  # another type than a list: the side's own check says so
+            rg_ids = {str(r.get("id", "")).strip().upper() for r in (rgs if isinstance(rgs, list) else ())
+                      if isinstance(r, dict)}
             if oid in rg_ids:
                 c.add(f"{opath}.id", f"{oid} is also an RG id of {side}: an OB group needs its own id")
         name = c.text(item, "name", opath)

@@ -294,6 +294,24 @@ def test_a_commissar_on_a_german_rg_is_refused(tmp_path):
     assert code == 2 and "sides.axis.rg.I1.commissar: a Commissar is Russian (A25.22); this side is german" in err
 
 
+def test_a_side_whose_rg_table_is_not_a_list_is_bad_input_not_a_crash(tmp_path):
+    """Found by tests/test_fuzz.py: `rg = true` on a non-Russian side made the Commissar check iterate a bool
+    (exit 5); it is the card's error, named by path (exit 2)."""
+    from conftest import load_sample
+
+    data = load_sample()
+    data["sides"]["axis"]["rg"] = True
+    card = tmp_path / "rg-true.toml"
+    card.write_text(to_toml(data))
+    code, _, err = _cli(None, "card", "check", str(card))
+    assert code == 2 and "sides.axis.rg" in err
+    data = tomllib.loads((ROOT / "cg" / "cards" / "bridgehead.toml").read_text())  # a side with an OB given too
+    data["sides"]["axis"]["rg"] = True
+    card.write_text(to_toml(data))
+    code, _, err = _cli(None, "card", "check", str(card))
+    assert code == 2 and "sides.axis.rg" in err
+
+
 # --- (c) card check: paths a player reads, one precise error, every problem at once --------------------
 
 
