@@ -772,3 +772,32 @@ def test_a_side_cannot_leave_a_step_over_the_result_its_own_bundle_decided_for_t
     assert g.cli("axis", "next").code == 0  # its `next` confirms the allied leave (whose own result allied gave up)
     assert g.state("axis").step != step
     assert unit in g.state("axis").reph.hardened_now["axis"]
+
+
+def test_a_client_that_leaves_out_the_r127_mark_still_waits_for_the_other_sides_result(chain_game, monkeypatch):
+    """A player's own client (written against the Python API) sends its 3.45 `next` marked `their_results: false`
+    (or without the mark) to take the axis result away as before ruling R127: a campaign started under the
+    ledger's conventions 2 decides R127 by itself, so the leave still waits for the axis `next`."""
+    from cg import pbem
+    from cg.app.ledger import Ledger
+
+    g = chain_game
+    assert g.state("allied").conventions >= 2
+    g.play_to(1, "3.45", plan={(1, "2.3"): [(s, ["buy", s, "I1"]) for s in ("axis", "allied")]})
+    if g.holder != "allied":
+        g.send(g.holder)
+    assert g.cli("allied", "leaders", "allied").code == 0
+    g.send("allied")
+    monkeypatch.setattr(pbem, "two_party_die", lambda a, b, commit, index, die: 1)
+    assert g.cli("axis", "leaders", "axis").code == 0
+    g.send("axis")
+    key = load_private(g.key["allied"])
+    led = Ledger(g.db["allied"], write=True, key=key)
+    try:
+        led.answer(key)  # what `plcg next` does first (R84): the axis roll is decided here
+        led.run({"name": "next", "their_results": False}, key)
+    finally:
+        led.close()
+    st = g.state("allied")
+    assert pbem.left_over(st, "3.45", "axis")[0] >= 1 and st.step == "3.45"  # the leave waits for axis
+    assert st.pbem.proposal is not None and st.pbem.proposal.side == "allied"

@@ -9,7 +9,7 @@ import attrs
 
 from cg import dice as dicemod
 from cg import pbem
-from cg.rules import rules_for
+from cg.rules import THEIR_RESULTS, conventions, rules_for
 from cg.dice import Dice
 from cg.specs import BY_NAME, SPECS, side_arg  # noqa: F401  (the commands read side_arg here)
 from cg.sequence import StepId
@@ -231,10 +231,12 @@ def _decided_alone(state: CampaignState, cmd: dict, base_seq: int, handler) -> b
     return probe.n_rolls == 0
 
 
-def _done_before_them(state: CampaignState, cmd: dict) -> bool:
+def _done_before_them(state: CampaignState, cmd: dict, their_results: bool | None = None) -> bool:
     """Ruling R71: `next` while only the other side still owes something at the step (an answer to
     this side's dice, its own part): proposed, so that the other side's `next` confirms it once
-    everything is done (it decides `next` as the rules stand then)."""
+    everything is done (it decides `next` as the rules stand then). `their_results` (ruling R127): whether the
+    other side's unused 3.44/3.45 result holds the leave; None: as the campaign decides it (its conventions, or
+    for a campaign started before them the mark the command carries)."""
     if cmd.get("name") != "next" or not rules_for(state).next_leaves_provisionally():
         return False
     at(state, "next")
@@ -244,7 +246,9 @@ def _done_before_them(state: CampaignState, cmd: dict) -> bool:
         # ruling R110: 2.6 owes each side's setup, one side then the other (2.41); a side's `next` says it is done
         # and waits for the other's, which confirms it: the other side still sets up
         return all(owed_by(o) == other for o in owed)
-    if cmd.get("their_results") and state.step in pbem.ROLL_ALLOWS and pbem.result_allows(state, other) > 0:
+    if their_results is None:  # ruling R127: from conventions 2 on whatever the command says (a client may omit it)
+        their_results = conventions(state, THEIR_RESULTS) or bool(cmd.get("their_results"))
+    if their_results and state.step in pbem.ROLL_ALLOWS and pbem.result_allows(state, other) > 0:
         # ruling R127: the other side's decided 3.44 or 3.45 result still lets it act here: the leave waits for
         # its `next`, never provisional (its rejection would be barred by a roll of this side's after it, R107)
         return all(owed_by(o) == other for o in owed)
@@ -265,7 +269,7 @@ def _waits_for_proposer(state: CampaignState, cmd: dict) -> bool:
     pb.proposal = None  # as the step stands without it (restored: decide is pure)
     try:
         # ruling R127 asks nothing here: the proposer's own proposal to leave gives up what its result still allows
-        return _done_before_them(state, {**cmd, "name": "next", "their_results": False})
+        return _done_before_them(state, {**cmd, "name": "next"}, their_results=False)
     finally:
         pb.proposal = prop
 
