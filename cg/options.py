@@ -1,8 +1,9 @@
 """What a step accepts beside what it owes: `status` `options` (cli-contract.md, second round).
 
 `pending` (cg/steps/) holds only what the rules make compulsory; `options(state)` lists the optional
-commands the current step accepts, each `{"command": "plcg buy axis I1", "rule": "2.3", "what": "..."}`
-(a 2.3 purchase also carries `side`, `rg` and `cost` per setup mode), so a player learns what he may
+commands the current step accepts, each an `Item` (cg/specs.py: the command's spec and typed arguments, read
+as `{"command": "plcg buy axis I1", "rule": "2.3", "what": "..."}`; a 2.3 purchase also carries `side`, `rg`
+and `cost` per setup mode), so a player learns what he may
 buy or record without reading the card's TOML. The list is what the ledger would accept now (CP left,
 limits, the step), never a promise about a roll.
 """
@@ -17,20 +18,21 @@ from cg.units import PRESENT
 from cg.card_as_printed import rg_time_refusal
 from cg.state import Done
 from cg.sequence import StepId
+from cg.specs import Choose, Item
 
 # the commands each step accepts without owing them (besides `next` and `concede`, always)
 _TERRAIN = ("rubble", "flame")  # 2.9 / 3.3: terrain the campaign keeps (CG5)
 
 
-def options(state: CampaignState, has_command=lambda name: True) -> list[dict]:
+def options(state: CampaignState, has_command=lambda name: True) -> list[Item]:
     """The optional commands of the current step. `has_command(name)` says whether the CLI offers a
     command (a command another release adds, like `position`, is listed only where it exists)."""
     if state.ended:
         return []
-    out: list[dict] = []
+    out: list[Item] = []
 
-    def may(command: str, rule: str, what: str) -> None:
-        out.append({"command": command, "rule": rule, "what": what})
+    def may(name: str, rule: str, what: str, **values) -> None:
+        out.append(Item.of(name, rule, what, **values))
 
     s = state.step
     if s == StepId.PURCHASE:
@@ -47,54 +49,57 @@ def options(state: CampaignState, has_command=lambda name: True) -> list[dict]:
             if order and (not done if side != att else defender_may_redeploy_2_5(state, other(side))):
                 continue  # ruling R85: the Defender first, the Attacker once it has begun or has done
             if any(u.status in PRESENT for u in state.side_units(side)):
-                may(f"plcg redeploy {side} UNIT --to HEX", "2.5" if s == StepId.MLR_REDEPLOYMENT else "3.21",
-                    f"{side}: redeploy a unit (Redeployment Table 3.21; the DRM comes from the map)")
+                may("redeploy", "2.5" if s == StepId.MLR_REDEPLOYMENT else "3.21",
+                    f"{side}: redeploy a unit (Redeployment Table 3.21; the DRM comes from the map)",
+                    side=side, unit=Choose.UNIT, to=Choose.HEX)
             if done:
-                may(f"plcg redeploy {side} --done", "2.5", f"{side}, the Defender: done redeploying, the Attacker "
-                    "redeploys now (ruling R85)")
+                may("redeploy", "2.5", f"{side}, the Defender: done redeploying, the Attacker "
+                    "redeploys now (ruling R85)", side=side, done=True)
         if s == StepId.REDEPLOYMENT:
-            may("plcg casualties SIDE --cvp N", "3.11", "RePh losses, counted for the firefight just played (ruling R25)")
+            _losses(may)
     elif s == StepId.SETUP:
         closed = rules_for(state).setup_closed(state.ff)  # ruling R54: no setup after the moves-first dr
         for side in SIDES:
             if not closed and any(u.status in PRESENT for u in state.side_units(side)):
-                may(f"plcg setup {side} UNIT HEX", "2.6",
-                    f"{side}: where a unit sets up (--hip for HIP); a unit with no hex is in its friendly MLR")
+                may("setup", "2.6",
+                    f"{side}: where a unit sets up (--hip for HIP); a unit with no hex is in its friendly MLR",
+                    side=side, unit=Choose.UNIT, hex_=Choose.HEX)
             unplaced = sorted({f.kind for f in state.ground.fortifications if f.side == side and f.hex is None
                                and not f.unit and f.firefight == state.firefight})
             if unplaced and rules_for(state).places_fortification_at(s):
-                may(f"plcg fortify {side} KIND --hex HEX", "2.38",
-                    f"{side}: place a fortification bought without a hex ({', '.join(unplaced)})")
+                may("fortify", "2.38", f"{side}: place a fortification bought without a hex ({', '.join(unplaced)})",
+                    side=side, kind=Choose.KIND, hex_=Choose.HEX)
         if has_command("moves-first") and state.ff.type == "dual":
-            may("plcg moves-first", "2.41", "Dual Attack: the dr for who moves first, made after all setup")
+            may("moves-first", "2.41", "Dual Attack: the dr for who moves first, made after all setup")
     elif s == StepId.FIREFIGHT_END:
         if has_command("position"):
             for side in SIDES:
-                may(f"plcg position {side} UNIT HEX", "2.9",
-                    f"{side}: where a unit stands at firefight end (3.212 reads it)")
+                may("position", "2.9", f"{side}: where a unit stands at firefight end (3.212 reads it)",
+                    side=side, unit=Choose.UNIT, hex_=Choose.HEX)
         if Done("end") not in state.reph.done:
-            may("plcg end --turn N --cvp-lost axis=N --cvp-lost allied=N", "2.9",
-                "the firefight result: turn, CVP lost, control, casualties, terrain kept")
+            may("end", "2.9", "the firefight result: turn, CVP lost, control, casualties, terrain kept",
+                turn=Choose.N, cvp_lost=Choose.CVP_LOST)
         _terrain_options(may)
     elif s in (StepId.BATTLE_END, StepId.CONSEQUENCES):
-        may("plcg casualties SIDE --cvp N", "3.11", "RePh losses, counted for the firefight just played (ruling R25)")
+        _losses(may)
         if s == StepId.CONSEQUENCES:
             _terrain_options(may)
     elif s in (StepId.HEROES, StepId.PROMOTIONS, StepId.LEADERS):
         for side in SIDES:
-            may(f"plcg harden {side} UNIT", "3.43" if s == StepId.HEROES else s,
-                f"{side}: Battle Harden a unit (within the 3.44/3.45 results, once per unit per RePh)")
+            may("harden", "3.43" if s == StepId.HEROES else s,
+                f"{side}: Battle Harden a unit (within the 3.44/3.45 results, once per unit per RePh)",
+                side=side, unit=Choose.UNIT)
         if s == StepId.LEADERS:
             for side in SIDES:
                 if state.reph.may_generate.get(side, 0) > state.reph.generated.get(side, 0):
                     left = state.reph.may_generate[side] - state.reph.generated[side]
-                    may(f"plcg leader {side} --generated", "3.45",
-                        f"{side}: generate a leader ({left} left of this RePh's result)")
+                    may("leader", "3.45", f"{side}: generate a leader ({left} left of this RePh's result)",
+                        side=side, generated=True)
     elif s == StepId.REPAIR:
         for side in SIDES:  # beside the repairs flagged at 2.9 (owed), any weapon or vehicle in play
             if any(u.kind in REPAIRABLE and u.status in PRESENT for u in state.side_units(side)):
-                may(f"plcg repair {side} ITEM --kind {'|'.join(tables.REPAIR)}", "3.46",
-                    f"{side}: a repair dr for a weapon or vehicle not flagged at 2.9")
+                may("repair", "3.46", f"{side}: a repair dr for a weapon or vehicle not flagged at 2.9",
+                    side=side, item=Choose("ITEM"), kind=Choose("|".join(tables.REPAIR)))
     elif s == StepId.CLEARANCE:
         _clearance_options(state, may)
     return out
@@ -109,13 +114,14 @@ def _purchase_options(state: CampaignState, side: str, may) -> None:
     cost = card_side.patrol_cost
     left = allowed - sd.patrols
     if left > 0 and cost <= sd.cp:
-        may(f"plcg patrols {side} N", "2.31",
-            f"{side}: buy patrols, {cost} CP each, up to {min(left, sd.cp // cost) if cost else left} more")
+        may("patrols", "2.31",
+            f"{side}: buy patrols, {cost} CP each, up to {min(left, sd.cp // cost) if cost else left} more",
+            side=side, count=Choose.N)
     if not state.initial and not sd.attack and card_side.attack_cost <= sd.cp:  # ruling R2, R3
-        may(f"plcg attack {side}", "2.3", f"{side}: buy the Attack Option for {card_side.attack_cost} CP (ruling R3)")
+        may("attack", "2.3", f"{side}: buy the Attack Option for {card_side.attack_cost} CP (ruling R3)", side=side)
     if sd.fp > 0:
-        may(f"plcg fortify {side} KIND", "2.38",
-            f"{side}: spend {sd.fp} FP on the 2.38 table (plcg fortify --help lists the kinds)")
+        may("fortify", "2.38", f"{side}: spend {sd.fp} FP on the 2.38 table (plcg fortify --help lists the kinds)",
+            side=side, kind=Choose.KIND)
 
 
 # ===== the per-RG purchase options (the cards branch): one item per RG a side may buy now, with its
@@ -150,7 +156,7 @@ def _modes(st, rg, side: str | None = None) -> list[str]:
     return modes
 
 
-def purchase_options(st) -> list[dict]:
+def purchase_options(st) -> list[Item]:
     """At 2.3: every RG a side may buy now (the card's max, per-RePh limit and availability, the
     platoon limit of ruling R12, and its CP left), each with its cost per setup mode after 2.34."""
     if st.ended or st.step != StepId.PURCHASE:
@@ -170,11 +176,8 @@ def purchase_options(st) -> list[dict]:
             if not costs:
                 continue
             priced = ", ".join(f"{c} CP {m}" for m, c in costs.items())
-            out.append({
-                "command": f"plcg buy {side} {rg.id}", "rule": "2.3",
-                "what": f"{rg.name}: {priced} (2.34); bought {bought} of {rg.max}",
-                "side": side, "rg": rg.id, "cost": costs,
-            })
+            out.append(Item.of("buy", "2.3", f"{rg.name}: {priced} (2.34); bought {bought} of {rg.max}",
+                               side=side, rg=rg.id, cost=costs))
     return out
 
 # ===== end of the per-RG purchase options =====
@@ -182,9 +185,14 @@ def purchase_options(st) -> list[dict]:
 
 # --- 2.9 / 3.3 terrain, 3.52 clearance --------------------------------------------------------------
 
+def _losses(may) -> None:
+    may("casualties", "3.11", "RePh losses, counted for the firefight just played (ruling R25)", side=Choose.SIDE,
+        cvp=Choose.N)
+
+
 def _terrain_options(may) -> None:
-    may("plcg rubble HEX --kia N", "B24.11", "rubble created in play, kept on the map (CG5)")
-    may("plcg flame HEX --kindling N", "Table 23", "a Flame placed in play, kept on the map (CG5)")
+    may("rubble", "B24.11", "rubble created in play, kept on the map (CG5)", hex_=Choose.HEX, kia=Choose.N)
+    may("flame", "Table 23", "a Flame placed in play, kept on the map (CG5)", hex_=Choose.HEX, kindling=Choose.N)
 
 
 def _clearance_options(state: CampaignState, may) -> None:
@@ -196,5 +204,5 @@ def _clearance_options(state: CampaignState, may) -> None:
                 continue
             for item in CLEAR_ITEMS:
                 if clearable(state, hx, item):
-                    may(f"plcg clear {side} {hx} {item}", "3.52",
-                        f"{side}: Fortification Clearance dr for the {item.replace('_', ' ')} in {hx} (dr 1-3 eliminates it)")
+                    may("clear", "3.52", f"{side}: Fortification Clearance dr for the {item.replace('_', ' ')} in {hx}"
+                        " (dr 1-3 eliminates it)", side=side, hex_=hx, item=item)

@@ -36,6 +36,7 @@ from cg import caches, seal
 from cg.rules import rules_for
 from cg.sequence import StepId
 from cg.specs import OWN, SHARED, SHARED_3, SIDED  # noqa: F401  (read here by cg/commands)
+from cg.specs import Choose, Item
 from cg.state import AnswerChain, DiceRequest, Done, Pbem, Proposal
 from cg.units import Kind
 from events.errors import BadInput, Refused
@@ -397,20 +398,21 @@ def result_allows(st, side: str) -> int:
     return max(0, left_over(st, st.step, side)[0])
 
 
-def pending_items(st) -> list[dict]:
+def pending_items(st) -> list[Item]:
     """What play by email owes (cg/steps.pending lists it): an answer to a proposal, an answer to
-    two-party dice, a reveal."""
+    two-party dice, a reveal; none runs as written by the side that reads it."""
     out = []
     prop = st.pbem.proposal if st.pbem else None
     if prop is not None and prop.command.get("setups") and prop.command.get("step") == st.step == StepId.SETUP:
         other = "allied" if prop.side == "axis" else "axis"  # ruling R110: the other side still sets up
-        out.append({"command": f"plcg setup {other} UNIT HEX, then plcg next", "rule": "2.6", "runnable": False,
-                    "what": f"{other} still sets up (2.6; {prop.side} has set up and waits)"})
+        out.append(Item.of("setup", "2.6", f"{other} still sets up (2.6; {prop.side} has set up and waits)", False,
+                           side=other, unit=Choose.UNIT, hex_=Choose.HEX, then=Item.of("next", "2.6", ""),
+                           runnable_first=True))
     elif prop is not None:
         other = "allied" if prop.side == "axis" else "axis"
-        out.append({"command": "plcg confirm", "rule": "pbem", "runnable": False,
-                    "what": f"{other} owes the answer to {prop.side}'s proposal: {prop.command.get('name')}"
-                            " (plcg confirm, or plcg reject --reason TEXT)"})
+        out.append(Item.of("confirm", "pbem", f"{other} owes the answer to {prop.side}'s proposal: "
+                           f"{prop.command.get('name')} (plcg confirm, or plcg reject --reason TEXT)", False,
+                           runnable_first=True))
     out += seal.pending_items(st)
     for commit, r in open_requests(st):
         if deferred(st, r):
@@ -418,12 +420,13 @@ def pending_items(st) -> list[dict]:
         other = "allied" if r.side == "axis" else "axis"
         what = r.command.get("name")
         if r.answer is None:
-            out.append({"command": "plcg sync --send", "rule": "pbem", "runnable": False,  # issue 37 item 10
-                        "what": f"{other} owes the answer to {r.side}'s two-party dice for {what}"
-                                f" ({commit[:8]}): {other}'s next command or send carries it"})
+            # issue 37 item 10: its next command or send carries the answer
+            out.append(Item.of("sync", "pbem", f"{other} owes the answer to {r.side}'s two-party dice for {what}"
+                               f" ({commit[:8]}): {other}'s next command or send carries it", False, send=True,
+                               runnable_first=True))
         else:
-            out.append({"command": "plcg reveal", "rule": "pbem", "runnable": False,
-                        "what": f"{r.side} owes the reveal of its two-party dice for {what} ({commit[:8]})"})
+            out.append(Item.of("reveal", "pbem", f"{r.side} owes the reveal of its two-party dice for {what} "
+                               f"({commit[:8]})", False, runnable_first=True))
     return out
 
 

@@ -42,6 +42,7 @@ from cg.items import key_of
 from cg.rules import rules_for
 from cg.state import DiceRequest, Done, RevealPoint, Seal
 from cg.sequence import StepId, step_id
+from cg.specs import Item
 from cg.units import article
 
 SECRET_STEPS = ("2.1", "2.3", "3.44")
@@ -618,16 +619,16 @@ def check_unseen_units(st, cmd: dict) -> None:
                                   "pbem", st.step)
 
 
-def pending_items(st) -> list[dict]:
-    out: list[dict] = []
+def pending_items(st) -> list[Item]:
+    out: list[Item] = []
     if not sealing(st):
         return out
     for side in ("axis", "allied"):
         point = owed(st, side)
         if point is not None:
             said = "idle" if point == StepId.SETUP and st.step == StepId.DETERMINATION else point
-            out.append({"command": "plcg reveal", "rule": "pbem", "runnable": False,
-                        "what": f"{side} owes the reveal of its sealed {_POINT_WHAT[said]}"})
+            out.append(Item.of("reveal", "pbem", f"{side} owes the reveal of its sealed {_POINT_WHAT[said]}", False,
+                               runnable_first=True))
     return out
 
 

@@ -4,7 +4,13 @@ the order of the listing), who gives it in a campaign played by email (sided, a 
 play-by-email protocol's own), and, for a command the log stores, how its parsed arguments become that
 command (`command`). The click commands (cli.py builds only the one invoked), the play-by-email lists
 (`SIDED`, `SHARED`, `SHARED_3`, `OWN`, read by cg/pbem.py), the words of a `pending` command
-(`POSITIONAL`) and the help sections are generated from `SPECS`.
+(`POSITIONAL`, for the web page's API) and the help sections are generated from `SPECS`.
+
+A spec's typed argument class (`args_class`, an attrs class built from its `Arg`s the first time it is asked
+for, so start-up builds none it does not use) carries the parsed arguments to `command`. What a step owes
+or offers (`status` `pending` and `options`) is an `Item`: a spec, its typed arguments (`Choose` where
+the player must choose: HEX, UNIT, N) and its rule and words; its command line is rendered from the spec
+in one place (`Item.command`).
 
 The steps a command is accepted at are the steps' own (`Step.accepts`, cg/steps/); its rule is the first
 word of its help. This module imports nothing heavier than attrs: `plcg --help` and every read command
@@ -15,10 +21,12 @@ The stored form of a command is unchanged: the same keys in the same order, a va
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import re
-from typing import Callable
+from collections.abc import Mapping
+from typing import Any, Callable, ClassVar, Iterator
 
 import attrs
 
@@ -87,7 +95,16 @@ SHARED_FACT_ = "shared-fact"
 OWN_ = "own"  # play by email's own protocol
 
 
-@attrs.frozen
+def _field(a: Arg) -> Any:
+    """The typed argument class's field of `a`: its default as click gives it when it is not typed."""
+    if a.kind == "flag":
+        return attrs.field(default=False, type=bool)
+    if a.multiple:
+        return attrs.field(default=(), type=tuple, converter=tuple)
+    return attrs.field(default=a.default, type=int if a.kind == "int" else str)
+
+
+@attrs.frozen(slots=False)  # slots=False: `args_class` is built once per spec, when first asked for
 class CommandSpec:
     name: str
     section: str | None
@@ -106,20 +123,34 @@ class CommandSpec:
         first = self.help.split(" ", 1)[0].rstrip(":")
         return first if re.match(r"^[A-Z]?\d+(\.\d+)*(-\d+(\.\d+)*)?$", first) else ""
 
-    def command(self, values: dict) -> dict:
-        """The command as the log stores it, from the parsed `values` (Usage, BadInput)."""
+    @functools.cached_property
+    def args_class(self) -> type:
+        """The command's typed arguments: an attrs class with one field per `Arg` (its key, its type, its
+        default), keyword-only; built the first time it is asked for (start-up builds none it does not use)."""
+        title = "".join(w.title() for w in re.split(r"[-_]", self.name))
+        return attrs.make_class(f"{title}Args", {a.key: _field(a) for a in self.params}, frozen=True,
+                                kw_only=True, repr=False)
+
+    def args(self, **values: Any) -> Any:
+        """The typed arguments (`args_class`) of `values`; the arguments not given take their defaults."""
+        return self.args_class(**values)
+
+    def command(self, values: Mapping | Any) -> dict:
+        """The command as the log stores it, from the parsed arguments: `values` as click gives them (a dict)
+        or the typed arguments (`args_class`) (Usage, BadInput)."""
+        a = self.args_class(**values) if isinstance(values, Mapping) else values
         if self.build is not None:
-            return stored(self.build(values))
+            return stored(self.build(a))
         cmd: dict = {"name": self.name}
-        for a in self.params:
-            if a is JSON:
+        for p in self.params:
+            if p is JSON:
                 continue
-            v = values.get(a.key)
-            if a.multiple and v is not None:
+            v = getattr(a, p.key)
+            if p.multiple:
                 v = list(v)
-            if a.default == 0 and a.kind == "int" and not v:
+            if p.default == 0 and p.kind == "int" and not v:
                 v = None
-            cmd[a.stored_key] = v
+            cmd[p.stored_key] = v
         return stored(cmd)
 
 
@@ -187,59 +218,59 @@ def vasl_log(path: str) -> dict:
     return {"name": name, "sha256": h.hexdigest()}
 
 
-def _leader(a: dict) -> dict:
-    if not a["rg"] and not a["generated"]:
+def _leader(a) -> dict:
+    if not a.rg and not a.generated:
         raise Usage("name the RG (2.36) or give --generated (3.45)")
-    return {"name": "leader", "side": a["side"], "rg": a["rg"], "generated": a["generated"],
-            "commissar": a["commissar"], "dice": a["dice"], **({"hex": a["hex_"]} if a["hex_"] else {})}
+    return {"name": "leader", "side": a.side, "rg": a.rg, "generated": a.generated,
+            "commissar": a.commissar, "dice": a.dice, **({"hex": a.hex_} if a.hex_ else {})}
 
 
-def _redeploy(a: dict) -> dict:
-    if a["done"]:
-        if a["unit"] or a["to"]:
+def _redeploy(a) -> dict:
+    if a.done:
+        if a.unit or a.to:
             raise Usage("--done takes no UNIT and no --to")
-        return {"name": "redeploy", "side": a["side"], "done": True}
-    if not a["unit"] or not a["to"]:
+        return {"name": "redeploy", "side": a.side, "done": True}
+    if not a.unit or not a.to:
         raise Usage("give UNIT and --to HEX (or --done at 2.5 Option A)")
-    return {"name": "redeploy", "side": a["side"], "unit": a["unit"], "to": a["to"], "hs": a["hs"] or None,
-            "leadership": a["leadership"], "crosses_uncontrolled": a["crosses_uncontrolled"],
-            "counter": a["counter"], "dice": a["dice"]}
+    return {"name": "redeploy", "side": a.side, "unit": a.unit, "to": a.to, "hs": a.hs or None,
+            "leadership": a.leadership, "crosses_uncontrolled": a.crosses_uncontrolled,
+            "counter": a.counter, "dice": a.dice}
 
 
-def _patrol(a: dict) -> dict:
-    units = a["units"]
-    return {"name": "patrol", "side": a["side"], "type": a["kind"],
+def _patrol(a) -> dict:
+    units = a.units
+    return {"name": "patrol", "side": a.side, "type": a.kind,
             "units": [u.strip() for u in units.split(",") if u.strip()] if units else None,
-            "leader": a["leader"], "hex": a["hex_"], "elite": a["elite"], "stealthy": a["stealthy"],
-            "inexperienced": a["inexperienced"], "lax": a["lax"], "enemy_adjacent": a["enemy_adjacent"],
-            "sw_pp": a["sw_pp"], "leadership": a["leadership"], "counter": a["counter"], "give_up": a["give_up"],
-            "dice": a["dice"]}
+            "leader": a.leader, "hex": a.hex_, "elite": a.elite, "stealthy": a.stealthy,
+            "inexperienced": a.inexperienced, "lax": a.lax, "enemy_adjacent": a.enemy_adjacent,
+            "sw_pp": a.sw_pp, "leadership": a.leadership, "counter": a.counter, "give_up": a.give_up,
+            "dice": a.dice}
 
 
-def _patrol_return(a: dict) -> dict:
-    return {"name": "patrol-return", "side": a["side"], "patrol": a["patrol_n"], "attacked": a["attacked"],
-            "pinned": a["pinned"], "broken": a["broken"], "leadership": a["leadership"], "counter": a["counter"],
-            "dice": a["dice"], **({"trip_flares": True} if a["trip_flares"] else {})}
+def _patrol_return(a) -> dict:
+    return {"name": "patrol-return", "side": a.side, "patrol": a.patrol_n, "attacked": a.attacked,
+            "pinned": a.pinned, "broken": a.broken, "leadership": a.leadership, "counter": a.counter,
+            "dice": a.dice, **({"trip_flares": True} if a.trip_flares else {})}
 
 
 _PAIRS = ("lost", "encircled", "wounded", "shocked", "recalled", "oba_used", "hero", "captured", "exited")
 
 
-def _end(a: dict) -> dict:
+def _end(a) -> dict:
     cvp: dict = {}
-    for item in seps(a["cvp_lost"], "="):
+    for item in seps(a.cvp_lost, "="):
         if "=" not in item:
             raise BadInput(f"--cvp-lost {item!r}: SIDE=N, e.g. axis=12")
         k, v = item.split("=", 1)
         if k.strip().lower() in cvp:
             raise BadInput(f"--cvp-lost {k}: given twice")
         cvp[k.strip().lower()] = v.strip()
-    pairs = {k: seps(a[k], ":") for k in _PAIRS}
-    return {"name": "end", "turn": a["turn"], "cvp_lost": cvp, "winner": a["winner"],
-            "control": seps(a["control"], "="), "terrain": seps(a["terrain"], "="), **pairs,
-            "repair": seps(a["repair"], ":", "="), "position": seps(a["position"], ":", "="),
-            "reduced": seps(a["reduced"], ":", "="), "replaced": seps(a["replaced"], ":", "="),
-            **({"vasl_logs": [vasl_log(f) for f in a["vasl_log"]]} if a["vasl_log"] else {})}
+    pairs = {k: seps(getattr(a, k), ":") for k in _PAIRS}
+    return {"name": "end", "turn": a.turn, "cvp_lost": cvp, "winner": a.winner,
+            "control": seps(a.control, "="), "terrain": seps(a.terrain, "="), **pairs,
+            "repair": seps(a.repair, ":", "="), "position": seps(a.position, ":", "="),
+            "reduced": seps(a.reduced, ":", "="), "replaced": seps(a.replaced, ":", "="),
+            **({"vasl_logs": [vasl_log(f) for f in a.vasl_log]} if a.vasl_log else {})}
 
 
 # the items a map names (cg/items.py IN_HEX: tests/test_specs.py checks they agree; cg.items is not
@@ -622,3 +653,121 @@ SHARED_3 = _by(SHARED_FACT_)
 OWN = _by(OWN_)
 # how a `pending` command's words map to the command's keys: its positional arguments, in order
 POSITIONAL = {s.name: tuple(a.stored_key for a in s.params if a.opt is None) for s in SPECS}
+
+
+# ---- what a step owes or offers: a command with its arguments (status `pending` and `options`) -------------
+
+@attrs.frozen
+class Choose:
+    """An argument the player chooses, shown as its word in the command line (HEX, UNIT, N, A|B, axis=N)."""
+    word: str
+    # the common ones, as the command lines of `pending` and `options` name them
+    HEX: ClassVar[Choose]
+    UNIT: ClassVar[Choose]
+    N: ClassVar[Choose]
+    SIDE: ClassVar[Choose]
+    KIND: ClassVar[Choose]
+    CVP_LOST: ClassVar[tuple[Choose, ...]]  # 2.9: each side's CVP lost
+
+    def __str__(self) -> str:
+        return self.word
+
+
+for _w in ("HEX", "UNIT", "N", "SIDE", "KIND"):
+    setattr(Choose, _w, Choose(_w))
+Choose.CVP_LOST = (Choose("axis=N"), Choose("allied=N"))
+
+
+@attrs.frozen(slots=False, eq=False)  # slots=False: the contract dict is made once, when first read
+class Item(Mapping):
+    """One command a step owes (`pending`) or offers (`options`): its spec, its typed arguments (`Choose`
+    where the player chooses), the rule that asks for it and its words. `runnable`: whether the command runs
+    as written (None: an option, which the contract does not mark). `then`: the command that follows it in
+    the same line (2.6: `plcg setup ..., then plcg next`). `cost`: a 2.3 RG's cost per setup mode.
+
+    It reads as the contract's dict (cli-contract.md: `command`, `rule`, `what`, `runnable`, and a runnable
+    command's stored form in `args`), so a script or test that reads `item["command"]` reads the same, and two
+    items are equal where their dicts are. `command` is rendered from the spec here and nowhere else."""
+    spec: CommandSpec
+    args: Any  # the spec's args_class
+    rule: str
+    what: str
+    runnable: bool | None = None
+    then: "Item | None" = None
+    cost: dict | None = None
+    runnable_first: bool = False  # play by email's items name `runnable` before `what`, as they always did
+
+    @classmethod
+    def of(cls, name: str, rule: str, what: str, runnable: bool | None = None, *, then: "Item | None" = None,
+           cost: dict | None = None, runnable_first: bool = False, **values: Any) -> "Item":
+        """The item of command `name` with the arguments `values` (by their keys; `Choose` where the player
+        chooses). A text argument is held as the command line gives it (str)."""
+        spec = BY_NAME[name]
+        kinds = {a.key: a for a in spec.params}
+        for k, v in values.items():
+            a = kinds[k]  # KeyError: the command takes no such argument
+            if a.kind not in ("int", "flag") and not a.multiple and not isinstance(v, Choose):
+                values[k] = str(v)
+        return cls(spec, spec.args(**values), rule, what, runnable, then, cost, runnable_first)
+
+    def given(self) -> Iterator[tuple[Arg, Any]]:
+        """The arguments given (not their defaults), in the spec's order."""
+        for a in self.spec.params:
+            v = getattr(self.args, a.key)
+            if v is not None and v is not False and v != () and (v != a.default or isinstance(v, Choose)):
+                yield a, v
+
+    def words(self) -> list[str]:
+        """The command line as the player types it, without `plcg`: its arguments, then its options."""
+        arguments, options = [], []
+        for a, v in self.given():
+            if a.opt is None:
+                arguments.append(str(v))
+            elif a.kind == "flag":
+                options.append(a.opt)
+            elif a.multiple:
+                for x in v:
+                    options += [a.opt, str(x)]
+            else:
+                options += [a.opt, str(v)]
+        return [self.spec.name, *arguments, *options]
+
+    @functools.cached_property
+    def command(self) -> str:
+        return " ".join(["plcg", *self.words()]) + (f", then {self.then.command}" if self.then is not None else "")
+
+    @property
+    def side(self) -> str | None:
+        """The side named among its arguments (None: a command either player gives, or SIDE to choose)."""
+        side = getattr(self.args, "side", None)
+        return side if side in SIDES else None
+
+    @property
+    def by(self) -> str | None:
+        """The side it is owed by or offered to (None: either player may give it, e.g. `plcg end`)."""
+        first = self.what.split(" ", 1)[0]
+        return self.side or (first if first in SIDES else None)
+
+    @functools.cached_property
+    def contract(self) -> dict:
+        """The item as status --json shows it (cli-contract.md)."""
+        d: dict = {"command": self.command, "rule": self.rule}
+        if self.runnable is not None and self.runnable_first:
+            d["runnable"] = self.runnable
+        d["what"] = self.what
+        if self.runnable is not None and not self.runnable_first:
+            d["runnable"] = self.runnable
+        if self.runnable:  # the same command as the dict the ledger stores, for scripts
+            d["args"] = self.spec.command(self.args)
+        if self.cost is not None:
+            d.update(side=self.args.side, rg=self.args.rg, cost=self.cost)
+        return d
+
+    def __getitem__(self, key: str) -> Any:
+        return self.contract[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.contract)
+
+    def __len__(self) -> int:
+        return len(self.contract)

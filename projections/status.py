@@ -7,7 +7,8 @@ from cg import seal, specs
 from cg.options import options
 from cg.pbem import side_of_key
 from cg.rules import revision
-from cg.steps import BY_ID, owed_by, pending
+from cg.specs import Item
+from cg.steps import BY_ID, pending
 from projections import verdict
 from projections.medium import whose_move
 from projections.words import TYPE
@@ -18,19 +19,16 @@ def _offered(name: str) -> bool:
     return name in specs.BY_NAME and specs.BY_NAME[name].cli
 
 
-def own_options(opts: list[dict], me: str | None) -> list[dict]:
+def own_options(opts: list[Item], me: str | None) -> list[Item]:
     """The options of a keyed copy's own side (and either player's): a player gives no command for the
     other side (ruling R43), so his copy does not offer them."""
-    return opts if me is None else [o for o in opts if owed_by(o) in (me, None)]
+    return opts if me is None else [o for o in opts if o.by in (me, None)]
 
 
 def player_status(st, key) -> dict:
     """`status --json` as the player of `key` reads it: a copy by email lists his own side's options only
     (issue 38); the web page shows the same (issue 34)."""
-    d = status_dict(st)
-    if st.pbem is not None and key is not None:
-        d["options"] = own_options(d["options"], _own_side(st, key))
-    return d
+    return status_dict(st, _own_side(st, key) if st.pbem is not None and key is not None else None)
 
 
 def _own_side(st, key):
@@ -57,7 +55,8 @@ def _card_firefight(st) -> dict:
     }
 
 
-def status_dict(st) -> dict:
+def status_dict(st, me: str | None = None) -> dict:
+    """status --json (cli-contract.md); `me`: the side whose options a keyed copy lists (own_options)."""
     ff = st.ff
     return {
         "campaign": st.card.campaign.name,
@@ -74,8 +73,8 @@ def status_dict(st) -> dict:
         "attacker": ff.attacker,
         "option": st.option,
         "rules_revision": revision(st),
-        "pending": pending(st),
-        "options": options(st, has_command=_offered),
+        "pending": [dict(i) for i in pending(st)],  # each Item as the contract's dict
+        "options": [dict(i) for i in own_options(options(st, has_command=_offered), me)],
         "card_firefight": _card_firefight(st),
         "sides": {
             side: {

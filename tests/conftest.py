@@ -43,7 +43,6 @@ DEFAULT_DICE = {
     "promote": "3", "leaders": "3", "disease": "3", "evacuate": "3", "shock": "3", "repair": "3",
     "recall": "3",
 }
-# how the words of a runnable `pending` command map to the command's keys
 STEP_IDS = tuple(s.id for s in STEPS if s.id != "end")  # the steps `status` shows, in order
 
 

@@ -54,7 +54,7 @@ def test_a_step_declared_after_another_is_taken_up_without_other_edits(tmp_path)
     def owes(state, rules):
         owed = Owed()
         if not made:
-            owed.add("plcg promote axis", "3.435", "axis throw-away dr")
+            owed.add("promote", "3.435", "axis throw-away dr", side="axis")
         return owed
 
     extra = Step("3.435", "Throw-away", "3.435", owes=owes)

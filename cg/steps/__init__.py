@@ -16,7 +16,8 @@ from cg.seal import pending_items as sealed_items
 from cg.state import SIDES, CampaignState
 from cg.steps import before, end, purchase, reph
 from cg.steps.reph import disease_owed  # noqa: F401  (cg/commands/reorganization.py reads it here)
-from cg.steps.step import POSITIONAL, Owed, Step, command_args  # noqa: F401
+from cg.specs import Item
+from cg.steps.step import Owed, Step  # noqa: F401
 
 
 def leads(steps: tuple[Step, ...]) -> dict[StepId, tuple[tuple, ...]]:
@@ -38,23 +39,27 @@ BY_ID: Mapping[str, Step] = MappingProxyType({s.id: s for s in STEPS})
 ORDER = {s.id: i for i, s in enumerate(STEPS)}
 
 
-def pending(state: CampaignState, step: Step | None = None) -> list[dict]:
+def pending(state: CampaignState, step: Step | None = None) -> list[Item]:
     """Only what the rules make compulsory (cli-contract.md: status `pending`): the current step's
-    `owes` (`step`: its Step, looked up by its id unless given), then what play by email owes."""
+    `owes` (`step`: its Step, looked up by its id unless given), then what play by email owes. Each an
+    `Item` (cg/specs.py): a command's spec with its arguments, read as the contract's dict."""
     if state.ended:  # play by email: the secrets left are revealed at the CG's end (ruling R47)
         if state.pbem is not None and state.pbem.sealing:
             return sealed_items(state)
         return []
     step = step or BY_ID.get(state.step)  # None: a step no release knows (cg/sequence.step_id)
-    out: list[dict] = step.owes(state, rules_for(state)) if step is not None else []
+    out: list[Item] = step.owes(state, rules_for(state)) if step is not None else []
     if state.pbem is not None:  # play by email: two-party dice committed to owe an answer or a reveal
 
         out = pending_items(state) + committed(state, out)
     return out
 
 
-def owed_by(item: dict) -> str | None:
-    """The side a `pending` item is owed by (None: either side may do it, e.g. `plcg end`)."""
+def owed_by(item: Item | dict) -> str | None:
+    """The side a `pending` or `options` item is owed by (None: either side may do it, e.g. `plcg end`): an
+    `Item` knows it (`Item.by`); a dict is an item as status --json showed it (`plcg status` reads its own)."""
+    if isinstance(item, Item):
+        return item.by
     side = (item.get("args") or {}).get("side")
     if side in SIDES:
         return side

@@ -5,15 +5,16 @@ from __future__ import annotations
 from cg.rules import Rules, rules_for
 from cg.sequence import StepId
 from cg.state import SIDES, CampaignState, Done
+from cg.specs import Choose
 from cg.steps.step import Owed, Step
 
 
 def _determination_owes(state: CampaignState, rules: Rules) -> Owed:
     owed = Owed()
     if Done("determine") not in state.reph.done:
-        owed.add("plcg determine", "2.41", "firefight type")
+        owed.add("determine", "2.41", "firefight type")
     elif state.ff.time == "night" and Done("night") not in state.reph.done and not state.idle:
-        owed.add("plcg night TEXT", "2.42", "night conditions from the CG Card's night rules", False)
+        owed.add("night", "2.42", "night conditions from the CG Card's night rules", False, text=Choose("TEXT"))
     return owed
 
 
@@ -26,7 +27,7 @@ def _mlr_redeployment_left(st: CampaignState, to: StepId) -> None:
 def _setup_owes(state: CampaignState, rules: Rules) -> Owed:
     owed = Owed()
     if state.ff.type == "dual" and state.ff.move_first is None:  # revision 2: after all setup (2.41)
-        owed.add("plcg moves-first", "2.41", "Dual Attack: the dr for who moves first, after all setup")
+        owed.add("moves-first", "2.41", "Dual Attack: the dr for who moves first, after all setup")
     return owed
 
 
@@ -36,10 +37,11 @@ def _patrols_owes(state: CampaignState, rules: Rules) -> Owed:
         done = state.reph.patrols_done[side]
         for n in range(1, state.sides[side].patrols + 1):
             if n not in done:
-                owed.add(f"plcg patrol {side} --type TYPE --units ... --leader L --hex HEX", "2.7",
-                         f"{side} patrol {n} (or give it up: plcg patrol {side} --give-up REASON)", False)
+                owed.add("patrol", "2.7", f"{side} patrol {n} (or give it up: plcg patrol {side} --give-up REASON)",
+                         False, side=side, kind=Choose("TYPE"), units=Choose("..."), leader=Choose("L"),
+                         hex_=Choose.HEX)
         for n in sorted(state.reph.patrols_to_return[side]):
-            owed.add(f"plcg patrol-return {side} {n}", "2.74", f"{side} patrol {n} Return DR")
+            owed.add("patrol-return", "2.74", f"{side} patrol {n} Return DR", side=side, patrol_n=n)
     return owed
 
 

@@ -4,13 +4,14 @@ from __future__ import annotations
 from cg.rules import Rules
 from cg.sequence import StepId
 from cg.state import CampaignState, Done
+from cg.specs import Choose
 from cg.steps.step import Owed, Step
 
 
 def _firefight_end_owes(state: CampaignState, rules: Rules) -> Owed:
     owed = Owed()
     if Done("end") not in state.reph.done:
-        owed.add("plcg end --turn N --cvp-lost axis=N --cvp-lost allied=N", "2.9", "firefight result", False)
+        owed.add("end", "2.9", "firefight result", False, turn=Choose.N, cvp_lost=Choose.CVP_LOST)
     return owed
 
 

@@ -33,7 +33,7 @@ def _new_firefight_entered(st: CampaignState, p) -> None:
 def _weather_owes(state: CampaignState, rules: Rules) -> Owed:
     owed = Owed()
     if Done("weather") not in state.reph.done:
-        owed.add("plcg weather", "2.2", "at-start weather")
+        owed.add("weather", "2.2", "at-start weather")
     return owed
 
 
@@ -45,9 +45,9 @@ def _purchase_owes(state: CampaignState, rules: Rules) -> Owed:
         if p.side in hidden:
             continue
         for _ in range(p.leader_owed):
-            owed.add(f"plcg leader {p.side} {p.id}", "2.36", f"{p.side} leader DR for {p.id}")
+            owed.add("leader", "2.36", f"{p.side} leader DR for {p.id}", side=p.side, rg=p.id)
         if p.oba_owed:
-            owed.add(f"plcg oba {p.side} {p.id}", "2.35", f"{p.side} OBA ammunition DR for {p.id}")
+            owed.add("oba", "2.35", f"{p.side} OBA ammunition DR for {p.id}", side=p.side, rg=p.id)
     return owed
 
 

@@ -6,6 +6,7 @@ from cg.rules import Rules
 from cg.rules import mmc_in_play, nearest_friendly_hex, redeployment_owed, repair_refusal
 from cg.sequence import StepId
 from cg.state import SIDES, CampaignState, Done, active_units, counter_morale
+from cg.specs import Choose
 from cg.steps.step import Owed, Step, each_side_owes
 from cg.units import PRESENT, Kind, Status
 
@@ -15,26 +16,27 @@ def _battle_end_owes(state: CampaignState, rules: Rules) -> Owed:
     for u in active_units(state)[0]:  # a settled unit is not PRESENT: the units not settled, in order
         if u.encircled and u.status in PRESENT and Done("encircled", u.side, u.id) not in state.reph.done:
             if counter_morale(u.name) is None:
-                owed.add(f"plcg encircled {u.side} {u.id} --morale M", "3.17", f"1TC for encircled {u.id}", False)
+                owed.add("encircled", "3.17", f"1TC for encircled {u.id}", False, side=u.side, unit=u.id,
+                          morale=Choose("M"))
             else:  # the counter shows the morale: runnable as written
-                owed.add(f"plcg encircled {u.side} {u.id}", "3.17", f"1TC for encircled {u.id}")
+                owed.add("encircled", "3.17", f"1TC for encircled {u.id}", side=u.side, unit=u.id)
         if u.shocked and u.status in PRESENT:
-            owed.add(f"plcg shock {u.side} {u.id}", "3.19", f"Shock/UK dr for {u.id}")
+            owed.add("shock", "3.19", f"Shock/UK dr for {u.id}", side=u.side, unit=u.id)
     return owed
 
 
 def _redeployment_owes(state: CampaignState, rules: Rules) -> Owed:
     owed = Owed()
     if state.option is None:
-        owed.add("plcg option A|B", "3.2", "Redeployment Option A or B (kept for the CG)", False)
+        owed.add("option", "3.2", "Redeployment Option A or B (kept for the CG)", False, option=Choose("A|B"))
 
     for side, unit, rule in redeployment_owed(state):
         if not rules.owes_redeployment(rule):
             continue  # an Isolated unit may, not must, redeploy
         near = nearest_friendly_hex(state, state.unit(unit, side))
-        owed.add(f"plcg redeploy {side} {unit} --to HEX", rule,
+        owed.add("redeploy", rule,
                  f"{side} {unit} must redeploy ({rule})" + (f"; nearest friendly CTHC hex: {near}" if near else ""),
-                 False)
+                 False, side=side, unit=unit, to=Choose.HEX)
     return owed
 
 
@@ -45,7 +47,7 @@ def _consequences_owes(state: CampaignState, rules: Rules) -> Owed:
         if u.wounded and u.kind == Kind.LEADER and u.status in PRESENT \
                 and Done("evacuate", None, u.id) not in state.reph.done \
                 and card.sides[u.side].nationality.lower() != "japanese":
-            owed.add(f"plcg evacuate {u.side} {u.id}", "3.32", f"evacuation dr for wounded {u.id}")
+            owed.add("evacuate", "3.32", f"evacuation dr for wounded {u.id}", side=u.side, leader=u.id)
     return owed
 
 
@@ -54,13 +56,14 @@ def _disease_owes(state: CampaignState, rules: Rules) -> Owed:
     if state.card.campaign.disease:
         for side in SIDES:
             if Done("disease", side) not in state.reph.done:
-                owed.add(f"plcg disease {side}", "3.41", f"{side} Disease & Starvation dr")
+                owed.add("disease", "3.41", f"{side} Disease & Starvation dr", side=side)
             left = disease_owed(state, side)
             if left > 0 and any(u.kind in (Kind.SQUAD, Kind.HALF_SQUAD) and u.status in PRESENT
                                 and Done("disease-replaced", side, u.id) not in state.reph.done
                                 for u in state.side_units(side)):
-                owed.add(f"plcg disease {side} --replaced UNIT", "3.41",
-                         f"{side}: ELR Replacement of {left} more HS equivalent(s), Isolated units first", False)
+                owed.add("disease", "3.41",
+                         f"{side}: ELR Replacement of {left} more HS equivalent(s), Isolated units first", False,
+                         side=side, replaced=Choose.UNIT)
     return owed
 
 
@@ -77,7 +80,7 @@ def _repair_owes(state: CampaignState, rules: Rules) -> Owed:
             continue
         if repair_refusal(state, side, item, state.unit(item, side), kind):
             continue  # ruling R48, every revision: `repair` refuses it where it stands; owed next RePh
-        owed.add(f"plcg repair {side} {item} --kind {kind}", "3.46", f"{side} repair dr for {item} ({kind})")
+        owed.add("repair", "3.46", f"{side} repair dr for {item} ({kind})", side=side, item=item, kind=kind)
     return owed
 
 
@@ -85,7 +88,7 @@ def _recall_owes(state: CampaignState, rules: Rules) -> Owed:
     owed = Owed()
     for u in active_units(state)[0]:  # a recalled vehicle is not settled: among them, in order
         if u.recalled and u.status == Status.RECALLED:
-            owed.add(f"plcg recall {u.side} {u.id}", "3.461", f"recalled vehicle {u.id}")
+            owed.add("recall", "3.461", f"recalled vehicle {u.id}", side=u.side, vehicle=u.id)
     return owed
 
 
@@ -95,8 +98,8 @@ def _clearance_owes(state: CampaignState, rules: Rules) -> Owed:
         side, hx = key.side, key.of
         if not mmc_in_play(state, side):
             continue  # ruling R100: no MMC in play, none to reduce: `casualties --reduced` refuses every unit
-        owed.add(f"plcg casualties {side} --reduced UNIT", "3.52",
-                 f"{side}: the Casualty Reduction of one MMC the clearance in {hx} owes (3.52)", False)
+        owed.add("casualties", "3.52", f"{side}: the Casualty Reduction of one MMC the clearance in {hx} owes (3.52)",
+                 False, side=side, reduced=(Choose.UNIT,))
     return owed
 
 

@@ -15,19 +15,17 @@ import attrs
 
 from cg.rules import Rules
 from cg.sequence import StepId
-from cg.specs import POSITIONAL  # how a `pending` command's words map to its keys
+from cg.specs import Item
 from cg.state import SIDES, CampaignState, Done
 
 
 class Owed(list):
-    """What a step owes, in order: each item `{"command", "rule", "what", "runnable"}` (cli-contract.md,
-    status `pending`), and a runnable one's command as a dict in `args` (for scripts)."""
+    """What a step owes, in order: each an `Item` (cg/specs.py: the command's spec and typed arguments, read
+    as cli-contract.md's status `pending` item), `runnable` where it runs as written."""
 
-    def add(self, command: str, rule: str, what: str, runnable: bool = True) -> None:
-        item = {"command": command, "rule": rule, "what": what, "runnable": runnable}
-        if runnable:
-            item["args"] = command_args(command)  # the same command as a dict, for scripts
-        self.append(item)
+    def add(self, name: str, rule: str, what: str, runnable: bool = True, **values) -> None:
+        """Owe command `name` with the arguments `values` (`Choose` where the player chooses one)."""
+        self.append(Item.of(name, rule, what, runnable, **values))
 
 
 def each_side_owes(command: str, rule: str, words: str) -> Callable[[CampaignState, Rules], Owed]:
@@ -38,7 +36,7 @@ def each_side_owes(command: str, rule: str, words: str) -> Callable[[CampaignSta
         owed = Owed()
         for side in SIDES:
             if Done(command, side) not in state.reph.done:
-                owed.add(f"plcg {command} {side}", rule, f"{side} {words}")
+                owed.add(command, rule, f"{side} {words}", side=side)
         return owed
 
     return owes
@@ -71,14 +69,3 @@ class Step:
     # ends the list: that step is never followed by the next one declared (3.52 returns to 2.1).
     leads_to: tuple[tuple, ...] = ()
 
-
-def command_args(text: str) -> dict:
-    """`plcg leader axis I1-1` -> {"name": "leader", "side": "axis", "rg": "I1-1"}"""
-    words = text.split()[1:]
-    name, rest = words[0], words[1:]
-    cmd: dict = {"name": name}
-    for key, value in zip(POSITIONAL[name], [w for w in rest if not w.startswith("--")]):
-        cmd[key] = value
-    if "--kind" in rest:
-        cmd["kind"] = rest[rest.index("--kind") + 1]
-    return cmd

@@ -23,7 +23,7 @@ from starlette.responses import FileResponse, HTMLResponse, JSONResponse, PlainT
 from starlette.routing import Route
 
 from cg.app.history import History
-from cg.steps import POSITIONAL
+from cg.specs import POSITIONAL
 from events.errors import PlcgError
 from projections.maps import map_svg
 from projections.roster import TYPE
