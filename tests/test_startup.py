@@ -22,8 +22,10 @@ try:
 except SystemExit as e:
     code = e.code
 types = sys.modules.get("events.types")
+specs = sys.modules["cg.specs"]
 print(json.dumps({"modules": sorted(sys.modules), "built": sorted(cli.main.commands), "code": code,
-                  "events": None if types is None else sorted(types._BUILT), "declared": len(types.REGISTRY) if types else 0}),
+                  "events": None if types is None else sorted(types._BUILT), "declared": len(types.REGISTRY) if types else 0,
+                  "args": sorted(s.name for s in specs.SPECS if "args_class" in vars(s))}),
       file=open(sys.argv[2], "w"))
 """
 # what no read of the state needs: the handlers, the audit (and cattrs), the reports, the web page, play by
@@ -73,6 +75,8 @@ def test_status_builds_only_its_command_and_imports_only_what_it_reads(tmp_path)
     found = _probe(tmp_path, "--db", path, "status")
     assert found["code"] == 0
     assert found["built"] == ["card", "keys", "status"]  # the groups written by hand, and the one invoked
+    # the typed argument classes of the commands it lists (2.2 owes `weather`, and offers nothing), no other
+    assert found["args"] == ["weather"]
     assert _loaded(found, NOT_FOR_A_READ) == []
     assert "projections.status" in found["modules"]  # the probe saw the command run
 
@@ -82,6 +86,7 @@ def test_head_imports_no_read_model_at_all(tmp_path):
     found = _probe(tmp_path, "--db", path, "head")
     assert found["code"] == 0
     assert found["built"] == ["card", "head", "keys"]
+    assert found["args"] == []  # no typed argument class either
     assert _loaded(found, NOT_FOR_A_READ) == []
 
 
@@ -93,6 +98,7 @@ def test_a_write_imports_the_one_command_module_it_runs(tmp_path):
     # the command's own module (2.2 weather: purchase.py), the decision's plumbing (base, play by email's
     # decide_all and the undo it may run) and nothing of the other steps
     assert handlers == {"cg.commands.base", "cg.commands.purchase", "cg.commands.pbem", "cg.commands.undo"}
+    assert found["args"] == ["weather"]  # its typed arguments carry click's values to the stored command
     assert _loaded(found, ("cryptography", "cg.app.audit", "projections.aar", "projections.web")) == []
 
 
