@@ -165,3 +165,17 @@ def test_the_stored_command_is_the_same_from_the_typed_arguments_or_from_clicks_
     clicks.update({k: tuple(v) if isinstance(v, list) else v for k, v in given.items()})
     assert spec.command(clicks) == stored
     assert spec.command(spec.args(**given)) == stored
+
+
+def test_the_steps_a_command_is_accepted_at_are_read_from_the_steps():
+    """`accepted_at` reads each step's `accepts`, in the step order; `@command` gives a command there."""
+    from cg.commands import STEPS_OF
+    from cg.sequence import StepId
+    from cg.steps import accepted_at
+
+    assert accepted_at("leader") == (StepId.PURCHASE, StepId.LEADERS)
+    assert accepted_at("casualties") == (StepId.BATTLE_END, StepId.REDEPLOYMENT, StepId.CONSEQUENCES,
+                                         StepId.CLEARANCE)
+    for spec in specs.SPECS:
+        if spec.module is not None and STEPS_OF[spec.name] != ("*",):
+            assert STEPS_OF[spec.name] == tuple(s.value for s in accepted_at(spec.name)), spec.name

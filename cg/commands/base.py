@@ -16,7 +16,7 @@ from cg.sequence import StepId
 from events.errors import BadInput, Refused
 from cg.state import CampaignState, Pbem, expand_units
 from cg.rules import counter_table  # noqa: F401  (the commands read it here)
-from cg.steps import BY_ID, STEPS, owed_by, pending
+from cg.steps import BY_ID, accepted_at, owed_by, pending
 from events.roll import Drm, Roll
 from cg.units import IN_PLAY, Kind
 from events.types import DiceCommitted, FactConfirmed, FactProposed
@@ -140,7 +140,7 @@ def command(name: str, *steps: str):
     at any step: `steps` "*"."""
     def wrap(fn):
         HANDLERS[name] = fn
-        STEPS_OF[name] = steps or tuple(s.id.value for s in STEPS if name in s.accepts)
+        STEPS_OF[name] = steps or tuple(s.value for s in accepted_at(name))
         assert STEPS_OF[name], f"no step accepts {name}"
         return fn
 

@@ -39,6 +39,13 @@ BY_ID: Mapping[str, Step] = MappingProxyType({s.id: s for s in STEPS})
 ORDER = {s.id: i for i, s in enumerate(STEPS)}
 
 
+def accepted_at(name: str) -> tuple[StepId, ...]:
+    """The steps that accept command `name` (their `accepts`), in the step order: what `@command` gives it at
+    (cg/commands/base.py). The steps hold it, not the command's spec: a step is the unit of code (adding one
+    touches its own module), and cg/specs.py, read at start-up without the steps, cannot import them."""
+    return tuple(s.id for s in STEPS if name in s.accepts)
+
+
 def pending(state: CampaignState, step: Step | None = None) -> list[Item]:
     """Only what the rules make compulsory (cli-contract.md: status `pending`): the current step's
     `owes` (`step`: its Step, looked up by its id unless given), then what play by email owes. Each an
