@@ -9,6 +9,7 @@ from cg.app.ledger import Ledger
 from cg.rules import enters_only, nearest_friendly_hex
 from events.errors import BadInput, PlcgError
 from cg.sequence import StepId
+from cg.specs import Item
 from cg.steps import pending
 from cg.state import SIDES, other
 from cg.units import Kind
@@ -138,8 +139,8 @@ def play(path: str, echo=print, seed: str = "plcg-demo", around=None, describe=N
             owed = pending(st)
             acted = False
             for o in owed:
-                if o["runnable"]:
-                    run(dict(o["args"]))
+                if o.runnable:
+                    run(o.spec.command(o.args))
                     acted = True
                     break
                 cmd = _choice(st, o)
@@ -215,14 +216,14 @@ def _missing_counter(st, u) -> str | None:
     return None
 
 
-def _choice(st, o: dict) -> dict | None:
+def _choice(st, o: Item) -> dict | None:
     """The player's part of a non-runnable pending item, as the demo's players decide it."""
-    c = o["command"]
-    if c.startswith("plcg night"):
+    name, a = o.spec.name, o.args
+    if name == "night":
         return {"name": "night", "text": _script(st).get("night", NIGHT)}
-    if c.startswith("plcg option"):
+    if name == "option":
         return {"name": "option", "option": "A"}
-    if c.startswith("plcg end"):
+    if name == "end":
         e = _script(st)[st.firefight]["end"]
         cmd = {"name": "end", "turn": e["turn"], "cvp_lost": e["cvp"], "control": e["control"],
                "terrain": e["terrain"]}
@@ -237,8 +238,8 @@ def _choice(st, o: dict) -> dict | None:
             if leaders:
                 cmd["wounded"] = [f"allied:{leaders[0].id}"]
         return cmd
-    if c.startswith("plcg patrol "):
-        side = c.split()[2]
+    if name == "patrol":
+        side = a.side
         target = _script(st).get("patrol_hex", PATROL_HEX)[side]
         squads = [u for u in st.side_units(side) if u.kind == Kind.SQUAD and _may_go(st, u, target)]
         leaders = [u for u in st.side_units(side) if u.kind == Kind.LEADER and not u.wounded and _may_lead(st, u)
@@ -247,8 +248,8 @@ def _choice(st, o: dict) -> dict | None:
             return {"name": "patrol", "side": side, "give_up": "no leader free to lead it"}
         return {"name": "patrol", "side": side, "type": "recon", "units": [squads[0].id], "leader": leaders[0].id,
                 "hex": target}
-    if c.startswith("plcg redeploy"):
-        side, unit = c.split()[2], c.split()[3]
+    if name == "redeploy":
+        side, unit = a.side, a.unit
         u = st.unit(unit, side)
         to = nearest_friendly_hex(st, u)
         cmd = {"name": "redeploy", "side": side, "unit": unit, "to": to}
@@ -256,6 +257,6 @@ def _choice(st, o: dict) -> dict | None:
         if counter:
             cmd["counter"] = counter
         return cmd if to else None
-    if c.startswith("plcg encircled"):
-        return {"name": "encircled", "side": c.split()[2], "unit": c.split()[3], "morale": 7}
+    if name == "encircled":
+        return {"name": "encircled", "side": a.side, "unit": a.unit, "morale": 7}
     return None
