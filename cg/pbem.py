@@ -355,7 +355,7 @@ def open_requests(st, side: str | None = None, answered: bool | None = None) -> 
             if (side is None or r.side == side) and (answered is None or (r.answer is not None) == answered)]
 
 
-def committed(st, items: list[dict]) -> list[dict]:
+def committed(st, items: list[Item]) -> list[Item]:
     """`pending`'s items less the rolls already committed to (one item per open commitment)."""
     if st.pbem is None or not st.pbem.requests:
         return items

@@ -679,7 +679,7 @@ Choose.CVP_LOST = (Choose("axis=N"), Choose("allied=N"))
 
 
 @attrs.frozen(slots=False, eq=False)  # slots=False: the contract dict is made once, when first read
-class Item(Mapping):
+class Item(Mapping[str, Any]):
     """One command a step owes (`pending`) or offers (`options`): its spec, its typed arguments (`Choose`
     where the player chooses), the rule that asks for it and its words. `runnable`: whether the command runs
     as written (None: an option, which the contract does not mark). `then`: the command that follows it in
