@@ -678,7 +678,7 @@ for _w in ("HEX", "UNIT", "N", "SIDE", "KIND"):
 Choose.CVP_LOST = (Choose("axis=N"), Choose("allied=N"))
 
 
-@attrs.frozen(slots=False, eq=False)  # slots=False: the contract dict is made once, when first read
+@attrs.frozen(slots=False, eq=False, repr=False)  # slots=False: the contract dict is made once, when first read
 class Item(Mapping[str, Any]):
     """One command a step owes (`pending`) or offers (`options`): its spec, its typed arguments (`Choose`
     where the player chooses), the rule that asks for it and its words. `runnable`: whether the command runs
@@ -765,6 +765,9 @@ class Item(Mapping[str, Any]):
 
     def __getitem__(self, key: str) -> Any:
         return self.contract[key]
+
+    def __repr__(self) -> str:  # its contract, not its spec's help
+        return f"Item({self.contract!r})"
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.contract)
