@@ -111,8 +111,8 @@ class CommandSpec:
     by: str | None  # SIDED_, SHARED_, SHARED_FACT_, OWN_, or None (either player, as the step says)
     help: str = ""
     params: tuple[Arg, ...] = ()
-    # the parsed arguments -> the command as stored; None: every argument under its stored key, in order
-    build: Callable[[dict], dict] | None = None
+    # the typed arguments (args_class) -> the command as stored; None: every argument under its stored key, in order
+    build: Callable[[Any], dict] | None = None
     module: str | None = None  # the step group that decides it (cg/commands/MODULE.py), imported when it runs
     cli: bool = True  # a command of the command line (False: one the ledger makes, e.g. a signature)
     group: bool = False  # a group of commands (card show/check, keys new): cli.py writes its click group
