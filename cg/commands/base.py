@@ -9,7 +9,7 @@ import attrs
 
 from cg import dice as dicemod
 from cg import pbem
-from cg.rules import THEIR_RESULTS, conventions, rules_for
+from cg.rules import rules_for
 from cg.dice import Dice
 from cg.specs import BY_NAME, SPECS, side_arg  # noqa: F401  (the commands read side_arg here)
 from cg.sequence import StepId
@@ -152,6 +152,8 @@ def decide(state: CampaignState, cmd: dict, base_seq: int, confirmed: bool = Fal
     a shared fact as such; a command that says so itself is refused (ruling R45). `covered`: a
     signature the audit knows a later signature of the same side vouches for (ruling R43): its key
     check is left to that one."""
+    if not confirmed:  # rulings R110-R112, R119, R127: as the campaign decides them, not as the marks sent say
+        cmd = rules_for(state).ruling_marks(state, cmd)
     name = cmd.get("name")
     if cmd.get("sealed_rolls") and not pbem.LEAVING_SEALED.get():  # ruling R119: 2.3's sealed rolls do not hold it
         token = pbem.LEAVING_SEALED.set(True)
@@ -235,8 +237,8 @@ def _done_before_them(state: CampaignState, cmd: dict, their_results: bool | Non
     """Ruling R71: `next` while only the other side still owes something at the step (an answer to
     this side's dice, its own part): proposed, so that the other side's `next` confirms it once
     everything is done (it decides `next` as the rules stand then). `their_results` (ruling R127): whether the
-    other side's unused 3.44/3.45 result holds the leave; None: as the campaign decides it (its conventions, or
-    for a campaign started before them the mark the command carries)."""
+    other side's unused 3.44/3.45 result holds the leave; None: as the command, as the campaign decides it
+    (Rules.ruling_marks), carries."""
     if cmd.get("name") != "next" or not rules_for(state).next_leaves_provisionally():
         return False
     at(state, "next")
@@ -246,8 +248,8 @@ def _done_before_them(state: CampaignState, cmd: dict, their_results: bool | Non
         # ruling R110: 2.6 owes each side's setup, one side then the other (2.41); a side's `next` says it is done
         # and waits for the other's, which confirms it: the other side still sets up
         return all(owed_by(o) == other for o in owed)
-    if their_results is None:  # ruling R127: from conventions 2 on whatever the command says (a client may omit it)
-        their_results = conventions(state, THEIR_RESULTS) or bool(cmd.get("their_results"))
+    if their_results is None:  # ruling R127 (decide() gave the mark as the campaign decides it)
+        their_results = bool(cmd.get("their_results"))
     if their_results and state.step in pbem.ROLL_ALLOWS and pbem.result_allows(state, other) > 0:
         # ruling R127: the other side's decided 3.44 or 3.45 result still lets it act here: the leave waits for
         # its `next`, never provisional (its rejection would be barred by a roll of this side's after it, R107)

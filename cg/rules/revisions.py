@@ -38,7 +38,7 @@ OTHER = {"axis": "allied", "allied": "axis"}  # cg.state's other(), which loads 
 CONVENTIONS = 2  # what a new campaign records
 LEADERS_PER_RG = 1  # a leader a 2.36 DR gives is numbered within its RG per side (I1-2.L1), a 3.45 one within its RePh
 END_CVP_CHECK = 1  # `end` refuses a CVP lost below the CVP of the units it lists lost (A26.2, ruling R39)
-THEIR_RESULTS = 2  # ruling R127 by the campaign, not by a mark its commands carry (a client may leave it out)
+MARKS_HELD = 2  # rulings R110, R111, R112, R119, R127 by the campaign, not by the marks its commands carry (Rules.ruling_marks)
 
 
 def conventions(st, since: int) -> bool:
@@ -979,6 +979,26 @@ class Rules:
     def patrol_loss_cvp_factor(self, to: str) -> int:
         """3.22: what a unit a patrol result strikes counts of its CVP: double for a captive, a guarded prisoner."""
         return 2 if to == "captured" else 1
+
+    def ruling_marks(self, st, cmd: dict) -> dict:
+        """Play by email, rulings R110 (`setups`: a `next` at 2.6), R111 (`own_rolls`: a `next` or `confirm`), R112
+        (`mines_at_setup`: a `fortify` at 2.3), R119 (`sealed_rolls`: a `next` or `confirm` at 2.1 or 2.3) and R127
+        (`their_results`: a `next`): the command as the campaign decides it. Each ruling marks the commands it
+        governs, so that a log of before it, without the mark, is decided as before; from the ledger's conventions 2
+        on, the campaign holds each ruling wherever the ledger marks it, whatever the command carries (a mark is the
+        sender's word, and a player's own client, or a hand-made bundle, could leave it out). A campaign started
+        before decides by the marks its commands carry, as the release that wrote them did."""
+        if st.pbem is None or not conventions(st, MARKS_HELD):
+            return cmd
+        name, step = cmd.get("name"), st.step
+        held = [mark for mark, holds in (
+            ("setups", name == "next" and step == StepId.SETUP),
+            ("mines_at_setup", name == "fortify" and step == StepId.PURCHASE),
+            ("own_rolls", name in ("next", "confirm")),
+            ("their_results", name == "next"),
+            ("sealed_rolls", name in ("next", "confirm") and step in (StepId.CP, StepId.PURCHASE)),
+        ) if holds and cmd.get(mark) is not True]
+        return {**cmd, **dict.fromkeys(held, True)} if held else cmd
 
 
 class Revision2(Rules):
