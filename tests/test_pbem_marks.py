@@ -6,7 +6,8 @@ before it. A campaign started under the ledger's conventions 2 decides each ruli
 from __future__ import annotations
 
 import pytest
-from helpers.pbem import Game
+from helpers.pbem import OTHER, Game
+from test_pbem_hidden import _at_2_6_with_the_purchases_revealed
 
 from cg.app.keys import load_private
 from cg.app.ledger import Ledger
@@ -29,13 +30,7 @@ def test_a_client_that_leaves_out_the_r110_mark_still_waits_for_the_other_side_t
     side has set up (as R71 decided it before): the campaign still records a proposal, and 2.6 is not left."""
     g = Game(workdir, policy="any")
     assert g.state("axis").conventions >= 2
-    plan = {(1, "2.3"): [(s, ["buy", s, "I1", "--mode", "on-map"]) for s in ("axis", "allied")]}
-    g.play_to(1, "2.6", plan=plan)
-    for side in ("axis", "allied"):  # the 2.6 reveals (setup shows the purchases)
-        if g.holder != side:
-            g.send(g.holder)
-        assert g.cli(side, "reveal").code == 0
-        g.holder = side
+    _at_2_6_with_the_purchases_revealed(g, {(1, "2.3"): [(s, ["buy", s, "I1", "--mode", "on-map"]) for s in OTHER]})
     first = g.state().ff.setup_first
     second = "allied" if first == "axis" else "axis"
     if g.holder != first:
