@@ -562,10 +562,9 @@ def _setup(st, p: UnitSetUp):
     side = p.side
     u = st.units[(side, p.unit)]  # a unit in play (decide checked it): never in the settled part
     rules = rules_for(st)
-    if rules.first_side_sets_up_first():
-        st.reph.done.add(_SETUP[side])  # 2.6: the side that sets up first goes before the other
-    if rules.option_a_leaves_units_in_place():
-        st.reph.done.add(_new_done(Done, ("set", side, u.id)))  # set up this 2.6: no longer a unit left in place (3.34)
+    for done in rules.set_up_done(side, u.id):  # 2.6: the side that sets up first goes before the other; set up this
+        # 2.6: no longer a unit left in place (3.34)
+        st.reph.done.add(_SETUP[side] if done[0] == "setup" else _new_done(Done, done))
     u.hex = p.hex
     u.hip = p.hip
     if u.status == _AVAILABLE_W:
@@ -581,12 +580,11 @@ def _patrol(st, p: PatrolResolved):
     st.reph.patrols_done[side].add(p.patrol)
     if p.returns:
         st.reph.patrols_to_return[side].add(p.patrol)
-    if p.losses is not None and rules_for(st).patrol_drms_from_units():
+    if rules_for(st).keeps_patrol_team(p.losses):
         st.reph.patrol_units[(side, p.patrol)] = PatrolTeam([p.leader, *p.units], p.kind, p.mission_hex,
                                                             p.typed or None)
-    if not rules_for(st).patrol_keeps_hip():  # 2.72: "Place all Patrol units in a cloaking box"; back, CG11
-        for uid in (p.leader, *p.units):
-            st.units[(side, uid)].hip = False
+    for uid in rules_for(st).patrol_hip_lost((p.leader, *p.units)):  # 2.72: "Place all Patrol units in a cloaking
+        st.units[(side, uid)].hip = False  # box"; back, CG11
     _patrol_losses(st, p)
 
 
@@ -944,10 +942,9 @@ def _clear(st, p: ClearanceRolled):
 def _head_signed(st, p: HeadSigned):
     st.pbem.signed[p.side] = [p.seq, p.hash]
     if st.pbem.requests:
-        if rules_for(st).reveals_in_commit_order():  # ruling R67: signed over an answer it has not revealed: withheld
-            for r in st.pbem.requests.values():
-                if r.side == p.side and r.answer is not None and not deferred(st, r):  # ruling R119: owed by 2.6
-                    r.withheld = True
+        # ruling R67: signed over an answer it has not revealed: withheld (ruling R119: not one owed by 2.6)
+        for r in rules_for(st).withheld_by_signature(st.pbem.requests.values(), p.side, lambda r: deferred(st, r)):
+            r.withheld = True
 
 
 @on("dice_committed")

@@ -76,7 +76,7 @@ class Walk:
         return self.st.last_firefight or bool(objectives_fulfilled(self.st))
 
     def weather_every(self) -> bool:
-        return self.rules.weather_every_firefight()  # rules revision 2 (ruling R27): 2.2 in every firefight
+        return self.rules.visits_weather(self.st.initial)  # rules revision 2 (ruling R27): 2.2 in every firefight
 
     # the callback of leaving by `next`
     def leave(self) -> None:

@@ -253,7 +253,7 @@ def authorize(st, cmd: dict) -> None:
 def _acts_meanwhile(st, prop, by: str) -> bool:
     """Ruling R71 (revision 3, issue 26): while one side proposes to leave the step, the other still
     does its part of it; its own `next` then confirms the proposal (cg/commands/base.py)."""
-    return prop.side != by and prop.command.get("name") == "next" and rules_for(st).next_leaves_provisionally()
+    return prop.side != by and rules_for(st).acts_meanwhile(prop.command.get("name"))
 
 
 # Ruling R71: where the other side must be asked before a step is left (2.3: both sides buy, in secret,
@@ -275,7 +275,7 @@ def provisional(st) -> Proposal | None:
 
 
 def leaves_provisionally(st, cmd: dict) -> bool:
-    return cmd.get("name") == "next" and st.step not in ASKED_STEPS and rules_for(st).next_leaves_provisionally()
+    return rules_for(st).leaves_provisionally(cmd.get("name"), st.step in ASKED_STEPS)
 
 
 def fact_provisionally(st, cmd: dict) -> bool:
@@ -284,8 +284,8 @@ def fact_provisionally(st, cmd: dict) -> bool:
     it, its `reject` undoes it with everything after. With the roller's own dice (`any`) it stays a
     proposal: a roll of the proposer's made at once would put it beyond the other side's rejection."""
     name = cmd.get("name")
-    return ((name in SHARED_3 or name == "end" and rules_for(st).end_takes_effect_provisionally())
-            and two_party(st) and st.step not in ASKED_STEPS and rules_for(st).next_leaves_provisionally())  # ruling R84: `end`
+    return rules_for(st).fact_provisionally(  # ruling R84: `end`
+        name, name in SHARED_3, two_party(st) and st.step not in ASKED_STEPS)
 
 
 def rolled_after(st, seen, reverted, since: int) -> list[str]:
@@ -335,9 +335,9 @@ def check_order(st, by: str, commit: str) -> None:
     """Ruling R67: `by` reveals its two-party dice in the order it committed to them: the first
     still open decides, a later one cannot be revealed before it (no choosing among outcomes)."""
     first = next((c for c, r in st.pbem.requests.items() if r.side == by), None)
-    if first is not None and first != commit and rules_for(st).reveals_in_commit_order():
-        raise Refused(f"{by} reveals two-party dice {commit[:8]} before {first[:8]}, committed earlier:"
-                      " reveals go in the order committed (ruling R67)", "pbem", st.step)
+    why = rules_for(st).reveal_order_refusal(by, commit, first)
+    if why:
+        raise Refused(why, "pbem", st.step)
 
 
 def claimable(st, by: str) -> list[tuple[str, DiceRequest]]:
@@ -505,20 +505,20 @@ def chained(st, cmd: dict) -> bool:
     """Ruling R83: whether `cmd`'s roll, committed now, takes its answer from the other side's chain:
     rules revision 3, a live chain of the other side, and outside a step whose results are sealed (a
     sealed roll shows nothing of its value: ruling R44 goes on there, its reveal sealed)."""
-    return (two_party(st) and rules_for(st).dice_answered_by_chain() and chain_of(st, other(cmd["by"])) is not None
-            and not (seal.sealing(st) and st.step in seal.SECRET_STEPS))
+    return two_party(st) and rules_for(st).answered_by_chain(
+        chain_of(st, other(cmd["by"])) is not None, seal.sealing(st) and st.step in seal.SECRET_STEPS)
 
 
 def unanswered(st, by: str) -> bool:
     """Ruling R84: whether the other side's two-party dice wait for `by`'s answer (a command of `by`'s
     answers them first: the answer is no choice of its own, and its command may need the roll decided)."""
-    return (two_party(st) and rules_for(st).end_takes_effect_provisionally()
-            and any(r.side != by and r.answer is None for r in st.pbem.requests.values()))
+    return two_party(st) and rules_for(st).answers_first(
+        any(r.side != by and r.answer is None for r in st.pbem.requests.values()))
 
 
 def needs_chain(st, side: str) -> bool:
     """Whether `side` commits to a new chain of answers in its next bundle (ruling R83)."""
     # from the first bundle after the other side's first signature (before it the other side has no copy
     # to roll in, and the campaign's first bundle stays as it was)
-    return (two_party(st) and rules_for(st).dice_answered_by_chain() and st.pbem.signed[other(side)] is not None
-            and chain_of(st, side) is None)
+    return two_party(st) and rules_for(st).needs_chain(
+        st.pbem.signed[other(side)] is not None, chain_of(st, side) is not None)

@@ -75,7 +75,7 @@ def kind(st, name: str | None, cmd: dict | None = None) -> str | None:
 
 
 def attack_seal(st) -> bool:
-    return sealing(st) and rules_for(st).attack_choice_sealed()
+    return rules_for(st).seals_attack_choice(sealing(st))
 
 
 def owes_attack_seal(st, side: str) -> bool:
@@ -531,7 +531,7 @@ def due(st, side: str, point: str, openable) -> list[str]:
 def idle_reveal(st) -> bool:
     """Ruling R80 (revision switch idle_reveal): 2.41 has determined an Idle Firefight, which skips 2.6 and
     goes to the RePh: the purchases 2.6 would reveal are revealed at 2.4 instead, before it is left."""
-    return st.ff.type == "idle" and rules_for(st).idle_firefight_reveals_at_2_4()
+    return rules_for(st).reveals_purchases_at_2_4(st.ff.type)
 
 
 _REVEAL_STEPS = (StepId.DETERMINATION, StepId.SETUP, StepId.PROMOTIONS)  # where a reveal point may block
@@ -599,8 +599,7 @@ def check_unseen_units(st, cmd: dict) -> None:
     its RePh names them): the other copy could not check it, and would refuse the bundle for good. Revision switch
     sealed_views_agree."""
     by = cmd.get("by")
-    if not sealing(st) or st.step in SECRET_STEPS or by not in ("axis", "allied") or \
-            not rules_for(st).shared_facts_known_to_both():
+    if not rules_for(st).checks_units_named(sealing(st) and st.step not in SECRET_STEPS and by in ("axis", "allied")):
         return
     given = [cmd.get(k) for k in UNIT_KEYS] + [u for k in UNITS_KEYS for u in (cmd.get(k) or ())]
     named = {str(u).strip().casefold() for u in given if isinstance(u, str) and u.strip()}

@@ -703,8 +703,10 @@ class CampaignState:
         m = self.card.map
         known = caches.current().base
         base = known[1] if known[0] is m else _base(m, known)
-        if not rules_for(self).strategic_terrain_grows():
-            return base
+        return rules_for(self).strategic_terrain(base, lambda: self._strategic_grown(m, base))
+
+    def _strategic_grown(self, m, base: frozenset) -> frozenset:
+        """1.4: the card's Strategic Terrain `base` of the map `m`, and every hex the campaign has since made one."""
         # asked by every command that reads map control: the terrain's verdict kept until terrain
         # changes, the Guns through the index of the units in play, and the last answer kept on the
         # state while the map, the terrain and the hexes of the Guns on the map are the same

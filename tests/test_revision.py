@@ -139,6 +139,30 @@ def test_no_switch_is_read_outside_the_rules_package():
         assert not re.search(r"revision\.of\(|_RECORDS|SWITCHES|Revision[12]\b|rules_revision\s*(?:[<>]|[=!]=)", text), path
 
 
+def test_no_rules_method_without_facts_is_asked_outside_the_rules_package():
+    """Issue 33 item 3: a `Rules` method that takes no facts and answers yes or no is a switch by another name. No
+    module outside cg/rules/ calls one (a method of that name, called with no argument): each asks a method that
+    decides the thing from the facts it is given (the value, the DRMs, the refusal, the events)."""
+    import ast
+    import inspect
+
+    from cg.rules import Rules
+
+    bare = {name for name, fn in inspect.getmembers(Rules, inspect.isfunction)
+            if not name.startswith("_") and list(inspect.signature(fn).parameters) == ["self"]}
+    assert "next_leaves_provisionally" in bare  # the scan sees the switches it is meant to see
+    calls = []
+    for path in [*(ROOT / "cg").rglob("*.py"), *(ROOT / "projections").rglob("*.py"), *(ROOT / "events").rglob("*.py"),
+                 ROOT / "cli.py"]:
+        if path.is_relative_to(ROOT / "cg" / "rules"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in bare \
+                    and not node.args and not node.keywords:
+                calls.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.func.attr}()")
+    assert calls == []
+
+
 def test_an_upgraded_campaign_never_reuses_a_purchase_number_of_the_side(tmp_path):
     db = tmp_path / "c.plcg"
     assert cli_run(db, "new", "--card", "sample", "--rules-revision", "1").code == 0

@@ -196,9 +196,7 @@ DEMO_REPLACED = {"7-4-7": "6-6-7"}
 
 def _may_go(st, u, target: str) -> bool:
     """2.72 (rules revision 2): a patrol's units come from the friendly MLR within 10 hexes of the mission hex."""
-    if not u.hex or not rules_for(st).patrol_drms_from_units():
-        return True
-    return st.map_control().situation(u.hex, u.side) == "friendly_mlr" and st.grid().distance(u.hex, target) <= 10
+    return rules_for(st).may_patrol_from(st, u, target)
 
 
 def _may_lead(st, u) -> bool:

@@ -9,7 +9,7 @@ import attrs
 
 from cg import dice as dicemod
 from cg import pbem
-from cg.rules import THEIR_RESULTS, conventions, rules_for
+from cg.rules import rules_for
 from cg.dice import Dice
 from cg.specs import BY_NAME, SPECS, side_arg  # noqa: F401  (the commands read side_arg here)
 from cg.sequence import StepId
@@ -152,6 +152,8 @@ def decide(state: CampaignState, cmd: dict, base_seq: int, confirmed: bool = Fal
     a shared fact as such; a command that says so itself is refused (ruling R45). `covered`: a
     signature the audit knows a later signature of the same side vouches for (ruling R43): its key
     check is left to that one."""
+    if not confirmed:  # rulings R110-R112, R119, R127: as the campaign decides them, not as the marks sent say
+        cmd = rules_for(state).ruling_marks(state, cmd)
     name = cmd.get("name")
     if cmd.get("sealed_rolls") and not pbem.LEAVING_SEALED.get():  # ruling R119: 2.3's sealed rolls do not hold it
         token = pbem.LEAVING_SEALED.set(True)
@@ -209,7 +211,7 @@ def decide(state: CampaignState, cmd: dict, base_seq: int, confirmed: bool = Fal
                 proposed = {**_proposed(cmd), "provisional": base_seq, "step": state.step}
                 return [FactProposed(side=cmd["by"], command=proposed), *left]
         handler(Ctx(state, base_seq, two_party="check" if not pbem.two_party(state) else "probe"), cmd)
-        words = {"step": state.step} if name == "next" and rules_for(state).next_leaves_provisionally() else {}  # its words (R71)
+        words = rules_for(state).proposal_words(name, state.step)  # its words (R71)
         return [FactProposed(side=cmd["by"], command={**_proposed(cmd), **words})]
     if not pbem.two_party(state):
         return _own_dice(state, cmd, base_seq, handler)
@@ -224,7 +226,7 @@ def decide(state: CampaignState, cmd: dict, base_seq: int, confirmed: bool = Fal
 def _decided_alone(state: CampaignState, cmd: dict, base_seq: int, handler) -> bool:
     """Ruling R71: a 2.41 determination that rolls no dice follows from what both sides revealed at
     2.4 alone: nothing for the other side to consent to (it is checked all the same)."""
-    if cmd.get("name") != "determine" or not rules_for(state).next_leaves_provisionally():
+    if not rules_for(state).determined_without_consent(cmd.get("name")):
         return False
     probe = Ctx(state, base_seq, two_party="probe")
     handler(probe, cmd)
@@ -235,9 +237,9 @@ def _done_before_them(state: CampaignState, cmd: dict, their_results: bool | Non
     """Ruling R71: `next` while only the other side still owes something at the step (an answer to
     this side's dice, its own part): proposed, so that the other side's `next` confirms it once
     everything is done (it decides `next` as the rules stand then). `their_results` (ruling R127): whether the
-    other side's unused 3.44/3.45 result holds the leave; None: as the campaign decides it (its conventions, or
-    for a campaign started before them the mark the command carries)."""
-    if cmd.get("name") != "next" or not rules_for(state).next_leaves_provisionally():
+    other side's unused 3.44/3.45 result holds the leave; None: as the command, as the campaign decides it
+    (Rules.ruling_marks), carries."""
+    if not rules_for(state).done_first_waits(cmd.get("name")):
         return False
     at(state, "next")
     owed = pending(state)
@@ -246,8 +248,8 @@ def _done_before_them(state: CampaignState, cmd: dict, their_results: bool | Non
         # ruling R110: 2.6 owes each side's setup, one side then the other (2.41); a side's `next` says it is done
         # and waits for the other's, which confirms it: the other side still sets up
         return all(owed_by(o) == other for o in owed)
-    if their_results is None:  # ruling R127: from conventions 2 on whatever the command says (a client may omit it)
-        their_results = conventions(state, THEIR_RESULTS) or bool(cmd.get("their_results"))
+    if their_results is None:  # ruling R127 (decide() gave the mark as the campaign decides it)
+        their_results = bool(cmd.get("their_results"))
     if their_results and state.step in pbem.ROLL_ALLOWS and pbem.result_allows(state, other) > 0:
         # ruling R127: the other side's decided 3.44 or 3.45 result still lets it act here: the leave waits for
         # its `next`, never provisional (its rejection would be barred by a roll of this side's after it, R107)
@@ -263,7 +265,7 @@ def _waits_for_proposer(state: CampaignState, cmd: dict) -> bool:
     pb = cast(Pbem, state.pbem)
     prop = pb.proposal
     if cmd.get("name") not in ("next", "confirm") or prop is None or prop.side == cmd.get("by") \
-            or prop.command.get("name") != "next" or not rules_for(state).end_takes_effect_provisionally() \
+            or not rules_for(state).proposes_in_turn(prop.command.get("name")) \
             or prop.command.get("setups"):  # ruling R110: both sides have set up: this `next` leaves 2.6
         return False
     pb.proposal = None  # as the step stands without it (restored: decide is pure)
@@ -291,7 +293,7 @@ def _continues(st: CampaignState, cmd: dict) -> bool:
     assert st.pbem is not None  # decide() read st.pbem before (_waits_for_proposer)
     prop = st.pbem.proposal
     return (cmd.get("name") == "next" and prop is not None and prop.side != cmd.get("by")
-            and prop.command.get("name") != "undo" and rules_for(st).next_leaves_provisionally())
+            and rules_for(st).next_confirms(prop.command.get("name")))
 
 
 def _shared(st: CampaignState, cmd: dict) -> bool:
@@ -323,12 +325,11 @@ def pbem_commit(state: CampaignState, cmd: dict) -> list:
                        " from --key)")
     command = {k: v for k, v in cmd.items() if k not in pbem.COMMIT_KEYS}
 
-    if rules_for(state).reveals_in_commit_order():
-        open_now = sum(1 for r in state.pbem.requests.values() if r.side == cmd["by"] and r.command == command)
-        if open_now and open_now >= _owed_times(state, command):  # ruling R118: each roll owed, in one bundle
-            raise Refused(f"{cmd.get('name')}: {cmd['by']} is committed to these two-party dice already, as often"
-                          " as the step owes them; one open commitment per command for each roll the step owes"
-                          " (rulings R67, R118)", "pbem", state.step)
+    open_now = sum(1 for r in state.pbem.requests.values() if r.side == cmd["by"] and r.command == command)
+    why = rules_for(state).repeat_commitment_refusal(  # ruling R118: each roll owed, in one bundle
+        cmd.get("name"), cmd["by"], open_now, lambda: _owed_times(state, command))
+    if why:
+        raise Refused(why, "pbem", state.step)
     if cmd.get("chain") is None and cmd.get("value") is None:
         if pbem.chained(state, cmd):  # issue 37 attack 2: a roll the chain decides is not committed otherwise
             raise Refused(f"{cmd.get('name')}: {pbem.other(cmd['by'])}'s chain of answers is live, so the roll names"

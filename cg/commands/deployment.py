@@ -102,9 +102,8 @@ def _redeploy(ctx, cmd):
         if why:
             raise Refused(why, mine[0][2], st.step)
     column = "vehicle" if u.kind == Kind.VEHICLE else "infantry"
-    before_roll = rules_for(st).legality_judged_before_roll()  # ruling R49
-    if before_roll:  # ruling R49: --counter is judged before the dice, never by the result they give
-        _counter_before_roll(st, u, cmd.get("counter"))
+    # ruling R49: --counter is judged before the dice, never by the result they give
+    before_roll = rules_for(st).judged_before_roll(lambda: _counter_before_roll(st, u, cmd.get("counter")))
     d = ctx.dice(given, 2)
     dl = drms.redeployment(st, side, u.hex, situation, hs_beyond=hs_beyond,
                            crosses_uncontrolled=bool(cmd.get("crosses_uncontrolled")), unit=u,

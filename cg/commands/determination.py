@@ -11,6 +11,7 @@ from events import types as ev
 from cg.commands.base import at, command, given_dice, roll
 from cg.state import Done
 from cg.units import article
+from cg.sequence import StepId
 
 
 @command("determine")
@@ -29,7 +30,7 @@ def _determine(ctx, cmd):
                                        move_first=att)]
     a = {s: st.sides[s].attack for s in SIDES}
     if a["axis"] and a["allied"]:
-        if "move" not in rules_for(st).dual_attack_drs_at_2_4():
+        if "move" not in rules_for(st).dual_attack_drs_at(StepId.DETERMINATION):
             if g2:
                 raise BadInput("--move-dice: the moves-first dr is made after all setup, at 2.6 (plcg moves-first)")
             r1 = roll(ctx.dice(g1, 1), (), lambda f: _first(f, "setup"))
@@ -45,7 +46,7 @@ def _determine(ctx, cmd):
         if a[s]:
             return [ev.FirefightDetermined(type=f"{s}_assault", attacker=s, setup_first=other(s), move_first=s)]
     lost = []
-    if seal.sealing(st) and rules_for(st).shared_facts_known_to_both():
+    if not rules_for(st).idle_lists_losses(seal.sealing(st)):
         # ruling R47: each side's patrols and Air Support are sealed in the other's copy; the shared record
         # names none of them (each copy folds the loss of what it holds)
         return [ev.FirefightDetermined(type="idle", attacker=None, setup_first=None, move_first=None, lost=())]
@@ -69,7 +70,7 @@ def _moves_first(ctx, cmd):
     given = given_dice(cmd, 1)
     st = ctx.state
     at(st, "moves-first")
-    if st.ff.type != "dual" or "move" in rules_for(st).dual_attack_drs_at_2_4():
+    if st.ff.type != "dual" or "move" not in rules_for(st).dual_attack_drs_at(StepId.SETUP):
         raise Refused("the moves-first dr belongs to a Dual Attack (2.41)" + (
             "" if st.ff.type != "dual" else ", and under rules revision 1 it was made at 2.4"), "2.41", st.step)
     if st.ff.move_first is not None:

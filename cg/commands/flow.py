@@ -79,8 +79,8 @@ def _cg_end(st: CampaignState, reason: str):
     winner = None
     if reason == "concession":
         winner = other(st.conceded_by) if st.conceded_by else None
-    elif rules_for(st).cg_objectives_end_campaign():  # ruling R74: the card's Victory Conditions name the winner
-        winner = victory.decide(st, reason)[0]
+    else:  # ruling R74: the card's Victory Conditions name the winner
+        winner = rules_for(st).cg_winner(lambda: victory.decide(st, reason)[0])
     return ev.CgEnded(reason=reason, winner=winner, tvp=tot)
 
 

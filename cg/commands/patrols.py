@@ -73,7 +73,8 @@ def _patrol(ctx, cmd):
             raise Refused(f"an Ambush mission hex must be concealment terrain; {hx} is not (CG Card map)",
                           "2.73", st.step)
     night = st.ff.time == "night"
-    if rules_for(st).patrol_drms_from_units():
+
+    def from_units() -> list:  # rules revision 2: the DRMs come from the patrol's units
         why = rules_for(st).patrol_leader_refusal(st, side, leader)
         if why:
             raise Refused(why, "2.72", st.step)
@@ -89,14 +90,18 @@ def _patrol(ctx, cmd):
         return [ev.PatrolResolved(side=side, patrol=n, kind=kind, units=tuple(u.id for u in units),
                                   leader=leader.id, mission_hex=hx, roll=r, returns=r.outcome != "kia",
                                   selection=selection, losses=losses, typed=kept or None)]
-    spec = st.card.firefight(st.firefight)
-    dl = drms.patrol(kind, leadership=leadership, distance=dist, night=night,
-                     hs=max(0, hs - 1) if squads == 0 else hs, pto=st.card.campaign.pto,
-                     moon=bool(spec and spec.moon_drm), **cast(dict[str, Any], flags))  # ints for the int flags it names
-    r = roll(ctx.dice(given, 2), dl, tables.patrol_detection)
-    returns = r.outcome != "kia"
-    return [ev.PatrolResolved(side=side, patrol=n, kind=kind, units=tuple(u.id for u in units),
-                              leader=leader.id, mission_hex=hx, roll=r, returns=returns)]
+
+    def from_flags() -> list:  # revision 1: from the flags typed
+        spec = st.card.firefight(st.firefight)
+        dl = drms.patrol(kind, leadership=leadership, distance=dist, night=night,
+                         hs=max(0, hs - 1) if squads == 0 else hs, pto=st.card.campaign.pto,
+                         moon=bool(spec and spec.moon_drm), **cast(dict[str, Any], flags))  # ints for the int flags it names
+        r = roll(ctx.dice(given, 2), dl, tables.patrol_detection)
+        returns = r.outcome != "kia"
+        return [ev.PatrolResolved(side=side, patrol=n, kind=kind, units=tuple(u.id for u in units),
+                                  leader=leader.id, mission_hex=hx, roll=r, returns=returns)]
+
+    return rules_for(st).patrol_detection(from_units, from_flags)
 
 
 def _smc(st: CampaignState, leader, units: list) -> None:
@@ -129,8 +134,12 @@ def _typed(cmd: dict) -> dict:
 def _half_squads_before_roll(st, side: str, units: list, counter) -> None:
     """Ruling R49: where a Reduced result could strike a squad the counter table has no half-squad for, the
     counter is asked for before the dice are rolled (exit 2), never after them."""
-    if counter or not rules_for(st).legality_judged_before_roll():
-        return
+    if not counter:
+        rules_for(st).judged_before_roll(lambda: _half_squads_lacking(st, side, units))
+
+
+def _half_squads_lacking(st, side: str, units: list) -> None:
+    """Ruling R49: asked for (exit 2) where the counter table has no half-squad for a squad of `units`."""
     nat, over = counter_table(st, side)
     lacking = [u for u in units if u.kind == Kind.SQUAD and not counters.half_squad(nat, u.name, over)]
     if lacking:
@@ -207,8 +216,8 @@ def _patrol_return(ctx, cmd):
     at(st, "patrol-return")
     if n not in st.reph.patrols_to_return[side]:
         raise Refused(f"{side} patrol {n} owes no Return DR", "2.74", st.step)
-    info = st.reph.patrol_units.get((side, n))
-    if info and rules_for(st).patrol_drms_from_units():  # ruling R26: the whole list applies to the Return roll
+    info = rules_for(st).patrol_team(st.reph.patrol_units.get((side, n)))
+    if info:  # ruling R26: the whole list applies to the Return roll
         units = [st.unit(x, side) for x in info.team]
         leader, members = units[0], units[1:]
         typed = {**(info.typed or {}), **{k: v for k, v in _typed(cmd).items() if v is not None}}

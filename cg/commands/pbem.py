@@ -82,9 +82,9 @@ def _chain(ctx: Ctx, cmd: dict):
     if not (isinstance(anchor, str) and len(anchor) == 64 and isinstance(nonce, str) and nonce
             and type(length) is int and 1 <= length <= 1 << 16):
         raise BadInput("chain: an anchor (64 hex digits), a nonce and a length (1-65536) are needed")
-    if not rules_for(st).dice_answered_by_chain() or not pbem.two_party(st):
-        raise Refused("chain: a chain of answers is for two-party dice under rules revision 3 (ruling R83)",
-                      "pbem", st.step)
+    why = rules_for(st).chain_refusal(pbem.two_party(st))
+    if why:
+        raise Refused(why, "pbem", st.step)
     if anchor in st.pbem.anchors:
         raise Refused(f"the chain {anchor[:8]} is in the log already", "pbem", st.step)
     if not pbem.needs_chain(st, by):
@@ -141,7 +141,7 @@ def _claim(ctx: Ctx, cmd: dict):
     assert st.pbem is not None  # a play-by-email command: decide() read st.pbem before (_waits_for_proposer)
     by, commit = cmd["by"], cmd.get("request")
     r = st.pbem.requests.get(commit) if isinstance(commit, str) else None
-    if not rules_for(st).reveals_in_commit_order() or r is None or (commit, r) not in pbem.claimable(st, by):
+    if r is None or not rules_for(st).claimable(lambda: (commit, r) in pbem.claimable(st, by)):
         raise Refused(f"{by} claims two-party dice {str(commit)[:8]} that the other side has not withheld (it"
                       " signed no head after the answer without revealing)", "pbem", st.step)
     commit = cast(str, commit)  # r was found by it: a str

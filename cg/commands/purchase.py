@@ -243,7 +243,6 @@ def _leader(ctx, cmd):
         rg = spec.group_by_id(p.rg)
         column = tables.leader_column(spec.nationality, rg.armor_leader)
         pid = p.id
-    before_roll = rules_for(st).legality_judged_before_roll()
     if cmd.get("commissar"):  # rulings R49, R92: what the roll does not decide is judged before it, every revision
         _commissar_allowed(st, side, pid, rg if pid else None, column)
     d = ctx.dice(given, 2)
@@ -253,12 +252,9 @@ def _leader(ctx, cmd):
         got = tables.demote_2362(r.outcome, column, st.sides[side].leaders_taken.get(column, {}))
     if got != r.outcome:
         r = attrs.evolve(r, outcome=got, rolled=r.outcome)
-    if cmd.get("commissar") and before_roll:
-        if r.row in tables.COMMISSAR_ROWS and got is not None:  # ruling R49: else the leader rolled stands
-            r = attrs.evolve(r, outcome=COMMISSARS[_morale(got)], rolled=got)
-            got = r.outcome
-    elif cmd.get("commissar"):
-        r = attrs.evolve(r, outcome=_commissar(st, side, pid, rg if pid else None, column, r, got), rolled=got)
+    if cmd.get("commissar"):  # ruling R49: the Commissar on a * row, else the leader rolled stands
+        r = rules_for(st).commissar_roll(r, got, lambda g: COMMISSARS[_morale(g)],
+                                         lambda: _commissar(st, side, pid, rg if pid else None, column, r, got))
         got = r.outcome
     unit = None
     if got is not None:
@@ -364,8 +360,7 @@ def _place(st: CampaignState, side: str, kind: str, spec, hx):
         _booby_trap_level(st, side, hx)
     if index is None or not items.ITEMS[kind].in_hex:
         raise Refused(f"{side} has no {spec.name} bought without a hex to place", "2.38", st.step)
-    if rules_for(st).fortification_placement_limits():
-        _fortify_hex_limits(st, side, kind, spec, hx)
+    rules_for(st).fortification_limits(lambda: _fortify_hex_limits(st, side, kind, spec, hx))
     _fortify_notes_hex(st, side, kind, hx)
     if not spec.isolated_ok and st.map_control().hexes[hx].isolated == side:
         raise Refused(f"{spec.name} may not go in an Isolated Location (only I fortifications)", "2.38", st.step)
@@ -473,10 +468,8 @@ def _fortify(ctx, cmd):
     if cost is None:
         raise Refused(f"the CG Card states no FP price for a Dummy Minefield (2.38: \"As per F.7B\", which PL 2.5 "
                       f"does not print; card key fortifications.{DUMMY_MINEFIELD_FP}, ruling R22)", "2.38", st.step)
-    if rules_for(st).fortification_placement_limits():
-        _fortify_limits(st, side, kind, spec, hx, hip_unit)
-    if rules_for(st).fortification_notes_apply():
-        _fortify_notes(st, side, kind, hx)
+    rules_for(st).fortification_limits(lambda: _fortify_limits(st, side, kind, spec, hx, hip_unit))
+    rules_for(st).fortification_notes(lambda: _fortify_notes(st, side, kind, hx))
     if spec.initial_only and not st.initial:
         raise Refused(f"{spec.name} may only be bought for the Initial Firefight (S)", "2.38", st.step)
     card_side = st.card.sides[side]  # third-round card keys: a side's own Booby Traps say decides for it

@@ -154,11 +154,9 @@ def _harden(ctx, cmd):
         if leader_slots(st, side) <= 0:
             raise Refused(f"the 3.45 result ({st.reph.leader_result[side]}) allows no more leaders to harden or "
                           "be generated", "3.45", st.step)
-    if not rules_for(st).hardening_by_counter_table():
-        return [ev.UnitHardened(side=side, unit=u.id, by=st.step, to=to)]
-    hero = _hero_for(st, side, u) if st.step == StepId.HEROES else None
-    to, fanatic = _hardened_counter(st, u, to)
-    return [ev.UnitHardened(side=side, unit=u.id, by=st.step, to=to, fanatic=fanatic, hero=hero)]
+    made = rules_for(st).hardening(to, lambda: (_hero_for(st, side, u) if st.step == StepId.HEROES else None,
+                                                 *_hardened_counter(st, u, to)))
+    return [ev.UnitHardened(side=side, unit=u.id, by=st.step, **made)]
 
 
 def _hero_for(st, side: str, u) -> str:
@@ -243,8 +241,7 @@ def _repair(ctx, cmd):
     if why:
         raise Refused(why, "3.46", st.step)
     dl = (Drm("3.46", "leadership/inexperience/captured use/ammunition shortage (stated)", drm_v),) if drm_v else ()
-    if rules_for(st).repair_leadership_from_ob():
-        dl = _repair_drm(st, side, unit, kind, drm_v, typed)
+    dl = rules_for(st).repair_drms(dl, lambda: _repair_drm(st, side, unit, kind, drm_v, typed))
     r = roll(ctx.dice(given, 1), dl, lambda f: tables.repair(f, kind))
     return [ev.RepairRolled(side=side, item=item, kind=kind, roll=r)]
 

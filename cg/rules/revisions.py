@@ -11,9 +11,12 @@ brings the change and its row in docs/revisions.md (the other methods of one cha
 `@same_change(method)`: one row); the class of revision N-1 overrides exactly those (tests/test_revision.py).
 The table of docs/revisions.md is generated from these marks (`python -m cg.rules`).
 
-Most methods take the facts at hand and answer with a value (a DRM's terms, a refusal's words or None, the
-counter a unit becomes); a few still answer yes or no with no facts, where the revision's difference is a
-whole branch of a handler or of the fold (python-chess's boards have such flags too, `connected_kings`).
+Every method asked outside this package takes the facts at hand and answers with a value (a DRM's terms, a
+refusal's words or None, the counter a unit becomes, the events or the records a branch makes); where the
+revision's difference is a whole branch of a handler or of the fold, the method is given what the branch needs
+(its check, its computation) and decides whether and how it applies. A few methods take no facts and answer yes
+or no: they only carry a change's mark (`@since`) for its siblings, and nothing outside cg/rules asks them
+(tests/test_revision.py).
 
 How long a revision is kept (docs/architecture.md): as long as any campaign file can carry it, since
 logs are never migrated; it is retired only by a major version whose `replay` refuses it (exit 2,
@@ -22,6 +25,8 @@ naming the revision), never silently.
 from __future__ import annotations
 
 from typing import Any, Callable, cast
+
+import attrs
 
 from cg import items, tables
 from cg.sequence import StepId
@@ -38,7 +43,7 @@ OTHER = {"axis": "allied", "allied": "axis"}  # cg.state's other(), which loads 
 CONVENTIONS = 2  # what a new campaign records
 LEADERS_PER_RG = 1  # a leader a 2.36 DR gives is numbered within its RG per side (I1-2.L1), a 3.45 one within its RePh
 END_CVP_CHECK = 1  # `end` refuses a CVP lost below the CVP of the units it lists lost (A26.2, ruling R39)
-THEIR_RESULTS = 2  # ruling R127 by the campaign, not by a mark its commands carry (a client may leave it out)
+MARKS_HELD = 2  # rulings R110, R111, R112, R119, R127 by the campaign, not by the marks its commands carry (Rules.ruling_marks)
 
 
 def conventions(st, since: int) -> bool:
@@ -256,10 +261,10 @@ class Rules:
     @since(2, (
         '2.41: in a Dual Attack `determine` makes the setup dr only; the moves-first dr is `plcg '
         'moves-first`, owed at 2.6 after all setup'))
-    def dual_attack_drs_at_2_4(self) -> tuple[str, ...]:
-        """2.41 Dual Attack: the drs `determine` makes at 2.4: who sets up first only; who moves first is a dr
-        made after all setup (`plcg moves-first`, owed at 2.6)."""
-        return ("setup",)
+    def dual_attack_drs_at(self, step) -> tuple[str, ...]:
+        """2.41 Dual Attack: the drs made at `step`: who sets up first at 2.4 (`determine`); who moves first after
+        all setup, at 2.6 (`plcg moves-first`)."""
+        return {StepId.DETERMINATION: ("setup",), StepId.SETUP: ("move",)}.get(step, ())
 
     @since(2, (
         '2.9: `end --control` may not give one hex to both sides (exit 2); an `end --terrain` item is'
@@ -980,6 +985,245 @@ class Rules:
         """3.22: what a unit a patrol result strikes counts of its CVP: double for a captive, a guarded prisoner."""
         return 2 if to == "captured" else 1
 
+    # ---- what the revisions' whole branches decide, given the facts at hand (issue 33 item 3: no switch is read
+    # outside the rules package; each of these carries the mark of the change that brought it)
+
+    @same_change(next_leaves_provisionally)
+    def proposal_words(self, name, step) -> dict:
+        """Ruling R71: what a proposal of the command `name` records beside the command: the step a `next` leaves."""
+        return {"step": step} if name == "next" else {}
+
+    @same_change(next_leaves_provisionally)
+    def determined_without_consent(self, name) -> bool:
+        """Ruling R71: is the command `name`, a 2.41 determination that rolls no dice, decided at once (it follows
+        from what both sides revealed at 2.4 alone)."""
+        return name == "determine"
+
+    @same_change(next_leaves_provisionally)
+    def done_first_waits(self, name) -> bool:
+        """Ruling R71 (c): does the command `name`, given while only the other side still owes something at the
+        step, wait for it as a proposal: a `next`."""
+        return name == "next"
+
+    @same_change(next_leaves_provisionally)
+    def next_confirms(self, proposed) -> bool:
+        """Ruling R71: does a side's `next` confirm the other side's proposal of the command `proposed`: any but an
+        undo (the leave, the firefight's end, the 2.41 determination)."""
+        return proposed != "undo"
+
+    @same_change(next_leaves_provisionally)
+    def acts_meanwhile(self, proposed) -> bool:
+        """Ruling R71: while the other side proposes the command `proposed`, does this side still do its part of the
+        step: while it proposes to leave it (`next`)."""
+        return proposed == "next"
+
+    @same_change(next_leaves_provisionally)
+    def leaves_provisionally(self, name, asked: bool) -> bool:
+        """Ruling R71 (a): does the command `name` leave the step at once, provisionally: a `next`, outside a step
+        where the other side must be asked first (`asked`: 2.3)."""
+        return name == "next" and not asked
+
+    @same_change(next_leaves_provisionally)
+    @same_change(end_takes_effect_provisionally)
+    def fact_provisionally(self, name, shared: bool, open_to_reject: bool) -> bool:
+        """Rulings R73, R84: does the command `name` (`shared`: a shared fact of ruling R68) take effect at once,
+        provisionally, where the other side's rejection can still undo it (`open_to_reject`: two-party dice, outside
+        a step where it is asked first): a shared fact, or the firefight's `end`."""
+        return (shared or name == "end") and open_to_reject
+
+    @same_change(end_takes_effect_provisionally)
+    def proposes_in_turn(self, proposed) -> bool:
+        """Ruling R84: may a side's `next`, done too, that would confirm the other side's proposal of `proposed`
+        while only that side still owes something, propose in its place: a proposal to leave the step (`next`)."""
+        return proposed == "next"
+
+    @same_change(end_takes_effect_provisionally)
+    def answers_first(self, waiting: bool) -> bool:
+        """Ruling R84: does a side's command answer the other side's open two-party dice first (`waiting`: some wait
+        for its answer)."""
+        return waiting
+
+    @same_change(reveals_in_commit_order)
+    def repeat_commitment_refusal(self, name, by: str, open_now: int, owed: Callable[[], int]) -> str | None:
+        """Rulings R67, R118: why `by`'s commitment to the two-party dice of `name` is refused: it holds `open_now`
+        open commitments to the same command already, as many as the step owes (`owed()`)."""
+        if open_now and open_now >= owed():
+            return (f"{name}: {by} is committed to these two-party dice already, as often as the step owes them; one "
+                    "open commitment per command for each roll the step owes (rulings R67, R118)")
+        return None
+
+    @same_change(reveals_in_commit_order)
+    def reveal_order_refusal(self, by: str, commit: str, first: str | None) -> str | None:
+        """Ruling R67: why `by`'s reveal of the two-party dice `commit` is refused: `first`, committed earlier, is
+        still open (no choosing among outcomes)."""
+        if first is not None and first != commit:
+            return (f"{by} reveals two-party dice {commit[:8]} before {first[:8]}, committed earlier: reveals go in "
+                    "the order committed (ruling R67)")
+        return None
+
+    @same_change(reveals_in_commit_order)
+    def claimable(self, withheld: Callable[[], bool]) -> bool:
+        """Ruling R67: may the other side claim a roll (`withheld()`: its roller signed past its answer without
+        revealing it)."""
+        return withheld()
+
+    @same_change(reveals_in_commit_order)
+    def withheld_by_signature(self, requests, side: str, deferred: Callable) -> list:
+        """Ruling R67: the two-party dice (of `requests`) `side` withholds by signing: its own, answered, not
+        revealed, and not owed later (`deferred(r)`: ruling R119)."""
+        return [r for r in requests if r.side == side and r.answer is not None and not deferred(r)]
+
+    @same_change(dice_answered_by_chain)
+    def chain_refusal(self, two_party: bool) -> str | None:
+        """Ruling R83: why a side's chain of answers is refused: the campaign rolls no two-party dice."""
+        return None if two_party else "chain: a chain of answers is for two-party dice under rules revision 3 (ruling R83)"
+
+    @same_change(dice_answered_by_chain)
+    def answered_by_chain(self, live: bool, sealed_step: bool) -> bool:
+        """Ruling R83: is a two-party roll committed now answered from the other side's chain: one is `live`, outside
+        a step whose results are sealed (`sealed_step`: ruling R44 goes on there)."""
+        return live and not sealed_step
+
+    @same_change(dice_answered_by_chain)
+    def needs_chain(self, other_signed: bool, has_chain: bool) -> bool:
+        """Ruling R83: does a side commit to a new chain in its next bundle: from the first after the other side's
+        first signature (`other_signed`), where it has none (`has_chain`)."""
+        return other_signed and not has_chain
+
+    @same_change(attack_choice_sealed)
+    def seals_attack_choice(self, sealing: bool) -> bool:
+        """Ruling R109: is a side's Attack Option choice sealed as it leaves 2.3, yes or no: where secrets are sealed."""
+        return sealing
+
+    @same_change(idle_firefight_reveals_at_2_4)
+    def reveals_purchases_at_2_4(self, firefight_type) -> bool:
+        """Ruling R80: are the purchases 2.6 would reveal revealed at 2.4: an Idle Firefight skips 2.6."""
+        return firefight_type == "idle"
+
+    @same_change(shared_facts_known_to_both)
+    def idle_lists_losses(self, sealing: bool) -> bool:
+        """Ruling R47: does an Idle Firefight's 2.41 determination list the lost patrols and Air Support: not where
+        secrets are sealed (each copy folds the loss of what it holds)."""
+        return not sealing
+
+    @same_change(shared_facts_known_to_both)
+    def checks_units_named(self, sealed_view: bool) -> bool:
+        """Ruling R47: is a command checked for units the other copy cannot see (`sealed_view`: secrets sealed,
+        outside a secret step, a side's command)."""
+        return sealed_view
+
+    @same_change(cg_objectives_end_campaign)
+    def cg_winner(self, by_victory_conditions: Callable[[], str | None]) -> str | None:
+        """1.3 / ruling R74: the winner the CG's end records (a concession aside): the card's Victory Conditions'."""
+        return by_victory_conditions()
+
+    @same_change(legality_judged_before_roll)
+    def judged_before_roll(self, check: Callable[[], None]) -> bool:
+        """Ruling R49: a command's legality judged before its dice are rolled (`check()` raises what it refuses);
+        whether it was."""
+        check()
+        return True
+
+    @same_change(legality_judged_before_roll)
+    def commissar_roll(self, r, got, commissar: Callable, after_roll: Callable):
+        """Rulings R49, R92: a `leader --commissar` roll `r` (its leader `got`): the Commissar (`commissar(got)`) on a
+        * row, the leader rolled on any other, never refused after the roll."""
+        if r.row in tables.COMMISSAR_ROWS and got is not None:
+            return attrs.evolve(r, outcome=commissar(got), rolled=got)
+        return r
+
+    @same_change(fortification_placement_limits)
+    def fortification_limits(self, check: Callable[[], None]) -> None:
+        """2.38: the placement limits of a fortification, `check()` raising what they refuse."""
+        check()
+
+    @same_change(fortification_notes_apply)
+    def fortification_notes(self, check: Callable[[], None]) -> None:
+        """2.38's notes on a fortification, `check()` raising what they refuse."""
+        check()
+
+    @same_change(hardening_by_counter_table)
+    def hardening(self, to, by_table: Callable[[], tuple]) -> dict:
+        """3.43-3.45: what a hardening records (UnitHardened's fields beside the unit): `by_table()` gives the Hero it
+        uses, the counter it becomes and whether it turns Fanatic."""
+        hero, to, fanatic = by_table()
+        return {"to": to, "fanatic": fanatic, "hero": hero}
+
+    @same_change(repair_leadership_from_ob)
+    def repair_drms(self, stated: tuple, from_ob: Callable[[], tuple]) -> tuple:
+        """3.46: the DRMs of a repair: its Leadership from the OB (`from_ob()`), not as stated."""
+        return from_ob()
+
+    @same_change(first_side_sets_up_first)
+    @same_change(option_a_leaves_units_in_place)
+    def set_up_done(self, side: str, unit: str) -> tuple:
+        """2.6, 3.34: what a unit's setup records done: the side's setup begun (2.41's order) and the unit set up this
+        2.6 (no longer one left in place by Option A), as Done fields."""
+        return (("setup", side), ("set", side, unit))
+
+    @same_change(patrol_drms_from_units)
+    def may_patrol_from(self, st, u, target: str) -> bool:
+        """2.72: may `u` go on a patrol to `target`: from the friendly MLR within 10 hexes of it (a unit with no hex
+        recorded may)."""
+        if not u.hex:
+            return True
+        return st.map_control().situation(u.hex, u.side) == "friendly_mlr" and st.grid().distance(u.hex, target) <= 10
+
+    @same_change(patrol_drms_from_units)
+    def patrol_detection(self, from_units: Callable[[], list], from_flags: Callable[[], list]) -> list:
+        """2.72-2.73: a patrol's Detection, its DRMs from its units (`from_units()`), not from the flags typed."""
+        return from_units()
+
+    @same_change(patrol_drms_from_units)
+    def patrol_team(self, team):
+        """2.74 / ruling R26: the patrol's units its Return roll takes its DRMs from (`team`, recorded at Detection)."""
+        return team
+
+    @same_change(patrol_drms_from_units)
+    def keeps_patrol_team(self, losses) -> bool:
+        """2.72: is a patrol's team recorded for its Return roll: where its Detection struck units (`losses`)."""
+        return losses is not None
+
+    @same_change(patrol_keeps_hip)
+    def patrol_hip_lost(self, units: tuple) -> tuple:
+        """2.72 / 2.74 step 4: the units of a patrol that lose HIP: all (they go to a cloaking box)."""
+        return units
+
+    @same_change(half_squads_regroup)
+    def regrouped(self, regroup: Callable[[], list]) -> list:
+        """3.42-3.43 / ruling R62: what the half-squads' recombination and the Heroes' removal record (`regroup()`)."""
+        return regroup()
+
+    @same_change(strategic_terrain_grows)
+    def strategic_terrain(self, base: frozenset, grown: Callable[[], frozenset]) -> frozenset:
+        """1.4: the Strategic Terrain: the card's (`base`) and every hex the campaign has since made one (`grown()`)."""
+        return grown()
+
+    @same_change(weather_every_firefight)
+    def visits_weather(self, initial: bool) -> bool:
+        """2.2 / ruling R27: does the firefight visit 2.2 after 2.1: every firefight does."""
+        return True
+
+    def ruling_marks(self, st, cmd: dict) -> dict:
+        """Play by email, rulings R110 (`setups`: a `next` at 2.6), R111 (`own_rolls`: a `next` or `confirm`), R112
+        (`mines_at_setup`: a `fortify` at 2.3), R119 (`sealed_rolls`: a `next` or `confirm` at 2.1 or 2.3) and R127
+        (`their_results`: a `next`): the command as the campaign decides it. Each ruling marks the commands it
+        governs, so that a log of before it, without the mark, is decided as before; from the ledger's conventions 2
+        on, the campaign holds each ruling wherever the ledger marks it, whatever the command carries (a mark is the
+        sender's word, and a player's own client, or a hand-made bundle, could leave it out). A campaign started
+        before decides by the marks its commands carry, as the release that wrote them did."""
+        if st.pbem is None or not conventions(st, MARKS_HELD):
+            return cmd
+        name, step = cmd.get("name"), st.step
+        held = [mark for mark, holds in (
+            ("setups", name == "next" and step == StepId.SETUP),
+            ("mines_at_setup", name == "fortify" and step == StepId.PURCHASE),
+            ("own_rolls", name in ("next", "confirm")),
+            ("their_results", name == "next"),
+            ("sealed_rolls", name in ("next", "confirm") and step in (StepId.CP, StepId.PURCHASE)),
+        ) if holds and cmd.get(mark) is not True]
+        return {**cmd, **dict.fromkeys(held, True)} if held else cmd
+
 
 class Revision2(Rules):
     """Revision 2: what revision 3 changed, as revision 2 decided it."""
@@ -1181,6 +1425,92 @@ class Revision2(Rules):
     def patrol_loss_cvp_factor(self, to: str) -> int:
         return 1
 
+    def proposal_words(self, name, step) -> dict:
+        return {}
+
+    def determined_without_consent(self, name) -> bool:
+        return False
+
+    def done_first_waits(self, name) -> bool:
+        return False
+
+    def next_confirms(self, proposed) -> bool:
+        return False
+
+    def acts_meanwhile(self, proposed) -> bool:
+        return False
+
+    def leaves_provisionally(self, name, asked: bool) -> bool:
+        return False
+
+    def fact_provisionally(self, name, shared: bool, open_to_reject: bool) -> bool:
+        return False
+
+    def proposes_in_turn(self, proposed) -> bool:
+        return False
+
+    def answers_first(self, waiting: bool) -> bool:
+        return False
+
+    def repeat_commitment_refusal(self, name, by: str, open_now: int, owed: Callable[[], int]) -> str | None:
+        return None
+
+    def reveal_order_refusal(self, by: str, commit: str, first: str | None) -> str | None:
+        return None
+
+    def claimable(self, withheld: Callable[[], bool]) -> bool:
+        return False
+
+    def withheld_by_signature(self, requests, side: str, deferred: Callable) -> list:
+        return []
+
+    def chain_refusal(self, two_party: bool) -> str | None:
+        return "chain: a chain of answers is for two-party dice under rules revision 3 (ruling R83)"
+
+    def answered_by_chain(self, live: bool, sealed_step: bool) -> bool:
+        return False
+
+    def needs_chain(self, other_signed: bool, has_chain: bool) -> bool:
+        return False
+
+    def seals_attack_choice(self, sealing: bool) -> bool:
+        return False
+
+    def reveals_purchases_at_2_4(self, firefight_type) -> bool:
+        return False
+
+    def idle_lists_losses(self, sealing: bool) -> bool:
+        return True
+
+    def checks_units_named(self, sealed_view: bool) -> bool:
+        return False
+
+    def cg_winner(self, by_victory_conditions: Callable[[], str | None]) -> str | None:
+        return None
+
+    def judged_before_roll(self, check: Callable[[], None]) -> bool:
+        """Revision 2 judged a command's legality by the result of its dice (ruling R49 came later)."""
+        return False
+
+    def commissar_roll(self, r, got, commissar: Callable, after_roll: Callable):
+        """Revision 2: the Commissar judged after the roll, `after_roll()` refusing it by the result."""
+        return attrs.evolve(r, outcome=after_roll(), rolled=got)
+
+    def fortification_notes(self, check: Callable[[], None]) -> None:
+        return None
+
+    def repair_drms(self, stated: tuple, from_ob: Callable[[], tuple]) -> tuple:
+        return stated
+
+    def set_up_done(self, side: str, unit: str) -> tuple:
+        return (("setup", side),)
+
+    def patrol_hip_lost(self, units: tuple) -> tuple:
+        return ()
+
+    def regrouped(self, regroup: Callable[[], list]) -> list:
+        return []
+
 
 class Revision1(Revision2):
     """Revision 1, the first release: what revision 2 changed, as revision 1 decided it."""
@@ -1254,9 +1584,9 @@ class Revision1(Revision2):
     def weather_every_firefight(self) -> bool:
         return False
 
-    def dual_attack_drs_at_2_4(self) -> tuple[str, ...]:
+    def dual_attack_drs_at(self, step) -> tuple[str, ...]:
         """Revision 1: `determine` made both drs at 2.4."""
-        return ("setup", "move")
+        return ("setup", "move") if step == StepId.DETERMINATION else ()
 
     def end_terrain_item(self, text: str) -> items.Kept:
         """Revision 1 kept the word as typed."""
@@ -1328,6 +1658,35 @@ class Revision1(Revision2):
     def encircled_after_1tc(self, outcome: str) -> bool:
         """Revision 1 removed the marker."""
         return False
+
+    def fortification_limits(self, check: Callable[[], None]) -> None:
+        return None
+
+    def hardening(self, to, by_table: Callable[[], tuple]) -> dict:
+        """Revision 1: the counter as given (`harden --to`), no Fanatic, no Hero."""
+        return {"to": to}
+
+    def set_up_done(self, side: str, unit: str) -> tuple:
+        return ()
+
+    def may_patrol_from(self, st, u, target: str) -> bool:
+        return True
+
+    def patrol_detection(self, from_units: Callable[[], list], from_flags: Callable[[], list]) -> list:
+        return from_flags()
+
+    def patrol_team(self, team):
+        return None
+
+    def keeps_patrol_team(self, losses) -> bool:
+        return False
+
+    def strategic_terrain(self, base: frozenset, grown: Callable[[], frozenset]) -> frozenset:
+        return base
+
+    def visits_weather(self, initial: bool) -> bool:
+        """Revision 1: 2.2 in the Initial Firefight only."""
+        return initial
 
 
 # one instance per revision, made once: asked a million times by a long audit (issue 28)

@@ -83,9 +83,10 @@ def regrouping(st: CampaignState, rules: Rules) -> list:
     type": pairs of one counter in one MLR (a unit with no recorded hex is in its friendly MLR), into the
     squad of the RG's card whose HS it is, else the one squad of the counter table (where two share the HS,
     the pair is left as it is: the table cannot tell which)."""
-    if not rules.half_squads_regroup():
-        return []
+    return rules.regrouped(lambda: _recombined(st))
 
+
+def _recombined(st: CampaignState) -> list:
     out = []
     for side in SIDES:
         nat, over = counter_table(st, side)
@@ -108,8 +109,10 @@ def regrouping(st: CampaignState, rules: Rules) -> list:
 
 
 def heroes(st: CampaignState, rules: Rules) -> list:
-    if not rules.half_squads_regroup():
-        return []
+    return rules.regrouped(lambda: _heroes_removed(st))
+
+
+def _heroes_removed(st: CampaignState) -> list:
     out: list = []
     for side in SIDES:  # 3.43, ruling R62: "Remove any Heroes that cannot combine until each side has <1 (at most one)"
         heroes = [u.id for u in st.side_units(side) if u.hero and u.kind != Kind.LEADER
