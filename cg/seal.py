@@ -599,7 +599,7 @@ def check_unseen_units(st, cmd: dict) -> None:
     its RePh names them): the other copy could not check it, and would refuse the bundle for good. Revision switch
     sealed_views_agree."""
     by = cmd.get("by")
-    if not rules_for(st).checks_units_named(sealing(st) and st.step not in SECRET_STEPS and by in ("axis", "allied")):
+    if by not in ("axis", "allied") or not rules_for(st).checks_units_named(sealing(st) and st.step not in SECRET_STEPS):
         return
     given = [cmd.get(k) for k in UNIT_KEYS] + [u for k in UNITS_KEYS for u in (cmd.get(k) or ())]
     named = {str(u).strip().casefold() for u in given if isinstance(u, str) and u.strip()}
