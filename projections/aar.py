@@ -143,7 +143,7 @@ class History:
     store: object = None  # the open store the rows are read again from
     secret: set = attrs.Factory(set)  # (firefight, side) whose spending is not yet revealed (ruling R10)
     hidden: set = attrs.Factory(set)  # (firefight, side, figure) sealed in play by email (ruling R47)
-    played_upto: int = 0  # the last firefight with a winner: purchases up to it are public (ruling R10)
+    played_upto: int = 0  # the last firefight ended (won or drawn): purchases up to it are public (ruling R10)
     purchases: dict | None = None  # side -> purchase_rows(final, side, reveal=True), built once
     bought: dict = attrs.Factory(dict)  # (side, purchase) -> the counters it brought, as bought (rg_bought)
     # the reveals the log holds (ruling R47): opener(commitment, nonce, box) -> the opening, or None; the
@@ -325,7 +325,7 @@ def _walked_rows(ledger, maps: bool, view, got: dict):
     last = _raw_row(*last)
     h = History(count=count, first=first, last=last, reverts=reverts, named=named, cg_ended=cg_ended,
                 undone=undone, final=st, firefights=ffs, store=store,
-                played_upto=max((ff.n for ff in st.firefights if ff.winner is not None), default=0),
+                played_upto=max((ff.n for ff in st.firefights if ff.turn is not None or ff.winner is not None), default=0),
                 bought=bought, opener=view)
     h.secret = {(r.firefight, r.payload.get("side")) for r in candidates if _hidden(r, h)}
     got["history"] = h
@@ -958,7 +958,8 @@ def chart_series(h: History) -> dict:
     tvp = {s: 0 for s in ("axis", "allied")}
     for ff in st.firefights:
         info = h.firefights.get(ff.n)
-        done = past(ff.n, "3.52") and (ff.n < st.firefight or ff.winner is not None or ff.type == "idle")
+        done = past(ff.n, "3.52") and (ff.n < st.firefight or ff.turn is not None or ff.winner is not None
+                                          or ff.type == "idle")
         for s in ("axis", "allied"):
             row = rows[(ff.n, s)]
             out["cp_gained"][s].append(row["cp_gained"] if past(ff.n, "2.1") else None)  # None: sealed (R47)
@@ -967,7 +968,7 @@ def chart_series(h: History) -> dict:
             san[s] = ff.san.get(s, san[s])
             out["elr"][s].append(elr[s] if done else None)
             out["san"][s].append(san[s] if done else None)
-            played = ff.winner is not None or ff.type == "idle"
+            played = ff.turn is not None or ff.winner is not None or ff.type == "idle"  # ended: a draw too (R5)
             out["cvp"][s].append(ff.cvp_lost[s] if played else None)
             if info is not None and info.tvp is not None:
                 tvp[s] = ff.tvp_total[s]

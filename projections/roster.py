@@ -22,7 +22,7 @@ def roster_rows(st) -> list[dict]:
                 "type": ff.type, "attacker": ff.attacker,
                 "elr": ff.elr.get(side), "san": ff.san.get(side),
                 "cp_gained": ff.cp_gained[side], "cp_spent": ff.cp_spent[side], "cp_left": ff.cp_left[side],
-                "cvp_lost": ff.cvp_lost[side] if ff.winner or ff.type == "idle" else None,
+                "cvp_lost": ff.cvp_lost[side] if ff.turn is not None or ff.winner or ff.type == "idle" else None,  # ended (a draw too: R5)
                 "tvp": ff.tvp[side], "cg_tvp": cg_tvp[side],
                 "winner": ff.winner,
             })

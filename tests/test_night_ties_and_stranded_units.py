@@ -146,3 +146,34 @@ def test_r95_a_vehicle_the_card_counts_as_an_afv_keeps_it(workdir):
     assert r.code == 0, r.err
     unit = _oob(path, "allied")["A1-1.1"]
     assert unit["status"] == "on_map" and "isolated" in unit["flags"]  # 3.216: within 3 hexes of an AFV
+
+
+def test_r5_a_drawn_firefight_keeps_its_cvp_lost_on_the_roster_and_in_the_cg_totals(tmp_path):
+    """A draw is a played firefight: the CG Roster (1.4) shows each side's CVP lost in it, and the CG totals
+    (and R74's CVP ratio read from them) count it. Found by the explorer: the roster took "no winner" for
+    "not played yet" and left the drawn firefight's CVP lost out."""
+    c = at_dual_night_end(tmp_path)
+    before = {r["side"]: r["cvp_lost"] for r in _roster(c.path)["rows"] if r["firefight"] == 1}
+    assert end(c).code == 0
+    rows = {r["side"]: r for r in _roster(c.path)["rows"] if r["firefight"] == 2}
+    patrols = c.state().ff.patrol_cvp  # ruling R39: the patrols' losses count for the firefight too
+    for side in ("axis", "allied"):
+        assert rows[side]["winner"] is None
+        assert rows[side]["cvp_lost"] == 3 + patrols[side]
+    totals = _roster(c.path)["totals"]
+    assert {s: totals[s]["cvp_lost"] for s in ("axis", "allied")} == \
+        {s: before[s] + 3 + patrols[s] for s in ("axis", "allied")}
+    text = cli_run(c.path, "roster").out
+    assert f"CVP lost {before['axis'] + 3 + patrols['axis']}," in text
+    html = cli_run(c.path, "export", "--format", "html").out  # the AAR's chart of CVP lost draws the draw too
+    chart = html[html.index("CVP lost per firefight"):]
+    chart = chart[:chart.index("</svg>")]
+    for side in ("Axis", "Allied"):
+        assert f"<title>{side}, FF2: {3 + patrols[side.lower()]}</title>" in chart
+    c.close()
+
+
+def _roster(path) -> dict:
+    r = cli_run(path, "roster", "--json")
+    assert r.code == 0, r.err
+    return json.loads(r.out)
