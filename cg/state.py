@@ -578,6 +578,14 @@ class Position:
 _POSITION = tuple(a.name for a in attrs.fields(Position))
 
 
+def classify_map(grid, strategic, control: dict, friendly_edge: dict):
+    """The 1.4 control picture (cg.control.classify): only a rule, a check or a view that reads map control
+    classifies the map; status, log, replay and most step commands never do."""
+    from cg.control import classify  # lazy: cg.control with cg.hexgrid (~12 ms, -X importtime) only where map control is asked
+
+    return classify(grid, strategic, control, friendly_edge)
+
+
 @records.define(slots=True)
 class CampaignState:
     """Everything the rules need to decide the next command, folded from the log (cg/evolve.py alone
@@ -742,11 +750,7 @@ class CampaignState:
                tuple(sorted(control.items())))
         mc = c.control.get(key)
         if mc is None:
-            # lazy: only a rule or view that reads map control classifies the map; status, log, replay
-            # and most step commands never do (cg.control with cg.hexgrid, ~12 ms, -X importtime)
-            from cg.control import classify  # lazy: cg.control (~5 ms) only where map control is asked (status never)
-
-            mc = classify(self.grid(), strategic, dict(control), dict(m.friendly_edge))
+            mc = classify_map(self.grid(), strategic, dict(control), dict(m.friendly_edge))
             if len(c.control) > 64:
                 c.control.clear()
             c.control[key] = mc
@@ -754,6 +758,7 @@ class CampaignState:
         return mc
 
     def grid(self):
+        """The card's map (cg.hexgrid), the same object while the map is."""
         m = self.card.map
         last = caches.current().last_grid
         last_map, grid = last
