@@ -68,7 +68,8 @@ USES = {"audit": "cg.app.audit", "auditview": "projections.auditview", "aar": "p
         "machine": "cg.machine", "maps": "projections.maps", "medium": "projections.medium",
         "oob": "projections.oob", "purchases": "projections.purchases", "recorded": "projections.recorded",
         "replay": "cg.app.replay", "roster": "projections.roster", "server": "projections.web.server",
-        "site": "projections.web.app", "sync": "cg.app.sync", "transfer": "projections.transfer"}
+        "site": "projections.web.app", "sync": "cg.app.sync", "tables": "projections.tables",
+        "transfer": "projections.transfer"}
 
 
 def _uses(name: str):
@@ -526,7 +527,7 @@ def roster(ctx, as_json, at):
     if as_json:  # the rows, their totals and the CG's verdict (contract: victory, ruling R74)
         _echo_json({"rows": rows, "totals": roster.totals(rows), "victory": verdict.victory(st)})
     else:
-        _echo_shown(roster.roster_text(st, rows) + "\n" + verdict.victory_line(st))
+        _echo_shown(_uses("tables").roster_text(st, rows) + "\n" + verdict.victory_line(st))
 
 
 @runs('purchases')
@@ -544,7 +545,7 @@ def purchases(ctx, side, as_json, reveal, viewer, at):
     if as_json:
         _echo_json({"purchases": rows, "fortifications": forts})
     else:
-        _echo_shown(purchases.purchase_text(rows, forts))
+        _echo_shown(_uses("tables").purchase_text(rows, forts))
 
 
 @runs('oob')
@@ -556,7 +557,7 @@ def oob(ctx, side, as_json, at):
     if as_json:
         _echo_json(rows)
     else:
-        _echo_shown(oob.oob_text(rows))
+        _echo_shown(_uses("tables").oob_text(rows))
 
 
 @runs('map')
@@ -641,7 +642,7 @@ def demo(ctx, demo_db, demo_card):
     led.close()
     click.echo("")
     roster = _uses("roster")
-    click.echo(roster.roster_text(st, roster.roster_rows(st)))
+    click.echo(_uses("tables").roster_text(st, roster.roster_rows(st)))
     click.echo(verdict.victory_line(st))  # the demo ends naming its winner (ruling R74)
     click.echo(f"\n{n} commands recorded in {path}. Next: plcg --db {path} log; plcg --db {path} audit; "
                f"plcg --db {path} export --format html -o aar.html")

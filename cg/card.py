@@ -46,6 +46,20 @@ _HEX_RE = re.compile(r"^([A-Za-z]+)0*([1-9][0-9]*)$")
 _COLUMNS_RE = re.compile(r"^([A-Za-z]+)-([A-Za-z]+)$")
 
 
+def hexgrid():
+    """cg.hexgrid, the map's geometry: every reader of the map's hexes (map control, the map views, checking a
+    card file's hexes) reaches it through here (`MapSpec.grid`), so that `status` and most reads never import
+    it; a map of boards takes cg.boards through it (`hexgrid().boards()`)."""
+    from cg import hexgrid  # lazy: cg.hexgrid (~3.3 ms) only where a card's map of hexes is read
+
+    return hexgrid
+
+
+def single_grid(columns: str, rows: int):
+    """The cg.hexgrid.Grid of a single map of `columns` (such as "A-GG") and `rows`."""
+    return hexgrid().Grid.from_spec(columns, rows)
+
+
 # --------------------------------------------------------------------------------------------------
 # The card as values
 
@@ -134,13 +148,8 @@ class MapSpec:
     def grid(self):
         """The map's hexes: a cg.hexgrid.Grid, or a cg.boards.Geometry for a map of geomorphic boards."""
         if self.boards:
-            # lazy: only map control and map views build the grid; status and most reads never do
-            from cg.hexgrid import board_grid  # lazy: cg.hexgrid (~3.3 ms) only for a card with a map of hexes
-
-            return board_grid(self.boards)
-        from cg.hexgrid import Grid  # lazy: as board_grid above
-
-        return Grid.from_spec(cast(str, self.columns), cast(int, self.rows))  # a single grid: both are set (the card check)
+            return hexgrid().board_grid(self.boards)
+        return single_grid(cast(str, self.columns), cast(int, self.rows))  # a single grid: both are set (the card check)
 
     def describe(self) -> str:
         if self.boards:

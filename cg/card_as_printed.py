@@ -19,6 +19,7 @@ import re
 from typing import Any
 
 from cg import tables
+from cg.card import hexgrid, single_grid
 from cg.card_checker import _Checker, _join, _show
 from cg.units import article
 
@@ -151,10 +152,8 @@ def real_grid(grid):
     """A grid with hexes() and parse() from what the card checks carry: a BoardGrid, or (columns, rows)."""
     if hasattr(grid, "canonical"):
         return grid
-    from cg.hexgrid import Grid  # lazy: only a card with setup areas resolves them
-
     cols, rows = grid
-    return Grid.from_spec(f"{cols[0]}-{cols[-1]}", rows)
+    return single_grid(f"{cols[0]}-{cols[-1]}", rows)
 
 
 def _hexrow_column(grid, board: str | None, letter: str) -> int:
@@ -214,8 +213,8 @@ def area_hexes(item: str, grid) -> list[str]:
         if board is None:
             lo, hi = sorted((a, b))
             return [h for h in grid.hexes() if lo <= grid.parse(h)[0] <= hi]
-        from cg.boards import COLUMNS, column_rows  # lazy: a map of boards only
-
+        boards = hexgrid().boards()  # a map of boards
+        COLUMNS, column_rows = boards.COLUMNS, boards.column_rows
         ia, ib = COLUMNS.index(m.group("a").upper()), COLUMNS.index(m.group("b").upper())
         if ia > ib:
             raise ValueError(f"{_show(item)}: hexrow {COLUMNS[ia]} comes after {COLUMNS[ib]}")
@@ -350,9 +349,7 @@ class UncheckedBoards:
     unchecked = True
 
     def canonical(self, v: str) -> str:
-        from cg.boards import parse_hex  # lazy: a map of boards only
-
-        board, column, row = parse_hex(v)
+        board, column, row = hexgrid().boards().parse_hex(v)
         return f"{board}{column}{row}"
 
     def index(self, _hex: str) -> int:

@@ -10,12 +10,12 @@ from __future__ import annotations
 from typing import Any, cast
 
 from cg.card import (
-    BALANCE_EFFECTS, EDGES, MOONS, OB_SETUPS, QUALITIES, RG_KINDS, SIDES, TERRAIN_KEYS, Balance, Ob,
+    BALANCE_EFFECTS, EDGES, MOONS, OB_SETUPS, QUALITIES, RG_KINDS, SIDES, TERRAIN_KEYS, Balance, Ob, hexgrid,
 )
 from cg.card_checker import _Checker, _hexes, _join, _show, _type_name
 from cg.card_as_printed import UncheckedBoards, area_set, check_area, check_fortifications, real_grid
 from cg.counters import validate_overrides
-from cg.state import ob_deal
+from cg.state import classify_map, ob_deal
 from cg.units import OWNERS, Kind  # OWNERS, 2.37: who a leader, a SW or a Gun sets up with (ruling R94)
 
 CAMPAIGN_KEYS = ("theater", "booby_traps", "fortifications", "balance", "balance_chosen")
@@ -89,13 +89,10 @@ def check_boards(c: _Checker, tbl: dict):
     raw = tbl.get("boards")
     if raw is None or (isinstance(raw, list | tuple) and not raw):
         return None
-    from cg.boards import geometry  # lazy: only a card with boards (cg.boards, cg.hexgrid) needs them
-
+    grids = hexgrid()
     try:
-        geometry(raw)  # the layout's own check
-        from cg.hexgrid import board_grid  # lazy: as cg.boards above
-
-        return board_grid([[str(b) for b in row] for row in raw])
+        grids.boards().geometry(raw)  # the layout's own check
+        return grids.board_grid([[str(b) for b in row] for row in raw])
     except (ValueError, TypeError) as e:
         c.add("map.boards", str(e))
 
@@ -307,10 +304,8 @@ def check_ob_control(c: _Checker, map_spec, sides: dict) -> None:
     """1.32: an OB group sets up inside its side's initial control (its CTHC or MLR at the start)."""
     if not any(g.hexes for s in sides.values() for g in s.ob):
         return
-    from cg.control import classify  # lazy: only a card whose OB sets up in hexes classifies its map
-
     control = {h: side for side, s in sides.items() for h in s.control}
-    mc = classify(map_spec.grid(), frozenset(map_spec.strategic), control, dict(map_spec.friendly_edge))
+    mc = classify_map(map_spec.grid(), frozenset(map_spec.strategic), control, dict(map_spec.friendly_edge))
     for side, s in sides.items():
         for i, group in enumerate(s.ob):
             for j, h in enumerate(group.hexes):

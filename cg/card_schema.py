@@ -13,7 +13,7 @@ from typing import Any, NoReturn, cast
 from cg.card import (
     Campaign, Card, EDGES, ELR_MAX, Firefight, INTENSITIES, MAX_ROWS, MapSpec, PATROLS_BY_INTENSITY, QUALITIES, RG_KINDS, Rg, SIDES, Side, TIMES, columns_of, describe, split_hex,
 )
-from cg.card import _hex_sort_key
+from cg.card import _hex_sort_key, single_grid
 from cg.card_checker import _MISSING, _Checker, _hexes, _show, _type_name, _what
 from cg import card_as_printed, card_boards_and_ob
 from cg.victory import check_victory
@@ -261,7 +261,7 @@ def _check_map_hexes(c: _Checker, tbl: dict, grid, ok: bool, columns, rows, boar
     # so are bridges and the Woods-Line hexes
     resolved = set(strategic) | set(tvp) | set(all_buildings) | set(terrain["bridges"])
     if terrain["woods"]:
-        real_grid = board_grid if board_grid is not None else _single_grid(columns, rows)
+        real_grid = board_grid if board_grid is not None else single_grid(columns, rows)
         resolved |= card_boards_and_ob.woods_line(real_grid, terrain["woods"])
     spec = MapSpec(
         columns=columns,
@@ -280,12 +280,6 @@ def _check_map_hexes(c: _Checker, tbl: dict, grid, ok: bool, columns, rows, boar
         **terrain,
     )
     return spec, grid, resolved
-
-
-def _single_grid(columns: str, rows: int):
-    from cg.hexgrid import Grid  # lazy: only reading a card file checks hexes; a campaign's card is parsed without
-
-    return Grid.from_spec(columns, rows)
 
 
 def _check_rg(c: _Checker, item: Any, path: str, n_firefights: int | None = None) -> Rg | None:

@@ -9,7 +9,7 @@ from typing import cast
 
 from cg import caches, counters, tables
 from cg.counters import leader_modifier
-from cg.rules import rules_for
+from cg.rules import counter_table, rules_for
 from cg.state import CampaignState, FirefightRecord, active_units, other
 from events.roll import Drm
 from cg.units import IN_PLAY, Kind, MMC, Status
@@ -280,8 +280,6 @@ def patrol_from_units(state: CampaignState, side: str, kind: str, units: list, l
     `typed` holds the flags the player gave (None: not given); where the ledger knows the value a
     different typed one is refused (Refused, rule R33), where it cannot, the typed value is taken and
     marked so."""
-    from cg.commands.base import counter_table  # cycle: cg.commands (package init) imports this module
-
     nat, over = counter_table(state, side)
     mmc = [u for u in units if u.kind in MMC]
     quality = [_quality(state, u) for u in mmc]

@@ -351,10 +351,16 @@ class BoardGrid:
         raise AssertionError(f"no {edge} edge hex behind {hex}")
 
 
-def board_grid(boards) -> BoardGrid:
-    """The BoardGrid of a card's `[map] boards` (one per layout)."""
-    from cg.boards import geometry  # lazy: cg.boards (~2.4 ms) only for a map of boards
+def boards():
+    """cg.boards, the geomorphic boards: what a map of boards reads (its layout, hexrows, hex ids) comes through
+    here, so that a single grid's readers never import it."""
+    from cg import boards  # lazy: cg.boards (~2.4 ms) only for a map of boards
 
-    key = tuple(tuple(r) for r in boards)
+    return boards
+
+
+def board_grid(layout) -> BoardGrid:
+    """The BoardGrid of a card's `[map] boards` (one per layout)."""
+    key = tuple(tuple(r) for r in layout)
     c = caches.current()
-    return c.bounded(c.board_grids, key, lambda: BoardGrid(geometry([list(r) for r in key])))
+    return c.bounded(c.board_grids, key, lambda: BoardGrid(boards().geometry([list(r) for r in key])))

@@ -99,13 +99,18 @@ def commitment_of(opening: dict) -> str:
     return hashlib.sha256(canonical(opening)).hexdigest()
 
 
+def keyed():
+    """cg/crypto.py, the keyed operations (the seals' boxes, the signatures' checks): only a campaign with keys
+    takes it (cg/pbem.py's checks come through here too)."""
+    from cg import crypto  # lazy: cryptography (~4-6 ms) only in a campaign with keys
+
+    return crypto
+
+
 def raw_private(sk) -> bytes:
     """The Ed25519 private key's 32 bytes: the HMAC key of what a player derives from it (cg/pbem.py's
     two-party value, the seals' box keys)."""
-    from cryptography.hazmat.primitives import serialization  # lazy: cryptography (~4-6 ms): keys only
-
-    return sk.private_bytes(serialization.Encoding.Raw, serialization.PrivateFormat.Raw,
-                            serialization.NoEncryption())
+    return sk.private_bytes_raw()
 
 
 def public_line(sk) -> str:
@@ -132,19 +137,14 @@ def padded(text: bytes) -> bytes:
 
 
 def seal_box(sk, nonce: str, opening: dict) -> str:
-    from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305  # lazy: cryptography (~4-6 ms): keys only
-
-    # a fresh key per nonce, used once: the all-zero AEAD nonce is safe
-    return ChaCha20Poly1305(_box_key(sk, nonce)).encrypt(b"\0" * 12, padded(canonical(opening)), None).hex()
+    return keyed().box(_box_key(sk, nonce), padded(canonical(opening))).hex()  # a fresh key per nonce
 
 
 def open_box(sk, nonce: str, box: str) -> dict | None:
-    from cryptography.exceptions import InvalidTag  # lazy: cryptography (~4-6 ms): keys only
-    from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305  # lazy: cryptography (~4-6 ms): keys only
-
     try:
-        return orjson.loads(ChaCha20Poly1305(_box_key(sk, nonce)).decrypt(b"\0" * 12, bytes.fromhex(box), None))
-    except (InvalidTag, ValueError, orjson.JSONDecodeError):
+        text = keyed().unbox(_box_key(sk, nonce), bytes.fromhex(box))
+        return None if text is None else orjson.loads(text)
+    except (ValueError, orjson.JSONDecodeError):
         return None
 
 

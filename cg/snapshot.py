@@ -345,9 +345,9 @@ def _load(blob: bytes, card, cold) -> CampaignState | None:
         elif k == "commencements":
             st.commencements = set(v)
         elif k == "sides":
-            st.sides = {s: SideState(**x) for s, x in v.items()}
+            st.sides = BySide.of_data({s: SideState(**x) for s, x in v.items()})
         elif k == "firefights":
-            st.firefights = [FirefightRecord(*x) for x in v]
+            st.firefights = [FirefightRecord.of_row(x) for x in v]
         elif k == "purchases":
             st.purchases = {(x[1], x[0]): Purchase(*x) for x in v}
         elif k == "units":

@@ -63,20 +63,27 @@ class FirefightRecord:
     turn: int | None = None
     winner: str | None = None
     winner_rule: str | None = None  # "1.31" / "R5" / "2.421" (recomputed with RePh losses) or "--winner" (kept)
-    cp_gained: dict = attrs.Factory(lambda: {"axis": 0, "allied": 0})
-    cp_spent: dict = attrs.Factory(lambda: {"axis": 0, "allied": 0})
-    cp_left: dict = attrs.Factory(lambda: {"axis": 0, "allied": 0})
-    attack: dict = attrs.Factory(lambda: {"axis": False, "allied": False})
-    # infantry platoons bought for this firefight by quality (3.47): {"axis": {"elite": 1}}
-    platoons: dict = attrs.Factory(lambda: {"axis": {}, "allied": {}})
-    cvp_lost: dict = attrs.Factory(lambda: {"axis": 0, "allied": 0})
-    tvp: dict = attrs.Factory(lambda: {"axis": 0, "allied": 0})
-    tvp_total: dict = attrs.Factory(lambda: {"axis": 0, "allied": 0})
-    elr: dict = attrs.Factory(dict)
+    cp_gained: BySide = attrs.Factory(lambda: BySide(0, 0))
+    cp_spent: BySide = attrs.Factory(lambda: BySide(0, 0))
+    cp_left: BySide = attrs.Factory(lambda: BySide(0, 0))
+    attack: BySide = attrs.Factory(lambda: BySide(False, False))
+    # infantry platoons bought for this firefight by quality (3.47): axis {"elite": 1}
+    platoons: BySide = attrs.Factory(lambda: BySide({}, {}))
+    cvp_lost: BySide = attrs.Factory(lambda: BySide(0, 0))
+    tvp: BySide = attrs.Factory(lambda: BySide(0, 0))
+    tvp_total: BySide = attrs.Factory(lambda: BySide(0, 0))
+    elr: dict = attrs.Factory(dict)  # side -> the ELR at 2.2, once recorded (a side at a time)
     san: dict = attrs.Factory(dict)
-    oba_used: dict = attrs.Factory(lambda: {"axis": 0, "allied": 0})
+    oba_used: BySide = attrs.Factory(lambda: BySide(0, 0))
     lost: list = attrs.Factory(list)  # [[side, unit]] casualties by unit
-    patrol_cvp: dict = attrs.Factory(lambda: {"axis": 0, "allied": 0})  # 2.756: CVP lost by patrols (ruling R39)
+    patrol_cvp: BySide = attrs.Factory(lambda: BySide(0, 0))  # 2.756: CVP lost by patrols (ruling R39)
+
+    @classmethod
+    def of_row(cls, row) -> "FirefightRecord":
+        """A record from its stored values, in field order (the snapshot's tuple): the per-side values are
+        stored as the dicts {"axis": ..., "allied": ...} they replaced (BySide.data)."""
+        values: list[Any] = [BySide.of_data(v) if k in _FF_BY_SIDE else v for k, v in zip(_FF_FIELDS, row)]
+        return cls(*values)
 
 
 @records.define(slots=True)
@@ -250,13 +257,10 @@ class PatrolTeam(_Stored):
         return d
 
 
-def _per_side(value):
-    return attrs.Factory(lambda: {s: _copy.copy(value) for s in SIDES})
-
-
 @records.define(slots=True)
 class BySide:
-    """One value for each side (the RePh's per-side counts, lists and sets), read and written as `x[side]`;
+    """One value for each side (the sides' states, a firefight record's and play by email's per-side values, the
+    RePh's counts, lists and sets), read and written as `x[side]`;
     the snapshot and the digest keep it as the dict {"axis": ..., "allied": ...} it replaced, key for key
     and in order (`data()`, `of_data()`)."""
 
@@ -284,6 +288,15 @@ class BySide:
     def items(self) -> tuple:
         return ("axis", self.axis), ("allied", self.allied)
 
+    def values(self) -> tuple:
+        return self.axis, self.allied
+
+    def keys(self) -> tuple:
+        return SIDES
+
+    def __iter__(self):
+        return iter(SIDES)
+
     def data(self) -> dict:
         return {"axis": self.axis, "allied": self.allied}
 
@@ -294,6 +307,10 @@ class BySide:
 
 def _by_side(value):
     return attrs.Factory(lambda: BySide(_copy.copy(value), _copy.copy(value)))
+
+
+_FF_FIELDS = tuple(a.name for a in attrs.fields(FirefightRecord))
+_FF_BY_SIDE = frozenset(a.name for a in attrs.fields(FirefightRecord) if str(a.type) == "BySide")  # stored as dicts
 
 
 @records.define(slots=True)
@@ -469,15 +486,15 @@ class Pbem:
 
     keys: dict
     dice_policy: str = "any"
-    signed: dict = _per_side(None)
+    signed: BySide = _by_side(None)
     proposal: Proposal | None = None
     requests: dict = attrs.Factory(dict)
     sealing: bool = False
     seals: dict = attrs.Factory(dict)
     points: list = attrs.Factory(list)
-    cp_sealed: dict = _per_side(False)
-    leaders_made: dict = _per_side(0)
-    revealed_n: dict = _per_side(0)
+    cp_sealed: BySide = _by_side(False)
+    leaders_made: BySide = _by_side(0)
+    revealed_n: BySide = _by_side(0)
     provisional: Proposal | None = attrs.field(default=None, on_setattr=_provisional_set)
     has_provisional: bool = False  # (after `provisional`: a copy sets it last)
     stale: bool = False
@@ -495,6 +512,8 @@ class Pbem:
         """The dict this state was kept as before it was typed: the same keys, `provisional` once it was
         ever set, `stale` once true (so a campaign's digest is what it was)."""
         out = {a.name: getattr(self, a.name) for a in attrs.fields(Pbem) if a.name not in _PBEM_SOMETIMES}
+        for k in _PBEM_BY_SIDE:
+            out[k] = out[k].data()
         out["requests"] = {c: r.data() for c, r in self.requests.items()}
         out["seals"] = {c: r.data() for c, r in self.seals.items()}
         out["proposal"] = None if self.proposal is None else self.proposal.data()
@@ -515,7 +534,8 @@ class Pbem:
         typed = {"requests": {c: DiceRequest.of_data(r) for c, r in d.get("requests", {}).items()},
                  "seals": {c: Seal.of_data(r) for c, r in d.get("seals", {}).items()},
                  "proposal": Proposal.of_data(d.get("proposal")),
-                 "points": [RevealPoint.parse(p) for p in d.get("points", [])]}
+                 "points": [RevealPoint.parse(p) for p in d.get("points", [])],
+                 **{k: BySide.of_data(d[k]) for k in _PBEM_BY_SIDE if k in d}}
         if "provisional" in d:
             typed["provisional"] = Proposal.of_data(d["provisional"])
         if "anchors" in d:
@@ -523,6 +543,7 @@ class Pbem:
         return cls(**{**d, **typed}, has_provisional="provisional" in d)
 
 
+_PBEM_BY_SIDE = ("signed", "cp_sealed", "leaders_made", "revealed_n")  # BySide, stored as the dicts they replaced
 _PBEM_SOMETIMES = ("provisional", "has_provisional", "stale", "anchors", "chain_at",  # in the stored dict only once set
                    "_by_kind")  # ... and never: derived
 
@@ -578,6 +599,14 @@ class Position:
 _POSITION = tuple(a.name for a in attrs.fields(Position))
 
 
+def classify_map(grid, strategic, control: dict, friendly_edge: dict):
+    """The 1.4 control picture (cg.control.classify): only a rule, a check or a view that reads map control
+    classifies the map; status, log, replay and most step commands never do."""
+    from cg.control import classify  # lazy: cg.control with cg.hexgrid (~12 ms, -X importtime) only where map control is asked
+
+    return classify(grid, strategic, control, friendly_edge)
+
+
 @records.define(slots=True)
 class CampaignState:
     """Everything the rules need to decide the next command, folded from the log (cg/evolve.py alone
@@ -608,7 +637,7 @@ class CampaignState:
     conventions: int | None = None  # the ledger's conventions of the first event (issue 38; None: before)
     seq: int = 0
     position: Position = Position()  # firefight, step, option, ended... (Position): replaced, never changed
-    sides: dict = attrs.Factory(lambda: {s: SideState() for s in SIDES})
+    sides: BySide = attrs.Factory(lambda: BySide(SideState(), SideState()))
     firefights: list = attrs.Factory(list)  # FirefightRecord per firefight reached
     purchases: dict = attrs.Factory(dict)
     purchase_count: dict = attrs.Factory(dict)  # ("axis", "I1") -> times bought in the CG (`key`)
@@ -744,11 +773,7 @@ class CampaignState:
                tuple(sorted(control.items())))
         mc = c.control.get(key)
         if mc is None:
-            # lazy: only a rule or view that reads map control classifies the map; status, log, replay
-            # and most step commands never do (cg.control with cg.hexgrid, ~12 ms, -X importtime)
-            from cg.control import classify  # lazy: cg.control (~5 ms) only where map control is asked (status never)
-
-            mc = classify(self.grid(), strategic, dict(control), dict(m.friendly_edge))
+            mc = classify_map(self.grid(), strategic, dict(control), dict(m.friendly_edge))
             if len(c.control) > 64:
                 c.control.clear()
             c.control[key] = mc
@@ -756,6 +781,7 @@ class CampaignState:
         return mc
 
     def grid(self):
+        """The card's map (cg.hexgrid), the same object while the map is."""
         m = self.card.map
         last = caches.current().last_grid
         last_map, grid = last

@@ -188,15 +188,18 @@ def sweep_temps(db_path: str, kinds: tuple = ("new", "import"), legacy: bool = F
     """Remove what a `new` or `import` (or another of `kinds`: `out`, events/outpath.py) killed before
     it finished left beside db_path (its process gone); legacy: also the `.NAME.PID.tmp` of an export
     of the releases before."""
-    import glob  # lazy: ~0.3 ms, only a write sweeps old temporary files
-
     d, base = os.path.split(os.path.abspath(db_path))
     pat = re.compile(r"\." + re.escape(base) + r"\.(?:(?:" + "|".join(kinds) + r")-(\d+)-[0-9a-f]{8}"
                      + (r"|(\d+)\.tmp" if legacy else "") + ")$")
-    for p in glob.glob(os.path.join(glob.escape(d), "." + glob.escape(base) + ".*")):
-        m = pat.match(os.path.basename(p))
+    try:
+        names = os.listdir(d)
+    except OSError:  # no directory to sweep
+        names = []
+    for name in names:
+        m = pat.match(name)
         if m is None:
             continue
+        p = os.path.join(d, name)
         pid = int(m.group(1) or m.group(2))
         if pid != os.getpid():
             try:

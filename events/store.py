@@ -228,6 +228,13 @@ class Backward:
         return [(s, p["side"]) for s, p in ((s, loads(t)) for s, t in rows) if p.get("chain") is not None]
 
 
+def _utils(conn: sqlite3.Connection):
+    """sqlite-utils over `conn` (no plugins: they must not touch the ledger's connection)."""
+    import sqlite_utils  # lazy: only `plcg new` (and import) build tables, and tests and tools; every other command skips it (~50 ms)
+
+    return sqlite_utils.Database(conn, recursive_triggers=False, execute_plugins=False)
+
+
 @attrs.frozen
 class Stored:
     """An event as stored. `command` is set on the first event of a batch only."""
@@ -329,9 +336,7 @@ class Store:
             conn = _connect(Path(path).absolute().as_uri() + "?mode=rw")
             conn.execute(f"PRAGMA journal_mode={JOURNAL}")
             conn.execute("PRAGMA synchronous=FULL")
-            import sqlite_utils  # lazy: only `plcg new` (and import) build tables; every other command skips it (~50 ms)
-
-            db = sqlite_utils.Database(conn, recursive_triggers=False, execute_plugins=False)
+            db = _utils(conn)
             with db.atomic():
                 db.table("events").create(
                     {
@@ -477,9 +482,7 @@ class Store:
     @property
     def db(self):
         """sqlite-utils over the same connection (no plugins: they must not touch the ledger's connection)."""
-        import sqlite_utils  # lazy: as in create (tests and tools only)
-
-        return sqlite_utils.Database(self.conn, recursive_triggers=False, execute_plugins=False)
+        return _utils(self.conn)
 
     def close(self) -> None:
         self.conn.close()

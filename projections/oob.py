@@ -37,12 +37,3 @@ def where(u) -> str:
     if u.status == Status.EXPENDED:
         return f"expended (firefight {u.eliminated_in}, CG7)"
     return u.status  # captured, evacuated, recalled
-
-
-def oob_text(rows: list[dict]) -> str:
-    from tabulate import tabulate  # lazy: only the text table; --json and the AAR skip it (~30 ms)
-
-    if not rows:
-        return "no units yet"
-    return tabulate([[r["unit"], r["name"], r["kind"], r["where"], " ".join(r["flags"])]
-                      for r in rows], headers=["unit", "counter", "kind", "status", ""])

@@ -54,22 +54,3 @@ def fortification_rows(st, side: str, reveal: bool = False, viewer: str | None =
     # (--reveal shows what was bought, not what a dummy is: that waits for the CG's end)
     return [{**r, "kind": "known_minefield", "cost": None, "detail": {}} if r["kind"] in DISGUISED else r
             for r in rows]
-
-
-def purchase_text(rows: list[dict], forts: list[dict] | None = None) -> str:
-    from tabulate import tabulate  # lazy: only the text table; --json and the AAR skip it (~30 ms)
-
-    if not rows:
-        return "no purchases to show"
-    extra = ""
-    if forts:
-        extra = "\n\nFortifications (2.38):\n" + tabulate(
-            [[f["firefight"], f["side"], f["kind"], f["hex"] or "(placed at setup)", f["cost"],
-              " ".join(f"{k}={v}" for k, v in f["detail"].items()), f["unit"] or ""] for f in forts],
-            headers=["FF", "side", "kind", "hex", "FP", "detail", "HIP unit"])
-    table = [[r["firefight"], r["side"], f"(sealed {r['commitment'][:8]})", "(sealed until revealed, R47)", "", "",
-              "", "", "", ""] if r.get("sealed") else
-             [r["firefight"], r["side"], r["purchase"], r["name"], r["mode"], r["cost"],
-              " ".join(str(x) for x in (r.get("strength"), r["oba"]) if x),
-              " ".join(r["leaders"]), r["fp"] or "", ", ".join(r["units"])] for r in rows]
-    return tabulate(table, headers=["FF", "side", "id", "RG", "setup", "CP", "OBA", "leaders", "FP", "units"]) + extra

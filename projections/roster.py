@@ -50,29 +50,3 @@ def totals(rows: list[dict]) -> dict:
             "cg_tvp": mine[-1]["cg_tvp"] if mine else 0,
         }
     return out
-
-
-def _sealed(x):
-    return "sealed" if x is None else x
-
-
-def roster_text(st, rows: list[dict]) -> str:
-    from tabulate import tabulate  # lazy: only the text table; --json and the AAR skip it (~30 ms)
-
-    table = []
-    for r in rows:
-        table.append([
-            r["firefight"] if r["side"] == "axis" else "", r["date"] if r["side"] == "axis" else "",
-            r["time"] if r["side"] == "axis" else "", TYPE.get(r["type"], r["type"]) if r["side"] == "axis" else "",
-            r["side"], r["elr"] if r["elr"] is not None else "", r["san"] if r["san"] is not None else "",
-            *("sealed" if r[k] is None else r[k] for k in ("cp_gained", "cp_spent", "cp_left")),
-            "" if r["cvp_lost"] is None else r["cvp_lost"],
-            r["tvp"], r["cg_tvp"], "won" if r["winner"] == r["side"] else "",
-        ])
-    head = ["FF", "date", "time", "type", "side", "ELR", "SAN", "CP+", "CP-", "CP left", "CVP lost", "TVP",
-            "CG TVP", "result"]
-    t = totals(rows)
-    foot = "\n".join(
-        f"{side}: CP gained {_sealed(v['cp_gained'])}, spent {_sealed(v['cp_spent'])}, CVP lost {v['cvp_lost']}, "
-        f"firefights won {v['wins']}, CG TVP {v['cg_tvp']}" for side, v in t.items())
-    return f"CG Roster — {st.card.campaign.name}\n" + tabulate(table, headers=head) + "\n" + foot

@@ -112,7 +112,7 @@ def _pbem_status(st) -> dict:
             # ruling R47: every sealed secret not yet revealed, and whether this copy can read it
             "seals": [{"side": r.side, "what": r.what, "firefight": r.ff, "step": r.step, "seq": r.seq,
                        "commitment": c[:16], "sealed": not r.opened} for c, r in pb.seals.items()],
-            "revealed": dict(pb.revealed_n)}
+            "revealed": pb.revealed_n.data()}
 
 
 def status_text(d: dict) -> str:

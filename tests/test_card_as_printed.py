@@ -9,6 +9,7 @@ import xml.etree.ElementTree as ET
 
 from cg.card_schema import load_card
 from cg.items import Kept
+from cg.state import BySide
 import cli
 from conftest import Campaign, cli_run
 from helpers.browser import close, hex_rgb, screenshot
@@ -565,7 +566,7 @@ def test_both_separators_are_accepted_everywhere(tmp_path):
     assert st.unit(allied, "allied").status == "eliminated"
     assert st.unit(axis[0], "axis").kind == "hs" and st.unit(axis[1], "axis").hex == "M5"
     assert st.ground.control["L4"] == "axis" and Kept("rubble") in st.ground.terrain["M4"]
-    assert st.firefights[0].cvp_lost == {"axis": 3, "allied": 2}
+    assert st.firefights[0].cvp_lost == BySide(axis=3, allied=2)
     end = next(x for x in map(json.loads, _cli(db, "log", "--json")[1].splitlines()) if x["type"] == "firefight_ended")
     assert end["seq"] > 0
     c.close()

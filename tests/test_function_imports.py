@@ -36,3 +36,13 @@ def test_function_imports_say_why():
               if "# lazy:" not in line and "# cycle:" not in line]
     assert not silent, "function-level imports without `# lazy: ...` or `# cycle: ...`:\n" + "\n".join(silent)
 
+
+
+CAP = 20  # issue 33 item 7: start-up is kept low by what the CLI imports (the shape of the packages), not by imports
+#            inside functions; at most 20 remain
+
+
+def test_at_most_twenty_function_level_imports():
+    found = function_imports()
+    listed = "\n".join(f"{m}:{n}: {line.strip()}" for m, n, line in found)
+    assert len(found) <= CAP, f"{len(found)} function-level imports (at most {CAP}, issue 33 item 7):\n{listed}"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from cg.state import BySide
 from conftest import Campaign, cli_run, rows, started_at
 
 PLAN = {1: {"buy": [("axis", "I1", "on-map"), ("allied", "I1")], "patrols": [("axis", 1)]}}  # set up: R50
@@ -80,7 +81,7 @@ def test_patrol_losses_count_cvp_for_the_current_firefight(tmp_path):
     c.advance(1, "2.9")
     c.run("end", turn=5, cvp_lost={"axis": 3, "allied": 4})
     ff = c.state().ff
-    assert ff.cvp_lost == {"axis": 8, "allied": 4}  # 2.756 (ruling R39): typed 3 + the patrol's 5
+    assert ff.cvp_lost == BySide(axis=8, allied=4)  # 2.756 (ruling R39): typed 3 + the patrol's 5
     assert ff.winner == "allied"  # 1.31: the Allies amassed 8 CVP, the Axis 4
     c.close()
 

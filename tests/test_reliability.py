@@ -205,14 +205,14 @@ def test_concurrent_writers_each_command_lands_whole_or_conflicts_with_nothing_w
 def test_a_write_conflict_exits_4_with_one_line_and_nothing_written(tmp_path, monkeypatch):
     """Another writer appends between this command's read and its append: exit 4, one line, the other
     writer's event is the only new one."""
-    import cg.commands
+    from cg.app import writer
 
     db = copy_template("2.6", str(tmp_path / "c.plcg"))
     led = Ledger(db)
     st, head = led.state(), led.store.head()[0]
     led.close()
     unit = next(u.id for u in st.units.values() if u.side == "axis" and u.kind == "squad")
-    real = cg.commands.decide_all  # what Ledger.run asks (decide, undo and play by email's confirm)
+    real = writer.decide_all  # what Ledger.run asks (cg/app/writer.py: decide, undo and play by email's confirm)
     raced = []
 
     def decide_after_another_writer(state, cmd, base_seq, history):
@@ -223,7 +223,7 @@ def test_a_write_conflict_exits_4_with_one_line_and_nothing_written(tmp_path, mo
             other.close()
         return real(state, cmd, base_seq, history)
 
-    monkeypatch.setattr(cg.commands, "decide_all", decide_after_another_writer)
+    monkeypatch.setattr(writer, "decide_all", decide_after_another_writer)
     r = invoke(["--db", db, "setup", "axis", unit, "M4"])
     assert r.exit_code == 4, (r.exit_code, r.output, r.exception)
     assert r.stdout == "" and len(r.stderr.strip().splitlines()) == 1 and r.stderr.startswith("plcg: ")

@@ -1,7 +1,7 @@
 """Rulings decided while building the ledger (README, Rulings), each checked through commands."""
 from __future__ import annotations
 
-from cg.state import unit_kind
+from cg.state import BySide, unit_kind
 from conftest import Campaign
 
 
@@ -13,7 +13,7 @@ def test_r25_reph_losses_count_for_the_firefight_and_can_change_a_1_31_winner(tm
     c.next()  # 3.2: the casualties of a failed redeployment are RePh losses too
     c.run("casualties", side="allied", cvp=10)
     ff = c.state().ff
-    assert ff.cvp_lost == {"axis": 12, "allied": 13}
+    assert ff.cvp_lost == BySide(axis=12, allied=13)
     assert (ff.winner, ff.winner_rule) == ("axis", "1.31")  # 3.11: "for all purposes"
     c.advance(1, "3.44")
     c.run("promote", side="axis", dice="3")
@@ -47,7 +47,7 @@ def test_end_records_the_oba_modules_used(tmp_path):
     c.advance(1, "2.9")
     pid = [p for p in c.state().purchases.values() if p.rg == "O1"][0].id
     c.run("end", turn=4, cvp_lost={"axis": 1, "allied": 1}, oba_used=[f"allied:{pid}", f"allied:{pid}"])
-    assert c.state().ff.oba_used == {"axis": 0, "allied": 1}  # named twice, one module (CG4)
+    assert c.state().ff.oba_used == BySide(axis=0, allied=1)  # named twice, one module (CG4)
     c.close()
 
 

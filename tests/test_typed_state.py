@@ -316,3 +316,60 @@ def test_the_rephs_values_by_side_are_records_stored_as_the_dicts_they_replaced(
     copied.reph.patrols_done["allied"].add(9)
     assert "a unit of the copy" not in r.hardened_now["axis"]
     assert 9 not in r.patrols_done["allied"]  # a copy's per-side lists and sets are its own
+
+
+def _per_side_dicts(path) -> list[str]:
+    """The fields of the state's record classes whose default is a dict keyed by both sides: a dict literal
+    {"axis": ..., "allied": ...} or a comprehension over SIDES, in the field's default (attrs.Factory's lambda)."""
+    import ast
+
+    def keyed_by_side(node) -> bool:
+        for n in ast.walk(node):
+            if isinstance(n, ast.Dict) and {getattr(k, "value", None) for k in n.keys} == {"axis", "allied"}:
+                return True
+            if isinstance(n, ast.DictComp) and any(isinstance(g.iter, ast.Name) and g.iter.id == "SIDES"
+                                                   for g in n.generators):
+                return True
+        return False
+
+    tree = ast.parse(path.read_text())
+    helpers = {f.name for f in tree.body if isinstance(f, ast.FunctionDef) and keyed_by_side(f)}  # _per_side(...)
+    found = []
+    for cls in (c for c in tree.body if isinstance(c, ast.ClassDef)):
+        for stmt in cls.body:
+            if isinstance(stmt, ast.AnnAssign) and stmt.value is not None and (
+                    keyed_by_side(stmt.value) or any(isinstance(n, ast.Call) and getattr(n.func, "id", None) in helpers
+                                                     for n in ast.walk(stmt.value))):
+                found.append(f"{cls.name}.{stmt.target.id}")
+    return found
+
+
+def test_the_state_keeps_no_per_side_dict():
+    """Issue 33 item 8: per-side records (BySide) replace the {"axis": ..., "allied": ...} dicts of the state's
+    classes (the firefight record's ten, play by email's four, the RePh's seven before them)."""
+    from pathlib import Path
+
+    assert _per_side_dicts(Path(snapshot.__file__).parent / "state.py") == []
+
+
+def test_the_per_side_walk_finds_both_forms(tmp_path):
+    """The walk above sees a dict literal keyed by the sides and a helper that builds one over SIDES."""
+    sample = tmp_path / "sample.py"
+    sample.write_text('def _per_side(v):\n    return attrs.Factory(lambda: {s: v for s in SIDES})\n\n\n'
+                      'class A:\n    x: dict = attrs.Factory(lambda: {"axis": 0, "allied": 0})\n'
+                      '    y: dict = _per_side(0)\n    z: dict = attrs.Factory(dict)\n')
+    assert _per_side_dicts(sample) == ["A.x", "A.y"]
+
+
+def test_the_firefight_record_and_play_by_email_are_stored_as_the_dicts_they_replaced(tmp_path):
+    """A BySide field is stored as its dict, axis first, and read back as a BySide (the snapshot's tuple row)."""
+    from cg.state import FirefightRecord
+
+    ff = FirefightRecord(n=1, date="d", time="day", initial=True)
+    ff.cvp_lost["allied"] += 3
+    ff.platoons["axis"]["elite"] = 1
+    stored = snapshot._as_dict(ff)
+    assert list(stored["cvp_lost"].items()) == [("axis", 0), ("allied", 3)]  # the dict's keys in its order
+    assert stored["platoons"] == {"axis": {"elite": 1}, "allied": {}}
+    back = FirefightRecord.of_row(orjson.loads(orjson.dumps(tuple(stored.values()))))
+    assert back == ff and type(back.tvp) is BySide

@@ -34,6 +34,13 @@ VERSION = "0.1.0"  # pyproject.toml reads it from here
 SNAPSHOT_EVERY = 64  # refresh the stored snapshot once the unsnapshotted tail is this long
 
 
+def _writer():
+    """cg/app/writer.py, taken where a write starts: the command handlers and the events' stored form."""
+    from cg.app import writer  # lazy: cg.commands and events.convert (~70 ms) only where a write starts
+
+    return writer
+
+
 class Ledger:
     """One campaign file: read the state, decide a command, append its events."""
 
@@ -76,9 +83,7 @@ class Ledger:
         nothing at PATH or a whole campaign (the next `new` removes the leftover). mark: keys added to the
         recorded `new` command (the demo marks its own files so that `plcg demo` can replace them, and only
         them)."""
-        from cg.commands import start_event  # lazy: see run()
-        from events.convert import unstructure  # lazy: see run()
-
+        w = _writer()
         if os.path.exists(path):
             raise BadInput(f"{path} exists already: plcg new never overwrites a campaign (use --db)")
         if link_problem(path):  # a link in a loop or to nothing: say so, not "exists already" (issue 25)
@@ -94,13 +99,13 @@ class Ledger:
                 card = apply_balance(card, balance)
             except ValueError as err:
                 raise BadInput(str(err)) from None
-        e = start_event(card, card_ref, card_to_dict(card), seed, redeployment, VERSION, dice_policy, pbem,
+        e = w.start_event(card, card_ref, card_to_dict(card), seed, redeployment, VERSION, dice_policy, pbem,
                         rules_revision, conventions)
         sweep_temps(path)
         tmp = temp_path(path, "new")
         store = Store.create(tmp, {"product": "plcg", "product_version": VERSION})
         try:
-            store.append(0, [NewEvent(type=e.TYPE, version=e.VERSION, payload=unstructure(e), firefight=1,
+            store.append(0, [NewEvent(type=e.TYPE, version=e.VERSION, payload=w.unstructure(e), firefight=1,
                                       step="2.2")], command={"name": "new", "card": card_ref,
                                                              **({"balance": list(balance)} if balance else {}),
                                                              "redeployment": redeployment,
@@ -228,10 +233,8 @@ class Ledger:
     def run(self, cmd: dict, key=None) -> list:
         """Decide `cmd` and append its events. `key`: the acting player's private key (play by
         email: the command is recorded as that side's, `by`)."""
-        # lazy: only a command decides: status, log, roster, replay and the other reads skip every
-        # handler, the attrs event classes and cattrs (cg.commands + events.convert, ~60 ms, -X importtime)
-        from cg.commands import decide_all  # lazy: cg.commands (~33 ms) only for a write
-        from events.convert import unstructure  # lazy: cattrs and the event classes (~38 ms) only for a write
+        w = _writer()  # only a command decides: the reads skip every handler and cattrs
+        decide_all, unstructure = w.decide_all, w.unstructure
 
         # A Ledger that ran the last command itself (a script, the demo, a long-lived process) goes
         # on from the state that command left while the file's head is still that command's seq and
@@ -428,33 +431,23 @@ class Ledger:
     def _after_answers(self, st, cmd: dict, head_seq: int, key) -> None:
         """Decide `cmd` on a copy of the state after this side's answers to the other side's open dice
         (ruling R84); raises what it would (nothing is written)."""
-        from cg.commands import decide_all  # lazy: cg.commands (~33 ms), a write only
-        from events.convert import unstructure  # lazy: events.convert (~38 ms), a write only
-
+        w = _writer()
         scratch, seq = st.copy(), head_seq
         for commit, r in pbem.open_requests(st, answered=False):
             if r.side != cmd["by"]:
-                events = decide_all(scratch, {"name": "answer", "request": commit, "value": pbem.answer_to(key, st, r),
-                                              "by": cmd["by"]},
-                                    seq + 1, None)
-                for i, e in enumerate(events):
-                    evolve(scratch, e.TYPE, unstructure(e), seq + 1 + i, seq + 1)
-                seq += len(events)
-        decide_all(scratch, dict(cmd), seq + 1, self._history(head_seq))
+                seq += len(w.decided_into(scratch, {"name": "answer", "request": commit,
+                                                    "value": pbem.answer_to(key, st, r), "by": cmd["by"]}, seq + 1))
+        w.decide_all(scratch, dict(cmd), seq + 1, self._history(head_seq))
 
     def _after_announce(self, st, announce: dict, cmd: dict, head_seq: int) -> None:
         """Decide `cmd` (the side's `next` or `confirm` leaving 2.3) on a copy of the state after its sealed
         Attack Option choice (ruling R109); raises what it would, so that a refused leave writes nothing."""
-        from cg.commands import decide_all  # lazy: cg.commands (~33 ms), a write only
-        from events.convert import unstructure  # lazy: events.convert (~38 ms), a write only
-
+        w = _writer()
         scratch, by = st.copy(), cmd["by"]
-        events = decide_all(scratch, {**announce, "by": by}, head_seq + 1, None)
-        for i, e in enumerate(events):
-            evolve(scratch, e.TYPE, unstructure(e), head_seq + 1 + i, head_seq + 1)
+        events = w.decided_into(scratch, {**announce, "by": by}, head_seq + 1)
         scratch.pbem.seals = {**scratch.pbem.seals,
                               "scratch": Seal(by, "attack", st.firefight, st.step, head_seq + 1, "", "", True, None, None)}
-        decide_all(scratch, dict(cmd), head_seq + 1 + len(events), self._history(head_seq))
+        w.decide_all(scratch, dict(cmd), head_seq + 1 + len(events), self._history(head_seq))
 
     def answer(self, key) -> list:
         """Answer the other side's open two-party dice (its bundle's `sign` does; `sync` does it as soon as
