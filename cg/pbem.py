@@ -33,7 +33,7 @@ from typing import cast
 import attrs
 
 from cg import caches, seal
-from cg.rules import rules_for
+from cg.rules import AHEAD_ROLLS, conventions, rules_for
 from cg.sequence import StepId
 from cg.specs import OWN, SHARED, SHARED_3, SIDED  # noqa: F401  (read here by cg/commands)
 from cg.state import AnswerChain, DiceRequest, Done, Pbem, Proposal
@@ -223,10 +223,16 @@ def authorize(st, cmd: dict) -> None:
         owed = [c for c, r in pb.requests.items() if r.side == by and r.answer is not None and not deferred(st, r)]
         if owed:
             raise Refused(f"{by} owes the reveal of two-party dice first (plcg reveal)", "pbem", st.step)
+    if name not in BUNDLING + ("seal", "reject", "undo", "claim") and due(st):
+        # ruling R121: the rolls committed ahead of this step are decided before anything else here (the ledger does it
+        # first); a step left over one would leave it undecided for good
+        raise Refused(f"the rolls committed ahead of step {st.step} are decided first: "
+                      + ", ".join(f"{r.command.get('name')} {r.side} ({c[:8]})" for c, r in due(st))
+                      + " (plcg reveal, or any command of the ledger's)", "pbem", st.step)
     prop = pb.proposal  # (its reveal owed is said first: ruling R71 lets a side propose before it reveals)
     if name in ("next", "confirm") and cmd.get("own_rolls") and st.step in ROLL_ALLOWS and (name == "next" or (
             prop is not None and prop.command.get("name") == "next")):
-        mine = [(c, r.command.get("name")) for c, r in pb.requests.items() if r.side == by]
+        mine = [(c, r.command.get("name")) for c, r in pb.requests.items() if r.side == by and not later(st, r)]
         if mine:  # ruling R111: the step is left once this side's own rolls of it are decided
             listed = ", ".join(f"{n} ({c[:8]})" for c, n in mine)
             raise Refused(f"{by}'s roll of this step is not decided yet: {listed}; its result may allow more here"
@@ -333,7 +339,8 @@ def two_party_die(a: str, b: str, commit: str, index: int, die: int) -> int:
 def check_order(st, by: str, commit: str) -> None:
     """Ruling R67: `by` reveals its two-party dice in the order it committed to them: the first
     still open decides, a later one cannot be revealed before it (no choosing among outcomes)."""
-    first = next((c for c, r in st.pbem.requests.items() if r.side == by), None)
+    # a roll committed ahead of its step is decided there by the ledger, never revealed (ruling R121)
+    first = next((c for c, r in st.pbem.requests.items() if r.side == by and r.command.get("ahead") is None), None)
     if first is not None and first != commit and rules_for(st).reveals_in_commit_order():
         raise Refused(f"{by} reveals two-party dice {commit[:8]} before {first[:8]}, committed earlier:"
                       " reveals go in the order committed (ruling R67)", "pbem", st.step)
@@ -501,16 +508,53 @@ def chain_shown(st, side: str, anchor: str, place: int, value: str) -> None:
 def chained(st, cmd: dict) -> bool:
     """Ruling R83: whether `cmd`'s roll, committed now, takes its answer from the other side's chain:
     rules revision 3, a live chain of the other side, and outside a step whose results are sealed (a
-    sealed roll shows nothing of its value: ruling R44 goes on there, its reveal sealed)."""
+    sealed roll shows nothing of its value: ruling R44 goes on there, its reveal sealed). A roll committed
+    ahead of its step (ruling R121) is of its own step, never a sealed one."""
     return (two_party(st) and rules_for(st).dice_answered_by_chain() and chain_of(st, other(cmd["by"])) is not None
-            and not (seal.sealing(st) and st.step in seal.SECRET_STEPS))
+            and not (seal.sealing(st) and (ahead(st, cmd) or st.step) in seal.SECRET_STEPS))
+
+
+# Ruling R121: the RePh rolls a side may commit ahead of their steps (conventions 3): roll -> (its step, the
+# steps it may be committed at). Each result depends on nothing either side can still choose before its step:
+# 3.45's dr takes the firefight's winner, the card's and the historical drm (no CVP), 3.47's DR the winner, the
+# previous purchases, the Attack Option, the firefights played and the card.
+_FROM_341 = (StepId.DISEASE, StepId.REGROUPING, StepId.HEROES)
+AHEAD = {"promote": (StepId.PROMOTIONS, _FROM_341), "leaders": (StepId.LEADERS, (*_FROM_341, StepId.PROMOTIONS)),
+         "elr": (StepId.ELR, (*_FROM_341, StepId.PROMOTIONS, StepId.LEADERS, StepId.REPAIR, StepId.RECALL))}
+
+
+def ahead(st, cmd: dict) -> StepId | None:
+    """Ruling R121: the later RePh step whose roll `cmd` is, committed now ahead of it; None: a roll of this step
+    (or a campaign of conventions before 3, or no live chain of the other side's answers to take it from)."""
+    spec = AHEAD.get(cmd.get("name"))  # type: ignore[arg-type]
+    if spec is None or st.step not in spec[1] or not conventions(st, AHEAD_ROLLS) or not two_party(st) \
+            or not rules_for(st).dice_answered_by_chain() or cmd.get("by") not in SIDES \
+            or chain_of(st, other(cmd["by"])) is None:
+        return None
+    return spec[0]
+
+
+def later(st, request: DiceRequest) -> bool:
+    """Ruling R121: whether `request` is a roll committed ahead of a step not reached yet (it holds this one
+    nothing: its result allows nothing here, and its answer, given at once, decides it only at its step)."""
+    step = request.command.get("ahead")
+    return step is not None and step != st.step
+
+
+def due(st) -> list[tuple[str, DiceRequest]]:
+    """Ruling R121: the rolls committed ahead of this step and answered: decided now, by whichever side's ledger
+    acts first here (both values are in the log: the roller's shown with its commitment, R83)."""
+    if st.pbem is None:
+        return []
+    return [(c, r) for c, r in st.pbem.requests.items()
+            if r.answer is not None and r.value is not None and r.command.get("ahead") == st.step]
 
 
 def unanswered(st, by: str) -> bool:
     """Ruling R84: whether the other side's two-party dice wait for `by`'s answer (a command of `by`'s
     answers them first: the answer is no choice of its own, and its command may need the roll decided)."""
     return (two_party(st) and rules_for(st).end_takes_effect_provisionally()
-            and any(r.side != by and r.answer is None for r in st.pbem.requests.values()))
+            and (any(r.side != by and r.answer is None for r in st.pbem.requests.values()) or bool(due(st))))
 
 
 def needs_chain(st, side: str) -> bool:

@@ -337,6 +337,9 @@ def deferred(st, r: DiceRequest) -> bool:
     marked `sealed_rolls`), and at 2.4 and 2.5."""
     if r.answer is None:
         return False
+    if r.command.get("ahead") is not None:  # ruling R121: a roll committed ahead of its step: from a chain, decided
+        # there by the ledger, never revealed by its side; a sealed one (3.44's, R44) revealed by its side there
+        return r.value is not None or r.command["ahead"] != st.step
     if st.step in _WAITS_AT and r.sealed_at is None:  # 2.1 or 2.3 is being left: every roll of it is sealed (R47)
         return LEAVING_SEALED.get() and sealing(st)
     return r.sealed_at is not None and st.step in _WAITS_AT[step_id(r.sealed_at)] and owed(st, r.side) is None

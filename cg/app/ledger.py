@@ -432,6 +432,12 @@ class Ledger:
         from events.convert import unstructure  # lazy: events.convert (~38 ms), a write only
 
         scratch, seq = st.copy(), head_seq
+        for commit, r in pbem.due(st):  # ruling R121: the rolls committed ahead of this step, decided here first
+            events = decide_all(scratch, {"name": "reveal", "request": commit, "value": r.value, "by": cmd["by"]},
+                                seq + 1, None)
+            for i, e in enumerate(events):
+                evolve(scratch, e.TYPE, unstructure(e), seq + 1 + i, seq + 1)
+            seq += len(events)
         for commit, r in pbem.open_requests(st, answered=False):
             if r.side != cmd["by"]:
                 events = decide_all(scratch, {"name": "answer", "request": commit, "value": pbem.answer_to(key, st, r),
@@ -461,6 +467,8 @@ class Ledger:
         the bundle is taken in, so that a roll from a chain is decided before the player acts, ruling R83)."""
         st, by = self._player(key)
         out = []
+        for commit, r in pbem.due(st):  # ruling R121: the rolls committed ahead of this step, decided here first
+            out += self.run({"name": "reveal", "request": commit, "value": r.value}, key)
         for commit, r in pbem.open_requests(st, answered=False):
             if r.side != by:  # ruling R83: from this side's chain, where the roll named a place of it
                 out += self.run({"name": "answer", "request": commit, "value": pbem.answer_to(key, st, r)}, key)

@@ -178,7 +178,8 @@ def decide(state: CampaignState, cmd: dict, base_seq: int, confirmed: bool = Fal
         name, handler = "confirm", HANDLERS["confirm"]
     pbem.authorize(state, cmd)
     prov = pbem.provisional(state)
-    if prov is not None and prov.side != cmd["by"] and name not in pbem.NOT_CONTINUING:
+    if prov is not None and prov.side != cmd["by"] and name not in pbem.NOT_CONTINUING \
+            and not (name == "seal" and cmd.get("closes")):  # a sealed reveal is a reveal (its side's `reveal`)
         # ruling R71: the other side continues from a step left provisionally: that confirms the leave
 
         said = FactConfirmed(side=cmd["by"], command=prov.command)
@@ -215,7 +216,14 @@ def decide(state: CampaignState, cmd: dict, base_seq: int, confirmed: bool = Fal
         return _own_dice(state, cmd, base_seq, handler)
     # two-party dice: a command that rolls is committed to now and decided at its reveal
     ctx = Ctx(state, base_seq, two_party="probe")
-    events = handler(ctx, cmd)
+    step = pbem.ahead(state, cmd)  # ruling R121: a roll committed ahead of its step is checked as of its step
+    here = state.position
+    if step is not None:
+        state.position = here.to(step=step)  # restored below: decide is pure
+    try:
+        events = handler(ctx, cmd)
+    finally:
+        state.position = here
     if ctx.n_rolls == 0:
         return events
     return pbem_commit(state, cmd)
@@ -321,10 +329,15 @@ def pbem_commit(state: CampaignState, cmd: dict) -> list:
             or not isinstance(nonce, str):
         raise BadInput(f"{cmd.get('name')}: two-party dice need a fresh commitment (the ledger makes it"
                        " from --key)")
-    command = {k: v for k, v in cmd.items() if k not in pbem.COMMIT_KEYS}
+    command = {k: v for k, v in cmd.items() if k not in pbem.COMMIT_KEYS and k != "ahead"}
+    step = pbem.ahead(state, cmd)
+    if step is not None:  # ruling R121: committed ahead of its step, decided by its answer as of that step
+        command["ahead"] = step.value
 
     if rules_for(state).reveals_in_commit_order():
-        open_now = sum(1 for r in state.pbem.requests.values() if r.side == cmd["by"] and r.command == command)
+        bare = {k: v for k, v in command.items() if k != "ahead"}  # ruling R121: one committed ahead counts as open
+        open_now = sum(1 for r in state.pbem.requests.values() if r.side == cmd["by"]
+                       and {k: v for k, v in r.command.items() if k != "ahead"} == bare)
         if open_now and open_now >= _owed_times(state, command):  # ruling R118: each roll owed, in one bundle
             raise Refused(f"{cmd.get('name')}: {cmd['by']} is committed to these two-party dice already, as often"
                           " as the step owes them; one open commitment per command for each roll the step owes"

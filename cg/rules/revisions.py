@@ -35,10 +35,11 @@ OTHER = {"axis": "allied", "allied": "axis"}  # cg.state's other(), which loads 
 # The ledger's conventions (issue 38): what it names and checks beside the rules, recorded as `conventions`
 # in the first event of a campaign started since; never changed by `rules-upgrade`. A campaign without it is
 # decided as it always was (its leader ids, its `end` commands), so an old log replays and audits unchanged.
-CONVENTIONS = 2  # what a new campaign records
+CONVENTIONS = 3  # what a new campaign records
 LEADERS_PER_RG = 1  # a leader a 2.36 DR gives is numbered within its RG per side (I1-2.L1), a 3.45 one within its RePh
 END_CVP_CHECK = 1  # `end` refuses a CVP lost below the CVP of the units it lists lost (A26.2, ruling R39)
 THEIR_RESULTS = 2  # ruling R127 by the campaign, not by a mark its commands carry (a client may leave it out)
+AHEAD_ROLLS = 3  # ruling R121: a side commits its 3.45 and 3.47 rolls ahead of their steps, from 3.44 on
 
 
 def conventions(st, since: int) -> bool:

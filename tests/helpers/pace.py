@@ -12,6 +12,7 @@ from conftest import cli_run
 
 from cg.app.ledger import Ledger
 from cg.app.keys import load_private
+from cg.pbem import AHEAD
 from cg.steps import pending
 from projections.medium import owner
 from cg.state import Done
@@ -100,6 +101,13 @@ class Letters:
                     assert r.code == 3, r.err
                     return
                 self.outputs.append(r.out)
+                continue
+            ahead = [n for n, (step, since) in AHEAD.items() if st.step in since
+                     and (st.firefight, "ahead", side, n) not in self.done]
+            if ahead:  # ruling R121: his later RePh rolls, committed ahead of their steps (refused: not yet)
+                self.done.add((st.firefight, "ahead", side, ahead[0]))
+                r = self.cli(side, ahead[0], side)
+                assert r.code in (0, 3), r.err
                 continue
             if owed:  # the other side owes something, or dice wait for an answer: done here, then send
                 if all(owner(i) == OTHER[side] for i in owed):
