@@ -362,7 +362,12 @@ def open_requests(st, side: str | None = None, answered: bool | None = None) -> 
 
 
 def committed(st, items: list[dict]) -> list[dict]:
-    """`pending`'s items less the rolls already committed to (one item per open commitment)."""
+    """`pending`'s items less the rolls already committed to (one item per open commitment). At 2.9, while a side
+    owes its reveal (ruling R112), each is marked `waits_for` those sides: no one may give it before (issue 37 item 6:
+    `sync` named `end` as the other player's move, and `end` was refused)."""
+    first = seal.reveals_first(st) if st.pbem is not None else []
+    if first:
+        items = [{**item, "waits_for": first} for item in items]
     if st.pbem is None or not st.pbem.requests:
         return items
     left = [r.command for r in st.pbem.requests.values()]
