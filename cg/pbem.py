@@ -520,11 +520,12 @@ def chained(st, cmd: dict) -> bool:
 
 
 # Ruling R121: the RePh rolls a side may commit ahead of their steps (conventions 3): roll -> (its step, the
-# steps it may be committed at). Each result depends on nothing either side can still choose before its step:
-# 3.45's dr takes the firefight's winner, the card's and the historical drm (no CVP), 3.47's DR the winner, the
-# previous purchases, the Attack Option, the firefights played and the card.
+# steps it may be committed at). Each dr's drm are fixed before the steps it may be committed at: 3.41's the
+# card's historical drm, 3.44's the firefight's winner, its CVP, the card's and the historical, 3.45's the same
+# without CVP, 3.47's the winner, the previous purchases, the Attack Option, the firefights played and the card.
 _FROM_341 = (StepId.DISEASE, StepId.REGROUPING, StepId.HEROES)
-AHEAD = {"promote": (StepId.PROMOTIONS, _FROM_341), "leaders": (StepId.LEADERS, (*_FROM_341, StepId.PROMOTIONS)),
+AHEAD = {"disease": (StepId.DISEASE, (StepId.BATTLE_END, StepId.REDEPLOYMENT, StepId.CONSEQUENCES)),
+         "promote": (StepId.PROMOTIONS, _FROM_341), "leaders": (StepId.LEADERS, (*_FROM_341, StepId.PROMOTIONS)),
          "elr": (StepId.ELR, (*_FROM_341, StepId.PROMOTIONS, StepId.LEADERS, StepId.REPAIR, StepId.RECALL))}
 
 

@@ -224,6 +224,8 @@ def decide(state: CampaignState, cmd: dict, base_seq: int, confirmed: bool = Fal
         events = handler(ctx, cmd)
     finally:
         state.position = here
+    if ctx.n_rolls == 0 and step is not None:  # only a roll is committed ahead; anything else waits for its step
+        at(state, cast(str, cmd.get("name")))
     if ctx.n_rolls == 0:
         return events
     return pbem_commit(state, cmd)

@@ -99,17 +99,12 @@ class Letters:
                         break
                 if r.code != 0:  # it waits for the other side first (e.g. his reveal before 2.41)
                     assert r.code == 3, r.err
+                    self._ahead(side)
                     return
                 self.outputs.append(r.out)
                 continue
-            ahead = [n for n, (step, since) in AHEAD.items() if st.step in since
-                     and (st.firefight, "ahead", side, n) not in self.done]
-            if ahead:  # ruling R121: his later RePh rolls, committed ahead of their steps (refused: not yet)
-                self.done.add((st.firefight, "ahead", side, ahead[0]))
-                r = self.cli(side, ahead[0], side)
-                assert r.code in (0, 3), r.err
-                continue
             if owed:  # the other side owes something, or dice wait for an answer: done here, then send
+                self._ahead(side)  # his later rolls first: they travel with his proposal
                 if all(owner(i) == OTHER[side] for i in owed):
                     r = self.cli(side, "next")  # ruling R71: his part of the step is done (a proposal)
                     if r.code == 0:
@@ -117,8 +112,20 @@ class Letters:
                 return
             r = self.cli(side, "next")
             if r.code != 0:
+                self._ahead(side)
                 return
             self.outputs.append(r.out)
+
+    def _ahead(self, side: str) -> None:
+        """Ruling R121: where he stops, his later RePh rolls committed ahead of their steps (each tried once)."""
+        st = self.state(side)
+        for name, (_, since) in AHEAD.items():
+            if st.step in since and (st.firefight, "ahead", side, name) not in self.done:
+                self.done.add((st.firefight, "ahead", side, name))
+                r = self.cli(side, name, side)
+                assert r.code in (0, 3), r.err  # refused: not his to make now (e.g. a proposal of his awaits)
+                if r.code == 0:
+                    self.outputs.append(r.out)
 
     def _how(self, side: str, item: dict):
         c = item["command"].split()
