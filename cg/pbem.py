@@ -425,8 +425,9 @@ def pending_items(st) -> list[dict]:
                             " (plcg confirm, or plcg reject --reason TEXT)"})
     out += seal.pending_items(st)
     for commit, r in open_requests(st):
-        if deferred(st, r):
-            continue  # ruling R119: its reveal is owed by 2.6, with the purchases it belongs to
+        if deferred(st, r) or (r.answer is None and later(st, r)):
+            continue  # ruling R119: its reveal is owed by 2.6, with the purchases it belongs to; R121: a roll ahead
+            # of its step holds this one nothing (its answer still goes with the other side's next bundle, R83)
         other = "allied" if r.side == "axis" else "axis"
         what = r.command.get("name")
         if r.answer is None:

@@ -110,9 +110,9 @@ class Letters:
                     if r.code == 0:
                         self.outputs.append(r.out)
                 return
+            self._ahead(side)  # his later rolls, before he leaves the step (ruling R121: they hold no step)
             r = self.cli(side, "next")
             if r.code != 0:
-                self._ahead(side)
                 return
             self.outputs.append(r.out)
 
