@@ -461,8 +461,9 @@ def test_the_busy_walk_by_mail(workdir):
     # ruling R121: a side's 3.44, 3.45 and 3.47 rolls committed with its 3.41 Disease dr, answered in one bundle and
     # decided at their steps: the RePh takes 5-7 (12 before)
     assert all(b <= 7 for _, b in counts), counts
-    # the dice vary the pre-firefight (who sets up first, the Dual Attack's rolls, Returns): 7-10
-    assert all(a + b <= 17 for a, b in counts), counts
+    # issue 37 item 7's goal: 14 a firefight. The dice vary the pre-firefight (who sets up first, Returns): 6-8 since
+    # ruling R122 (the Dual Attack determined by its dice, not proposed; 7-10 before)
+    assert all(a + b <= 14 for a, b in counts), counts
     logs = [Players.log_of(g.db[s]) for s in SIDES]
     assert logs[0] == logs[1]
     assert cli_run(g.db["axis"], "audit", "--against", g.db["allied"]).code == 0
@@ -473,6 +474,11 @@ def test_the_busy_walk_by_mail(workdir):
     assert sum(x["type"] == "patrol_resolved" and x["firefight"] == 1 for x in rows_) == 2
     assert all(x["summary"].split(":")[0] in said for x in rows_ if x["type"] == "patrol_returned")
     assert g.state("axis").purchase("I1-1", "allied").leader_owed == 0  # the company's four DRs, revealed at 2.6
+    # ruling R122: the night Dual Attack's determination is a two-party roll, decided by the answer, not a proposal
+    at_2_4 = [x for x in rows_ if x["firefight"] == 2 and x["step"] == "2.4"]
+    assert [x["type"] for x in at_2_4 if "determin" in x["summary"] and x["type"] != "dice_revealed"][:1] == \
+        ["dice_committed"], at_2_4
+    assert not [x for x in at_2_4 if x["type"] in ("fact_proposed", "fact_confirmed") and "determin" in x["summary"]]
 
 
 # ---- words, not internals ---------------------------------------------------------------------------

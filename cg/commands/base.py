@@ -9,7 +9,7 @@ import attrs
 
 from cg import dice as dicemod
 from cg import pbem
-from cg.rules import THEIR_RESULTS, conventions, rules_for
+from cg.rules import DUAL_DETERMINED, THEIR_RESULTS, conventions, rules_for
 from cg.dice import Dice
 from cg.specs import BY_NAME, SPECS, side_arg  # noqa: F401  (the commands read side_arg here)
 from cg.sequence import StepId
@@ -233,9 +233,12 @@ def decide(state: CampaignState, cmd: dict, base_seq: int, confirmed: bool = Fal
 
 def _decided_alone(state: CampaignState, cmd: dict, base_seq: int, handler) -> bool:
     """Ruling R71: a 2.41 determination that rolls no dice follows from what both sides revealed at
-    2.4 alone: nothing for the other side to consent to (it is checked all the same)."""
+    2.4 alone: nothing for the other side to consent to (it is checked all the same). Ruling R122 (conventions 3):
+    so does a Dual Attack's, whose only other input is its two-party dice, which neither side can choose."""
     if cmd.get("name") != "determine" or not rules_for(state).next_leaves_provisionally():
         return False
+    if pbem.two_party(state) and conventions(state, DUAL_DETERMINED):
+        return True
     probe = Ctx(state, base_seq, two_party="probe")
     handler(probe, cmd)
     return probe.n_rolls == 0

@@ -39,7 +39,8 @@ CONVENTIONS = 3  # what a new campaign records
 LEADERS_PER_RG = 1  # a leader a 2.36 DR gives is numbered within its RG per side (I1-2.L1), a 3.45 one within its RePh
 END_CVP_CHECK = 1  # `end` refuses a CVP lost below the CVP of the units it lists lost (A26.2, ruling R39)
 THEIR_RESULTS = 2  # ruling R127 by the campaign, not by a mark its commands carry (a client may leave it out)
-AHEAD_ROLLS = 3  # ruling R121: a side commits its 3.45 and 3.47 rolls ahead of their steps, from 3.44 on
+AHEAD_ROLLS = 3  # ruling R121: a side commits its 3.41, 3.44, 3.45 and 3.47 rolls ahead of their steps
+DUAL_DETERMINED = 3  # ruling R122: a Dual Attack's 2.41 determination is rolled two-party, not proposed
 
 
 def conventions(st, since: int) -> bool:

@@ -81,7 +81,8 @@ class Letters:
                 self.done.add((st.firefight, st.step, side, i))
                 self._ok(side, *c)
                 continue
-            owed = pending(st)
+            # an answer to the other side's dice is no move of his: his next command (ruling R84) or send carries it
+            owed = [i for i in pending(st) if i["command"] != "plcg sync --send" or owner(i) != side]
             mine = [i for i in owed if owner(i) in (side, None) and self._how(side, i) is not None]
             # ruling R71: to a proposal to leave the step, his own part of it first (his `next` confirms it);
             # a proposed end or determination is answered first
