@@ -541,6 +541,16 @@ def ahead(st, cmd: dict) -> StepId | None:
     return spec[0]
 
 
+def may_commit_ahead(st, side: str) -> list[str]:
+    """Ruling R121: the rolls `side` may commit now ahead of their steps, not yet committed (what `sync` names)."""
+    if st.pbem is None or st.ended:
+        return []
+    made = {r.command.get("name") for r in st.pbem.requests.values() if r.side == side}
+    if not st.card.campaign.disease:  # 3.41: only invoked by FSR
+        made.add("disease")
+    return [n for n in AHEAD if n not in made and ahead(st, {"name": n, "by": side, "side": side}) is not None]
+
+
 def later(st, request: DiceRequest) -> bool:
     """Ruling R121: whether `request` is a roll committed ahead of a step not reached yet (it holds this one
     nothing: its result allows nothing here, and its answer, given at once, decides it only at its step)."""

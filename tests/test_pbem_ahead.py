@@ -123,3 +123,16 @@ def test_no_command_is_taken_at_a_step_before_the_rolls_committed_ahead_of_it_ar
     for cmd in ({"name": "next"}, {"name": "confirm"}):
         with pytest.raises(Refused, match="committed ahead"):
             decide_all(st, {**cmd, "by": "allied", "own_rolls": True}, st.seq + 1, None)
+
+
+def test_sync_names_the_rolls_a_side_may_commit_ahead_until_it_has(at_3_41, workdir):
+    g = at_3_41
+    box = workdir / "box"
+    box.mkdir()
+    said = g.cli("axis", "sync", "--folder", str(box))
+    assert said.code == 0, said.err
+    assert "ahead of their steps, your 3.44, 3.45, 3.47 roll(s) may go in this bundle (ruling R121): plcg promote" \
+           " axis, plcg leaders axis, plcg elr axis" in said.out, said.out
+    assert g.cli("axis", "elr", "axis").code == 0
+    said = g.cli("axis", "sync", "--folder", str(box))
+    assert "(ruling R121): plcg promote axis, plcg leaders axis\n" in said.out + "\n", said.out
