@@ -336,7 +336,7 @@ def pbem_commit(state: CampaignState, cmd: dict) -> list:
                        " from --key)")
     command = {k: v for k, v in cmd.items() if k not in pbem.COMMIT_KEYS and k != "ahead"}
     step = pbem.ahead(state, cmd)
-    if step is not None:  # ruling R121: committed ahead of its step, decided by its answer as of that step
+    if step is not None:  # ruling R121: committed ahead of its step, answered at once, decided at that step
         command["ahead"] = step.value
 
     if rules_for(state).reveals_in_commit_order():
