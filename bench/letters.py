@@ -2,7 +2,9 @@
 tests/helpers/pace.py: keys, sealed secrets, two-party dice, one `sync` and one `sync --send` a turn)
 play the sample card and `bridgehead` from `new` to 2.9 and on to the next 2.1 (the quiet walk), and the
 busy walk on `kolkhoz` (issue 37 item 7) two firefights long, and this prints the bundles each stretch took,
-the largest bundle and the wall time, so that a slow path shows.
+the largest bundle and the wall time, so that a slow path shows, beside issue 37 item 7's goals (4 bundles to 2.9
+and 6 from 2.9 to the next 2.1 in the quiet walk, 14 a firefight in the busy one). The players commit their later
+RePh rolls ahead of their steps (ruling R121) and a Dual Attack is determined by its dice (ruling R122).
 
     python -m bench.letters
 """
@@ -30,7 +32,8 @@ def main() -> None:
             before = g.play((1, "2.9"), stop_at=(1, "2.9"))
             after = g.play((2, "2.1"), stop_at=(2, "2.1"))
             wall = time.perf_counter() - t
-            print(f"{card:11} new to 2.9: {before:2} bundles; 2.9 to the next 2.1: {after:2} bundles; largest "
+            print(f"{card:11} new to 2.9: {before:2} bundles (goal 4); 2.9 to the next 2.1: {after:2} bundles (goal 6);"
+                  " largest "
                   f"{max(b for *_, b in g.sent):,} bytes; {wall:5.1f} s wall ({wall / max(1, before + after):.2f} s a "
                   "bundle, every command a whole in-process click call)")
     from helpers.pace import busy_plan  # issue 37 item 7: the newcomers' game on `kolkhoz`
@@ -45,7 +48,7 @@ def main() -> None:
             counts.append(f"firefight {ff}: {before}+{after} = {before + after}")
         wall = time.perf_counter() - t
         print(f"kolkhoz busy (a company's 4 leader DRs, 2 patrols, a night Dual Attack, Disease): {'; '.join(counts)}"
-              f" bundles (pre-firefight+RePh); {wall:5.1f} s wall")
+              f" bundles (pre-firefight+RePh; goal 14 a firefight); {wall:5.1f} s wall")
 
 
 if __name__ == "__main__":

@@ -33,7 +33,7 @@ from typing import cast
 import attrs
 
 from cg import caches, seal
-from cg.rules import rules_for
+from cg.rules import AHEAD_ROLLS, conventions, rules_for
 from cg.sequence import StepId
 from cg.specs import OWN, SHARED, SHARED_3, SIDED  # noqa: F401  (read here by cg/commands)
 from cg.specs import Choose, Item
@@ -219,10 +219,16 @@ def authorize(st, cmd: dict) -> None:
         owed = [c for c, r in pb.requests.items() if r.side == by and r.answer is not None and not deferred(st, r)]
         if owed:
             raise Refused(f"{by} owes the reveal of two-party dice first (plcg reveal)", "pbem", st.step)
+    if name not in BUNDLING + ("seal", "reject", "undo", "claim") and due(st):
+        # ruling R121: the rolls committed ahead of this step are decided before anything else here (the ledger does it
+        # first); a step left over one would leave it undecided for good
+        raise Refused(f"the rolls committed ahead of step {st.step} are decided first: "
+                      + ", ".join(f"{r.command.get('name')} {r.side} ({c[:8]})" for c, r in due(st))
+                      + " (plcg reveal, or any command of the ledger's)", "pbem", st.step)
     prop = pb.proposal  # (its reveal owed is said first: ruling R71 lets a side propose before it reveals)
     if name in ("next", "confirm") and cmd.get("own_rolls") and st.step in ROLL_ALLOWS and (name == "next" or (
             prop is not None and prop.command.get("name") == "next")):
-        mine = [(c, r.command.get("name")) for c, r in pb.requests.items() if r.side == by]
+        mine = [(c, r.command.get("name")) for c, r in pb.requests.items() if r.side == by and not later(st, r)]
         if mine:  # ruling R111: the step is left once this side's own rolls of it are decided
             listed = ", ".join(f"{n} ({c[:8]})" for c, n in mine)
             raise Refused(f"{by}'s roll of this step is not decided yet: {listed}; its result may allow more here"
@@ -329,7 +335,8 @@ def two_party_die(a: str, b: str, commit: str, index: int, die: int) -> int:
 def check_order(st, by: str, commit: str) -> None:
     """Ruling R67: `by` reveals its two-party dice in the order it committed to them: the first
     still open decides, a later one cannot be revealed before it (no choosing among outcomes)."""
-    first = next((c for c, r in st.pbem.requests.items() if r.side == by), None)
+    # a roll committed ahead of its step is decided there by the ledger, never revealed (ruling R121)
+    first = next((c for c, r in st.pbem.requests.items() if r.side == by and r.command.get("ahead") is None), None)
     why = rules_for(st).reveal_order_refusal(by, commit, first)
     if why:
         raise Refused(why, "pbem", st.step)
@@ -351,7 +358,12 @@ def open_requests(st, side: str | None = None, answered: bool | None = None) -> 
 
 
 def committed(st, items: list[Item]) -> list[Item]:
-    """`pending`'s items less the rolls already committed to (one item per open commitment)."""
+    """`pending`'s items less the rolls already committed to (one item per open commitment). At 2.9, while a side
+    owes its reveal (ruling R112), each is marked `waits_for` those sides: no one may give it before (issue 37 item 6:
+    `sync` named `end` as the other player's move, and `end` was refused)."""
+    first = seal.reveals_first(st) if st.pbem is not None else []
+    if first:
+        items = [attrs.evolve(item, waits_for=tuple(first)) for item in items]
     if st.pbem is None or not st.pbem.requests:
         return items
     left = [r.command for r in st.pbem.requests.values()]
@@ -410,8 +422,9 @@ def pending_items(st) -> list[Item]:
                            runnable_first=True))
     out += seal.pending_items(st)
     for commit, r in open_requests(st):
-        if deferred(st, r):
-            continue  # ruling R119: its reveal is owed by 2.6, with the purchases it belongs to
+        if deferred(st, r) or (r.answer is None and later(st, r)):
+            continue  # ruling R119: its reveal is owed by 2.6, with the purchases it belongs to; R121: a roll ahead
+            # of its step holds this one nothing (its answer still goes with the other side's next bundle, R83)
         other = "allied" if r.side == "axis" else "axis"
         what = r.command.get("name")
         if r.answer is None:
@@ -499,16 +512,63 @@ def chain_shown(st, side: str, anchor: str, place: int, value: str) -> None:
 def chained(st, cmd: dict) -> bool:
     """Ruling R83: whether `cmd`'s roll, committed now, takes its answer from the other side's chain:
     rules revision 3, a live chain of the other side, and outside a step whose results are sealed (a
-    sealed roll shows nothing of its value: ruling R44 goes on there, its reveal sealed)."""
+    sealed roll shows nothing of its value: ruling R44 goes on there, its reveal sealed). A roll committed
+    ahead of its step (ruling R121) is of its own step, never a sealed one."""
     return two_party(st) and rules_for(st).answered_by_chain(
-        chain_of(st, other(cmd["by"])) is not None, seal.sealing(st) and st.step in seal.SECRET_STEPS)
+        chain_of(st, other(cmd["by"])) is not None, seal.sealing(st) and (ahead(st, cmd) or st.step) in seal.SECRET_STEPS)
+
+
+# Ruling R121: the RePh rolls a side may commit ahead of their steps (conventions 3): roll -> (its step, the
+# steps it may be committed at). Each dr's drm are fixed before the steps it may be committed at: 3.41's the
+# card's historical drm, 3.44's the firefight's winner, its CVP, the card's and the historical, 3.45's the same
+# without CVP, 3.47's the winner, the previous purchases, the Attack Option, the firefights played and the card.
+_FROM_341 = (StepId.DISEASE, StepId.REGROUPING, StepId.HEROES)
+AHEAD = {"disease": (StepId.DISEASE, (StepId.BATTLE_END, StepId.REDEPLOYMENT, StepId.CONSEQUENCES)),
+         "promote": (StepId.PROMOTIONS, _FROM_341), "leaders": (StepId.LEADERS, (*_FROM_341, StepId.PROMOTIONS)),
+         "elr": (StepId.ELR, (*_FROM_341, StepId.PROMOTIONS, StepId.LEADERS, StepId.REPAIR, StepId.RECALL))}
+
+
+def ahead(st, cmd: dict) -> StepId | None:
+    """Ruling R121: the later RePh step whose roll `cmd` is, committed now ahead of it; None: a roll of this step
+    (or a campaign of conventions before 3, or no live chain of the other side's answers to take it from)."""
+    spec = AHEAD.get(cmd.get("name"))  # type: ignore[arg-type]
+    if spec is None or st.step not in spec[1] or not conventions(st, AHEAD_ROLLS) or not two_party(st) \
+            or cmd.get("by") not in SIDES or not rules_for(st).answered_by_chain(chain_of(st, other(cmd["by"])) is not None, False):
+        return None
+    return spec[0]
+
+
+def may_commit_ahead(st, side: str) -> list[str]:
+    """Ruling R121: the rolls `side` may commit now ahead of their steps, not yet committed (what `sync` names)."""
+    if st.pbem is None or st.ended:
+        return []
+    made = {r.command.get("name") for r in st.pbem.requests.values() if r.side == side}
+    if not st.card.campaign.disease:  # 3.41: only invoked by FSR
+        made.add("disease")
+    return [n for n in AHEAD if n not in made and ahead(st, {"name": n, "by": side, "side": side}) is not None]
+
+
+def later(st, request: DiceRequest) -> bool:
+    """Ruling R121: whether `request` is a roll committed ahead of a step not reached yet (it holds this one
+    nothing: its result allows nothing here, and its answer, given at once, decides it only at its step)."""
+    step = request.command.get("ahead")
+    return step is not None and step != st.step
+
+
+def due(st) -> list[tuple[str, DiceRequest]]:
+    """Ruling R121: the rolls committed ahead of this step and answered: decided now, by whichever side's ledger
+    acts first here (both values are in the log: the roller's shown with its commitment, R83)."""
+    if st.pbem is None:
+        return []
+    return [(c, r) for c, r in st.pbem.requests.items()
+            if r.answer is not None and r.value is not None and r.command.get("ahead") == st.step]
 
 
 def unanswered(st, by: str) -> bool:
     """Ruling R84: whether the other side's two-party dice wait for `by`'s answer (a command of `by`'s
     answers them first: the answer is no choice of its own, and its command may need the roll decided)."""
     return two_party(st) and rules_for(st).answers_first(
-        any(r.side != by and r.answer is None for r in st.pbem.requests.values()))
+        any(r.side != by and r.answer is None for r in st.pbem.requests.values()) or bool(due(st)))
 
 
 def needs_chain(st, side: str) -> bool:

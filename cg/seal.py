@@ -338,6 +338,9 @@ def deferred(st, r: DiceRequest) -> bool:
     marked `sealed_rolls`), and at 2.4 and 2.5."""
     if r.answer is None:
         return False
+    if r.command.get("ahead") is not None:  # ruling R121: a roll committed ahead of its step: from a chain, decided
+        # there by the ledger, never revealed by its side; a sealed one (3.44's, R44) revealed by its side there
+        return r.value is not None or r.command["ahead"] != st.step
     if st.step in _WAITS_AT and r.sealed_at is None:  # 2.1 or 2.3 is being left: every roll of it is sealed (R47)
         return LEAVING_SEALED.get() and sealing(st)
     return r.sealed_at is not None and st.step in _WAITS_AT[step_id(r.sealed_at)] and owed(st, r.side) is None
@@ -537,6 +540,13 @@ def idle_reveal(st) -> bool:
 _REVEAL_STEPS = (StepId.DETERMINATION, StepId.SETUP, StepId.PROMOTIONS)  # where a reveal point may block
 
 
+def reveals_first(st) -> list[str]:
+    """Ruling R112: the sides that owe their 2.9 reveal, before which no command of 2.9 is taken (`end` included)."""
+    if not sealing(st) or st.step != StepId.FIREFIGHT_END:
+        return []
+    return [side for side in ("axis", "allied") if owed(st, side) == StepId.FIREFIGHT_END]
+
+
 def check_owed(st, cmd: dict) -> None:
     """Refused (exit 3) where a reveal the rules need is owed first."""
     if not sealing(st):
@@ -551,10 +561,9 @@ def check_owed(st, cmd: dict) -> None:
                 raise Refused(f"{side} owes its sealed Attack Option choice, yes or no, before 2.3 is left (2.4"
                               " opens it)", "2.4", st.step)
     if st.step == StepId.FIREFIGHT_END and name not in ("reveal", "unseal", "sign", "answer", "chain", "confirm", "reject", "undo"):
-        for side in ("axis", "allied"):  # ruling R112: every command of 2.9 may read where a HIP unit stood
-            if owed(st, side) == StepId.FIREFIGHT_END:
-                raise Refused(f"{side} owes the reveal of its sealed {_POINT_WHAT['2.9']} first (plcg reveal)",
-                              "2.9", st.step)
+        for side in reveals_first(st):  # ruling R112: every command of 2.9 may read where a HIP unit stood
+            raise Refused(f"{side} owes the reveal of its sealed {_POINT_WHAT['2.9']} first (plcg reveal)",
+                          "2.9", st.step)
     if name not in ("determine", "next", "setup", "moves-first") or st.step not in _REVEAL_STEPS:
         return  # asked of every command: what blocks is a handful of commands at three steps
     actor = cmd.get("side") or cmd.get("by")

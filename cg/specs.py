@@ -696,6 +696,7 @@ class Item(Mapping[str, Any]):
     then: "Item | None" = None
     cost: dict | None = None
     runnable_first: bool = False  # play by email's items name `runnable` before `what`, as they always did
+    waits_for: tuple[str, ...] = ()  # the sides whose reveal it waits for (2.9, ruling R112: issue 37 item 6)
 
     @classmethod
     def of(cls, name: str, rule: str, what: str, runnable: bool | None = None, *, then: "Item | None" = None,
@@ -761,6 +762,8 @@ class Item(Mapping[str, Any]):
             d["args"] = self.spec.command(self.args)
         if self.cost is not None:
             d.update(side=self.args.side, rg=self.args.rg, cost=self.cost)
+        if self.waits_for:
+            d["waits_for"] = list(self.waits_for)
         return d
 
     def __getitem__(self, key: str) -> Any:

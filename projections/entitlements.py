@@ -3,7 +3,7 @@
 And what a decided roll allows while the step still stands (issue 37 item 9: `sync` says it)."""
 from __future__ import annotations
 
-from cg.pbem import left_over, result_allows
+from cg.pbem import AHEAD, left_over, may_commit_ahead, result_allows
 from cg.state import SIDES
 from cg.sequence import StepId
 
@@ -25,7 +25,15 @@ def unused_after(st, left: str, sides=SIDES) -> list[str]:
 
 
 def allowed_now(st, side: str) -> list[str]:
-    """Ruling R111: what SIDE's decided 3.44 or 3.45 roll still lets it do at this step, before its `next`."""
+    """Ruling R111: what SIDE's decided 3.44 or 3.45 roll still lets it do at this step, before its `next`. Ruling
+    R121: the later RePh rolls it may commit now, ahead of their steps, to travel in this bundle."""
+    names = may_commit_ahead(st, side)
+    out = [f"ahead of their steps, your {', '.join(AHEAD[n][0] for n in names)} roll(s) may go in this bundle"
+           f" (ruling R121): {', '.join(f'plcg {n} {side}' for n in names)}"] if names else []
+    return _result_allows(st, side) + out
+
+
+def _result_allows(st, side: str) -> list[str]:
     more = result_allows(st, side)
     if more <= 0:
         return []

@@ -15,8 +15,9 @@ def turn_lines(pending: list[dict], me: str | None, proposal: dict | None = None
                provisional: dict | None = None) -> list[str]:
     """`pending` in words for the player `me`: what he owes now, what the other player owes."""
     other = None if me is None else ("allied" if me == "axis" else "axis")
-    mine = [p for p in pending if owner(p) in (me, None)]
-    theirs = [p for p in pending if other is not None and owner(p) == other]
+    later = [p for p in pending if p.get("waits_for")]  # issue 37 item 6: owed once a side has revealed (R112)
+    mine = [p for p in pending if owner(p) in (me, None) and not p.get("waits_for")]
+    theirs = [p for p in pending if other is not None and owner(p) == other and not p.get("waits_for")]
     out = []
     if provisional is not None and provisional.side != me:  # rulings R71, R73
 
@@ -28,6 +29,8 @@ def turn_lines(pending: list[dict], me: str | None, proposal: dict | None = None
     if theirs:
         out.append(f"{other} owes:")
         out += [f"  {p['what']}" for p in theirs]
+    for p in later:
+        out.append(f"then, once {' and '.join(p['waits_for'])} has revealed: {p['what']}: {p['command']} ({p['rule']})")
     if not pending:
         if proposal is not None and proposal.side != me:
             out.append(f"your move ({me}): {proposal.side}'s proposal awaits you: your commands at the step, then"
@@ -44,8 +47,10 @@ def whose_move(pending: list[dict], pb: dict) -> list[str]:
     """`status` in a campaign played by email (status_dict's `pbem`): who owes what, who waits."""
     by: dict[str, list[str]] = {}
     for p in pending:
-        by.setdefault(owner(p) or "either player", []).append(p["what"])
+        if not p.get("waits_for"):  # issue 37 item 6: nobody's move before the reveal it waits for (R112)
+            by.setdefault(owner(p) or "either player", []).append(p["what"])
     out = [f"{who} to move: " + "; ".join(whats) for who, whats in by.items()]
+    out += [f"then, once {' and '.join(p['waits_for'])} has revealed: {p['what']}" for p in pending if p.get("waits_for")]
     for side in SIDES:
         if side not in by and by:
             out.append(f"{side} waits for {' and '.join(w for w in by if w in SIDES) or 'the step to be done'}")

@@ -216,7 +216,9 @@ def test_a_forged_answer_or_roll_is_exit_1(letters, workdir):
     src = letters.db["axis"]
     rows = _rows(src)
     seq, batch, _t, p, _c = next(r for r in rows if r[2] == "elr_rolled")
-    ans = next(s for s, b, t, _q, _ in rows if b == batch and t == "dice_answered")
+    commit = next(q["request"] for _s, b, t, q, _ in rows if b == batch and t == "dice_revealed")
+    # the answer that decided it (in its batch, or earlier for a roll committed ahead of 3.47: ruling R121)
+    ans = next(s for s, _b, t, q, _ in rows if t == "dice_answered" and q["request"] == commit)
     forged = workdir / "answer.plcg"
     shutil.copy(src, forged)
     rechain(str(forged), f"UPDATE events SET payload = json_set(payload, '$.value', '{'0' * 64}') WHERE seq = {ans}")

@@ -385,3 +385,37 @@ def test_booby_traps_and_a_known_minefield_bought_stay_sealed_until_setup_shows_
     assert len(revealed) == 1 and "Booby Traps" in revealed[0] and "Known Minefield, 2 factors, in M5" in revealed[0], \
         revealed
     assert "  M5: Known Minefield" in g.cli("allied", "map").out, g.cli("allied", "map").out
+
+
+def test_at_2_9_the_hint_names_the_reveal_the_other_side_owes_not_an_end_that_would_be_refused(workdir):
+    """Issue 37 item 6: at 2.9, while the axis side still owed the reveal of its HIP setup (ruling R112), the allied
+    `sync` said "your move (allied): firefight result: plcg end ..." and `status` "either player to move", and that
+    `end` was refused. The hint names what is owed, the axis reveal, and `end` as what comes once it is in."""
+    g = Game(workdir)
+    plan = {(1, "2.3"): [("axis", ["buy", "axis", "F1"]), ("axis", ["buy", "axis", "I1", "--mode", "on-map"]),
+                         ("axis", ["leader", "axis", "I1-1"]), ("axis", ["fortify", "axis", "hip", "--unit", "I1-1.L1"])]}
+    _at_2_6_with_the_purchases_revealed(g, plan)
+    assert g.cli("axis", "setup", "axis", "I1-1.1", "M5").code == 0
+    assert g.cli("axis", "setup", "axis", "I1-1.L1", "M5", "--hip").code == 0
+    g.play_to(1, "2.9")
+    if g.holder != "allied":
+        g.send(g.holder)
+    end = ["end", "--turn", "5", "--cvp-lost", "axis=0", "--cvp-lost", "allied=0"]
+    refused = g.cli("allied", *end)
+    assert refused.code == 3 and "axis owes the reveal" in refused.err, refused.err
+    box = workdir / "box"
+    box.mkdir()
+    said = g.cli("allied", "sync", "--folder", str(box))
+    assert said.code == 0, said.err
+    assert "your move (allied)" not in said.out, said.out
+    assert "axis owes:\n  axis owes the reveal of its sealed HIP" in said.out, said.out
+    assert "then, once axis has revealed: firefight result: plcg end" in said.out, said.out
+    status = g.cli("allied", "status")
+    assert "either player to move" not in status.out and "allied waits for axis" in status.out, status.out
+    owed = json.loads(g.cli("allied", "status", "--json").out)["pending"]
+    assert [o.get("waits_for") for o in owed if o["command"].startswith("plcg end")] == [["axis"]], owed
+    assert g.cli("axis", "reveal").code == 0
+    g.send("axis")
+    owed = json.loads(g.cli("allied", "status", "--json").out)["pending"]
+    assert [o.get("waits_for") for o in owed if o["command"].startswith("plcg end")] == [None], owed
+    assert g.cli("allied", *end).code == 0

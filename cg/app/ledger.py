@@ -433,6 +433,9 @@ class Ledger:
         (ruling R84); raises what it would (nothing is written)."""
         w = _writer()
         scratch, seq = st.copy(), head_seq
+        for commit, r in pbem.due(st):  # ruling R121: the rolls committed ahead of this step, decided here first
+            seq += len(w.decided_into(scratch, {"name": "reveal", "request": commit, "value": r.value, "by": cmd["by"]},
+                                      seq + 1))
         for commit, r in pbem.open_requests(st, answered=False):
             if r.side != cmd["by"]:
                 seq += len(w.decided_into(scratch, {"name": "answer", "request": commit,
@@ -454,6 +457,8 @@ class Ledger:
         the bundle is taken in, so that a roll from a chain is decided before the player acts, ruling R83)."""
         st, by = self._player(key)
         out = []
+        for commit, r in pbem.due(st):  # ruling R121: the rolls committed ahead of this step, decided here first
+            out += self.run({"name": "reveal", "request": commit, "value": r.value}, key)
         for commit, r in pbem.open_requests(st, answered=False):
             if r.side != by:  # ruling R83: from this side's chain, where the roll named a place of it
                 out += self.run({"name": "answer", "request": commit, "value": pbem.answer_to(key, st, r)}, key)

@@ -9,7 +9,7 @@ import attrs
 
 from cg import dice as dicemod
 from cg import pbem
-from cg.rules import rules_for
+from cg.rules import DUAL_DETERMINED, conventions, rules_for
 from cg.dice import Dice
 from cg.specs import BY_NAME, SPECS, side_arg  # noqa: F401  (the commands read side_arg here)
 from cg.sequence import StepId
@@ -180,7 +180,8 @@ def decide(state: CampaignState, cmd: dict, base_seq: int, confirmed: bool = Fal
         name, handler = "confirm", HANDLERS["confirm"]
     pbem.authorize(state, cmd)
     prov = pbem.provisional(state)
-    if prov is not None and prov.side != cmd["by"] and name not in pbem.NOT_CONTINUING:
+    if prov is not None and prov.side != cmd["by"] and name not in pbem.NOT_CONTINUING \
+            and not (name == "seal" and cmd.get("closes")):  # a sealed reveal is a reveal (its side's `reveal`)
         # ruling R71: the other side continues from a step left provisionally: that confirms the leave
 
         said = FactConfirmed(side=cmd["by"], command=prov.command)
@@ -217,7 +218,16 @@ def decide(state: CampaignState, cmd: dict, base_seq: int, confirmed: bool = Fal
         return _own_dice(state, cmd, base_seq, handler)
     # two-party dice: a command that rolls is committed to now and decided at its reveal
     ctx = Ctx(state, base_seq, two_party="probe")
-    events = handler(ctx, cmd)
+    step = pbem.ahead(state, cmd)  # ruling R121: a roll committed ahead of its step is checked as of its step
+    here = state.position
+    if step is not None:
+        state.position = here.to(step=step)  # restored below: decide is pure
+    try:
+        events = handler(ctx, cmd)
+    finally:
+        state.position = here
+    if ctx.n_rolls == 0 and step is not None:  # only a roll is committed ahead; anything else waits for its step
+        at(state, cast(str, cmd.get("name")))
     if ctx.n_rolls == 0:
         return events
     return pbem_commit(state, cmd)
@@ -225,9 +235,12 @@ def decide(state: CampaignState, cmd: dict, base_seq: int, confirmed: bool = Fal
 
 def _decided_alone(state: CampaignState, cmd: dict, base_seq: int, handler) -> bool:
     """Ruling R71: a 2.41 determination that rolls no dice follows from what both sides revealed at
-    2.4 alone: nothing for the other side to consent to (it is checked all the same)."""
+    2.4 alone: nothing for the other side to consent to (it is checked all the same). Ruling R122 (conventions 3):
+    so does a Dual Attack's, whose only other input is its two-party dice, which neither side can choose."""
     if not rules_for(state).determined_without_consent(cmd.get("name")):
         return False
+    if pbem.two_party(state) and conventions(state, DUAL_DETERMINED):
+        return True
     probe = Ctx(state, base_seq, two_party="probe")
     handler(probe, cmd)
     return probe.n_rolls == 0
@@ -323,9 +336,14 @@ def pbem_commit(state: CampaignState, cmd: dict) -> list:
             or not isinstance(nonce, str):
         raise BadInput(f"{cmd.get('name')}: two-party dice need a fresh commitment (the ledger makes it"
                        " from --key)")
-    command = {k: v for k, v in cmd.items() if k not in pbem.COMMIT_KEYS}
+    command = {k: v for k, v in cmd.items() if k not in pbem.COMMIT_KEYS and k != "ahead"}
+    step = pbem.ahead(state, cmd)
+    if step is not None:  # ruling R121: committed ahead of its step, answered at once, decided at that step
+        command["ahead"] = step.value
 
-    open_now = sum(1 for r in state.pbem.requests.values() if r.side == cmd["by"] and r.command == command)
+    bare = {k: v for k, v in command.items() if k != "ahead"}  # ruling R121: one committed ahead counts as open
+    open_now = sum(1 for r in state.pbem.requests.values() if r.side == cmd["by"]
+                   and {k: v for k, v in r.command.items() if k != "ahead"} == bare)
     why = rules_for(state).repeat_commitment_refusal(  # ruling R118: each roll owed, in one bundle
         cmd.get("name"), cmd["by"], open_now, lambda: _owed_times(state, command))
     if why:

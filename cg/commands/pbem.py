@@ -70,6 +70,8 @@ def _answer(ctx: Ctx, cmd: dict):
         raise Refused(f"{by}'s answer to two-party dice {commit[:8]} is not place {r.chain} of its chain of"
                       " answers (ruling R83)", "pbem", st.step)
     answered = DiceAnswered(side=by, request=commit, value=value)
+    if pbem.later(st, r):  # ruling R121: a roll committed ahead of its step is decided there (pbem.due)
+        return [answered]
     return [answered, *_decided(ctx, r.command, value, r.side, commit, r.value, lead=1)]
 
 
@@ -99,6 +101,11 @@ def _reveal(ctx: Ctx, cmd: dict):
     assert st.pbem is not None  # a play-by-email command: decide() read st.pbem before (_waits_for_proposer)
     by, commit, value = cmd["by"], cmd.get("request"), cmd.get("value")
     r = st.pbem.requests.get(commit) if isinstance(commit, str) else None
+    if r is not None and (commit, r) in pbem.due(st):  # ruling R121: both values are in the log; either side decides it
+        if value != r.value:
+            raise Refused(f"{by}'s value for two-party dice {cast(str, commit)[:8]} is not the one shown with its"
+                          " commitment (ruling R83)", "pbem", st.step)
+        return _decided(ctx, r.command, cast(str, r.answer), r.side, cast(str, commit), value)
     if r is None or r.side != by:
         raise Refused(f"{by} reveals two-party dice {str(commit)[:8]} it never committed to", "pbem", st.step)
     if r.answer is None:

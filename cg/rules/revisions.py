@@ -40,10 +40,12 @@ OTHER = {"axis": "allied", "allied": "axis"}  # cg.state's other(), which loads 
 # The ledger's conventions (issue 38): what it names and checks beside the rules, recorded as `conventions`
 # in the first event of a campaign started since; never changed by `rules-upgrade`. A campaign without it is
 # decided as it always was (its leader ids, its `end` commands), so an old log replays and audits unchanged.
-CONVENTIONS = 2  # what a new campaign records
+CONVENTIONS = 3  # what a new campaign records
 LEADERS_PER_RG = 1  # a leader a 2.36 DR gives is numbered within its RG per side (I1-2.L1), a 3.45 one within its RePh
 END_CVP_CHECK = 1  # `end` refuses a CVP lost below the CVP of the units it lists lost (A26.2, ruling R39)
 MARKS_HELD = 2  # rulings R110, R111, R112, R119, R127 by the campaign, not by the marks its commands carry (Rules.ruling_marks)
+AHEAD_ROLLS = 3  # ruling R121: a side commits its 3.41, 3.44, 3.45 and 3.47 rolls ahead of their steps
+DUAL_DETERMINED = 3  # ruling R122: a Dual Attack's 2.41 determination is rolled two-party, not proposed
 
 
 def conventions(st, since: int) -> bool:

@@ -12,6 +12,7 @@ from conftest import cli_run
 
 from cg.app.ledger import Ledger
 from cg.app.keys import load_private
+from cg.pbem import AHEAD
 from cg.steps import pending
 from projections.medium import owner
 from cg.state import Done
@@ -80,7 +81,8 @@ class Letters:
                 self.done.add((st.firefight, st.step, side, i))
                 self._ok(side, *c)
                 continue
-            owed = pending(st)
+            # an answer to the other side's dice is no move of his: his next command (ruling R84) or send carries it
+            owed = [i for i in pending(st) if i["command"] != "plcg sync --send" or owner(i) != side]
             mine = [i for i in owed if owner(i) in (side, None) and self._how(side, i) is not None]
             # ruling R71: to a proposal to leave the step, his own part of it first (his `next` confirms it);
             # a proposed end or determination is answered first
@@ -98,19 +100,33 @@ class Letters:
                         break
                 if r.code != 0:  # it waits for the other side first (e.g. his reveal before 2.41)
                     assert r.code == 3, r.err
+                    self._ahead(side)
                     return
                 self.outputs.append(r.out)
                 continue
             if owed:  # the other side owes something, or dice wait for an answer: done here, then send
+                self._ahead(side)  # his later rolls first: they travel with his proposal
                 if all(owner(i) == OTHER[side] for i in owed):
                     r = self.cli(side, "next")  # ruling R71: his part of the step is done (a proposal)
                     if r.code == 0:
                         self.outputs.append(r.out)
                 return
+            self._ahead(side)  # his later rolls, before he leaves the step (ruling R121: they hold no step)
             r = self.cli(side, "next")
             if r.code != 0:
                 return
             self.outputs.append(r.out)
+
+    def _ahead(self, side: str) -> None:
+        """Ruling R121: where he stops, his later RePh rolls committed ahead of their steps (each tried once)."""
+        st = self.state(side)
+        for name, (_, since) in AHEAD.items():
+            if st.step in since and (st.firefight, "ahead", side, name) not in self.done:
+                self.done.add((st.firefight, "ahead", side, name))
+                r = self.cli(side, name, side)
+                assert r.code in (0, 3), r.err  # refused: not his to make now (e.g. a proposal of his awaits)
+                if r.code == 0:
+                    self.outputs.append(r.out)
 
     def _how(self, side: str, item: dict):
         c = item["command"].split()

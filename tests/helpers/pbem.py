@@ -14,6 +14,7 @@ from pathlib import Path
 from conftest import cli_run
 
 from cg.app.ledger import Ledger
+from cg.pbem import deferred
 from cg.steps import pending
 from cg.app.keys import load_private
 
@@ -132,7 +133,7 @@ class Game:
         self.send(side)  # the other copy receives the commitment ...
         self.send(OTHER[side])  # ... and its bundle answers it (from its chain: the roll is decided, ruling R83)
         st = self.state(side)
-        if any(r.side == side and r.answer is not None for r in st.pbem.requests.values()):
+        if any(r.side == side and r.answer is not None and not deferred(st, r) for r in st.pbem.requests.values()):
             r = self.cli(side, "reveal")  # ruling R44: the roller reveals
             assert r.code == 0, r.err
 
