@@ -99,13 +99,12 @@ def start(payload: dict, view=None) -> CampaignState:
     which seals its reader opens (cg/seal.Opener)."""
     p = build(ev.CampaignStarted, payload)
     card = parse_card(p.card, source="campaign_started")
-    # the first release's campaign_started (upcast, events/upcasters.py) may lack what later ones hold
-    st = CampaignState(card=card, seed=p.seed, card_ref=getattr(p, "card_ref", ""),
-                       product_version=getattr(p, "product_version", ""),
+    # the first release's campaign_started may lack what later ones hold: the schema's defaults
+    st = CampaignState(card=card, seed=p.seed, card_ref=p.card_ref, product_version=p.product_version,
                        dice_mode=p.dice, dice_policy=p.dice_policy or "any", view=view)
-    st.position = st.position.to(option=getattr(p, "redeployment", None))
-    st.rules_revision = getattr(p, "rules_revision", 1)  # ruling R32
-    st.conventions = getattr(p, "conventions", None)  # issue 38: an older campaign decides as it always did
+    st.position = st.position.to(option=p.redeployment)
+    st.rules_revision = p.rules_revision  # ruling R32
+    st.conventions = p.conventions  # issue 38: an older campaign decides as it always did
     if p.pbem:
         st.pbem = state_of(p.pbem)
     for side in SIDES:
@@ -302,7 +301,7 @@ def _cg_ended(st, p: CgEnded):
 @on("cp_replenished")
 def _cp(st, p: CpReplenished):
     side = p.side
-    total = getattr(p, "total", None)
+    total = p.total
     if total is None:  # ruling R47: an opening holds no balance; it is derived
         total = st.sides[side].cp + p.gained
     st.sides[side].cp = total
@@ -333,7 +332,7 @@ def _rules_upgraded(st, p: RulesUpgraded):
 @on("rg_bought")
 def _rg_bought(st, p: RgBought):
     side = p.side
-    _spend(st, side, p.cost, getattr(p, "cp_left", None))
+    _spend(st, side, p.cost, p.cp_left)
     rg = st.card.sides[side].rg_by_id(p.rg)
     key = (side, rg.id)
     st.purchase_count[key] = st.purchase_count.get(key, 0) + 1
@@ -370,13 +369,13 @@ def _leader_made(st, side: str) -> None:
 
 @on("patrols_bought")
 def _patrols(st, p: PatrolsBought):
-    _spend(st, p.side, p.cost, getattr(p, "cp_left", None))
+    _spend(st, p.side, p.cost, p.cp_left)
     st.sides[p.side].patrols += p.count
 
 
 @on("attack_bought")
 def _attack(st, p: AttackBought):
-    _spend(st, p.side, p.cost, getattr(p, "cp_left", None))
+    _spend(st, p.side, p.cost, p.cp_left)
     st.sides[p.side].attack = True
     st.ff.attack[p.side] = True
     for key in [k for k in st.reph.done if k.what == "oba-roll" and k.side == p.side]:
@@ -621,7 +620,7 @@ def _patrol_up(st, p: PatrolGivenUp):
 @on("firefight_ended")
 def _ended(st, p: FirefightEnded):
     ff = st.ff
-    ff.turn, ff.winner, ff.winner_rule = p.turn, p.winner, getattr(p, "winner_rule", None)
+    ff.turn, ff.winner, ff.winner_rule = p.turn, p.winner, p.winner_rule
     rules_for(st).firefight_end_lifts_isolation(st)  # 3.211: the Isolated mark's Ammunition Shortage lasted it
     for su in p.oba_used:
         ff.oba_used[su.side] += 1
@@ -637,9 +636,12 @@ def _ended(st, p: FirefightEnded):
     for t in p.terrain:
         st.ground.terrain.setdefault(t.hex, []).append(Kept.parse(t.item))
         terrain_changed(st)
-    for key, attr in (("encircled", "encircled"), ("wounded", "wounded"), ("shocked", "shocked")):
-        for su in getattr(p, key):
-            setattr(st.unit(su.unit, su.side), attr, True)
+    for su in p.encircled:
+        st.unit(su.unit, su.side).encircled = True
+    for su in p.wounded:
+        st.unit(su.unit, su.side).wounded = True
+    for su in p.shocked:
+        st.unit(su.unit, su.side).shocked = True
     for su in p.recalled:
         u = st.unit(su.unit, su.side)
         u.recalled, u.status = True, _RECALLED_W

@@ -137,13 +137,14 @@ class TerrainChange:
 @event("campaign_started")
 class CampaignStarted(Event):
     product: str
-    product_version: str
+    product_version: str = attrs.field(default="", kw_only=True)  # "" where the first release's log left it out
     rules: str  # the rules edition the ledger implements
     seed: str  # the seeded roller's key: every ledger roll is re-derivable from it
-    card_ref: str
+    card_ref: str = attrs.field(default="", kw_only=True)  # "" where the first release's log left it out
     card: dict  # the whole CG Card, so the log replays without the card file
-    redeployment: str | None  # "A" | "B" | None (chosen at 3.2)
-    rules_revision: int  # ruling R32: the ledger's rules revision the campaign is decided under (v1 logs: 1)
+    redeployment: str | None = attrs.field(default=None, kw_only=True)  # "A" | "B" | None (chosen at 3.2)
+    # ruling R32: the ledger's rules revision the campaign is decided under (v1 logs: 1, events/upcasters.py)
+    rules_revision: int = attrs.field(default=1, kw_only=True)
     # ruling R31: "ledger" (OS dice, recorded with each command; the seed is unused) or "seeded"
     # (--seed: predictable); None in a campaign started before this was recorded (seeded)
     dice: str | None = None
@@ -197,7 +198,7 @@ class CpReplenished(Event):
     side: str
     roll: Roll | None  # None where the card provides the CP (2.1 EXC)
     gained: int
-    total: int
+    total: int | None = None  # ruling R47: None in a sealed opening, which holds no balance (cg/seal.BALANCES)
 
 
 @event("weather_set")
@@ -214,7 +215,8 @@ class RgBought(Event):
     base_cost: int
     delta: int  # 2.34
     cost: int
-    cp_left: int
+    # ruling R47: None in a sealed opening, which holds no balance (cg/seal.BALANCES)
+    cp_left: int | None = attrs.field(default=None, kw_only=True)
     platoons: int  # counted against the 2.3 limit (ruling R12)
     units: tuple[UnitRef, ...]
     fp: int = 0  # Fortification Points gained (2.38)
@@ -225,14 +227,14 @@ class PatrolsBought(Event):
     side: str
     count: int
     cost: int
-    cp_left: int
+    cp_left: int | None = None  # ruling R47: None in a sealed opening, which holds no balance (cg/seal.BALANCES)
 
 
 @event("attack_bought")
 class AttackBought(Event):
     side: str
     cost: int
-    cp_left: int
+    cp_left: int | None = None  # ruling R47: None in a sealed opening, which holds no balance (cg/seal.BALANCES)
 
 
 @event("attack_announced")
@@ -371,7 +373,7 @@ class FirefightEnded(Event):
     turn: int
     cvp_lost: dict[str, int]
     winner: str
-    winner_rule: str  # "1.31" | "R5" | "--winner"
+    winner_rule: str | None = attrs.field(default=None, kw_only=True)  # "1.31" | "R5" | "--winner"; None: an older log
     control: tuple[SideHex, ...]
     lost: tuple[SideUnit, ...]
     terrain: tuple[HexItem, ...]
