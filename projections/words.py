@@ -10,7 +10,7 @@ from cg.sequence import StepId
 from cg.tables import COMMISSAR_ROWS
 from cg.units import article
 from events.roll import Drm, Roll
-from events.stored import build, value_builder
+from events.stored import build, folder, value_builder
 from events.types import REGISTRY
 
 SIDE = {"axis": "Axis", "allied": "Allied", None: "-"}
@@ -279,15 +279,25 @@ _MAY_BE_SECRET = frozenset(("fortified", "fortification_placed"))  # _seen marks
 
 
 def _summary(etype: str, p: dict) -> str:
+    said = _SAID.get(etype) or _said(etype)
+    if said is None:
+        return etype.replace("_", " ")  # an event this release has no words for yet: at least not snake_case
+    if etype in _MAY_BE_SECRET and "secret" in p:  # ruling R22: as the other side reads it (_seen)
+        return _WORDS[etype](build(REGISTRY[etype], {k: v for k, v in p.items() if k != "secret"}), True)
+    return said(None, p)
+
+
+# type name -> said(None, payload): its words, the instance built from the payload in the same call by the
+# fold's generated constructor (events/stored.folder), made when the type is first worded
+_SAID: dict[str, Callable] = {}
+
+
+def _said(etype: str) -> Callable | None:
     fn = _WORDS.get(etype)
     if fn is None:
-        return etype.replace("_", " ")  # an event this release has no words for yet: at least not snake_case
-    secret = False
-    if etype in _MAY_BE_SECRET and "secret" in p:  # ruling R22: as the other side reads it (_seen)
-        secret = True
-        p = {k: v for k, v in p.items() if k != "secret"}
-    e = build(REGISTRY[etype], p)
-    return fn(e, secret) if secret else fn(e)
+        return None
+    said = _SAID[etype] = folder(REGISTRY[etype], lambda _none, e: fn(e))
+    return said
 
 
 def _side(e) -> str:
