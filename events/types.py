@@ -14,23 +14,25 @@ import attrs
 
 from events import records
 from events.roll import Drm, Roll  # noqa: F401  (re-exported: one roll type)
-from events.versions import VERSIONS
 
+# type name -> its current schema version, as its class declares it (`@event(name, version=N)`): read by the
+# store and the upcasters (events/upcasters.py, through events/versions.py) without any class being built
+VERSIONS: dict[str, int] = {}
 _DECLARED: dict[str, type[Event]] = {}  # type name -> its class as declared, not yet made an attrs class
 _BUILT: dict[str, type[Event]] = {}  # type name -> its attrs class
 _LOCK = threading.Lock()
 
 
 @dataclass_transform(frozen_default=True, field_specifiers=(attrs.field,))
-def event(name: str):
-    """Register an event class under its type name (the `type` column of the log); its schema
-    version is the one in events/versions.py. The class is made an attrs class when it is first asked
+def event(name: str, version: int = 1):
+    """Register an event class under its type name (the `type` column of the log) and its schema
+    version (1 until an upcaster in events/upcasters.py brings older payloads to a later one). The class is made an attrs class when it is first asked
     for (`REGISTRY[name]`, `types.ClassName`, `from events.types import ClassName`), not at import: a
     command builds the classes of the events it writes or folds, not all ~100 (issue 36 item 2)."""
 
     def wrap(cls):
         cls.TYPE = name
-        cls.VERSION = VERSIONS[name]
+        cls.VERSION = VERSIONS[name] = version
         _DECLARED[name] = cls
         return cls
 
@@ -134,7 +136,7 @@ class TerrainChange:
 
 # --- campaign ---------------------------------------------------------------------------------
 
-@event("campaign_started")
+@event("campaign_started", version=2)  # 2: rules_revision (ruling R32); a v1 payload is upcast
 class CampaignStarted(Event):
     product: str
     product_version: str = attrs.field(default="", kw_only=True)  # "" where the first release's log left it out
