@@ -7,6 +7,8 @@ pays little for it (docs/performance.md).
 """
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
+from itertools import islice
 from typing import TYPE_CHECKING, Callable, Iterable, cast
 
 from events.errors import UNFOLDABLE, BadInput, UnreadableRow, unknown_row
@@ -78,14 +80,6 @@ def _built(etype: str) -> Callable | None:
     return h
 
 
-class _Lazy:
-    """HANDLERS as cg/seal.apply_sealed asks it (`.get`), making a fold met for the first time."""
-
-    @staticmethod
-    def get(etype: str) -> Callable | None:
-        return HANDLERS.get(etype) or _built(etype)
-
-
 def handler_table() -> dict[str, Callable]:
     """Every fold (HANDLERS with all of them made)."""
     for etype in _TYPED:
@@ -99,13 +93,12 @@ def start(payload: dict, view=None) -> CampaignState:
     which seals its reader opens (cg/seal.Opener)."""
     p = build(ev.CampaignStarted, payload)
     card = parse_card(p.card, source="campaign_started")
-    # the first release's campaign_started (upcast, events/upcasters.py) may lack what later ones hold
-    st = CampaignState(card=card, seed=p.seed, card_ref=getattr(p, "card_ref", ""),
-                       product_version=getattr(p, "product_version", ""),
+    # the first release's campaign_started may lack what later ones hold: the schema's defaults
+    st = CampaignState(card=card, seed=p.seed, card_ref=p.card_ref, product_version=p.product_version,
                        dice_mode=p.dice, dice_policy=p.dice_policy or "any", view=view)
-    st.position = st.position.to(option=getattr(p, "redeployment", None))
-    st.rules_revision = getattr(p, "rules_revision", 1)  # ruling R32
-    st.conventions = getattr(p, "conventions", None)  # issue 38: an older campaign decides as it always did
+    st.position = st.position.to(option=p.redeployment)
+    st.rules_revision = p.rules_revision  # ruling R32
+    st.conventions = p.conventions  # issue 38: an older campaign decides as it always did
     if p.pbem:
         st.pbem = state_of(p.pbem)
     for side in SIDES:
@@ -144,19 +137,18 @@ def _ob_given(st: CampaignState, side: str, group) -> None:
 
 
 def evolve(st: CampaignState, etype: str, p: dict, seq: int = 0, batch: int = 0) -> CampaignState:
-    handler = HANDLERS.get(etype) or _built(etype)
-    if etype == "step_left" and st.step == StepId.COMMENCEMENT:
-        st.commencements.add(seq)
-    if handler is not None:
-        handler(st, p)
-    st.seq = seq
+    """One event folded (a command's own, as it is written): the one loop (fold_stored) given one row. Its
+    errors are raised as they are: the callers name them (the audit, the ledger's refold)."""
+    st = cast(CampaignState, fold_stored((((seq,), (etype,), (p,), None),), 0, _NONE, None, None, st,
+                                         named=False))
     st.last_batch = batch
     return st
 
 
 def fold(records: Iterable[tuple], state: CampaignState | None = None,
          reverted: set[int] | None = None, view=None) -> CampaignState:
-    """records: (seq, batch, type, payload dict) in seq order; reverted seqs are skipped.
+    """records: (seq, batch, type, payload dict) in seq order; reverted seqs are skipped. The one loop
+    (fold_stored) given the records in chunks.
 
     Give `reverted` (the seqs the log's reverts take back, see reverted_seqs) to fold a stream in
     one pass; without it the records are read once first to find the reverts.
@@ -164,31 +156,38 @@ def fold(records: Iterable[tuple], state: CampaignState | None = None,
     if reverted is None:
         records = list(records)
         reverted = reverted_seqs(records)
-    # None until campaign_started: a row before it fails on it, an AttributeError named as its row (UNFOLDABLE)
-    st = cast(CampaignState, state)
-    handlers, typed = HANDLERS, _TYPED
-    seq = batch = etype = None
-    try:  # a row edited against its schema: bad input naming the row, never a crash
-        for seq, batch, etype, payload in records:
-            if etype == "campaign_started":
-                st = start(payload, view)
-            elif etype == "reverted":
-                _reverted(st, seq, payload)
-            elif seq in reverted:
-                continue
-            else:
-                if etype == "step_left" and st.step == StepId.COMMENCEMENT:
-                    st.commencements.add(seq)  # 2.8: the firefight commenced here (the undo guard)
-                handler = handlers.get(etype)
-                if handler is None and etype in typed:
-                    handler = _built(etype)  # the first of its type
-                if handler is not None:
-                    handler(st, payload)
-    except (*UNFOLDABLE, UnreadableRow, BadInput) as e:
-        raise _unreadable(e, seq, etype) from None
-    if st is not None and seq is not None:
-        st.seq, st.last_batch = seq, cast(int, batch)  # read with seq
-    return st  # None for a log without campaign_started, which no caller folds
+    last: list = [None]  # the batch of the last record
+    st = fold_stored(_chunked(records, last), 0, reverted, None, None, state, view)
+    if st is not None and last[0] is not None:
+        st.last_batch = last[0]  # read with seq
+    return cast(CampaignState, st)  # None for a log without campaign_started, which no caller folds
+
+
+_CHUNK = 1024  # the records a chunk of `fold`'s holds: a stream is never held whole (a row's payload dict each)
+
+
+def _chunked(records: Iterable[tuple], last: list):
+    """(seq, batch, type, payload) records as fold_stored's chunks (seqs, types, payloads, nothing stale);
+    last[0]: the batch of the last record given."""
+    it = iter(records)
+    while True:
+        block = list(islice(it, _CHUNK))
+        if not block:
+            return
+        seqs, batches, types, payloads = zip(*block)
+        last[0] = batches[-1]
+        yield seqs, types, payloads, None
+
+
+def _opened(st: CampaignState, events: list) -> None:
+    """A seal's opened events folded where it stands (cg/seal.apply_sealed): the one loop, given them as a
+    chunk at the state's seq (it is left as it is), named as the sealed row's by the loop that folds it."""
+    if events:
+        types, payloads = zip(*events)
+        fold_stored((((st.seq,) * len(types), types, payloads, None),), 0, _NONE, None, None, st, named=False)
+
+
+_NONE: frozenset[int] = frozenset()
 
 
 def _unreadable(e: Exception, seq, etype) -> Exception:  # e: what fold's callers catch
@@ -201,15 +200,18 @@ def _unreadable(e: Exception, seq, etype) -> Exception:  # e: what fold's caller
     return unknown_row(seq, etype, cast(BadInput, e))  # the rest of what is caught: BadInput
 
 
-def fold_stored(chunks: Iterable[tuple], common: int, reverted: set[int], current: dict[str, int],
-                upcast: Callable, state: CampaignState | None = None, view=None) -> CampaignState | None:
-    """`fold` over the store's chunks, the replay's hot loop (events/store.fold_chunks).
+def fold_stored(chunks: Iterable[tuple], common: int, reverted: AbstractSet[int], current: dict[str, int] | None,
+                upcast: Callable | None, state: CampaignState | None = None, view=None,
+                named: bool = True) -> CampaignState | None:
+    """The fold loop, the one: the replay's hot loop (events/store.fold_chunks), `fold`'s records, one event
+    (`evolve`) and a seal's opened events (`_opened`) all pass through it.
 
-    chunks: (seqs, types, payload dicts, {seq: stored version} of the rows to upcast) in seq order,
+    chunks: (seqs, types, payload dicts, {seq: stored version} of the rows to upcast, or None) in seq order,
     every other row being stored at version `common`; reverted: every seq the log's reverts take
     back (reverted_seqs); upcast(type, version, payload) refuses a type or version this release
-    does not know. A row that is neither reverted nor stale costs one set lookup before its handler.
-    st.last_batch is left to the caller, which reads it once instead of with every row.
+    does not know (None: rows already upcast, `current` unread). A row that is neither reverted nor stale
+    costs one set lookup before its handler. st.last_batch is left to the caller, which reads it once
+    instead of with every row. named: an error is raised naming its row (UnreadableRow), else as it is.
     """
     # None until campaign_started: a row before it fails on it, an AttributeError named as its row (UNFOLDABLE)
     st = cast(CampaignState, state)
@@ -222,8 +224,8 @@ def fold_stored(chunks: Iterable[tuple], common: int, reverted: set[int], curren
                 if seq in marked:
                     if seq in reverted and etype != "reverted":
                         continue
-                    if seq in stale:
-                        payload = upcast(etype, stale[seq], payload)
+                    if stale and seq in stale:
+                        payload = upcast(etype, stale[seq], payload)  # type: ignore[misc]  # stale: upcast given
                 handler = handlers.get(etype)
                 if handler is None and etype in typed:
                     handler = _built(etype)  # the first of its type
@@ -235,9 +237,11 @@ def fold_stored(chunks: Iterable[tuple], common: int, reverted: set[int], curren
                     st = start(payload, view)
                 elif etype == "reverted":
                     _reverted(st, seq, payload)
-                elif etype not in current:
-                    upcast(etype, stale.get(seq, common), payload)  # a type this release does not know: refused
+                elif upcast is not None and etype not in current:  # type: ignore[operator]  # upcast: current given
+                    upcast(etype, stale.get(seq, common) if stale else common, payload)  # a type unknown: refused
     except (*UNFOLDABLE, UnreadableRow, BadInput) as e:
+        if not named:
+            raise
         raise _unreadable(e, seq, etype) from None
     if st is not None and seq is not None:
         st.seq = seq
@@ -302,7 +306,7 @@ def _cg_ended(st, p: CgEnded):
 @on("cp_replenished")
 def _cp(st, p: CpReplenished):
     side = p.side
-    total = getattr(p, "total", None)
+    total = p.total
     if total is None:  # ruling R47: an opening holds no balance; it is derived
         total = st.sides[side].cp + p.gained
     st.sides[side].cp = total
@@ -333,7 +337,7 @@ def _rules_upgraded(st, p: RulesUpgraded):
 @on("rg_bought")
 def _rg_bought(st, p: RgBought):
     side = p.side
-    _spend(st, side, p.cost, getattr(p, "cp_left", None))
+    _spend(st, side, p.cost, p.cp_left)
     rg = st.card.sides[side].rg_by_id(p.rg)
     key = (side, rg.id)
     st.purchase_count[key] = st.purchase_count.get(key, 0) + 1
@@ -370,13 +374,13 @@ def _leader_made(st, side: str) -> None:
 
 @on("patrols_bought")
 def _patrols(st, p: PatrolsBought):
-    _spend(st, p.side, p.cost, getattr(p, "cp_left", None))
+    _spend(st, p.side, p.cost, p.cp_left)
     st.sides[p.side].patrols += p.count
 
 
 @on("attack_bought")
 def _attack(st, p: AttackBought):
-    _spend(st, p.side, p.cost, getattr(p, "cp_left", None))
+    _spend(st, p.side, p.cost, p.cp_left)
     st.sides[p.side].attack = True
     st.ff.attack[p.side] = True
     for key in [k for k in st.reph.done if k.what == "oba-roll" and k.side == p.side]:
@@ -619,7 +623,7 @@ def _patrol_up(st, p: PatrolGivenUp):
 @on("firefight_ended")
 def _ended(st, p: FirefightEnded):
     ff = st.ff
-    ff.turn, ff.winner, ff.winner_rule = p.turn, p.winner, getattr(p, "winner_rule", None)
+    ff.turn, ff.winner, ff.winner_rule = p.turn, p.winner, p.winner_rule
     rules_for(st).firefight_end_lifts_isolation(st)  # 3.211: the Isolated mark's Ammunition Shortage lasted it
     for su in p.oba_used:
         ff.oba_used[su.side] += 1
@@ -635,9 +639,12 @@ def _ended(st, p: FirefightEnded):
     for t in p.terrain:
         st.ground.terrain.setdefault(t.hex, []).append(Kept.parse(t.item))
         terrain_changed(st)
-    for key, attr in (("encircled", "encircled"), ("wounded", "wounded"), ("shocked", "shocked")):
-        for su in getattr(p, key):
-            setattr(st.unit(su.unit, su.side), attr, True)
+    for su in p.encircled:
+        st.unit(su.unit, su.side).encircled = True
+    for su in p.wounded:
+        st.unit(su.unit, su.side).wounded = True
+    for su in p.shocked:
+        st.unit(su.unit, su.side).shocked = True
     for su in p.recalled:
         u = st.unit(su.unit, su.side)
         u.recalled, u.status = True, _RECALLED_W
@@ -983,7 +990,7 @@ def _dice_revealed(st, p: DiceRevealed):
 
 @on("sealed")
 def _sealed(st, p: Sealed):
-    apply_sealed(st, p, _Lazy)
+    apply_sealed(st, p, _opened)
 
 
 @on("seals_revealed")

@@ -297,7 +297,7 @@ def log_openings(store) -> dict:
 
 # ---- the fold ------------------------------------------------------------------------------------
 
-def apply_sealed(st, p, handlers) -> None:  # handlers: anything with .get(etype) (a dict, evolve._Lazy)
+def apply_sealed(st, p, fold_opened) -> None:  # fold_opened(st, [(type, payload), ...]): cg/evolve's one loop
     """evolve's `sealed`: record the seal; apply its command where it stands if the viewer opens it."""
     side, what, c = p.side, p.what, p.commitment
     opening = opening_of(st, c, p.nonce, p.box)
@@ -306,10 +306,7 @@ def apply_sealed(st, p, handlers) -> None:  # handlers: anything with .get(etype
     st.pbem.seals[c] = Seal(side, what, st.firefight, st.step, p.at, p.nonce, p.box, opened, p.opens, p.closes,
                             p.hex)
     if opened and opening is not None:  # opened: it is set
-        for etype, payload in opening["events"]:
-            h = handlers.get(etype)
-            if h is not None:
-                h(st, payload)
+        fold_opened(st, opening["events"])
         return
     # not opened here: only the public part
     if p.opens:

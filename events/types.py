@@ -14,23 +14,31 @@ import attrs
 
 from events import records
 from events.roll import Drm, Roll  # noqa: F401  (re-exported: one roll type)
-from events.versions import VERSIONS
 
+# type name -> its current schema version, as its class declares it (`@event(name, version=N)`): read by the
+# store and the upcasters (events/upcasters.py, through events/versions.py) without any class being built
+VERSIONS: dict[str, int] = {}
+# type name -> the rule the audit names when a stored event of the type is not the one the rules give (cg/app/audit.py;
+# "rules" where its class names none): declared with the class, `@event(name, rule="2.12")`
+AUDIT_RULE: dict[str, str] = {}
 _DECLARED: dict[str, type[Event]] = {}  # type name -> its class as declared, not yet made an attrs class
 _BUILT: dict[str, type[Event]] = {}  # type name -> its attrs class
 _LOCK = threading.Lock()
 
 
 @dataclass_transform(frozen_default=True, field_specifiers=(attrs.field,))
-def event(name: str):
-    """Register an event class under its type name (the `type` column of the log); its schema
-    version is the one in events/versions.py. The class is made an attrs class when it is first asked
+def event(name: str, version: int = 1, rule: str | None = None):
+    """Register an event class under its type name (the `type` column of the log), its schema
+    version (1 until an upcaster in events/upcasters.py brings older payloads to a later one) and the
+    rule the audit names for it (AUDIT_RULE). The class is made an attrs class when it is first asked
     for (`REGISTRY[name]`, `types.ClassName`, `from events.types import ClassName`), not at import: a
     command builds the classes of the events it writes or folds, not all ~100 (issue 36 item 2)."""
 
     def wrap(cls):
         cls.TYPE = name
-        cls.VERSION = VERSIONS[name]
+        cls.VERSION = VERSIONS[name] = version
+        if rule is not None:
+            AUDIT_RULE[name] = rule
         _DECLARED[name] = cls
         return cls
 
@@ -134,16 +142,17 @@ class TerrainChange:
 
 # --- campaign ---------------------------------------------------------------------------------
 
-@event("campaign_started")
+@event("campaign_started", version=2)  # 2: rules_revision (ruling R32); a v1 payload is upcast
 class CampaignStarted(Event):
     product: str
-    product_version: str
+    product_version: str = attrs.field(default="", kw_only=True)  # "" where the first release's log left it out
     rules: str  # the rules edition the ledger implements
     seed: str  # the seeded roller's key: every ledger roll is re-derivable from it
-    card_ref: str
+    card_ref: str = attrs.field(default="", kw_only=True)  # "" where the first release's log left it out
     card: dict  # the whole CG Card, so the log replays without the card file
-    redeployment: str | None  # "A" | "B" | None (chosen at 3.2)
-    rules_revision: int  # ruling R32: the ledger's rules revision the campaign is decided under (v1 logs: 1)
+    redeployment: str | None = attrs.field(default=None, kw_only=True)  # "A" | "B" | None (chosen at 3.2)
+    # ruling R32: the ledger's rules revision the campaign is decided under (v1 logs: 1, events/upcasters.py)
+    rules_revision: int = attrs.field(default=1, kw_only=True)
     # ruling R31: "ledger" (OS dice, recorded with each command; the seed is unused) or "seeded"
     # (--seed: predictable); None in a campaign started before this was recorded (seeded)
     dice: str | None = None
@@ -163,7 +172,7 @@ class RulesUpgraded(Event):  # ruling R32: `plcg rules-upgrade`
     from_firefight: int  # in force from this firefight's 2.1 on
 
 
-@event("step_left")
+@event("step_left", rule="step order")
 class StepLeft(Event):
     step: str
     to: str  # the next step id, or "end"
@@ -192,12 +201,12 @@ class Reverted(Event):
 
 # --- 2.x New CG Firefight ---------------------------------------------------------------------
 
-@event("cp_replenished")
+@event("cp_replenished", rule="2.12")
 class CpReplenished(Event):
     side: str
     roll: Roll | None  # None where the card provides the CP (2.1 EXC)
     gained: int
-    total: int
+    total: int | None = None  # ruling R47: None in a sealed opening, which holds no balance (cg/seal.BALANCES)
 
 
 @event("weather_set")
@@ -205,7 +214,7 @@ class WeatherSet(Event):
     text: str
 
 
-@event("rg_bought")
+@event("rg_bought", rule="2.34")
 class RgBought(Event):
     side: str
     rg: str
@@ -214,25 +223,26 @@ class RgBought(Event):
     base_cost: int
     delta: int  # 2.34
     cost: int
-    cp_left: int
+    # ruling R47: None in a sealed opening, which holds no balance (cg/seal.BALANCES)
+    cp_left: int | None = attrs.field(default=None, kw_only=True)
     platoons: int  # counted against the 2.3 limit (ruling R12)
     units: tuple[UnitRef, ...]
     fp: int = 0  # Fortification Points gained (2.38)
 
 
-@event("patrols_bought")
+@event("patrols_bought", rule="2.31")
 class PatrolsBought(Event):
     side: str
     count: int
     cost: int
-    cp_left: int
+    cp_left: int | None = None  # ruling R47: None in a sealed opening, which holds no balance (cg/seal.BALANCES)
 
 
-@event("attack_bought")
+@event("attack_bought", rule="2.4")
 class AttackBought(Event):
     side: str
     cost: int
-    cp_left: int
+    cp_left: int | None = None  # ruling R47: None in a sealed opening, which holds no balance (cg/seal.BALANCES)
 
 
 @event("attack_announced")
@@ -243,14 +253,14 @@ class AttackAnnounced(Event):
     attack: bool
 
 
-@event("oba_rolled")
+@event("oba_rolled", rule="2.351")
 class ObaRolled(Event):
     side: str
     purchase: str
     roll: Roll
 
 
-@event("leader_rolled")
+@event("leader_rolled", rule="2.361")
 class LeaderRolled(Event):
     side: str
     purchase: str | None  # None for a 3.45 generated leader
@@ -260,7 +270,7 @@ class LeaderRolled(Event):
     hex: str | None = None  # 3.45: where a generated leader is placed (None: it enters as a reinforcement)
 
 
-@event("fortified")
+@event("fortified", rule="2.38")
 class Fortified(Event):
     side: str
     kind: str
@@ -271,7 +281,7 @@ class Fortified(Event):
     unit: str | None = None  # HIP: the unit it hides
 
 
-@event("fortification_placed")
+@event("fortification_placed", rule="2.38")
 class FortificationPlaced(Event):
     """2.38: a fortification bought without a hex, placed when its side sets up (2.6; rules revision 3)."""
     side: str
@@ -280,7 +290,7 @@ class FortificationPlaced(Event):
     hex: str
 
 
-@event("firefight_determined")
+@event("firefight_determined", rule="2.41")
 class FirefightDetermined(Event):
     type: str  # "axis_assault" | "allied_assault" | "dual" | "idle"
     attacker: str | None
@@ -306,7 +316,7 @@ class RedeploymentOption(Event):
     option: str  # "A" | "B" (3.2)
 
 
-@event("redeployed")
+@event("redeployed", rule="3.21")
 class Redeployed(Event):
     side: str
     unit: str
@@ -332,7 +342,7 @@ class UnitSetUp(Event):
     hip: bool
 
 
-@event("patrol_resolved")
+@event("patrol_resolved", rule="2.74")
 class PatrolResolved(Event):
     side: str
     patrol: int  # 1-based among the side's patrols this firefight
@@ -350,7 +360,7 @@ class PatrolResolved(Event):
     typed: dict | None = None
 
 
-@event("patrol_returned")
+@event("patrol_returned", rule="2.74")
 class PatrolReturned(Event):
     side: str
     patrol: int
@@ -366,12 +376,12 @@ class PatrolGivenUp(Event):
     reason: str
 
 
-@event("firefight_ended")
+@event("firefight_ended", rule="1.31")
 class FirefightEnded(Event):
     turn: int
     cvp_lost: dict[str, int]
     winner: str
-    winner_rule: str  # "1.31" | "R5" | "--winner"
+    winner_rule: str | None = attrs.field(default=None, kw_only=True)  # "1.31" | "R5" | "--winner"; None: an older log
     control: tuple[SideHex, ...]
     lost: tuple[SideUnit, ...]
     terrain: tuple[HexItem, ...]
@@ -408,7 +418,7 @@ class CasualtiesAdded(Event):  # 3.11: RePh losses count for the firefight just 
     units: tuple[str, ...]
 
 
-@event("casualty_reduced")
+@event("casualty_reduced", rule="3.52")
 class CasualtyReduced(Event):
     """3.52 dagger (rules revision 3): the Casualty Reduction of one MMC a clearance attempt owed."""
     side: str
@@ -416,7 +426,7 @@ class CasualtyReduced(Event):
     change: UnitChange  # the MMC and its new counter ("eliminated" for a HS)
 
 
-@event("disease_replaced")
+@event("disease_replaced", rule="3.41")
 class DiseaseReplaced(Event):
     """3.41 (rules revision 3): one of the squads/equivalents the Disease & Starvation dr struck, ELR Replaced,
     or Disrupted instead where it has no lower-quality counter (A19.12; its counter stays)."""
@@ -425,7 +435,7 @@ class DiseaseReplaced(Event):
     disrupted: bool = False  # A19.12 (issue 39 defect 7); stored only when true
 
 
-@event("half_squads_recombined")
+@event("half_squads_recombined", rule="3.42")
 class HalfSquadsRecombined(Event):
     """3.42 (rules revision 3): two same-type half-squads in one Friendly MLR recombine into their squad."""
     side: str
@@ -434,7 +444,7 @@ class HalfSquadsRecombined(Event):
     to: str  # the squad's counter
 
 
-@event("heroes_removed")
+@event("heroes_removed", rule="3.43")
 class HeroesRemoved(Event):
     """3.43 (rules revision 3): the Heroes that could not combine, removed until the side has one at most."""
     side: str
@@ -468,7 +478,7 @@ class UnitsStranded(Event):  # 3.214 / 3.23: units that could not redeploy, elim
     counted: bool = False  # 3.11 / ruling R95: their CVP count for the firefight (R58's values); stored only when true
 
 
-@event("terrain_changed")
+@event("terrain_changed", rule="CG5")
 class TerrainChanged(Event):  # 3.31 / CG5 (rubble, flame) and 3.52 clearance
     rule: str
     changes: tuple[TerrainChange, ...]
@@ -483,7 +493,7 @@ class EvacuationRolled(Event):
     roll: Roll
 
 
-@event("tvp_awarded")
+@event("tvp_awarded", rule="3.33")
 class TvpAwarded(Event):
     tvp: dict[str, int]  # this firefight, by control of the card's TVP hexes (3.33)
     total: dict[str, int]  # CG TVP total
@@ -534,7 +544,7 @@ class RecallRolled(Event):
     roll: Roll
 
 
-@event("elr_rolled")
+@event("elr_rolled", rule="3.47")
 class ElrRolled(Event):
     side: str
     roll: Roll
@@ -542,14 +552,14 @@ class ElrRolled(Event):
     after: int
 
 
-@event("san_adjusted")
+@event("san_adjusted", rule="3.51")
 class SanAdjusted(Event):
     side: str
     before: int
     after: int
 
 
-@event("clearance_rolled")
+@event("clearance_rolled", rule="3.52")
 class ClearanceRolled(Event):
     side: str
     hex: str

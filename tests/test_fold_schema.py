@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cg import evolve
+from cg import evolve, seal
 from events.convert import unstructure
 from events.stored import build
 from events.types import REGISTRY
@@ -88,3 +88,50 @@ def test_a_key_its_writer_left_out_takes_the_class_default_and_a_missing_field_f
     bare = build(REGISTRY["unit_set_up"], {"side": "axis", "hex": "A1", "hip": False})
     with pytest.raises(AttributeError):
         bare.unit  # noqa: B018 (an edited row: the handler's read fails, and the fold names the row)
+
+
+def _calls_of(module, name: str) -> list[int]:
+    """The lines of `module` calling `name` (parsed, not searched as text)."""
+    tree = ast.parse(inspect.getsource(module))
+    return [n.lineno for n in ast.walk(tree)
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == name]
+
+
+def test_the_fold_reads_no_field_with_getattr():
+    """Issue 33 item 4: the schema says what a row may leave out (its default), so no handler guesses."""
+    assert _calls_of(evolve, "getattr") == []
+
+
+def test_there_is_one_fold_loop():
+    """Issue 33 item 4: replay's chunks, `fold`'s records, one event (`evolve`) and a seal's opened events all
+    pass through fold_stored: the only function of cg/evolve.py that calls a handler in a loop over rows."""
+    tree = ast.parse(inspect.getsource(evolve))
+    looping = set()
+    for fn in tree.body:
+        if isinstance(fn, ast.FunctionDef):
+            for loop in (n for n in ast.walk(fn) if isinstance(n, ast.For)):
+                if any(isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id == "handler"
+                       for c in ast.walk(loop)):
+                    looping.add(fn.name)
+    assert looping == {"fold_stored"}
+
+
+@pytest.mark.parametrize("etype", sorted(seal.BALANCES))
+def test_a_sealed_openings_event_without_its_balance_builds_with_the_schemas_default(etype):
+    """Ruling R47: an opening leaves the CP balance out (cg/seal.BALANCES); the schema declares it optional,
+    None, which the fold derives."""
+    field = seal.BALANCES[etype]
+    declared = attrs.fields_dict(REGISTRY[etype])[field]
+    assert declared.default is None
+    payload = {"side": "axis", "roll": None, "gained": 3, "rg": "I1", "purchase": "I1-1", "mode": "on-map",
+               "base_cost": 4, "delta": 0, "cost": 4, "platoons": 1, "units": [], "count": 1}
+    kept = {f.name for f in attrs.fields(REGISTRY[etype])} - {field}
+    got = build(REGISTRY[etype], {k: v for k, v in payload.items() if k in kept})
+    assert getattr(got, field) is None
+
+
+def test_the_first_releases_campaign_started_builds_with_the_schemas_defaults():
+    """A campaign_started without the keys later releases added reads as the fold always read it."""
+    got = build(REGISTRY["campaign_started"], {"product": "plcg", "rules": "PL 2.5", "seed": "s", "card": {}})
+    assert (got.card_ref, got.product_version, got.redeployment, got.rules_revision, got.conventions) == \
+        ("", "", None, 1, None)

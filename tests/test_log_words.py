@@ -10,20 +10,19 @@ import pytest
 
 from conftest import ROOT, Campaign, cli_run
 from events.types import REGISTRY
+from projections.words import _WORDS
 
 
 def _worded() -> set[str]:
-    """The event types projections/words.py has words for, read from its code: each type compared with
-    `etype` (`etype == "t"`, `etype in ("t", ...)`) and each key of a table of words by type (`_COMMON`)."""
+    """The event types projections/words.py has words for: each registered with `@words("t")` (its table,
+    projections.words._WORDS), and each type its code compares with `etype` (`etype == "t"`)."""
     tree = ast.parse((ROOT / "projections" / "words.py").read_text(encoding="utf-8"))
-    out: set[str] = set()
+    out: set[str] = set(_WORDS)
     for node in ast.walk(tree):
         if isinstance(node, ast.Compare) and isinstance(node.left, ast.Name) and node.left.id == "etype":
             for right in node.comparators:
                 values = right.elts if isinstance(right, (ast.Tuple, ast.List, ast.Set)) else [right]
                 out |= {v.value for v in values if isinstance(v, ast.Constant) and isinstance(v.value, str)}
-        if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == ["_COMMON"]:
-            out |= {k.value for k in node.value.keys}
     return out
 
 

@@ -35,23 +35,13 @@ from cg.evolve import evolve, fold, reverted_seqs, start
 from events.chain import ChainCheck
 from events.codec import canonical, loads
 from events.convert import converter, unstructure
-from events.types import REGISTRY
+from events.types import AUDIT_RULE, REGISTRY
 from events.store import COLUMNS, COPIED_AFTER_KILL
 from events.upcasters import upcast
 
 if TYPE_CHECKING:  # the folds the audit keeps; cg.state is loaded by the fold itself
     from cg.state import CampaignState
 
-RULE_OF = {
-    "cp_replenished": "2.12", "rg_bought": "2.34", "patrols_bought": "2.31", "attack_bought": "2.4",
-    "oba_rolled": "2.351", "leader_rolled": "2.361", "fortified": "2.38", "fortification_placed": "2.38",
-    "casualty_reduced": "3.52", "disease_replaced": "3.41",
-    "half_squads_recombined": "3.42", "heroes_removed": "3.43",
-    "firefight_determined": "2.41",
-    "redeployed": "3.21", "patrol_resolved": "2.74", "patrol_returned": "2.74", "firefight_ended": "1.31",
-    "elr_rolled": "3.47", "san_adjusted": "3.51", "tvp_awarded": "3.33", "clearance_rolled": "3.52",
-    "step_left": "step order", "terrain_changed": "CG5",
-}
 
 
 def _norm(x):
@@ -711,7 +701,7 @@ def _compare(find, stored_events, payloads, produced):
     produced = [(etype, {**_defaults(etype), **p}) for etype, p in produced]
     types = [etype for _, etype in stored_events]
     if types != [t for t, _ in produced]:
-        find(stored_events[0][0], RULE_OF.get(types[0], "rules"),
+        find(stored_events[0][0], AUDIT_RULE.get(types[0], "rules"),
              f"the command gives events {[t for t, _ in produced]}, the log holds {types}")
     for (seq, etype), stored, (ptype, want) in zip(stored_events, payloads, produced):
         if ptype != etype or stored == want:
@@ -722,7 +712,7 @@ def _compare(find, stored_events, payloads, produced):
             exp = wrolls.get(key)
             if exp is None or got == exp:
                 continue
-            table = got.get("table") or RULE_OF.get(etype, "rules")
+            table = got.get("table") or AUDIT_RULE.get(etype, "rules")
             dice = got.get("dice", [])
             if len(dice) != len(exp.get("dice", [])) or any(not isinstance(d, int) or d < 1 or d > 6 for d in dice):
                 find(seq, "dice", f"dice {dice} out of range or of the wrong count for {table}")
@@ -753,7 +743,7 @@ def _compare(find, stored_events, payloads, produced):
                     f"{key}.{k} recorded {_short(got.get(k))}, the command gives {_short(exp.get(k))}"
                     for k in rest))
         for key in sorted(set(rolls) ^ set(wrolls)):  # a roll only one of them holds
-            find(seq, RULE_OF.get(etype, "rules"), f"{etype}: {key} recorded {_short(rolls.get(key))},"
+            find(seq, AUDIT_RULE.get(etype, "rules"), f"{etype}: {key} recorded {_short(rolls.get(key))},"
                                                    f" the rules give {_short(wrolls.get(key))}")
         rest_s = {k: v for k, v in stored.items() if not _is_roll(v)}
         rest_w = {k: v for k, v in want.items() if not _is_roll(v)}
@@ -762,7 +752,7 @@ def _compare(find, stored_events, payloads, produced):
         if keys:
             detail = "; ".join(f"{k} recorded {_short(rest_s.get(k))}, the rules give {_short(rest_w.get(k))}"
                                for k in keys)
-            find(seq, RULE_OF.get(etype, "rules"), f"{etype}: {detail}")
+            find(seq, AUDIT_RULE.get(etype, "rules"), f"{etype}: {detail}")
 
 
 def _short(v) -> str:
