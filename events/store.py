@@ -719,7 +719,9 @@ class Store:
         (_joined_chunks); with `parse`, the payload column parsed, the chunk's payloads in one call, and
         a row whose payload is not a JSON object an UnreadableRow naming its seq."""
         try:
-            lo, hi = self.conn.execute("SELECT min(seq), max(seq) FROM events").fetchone()
+            # two subqueries: each min/max is one step down the rowid's b-tree, where `min(seq), max(seq)`
+            # in one SELECT scans every row (~15 ms at 100k events, paid by each call: issue 36)
+            lo, hi = self.conn.execute("SELECT (SELECT min(seq) FROM events), (SELECT max(seq) FROM events)").fetchone()
         except sqlite3.DatabaseError as e:
             raise BadInput(f"cannot read {self.path}: {e}") from None
         if hi is None:
