@@ -931,6 +931,11 @@ class Store:
         row = self.conn.execute("SELECT hash FROM events WHERE seq = ?", (seq,)).fetchone()
         return None if row is None else row[0]
 
+    def recorded_at(self, seq: int) -> str | None:
+        """When the row at `seq` was recorded (the report's overview dates its first and last row)."""
+        row = self.conn.execute("SELECT recorded FROM events WHERE seq = ?", (seq,)).fetchone()
+        return None if row is None else row[0]
+
     _INTEGER = frozenset(("seq", "batch", "version", "firefight"))
 
     def _joined_chunks(self, columns: tuple, since: int, until: int, step: int) -> Iterator[list[tuple]]:
