@@ -697,7 +697,7 @@ def _firefight(h: History, ff, html: bool) -> list:
     return out
 
 
-@attrs.frozen
+@attrs.define(eq=False)  # not frozen: ~100,000 made per report at 100k events, and a frozen init costs twice
 class Told:
     """One line of a firefight's Sequence: an event that stands, in words, or (email) a play-by-email record.
     Worded only when shown (`text`): most rows of a long campaign are setups the setup tables tell."""
@@ -764,16 +764,22 @@ def _setup_tables(info: FirefightHistory, h: History, st) -> list:
     """2.6 as a table per side: unit, counter, hex, HIP, seq (the last setup of a unit stands)."""
     placed: dict[str, dict] = {}
     for r in h.rows_of(info):
-        if r.type == "unit_set_up" and not _hidden(r, h):
+        if r.type == "unit_set_up":  # (never _hidden: ruling R10 leaves out purchases and 2.4's choices only)
             placed[(r.payload["side"], r.payload["unit"])] = {"seq": r.seq, **r.payload}  # ids repeat across sides
     out: list = []
+    counters = info.counters
     for side in ("axis", "allied"):
-        rows = [[p["unit"], info.counters.get((side, p["unit"]), getattr(st.unit(p["unit"], side), "name", "")),
+        rows = [[p["unit"], _counter(counters.get((side, p["unit"])), st, p["unit"], side),
                  p["hex"], "HIP" if p["hip"] else "", str(p["seq"])]
                 for p in placed.values() if p["side"] == side]
         if rows:
             out.append(("table", ["Unit", "Counter", "Hex", "HIP", "Seq"], rows, {4}, f"{_side(side)} setup"))
     return out
+
+
+def _counter(at_setup: str | None, st, unit: str, side: str) -> str:
+    """A setup table's counter: as it stood at the setup, else as the unit stands now (asked only then)."""
+    return at_setup if at_setup is not None else getattr(st.unit(unit, side), "name", "")
 
 
 def _units_text(names: list[str]) -> str:
@@ -1339,17 +1345,38 @@ a { color: #2f5b8a; }
 """
 
 
-_HTML_FORMS = {"b": "<strong>{t}</strong>", "i": "<em>{t}</em>", "s": "<del>{t}</del>", "code": "<code>{t}</code>",
-               "seq": '<span class="seq">[{t}]</span> '}
+# what html.escape replaces (with quote, and without): a text holding none of them is its own escape, and most of a
+# report's ~400,000 texts at 100k events hold none (a seq, a hex, a counter's name)
+_SPECIAL = re.compile("[&<>\"']").search
+_SPECIAL_TEXT = re.compile("[&<>]").search
+
+
+def _esc(text: str) -> str:
+    """html.escape(text), the same string, without its five replacements where there is nothing to replace."""
+    return escape(text) if _SPECIAL(text) else text
 
 
 def _html_text(text) -> str:
-    return escape(str(text), quote=False)
+    text = str(text)
+    return escape(text, quote=False) if _SPECIAL_TEXT(text) else text
+
+
+def _html_form(head: str, tail: str):
+    return lambda text: head + _html_text(text) + tail
+
+
+# each a function of the raw text (_inline): the escaped text between its tags, without a str.format per part
+_HTML_FORMS = {"b": _html_form("<strong>", "</strong>"), "i": _html_form("<em>", "</em>"),
+               "s": _html_form("<del>", "</del>"), "code": _html_form("<code>", "</code>"),
+               "seq": _html_form('<span class="seq">[', "]</span> ")}
+
+
+def _html_link(target: str, t: str) -> str:
+    return f'<a href="{escape(target)}">{t}</a>' if target.startswith("#") else t
 
 
 def _html_inline(parts) -> str:
-    return _inline(parts, _html_text, _HTML_FORMS,
-                   lambda target, t: f'<a href="{escape(target)}">{t}</a>' if target.startswith("#") else t)
+    return _inline(parts, _html_text, _HTML_FORMS, _html_link)
 
 
 def render_html(blocks: list, title: str) -> str:
@@ -1376,9 +1403,9 @@ def iter_html(blocks, title: str):
             out.append(f"<ul{cls}>" + "".join(f"<li>{_html_inline(i)}</li>" for i in b[1]) + "</ul>")
         elif kind == "table":
             head, rows, numeric = b[1], b[2], b[3]
-            th = "".join(f'<th scope="col">{escape(h)}</th>' for h in head)
+            th = "".join(f'<th scope="col">{_esc(h)}</th>' for h in head)
             body = "".join(
-                "<tr>" + "".join(f'<td class="num">{escape(c)}</td>' if i in numeric else f"<td>{escape(c)}</td>"
+                "<tr>" + "".join(f'<td class="num">{_esc(c)}</td>' if i in numeric else f"<td>{_esc(c)}</td>"
                                  for i, c in enumerate(row)) + "</tr>" for row in rows)
             cap = f"<caption>{escape(b[4])}</caption>" if len(b) > 4 and b[4] else ""
             out.append(f"<table>{cap}<thead><tr>{th}</tr></thead><tbody>{body}</tbody></table>")
