@@ -89,6 +89,8 @@ class Rolls:
     def add(self, seq, batch, etype, p, command) -> None:
         """One row (its command, or None after a batch's first row); a sealed one this copy opens is its
         opening's events (with its command)."""
+        if command is None and etype not in _ASKED and type(p) is dict and "roll" not in p and "rolls" not in p:
+            return  # most rows: no command to keep, no roll, nothing two-party (what _add would find)
         if etype == "sealed" and self.opener is not None and isinstance(p, dict):
             o = self.opener(p.get("commitment"), p.get("nonce"), p.get("box"))
             if o is not None:
@@ -130,6 +132,8 @@ class Rolls:
             self.out.append({"seq": seq, "side": side if isinstance(side, str) else None, "kind": str(name or etype),
                              "dice": dice, "source": roll_source(r, cmd)})
 
+
+_ASKED = frozenset(("sealed", "dice_committed", "dice_revealed"))  # the types Rolls.add looks at without a roll
 
 DECIDERS = ("reveal", "answer", "claim")  # play by email: they decide another command's two-party roll
 
