@@ -99,7 +99,7 @@ def _name_the_row(ledger) -> None:
 @attrs.define
 class Row:
     seq: int
-    batch: int
+    batch: int | None  # None in a firefight's rows read again (History.rows_of): no section asks for it
     type: str
     version: int
     firefight: int
@@ -178,9 +178,10 @@ class History:
         for the firefight the report is at)."""
         if self._rows is not None and self._rows[0] is info:
             return self._rows[1]
-        rows = [Row(seq, batch, etype, version, ff, step, _current(etype, version, p), None, None, None)
+        n = info.n  # the firefight every row of its runs was recorded in (_walk groups them by it)
+        rows = [Row(seq, None, etype, version, n, step, _current(etype, version, p), None, None, None)
                 for lo, hi in info.runs for chunk in self.store.read_rows(lo - 1, hi, _SECTION, parse=True)
-                for seq, batch, etype, version, ff, step, p in chunk]
+                for seq, etype, version, step, p in chunk]
         self._rows = (info, rows)
         return rows
 
@@ -354,8 +355,9 @@ def _opened_events(opener, p: dict) -> list:
 
 # what the walk reads of each row: the date and the hash only of the first and the last (read again)
 _WALKED = ("seq", "batch", "type", "version", "firefight", "step", "payload", "command")
-# what a firefight's section reads of its rows again (History.rows_of): never their command, date or hash
-_SECTION = ("seq", "batch", "type", "version", "firefight", "step", "payload")
+# what a firefight's section reads of its rows again (History.rows_of): never their batch (no section asks for it),
+# firefight (the section's own), command, date or hash
+_SECTION = ("seq", "type", "version", "step", "payload")
 
 
 def _walked_row(t, payload) -> Row:

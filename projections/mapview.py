@@ -382,6 +382,27 @@ def _units_of(grid: Grid, units) -> dict[str, list[tuple[str | None, str]]]:
     return {h: v for h, v in out.items() if v}
 
 
+_GROUNDS: dict = {}  # (id(grid), the ground given) -> (the grid, held; its ground by kind, each hex's ground in words)
+
+
+def _ground_once(grid: Grid, ground: dict | None) -> tuple[dict[str, frozenset[str]], dict[str, list[str]]]:
+    """_ground_of and every hex's _ground_words, worked out once per card map: each map of a report draws the
+    same ground (a ground's values are tuples of hexes, maps.ground)."""
+    try:
+        key = (id(grid), tuple((ground or {}).items()))
+        got = _GROUNDS.get(key)
+    except TypeError:  # a ground given as lists: not kept
+        key, got = None, None
+    if got is None or got[0] is not grid:
+        gr = _ground_of(grid, ground)
+        got = (grid, gr, {h: _ground_words(h, gr) for h in grid.hexes()})
+        if key is not None:
+            if len(_GROUNDS) > 16:
+                _GROUNDS.clear()
+            _GROUNDS[key] = got
+    return got[1], got[2]
+
+
 def _ground_of(grid: Grid, ground: dict | None) -> dict[str, frozenset[str]]:
     out: dict[str, frozenset[str]] = {}
     for kind, hexes in (ground or {}).items():
@@ -428,7 +449,7 @@ def render_svg(
     """
     terrain_at = _by_hex(grid, terrain, "terrain")
     units_at = _units_of(grid, units)
-    gr = _ground_of(grid, ground)
+    gr, ground_words = _ground_once(grid, ground)
     tvp_at: dict[str, int] = {}
     for h, v in (tvp or {}).items():
         try:
@@ -513,7 +534,7 @@ def render_svg(
         ch = code(hc)
         pts = geo.points[h]
         tip = _tooltip(h, hc, [_item_words(t) for t in terrain_at.get(h, [])],
-                       [n for _s, n in units_at.get(h, [])], tvp_at.get(h), _ground_words(h, gr), h in grown)
+                       [n for _s, n in units_at.get(h, [])], tvp_at.get(h), ground_words[h], h in grown)
         w(f'<g class="hex" data-hex="{h}" data-control="{escape(ch)}"><title>{escape(tip)}</title>')
         w(f'<polygon points="{pts}" fill="{_fill(pid, ch)}"/>')
         w("</g>")
