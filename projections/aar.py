@@ -259,19 +259,17 @@ def _walk(ledger, maps: bool = False, view=None, dice: bool = False) -> History:
     roll = rolls.add if rolls is not None else None
     versions = VERSIONS
     for chunk in store.read_rows(0, last_seq, _WALKED, parse=True):
-        commands = _commands(chunk) if roll is not None else None
-        for i, t in enumerate(chunk):
-            seq, batch, etype, version, rff, step, p, command = t
+        count += len(chunk)
+        for t, command in zip(chunk, _commands(chunk) if roll is not None else chunk):
+            seq, batch, etype, version, rff, step, p, _text = t
             if roll is not None:  # the rolls see each payload as stored (projections.dicestats.rolls_of)
-                roll(seq, batch, etype, p, commands[i])
+                roll(seq, batch, etype, p, command)
             current = versions.get(etype)
             if current is not None and version != current:
                 p = upcast(etype, version, p)
             r = None  # the Row, made only for a row kept
-            count += 1
             if first is None:
                 first = r = _walked_row(t, p)
-            last = (t, p)
             if seq in named_seqs:
                 named[seq] = r = r or _walked_row(t, p)
             if etype == "campaign_started":
@@ -312,6 +310,8 @@ def _walk(ledger, maps: bool = False, view=None, dice: bool = False) -> History:
                 if etype == "unit_set_up":  # the counter as it stood at its setup (issue 27 item 2)
                     u = st.unit(p["unit"], p["side"])
                     info.counters[(p["side"], p["unit"])] = u.name if u is not None else ""
+        if chunk:
+            last = (t, p)  # the chunk's last row, as folded
     if st is None:
         raise BadInput(f"{ledger.path} holds no campaign_started event")
     last = _walked_row(*last)
