@@ -334,7 +334,10 @@ def rows(m: dict) -> list[list[str]]:
         f"row scan {_s(rs)}; {a / ps:.1f}x the payload scan, {a / ch:.1f}x the chain floor ({_s(ch)})", 15.0)
     for name, cmd in (("replay / row scan", "replay"), ("log --json / row scan", "log --json")):
         row(name, big[cmd], big["row scan"], f"row scan; {big[cmd]['cpu_s'] / ps:.2f}x the payload scan ({_s(ps)})", 2.0)
-    row("export html / replay", big["export html"], big["replay"], "`plcg replay`", 3.0, rss=big["export html"]["rss_mb"])
+    row("export html / replay", big["export html"], big["replay"],
+        "`plcg replay`; beyond its fold the report reads each firefight's rows a second time (one firefight in memory"
+        " at a time: the 100 MB goal), gathers every roll, draws a map per played firefight and words and marks up"
+        " every event", 3.0, rss=big["export html"]["rss_mb"])
     py = five["python -c pass"]
     sf = five["status floor"]["cpu_s"] / py["cpu_s"]
     row("status / python -c pass", five["status"], py,
@@ -350,7 +353,9 @@ def rows(m: dict) -> list[list[str]]:
         per_event = (s["signed"]["cpu_s"] / s["events"]) / (s["unsigned"]["cpu_s"] / ev["big"])
         row("signed audit / unsigned", s["signed"], s["unsigned"],
             f"the unsigned audit ({ev['big']:,} events; signed {s['events']:,}: the seeded dice follow the row"
-            f" numbers, so the two games differ; per event {per_event:.2f}x)", 1.2, rss=s["signed"]["rss_mb"])
+            f" numbers, so the two games differ; per event {per_event:.2f}x); beyond the longer game: each shared fact"
+            " decided twice (checked when proposed, decided when confirmed: ruling R45) and play by email's checks on"
+            " every command (pbem.authorize, seal.check_owed)", 1.2, rss=s["signed"]["rss_mb"])
     else:
         out.append(["signed audit / unsigned", "not run (--no-signed)", "", "", goal["signed audit / unsigned"], "not run"])
     sl = m.get("slider")

@@ -41,7 +41,7 @@ from projections.roster import roster_rows, totals
 from projections.transfer import export_lines
 from projections.words import SIDE, TYPE, roll_words, summary, terrain_words, vasl_words
 from cg.units import IN_PLAY
-from projections.dicestats import COUNTED, rolls_of, stats, tally
+from projections.dicestats import COUNTED, Rolls, rolls_of, stats, tally
 
 FORMATS = ("jsonl", "md", "html", "bbcode")
 # a forum post's size the BBCode export keeps under (characters): phpBB's default post limit; the six-firefight
@@ -99,15 +99,15 @@ def _name_the_row(ledger) -> None:
 @attrs.define
 class Row:
     seq: int
-    batch: int
+    batch: int | None  # None in a firefight's rows read again (History.rows_of): no section asks for it
     type: str
     version: int
     firefight: int
     step: str
     payload: dict  # upcast to the event's current version
-    recorded: str
+    recorded: str | None  # read for the first and the last row (the overview's dates), else None
     command_text: str | None  # the batch's command as stored: parsed only when asked for (the report never does)
-    hash: str
+    hash: str | None  # read for the last row (the head witness), else None
 
     @property
     def command(self) -> dict | None:
@@ -178,8 +178,10 @@ class History:
         for the firefight the report is at)."""
         if self._rows is not None and self._rows[0] is info:
             return self._rows[1]
-        rows = [_raw_row(t, _current(t[2], t[3], t[6]))
-                for lo, hi in info.runs for chunk in self.store.read_rows(lo - 1, hi, _COLS, parse=True) for t in chunk]
+        n = info.n  # the firefight every row of its runs was recorded in (_walk groups them by it)
+        rows = [Row(seq, None, etype, version, n, step, _current(etype, version, p), None, None, None)
+                for lo, hi in info.runs for chunk in self.store.read_rows(lo - 1, hi, _SECTION, parse=True)
+                for seq, etype, version, step, p in chunk]
         self._rows = (info, rows)
         return rows
 
@@ -237,26 +239,9 @@ def _walk(ledger, maps: bool = False, view=None, dice: bool = False) -> History:
     """Fold the log once (as cg.evolve.fold does: undone events skipped), keeping what the report
     needs along the way: where each firefight's events are, the control before and after each
     result, (maps=True) what the map shows after each firefight's TVP award, the rolls counted per
-    source and side, and (dice=True) every roll for the dice section (projections.dicestats.rolls_of,
+    source and side, and (dice=True) every roll for the dice section (projections.dicestats.Rolls,
     fed by the same pass: issue 36). One row at a time: the rows are not kept (the report reads each
     firefight's again), but for the few it names."""
-    got: dict = {}
-    rows = _walked_rows(ledger, maps, view, got)
-    if dice:  # rolls_of pulls the rows: each is folded as it passes (the opener is the walk's own)
-        rolls = rolls_of(((seq, batch, etype, p, None if c is None else loads(c)) for seq, batch, etype, p, c in rows),
-                         view)
-    else:
-        rolls = None
-        for _ in rows:
-            pass
-    h = got["history"]
-    h.rolls = rolls
-    return h
-
-
-def _walked_rows(ledger, maps: bool, view, got: dict):
-    """_walk's one pass: yields (seq, batch, type, payload as stored, command text) of every row, then
-    folds it; the History is got["history"] once the rows are through."""
     store = ledger.store
     last_seq = store.head()[0]
     revs = store.reverts(until=last_seq)  # what is undone is known before the walk
@@ -270,18 +255,23 @@ def _walked_rows(ledger, maps: bool, view, got: dict):
     count = 0
     st = None
     ffs: dict[int, FirefightHistory] = {}
-    for chunk in store.read_rows(0, last_seq, _COLS, parse=True):
-        for t in chunk:
-            seq, batch, etype, version, rff, step, p, _recorded, command, _hash = t
-            yield seq, batch, etype, p, command
-            p = _current(etype, version, p)
+    rolls = Rolls(view) if dice else None
+    roll = rolls.add if rolls is not None else None
+    versions = VERSIONS
+    for chunk in store.read_rows(0, last_seq, _WALKED, parse=True):
+        count += len(chunk)
+        for t, command in zip(chunk, _commands(chunk) if roll is not None else chunk):
+            seq, batch, etype, version, rff, step, p, _text = t
+            if roll is not None:  # the rolls see each payload as stored (projections.dicestats.rolls_of)
+                roll(seq, batch, etype, p, command)
+            current = versions.get(etype)
+            if current is not None and version != current:
+                p = upcast(etype, version, p)
             r = None  # the Row, made only for a row kept
-            count += 1
             if first is None:
-                first = r = _raw_row(t, p)
-            last = (t, p)
+                first = r = _walked_row(t, p)
             if seq in named_seqs:
-                named[seq] = r = r or _raw_row(t, p)
+                named[seq] = r = r or _walked_row(t, p)
             if etype == "campaign_started":
                 st = start(p, view)
                 st.seq, st.last_batch = seq, batch
@@ -289,7 +279,7 @@ def _walked_rows(ledger, maps: bool, view, got: dict):
             if st is None:
                 raise BadInput(f"{ledger.path} holds no campaign_started event")
             if etype == "reverted":
-                reverts.append(r or _raw_row(t, p))
+                reverts.append(r or _walked_row(t, p))
                 st.reverts.append((seq, tuple(p["seqs"]), p["reason"], p.get("force", False)))
                 st.seq, st.last_batch = seq, batch
                 continue
@@ -305,7 +295,7 @@ def _walked_rows(ledger, maps: bool, view, got: dict):
             else:
                 runs.append([seq, seq])
             if etype in _KEPT:
-                r = r or _raw_row(t, p)
+                r = r or _walked_row(t, p)
                 _keep(r, info, st, maps, candidates)
                 if etype == "cg_ended":
                     cg_ended = r
@@ -320,15 +310,36 @@ def _walked_rows(ledger, maps: bool, view, got: dict):
                 if etype == "unit_set_up":  # the counter as it stood at its setup (issue 27 item 2)
                     u = st.unit(p["unit"], p["side"])
                     info.counters[(p["side"], p["unit"])] = u.name if u is not None else ""
+        if chunk:
+            last = (t, p)  # the chunk's last row, as folded
     if st is None:
         raise BadInput(f"{ledger.path} holds no campaign_started event")
-    last = _raw_row(*last)
+    last = _walked_row(*last)
+    for r in (first, last):  # the two rows the overview dates and witnesses, asked for by seq
+        r.recorded, r.hash = store.recorded_at(r.seq), store.hash_at(r.seq)
     h = History(count=count, first=first, last=last, reverts=reverts, named=named, cg_ended=cg_ended,
                 undone=undone, final=st, firefights=ffs, store=store,
                 played_upto=max((ff.n for ff in st.firefights if ff.turn is not None or ff.winner is not None), default=0),
                 bought=bought, opener=view)
     h.secret = {(r.firefight, r.payload.get("side")) for r in candidates if _hidden(r, h)}
-    got["history"] = h
+    h.rolls = None if rolls is None else rolls.out
+    return h
+
+
+def _commands(chunk) -> list:
+    """The commands of a chunk of _WALKED rows, parsed (None where a row holds none): in one call, as
+    read_rows parses the payloads; row by row where the joined text does not parse (an edited command
+    raises as its own loads would)."""
+    texts = [t[7] for t in chunk]
+    given = [c for c in texts if c is not None]
+    try:
+        parsed = loads("[" + ",".join(given) + "]")
+    except (TypeError, ValueError):
+        parsed = None
+    if not isinstance(parsed, list) or len(parsed) != len(given):
+        return [None if c is None else loads(c) for c in texts]
+    it = iter(parsed)
+    return [None if c is None else next(it) for c in texts]
 
 
 def _opened_events(opener, p: dict) -> list:
@@ -342,12 +353,16 @@ def _opened_events(opener, p: dict) -> list:
     return [(t, q) for t, q in o.get("events") or () if t not in ("dice_committed", "dice_revealed")]
 
 
-_COLS = ("seq", "batch", "type", "version", "firefight", "step", "payload", "recorded", "command", "hash")
+# what the walk reads of each row: the date and the hash only of the first and the last (read again)
+_WALKED = ("seq", "batch", "type", "version", "firefight", "step", "payload", "command")
+# what a firefight's section reads of its rows again (History.rows_of): never their batch (no section asks for it),
+# firefight (the section's own), command, date or hash
+_SECTION = ("seq", "type", "version", "step", "payload")
 
 
-def _raw_row(t, payload) -> Row:
-    seq, batch, etype, version, ff, step, _p, recorded, command, h = t
-    return Row(seq, batch, etype, version, ff, step, payload, recorded, command, h)
+def _walked_row(t, payload) -> Row:
+    seq, batch, etype, version, ff, step, _p, command = t
+    return Row(seq, batch, etype, version, ff, step, payload, None, command, None)
 
 
 # the events walk keeps a Row of, and what it does with each
@@ -684,7 +699,7 @@ def _firefight(h: History, ff, html: bool) -> list:
     return out
 
 
-@attrs.frozen
+@attrs.define(eq=False)  # not frozen: ~100,000 made per report at 100k events, and a frozen init costs twice
 class Told:
     """One line of a firefight's Sequence: an event that stands, in words, or (email) a play-by-email record.
     Worded only when shown (`text`): most rows of a long campaign are setups the setup tables tell."""
@@ -751,16 +766,22 @@ def _setup_tables(info: FirefightHistory, h: History, st) -> list:
     """2.6 as a table per side: unit, counter, hex, HIP, seq (the last setup of a unit stands)."""
     placed: dict[str, dict] = {}
     for r in h.rows_of(info):
-        if r.type == "unit_set_up" and not _hidden(r, h):
+        if r.type == "unit_set_up":  # (never _hidden: ruling R10 leaves out purchases and 2.4's choices only)
             placed[(r.payload["side"], r.payload["unit"])] = {"seq": r.seq, **r.payload}  # ids repeat across sides
     out: list = []
+    counters = info.counters
     for side in ("axis", "allied"):
-        rows = [[p["unit"], info.counters.get((side, p["unit"]), getattr(st.unit(p["unit"], side), "name", "")),
+        rows = [[p["unit"], _counter(counters.get((side, p["unit"])), st, p["unit"], side),
                  p["hex"], "HIP" if p["hip"] else "", str(p["seq"])]
                 for p in placed.values() if p["side"] == side]
         if rows:
             out.append(("table", ["Unit", "Counter", "Hex", "HIP", "Seq"], rows, {4}, f"{_side(side)} setup"))
     return out
+
+
+def _counter(at_setup: str | None, st, unit: str, side: str) -> str:
+    """A setup table's counter: as it stood at the setup, else as the unit stands now (asked only then)."""
+    return at_setup if at_setup is not None else getattr(st.unit(unit, side), "name", "")
 
 
 def _units_text(names: list[str]) -> str:
@@ -1327,17 +1348,38 @@ a { color: #2f5b8a; }
 """
 
 
-_HTML_FORMS = {"b": "<strong>{t}</strong>", "i": "<em>{t}</em>", "s": "<del>{t}</del>", "code": "<code>{t}</code>",
-               "seq": '<span class="seq">[{t}]</span> '}
+# what html.escape replaces (with quote, and without): a text holding none of them is its own escape, and most of a
+# report's ~400,000 texts at 100k events hold none (a seq, a hex, a counter's name)
+_SPECIAL = re.compile("[&<>\"']").search
+_SPECIAL_TEXT = re.compile("[&<>]").search
+
+
+def _esc(text: str) -> str:
+    """html.escape(text), the same string, without its five replacements where there is nothing to replace."""
+    return escape(text) if _SPECIAL(text) else text
 
 
 def _html_text(text) -> str:
-    return escape(str(text), quote=False)
+    text = str(text)
+    return escape(text, quote=False) if _SPECIAL_TEXT(text) else text
+
+
+def _html_form(head: str, tail: str):
+    return lambda text: head + _html_text(text) + tail
+
+
+# each a function of the raw text (_inline): the escaped text between its tags, without a str.format per part
+_HTML_FORMS = {"b": _html_form("<strong>", "</strong>"), "i": _html_form("<em>", "</em>"),
+               "s": _html_form("<del>", "</del>"), "code": _html_form("<code>", "</code>"),
+               "seq": _html_form('<span class="seq">[', "]</span> ")}
+
+
+def _html_link(target: str, t: str) -> str:
+    return f'<a href="{escape(target)}">{t}</a>' if target.startswith("#") else t
 
 
 def _html_inline(parts) -> str:
-    return _inline(parts, _html_text, _HTML_FORMS,
-                   lambda target, t: f'<a href="{escape(target)}">{t}</a>' if target.startswith("#") else t)
+    return _inline(parts, _html_text, _HTML_FORMS, _html_link)
 
 
 def render_html(blocks: list, title: str) -> str:
@@ -1364,9 +1406,9 @@ def iter_html(blocks, title: str):
             out.append(f"<ul{cls}>" + "".join(f"<li>{_html_inline(i)}</li>" for i in b[1]) + "</ul>")
         elif kind == "table":
             head, rows, numeric = b[1], b[2], b[3]
-            th = "".join(f'<th scope="col">{escape(h)}</th>' for h in head)
+            th = "".join(f'<th scope="col">{_esc(h)}</th>' for h in head)
             body = "".join(
-                "<tr>" + "".join(f'<td class="num">{escape(c)}</td>' if i in numeric else f"<td>{escape(c)}</td>"
+                "<tr>" + "".join(f'<td class="num">{_esc(c)}</td>' if i in numeric else f"<td>{_esc(c)}</td>"
                                  for i, c in enumerate(row)) + "</tr>" for row in rows)
             cap = f"<caption>{escape(b[4])}</caption>" if len(b) > 4 and b[4] else ""
             out.append(f"<table>{cap}<thead><tr>{th}</tr></thead><tbody>{body}</tbody></table>")

@@ -68,36 +68,72 @@ def rolls_of(rows, opener=None) -> list[dict]:
     """Every roll of the log: rows as (seq, batch, type, payload, command or None) in seq order.
     opener(commitment, nonce, box): a sealed secret's opening, where this copy holds it (ruling R47):
     its rolls count; a seal it cannot open counts as nothing yet."""
-    out = []
-    cmd: dict = {}
-    committed: dict[str, str] = {}  # two-party dice: commitment -> the command it is for
-    deciding = None  # the committed command a dice_revealed of this batch decides (its rolls are that kind)
-    for seq, _batch, etype, p, command in _opened(rows, opener):
+    rolls = Rolls(opener)
+    add = rolls.add
+    for row in rows:
+        add(*row)
+    return rolls.out
+
+
+class Rolls:
+    """rolls_of one row at a time (`add`), for a reader that walks the log for more than its rolls (the
+    report's one pass, issue 36): `out` holds the rolls of the rows added so far."""
+
+    def __init__(self, opener=None):
+        self.opener = opener
+        self.out: list[dict] = []
+        self.cmd: dict = {}
+        self.committed: dict[str, str] = {}  # two-party dice: commitment -> the command it is for
+        self.deciding = None  # the committed command a dice_revealed of this batch decides (its rolls are that kind)
+
+    def add(self, seq, batch, etype, p, command) -> None:
+        """One row (its command, or None after a batch's first row); a sealed one this copy opens is its
+        opening's events (with its command)."""
+        if command is None and etype not in _ASKED and type(p) is dict and "roll" not in p and "rolls" not in p:
+            return  # most rows: no command to keep, no roll, nothing two-party (what _add would find)
+        if etype == "sealed" and self.opener is not None and isinstance(p, dict):
+            o = self.opener(p.get("commitment"), p.get("nonce"), p.get("box"))
+            if o is not None:
+                first = True
+                for t, q in o.get("events") or ():
+                    self._add(seq, t, q, o["command"] if first else None)
+                    first = False
+                return
+        self._add(seq, etype, p, command)
+
+    def _add(self, seq, etype, p, command) -> None:
         if command is not None:
-            cmd = command if isinstance(command, dict) else {}
-            deciding = None
+            self.cmd = command if isinstance(command, dict) else {}
+            self.deciding = None
         if not isinstance(p, dict):  # a row edited against its schema: the audit reports it
-            continue
+            return
+        committed = self.committed
         if etype == "dice_committed" and isinstance(p.get("command"), dict):
             committed[str(p.get("commit"))] = p["command"].get("name")
         if etype == "dice_revealed":  # a reveal, a claim (R67), a chain's answer (R83) or a command that
             # answers first (R84): the rolls that follow are the committed command's
-            deciding = committed.get(str(p.get("request")))
-        name = deciding or cmd.get("name")
+            self.deciding = committed.get(str(p.get("request")))
+        roll, rolls = p.get("roll"), p.get("rolls")
+        if roll is None and rolls is None:  # most rows: no roll
+            return
+        found = [roll] if isinstance(roll, dict) else \
+            [r for r in rolls if isinstance(r, dict) and "dice" in r] if isinstance(rolls, list) else []
+        if not found:
+            return
+        cmd = self.cmd
+        name = self.deciding or cmd.get("name")
         if name in DECIDERS:  # a two-party roll decided by a command that is no kind of roll
             name = committed.get(str(cmd.get("request")), name)
-        rolls = p.get("rolls")
-        found = [p["roll"]] if isinstance(p.get("roll"), dict) else \
-            [r for r in rolls if isinstance(r, dict) and "dice" in r] if isinstance(rolls, list) else []
         for r in found:
             dice = r.get("dice")
             if not isinstance(dice, list) or not all(isinstance(d, int) for d in dice):
                 continue  # not dice as rolled: the audit's finding
             side = p.get("side")
-            out.append({"seq": seq, "side": side if isinstance(side, str) else None, "kind": str(name or etype),
-                        "dice": dice, "source": roll_source(r, cmd)})
-    return out
+            self.out.append({"seq": seq, "side": side if isinstance(side, str) else None, "kind": str(name or etype),
+                             "dice": dice, "source": roll_source(r, cmd)})
 
+
+_ASKED = frozenset(("sealed", "dice_committed", "dice_revealed"))  # the types Rolls.add looks at without a roll
 
 DECIDERS = ("reveal", "answer", "claim")  # play by email: they decide another command's two-party roll
 
@@ -127,21 +163,6 @@ def tally(rolls: list[dict]) -> dict:
 COUNTED = ("a roll is one dr or DR recorded in the log, undone ones too, sealed ones once revealed (and, with a"
            " player's key, his own); its kind is the command that rolled it, a two-party roll's the command its"
            " answer or reveal decided; its side is the rolling side's, 'both' for a roll of no side")
-
-
-def _opened(rows, opener):
-    """The rows, each sealed one this copy opens followed by its opening's events (with its command)."""
-    for row in rows:
-        seq, batch, etype, p, command = row
-        if etype == "sealed" and opener is not None and isinstance(p, dict):
-            o = opener(p.get("commitment"), p.get("nonce"), p.get("box"))
-            if o is not None:
-                first = True
-                for t, q in o.get("events") or ():
-                    yield seq, batch, t, q, o["command"] if first else None
-                    first = False
-                continue
-        yield row
 
 
 def _test(totals: list[int], probs: dict[int, float]) -> dict:

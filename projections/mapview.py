@@ -220,6 +220,38 @@ BURNING = ("#e25a00", "#c21f00", "burning building (Blaze, 3.31)")
 LABEL_CHARS = 13  # a counter's name up to this long is drawn whole (squeezed to the counter if need be)
 
 
+_AROUND: dict = {}  # id(grid) -> (the grid, held: its id never a freed one's; hex -> its neighbours in directions 1-6)
+
+
+def _neighbours(grid: Grid) -> dict[str, tuple]:
+    """Every hex's neighbours in directions 1-6 (None off the map), worked out once per grid: each map of a
+    report outlines the MLRs of the same grid."""
+    got = _AROUND.get(id(grid))
+    if got is None or got[0] is not grid:
+        if len(_AROUND) > 16:
+            _AROUND.clear()
+        got = _AROUND[id(grid)] = (grid, {h: tuple(grid.neighbour(h, d) for d in range(1, 7)) for h in grid.hexes()})
+    return got[1]
+
+
+_MARKS: dict = {}  # a kept item -> (_terrain_mark, its words): every map of a report names the same items again
+
+
+def _item_drawn(item: items.Kept | str) -> tuple[tuple[str, str], str]:
+    """(_terrain_mark(item), terrain_words(item)), worked out once per item (a Kept is frozen, a str is
+    itself: both pure functions of it)."""
+    got = _MARKS.get(item)
+    if got is None:
+        if len(_MARKS) > 4096:
+            _MARKS.clear()
+        got = _MARKS[item] = (_terrain_mark(item), terrain_words(item))
+    return got
+
+
+def _item_words(item: items.Kept | str) -> str:
+    return _item_drawn(item)[1]
+
+
 def _terrain_mark(item: items.Kept | str) -> tuple[str, str]:
     """The mark and colour of a kept item, from the one vocabulary (cg/items.py); a word it lacks (a
     revision 1 campaign kept words as typed) shows its first two letters."""
@@ -350,6 +382,27 @@ def _units_of(grid: Grid, units) -> dict[str, list[tuple[str | None, str]]]:
     return {h: v for h, v in out.items() if v}
 
 
+_GROUNDS: dict = {}  # (id(grid), the ground given) -> (the grid, held; its ground by kind, each hex's ground in words)
+
+
+def _ground_once(grid: Grid, ground: dict | None) -> tuple[dict[str, frozenset[str]], dict[str, list[str]]]:
+    """_ground_of and every hex's _ground_words, worked out once per card map: each map of a report draws the
+    same ground (a ground's values are tuples of hexes, maps.ground)."""
+    try:
+        key = (id(grid), tuple((ground or {}).items()))
+        got = _GROUNDS.get(key)
+    except TypeError:  # a ground given as lists: not kept
+        key, got = None, None
+    if got is None or got[0] is not grid:
+        gr = _ground_of(grid, ground)
+        got = (grid, gr, {h: _ground_words(h, gr) for h in grid.hexes()})
+        if key is not None:
+            if len(_GROUNDS) > 16:
+                _GROUNDS.clear()
+            _GROUNDS[key] = got
+    return got[1], got[2]
+
+
 def _ground_of(grid: Grid, ground: dict | None) -> dict[str, frozenset[str]]:
     out: dict[str, frozenset[str]] = {}
     for kind, hexes in (ground or {}).items():
@@ -396,7 +449,7 @@ def render_svg(
     """
     terrain_at = _by_hex(grid, terrain, "terrain")
     units_at = _units_of(grid, units)
-    gr = _ground_of(grid, ground)
+    gr, ground_words = _ground_once(grid, ground)
     tvp_at: dict[str, int] = {}
     for h, v in (tvp or {}).items():
         try:
@@ -417,7 +470,7 @@ def render_svg(
     centres = geo.centres
 
     # legend layout (below the map)
-    legend_items = _legend_items(pid, terrain_at, gr, units_at, terrain_words)
+    legend_items = _legend_items(pid, terrain_at, gr, units_at)
     legend_items += _relief_legend(hills or {}, hexsides or {}, terrain_at, gr)
     col_w = 250.0
     per_row = max(1, int((width - 2 * PAD) // col_w))
@@ -480,8 +533,8 @@ def render_svg(
         hc = mc.hexes[h]
         ch = code(hc)
         pts = geo.points[h]
-        tip = _tooltip(h, hc, [terrain_words(t) for t in terrain_at.get(h, [])],
-                       [n for _s, n in units_at.get(h, [])], tvp_at.get(h), _ground_words(h, gr), h in grown)
+        tip = _tooltip(h, hc, [_item_words(t) for t in terrain_at.get(h, [])],
+                       [n for _s, n in units_at.get(h, [])], tvp_at.get(h), ground_words[h], h in grown)
         w(f'<g class="hex" data-hex="{h}" data-control="{escape(ch)}"><title>{escape(tip)}</title>')
         w(f'<polygon points="{pts}" fill="{_fill(pid, ch)}"/>')
         w("</g>")
@@ -492,6 +545,7 @@ def render_svg(
     _draw_relief(w, grid, centres, hills or {}, hexsides or {})
 
     # MLR outlines along the hexsides between MLR and non-MLR hexes (clipped at the map's edge)
+    around = _neighbours(grid)
     for side in SIDES:
         _fill_colour, dark = COLOURS[side]
         segs = []
@@ -499,8 +553,7 @@ def render_svg(
             if side not in mc.hexes[h].mlr:
                 continue
             corners = geo.corners[h]
-            for d in range(1, 7):
-                n = grid.neighbour(h, d)
+            for d, n in enumerate(around[h], 1):
                 if n is None or side not in mc.hexes[n].mlr:
                     a, b = _side_of_direction(d)
                     (x1, y1), (x2, y2) = corners[a], corners[b]
@@ -545,7 +598,7 @@ def render_svg(
         if h in terrain_at:
             marks = []
             for item in terrain_at[h]:
-                abbr, colour = _terrain_mark(item)
+                abbr, colour = _item_drawn(item)[0]
                 if (abbr, colour) not in marks:
                     marks.append((abbr, colour))
             spans = "".join(
@@ -840,7 +893,7 @@ def _relief_legend(hills: dict, hexsides: dict, terrain_at: dict, gr: dict) -> l
 
 
 def _legend_items(pid: str, terrain_at: dict[str, list[str]], gr: dict[str, frozenset[str]],
-                  units_at: dict, terrain_words) -> list[tuple[str, object, str]]:
+                  units_at: dict) -> list[tuple[str, object, str]]:
     items: list[tuple[str, object, str]] = [
         ("fill", _fill(pid, "A"), "axis CTHC"),
         ("fill", _fill(pid, "L"), "allied CTHC"),
@@ -877,8 +930,7 @@ def _legend_items(pid: str, terrain_at: dict[str, list[str]], gr: dict[str, froz
     seen: dict[tuple[str, str], list[str]] = {}
     for h in terrain_at:
         for item in terrain_at[h]:
-            words = terrain_words(item)
-            mark = _terrain_mark(item)
+            mark, words = _item_drawn(item)
             if words not in seen.setdefault(mark, []):
                 seen[mark].append(words)
     for (abbr, colour), words in sorted(seen.items()):
