@@ -9,7 +9,9 @@ limits, the step), never a promise about a roll.
 """
 from __future__ import annotations
 
-from cg import tables
+import attrs
+
+from cg import seal, tables
 from cg.rules import rules_for
 from cg.items import CLEAR_ITEMS
 from cg.rules import REPAIRABLE, clearable, defender_may_redeploy_2_5, redeployment_attacker_at_2_5
@@ -102,7 +104,8 @@ def options(state: CampaignState, has_command=lambda name: True) -> list[Item]:
                     side=side, item=Choose("ITEM"), kind=Choose("|".join(tables.REPAIR)))
     elif s == StepId.CLEARANCE:
         _clearance_options(state, may)
-    return out
+    first = seal.reveals_first(state)  # ruling R112: no command of 2.9 is taken before a side's owed reveal
+    return [attrs.evolve(o, waits_for=tuple(first)) for o in out] if first else out
 
 
 # --- 2.3 purchases ------------------------------------------------------------------------------------

@@ -153,7 +153,8 @@ def status_text(d: dict) -> str:
     if more:
         lines.append("you may also:")
         for o in more:
-            lines.append(f"  {o['command']:48} ({o['rule']}) {o['what']}")
+            once = f", once {' and '.join(o['waits_for'])} has revealed" if o.get("waits_for") else ""  # R112
+            lines.append(f"  {o['command']:48} ({o['rule']}) {o['what']}{once}")
     return "\n".join(lines) + "\n"
 
 

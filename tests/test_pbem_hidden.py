@@ -414,8 +414,17 @@ def test_at_2_9_the_hint_names_the_reveal_the_other_side_owes_not_an_end_that_wo
     assert "either player to move" not in status.out and "allied waits for axis" in status.out, status.out
     owed = json.loads(g.cli("allied", "status", "--json").out)["pending"]
     assert [o.get("waits_for") for o in owed if o["command"].startswith("plcg end")] == [["axis"]], owed
+    # the options too: each would be refused before the reveal, as `end` is (ruling R112)
+    offered = json.loads(g.cli("allied", "status", "--json").out)["options"]
+    rubble = [o for o in offered if o["command"].startswith("plcg rubble")]
+    assert rubble and all(o.get("waits_for") == ["axis"] for o in offered), offered
+    refused = g.cli("allied", "rubble", "M6", "--kia", "1")
+    assert refused.code == 3 and "axis owes the reveal" in refused.err, refused.err
+    assert f"{rubble[0]['what']}, once axis has revealed" in status.out, status.out
     assert g.cli("axis", "reveal").code == 0
     g.send("axis")
     owed = json.loads(g.cli("allied", "status", "--json").out)["pending"]
     assert [o.get("waits_for") for o in owed if o["command"].startswith("plcg end")] == [None], owed
+    offered = json.loads(g.cli("allied", "status", "--json").out)["options"]
+    assert offered and all(o.get("waits_for") is None for o in offered), offered
     assert g.cli("allied", *end).code == 0
