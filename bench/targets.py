@@ -54,9 +54,9 @@ ROWS = (
 )
 # why a row misses its goal, where the bench cannot measure it itself (from the profiles in docs/performance.md)
 WHY: dict[str, str] = {
-    "log --json / row scan": "each row is folded (its state is what the words read) and worded from its event's class"
-                             " instance (issue 33 item 4): the classes the log meets are built first (~20 ms) and each"
-                             " row's instance is made (~1 us); the row scan parses and folds nothing",
+    "log --json / row scan": "each row is worded from its event's class instance (issue 33 item 4): the classes the"
+                             " log meets are built first (~20 ms) and each row's instance is made (~1 us), then its"
+                             " JSON line written; the row scan only parses",
     "replay / row scan": "each row is folded into the state (the row scan only parses it)",
 }
 HEAD = ("target", "measured (CPU, median)", "ratio", "floor", "goal", "verdict")
