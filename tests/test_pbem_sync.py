@@ -483,6 +483,44 @@ def test_the_busy_walk_by_mail(workdir):
     assert not [x for x in at_2_4 if x["type"] in ("fact_proposed", "fact_confirmed") and "determin" in x["summary"]]
 
 
+def _axis_leaves_3_3_over_an_allied_evacuation(workdir):
+    """The busy walk to the end of firefight 1, which wounds an Allied leader (given by the Axis), and the Axis on
+    to 3.3, where he proposes to leave while the Allied owes the leader's evacuation dr (3.32): the Allied's turn
+    next, his copy synced. The players."""
+    from helpers.pace import Letters, busy_plan
+
+    g = Letters(workdir, "kolkhoz", busy_plan())
+    g.play((1, "2.9"), stop_at=(1, "2.9"))
+    for s in SIDES:
+        g.take(s)
+    leader = sorted(u.id for u in g.state("axis").units.values() if u.side == "allied" and u.kind == "leader"
+                    and not u.wounded and u.status in ("available", "on_map"))[0]
+    g.done.add((1, "2.9", "axis", 0))
+    g._ok("axis", "end", "--turn", "5", "--cvp-lost", "axis=0", "--cvp-lost", "allied=0", "--wounded", f"allied:{leader}")
+    g.act("axis", (2, "2.1"))
+    st = g.state("axis")
+    assert st.step == "3.3" and st.pbem.proposal is not None and st.pbem.proposal.side == "axis"
+    g.send("axis")
+    g.take("allied")
+    return g
+
+
+def test_sync_offers_no_roll_ahead_while_the_sides_own_proposal_waits(workdir):
+    """Ruling R121's hint names only what the ledger takes: once the Allied confirm at 3.3 waits for his own
+    evacuation dr as his proposal (ruling R84), a roll of his is refused until the Axis answers (ruling R71), so
+    `sync` no longer says his 3.41 Disease dr "may go in this bundle" (it said so, and `plcg disease` was refused)."""
+    g = _axis_leaves_3_3_over_an_allied_evacuation(workdir)
+    assert "plcg disease allied" in g.outputs[-1]  # before his leave he may (ruling R121)
+    for leader in sorted(u.id for u in g.state("allied").units.values() if u.side == "allied" and u.wounded
+                         and u.status in ("available", "on_map")):  # a patrol's leader may be wounded too
+        g._ok("allied", "evacuate", "allied", leader)
+    g._ok("allied", "confirm")
+    assert "Allied proposed to leave step 3.3" in g.outputs[-1]
+    r = g.cli("allied", "disease", "allied")
+    assert r.code == 3 and "awaits axis's answer" in r.err, r.err
+    r = g.cli("allied", "sync", "--folder", g.box)
+    assert r.code == 0 and "plcg disease allied" not in r.out and "ruling R121" not in r.out, r.out
+
 # ---- words, not internals ---------------------------------------------------------------------------
 
 def test_status_receive_and_proposals_speak_in_words(workdir):
