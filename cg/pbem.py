@@ -542,6 +542,9 @@ def may_commit_ahead(st, side: str) -> list[str]:
     """Ruling R121: the rolls `side` may commit now ahead of their steps, not yet committed (what `sync` names)."""
     if st.pbem is None or st.ended:
         return []
+    prop = st.pbem.proposal
+    if prop is not None and not _acts_meanwhile(st, prop, side):
+        return []  # its own proposal (or one it must answer first) awaits: no roll of its is taken now (ruling R71)
     made = {r.command.get("name") for r in st.pbem.requests.values() if r.side == side}
     if not st.card.campaign.disease:  # 3.41: only invoked by FSR
         made.add("disease")

@@ -89,37 +89,47 @@ class Letters:
             later = prop is not None and prop.command.get("name") == "next"
             mine.sort(key=lambda i: (i["command"] == "plcg confirm") == later)
             if mine:
-                r = None
+                r, again = None, False
                 for item in mine:  # the first he may give now (a confirm waits for his replacements, 3.41)
                     how = self._how(side, item)
+                    if how in (["confirm"], ["next"]) and self._ahead(side):  # before a leave (or his proposal, if
+                        again = True  # his own roll still waits: R84) his later rolls (ruling R121); then look again
+                        break
                     for args in how if isinstance(how[0], list) else [how]:  # candidates: the first the rules take
                         r = self.cli(side, *args)
                         if r.code == 0:
                             break
                     if r.code == 0:
                         break
+                if again:
+                    continue
                 if r.code != 0:  # it waits for the other side first (e.g. his reveal before 2.41)
                     assert r.code == 3, r.err
-                    self._ahead(side)
+                    if self._ahead(side):
+                        continue  # what his rolls decided may owe him more (ruling R121: the step's rolls first)
                     return
                 self.outputs.append(r.out)
                 continue
             if owed:  # the other side owes something, or dice wait for an answer: done here, then send
-                self._ahead(side)  # his later rolls first: they travel with his proposal
+                if self._ahead(side):  # his later rolls first: they travel with his proposal
+                    continue  # (committing one decides the step's rolls made ahead of it: they may owe him more)
                 if all(owner(i) == OTHER[side] for i in owed):
                     r = self.cli(side, "next")  # ruling R71: his part of the step is done (a proposal)
                     if r.code == 0:
                         self.outputs.append(r.out)
                 return
-            self._ahead(side)  # his later rolls, before he leaves the step (ruling R121: they hold no step)
+            if self._ahead(side):  # his later rolls, before he leaves the step (ruling R121: they hold no step)
+                continue
             r = self.cli(side, "next")
             if r.code != 0:
                 return
             self.outputs.append(r.out)
 
-    def _ahead(self, side: str) -> None:
-        """Ruling R121: where he stops, his later RePh rolls committed ahead of their steps (each tried once)."""
+    def _ahead(self, side: str) -> bool:
+        """Ruling R121: where he stops, his later RePh rolls committed ahead of their steps (each tried once).
+        Whether he committed one (the first command at a step decides the rolls made ahead of it, R121)."""
         st = self.state(side)
+        made = False
         for name, (_, since) in AHEAD.items():
             if st.step in since and (st.firefight, "ahead", side, name) not in self.done:
                 self.done.add((st.firefight, "ahead", side, name))
@@ -127,6 +137,8 @@ class Letters:
                 assert r.code in (0, 3), r.err  # refused: not his to make now (e.g. a proposal of his awaits)
                 if r.code == 0:
                     self.outputs.append(r.out)
+                    made = True
+        return made
 
     def _how(self, side: str, item: dict):
         c = item["command"].split()
