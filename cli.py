@@ -9,13 +9,8 @@ writer first, 1 audit findings.
 """
 from __future__ import annotations
 
-import contextlib
-import importlib
-import io
 import os
-import re
 import sys
-import threading
 
 # An interrupt (Ctrl-C, SIGINT) while plcg starts or ends: one line and 130 (128 + SIGINT), never a
 # traceback nor 1, the audit's "finding" (issue 25). Inside a command (PlcgGroup.invoke) it unwinds
@@ -39,6 +34,12 @@ if "pytest" not in sys.modules:
         signal.signal(signal.SIGINT, _interrupted)
     except ValueError:  # not the main thread: a host program's own handling stays
         pass
+
+import contextlib  # after the handler, as every import below: an interrupt while they load is one line too
+import importlib
+import io
+import re
+import threading
 
 import click
 import orjson
