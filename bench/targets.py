@@ -58,6 +58,8 @@ WHY: dict[str, str] = {
                              " log meets are built first (~20 ms) and each row's instance is made (~1 us), then its"
                              " JSON line written; the row scan only parses",
     "replay / row scan": "each row is folded into the state (the row scan only parses it)",
+    "audit / row scan": "the audit decides every command again as the rules stand at its row (each DRM, table row and"
+                        " refusal) and folds every event besides checking the chain; the row scan only parses",
 }
 HEAD = ("target", "measured (CPU, median)", "ratio", "floor", "goal", "verdict")
 
