@@ -618,6 +618,52 @@ def test_by_email_the_page_acts_for_its_side_and_shows_sealed_rows_sealed(tmp_pa
         s.close()
 
 
+def test_by_email_at_2_9_the_page_offers_nothing_before_the_reveal_the_other_side_owes(tmp_path, page):
+    """Ruling R112, issue 37 item 6: while the axis side owes the reveal of its HIP setup, no command of 2.9 is
+    taken (`end` and the options are refused, exit 3); the page shows them disabled, each 'once axis has
+    revealed', as `status` says, and offers them once the reveal is in."""
+    from helpers.pbem import Game
+    from test_pbem_hidden import _at_2_6_with_the_purchases_revealed
+
+    g = Game(tmp_path)
+    plan = {(1, "2.3"): [("axis", ["buy", "axis", "F1"]), ("axis", ["buy", "axis", "I1", "--mode", "on-map"]),
+                         ("axis", ["leader", "axis", "I1-1"]), ("axis", ["fortify", "axis", "hip", "--unit", "I1-1.L1"])]}
+    _at_2_6_with_the_purchases_revealed(g, plan)
+    assert g.cli("axis", "setup", "axis", "I1-1.1", "M5").code == 0
+    assert g.cli("axis", "setup", "axis", "I1-1.L1", "M5", "--hip").code == 0
+    g.play_to(1, "2.9")
+    if g.holder != "allied":
+        g.send(g.holder)
+    assert g.cli("allied", "end", "--turn", "5", "--cvp-lost", "axis=0", "--cvp-lost", "allied=0").code == 3
+    s = Served(g.db["allied"], g.key["allied"])
+    try:
+        page.goto(s.url())
+        # the reveal is axis's to make: shown to the allied player, not offered (no form)
+        owed = page.locator("[data-test=pending] li.item.other")
+        expect(owed).to_contain_text("axis owes the reveal")
+        expect(owed.locator("form")).to_have_count(0)
+        end = page.locator("[data-test=pending] form[data-command=end] fieldset")
+        expect(end).to_have_attribute("disabled", "")
+        expect(page.locator("[data-test=pending] [data-test=waits]")).to_contain_text("once axis has revealed")
+        options = page.locator("[data-test=options] form.command:not([data-command=next]) fieldset")
+        assert options.count() > 0
+        for f in options.all():
+            expect(f).to_have_attribute("disabled", "")
+        expect(page.locator("[data-test=options] [data-test=waits]").first).to_contain_text("once axis has revealed")
+        shot(page, "by-email-2.9-waits")
+    finally:
+        s.close()
+    assert g.cli("axis", "reveal").code == 0
+    g.send("axis")
+    s = Served(g.db["allied"], g.key["allied"])
+    try:
+        page.goto(s.url())
+        expect(page.locator("[data-test=pending] form[data-command=end] fieldset")).not_to_have_attribute("disabled", "")
+        expect(page.locator("[data-test=waits]")).to_have_count(0)
+    finally:
+        s.close()
+
+
 # ---- the command -----------------------------------------------------------------------------------------
 
 def test_status_at_a_seq(demo):

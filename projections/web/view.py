@@ -87,15 +87,19 @@ def _forms(items: list[dict], catalogue: dict, choices: dict, st, me: str | None
         if f is None:
             continue
         f.update(title=item.get("what", f["title"]), rule=item.get("rule", ""), text=item["command"],
-                 other=item.get("other", False), runnable=item.get("runnable", True), side=_side_of(item))
+                 other=item.get("other", False), runnable=item.get("runnable", True), side=_side_of(item),
+                 waits=list(item.get("waits_for") or ()))  # ruling R112: given once these sides have revealed
         out.append(f)
     return out
 
 
 def _side_of(item: dict) -> str | None:
+    """The side an item is owed by or offered to, as `Item.by` reads it: the side among its arguments, else the
+    side its words begin with ("axis owes the reveal of ...": `plcg reveal` names no side)."""
     words = item["command"].split()
+    first = item.get("what", "").split(" ", 1)[0]
     return item.get("side") or (item.get("args") or {}).get("side") or \
-        (words[2] if len(words) > 2 and words[2] in forms.SIDES else None)
+        (words[2] if len(words) > 2 and words[2] in forms.SIDES else None) or (first if first in forms.SIDES else None)
 
 
 def log_lines(led, at: int, limit: int = LOG_LINES) -> dict:
