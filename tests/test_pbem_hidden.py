@@ -387,11 +387,9 @@ def test_booby_traps_and_a_known_minefield_bought_stay_sealed_until_setup_shows_
     assert "  M5: Known Minefield" in g.cli("allied", "map").out, g.cli("allied", "map").out
 
 
-def test_at_2_9_the_hint_names_the_reveal_the_other_side_owes_not_an_end_that_would_be_refused(workdir):
-    """Issue 37 item 6: at 2.9, while the axis side still owed the reveal of its HIP setup (ruling R112), the allied
-    `sync` said "your move (allied): firefight result: plcg end ..." and `status` "either player to move", and that
-    `end` was refused. The hint names what is owed, the axis reveal, and `end` as what comes once it is in."""
-    g = Game(workdir)
+def at_2_9_owing_a_hip_reveal(g: Game) -> Game:
+    """Firefight 1 at 2.9, the axis leader I1-1.L1 set up HIP in M5 (its reveal owed, ruling R112), the allied
+    copy holding the latest history."""
     plan = {(1, "2.3"): [("axis", ["buy", "axis", "F1"]), ("axis", ["buy", "axis", "I1", "--mode", "on-map"]),
                          ("axis", ["leader", "axis", "I1-1"]), ("axis", ["fortify", "axis", "hip", "--unit", "I1-1.L1"])]}
     _at_2_6_with_the_purchases_revealed(g, plan)
@@ -400,6 +398,14 @@ def test_at_2_9_the_hint_names_the_reveal_the_other_side_owes_not_an_end_that_wo
     g.play_to(1, "2.9")
     if g.holder != "allied":
         g.send(g.holder)
+    return g
+
+
+def test_at_2_9_the_hint_names_the_reveal_the_other_side_owes_not_an_end_that_would_be_refused(workdir):
+    """Issue 37 item 6: at 2.9, while the axis side still owed the reveal of its HIP setup (ruling R112), the allied
+    `sync` said "your move (allied): firefight result: plcg end ..." and `status` "either player to move", and that
+    `end` was refused. The hint names what is owed, the axis reveal, and `end` as what comes once it is in."""
+    g = at_2_9_owing_a_hip_reveal(Game(workdir))
     end = ["end", "--turn", "5", "--cvp-lost", "axis=0", "--cvp-lost", "allied=0"]
     refused = g.cli("allied", *end)
     assert refused.code == 3 and "axis owes the reveal" in refused.err, refused.err

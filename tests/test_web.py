@@ -623,17 +623,9 @@ def test_by_email_at_2_9_the_page_offers_nothing_before_the_reveal_the_other_sid
     taken (`end` and the options are refused, exit 3); the page shows them disabled, each 'once axis has
     revealed', as `status` says, and offers them once the reveal is in."""
     from helpers.pbem import Game
-    from test_pbem_hidden import _at_2_6_with_the_purchases_revealed
+    from test_pbem_hidden import at_2_9_owing_a_hip_reveal
 
-    g = Game(tmp_path)
-    plan = {(1, "2.3"): [("axis", ["buy", "axis", "F1"]), ("axis", ["buy", "axis", "I1", "--mode", "on-map"]),
-                         ("axis", ["leader", "axis", "I1-1"]), ("axis", ["fortify", "axis", "hip", "--unit", "I1-1.L1"])]}
-    _at_2_6_with_the_purchases_revealed(g, plan)
-    assert g.cli("axis", "setup", "axis", "I1-1.1", "M5").code == 0
-    assert g.cli("axis", "setup", "axis", "I1-1.L1", "M5", "--hip").code == 0
-    g.play_to(1, "2.9")
-    if g.holder != "allied":
-        g.send(g.holder)
+    g = at_2_9_owing_a_hip_reveal(Game(tmp_path))
     assert g.cli("allied", "end", "--turn", "5", "--cvp-lost", "axis=0", "--cvp-lost", "allied=0").code == 3
     s = Served(g.db["allied"], g.key["allied"])
     try:
