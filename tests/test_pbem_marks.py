@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from helpers.pbem import OTHER, Game
 from test_pbem_hidden import _at_2_6_with_the_purchases_revealed
+from test_pbem_trust import allied_sealed_leader_dr_sent
 
 from cg.app.keys import load_private
 from cg.app.ledger import Ledger
@@ -84,14 +85,7 @@ def test_a_client_that_leaves_out_the_r119_mark_cannot_have_a_sealed_2_3_roll_re
     purchase it belongs to. Axis's own client answers it and confirms the allied leave with a `next` marked
     `sealed_rolls: false`, so that 2.3 would wait for the reveal and show axis the roll before 2.6: the campaign
     leaves 2.3 all the same, the roll unrevealed."""
-    g = Game(workdir)
-    g.play_to(1, "2.3")
-    if g.holder != "allied":
-        g.send(g.holder)
-    for args in (("buy", "allied", "I1"), ("leader", "allied", "I1-1"), ("next",)):
-        r = g.cli("allied", *args)
-        assert r.code == 0, (args, r.err)
-    g.send("allied")
+    g = allied_sealed_leader_dr_sent(workdir)
     _run(g, "axis", {"name": "next", "sealed_rolls": False})  # answers the roll first (ruling R84)
     seen = g.state("axis")
     assert seen.step == "2.4", seen.step

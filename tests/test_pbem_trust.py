@@ -360,8 +360,8 @@ def test_a_2_3_roll_withheld_at_2_6_is_claimed_as_of_2_3(workdir):
     assert g.state("axis").purchase("I1-1", "allied").leader_owed == 0
 
 
-def _sealed_roll_to_2_6(workdir) -> Game:
-    """Allied's 2.36 leader DR committed at 2.3 and answered; 2.3 left (ruling R119); both copies at 2.6."""
+def allied_sealed_leader_dr_sent(workdir) -> Game:
+    """Firefight 1 at 2.3: allied bought I1, committed its sealed 2.36 leader DR and left 2.3, and sent it all."""
     g = Game(workdir)
     g.play_to(1, "2.3")
     if g.holder != "allied":
@@ -370,6 +370,12 @@ def _sealed_roll_to_2_6(workdir) -> Game:
         r = g.cli("allied", *args)
         assert r.code == 0, (args, r.err)
     g.send("allied")
+    return g
+
+
+def _sealed_roll_to_2_6(workdir) -> Game:
+    """Allied's 2.36 leader DR committed at 2.3 and answered; 2.3 left (ruling R119); both copies at 2.6."""
+    g = allied_sealed_leader_dr_sent(workdir)
     for args in (("next",), ("determine",), ("next",)):
         r = g.cli("axis", *args)
         assert r.code == 0, (args, r.err)
