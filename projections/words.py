@@ -346,6 +346,10 @@ def _head_signed(e) -> str:
 @words("dice_committed")
 def _dice_committed(e) -> str:
     s = _side(e)
+    ahead = e.command.get("ahead")
+    if ahead is not None:  # ruling R121: answered by the other side's next bundle, decided at its own step
+        return f"{s} committed ahead of its step to two-party dice for {e.command.get('name')} ({e.commit[:8]}):" \
+               f" answered by the other side's next bundle, decided at {ahead} as the rules stand there (ruling R121)"
     if e.chain is not None:  # ruling R83
         return f"{s} committed to two-party dice for {e.command.get('name')} ({e.commit[:8]}), its value" \
                " shown: decided by the other side's next bundle, whose answer is fixed already (ruling R83)"

@@ -78,6 +78,12 @@ def test_rolls_committed_ahead_are_answered_at_once_and_decided_at_their_own_ste
     leaders = [st_ for _, t, st_, p in rows_ if t == "leaders_rolled" and p["side"] == "axis"]
     assert leaders == ["3.45"]
     assert not g.state("axis").pbem.requests
+    # the log says when each is decided: at its own step, not by the other side's next bundle (which answers it)
+    said = {line["seq"]: line["summary"] for line in _log(g, "axis") if line["type"] == "dice_committed"}
+    for seq, _t, _st, p in rows_:
+        if _t == "dice_committed" and p["command"].get("ahead"):
+            assert f"decided at {p['command']['ahead']}" in said[seq] and "R121" in said[seq], said[seq]
+            assert "decided by the other side's next bundle" not in said[seq], said[seq]
     for s in ("axis", "allied"):
         assert g.cli(s, "audit").code == 0
     assert g.cli("axis", "audit", "--against", g.db["allied"]).code == 0
