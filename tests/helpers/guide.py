@@ -236,7 +236,7 @@ REPH: list[tuple[str, str, str, int | None]] = [
     ("", "axis", SEND, None),
     ("The Allied `sync` makes and reveals his own 3.44 dr; his `next` confirms the Axis proposal and leaves his "
      "own result unused. At 3.45 both leader drs are decided by his first command there, his `sync`; at 3.47 both "
-     "ELR DRs by his `next` into it. Nothing else is owed, so he walks on to firefight 2.", "allied", TAKE, None),
+     "ELR DRs by his first command there, the `next` that leaves it. Nothing else is owed, so he walks on to firefight 2.", "allied", TAKE, None),
     ("", "allied", "next", None),
     ("", "allied", TAKE, None),
     *[("", "allied", "next", None)] * 6,
