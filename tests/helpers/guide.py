@@ -1,6 +1,6 @@
 """The player's guide (docs/guide.md): one whole firefight and its RePh on the shipped sample card, then the
-same card's first firefight played by email by two players with `sync` (BY_EMAIL), each command with what it
-really prints. `python tests/helpers/guide.py` writes the guide;
+same card's first firefight and its RePh played by email by two players with `sync` (BY_EMAIL, its RePh REPH),
+each command with what it really prints. `python tests/helpers/guide.py` writes the guide;
 tests/test_docs.py runs the same commands and checks the guide still shows what they print.
 
 Each step is (what the player reads before the command, the command's words, how many lines of its
@@ -89,7 +89,7 @@ STEPS: list[tuple[str, str, int | None]] = [
      "audit", None),
 ]
 
-HASH = re.compile(r"\b[0-9a-f]{16}\b")
+HASH = re.compile(r"\b[0-9a-f]{16}\b…?")  # a hash shown cut (`dice-check`) is one `…` too
 BYTES = re.compile(r", [0-9]+ bytes,")  # a bundle's size: compressed, it moves with the row hashes' time
 
 # The by-email chapter: two players, each with his own copy and key, one shared folder (`box`). Each step is
@@ -187,6 +187,69 @@ BY_EMAIL: list[tuple[str, str, str, int | None]] = [
     ("At any time either player can check that the two copies agree, given the other's file: every row, hash and "
      "signature (exit 1 and the first difference where they do not).", "axis", "audit --against allied.plcg", None),
 ]
+SEND, TAKE = "sync --folder box --send", "sync --folder box"
+# The RePh of that firefight by email, from 3.1 to firefight 2's 2.1: the later RePh rolls committed ahead of their
+# steps (ruling R121), each decided at its own step, and a 3.44 result that still allows its side something holding
+# the other side's leave (ruling R127).
+REPH: list[tuple[str, str, str, int | None]] = [
+    ("The Reorganization Phase by email. Each player does all he can at a step before he sends; a `next` the other "
+     "copy has not seen is provisional, and the other player's next command confirms it. 3.2: the Axis player "
+     "chooses the Redeployment Option for both sides and redeploys first the unit 3.214 names; its DR is two-party, "
+     "so the 3.217 one waits until the Allied answer has decided it.", "axis", "next", None),
+    ("", "axis", "option A", None),
+    ("", "axis", "redeploy axis I1-1.1 --to L4", None),
+    ("", "axis", SEND, None),
+    ("", "allied", TAKE, None),
+    ("", "allied", SEND, None),
+    ("", "axis", TAKE, None),
+    ("", "axis", "redeploy axis I1-1.2 --to L4", None),
+    ("", "axis", SEND, None),
+    ("The Allied copy answers the roll as it takes it in, which decides it; nothing else is owed at 3.2.",
+     "allied", TAKE, None),
+    ("", "allied", "next", None),
+    ("", "allied", SEND, None),
+    ("3.3 records the TVP. At 3.41 `sync` names the rolls the Axis player may commit now, ahead of their steps "
+     "(ruling R121; this card has no Disease, so 3.41 owes nothing): his 3.44 Battlefield Promotion dr, 3.45 Leader "
+     "Generation dr and 3.47 ELR DR. Their DRMs are fixed since the firefight ended, so he gives all three at once, "
+     "and they travel in one bundle.", "axis", TAKE, None),
+    ("", "axis", "next", None),
+    ("", "axis", TAKE, None),
+    ("", "axis", "promote axis", None),
+    ("", "axis", "leaders axis", None),
+    ("", "axis", "elr axis", None),
+    ("", "axis", "next", None),
+    ("", "axis", SEND, None),
+    ("The Allied player's first command answers the three Axis rolls; he commits his own three in the same bundle.",
+     "allied", TAKE, None),
+    ("", "allied", "promote allied", None),
+    ("", "allied", "leaders allied", None),
+    ("", "allied", "elr allied", None),
+    ("", "allied", "next", None),
+    ("", "allied", SEND, None),
+    ("The Axis `sync` answers them. The answers decide nothing yet: each roll is decided at its own step. At 3.44 "
+     "the Axis dr, sealed (ruling R47), is made and revealed by his `sync`. It allows him 3 MMC to Battle Harden; "
+     "he hardens none. The Allied dr, not yet revealed, may allow the Allied player something, so the Axis `next` "
+     "is a proposal that waits for him (ruling R127), not a leave.", "axis", TAKE, None),
+    ("", "axis", "next", None),
+    ("", "axis", TAKE, None),
+    ("", "axis", "next", None),
+    ("", "axis", SEND, None),
+    ("The Allied `sync` makes and reveals his own 3.44 dr; his `next` confirms the Axis proposal and leaves his "
+     "own result unused. At 3.45 both leader drs are decided by his first command there, his `sync`; at 3.47 both "
+     "ELR DRs by his first command there, the `next` that leaves it. Nothing else is owed, so he walks on to firefight 2.", "allied", TAKE, None),
+    ("", "allied", "next", None),
+    ("", "allied", TAKE, None),
+    *[("", "allied", "next", None)] * 6,
+    ("", "allied", SEND, None),
+    ("", "axis", TAKE, None),
+]
+REPH_BUNDLES = sum(words == SEND for _, _, words, _ in REPH)
+BY_EMAIL += REPH + [
+    ("`dice-check` shows how a roll committed ahead was made: the Axis ELR DR, committed at 3.41, answered in the "
+     "next Allied bundle, decided at 3.47.", "axis", "dice-check 117", None),
+    (f"The RePh took {REPH_BUNDLES} bundles, 3.1 to 2.1. The Axis player's first command of firefight 2 confirms "
+     "the Allied leave; 2.1's CP DR is sealed, as at the start.", "axis", "cp axis", None),
+]
 
 
 def run_guide() -> list[tuple[str, str, str]]:
@@ -246,8 +309,8 @@ def by_email_run() -> list[tuple[str, str, str, str]]:
 
 BY_EMAIL_INTRO = [
     "## By email: two players, two copies, one shared folder", "",
-    "Two players, each with his own copy of the campaign and his own key, play the sample's first firefight by "
-    "email through a shared folder `box`. The Axis player sets `export PLCG_DB=axis.plcg PLCG_KEY=axis.key` once, "
+    "Two players, each with his own copy of the campaign and his own key, play the sample's first firefight and "
+    "its RePh by email through a shared folder `box`. The Axis player sets `export PLCG_DB=axis.plcg PLCG_KEY=axis.key` once, "
     "the Allied player `export PLCG_DB=allied.plcg PLCG_KEY=allied.key`; `axis$` and `allied$` below say whose "
     "command it is. One command a turn does the mail: `plcg sync --folder box` takes in what the other sent and "
     "says whose move it is; `plcg sync --folder box --send` sends (with a shared git repository, `--git CLONE` "
