@@ -81,8 +81,10 @@ def folder(cls, fn: Callable) -> Callable[[object, dict], object]:
                    "fn": fn, "n": len(fields),
                    "defaults": {a.name: a.default for a in fields if a.default is not attrs.NOTHING}}
     lines = ["def fold(st, p):", "    e = new(cls)", "    d = p"]
-    if scope["defaults"]:
-        lines += ["    if len(d) != n:  # a key left out by its writer: its default (in a copy: the payload stays as given)",
+    if scope["defaults"]:  # a key left out by its writer: its default (in a copy: the payload stays as given);
+        # by each defaulted key, not by the count alone: a key of no field (an edited row) must not hide a missing one
+        missing = " or ".join(f"{k!r} not in d" for k in scope["defaults"])
+        lines += [f"    if len(d) != n or {missing}:",
                   "        d = {**{k: v for k, v in defaults.items() if k not in d}, **d}"]
     for f in fields:  # the attrs values built, in a copy of the payload
         e = _nested(f.type, scope)

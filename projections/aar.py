@@ -21,6 +21,7 @@ import re
 
 from collections import Counter
 from html import escape
+from typing import NoReturn
 
 import attrs
 
@@ -75,7 +76,6 @@ def export_chunks(ledger, fmt: str, url: str = "aar.html"):
                                         title=f"After Action Report — {h.final.card.campaign.name}"))
     except UNFOLDABLE:
         _name_the_row(ledger)
-        raise
 
 
 def _named(ledger, pieces):
@@ -84,14 +84,16 @@ def _named(ledger, pieces):
         yield from pieces
     except UNFOLDABLE:
         _name_the_row(ledger)
-        raise
 
 
-def _name_the_row(ledger) -> None:
+def _name_the_row(ledger) -> NoReturn:
     """Only after the report met a row it cannot use: the checked read raises UnreadableRow naming the
-    first row that does not hold its event as plcg writes it (issue 15)."""
+    first row that does not hold its event as plcg writes it (issue 15); where every row has the keys its
+    schema requires but one holds a value the report cannot use, exit 2 all the same, never 5."""
     for _ in ledger.store.read():
         pass
+    raise BadInput("a row of the log does not hold its event as plcg writes it, and the report cannot use it"
+                   " (edited by another tool? plcg audit lists what changed)")
 
 
 # ---- the history, folded once ----------------------------------------------------------------------
@@ -836,7 +838,8 @@ def _result(h: History, ff, info: FirefightHistory) -> list:
                     + (f" (incl. {patrols[s]} by patrols, 2.756)" if patrols[s] else "")
                     for s in ("axis", "allied"))
     items.append([("b", "CVP lost:"), f" {cvp}."])
-    items.append([("b", "Winner:"), f" {_side(p['winner'])} ({p['winner_rule']})."])
+    rule = p.get("winner_rule")  # None: a log written before it was recorded (the schema's default)
+    items.append([("b", "Winner:"), f" {_side(p['winner'])}" + (f" ({rule})." if rule else ".")])
     if p.get("vasl_logs"):  # the firefight's evidence (end --vasl-log, issue 37 item 11)
         items.append([("b", "VASL logs:"), f" {vasl_words(p['vasl_logs'])}."])
     before, after = info.control_before or {}, info.control_after or {}

@@ -135,3 +135,56 @@ def test_the_first_releases_campaign_started_builds_with_the_schemas_defaults():
     got = build(REGISTRY["campaign_started"], {"product": "plcg", "rules": "PL 2.5", "seed": "s", "card": {}})
     assert (got.card_ref, got.product_version, got.redeployment, got.rules_revision, got.conventions) == \
         ("", "", None, 1, None)
+
+
+# ---- a row edited against its schema, the chain recomputed: read by the schema's defaults, found by the audit ---
+
+EDITS = [  # (the row's type, the SQL json edit: a field with a default dropped, a key of no field added)
+    ("firefight_ended", "json_remove(json_set(payload, '$.bogus', 1), '$.winner_rule')"),
+    ("cp_replenished", "json_remove(json_set(payload, '$.zzz', 'x'), '$.total')"),
+]
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory):
+    from cg.app.demo import play
+
+    path = tmp_path_factory.mktemp("edited") / "demo.plcg"
+    play(str(path), echo=lambda _line: None)
+    return path
+
+
+@pytest.mark.parametrize("etype, edit", EDITS, ids=[e[0] for e in EDITS])
+def test_a_field_with_a_default_left_out_beside_a_key_of_no_field_reads_as_its_default(etype, edit):
+    """The constructor fills a default by the key's absence, not by the payload's count of keys: a row that
+    drops `winner_rule` and carries one key of no field has as many keys as the class has fields, and its
+    instance lacked the attribute (exit 2 or 5 where the schema allows the row)."""
+    cls = REGISTRY[etype]
+    field = {"firefight_ended": "winner_rule", "cp_replenished": "total"}[etype]
+    default = attrs.fields_dict(cls)[field].default
+    payload = {a.name: None for a in attrs.fields(cls) if a.name != field}
+    payload["a_key_of_no_field"] = 1
+    assert len(payload) == len(attrs.fields(cls))
+    assert getattr(build(cls, payload), field) == default
+
+
+@pytest.mark.parametrize("etype, edit", EDITS, ids=[e[0] for e in EDITS])
+def test_an_edited_row_the_schema_allows_is_read_by_every_command_and_found_by_the_audit(played, tmp_path, etype,
+                                                                                      edit):
+    """Found by editing the demo with sqlite3 and recomputing the chain: `export --format html` met the row
+    without its `winner_rule` (optional since issue 33 item 4) and exited 5 (KeyError), where every other read
+    took the schema's default. Every read takes it now (never 5), and the audit names the row (exit 1)."""
+    import shutil
+
+    from conftest import cli_run
+    from helpers.sandbox import rechain
+
+    db = tmp_path / "edited.plcg"
+    shutil.copy(played, db)
+    rechain(str(db), f"UPDATE events SET payload = {edit} WHERE seq = (SELECT min(seq) FROM events WHERE type = '{etype}')")
+    for args in (["replay"], ["log"], ["log", "--json"], ["status"], ["roster"], ["export", "--format", "md"],
+                 ["export", "--format", "html"], ["export", "--format", "bbcode"]):
+        r = cli_run(db, *args)
+        assert r.code == 0, (args, r.code, r.err)
+    r = cli_run(db, "audit")
+    assert r.code == 1 and "FINDING seq" in r.out and etype in r.out, (r.code, r.out)
