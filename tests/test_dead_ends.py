@@ -231,7 +231,7 @@ def test_units_of_a_side_left_without_a_cthc_owe_no_redeployment_they_cannot_mak
     c.close()
     r = cli_run(path, "end", "--turn", "5", "--cvp-lost", "axis=2", "--cvp-lost", "allied=9",
                 "--control", "axis=C3", "--control", "axis=D3", "--control", "axis=E8",
-                "--position", "allied:I1-1.1=G3", "--position", "allied:I1-1.2=K5")
+                "--position", "allied:I1-1.1=G3", "--position", "allied:I1-1.2=A7")
     assert r.code == 0, r.err
     for _ in range(2):
         assert cli_run(path, "next").code == 0
@@ -240,8 +240,8 @@ def test_units_of_a_side_left_without_a_cthc_owe_no_redeployment_they_cannot_mak
     r = cli_run(path, "next")
     assert r.code == 0, r.err
     oob = _oob(path, "allied")
-    for unit in ("I1-1.1", "I1-1.2"):
-        assert oob[unit]["status"] == "eliminated" or "isolated" in oob[unit]["flags"], oob[unit]
+    assert oob["I1-1.1"]["status"] == "eliminated"  # G3, in the axis MLR now: failed to redeploy (3.214)
+    assert oob["I1-1.2"]["status"] != "eliminated" and "isolated" in oob["I1-1.2"]["flags"]  # A7: 3.216
     assert cli_run(path, "audit").code == 0
 
 
