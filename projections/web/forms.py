@@ -14,7 +14,8 @@ from __future__ import annotations
 import re
 
 SIDES = ("axis", "allied")
-_PLACEHOLDER = re.compile(r"^[A-Z]+(\|[A-Z]+)*$")  # UNIT, HEX, N, SIDE, TEXT, A|B (RG ids hold digits)
+# UNIT, HEX, N, SIDE, TEXT, A|B (RG ids hold digits), ... (patrol's units), malfunction|low_ammo|... (repair's kinds)
+_PLACEHOLDER = re.compile(r"^([A-Z]+(\|[A-Z]+)*|\.\.\.|[a-z_]+(\|[a-z_]+)+)$")
 _UNIT_PARAMS = ("unit", "leader", "vehicle")
 _HEX_PARAMS = {("redeploy", "to"), ("setup", "hex_"), ("position", "hex_"), ("clear", "hex_"), ("fortify", "hex_"),
                ("rubble", "hex_"), ("flame", "hex_"), ("leader", "hex_"), ("patrol", "hex_")}
@@ -27,8 +28,8 @@ _END_OWN = {"turn", "cvp_lost", "control", "winner"} | {f for f, _ in UNIT_FATES
 
 def parse_item(text: str) -> tuple[str, list[str], dict]:
     """`plcg redeploy axis UNIT --to HEX` -> ("redeploy", ["axis", None], {"to": None}); a placeholder
-    is None (the player fills it in)."""
-    words = text.split()[1:]
+    is None (the player fills it in); a command that follows it (`, then plcg next`) is not its own."""
+    words = text.split(", then ")[0].split()[1:]
     name, rest = words[0], words[1:]
     pos, opts, i = [], {}, 0
     while i < len(rest):
