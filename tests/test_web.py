@@ -661,21 +661,10 @@ def test_by_email_at_2_6_the_side_that_still_sets_up_names_its_unit_and_hex(tmp_
     plcg next`. Its form held the hex as "HEX," (the words of the `then` read as the hex), hidden: no hex could be
     given, and the form ran `setup ... HEX,`. It asks the unit and the hex, and sets the unit up."""
     from helpers.pbem import Game
+    from test_pbem_hidden import first_side_set_up_at_2_6
 
     g = Game(tmp_path, policy="any")
-    g.play_to(1, "2.6", plan={(1, "2.3"): [("axis", ["buy", "axis", "I1", "--mode", "on-map"]),
-                                           ("allied", ["buy", "allied", "I1", "--mode", "on-map"])]})
-    for side in ("axis", "allied"):  # the 2.6 reveals (setup shows the purchases)
-        if g.holder != side:
-            g.send(g.holder)
-        assert g.cli(side, "reveal").code == 0
-        g.holder = side
-    first = g.state().ff.setup_first
-    second = "allied" if first == "axis" else "axis"
-    if g.holder != first:
-        g.send(g.holder)
-    assert g.cli(first, "setup", first, "I1-1.1", "M5" if first == "axis" else "C4").code == 0
-    assert g.cli(first, "next").code == 0
+    first, second = first_side_set_up_at_2_6(g)
     g.send(first)
     s = Served(g.db[second], g.key[second])
     try:
