@@ -950,8 +950,8 @@ def _head_signed(st, p: HeadSigned):
     st.pbem.signed[p.side] = [p.seq, p.hash]
     if st.pbem.requests:
         # ruling R67: signed over an answer it has not revealed: withheld (ruling R119: not one owed by 2.6)
-        for r in rules_for(st).withheld_by_signature(st.pbem.requests.values(), p.side, lambda r: deferred(st, r)):
-            r.withheld = True
+        for r in rules_for(st).withheld_by_signature(st.pbem.requests.values(), p.side):
+            r.withheld = r.withheld or not deferred(st, r)
 
 
 @on("dice_committed")

@@ -87,12 +87,9 @@ def test_a_sealed_attack_option_choice_that_contradicts_the_purchase_is_refused(
 
 # ---- item 8: 2.6 owes each side's setup, in the order 2.41 gives (ruling R110) ------------------------------
 
-def test_the_first_side_s_next_at_2_6_waits_for_the_other_side_to_set_up(sealed, workdir):
-    """Issue 37 item 8: the side that set up first left 2.6 with its `next` (provisionally, ruling R71), so the
-    other side could not set up without rejecting the step, and `sync` said "your optional commands, then plcg
-    next". Now its `next` says it is done and waits: the other side sets up, and its `next` leaves 2.6;
-    `sync` tells each player who still sets up."""
-    g = sealed
+def first_side_set_up_at_2_6(g: Game) -> tuple[str, str]:
+    """Firefight 1 at 2.6, each side's I1 bought on-map and revealed; the side 2.41 sets up first has set up
+    I1-1.1 and given its `next` (ruling R110: it waits). Returns (that side, the side that still sets up)."""
     g.play_to(1, "2.6", plan={(1, "2.3"): [("axis", ["buy", "axis", "I1", "--mode", "on-map"]), ("allied", ["buy", "allied", "I1", "--mode", "on-map"])]})
     for side in ("axis", "allied"):  # the 2.6 reveals (setup shows the purchases)
         if g.holder != side:
@@ -106,6 +103,16 @@ def test_the_first_side_s_next_at_2_6_waits_for_the_other_side_to_set_up(sealed,
         g.send(g.holder)
     assert g.cli(first, "setup", first, "I1-1.1", "M5" if first == "axis" else "C4").code == 0
     assert g.cli(first, "next").code == 0
+    return first, second
+
+
+def test_the_first_side_s_next_at_2_6_waits_for_the_other_side_to_set_up(sealed, workdir):
+    """Issue 37 item 8: the side that set up first left 2.6 with its `next` (provisionally, ruling R71), so the
+    other side could not set up without rejecting the step, and `sync` said "your optional commands, then plcg
+    next". Now its `next` says it is done and waits: the other side sets up, and its `next` leaves 2.6;
+    `sync` tells each player who still sets up."""
+    g = sealed
+    first, second = first_side_set_up_at_2_6(g)
     assert g.state(first).step == "2.6"  # not left: the other side still sets up
     box = workdir / "box"
     box.mkdir()

@@ -163,6 +163,23 @@ def test_no_rules_method_without_facts_is_asked_outside_the_rules_package():
     assert calls == []
 
 
+def test_no_rules_method_takes_the_callers_code_to_run_or_not():
+    """Issue 33 item 3: a revision's difference reads as a rule, not as a callback. A `Rules` method decides from the
+    facts it is given (a value, or yes or no where a whole branch differs: the caller runs it on a yes); none takes a
+    callable of the caller's, but `strategic_terrain`, whose computation is kept lazy for speed (its docstring says
+    why: every read of map control asks it)."""
+    import inspect
+
+    takes = set()
+    for cls in (revisions.Rules, revisions.Revision2, revisions.Revision1):
+        for name, fn in vars(cls).items():
+            if inspect.isfunction(fn) and any("Callable" in str(p.annotation)
+                                              for p in inspect.signature(fn).parameters.values()):
+                takes.add(name)
+    assert takes == {"strategic_terrain"}
+    assert "for speed" in (revisions.Rules.strategic_terrain.__doc__ or "")
+
+
 def test_an_upgraded_campaign_never_reuses_a_purchase_number_of_the_side(tmp_path):
     db = tmp_path / "c.plcg"
     assert cli_run(db, "new", "--card", "sample", "--rules-revision", "1").code == 0

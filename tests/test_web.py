@@ -656,6 +656,51 @@ def test_by_email_at_2_9_the_page_offers_nothing_before_the_reveal_the_other_sid
         s.close()
 
 
+def test_by_email_at_2_6_the_side_that_still_sets_up_names_its_unit_and_hex(tmp_path, page):
+    """Ruling R110: once the first side has set up and waits, the other side owes `plcg setup SIDE UNIT HEX, then
+    plcg next`. Its form held the hex as "HEX," (the words of the `then` read as the hex), hidden: no hex could be
+    given, and the form ran `setup ... HEX,`. It asks the unit and the hex, and sets the unit up."""
+    from helpers.pbem import Game
+    from test_pbem_hidden import first_side_set_up_at_2_6
+
+    g = Game(tmp_path, policy="any")
+    first, second = first_side_set_up_at_2_6(g)
+    g.send(first)
+    s = Served(g.db[second], g.key[second])
+    try:
+        page.goto(s.url())
+        owed = page.locator("[data-test=pending] li.item", has_text=f"{second} still sets up").locator("form")
+        expect(owed.locator("input[name='a:hex_']")).to_have_attribute("type", "text")
+        expect(owed.locator("input[name='a:hex_']")).to_have_value("")
+        expect(owed.locator("input[name='a:unit']")).to_have_value("")
+        owed.locator("input[name='a:unit']").fill("I1-1.1")
+        owed.locator("input[name='a:hex_']").fill("M5" if second == "axis" else "C4")
+        submit(page, owed)
+        expect(page.locator("[data-test=message]")).to_contain_text(f"{second.capitalize()} I1-1.1 set up in")
+        assert page.errors == []
+    finally:
+        s.close()
+
+
+def test_a_form_leaves_empty_what_the_player_chooses(demo, page, served_demo):
+    """What an item leaves to the player is asked, not filled in: 2.7's patrol read its units as "..." and 3.46's
+    repair its kind as "malfunction|low_ammo|disabled|immobilized|captured_sw", each a value the command refuses."""
+    h = History(str(demo))
+    seqs = {}
+    for seq in range(1, head(demo) + 1):
+        step = h.state(seq).step
+        if step in ("2.7", "3.46") and step not in seqs:
+            seqs[step] = seq
+    page.goto(served_demo.url(at=seqs["2.7"]))
+    patrol = page.locator("[data-test=pending] form[data-command=patrol]").first
+    expect(patrol.locator("input[name='o:units']")).to_have_value("")
+    expect(patrol.locator("input[name='o:kind']")).to_have_value("")
+    page.goto(served_demo.url(at=seqs["3.46"]))
+    repair = page.locator("[data-test=options] form[data-command=repair]").first
+    expect(repair.locator("input[name='o:kind']")).to_have_value("")
+    expect(repair.locator("input[name='a:item']")).to_have_value("")
+
+
 # ---- the command -----------------------------------------------------------------------------------------
 
 def test_status_at_a_seq(demo):

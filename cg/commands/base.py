@@ -345,7 +345,7 @@ def pbem_commit(state: CampaignState, cmd: dict) -> list:
     open_now = sum(1 for r in state.pbem.requests.values() if r.side == cmd["by"]
                    and {k: v for k, v in r.command.items() if k != "ahead"} == bare)
     why = rules_for(state).repeat_commitment_refusal(  # ruling R118: each roll owed, in one bundle
-        cmd.get("name"), cmd["by"], open_now, lambda: _owed_times(state, command))
+        cmd.get("name"), cmd["by"], open_now, _owed_times(state, command) if open_now else 0)
     if why:
         raise Refused(why, "pbem", state.step)
     if cmd.get("chain") is None and cmd.get("value") is None:

@@ -12,7 +12,7 @@ from cg.state import other
 from events import types as ev
 from cg.commands.base import at, command, counter_table, given_dice, hex_arg, in_play, int_arg, roll, side_arg, unit_arg
 from cg.units import OWNERS, Kind, Status, article  # OWNERS, 2.37: a leader with a MMC/AFV, a SW/Gun with a unit
-from cg.rules import cthc_clusters, defender_may_redeploy_2_5, nearest_cthc, redeployment_attacker_at_2_5
+from cg.rules import cthc_clusters, defender_may_redeploy_2_5, nearest_cthc_refusal, redeployment_attacker_at_2_5
 from cg.card_as_printed import area_set
 from cg.state import Done
 from cg.sequence import StepId
@@ -98,12 +98,14 @@ def _redeploy(ctx, cmd):
                           mine[0][2], st.step)
         if mc.hexes[to].cthc != side:
             raise Refused(f"{to} is not a friendly-controlled hex of {article(side)} CTHC", mine[0][2], st.step)
-        why = rules_for(st).redeployment_hex_refusal(st, u, to, situation, nearest_cthc)
+        why = nearest_cthc_refusal(st, u, to) if rules_for(st).redeploys_to_nearest_cthc(situation) else None
         if why:
             raise Refused(why, mine[0][2], st.step)
     column = "vehicle" if u.kind == Kind.VEHICLE else "infantry"
     # ruling R49: --counter is judged before the dice, never by the result they give
-    before_roll = rules_for(st).judged_before_roll(lambda: _counter_before_roll(st, u, cmd.get("counter")))
+    before_roll = rules_for(st).judges_before_roll("redeploy")
+    if before_roll:
+        _counter_before_roll(st, u, cmd.get("counter"))
     d = ctx.dice(given, 2)
     dl = drms.redeployment(st, side, u.hex, situation, hs_beyond=hs_beyond,
                            crosses_uncontrolled=bool(cmd.get("crosses_uncontrolled")), unit=u,

@@ -80,7 +80,7 @@ def _cg_end(st: CampaignState, reason: str):
     if reason == "concession":
         winner = other(st.conceded_by) if st.conceded_by else None
     else:  # ruling R74: the card's Victory Conditions name the winner
-        winner = rules_for(st).cg_winner(lambda: victory.decide(st, reason)[0])
+        winner = victory.decide(st, reason)[0] if rules_for(st).cg_end_names_winner(reason) else None
     return ev.CgEnded(reason=reason, winner=winner, tvp=tot)
 
 

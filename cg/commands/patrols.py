@@ -101,7 +101,7 @@ def _patrol(ctx, cmd):
         return [ev.PatrolResolved(side=side, patrol=n, kind=kind, units=tuple(u.id for u in units),
                                   leader=leader.id, mission_hex=hx, roll=r, returns=returns)]
 
-    return rules_for(st).patrol_detection(from_units, from_flags)
+    return from_units() if rules_for(st).patrol_drms_from_units(kind) else from_flags()
 
 
 def _smc(st: CampaignState, leader, units: list) -> None:
@@ -134,8 +134,8 @@ def _typed(cmd: dict) -> dict:
 def _half_squads_before_roll(st, side: str, units: list, counter) -> None:
     """Ruling R49: where a Reduced result could strike a squad the counter table has no half-squad for, the
     counter is asked for before the dice are rolled (exit 2), never after them."""
-    if not counter:
-        rules_for(st).judged_before_roll(lambda: _half_squads_lacking(st, side, units))
+    if not counter and rules_for(st).judges_before_roll("patrol"):
+        _half_squads_lacking(st, side, units)
 
 
 def _half_squads_lacking(st, side: str, units: list) -> None:

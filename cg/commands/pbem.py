@@ -148,7 +148,7 @@ def _claim(ctx: Ctx, cmd: dict):
     assert st.pbem is not None  # a play-by-email command: decide() read st.pbem before (_waits_for_proposer)
     by, commit = cmd["by"], cmd.get("request")
     r = st.pbem.requests.get(commit) if isinstance(commit, str) else None
-    if r is None or not rules_for(st).claimable(lambda: (commit, r) in pbem.claimable(st, by)):
+    if r is None or not rules_for(st).claimable((commit, r) in pbem.claimable(st, by)):
         raise Refused(f"{by} claims two-party dice {str(commit)[:8]} that the other side has not withheld (it"
                       " signed no head after the answer without revealing)", "pbem", st.step)
     commit = cast(str, commit)  # r was found by it: a str

@@ -253,8 +253,10 @@ def _leader(ctx, cmd):
     if got != r.outcome:
         r = attrs.evolve(r, outcome=got, rolled=r.outcome)
     if cmd.get("commissar"):  # ruling R49: the Commissar on a * row, else the leader rolled stands
-        r = rules_for(st).commissar_roll(r, got, lambda g: COMMISSARS[_morale(g)],
-                                         lambda: _commissar(st, side, pid, rg if pid else None, column, r, got))
+        if not rules_for(st).judges_before_roll("leader"):  # revision 2: judged by the result, after the roll
+            r = attrs.evolve(r, outcome=_commissar(st, side, pid, rg if pid else None, column, r, got), rolled=got)
+        elif r.row in tables.COMMISSAR_ROWS and got is not None:  # ruling R92
+            r = attrs.evolve(r, outcome=COMMISSARS[_morale(got)], rolled=got)
         got = r.outcome
     unit = None
     if got is not None:
@@ -360,7 +362,8 @@ def _place(st: CampaignState, side: str, kind: str, spec, hx):
         _booby_trap_level(st, side, hx)
     if index is None or not items.ITEMS[kind].in_hex:
         raise Refused(f"{side} has no {spec.name} bought without a hex to place", "2.38", st.step)
-    rules_for(st).fortification_limits(lambda: _fortify_hex_limits(st, side, kind, spec, hx))
+    if rules_for(st).fortification_limits_apply(kind):
+        _fortify_hex_limits(st, side, kind, spec, hx)
     _fortify_notes_hex(st, side, kind, hx)
     if not spec.isolated_ok and st.map_control().hexes[hx].isolated == side:
         raise Refused(f"{spec.name} may not go in an Isolated Location (only I fortifications)", "2.38", st.step)
@@ -468,8 +471,10 @@ def _fortify(ctx, cmd):
     if cost is None:
         raise Refused(f"the CG Card states no FP price for a Dummy Minefield (2.38: \"As per F.7B\", which PL 2.5 "
                       f"does not print; card key fortifications.{DUMMY_MINEFIELD_FP}, ruling R22)", "2.38", st.step)
-    rules_for(st).fortification_limits(lambda: _fortify_limits(st, side, kind, spec, hx, hip_unit))
-    rules_for(st).fortification_notes(lambda: _fortify_notes(st, side, kind, hx))
+    if rules_for(st).fortification_limits_apply(kind):
+        _fortify_limits(st, side, kind, spec, hx, hip_unit)
+    if rules_for(st).fortification_notes_apply(kind):
+        _fortify_notes(st, side, kind, hx)
     if spec.initial_only and not st.initial:
         raise Refused(f"{spec.name} may only be bought for the Initial Firefight (S)", "2.38", st.step)
     card_side = st.card.sides[side]  # third-round card keys: a side's own Booby Traps say decides for it

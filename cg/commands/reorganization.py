@@ -14,7 +14,7 @@ from events import types as ev
 from events.roll import Drm
 from cg.commands.base import (at, card_quality, command, given_dice, int_arg, leader_slots, roll, side_arg,
                               unit_any_case, unit_arg)
-from cg.rules import REPAIRABLE, mlr_of, repair_refusal
+from cg.rules import REPAIRABLE, heroes_in_mlr, repair_refusal
 from cg.steps import disease_owed
 from cg.units import Kind, PRESENT, Status, article
 from cg.commands.firefight_end import _replace
@@ -154,8 +154,11 @@ def _harden(ctx, cmd):
         if leader_slots(st, side) <= 0:
             raise Refused(f"the 3.45 result ({st.reph.leader_result[side]}) allows no more leaders to harden or "
                           "be generated", "3.45", st.step)
-    made = rules_for(st).hardening(to, lambda: (_hero_for(st, side, u) if st.step == StepId.HEROES else None,
-                                                 *_hardened_counter(st, u, to)))
+    made: dict = {"to": to}  # revision 1: the counter as typed
+    if rules_for(st).hardens_by_counter_table(u.kind):
+        hero = _hero_for(st, side, u) if st.step == StepId.HEROES else None
+        to, fanatic = _hardened_counter(st, u, to)
+        made = {"to": to, "fanatic": fanatic, "hero": hero}
     return [ev.UnitHardened(side=side, unit=u.id, by=st.step, **made)]
 
 
@@ -168,7 +171,7 @@ def _hero_for(st, side: str, u) -> str:
     if not rules_for(st).is_mmc(u.kind):
         raise Refused(f"{u.id} is not an MMC: only an MMC combines with a Hero", "3.43", st.step)
     heroes = [h for h in st.side_units(side) if h.hero and h.kind != Kind.LEADER]
-    near = rules_for(st).heroes_within_reach(st, side, u, heroes, mlr_of)  # 3.43: "any MMC within that MLR"
+    near = heroes_in_mlr(st, side, u.hex, heroes) if rules_for(st).hero_combines_within_mlr(u.hex) else heroes
     if heroes and not near:
         raise Refused(f"no Hero of {side} stands in {u.id}'s MLR ({u.hex}): a Hero combines with an MMC within "
                       "that MLR", "3.43", st.step)
@@ -185,7 +188,7 @@ def _hardened_counter(st, u, given) -> tuple[str | None, bool]:
         return given, False
     nat, over = counter_table(st, u.side)
     to, fanatic = counters.harden(nat, u.name, over)
-    quality = rules_for(st).elite_class_for_hardening(st, u, card_quality)
+    quality = rules_for(st).elite_class_for_hardening(card_quality(st, u))
     if quality is not None and u.kind in (Kind.SQUAD, Kind.HALF_SQUAD):  # 3.43/3.44 EXC: the card's class wins (item 20)
         c = counters.lookup(nat, u.name, over)
         to = c.hardened if c is not None else None
@@ -241,7 +244,8 @@ def _repair(ctx, cmd):
     if why:
         raise Refused(why, "3.46", st.step)
     dl = (Drm("3.46", "leadership/inexperience/captured use/ammunition shortage (stated)", drm_v),) if drm_v else ()
-    dl = rules_for(st).repair_drms(dl, lambda: _repair_drm(st, side, unit, kind, drm_v, typed))
+    if rules_for(st).repair_leadership_from_ob(kind):
+        dl = _repair_drm(st, side, unit, kind, drm_v, typed)
     r = roll(ctx.dice(given, 1), dl, lambda f: tables.repair(f, kind))
     return [ev.RepairRolled(side=side, item=item, kind=kind, roll=r)]
 

@@ -7,6 +7,6 @@ from cg.rules.revisions import (  # noqa: F401
     Rules, conventions, revision, rules_for)
 from cg.rules.questions import (  # noqa: F401
     CVP_RULES, ORDER, REPAIRABLE, attacker_for_redeployment, cannot_redeploy, carried_by, clear_refusal, clearable,
-    counter_table, cthc_clusters, defender_may_redeploy_2_5, enters_only, immobilized, mlr_of,
-    mmc_in_play, nearest_cthc, nearest_friendly_hex, redeployment_attacker_at_2_5, redeployment_owed,
-    repair_place_refusal, repair_refusal, situation_of, stranded_fate)
+    counter_table, cthc_clusters, defender_may_redeploy_2_5, enters_only, heroes_in_mlr, immobilized, mlr_of,
+    mmc_in_play, nearest_cthc, nearest_cthc_refusal, nearest_friendly_hex, redeployment_attacker_at_2_5,
+    redeployment_owed, repair_place_refusal, repair_refusal, situation_of, stranded_fate)

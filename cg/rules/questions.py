@@ -276,6 +276,16 @@ def nearest_cthc(state: CampaignState, unit) -> set[str]:
     return set().union(*(c for c, d in zip(clusters, dist) if d == best))
 
 
+def nearest_cthc_refusal(state: CampaignState, unit, to: str) -> str | None:
+    """3.214, 3.216, 3.217: why a unit that redeploys to the nearest friendly CTHC (Rules.redeploys_to_nearest_cthc)
+    may not go to `to`: it is outside every nearest one."""
+    near = nearest_cthc(state, unit)
+    if near and to not in near:
+        example = min(near, key=state.grid().index)
+        return f"{to} is not in the nearest {unit.side} CTHC to {unit.hex} (e.g. {example})"
+    return None
+
+
 def nearest_friendly_hex(state: CampaignState, unit) -> str | None:
     """3.214-3.217: the friendly-controlled hex of the nearest friendly CTHC (fewest hexes, then grid
     order), where a unit outside its MLR tries to redeploy to; None if the side has no CTHC."""
@@ -333,3 +343,10 @@ def mlr_of(state: CampaignState, side: str, hx: str | None) -> frozenset | None:
             part.add(x)
             todo += [n for n in grid.neighbours(x) if n in mine and n not in part]
     return frozenset(part)
+
+
+def heroes_in_mlr(state: CampaignState, side: str, hx: str, heroes: list) -> list:
+    """3.43: the Heroes of `heroes` within the MLR of `side` that holds `hx` (Rules.hero_combines_within_mlr): by
+    recorded hexes, a Hero with none is within it (ruling R33)."""
+    mine = mlr_of(state, side, hx)
+    return [h for h in heroes if not h.hex or (mine is not None and mlr_of(state, side, h.hex) == mine)]

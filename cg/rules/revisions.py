@@ -11,12 +11,14 @@ brings the change and its row in docs/revisions.md (the other methods of one cha
 `@same_change(method)`: one row); the class of revision N-1 overrides exactly those (tests/test_revision.py).
 The table of docs/revisions.md is generated from these marks (`python -m cg.rules`).
 
-Every method asked outside this package takes the facts at hand and answers with a value (a DRM's terms, a
-refusal's words or None, the counter a unit becomes, the events or the records a branch makes); where the
-revision's difference is a whole branch of a handler or of the fold, the method is given what the branch needs
-(its check, its computation) and decides whether and how it applies. A few methods take no facts and answer yes
-or no: they only carry a change's mark (`@since`) for its siblings, and nothing outside cg/rules asks them
-(tests/test_revision.py).
+Every method asked outside this package takes the facts at hand and decides from them, as python-chess's variants
+do: it answers with a value (a DRM's terms, a refusal's words or None, the counter a unit becomes, the records a
+branch makes), or, where the revision's difference is a whole branch of a handler or of the fold (a check, a
+computation the older revision never makes), yes or no, named for what the rules decide (`judges_before_roll`,
+`fortification_limits_apply`, `regroups_leaving`): the caller runs its branch on a yes. No method takes the
+caller's code to run or not; one takes a computation, kept lazy for speed, and says why (`strategic_terrain`). A
+few methods take no facts and answer yes or no: they only carry a change's mark (`@since`) for its siblings, and
+nothing outside cg/rules asks them (tests/test_revision.py).
 
 How long a revision is kept (docs/architecture.md): as long as any campaign file can carry it, since
 logs are never migrated; it is retired only by a major version whose `replay` refuses it (exit 2,
@@ -25,8 +27,6 @@ naming the revision), never silently.
 from __future__ import annotations
 
 from typing import Any, Callable, cast
-
-import attrs
 
 from cg import items, tables
 from cg.sequence import StepId
@@ -294,7 +294,9 @@ class Rules:
         ' Sergeant or Lieutenant leads; a result strikes units by Random Selection, drs recorded '
         '(ruling R29), and `oob` shows them reduced, eliminated or captured; their CVP count for the '
         'current firefight (2.756, ruling R39), added to the CVP `end` is given'))
-    def patrol_drms_from_units(self) -> bool:
+    def patrol_drms_from_units(self, kind: str) -> bool:
+        """2.72-2.73: does a `kind` patrol (recon, ambush, raid, anti-vehicle) take its Detection DRMs from its
+        units (the OB, rulings R26, R30, R33), not from the flags typed: yes."""
         return True
 
     @since(2, (
@@ -305,16 +307,10 @@ class Rules:
         return True
 
     @same_change(redeployment_to_nearest_cthc)
-    def redeployment_hex_refusal(self, st, u, to: str, situation: str, nearest_cthc: Callable) -> str | None:
-        """3.214, 3.216, 3.217: why a unit redeploying from `situation` may not go to `to`: it redeploys to the
-        nearest friendly CTHC (an Isolated unit, 3.215, to any); `nearest_cthc(st, u)` gives its hexes."""
-        if situation == "isolated":
-            return None
-        near = nearest_cthc(st, u)
-        if near and to not in near:
-            example = min(near, key=st.grid().index)
-            return f"{to} is not in the nearest {u.side} CTHC to {u.hex} (e.g. {example})"
-        return None
+    def redeploys_to_nearest_cthc(self, situation: str) -> bool:
+        """3.214, 3.216, 3.217: does a unit redeploying from `situation` go to the nearest friendly CTHC (where not,
+        to any friendly CTHC hex): yes, but an Isolated unit (3.215) may go to any."""
+        return situation != "isolated"
 
     @same_change(redeployment_to_nearest_cthc)
     def redeploying_first(self, owed: list, side: str, unit: str) -> list:
@@ -698,11 +694,11 @@ class Rules:
         ' is a counter the RG lists; a counter it became since (hardened, replaced) takes the counter'
         " table's class. The sample's 1st Line US 6-6-7 no longer turns Fanatic: the table knows no "
         'higher counter for it, so `harden --to` asks (ruling R34)'))
-    def elite_class_for_hardening(self, st, u, card_quality: Callable) -> str | None:
+    def elite_class_for_hardening(self, card_class: str | None) -> str | None:
         """3.43/3.44 EXC: the class that decides whether a hardened MMC is Elite (and turns Fanatic instead of
-        changing counter): the class the CG Card gives its RG (`card_quality(st, u)`: the class 3.47 counts) while
-        the unit still is a counter the RG lists; None: the counter table's class decides."""
-        return card_quality(st, u)
+        changing counter): the card's, `card_class` (the class the CG Card gives its RG, the one 3.47 counts, while
+        the unit still is a counter the RG lists; else None). None: the counter table's class decides."""
+        return card_class
 
     @since(3, (
         '2.38 as its notes say: a Fortified Building only in a building hex of the card (note 5); a '
@@ -710,7 +706,9 @@ class Rules:
         ' CTHC (note 8: "in friendly Controlled Terrain"); four caves for each Cave Complex (note 9: '
         'the second complex needs eight); Booby Traps only on a card whose FSR allow them '
         '(`booby_traps = true`; CG12), absent is not allowed'))
-    def fortification_notes_apply(self) -> bool:
+    def fortification_notes_apply(self, kind: str) -> bool:
+        """2.38: are its notes checked where a `kind` fortification goes (a Fortified Building in a building hex, a
+        Set DC's Location, four caves a Cave Complex, Booby Traps where the FSR allow them): yes."""
         return True
 
     @since(3, (
@@ -731,7 +729,9 @@ class Rules:
         "--leadership N` is taken as typed, and only as the modifier of one of the side's leaders in "
         'play; `--drm` states the penalties the ledger cannot see (Inexperience, Captured Use, '
         'Ammunition Shortage), 0 or more, on `repair` and `recall` (3.461 lists penalties only)'))
-    def repair_leadership_from_ob(self) -> bool:
+    def repair_leadership_from_ob(self, kind: str) -> bool:
+        """3.46: does a `kind` repair take its Leadership from the OB (not typed, ruling R30), and its stated DRMs as
+        penalties only (0 or more), not the `--drm` stated as it is: yes."""
         return True
 
     @same_change(repair_leadership_from_ob)
@@ -777,13 +777,10 @@ class Rules:
         return True
 
     @same_change(half_squads_regroup)
-    def heroes_within_reach(self, st, side: str, u, heroes: list, mlr_of: Callable) -> list:
-        """3.43: the Heroes an MMC in `u`'s hex may combine with: "any MMC within that MLR" (by recorded hexes,
-        ruling R33; a Hero with no recorded hex is within it); `mlr_of(st, side, hex)` gives an MLR."""
-        if not u.hex:
-            return heroes
-        mine = mlr_of(st, side, u.hex)
-        return [h for h in heroes if not h.hex or (mine is not None and mlr_of(st, side, h.hex) == mine)]
+    def hero_combines_within_mlr(self, mmc_hex: str | None) -> bool:
+        """3.43: does a Hero combine only with an MMC within its MLR ("any MMC within that MLR", by recorded hexes,
+        ruling R33): where the MMC's hex (`mmc_hex`) is recorded; an MMC with none combines with any Hero."""
+        return bool(mmc_hex)
 
     @since(3, (
         '2.351 / ruling R14 revised: the -1 goes with the Attack Option bought in this 2.3 whatever '
@@ -1046,10 +1043,10 @@ class Rules:
         return waiting
 
     @same_change(reveals_in_commit_order)
-    def repeat_commitment_refusal(self, name, by: str, open_now: int, owed: Callable[[], int]) -> str | None:
+    def repeat_commitment_refusal(self, name, by: str, open_now: int, owed: int) -> str | None:
         """Rulings R67, R118: why `by`'s commitment to the two-party dice of `name` is refused: it holds `open_now`
-        open commitments to the same command already, as many as the step owes (`owed()`)."""
-        if open_now and open_now >= owed():
+        open commitments to the same command already, as many as the step owes (`owed` times)."""
+        if open_now and open_now >= owed:
             return (f"{name}: {by} is committed to these two-party dice already, as often as the step owes them; one "
                     "open commitment per command for each roll the step owes (rulings R67, R118)")
         return None
@@ -1064,16 +1061,16 @@ class Rules:
         return None
 
     @same_change(reveals_in_commit_order)
-    def claimable(self, withheld: Callable[[], bool]) -> bool:
-        """Ruling R67: may the other side claim a roll (`withheld()`: its roller signed past its answer without
+    def claimable(self, withheld: bool) -> bool:
+        """Ruling R67: may the other side claim a roll (`withheld`: its roller signed past its answer without
         revealing it)."""
-        return withheld()
+        return withheld
 
     @same_change(reveals_in_commit_order)
-    def withheld_by_signature(self, requests, side: str, deferred: Callable) -> list:
-        """Ruling R67: the two-party dice (of `requests`) `side` withholds by signing: its own, answered, not
-        revealed, and not owed later (`deferred(r)`: ruling R119)."""
-        return [r for r in requests if r.side == side and r.answer is not None and not deferred(r)]
+    def withheld_by_signature(self, requests, side: str) -> list:
+        """Ruling R67: the two-party dice (of `requests`, those not revealed) `side` withholds by signing: its own,
+        answered, except one owed later (ruling R119: seal.deferred, which the fold asks of each)."""
+        return [r for r in requests if r.side == side and r.answer is not None]
 
     @same_change(dice_answered_by_chain)
     def chain_refusal(self, two_party: bool) -> str | None:
@@ -1115,46 +1112,29 @@ class Rules:
         return sealed_view
 
     @same_change(cg_objectives_end_campaign)
-    def cg_winner(self, by_victory_conditions: Callable[[], str | None]) -> str | None:
-        """1.3 / ruling R74: the winner the CG's end records (a concession aside): the card's Victory Conditions'."""
-        return by_victory_conditions()
-
-    @same_change(legality_judged_before_roll)
-    def judged_before_roll(self, check: Callable[[], None]) -> bool:
-        """Ruling R49: a command's legality judged before its dice are rolled (`check()` raises what it refuses);
-        whether it was."""
-        check()
+    def cg_end_names_winner(self, reason: str) -> bool:
+        """1.3 / ruling R74: does the CG's end for `reason` (the CG Objectives, the last firefight; a concession
+        names its own) record the winner the card's Victory Conditions give: yes."""
         return True
 
     @same_change(legality_judged_before_roll)
-    def commissar_roll(self, r, got, commissar: Callable, after_roll: Callable):
-        """Rulings R49, R92: a `leader --commissar` roll `r` (its leader `got`): the Commissar (`commissar(got)`) on a
-        * row, the leader rolled on any other, never refused after the roll."""
-        if r.row in tables.COMMISSAR_ROWS and got is not None:
-            return attrs.evolve(r, outcome=commissar(got), rolled=got)
-        return r
+    def judges_before_roll(self, command: str) -> bool:
+        """Ruling R49: is what `command`'s dice do not decide judged before they are rolled, never by the result
+        they give (`redeploy --counter`, a patrol's half-squads, `leader --commissar`: the Commissar on a * row, the
+        leader rolled on any other, ruling R92): yes."""
+        return True
 
     @same_change(fortification_placement_limits)
-    def fortification_limits(self, check: Callable[[], None]) -> None:
-        """2.38: the placement limits of a fortification, `check()` raising what they refuse."""
-        check()
-
-    @same_change(fortification_notes_apply)
-    def fortification_notes(self, check: Callable[[], None]) -> None:
-        """2.38's notes on a fortification, `check()` raising what they refuse."""
-        check()
+    def fortification_limits_apply(self, kind: str) -> bool:
+        """2.38: are the placement limits checked where a `kind` fortification goes (inside the friendly MLR, not in
+        rubble, HIP by what hides, caves before a Cave Complex): yes."""
+        return True
 
     @same_change(hardening_by_counter_table)
-    def hardening(self, to, by_table: Callable[[], tuple]) -> dict:
-        """3.43-3.45: what a hardening records (UnitHardened's fields beside the unit): `by_table()` gives the Hero it
-        uses, the counter it becomes and whether it turns Fanatic."""
-        hero, to, fanatic = by_table()
-        return {"to": to, "fanatic": fanatic, "hero": hero}
-
-    @same_change(repair_leadership_from_ob)
-    def repair_drms(self, stated: tuple, from_ob: Callable[[], tuple]) -> tuple:
-        """3.46: the DRMs of a repair: its Leadership from the OB (`from_ob()`), not as stated."""
-        return from_ob()
+    def hardens_by_counter_table(self, kind) -> bool:
+        """3.43-3.45: does a unit of `kind` Battle Harden by the counter table (ruling R34: the counter it becomes,
+        Fanatic for an Elite MMC, the Hero an MMC combines with at 3.43), not to the counter typed: yes."""
+        return True
 
     @same_change(first_side_sets_up_first)
     @same_change(option_a_leaves_units_in_place)
@@ -1172,11 +1152,6 @@ class Rules:
         return st.map_control().situation(u.hex, u.side) == "friendly_mlr" and st.grid().distance(u.hex, target) <= 10
 
     @same_change(patrol_drms_from_units)
-    def patrol_detection(self, from_units: Callable[[], list], from_flags: Callable[[], list]) -> list:
-        """2.72-2.73: a patrol's Detection, its DRMs from its units (`from_units()`), not from the flags typed."""
-        return from_units()
-
-    @same_change(patrol_drms_from_units)
     def patrol_team(self, team):
         """2.74 / ruling R26: the patrol's units its Return roll takes its DRMs from (`team`, recorded at Detection)."""
         return team
@@ -1192,13 +1167,18 @@ class Rules:
         return units
 
     @same_change(half_squads_regroup)
-    def regrouped(self, regroup: Callable[[], list]) -> list:
-        """3.42-3.43 / ruling R62: what the half-squads' recombination and the Heroes' removal record (`regroup()`)."""
-        return regroup()
+    def regroups_leaving(self, step: StepId) -> bool:
+        """3.42-3.43 / ruling R62: does leaving `step` regroup: 3.42 recombines the half-squads, 3.43 removes the
+        Heroes beyond one per side: yes."""
+        return True
 
     @same_change(strategic_terrain_grows)
     def strategic_terrain(self, base: frozenset, grown: Callable[[], frozenset]) -> frozenset:
-        """1.4: the Strategic Terrain: the card's (`base`) and every hex the campaign has since made one (`grown()`)."""
+        """1.4: the Strategic Terrain: the card's (`base`) and every hex the campaign has since made one (`grown()`).
+
+        `grown` stays a callable, for speed: every read of map control asks this (thousands of times in a replay),
+        and what the campaign grew is read from the units in play and the terrain kept (CampaignState._strategic_grown,
+        memoised on the state), which revision 1 never needs."""
         return grown()
 
     @same_change(weather_every_firefight)
@@ -1325,18 +1305,18 @@ class Revision2(Rules):
     def reph_loss_counts(self, step) -> bool:
         return False
 
-    def elite_class_for_hardening(self, st, u, card_quality: Callable) -> str | None:
+    def elite_class_for_hardening(self, card_class: str | None) -> str | None:
         """Revision 2: the counter table's class."""
         return None
 
-    def fortification_notes_apply(self) -> bool:
+    def fortification_notes_apply(self, kind: str) -> bool:
         return False
 
     def places_fortification_at(self, step) -> bool:
         """Revision 2 refused `fortify` at 2.6."""
         return False
 
-    def repair_leadership_from_ob(self) -> bool:
+    def repair_leadership_from_ob(self, kind: str) -> bool:
         return False
 
     def recall_drm_refusal(self, drm: int) -> str | None:
@@ -1353,8 +1333,8 @@ class Revision2(Rules):
     def half_squads_regroup(self) -> bool:
         return False
 
-    def heroes_within_reach(self, st, side: str, u, heroes: list, mlr_of: Callable) -> list:
-        return heroes
+    def hero_combines_within_mlr(self, mmc_hex: str | None) -> bool:
+        return False
 
     def oba_read_again_if_attack_bought(self, attack_bought: bool) -> bool:
         return False
@@ -1454,16 +1434,16 @@ class Revision2(Rules):
     def answers_first(self, waiting: bool) -> bool:
         return False
 
-    def repeat_commitment_refusal(self, name, by: str, open_now: int, owed: Callable[[], int]) -> str | None:
+    def repeat_commitment_refusal(self, name, by: str, open_now: int, owed: int) -> str | None:
         return None
 
     def reveal_order_refusal(self, by: str, commit: str, first: str | None) -> str | None:
         return None
 
-    def claimable(self, withheld: Callable[[], bool]) -> bool:
+    def claimable(self, withheld: bool) -> bool:
         return False
 
-    def withheld_by_signature(self, requests, side: str, deferred: Callable) -> list:
+    def withheld_by_signature(self, requests, side: str) -> list:
         return []
 
     def chain_refusal(self, two_party: bool) -> str | None:
@@ -1487,22 +1467,13 @@ class Revision2(Rules):
     def checks_units_named(self, sealed_view: bool) -> bool:
         return False
 
-    def cg_winner(self, by_victory_conditions: Callable[[], str | None]) -> str | None:
-        return None
-
-    def judged_before_roll(self, check: Callable[[], None]) -> bool:
-        """Revision 2 judged a command's legality by the result of its dice (ruling R49 came later)."""
+    def cg_end_names_winner(self, reason: str) -> bool:
+        """Revision 2 recorded no winner."""
         return False
 
-    def commissar_roll(self, r, got, commissar: Callable, after_roll: Callable):
-        """Revision 2: the Commissar judged after the roll, `after_roll()` refusing it by the result."""
-        return attrs.evolve(r, outcome=after_roll(), rolled=got)
-
-    def fortification_notes(self, check: Callable[[], None]) -> None:
-        return None
-
-    def repair_drms(self, stated: tuple, from_ob: Callable[[], tuple]) -> tuple:
-        return stated
+    def judges_before_roll(self, command: str) -> bool:
+        """Revision 2 judged a command's legality by the result of its dice (ruling R49 came later)."""
+        return False
 
     def set_up_done(self, side: str, unit: str) -> tuple:
         return (("setup", side),)
@@ -1510,8 +1481,8 @@ class Revision2(Rules):
     def patrol_hip_lost(self, units: tuple) -> tuple:
         return ()
 
-    def regrouped(self, regroup: Callable[[], list]) -> list:
-        return []
+    def regroups_leaving(self, step: StepId) -> bool:
+        return False
 
 
 class Revision1(Revision2):
@@ -1597,7 +1568,7 @@ class Revision1(Revision2):
     def control_refusal(self, control: list) -> str | None:
         return None
 
-    def patrol_drms_from_units(self) -> bool:
+    def patrol_drms_from_units(self, kind: str) -> bool:
         return False
 
     def patrol_leader_refusal(self, st, side: str, leader) -> str | None:
@@ -1607,8 +1578,8 @@ class Revision1(Revision2):
     def redeployment_to_nearest_cthc(self) -> bool:
         return False
 
-    def redeployment_hex_refusal(self, st, u, to: str, situation: str, nearest_cthc: Callable) -> str | None:
-        return None
+    def redeploys_to_nearest_cthc(self, situation: str) -> bool:
+        return False
 
     def redeploying_first(self, owed: list, side: str, unit: str) -> list:
         return owed
@@ -1661,21 +1632,18 @@ class Revision1(Revision2):
         """Revision 1 removed the marker."""
         return False
 
-    def fortification_limits(self, check: Callable[[], None]) -> None:
-        return None
+    def fortification_limits_apply(self, kind: str) -> bool:
+        return False
 
-    def hardening(self, to, by_table: Callable[[], tuple]) -> dict:
+    def hardens_by_counter_table(self, kind) -> bool:
         """Revision 1: the counter as given (`harden --to`), no Fanatic, no Hero."""
-        return {"to": to}
+        return False
 
     def set_up_done(self, side: str, unit: str) -> tuple:
         return ()
 
     def may_patrol_from(self, st, u, target: str) -> bool:
         return True
-
-    def patrol_detection(self, from_units: Callable[[], list], from_flags: Callable[[], list]) -> list:
-        return from_flags()
 
     def patrol_team(self, team):
         return None

@@ -10,6 +10,7 @@ from cg.card import BURNABLE
 from cg.items import Kept
 from cg.rules import Rules
 from cg.rules import counter_table, mlr_of, stranded_fate
+from cg.sequence import StepId
 from cg.state import SIDES, CampaignState, active_units, expand_units
 from cg.units import PRESENT, Kind
 from events import types as ev
@@ -83,7 +84,7 @@ def regrouping(st: CampaignState, rules: Rules) -> list:
     type": pairs of one counter in one MLR (a unit with no recorded hex is in its friendly MLR), into the
     squad of the RG's card whose HS it is, else the one squad of the counter table (where two share the HS,
     the pair is left as it is: the table cannot tell which)."""
-    return rules.regrouped(lambda: _recombined(st))
+    return _recombined(st) if rules.regroups_leaving(StepId.REGROUPING) else []
 
 
 def _recombined(st: CampaignState) -> list:
@@ -109,7 +110,7 @@ def _recombined(st: CampaignState) -> list:
 
 
 def heroes(st: CampaignState, rules: Rules) -> list:
-    return rules.regrouped(lambda: _heroes_removed(st))
+    return _heroes_removed(st) if rules.regroups_leaving(StepId.HEROES) else []
 
 
 def _heroes_removed(st: CampaignState) -> list:

@@ -23,7 +23,7 @@ from starlette.responses import FileResponse, HTMLResponse, JSONResponse, PlainT
 from starlette.routing import Route
 
 from cg.app.history import History
-from cg.specs import POSITIONAL
+from cg.specs import POSITIONAL, Choose, Item
 from events.errors import PlcgError
 from projections.maps import map_svg
 from projections.roster import TYPE
@@ -41,6 +41,7 @@ HEADERS = {
     "Referrer-Policy": "no-referrer", "X-Frame-Options": "DENY", "X-Content-Type-Options": "nosniff",
     "Cache-Control": "no-store",
 }
+DIR = Choose("DIR")  # the folder of bundles, the player's to name
 
 
 class Site:
@@ -160,10 +161,11 @@ class Site:
         if self.key is None or parts["status"].get("pbem") is None or "sync" not in self.catalogue:
             return []
         out = []
-        for text, what in (("plcg sync --folder DIR", "take in the other player's bundles (plcg sync)"),
-                           ("plcg sync --folder DIR --send", "send this copy's moves (plcg sync --send)")):
-            f = forms.form({"command": text, "what": what, "rule": "play by email"}, self.catalogue, parts["choices"])
-            f.update(title=what, text=text, other=False, runnable=True)
+        for item in (Item.of("sync", "play by email", "take in the other player's bundles (plcg sync)", folder=DIR),
+                     Item.of("sync", "play by email", "send this copy's moves (plcg sync --send)", folder=DIR,
+                             send=True)):
+            f = forms.form(item, self.catalogue, parts["choices"])
+            f.update(other=False, runnable=True)
             for x in f["fields"] + f["more"]:  # where the bundles were last time
                 x["value"] = self._sync_where.get(x["field"], x["value"])
             out.append(f)

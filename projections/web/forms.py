@@ -2,19 +2,20 @@
 
 The definition is the catalogue `plcg serve` hands the app: for each command of the CLI its parameters
 as click declares them (name, argument or option, its flag, type, choices, multiple, required, help),
-so a form asks what the command asks, in its words. What the step's `pending` and `options` items
-say (`plcg buy axis I1`, `plcg redeploy axis UNIT --to HEX`) fills in the values they name; the
-campaign fills the choices (the side's units, the RGs it may buy with their cost after 2.34, the
-card's hexes, the Redeployment Options). A submitted form becomes the command line the CLI would be
+so a form asks what the command asks, in its words. The step's `pending` and `options` items, taken as
+data (cg/specs.py `Item`: the command's spec and its typed arguments, `Choose` where the player chooses),
+fill in the values they name; no command line is parsed back. The campaign fills the choices (the
+side's units, the RGs it may buy with their cost after 2.34, the card's hexes, the Redeployment Options). A submitted form becomes the command line the CLI would be
 given (`argv_of_form`), and a `pending` item's `args` the same (`argv_of_args`): the command then runs
 as the CLI runs it.
 """
 from __future__ import annotations
 
-import re
+from typing import Any
+
+from cg.specs import Choose, Item
 
 SIDES = ("axis", "allied")
-_PLACEHOLDER = re.compile(r"^[A-Z]+(\|[A-Z]+)*$")  # UNIT, HEX, N, SIDE, TEXT, A|B (RG ids hold digits)
 _UNIT_PARAMS = ("unit", "leader", "vehicle")
 _HEX_PARAMS = {("redeploy", "to"), ("setup", "hex_"), ("position", "hex_"), ("clear", "hex_"), ("fortify", "hex_"),
                ("rubble", "hex_"), ("flame", "hex_"), ("leader", "hex_"), ("patrol", "hex_")}
@@ -25,22 +26,16 @@ UNIT_FATES = (("lost", "eliminated"), ("reduced", "Casualty Reduction"), ("wound
 _END_OWN = {"turn", "cvp_lost", "control", "winner"} | {f for f, _ in UNIT_FATES}
 
 
-def parse_item(text: str) -> tuple[str, list[str], dict]:
-    """`plcg redeploy axis UNIT --to HEX` -> ("redeploy", ["axis", None], {"to": None}); a placeholder
-    is None (the player fills it in)."""
-    words = text.split()[1:]
-    name, rest = words[0], words[1:]
-    pos, opts, i = [], {}, 0
-    while i < len(rest):
-        w = rest[i]
-        if w.startswith("--"):
-            val = rest[i + 1] if i + 1 < len(rest) and not rest[i + 1].startswith("--") else True
-            opts[w[2:].replace("-", "_")] = None if isinstance(val, str) and _PLACEHOLDER.match(val) else val
-            i += 1 if val is True else 2
-            continue
-        pos.append(None if _PLACEHOLDER.match(w) else w)
-        i += 1
-    return name, pos, opts
+def given(item: Item) -> dict[str, Any]:
+    """The values an item names, by the command's parameter names (`redeploy axis UNIT --to HEX` ->
+    {"side": "axis", "unit": None, "to": None}): None where the player chooses (`Choose`), a repeatable
+    option's last value."""
+    out: dict[str, Any] = {}
+    for a, v in item.given():
+        if a.multiple:
+            v = v[-1]
+        out[a.key] = None if isinstance(v, Choose) else v
+    return out
 
 
 def _opt_key(p: dict) -> str:
@@ -81,29 +76,27 @@ def _field(cmd: str, p: dict, value, choices: dict, side: str | None) -> dict:
     return f
 
 
-def form(item: dict, catalogue: dict, choices: dict) -> dict | None:
+def form(item: Item, catalogue: dict, choices: dict) -> dict | None:
     """The form of a `pending` or `options` item (None where the CLI has no such command)."""
-    name, pos, opts = parse_item(item["command"])
+    name = item.spec.name
     spec = catalogue.get(name)
     if spec is None:
         return None
-    args = [p for p in spec["params"] if p["kind"] == "argument"]
-    given = {p["name"]: v for p, v in zip(args, pos)}
-    side = given.get("side") if given.get("side") in SIDES else item.get("side")
+    values = given(item)
+    side = item.side
     fields, more = [], []
     for p in spec["params"]:
-        key = _opt_key(p)
         if p["kind"] == "argument":
-            f = _field(name, p, given.get(p["name"]), choices, side)
-            f["fixed"] = given.get(p["name"]) is not None  # named by the item: shown, not asked
+            f = _field(name, p, values.get(p["name"]), choices, side)
+            f["fixed"] = values.get(p["name"]) is not None  # named by the item: shown, not asked
             fields.append(f)
-        elif key in opts or p["name"] in opts:
-            fields.append(_field(name, p, opts.get(key, opts.get(p["name"])), choices, side))
+        elif p["name"] in values:
+            fields.append(_field(name, p, values[p["name"]], choices, side))
         elif p.get("required") or p["name"] in ("dice", "reason") or p.get("choices"):
             fields.append(_field(name, p, None, choices, side))
         else:
             more.append(_field(name, p, None, choices, side))
-    return {"command": name, "title": item.get("what", ""), "rule": item.get("rule", ""), "text": item["command"],
+    return {"command": name, "title": item.what, "rule": item.rule, "text": item.command,
             "fields": fields, "more": more, "help": spec.get("help", "")}
 
 

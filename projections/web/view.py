@@ -6,14 +6,18 @@ from __future__ import annotations
 import re
 
 from cg.evolve import reverted_seqs
+from cg.options import options
 from cg.pbem import side_of_key
 from cg.state import active_units
 from cg.units import IN_PLAY, PRESENT, Kind
 from cg.seal import concealed_stacks
+from cg.specs import Item
+from cg.steps import pending
 from projections.maps import map_json, map_svg
 from projections.oob import oob_rows
 from projections.purchases import fortification_rows, purchase_rows
 from projections.roster import TYPE, roster_rows, totals
+from projections.status import own_options
 from projections.words import summary
 from projections.web import forms
 
@@ -39,14 +43,20 @@ def api_state(st, status_of) -> dict:
             "oob": {side: oob_rows(st, side) for side in forms.SIDES}, "map": map_json(st)}
 
 
-def _choices(st, status: dict, mj: dict, me: str | None) -> dict:
+def items(st, catalogue: dict, me: str | None) -> tuple[list[Item], list[Item]]:
+    """What the step owes and offers (status `pending` and `options`) as the ledger's `Item`s, data (a command's
+    spec and its arguments), not the command lines status --json renders them to; by email (`me`), the options
+    of the player's own side, as his status lists them."""
+    return pending(st), own_options(options(st, has_command=catalogue.__contains__), me)
+
+
+def _choices(st, offered: list[Item], mj: dict, me: str | None) -> dict:
     sides = (me,) if me else forms.SIDES
-    rgs = {side: [] for side in forms.SIDES}
-    for o in status["options"]:
-        if o.get("rg") and o.get("side") in rgs:
-            cost = o.get("cost") or {}
-            rgs[o["side"]].append((o["rg"], o["what"] if not cost else
-                                   f"{o['what'].split(':')[0]}: " + ", ".join(f"{m} {c} CP" for m, c in cost.items())))
+    rgs: dict[str, list] = {side: [] for side in forms.SIDES}
+    for o in offered:  # 2.3's RGs to buy, each with its cost per setup mode
+        if o.cost is not None and o.side in rgs:
+            rgs[o.side].append((o.args.rg, o.what if not o.cost else
+                                f"{o.what.split(':')[0]}: " + ", ".join(f"{m} {c} CP" for m, c in o.cost.items())))
     for side in forms.SIDES:  # the RGs bought (leader and OBA DRs name them), where 2.3 offers none
         have = {r for r, _ in rgs[side]}
         for p in st.purchases.values():
@@ -69,37 +79,26 @@ def _natural(h: str) -> tuple:
     return tuple((0, int(t), "") if t.isdigit() else (1, 0, t) for t in re.findall(r"\d+|\D+", h))
 
 
-def _forms(items: list[dict], catalogue: dict, choices: dict, st, me: str | None, theirs: bool = True) -> list[dict]:
+def _forms(items: list[Item], catalogue: dict, choices: dict, st, me: str | None, theirs: bool = True) -> list[dict]:
     """The forms of `items`; by email (`me`), the other player's shown without a form where `theirs`
     (what the step owes), else left out (what it accepts)."""
     out = []
     for item in items:
-        name = item["command"].split()[1]
-        if me and _side_of(item) not in (None, me):
-            if not theirs:
-                continue
-            item = {**item, "other": True}  # play by email: the other player's to do, shown, not offered
-        if name == "end":
+        other = bool(me) and item.by not in (None, me)
+        if other and not theirs:
+            continue  # play by email: the other player's to do, shown, not offered
+        if item.spec.name == "end":
             spec = st.card.firefight(st.firefight)
             f = forms.end_form(catalogue, choices, spec.turns if spec else None)
         else:
             f = forms.form(item, catalogue, choices)
         if f is None:
             continue
-        f.update(title=item.get("what", f["title"]), rule=item.get("rule", ""), text=item["command"],
-                 other=item.get("other", False), runnable=item.get("runnable", True), side=_side_of(item),
-                 waits=list(item.get("waits_for") or ()))  # ruling R112: given once these sides have revealed
+        f.update(title=item.what, rule=item.rule, text=item.command, other=other,
+                 runnable=item.runnable is not False, side=item.by,
+                 waits=list(item.waits_for))  # ruling R112: given once these sides have revealed
         out.append(f)
     return out
-
-
-def _side_of(item: dict) -> str | None:
-    """The side an item is owed by or offered to, as `Item.by` reads it: the side among its arguments, else the
-    side its words begin with ("axis owes the reveal of ...": `plcg reveal` names no side)."""
-    words = item["command"].split()
-    first = item.get("what", "").split(" ", 1)[0]
-    return item.get("side") or (item.get("args") or {}).get("side") or \
-        (words[2] if len(words) > 2 and words[2] in forms.SIDES else None) or (first if first in forms.SIDES else None)
 
 
 def log_lines(led, at: int, limit: int = LOG_LINES) -> dict:
@@ -170,10 +169,11 @@ def page(st, led, status_of, catalogue: dict, key=None, svg=map_svg, everything:
     status = status_of(st)
     mj = map_json(st)
     me = viewer_side(st, key)
-    choices = _choices(st, status, mj, me)
+    owes, offered = items(st, catalogue, me)
+    choices = _choices(st, offered, mj, me)
     rows = roster_rows(st)
     viewer = me if (st.pbem is not None and not st.pbem.sealing) else None  # as `plcg purchases` with a key
-    owed = {p["command"] for p in status["pending"]}
+    owed = {p.command for p in owes}  # `end` is owed and offered: shown once
     oob = {side: _oob(st, side, everything) for side in forms.SIDES}
     return {
         "status": status, "where": f"FF {st.firefight} · {st.step}" if not st.ended else f"FF {st.firefight} · end",
@@ -183,9 +183,8 @@ def page(st, led, status_of, catalogue: dict, key=None, svg=map_svg, everything:
         "oob_hidden": {side: n for side, (_rows, n) in oob.items()},
         "purchases": {side: _purchases(st, side, viewer, everything) for side in forms.SIDES},
         "map_svg": (drawn := svg(st)), "map": mj, "map_wide": _width(drawn) > 1600, "choices": choices,
-        "pending": _forms([p for p in status["pending"]], catalogue, choices, st, me),
-        "options": _forms([o for o in status["options"] if o["command"] not in owed], catalogue, choices, st, me,
-                          theirs=False),
+        "pending": _forms(owes, catalogue, choices, st, me),
+        "options": _forms([o for o in offered if o.command not in owed], catalogue, choices, st, me, theirs=False),
         "log": log_lines(led, st.seq),
     }
 
