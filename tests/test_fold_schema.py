@@ -1,4 +1,4 @@
-"""One schema per event (issue 22.3): the fold's handlers (cg/evolve.py) take the event classes of
+"""One schema per event (issue 22.3): the fold's handlers (`@on`, beside each step in cg/steps/, and cg/evolve.py) take the event classes of
 events/types.py, built from the stored payload by a constructor made for each type
 (events/stored.py), and read nothing but the fields of their class."""
 from __future__ import annotations
@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cg import evolve, seal
+from cg.steps.registry import FOLDS
 from events.convert import unstructure
 from events.stored import build
 from events.types import REGISTRY
@@ -40,14 +41,14 @@ def _reads(fn) -> tuple[set[str], set[str]]:
 
 
 def test_every_handled_type_has_its_class_and_its_fold():
-    assert set(evolve._TYPED) <= set(REGISTRY), set(evolve._TYPED) - set(REGISTRY)
-    assert set(evolve.handler_table()) == set(evolve._TYPED)
+    assert set(FOLDS) <= set(REGISTRY), set(FOLDS) - set(REGISTRY)
+    assert set(evolve.handler_table()) == set(FOLDS)
 
 
-@pytest.mark.parametrize("etype", sorted(evolve._TYPED))
+@pytest.mark.parametrize("etype", sorted(FOLDS))
 def test_a_handler_reads_only_the_fields_of_its_event_class(etype):
     fields = {f.name for f in attrs.fields(REGISTRY[etype])}
-    read, keys = _reads(evolve._TYPED[etype])
+    read, keys = _reads(FOLDS[etype])
     assert read <= fields, f"{etype}: the fold reads {sorted(read - fields)}, not fields of {REGISTRY[etype].__name__}"
     assert not keys, f"{etype}: the fold reads its event as a dict ({sorted(keys)}), not as {REGISTRY[etype].__name__}"
 
