@@ -189,3 +189,20 @@ def test_an_edited_row_the_schema_allows_is_read_by_every_command_and_found_by_t
         assert r.code == 0, (args, r.code, r.err)
     r = cli_run(db, "audit")
     assert r.code == 1 and "FINDING seq" in r.out and etype in r.out, (r.code, r.out)
+
+
+def test_an_events_fold_and_words_stand_beside_the_step_that_writes_it():
+    """Issue 33 item 4, one home per event: a step's event has its fold (`@on`) and its words (`@words`) in one
+    module of cg/steps/, its phase's; only the events no single step writes keep theirs in cg/evolve.py (the
+    fold loop's module) and projections/words.py."""
+    import projections.words  # noqa: F401  (registers the words of the events no single step writes)
+    from cg.steps.registry import WORDS
+
+    home = {t: (FOLDS[t].__module__, WORDS[t].__module__) for t in FOLDS.keys() & WORDS.keys()}
+    apart = {t for t, (fold, said) in home.items() if fold != said}
+    assert apart == {"step_left", "rules_upgraded", "head_signed", "dice_committed", "dice_chain", "dice_answered",
+                     "dice_revealed", "sealed", "seals_revealed", "fact_proposed", "fact_confirmed", "fact_rejected"}
+    assert {home[t] for t in apart} == {("cg.evolve", "projections.words")}
+    assert {fold for t, (fold, _) in home.items() if t not in apart} == \
+        {"cg.steps.purchase", "cg.steps.before", "cg.steps.end", "cg.steps.reph"}
+    assert set(FOLDS) <= set(WORDS)  # every folded event has its words
