@@ -1,8 +1,9 @@
-"""Folding events into the campaign state: the one fold loop, and the folds of the events no single step
-writes (the campaign's start, `step_left`, undo, a rules upgrade, play by email's and the seals').
+"""Folding events into the campaign state: the one fold loop, and the folds of its own events (the campaign's
+start, `step_left`, undo, a sealed secret and its opening).
 
 An event's fold stands beside the step that writes it (`@on(type)` in cg/steps/purchase.py, before.py, end.py,
-reph.py: cg/steps/registry.py), a function of its event class (events/types.py, one schema per event), built
+reph.py; an event written at any step, play by email's and a rules upgrade, in cg/steps/anywhere.py:
+cg/steps/registry.py), a function of its event class (events/types.py, one schema per event), built
 from the stored payload by a constructor made for the type (events/stored.py): no validation, no cattrs, so
 replay pays little for it (docs/performance.md). Importing cg.steps (BY_ID, below) registers every step's.
 `fold` first learns which seqs are reverted (a revert of a revert restores them), then folds the rest.
@@ -14,14 +15,12 @@ from itertools import islice
 from typing import TYPE_CHECKING, Callable, Iterable, cast
 
 from events.errors import UNFOLDABLE, BadInput, UnreadableRow, unknown_row
-from cg import pbem, tables
+from cg import tables
 from cg.card_schema import parse_card
 from cg.pbem import state_of
-from cg.rules import rules_for
-from cg.seal import apply_revealed, apply_sealed, defer_sealed_rolls, deferred
+from cg.seal import apply_revealed, apply_sealed, defer_sealed_rolls
 from cg.sequence import StepId, step_id
 from cg.state import SIDES, CampaignState, Purchase, Unit, new_firefight, ob_deal
-from cg.state import AnswerChain, DiceRequest, Proposal  # play by email's records (rulings R44, R45, R67, R71, R83)
 from cg.steps import BY_ID  # the steps, and with them the folds of their events (@on: cg/steps/registry.py)
 from cg.steps.changes import AVAILABLE_W, ON_MAP_W
 from cg.steps.registry import FOLDS, on
@@ -30,8 +29,7 @@ from events.stored import build, folder
 from events import types as ev  # the module: an event class is built when first used (status builds none)
 
 if TYPE_CHECKING:  # the handlers' event classes (imported when the first fold is made: _built)
-    from events.types import (DiceAnswered, DiceChain, DiceCommitted, DiceRevealed, FactConfirmed, FactProposed,
-                              FactRejected, HeadSigned, RulesUpgraded, Sealed, SealsRevealed, StepLeft)
+    from events.types import Sealed, SealsRevealed, StepLeft
 
 
 # type name -> fold(state, stored payload dict): the handler of the type's event class (FOLDS), given the
@@ -264,55 +262,7 @@ def _step_left(st, p: StepLeft):
     st.reph.done = set()
 
 
-@on("rules_upgraded")
-def _rules_upgraded(st, p: RulesUpgraded):
-    st.rules_upgrades.append([p.from_firefight, p.revision])  # ruling R32
-
-
-# ---- play by email (cg/pbem.py) ----
-
-@on("head_signed")
-def _head_signed(st, p: HeadSigned):
-    st.pbem.signed[p.side] = [p.seq, p.hash]
-    if st.pbem.requests:
-        # ruling R67: signed over an answer it has not revealed: withheld (ruling R119: not one owed by 2.6)
-        for r in rules_for(st).withheld_by_signature(st.pbem.requests.values(), p.side, lambda r: deferred(st, r)):
-            r.withheld = True
-
-
-@on("dice_committed")
-def _dice_committed(st, p: DiceCommitted):
-    if p.chain is None:
-        st.pbem.requests[p.commit] = DiceRequest(p.side, p.command, p.nonce)
-        return
-    # ruling R83: decided by the other side's chain value at this place
-
-    chain = pbem.chain_of(st, pbem.other(p.side))
-    chain = cast(AnswerChain, chain)  # live: the rules committed this roll to it (None: the AttributeError is the row's)
-    st.pbem.requests[p.commit] = DiceRequest(p.side, p.command, p.nonce, None, p.value, p.chain, chain.anchor)
-    chain.next = p.chain + 1
-
-
-@on("dice_chain")
-def _dice_chain(st, p: DiceChain):  # ruling R83
-    st.pbem.anchors[p.anchor] = AnswerChain(p.side, p.anchor, p.nonce, p.length, next=1, last=[0, p.anchor],
-                                            reverts=len(st.reverts))  # an undo after it: no new place is given (R83)
-    st.pbem.chain_at[p.side] = p.anchor
-
-
-@on("dice_answered")
-def _dice_answered(st, p: DiceAnswered):
-    r = st.pbem.requests[p.request]
-    r.answer = p.value
-    if r.chain is not None:  # ruling R83: the chain's furthest answer shown
-
-        pbem.chain_shown(st, p.side, r.anchor, r.chain, p.value)
-
-
-@on("dice_revealed")
-def _dice_revealed(st, p: DiceRevealed):
-    del st.pbem.requests[p.request]
-
+# ---- play by email's sealed secrets (cg/seal.py, ruling R47): a seal's opened events pass through the loop ----
 
 @on("sealed")
 def _sealed(st, p: Sealed):
@@ -322,19 +272,3 @@ def _sealed(st, p: Sealed):
 @on("seals_revealed")
 def _seals_revealed(st, p: SealsRevealed):
     apply_revealed(st, p)
-
-
-@on("fact_proposed")
-def _fact_proposed(st, p: FactProposed):
-    # ruling R71: a step left provisionally has its own slot: it waits for nothing
-    setattr(st.pbem, "provisional" if "provisional" in p.command else "proposal", Proposal(p.side, p.command))
-
-
-@on("fact_confirmed")
-def _fact_confirmed(st, p: FactConfirmed):
-    setattr(st.pbem, "provisional" if "provisional" in p.command else "proposal", None)
-
-
-@on("fact_rejected")
-def _fact_rejected(st, p: FactRejected):
-    setattr(st.pbem, "provisional" if "provisional" in p.command else "proposal", None)

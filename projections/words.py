@@ -1,9 +1,10 @@
 """Each event in words: one line for `plcg log`, the step commands' output and the AAR.
 
 An event's words stand beside the step that writes it (`@words(type)` in cg/steps/purchase.py, before.py,
-end.py, reph.py: cg/steps/registry.py, which `import cg.steps` fills); here are the words of the events no
-single step writes (the campaign's start, `step_left`, undo, a rules upgrade, play by email's and the seals'),
-and `summary`, which says any event as a reader reads it. The words' pieces (cg/steps/wording.py: SIDE, TYPE,
+end.py, reph.py; an event written at any step, play by email's and a rules upgrade, in cg/steps/anywhere.py:
+cg/steps/registry.py, which `import cg.steps` fills); here are the words of the fold loop's own events (the
+campaign's start, `step_left`, undo, a sealed secret and its opening), and `summary`, which says any event
+as a reader reads it. The words' pieces (cg/steps/wording.py: SIDE, TYPE,
 roll_words, terrain_words, vasl_words, ...) are re-exported here, where the reports import them.
 """
 from __future__ import annotations
@@ -13,8 +14,10 @@ from typing import Callable
 import cg.steps  # noqa: F401  (the steps' modules register their events' words: registry.WORDS)
 from cg.items import DISGUISED, key_of, kept, seen_by
 from cg.sequence import StepId
+from cg.steps.anywhere import command_words
+from cg.steps.anywhere import provisional_words  # noqa: F401  (re-exported: projections/medium.py)
 from cg.steps.registry import WORDS, words
-from cg.steps.wording import SIDE, option_words, side_words, vasl_words
+from cg.steps.wording import SIDE, option_words, side_words, vasl_words  # noqa: F401  (SIDE, vasl_words re-exported)
 from cg.steps.wording import TYPE, roll_words, terrain_words  # noqa: F401  (re-exported: projections/aar.py, status, maps)
 from events.stored import build, folder
 from events.types import REGISTRY
@@ -81,53 +84,6 @@ def seed_words(e) -> str:
     return "no seed: the ledger's dice come from the operating system's random source, unforeseeable (ruling R31)"
 
 
-def _cmd_words(cmd: dict) -> str:
-    """A command as the player typed it, roughly: `plcg end --turn 5 ...`."""
-    skip = ("name", "by", "commit", "nonce", "confirmed", "provisional", "step")
-    args = " ".join(f"{k}={v}" for k, v in sorted(cmd.items()) if k not in skip)
-    return f"plcg {cmd.get('name')}" + (f" ({args})" if args else "")
-
-
-def provisional_words(side: str, cmd: dict) -> str:
-    """What a side did provisionally (rulings R71, R73): left a step, or gave a shared fact."""
-    if cmd.get("name") == "next":
-        return f"{side} left step {cmd.get('step')} provisionally"
-    return f"{side} gave {_fact_words(cmd)} provisionally at step {cmd.get('step')}"
-
-
-def _fact_words(cmd: dict) -> str:
-    """A shared fact (rulings R45, R71) as a player says it: `to leave step 2.3`, `the firefight's end: ...`."""
-    name = cmd.get("name")
-    if name == "next":
-        return "to leave step " + str(cmd["step"]) if "step" in cmd else "to leave the step"
-    if name == "end":
-        lost = cmd.get("cvp_lost") or {}
-        lost = lost if isinstance(lost, dict) else dict(str(x).split("=", 1) for x in lost if "=" in str(x))
-        out = f"the firefight's end: turn {cmd.get('turn')}, CVP lost " + ", ".join(
-            f"{SIDE.get(k, k)} {v}" for k, v in sorted(lost.items()))
-        for key, what in (("control", "control"), ("winner", "winner"), ("lost", "lost"), ("position", "at")):
-            v = cmd.get(key)
-            if v:
-                out += f"; {what} {', '.join(map(str, v)) if isinstance(v, (list, tuple)) else v}"
-        logs = cmd.get("vasl_logs")
-        if isinstance(logs, list) and all(isinstance(x, dict) for x in logs) and logs:
-            out += "; played in " + vasl_words(logs)
-        return out
-    if name == "determine":
-        return "the 2.41 firefight determination"
-    if name == "weather" and cmd.get("text"):  # ruling R68: a typed weather
-        return f"the at-start weather {cmd['text']}"
-    if name == "night":
-        return f"the night ({cmd.get('text')})"
-    if name == "option":
-        return f"Redeployment Option {cmd.get('option')}"
-    if name == "undo":
-        seqs = cmd.get("seqs") or []
-        what = f"seq {min(seqs)}-{max(seqs)}" if seqs else "the last command"
-        return f"to undo {what} ({cmd.get('reason')})"
-    return _cmd_words(cmd)
-
-
 def _opened_words(opening: dict) -> str:
     """A sealed secret revealed (ruling R47): its events as the log words them, else its command."""
     evs = opening.get("events") or []
@@ -135,7 +91,7 @@ def _opened_words(opening: dict) -> str:
     if said:
         return "; ".join(said)
     cmd = opening.get("command") or {}
-    return "its two-party dice" if cmd.get("name") == "reveal" else _cmd_words(cmd)
+    return "its two-party dice" if cmd.get("name") == "reveal" else command_words(cmd)
 
 
 _MAY_BE_SECRET = frozenset(("fortified", "fortification_placed"))  # _seen marks the other side's Dummy Minefield
@@ -169,51 +125,6 @@ def _started(e) -> str:
            f"{e.product} {e.product_version}, rules revision {e.rules_revision}), {seed_words(e)}"
 
 
-@words("rules_upgraded")
-def _upgraded(e) -> str:
-    return f"rules revision {e.revision} in force from firefight {e.from_firefight}'s 2.1 on (ruling R32)"
-
-
-@words("head_signed")
-def _head_signed(e) -> str:
-    s = side_words(e)
-    return f"{s} signed the head at seq {e.seq} ({e.hash[:16]})"
-
-
-@words("dice_committed")
-def _dice_committed(e) -> str:
-    s = side_words(e)
-    ahead = e.command.get("ahead")
-    if ahead is not None:  # ruling R121: answered by the other side's next bundle, decided at its own step
-        return f"{s} committed ahead of its step to two-party dice for {e.command.get('name')} ({e.commit[:8]}):" \
-               f" answered by the other side's next bundle, decided at {ahead} as the rules stand there (ruling R121)"
-    if e.chain is not None:  # ruling R83
-        return f"{s} committed to two-party dice for {e.command.get('name')} ({e.commit[:8]}), its value" \
-               " shown: decided by the other side's next bundle, whose answer is fixed already (ruling R83)"
-    return f"{s} committed to two-party dice for {e.command.get('name')} ({e.commit[:8]}): decided at" \
-           f" {s}'s reveal, after the other side's answer"
-
-
-@words("dice_chain")
-def _dice_chain(e) -> str:
-    s = side_words(e)
-    return f"{s} committed to its chain of answers to the other side's two-party dice ({e.anchor[:8]})"
-
-
-@words("dice_answered")
-def _dice_answered(e) -> str:
-    s = side_words(e)
-    return f"{s} answered two-party dice {e.request[:8]}"
-
-
-@words("dice_revealed")
-def _dice_revealed(e) -> str:
-    s = side_words(e)
-    if str(e.value).partition(":")[0] == "withheld":
-        return f"{s} claimed two-party dice {e.request[:8]}, withheld by the other side (ruling R67)"
-    return f"{s} revealed two-party dice {e.request[:8]}"
-
-
 @words("sealed")
 def _sealed(e) -> str:  # ruling R47
     s = side_words(e)
@@ -232,28 +143,6 @@ def _seals_revealed(e) -> str:
     return f"{s} revealed {n} sealed secret{'s' if n != 1 else ''} at " + (
         "the CG's end" if e.point == StepId.END else f"{e.point}") + (
         f": {'; '.join(_opened_words(o['opening']) for o in e.openings)}" if n else "")
-
-
-@words("fact_proposed")
-def _fact_proposed(e) -> str:
-    s = side_words(e)
-    if "provisional" in e.command:  # ruling R71
-        return (f"{provisional_words(s, e.command)} (the other side's next command"
-                " confirms it; `plcg reject --reason TEXT` undoes it)")
-    return f"{s} proposed {_fact_words(e.command)} (the other side's `plcg next` or `plcg confirm` confirms" \
-           " it; `plcg reject --reason TEXT` refuses it)"
-
-
-@words("fact_confirmed")
-def _fact_confirmed(e) -> str:
-    s = side_words(e)
-    return f"{s} confirmed {_fact_words(e.command)}"
-
-
-@words("fact_rejected")
-def _fact_rejected(e) -> str:
-    s = side_words(e)
-    return f"{s} rejected {_fact_words(e.command)} ({e.reason})"
 
 
 @words("step_left")

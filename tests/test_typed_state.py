@@ -140,6 +140,7 @@ MODULE_MUTABLES = {
     "cg.steps.before": {"_SETUP": "constant Done records", "_REDEPLOY_25": "constant Done records",
                         "SIDE": "constant words", "SITUATION": "constant words", "TYPE": "constant words"},
     "cg.steps.end": {"SIDE": "constant words"}, "cg.steps.reph": {}, "cg.steps.changes": {},
+    "cg.steps.anywhere": {"SIDE": "constant words"},
     "cg.state": {"_CLONES": "registry"},
 }
 

@@ -14,7 +14,7 @@ from cg.sequence import StepId
 from cg.pbem import committed, pending_items
 from cg.seal import pending_items as sealed_items
 from cg.state import SIDES, CampaignState
-from cg.steps import before, end, purchase, reph
+from cg.steps import anywhere, before, end, purchase, reph  # noqa: F401  (anywhere: the events of no one step)
 from cg.steps.reph import disease_owed  # noqa: F401  (cg/commands/reorganization.py reads it here)
 from cg.specs import Item
 from cg.steps.step import Owed, Step  # noqa: F401

@@ -3,8 +3,9 @@
 
 An event's fold and words stand in the module of the phase whose step writes it (cg/steps/purchase.py,
 before.py, end.py, reph.py; where several steps write it, the first in the step order), beside that step;
-the events no single step writes (the campaign's start, `step_left`, undo, a rules upgrade, play by email's
-and the seals') keep theirs in cg/evolve.py and projections/words.py. The tables are filled as those modules
+an event written at any step (play by email's, a rules upgrade) in cg/steps/anywhere.py; the fold loop's own
+events (the campaign's start, `step_left`, undo, a sealed secret and its opening) keep theirs in cg/evolve.py
+and projections/words.py. The tables are filled as those modules
 are imported: `import cg.steps` fills every step's (cg/evolve.py and projections/words.py import it).
 """
 from __future__ import annotations
