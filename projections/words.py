@@ -18,7 +18,9 @@ from cg.steps.anywhere import command_words
 from cg.steps.anywhere import provisional_words  # noqa: F401  (re-exported: projections/medium.py)
 from cg.steps.registry import WORDS, words
 from cg.steps.wording import SIDE, option_words, side_words, vasl_words  # noqa: F401  (SIDE, vasl_words re-exported)
-from cg.steps.wording import TYPE, roll_words, terrain_words  # noqa: F401  (re-exported: projections/aar.py, status, maps)
+# re-exported: the reports import the words' pieces from here (projections/aar.py, status.py, maps.py, mapview.py)
+from cg.steps.wording import (SITUATION, TYPE, changed_by, cp_left_words, drm_words, roll_words,  # noqa: F401
+                              row_words, signed, terrain_words)
 from events.stored import build, folder
 from events.types import REGISTRY
 
