@@ -5,13 +5,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from cg.steps import BY_ID
 from conftest import OWED_BY_THE_RULES, STEP_IDS, Campaign
 
 
 def test_the_harness_says_what_every_step_owes():
     assert sorted(OWED_BY_THE_RULES, key=STEP_IDS.index) == list(STEP_IDS)  # every step, none other
     for step, (words, owed) in OWED_BY_THE_RULES.items():
-        assert words and isinstance(owed, list), step
+        # in the rules' words: each begins with the step's name as the sequence prints it (cg/steps/)
+        name = BY_ID[step].name
+        assert words.startswith(name) and not words[len(name):][:1].isalnum(), (step, words)
+        assert isinstance(owed, list), step
 
 
 def test_each_steps_entry_is_declared_in_a_test_file_of_its_rules():

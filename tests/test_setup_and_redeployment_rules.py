@@ -324,7 +324,7 @@ owed_at("2.4",
 
 
 owed_at("2.5",
-        "Redeployment of units in the Friendly MLR under the Option of 3.2: the units the players move",
+        "Redeployment of Units in Friendly MLR: under the Option of 3.2, the units the players move",
         [])
 
 

@@ -71,7 +71,7 @@ def _purchase_entered(st: CampaignState, p) -> None:
 
 def _this_firefights(state: CampaignState) -> list:
     """The purchases of the current firefight, in their order: they come last in `purchases`, which are
-    made in firefight order (cg/evolve.py), so the walk stops at the first earlier one."""
+    made in firefight order (`rg_bought`'s fold, below), so the walk stops at the first earlier one."""
     out = []
     for p in reversed(state.purchases.values()):
         if p.firefight < state.firefight:
