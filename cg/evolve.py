@@ -1,5 +1,5 @@
-"""Folding events into the campaign state: the one fold loop, and the folds of its own events (the campaign's
-start, `step_left`, undo, a sealed secret and its opening).
+"""Folding events into the campaign state: the one fold loop, and its own events (the campaign's start,
+`step_left`, undo, a sealed secret and its opening), what each does to the state and its words.
 
 An event's fold stands beside the step that writes it (`@on(type)` in cg/steps/purchase.py, before.py, end.py,
 reph.py; an event written at any step, play by email's and a rules upgrade, in cg/steps/anywhere.py:
@@ -23,7 +23,9 @@ from cg.sequence import StepId, step_id
 from cg.state import SIDES, CampaignState, Purchase, Unit, new_firefight, ob_deal
 from cg.steps import BY_ID  # the steps, and with them the folds of their events (@on: cg/steps/registry.py)
 from cg.steps.changes import AVAILABLE_W, ON_MAP_W
-from cg.steps.registry import FOLDS, on
+from cg.steps.anywhere import command_words
+from cg.steps.registry import FOLDS, on, said, words
+from cg.steps.wording import side_words
 from cg.units import Kind
 from events.stored import build, folder
 from events import types as ev  # the module: an event class is built when first used (status builds none)
@@ -272,3 +274,61 @@ def _sealed(st, p: Sealed):
 @on("seals_revealed")
 def _seals_revealed(st, p: SealsRevealed):
     apply_revealed(st, p)
+
+
+# ---- the loop's own events in words (`@words`: `plcg log`, the commands' output, the AAR) ---------------------
+
+def seed_words(e) -> str:
+    """campaign_started's dice: the seed, or what makes the dice when there is none (rulings R31, R44)."""
+    if e.seed:
+        return f"seed {e.seed!r}"
+    if (e.pbem or {}).get("dice_policy") == "two-party":
+        return "no seed: two-party dice, made by both players together (ruling R44)"
+    return "no seed: the ledger's dice come from the operating system's random source, unforeseeable (ruling R31)"
+
+
+def _opened_words(opening: dict) -> str:
+    """A sealed secret revealed (ruling R47): its events as the log words them, else its command."""
+    evs = opening.get("events") or []
+    texts = [said(t, q) for t, q in evs if t not in ("dice_committed", "dice_revealed")]
+    if texts:
+        return "; ".join(texts)
+    cmd = opening.get("command") or {}
+    return "its two-party dice" if cmd.get("name") == "reveal" else command_words(cmd)
+
+
+@words("campaign_started")
+def _started_words(e) -> str:
+    return f"campaign started: {e.card.get('campaign', {}).get('name', e.card_ref)} ({e.rules}, " \
+           f"{e.product} {e.product_version}, rules revision {e.rules_revision}), {seed_words(e)}"
+
+
+@words("sealed")
+def _sealed_words(e) -> str:  # ruling R47
+    s = side_words(e)
+    what = {"cp": "its CP DR (2.1)", "purchase": "a purchase (2.3)", "promote": "its promotion dr (3.44)",
+            "harden": "a hardening (3.44)", "attack": "its Attack Option choice, yes or no (2.3)",
+            "hidden": "a HIP unit or mines placed (2.6; revealed at 2.9, ruling R112)",
+            "concealed": f"a concealed unit set up: a \"?\" in {e.hex} (2.6, A12.1; revealed at 2.9, ruling R112)",
+            }.get(e.what, e.what)
+    return f"{s} sealed {what} ({e.commitment[:8]})"
+
+
+@words("seals_revealed")
+def _seals_revealed_words(e) -> str:
+    s = side_words(e)
+    n = len(e.openings)
+    return f"{s} revealed {n} sealed secret{'s' if n != 1 else ''} at " + (
+        "the CG's end" if e.point == StepId.END else f"{e.point}") + (
+        f": {'; '.join(_opened_words(o['opening']) for o in e.openings)}" if n else "")
+
+
+@words("step_left")
+def _step_left_words(e) -> str:
+    return f"left step {e.step} for {e.to}" + (f" of firefight {e.firefight}" if e.to == StepId.CP else "")
+
+
+@words("reverted")
+def _reverted_words(e) -> str:
+    f = " (forced across a commencement)" if e.force else ""
+    return f"undo of seq {', '.join(map(str, e.seqs))}: {e.reason}{f}"
