@@ -226,12 +226,15 @@ class Campaign:
 # (a new step's in its own test file), and every such file is imported below, whichever tests run;
 # tests/test_owed_by_the_rules.py checks that every step has one.
 OWED_BY_THE_RULES: dict[str, tuple[str, list]] = {}
+_DECLARED_IN: dict[str, str] = {}  # step -> the test file that declares its entry
 
 
 def owed_at(step: str, words: str, owed: list) -> None:
     """A step's entry of the harness's list (OWED_BY_THE_RULES): the rules' words for what is recorded there,
-    and what is owed, declared in the test file of the step's rules."""
-    assert step not in OWED_BY_THE_RULES, f"step {step}: its entry is declared twice"
+    and what is owed, declared in the test file of the step's rules (once: a second file declaring it fails;
+    the same file imported again under another name declares it again)."""
+    where = sys._getframe(1).f_code.co_filename
+    assert _DECLARED_IN.setdefault(step, where) == where, f"step {step}: declared in {_DECLARED_IN[step]} and {where}"
     OWED_BY_THE_RULES[step] = (words, owed)
 
 
