@@ -48,11 +48,18 @@ def unseal(blob: bytes) -> bytes | None:
     return body
 
 
+# the fold code, the files a snapshot's fingerprint is made of: items.py, a kept item's parse (Kept) and the mines
+# that clear as one; the steps' modules, each event's fold beside the step that writes it (`@on`) and what
+# leaving and entering a step does to the state (`on_left`, `on_enter`), with the folds' shared pieces (changes.py)
+FOLD_CODE = ("state.py", "evolve.py", "snapshot.py", "card.py", "rules/revisions.py", "items.py",
+             "steps/purchase.py", "steps/before.py", "steps/end.py", "steps/reph.py", "steps/anywhere.py",
+             "steps/changes.py")
+
+
 def _fingerprint() -> str:
     h = hashlib.sha256(str(SNAPSHOT_VERSION).encode())
     here = Path(__file__).parent
-    # items.py: a kept item's parse (Kept) and the mines that clear as one are fold code too
-    for name in ("state.py", "evolve.py", "snapshot.py", "card.py", "rules/revisions.py", "items.py"):
+    for name in FOLD_CODE:
         h.update((here / name).read_bytes())
     return h.hexdigest()[:16]
 

@@ -560,7 +560,7 @@ class Ground:
     terrain: hex -> [items] kept between firefights (CG5): the end's rubble, wrecks, Flames... (2.9,
     firefight_ended), Blazes spread and burnt out (3.31, terrain_changed), clearance (3.52, clearance_rolled),
     and the fortifications placed on the map (foxhole:axis[:factors], 2.38 fortified /
-    fortification_placed); each item a cg/items.Kept value, stored as its text. cg/evolve.py calls
+    fortification_placed); each item a cg/items.Kept value, stored as its text. The folds (cg/steps/) call
     terrain_changed(st) whenever it changes it.
     fortifications: [Fortification] (side, kind, hex, cost, detail, unit, firefight) bought with Fortification Points
     (2.38, fortified), a hex given when placed at setup (2.6, fortification_placed)."""
@@ -873,7 +873,7 @@ def active_units(st) -> tuple:
     stored, copied or compared) and brought up to date when asked: units are only ever added to
     `units`, at its end (a new dict, from a snapshot or `load_all`, is walked again whole), and the
     settled ones are dropped once per firefight. A unit's kind never becomes "gun" (only a squad turns
-    HS, cg/evolve.py)."""
+    HS: the folds' unit_change, cg/steps/changes.py)."""
     units = st.units
     n = len(units)
     ff = st.firefight

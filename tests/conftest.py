@@ -222,59 +222,31 @@ class Campaign:
 # step -> (what the rules have the players record there, [what is owed]). What is owed is an event type
 # (event type, per side?, rule), or a check (campaign, state, the firefight's live records) -> what is missing.
 # A step whose list is empty owes the players nothing: what it does, `next` records by itself, or what it
-# accepts is the players' choice.
-
-def _drs_of_purchases(camp, st, live) -> list[str]:
-    """2.36: a leader DR per leader DR of each RG bought (its card's `leader_drs`); 2.35: an ammunition DR
-    per OBA module bought."""
-    missing = []
-    for b in [r.payload for r in live if r.type == "rg_bought"]:
-        rg = st.card.sides[b["side"]].rg_by_id(b["rg"])
-        want = rg.leader_drs if rg is not None else 0
-        got = sum(1 for r in live if r.type == "leader_rolled" and r.payload.get("purchase") == b["purchase"])
-        if got < want:
-            missing.append(f"{b['side']} leader DR for {b['purchase']} ({got} of {want}, 2.36)")
-        if rg is not None and rg.kind == "oba" and not any(
-                r.type == "oba_rolled" and r.payload.get("purchase") == b["purchase"] for r in live):
-            missing.append(f"{b['side']} OBA ammunition DR for {b['purchase']} (2.35)")
-    return missing
+# accepts is the players' choice. Each step's entry is declared in the test file of its rules, `owed_at(...)`
+# (a new step's in its own test file), and every such file is imported below, whichever tests run;
+# tests/test_owed_by_the_rules.py checks that every step has one.
+OWED_BY_THE_RULES: dict[str, tuple[str, list]] = {}
+_DECLARED_IN: dict[str, str] = {}  # step -> the test file that declares its entry
 
 
-def _determined(live) -> dict:
-    found = [r.payload for r in live if r.type == "firefight_determined"]
-    return found[-1] if found else {}
+def owed_at(step: str, words: str, owed: list) -> None:
+    """A step's entry of the harness's list (OWED_BY_THE_RULES): the rules' words for what is recorded there,
+    and what is owed, declared in the test file of the step's rules (once: a second file declaring it fails;
+    the same file imported again under another name declares it again)."""
+    where = sys._getframe(1).f_code.co_filename
+    assert _DECLARED_IN.setdefault(step, where) == where, f"step {step}: declared in {_DECLARED_IN[step]} and {where}"
+    OWED_BY_THE_RULES[step] = (words, owed)
 
 
-def _night(camp, st, live) -> list[str]:
-    """2.42: a night firefight that is played takes the card's night rules."""
-    night = st.card.firefights[st.firefight - 1].time == "night"
-    played = _determined(live).get("type") != "idle"
-    if night and played and not any(r.type == "night_set" for r in live):
-        return ["night conditions (2.42)"]
-    return []
+def _declare_the_steps_entries() -> None:
+    """Import each test file that declares a step's entry (a line that begins `owed_at(`): the walker needs every
+    step's, whichever test files run. Under the name pytest gives a test file of this folder, so each is one
+    module, imported once."""
+    import importlib
 
-
-def _moves_first(camp, st, live) -> list[str]:
-    """2.41: a Dual Attack's dr for who moves first (made after all setup from rules revision 2 on)."""
-    det = _determined(live)
-    if det.get("type") != "dual" or det.get("move_first"):
-        return []
-    return [] if any(r.type == "moves_first_rolled" for r in live) else ["Dual Attack moves-first dr (2.41)"]
-
-
-def _patrols(camp, st, live) -> list[str]:
-    """2.7: each patrol bought sent or given up; 2.74: each patrol that returns makes its Return DR."""
-    missing = []
-    for side in ("axis", "allied"):
-        bought = sum(r.payload["count"] for r in live if r.type == "patrols_bought" and r.payload["side"] == side)
-        done = {r.payload["patrol"] for r in live
-                if r.type in ("patrol_resolved", "patrol_given_up") and r.payload["side"] == side}
-        missing += [f"{side} patrol {n} (2.7)" for n in range(1, bought + 1) if n not in done]
-        returned = {r.payload["patrol"] for r in live if r.type == "patrol_returned" and r.payload["side"] == side}
-        missing += [f"{side} patrol {r.payload['patrol']} Return DR (2.74)" for r in live
-                    if r.type == "patrol_resolved" and r.payload["side"] == side and r.payload["returns"]
-                    and r.payload["patrol"] not in returned]
-    return missing
+    for path in sorted(Path(__file__).resolve().parent.glob("test_*.py")):
+        if "\nowed_at(" in path.read_text(encoding="utf-8"):
+            importlib.import_module(path.stem)
 
 
 def _ended(live) -> dict:
@@ -304,61 +276,6 @@ def _not_japanese_present(st, side: str, uid: str) -> bool:
 def _still_recalled(st, side: str, uid: str) -> bool:
     u = st.unit(uid, side)
     return u is not None and u.status == Status.RECALLED
-
-
-def _option(camp, st, live) -> list[str]:
-    """3.2: the Redeployment Option, chosen once and kept for the CG (or given when the campaign began)."""
-    chosen = [p for t, p in ((r.type, r.payload) for r in camp.led.store.read())
-              if t == "redeployment_option" or (t == "campaign_started" and p.get("redeployment"))]
-    return [] if chosen else ["Redeployment Option A or B (3.2)"]
-
-
-def _disease(camp, st, live) -> list[str]:
-    """3.41: Disease & Starvation, where the card calls for it: each side's dr."""
-    if not st.card.campaign.disease:
-        return []
-    return [f"{side} Disease & Starvation dr (3.41)" for side in ("axis", "allied")
-            if not any(r.type == "disease_rolled" and r.payload["side"] == side for r in live)]
-
-
-OWED_BY_THE_RULES = {
-    "2.1": ("CP Replenishment: each side's DR on the card's intensity column (2.11, 2.12)",
-            [("cp_replenished", True, "2.1")]),
-    "2.2": ("At Start Weather, every firefight (2.2, ruling R27)", [("weather_set", False, "2.2")]),
-    "2.3": ("Purchasing Reinforcements: a leader DR per platoon (2.36), an ammunition DR per OBA module (2.35);"
-            " what is bought is the players' choice", [_drs_of_purchases]),
-    "2.4": ("Firefight Determination: the firefight type (2.41); a night firefight's conditions (2.42)",
-            [("firefight_determined", False, "2.41"), _night]),
-    "2.5": ("Redeployment of units in the Friendly MLR under the Option of 3.2: the units the players move", []),
-    "2.6": ("Firefight Setup (2.32, 2.33); a Dual Attack's moves-first dr after all setup (2.41)", [_moves_first]),
-    "2.7": ("Patrols: each patrol bought sent (2.71-2.73) or given up; each that returns, its Return DR (2.74)",
-            [_patrols]),
-    "2.8": ("Firefight Commencement: the firefight is played", []),
-    "2.9": ("CG Firefight End: the turn, CVP lost, control, casualties and terrain kept (2.9, CG5)",
-            [("firefight_ended", False, "2.9")]),
-    "3.1": ("End of the Battle Phase: a 1TC for each Encircled unit (3.17), a Shock/UK dr for each AFV (3.19)",
-            [_per_unit("encircled", "encircled_tested", "unit", "3.17", "1TC"),
-             _per_unit("shocked", "shock_resolved", "unit", "3.19", "Shock/UK dr")]),
-    "3.2": ("Redeployment Phase: the Option, kept for the CG (3.2); the units outside a friendly MLR, by"
-            " situation (3.21: tests/test_step_order.py and the redeployment tests)", [_option]),
-    "3.3": ("Consequences Phase: an evacuation dr for each wounded leader but a Japanese one (3.32); fire"
-            " (3.31) and TVP (3.33) are recorded by `next`",
-            [_per_unit("wounded", "evacuation_rolled", "leader", "3.32", "evacuation dr", _not_japanese_present)]),
-    "3.41": ("Disease & Starvation, where the card calls for it: each side's dr (3.41)", [_disease]),
-    "3.42": ("Regrouping: the half-squads recombine as `next` records it (3.42)", []),
-    "3.43": ("Heroes and Heroic Leaders: the hardening the players choose; heroes beyond one removed by"
-             " `next` (3.43)", []),
-    "3.44": ("Bravery and Battlefield Promotions: each side's dr (3.44)", [("promotion_rolled", True, "3.44")]),
-    "3.45": ("Leader Generation/Improvement: each side's dr (3.45)", [("leaders_rolled", True, "3.45")]),
-    "3.46": ("Unjamming Guns, Replenishing Ammo, Mobilizing Vehicles: a dr for each item the firefight's end"
-             " flags (3.46; where it may be repaired: ruling R48, tests/test_repair_leaders.py)", []),
-    "3.461": ("Removing Stun, Reclaiming Recalled Vehicles: a dr for each recalled vehicle (3.461)",
-              [_per_unit("recalled", "recall_rolled", "unit", "3.461", "recall dr", _still_recalled)]),
-    "3.47": ("ELR Loss/Gain: each side's DR (3.47)", [("elr_rolled", True, "3.47")]),
-    "3.51": ("SAN Adjustment into 2..4: recorded by `next` (3.51)", []),
-    "3.52": ("Fortification Clearance: the attempts the players choose; a Casualty Reduction a clearance"
-             " owes (3.52 dagger: tests/test_reph_rules.py)", []),
-}
 
 
 def owed_by_the_rules(camp: "Campaign", st) -> list[str]:
@@ -569,3 +486,6 @@ def variant(workdir):
         return card_variant(workdir, f"variant{n[0]}", **changes)
 
     return make
+
+
+_declare_the_steps_entries()  # last: the test files it imports read this module's names

@@ -12,7 +12,8 @@ from cg.app.ledger import Ledger
 MUTATORS = {"append", "extend", "clear", "update", "setdefault", "pop", "popitem", "add", "discard", "remove",
             "insert"}
 # filled at import by the decorators that register a command or a fold handler: registries, not memos
-REGISTRIES = {"cg.commands.base": {"HANDLERS", "STEPS_OF"}, "cg.evolve": {"HANDLERS", "_TYPED"}}
+REGISTRIES = {"cg.commands.base": {"HANDLERS", "STEPS_OF"}, "cg.evolve": {"HANDLERS"},
+              "cg.steps.registry": {"FOLDS", "WORDS"}}
 
 
 def module_memos(source: str) -> set[str]:

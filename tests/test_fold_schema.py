@@ -1,4 +1,4 @@
-"""One schema per event (issue 22.3): the fold's handlers (cg/evolve.py) take the event classes of
+"""One schema per event (issue 22.3): the fold's handlers (`@on`, beside each step in cg/steps/, and cg/evolve.py) take the event classes of
 events/types.py, built from the stored payload by a constructor made for each type
 (events/stored.py), and read nothing but the fields of their class."""
 from __future__ import annotations
@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cg import evolve, seal
+from cg.steps.registry import FOLDS
 from events.convert import unstructure
 from events.stored import build
 from events.types import REGISTRY
@@ -40,14 +41,14 @@ def _reads(fn) -> tuple[set[str], set[str]]:
 
 
 def test_every_handled_type_has_its_class_and_its_fold():
-    assert set(evolve._TYPED) <= set(REGISTRY), set(evolve._TYPED) - set(REGISTRY)
-    assert set(evolve.handler_table()) == set(evolve._TYPED)
+    assert set(FOLDS) <= set(REGISTRY), set(FOLDS) - set(REGISTRY)
+    assert set(evolve.handler_table()) == set(FOLDS)
 
 
-@pytest.mark.parametrize("etype", sorted(evolve._TYPED))
+@pytest.mark.parametrize("etype", sorted(FOLDS))
 def test_a_handler_reads_only_the_fields_of_its_event_class(etype):
     fields = {f.name for f in attrs.fields(REGISTRY[etype])}
-    read, keys = _reads(evolve._TYPED[etype])
+    read, keys = _reads(FOLDS[etype])
     assert read <= fields, f"{etype}: the fold reads {sorted(read - fields)}, not fields of {REGISTRY[etype].__name__}"
     assert not keys, f"{etype}: the fold reads its event as a dict ({sorted(keys)}), not as {REGISTRY[etype].__name__}"
 
@@ -188,3 +189,21 @@ def test_an_edited_row_the_schema_allows_is_read_by_every_command_and_found_by_t
         assert r.code == 0, (args, r.code, r.err)
     r = cli_run(db, "audit")
     assert r.code == 1 and "FINDING seq" in r.out and etype in r.out, (r.code, r.out)
+
+
+def test_an_events_fold_and_words_stand_beside_the_step_that_writes_it():
+    """Issue 33 item 4, one home per event: an event's fold (`@on`) and words (`@words`) stand in one module, its
+    step's phase's in cg/steps/ (an event written at any step: cg/steps/anywhere.py), or, the fold loop's own
+    events, cg/evolve.py, whose loop begins the campaign (`start`) and skips what an undo takes back."""
+    from cg.steps.registry import WORDS
+
+    assert set(FOLDS) <= set(WORDS)  # every folded event has its words
+    home = {t: {FOLDS[t].__module__, WORDS[t].__module__} for t in FOLDS}
+    assert all(len(modules) == 1 for modules in home.values()), {t: m for t, m in home.items() if len(m) > 1}
+    assert set().union(*home.values()) == {"cg.steps.purchase", "cg.steps.before", "cg.steps.end", "cg.steps.reph",
+                                           "cg.steps.anywhere", "cg.evolve"}
+    assert {t for t, m in home.items() if m == {"cg.evolve"}} == {"step_left", "sealed", "seals_revealed"}
+    # the loop's own two besides, folded by the loop itself (no `@on`), worded beside it
+    assert set(WORDS) - set(FOLDS) == {"campaign_started", "reverted"}
+    assert {WORDS[t].__module__ for t in ("campaign_started", "reverted")} == {"cg.evolve"}
+    assert set(WORDS) == set(REGISTRY)  # and every event class has them

@@ -10,14 +10,16 @@ import pytest
 
 from conftest import ROOT, Campaign, cli_run
 from events.types import REGISTRY
-from projections.words import _WORDS
+from cg.steps.registry import WORDS
+from projections import words as _words  # noqa: F401  (registers the words of the events no step writes)
 
 
 def _worded() -> set[str]:
-    """The event types projections/words.py has words for: each registered with `@words("t")` (its table,
-    projections.words._WORDS), and each type its code compares with `etype` (`etype == "t"`)."""
+    """The event types that have words: each registered with `@words("t")` (its table, cg.steps.registry.WORDS:
+    beside its step in cg/steps/, or in projections/words.py), and each type projections/words.py's code
+    compares with `etype` (`etype == "t"`)."""
     tree = ast.parse((ROOT / "projections" / "words.py").read_text(encoding="utf-8"))
-    out: set[str] = set(_WORDS)
+    out: set[str] = set(WORDS)
     for node in ast.walk(tree):
         if isinstance(node, ast.Compare) and isinstance(node.left, ast.Name) and node.left.id == "etype":
             for right in node.comparators:

@@ -2,7 +2,11 @@
 what the step owes, and a step id is one value whether stored as text or held as a StepId."""
 from __future__ import annotations
 
+import json
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import orjson
 
@@ -104,3 +108,87 @@ def test_the_diagram_is_the_deciding_machines():
                 expected[key] = f"{expected[key]} | {label}" if key in expected else label
     assert arrows == expected
     assert arrows[("3_52", "end")] == "next [owes_nothing & is_last] | concede"
+
+
+# a new step's module as the walk-through of docs/architecture.md writes it: its id, its Step, its event's fold
+# and words (its event class, here in the same file, is declared in events/types.py in the product)
+THROW_AWAY = '''
+from events.types import Event, event
+from cg.sequence import StepId
+from cg.state import SIDES, Done
+from cg.steps.registry import on, words
+from cg.steps.step import Owed, Step
+from cg.steps.wording import side_words
+
+HEROES_DR = StepId.declare("HEROES_DR", "3.435")
+
+
+@event("heroes_dr_rolled", rule="3.435")
+class HeroesDrRolled(Event):
+    side: str
+    dr: int
+
+
+def _owes(state, rules):
+    owed = Owed()
+    for side in SIDES:
+        if Done("heroes-dr", side) not in state.reph.done:
+            owed.add("promote", "3.435", f"{side} throw-away dr", side=side)
+    return owed
+
+
+STEP = Step(HEROES_DR, "Throw-away", "3.435", owes=_owes)
+
+
+@on("heroes_dr_rolled")
+def _rolled(st, e: HeroesDrRolled):
+    st.reph.done.add(Done("heroes-dr", e.side))
+
+
+@words("heroes_dr_rolled")
+def _rolled_words(e: HeroesDrRolled) -> str:
+    return f"{side_words(e)} throw-away dr {e.dr} (3.435)"
+'''
+
+PLAY_IT = '''
+import json, sys
+sys.path[:0] = [sys.argv[1], sys.argv[2]]
+import throw_away as new
+from cg.app.ledger import Ledger
+from cg.evolve import evolve
+from cg.machine import build, walk
+from cg.sequence import StepId, step_id
+from cg.steps import STEPS, pending
+from projections.words import summary
+
+at = [s.id for s in STEPS].index(StepId.HEROES)
+m = build((*STEPS[:at + 1], new.STEP, *STEPS[at + 1:]))
+st = Ledger.create(sys.argv[3], "sample", "tests", None).state()
+st.position = st.position.to(step=StepId.HEROES)
+st = evolve(st, "step_left", {"step": "3.43", "to": "3.435", "firefight": 1})
+out = {"step": st.step, "is_member": st.step is new.HEROES_DR and step_id("3.435") is new.HEROES_DR,
+       "owed": [o["what"] for o in pending(st, new.STEP)], "next_while_owed": walk(st, "next", m).to}
+for side, dr in (("axis", 4), ("allied", 2)):
+    st = evolve(st, "heroes_dr_rolled", {"side": side, "dr": dr})
+out["owed_after"] = [o["what"] for o in pending(st, new.STEP)]
+out["next_after"] = walk(st, "next", m).to
+out["words"] = summary("heroes_dr_rolled", {"side": "allied", "dr": 2})
+print(json.dumps(out))
+'''
+
+
+def test_a_step_declared_with_its_events_fold_and_words_in_one_module_is_folded_and_worded(tmp_path):
+    """Issue 33 item 4 and Done means: a new step's module declares its id (`StepId.declare`), its `Step`, and
+    its event's fold (`@on`) and words (`@words`); nothing else is edited. In a fresh interpreter (the declared
+    id, class, fold and words stay out of this one): the step left for is a StepId member, its fold records
+    each side's dr so that it owes, then owes nothing and `next` leads on to 3.44, and `log`'s words say it."""
+    (tmp_path / "throw_away.py").write_text(THROW_AWAY)
+    root = str(Path(__file__).resolve().parent.parent)
+    r = subprocess.run([sys.executable, "-c", PLAY_IT, str(tmp_path), root, str(tmp_path / "c.plcg")],
+                       capture_output=True, text=True, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["step"] == "3.435" and out["is_member"] is True
+    assert out["owed"] == ["axis throw-away dr", "allied throw-away dr"] and out["next_while_owed"] is None
+    assert out["owed_after"] == [] and out["next_after"] == StepId.PROMOTIONS
+    assert out["words"] == "Allied throw-away dr 2 (3.435)"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from conftest import Campaign, cli_run
+from conftest import Campaign, cli_run, owed_at
 from test_setup_and_redeployment_rules import refused
 
 
@@ -205,3 +205,26 @@ def test_2_72_units_more_than_10_hexes_apart_do_not_patrol_together(tmp_path, va
     assert "14 hexes apart" in err, err
     assert patrol(c.path, "I1-1.1", "I1-1.L1", "I5", "--dice", "2,2").code == 0
     c.close()
+
+
+# ---- the harness's list of what each step owes, in the rules' words (tests/conftest.py owed_at): this file's steps ----
+
+
+def _patrols(camp, st, live) -> list[str]:
+    """2.7: each patrol bought sent or given up; 2.74: each patrol that returns makes its Return DR."""
+    missing = []
+    for side in ("axis", "allied"):
+        bought = sum(r.payload["count"] for r in live if r.type == "patrols_bought" and r.payload["side"] == side)
+        done = {r.payload["patrol"] for r in live
+                if r.type in ("patrol_resolved", "patrol_given_up") and r.payload["side"] == side}
+        missing += [f"{side} patrol {n} (2.7)" for n in range(1, bought + 1) if n not in done]
+        returned = {r.payload["patrol"] for r in live if r.type == "patrol_returned" and r.payload["side"] == side}
+        missing += [f"{side} patrol {r.payload['patrol']} Return DR (2.74)" for r in live
+                    if r.type == "patrol_resolved" and r.payload["side"] == side and r.payload["returns"]
+                    and r.payload["patrol"] not in returned]
+    return missing
+
+
+owed_at("2.7",
+        "Patrols: each patrol bought sent (2.71-2.73) or given up; each that returns, its Return DR (2.74)",
+        [_patrols])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from conftest import Campaign, cli_run, rows
+from conftest import Campaign, cli_run, owed_at, rows
 
 PLAN = {1: {"buy": [("axis", "I1"), ("axis", "I2"), ("allied", "I1")], "dice": {"leader": "2,2", "evacuate": "6",
                                                                                  "leaders": "1"}}}
@@ -99,3 +99,12 @@ def test_cg7_a_used_oba_module_and_air_support_leave_the_ob(tmp_path):
     assert allied["O1-2.1"]["status"] == "available"  # the unused module is kept (CG7)
     assert cli_run(db, "audit").code == 0
     c.close()
+
+
+# ---- the harness's list of what each step owes, in the rules' words (tests/conftest.py owed_at): this file's steps ----
+
+
+owed_at("3.46",
+        "Unjamming Guns, Replenishing Ammo, Mobilizing Vehicles: a dr for each item the firefight's end"
+        " flags (3.46; where it may be repaired: ruling R48, tests/test_repair_leaders.py)",
+        [])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from conftest import Campaign, cli_run, rows
+from conftest import Campaign, _not_japanese_present, _per_unit, _still_recalled, cli_run, owed_at, rows
 
 
 def at_3_1(tmp_path, plan: dict, end: dict, *, revision: int | None = None) -> Campaign:
@@ -613,3 +613,73 @@ def test_cg12_booby_traps_are_a_level_within_the_mlr_not_an_item_in_one_hex(tmp_
     r = cli_run(c.path, "fortify", "axis", "booby_traps")
     assert r.code == 0 and "Level C" in r.out, r.out + r.err
     c.close()
+
+
+# ---- the harness's list of what each step owes, in the rules' words (tests/conftest.py owed_at): this file's steps ----
+
+
+def _disease(camp, st, live) -> list[str]:
+    """3.41: Disease & Starvation, where the card calls for it: each side's dr."""
+    if not st.card.campaign.disease:
+        return []
+    return [f"{side} Disease & Starvation dr (3.41)" for side in ("axis", "allied")
+            if not any(r.type == "disease_rolled" and r.payload["side"] == side for r in live)]
+
+
+owed_at("3.1",
+        "End of the Battle Phase: a 1TC for each Encircled unit (3.17), a Shock/UK dr for each AFV (3.19)",
+        [_per_unit("encircled", "encircled_tested", "unit", "3.17", "1TC"),
+        _per_unit("shocked", "shock_resolved", "unit", "3.19", "Shock/UK dr")])
+
+
+owed_at("3.3",
+        "Consequences Phase: an evacuation dr for each wounded leader but a Japanese one (3.32); fire"
+        " (3.31) and TVP (3.33) are recorded by `next`",
+        [_per_unit("wounded", "evacuation_rolled", "leader", "3.32", "evacuation dr", _not_japanese_present)])
+
+
+owed_at("3.41",
+        "Disease & Starvation, where the card calls for it: each side's dr (3.41)",
+        [_disease])
+
+
+owed_at("3.42",
+        "Regrouping: the half-squads recombine as `next` records it (3.42)",
+        [])
+
+
+owed_at("3.43",
+        "Heroes and Heroic Leaders: the hardening the players choose; heroes beyond one removed by"
+        " `next` (3.43)",
+        [])
+
+
+owed_at("3.44",
+        "Bravery and Battlefield Promotions: each side's dr (3.44)",
+        [("promotion_rolled", True, "3.44")])
+
+
+owed_at("3.45",
+        "Leader Generation/Improvement: each side's dr (3.45)",
+        [("leaders_rolled", True, "3.45")])
+
+
+owed_at("3.461",
+        "Removing Stun, Reclaiming Recalled Vehicles: a dr for each recalled vehicle (3.461)",
+        [_per_unit("recalled", "recall_rolled", "unit", "3.461", "recall dr", _still_recalled)])
+
+
+owed_at("3.47",
+        "ELR Loss/Gain: each side's DR (3.47)",
+        [("elr_rolled", True, "3.47")])
+
+
+owed_at("3.51",
+        "SAN Adjustment into 2..4: recorded by `next` (3.51)",
+        [])
+
+
+owed_at("3.52",
+        "Fortification Clearance: the attempts the players choose; a Casualty Reduction a clearance"
+        " owes (3.52 dagger: tests/test_reph_rules.py)",
+        [])

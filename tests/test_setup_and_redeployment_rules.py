@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from conftest import Campaign, cli_run, rows
+from conftest import Campaign, cli_run, owed_at, rows
 
 
 def new(tmp_path, plan, revision=None, name="c.plcg", card="sample"):
@@ -284,3 +284,56 @@ def test_2_37_a_leader_and_a_sw_set_up_with_a_unit_of_their_rg(tmp_path):
     assert cli_run(old.path, "setup", "axis", "I1-1.L1", "M5").code == 0
     assert cli_run(old.path, "setup", "axis", lmg, "L4").code == 0
     old.close()
+
+
+# ---- the harness's list of what each step owes, in the rules' words (tests/conftest.py owed_at): this file's steps ----
+
+
+def _determined(live) -> dict:
+    found = [r.payload for r in live if r.type == "firefight_determined"]
+    return found[-1] if found else {}
+
+
+def _night(camp, st, live) -> list[str]:
+    """2.42: a night firefight that is played takes the card's night rules."""
+    night = st.card.firefights[st.firefight - 1].time == "night"
+    played = _determined(live).get("type") != "idle"
+    if night and played and not any(r.type == "night_set" for r in live):
+        return ["night conditions (2.42)"]
+    return []
+
+
+def _moves_first(camp, st, live) -> list[str]:
+    """2.41: a Dual Attack's dr for who moves first (made after all setup from rules revision 2 on)."""
+    det = _determined(live)
+    if det.get("type") != "dual" or det.get("move_first"):
+        return []
+    return [] if any(r.type == "moves_first_rolled" for r in live) else ["Dual Attack moves-first dr (2.41)"]
+
+
+def _option(camp, st, live) -> list[str]:
+    """3.2: the Redeployment Option, chosen once and kept for the CG (or given when the campaign began)."""
+    chosen = [p for t, p in ((r.type, r.payload) for r in camp.led.store.read())
+              if t == "redeployment_option" or (t == "campaign_started" and p.get("redeployment"))]
+    return [] if chosen else ["Redeployment Option A or B (3.2)"]
+
+
+owed_at("2.4",
+        "Firefight Determination: the firefight type (2.41); a night firefight's conditions (2.42)",
+        [("firefight_determined", False, "2.41"), _night])
+
+
+owed_at("2.5",
+        "Redeployment of Units in Friendly MLR: under the Option of 3.2, the units the players move",
+        [])
+
+
+owed_at("2.6",
+        "Firefight Setup (2.32, 2.33); a Dual Attack's moves-first dr after all setup (2.41)",
+        [_moves_first])
+
+
+owed_at("3.2",
+        "Redeployment Phase: the Option, kept for the CG (3.2); the units outside a friendly MLR, by"
+        " situation (3.21: tests/test_step_order.py and the redeployment tests)",
+        [_option])

@@ -165,3 +165,21 @@ def test_file_without_cold_table_opens(played, tmp_path):
     assert st._tail is not None and st._cold is not None
     assert digest(st) == digest(led.state(use_snapshot=False))
     led.close()
+
+
+def test_the_fingerprint_is_made_of_every_module_that_holds_fold_code():
+    """A snapshot is trusted only by the fold code that built it: every module holding an event's fold (`@on`,
+    beside its step in cg/steps/ since issue 33 item 4) or what leaving and entering a step does to the state
+    (`on_left`, `on_enter`) is among the files its fingerprint hashes, with the folds' shared pieces."""
+    import sys
+    from pathlib import Path
+
+    from cg.steps import STEPS
+    from cg.steps.registry import FOLDS
+
+    here = Path(snapshot.__file__).resolve().parent
+    hashed = {(here / name).resolve() for name in snapshot.FOLD_CODE}
+    holders = {fn.__module__ for fn in FOLDS.values()}
+    holders |= {fn.__module__ for s in STEPS for fn in (s.on_left, s.on_enter) if fn is not None}
+    holders.add("cg.steps.changes")  # what several steps' folds call
+    assert {Path(sys.modules[m].__file__).resolve() for m in holders} <= hashed

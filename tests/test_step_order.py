@@ -15,7 +15,7 @@ import pytest
 
 from cg.commands import HANDLERS, STEPS_OF
 from cg.steps import pending
-from conftest import STEP_IDS, Campaign, cli_run, copy_db, rows
+from conftest import STEP_IDS, Campaign, cli_run, copy_db, owed_at, rows
 
 import cli
 
@@ -279,3 +279,43 @@ def test_the_rule_refusal_behind_the_bad_input_is_real(at_step):
     assert cli_run(at_step["3.47"], "cp", "axis", "--dice", "6,1").code == 3
     assert cli_run(at_step["3.41"], "disease", "axis", "--dice", "4").code == 3
     assert cli_run(at_step["3.1"], "determine").code == 3
+
+
+# ---- the harness's list of what each step owes, in the rules' words (tests/conftest.py owed_at): this file's steps ----
+
+
+def _drs_of_purchases(camp, st, live) -> list[str]:
+    """2.36: a leader DR per leader DR of each RG bought (its card's `leader_drs`); 2.35: an ammunition DR
+    per OBA module bought."""
+    missing = []
+    for b in [r.payload for r in live if r.type == "rg_bought"]:
+        rg = st.card.sides[b["side"]].rg_by_id(b["rg"])
+        want = rg.leader_drs if rg is not None else 0
+        got = sum(1 for r in live if r.type == "leader_rolled" and r.payload.get("purchase") == b["purchase"])
+        if got < want:
+            missing.append(f"{b['side']} leader DR for {b['purchase']} ({got} of {want}, 2.36)")
+        if rg is not None and rg.kind == "oba" and not any(
+                r.type == "oba_rolled" and r.payload.get("purchase") == b["purchase"] for r in live):
+            missing.append(f"{b['side']} OBA ammunition DR for {b['purchase']} (2.35)")
+    return missing
+
+
+owed_at("2.1",
+        "CP Replenishment: each side's DR on the card's intensity column (2.11, 2.12)",
+        [("cp_replenished", True, "2.1")])
+
+
+owed_at("2.3",
+        "Purchasing Reinforcements: a leader DR per platoon (2.36), an ammunition DR per OBA module (2.35);"
+        " what is bought is the players' choice",
+        [_drs_of_purchases])
+
+
+owed_at("2.8",
+        "Firefight Commencement: the firefight is played",
+        [])
+
+
+owed_at("2.9",
+        "CG Firefight End: the turn, CVP lost, control, casualties and terrain kept (2.9, CG5)",
+        [("firefight_ended", False, "2.9")])

@@ -133,8 +133,14 @@ def test_no_code_looks_for_a_string_record_in_done():
 # at import and constants (the memos of pure functions and of the card map live in the ledger's caches,
 # cg/caches.py: issue 33 item 7)
 MODULE_MUTABLES = {
-    "cg.evolve": {"HANDLERS": "registry", "_TYPED": "registry", "_SETUP": "constant Done records",
-                  "_REDEPLOY_25": "constant Done records"},
+    "cg.evolve": {"HANDLERS": "registry", "FOLDS": "registry (cg/steps/registry.py's)"},
+    "cg.steps.registry": {"FOLDS": "registry", "WORDS": "registry"},
+    # each phase's steps, with the folds and words of their events (the words' tables: constants)
+    "cg.steps.purchase": {},
+    "cg.steps.before": {"_SETUP": "constant Done records", "_REDEPLOY_25": "constant Done records",
+                        "SIDE": "constant words", "SITUATION": "constant words", "TYPE": "constant words"},
+    "cg.steps.end": {"SIDE": "constant words"}, "cg.steps.reph": {}, "cg.steps.changes": {},
+    "cg.steps.anywhere": {"SIDE": "constant words"},
     "cg.state": {"_CLONES": "registry"},
 }
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 
-from conftest import Campaign, cli_run
+from conftest import Campaign, cli_run, owed_at
 
 PLAN = {1: {"buy": [("axis", "I1"), ("allied", "I1")]}, 2: {"attack": ["axis"]}}
 
@@ -36,3 +36,11 @@ def test_revision_1_went_from_2_1_to_2_3(tmp_path):
     c.finish_step()
     assert c.step == "2.3"
     c.close()
+
+
+# ---- the harness's list of what each step owes, in the rules' words (tests/conftest.py owed_at): this file's steps ----
+
+
+owed_at("2.2",
+        "At Start Weather, every firefight (2.2, ruling R27)",
+        [("weather_set", False, "2.2")])

@@ -1,6 +1,8 @@
 """The PL 2.5 step order (shared/docs/pl25-sequence.md): one `Step` object per step, 2.1 to 3.52, in the
 module of its phase (purchase.py 2.1-2.3, before.py 2.4-2.8, end.py 2.9 and the CG's end, reph.py
-3.1-3.52), and `pending`, what the current step owes before `plcg next`.
+3.1-3.52) with its events' folds and words (`@on`, `@words`: registry.py; an event written at any step in
+anywhere.py), and `pending`, what the current step owes before `plcg next`. Importing this package
+registers every fold and words of those modules (cg/evolve.py and projections/words.py import it).
 
 Where `next` goes is the `transitions` machine of cg/machine.py, built from these steps.
 """
@@ -14,7 +16,7 @@ from cg.sequence import StepId
 from cg.pbem import committed, pending_items
 from cg.seal import pending_items as sealed_items
 from cg.state import SIDES, CampaignState
-from cg.steps import before, end, purchase, reph
+from cg.steps import anywhere, before, end, purchase, reph  # noqa: F401  (anywhere: the events of no one step)
 from cg.steps.reph import disease_owed  # noqa: F401  (cg/commands/reorganization.py reads it here)
 from cg.specs import Item
 from cg.steps.step import Owed, Step  # noqa: F401
