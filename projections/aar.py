@@ -101,7 +101,7 @@ def _name_the_row(ledger) -> NoReturn:
 @attrs.define
 class Row:
     seq: int
-    batch: int | None  # None in a firefight's rows read again (History.rows_of): no section asks for it
+    batch: int | None
     type: str
     version: int
     firefight: int
@@ -119,9 +119,12 @@ class Row:
 @attrs.define
 class FirefightHistory:
     n: int
-    # the seqs of the events that stand (not undone) recorded in this firefight, as [first, last]
-    # runs: the rows themselves are read again when the report gets to the firefight (rows_of)
-    runs: list = attrs.Factory(list)
+    # what the firefight's section needs of its rows, gathered by the walk as it folds them (the log read
+    # once: issue 36), its rows themselves not kept
+    told: list = attrs.Factory(list)  # the Sequence: a Told per event that stands (_told_row), in seq order
+    visited: list = attrs.Factory(list)  # the steps its rows were recorded at or left, in the order met
+    placed: dict = attrs.Factory(dict)  # (side, unit) -> (seq, hex, hip) of its last setup (2.6)
+    terrain: list = attrs.Factory(list)  # (seq, payload) of each terrain_changed (the result's terrain kept)
     ended: Row | None = None  # firefight_ended
     tvp: Row | None = None  # tvp_awarded (3.33)
     control_before: dict | None = None  # map control just before firefight_ended
@@ -142,7 +145,7 @@ class History:
     undone: set
     final: object  # CampaignState: the whole log folded
     firefights: dict  # n -> FirefightHistory
-    store: object = None  # the open store the rows are read again from
+    store: object = None  # the open store (_log_rolls: a walk without the dice reads them there)
     secret: set = attrs.Factory(set)  # (firefight, side) whose spending is not yet revealed (ruling R10)
     hidden: set = attrs.Factory(set)  # (firefight, side, figure) sealed in play by email (ruling R47)
     played_upto: int = 0  # the last firefight ended (won or drawn): purchases up to it are public (ruling R10)
@@ -153,10 +156,6 @@ class History:
     opener: object = None
     rolls: list | None = None  # every roll (projections.dicestats.rolls_of), gathered by the walk for the dice section
 
-    # the last firefight's Rows: its section asks for them five times (sequence, events, setup tables,
-    # counters, results); one firefight's rows at a time in memory, never the whole log
-    _rows: tuple | None = attrs.field(default=None, init=False, eq=False, repr=False)
-    _told: tuple | None = attrs.field(default=None, init=False, eq=False, repr=False)  # (info, its Sequence)
     _roster: list | None = attrs.field(default=None, init=False, eq=False, repr=False)
 
     def roster(self) -> list:
@@ -174,24 +173,6 @@ class History:
         if (n, side) in self.secret:
             out[1] = out[2] = "?"
         return out[0], out[1], out[2]
-
-    def rows_of(self, info: FirefightHistory) -> list:
-        """The events that stand of one firefight, as Rows, in seq order (read again from the log once
-        for the firefight the report is at)."""
-        if self._rows is not None and self._rows[0] is info:
-            return self._rows[1]
-        n = info.n  # the firefight every row of its runs was recorded in (_walk groups them by it)
-        rows = [Row(seq, None, etype, version, n, step, _current(etype, version, p), None, None, None)
-                for lo, hi in info.runs for chunk in self.store.read_rows(lo - 1, hi, _SECTION, parse=True)
-                for seq, etype, version, step, p in chunk]
-        self._rows = (info, rows)
-        return rows
-
-
-def _current(etype: str, version: int, p: dict) -> dict:
-    """The payload at its event's current version (upcast where the row is older)."""
-    current = VERSIONS.get(etype)  # the event classes' versions, without importing them (~27 ms)
-    return upcast(etype, version, p) if current is not None and version != current else p
 
 
 _MAY_HIDE = frozenset(("rg_bought", "oba_rolled", "leader_rolled", "attack_bought", "patrols_bought", "fortified"))
@@ -242,8 +223,9 @@ def _walk(ledger, maps: bool = False, view=None, dice: bool = False) -> History:
     needs along the way: where each firefight's events are, the control before and after each
     result, (maps=True) what the map shows after each firefight's TVP award, the rolls counted per
     source and side, and (dice=True) every roll for the dice section (projections.dicestats.Rolls,
-    fed by the same pass: issue 36). One row at a time: the rows are not kept (the report reads each
-    firefight's again), but for the few it names."""
+    fed by the same pass: issue 36). The log read once (issue 36), one chunk of rows at a time: the rows are
+    not kept, but for the few it names; what each firefight's section needs of its rows is gathered on the
+    way (_told_row)."""
     store = ledger.store
     last_seq = store.head()[0]
     revs = store.reverts(until=last_seq)  # what is undone is known before the walk
@@ -291,11 +273,6 @@ def _walk(ledger, maps: bool = False, view=None, dice: bool = False) -> History:
             info = ffs.get(rff)
             if info is None:
                 info = ffs[rff] = FirefightHistory(rff)
-            runs = info.runs
-            if runs and runs[-1][1] == seq - 1:
-                runs[-1][1] = seq
-            else:
-                runs.append([seq, seq])
             if etype in _KEPT:
                 r = r or _walked_row(t, p)
                 _keep(r, info, st, maps, candidates)
@@ -312,6 +289,7 @@ def _walk(ledger, maps: bool = False, view=None, dice: bool = False) -> History:
                 if etype == "unit_set_up":  # the counter as it stood at its setup (issue 27 item 2)
                     u = st.unit(p["unit"], p["side"])
                     info.counters[(p["side"], p["unit"])] = u.name if u is not None else ""
+            _told_row(info, seq, step, etype, p, r, st, view)
         if chunk:
             last = (t, p)  # the chunk's last row, as folded
     if st is None:
@@ -357,9 +335,6 @@ def _opened_events(opener, p: dict) -> list:
 
 # what the walk reads of each row: the date and the hash only of the first and the last (read again)
 _WALKED = ("seq", "batch", "type", "version", "firefight", "step", "payload", "command")
-# what a firefight's section reads of its rows again (History.rows_of): never their batch (no section asks for it),
-# firefight (the section's own), command, date or hash
-_SECTION = ("seq", "type", "version", "step", "payload")
 
 
 def _walked_row(t, payload) -> Row:
@@ -635,18 +610,14 @@ def _firefight(h: History, ff, html: bool) -> list:
 
     # the sequence, step by step (folded in HTML: a click opens it): the game in words, a step's
     # play-by-email records folded into one "by email" line (issue 38)
-    told = _told(h, info)
+    told = info.told
     add(("open", "details", f"seq{ff.n}", "sequence"))
     add(("summary", ["Sequence"], f"{sum(1 for t in told if not t.email)} events, step by step"))
     by_step: dict[str, list] = {}
     mail: dict[str, list] = {}
-    visited: list[str] = []
+    visited = info.visited
     secret_steps: set[str] = set()
     tabled: set[str] = set()  # steps whose records the setup tables tell
-    for r in h.rows_of(info):
-        for s in (r.step, r.payload.get("step") if r.type == "step_left" else None):
-            if s and s not in visited and s in BY_ID:
-                visited.append(s)
     for t in told:
         if t.email:
             mail.setdefault(t.step, []).append(t)
@@ -663,7 +634,7 @@ def _firefight(h: History, ff, html: bool) -> list:
             add(("h", 4, [f"{s} {BY_ID[s].name}" + (" (in progress)" if s == current else "")], None))
             add(("p", [("i", "Every unit set up is in the setup tables above.")]))
             if s in mail:
-                add(_email_block(mail[s]))
+                add(_email_block(mail[s], st))
             continue
         if s not in by_step and s not in secret_steps and s != current:
             quiet.append(f"{s} {BY_ID[s].name}")
@@ -671,17 +642,17 @@ def _firefight(h: History, ff, html: bool) -> list:
             continue
         add(("h", 4, [f"{s} {BY_ID[s].name}" + (" (in progress)" if s == current else "")], None))
         if s in by_step:
-            add(("ul", [[("seq", str(t.seq)), t.text] for t in by_step[s]], "events"))
+            add(("ul", [[("seq", str(t.seq)), t.text(st)] for t in by_step[s]], "events"))
         if s in secret_steps:
             add(("p", [("i", "Purchases not yet revealed are left out until they are (ruling R10).")]))
         elif s not in by_step:
             add(("p", [("i", "Nothing recorded yet.")]))
         if s in mail:
-            add(_email_block(mail[s]))
+            add(_email_block(mail[s], st))
     if quiet:
         add(("p", [("i", "Passed with nothing to record: " + ", ".join(quiet) + ".")]))
     if quiet_mail:
-        add(_email_block(quiet_mail))
+        add(_email_block(quiet_mail, st))
     if not visited:
         add(("p", ["Nothing recorded yet."]))
     add(("close", "details"))
@@ -704,19 +675,23 @@ def _firefight(h: History, ff, html: bool) -> list:
 @attrs.define(eq=False)  # not frozen: ~100,000 made per report at 100k events, and a frozen init costs twice
 class Told:
     """One line of a firefight's Sequence: an event that stands, in words, or (email) a play-by-email record.
-    Worded only when shown (`text`): most rows of a long campaign are setups the setup tables tell."""
+    Worded only when shown (`text`): most rows of a long campaign are setups the setup tables tell (their
+    payload is not kept: _told_row)."""
     seq: int
     step: str
     type: str
-    payload: dict
-    st: object  # the folded state, for the RG's name
+    payload: dict | None
     email: bool  # a signature, seal, two-party dice record, reveal or proposal: folded into "by email"
-    row: Row | None = None  # the row itself (None: an event a sealed row held, revealed later)
-    words: str | None = None  # its words where the report says more than narrate (a note, the card's CP)
+    row: Row | None = None  # the row itself where the report may leave it out (_hidden), else None
+    words: str | None = None  # its words where the report says more than narrate (the card's CP)
+    note: str | None = None  # said after its words (an event a sealed row held, revealed later)
 
-    @property
-    def text(self) -> str:
-        return self.words if self.words is not None else narrate(self.type, self.payload, self.st)
+    def text(self, st) -> str:
+        """Its words (narrate, with the folded state `st` for the RG's name)."""
+        if self.words is not None:
+            return self.words
+        text = narrate(self.type, self.payload, st)
+        return text if self.note is None else text + self.note
 
 
 # the records play by email adds to the game (folded into one "by email" line per step): a rejection and a
@@ -727,55 +702,58 @@ _EMAIL_KIND = {"head_signed": "signature", "sealed": "seal", "seals_revealed": "
                "fact_proposed": "proposal", "fact_confirmed": "confirmation"}
 
 
-def _told(h: History, info: FirefightHistory) -> list[Told]:
-    """The firefight's Sequence: each event that stands in words, a sealed secret's events where it was sealed
-    once the log reveals them (ruling R47), and the play-by-email records marked `email`."""
-    if h._told is not None and h._told[0] is info:  # asked by the Sequence and by "Counters changed"
-        return h._told[1]
-    st = h.final
-    out = []
-    for r in h.rows_of(info):
-        if r.type in ("step_left", "campaign_started"):
-            continue
-        p = r.payload
-        if r.type == "sealed":
-            opened = _opened_events(h.opener, p)
-            out += [Told(r.seq, r.step, t, q, st, False, words=narrate(t, q, st) + " (sealed; revealed later, R47)")
-                    for t, q in opened or ()]
-            text = None
-            given = seal.card_cp(st.card, p["side"], r.firefight) if p.get("what") == "cp" else None
-            if opened is None and given is not None:  # 2.1 EXC: no DR, the card's CP, public (issue 38)
-                text = (f"{_side(p['side'])} CP replenishment: {given} CP provided by the CG Card (2.1 EXC; "
-                        "its record sealed by email, ruling R47)")
-            out.append(Told(r.seq, r.step, r.type, p, st, opened is not None, r, text))
-            continue
-        email = r.type in _EMAIL and not (r.type == "dice_revealed" and p.get("value") == "withheld")
-        out.append(Told(r.seq, r.step, r.type, p, st, email, r))
-    h._told = (info, out)
-    return out
+def _told_row(info: FirefightHistory, seq: int, step: str, etype: str, p: dict, r: Row | None, st, opener) -> None:
+    """What the firefight's section needs of one row that stands, as the walk folds it (the rows are not read
+    again, issue 36): the steps it was recorded at and left, its line of the Sequence (a sealed secret's events
+    where it was sealed once the log reveals them, ruling R47; the play-by-email records marked `email`), a
+    unit's setup (2.6: its line's payload not kept, the setup tables tell it) and the terrain a RePh command
+    changed. `r`: the row where the walk keeps it (_KEPT: the purchases _hidden may leave out)."""
+    visited = info.visited
+    if step and step not in visited and step in BY_ID:
+        visited.append(step)
+    if etype == "step_left":
+        s = p.get("step")
+        if s and s not in visited and s in BY_ID:
+            visited.append(s)
+        return
+    if etype == "unit_set_up":  # the last setup of a unit stands (ids repeat across sides)
+        side = p["side"]
+        info.placed[(side, p["unit"])] = (p["seq"] if "seq" in p else seq, p["hex"], p["hip"])
+        info.told.append(Told(seq, step, etype, None if side in ("axis", "allied") else p, False))
+        return
+    if etype == "terrain_changed":
+        info.terrain.append((seq, p))
+    elif etype == "sealed":
+        opened = _opened_events(opener, p)
+        info.told += [Told(seq, step, t, q, False, note=" (sealed; revealed later, R47)") for t, q in opened or ()]
+        text = None
+        given = seal.card_cp(st.card, p["side"], info.n) if p.get("what") == "cp" else None
+        if opened is None and given is not None:  # 2.1 EXC: no DR, the card's CP, public (issue 38)
+            text = (f"{_side(p['side'])} CP replenishment: {given} CP provided by the CG Card (2.1 EXC; "
+                    "its record sealed by email, ruling R47)")
+        info.told.append(Told(seq, step, etype, p, opened is not None, r, text))
+        return
+    email = etype in _EMAIL and not (etype == "dice_revealed" and p.get("value") == "withheld")
+    info.told.append(Told(seq, step, etype, p, email, r))
 
 
-def _email_block(told: list[Told]) -> tuple:
+def _email_block(told: list[Told], st) -> tuple:
     """A step's play-by-email records as one line (HTML: opened on demand)."""
     kinds = Counter(_EMAIL_KIND.get(t.type, "two-party dice record") for t in told)
     said = ", ".join(f"{n} {k}{'s' if n != 1 else ''}" for k, n in kinds.items())
     n = len(told)
     return ("email", [f"By email: {n} record{'s' if n != 1 else ''} ({said}), seq {_ranges([t.seq for t in told])}"],
-            [[("seq", str(t.seq)), t.text] for t in told])
+            [[("seq", str(t.seq)), t.text(st)] for t in told])
 
 
 def _setup_tables(info: FirefightHistory, h: History, st) -> list:
     """2.6 as a table per side: unit, counter, hex, HIP, seq (the last setup of a unit stands)."""
-    placed: dict[str, dict] = {}
-    for r in h.rows_of(info):
-        if r.type == "unit_set_up":  # (never _hidden: ruling R10 leaves out purchases and 2.4's choices only)
-            placed[(r.payload["side"], r.payload["unit"])] = {"seq": r.seq, **r.payload}  # ids repeat across sides
     out: list = []
     counters = info.counters
+    placed = info.placed
     for side in ("axis", "allied"):
-        rows = [[p["unit"], _counter(counters.get((side, p["unit"])), st, p["unit"], side),
-                 p["hex"], "HIP" if p["hip"] else "", str(p["seq"])]
-                for p in placed.values() if p["side"] == side]
+        rows = [[unit, _counter(counters.get((side, unit)), st, unit, side), hx, "HIP" if hip else "", str(sq)]
+                for (s, unit), (sq, hx, hip) in placed.items() if s == side]
         if rows:
             out.append(("table", ["Unit", "Counter", "Hex", "HIP", "Seq"], rows, {4}, f"{_side(side)} setup"))
     return out
@@ -863,9 +841,8 @@ def _result(h: History, ff, info: FirefightHistory) -> list:
         items.append([("b", "Counters changed:"), " " + "; ".join(changed) + "."])
     kept = [f"{t['hex']} {_SNAKE.sub(' ', t['item'])}" for t in p["terrain"]]
     # and what the RePh's own commands made (B24.11 rubble, Table 23 flame, 3.31 fire: issue 27 item 4)
-    kept += [f"{c['hex']} {terrain_words(c['item'])} ({r.payload['rule']}, seq {r.seq})"
-             for r in h.rows_of(info) if r.type == "terrain_changed" and r.payload["rule"] != "3.52"
-             for c in r.payload["changes"] if c["change"] == "add"]
+    kept += [f"{c['hex']} {terrain_words(c['item'])} ({q['rule']}, seq {seq})"
+             for seq, q in info.terrain if q["rule"] != "3.52" for c in q["changes"] if c["change"] == "add"]
     if kept:
         items.append([("b", "Terrain kept (CG5):"), " " + ", ".join(kept) + "."])
     if info.tvp is not None:
@@ -887,7 +864,7 @@ def _counters_changed(h: History, info: FirefightHistory) -> list[str]:
         what = to if to in ("eliminated", "wounded", "captured") else f"now {to}"
         out.append(f"{_side(c['side'])} {c['unit']} {what} ({why})")
 
-    for t in _told(h, info):
+    for t in info.told:
         p = t.payload
         if t.email:
             continue
