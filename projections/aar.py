@@ -123,15 +123,17 @@ class FirefightHistory:
     # once: issue 36), its rows themselves not kept
     told: list = attrs.Factory(list)  # the Sequence: a Told per event that stands (_told_row), in seq order
     visited: list = attrs.Factory(list)  # the steps its rows were recorded at or left, in the order met
-    placed: dict = attrs.Factory(dict)  # (side, unit) -> (seq, hex, hip) of its last setup (2.6)
+    set_up: dict = attrs.Factory(dict)  # step -> how many setups (2.6) it recorded: told by the setup tables
+    # side -> {unit: (seq, hex, hip, its counter as it stood then: issue 27 item 2)} of its last setup (2.6)
+    placed: dict = attrs.Factory(dict)
     terrain: list = attrs.Factory(list)  # (seq, payload) of each terrain_changed (the result's terrain kept)
+    changed: list = attrs.Factory(list)  # the counters changed, in words (_counters_changed)
     ended: Row | None = None  # firefight_ended
     tvp: Row | None = None  # tvp_awarded (3.33)
     control_before: dict | None = None  # map control just before firefight_ended
     control_after: dict | None = None
     map_state: object = None  # what the map shows after tvp_awarded, else after firefight_ended (maps=True)
     map_seq: int | None = None
-    counters: dict = attrs.Factory(dict)  # (side, unit) -> its counter when it set up (2.6), as it was then
 
 
 @attrs.define
@@ -242,6 +244,7 @@ def _walk(ledger, maps: bool = False, view=None, dice: bool = False) -> History:
     rolls = Rolls(view) if dice else None
     roll = rolls.add if rolls is not None else None
     versions = VERSIONS
+    names: dict = {}  # a step's, a type's, a unit's or a hex's name, one string each (not one per row)
     for chunk in store.read_rows(0, last_seq, _WALKED, parse=True):
         count += len(chunk)
         for t, command in zip(chunk, _commands(chunk) if roll is not None else chunk):
@@ -286,10 +289,8 @@ def _walk(ledger, maps: bool = False, view=None, dice: bool = False) -> History:
                     for t2, q in _opened_events(view, p) or ():
                         if t2 == "rg_bought":
                             bought[(q["side"], q["purchase"])] = [u["name"] for u in q["units"]]
-                if etype == "unit_set_up":  # the counter as it stood at its setup (issue 27 item 2)
-                    u = st.unit(p["unit"], p["side"])
-                    info.counters[(p["side"], p["unit"])] = u.name if u is not None else ""
-            _told_row(info, seq, step, etype, p, r, st, view)
+            _told_row(info, seq, names.get(step) or names.setdefault(step, step),
+                      names.get(etype) or names.setdefault(etype, etype), p, r, st, view, names)
         if chunk:
             last = (t, p)  # the chunk's last row, as folded
     if st is None:
@@ -370,6 +371,17 @@ _SNAKE = re.compile(r"(?<=[a-z])_(?=[a-z])")
 def narrate(etype: str, p: dict, st=None) -> str:
     """One event in words for the AAR: projections.words.summary with a few touches for readers
     (the RG's name, "ELR stays 3", arrows, no snake_case outcomes, the Dual Attack drs)."""
+    return _arrows(_plain(etype, p, st))
+
+
+def _arrows(text: str) -> str:
+    """narrate's arrows ("->" as "→"), put in last: a text the walk keeps until it is shown stays ASCII until then
+    (one byte a character, not two; the snake_case words are taken out first, which no arrow touches)."""
+    return text.replace(" -> ", " → ")
+
+
+def _plain(etype: str, p: dict, st=None) -> str:
+    """narrate's words but for the arrows (_arrows)."""
     text = summary(etype, p)
     if etype == "rg_bought" and st is not None:
         rg = st.card.sides[p["side"]].group_by_id(p["rg"])
@@ -385,7 +397,6 @@ def narrate(etype: str, p: dict, st=None) -> str:
         text += "; " + "; ".join(roll_words(r) for r in p["rolls"])
     if " [dice given]" in text:  # roll_words marks manual dice after the result, mid-sentence here and there
         text = text.replace(" [dice given]", "") + " [dice given]"
-    text = text.replace(" -> ", " → ")
     return _SNAKE.sub(" ", text)
 
 
@@ -612,12 +623,15 @@ def _firefight(h: History, ff, html: bool) -> list:
     # play-by-email records folded into one "by email" line (issue 38)
     told = info.told
     add(("open", "details", f"seq{ff.n}", "sequence"))
-    add(("summary", ["Sequence"], f"{sum(1 for t in told if not t.email)} events, step by step"))
+    add(("summary", ["Sequence"], f"{sum(1 for t in told if not t.email) + sum(info.set_up.values())} events,"
+                                  " step by step"))
     by_step: dict[str, list] = {}
     mail: dict[str, list] = {}
     visited = info.visited
     secret_steps: set[str] = set()
-    tabled: set[str] = set()  # steps whose records the setup tables tell
+    # steps whose records the setup tables tell: every setup of a side (counted by the walk, set_up), a setup of
+    # another "side" where there are tables
+    tabled: set[str] = set(info.set_up)
     for t in told:
         if t.email:
             mail.setdefault(t.step, []).append(t)
@@ -672,26 +686,22 @@ def _firefight(h: History, ff, html: bool) -> list:
     return out
 
 
-@attrs.define(eq=False)  # not frozen: ~100,000 made per report at 100k events, and a frozen init costs twice
+@attrs.define(eq=False)  # not frozen: ~50,000 made per report at 100k events, and a frozen init costs twice
 class Told:
     """One line of a firefight's Sequence: an event that stands, in words, or (email) a play-by-email record.
-    Worded only when shown (`text`): most rows of a long campaign are setups the setup tables tell (their
-    payload is not kept: _told_row)."""
+    Its words are made as the walk meets it (_told_row: the payload is not kept, only the words, ~5 times
+    smaller), but for a row the report may leave out until revealed (ruling R10: worded when shown)."""
     seq: int
     step: str
     type: str
-    payload: dict | None
     email: bool  # a signature, seal, two-party dice record, reveal or proposal: folded into "by email"
+    words: str | None  # its words but for the arrows (_plain), None where the report may leave it out (`row`)
     row: Row | None = None  # the row itself where the report may leave it out (_hidden), else None
-    words: str | None = None  # its words where the report says more than narrate (the card's CP)
-    note: str | None = None  # said after its words (an event a sealed row held, revealed later)
+    payload: dict | None = None  # its payload where it is worded only when shown (words None)
 
     def text(self, st) -> str:
         """Its words (narrate, with the folded state `st` for the RG's name)."""
-        if self.words is not None:
-            return self.words
-        text = narrate(self.type, self.payload, st)
-        return text if self.note is None else text + self.note
+        return _arrows(self.words) if self.words is not None else narrate(self.type, self.payload, st)
 
 
 # the records play by email adds to the game (folded into one "by email" line per step): a rejection and a
@@ -702,12 +712,15 @@ _EMAIL_KIND = {"head_signed": "signature", "sealed": "seal", "seals_revealed": "
                "fact_proposed": "proposal", "fact_confirmed": "confirmation"}
 
 
-def _told_row(info: FirefightHistory, seq: int, step: str, etype: str, p: dict, r: Row | None, st, opener) -> None:
+def _told_row(info: FirefightHistory, seq: int, step: str, etype: str, p: dict, r: Row | None, st, opener,
+              names: dict) -> None:
     """What the firefight's section needs of one row that stands, as the walk folds it (the rows are not read
-    again, issue 36): the steps it was recorded at and left, its line of the Sequence (a sealed secret's events
-    where it was sealed once the log reveals them, ruling R47; the play-by-email records marked `email`), a
-    unit's setup (2.6: its line's payload not kept, the setup tables tell it) and the terrain a RePh command
-    changed. `r`: the row where the walk keeps it (_KEPT: the purchases _hidden may leave out)."""
+    again, issue 36): the steps it was recorded at and left, its line of the Sequence in words (a sealed
+    secret's events where it was sealed once the log reveals them, ruling R47; the play-by-email records
+    marked `email`), a unit's setup (2.6: counted, the setup tables tell it), the terrain a RePh command
+    changed and the counters changed. `r`: the row where the walk keeps it (_KEPT: the purchases _hidden may
+    leave out, worded only when shown, as are the setups of a side that is neither). `names`: one string for
+    each name the setups repeat (a unit's id, a hex), held once at 100k events, not once per setup."""
     visited = info.visited
     if step and step not in visited and step in BY_ID:
         visited.append(step)
@@ -716,25 +729,42 @@ def _told_row(info: FirefightHistory, seq: int, step: str, etype: str, p: dict, 
         if s and s not in visited and s in BY_ID:
             visited.append(s)
         return
+    told = info.told
     if etype == "unit_set_up":  # the last setup of a unit stands (ids repeat across sides)
-        side = p["side"]
-        info.placed[(side, p["unit"])] = (p["seq"] if "seq" in p else seq, p["hex"], p["hip"])
-        info.told.append(Told(seq, step, etype, None if side in ("axis", "allied") else p, False))
+        side, unit, hx = p["side"], p["unit"], p["hex"]
+        u = st.unit(unit, side)  # the counter as it stood at its setup (issue 27 item 2)
+        placed = info.placed.get(side)
+        if placed is None:
+            placed = info.placed[side] = {}
+        placed[names.get(unit) or names.setdefault(unit, unit)] = (
+            p["seq"] if "seq" in p else seq, names.get(hx) or names.setdefault(hx, hx), p["hip"],
+            u.name if u is not None else "")
+        if side in ("axis", "allied"):  # in the setup tables: counted, not worded
+            info.set_up[step] = info.set_up.get(step, 0) + 1
+        else:
+            told.append(Told(seq, step, etype, False, None, payload=p))
         return
     if etype == "terrain_changed":
         info.terrain.append((seq, p))
     elif etype == "sealed":
         opened = _opened_events(opener, p)
-        info.told += [Told(seq, step, t, q, False, note=" (sealed; revealed later, R47)") for t, q in opened or ()]
+        for t, q in opened or ():
+            told.append(Told(seq, step, t, False, _plain(t, q, st) + " (sealed; revealed later, R47)"))
+            _changes(t, q, info.changed)
         text = None
         given = seal.card_cp(st.card, p["side"], info.n) if p.get("what") == "cp" else None
         if opened is None and given is not None:  # 2.1 EXC: no DR, the card's CP, public (issue 38)
             text = (f"{_side(p['side'])} CP replenishment: {given} CP provided by the CG Card (2.1 EXC; "
                     "its record sealed by email, ruling R47)")
-        info.told.append(Told(seq, step, etype, p, opened is not None, r, text))
+        told.append(Told(seq, step, etype, opened is not None, text or _plain(etype, p, st)))
+        return
+    if etype in _MAY_HIDE:  # (_KEPT: the walk keeps its row)
+        told.append(Told(seq, step, etype, False, None, r, p))
         return
     email = etype in _EMAIL and not (etype == "dice_revealed" and p.get("value") == "withheld")
-    info.told.append(Told(seq, step, etype, p, email, r))
+    told.append(Told(seq, step, etype, email, _plain(etype, p, st)))
+    if not email:
+        _changes(etype, p, info.changed)
 
 
 def _email_block(told: list[Told], st) -> tuple:
@@ -747,21 +777,15 @@ def _email_block(told: list[Told], st) -> tuple:
 
 
 def _setup_tables(info: FirefightHistory, h: History, st) -> list:
-    """2.6 as a table per side: unit, counter, hex, HIP, seq (the last setup of a unit stands)."""
+    """2.6 as a table per side: unit, counter (as it stood at the setup), hex, HIP, seq (the last setup of a
+    unit stands)."""
     out: list = []
-    counters = info.counters
-    placed = info.placed
     for side in ("axis", "allied"):
-        rows = [[unit, _counter(counters.get((side, unit)), st, unit, side), hx, "HIP" if hip else "", str(sq)]
-                for (s, unit), (sq, hx, hip) in placed.items() if s == side]
+        rows = [[unit, counter, hx, "HIP" if hip else "", str(sq)]
+                for unit, (sq, hx, hip, counter) in info.placed.get(side, {}).items()]
         if rows:
             out.append(("table", ["Unit", "Counter", "Hex", "HIP", "Seq"], rows, {4}, f"{_side(side)} setup"))
     return out
-
-
-def _counter(at_setup: str | None, st, unit: str, side: str) -> str:
-    """A setup table's counter: as it stood at the setup, else as the unit stands now (asked only then)."""
-    return at_setup if at_setup is not None else getattr(st.unit(unit, side), "name", "")
 
 
 def _units_text(names: list[str]) -> str:
@@ -856,42 +880,42 @@ def _counters_changed(h: History, info: FirefightHistory) -> list[str]:
     """Every unit whose counter or standing a result of this firefight and its RePh changed (issues 14, 38),
     with its rule: Casualty Reduction, ELR replacement, captures, exits, Heroes (2.9), patrol results (2.74,
     R29), Redeployment results (3.21), Disease replacements (3.41), recombined half-squads (3.42), Battle
-    Hardening (3.43-3.45, sealed ones once revealed), a clearance's Casualty Reduction (3.52)."""
-    out = []
+    Hardening (3.43-3.45, sealed ones once revealed), a clearance's Casualty Reduction (3.52). Gathered by
+    the walk (_changes, in the order of the Sequence's lines)."""
+    return info.changed
 
+
+def _changes(etype: str, p: dict, out: list) -> None:
+    """What one event of the Sequence (not a play-by-email record) changed of the counters, in words, added to
+    `out` (_counters_changed)."""
     def change(c: dict, why: str) -> None:
         to = c["to"]
         what = to if to in ("eliminated", "wounded", "captured") else f"now {to}"
         out.append(f"{_side(c['side'])} {c['unit']} {what} ({why})")
 
-    for t in info.told:
-        p = t.payload
-        if t.email:
-            continue
-        if t.type == "firefight_ended":
-            for c in p.get("reduced", ()):
-                change(c, "Casualty Reduction, 2.9")
-            for c in p.get("replaced", ()):
-                change(c, "ELR replacement, A19.13")
-            out += [f"{_side(su['side'])} {su['unit']} captured (2.9)" for su in p.get("captured", ())]
-            out += [f"{_side(su['side'])} {su['unit']} exited (CG8)" for su in p.get("exited", ())]
-            out += [f"{_side(su['side'])} {su['unit']} Hero (3.43)" for su in p.get("hero", ())]
-        elif t.type in ("patrol_resolved", "patrol_returned"):
-            for c in p.get("losses", ()):
-                change(c, f"patrol {p['patrol']}, 2.74")
-        elif t.type == "redeployed" and p.get("change"):
-            change({"side": p["side"], "unit": p["unit"], "to": p["change"]}, "Redeployment, 3.21")
-        elif t.type == "disease_replaced":
-            change(p["change"], "Disease & Starvation, 3.41")
-        elif t.type == "casualty_reduced":
-            change(p["change"], f"Casualty Reduction of the {p['hex']} clearance, 3.52")
-        elif t.type == "half_squads_recombined":
-            out.append(f"{_side(p['side'])} {p['keep']} and {p['gone']} recombined into a {p['to']} (3.42)")
-        elif t.type == "unit_hardened" and (p.get("to") or p.get("fanatic")):
-            what = "leader Battle Hardening" if p["by"] == "3.45" else "Battle Hardening"
-            out.append(f"{_side(p['side'])} {p['unit']} " + ("Fanatic" if p.get("fanatic") else f"now {p['to']}")
-                       + f" ({what}, {p['by']})")
-    return out
+    if etype == "firefight_ended":
+        for c in p.get("reduced", ()):
+            change(c, "Casualty Reduction, 2.9")
+        for c in p.get("replaced", ()):
+            change(c, "ELR replacement, A19.13")
+        out += [f"{_side(su['side'])} {su['unit']} captured (2.9)" for su in p.get("captured", ())]
+        out += [f"{_side(su['side'])} {su['unit']} exited (CG8)" for su in p.get("exited", ())]
+        out += [f"{_side(su['side'])} {su['unit']} Hero (3.43)" for su in p.get("hero", ())]
+    elif etype in ("patrol_resolved", "patrol_returned"):
+        for c in p.get("losses", ()):
+            change(c, f"patrol {p['patrol']}, 2.74")
+    elif etype == "redeployed" and p.get("change"):
+        change({"side": p["side"], "unit": p["unit"], "to": p["change"]}, "Redeployment, 3.21")
+    elif etype == "disease_replaced":
+        change(p["change"], "Disease & Starvation, 3.41")
+    elif etype == "casualty_reduced":
+        change(p["change"], f"Casualty Reduction of the {p['hex']} clearance, 3.52")
+    elif etype == "half_squads_recombined":
+        out.append(f"{_side(p['side'])} {p['keep']} and {p['gone']} recombined into a {p['to']} (3.42)")
+    elif etype == "unit_hardened" and (p.get("to") or p.get("fanatic")):
+        what = "leader Battle Hardening" if p["by"] == "3.45" else "Battle Hardening"
+        out.append(f"{_side(p['side'])} {p['unit']} " + ("Fanatic" if p.get("fanatic") else f"now {p['to']}")
+                   + f" ({what}, {p['by']})")
 
 
 def _hex_key(hx: str):
