@@ -26,7 +26,7 @@ from typing import NoReturn
 import attrs
 
 from cg import seal
-from cg.evolve import evolve, reverted_seqs, start
+from cg.evolve import evolve, fold_stored, reverted_seqs, start
 from cg.state import CampaignState, Ground, active_units
 from cg.steps import BY_ID, ORDER
 from events.codec import loads
@@ -245,6 +245,11 @@ def _walk(ledger, maps: bool = False, view=None, dice: bool = False) -> History:
     roll = rolls.add if rolls is not None else None
     versions = VERSIONS
     names: dict = {}  # a step's, a type's, a unit's or a hex's name, one string each (not one per row)
+    # the rows folded together, as replay folds them (cg.evolve.fold_stored, one call a run of rows, not one a
+    # row): a run ends before a row the walk reads the state around (a result, a TVP award, a revert, an undone
+    # row, a seal: each folded where the state stands as it stood in a fold row by row) and after a run of
+    # setups, whose counters are read from the state once it is folded (a setup changes no counter)
+    fold = _Folding()
     for chunk in store.read_rows(0, last_seq, _WALKED, parse=True):
         count += len(chunk)
         for t, command in zip(chunk, _commands(chunk) if roll is not None else chunk):
@@ -259,8 +264,10 @@ def _walk(ledger, maps: bool = False, view=None, dice: bool = False) -> History:
                 first = r = _walked_row(t, p)
             if seq in named_seqs:
                 named[seq] = r = r or _walked_row(t, p)
+            if fold.setups and etype != "unit_set_up" or etype in _FOLDED_ALONE:
+                fold.flush()
             if etype == "campaign_started":
-                st = start(p, view)
+                st = fold.st = start(p, view)
                 st.seq, st.last_batch = seq, batch
                 continue
             if st is None:
@@ -271,6 +278,7 @@ def _walk(ledger, maps: bool = False, view=None, dice: bool = False) -> History:
                 st.seq, st.last_batch = seq, batch
                 continue
             if seq in undone:
+                fold.flush()
                 st.seq = seq
                 continue
             info = ffs.get(rff)
@@ -278,21 +286,27 @@ def _walk(ledger, maps: bool = False, view=None, dice: bool = False) -> History:
                 info = ffs[rff] = FirefightHistory(rff)
             if etype in _KEPT:
                 r = r or _walked_row(t, p)
-                _keep(r, info, st, maps, candidates)
+                if etype in _MAY_HIDE:
+                    candidates.append(r)
+                if etype in _FOLDED_ALONE:  # firefight_ended, tvp_awarded
+                    _keep(r, info, st, maps)
+                else:
+                    fold.add(seq, etype, p, batch)
                 if etype == "cg_ended":
                     cg_ended = r
                 elif etype == "rg_bought":
                     bought[(p["side"], p["purchase"])] = [u["name"] for u in p["units"]]
             else:
-                evolve(st, etype, p, seq, batch)
+                fold.add(seq, etype, p, batch)
                 if etype == "sealed" and view is not None:  # a purchase by email: as bought, once revealed (R47)
                     for t2, q in _opened_events(view, p) or ():
                         if t2 == "rg_bought":
                             bought[(q["side"], q["purchase"])] = [u["name"] for u in q["units"]]
             _told_row(info, seq, names.get(step) or names.setdefault(step, step),
-                      names.get(etype) or names.setdefault(etype, etype), p, r, st, view, names)
+                      names.get(etype) or names.setdefault(etype, etype), p, r, st, view, names, fold.setups)
         if chunk:
             last = (t, p)  # the chunk's last row, as folded
+    fold.flush()
     if st is None:
         raise BadInput(f"{ledger.path} holds no campaign_started event")
     last = _walked_row(*last)
@@ -348,9 +362,48 @@ _KEPT = frozenset(("rg_bought", "oba_rolled", "leader_rolled", "attack_bought", 
                    "cg_ended", "firefight_ended", "tvp_awarded"))
 
 
-def _keep(r, info, st, maps, candidates) -> None:
-    if r.type in _MAY_HIDE:
-        candidates.append(r)
+# the rows the walk folds where the state stands as a fold row by row has it, one at a time (_Folding): it reads the
+# state around a result and a TVP award (_keep), a seal's opened events are folded at the state's seq
+_FOLDED_ALONE = frozenset(("firefight_ended", "tvp_awarded", "sealed", "campaign_started", "reverted"))
+
+
+class _Folding:
+    """The walk's rows folded a run at a time (cg.evolve.fold_stored, as replay folds them): `add` a row, `flush`
+    folds the run; the setups waiting for their counters (_told_row) get them then."""
+
+    def __init__(self):
+        self.st = None
+        self.seqs: list = []
+        self.types: list = []
+        self.payloads: list = []
+        self.batch = None
+        self.setups: list = []  # (placed, unit, (seq, hex, hip), side): _told_row's, given their counter by flush
+
+    def add(self, seq, etype, p, batch) -> None:
+        self.seqs.append(seq)
+        self.types.append(etype)
+        self.payloads.append(p)
+        self.batch = batch
+
+    def flush(self) -> None:
+        st = self.st
+        if self.seqs:
+            # errors raised as they are (named=False), as cg.evolve.evolve raises them: export_chunks names the row
+            fold_stored(((self.seqs, self.types, self.payloads, None),), 0, _NO_SEQS, None, None, st, named=False)
+            st.last_batch = self.batch
+            self.seqs, self.types, self.payloads = [], [], []
+        if self.setups:
+            for placed, unit, row, side in self.setups:  # the counter as it stood at its setup (issue 27 item 2)
+                u = st.unit(unit, side)
+                placed[unit] = (*row, u.name if u is not None else "")
+            self.setups = []
+
+
+_NO_SEQS: frozenset = frozenset()
+
+
+def _keep(r, info, st, maps) -> None:
+    """A result or a TVP award folded, the state read around it."""
     if r.type == "firefight_ended":
         info.control_before = dict(st.ground.control)
     evolve(st, r.type, r.payload, r.seq, r.batch)
@@ -713,14 +766,15 @@ _EMAIL_KIND = {"head_signed": "signature", "sealed": "seal", "seals_revealed": "
 
 
 def _told_row(info: FirefightHistory, seq: int, step: str, etype: str, p: dict, r: Row | None, st, opener,
-              names: dict) -> None:
+              names: dict, setups: list) -> None:
     """What the firefight's section needs of one row that stands, as the walk folds it (the rows are not read
     again, issue 36): the steps it was recorded at and left, its line of the Sequence in words (a sealed
     secret's events where it was sealed once the log reveals them, ruling R47; the play-by-email records
     marked `email`), a unit's setup (2.6: counted, the setup tables tell it), the terrain a RePh command
     changed and the counters changed. `r`: the row where the walk keeps it (_KEPT: the purchases _hidden may
     leave out, worded only when shown, as are the setups of a side that is neither). `names`: one string for
-    each name the setups repeat (a unit's id, a hex), held once at 100k events, not once per setup."""
+    each name the setups repeat (a unit's id, a hex), held once at 100k events, not once per setup. `setups`:
+    where a setup waits for its counter, read once its row is folded (_Folding.flush)."""
     visited = info.visited
     if step and step not in visited and step in BY_ID:
         visited.append(step)
@@ -732,13 +786,11 @@ def _told_row(info: FirefightHistory, seq: int, step: str, etype: str, p: dict, 
     told = info.told
     if etype == "unit_set_up":  # the last setup of a unit stands (ids repeat across sides)
         side, unit, hx = p["side"], p["unit"], p["hex"]
-        u = st.unit(unit, side)  # the counter as it stood at its setup (issue 27 item 2)
         placed = info.placed.get(side)
         if placed is None:
             placed = info.placed[side] = {}
-        placed[names.get(unit) or names.setdefault(unit, unit)] = (
-            p["seq"] if "seq" in p else seq, names.get(hx) or names.setdefault(hx, hx), p["hip"],
-            u.name if u is not None else "")
+        setups.append((placed, names.get(unit) or names.setdefault(unit, unit),
+                       (p["seq"] if "seq" in p else seq, names.get(hx) or names.setdefault(hx, hx), p["hip"]), side))
         if side in ("axis", "allied"):  # in the setup tables: counted, not worded
             info.set_up[step] = info.set_up.get(step, 0) + 1
         else:
