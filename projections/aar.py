@@ -250,32 +250,33 @@ def _walk(ledger, maps: bool = False, view=None, dice: bool = False) -> History:
     # row, a seal: each folded where the state stands as it stood in a fold row by row) and after a run of
     # setups, whose counters are read from the state once it is folded (a setup changes no counter)
     fold = _Folding()
-    for chunk in store.read_rows(0, last_seq, _WALKED, parse=True):
-        count += len(chunk)
-        for t, command in zip(chunk, _commands(chunk) if roll is not None else chunk):
-            seq, batch, etype, version, rff, step, p, _text = t
+    for cols in store.read_rows(0, last_seq, _WALKED, parse=True, columnar=True):
+        texts = cols[-1]
+        count += len(texts)
+        for seq, etype, version, rff, step, p, text, command in zip(
+                *cols, _commands(texts) if roll is not None else texts):
             if roll is not None:  # the rolls see each payload as stored (projections.dicestats.rolls_of)
-                roll(seq, batch, etype, p, command)
+                roll(seq, None, etype, p, command)
             current = versions.get(etype)
             if current is not None and version != current:
                 p = upcast(etype, version, p)
             r = None  # the Row, made only for a row kept
             if first is None:
-                first = r = _walked_row(t, p)
+                first = r = Row(seq, None, etype, version, rff, step, p, None, text, None)
             if seq in named_seqs:
-                named[seq] = r = r or _walked_row(t, p)
+                named[seq] = r = r or Row(seq, None, etype, version, rff, step, p, None, text, None)
             if fold.setups and etype != "unit_set_up" or etype in _FOLDED_ALONE:
                 fold.flush()
             if etype == "campaign_started":
                 st = fold.st = start(p, view)
-                st.seq, st.last_batch = seq, batch
+                st.seq = seq
                 continue
             if st is None:
                 raise BadInput(f"{ledger.path} holds no campaign_started event")
             if etype == "reverted":
-                reverts.append(r or _walked_row(t, p))
+                reverts.append(r or Row(seq, None, etype, version, rff, step, p, None, text, None))
                 st.reverts.append((seq, tuple(p["seqs"]), p["reason"], p.get("force", False)))
-                st.seq, st.last_batch = seq, batch
+                st.seq = seq
                 continue
             if seq in undone:
                 fold.flush()
@@ -285,31 +286,30 @@ def _walk(ledger, maps: bool = False, view=None, dice: bool = False) -> History:
             if info is None:
                 info = ffs[rff] = FirefightHistory(rff)
             if etype in _KEPT:
-                r = r or _walked_row(t, p)
+                r = r or Row(seq, None, etype, version, rff, step, p, None, text, None)
                 if etype in _MAY_HIDE:
                     candidates.append(r)
                 if etype in _FOLDED_ALONE:  # firefight_ended, tvp_awarded
                     _keep(r, info, st, maps)
                 else:
-                    fold.add(seq, etype, p, batch)
+                    fold.add(seq, etype, p)
                 if etype == "cg_ended":
                     cg_ended = r
                 elif etype == "rg_bought":
                     bought[(p["side"], p["purchase"])] = [u["name"] for u in p["units"]]
             else:
-                fold.add(seq, etype, p, batch)
+                fold.add(seq, etype, p)
                 if etype == "sealed" and view is not None:  # a purchase by email: as bought, once revealed (R47)
                     for t2, q in _opened_events(view, p) or ():
                         if t2 == "rg_bought":
                             bought[(q["side"], q["purchase"])] = [u["name"] for u in q["units"]]
             _told_row(info, seq, names.get(step) or names.setdefault(step, step),
                       names.get(etype) or names.setdefault(etype, etype), p, r, st, view, names, fold.setups)
-        if chunk:
-            last = (t, p)  # the chunk's last row, as folded
+        if texts:
+            last = Row(seq, None, etype, version, rff, step, p, None, text, None)  # the chunk's last row, as folded
     fold.flush()
     if st is None:
         raise BadInput(f"{ledger.path} holds no campaign_started event")
-    last = _walked_row(*last)
     for r in (first, last):  # the two rows the overview dates and witnesses, asked for by seq
         r.recorded, r.hash = store.recorded_at(r.seq), store.hash_at(r.seq)
     h = History(count=count, first=first, last=last, reverts=reverts, named=named, cg_ended=cg_ended,
@@ -321,11 +321,10 @@ def _walk(ledger, maps: bool = False, view=None, dice: bool = False) -> History:
     return h
 
 
-def _commands(chunk) -> list:
-    """The commands of a chunk of _WALKED rows, parsed (None where a row holds none): in one call, as
-    read_rows parses the payloads; row by row where the joined text does not parse (an edited command
-    raises as its own loads would)."""
-    texts = [t[7] for t in chunk]
+def _commands(texts: list) -> list:
+    """A chunk's commands as stored (None where a row holds none), parsed: in one call, as read_rows parses
+    the payloads; row by row where the joined text does not parse (an edited command raises as its own loads
+    would)."""
     given = [c for c in texts if c is not None]
     try:
         parsed = loads("[" + ",".join(given) + "]")
@@ -348,13 +347,9 @@ def _opened_events(opener, p: dict) -> list:
     return [(t, q) for t, q in o.get("events") or () if t not in ("dice_committed", "dice_revealed")]
 
 
-# what the walk reads of each row: the date and the hash only of the first and the last (read again)
-_WALKED = ("seq", "batch", "type", "version", "firefight", "step", "payload", "command")
-
-
-def _walked_row(t, payload) -> Row:
-    seq, batch, etype, version, ff, step, _p, command = t
-    return Row(seq, batch, etype, version, ff, step, payload, None, command, None)
+# what the walk reads of each row (its command last): the date and the hash only of the first and the last (asked
+# for by seq), never the batch (the report shows none: a Row's is None, and so is the walk's state's last batch)
+_WALKED = ("seq", "type", "version", "firefight", "step", "payload", "command")
 
 
 # the events walk keeps a Row of, and what it does with each
@@ -376,21 +371,18 @@ class _Folding:
         self.seqs: list = []
         self.types: list = []
         self.payloads: list = []
-        self.batch = None
         self.setups: list = []  # (placed, unit, (seq, hex, hip), side): _told_row's, given their counter by flush
 
-    def add(self, seq, etype, p, batch) -> None:
+    def add(self, seq, etype, p) -> None:
         self.seqs.append(seq)
         self.types.append(etype)
         self.payloads.append(p)
-        self.batch = batch
 
     def flush(self) -> None:
         st = self.st
         if self.seqs:
             # errors raised as they are (named=False), as cg.evolve.evolve raises them: export_chunks names the row
             fold_stored(((self.seqs, self.types, self.payloads, None),), 0, _NO_SEQS, None, None, st, named=False)
-            st.last_batch = self.batch
             self.seqs, self.types, self.payloads = [], [], []
         if self.setups:
             for placed, unit, row, side in self.setups:  # the counter as it stood at its setup (issue 27 item 2)

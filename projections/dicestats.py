@@ -89,8 +89,11 @@ class Rolls:
     def add(self, seq, batch, etype, p, command) -> None:
         """One row (its command, or None after a batch's first row); a sealed one this copy opens is its
         opening's events (with its command)."""
-        if command is None and etype not in _ASKED and type(p) is dict and "roll" not in p and "rolls" not in p:
-            return  # most rows: no command to keep, no roll, nothing two-party (what _add would find)
+        if etype not in _ASKED and type(p) is dict and "roll" not in p and "rolls" not in p:
+            if command is not None:  # most rows: a command kept, no roll, nothing two-party (what _add would do)
+                self.cmd = command if isinstance(command, dict) else {}
+                self.deciding = None
+            return
         if etype == "sealed" and self.opener is not None and isinstance(p, dict):
             o = self.opener(p.get("commitment"), p.get("nonce"), p.get("box"))
             if o is not None:
