@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import collections
 import re
+from sys import intern
 
 from collections import Counter
 from html import escape
@@ -128,6 +129,7 @@ class FirefightHistory:
     placed: dict = attrs.Factory(dict)
     terrain: list = attrs.Factory(list)  # (seq, payload) of each terrain_changed (the result's terrain kept)
     changed: list = attrs.Factory(list)  # the counters changed, in words (_counters_changed)
+    step: str | None = None  # the step of the last row _told_row met
     ended: Row | None = None  # firefight_ended
     tvp: Row | None = None  # tvp_awarded (3.33)
     control_before: dict | None = None  # map control just before firefight_ended
@@ -244,13 +246,14 @@ def _walk(ledger, maps: bool = False, view=None, dice: bool = False) -> History:
     rolls = Rolls(view) if dice else None
     roll = rolls.add if rolls is not None else None
     versions = VERSIONS
-    names: dict = {}  # a step's, a type's, a unit's or a hex's name, one string each (not one per row)
     # the rows folded together, as replay folds them (cg.evolve.fold_stored, one call a run of rows, not one a
     # row): a run ends before a row the walk reads the state around (a result, a TVP award, a revert, an undone
     # row, a seal: each folded where the state stands as it stood in a fold row by row) and after a run of
     # setups, whose counters are read from the state once it is folded (a setup changes no counter)
     fold = _Folding()
     for cols in store.read_rows(0, last_seq, _WALKED, parse=True, columnar=True):
+        # a type's and a step's name one string each (not one a row: the Sequence's lines hold them)
+        cols[1], cols[4] = _interned(cols[1]), _interned(cols[4])
         texts = cols[-1]
         count += len(texts)
         for seq, etype, version, rff, step, p, text, command in zip(
@@ -303,8 +306,7 @@ def _walk(ledger, maps: bool = False, view=None, dice: bool = False) -> History:
                     for t2, q in _opened_events(view, p) or ():
                         if t2 == "rg_bought":
                             bought[(q["side"], q["purchase"])] = [u["name"] for u in q["units"]]
-            _told_row(info, seq, names.get(step) or names.setdefault(step, step),
-                      names.get(etype) or names.setdefault(etype, etype), p, r, st, view, names, fold.setups)
+            _told_row(info, seq, step, etype, p, r, st, view, fold.setups)
         if texts:
             last = Row(seq, None, etype, version, rff, step, p, None, text, None)  # the chunk's last row, as folded
     fold.flush()
@@ -319,6 +321,14 @@ def _walk(ledger, maps: bool = False, view=None, dice: bool = False) -> History:
     h.secret = {(r.firefight, r.payload.get("side")) for r in candidates if _hidden(r, h)}
     h.rolls = None if rolls is None else rolls.out
     return h
+
+
+def _interned(names: list) -> list:
+    """Each name one string (sys.intern); a value that is no text (an edited row read alone) as it is."""
+    try:
+        return list(map(intern, names))
+    except TypeError:
+        return [intern(x) if type(x) is str else x for x in names]
 
 
 def _commands(texts: list) -> list:
@@ -758,20 +768,23 @@ _EMAIL_KIND = {"head_signed": "signature", "sealed": "seal", "seals_revealed": "
 
 
 def _told_row(info: FirefightHistory, seq: int, step: str, etype: str, p: dict, r: Row | None, st, opener,
-              names: dict, setups: list) -> None:
+              setups: list) -> None:
     """What the firefight's section needs of one row that stands, as the walk folds it (the rows are not read
     again, issue 36): the steps it was recorded at and left, its line of the Sequence in words (a sealed
     secret's events where it was sealed once the log reveals them, ruling R47; the play-by-email records
     marked `email`), a unit's setup (2.6: counted, the setup tables tell it), the terrain a RePh command
     changed and the counters changed. `r`: the row where the walk keeps it (_KEPT: the purchases _hidden may
-    leave out, worded only when shown, as are the setups of a side that is neither). `names`: one string for
-    each name the setups repeat (a unit's id, a hex), held once at 100k events, not once per setup. `setups`:
-    where a setup waits for its counter, read once its row is folded (_Folding.flush)."""
-    visited = info.visited
-    if step and step not in visited and step in BY_ID:
-        visited.append(step)
+    leave out, worded only when shown, as are the setups of a side that is neither). `setups`: where a setup
+    waits for its counter, read once its row is folded (_Folding.flush). A name the setups repeat (a unit's
+    id, a hex) is held once (sys.intern), not once a setup: ~100,000 strings at 100k events."""
+    if step is not info.step:  # the rows of a step come together (the walk gives each step's name one string)
+        info.step = step
+        visited = info.visited
+        if step and step not in visited and step in BY_ID:
+            visited.append(step)
     if etype == "step_left":
         s = p.get("step")
+        visited = info.visited
         if s and s not in visited and s in BY_ID:
             visited.append(s)
         return
@@ -781,8 +794,7 @@ def _told_row(info: FirefightHistory, seq: int, step: str, etype: str, p: dict, 
         placed = info.placed.get(side)
         if placed is None:
             placed = info.placed[side] = {}
-        setups.append((placed, names.get(unit) or names.setdefault(unit, unit),
-                       (p["seq"] if "seq" in p else seq, names.get(hx) or names.setdefault(hx, hx), p["hip"]), side))
+        setups.append((placed, intern(unit), (p["seq"] if "seq" in p else seq, intern(hx), p["hip"]), side))
         if side in ("axis", "allied"):  # in the setup tables: counted, not worded
             info.set_up[step] = info.set_up.get(step, 0) + 1
         else:
