@@ -251,6 +251,9 @@ def _walk(ledger, maps: bool = False, view=None, dice: bool = False) -> History:
     # row, a seal: each folded where the state stands as it stood in a fold row by row) and after a run of
     # setups, whose counters are read from the state once it is folded (a setup changes no counter)
     fold = _Folding()
+    add_seq, add_type, add_payload = fold.seqs.append, fold.types.append, fold.payloads.append
+    setups = fold.setups
+    info = last_ff = None
     for cols in store.read_rows(0, last_seq, _WALKED, parse=True, columnar=True):
         # a type's and a step's name one string each (not one a row: the Sequence's lines hold them)
         cols[1], cols[4] = _interned(cols[1]), _interned(cols[4])
@@ -268,7 +271,7 @@ def _walk(ledger, maps: bool = False, view=None, dice: bool = False) -> History:
                 first = r = Row(seq, None, etype, version, rff, step, p, None, text, None)
             if seq in named_seqs:
                 named[seq] = r = r or Row(seq, None, etype, version, rff, step, p, None, text, None)
-            if fold.setups and etype != "unit_set_up" or etype in _FOLDED_ALONE:
+            if setups and etype != "unit_set_up" or etype in _FOLDED_ALONE:
                 fold.flush()
             if etype == "campaign_started":
                 st = fold.st = start(p, view)
@@ -285,9 +288,10 @@ def _walk(ledger, maps: bool = False, view=None, dice: bool = False) -> History:
                 fold.flush()
                 st.seq = seq
                 continue
-            info = ffs.get(rff)
-            if info is None:
-                info = ffs[rff] = FirefightHistory(rff)
+            if rff != last_ff:
+                last_ff, info = rff, ffs.get(rff)
+                if info is None:
+                    info = ffs[rff] = FirefightHistory(rff)
             if etype in _KEPT:
                 r = r or Row(seq, None, etype, version, rff, step, p, None, text, None)
                 if etype in _MAY_HIDE:
@@ -295,18 +299,18 @@ def _walk(ledger, maps: bool = False, view=None, dice: bool = False) -> History:
                 if etype in _FOLDED_ALONE:  # firefight_ended, tvp_awarded
                     _keep(r, info, st, maps)
                 else:
-                    fold.add(seq, etype, p)
+                    add_seq(seq), add_type(etype), add_payload(p)
                 if etype == "cg_ended":
                     cg_ended = r
                 elif etype == "rg_bought":
                     bought[(p["side"], p["purchase"])] = [u["name"] for u in p["units"]]
             else:
-                fold.add(seq, etype, p)
+                add_seq(seq), add_type(etype), add_payload(p)
                 if etype == "sealed" and view is not None:  # a purchase by email: as bought, once revealed (R47)
                     for t2, q in _opened_events(view, p) or ():
                         if t2 == "rg_bought":
                             bought[(q["side"], q["purchase"])] = [u["name"] for u in q["units"]]
-            _told_row(info, seq, step, etype, p, r, st, view, fold.setups)
+            _told_row(info, seq, step, etype, p, r, st, view, setups)
         if texts:
             last = Row(seq, None, etype, version, rff, step, p, None, text, None)  # the chunk's last row, as folded
     fold.flush()
@@ -373,8 +377,9 @@ _FOLDED_ALONE = frozenset(("firefight_ended", "tvp_awarded", "sealed", "campaign
 
 
 class _Folding:
-    """The walk's rows folded a run at a time (cg.evolve.fold_stored, as replay folds them): `add` a row, `flush`
-    folds the run; the setups waiting for their counters (_told_row) get them then."""
+    """The walk's rows folded a run at a time (cg.evolve.fold_stored, as replay folds them): a row is added to
+    `seqs`, `types` and `payloads`, `flush` folds the run; the setups waiting for their counters (_told_row) get
+    them then. The lists are emptied in place: the walk holds their `append`s."""
 
     def __init__(self):
         self.st = None
@@ -383,22 +388,19 @@ class _Folding:
         self.payloads: list = []
         self.setups: list = []  # (placed, unit, (seq, hex, hip), side): _told_row's, given their counter by flush
 
-    def add(self, seq, etype, p) -> None:
-        self.seqs.append(seq)
-        self.types.append(etype)
-        self.payloads.append(p)
-
     def flush(self) -> None:
         st = self.st
         if self.seqs:
             # errors raised as they are (named=False), as cg.evolve.evolve raises them: export_chunks names the row
             fold_stored(((self.seqs, self.types, self.payloads, None),), 0, _NO_SEQS, None, None, st, named=False)
-            self.seqs, self.types, self.payloads = [], [], []
+            self.seqs.clear()
+            self.types.clear()
+            self.payloads.clear()
         if self.setups:
             for placed, unit, row, side in self.setups:  # the counter as it stood at its setup (issue 27 item 2)
                 u = st.unit(unit, side)
                 placed[unit] = (*row, u.name if u is not None else "")
-            self.setups = []
+            self.setups.clear()
 
 
 _NO_SEQS: frozenset = frozenset()
@@ -1450,6 +1452,10 @@ def _html_link(target: str, t: str) -> str:
 
 
 def _html_inline(parts) -> str:
+    if len(parts) == 2:  # most of a report's ~100,000 inlines at 100k events: a Sequence line, its seq and words
+        a, b = parts
+        if type(b) is str and type(a) is tuple and a[0] == "seq":  # (what _inline makes of it)
+            return '<span class="seq">[' + _html_text(a[1]) + "]</span> " + _html_text(b)
     return _inline(parts, _html_text, _HTML_FORMS, _html_link)
 
 
