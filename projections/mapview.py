@@ -360,6 +360,11 @@ class _Geometry:
         outlines = {h: _half_corners(cx, cy, halves.get(h)) for h, (cx, cy) in self.centres.items()}
         self.points = {h: " ".join(f"{_f(x)},{_f(y)}" for x, y in o) for h, o in outlines.items()}
         self.outline = "".join("M" + "L".join(f"{_f(x)} {_f(y)}" for x, y in outlines[h]) + "Z" for h in grid.hexes())
+        self.labels = {}  # each hex's id as the map writes it (its place: the half a map edge leaves of it)
+        for h, (cx, cy) in self.centres.items():
+            lx, ly = {"south": (cx, cy + 12), "east": (cx + 0.45 * SIZE, cy - HEIGHT / 2 + 9),
+                      "west": (cx - 0.45 * SIZE, cy - HEIGHT / 2 + 9)}.get(halves.get(h), (cx, cy - HEIGHT / 2 + 9))
+            self.labels[h] = f'<text x="{_f(lx)}" y="{_f(ly)}" font-size="8" fill="#444" text-anchor="middle">{h}</text>'
 
 
 _GEOMETRY: list = [None, None, None]  # the last map's (grid, title or not, _Geometry)
@@ -545,14 +550,15 @@ def render_svg(
 
     # hexes, filled by control
     w('<g class="hexes" stroke="#7a7466" stroke-width="0.8">')
+    fills = {ch: _fill(pid, ch) for ch in CODES}  # once a map, not once a hex
+    points = geo.points
     for h in grid.hexes():
         hc = mc.hexes[h]
         ch = code(hc)
-        pts = geo.points[h]
         tip = _tooltip(h, hc, [_item_words(t) for t in terrain_at.get(h, [])],
                        [n for _s, n in units_at.get(h, [])], tvp_at.get(h), ground_words[h], h in grown)
         w(f'<g class="hex" data-hex="{h}" data-control="{escape(ch)}"><title>{escape(tip)}</title>')
-        w(f'<polygon points="{pts}" fill="{_fill(pid, ch)}"/>')
+        w(f'<polygon points="{points[h]}" fill="{fills[ch]}"/>')
         w("</g>")
     w("</g>")
 
@@ -585,16 +591,11 @@ def render_svg(
     # markers: hex id, strategic disc with TVP, terrain kept; then the counters on top
     w('<g class="marks" pointer-events="none">')
     buildings = gr.get("buildings", frozenset()) | gr.get("stone", frozenset())
-    halves = geo.halves
+    labels = geo.labels
     for h in grid.hexes():
         hc = mc.hexes[h]
         cx, cy = centres[h]
-        lx, ly = {"south": (cx, cy + 12), "east": (cx + 0.45 * SIZE, cy - HEIGHT / 2 + 9),
-                  "west": (cx - 0.45 * SIZE, cy - HEIGHT / 2 + 9)}.get(halves.get(h), (cx, cy - HEIGHT / 2 + 9))
-        w(
-            f'<text x="{_f(lx)}" y="{_f(ly)}" font-size="8" fill="#444"'
-            f' text-anchor="middle">{h}</text>'
-        )
+        w(labels[h])
         if hc.strategic or h in tvp_at:
             fill = COLOURS[hc.controller][1] if hc.controller else "#ffffff"
             r = 9.0 if h in tvp_at else 5.0
