@@ -244,7 +244,6 @@ def _walk(ledger, maps: bool = False, view=None, dice: bool = False) -> History:
     st = None
     ffs: dict[int, FirefightHistory] = {}
     rolls = Rolls(view) if dice else None
-    roll = rolls.add if rolls is not None else None
     versions = VERSIONS
     # the rows folded together, as replay folds them (cg.evolve.fold_stored, one call a run of rows, not one a
     # row): a run ends before a row the walk reads the state around (a result, a TVP award, a revert, an undone
@@ -259,10 +258,9 @@ def _walk(ledger, maps: bool = False, view=None, dice: bool = False) -> History:
         cols[1], cols[4] = _interned(cols[1]), _interned(cols[4])
         texts = cols[-1]
         count += len(texts)
-        for seq, etype, version, rff, step, p, text, command in zip(
-                *cols, _commands(texts) if roll is not None else texts):
-            if roll is not None:  # the rolls see each payload as stored (projections.dicestats.rolls_of)
-                roll(seq, None, etype, p, command)
+        if rolls is not None:  # the rolls see each payload as stored (projections.dicestats.rolls_of)
+            rolls.add_rows(cols[0], cols[1], cols[5], _commands(texts))
+        for seq, etype, version, rff, step, p, text in zip(*cols):
             current = versions.get(etype)
             if current is not None and version != current:
                 p = upcast(etype, version, p)
