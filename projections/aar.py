@@ -32,6 +32,8 @@ from cg.state import CampaignState, Ground, active_units
 from cg.steps import BY_ID, ORDER
 from events.codec import loads
 from events.errors import UNFOLDABLE, BadInput
+from events.stored import build
+from events.types import REGISTRY
 from events.upcasters import upcast
 from events.versions import VERSIONS
 from projections.charts import line_chart
@@ -116,6 +118,12 @@ class Row:
     def command(self) -> dict | None:
         return None if self.command_text is None else loads(self.command_text)
 
+    @property
+    def event(self):
+        """The row's event as its class's instance (events/types.py; events/stored.build, the fold's constructor:
+        a field the row leaves out reads as its default, one an edited row lacks is an AttributeError)."""
+        return build(REGISTRY[self.type], self.payload)
+
 
 @attrs.define
 class FirefightHistory:
@@ -127,7 +135,7 @@ class FirefightHistory:
     set_up: dict = attrs.Factory(dict)  # step -> how many setups (2.6) it recorded: told by the setup tables
     # side -> {unit: (seq, hex, hip, its counter as it stood then: issue 27 item 2)} of its last setup (2.6)
     placed: dict = attrs.Factory(dict)
-    terrain: list = attrs.Factory(list)  # (seq, payload) of each terrain_changed (the result's terrain kept)
+    terrain: list = attrs.Factory(list)  # (seq, event) of each terrain_changed (the result's terrain kept)
     changed: list = attrs.Factory(list)  # the counters changed, in words (_counters_changed)
     step: str | None = None  # the step of the last row _told_row met
     ended: Row | None = None  # firefight_ended
@@ -234,7 +242,7 @@ def _walk(ledger, maps: bool = False, view=None, dice: bool = False) -> History:
     last_seq = store.head()[0]
     revs = store.reverts(until=last_seq)  # what is undone is known before the walk
     undone = reverted_seqs(revs)
-    named_seqs = {x for _, _, _, p in revs for x in p["seqs"]}
+    named_seqs = {x for _, _, _, p in revs for x in build(REGISTRY["reverted"], p).seqs}
     named: dict = {}
     reverts: list = []
     candidates: list = []  # rows _hidden may leave out (ruling R10)
@@ -278,8 +286,9 @@ def _walk(ledger, maps: bool = False, view=None, dice: bool = False) -> History:
             if st is None:
                 raise BadInput(f"{ledger.path} holds no campaign_started event")
             if etype == "reverted":
-                reverts.append(r or Row(seq, None, etype, version, rff, step, p, None, text, None))
-                st.reverts.append((seq, tuple(p["seqs"]), p["reason"], p.get("force", False)))
+                reverts.append(r := r or Row(seq, None, etype, version, rff, step, p, None, text, None))
+                e = r.event
+                st.reverts.append((seq, tuple(e.seqs), e.reason, e.force))
                 st.seq = seq
                 continue
             if seq in undone:
@@ -301,13 +310,13 @@ def _walk(ledger, maps: bool = False, view=None, dice: bool = False) -> History:
                 if etype == "cg_ended":
                     cg_ended = r
                 elif etype == "rg_bought":
-                    bought[(p["side"], p["purchase"])] = [u["name"] for u in p["units"]]
+                    _bought(bought, r.event)
             else:
                 add_seq(seq), add_type(etype), add_payload(p)
                 if etype == "sealed" and view is not None:  # a purchase by email: as bought, once revealed (R47)
-                    for t2, q in _opened_events(view, p) or ():
+                    for t2, q in _opened_events(view, build(REGISTRY["sealed"], p)) or ():
                         if t2 == "rg_bought":
-                            bought[(q["side"], q["purchase"])] = [u["name"] for u in q["units"]]
+                            _bought(bought, build(REGISTRY[t2], q))
             _told_row(info, seq, step, etype, p, r, st, view, setups)
         if texts:
             last = Row(seq, None, etype, version, rff, step, p, None, text, None)  # the chunk's last row, as folded
@@ -320,7 +329,7 @@ def _walk(ledger, maps: bool = False, view=None, dice: bool = False) -> History:
                 undone=undone, final=st, firefights=ffs, store=store,
                 played_upto=max((ff.n for ff in st.firefights if ff.turn is not None or ff.winner is not None), default=0),
                 bought=bought, opener=view)
-    h.secret = {(r.firefight, r.payload.get("side")) for r in candidates if _hidden(r, h)}
+    h.secret = {(r.firefight, r.event.side) for r in candidates if _hidden(r, h)}
     h.rolls = None if rolls is None else rolls.out
     return h
 
@@ -348,12 +357,17 @@ def _commands(texts: list) -> list:
     return [None if c is None else next(it) for c in texts]
 
 
-def _opened_events(opener, p: dict) -> list:
-    """The events of a `sealed` row the log has revealed (ruling R47), its two-party dice records left
-    out; None while it stays sealed."""
+def _bought(bought: dict, e) -> None:
+    """An RG purchase's counters as bought (an rg_bought event), by (side, purchase)."""
+    bought[(e.side, e.purchase)] = [u.name for u in e.units]
+
+
+def _opened_events(opener, e) -> list:
+    """The events (type, payload as stored) of a `sealed` event the log has revealed (ruling R47), its two-party
+    dice records left out; None while it stays sealed."""
     if opener is None:
         return None
-    o = opener(p.get("commitment"), p.get("nonce"), p.get("box"))
+    o = opener(e.commitment, e.nonce, e.box)
     if not isinstance(o, dict):
         return None
     return [(t, q) for t, q in o.get("events") or () if t not in ("dice_committed", "dice_revealed")]
@@ -435,21 +449,27 @@ def _arrows(text: str) -> str:
     return text.replace(" -> ", " → ")
 
 
+_NARRATED = frozenset(("rg_bought", "elr_rolled", "san_adjusted", "firefight_determined"))  # narrate's touches
+
+
 def _plain(etype: str, p: dict, st=None) -> str:
     """narrate's words but for the arrows (_arrows)."""
-    text = summary(etype, p)
-    if etype == "rg_bought" and st is not None:
-        rg = st.card.sides[p["side"]].group_by_id(p["rg"])
-        if rg is not None and rg.name:
-            text = text.replace(f"bought {p['rg']} as", f"bought {p['rg']} ({rg.name}) as", 1)
-    if etype == "rg_bought" and p.get("units"):  # one line per purchase with what it brought (issue 38)
-        text += ": " + _units_text([u["name"] for u in p["units"]])
-    elif etype in ("elr_rolled", "san_adjusted"):
-        what = "ELR" if etype == "elr_rolled" else "SAN"
-        if p["before"] == p["after"]:
-            text = text.replace(f"{what} {p['before']} -> {p['after']}", f"{what} stays {p['after']}")
-    elif etype == "firefight_determined" and p.get("rolls"):
-        text += "; " + "; ".join(roll_words(r) for r in p["rolls"])
+    text = summary(etype, p)  # (projections.words takes the payload as stored, and builds its instance)
+    if etype in _NARRATED:
+        e = build(REGISTRY[etype], p)
+        if etype == "rg_bought":
+            if st is not None:
+                rg = st.card.sides[e.side].group_by_id(e.rg)
+                if rg is not None and rg.name:
+                    text = text.replace(f"bought {e.rg} as", f"bought {e.rg} ({rg.name}) as", 1)
+            if e.units:  # one line per purchase with what it brought (issue 38)
+                text += ": " + _units_text([u.name for u in e.units])
+        elif etype in ("elr_rolled", "san_adjusted"):
+            what = "ELR" if etype == "elr_rolled" else "SAN"
+            if e.before == e.after:
+                text = text.replace(f"{what} {e.before} -> {e.after}", f"{what} stays {e.after}")
+        elif e.rolls:  # firefight_determined: the Dual Attack's drs
+            text += "; " + "; ".join(roll_words(r) for r in e.rolls)
     if " [dice given]" in text:  # roll_words marks manual dice after the result, mid-sentence here and there
         text = text.replace(" [dice given]", "") + " [dice given]"
     return _SNAKE.sub(" ", text) if "_" in text else text  # most lines hold no "_": no regex run
@@ -464,9 +484,8 @@ def _hidden(r: Row, h: History) -> bool:
     def public_from(n: int) -> bool:  # a firefight from n on has been played
         return h.played_upto >= n
 
-    p = r.payload
-    if r.type in ("rg_bought", "oba_rolled", "leader_rolled") and p.get("purchase"):
-        pur = st.purchase(p["purchase"], p.get("side"))
+    if r.type in ("rg_bought", "oba_rolled", "leader_rolled") and (e := r.event).purchase:
+        pur = st.purchase(e.purchase, e.side)
         return pur is not None and not pur.revealed and not public_from(pur.firefight)
     if r.firefight > len(st.firefights):
         return False
@@ -549,8 +568,9 @@ def _overview(h: History) -> list:
     items = []
     if st.ended:
         ended = h.cg_ended
-        why = f" ({ended.payload['reason']})" if ended else ""
-        win = ended.payload.get("winner") if ended else None
+        e = ended.event if ended else None
+        why = f" ({e.reason})" if e else ""
+        win = e.winner if e else None
         items.append([("b", "Status:"), f" the CG has ended{why}" + ("; a draw" if win == "draw" else f"; winner {_side(win)}" if win else "") +
                       f"; CG TVP Axis {st.sides['axis'].tvp_total}, Allied {st.sides['allied'].tvp_total}."])
     else:
@@ -783,44 +803,52 @@ def _told_row(info: FirefightHistory, seq: int, step: str, etype: str, p: dict, 
         if step and step not in visited and step in BY_ID:
             visited.append(step)
     if etype == "step_left":
-        s = p.get("step")
+        s = build(_STEP_LEFT, p).step
         visited = info.visited
         if s and s not in visited and s in BY_ID:
             visited.append(s)
         return
     told = info.told
     if etype == "unit_set_up":  # the last setup of a unit stands (ids repeat across sides)
-        side, unit, hx = p["side"], p["unit"], p["hex"]
+        e = build(_SET_UP, p)
+        side = e.side
         placed = info.placed.get(side)
         if placed is None:
             placed = info.placed[side] = {}
-        setups.append((placed, intern(unit), (p["seq"] if "seq" in p else seq, intern(hx), p["hip"]), side))
+        # (a key of no field an edited row holds is its instance's attribute too: a "seq" shows, as it did)
+        setups.append((placed, intern(e.unit), (getattr(e, "seq", seq), intern(e.hex), e.hip), side))
         if side in ("axis", "allied"):  # in the setup tables: counted, not worded
             info.set_up[step] = info.set_up.get(step, 0) + 1
         else:
             told.append(Told(seq, step, etype, False, None, payload=p))
         return
     if etype == "terrain_changed":
-        info.terrain.append((seq, p))
+        info.terrain.append((seq, build(REGISTRY[etype], p)))
     elif etype == "sealed":
-        opened = _opened_events(opener, p)
+        e = build(REGISTRY["sealed"], p)
+        opened = _opened_events(opener, e)
         for t, q in opened or ():
             told.append(Told(seq, step, t, False, _plain(t, q, st) + " (sealed; revealed later, R47)"))
             _changes(t, q, info.changed)
         text = None
-        given = seal.card_cp(st.card, p["side"], info.n) if p.get("what") == "cp" else None
+        given = seal.card_cp(st.card, e.side, info.n) if e.what == "cp" else None
         if opened is None and given is not None:  # 2.1 EXC: no DR, the card's CP, public (issue 38)
-            text = (f"{_side(p['side'])} CP replenishment: {given} CP provided by the CG Card (2.1 EXC; "
+            text = (f"{_side(e.side)} CP replenishment: {given} CP provided by the CG Card (2.1 EXC; "
                     "its record sealed by email, ruling R47)")
         told.append(Told(seq, step, etype, opened is not None, text or _plain(etype, p, st)))
         return
     if etype in _MAY_HIDE:  # (_KEPT: the walk keeps its row)
         told.append(Told(seq, step, etype, False, None, r, p))
         return
-    email = etype in _EMAIL and not (etype == "dice_revealed" and p.get("value") == "withheld")
+    email = etype in _EMAIL and not (etype == "dice_revealed" and build(REGISTRY[etype], p).value == "withheld")
     told.append(Told(seq, step, etype, email, _plain(etype, p, st)))
     if not email:
         _changes(etype, p, info.changed)
+
+
+# the classes of the two types of every firefight's rows (a step left, a unit set up: ~50,000 at 100k events), looked
+# up once: the fold builds both for any campaign's log
+_STEP_LEFT, _SET_UP = REGISTRY["step_left"], REGISTRY["unit_set_up"]
 
 
 def _email_block(told: list[Told], st) -> tuple:
@@ -888,23 +916,24 @@ def _result(h: History, ff, info: FirefightHistory) -> list:
         else:
             items.append([f"Not played yet (the campaign stands at step {st.step} {BY_ID[st.step].name})."])
         return items
-    p = info.ended.payload
-    items.append([("b", "End:"), f" turn {p['turn']} (seq {info.ended.seq})."])
+    e = info.ended.event
+    items.append([("b", "End:"), f" turn {e.turn} (seq {info.ended.seq})."])
     patrols = getattr(ff, "patrol_cvp", None) or {"axis": 0, "allied": 0}
-    extra = {s: ff.cvp_lost[s] - p["cvp_lost"][s] - patrols[s] for s in ("axis", "allied")}
+    extra = {s: ff.cvp_lost[s] - e.cvp_lost[s] - patrols[s] for s in ("axis", "allied")}
     cvp = "; ".join(f"{_side(s)} {ff.cvp_lost[s]}" + (f" (incl. {extra[s]} in the RePh, 3.11)" if extra[s] else "")
                     + (f" (incl. {patrols[s]} by patrols, 2.756)" if patrols[s] else "")
                     for s in ("axis", "allied"))
     items.append([("b", "CVP lost:"), f" {cvp}."])
-    rule = p.get("winner_rule")  # None: a log written before it was recorded (the schema's default)
-    items.append([("b", "Winner:"), f" {_side(p['winner'])}" + (f" ({rule})." if rule else ".")])
-    if p.get("vasl_logs"):  # the firefight's evidence (end --vasl-log, issue 37 item 11)
-        items.append([("b", "VASL logs:"), f" {vasl_words(p['vasl_logs'])}."])
+    rule = e.winner_rule  # None: a log written before it was recorded (the schema's default)
+    items.append([("b", "Winner:"), f" {_side(e.winner)}" + (f" ({rule})." if rule else ".")])
+    if e.vasl_logs:  # the firefight's evidence (end --vasl-log, issue 37 item 11)
+        items.append([("b", "VASL logs:"), " " + vasl_words([{"name": x.name, "sha256": x.sha256} for x in e.vasl_logs])
+                      + "."])
     before, after = info.control_before or {}, info.control_after or {}
     changes = [f"{hx} {_side(before.get(hx)) if before.get(hx) else 'uncontrolled'} → "
                f"{_side(after.get(hx)) if after.get(hx) else 'uncontrolled'}"
                for hx in sorted(set(before) | set(after), key=_hex_key) if before.get(hx) != after.get(hx)]
-    held = [f"{_side(c['side'])} {c['hex']}" for c in p["control"]]
+    held = [f"{_side(c.side)} {c.hex}" for c in e.control]
     if changes:
         items.append([("b", "Control changes:"), " " + "; ".join(changes) + "."])
     else:
@@ -919,16 +948,16 @@ def _result(h: History, ff, info: FirefightHistory) -> list:
     changed = _counters_changed(h, info)
     if changed:
         items.append([("b", "Counters changed:"), " " + "; ".join(changed) + "."])
-    kept = [f"{t['hex']} {_SNAKE.sub(' ', t['item'])}" for t in p["terrain"]]
+    kept = [f"{t.hex} {_SNAKE.sub(' ', t.item)}" for t in e.terrain]
     # and what the RePh's own commands made (B24.11 rubble, Table 23 flame, 3.31 fire: issue 27 item 4)
-    kept += [f"{c['hex']} {terrain_words(c['item'])} ({q['rule']}, seq {seq})"
-             for seq, q in info.terrain if q["rule"] != "3.52" for c in q["changes"] if c["change"] == "add"]
+    kept += [f"{c.hex} {terrain_words(c.item)} ({q.rule}, seq {seq})"
+             for seq, q in info.terrain if q.rule != "3.52" for c in q.changes if c.change == "add"]
     if kept:
         items.append([("b", "Terrain kept (CG5):"), " " + ", ".join(kept) + "."])
     if info.tvp is not None:
-        t = info.tvp.payload
+        t = info.tvp.event
         items.append([("b", "TVP (3.33):"), " " + "; ".join(
-            f"{_side(s)} {t['tvp'][s]} (CG total {t['total'][s]})" for s in ("axis", "allied")) + "."])
+            f"{_side(s)} {t.tvp[s]} (CG total {t.total[s]})" for s in ("axis", "allied")) + "."])
     return items
 
 
@@ -941,37 +970,47 @@ def _counters_changed(h: History, info: FirefightHistory) -> list[str]:
     return info.changed
 
 
+# the events whose results change counters (_changes)
+_CHANGES = frozenset(("firefight_ended", "patrol_resolved", "patrol_returned", "redeployed", "disease_replaced",
+                      "casualty_reduced", "half_squads_recombined", "unit_hardened"))
+
+
 def _changes(etype: str, p: dict, out: list) -> None:
-    """What one event of the Sequence (not a play-by-email record) changed of the counters, in words, added to
-    `out` (_counters_changed)."""
-    def change(c: dict, why: str) -> None:
-        to = c["to"]
+    """What one event of the Sequence (not a play-by-email record; its payload as stored) changed of the
+    counters, in words, added to `out` (_counters_changed)."""
+    if etype not in _CHANGES or etype == "redeployed" and "change" not in p:  # (a redeployment that changes no
+        return  # counter leaves the key out: ~48,000 rows at 100k events not built again, each with its Roll)
+    e = build(REGISTRY[etype], p)
+
+    def change(side: str, unit: str, to: str, why: str) -> None:
         what = to if to in ("eliminated", "wounded", "captured") else f"now {to}"
-        out.append(f"{_side(c['side'])} {c['unit']} {what} ({why})")
+        out.append(f"{_side(side)} {unit} {what} ({why})")
 
     if etype == "firefight_ended":
-        for c in p.get("reduced", ()):
-            change(c, "Casualty Reduction, 2.9")
-        for c in p.get("replaced", ()):
-            change(c, "ELR replacement, A19.13")
-        out += [f"{_side(su['side'])} {su['unit']} captured (2.9)" for su in p.get("captured", ())]
-        out += [f"{_side(su['side'])} {su['unit']} exited (CG8)" for su in p.get("exited", ())]
-        out += [f"{_side(su['side'])} {su['unit']} Hero (3.43)" for su in p.get("hero", ())]
+        for c in e.reduced:
+            change(c.side, c.unit, c.to, "Casualty Reduction, 2.9")
+        for c in e.replaced:
+            change(c.side, c.unit, c.to, "ELR replacement, A19.13")
+        out += [f"{_side(su.side)} {su.unit} captured (2.9)" for su in e.captured]
+        out += [f"{_side(su.side)} {su.unit} exited (CG8)" for su in e.exited]
+        out += [f"{_side(su.side)} {su.unit} Hero (3.43)" for su in e.hero]
     elif etype in ("patrol_resolved", "patrol_returned"):
-        for c in p.get("losses", ()):
-            change(c, f"patrol {p['patrol']}, 2.74")
-    elif etype == "redeployed" and p.get("change"):
-        change({"side": p["side"], "unit": p["unit"], "to": p["change"]}, "Redeployment, 3.21")
+        for c in e.losses:
+            change(c.side, c.unit, c.to, f"patrol {e.patrol}, 2.74")
+    elif etype == "redeployed":
+        if e.change:
+            change(e.side, e.unit, e.change, "Redeployment, 3.21")
     elif etype == "disease_replaced":
-        change(p["change"], "Disease & Starvation, 3.41")
+        c = e.change
+        change(c.side, c.unit, c.to, "Disease & Starvation, 3.41")
     elif etype == "casualty_reduced":
-        change(p["change"], f"Casualty Reduction of the {p['hex']} clearance, 3.52")
+        c = e.change
+        change(c.side, c.unit, c.to, f"Casualty Reduction of the {e.hex} clearance, 3.52")
     elif etype == "half_squads_recombined":
-        out.append(f"{_side(p['side'])} {p['keep']} and {p['gone']} recombined into a {p['to']} (3.42)")
-    elif etype == "unit_hardened" and (p.get("to") or p.get("fanatic")):
-        what = "leader Battle Hardening" if p["by"] == "3.45" else "Battle Hardening"
-        out.append(f"{_side(p['side'])} {p['unit']} " + ("Fanatic" if p.get("fanatic") else f"now {p['to']}")
-                   + f" ({what}, {p['by']})")
+        out.append(f"{_side(e.side)} {e.keep} and {e.gone} recombined into a {e.to} (3.42)")
+    elif e.to or e.fanatic:  # unit_hardened
+        what = "leader Battle Hardening" if e.by == "3.45" else "Battle Hardening"
+        out.append(f"{_side(e.side)} {e.unit} " + ("Fanatic" if e.fanatic else f"now {e.to}") + f" ({what}, {e.by})")
 
 
 def _hex_key(hx: str):
@@ -1123,16 +1162,16 @@ def _undos(h: History) -> list:
     if not reverts:
         out.append(("p", ["No undo: every command stands as first recorded."]))
     for r in reverts:
-        p = r.payload
+        p = r.event
         head = [("seq", str(r.seq)), f"firefight {r.firefight}, step {r.step}: undo of seq "
-                f"{_ranges(p['seqs'])} — “{p['reason']}”"]
-        if p.get("force"):
+                f"{_ranges(p.seqs)} — “{p.reason}”"]
+        if p.force:
             head.append(" (forced across a firefight commencement, 2.8)")
         if r.seq in h.undone:
             head.append(" — this undo was itself undone")
         out.append(("p", head))
         items = []
-        for s in p["seqs"]:
+        for s in p.seqs:
             e = by_seq.get(s)
             if e is None or e.type == "step_left":
                 continue
