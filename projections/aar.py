@@ -60,9 +60,9 @@ def export(ledger, fmt: str, url: str = "aar.html") -> str:
 
 
 def export_chunks(ledger, fmt: str, url: str = "aar.html"):
-    """export() as an iterator of text pieces, for writing as they come: only one firefight's events
-    are in memory at a time. The log is read (and every error raised) before the first piece; the
-    ledger must stay open until the last."""
+    """export() as an iterator of text pieces, for writing as they come: one firefight's blocks are made at a
+    time, from what the one read of the log kept of its rows (their words, not their payloads: issue 36). The
+    log is read (and every error raised) before the first piece; the ledger must stay open until the last."""
     if fmt == "jsonl":
         return (line + "\n" for line in export_lines(ledger.store))
     if fmt not in FORMATS:
