@@ -1478,12 +1478,13 @@ _HTML_FORMS = {"b": _html_form("<strong>", "</strong>"), "i": _html_form("<em>",
 def _html_rows(rows: list, numeric: set):
     """A table's body rows (<tr>), each cell escaped (_esc): a row with nothing to escape in any cell (most of the
     ~50,000 setup rows at 100k events: a unit, a counter, a hex, a seq) is joined as it is, one search a row."""
-    opens: list = []
+    forms: dict = {}  # a row's form by its count of cells (a table's rows have one): one format call a row
     for row in rows:
-        if len(opens) < len(row):
-            opens = ['<td class="num">' if i in numeric else "<td>" for i in range(len(row))]
-        cells = [_esc(c) for c in row] if _SPECIAL("".join(row)) else row
-        yield "<tr>" + "".join([o + c + "</td>" for o, c in zip(opens, cells)]) + "</tr>"
+        form = forms.get(len(row))
+        if form is None:
+            form = forms[len(row)] = "<tr>" + "".join(('<td class="num">' if i in numeric else "<td>") + "{}</td>"
+                                                      for i in range(len(row))) + "</tr>"
+        yield form.format(*([_esc(c) for c in row] if _SPECIAL("".join(row)) else row))
 
 
 def _html_link(target: str, t: str) -> str:
