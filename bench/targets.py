@@ -58,10 +58,11 @@ WHY: dict[str, str] = {
                              " log meets are built first (~20 ms) and each row's instance is made (~1 us), then its"
                              " JSON line written; the row scan only parses",
     "replay / row scan": "each row is folded into the state (the row scan only parses it)",
-    "export html / replay": "in-process at 100k (collector paused, as the CLI runs it): the walk ~1.0 s, of which"
+    "export html / replay": "in-process at 100k (collector paused, as the CLI runs it): the walk ~1.05 s, of which"
                             " the fold replay makes ~0.33 s, reading seven columns ~0.15 s, the words of ~50,000"
-                            " Sequence lines ~0.2 s (projections/words.py builds each event's instance), the rolls,"
-                            " setups and lines the rest; the 90 maps ~0.23 s; the blocks ~0.16 s; the markup ~0.14 s",
+                            " Sequence lines ~0.2 s (projections/words.py builds each event's instance from its"
+                            " payload again), the rolls, setups and lines the rest; the 90 maps ~0.23 s; the blocks"
+                            " ~0.18 s; the markup ~0.12 s",
     "audit / row scan": "the audit decides every command again as the rules stand at its row (each DRM, table row and"
                         " refusal) and folds every event besides checking the chain; the row scan only parses",
 }
