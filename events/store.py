@@ -712,7 +712,7 @@ class Store:
     CHUNK = 4096  # rows per chunk of read_rows: large enough to amortise, small enough to copy cheaply
 
     def read_rows(self, since: int | None = 0, until: int | None = None, columns: tuple = COLUMNS,
-                  chunk: int = CHUNK, parse: bool = False) -> Iterator[list[tuple]]:
+                  chunk: int = CHUNK, parse: bool = False, columnar: bool = False) -> Iterator[list]:
         """The one reader of the log (issue 33 item 6): `columns` of the rows with since < seq <= until
         (until None: up to the head as this call finds it, the rows up to it never change, append-only;
         since None: from the first row, whatever its seq, as the chain's check reads an edited file), in
@@ -720,7 +720,9 @@ class Store:
         handed out, so a reader that writes its output between chunks holds no lock while it does and a
         slow one (`export | less`) never keeps the writers out (issue 25). Each value exactly as stored
         (_joined_chunks); with `parse`, the payload column parsed, the chunk's payloads in one call, and
-        a row whose payload is not a JSON object an UnreadableRow naming its seq."""
+        a row whose payload is not a JSON object an UnreadableRow naming its seq. With `columnar`, each chunk
+        is a list of columns (a list of values each, in `columns`' order) instead of rows: what a reader that
+        takes a column at a time saves (a tuple a row, made twice where `parse` puts the payload in it)."""
         try:
             # two subqueries: each min/max is one step down the rowid's b-tree, where `min(seq), max(seq)`
             # in one SELECT scans every row (~15 ms at 100k events, paid by each call: issue 36)
@@ -734,9 +736,21 @@ class Store:
         if until is not None:
             hi = min(hi, until)
         if not parse:
-            yield from self._joined_chunks(columns, since, hi, chunk)
+            yield from self._joined_chunks(columns, since, hi, chunk, columnar)
             return
         at = columns.index("payload")
+        if columnar:
+            for cols in self._joined_chunks(columns, since, hi, chunk, True):
+                texts = cols[at]
+                try:
+                    payloads = loads("[" + ",".join(texts) + "]")
+                except (TypeError, ValueError):
+                    payloads = None
+                if not isinstance(payloads, list) or len(payloads) != len(texts):  # an edited payload: row by row
+                    payloads = [self._payload(r, at, columns) for r in zip(*cols)]
+                cols[at] = payloads
+                yield cols
+            return
         for rows in self._joined_chunks(columns, since, hi, chunk):
             try:
                 payloads = loads("[" + ",".join([r[at] for r in rows]) + "]")
@@ -941,13 +955,15 @@ class Store:
 
     _INTEGER = frozenset(("seq", "batch", "version", "firefight"))
 
-    def _joined_chunks(self, columns: tuple, since: int, until: int, step: int) -> Iterator[list[tuple]]:
+    def _joined_chunks(self, columns: tuple, since: int, until: int, step: int,
+                       columnar: bool = False) -> Iterator[list]:
         """The rows with since < rowid (= seq) <= until, `columns` of each exactly as stored, a list
         of up to `step` rows at a time. As fold_chunks does, a chunk of rows comes back as one row of
         aggregates (Python 3.11's sqlite3 pays for every column of every row it hands over): the
         integers joined by commas, the texts by the unit separator (U+001F, which JSON text cannot
         hold raw). A chunk holding a value of another kind (an edited row: a NULL, a REAL, a BLOB, a
-        text holding the separator, an empty command) is read row by row."""
+        text holding the separator, an empty command) is read row by row. `columnar`: each chunk as its
+        columns (read_rows)."""
         ok, parts = [], []
         for c in columns:
             if c in self._INTEGER:
@@ -977,9 +993,10 @@ class Store:
                             v = v.split("\x1f")
                             cols.append([x or None for x in v] if c == "command" else v)
                     if all(len(v) == n for v in cols):
-                        yield list(zip(*cols))
+                        yield cols if columnar else list(zip(*cols))
                         continue
-                yield list(self._rows(by_row, (lo, top)))
+                rows = list(self._rows(by_row, (lo, top)))
+                yield [[r[i] for r in rows] for i in range(len(columns))] if columnar else rows
         except sqlite3.DatabaseError as e:  # text SQLite cannot decode: name the row (issue 15)
             raise self._unreadable(since, until) or BadInput(f"cannot read {self.path}: {e}") from None
 

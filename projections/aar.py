@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import collections
 import re
+from sys import intern
 
 from collections import Counter
 from html import escape
@@ -26,11 +27,13 @@ from typing import NoReturn
 import attrs
 
 from cg import seal
-from cg.evolve import evolve, reverted_seqs, start
+from cg.evolve import evolve, fold_stored, reverted_seqs, start
 from cg.state import CampaignState, Ground, active_units
 from cg.steps import BY_ID, ORDER
 from events.codec import loads
 from events.errors import UNFOLDABLE, BadInput
+from events.stored import build
+from events.types import REGISTRY
 from events.upcasters import upcast
 from events.versions import VERSIONS
 from projections.charts import line_chart
@@ -57,9 +60,9 @@ def export(ledger, fmt: str, url: str = "aar.html") -> str:
 
 
 def export_chunks(ledger, fmt: str, url: str = "aar.html"):
-    """export() as an iterator of text pieces, for writing as they come: only one firefight's events
-    are in memory at a time. The log is read (and every error raised) before the first piece; the
-    ledger must stay open until the last."""
+    """export() as an iterator of text pieces, for writing as they come: one firefight's blocks are made at a
+    time, from what the one read of the log kept of its rows (their words, not their payloads: issue 36). The
+    log is read (and every error raised) before the first piece; the ledger must stay open until the last."""
     if fmt == "jsonl":
         return (line + "\n" for line in export_lines(ledger.store))
     if fmt not in FORMATS:
@@ -101,7 +104,7 @@ def _name_the_row(ledger) -> NoReturn:
 @attrs.define
 class Row:
     seq: int
-    batch: int | None  # None in a firefight's rows read again (History.rows_of): no section asks for it
+    batch: int | None
     type: str
     version: int
     firefight: int
@@ -115,20 +118,32 @@ class Row:
     def command(self) -> dict | None:
         return None if self.command_text is None else loads(self.command_text)
 
+    @property
+    def event(self):
+        """The row's event as its class's instance (events/types.py; events/stored.build, the fold's constructor:
+        a field the row leaves out reads as its default, one an edited row lacks is an AttributeError)."""
+        return build(REGISTRY[self.type], self.payload)
+
 
 @attrs.define
 class FirefightHistory:
     n: int
-    # the seqs of the events that stand (not undone) recorded in this firefight, as [first, last]
-    # runs: the rows themselves are read again when the report gets to the firefight (rows_of)
-    runs: list = attrs.Factory(list)
+    # what the firefight's section needs of its rows, gathered by the walk as it folds them (the log read
+    # once: issue 36), its rows themselves not kept
+    told: list = attrs.Factory(list)  # the Sequence: a Told per event that stands (_told_row), in seq order
+    visited: list = attrs.Factory(list)  # the steps its rows were recorded at or left, in the order met
+    set_up: dict = attrs.Factory(dict)  # step -> how many setups (2.6) it recorded: told by the setup tables
+    # side -> {unit: (seq, hex, hip, its counter as it stood then: issue 27 item 2)} of its last setup (2.6)
+    placed: dict = attrs.Factory(dict)
+    terrain: list = attrs.Factory(list)  # (seq, event) of each terrain_changed (the result's terrain kept)
+    changed: list = attrs.Factory(list)  # the counters changed, in words (_counters_changed)
+    step: str | None = None  # the step of the last row _told_row met
     ended: Row | None = None  # firefight_ended
     tvp: Row | None = None  # tvp_awarded (3.33)
     control_before: dict | None = None  # map control just before firefight_ended
     control_after: dict | None = None
     map_state: object = None  # what the map shows after tvp_awarded, else after firefight_ended (maps=True)
     map_seq: int | None = None
-    counters: dict = attrs.Factory(dict)  # (side, unit) -> its counter when it set up (2.6), as it was then
 
 
 @attrs.define
@@ -142,7 +157,7 @@ class History:
     undone: set
     final: object  # CampaignState: the whole log folded
     firefights: dict  # n -> FirefightHistory
-    store: object = None  # the open store the rows are read again from
+    store: object = None  # the open store (_log_rolls: a walk without the dice reads them there)
     secret: set = attrs.Factory(set)  # (firefight, side) whose spending is not yet revealed (ruling R10)
     hidden: set = attrs.Factory(set)  # (firefight, side, figure) sealed in play by email (ruling R47)
     played_upto: int = 0  # the last firefight ended (won or drawn): purchases up to it are public (ruling R10)
@@ -153,10 +168,6 @@ class History:
     opener: object = None
     rolls: list | None = None  # every roll (projections.dicestats.rolls_of), gathered by the walk for the dice section
 
-    # the last firefight's Rows: its section asks for them five times (sequence, events, setup tables,
-    # counters, results); one firefight's rows at a time in memory, never the whole log
-    _rows: tuple | None = attrs.field(default=None, init=False, eq=False, repr=False)
-    _told: tuple | None = attrs.field(default=None, init=False, eq=False, repr=False)  # (info, its Sequence)
     _roster: list | None = attrs.field(default=None, init=False, eq=False, repr=False)
 
     def roster(self) -> list:
@@ -174,24 +185,6 @@ class History:
         if (n, side) in self.secret:
             out[1] = out[2] = "?"
         return out[0], out[1], out[2]
-
-    def rows_of(self, info: FirefightHistory) -> list:
-        """The events that stand of one firefight, as Rows, in seq order (read again from the log once
-        for the firefight the report is at)."""
-        if self._rows is not None and self._rows[0] is info:
-            return self._rows[1]
-        n = info.n  # the firefight every row of its runs was recorded in (_walk groups them by it)
-        rows = [Row(seq, None, etype, version, n, step, _current(etype, version, p), None, None, None)
-                for lo, hi in info.runs for chunk in self.store.read_rows(lo - 1, hi, _SECTION, parse=True)
-                for seq, etype, version, step, p in chunk]
-        self._rows = (info, rows)
-        return rows
-
-
-def _current(etype: str, version: int, p: dict) -> dict:
-    """The payload at its event's current version (upcast where the row is older)."""
-    current = VERSIONS.get(etype)  # the event classes' versions, without importing them (~27 ms)
-    return upcast(etype, version, p) if current is not None and version != current else p
 
 
 _MAY_HIDE = frozenset(("rg_bought", "oba_rolled", "leader_rolled", "attack_bought", "patrols_bought", "fortified"))
@@ -242,13 +235,14 @@ def _walk(ledger, maps: bool = False, view=None, dice: bool = False) -> History:
     needs along the way: where each firefight's events are, the control before and after each
     result, (maps=True) what the map shows after each firefight's TVP award, the rolls counted per
     source and side, and (dice=True) every roll for the dice section (projections.dicestats.Rolls,
-    fed by the same pass: issue 36). One row at a time: the rows are not kept (the report reads each
-    firefight's again), but for the few it names."""
+    fed by the same pass: issue 36). The log read once (issue 36), one chunk of rows at a time: the rows are
+    not kept, but for the few it names; what each firefight's section needs of its rows is gathered on the
+    way (_told_row)."""
     store = ledger.store
     last_seq = store.head()[0]
     revs = store.reverts(until=last_seq)  # what is undone is known before the walk
     undone = reverted_seqs(revs)
-    named_seqs = {x for _, _, _, p in revs for x in p["seqs"]}
+    named_seqs = {x for _, _, _, p in revs for x in build(REGISTRY["reverted"], p).seqs}
     named: dict = {}
     reverts: list = []
     candidates: list = []  # rows _hidden may leave out (ruling R10)
@@ -258,81 +252,100 @@ def _walk(ledger, maps: bool = False, view=None, dice: bool = False) -> History:
     st = None
     ffs: dict[int, FirefightHistory] = {}
     rolls = Rolls(view) if dice else None
-    roll = rolls.add if rolls is not None else None
     versions = VERSIONS
-    for chunk in store.read_rows(0, last_seq, _WALKED, parse=True):
-        count += len(chunk)
-        for t, command in zip(chunk, _commands(chunk) if roll is not None else chunk):
-            seq, batch, etype, version, rff, step, p, _text = t
-            if roll is not None:  # the rolls see each payload as stored (projections.dicestats.rolls_of)
-                roll(seq, batch, etype, p, command)
+    # the rows folded together, as replay folds them (cg.evolve.fold_stored, one call a run of rows, not one a
+    # row): a run ends before a row the walk reads the state around (a result, a TVP award, a revert, an undone
+    # row, a seal: each folded where the state stands as it stood in a fold row by row) and after a run of
+    # setups, whose counters are read from the state once it is folded (a setup changes no counter)
+    fold = _Folding()
+    add_seq, add_type, add_payload = fold.seqs.append, fold.types.append, fold.payloads.append
+    setups = fold.setups
+    info = last_ff = None
+    for cols in store.read_rows(0, last_seq, _WALKED, parse=True, columnar=True):
+        # a type's and a step's name one string each (not one a row: the Sequence's lines hold them)
+        cols[1], cols[4] = _interned(cols[1]), _interned(cols[4])
+        texts = cols[-1]
+        count += len(texts)
+        if rolls is not None:  # the rolls see each payload as stored (projections.dicestats.rolls_of)
+            rolls.add_rows(cols[0], cols[1], cols[5], _commands(texts))
+        for seq, etype, version, rff, step, p, text in zip(*cols):
             current = versions.get(etype)
             if current is not None and version != current:
                 p = upcast(etype, version, p)
             r = None  # the Row, made only for a row kept
             if first is None:
-                first = r = _walked_row(t, p)
+                first = r = Row(seq, None, etype, version, rff, step, p, None, text, None)
             if seq in named_seqs:
-                named[seq] = r = r or _walked_row(t, p)
+                named[seq] = r = r or Row(seq, None, etype, version, rff, step, p, None, text, None)
+            if setups and etype != "unit_set_up" or etype in _FOLDED_ALONE:
+                fold.flush()
             if etype == "campaign_started":
-                st = start(p, view)
-                st.seq, st.last_batch = seq, batch
+                st = fold.st = start(p, view)
+                st.seq = seq
                 continue
             if st is None:
                 raise BadInput(f"{ledger.path} holds no campaign_started event")
             if etype == "reverted":
-                reverts.append(r or _walked_row(t, p))
-                st.reverts.append((seq, tuple(p["seqs"]), p["reason"], p.get("force", False)))
-                st.seq, st.last_batch = seq, batch
-                continue
-            if seq in undone:
+                reverts.append(r := r or Row(seq, None, etype, version, rff, step, p, None, text, None))
+                e = r.event
+                st.reverts.append((seq, tuple(e.seqs), e.reason, e.force))
                 st.seq = seq
                 continue
-            info = ffs.get(rff)
-            if info is None:
-                info = ffs[rff] = FirefightHistory(rff)
-            runs = info.runs
-            if runs and runs[-1][1] == seq - 1:
-                runs[-1][1] = seq
-            else:
-                runs.append([seq, seq])
+            if seq in undone:
+                fold.flush()
+                st.seq = seq
+                continue
+            if rff != last_ff:
+                last_ff, info = rff, ffs.get(rff)
+                if info is None:
+                    info = ffs[rff] = FirefightHistory(rff)
             if etype in _KEPT:
-                r = r or _walked_row(t, p)
-                _keep(r, info, st, maps, candidates)
+                r = r or Row(seq, None, etype, version, rff, step, p, None, text, None)
+                if etype in _MAY_HIDE:
+                    candidates.append(r)
+                if etype in _FOLDED_ALONE:  # firefight_ended, tvp_awarded
+                    _keep(r, info, st, maps)
+                else:
+                    add_seq(seq), add_type(etype), add_payload(p)
                 if etype == "cg_ended":
                     cg_ended = r
                 elif etype == "rg_bought":
-                    bought[(p["side"], p["purchase"])] = [u["name"] for u in p["units"]]
+                    _bought(bought, r.event)
             else:
-                evolve(st, etype, p, seq, batch)
+                add_seq(seq), add_type(etype), add_payload(p)
                 if etype == "sealed" and view is not None:  # a purchase by email: as bought, once revealed (R47)
-                    for t2, q in _opened_events(view, p) or ():
+                    for t2, q in _opened_events(view, build(REGISTRY["sealed"], p)) or ():
                         if t2 == "rg_bought":
-                            bought[(q["side"], q["purchase"])] = [u["name"] for u in q["units"]]
-                if etype == "unit_set_up":  # the counter as it stood at its setup (issue 27 item 2)
-                    u = st.unit(p["unit"], p["side"])
-                    info.counters[(p["side"], p["unit"])] = u.name if u is not None else ""
-        if chunk:
-            last = (t, p)  # the chunk's last row, as folded
+                            _bought(bought, build(REGISTRY[t2], q))
+            _told_row(info, seq, step, etype, p, r, st, view, setups)
+        if texts:
+            last = Row(seq, None, etype, version, rff, step, p, None, text, None)  # the chunk's last row, as folded
+    fold.flush()
     if st is None:
         raise BadInput(f"{ledger.path} holds no campaign_started event")
-    last = _walked_row(*last)
     for r in (first, last):  # the two rows the overview dates and witnesses, asked for by seq
         r.recorded, r.hash = store.recorded_at(r.seq), store.hash_at(r.seq)
     h = History(count=count, first=first, last=last, reverts=reverts, named=named, cg_ended=cg_ended,
                 undone=undone, final=st, firefights=ffs, store=store,
                 played_upto=max((ff.n for ff in st.firefights if ff.turn is not None or ff.winner is not None), default=0),
                 bought=bought, opener=view)
-    h.secret = {(r.firefight, r.payload.get("side")) for r in candidates if _hidden(r, h)}
+    h.secret = {(r.firefight, r.event.side) for r in candidates if _hidden(r, h)}
     h.rolls = None if rolls is None else rolls.out
     return h
 
 
-def _commands(chunk) -> list:
-    """The commands of a chunk of _WALKED rows, parsed (None where a row holds none): in one call, as
-    read_rows parses the payloads; row by row where the joined text does not parse (an edited command
-    raises as its own loads would)."""
-    texts = [t[7] for t in chunk]
+def _interned(names: list) -> list:
+    """Each name one string (sys.intern); a value that is no text (an edited row read alone) as it is."""
+    try:
+        return list(map(intern, names))
+    except TypeError:
+        return [intern(x) if type(x) is str else x for x in names]
+
+
+def _commands(texts: list) -> list:
+    """A chunk's commands as stored (None where a row holds none), parsed: in one call, as read_rows parses
+    the payloads; row by row where the joined text does not parse (an edited command raises as its own loads
+    would)."""
     given = [c for c in texts if c is not None]
     try:
         parsed = loads("[" + ",".join(given) + "]")
@@ -344,27 +357,25 @@ def _commands(chunk) -> list:
     return [None if c is None else next(it) for c in texts]
 
 
-def _opened_events(opener, p: dict) -> list:
-    """The events of a `sealed` row the log has revealed (ruling R47), its two-party dice records left
-    out; None while it stays sealed."""
+def _bought(bought: dict, e) -> None:
+    """An RG purchase's counters as bought (an rg_bought event), by (side, purchase)."""
+    bought[(e.side, e.purchase)] = [u.name for u in e.units]
+
+
+def _opened_events(opener, e) -> list:
+    """The events (type, payload as stored) of a `sealed` event the log has revealed (ruling R47), its two-party
+    dice records left out; None while it stays sealed."""
     if opener is None:
         return None
-    o = opener(p.get("commitment"), p.get("nonce"), p.get("box"))
+    o = opener(e.commitment, e.nonce, e.box)
     if not isinstance(o, dict):
         return None
     return [(t, q) for t, q in o.get("events") or () if t not in ("dice_committed", "dice_revealed")]
 
 
-# what the walk reads of each row: the date and the hash only of the first and the last (read again)
-_WALKED = ("seq", "batch", "type", "version", "firefight", "step", "payload", "command")
-# what a firefight's section reads of its rows again (History.rows_of): never their batch (no section asks for it),
-# firefight (the section's own), command, date or hash
-_SECTION = ("seq", "type", "version", "step", "payload")
-
-
-def _walked_row(t, payload) -> Row:
-    seq, batch, etype, version, ff, step, _p, command = t
-    return Row(seq, batch, etype, version, ff, step, payload, None, command, None)
+# what the walk reads of each row (its command last): the date and the hash only of the first and the last (asked
+# for by seq), never the batch (the report shows none: a Row's is None, and so is the walk's state's last batch)
+_WALKED = ("seq", "type", "version", "firefight", "step", "payload", "command")
 
 
 # the events walk keeps a Row of, and what it does with each
@@ -372,9 +383,43 @@ _KEPT = frozenset(("rg_bought", "oba_rolled", "leader_rolled", "attack_bought", 
                    "cg_ended", "firefight_ended", "tvp_awarded"))
 
 
-def _keep(r, info, st, maps, candidates) -> None:
-    if r.type in _MAY_HIDE:
-        candidates.append(r)
+# the rows the walk folds where the state stands as a fold row by row has it, one at a time (_Folding): it reads the
+# state around a result and a TVP award (_keep), a seal's opened events are folded at the state's seq
+_FOLDED_ALONE = frozenset(("firefight_ended", "tvp_awarded", "sealed", "campaign_started", "reverted"))
+
+
+class _Folding:
+    """The walk's rows folded a run at a time (cg.evolve.fold_stored, as replay folds them): a row is added to
+    `seqs`, `types` and `payloads`, `flush` folds the run; the setups waiting for their counters (_told_row) get
+    them then. The lists are emptied in place: the walk holds their `append`s."""
+
+    def __init__(self):
+        self.st = None
+        self.seqs: list = []
+        self.types: list = []
+        self.payloads: list = []
+        self.setups: list = []  # (placed, unit, (seq, hex, hip), side): _told_row's, given their counter by flush
+
+    def flush(self) -> None:
+        st = self.st
+        if self.seqs:
+            # errors raised as they are (named=False), as cg.evolve.evolve raises them: export_chunks names the row
+            fold_stored(((self.seqs, self.types, self.payloads, None),), 0, _NO_SEQS, None, None, st, named=False)
+            self.seqs.clear()
+            self.types.clear()
+            self.payloads.clear()
+        if self.setups:
+            for placed, unit, row, side in self.setups:  # the counter as it stood at its setup (issue 27 item 2)
+                u = st.unit(unit, side)
+                placed[unit] = (*row, u.name if u is not None else "")
+            self.setups.clear()
+
+
+_NO_SEQS: frozenset = frozenset()
+
+
+def _keep(r, info, st, maps) -> None:
+    """A result or a TVP award folded, the state read around it."""
     if r.type == "firefight_ended":
         info.control_before = dict(st.ground.control)
     evolve(st, r.type, r.payload, r.seq, r.batch)
@@ -395,23 +440,39 @@ _SNAKE = re.compile(r"(?<=[a-z])_(?=[a-z])")
 def narrate(etype: str, p: dict, st=None) -> str:
     """One event in words for the AAR: projections.words.summary with a few touches for readers
     (the RG's name, "ELR stays 3", arrows, no snake_case outcomes, the Dual Attack drs)."""
-    text = summary(etype, p)
-    if etype == "rg_bought" and st is not None:
-        rg = st.card.sides[p["side"]].group_by_id(p["rg"])
-        if rg is not None and rg.name:
-            text = text.replace(f"bought {p['rg']} as", f"bought {p['rg']} ({rg.name}) as", 1)
-    if etype == "rg_bought" and p.get("units"):  # one line per purchase with what it brought (issue 38)
-        text += ": " + _units_text([u["name"] for u in p["units"]])
-    elif etype in ("elr_rolled", "san_adjusted"):
-        what = "ELR" if etype == "elr_rolled" else "SAN"
-        if p["before"] == p["after"]:
-            text = text.replace(f"{what} {p['before']} -> {p['after']}", f"{what} stays {p['after']}")
-    elif etype == "firefight_determined" and p.get("rolls"):
-        text += "; " + "; ".join(roll_words(r) for r in p["rolls"])
+    return _arrows(_plain(etype, p, st))
+
+
+def _arrows(text: str) -> str:
+    """narrate's arrows ("->" as "→"), put in last: a text the walk keeps until it is shown stays ASCII until then
+    (one byte a character, not two; the snake_case words are taken out first, which no arrow touches)."""
+    return text.replace(" -> ", " → ")
+
+
+_NARRATED = frozenset(("rg_bought", "elr_rolled", "san_adjusted", "firefight_determined"))  # narrate's touches
+
+
+def _plain(etype: str, p: dict, st=None) -> str:
+    """narrate's words but for the arrows (_arrows)."""
+    text = summary(etype, p)  # (projections.words takes the payload as stored, and builds its instance)
+    if etype in _NARRATED:
+        e = build(REGISTRY[etype], p)
+        if etype == "rg_bought":
+            if st is not None:
+                rg = st.card.sides[e.side].group_by_id(e.rg)
+                if rg is not None and rg.name:
+                    text = text.replace(f"bought {e.rg} as", f"bought {e.rg} ({rg.name}) as", 1)
+            if e.units:  # one line per purchase with what it brought (issue 38)
+                text += ": " + _units_text([u.name for u in e.units])
+        elif etype in ("elr_rolled", "san_adjusted"):
+            what = "ELR" if etype == "elr_rolled" else "SAN"
+            if e.before == e.after:
+                text = text.replace(f"{what} {e.before} -> {e.after}", f"{what} stays {e.after}")
+        elif e.rolls:  # firefight_determined: the Dual Attack's drs
+            text += "; " + "; ".join(roll_words(r) for r in e.rolls)
     if " [dice given]" in text:  # roll_words marks manual dice after the result, mid-sentence here and there
         text = text.replace(" [dice given]", "") + " [dice given]"
-    text = text.replace(" -> ", " → ")
-    return _SNAKE.sub(" ", text)
+    return _SNAKE.sub(" ", text) if "_" in text else text  # most lines hold no "_": no regex run
 
 
 def _hidden(r: Row, h: History) -> bool:
@@ -423,9 +484,8 @@ def _hidden(r: Row, h: History) -> bool:
     def public_from(n: int) -> bool:  # a firefight from n on has been played
         return h.played_upto >= n
 
-    p = r.payload
-    if r.type in ("rg_bought", "oba_rolled", "leader_rolled") and p.get("purchase"):
-        pur = st.purchase(p["purchase"], p.get("side"))
+    if r.type in ("rg_bought", "oba_rolled", "leader_rolled") and (e := r.event).purchase:
+        pur = st.purchase(e.purchase, e.side)
         return pur is not None and not pur.revealed and not public_from(pur.firefight)
     if r.firefight > len(st.firefights):
         return False
@@ -508,8 +568,9 @@ def _overview(h: History) -> list:
     items = []
     if st.ended:
         ended = h.cg_ended
-        why = f" ({ended.payload['reason']})" if ended else ""
-        win = ended.payload.get("winner") if ended else None
+        e = ended.event if ended else None
+        why = f" ({e.reason})" if e else ""
+        win = e.winner if e else None
         items.append([("b", "Status:"), f" the CG has ended{why}" + ("; a draw" if win == "draw" else f"; winner {_side(win)}" if win else "") +
                       f"; CG TVP Axis {st.sides['axis'].tvp_total}, Allied {st.sides['allied'].tvp_total}."])
     else:
@@ -635,18 +696,17 @@ def _firefight(h: History, ff, html: bool) -> list:
 
     # the sequence, step by step (folded in HTML: a click opens it): the game in words, a step's
     # play-by-email records folded into one "by email" line (issue 38)
-    told = _told(h, info)
+    told = info.told
     add(("open", "details", f"seq{ff.n}", "sequence"))
-    add(("summary", ["Sequence"], f"{sum(1 for t in told if not t.email)} events, step by step"))
+    add(("summary", ["Sequence"], f"{sum(1 for t in told if not t.email) + sum(info.set_up.values())} events,"
+                                  " step by step"))
     by_step: dict[str, list] = {}
     mail: dict[str, list] = {}
-    visited: list[str] = []
+    visited = info.visited
     secret_steps: set[str] = set()
-    tabled: set[str] = set()  # steps whose records the setup tables tell
-    for r in h.rows_of(info):
-        for s in (r.step, r.payload.get("step") if r.type == "step_left" else None):
-            if s and s not in visited and s in BY_ID:
-                visited.append(s)
+    # steps whose records the setup tables tell: every setup of a side (counted by the walk, set_up), a setup of
+    # another "side" where there are tables
+    tabled: set[str] = set(info.set_up)
     for t in told:
         if t.email:
             mail.setdefault(t.step, []).append(t)
@@ -663,7 +723,7 @@ def _firefight(h: History, ff, html: bool) -> list:
             add(("h", 4, [f"{s} {BY_ID[s].name}" + (" (in progress)" if s == current else "")], None))
             add(("p", [("i", "Every unit set up is in the setup tables above.")]))
             if s in mail:
-                add(_email_block(mail[s]))
+                add(_email_block(mail[s], st))
             continue
         if s not in by_step and s not in secret_steps and s != current:
             quiet.append(f"{s} {BY_ID[s].name}")
@@ -671,17 +731,17 @@ def _firefight(h: History, ff, html: bool) -> list:
             continue
         add(("h", 4, [f"{s} {BY_ID[s].name}" + (" (in progress)" if s == current else "")], None))
         if s in by_step:
-            add(("ul", [[("seq", str(t.seq)), t.text] for t in by_step[s]], "events"))
+            add(("ul", [[("seq", str(t.seq)), t.text(st)] for t in by_step[s]], "events"))
         if s in secret_steps:
             add(("p", [("i", "Purchases not yet revealed are left out until they are (ruling R10).")]))
         elif s not in by_step:
             add(("p", [("i", "Nothing recorded yet.")]))
         if s in mail:
-            add(_email_block(mail[s]))
+            add(_email_block(mail[s], st))
     if quiet:
         add(("p", [("i", "Passed with nothing to record: " + ", ".join(quiet) + ".")]))
     if quiet_mail:
-        add(_email_block(quiet_mail))
+        add(_email_block(quiet_mail, st))
     if not visited:
         add(("p", ["Nothing recorded yet."]))
     add(("close", "details"))
@@ -701,22 +761,22 @@ def _firefight(h: History, ff, html: bool) -> list:
     return out
 
 
-@attrs.define(eq=False)  # not frozen: ~100,000 made per report at 100k events, and a frozen init costs twice
+@attrs.define(eq=False)  # not frozen: ~50,000 made per report at 100k events, and a frozen init costs twice
 class Told:
     """One line of a firefight's Sequence: an event that stands, in words, or (email) a play-by-email record.
-    Worded only when shown (`text`): most rows of a long campaign are setups the setup tables tell."""
+    Its words are made as the walk meets it (_told_row: the payload is not kept, only the words, ~5 times
+    smaller), but for a row the report may leave out until revealed (ruling R10: worded when shown)."""
     seq: int
     step: str
     type: str
-    payload: dict
-    st: object  # the folded state, for the RG's name
     email: bool  # a signature, seal, two-party dice record, reveal or proposal: folded into "by email"
-    row: Row | None = None  # the row itself (None: an event a sealed row held, revealed later)
-    words: str | None = None  # its words where the report says more than narrate (a note, the card's CP)
+    words: str | None  # its words but for the arrows (_plain), None where the report may leave it out (`row`)
+    row: Row | None = None  # the row itself where the report may leave it out (_hidden), else None
+    payload: dict | None = None  # its payload where it is worded only when shown (words None)
 
-    @property
-    def text(self) -> str:
-        return self.words if self.words is not None else narrate(self.type, self.payload, self.st)
+    def text(self, st) -> str:
+        """Its words (narrate, with the folded state `st` for the RG's name)."""
+        return _arrows(self.words) if self.words is not None else narrate(self.type, self.payload, st)
 
 
 # the records play by email adds to the game (folded into one "by email" line per step): a rejection and a
@@ -727,63 +787,89 @@ _EMAIL_KIND = {"head_signed": "signature", "sealed": "seal", "seals_revealed": "
                "fact_proposed": "proposal", "fact_confirmed": "confirmation"}
 
 
-def _told(h: History, info: FirefightHistory) -> list[Told]:
-    """The firefight's Sequence: each event that stands in words, a sealed secret's events where it was sealed
-    once the log reveals them (ruling R47), and the play-by-email records marked `email`."""
-    if h._told is not None and h._told[0] is info:  # asked by the Sequence and by "Counters changed"
-        return h._told[1]
-    st = h.final
-    out = []
-    for r in h.rows_of(info):
-        if r.type in ("step_left", "campaign_started"):
-            continue
-        p = r.payload
-        if r.type == "sealed":
-            opened = _opened_events(h.opener, p)
-            out += [Told(r.seq, r.step, t, q, st, False, words=narrate(t, q, st) + " (sealed; revealed later, R47)")
-                    for t, q in opened or ()]
-            text = None
-            given = seal.card_cp(st.card, p["side"], r.firefight) if p.get("what") == "cp" else None
-            if opened is None and given is not None:  # 2.1 EXC: no DR, the card's CP, public (issue 38)
-                text = (f"{_side(p['side'])} CP replenishment: {given} CP provided by the CG Card (2.1 EXC; "
-                        "its record sealed by email, ruling R47)")
-            out.append(Told(r.seq, r.step, r.type, p, st, opened is not None, r, text))
-            continue
-        email = r.type in _EMAIL and not (r.type == "dice_revealed" and p.get("value") == "withheld")
-        out.append(Told(r.seq, r.step, r.type, p, st, email, r))
-    h._told = (info, out)
-    return out
+def _told_row(info: FirefightHistory, seq: int, step: str, etype: str, p: dict, r: Row | None, st, opener,
+              setups: list) -> None:
+    """What the firefight's section needs of one row that stands, as the walk folds it (the rows are not read
+    again, issue 36): the steps it was recorded at and left, its line of the Sequence in words (a sealed
+    secret's events where it was sealed once the log reveals them, ruling R47; the play-by-email records
+    marked `email`), a unit's setup (2.6: counted, the setup tables tell it), the terrain a RePh command
+    changed and the counters changed. `r`: the row where the walk keeps it (_KEPT: the purchases _hidden may
+    leave out, worded only when shown, as are the setups of a side that is neither). `setups`: where a setup
+    waits for its counter, read once its row is folded (_Folding.flush). A name the setups repeat (a unit's
+    id, a hex) is held once (sys.intern), not once a setup: ~100,000 strings at 100k events."""
+    if step is not info.step:  # the rows of a step come together (the walk gives each step's name one string)
+        info.step = step
+        visited = info.visited
+        if step and step not in visited and step in BY_ID:
+            visited.append(step)
+    if etype == "step_left":
+        s = build(_STEP_LEFT, p).step
+        visited = info.visited
+        if s and s not in visited and s in BY_ID:
+            visited.append(s)
+        return
+    told = info.told
+    if etype == "unit_set_up":  # the last setup of a unit stands (ids repeat across sides)
+        e = build(_SET_UP, p)
+        side = e.side
+        placed = info.placed.get(side)
+        if placed is None:
+            placed = info.placed[side] = {}
+        # (a key of no field an edited row holds is its instance's attribute too: a "seq" shows, as it did)
+        setups.append((placed, intern(e.unit), (getattr(e, "seq", seq), intern(e.hex), e.hip), side))
+        if side in ("axis", "allied"):  # in the setup tables: counted, not worded
+            info.set_up[step] = info.set_up.get(step, 0) + 1
+        else:
+            told.append(Told(seq, step, etype, False, None, payload=p))
+        return
+    if etype == "terrain_changed":
+        info.terrain.append((seq, build(REGISTRY[etype], p)))
+    elif etype == "sealed":
+        e = build(REGISTRY["sealed"], p)
+        opened = _opened_events(opener, e)
+        for t, q in opened or ():
+            told.append(Told(seq, step, t, False, _plain(t, q, st) + " (sealed; revealed later, R47)"))
+            _changes(t, q, info.changed)
+        text = None
+        given = seal.card_cp(st.card, e.side, info.n) if e.what == "cp" else None
+        if opened is None and given is not None:  # 2.1 EXC: no DR, the card's CP, public (issue 38)
+            text = (f"{_side(e.side)} CP replenishment: {given} CP provided by the CG Card (2.1 EXC; "
+                    "its record sealed by email, ruling R47)")
+        told.append(Told(seq, step, etype, opened is not None, text or _plain(etype, p, st)))
+        return
+    if etype in _MAY_HIDE:  # (_KEPT: the walk keeps its row)
+        told.append(Told(seq, step, etype, False, None, r, p))
+        return
+    email = etype in _EMAIL and not (etype == "dice_revealed" and build(REGISTRY[etype], p).value == "withheld")
+    told.append(Told(seq, step, etype, email, _plain(etype, p, st)))
+    if not email:
+        _changes(etype, p, info.changed)
 
 
-def _email_block(told: list[Told]) -> tuple:
+# the classes of the two types of every firefight's rows (a step left, a unit set up: ~50,000 at 100k events), looked
+# up once: the fold builds both for any campaign's log
+_STEP_LEFT, _SET_UP = REGISTRY["step_left"], REGISTRY["unit_set_up"]
+
+
+def _email_block(told: list[Told], st) -> tuple:
     """A step's play-by-email records as one line (HTML: opened on demand)."""
     kinds = Counter(_EMAIL_KIND.get(t.type, "two-party dice record") for t in told)
     said = ", ".join(f"{n} {k}{'s' if n != 1 else ''}" for k, n in kinds.items())
     n = len(told)
     return ("email", [f"By email: {n} record{'s' if n != 1 else ''} ({said}), seq {_ranges([t.seq for t in told])}"],
-            [[("seq", str(t.seq)), t.text] for t in told])
+            [[("seq", str(t.seq)), t.text(st)] for t in told])
 
 
 def _setup_tables(info: FirefightHistory, h: History, st) -> list:
-    """2.6 as a table per side: unit, counter, hex, HIP, seq (the last setup of a unit stands)."""
-    placed: dict[str, dict] = {}
-    for r in h.rows_of(info):
-        if r.type == "unit_set_up":  # (never _hidden: ruling R10 leaves out purchases and 2.4's choices only)
-            placed[(r.payload["side"], r.payload["unit"])] = {"seq": r.seq, **r.payload}  # ids repeat across sides
+    """2.6 as a table per side: unit, counter (as it stood at the setup), hex, HIP, seq (the last setup of a
+    unit stands)."""
     out: list = []
-    counters = info.counters
     for side in ("axis", "allied"):
-        rows = [[p["unit"], _counter(counters.get((side, p["unit"])), st, p["unit"], side),
-                 p["hex"], "HIP" if p["hip"] else "", str(p["seq"])]
-                for p in placed.values() if p["side"] == side]
+        rows = [[unit, counter, hx, "HIP" if hip else "", str(sq)]
+                for unit, (sq, hx, hip, counter) in info.placed.get(side, {}).items()]
         if rows:
             out.append(("table", ["Unit", "Counter", "Hex", "HIP", "Seq"], rows, {4}, f"{_side(side)} setup"))
     return out
-
-
-def _counter(at_setup: str | None, st, unit: str, side: str) -> str:
-    """A setup table's counter: as it stood at the setup, else as the unit stands now (asked only then)."""
-    return at_setup if at_setup is not None else getattr(st.unit(unit, side), "name", "")
 
 
 def _units_text(names: list[str]) -> str:
@@ -830,23 +916,24 @@ def _result(h: History, ff, info: FirefightHistory) -> list:
         else:
             items.append([f"Not played yet (the campaign stands at step {st.step} {BY_ID[st.step].name})."])
         return items
-    p = info.ended.payload
-    items.append([("b", "End:"), f" turn {p['turn']} (seq {info.ended.seq})."])
+    e = info.ended.event
+    items.append([("b", "End:"), f" turn {e.turn} (seq {info.ended.seq})."])
     patrols = getattr(ff, "patrol_cvp", None) or {"axis": 0, "allied": 0}
-    extra = {s: ff.cvp_lost[s] - p["cvp_lost"][s] - patrols[s] for s in ("axis", "allied")}
+    extra = {s: ff.cvp_lost[s] - e.cvp_lost[s] - patrols[s] for s in ("axis", "allied")}
     cvp = "; ".join(f"{_side(s)} {ff.cvp_lost[s]}" + (f" (incl. {extra[s]} in the RePh, 3.11)" if extra[s] else "")
                     + (f" (incl. {patrols[s]} by patrols, 2.756)" if patrols[s] else "")
                     for s in ("axis", "allied"))
     items.append([("b", "CVP lost:"), f" {cvp}."])
-    rule = p.get("winner_rule")  # None: a log written before it was recorded (the schema's default)
-    items.append([("b", "Winner:"), f" {_side(p['winner'])}" + (f" ({rule})." if rule else ".")])
-    if p.get("vasl_logs"):  # the firefight's evidence (end --vasl-log, issue 37 item 11)
-        items.append([("b", "VASL logs:"), f" {vasl_words(p['vasl_logs'])}."])
+    rule = e.winner_rule  # None: a log written before it was recorded (the schema's default)
+    items.append([("b", "Winner:"), f" {_side(e.winner)}" + (f" ({rule})." if rule else ".")])
+    if e.vasl_logs:  # the firefight's evidence (end --vasl-log, issue 37 item 11)
+        items.append([("b", "VASL logs:"), " " + vasl_words([{"name": x.name, "sha256": x.sha256} for x in e.vasl_logs])
+                      + "."])
     before, after = info.control_before or {}, info.control_after or {}
     changes = [f"{hx} {_side(before.get(hx)) if before.get(hx) else 'uncontrolled'} → "
                f"{_side(after.get(hx)) if after.get(hx) else 'uncontrolled'}"
                for hx in sorted(set(before) | set(after), key=_hex_key) if before.get(hx) != after.get(hx)]
-    held = [f"{_side(c['side'])} {c['hex']}" for c in p["control"]]
+    held = [f"{_side(c.side)} {c.hex}" for c in e.control]
     if changes:
         items.append([("b", "Control changes:"), " " + "; ".join(changes) + "."])
     else:
@@ -861,17 +948,16 @@ def _result(h: History, ff, info: FirefightHistory) -> list:
     changed = _counters_changed(h, info)
     if changed:
         items.append([("b", "Counters changed:"), " " + "; ".join(changed) + "."])
-    kept = [f"{t['hex']} {_SNAKE.sub(' ', t['item'])}" for t in p["terrain"]]
+    kept = [f"{t.hex} {_SNAKE.sub(' ', t.item)}" for t in e.terrain]
     # and what the RePh's own commands made (B24.11 rubble, Table 23 flame, 3.31 fire: issue 27 item 4)
-    kept += [f"{c['hex']} {terrain_words(c['item'])} ({r.payload['rule']}, seq {r.seq})"
-             for r in h.rows_of(info) if r.type == "terrain_changed" and r.payload["rule"] != "3.52"
-             for c in r.payload["changes"] if c["change"] == "add"]
+    kept += [f"{c.hex} {terrain_words(c.item)} ({q.rule}, seq {seq})"
+             for seq, q in info.terrain if q.rule != "3.52" for c in q.changes if c.change == "add"]
     if kept:
         items.append([("b", "Terrain kept (CG5):"), " " + ", ".join(kept) + "."])
     if info.tvp is not None:
-        t = info.tvp.payload
+        t = info.tvp.event
         items.append([("b", "TVP (3.33):"), " " + "; ".join(
-            f"{_side(s)} {t['tvp'][s]} (CG total {t['total'][s]})" for s in ("axis", "allied")) + "."])
+            f"{_side(s)} {t.tvp[s]} (CG total {t.total[s]})" for s in ("axis", "allied")) + "."])
     return items
 
 
@@ -879,42 +965,54 @@ def _counters_changed(h: History, info: FirefightHistory) -> list[str]:
     """Every unit whose counter or standing a result of this firefight and its RePh changed (issues 14, 38),
     with its rule: Casualty Reduction, ELR replacement, captures, exits, Heroes (2.9), patrol results (2.74,
     R29), Redeployment results (3.21), Disease replacements (3.41), recombined half-squads (3.42), Battle
-    Hardening (3.43-3.45, sealed ones once revealed), a clearance's Casualty Reduction (3.52)."""
-    out = []
+    Hardening (3.43-3.45, sealed ones once revealed), a clearance's Casualty Reduction (3.52). Gathered by
+    the walk (_changes, in the order of the Sequence's lines)."""
+    return info.changed
 
-    def change(c: dict, why: str) -> None:
-        to = c["to"]
+
+# the events whose results change counters (_changes)
+_CHANGES = frozenset(("firefight_ended", "patrol_resolved", "patrol_returned", "redeployed", "disease_replaced",
+                      "casualty_reduced", "half_squads_recombined", "unit_hardened"))
+
+
+def _changes(etype: str, p: dict, out: list) -> None:
+    """What one event of the Sequence (not a play-by-email record; its payload as stored) changed of the
+    counters, in words, added to `out` (_counters_changed)."""
+    # the one read of a payload by key left in the report, for speed: a redeployment that changes no counter (~48,000
+    # rows at 100k events, ~2 us each to build again with its Roll) is passed over on its stored `change`
+    if etype not in _CHANGES or etype == "redeployed" and p.get("change") is None:
+        return
+    e = build(REGISTRY[etype], p)
+
+    def change(side: str, unit: str, to: str, why: str) -> None:
         what = to if to in ("eliminated", "wounded", "captured") else f"now {to}"
-        out.append(f"{_side(c['side'])} {c['unit']} {what} ({why})")
+        out.append(f"{_side(side)} {unit} {what} ({why})")
 
-    for t in _told(h, info):
-        p = t.payload
-        if t.email:
-            continue
-        if t.type == "firefight_ended":
-            for c in p.get("reduced", ()):
-                change(c, "Casualty Reduction, 2.9")
-            for c in p.get("replaced", ()):
-                change(c, "ELR replacement, A19.13")
-            out += [f"{_side(su['side'])} {su['unit']} captured (2.9)" for su in p.get("captured", ())]
-            out += [f"{_side(su['side'])} {su['unit']} exited (CG8)" for su in p.get("exited", ())]
-            out += [f"{_side(su['side'])} {su['unit']} Hero (3.43)" for su in p.get("hero", ())]
-        elif t.type in ("patrol_resolved", "patrol_returned"):
-            for c in p.get("losses", ()):
-                change(c, f"patrol {p['patrol']}, 2.74")
-        elif t.type == "redeployed" and p.get("change"):
-            change({"side": p["side"], "unit": p["unit"], "to": p["change"]}, "Redeployment, 3.21")
-        elif t.type == "disease_replaced":
-            change(p["change"], "Disease & Starvation, 3.41")
-        elif t.type == "casualty_reduced":
-            change(p["change"], f"Casualty Reduction of the {p['hex']} clearance, 3.52")
-        elif t.type == "half_squads_recombined":
-            out.append(f"{_side(p['side'])} {p['keep']} and {p['gone']} recombined into a {p['to']} (3.42)")
-        elif t.type == "unit_hardened" and (p.get("to") or p.get("fanatic")):
-            what = "leader Battle Hardening" if p["by"] == "3.45" else "Battle Hardening"
-            out.append(f"{_side(p['side'])} {p['unit']} " + ("Fanatic" if p.get("fanatic") else f"now {p['to']}")
-                       + f" ({what}, {p['by']})")
-    return out
+    if etype == "firefight_ended":
+        for c in e.reduced:
+            change(c.side, c.unit, c.to, "Casualty Reduction, 2.9")
+        for c in e.replaced:
+            change(c.side, c.unit, c.to, "ELR replacement, A19.13")
+        out += [f"{_side(su.side)} {su.unit} captured (2.9)" for su in e.captured]
+        out += [f"{_side(su.side)} {su.unit} exited (CG8)" for su in e.exited]
+        out += [f"{_side(su.side)} {su.unit} Hero (3.43)" for su in e.hero]
+    elif etype in ("patrol_resolved", "patrol_returned"):
+        for c in e.losses:
+            change(c.side, c.unit, c.to, f"patrol {e.patrol}, 2.74")
+    elif etype == "redeployed":
+        if e.change:
+            change(e.side, e.unit, e.change, "Redeployment, 3.21")
+    elif etype == "disease_replaced":
+        c = e.change
+        change(c.side, c.unit, c.to, "Disease & Starvation, 3.41")
+    elif etype == "casualty_reduced":
+        c = e.change
+        change(c.side, c.unit, c.to, f"Casualty Reduction of the {e.hex} clearance, 3.52")
+    elif etype == "half_squads_recombined":
+        out.append(f"{_side(e.side)} {e.keep} and {e.gone} recombined into a {e.to} (3.42)")
+    elif e.to or e.fanatic:  # unit_hardened
+        what = "leader Battle Hardening" if e.by == "3.45" else "Battle Hardening"
+        out.append(f"{_side(e.side)} {e.unit} " + ("Fanatic" if e.fanatic else f"now {e.to}") + f" ({what}, {e.by})")
 
 
 def _hex_key(hx: str):
@@ -1066,16 +1164,16 @@ def _undos(h: History) -> list:
     if not reverts:
         out.append(("p", ["No undo: every command stands as first recorded."]))
     for r in reverts:
-        p = r.payload
+        p = r.event
         head = [("seq", str(r.seq)), f"firefight {r.firefight}, step {r.step}: undo of seq "
-                f"{_ranges(p['seqs'])} — “{p['reason']}”"]
-        if p.get("force"):
+                f"{_ranges(p.seqs)} — “{p.reason}”"]
+        if p.force:
             head.append(" (forced across a firefight commencement, 2.8)")
         if r.seq in h.undone:
             head.append(" — this undo was itself undone")
         out.append(("p", head))
         items = []
-        for s in p["seqs"]:
+        for s in p.seqs:
             e = by_seq.get(s)
             if e is None or e.type == "step_left":
                 continue
@@ -1377,11 +1475,27 @@ _HTML_FORMS = {"b": _html_form("<strong>", "</strong>"), "i": _html_form("<em>",
                "seq": _html_form('<span class="seq">[', "]</span> ")}
 
 
+def _html_rows(rows: list, numeric: set):
+    """A table's body rows (<tr>), each cell escaped (_esc): a row with nothing to escape in any cell (most of the
+    ~50,000 setup rows at 100k events: a unit, a counter, a hex, a seq) is joined as it is, one search a row."""
+    forms: dict = {}  # a row's form by its count of cells (a table's rows have one): one format call a row
+    for row in rows:
+        form = forms.get(len(row))
+        if form is None:
+            form = forms[len(row)] = "<tr>" + "".join(('<td class="num">' if i in numeric else "<td>") + "{}</td>"
+                                                      for i in range(len(row))) + "</tr>"
+        yield form.format(*([_esc(c) for c in row] if _SPECIAL("".join(row)) else row))
+
+
 def _html_link(target: str, t: str) -> str:
     return f'<a href="{escape(target)}">{t}</a>' if target.startswith("#") else t
 
 
 def _html_inline(parts) -> str:
+    if len(parts) == 2:  # most of a report's ~100,000 inlines at 100k events: a Sequence line, its seq and words
+        a, b = parts
+        if type(b) is str and type(a) is tuple and a[0] == "seq":  # (what _inline makes of it)
+            return '<span class="seq">[' + _html_text(a[1]) + "]</span> " + _html_text(b)
     return _inline(parts, _html_text, _HTML_FORMS, _html_link)
 
 
@@ -1410,9 +1524,7 @@ def iter_html(blocks, title: str):
         elif kind == "table":
             head, rows, numeric = b[1], b[2], b[3]
             th = "".join(f'<th scope="col">{_esc(h)}</th>' for h in head)
-            body = "".join(
-                "<tr>" + "".join(f'<td class="num">{_esc(c)}</td>' if i in numeric else f"<td>{_esc(c)}</td>"
-                                 for i, c in enumerate(row)) + "</tr>" for row in rows)
+            body = "".join(_html_rows(rows, numeric))
             cap = f"<caption>{escape(b[4])}</caption>" if len(b) > 4 and b[4] else ""
             out.append(f"<table>{cap}<thead><tr>{th}</tr></thead><tbody>{body}</tbody></table>")
         elif kind == "email":

@@ -89,17 +89,27 @@ class Rolls:
     def add(self, seq, batch, etype, p, command) -> None:
         """One row (its command, or None after a batch's first row); a sealed one this copy opens is its
         opening's events (with its command)."""
-        if command is None and etype not in _ASKED and type(p) is dict and "roll" not in p and "rolls" not in p:
-            return  # most rows: no command to keep, no roll, nothing two-party (what _add would find)
-        if etype == "sealed" and self.opener is not None and isinstance(p, dict):
-            o = self.opener(p.get("commitment"), p.get("nonce"), p.get("box"))
-            if o is not None:
-                first = True
-                for t, q in o.get("events") or ():
-                    self._add(seq, t, q, o["command"] if first else None)
-                    first = False
-                return
-        self._add(seq, etype, p, command)
+        self.add_rows((seq,), (etype,), (p,), (command,))
+
+    def add_rows(self, seqs, types, payloads, commands) -> None:
+        """add() for rows given as their columns (seqs, types, payloads as stored, commands parsed or None),
+        the report's walk reads them so: one call a chunk."""
+        asked, opener, one = _ASKED, self.opener, self._add
+        for seq, etype, p, command in zip(seqs, types, payloads, commands):
+            if etype not in asked and type(p) is dict and "roll" not in p and "rolls" not in p:
+                if command is not None:  # most rows: a command kept, no roll, nothing two-party (what _add does)
+                    self.cmd = command if isinstance(command, dict) else {}
+                    self.deciding = None
+                continue
+            if etype == "sealed" and opener is not None and isinstance(p, dict):
+                o = opener(p.get("commitment"), p.get("nonce"), p.get("box"))
+                if o is not None:
+                    first = True
+                    for t, q in o.get("events") or ():
+                        one(seq, t, q, o["command"] if first else None)
+                        first = False
+                    continue
+            one(seq, etype, p, command)
 
     def _add(self, seq, etype, p, command) -> None:
         if command is not None:

@@ -8,8 +8,8 @@ and adds one `<g class="card-map">` before the end of the SVG.
 from __future__ import annotations
 
 import re
-from xml.sax.saxutils import escape
 from cg.boards import joins
+from projections.mapview import escape
 
 _HEX = re.compile(r'<g class="hex" data-hex="([^"]+)"[^>]*>.*?<polygon points="([^"]+)"', re.S)
 WATER = "#6fa8dc"

@@ -1,38 +1,15 @@
 """The read commands do their reading once (issue 28), and say the same as before.
 
-Counted, not timed: how often the After Action Report reads a firefight's rows, how many commands
-`log --json` parses, and whether the map of a firefight walks the units settled long before it.
+Counted, not timed: how many commands `log --json` parses, and whether the map of a firefight walks the
+units settled long before it (that the After Action Report reads the log once, each firefight's rows
+included, is tests/test_report_one_pass.py's).
 The reports themselves are checked by test_aar*.py and test_log_words.py; these only pin the work.
 """
 from __future__ import annotations
 
-from collections import Counter
-
-import pytest
-
 from cg import state as cg_state
-from events.store import Store
 from projections import aar
 from tests.conftest import cli_run
-
-def test_the_report_reads_each_firefights_rows_once(r1, monkeypatch):
-    """Each firefight's section needs its rows five times (sequence, events, setup tables, counters,
-    results): read from the log once, not once for each."""
-    reads = Counter()
-    real = Store.read_rows
-
-    def counted(self, since=0, until=None, columns=("seq",), chunk=4096, parse=False):
-        if (since or 0) > 0:  # a firefight's run of rows (the whole-log walks start at 0)
-            reads[(since, until)] += 1
-        return real(self, since, until, columns, chunk, parse)
-
-    monkeypatch.setattr(Store, "read_rows", counted)
-    for fmt in ("md", "html"):
-        reads.clear()
-        r = cli_run(r1, "export", "--format", fmt)
-        assert r.code == 0, r.err
-        assert reads, "the report read no firefight's rows: the count looks in the wrong place"
-        assert max(reads.values()) == 1, {k: v for k, v in reads.items() if v > 1}
 
 
 def test_log_json_parses_a_command_only_for_a_roll(r1, monkeypatch):

@@ -222,6 +222,30 @@ def test_the_one_reader_gives_a_range_in_chunks_of_the_columns_asked(store):
     assert [s.seq for s in store.read(since=7)] == [8, 9, 10]
 
 
+def test_the_one_reader_gives_a_chunk_as_its_columns_where_asked(path, store):
+    """read_rows(columnar=True) (the report's one pass, issue 36): each chunk as its columns, the same values
+    as the rows transposed, parsed or not, and so for a chunk read row by row (an empty command, which the
+    joined read cannot tell from none)."""
+    for i in range(7):
+        store.append(i, [ev(i)], command={"argv": [str(i)]} if i % 2 else None)
+    cols = ("seq", "type", "payload", "command")
+    for parse in (False, True):
+        rows = list(store.read_rows(1, 7, cols, chunk=4, parse=parse))
+        by_column = list(store.read_rows(1, 7, cols, chunk=4, parse=parse, columnar=True))
+        assert by_column == [[list(c) for c in zip(*chunk)] for chunk in rows]
+        assert [c[0] for c in by_column] == [[2, 3, 4, 5], [6, 7]]
+    store.close()
+    conn = sqlite3.connect(path)
+    with conn:
+        conn.execute("UPDATE events SET command = '' WHERE seq = 3")
+    conn.close()
+    with Store.open(path) as s:
+        rows = list(s.read_rows(1, 7, cols, chunk=4, parse=True))
+        by_column = list(s.read_rows(1, 7, cols, chunk=4, parse=True, columnar=True))
+        assert by_column[0][3] == ['{"argv":["1"]}', "", '{"argv":["3"]}', None]  # read row by row: '' as stored
+        assert by_column == [[list(c) for c in zip(*chunk)] for chunk in rows]
+
+
 def test_the_one_reader_from_none_reads_a_row_whose_seq_was_edited_below_one(path, store):
     """The chain's check reads the file whatever its seqs hold (since=None): an edited row at seq 0 or
     below is read, and verify_chain reports it, where a read from seq 0 would skip it."""
