@@ -27,7 +27,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
-import secrets
 from typing import cast
 
 import attrs
@@ -319,11 +318,11 @@ def commitment(value: str) -> str:
 
 
 def new_nonce() -> str:
-    return secrets.token_hex(16)
+    return os.urandom(16).hex()
 
 
 def answer_value() -> str:
-    return secrets.token_hex(32)
+    return os.urandom(32).hex()
 
 
 def two_party_die(a: str, b: str, commit: str, index: int, die: int) -> int:

@@ -35,7 +35,6 @@ Durability: synchronous=FULL: a committed append survives a power cut.
 from __future__ import annotations
 
 import os
-import secrets
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime, timezone
@@ -128,7 +127,7 @@ COPIED_AFTER_KILL = ("or one file was copied alone right after a plcg process wa
 def temp_path(db_path: str, kind: str) -> str:
     """A temporary name beside db_path (same folder: the rename is atomic) for a file being built."""
     d, base = os.path.split(os.path.abspath(db_path))
-    return os.path.join(d, f".{base}.{kind}-{os.getpid()}-{secrets.token_hex(4)}")
+    return os.path.join(d, f".{base}.{kind}-{os.getpid()}-{os.urandom(4).hex()}")
 
 
 def fsync_path(path: str) -> None:
