@@ -161,3 +161,15 @@ def test_every_module_kept_out_exists():
     for name in NOT_FOR_A_READ + NOT_FROM_A_SNAPSHOT:
         if name.split(".")[0] in ("cg", "events", "projections"):
             assert importlib.util.find_spec(name) is not None, name
+
+
+def test_the_start_ups_objects_are_frozen_and_the_collector_runs_in_the_command(tmp_path):
+    """`import cli` as the program runs it (no test runner): what the start-up made is in the permanent
+    generation (no collection walks it, the last one at exit included), and the collector is on again for
+    the command."""
+    probe = ("import gc, json, sys; sys.path.insert(0, sys.argv[1]); import cli;"
+             " print(json.dumps([gc.get_freeze_count(), gc.isenabled(), len(gc.get_objects())]))")
+    r = subprocess.run([sys.executable, "-c", probe, str(ROOT)], capture_output=True, text=True, cwd=tmp_path)
+    frozen, enabled, young = json.loads(r.stdout)
+    assert enabled
+    assert frozen > 10 * young  # the modules' objects frozen; only what was made after them is walked
