@@ -22,7 +22,7 @@ import re
 import sys
 import stat
 
-from events import nonces
+from events import osrandom
 from events.errors import BadInput
 
 STDOUT = "-"
@@ -145,7 +145,7 @@ def _write_all(fd: int, data: bytes) -> None:
 
 
 def _temp_name(folder: str, base: str) -> str:
-    return os.path.join(folder, f".{base}.out-{os.getpid()}-{nonces.token_hex(4)}")
+    return os.path.join(folder, f".{base}.out-{os.getpid()}-{osrandom.token_hex(4)}")
 
 
 def _open_temp(folder: str, base: str, mode: int) -> tuple[int, str]:

@@ -42,7 +42,7 @@ from pathlib import Path
 
 import attrs
 
-from events import nonces
+from events import osrandom
 from events.errors import BadInput, UnreadableRow, WriteConflict
 from events.outpath import link_problem, remove_file, sweep_temps  # noqa: F401 (new, import: their leftovers)
 from events.types import REGISTRY
@@ -128,7 +128,7 @@ COPIED_AFTER_KILL = ("or one file was copied alone right after a plcg process wa
 def temp_path(db_path: str, kind: str) -> str:
     """A temporary name beside db_path (same folder: the rename is atomic) for a file being built."""
     d, base = os.path.split(os.path.abspath(db_path))
-    return os.path.join(d, f".{base}.{kind}-{os.getpid()}-{nonces.token_hex(4)}")
+    return os.path.join(d, f".{base}.{kind}-{os.getpid()}-{osrandom.token_hex(4)}")
 
 
 def fsync_path(path: str) -> None:

@@ -36,7 +36,10 @@ NOT_FOR_A_READ = ("cryptography", "cg.commands", "events.convert", "cattrs", "cg
                   "projections.maps", "projections.oob", "projections.purchases", "projections.roster",
                   "projections.digest", "projections.logview", "projections.dicecheck", "projections.dicestats",
                   "projections.transfer", "projections.cardview", "projections.recorded", "projections.tables",
-                  "cg.app.writer", "cg.crypto", "cg.hexgrid", "cg.boards", "cg.control")
+                  "cg.app.writer", "cg.crypto", "cg.hexgrid", "cg.boards", "cg.control", "cg.app.receiving")
+# the standard library's modules no command starts with (issue 36 item 2): secrets (random, base64: events/osrandom.py
+# draws the nonces and the dice), shutil (bz2, lzma: only receiving a bundle copies a file), fractions (decimal)
+NO_COMMAND = ("secrets", "random", "base64", "shutil", "bz2", "lzma", "fractions", "decimal", "string")
 
 
 def _probe(tmp_path: Path, *args: str) -> dict:
@@ -79,7 +82,7 @@ def test_status_builds_only_its_command_and_imports_only_what_it_reads(tmp_path)
     assert found["built"] == ["card", "keys", "status"]  # the groups written by hand, and the one invoked
     # the typed argument classes of the commands it lists (2.2 owes `weather`, and offers nothing), no other
     assert found["args"] == ["weather"]
-    assert _loaded(found, NOT_FOR_A_READ) == []
+    assert _loaded(found, NOT_FOR_A_READ + NO_COMMAND) == []
     assert "projections.status" in found["modules"]  # the probe saw the command run
 
 
@@ -102,6 +105,8 @@ def test_a_write_imports_the_one_command_module_it_runs(tmp_path):
     assert handlers == {"cg.commands.base", "cg.commands.purchase", "cg.commands.pbem", "cg.commands.undo"}
     assert found["args"] == ["weather"]  # its typed arguments carry click's values to the stored command
     assert _loaded(found, ("cryptography", "cg.app.audit", "projections.aar", "projections.web")) == []
+    # its events' payloads made without cattrs (events/payload.py), nor the standard library's idle weight
+    assert _loaded(found, ("cattrs", "events.convert", "cg.app.receiving", *NO_COMMAND)) == []
 
 
 def test_the_layer_walk_sees_what_a_command_imports_when_it_runs():
@@ -173,3 +178,27 @@ def test_the_start_ups_objects_are_frozen_and_the_collector_runs_in_the_command(
     frozen, enabled, young = json.loads(r.stdout)
     assert enabled
     assert frozen > 10 * young  # the modules' objects frozen; only what was made after them is walked
+
+
+def test_the_ledgers_draws_are_the_secrets_modules_on_the_same_bytes(monkeypatch):
+    """events/osrandom.py draws as secrets does (which plcg no longer imports at start-up): fed the same bytes
+    from the operating system, the same hex strings and the same dice, a byte that gives 6 or 7 drawn again."""
+    import random
+    import secrets
+
+    from events import osrandom
+
+    def feed(stream):
+        data = iter(stream)
+        return lambda n: bytes(next(data) for _ in range(n))
+
+    stream = [0xFF, 0xC0, 0x60, 0x00, 0xE0, 0x20, 0xA0, 0x7F, 0x12, 0x34, 0x56, 0x78]  # top 3 bits: 7 6 3 0 7 1 5 3
+    for draw in (lambda m: m.randbelow(6), lambda m: m.randbelow(256), lambda m: m.randbelow(1000),
+                 lambda m: m.token_hex(4)):
+        monkeypatch.setattr(osrandom.os, "urandom", feed(stream))
+        ours = [draw(osrandom) for _ in range(3)]
+        monkeypatch.setattr(random, "_urandom", feed(stream))
+        monkeypatch.setattr(secrets, "token_bytes", feed(stream))
+        assert ours == [draw(secrets) for _ in range(3)]
+    monkeypatch.setattr(osrandom.os, "urandom", feed(stream))
+    assert [osrandom.randbelow(6) + 1 for _ in range(3)] == [4, 1, 2]  # 7 and 6 drawn again; then 3, 0, (7), 1

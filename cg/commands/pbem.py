@@ -16,7 +16,7 @@ from cg.commands.base import Ctx, HANDLERS, command, decide, hex_arg
 from events.errors import BadInput, Refused
 from events.types import (DiceAnswered, DiceChain, DiceRevealed, FactConfirmed, FactProposed, FactRejected,
                           HeadSigned, Sealed, SealsRevealed)
-from events.convert import unstructure
+from events.payload import unstructure
 from cg.commands.undo import decide_undo
 from cg.units import article
 from cg.state import Pbem, Proposal
