@@ -79,6 +79,8 @@ from types import MappingProxyType
 
 import attrs
 
+from events import records
+
 CLASSES = ("elite", "first_line", "second_line", "green", "conscript")
 _CLASS_RANK = {"elite": 3, "first_line": 2, "second_line": 1, "green": 0, "conscript": 0}
 KINDS = ("squad", "half_squad", "crew", "leader", "commissar", "hero", "sw",
@@ -94,7 +96,7 @@ def _opt(choices):
     return attrs.validators.optional(attrs.validators.in_(choices))
 
 
-@attrs.frozen
+@records.frozen
 class Counter:
     """One counter as the ledger knows it; None where not applicable or not known (then: ask)."""
 

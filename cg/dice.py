@@ -14,10 +14,11 @@ import hmac
 import attrs
 
 from events import osrandom
+from events import records
 from events.errors import BadInput
 
 
-@attrs.frozen(slots=True)
+@records.frozen(slots=True)
 class Dice:
     values: tuple[int, ...]  # (dr,) or (white, colored)
     manual: bool = False  # True: typed in with --dice; False: rolled by the ledger

@@ -23,6 +23,7 @@ import attrs
 
 from cg import caches
 from cg.axial import DIRECTIONS, axial_distance as _axial_distance, axial_line, axial_within  # noqa: F401  (DIRECTIONS: part of this API)
+from events import records
 
 # A..Z then the doubled letters AA, BB, ..., ZZ (ASL boards run A..GG)
 LABELS: tuple[str, ...] = tuple(chr(c) for c in range(65, 91)) + tuple(chr(c) * 2 for c in range(65, 91))
@@ -59,7 +60,7 @@ def _axial(label_index: int, row: int) -> tuple[int, int]:
     return label_index, row - (label_index - (label_index & 1)) // 2
 
 
-@attrs.frozen(slots=True)
+@records.frozen(slots=True)
 class _Geometry:
     ids: tuple[str, ...]  # column-major
     index: dict[str, int]  # id -> place in ids
@@ -120,7 +121,7 @@ def _check_rows(_instance, _attribute, value) -> None:
         raise ValueError(f"map rows must be a whole number of 1 or more, not {value!r}")
 
 
-@attrs.frozen(slots=True)
+@records.frozen(slots=True)
 class Grid:
     """The hexes of one card map (ruling R17)."""
 

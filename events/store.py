@@ -43,6 +43,7 @@ from pathlib import Path
 import attrs
 
 from events import osrandom
+from events import records
 from events.errors import BadInput, UnreadableRow, WriteConflict
 from events.outpath import link_problem, remove_file, sweep_temps  # noqa: F401 (new, import: their leftovers)
 from events.types import REGISTRY
@@ -167,7 +168,7 @@ def place(tmp: str, db_path: str) -> None:
         pass
 
 
-@attrs.frozen
+@records.frozen
 class NewEvent:
     """An event to append, with where the campaign stood when it was decided."""
 
@@ -235,7 +236,7 @@ def _utils(conn: sqlite3.Connection):
     return sqlite_utils.Database(conn, recursive_triggers=False, execute_plugins=False)
 
 
-@attrs.frozen
+@records.frozen
 class Stored:
     """An event as stored. `command` is set on the first event of a batch only."""
 

@@ -29,7 +29,7 @@ _VALUES_BUILT: dict[str, type] = {}  # class name -> its attrs class
 
 
 if TYPE_CHECKING:  # to the type checker they are attrs' frozen classes, which they become (_built_values)
-    value = attrs.frozen
+    value = records.frozen
 else:
     def value(cls):
         """A value class of the events' fields (a UnitRef, a SideHex...), made a frozen attrs class with the
@@ -44,7 +44,7 @@ def _built_values() -> None:
     them, and attrs resolves a field's type in this module's namespace."""
     if not _VALUES_BUILT:
         for name, cls in _VALUES.items():
-            globals()[name] = _VALUES_BUILT[name] = attrs.frozen(cls)
+            globals()[name] = _VALUES_BUILT[name] = records.frozen(cls)
 
 
 @dataclass_transform(frozen_default=True, field_specifiers=(attrs.field,))

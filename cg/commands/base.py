@@ -14,6 +14,7 @@ from cg.dice import Dice
 from cg.specs import BY_NAME, SPECS, side_arg  # noqa: F401  (the commands read side_arg here)
 from cg.sequence import StepId
 from events.errors import BadInput, Refused
+from events import records
 from cg.state import CampaignState, Pbem, expand_units
 from cg.rules import counter_table  # noqa: F401  (the commands read it here)
 from cg.steps import BY_ID, accepted_at, owed_by, pending
@@ -26,7 +27,7 @@ PRODUCT = "plcg"
 RULES = "Platoon Leader 2.5"
 
 
-@attrs.define
+@records.define
 class Ctx:
     state: CampaignState
     base_seq: int  # the seq the command's first event will get: the seeded roller's position
