@@ -62,11 +62,10 @@ def _of(cls) -> Callable:
     make = _BY_CLASS.get(cls)
     if make is None:
         attrs.resolve_types(cls)
-        omitted = set(OMITTED_IF_DEFAULT.get(getattr(cls, "TYPE", None), ())) | \
+        omitted = set(OMITTED_IF_DEFAULT.get(getattr(cls, "TYPE", ""), ())) | \
             set(OMITTED_IF_DEFAULT_VALUES.get(cls.__name__, ()))
         kept = [(a.name, _field(a.type)) for a in attrs.fields(cls) if a.name not in omitted]
-        last = [(a.name, _field(a.type), a.default.factory() if isinstance(a.default, attrs.Factory)  # type: ignore[union-attr]
-                 else a.default) for a in attrs.fields(cls) if a.name in omitted]
+        last = [(a.name, _field(a.type), _default(a)) for a in attrs.fields(cls) if a.name in omitted]
 
         def make(obj, kept=kept, last=last) -> dict:
             out = {name: conv(getattr(obj, name)) for name, conv in kept}
@@ -77,6 +76,12 @@ def _of(cls) -> Callable:
             return out
         _BY_CLASS[cls] = make
     return make
+
+
+def _default(a: attrs.Attribute):
+    """A field's default (an attrs.Factory's value made)."""
+    factory = getattr(a.default, "factory", None)
+    return a.default if factory is None else factory()
 
 
 def _field(tp) -> Callable:

@@ -29,7 +29,7 @@ _VALUES_BUILT: dict[str, type] = {}  # class name -> its attrs class
 
 
 if TYPE_CHECKING:  # to the type checker they are attrs' frozen classes, which they become (_built_values)
-    value = records.frozen
+    from attrs import frozen as value
 else:
     def value(cls):
         """A value class of the events' fields (a UnitRef, a SideHex...), made a frozen attrs class with the
