@@ -25,7 +25,8 @@ types = sys.modules.get("events.types")
 specs = sys.modules["cg.specs"]
 print(json.dumps({"modules": sorted(sys.modules), "built": sorted(cli.main.commands), "code": code,
                   "events": None if types is None else sorted(types._BUILT), "declared": len(types.REGISTRY) if types else 0,
-                  "args": sorted(s.name for s in specs.SPECS if "args_class" in vars(s))}),
+                  "args": sorted(s.name for s in specs.SPECS if "args_class" in vars(s)),
+                  "counter tables": sorted(sys.modules["cg.counters"].TABLES._built)}),
       file=open(sys.argv[2], "w"))
 """
 # what no read of the state needs: the handlers and what a write takes (cg/app/writer.py), the audit (and cattrs),
@@ -83,6 +84,7 @@ def test_status_builds_only_its_command_and_imports_only_what_it_reads(tmp_path)
     # the typed argument classes of the commands it lists (2.2 owes `weather`, and offers nothing), no other
     assert found["args"] == ["weather"]
     assert _loaded(found, NOT_FOR_A_READ + NO_COMMAND) == []
+    assert found["counter tables"] == []  # no unit's counter is looked up: no nationality's table built
     assert "projections.status" in found["modules"]  # the probe saw the command run
 
 
