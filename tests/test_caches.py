@@ -12,7 +12,8 @@ from cg.app.ledger import Ledger
 MUTATORS = {"append", "extend", "clear", "update", "setdefault", "pop", "popitem", "add", "discard", "remove",
             "insert"}
 # filled at import by the decorators that register a command or a fold handler: registries, not memos
-REGISTRIES = {"cg.commands.base": {"HANDLERS", "STEPS_OF"}, "cg.evolve": {"HANDLERS", "_TYPED"}}
+REGISTRIES = {"cg.commands.base": {"HANDLERS", "STEPS_OF"}, "cg.evolve": {"HANDLERS", "_TYPED"},
+              "cg.state": {"_CLONES"}}  # a class's generated clone, made when a copy first meets it (start-up)
 
 
 def module_memos(source: str) -> set[str]:
