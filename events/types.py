@@ -6,6 +6,7 @@ the result. Old versions are upgraded on read by the upcasters in events/upcaste
 """
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, ClassVar, dataclass_transform
@@ -33,18 +34,18 @@ if TYPE_CHECKING:  # to the type checker they are attrs' frozen classes, which t
 else:
     def value(cls):
         """A value class of the events' fields (a UnitRef, a SideHex...), made a frozen attrs class with the
-        first event class built (whose fields name it) or when asked for by name (`types.UnitRef`), not at
+        first event class built whose fields name it, or when asked for by name (`types.UnitRef`), not at
         import: reading the state from a snapshot builds none (issue 36 item 2)."""
         _VALUES[cls.__name__] = cls
         return cls
 
 
-def _built_values() -> None:
-    """Every value class made an attrs class, once (the caller holds _LOCK): the event classes' fields name
-    them, and attrs resolves a field's type in this module's namespace."""
-    if not _VALUES_BUILT:
-        for name, cls in _VALUES.items():
-            globals()[name] = _VALUES_BUILT[name] = records.frozen(cls)
+def _built_values(names) -> None:
+    """The value classes of `names` made attrs classes, each once (the caller holds _LOCK): an event class's
+    fields name them, and attrs resolves a field's type in this module's namespace."""
+    for name in names:
+        if name in _VALUES and name not in _VALUES_BUILT:
+            globals()[name] = _VALUES_BUILT[name] = records.frozen(_VALUES[name])
 
 
 @dataclass_transform(frozen_default=True, field_specifiers=(attrs.field,))
@@ -72,7 +73,9 @@ def _built(name: str) -> type[Event]:
         with _LOCK:
             cls = _BUILT.get(name)
             if cls is None:
-                _built_values()
+                # the value classes its fields name (their annotations are text: `tuple[SideUnit, ...]`)
+                _built_values({w for k in _DECLARED[name].__mro__ for a in vars(k).get("__annotations__", {}).values()
+                               for w in re.findall(r"\w+", str(a))})
                 # a __dict__: the fold builds it from its payload (events/stored.py). The repr is
                 # events/records.py's, not one attrs writes and compiles per class. Not slotted, attrs
                 # makes the declared class itself an attrs class: one class object before and after
@@ -716,7 +719,7 @@ for _name in (*_NAMED, *_VALUES):
 def __getattr__(attr: str):
     if attr in _VALUES:
         with _LOCK:
-            _built_values()
+            _built_values((attr,))
         return _VALUES_BUILT[attr]
     name = _NAMED.get(attr)
     if name is None:
