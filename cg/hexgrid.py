@@ -125,7 +125,7 @@ def _check_rows(_instance, _attribute, value) -> None:
 class Grid:
     """The hexes of one card map (ruling R17)."""
 
-    columns: tuple[str, ...] = attrs.field(converter=tuple, validator=_check_columns)
+    columns: tuple[str, ...] = attrs.field(converter=records.as_tuple, validator=_check_columns)
     rows: int = attrs.field(validator=_check_rows)
     _geo: _Geometry = attrs.field(init=False, eq=False, repr=False, hash=False)
     if TYPE_CHECKING:  # set below the class (_grid_at_place, _grid_width, _grid_edge_hex)
@@ -145,8 +145,7 @@ class Grid:
     def from_spec(cls, columns: str, rows: int) -> "Grid":
         """Grid.from_spec('A-R', 10): the card's [map] columns and rows (one Grid per spec: it is frozen)."""
         c = caches.current()
-        # the attrs plugin types `columns` by its converter, tuple, whose generic parameter it cannot bind
-        return c.bounded(c.grids, (columns, rows), lambda: cls(column_labels(columns), rows))  # type: ignore[arg-type]
+        return c.bounded(c.grids, (columns, rows), lambda: cls(column_labels(columns), rows))
 
     # -- ids --------------------------------------------------------------------------------------
     def hexes(self) -> tuple[str, ...]:

@@ -101,7 +101,7 @@ def _field(a: Arg) -> Any:
     if a.kind == "flag":
         return attrs.field(default=False, type=bool)
     if a.multiple:
-        return attrs.field(default=(), type=tuple, converter=tuple)
+        return attrs.field(default=(), type=tuple, converter=records.as_tuple)
     return attrs.field(default=a.default, type=int if a.kind == "int" else str)
 
 

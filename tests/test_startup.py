@@ -204,3 +204,14 @@ def test_the_ledgers_draws_are_the_secrets_modules_on_the_same_bytes(monkeypatch
         assert ours == [draw(secrets) for _ in range(3)]
     monkeypatch.setattr(osrandom.os, "urandom", feed(stream))
     assert [osrandom.randbelow(6) + 1 for _ in range(3)] == [4, 1, 2]  # 7 and 6 drawn again; then 3, 0, (7), 1
+
+
+def test_no_converter_makes_attrs_parse_a_builtins_signature(tmp_path):
+    """attrs reads a field converter's signature; a builtin's (`tuple`) is parsed from its text through tokenize,
+    whose pattern costs ~0.2x `python -c pass` to compile: every typed argument class and the map's grid use
+    events.records.as_tuple, so a command compiles no tokenize pattern."""
+    probe = ("import sys; sys.path.insert(0, sys.argv[1]); import cli, tokenize; from cg import hexgrid, specs;"
+             " [s.args_class for s in specs.SPECS]; hexgrid.Grid(('A', 'B'), 3);"
+             " print(tokenize._compile.cache_info().currsize)")
+    r = subprocess.run([sys.executable, "-c", probe, str(ROOT)], capture_output=True, text=True, cwd=tmp_path)
+    assert r.stdout.strip() == "0", r.stderr
