@@ -55,7 +55,7 @@ import orjson
 from click.core import ParameterSource
 
 from cg import pbem, snapshot, specs
-from cg.bulk import gc_paused
+from cg.bulk import freeze_start_up, gc_paused
 from cg.card_schema import load_card, shipped_cards
 from cg.app.ledger import VERSION, Ledger
 from cg.specs import SPECS, Arg, CommandSpec, Usage
@@ -800,7 +800,7 @@ def in_process(db: str, key_path: str | None):
 
 
 if "pytest" not in sys.modules:  # the start-up's objects to the permanent generation (see _COLLECTING above)
-    gc.freeze()
+    freeze_start_up()
 if _COLLECTING:
     gc.enable()
 
