@@ -12,7 +12,9 @@ a fresh one on first use. A new thread starts with an empty context, so threads 
 Every entry is a pure function of its key: which Caches answers changes only the speed, never a result.
 What depends on no campaign (the step machine's shape, the snapshot's fingerprint, the event classes'
 defaults) is computed where it is defined, at import, or is built once per Caches (the step machine:
-importing `transitions` only for the commands that walk it)."""
+importing `transitions` only for the commands that walk it), or where most commands never need it, once
+per process when first asked for (the event classes, the counter tables of cg/counters.py, the state's
+generated clones: issue 36 item 2, start-up)."""
 from __future__ import annotations
 
 from contextvars import ContextVar

@@ -5,7 +5,6 @@ Reading and checking a card file is `cg/card_schema.py` (docs/cg-card.md is the 
 from __future__ import annotations
 
 import re
-import string
 from typing import Any, cast
 
 import attrs
@@ -40,7 +39,8 @@ QUALITIES = ("elite", "first_line", "second_line", "green", "conscript")  # 3.47
 ELR_MAX = 5  # 3.47: some CGs start at 5
 MAX_ROWS = 99
 # Column letters, ASL style: A..Z, then doubled letters AA, BB, ... (board columns run to GG).
-COLUMN_LETTERS = tuple(string.ascii_uppercase) + tuple(c * 2 for c in string.ascii_uppercase)
+_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"  # string.ascii_uppercase, without the string module's import
+COLUMN_LETTERS = tuple(_LETTERS) + tuple(c * 2 for c in _LETTERS)
 
 _HEX_RE = re.compile(r"^([A-Za-z]+)0*([1-9][0-9]*)$")
 _COLUMNS_RE = re.compile(r"^([A-Za-z]+)-([A-Za-z]+)$")

@@ -58,6 +58,7 @@ import attrs
 
 from cg import caches
 from cg.hexgrid import EDGES, Grid
+from events import records
 
 SIDES = ("axis", "allied")
 SITUATIONS = ("enemy_mlr", "isolated", "uncontrolled", "nml", "friendly_mlr")  # 3.212 a-e
@@ -71,7 +72,7 @@ def enemy_of(side: str) -> str:
     raise ValueError(f"side must be axis or allied, not {side!r}")
 
 
-@attrs.frozen(slots=True)
+@records.frozen(slots=True)
 class HexControl:
     hex: str
     controller: str | None  # "axis"/"allied" for a controlled strategic hex, else None
@@ -83,7 +84,7 @@ class HexControl:
     isolated: str | None  # side for which this hex is an Isolated Location
 
 
-@attrs.frozen(slots=True)
+@records.frozen(slots=True)
 class MapControl:
     hexes: dict[str, HexControl]  # every hex of the grid, in grid order
     grid: Grid

@@ -79,6 +79,8 @@ from types import MappingProxyType
 
 import attrs
 
+from events import records
+
 CLASSES = ("elite", "first_line", "second_line", "green", "conscript")
 _CLASS_RANK = {"elite": 3, "first_line": 2, "second_line": 1, "green": 0, "conscript": 0}
 KINDS = ("squad", "half_squad", "crew", "leader", "commissar", "hero", "sw",
@@ -94,7 +96,7 @@ def _opt(choices):
     return attrs.validators.optional(attrs.validators.in_(choices))
 
 
-@attrs.frozen
+@records.frozen
 class Counter:
     """One counter as the ledger knows it; None where not applicable or not known (then: ask)."""
 
@@ -334,8 +336,38 @@ def leader_modifier(name: str) -> int | None:
     return -value if m[2] == "-" else value
 
 
-TABLES: Mapping[str, Mapping[str, Counter]] = MappingProxyType({n: _build(n) for n in NATIONALITIES})
-GERMAN, AMERICAN, BRITISH, RUSSIAN, JAPANESE, FINNISH, ITALIAN = (TABLES[n] for n in NATIONALITIES)
+class _Tables(Mapping):
+    """Nationality -> its counter table (read-only), each built when first asked for: a command reads the
+    tables of the nationalities it meets, most none (start-up, issue 36 item 2: the seven built at import
+    were ~0.1x `python -c pass` of every command)."""
+
+    def __init__(self) -> None:
+        self._built: dict[str, Mapping[str, Counter]] = {}
+
+    def __getitem__(self, nat: str) -> Mapping[str, Counter]:
+        table = self._built.get(nat)
+        if table is None:
+            if nat not in NATIONALITIES:
+                raise KeyError(nat)
+            table = self._built.setdefault(nat, _build(nat))
+        return table
+
+    def __iter__(self):
+        return iter(NATIONALITIES)
+
+    def __len__(self) -> int:
+        return len(NATIONALITIES)
+
+
+TABLES: Mapping[str, Mapping[str, Counter]] = _Tables()
+_BY_NAME = {n.upper(): n for n in NATIONALITIES}  # GERMAN, AMERICAN, ...: TABLES["german"], ...
+
+
+def __getattr__(name: str) -> Mapping[str, Counter]:
+    """`counters.GERMAN` (and each nationality's name in capitals): its table, built when first asked for."""
+    if name in _BY_NAME:
+        return TABLES[_BY_NAME[name]]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -13,11 +13,12 @@ import hmac
 
 import attrs
 
+from events import osrandom
+from events import records
 from events.errors import BadInput
-import secrets
 
 
-@attrs.frozen(slots=True)
+@records.frozen(slots=True)
 class Dice:
     values: tuple[int, ...]  # (dr,) or (white, colored)
     manual: bool = False  # True: typed in with --dice; False: rolled by the ledger
@@ -64,7 +65,7 @@ def bad_dice(text, count: int) -> BadInput:
 
 def os_dice(count: int) -> tuple[int, ...]:
     """`count` dice from the operating system's random source (ruling R31): nobody can foresee them."""
-    return tuple(secrets.randbelow(6) + 1 for _ in range(count))
+    return tuple(osrandom.randbelow(6) + 1 for _ in range(count))
 
 
 def parse(text: str | None, count: int) -> Dice | None:

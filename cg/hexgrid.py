@@ -23,6 +23,7 @@ import attrs
 
 from cg import caches
 from cg.axial import DIRECTIONS, axial_distance as _axial_distance, axial_line, axial_within  # noqa: F401  (DIRECTIONS: part of this API)
+from events import records
 
 # A..Z then the doubled letters AA, BB, ..., ZZ (ASL boards run A..GG)
 LABELS: tuple[str, ...] = tuple(chr(c) for c in range(65, 91)) + tuple(chr(c) * 2 for c in range(65, 91))
@@ -59,7 +60,7 @@ def _axial(label_index: int, row: int) -> tuple[int, int]:
     return label_index, row - (label_index - (label_index & 1)) // 2
 
 
-@attrs.frozen(slots=True)
+@records.frozen(slots=True)
 class _Geometry:
     ids: tuple[str, ...]  # column-major
     index: dict[str, int]  # id -> place in ids
@@ -120,11 +121,11 @@ def _check_rows(_instance, _attribute, value) -> None:
         raise ValueError(f"map rows must be a whole number of 1 or more, not {value!r}")
 
 
-@attrs.frozen(slots=True)
+@records.frozen(slots=True)
 class Grid:
     """The hexes of one card map (ruling R17)."""
 
-    columns: tuple[str, ...] = attrs.field(converter=tuple, validator=_check_columns)
+    columns: tuple[str, ...] = attrs.field(converter=records.as_tuple, validator=_check_columns)
     rows: int = attrs.field(validator=_check_rows)
     _geo: _Geometry = attrs.field(init=False, eq=False, repr=False, hash=False)
     if TYPE_CHECKING:  # set below the class (_grid_at_place, _grid_width, _grid_edge_hex)
@@ -144,8 +145,7 @@ class Grid:
     def from_spec(cls, columns: str, rows: int) -> "Grid":
         """Grid.from_spec('A-R', 10): the card's [map] columns and rows (one Grid per spec: it is frozen)."""
         c = caches.current()
-        # the attrs plugin types `columns` by its converter, tuple, whose generic parameter it cannot bind
-        return c.bounded(c.grids, (columns, rows), lambda: cls(column_labels(columns), rows))  # type: ignore[arg-type]
+        return c.bounded(c.grids, (columns, rows), lambda: cls(column_labels(columns), rows))
 
     # -- ids --------------------------------------------------------------------------------------
     def hexes(self) -> tuple[str, ...]:

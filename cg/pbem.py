@@ -27,7 +27,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
-import secrets
 from typing import cast
 
 import attrs
@@ -39,6 +38,7 @@ from cg.specs import OWN, SHARED, SHARED_3, SIDED  # noqa: F401  (read here by c
 from cg.specs import Choose, Item
 from cg.state import AnswerChain, DiceRequest, Done, Pbem, Proposal
 from cg.units import Kind
+from events import osrandom
 from events.errors import BadInput, Refused
 from events.types import REGISTRY
 
@@ -319,11 +319,11 @@ def commitment(value: str) -> str:
 
 
 def new_nonce() -> str:
-    return secrets.token_hex(16)
+    return osrandom.token_hex(16)
 
 
 def answer_value() -> str:
-    return secrets.token_hex(32)
+    return osrandom.token_hex(32)
 
 
 def two_party_die(a: str, b: str, commit: str, index: int, die: int) -> int:

@@ -32,12 +32,12 @@ from __future__ import annotations
 import contextvars
 import hashlib
 import hmac
-import secrets
 from typing import cast
 
 import orjson
 
 from events.errors import BadInput, Refused
+from events import osrandom
 from cg.items import key_of
 from cg.rules import rules_for
 from cg.state import DiceRequest, Done, RevealPoint, Seal
@@ -167,8 +167,8 @@ def opened_events(events: list, unstructure) -> list:
 
 def make(sk, side: str, what: str, cmd: dict, events: list, unstructure) -> tuple[dict, dict]:
     """(the `seal` command stored in place of `cmd`, the opening). `events`: what `cmd` decided."""
-    opening = {"command": cmd, "events": opened_events(events, unstructure), "salt": secrets.token_hex(32)}
-    nonce = secrets.token_hex(16)
+    opening = {"command": cmd, "events": opened_events(events, unstructure), "salt": osrandom.token_hex(32)}
+    nonce = osrandom.token_hex(16)
     first = events[0] if events else None
     opens = first.commit if first is not None and first.TYPE == "dice_committed" else None
     closes = cmd.get("request") if cmd["name"] == "reveal" else None

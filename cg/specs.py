@@ -31,6 +31,7 @@ from typing import Any, Callable, ClassVar, Iterator
 import attrs
 
 from events.errors import BadInput
+from events import records
 from events.text import CONTROL, SHOWN, shown
 
 
@@ -38,7 +39,7 @@ class Usage(Exception):
     """Arguments that do not fit together (exit 2, as click's usage errors: cli.py raises it as one)."""
 
 
-@attrs.frozen
+@records.frozen
 class Arg:
     """One typed argument: `opt` None is a positional argument, else the option's flag."""
     key: str  # the parsed value's name
@@ -100,11 +101,11 @@ def _field(a: Arg) -> Any:
     if a.kind == "flag":
         return attrs.field(default=False, type=bool)
     if a.multiple:
-        return attrs.field(default=(), type=tuple, converter=tuple)
+        return attrs.field(default=(), type=tuple, converter=records.as_tuple)
     return attrs.field(default=a.default, type=int if a.kind == "int" else str)
 
 
-@attrs.frozen(slots=False)  # slots=False: `args_class` is built once per spec, when first asked for
+@records.frozen(slots=False)  # slots=False: `args_class` is built once per spec, when first asked for
 class CommandSpec:
     name: str
     section: str | None
@@ -657,7 +658,7 @@ POSITIONAL = {s.name: tuple(a.stored_key for a in s.params if a.opt is None) for
 
 # ---- what a step owes or offers: a command with its arguments (status `pending` and `options`) -------------
 
-@attrs.frozen
+@records.frozen
 class Choose:
     """An argument the player chooses, shown as its word in the command line (HEX, UNIT, N, A|B, axis=N)."""
     word: str

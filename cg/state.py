@@ -1012,38 +1012,39 @@ def _data(x):
         return set(x)  # the elements are hashable: scalars, or tuples of scalars
     if t is tuple:
         return x if all(type(v) in _ATOMIC for v in x) else tuple(_data(v) for v in x)
-    clone = _CLONES.get(t)
+    clone = _CLONES.get(t) or _clone_of(t)
     return clone(x) if clone is not None else _copy.deepcopy(x)
 
 
-def _cloner(cls, **exprs):
-    """A function copying one `cls` instance field by field (events/stored.cloner): a value of the
-    _ATOMIC types is kept, any other copied by _data, unless `exprs` gives the field its expression."""
-    return stored.cloner(cls, _ATOMIC, _data, exprs)
-
-
 # A unit holds only scalars, and evolve only ever assigns its fields: a shallow clone is a copy.
-_clone_unit = _cloner(Unit, **{a.name: f"x.{a.name}" for a in attrs.fields(Unit)})
 # Lists of ids and names, and `lost`'s [side, unit] pairs (6,000 in a 100-firefight campaign):
 # evolve appends to the list and never changes an element, so the list is copied, its elements shared.
-_clone_purchase = _cloner(Purchase, leaders="list(x.leaders)", units="list(x.units)")
-_clone_side = _cloner(SideState)
-_clone_firefight = _cloner(FirefightRecord, lost="list(x.lost)")
-_clone_reph = _cloner(Reph)
-_clone_by_side = _cloner(BySide)
-_clone_fort = _cloner(Fortification)
-_clone_pbem = _cloner(Pbem, _by_kind="None")  # derived: the copy builds its own when asked
-_clone_request = _cloner(DiceRequest)  # its command copied: a mutable dict
-_clone_chain = _cloner(AnswerChain)  # its `last` copied
+# class -> the fields its clone copies by its own expression (the others: kept if _ATOMIC, else _data)
+_CLONED: MappingProxyType = MappingProxyType({
+    Unit: {a.name: f"x.{a.name}" for a in attrs.fields(Unit)},
+    Purchase: {"leaders": "list(x.leaders)", "units": "list(x.units)"},
+    SideState: {}, FirefightRecord: {"lost": "list(x.lost)"}, Reph: {}, BySide: {}, Fortification: {},
+    Pbem: {"_by_kind": "None"},  # derived: the copy builds its own when asked
+    DiceRequest: {},  # its command copied: a mutable dict
+    AnswerChain: {},  # its `last` copied
+})
+
+
+def _clone_of(cls):
+    """The function copying one `cls` instance field by field (events/stored.cloner), generated when a copy
+    first meets the class (not at import: each is compiled, ~0.15x `python -c pass` for the ten, which a
+    read never copies); None for a class copied otherwise."""
+    clone = _CLONES.get(cls)
+    if clone is None and cls in _CLONED:
+        clone = _CLONES[cls] = stored.cloner(cls, _ATOMIC, _data, _CLONED[cls])
+    return clone
 
 
 def _clone_ground(x: Ground) -> Ground:
     return Ground(_data(x.control), _data(x.terrain), _data(x.fortifications))
 
 
-_CLONES = {Unit: _clone_unit, Purchase: _clone_purchase, SideState: _clone_side, FirefightRecord: _clone_firefight,
-           Reph: _clone_reph, BySide: _clone_by_side, Pbem: _clone_pbem, Ground: _clone_ground,
-           DiceRequest: _clone_request, AnswerChain: _clone_chain, Fortification: _clone_fort}
+_CLONES: dict = {Ground: _clone_ground}  # class -> its clone, each generated when first needed (_clone_of)
 
 
 def _copy_purchases(st: CampaignState, purchases: dict) -> dict:
@@ -1054,7 +1055,8 @@ def _copy_purchases(st: CampaignState, purchases: dict) -> dict:
     one of this firefight, or the purchase of a unit in play: 2.6 reveals it)."""
     ff = st.firefight
     live = {(u.side, u.purchase) for u in active_units(st)[0]}
-    return {k: p if p.firefight < ff and k not in live else _clone_purchase(p) for k, p in purchases.items()}
+    clone = _clone_of(Purchase)
+    return {k: p if p.firefight < ff and k not in live else clone(p) for k, p in purchases.items()}
 
 
 def _copy_state(st: CampaignState, share=None) -> CampaignState:
@@ -1062,25 +1064,26 @@ def _copy_state(st: CampaignState, share=None) -> CampaignState:
     their clones, the card shared."""
     new = object.__new__(CampaignState)
     active = None
+    clone_unit, clone_purchase = _clone_of(Unit), _clone_of(Purchase)
     for a in attrs.fields(CampaignState):
         v = getattr(st, a.name)
         if a.name == "units":
             if share is None:
-                v = {k: _clone_unit(u) for k, u in v.items()}
+                v = {k: clone_unit(u) for k, u in v.items()}
             elif share == "settled":  # the settled units shared, the others (the index's) cloned
                 active_units(st)
                 v = dict(v)
                 live = {}
                 for k, u in cast(tuple, st._active)[3].items():  # active_units(st) filled it
-                    v[k] = live[k] = _clone_unit(u)
+                    v[k] = live[k] = clone_unit(u)
                 vals = list(live.values())
                 active = (v, len(v), st.firefight, live, (vals, [u for u in vals if u.kind == Kind.GUN]))
             else:
-                v = {k: u if share(u) else _clone_unit(u) for k, u in v.items()}
+                v = {k: u if share(u) else clone_unit(u) for k, u in v.items()}
         elif a.name == "firefights" and share is not None:
             v = [r if r.n < st.firefight else _data(r) for r in v]
         elif a.name == "purchases":
-            v = _copy_purchases(st, v) if share == "settled" else {k: _clone_purchase(p) for k, p in v.items()}
+            v = _copy_purchases(st, v) if share == "settled" else {k: clone_purchase(p) for k, p in v.items()}
         elif a.name == "_active":  # derived from `units`: the copy builds its own when asked
             v = active
         elif a.name in ("_strategic", "_grown"):  # derived: asked again, the copy computes it

@@ -25,13 +25,14 @@ import attrs
 from cg.rules import rules_for
 from cg.card import SIDES
 from cg.card_checker import _Checker, _show, _type_name
+from events import records
 
 DEFAULTS = ("axis", "allied", "draw", "tvp")  # ruling R74: who wins when no condition is met
 KEYS = ("text", "tvp", "hold", "cvp_ratio", "default", "objectives")
 OBJECTIVE_KEYS = ("after", "side", "tvp", "hold", "text")
 
 
-@attrs.frozen
+@records.frozen
 class Objective:
     """A CG Objective (1.3) that ends the CG when fulfilled after firefight `after` (its RePh complete)."""
 
@@ -42,7 +43,7 @@ class Objective:
     text: str | None = None
 
 
-@attrs.frozen
+@records.frozen
 class Victory:
     """The card's CG Victory Conditions (ruling R74)."""
 

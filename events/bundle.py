@@ -12,7 +12,7 @@ its author's `head_signed` event (cg/pbem.py): the signature over the chain head
 `read` checks the form alone: a header, as many rows as it says (else truncated), seqs one after
 another, every row's hash recomputed from its contents and linked to the row before it (else tampered).
 Whether the bundle continues a copy, whose signature it carries and whether it keeps the rules is
-for the receiving ledger (cg/app/ledger.py, Ledger.receive).
+for the receiving ledger (cg/app/receiving.py, receive).
 """
 from __future__ import annotations
 

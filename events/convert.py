@@ -1,6 +1,7 @@
 """The cattrs converter for the event classes.
 
-`unstructure(event)` gives the payload dict the store keeps; `structure(type, version, payload)`
+`unstructure(event)` gives the payload dict the store keeps (a write makes it with events/payload.py, without
+cattrs: tests/test_payload.py holds the two equal); `structure(type, version, payload)`
 gives the attrs event back, upgrading an old version first (events/upcasters.py, which needs no
 cattrs: reading an old log upcasts without importing this module). Every event type round-trips
 exactly (tests/test_events.py).
@@ -12,6 +13,7 @@ from typing import Any
 import cattrs
 from cattrs.gen import make_dict_unstructure_fn, override
 
+from events.payload import OMITTED_IF_DEFAULT
 from events.roll import Roll
 from events.types import REGISTRY
 from events.upcasters import upcast
@@ -31,20 +33,8 @@ def _roll_hook():
 
 _roll_hook()
 
-# A key added to an event later is stored only when it is given, so an event without it is stored
-# byte for byte as every release before wrote it (and the audit decides old commands to the same text):
-# a campaign_started without play by email has no `pbem`, a leader_rolled not placed no `hex` (3.45), a
-# patrol_resolved with no DRM typed no `typed` (2.74, ruling R26), a disease_replaced that Replaced (not
-# Disrupted, A19.12) no `disrupted`, a units_stranded whose CVP were the players' to record (before ruling R95)
-# no `counted`, a firefight_ended without VASL logs (issue 37 item 11) no `vasl_logs`, a sealed that is no
-# concealed setup (ruling R112) no `hex`.
-
-OMITTED_IF_DEFAULT = {"campaign_started": ("pbem",), "leader_rolled": ("hex",), "patrol_resolved": ("typed",),
-                       "disease_replaced": ("disrupted",), "units_stranded": ("counted",),
-                       "firefight_ended": ("vasl_logs",), "sealed": ("hex",),
-                       "dice_committed": ("value", "chain")}  # ruling R83: a commitment of ruling R44 as before
-
-# made for its class when one is first unstructured: importing this module builds no event class (a write
+# A key added to an event later is stored only when it is given (events/payload.py says which and why), the
+# hook for its class made when one is first unstructured: importing this module builds no event class (a write
 # builds those it writes, events/types.py)
 converter.register_unstructure_hook_factory(
     lambda cls: getattr(cls, "TYPE", None) in OMITTED_IF_DEFAULT,

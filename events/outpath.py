@@ -19,10 +19,10 @@ import errno
 import io
 import os
 import re
-import secrets
 import sys
 import stat
 
+from events import osrandom
 from events.errors import BadInput
 
 STDOUT = "-"
@@ -145,7 +145,7 @@ def _write_all(fd: int, data: bytes) -> None:
 
 
 def _temp_name(folder: str, base: str) -> str:
-    return os.path.join(folder, f".{base}.out-{os.getpid()}-{secrets.token_hex(4)}")
+    return os.path.join(folder, f".{base}.out-{os.getpid()}-{osrandom.token_hex(4)}")
 
 
 def _open_temp(folder: str, base: str, mode: int) -> tuple[int, str]:

@@ -18,6 +18,13 @@ def plain_repr(self) -> str:
     return f"{type(self).__name__}({', '.join(f'{a.name}={getattr(self, a.name)!r}' for a in fields if a.repr)})"
 
 
+def as_tuple(value) -> tuple:
+    """A field's converter to a tuple: `tuple` itself, as a Python function, because attrs reads a converter's
+    signature and a builtin's is parsed from its text through `tokenize` (its pattern compiled on first use:
+    ~0.2x `python -c pass` of the command that first builds such a class, issue 36 item 2)."""
+    return tuple(value)
+
+
 def _with(make, maybe_cls, kw):
     def wrap(cls):
         cls = make(cls, repr=False, **kw)

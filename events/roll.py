@@ -5,8 +5,10 @@ from typing import Any
 
 import attrs
 
+from events import records
 
-@attrs.frozen(slots=True)
+
+@records.frozen(slots=True)
 class Drm:
     """One DRM/drm that applied, with the rule that gives it."""
 
@@ -15,7 +17,7 @@ class Drm:
     value: int
 
 
-@attrs.frozen(slots=True)
+@records.frozen(slots=True)
 class Roll:
     dice: tuple[int, ...]  # as rolled: (dr,) or (white, colored)
     drm: tuple[Drm, ...]

@@ -35,7 +35,6 @@ Durability: synchronous=FULL: a committed append survives a power cut.
 from __future__ import annotations
 
 import os
-import secrets
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime, timezone
@@ -43,6 +42,8 @@ from pathlib import Path
 
 import attrs
 
+from events import osrandom
+from events import records
 from events.errors import BadInput, UnreadableRow, WriteConflict
 from events.outpath import link_problem, remove_file, sweep_temps  # noqa: F401 (new, import: their leftovers)
 from events.types import REGISTRY
@@ -128,7 +129,7 @@ COPIED_AFTER_KILL = ("or one file was copied alone right after a plcg process wa
 def temp_path(db_path: str, kind: str) -> str:
     """A temporary name beside db_path (same folder: the rename is atomic) for a file being built."""
     d, base = os.path.split(os.path.abspath(db_path))
-    return os.path.join(d, f".{base}.{kind}-{os.getpid()}-{secrets.token_hex(4)}")
+    return os.path.join(d, f".{base}.{kind}-{os.getpid()}-{osrandom.token_hex(4)}")
 
 
 def fsync_path(path: str) -> None:
@@ -167,7 +168,7 @@ def place(tmp: str, db_path: str) -> None:
         pass
 
 
-@attrs.frozen
+@records.frozen
 class NewEvent:
     """An event to append, with where the campaign stood when it was decided."""
 
@@ -235,7 +236,7 @@ def _utils(conn: sqlite3.Connection):
     return sqlite_utils.Database(conn, recursive_triggers=False, execute_plugins=False)
 
 
-@attrs.frozen
+@records.frozen
 class Stored:
     """An event as stored. `command` is set on the first event of a batch only."""
 

@@ -6,6 +6,7 @@ the result. Old versions are upgraded on read by the upcasters in events/upcaste
 """
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, ClassVar, dataclass_transform
@@ -24,6 +25,27 @@ AUDIT_RULE: dict[str, str] = {}
 _DECLARED: dict[str, type[Event]] = {}  # type name -> its class as declared, not yet made an attrs class
 _BUILT: dict[str, type[Event]] = {}  # type name -> its attrs class
 _LOCK = threading.Lock()
+_VALUES: dict[str, type] = {}  # class name -> a value class of the events' fields (a UnitRef...), as declared
+_VALUES_BUILT: dict[str, type] = {}  # class name -> its attrs class
+
+
+if TYPE_CHECKING:  # to the type checker they are attrs' frozen classes, which they become (_built_values)
+    from attrs import frozen as value
+else:
+    def value(cls):
+        """A value class of the events' fields (a UnitRef, a SideHex...), made a frozen attrs class with the
+        first event class built whose fields name it, or when asked for by name (`types.UnitRef`), not at
+        import: reading the state from a snapshot builds none (issue 36 item 2)."""
+        _VALUES[cls.__name__] = cls
+        return cls
+
+
+def _built_values(names) -> None:
+    """The value classes of `names` made attrs classes, each once (the caller holds _LOCK): an event class's
+    fields name them, and attrs resolves a field's type in this module's namespace."""
+    for name in names:
+        if name in _VALUES and name not in _VALUES_BUILT:
+            globals()[name] = _VALUES_BUILT[name] = records.frozen(_VALUES[name])
 
 
 @dataclass_transform(frozen_default=True, field_specifiers=(attrs.field,))
@@ -51,6 +73,9 @@ def _built(name: str) -> type[Event]:
         with _LOCK:
             cls = _BUILT.get(name)
             if cls is None:
+                # the value classes its fields name (their annotations are text: `tuple[SideUnit, ...]`)
+                _built_values({w for k in _DECLARED[name].__mro__ for a in vars(k).get("__annotations__", {}).values()
+                               for w in re.findall(r"\w+", str(a))})
                 # a __dict__: the fold builds it from its payload (events/stored.py). The repr is
                 # events/records.py's, not one attrs writes and compiles per class. Not slotted, attrs
                 # makes the declared class itself an attrs class: one class object before and after
@@ -88,52 +113,52 @@ class Event:
         __attrs_attrs__: ClassVar[tuple[attrs.Attribute, ...]]
 
 
-@attrs.frozen
+@value
 class UnitRef:
     id: str  # "I1-2.3": RG I1, its 2nd purchase in the CG, 3rd counter
     name: str  # "4-6-7", "LMG", "9-2"
 
 
-@attrs.frozen
+@value
 class SideHex:
     side: str
     hex: str
 
 
-@attrs.frozen
+@value
 class SideUnit:
     side: str
     unit: str
 
 
-@attrs.frozen
+@value
 class UnitChange:
     side: str
     unit: str
     to: str  # the new counter ("2-4-7"), or "eliminated" where the change removes the unit
 
 
-@attrs.frozen
+@value
 class SelectionDr:  # A.9 Random Selection: one dr per unit, ties roll again among the tied (ruling R29)
     unit: str
     dr: int
     round: int = 1
 
 
-@attrs.frozen
+@value
 class HexItem:
     hex: str
     item: str
 
 
-@attrs.frozen
+@value
 class VaslLog:
     """A VASL log the firefight was played in (`end --vasl-log FILE`): its file name and SHA-256, the evidence."""
     name: str
     sha256: str
 
 
-@attrs.frozen
+@value
 class TerrainChange:
     hex: str
     change: str  # "add" | "remove"
@@ -685,13 +710,17 @@ class FactRejected(Event):
     reason: str
 
 
-# The event classes leave the module's namespace until built: `types.ClassName` builds one (PEP 562).
+# The event and value classes leave the module's namespace until built: `types.ClassName` builds one (PEP 562).
 _NAMED = {cls.__name__: name for name, cls in _DECLARED.items()}
-for _name in _NAMED:
+for _name in (*_NAMED, *_VALUES):
     del globals()[_name]
 
 
 def __getattr__(attr: str):
+    if attr in _VALUES:
+        with _LOCK:
+            _built_values((attr,))
+        return _VALUES_BUILT[attr]
     name = _NAMED.get(attr)
     if name is None:
         raise AttributeError(f"module {__name__!r} has no attribute {attr!r}")

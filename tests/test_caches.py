@@ -13,7 +13,8 @@ MUTATORS = {"append", "extend", "clear", "update", "setdefault", "pop", "popitem
             "insert"}
 # filled at import by the decorators that register a command or a fold handler: registries, not memos
 REGISTRIES = {"cg.commands.base": {"HANDLERS", "STEPS_OF"}, "cg.evolve": {"HANDLERS"},
-              "cg.steps.registry": {"FOLDS", "WORDS"}}
+              "cg.steps.registry": {"FOLDS", "WORDS"},
+              "cg.state": {"_CLONES"}}  # a class's generated clone, made when a copy first meets it (start-up)
 
 
 def module_memos(source: str) -> set[str]:

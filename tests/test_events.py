@@ -135,15 +135,20 @@ def test_a_changed_payload_does_not_round_trip_to_the_original():
 
 
 def _records():
-    """Every class made by events/records.py: the events' and those of the state, the card, the items and
-    the tables."""
+    """Every class made by events/records.py: the events' and their values', those of the state, the card, the
+    items and the tables, the dice, the counters, the maps' geometry and control, the specs, the steps, the
+    victory conditions, a command's context, the rolls and the store's rows."""
     import attrs
 
-    from cg import card, items, state, tables
-    from events import types
+    from cg import card, control, counters, dice, hexgrid, items, specs, state, tables, victory
+    from cg.commands import base
+    from cg.steps import step
+    from events import roll, store, types
     from events.records import plain_repr
 
-    mods = (types, state, card, items, tables)
+    assert types.UnitRef  # the events' value classes are built when first asked for (events/types.py)
+    mods = (types, state, card, items, tables, dice, counters, hexgrid, control, specs, step, victory, base, roll,
+            store)
     return sorted({c for m in mods for c in vars(m).values()
                    if isinstance(c, type) and attrs.has(c) and c.__repr__ is plain_repr}, key=lambda c: c.__name__)
 

@@ -25,7 +25,8 @@ types = sys.modules.get("events.types")
 specs = sys.modules["cg.specs"]
 print(json.dumps({"modules": sorted(sys.modules), "built": sorted(cli.main.commands), "code": code,
                   "events": None if types is None else sorted(types._BUILT), "declared": len(types.REGISTRY) if types else 0,
-                  "args": sorted(s.name for s in specs.SPECS if "args_class" in vars(s))}),
+                  "args": sorted(s.name for s in specs.SPECS if "args_class" in vars(s)),
+                  "counter tables": sorted(sys.modules["cg.counters"].TABLES._built)}),
       file=open(sys.argv[2], "w"))
 """
 # what no read of the state needs: the handlers and what a write takes (cg/app/writer.py), the audit (and cattrs),
@@ -36,7 +37,10 @@ NOT_FOR_A_READ = ("cryptography", "cg.commands", "events.convert", "cattrs", "cg
                   "projections.maps", "projections.oob", "projections.purchases", "projections.roster",
                   "projections.digest", "projections.logview", "projections.dicecheck", "projections.dicestats",
                   "projections.transfer", "projections.cardview", "projections.recorded", "projections.tables",
-                  "cg.app.writer", "cg.crypto", "cg.hexgrid", "cg.boards", "cg.control")
+                  "cg.app.writer", "cg.crypto", "cg.hexgrid", "cg.boards", "cg.control", "cg.app.receiving")
+# the standard library's modules no command starts with (issue 36 item 2): secrets (random, base64: events/osrandom.py
+# draws the nonces and the dice), shutil (bz2, lzma: only receiving a bundle copies a file), fractions (decimal)
+NO_COMMAND = ("secrets", "random", "base64", "shutil", "bz2", "lzma", "fractions", "decimal", "string")
 
 
 def _probe(tmp_path: Path, *args: str) -> dict:
@@ -79,7 +83,8 @@ def test_status_builds_only_its_command_and_imports_only_what_it_reads(tmp_path)
     assert found["built"] == ["card", "keys", "status"]  # the groups written by hand, and the one invoked
     # the typed argument classes of the commands it lists (2.2 owes `weather`, and offers nothing), no other
     assert found["args"] == ["weather"]
-    assert _loaded(found, NOT_FOR_A_READ) == []
+    assert _loaded(found, NOT_FOR_A_READ + NO_COMMAND) == []
+    assert found["counter tables"] == []  # no unit's counter is looked up: no nationality's table built
     assert "projections.status" in found["modules"]  # the probe saw the command run
 
 
@@ -102,6 +107,8 @@ def test_a_write_imports_the_one_command_module_it_runs(tmp_path):
     assert handlers == {"cg.commands.base", "cg.commands.purchase", "cg.commands.pbem", "cg.commands.undo"}
     assert found["args"] == ["weather"]  # its typed arguments carry click's values to the stored command
     assert _loaded(found, ("cryptography", "cg.app.audit", "projections.aar", "projections.web")) == []
+    # its events' payloads made without cattrs (events/payload.py), nor the standard library's idle weight
+    assert _loaded(found, ("cattrs", "events.convert", "cg.app.receiving", *NO_COMMAND)) == []
 
 
 def test_the_layer_walk_sees_what_a_command_imports_when_it_runs():
@@ -161,3 +168,50 @@ def test_every_module_kept_out_exists():
     for name in NOT_FOR_A_READ + NOT_FROM_A_SNAPSHOT:
         if name.split(".")[0] in ("cg", "events", "projections"):
             assert importlib.util.find_spec(name) is not None, name
+
+
+def test_the_start_ups_objects_are_frozen_and_the_collector_runs_in_the_command(tmp_path):
+    """`import cli` as the program runs it (no test runner): what the start-up made is in the permanent
+    generation (no collection walks it, the last one at exit included), and the collector is on again for
+    the command."""
+    probe = ("import gc, json, sys; sys.path.insert(0, sys.argv[1]); import cli;"
+             " print(json.dumps([gc.get_freeze_count(), gc.isenabled(), len(gc.get_objects())]))")
+    r = subprocess.run([sys.executable, "-c", probe, str(ROOT)], capture_output=True, text=True, cwd=tmp_path)
+    frozen, enabled, young = json.loads(r.stdout)
+    assert enabled
+    assert frozen > 10 * young  # the modules' objects frozen; only what was made after them is walked
+
+
+def test_the_ledgers_draws_are_the_secrets_modules_on_the_same_bytes(monkeypatch):
+    """events/osrandom.py draws as secrets does (which plcg no longer imports at start-up): fed the same bytes
+    from the operating system, the same hex strings and the same dice, a byte that gives 6 or 7 drawn again."""
+    import random
+    import secrets
+
+    from events import osrandom
+
+    def feed(stream):
+        data = iter(stream)
+        return lambda n: bytes(next(data) for _ in range(n))
+
+    stream = [0xFF, 0xC0, 0x60, 0x00, 0xE0, 0x20, 0xA0, 0x7F, 0x12, 0x34, 0x56, 0x78]  # top 3 bits: 7 6 3 0 7 1 5 3
+    for draw in (lambda m: m.randbelow(6), lambda m: m.randbelow(256), lambda m: m.randbelow(1000),
+                 lambda m: m.token_hex(4)):
+        monkeypatch.setattr(osrandom.os, "urandom", feed(stream))
+        ours = [draw(osrandom) for _ in range(3)]
+        monkeypatch.setattr(random, "_urandom", feed(stream))
+        monkeypatch.setattr(secrets, "token_bytes", feed(stream))
+        assert ours == [draw(secrets) for _ in range(3)]
+    monkeypatch.setattr(osrandom.os, "urandom", feed(stream))
+    assert [osrandom.randbelow(6) + 1 for _ in range(3)] == [4, 1, 2]  # 7 and 6 drawn again; then 3, 0, (7), 1
+
+
+def test_no_converter_makes_attrs_parse_a_builtins_signature(tmp_path):
+    """attrs reads a field converter's signature; a builtin's (`tuple`) is parsed from its text through tokenize,
+    whose pattern costs ~0.2x `python -c pass` to compile: every typed argument class and the map's grid use
+    events.records.as_tuple, so a command compiles no tokenize pattern."""
+    probe = ("import sys; sys.path.insert(0, sys.argv[1]); import cli, tokenize; from cg import hexgrid, specs;"
+             " [s.args_class for s in specs.SPECS]; hexgrid.Grid(('A', 'B'), 3);"
+             " print(tokenize._compile.cache_info().currsize)")
+    r = subprocess.run([sys.executable, "-c", probe, str(ROOT)], capture_output=True, text=True, cwd=tmp_path)
+    assert r.stdout.strip() == "0", r.stderr

@@ -3,7 +3,7 @@
 Either player writes his bundles into the same folder (a shared drive, a folder of mail attachments,
 or a clone of a shared git repository) under names that say what they hold; `sync` takes in every
 bundle the copy lacks, in the order of the history, whatever order the files arrived in and however
-often: `order` sorts them. The bundle's own checks (events/bundle.read, Ledger.receive) decide what is
+often: `order` sorts them. The bundle's own checks (events/bundle.read, cg/app/receiving.receive) decide what is
 taken; this module only finds the files, names them, and drives git. (Its words, whose move it is, are
 projections/medium.py's.)
 """

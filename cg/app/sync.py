@@ -16,7 +16,7 @@ import attrs
 import orjson
 
 from cg import pbem, seal
-from cg.app import medium
+from cg.app import medium, receiving
 from cg.app.ledger import Ledger
 from cg.steps import BY_ID, pending
 from events import bundle as bundles
@@ -97,11 +97,11 @@ def _campaign_of(db: str, found: list, key) -> str | None:
 def _superseded(db: str, b, key) -> bool:
     """A bundle from before two copies were joined (ruling R113): this player's own, or one whose author has
     signed this copy since the parting."""
-    fork = Ledger.fork_point(db, b) if b is not None else None
+    fork = receiving.fork_point(db, b) if b is not None else None
     if fork is None:
         return False
     signer = _signer(b.rows[-1])
-    return signer == _player_side(db, key) or Ledger.signed_after(db, fork, signer)
+    return signer == _player_side(db, key) or receiving.signed_after(db, fork, signer)
 
 
 def _read_or_none(path: str):
@@ -212,7 +212,7 @@ class Sync:
         db = self.db
         b = _checked_text(bundles.read(path))
         start = _head(db)
-        n = Ledger.receive(db, b)
+        n = receiving.receive(db, b)
         self.recorded(b.head[0] if n else None)
         if n == 0:
             self.say(f"bundle {path}: already held (seq {b.since + 1} to {b.head[0]}); nothing written")
@@ -315,21 +315,21 @@ class Sync:
                 self._skipped(path, str(e).removeprefix(f"{path}: ").removeprefix(path).strip())
                 return
             try:
-                fork = Ledger.fork_point(db, b) if os.path.exists(db) else None
+                fork = receiving.fork_point(db, b) if os.path.exists(db) else None
                 if fork is not None:  # the copies parted: both players acted at once (issue 37 F2, ruling R113)
                     me, signer = _player_side(db, key), _signer(b.rows[-1])
                     if _superseded(db, b, key):
                         self._skipped(path, f"{signer}'s bundle from before the copies were joined (ruling R113): the"
                                        " history has gone on from the joined copy; the file may be deleted")
                         return
-                    if not (give_way or last) and Ledger.signed_after(db, fork, me):
+                    if not (give_way or last) and receiving.signed_after(db, fork, me):
                         deferred.append((path, h))  # both sent: unless a later bundle of his joined them already
                         return
-                    done = Ledger.rejoin(db, b, key, give_way)
+                    done = receiving.rejoin(db, b, key, give_way)
                     start = (done["fork"], None)  # the log from the parting on, as it now stands
                     self._rejoined(db, path, done)
                     notes.append(bundles.Bundle(b.campaign, b.since, b.head, b.rows[-1:], b.note))  # its note, the rows let go
-                elif Ledger.receive(db, b):
+                elif receiving.receive(db, b):
                     self.recorded(b.head[0])
                     notes.append(bundles.Bundle(b.campaign, b.since, b.head, b.rows[-1:], b.note))
             except PlcgError:

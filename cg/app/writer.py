@@ -1,5 +1,5 @@
 """What a write needs beyond a read: the command handlers (`cg.commands`: decide a command, the first event
-of a campaign) and the events' stored form (`events.convert`, cattrs and the event classes). The ledger
+of a campaign) and the events' stored form (`events.payload`: the event classes' payload dicts, without cattrs). The ledger
 takes this module where a write starts (`Ledger.create`, `Ledger.run`, cg/app/ledger.py's `_writer`): a
 read (`status`, `head`, `log`...) imports neither (~70 ms, `python -X importtime`; tests/test_startup.py).
 """
@@ -8,7 +8,7 @@ from __future__ import annotations
 from cg import commands
 from cg.commands import decide_all
 from cg.evolve import evolve
-from events.convert import unstructure
+from events.payload import unstructure
 
 __all__ = ["decide_all", "start_event", "unstructure", "decided_into"]
 

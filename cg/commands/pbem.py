@@ -14,9 +14,8 @@ from cg import pbem, seal
 from cg.rules import rules_for
 from cg.commands.base import Ctx, HANDLERS, command, decide, hex_arg
 from events.errors import BadInput, Refused
-from events.types import (DiceAnswered, DiceChain, DiceRevealed, FactConfirmed, FactProposed, FactRejected,
-                          HeadSigned, Sealed, SealsRevealed)
-from events.convert import unstructure
+from events import types as ev  # the module: a write builds the event classes it makes (issue 36 item 2)
+from events.payload import unstructure
 from cg.commands.undo import decide_undo
 from cg.units import article
 from cg.state import Pbem, Proposal
@@ -48,7 +47,7 @@ def _sign(ctx: Ctx, cmd: dict):
     if not ctx.covered and not pbem.verify_head(st.pbem.keys[by], seq, h, sig):
         raise Refused(f"the signature of row {seq} is not {by}'s key's", "pbem", st.step)
     ack = st.pbem.signed[_other(by)]
-    return [HeadSigned(side=by, seq=seq, hash=h, sig=sig, ack=None if ack is None else tuple(ack))]
+    return [ev.HeadSigned(side=by, seq=seq, hash=h, sig=sig, ack=None if ack is None else tuple(ack))]
 
 
 @command("answer", "*")
@@ -64,12 +63,12 @@ def _answer(ctx: Ctx, cmd: dict):
         raise BadInput("answer: a value is needed")
     commit = cast(str, commit)  # r was found by it: a str
     if r.chain is None:
-        return [DiceAnswered(side=by, request=commit, value=value)]
+        return [ev.DiceAnswered(side=by, request=commit, value=value)]
     # ruling R83: the value at the roll's place of `by`'s chain, fixed before the roll; it decides the roll now
     if not pbem.chain_check(st, by, r.anchor, r.chain, value):
         raise Refused(f"{by}'s answer to two-party dice {commit[:8]} is not place {r.chain} of its chain of"
                       " answers (ruling R83)", "pbem", st.step)
-    answered = DiceAnswered(side=by, request=commit, value=value)
+    answered = ev.DiceAnswered(side=by, request=commit, value=value)
     if pbem.later(st, r):  # ruling R121: a roll committed ahead of its step is decided there (pbem.due)
         return [answered]
     return [answered, *_decided(ctx, r.command, value, r.side, commit, r.value, lead=1)]
@@ -92,7 +91,7 @@ def _chain(ctx: Ctx, cmd: dict):
     if not pbem.needs_chain(st, by):
         raise Refused(f"{by} answers from its chain {st.pbem.chain_at[by][:8]} still: a new one is made when it"
                       " is spent or after an undo (ruling R83)", "pbem", st.step)
-    return [DiceChain(side=by, anchor=anchor, nonce=nonce, length=length)]
+    return [ev.DiceChain(side=by, anchor=anchor, nonce=nonce, length=length)]
 
 
 @command("reveal", "*")
@@ -131,10 +130,10 @@ def _decided(ctx: Ctx, command: dict, answer: str, by: str, commit: str, value: 
     try:
         events = handler(Ctx(st, ctx.base_seq + 1 + lead, two_party=(value, answer, commit)), inner)
     except Refused as e:  # e.g. the same roll committed twice: the second is refused, its dice spent
-        return [DiceRevealed(side=by, request=commit, value=value, refused=str(e))]
+        return [ev.DiceRevealed(side=by, request=commit, value=value, refused=str(e))]
     finally:
         st.position = here
-    return [DiceRevealed(side=by, request=commit, value=value), *events]
+    return [ev.DiceRevealed(side=by, request=commit, value=value), *events]
 
 
 WITHHELD = "withheld"  # the committer's value in a claimed roll (ruling R67): the dice come from the answer
@@ -221,7 +220,7 @@ def _seal(ctx: Ctx, cmd: dict):
             raise Refused(f"the seal {c[:8]} shows its \"?\" stack in {hx}, its opening sets up elsewhere", "2.6", st.step)
         if (first.commit if first is not None and first.TYPE == "dice_committed" else None) != opens:
             raise Refused(f"the seal {c[:8]} does not ask for the two-party dice its command does", "pbem", st.step)
-    return [Sealed(side=by, what=what, at=ctx.base_seq, commitment=c, nonce=nonce, box=box, opens=opens,
+    return [ev.Sealed(side=by, what=what, at=ctx.base_seq, commitment=c, nonce=nonce, box=box, opens=opens,
                    closes=closes, hex=hx)]
 
 
@@ -233,7 +232,7 @@ def _unseal(ctx: Ctx, cmd: dict):
     seals = st.pbem.seals
     seal.check_unseal(st, cmd, lambda c: seal.opening_of(st, c, seals[c].nonce, seals[c].box))
     openings = tuple({"commitment": o["commitment"], "opening": o["opening"]} for o in cmd["openings"])
-    return [SealsRevealed(side=cmd["by"], point=cmd["point"], openings=openings)]
+    return [ev.SealsRevealed(side=cmd["by"], point=cmd["point"], openings=openings)]
 
 
 def _confirmed(st, cmd: dict) -> dict:
@@ -260,7 +259,7 @@ def _confirm(ctx: Ctx, cmd: dict):
         events = decide(st, inner, ctx.base_seq + 1, confirmed=True)
     finally:
         st.pbem.proposal = prop
-    return [FactConfirmed(side=cmd["by"], command=prop.command), *events]
+    return [ev.FactConfirmed(side=cmd["by"], command=prop.command), *events]
 
 
 @command("reject", "*")
@@ -270,7 +269,7 @@ def _reject(ctx: Ctx, cmd: dict):
     if not reason:
         raise BadInput("reject: --reason TEXT is required: the log keeps why")
     prop = cast(Proposal, cast(Pbem, st.pbem).proposal)  # authorize() found one (a provisional leave's reject is decide_all's)
-    return [FactRejected(side=cmd["by"], command=prop.command, reason=reason)]
+    return [ev.FactRejected(side=cmd["by"], command=prop.command, reason=reason)]
 
 
 def decide_all(st, cmd: dict, base_seq: int, history) -> list:
@@ -296,7 +295,7 @@ def decide_all(st, cmd: dict, base_seq: int, history) -> list:
             raise Refused(f"{what} is no longer rejected: dice were rolled"
                           f" after it ({', '.join(rolled)}); propose an undo instead (plcg undo --to"
                           f" {since - 1} --reason TEXT)", "pbem", st.step)
-        return [FactRejected(side=cmd["by"], command=prov.command, reason=reason),
+        return [ev.FactRejected(side=cmd["by"], command=prov.command, reason=reason),
                 *decide_undo(st, seen, reverted, since - 1, f"rejected: {reason}", True)]
     if name == "confirm" and pb is not None and pb.proposal and pb.proposal.command.get("name") == "undo":
         pbem.authorize(st, cmd)
@@ -307,7 +306,7 @@ def decide_all(st, cmd: dict, base_seq: int, history) -> list:
             raise Refused("the undo proposed no longer applies: what it takes back has changed", "pbem", st.step)
         events = decide_undo(st, seen, reverted, min(took) - 1, inner.get("reason") or "", bool(inner.get("force")))
         events = [attrs.evolve(events[0], seqs=tuple(s for s in events[0].seqs if s in took))]
-        return [FactConfirmed(side=cmd["by"], command=pb.proposal.command), *events]
+        return [ev.FactConfirmed(side=cmd["by"], command=pb.proposal.command), *events]
     if name != "undo":
         return decide(st, cmd, base_seq)
     if pb is not None:
@@ -326,7 +325,7 @@ def decide_all(st, cmd: dict, base_seq: int, history) -> list:
                           " own undo takes it back", "pbem", st.step)
     if pb is not None and pbem.undo_shared(st, events[0].seqs):
         proposed = {k: v for k, v in cmd.items() if k not in pbem.COMMIT_KEYS}
-        return [FactProposed(side=cmd["by"], command={**proposed, "seqs": list(events[0].seqs)})]
+        return [ev.FactProposed(side=cmd["by"], command={**proposed, "seqs": list(events[0].seqs)})]
     return events
 
 

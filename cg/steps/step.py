@@ -17,6 +17,7 @@ from cg.rules import Rules
 from cg.sequence import StepId
 from cg.specs import Item
 from cg.state import SIDES, CampaignState, Done
+from events import records
 
 
 class Owed(list):
@@ -46,7 +47,7 @@ def owes_nothing(state: CampaignState, rules: Rules) -> Owed:
     return Owed()
 
 
-@attrs.frozen
+@records.frozen
 class Step:
     id: StepId
     name: str

@@ -286,11 +286,13 @@ def by_email_run() -> list[tuple[str, str, str, str]]:
     from cryptography.hazmat.primitives.asymmetric import ed25519
 
     import cli
+    from events import osrandom
 
     rng = random.Random("guide by email")
     made = iter(bytes([i + 1]) * 32 for i in range(2))
-    saved = secrets.token_hex, ed25519.Ed25519PrivateKey.__dict__["generate"], os.getcwd()
-    secrets.token_hex = lambda n=32: rng.getrandbits(8 * n).to_bytes(n, "big").hex()
+    saved = secrets.token_hex, ed25519.Ed25519PrivateKey.__dict__["generate"], os.getcwd(), osrandom.token_hex
+    # the ledger's nonces, salts and temporary names (events/osrandom.py) and sqlite-utils' savepoints, in turn
+    secrets.token_hex = osrandom.token_hex = lambda n=32: rng.getrandbits(8 * n).to_bytes(n, "big").hex()
     ed25519.Ed25519PrivateKey.generate = staticmethod(lambda: ed25519.Ed25519PrivateKey.from_private_bytes(next(made)))
     out = []
     try:
@@ -302,7 +304,7 @@ def by_email_run() -> list[tuple[str, str, str, str]]:
                 r = CliRunner().invoke(cli.main, ["--db", f"{who}.plcg", "--key", f"{who}.key", *shlex.split(words)])
                 out.append((text, who, words, _shown(r, f"{who}$ {words}", keep, (d, "."))))
     finally:
-        secrets.token_hex, ed25519.Ed25519PrivateKey.generate = saved[0], saved[1]
+        secrets.token_hex, ed25519.Ed25519PrivateKey.generate, osrandom.token_hex = saved[0], saved[1], saved[3]
         os.chdir(saved[2])
     return out
 
