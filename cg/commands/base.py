@@ -169,17 +169,20 @@ def decide(state: CampaignState, cmd: dict, base_seq: int, confirmed: bool = Fal
         raise BadInput(f"unknown command {name!r}")
     if state.pbem is None and name not in pbem.OWN:
         return _own_dice(state, cmd, base_seq, handler)
-    if _waits_for_proposer(state, cmd):
-        # ruling R84: done too, only the proposer still owes something: this side proposes the leave instead
+    # both ask of the proposal awaiting an answer: most commands find none (state.pbem is None only where a log
+    # gives a pbem command to a campaign on one copy: the AttributeError is what the audit reports of it, UNFOLDABLE)
+    if state.pbem.proposal is not None:
+        if _waits_for_proposer(state, cmd):
+            # ruling R84: done too, only the proposer still owes something: this side proposes the leave instead
 
-        cmd = {k: v for k, v in cmd.items() if k not in ("request", "reason")} | {"name": "next"}
-        pbem.authorize(state, cmd)
-        return [FactProposed(side=cmd["by"], command={**_proposed(cmd), "step": state.step})]
-    if _continues(state, cmd):  # ruling R71: continuing from the other side's proposal confirms it
-        cmd = {**cmd, "name": "confirm"}
-        name, handler = "confirm", HANDLERS["confirm"]
+            cmd = {k: v for k, v in cmd.items() if k not in ("request", "reason")} | {"name": "next"}
+            pbem.authorize(state, cmd)
+            return [FactProposed(side=cmd["by"], command={**_proposed(cmd), "step": state.step})]
+        if _continues(state, cmd):  # ruling R71: continuing from the other side's proposal confirms it
+            cmd = {**cmd, "name": "confirm"}
+            name, handler = "confirm", HANDLERS["confirm"]
     pbem.authorize(state, cmd)
-    prov = pbem.provisional(state)
+    prov = state.pbem.provisional  # pbem.provisional: the step left provisionally, not yet answered (R71)
     if prov is not None and prov.side != cmd["by"] and name not in pbem.NOT_CONTINUING \
             and not (name == "seal" and cmd.get("closes")):  # a sealed reveal is a reveal (its side's `reveal`)
         # ruling R71: the other side continues from a step left provisionally: that confirms the leave
