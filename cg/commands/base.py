@@ -147,6 +147,10 @@ def command(name: str, *steps: str):
     return wrap
 
 
+# play by email's own commands and the shared facts (rulings R45, R68), asked of every command decide takes
+_OWN, _SHARED, _SHARED_3 = frozenset(pbem.OWN), frozenset(pbem.SHARED), frozenset(pbem.SHARED_3)
+
+
 def decide(state: CampaignState, cmd: dict, base_seq: int, confirmed: bool = False, covered: bool = False) -> list:
     """The events of `cmd`. `confirmed`: only the confirm of a proposal (cg/commands/pbem.py) decides
     a shared fact as such; a command that says so itself is refused (ruling R45). `covered`: a
@@ -167,11 +171,12 @@ def decide(state: CampaignState, cmd: dict, base_seq: int, confirmed: bool = Fal
     handler = HANDLERS.get(name)
     if handler is None:
         raise BadInput(f"unknown command {name!r}")
-    if state.pbem is None and name not in pbem.OWN:
+    pb = state.pbem
+    if pb is None and name not in _OWN:
         return _own_dice(state, cmd, base_seq, handler)
-    # both ask of the proposal awaiting an answer: most commands find none (state.pbem is None only where a log
-    # gives a pbem command to a campaign on one copy: the AttributeError is what the audit reports of it, UNFOLDABLE)
-    if state.pbem.proposal is not None:
+    # both ask of the proposal awaiting an answer: most commands find none (pb is None only where a log gives a
+    # pbem command to a campaign on one copy: the AttributeError is what the audit reports of it, UNFOLDABLE)
+    if pb.proposal is not None:
         if _waits_for_proposer(state, cmd):
             # ruling R84: done too, only the proposer still owes something: this side proposes the leave instead
 
@@ -182,7 +187,7 @@ def decide(state: CampaignState, cmd: dict, base_seq: int, confirmed: bool = Fal
             cmd = {**cmd, "name": "confirm"}
             name, handler = "confirm", HANDLERS["confirm"]
     pbem.authorize(state, cmd)
-    prov = state.pbem.provisional  # pbem.provisional: the step left provisionally, not yet answered (R71)
+    prov = pb.provisional  # pbem.provisional: the step left provisionally, not yet answered (R71)
     if prov is not None and prov.side != cmd["by"] and name not in pbem.NOT_CONTINUING \
             and not (name == "seal" and cmd.get("closes")):  # a sealed reveal is a reveal (its side's `reveal`)
         # ruling R71: the other side continues from a step left provisionally: that confirms the leave
@@ -197,7 +202,7 @@ def decide(state: CampaignState, cmd: dict, base_seq: int, confirmed: bool = Fal
         finally:
             state.pbem.provisional = prov
         return [said, *events]
-    if name in pbem.OWN:
+    if name in _OWN:
         return handler(Ctx(state, base_seq, covered=covered), cmd)
     if _shared(state, cmd) and not _decided_alone(state, cmd, base_seq, handler):
         # checked as it stands now, recorded as a proposal (ruling R45)
@@ -321,10 +326,10 @@ def _shared(st: CampaignState, cmd: dict) -> bool:
     if name == "next":
         step = BY_ID.get(st.step)  # a step where a command for a side is accepted (its `accepts`)
         return step is not None and any(n in step.accepts for n in pbem.SIDED)
-    if name in pbem.SHARED_3:  # ruling R68, under every rules revision (issue 37 item 5)
+    if name in _SHARED_3:  # ruling R68, under every rules revision (issue 37 item 5)
         # the card's weather (no TEXT) is nobody's choice: only a weather a side types is proposed
         return name != "weather" or bool(cmd.get("text"))
-    return name in pbem.SHARED
+    return name in _SHARED
 
 
 
