@@ -171,11 +171,11 @@ def decide(state: CampaignState, cmd: dict, base_seq: int, confirmed: bool = Fal
     handler = HANDLERS.get(name)
     if handler is None:
         raise BadInput(f"unknown command {name!r}")
-    pb = state.pbem
-    if pb is None and name not in _OWN:
+    if state.pbem is None and name not in _OWN:
         return _own_dice(state, cmd, base_seq, handler)
-    # both ask of the proposal awaiting an answer: most commands find none (pb is None only where a log gives a
+    # both ask of the proposal awaiting an answer: most commands find none (pbem is None only where a log gives a
     # pbem command to a campaign on one copy: the AttributeError is what the audit reports of it, UNFOLDABLE)
+    pb = cast(Pbem, state.pbem)
     if pb.proposal is not None:
         if _waits_for_proposer(state, cmd):
             # ruling R84: done too, only the proposer still owes something: this side proposes the leave instead
