@@ -378,8 +378,9 @@ def _checkpoints(store, current) -> tuple[set, dict]:
         return set(), {}
     reach: dict[int, int] = {}
     named = {r[0] for r in reverts}
-    for _, _, _, p in reverts:
-        took = p.get("seqs") if isinstance(p, dict) else None
+    events = {seq: _event("reverted", seq, p, None) for seq, _, _, p in reverts}  # None: one it cannot hold
+    for rv in events.values():
+        took = rv.seqs if rv is not None else None
         if isinstance(took, list):
             named.update(x for x in took if type(x) is int)
     heads: dict[int, int] = {}
@@ -390,8 +391,9 @@ def _checkpoints(store, current) -> tuple[set, dict]:
         prev = batch
         if seq in named:
             heads[seq] = head
-    for seq, _, _, p in reverts:
-        took = p.get("seqs") if isinstance(p, dict) else None
+    for seq, _, _, _p in reverts:
+        rv = events[seq]
+        took = rv.seqs if rv is not None else None
         backs = [reach.get(x, x) for x in cast(list[int], took) if x in heads] if isinstance(took, list) else []
         reach[seq] = min(backs) if backs else seq
     uses: dict[int, int] = {}
@@ -467,7 +469,7 @@ def _audit_rows(store, reader, dice, trust_index: bool = True, view=None, folded
                 dice.add(p)
             if htype == "campaign_started":
                 if dice.first is None and isinstance(payloads[0], dict):  # (one it cannot hold: start() says so)
-                    dice.first = _event(head, payloads[0], None)
+                    dice.first = _event(htype, hseq, payloads[0], None)
                 if st is not None:
                     find(hseq, "1.1", "a second campaign_started")
                     continue
@@ -488,7 +490,7 @@ def _audit_rows(store, reader, dice, trust_index: bool = True, view=None, folded
                                                f"campaign stood at firefight {st.firefight} step {st.step}")
                     break
             cmd = head[COMMAND]
-            signed = _event(head, payloads[0]) if htype == "head_signed" else None  # play by email's signature (R43)
+            signed = _event(htype, hseq, payloads[0]) if htype == "head_signed" else None  # play by email's signature (R43)
             if cmd is None:
                 find(hseq, "format", "the batch holds no command: it cannot be checked against the rules")
             else:
@@ -514,7 +516,7 @@ def _audit_rows(store, reader, dice, trust_index: bool = True, view=None, folded
                 for r, p in zip(batch, payloads) if htype == "sealed" else ():  # ruling R47: a sealed secret's
                     if r[TYPE] != "sealed":  # rolls count once the log reveals it
                         continue
-                    sealed = _event(r, p)
+                    sealed = _event(r[TYPE], r[SEQ], p)
                     o = seal.opening_of(st, sealed.commitment, sealed.nonce, sealed.box)
                     if o is not None:
                         inner = [q for _, q in o.get("events") or ()]
@@ -523,12 +525,12 @@ def _audit_rows(store, reader, dice, trust_index: bool = True, view=None, folded
                             dice.add(q)
             # fold the history as recorded
             for r, p in zip(batch, payloads):
-                seen.add(r[SEQ], r[BATCH], r[TYPE], hseq, _event(r, p) if r[TYPE] == "dice_committed" else None)
+                seen.add(r[SEQ], r[BATCH], r[TYPE], hseq, _event(r[TYPE], r[SEQ], p) if r[TYPE] == "dice_committed" else None)
             if htype == "reverted" if len(batch) == 1 else any(r[TYPE] == "reverted" for r in batch):
                 for r, p in zip(batch, payloads):
                     if r[TYPE] != "reverted":
                         continue
-                    rv = _event(r, p)
+                    rv = _event(r[TYPE], r[SEQ], p)
                     took = rv.seqs  # (stored as a list; an edited row's other value is left out below)
                     backs = [reach.get(x, x) for x in cast(list[int], took) if x in seen] if isinstance(took, list) else []
                     reach[r[SEQ]] = min(backs) if backs else r[SEQ]
@@ -599,13 +601,13 @@ def _last_signatures(store) -> dict:
     side's last signature signs the chain head, so it vouches for every row before it, its own
     earlier signatures with them (ruling R43); an earlier signature edited changes that chain."""
     out: dict = {}
-    for seq, text in store.payloads_of("head_signed"):
+    for seq, text in store.payloads_of("head_signed"):  # (before the pass: a row it cannot read is left to it)
         try:
-            side = loads(text).get("side")
-        except (TypeError, ValueError, AttributeError):
+            signed = _event("head_signed", seq, loads(text), None)
+        except (TypeError, ValueError):
             continue
-        if isinstance(side, str):
-            out[side] = seq
+        if signed is not None and isinstance(signed.side, str):
+            out[signed.side] = seq
     return out
 
 
@@ -906,19 +908,17 @@ _REQUIRED = {etype: tuple(a.name for a in attrs.fields(cls) if a.default is attr
              for etype, cls in REGISTRY.items() if attrs.has(cls)}
 
 
-def _event(r, p, missing=Unheld):
-    """The event instance of row `r` (a row as the audit keeps it) from `p`, its payload at the current
-    version: built as the fold builds it (events/stored.build; no value checked, a field left out with a
+def _event(etype: str, seq, p, missing=Unheld):
+    """The event instance of row `seq`, of type `etype`, from `p`, its payload at the current version: built as the fold builds it (events/stored.build; no value checked, a field left out with a
     default takes it). The one place the audit turns a payload into its event: a payload its class cannot
     hold (not a dict, a required field left out) raises `missing` (Unheld: the pass's finding, naming the
     row, never a crash), or gives `missing` itself where it is not an exception class (None: let the
     caller say what is wrong, as start() does of a campaign_started)."""
-    etype = r[TYPE]
     need = _REQUIRED.get(etype)
     if need is None or not isinstance(p, dict) or any(k not in p for k in need):
         if isinstance(missing, type) and issubclass(missing, Exception):
             lacks = [k for k in need or () if not isinstance(p, dict) or k not in p]
-            raise missing(f"row {r[SEQ]} ({etype}) is not an event of its type"
+            raise missing(f"row {seq} ({etype}) is not an event of its type"
                           + (f": it lacks {', '.join(lacks)}" if lacks else ""))
         return missing
     return build(REGISTRY[etype], p)
