@@ -189,7 +189,8 @@ class _Dice:
 
     def report(self) -> dict:
         first = self.first
-        mode = (first.dice if first is not None else None) or "seeded"  # a campaign started before the key was recorded was seeded
+        # a campaign started before the key was recorded was seeded
+        mode = (first.dice if first is not None else None) or "seeded"
         pbem = first.pbem if first is not None else None  # play by email's keys and policy: a dict by the schema
         return {"roller": mode, "shown": "seeded (predictable)" if mode == "seeded" else "ledger (unforeseeable)",
                 "policy": (pbem.get("dice_policy") if isinstance(pbem, dict) else None)
@@ -378,7 +379,7 @@ def _checkpoints(store, current) -> tuple[set, dict]:
         return set(), {}
     reach: dict[int, int] = {}
     named = {r[0] for r in reverts}
-    events = {seq: _event("reverted", seq, p, None) for seq, _, _, p in reverts}  # None: one it cannot hold
+    events = {seq: _event("reverted", seq, p, strict=False) for seq, _, _, p in reverts}  # None: one it cannot hold
     for rv in events.values():
         took = rv.seqs if rv is not None else None
         if isinstance(took, list):
@@ -469,7 +470,7 @@ def _audit_rows(store, reader, dice, trust_index: bool = True, view=None, folded
                 dice.add(p)
             if htype == "campaign_started":
                 if dice.first is None and isinstance(payloads[0], dict):  # (one it cannot hold: start() says so)
-                    dice.first = _event(htype, hseq, payloads[0], None)
+                    dice.first = _event(htype, hseq, payloads[0], strict=False)
                 if st is not None:
                     find(hseq, "1.1", "a second campaign_started")
                     continue
@@ -490,7 +491,8 @@ def _audit_rows(store, reader, dice, trust_index: bool = True, view=None, folded
                                                f"campaign stood at firefight {st.firefight} step {st.step}")
                     break
             cmd = head[COMMAND]
-            signed = _event(htype, hseq, payloads[0]) if htype == "head_signed" else None  # play by email's signature (R43)
+            # play by email's signature (ruling R43)
+            signed = _event(htype, hseq, payloads[0]) if htype == "head_signed" else None
             if cmd is None:
                 find(hseq, "format", "the batch holds no command: it cannot be checked against the rules")
             else:
@@ -525,7 +527,8 @@ def _audit_rows(store, reader, dice, trust_index: bool = True, view=None, folded
                             dice.add(q)
             # fold the history as recorded
             for r, p in zip(batch, payloads):
-                seen.add(r[SEQ], r[BATCH], r[TYPE], hseq, _event(r[TYPE], r[SEQ], p) if r[TYPE] == "dice_committed" else None)
+                seen.add(r[SEQ], r[BATCH], r[TYPE], hseq,
+                         _event(r[TYPE], r[SEQ], p) if r[TYPE] == "dice_committed" else None)
             if htype == "reverted" if len(batch) == 1 else any(r[TYPE] == "reverted" for r in batch):
                 for r, p in zip(batch, payloads):
                     if r[TYPE] != "reverted":
@@ -603,7 +606,7 @@ def _last_signatures(store) -> dict:
     out: dict = {}
     for seq, text in store.payloads_of("head_signed"):  # (before the pass: a row it cannot read is left to it)
         try:
-            signed = _event("head_signed", seq, loads(text), None)
+            signed = _event("head_signed", seq, loads(text), strict=False)
         except (TypeError, ValueError):
             continue
         if signed is not None and isinstance(signed.side, str):
@@ -908,20 +911,21 @@ _REQUIRED = {etype: tuple(a.name for a in attrs.fields(cls) if a.default is attr
              for etype, cls in REGISTRY.items() if attrs.has(cls)}
 
 
-def _event(etype: str, seq, p, missing=Unheld):
-    """The event instance of row `seq`, of type `etype`, from `p`, its payload at the current version: built as the fold builds it (events/stored.build; no value checked, a field left out with a
-    default takes it). The one place the audit turns a payload into its event: a payload its class cannot
-    hold (not a dict, a required field left out) raises `missing` (Unheld: the pass's finding, naming the
-    row, never a crash), or gives `missing` itself where it is not an exception class (None: let the
-    caller say what is wrong, as start() does of a campaign_started)."""
+def _event(etype: str, seq, p, strict: bool = True):
+    """The event instance of row `seq`, of type `etype`, from `p`, its payload at the current version,
+    built as the fold builds it (events/stored.build: no value checked; a field left out that has a
+    default takes it). The one place the audit turns a payload into its event. A payload its class
+    cannot hold (not a dict, a field the schema requires left out) raises Unheld (`strict`: the pass
+    reports it as a finding naming the row, never a crash), or gives None (the reads before the pass,
+    and a campaign_started, whose start() says what is wrong with it)."""
     need = _REQUIRED.get(etype)
-    if need is None or not isinstance(p, dict) or any(k not in p for k in need):
-        if isinstance(missing, type) and issubclass(missing, Exception):
-            lacks = [k for k in need or () if not isinstance(p, dict) or k not in p]
-            raise missing(f"row {seq} ({etype}) is not an event of its type"
-                          + (f": it lacks {', '.join(lacks)}" if lacks else ""))
-        return missing
-    return build(REGISTRY[etype], p)
+    if need is not None and isinstance(p, dict) and all(k in p for k in need):
+        return build(REGISTRY[etype], p)
+    if not strict:
+        return None
+    lacks = [k for k in need or () if not isinstance(p, dict) or k not in p]
+    raise Unheld(f"row {seq} ({etype}) is not an event of its type"
+                 + (f": it lacks {', '.join(lacks)}" if lacks else ""))
 
 
 def _upcast_row(r) -> dict:
