@@ -65,6 +65,14 @@ WHY: dict[str, str] = {
                             " ~0.18 s; the markup ~0.12 s",
     "audit / row scan": "the audit decides every command again as the rules stand at its row (each DRM, table row and"
                         " refusal) and folds every event besides checking the chain; the row scan only parses",
+    # profiled at 100k (docs/performance.md, "the signed audit, round four's end"): the CPU beyond the 13% longer game
+    "signed audit / unsigned": "play by email's own work, each part decided as the rules stand: every proposal of a"
+                               " shared fact checked when proposed and decided again when confirmed (ruling R45; a"
+                               " `next` leaving 3.2 works out every unit's stranded fate each time: ~0.35 s at 100k),"
+                               " the seals opened and their commands decided, the reveals and signatures (~0.4 s), the"
+                               " checks every command passes (pbem.authorize, seal.check_owed, Rules.ruling_marks: ~2-3"
+                               " us each, ~0.3 s), and 2.2x the log's text (the sealed boxes, in payload and command:"
+                               " ~0.1 s of reading and chain check)",
 }
 HEAD = ("target", "measured (CPU, median)", "ratio", "floor", "goal", "verdict")
 
@@ -411,9 +419,7 @@ def rows(m: dict) -> list[list[str]]:
         per_event = (s["signed"]["cpu_s"] / s["events"]) / (s["unsigned"]["cpu_s"] / ev["big"])
         row("signed audit / unsigned", s["signed"], s["unsigned"],
             f"the unsigned audit ({ev['big']:,} events; signed {s['events']:,}: the seeded dice follow the row"
-            f" numbers, so the two games differ; per event {per_event:.2f}x); beyond the longer game: each shared fact"
-            " decided twice (checked when proposed, decided when confirmed: ruling R45) and play by email's checks on"
-            " every command (pbem.authorize, seal.check_owed)", 1.2, rss=s["signed"]["rss_mb"])
+            f" numbers, so the two games differ; per event {per_event:.2f}x)", 1.2, rss=s["signed"]["rss_mb"])
     else:
         out.append(["signed audit / unsigned", "not run (--no-signed)", "", "", goal["signed audit / unsigned"], "not run"])
     sl = m.get("slider")

@@ -215,11 +215,12 @@ def authorize(st, cmd: dict) -> None:
             and not cmd.get("confirmed"):
         raise Refused(f"{by}'s key cannot act for {side}: each side's purchases, units and rolls are"
                       " its own", "pbem", st.step)
-    if pb.requests and name not in OWN:
-        owed = [c for c, r in pb.requests.items() if r.side == by and r.answer is not None and not deferred(st, r)]
+    requests = pb.requests  # (asked of every command: most find none open, and then owe nothing of them)
+    if requests and name not in OWN:
+        owed = [c for c, r in requests.items() if r.side == by and r.answer is not None and not deferred(st, r)]
         if owed:
             raise Refused(f"{by} owes the reveal of two-party dice first (plcg reveal)", "pbem", st.step)
-    if name not in BUNDLING + ("seal", "reject", "undo", "claim") and due(st):
+    if requests and name not in _DUE_FIRST_BUT and due(st):
         # ruling R121: the rolls committed ahead of this step are decided before anything else here (the ledger does it
         # first); a step left over one would leave it undecided for good
         raise Refused(f"the rolls committed ahead of step {st.step} are decided first: "
@@ -249,6 +250,9 @@ def authorize(st, cmd: dict) -> None:
                       " (plcg confirm, or plcg reject --reason TEXT)", "pbem", st.step)
     seal.check_owed(st, cmd)
     seal.check_unseen_units(st, cmd)
+
+
+_DUE_FIRST_BUT = BUNDLING + ("seal", "reject", "undo", "claim")  # what a roll committed ahead and due does not hold (R121)
 
 
 def _acts_meanwhile(st, prop, by: str) -> bool:

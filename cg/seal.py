@@ -54,6 +54,10 @@ WHAT_AT = {"2.1": ("cp",), "2.3": ("purchase", "attack"), "2.6": ("hidden", "con
 SECRET_PLACED = ("ap_mine", "at_mine")  # ruling R112: B28.1's secretly recorded minefields (a Known one shows, R22)
 HIDDEN_AT = "2.6"  # ruling R112: a HIP setup is sealed (kind `hidden`), revealed at 2.9 (the firefight's own revelation)
 SET_UP_UNSEEN = ("hidden", "concealed")  # ruling R112: a HIP setup (nothing shows) and a concealed one (a "?" stack)
+# the steps the seals' checks of every command ask about (a member looked up on StepId goes through the enum
+# class's __getattr__ hook: ~0.15 us, asked several times by each command of a campaign by email)
+_STEP_PURCHASE, _STEP_DETERMINATION, _STEP_SETUP = StepId.PURCHASE, StepId.DETERMINATION, StepId.SETUP
+_STEP_PROMOTIONS, _STEP_FIREFIGHT_END, _STEP_END = StepId.PROMOTIONS, StepId.FIREFIGHT_END, StepId.END
 
 
 def kind(st, name: str | None, cmd: dict | None = None) -> str | None:
@@ -490,20 +494,26 @@ def _unrevealed(st, side: str, whats=None, ff=None) -> list:
 
 def owed(st, side: str) -> str | None:
     """The reveal point `side` owes now (None: nothing)."""
-    if not sealing(st):
+    # asked by every command at 2.4, 2.6 and 3.44 (check_owed): the steps as the module's constants (_STEP_*),
+    # each `StepId.X` being a lookup through the enum class's __getattr__ hook
+    pb = st.pbem
+    if pb is None or not pb.sealing:  # sealing(st)
         return None
-    if st.ended:
+    pos = st.position
+    if pos.ended:
         return "end" if _unrevealed(st, side) else None
-    if st.step == StepId.DETERMINATION and _unrevealed(st, side, ("attack",) if attack_seal(st) else ("purchase",), st.firefight) \
-            and RevealPoint(st.firefight, "2.4", side) not in st.pbem.points:
+    step = pos.step
+    if step == _STEP_DETERMINATION and _unrevealed(st, side, ("attack",) if attack_seal(st) else ("purchase",),
+                                                   pos.firefight) \
+            and RevealPoint(pos.firefight, "2.4", side) not in pb.points:
         return "2.4"
-    if st.step == StepId.SETUP and _unrevealed(st, side, ("purchase",)):
+    if step == _STEP_SETUP and _unrevealed(st, side, ("purchase",)):
         return "2.6"
-    if st.step == StepId.DETERMINATION and idle_reveal(st) and _unrevealed(st, side, ("purchase",)):
+    if step == _STEP_DETERMINATION and idle_reveal(st) and _unrevealed(st, side, ("purchase",)):
         return "2.6"  # ruling R80: what 2.6 reveals, where an Idle Firefight skips it
-    if st.step == StepId.PROMOTIONS and _unrevealed(st, side, ("promote", "harden"), st.firefight):
+    if step == _STEP_PROMOTIONS and _unrevealed(st, side, ("promote", "harden"), pos.firefight):
         return "3.44"
-    if st.step == StepId.FIREFIGHT_END and _unrevealed(st, side, SET_UP_UNSEEN):
+    if step == _STEP_FIREFIGHT_END and _unrevealed(st, side, SET_UP_UNSEEN):
         return "2.9"  # ruling R112: the firefight has revealed what it revealed; the RePh reads where each unit stood
     return None
 
@@ -535,6 +545,8 @@ def idle_reveal(st) -> bool:
 
 
 _REVEAL_STEPS = (StepId.DETERMINATION, StepId.SETUP, StepId.PROMOTIONS)  # where a reveal point may block
+_HELD_BY_REVEALS = ("determine", "next", "setup", "moves-first")  # the commands a reveal owed may block
+_TAKEN_BEFORE_2_9_REVEAL = ("reveal", "unseal", "sign", "answer", "chain", "confirm", "reject", "undo")  # ruling R112
 
 
 def reveals_first(st) -> list[str]:
@@ -546,35 +558,37 @@ def reveals_first(st) -> list[str]:
 
 def check_owed(st, cmd: dict) -> None:
     """Refused (exit 3) where a reveal the rules need is owed first."""
-    if not sealing(st):
+    pb = st.pbem  # (asked of every command of a campaign by email: the common path kept short, see owed)
+    if pb is None or not pb.sealing:  # sealing(st)
         return
     name = cmd.get("name")
-    if name in ("next", "confirm") and st.step == StepId.PURCHASE:
-        prop = st.pbem.proposal
+    step = st.step
+    if name in ("next", "confirm") and step == _STEP_PURCHASE:
+        prop = pb.proposal
         sides = (cmd.get("by"),) if name == "next" else \
             ("axis", "allied") if prop and prop.command.get("name") == "next" else ()
         for side in sides:
             if owes_attack_seal(st, cast(str, side)):  # a keyed command: its `by` is set
                 raise Refused(f"{side} owes its sealed Attack Option choice, yes or no, before 2.3 is left (2.4"
                               " opens it)", "2.4", st.step)
-    if st.step == StepId.FIREFIGHT_END and name not in ("reveal", "unseal", "sign", "answer", "chain", "confirm", "reject", "undo"):
+    if step == _STEP_FIREFIGHT_END and name not in _TAKEN_BEFORE_2_9_REVEAL:
         for side in reveals_first(st):  # ruling R112: every command of 2.9 may read where a HIP unit stood
             raise Refused(f"{side} owes the reveal of its sealed {_POINT_WHAT['2.9']} first (plcg reveal)",
                           "2.9", st.step)
-    if name not in ("determine", "next", "setup", "moves-first") or st.step not in _REVEAL_STEPS:
+    if name not in _HELD_BY_REVEALS or step not in _REVEAL_STEPS:
         return  # asked of every command: what blocks is a handful of commands at three steps
     actor = cmd.get("side") or cmd.get("by")
     for side in ("axis", "allied"):
         if name in ("setup", "moves-first") and side != actor:
             continue  # (every setup asks) only the acting side's reveal blocks these: nothing to ask of the other
         point = owed(st, side)
-        if point is None or point == StepId.END:
+        if point is None or point == _STEP_END:
             continue
-        blocks = ((point == StepId.DETERMINATION and name == "determine")
-                  or (point == StepId.SETUP and ((name == "next" and (side == actor or not _first_done(st, cmd)))
-                                                 or (name in ("setup", "moves-first") and actor == side)))
-                  or (point == StepId.PROMOTIONS and name == "next"))
-        if blocks and point == StepId.SETUP and st.step == StepId.DETERMINATION:
+        blocks = ((point == _STEP_DETERMINATION and name == "determine")
+                  or (point == _STEP_SETUP and ((name == "next" and (side == actor or not _first_done(st, cmd)))
+                                                or (name in ("setup", "moves-first") and actor == side)))
+                  or (point == _STEP_PROMOTIONS and name == "next"))
+        if blocks and point == _STEP_SETUP and step == _STEP_DETERMINATION:
             raise Refused(f"{side} owes the reveal of its sealed {_POINT_WHAT['idle']} first (plcg reveal)",
                           "2.41", st.step)
         if blocks:

@@ -31,6 +31,7 @@ from cg.bulk import gc_paused
 from cg.commands import decide, decide_all
 from events.errors import UNFOLDABLE, BadInput, Refused, UnreadableRow, unknown_row
 from events.roll import roll_source, source_of
+from events.stored import build
 from cg.evolve import evolve, fold, reverted_seqs, start
 from events.chain import ChainCheck
 from events.codec import canonical, loads
@@ -171,7 +172,7 @@ class _Dice:
     made again after an undo, counted per source and side."""
 
     def __init__(self):
-        self.first: dict = {}
+        self.first = None  # the campaign_started event (an instance, _event)
         self.rolls: dict = {}
         self.again: dict = {}
 
@@ -187,9 +188,13 @@ class _Dice:
             counts[src][side] += 1
 
     def report(self) -> dict:
-        mode = self.first.get("dice") or "seeded"  # a campaign started before the key was recorded was seeded
+        first = self.first
+        # a campaign started before the key was recorded was seeded
+        mode = (first.dice if first is not None else None) or "seeded"
+        pbem = first.pbem if first is not None else None  # play by email's keys and policy: a dict by the schema
         return {"roller": mode, "shown": "seeded (predictable)" if mode == "seeded" else "ledger (unforeseeable)",
-                "policy": (self.first.get("pbem") or {}).get("dice_policy") or self.first.get("dice_policy") or "any",
+                "policy": (pbem.get("dice_policy") if isinstance(pbem, dict) else None)
+                or (first.dice_policy if first is not None else None) or "any",
                 "rolls": self.rolls, "rerolls": self.again}
 
 
@@ -313,12 +318,13 @@ class _Seen:
         self.rows: list[tuple] = []
         self.chained: list[tuple[int, str | None]] = []  # (seq, side) of the two-party rolls committed with a chain place (R83)
 
-    def add(self, seq, batch, etype, head, payload=None) -> None:
+    def add(self, seq, batch, etype, head, event=None) -> None:
+        """`event`: the row's instance where it is a dice_committed (_event), else None."""
         self.seqs.append(seq)
         self.heads.append(head)
         self.rows.append((seq, batch, etype))
-        if etype == "dice_committed" and isinstance(payload, dict) and payload.get("chain") is not None:
-            self.chained.append((seq, payload.get("side")))
+        if event is not None and event.chain is not None:
+            self.chained.append((seq, event.side))
 
     def chained_after(self, since: int) -> list[tuple[int, str | None]]:
         """As events.store.Backward.chained_after: what the other side may not take back (R71, R83)."""
@@ -373,8 +379,9 @@ def _checkpoints(store, current) -> tuple[set, dict]:
         return set(), {}
     reach: dict[int, int] = {}
     named = {r[0] for r in reverts}
-    for _, _, _, p in reverts:
-        took = p.get("seqs") if isinstance(p, dict) else None
+    events = {seq: _event("reverted", seq, p, strict=False) for seq, _, _, p in reverts}  # None: one it cannot hold
+    for rv in events.values():
+        took = rv.seqs if rv is not None else None
         if isinstance(took, list):
             named.update(x for x in took if type(x) is int)
     heads: dict[int, int] = {}
@@ -385,8 +392,9 @@ def _checkpoints(store, current) -> tuple[set, dict]:
         prev = batch
         if seq in named:
             heads[seq] = head
-    for seq, _, _, p in reverts:
-        took = p.get("seqs") if isinstance(p, dict) else None
+    for seq, _, _, _p in reverts:
+        rv = events[seq]
+        took = rv.seqs if rv is not None else None
         backs = [reach.get(x, x) for x in cast(list[int], took) if x in heads] if isinstance(took, list) else []
         reach[seq] = min(backs) if backs else seq
     uses: dict[int, int] = {}
@@ -461,8 +469,8 @@ def _audit_rows(store, reader, dice, trust_index: bool = True, view=None, folded
             for p in rolled:
                 dice.add(p)
             if htype == "campaign_started":
-                if not dice.first and isinstance(payloads[0], dict):
-                    dice.first = payloads[0]
+                if dice.first is None and isinstance(payloads[0], dict):  # (one it cannot hold: start() says so)
+                    dice.first = _event(htype, hseq, payloads[0], strict=False)
                 if st is not None:
                     find(hseq, "1.1", "a second campaign_started")
                     continue
@@ -483,6 +491,8 @@ def _audit_rows(store, reader, dice, trust_index: bool = True, view=None, folded
                                                f"campaign stood at firefight {st.firefight} step {st.step}")
                     break
             cmd = head[COMMAND]
+            # play by email's signature (ruling R43)
+            signed = _event(htype, hseq, payloads[0]) if htype == "head_signed" else None
             if cmd is None:
                 find(hseq, "format", "the batch holds no command: it cannot be checked against the rules")
             else:
@@ -490,8 +500,8 @@ def _audit_rows(store, reader, dice, trust_index: bool = True, view=None, folded
                     if cmd.get("name") in ("undo", "confirm", "reject"):  # reject: ruling R71 (its undo)
                         produced = decide_all(st, cmd, hseq, lambda: (seen, reverted))
                     else:
-                        produced = decide(st, cmd, hseq, covered=htype == "head_signed"
-                                          and last_signed.get(payloads[0].get("side")) != hseq)
+                        produced = decide(st, cmd, hseq, covered=signed is not None
+                                          and last_signed.get(signed.side) != hseq)
                 except Refused as e:
                     find(hseq, e.rule, f"{cmd.get('name')} refused by the rules: {e}")
                     produced = None
@@ -502,13 +512,14 @@ def _audit_rows(store, reader, dice, trust_index: bool = True, view=None, folded
                     _compare(find, [(r[SEQ], r[TYPE]) for r in batch], payloads,
                              [(e.TYPE, _norm(unstructure(e))) for e in produced])
                 if st.pbem is not None:
-                    _authorship(find, unsigned, hseq, cmd, payloads[0] if htype == "head_signed" else None,
-                                reader.signed_before)
+                    _authorship(find, unsigned, hseq, cmd, signed, reader.signed_before)
                 if rolled:  # (most commands roll nothing: no call, no import statement run for them)
                     _count_rolls(rolls, rolled, cmd)
-                for p in payloads:  # ruling R47: a sealed secret's rolls count once the log reveals it
-                    o = seal.opening_of(st, cast(str, p.get("commitment")), p.get("nonce"), p.get("box")) \
-                        if htype == "sealed" else None
+                for r, p in zip(batch, payloads) if htype == "sealed" else ():  # ruling R47: a sealed secret's
+                    if r[TYPE] != "sealed":  # rolls count once the log reveals it
+                        continue
+                    sealed = _event(r[TYPE], r[SEQ], p)
+                    o = seal.opening_of(st, sealed.commitment, sealed.nonce, sealed.box)
                     if o is not None:
                         inner = [q for _, q in o.get("events") or ()]
                         _count_rolls(rolls, inner, o["command"])
@@ -516,20 +527,22 @@ def _audit_rows(store, reader, dice, trust_index: bool = True, view=None, folded
                             dice.add(q)
             # fold the history as recorded
             for r, p in zip(batch, payloads):
-                seen.add(r[SEQ], r[BATCH], r[TYPE], hseq, p)
+                seen.add(r[SEQ], r[BATCH], r[TYPE], hseq,
+                         _event(r[TYPE], r[SEQ], p) if r[TYPE] == "dice_committed" else None)
             if htype == "reverted" if len(batch) == 1 else any(r[TYPE] == "reverted" for r in batch):
                 for r, p in zip(batch, payloads):
                     if r[TYPE] != "reverted":
                         continue
-                    took = p.get("seqs") if isinstance(p, dict) else None
+                    rv = _event(r[TYPE], r[SEQ], p)
+                    took = rv.seqs  # (stored as a list; an edited row's other value is left out below)
                     backs = [reach.get(x, x) for x in cast(list[int], took) if x in seen] if isinstance(took, list) else []
                     reach[r[SEQ]] = min(backs) if backs else r[SEQ]
                     reverts.append((r[SEQ], r[BATCH], r[TYPE], p))
-                    took = list(_records(store, current, seqs=[x for x in p["seqs"] if x in seen]))
+                    took = list(_records(store, current, seqs=[x for x in rv.seqs if x in seen]))
                     kinds = {_roll_key(t, q, where.get(s)) for s, _, t, q in took if isinstance(q.get("roll"), dict)}
                     what = ", ".join(f"{s} {t}" for s, _, t, _ in took[:8]) + (" ..." if len(took) > 8 else "")
-                    notes.append({"seq": r[SEQ], "what": f"undo ({p['reason']}) took back seq {what}"
-                                  + (" — forced across a commencement (2.8)" if p.get("force") else "")})
+                    notes.append({"seq": r[SEQ], "what": f"undo ({rv.reason}) took back seq {what}"
+                                  + (" — forced across a commencement (2.8)" if rv.force else "")})
                     for k in kinds:  # looked up by key: a roll asks once, not once per undo of the campaign
                         undone_kinds.setdefault(k, []).append(r[SEQ])
                 reverted = reverted_seqs(reverts)
@@ -591,13 +604,13 @@ def _last_signatures(store) -> dict:
     side's last signature signs the chain head, so it vouches for every row before it, its own
     earlier signatures with them (ruling R43); an earlier signature edited changes that chain."""
     out: dict = {}
-    for seq, text in store.payloads_of("head_signed"):
+    for seq, text in store.payloads_of("head_signed"):  # (before the pass: a row it cannot read is left to it)
         try:
-            side = loads(text).get("side")
-        except (TypeError, ValueError, AttributeError):
+            signed = _event("head_signed", seq, loads(text), strict=False)
+        except (TypeError, ValueError):
             continue
-        if isinstance(side, str):
-            out[side] = seq
+        if signed is not None and isinstance(signed.side, str):
+            out[signed.side] = seq
     return out
 
 
@@ -615,20 +628,21 @@ def _count_rolls(rolls: dict, payloads: list, cmd) -> None:
             by[src] = by.get(src, 0) + 1
 
 
-def _authorship(find, unsigned: list, seq: int, cmd: dict, signed: dict | None, signed_before: dict) -> None:
-    """Play by email (ruling R43): a signature vouches for the commands since the one before it,
-    which must all be its signer's; and it signs the very row before it."""
+def _authorship(find, unsigned: list, seq: int, cmd: dict, signed, signed_before: dict) -> None:
+    """Play by email (ruling R43): a signature (`signed`: the head_signed event, None for any other command)
+    vouches for the commands since the one before it, which must all be its signer's; and it signs the very
+    row before it."""
     if signed is None:
         unsigned.append((seq, cmd.get("by")))
         return
-    side = signed.get("side")
+    side = signed.side
     for s, by in unsigned:
         if by != side:
             find(s, "pbem", f"a command of {by} under {side}'s signature at seq {seq}: each side signs its own")
     unsigned.clear()
     before = signed_before.get(seq)
-    if before is not None and [signed.get("seq"), signed.get("hash")] != list(before):
-        find(seq, "pbem", f"{side}'s signature is over row {signed.get('seq')} {str(signed.get('hash'))[:16]},"
+    if before is not None and [signed.seq, signed.hash] != list(before):
+        find(seq, "pbem", f"{side}'s signature is over row {signed.seq} {str(signed.hash)[:16]},"
                           f" not the row before it ({before[0]} {str(before[1])[:16]})")
 
 
@@ -885,6 +899,33 @@ def audit_tail(state, history: list, rows: list) -> dict:
     except UNFOLDABLE as e:
         find(batch[0][SEQ], "format", f"{batch[0][TYPE]} cannot be decided again or folded ({type(e).__name__}: {e})")
     return _report(findings, [], len(rows))
+
+
+class Unheld(ValueError):
+    """A row its event class cannot hold (a field its schema requires left out): UNFOLDABLE, so the pass
+    reports it as a finding naming the row, as any row edited against the schema."""
+
+
+# the fields each event class requires (no default): a payload without one is a row its class cannot hold
+_REQUIRED = {etype: tuple(a.name for a in attrs.fields(cls) if a.default is attrs.NOTHING)
+             for etype, cls in REGISTRY.items() if attrs.has(cls)}
+
+
+def _event(etype: str, seq, p, strict: bool = True):
+    """The event instance of row `seq`, of type `etype`, from `p`, its payload at the current version,
+    built as the fold builds it (events/stored.build: no value checked; a field left out that has a
+    default takes it). The one place the audit turns a payload into its event. A payload its class
+    cannot hold (not a dict, a field the schema requires left out) raises Unheld (`strict`: the pass
+    reports it as a finding naming the row, never a crash), or gives None (the reads before the pass,
+    and a campaign_started, whose start() says what is wrong with it)."""
+    need = _REQUIRED.get(etype)
+    if need is not None and isinstance(p, dict) and all(k in p for k in need):
+        return build(REGISTRY[etype], p)
+    if not strict:
+        return None
+    lacks = [k for k in need or () if not isinstance(p, dict) or k not in p]
+    raise Unheld(f"row {seq} ({etype}) is not an event of its type"
+                 + (f": it lacks {', '.join(lacks)}" if lacks else ""))
 
 
 def _upcast_row(r) -> dict:

@@ -148,6 +148,10 @@ def command(name: str, *steps: str):
     return wrap
 
 
+# play by email's own commands and the shared facts (rulings R45, R68), asked of every command decide takes
+_OWN, _SHARED, _SHARED_3 = frozenset(pbem.OWN), frozenset(pbem.SHARED), frozenset(pbem.SHARED_3)
+
+
 def decide(state: CampaignState, cmd: dict, base_seq: int, confirmed: bool = False, covered: bool = False) -> list:
     """The events of `cmd`. `confirmed`: only the confirm of a proposal (cg/commands/pbem.py) decides
     a shared fact as such; a command that says so itself is refused (ruling R45). `covered`: a
@@ -168,19 +172,23 @@ def decide(state: CampaignState, cmd: dict, base_seq: int, confirmed: bool = Fal
     handler = HANDLERS.get(name)
     if handler is None:
         raise BadInput(f"unknown command {name!r}")
-    if state.pbem is None and name not in pbem.OWN:
+    if state.pbem is None and name not in _OWN:
         return _own_dice(state, cmd, base_seq, handler)
-    if _waits_for_proposer(state, cmd):
-        # ruling R84: done too, only the proposer still owes something: this side proposes the leave instead
+    # both ask of the proposal awaiting an answer: most commands find none (pbem is None only where a log gives a
+    # pbem command to a campaign on one copy: the AttributeError is what the audit reports of it, UNFOLDABLE)
+    pb = cast(Pbem, state.pbem)
+    if pb.proposal is not None:
+        if _waits_for_proposer(state, cmd):
+            # ruling R84: done too, only the proposer still owes something: this side proposes the leave instead
 
-        cmd = {k: v for k, v in cmd.items() if k not in ("request", "reason")} | {"name": "next"}
-        pbem.authorize(state, cmd)
-        return [ev.FactProposed(side=cmd["by"], command={**_proposed(cmd), "step": state.step})]
-    if _continues(state, cmd):  # ruling R71: continuing from the other side's proposal confirms it
-        cmd = {**cmd, "name": "confirm"}
-        name, handler = "confirm", HANDLERS["confirm"]
+            cmd = {k: v for k, v in cmd.items() if k not in ("request", "reason")} | {"name": "next"}
+            pbem.authorize(state, cmd)
+            return [ev.FactProposed(side=cmd["by"], command={**_proposed(cmd), "step": state.step})]
+        if _continues(state, cmd):  # ruling R71: continuing from the other side's proposal confirms it
+            cmd = {**cmd, "name": "confirm"}
+            name, handler = "confirm", HANDLERS["confirm"]
     pbem.authorize(state, cmd)
-    prov = pbem.provisional(state)
+    prov = pb.provisional  # pbem.provisional: the step left provisionally, not yet answered (R71)
     if prov is not None and prov.side != cmd["by"] and name not in pbem.NOT_CONTINUING \
             and not (name == "seal" and cmd.get("closes")):  # a sealed reveal is a reveal (its side's `reveal`)
         # ruling R71: the other side continues from a step left provisionally: that confirms the leave
@@ -195,7 +203,7 @@ def decide(state: CampaignState, cmd: dict, base_seq: int, confirmed: bool = Fal
         finally:
             state.pbem.provisional = prov
         return [said, *events]
-    if name in pbem.OWN:
+    if name in _OWN:
         return handler(Ctx(state, base_seq, covered=covered), cmd)
     if _shared(state, cmd) and not _decided_alone(state, cmd, base_seq, handler):
         # checked as it stands now, recorded as a proposal (ruling R45)
@@ -319,10 +327,10 @@ def _shared(st: CampaignState, cmd: dict) -> bool:
     if name == "next":
         step = BY_ID.get(st.step)  # a step where a command for a side is accepted (its `accepts`)
         return step is not None and any(n in step.accepts for n in pbem.SIDED)
-    if name in pbem.SHARED_3:  # ruling R68, under every rules revision (issue 37 item 5)
+    if name in _SHARED_3:  # ruling R68, under every rules revision (issue 37 item 5)
         # the card's weather (no TEXT) is nobody's choice: only a weather a side types is proposed
         return name != "weather" or bool(cmd.get("text"))
-    return name in pbem.SHARED
+    return name in _SHARED
 
 
 
