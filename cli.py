@@ -35,12 +35,7 @@ if "pytest" not in sys.modules:
     except ValueError:  # not the main thread: a host program's own handling stays
         pass
 
-import gc
-
-# The start-up makes ~37,000 tracked objects (modules, classes, functions, tables) and no garbage: the collector is
-# paused while they are made, and at the end of this module they go to the permanent generation, which no
-# collection walks, the interpreter's last one at exit included (issue 36 item 2: ~8% of a `status`'s
-# instructions). Not where a test runner imported plcg (its objects are its own; tests/test_replay_paths.py).
+import gc  # paused while the start-up's ~37,000 objects are made, frozen at the end (cg.bulk.freeze_start_up)
 _COLLECTING = gc.isenabled()
 gc.disable()
 
@@ -799,10 +794,7 @@ def in_process(db: str, key_path: str | None):
     return run
 
 
-if "pytest" not in sys.modules:  # the start-up's objects to the permanent generation (see _COLLECTING above)
-    freeze_start_up()
-if _COLLECTING:
-    gc.enable()
+freeze_start_up(_COLLECTING, frozen="pytest" not in sys.modules)  # (a test runner's objects are its own)
 
 if __name__ == "__main__":
     main()

@@ -23,11 +23,17 @@ class _StartUp:
     frozen = False
 
 
-def freeze_start_up() -> None:
-    """Every object tracked so far to the permanent generation, which no collection walks, the interpreter's
-    last one at exit included (cli.py, once its imports have run: issue 36 item 2)."""
-    gc.freeze()
-    _StartUp.frozen = True
+def freeze_start_up(collecting: bool, frozen: bool = True) -> None:
+    """The end of cli.py's start-up, which paused the collector before its imports (`collecting`: whether it ran
+    then). The start-up makes ~37,000 tracked objects (modules, classes, functions, tables) and no garbage: where
+    `frozen`, every object tracked so far goes to the permanent generation, which no collection walks, the
+    interpreter's last one at exit included (issue 36 item 2: ~8% of a `status`'s instructions); not where a test
+    runner imported plcg (its objects are its own: tests/test_replay_paths.py). The collector then runs as before."""
+    if frozen:
+        gc.freeze()
+        _StartUp.frozen = True
+    if collecting:
+        gc.enable()
 
 
 @contextmanager

@@ -156,3 +156,10 @@ def test_every_package_is_installed():
     named = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
     found = {".".join(p.parent.relative_to(ROOT).parts) for top in PACKAGES for p in (ROOT / top).rglob("__init__.py")}
     assert found == named
+
+
+def test_the_command_line_stays_at_most_800_lines():
+    """Issue 33 item 5: cli.py is click only, at most 800 lines (the status view, the log's streaming, the sync
+    medium and the audit's words are read models in projections/, the application in cg/app/)."""
+    lines = (ROOT / "cli.py").read_text(encoding="utf-8").count("\n")
+    assert lines <= 800, f"cli.py has {lines} lines"
