@@ -65,14 +65,16 @@ WHY: dict[str, str] = {
                             " ~0.18 s; the markup ~0.12 s",
     "audit / row scan": "the audit decides every command again as the rules stand at its row (each DRM, table row and"
                         " refusal) and folds every event besides checking the chain; the row scan only parses",
-    # profiled at 100k (docs/performance.md, "the signed audit, round four's end"): the CPU beyond the 13% longer game
-    "signed audit / unsigned": "play by email's own work, each part decided as the rules stand: every proposal of a"
-                               " shared fact checked when proposed and decided again when confirmed (ruling R45; a"
-                               " `next` leaving 3.2 works out every unit's stranded fate each time: ~0.35 s at 100k),"
-                               " the seals opened and their commands decided, the reveals and signatures (~0.4 s), the"
-                               " checks every command passes (pbem.authorize, seal.check_owed, Rules.ruling_marks: ~2-3"
-                               " us each, ~0.3 s), and 2.2x the log's text (the sealed boxes, in payload and command:"
-                               " ~0.1 s of reading and chain check)",
+    # profiled at 100k (docs/performance.md, "the signed audit: leaving 3.2 and the checks of every command"): the CPU
+    # beyond the 13% longer game
+    "signed audit / unsigned": "play by email's own work, each part decided as the rules stand: the seals opened and"
+                               " their commands decided, the reveals and signatures (~0.4 s at 100k), the checks every"
+                               " command passes (pbem.authorize, seal.check_owed, seal.check_unseen_units: ~1-2 us"
+                               " each, ~0.25 s), every proposal of a shared fact checked when proposed and decided"
+                               " again when confirmed (ruling R45: `next` and `confirm` ~0.40 s against the unsigned"
+                               " game's `next` 0.17 s), and 2.2x the log's text (the sealed boxes, in payload and command:"
+                               " ~0.2 s of reading and chain check); and the signed game asks who owes a 3.2 redeployment"
+                               " 58% more often (each such `redeploy` walks every unit in play)",
 }
 HEAD = ("target", "measured (CPU, median)", "ratio", "floor", "goal", "verdict")
 

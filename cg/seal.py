@@ -621,11 +621,14 @@ def check_unseen_units(st, cmd: dict) -> None:
     by = cmd.get("by")
     if by not in ("axis", "allied") or not rules_for(st).checks_units_named(sealing(st) and st.step not in SECRET_STEPS):
         return
+    sealed = _unrevealed(st, by, ("purchase",))
+    if not sealed:  # (asked of every command: the side's purchases are nearly always revealed)
+        return
     given = [cmd.get(k) for k in UNIT_KEYS] + [u for k in UNITS_KEYS for u in (cmd.get(k) or ())]
     named = {str(u).strip().casefold() for u in given if isinstance(u, str) and u.strip()}
     if not named:
         return
-    for c, rec in _unrevealed(st, by, ("purchase",)):
+    for c, rec in sealed:
         opening = opening_of(st, c, rec.nonce, rec.box)
         for etype, payload in (opening or {}).get("events", ()):
             refs = list(payload.get("units") or ()) if etype == "rg_bought" else \

@@ -53,13 +53,14 @@ def redeployment_owed(state: CampaignState) -> list[tuple[str, str, str]]:
     known: dict[tuple, str] = last[1]
     held: dict[str, bool] = {}  # side -> it holds a friendly-controlled hex: asked once a side, not once a unit
     sw = rules_for(state).sw_moves_with_possessor()
+    vehicle, support = Kind.VEHICLE, Kind.SW  # (asked of every unit of every `redeploy` at 3.2: looked up once)
     for u in _state.active_units(state)[0]:  # the units not settled: every one on the map among them
-        if u.status not in PRESENT or u.redeployed or not u.hex or (sw and u.kind == Kind.SW):
+        if u.status not in PRESENT or u.redeployed or not u.hex or (sw and u.kind == support):
             continue  # ruling R86: a SW goes with its possessor, never on a roll of its own
         if u.side not in held:
             held[u.side] = bool(mc.cthc_hexes(u.side))
-        if not held[u.side] or immobilized(state, u):  # cannot_redeploy (ruling R48, every revision): it owes
-            continue  # none; leaving 3.2 decides its fate
+        if not held[u.side] or (u.kind == vehicle and immobilized(state, u)):  # cannot_redeploy (ruling R48, every
+            continue  # revision): it owes none; leaving 3.2 decides its fate
         at = (u.hex, u.side)
         situation = known.get(at)
         if situation is None:
@@ -111,8 +112,14 @@ def stranded_fate(state: CampaignState) -> tuple[list, list]:
     mc, grid = state.map_control(), state.grid()
     r3 = rules_for(state).isolated_immobilized_wrecked()
     lost, isolated = [], []
-    for u in list(state.units.values()):
-        if u.status not in PRESENT or not u.hex or u.redeployed or not cannot_redeploy(state, u):
+    live = _state.active_units(state)[0]  # the units not settled, in order: every one on the map among them
+    held: dict[str, bool] = {}  # side -> it holds a friendly-controlled hex (cannot_redeploy's test, asked once a side)
+    for u in live:
+        if u.status not in PRESENT or not u.hex or u.redeployed:
+            continue
+        if u.side not in held:
+            held[u.side] = bool(mc.cthc_hexes(u.side))
+        if held[u.side] and not immobilized(state, u):  # cannot_redeploy (ruling R48) on the picture held
             continue
         where = mc.situation(u.hex, u.side)
         if where == "friendly_mlr" or (where == "isolated" and not r3):
@@ -126,7 +133,7 @@ def stranded_fate(state: CampaignState) -> tuple[list, list]:
             continue
         near = any(f.side == u.side and f is not u and f.hex and f.status in PRESENT
                    and _keeps_3_23(state, f) and grid.distance(f.hex, u.hex) <= 3
-                   for f in state.units.values())
+                   for f in live)
         if not near:
             lost.append((u.side, u.id, "3.23"))
         elif not u.isolated and where != "isolated":

@@ -43,6 +43,7 @@ OTHER = {"axis": "allied", "allied": "axis"}  # cg.state's other(), which loads 
 CONVENTIONS = 3  # what a new campaign records
 LEADERS_PER_RG = 1  # a leader a 2.36 DR gives is numbered within its RG per side (I1-2.L1), a 3.45 one within its RePh
 END_CVP_CHECK = 1  # `end` refuses a CVP lost below the CVP of the units it lists lost (A26.2, ruling R39)
+_MARKED = ("next", "confirm", "fortify")  # what Rules.ruling_marks marks (a tuple: a name of any type compares)
 MARKS_HELD = 2  # rulings R110, R111, R112, R119, R127 by the campaign, not by the marks its commands carry (Rules.ruling_marks)
 AHEAD_ROLLS = 3  # ruling R121: a side commits its 3.41, 3.44, 3.45 and 3.47 rolls ahead of their steps
 DUAL_DETERMINED = 3  # ruling R122: a Dual Attack's 2.41 determination is rolled two-party, not proposed
@@ -1194,9 +1195,10 @@ class Rules:
         on, the campaign holds each ruling wherever the ledger marks it, whatever the command carries (a mark is the
         sender's word, and a player's own client, or a hand-made bundle, could leave it out). A campaign started
         before decides by the marks its commands carry, as the release that wrote them did."""
-        if st.pbem is None or not conventions(st, MARKS_HELD):
-            return cmd
-        name, step = cmd.get("name"), st.step
+        name = cmd.get("name")
+        if name not in _MARKED or st.pbem is None or not conventions(st, MARKS_HELD):
+            return cmd  # (asked of every command: most are none of the three it marks)
+        step = st.step
         held = [mark for mark, holds in (
             ("setups", name == "next" and step == StepId.SETUP),
             ("mines_at_setup", name == "fortify" and step == StepId.PURCHASE),
