@@ -33,7 +33,7 @@ from cg.steps import BY_ID, ORDER
 from cg.steps.registry import FOLDS, MAY_BE_SECRET, WORDS
 from events.codec import loads
 from events.errors import UNFOLDABLE, BadInput
-from events.stored import build, folder
+from events.stored import build, builder
 from events.types import REGISTRY
 from events.upcasters import upcast
 from events.versions import VERSIONS
@@ -408,12 +408,13 @@ class _Folding:
         # type -> its fold for this walk: HANDLERS', but for the types worded by their fold (`worded`)
         self.handlers: dict = dict(HANDLERS)
         self.worded: dict = {}  # type -> whether its rows are worded by their fold (_by_fold)
-        fn, got = FOLDS["unit_set_up"], self.set_up.append
+        fn, make, got = FOLDS["unit_set_up"], builder(_SET_UP), self.set_up.append
 
-        def fold_and_keep(st, e):
+        def fold_and_keep(st, p):
+            e = make(None, p)
             fn(st, e)
             got(e)
-        self.handlers["unit_set_up"] = folder(_SET_UP, fold_and_keep)
+        self.handlers["unit_set_up"] = fold_and_keep
 
     def word(self, etype: str) -> bool:
         """Whether a row of `etype` folded in the run is worded by its fold: then its Told is added to `told`."""
@@ -421,12 +422,13 @@ class _Folding:
         if by is None:
             by = self.worded[etype] = _by_fold(etype)
             if by:
-                fn, say, said = FOLDS[etype], WORDS[etype], self.said.append
+                fn, make, say, said = FOLDS[etype], builder(REGISTRY[etype]), WORDS[etype], self.said.append
 
-                def fold_and_say(st, e):
+                def fold_and_say(st, p):  # what HANDLERS' fold does (events.stored.folder), then its words
+                    e = make(None, p)
                     fn(st, e)
                     said(say(e))
-                self.handlers[etype] = folder(REGISTRY[etype], fold_and_say)
+                self.handlers[etype] = fold_and_say
         return by
 
     def flush(self) -> None:
@@ -898,7 +900,7 @@ def _placed(info: FirefightHistory, step: str, seq: int, e, st) -> None:
     if placed is None:
         placed = info.placed[side] = {}
     unit = intern(e.unit)
-    u = st.unit(unit, side)
+    u = st.units.get((side, unit))  # (its fold found it there: a unit set up is in play, never settled)
     # (a key of no field an edited row holds is its instance's attribute too: a "seq" shows, as it did)
     placed[unit] = (getattr(e, "seq", seq), intern(e.hex), e.hip, u.name if u is not None else "")
     if side in ("axis", "allied"):  # in the setup tables: counted, not worded
