@@ -46,7 +46,7 @@ from projections.roster import roster_rows, totals
 from projections.transfer import export_lines
 from projections.words import SIDE, TYPE, roll_words, summary, terrain_words, vasl_words
 from cg.units import IN_PLAY
-from projections.dicestats import COUNTED, Rolls, rolls_of, stats, tally
+from projections.dicestats import COUNTED, Rolls, rolls_of, section_stats, stats, tally
 
 FORMATS = ("jsonl", "md", "html", "bbcode")
 # a forum post's size the BBCode export keeps under (characters): phpBB's default post limit; the six-firefight
@@ -193,6 +193,7 @@ _MAY_HIDE = frozenset(("rg_bought", "oba_rolled", "leader_rolled", "attack_bough
 # what a map needs of the state (projections.maps.map_svg): taken at a firefight's end instead of a
 # copy of the whole state, which grows with the campaign (every unit ever bought)
 _MapUnit = collections.namedtuple("_MapUnit", "side name hex status")
+_new_tuple = tuple.__new__  # a _MapUnit made as its class's own __new__ makes it, less that Python-level call
 
 
 class _MapState:
@@ -203,8 +204,8 @@ class _MapState:
         # the units not settled (cg.state.active_units: every unit in play is among them, in the order of
         # `units`), not every unit ever bought: a map per firefight, each walking the whole roster, grew
         # the report's cost per event with the campaign's length
-        self.units = {(u.side, u.id): _MapUnit(u.side, u.name, u.hex, u.status) for u in active_units(st)[0]
-                      if u.hex and u.status in IN_PLAY}
+        self.units = {(u.side, u.id): _new_tuple(_MapUnit, (u.side, u.name, u.hex, u.status))
+                      for u in active_units(st)[0] if u.hex and u.status in IN_PLAY}
         self._strategic = st.strategic()  # 1.4 as the campaign's rules revision has it (ruling R32)
 
     def load_all(self):
@@ -845,8 +846,9 @@ def _told_row(info: FirefightHistory, seq: int, step: str, etype: str, p: dict, 
     marked `email`), a unit's setup (2.6: counted, the setup tables tell it), the terrain a RePh command
     changed and the counters changed. `r`: the row where the walk keeps it (_KEPT: the purchases _hidden may
     leave out, worded only when shown, as are the setups of a side that is neither). `fold`: where a setup
-    waits for its counter and a line for its words (_Folding.word), read once its row is folded (flush). A name the setups repeat (a unit's
-    id, a hex) is held once (sys.intern), not once a setup: ~100,000 strings at 100k events."""
+    waits for its counter and a line for its words (_Folding.word), both read once its row is folded (flush,
+    _placed). A name the setups repeat (a unit's id, a hex) is held once (sys.intern), not once a setup: ~100,000
+    strings at 100k events."""
     if step is not info.step:  # the rows of a step come together (the walk gives each step's name one string)
         info.step = step
         visited = info.visited
@@ -1198,7 +1200,7 @@ def dice_section(h: History) -> list:
     rolls = h.rolls
     out: list = [("open", "section", "dice", "dice"), ("h", 2, ["Dice"], "dice")]
     for side in ("axis", "allied"):
-        d = stats(rolls, side)
+        d = section_stats(rolls, side)
         for name, label in (("DR", "DR totals"), ("dr", "dr results")):
             t = d[name]
             if not t["rolls"]:
