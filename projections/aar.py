@@ -263,6 +263,7 @@ def _walk(ledger, maps: bool = False, view=None, dice: bool = False) -> History:
     add_seq, add_type, add_payload = fold.seqs.append, fold.types.append, fold.payloads.append
     setups = fold.setups
     info = last_ff = None
+    unusual = named_seqs | undone  # the rows of _ROUTINE types that take the long way all the same
     for cols in store.read_rows(0, last_seq, _WALKED, parse=True, columnar=True):
         # a type's and a step's name one string each (not one a row: the Sequence's lines hold them)
         cols[1], cols[4] = _interned(cols[1]), _interned(cols[4])
@@ -274,6 +275,15 @@ def _walk(ledger, maps: bool = False, view=None, dice: bool = False) -> History:
             current = versions.get(etype)
             if current is not None and version != current:
                 p = upcast(etype, version, p)
+            if etype not in _NOT_ROUTINE and rff == last_ff and st is not None and seq not in unusual:
+                # most rows (a setup, a redeployment, a step left): what the long way below does with them
+                if setups and etype != "unit_set_up":
+                    fold.flush()
+                add_seq(seq)
+                add_type(etype)
+                add_payload(p)
+                _told_row(info, seq, step, etype, p, None, st, view, fold)
+                continue
             r = None  # the Row, made only for a row kept
             if first is None:
                 first = r = Row(seq, None, etype, version, rff, step, p, None, text, None)
@@ -348,13 +358,15 @@ def _commands(texts: list) -> list:
     """A chunk's commands as stored (None where a row holds none), parsed: in one call, as read_rows parses
     the payloads; row by row where the joined text does not parse (an edited command raises as its own loads
     would)."""
-    given = [c for c in texts if c is not None]
+    given = texts if None not in texts else [c for c in texts if c is not None]  # (most chunks: a command a row)
     try:
         parsed = loads("[" + ",".join(given) + "]")
     except (TypeError, ValueError):
         parsed = None
     if not isinstance(parsed, list) or len(parsed) != len(given):
         return [None if c is None else loads(c) for c in texts]
+    if given is texts:
+        return parsed
     it = iter(parsed)
     return [None if c is None else next(it) for c in texts]
 
@@ -388,6 +400,10 @@ _KEPT = frozenset(("rg_bought", "oba_rolled", "leader_rolled", "attack_bought", 
 # the rows the walk folds where the state stands as a fold row by row has it, one at a time (_Folding): it reads the
 # state around a result and a TVP award (_keep), a seal's opened events are folded at the state's seq
 _FOLDED_ALONE = frozenset(("firefight_ended", "tvp_awarded", "sealed", "campaign_started", "reverted"))
+
+# the types of the rows the walk does no more with than add them to its run of folds and tell them (_told_row), when
+# the row is neither the first, nor named by a revert, nor undone, nor its firefight's first: every other type
+_NOT_ROUTINE = _KEPT | _FOLDED_ALONE
 
 
 class _Folding:
