@@ -203,7 +203,9 @@ def fold_stored(chunks: Iterable[tuple], common: int, reverted: AbstractSet[int]
                         payload = upcast(etype, stale[seq], payload)  # type: ignore[misc]  # stale: upcast given
                 handler = handlers.get(etype)
                 if handler is None and etype in typed:
-                    handler = handlers[etype] = _built(etype)  # the first of its type
+                    handler = _built(etype)  # the first of its type
+                    if handler is not None:  # (it is: a type of FOLDS) kept in a caller's own table too
+                        handlers[etype] = handler
                 if handler is not None:
                     if etype == "step_left" and st.step == StepId.COMMENCEMENT:
                         st.commencements.add(seq)  # 2.8: the firefight commenced here (the undo guard)
