@@ -58,7 +58,7 @@ WHY: dict[str, str] = {
                              " log meets are built first (~20 ms) and each row's instance is made (~1 us), then its"
                              " JSON line written; the row scan only parses",
     "replay / row scan": "each row is folded into the state (the row scan only parses it)",
-    "export html / replay": "3.42x -> 3.20x A/B at 100k after issue 36 item 1's last pass (the lines worded from"
+    "export html / replay": "3.41x -> 3.18x A/B at 100k after issue 36 item 1's last pass (the lines worded from"
                             " the fold's own instances, docs/performance.md). In-process at 100k (collector paused,"
                             " as the CLI runs it): the walk ~1.05 s, of which the fold replay makes ~0.33 s,"
                             " reading seven columns ~0.15 s, parsing every row's command for the dice ~0.09 s"
