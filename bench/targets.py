@@ -58,11 +58,13 @@ WHY: dict[str, str] = {
                              " log meets are built first (~20 ms) and each row's instance is made (~1 us), then its"
                              " JSON line written; the row scan only parses",
     "replay / row scan": "each row is folded into the state (the row scan only parses it)",
-    "export html / replay": "in-process at 100k (collector paused, as the CLI runs it): the walk ~1.05 s, of which"
-                            " the fold replay makes ~0.33 s, reading seven columns ~0.15 s, the words of ~50,000"
-                            " Sequence lines ~0.2 s (projections/words.py builds each event's instance from its"
-                            " payload again), the rolls, setups and lines the rest; the 90 maps ~0.23 s; the blocks"
-                            " ~0.18 s; the markup ~0.12 s",
+    "export html / replay": "3.41x -> 3.18x A/B at 100k after issue 36 item 1's last pass (the lines worded from"
+                            " the fold's own instances, docs/performance.md). In-process at 100k (collector paused,"
+                            " as the CLI runs it): the walk ~1.05 s, of which the fold replay makes ~0.33 s,"
+                            " reading seven columns ~0.15 s, parsing every row's command for the dice ~0.09 s"
+                            " (parsing only those a roll reads would stop refusing an edited command), the words of"
+                            " ~50,000 Sequence lines ~0.09 s, the rolls, setups and lines the rest; the 90 maps"
+                            " ~0.21 s; the blocks ~0.2 s; the markup ~0.15 s",
     "audit / row scan": "the audit decides every command again as the rules stand at its row (each DRM, table row and"
                         " refusal) and folds every event besides checking the chain; the row scan only parses",
     # profiled at 100k (docs/performance.md, "the signed audit: leaving 3.2 and the checks of every command"): the CPU

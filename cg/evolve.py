@@ -175,7 +175,7 @@ def _unreadable(e: Exception, seq, etype) -> Exception:  # e: what fold's caller
 
 def fold_stored(chunks: Iterable[tuple], common: int, reverted: AbstractSet[int], current: dict[str, int] | None,
                 upcast: Callable | None, state: CampaignState | None = None, view=None,
-                named: bool = True) -> CampaignState | None:
+                named: bool = True, handlers: dict[str, Callable] | None = None) -> CampaignState | None:
     """The fold loop, the one: the replay's hot loop (events/store.fold_chunks), `fold`'s records, one event
     (`evolve`) and a seal's opened events (`_opened`) all pass through it.
 
@@ -185,10 +185,12 @@ def fold_stored(chunks: Iterable[tuple], common: int, reverted: AbstractSet[int]
     does not know (None: rows already upcast, `current` unread). A row that is neither reverted nor stale
     costs one set lookup before its handler. st.last_batch is left to the caller, which reads it once
     instead of with every row. named: an error is raised naming its row (UnreadableRow), else as it is.
+    handlers: type -> fold(state, payload), where a caller's own replace some of HANDLERS' (the report's walk
+    words a row from the instance its fold builds: projections/aar._Folding); a type it lacks is added to it.
     """
     # None until campaign_started: a row before it fails on it, an AttributeError named as its row (UNFOLDABLE)
     st = cast(CampaignState, state)
-    handlers, typed = HANDLERS, FOLDS
+    handlers, typed = HANDLERS if handlers is None else handlers, FOLDS
     seq = etype = None
     try:  # a row edited against its schema: bad input naming the row, never a crash
         for seqs, types, payloads, stale in chunks:
@@ -202,6 +204,8 @@ def fold_stored(chunks: Iterable[tuple], common: int, reverted: AbstractSet[int]
                 handler = handlers.get(etype)
                 if handler is None and etype in typed:
                     handler = _built(etype)  # the first of its type
+                    if handler is not None:  # (it is: a type of FOLDS) kept in a caller's own table too
+                        handlers[etype] = handler
                 if handler is not None:
                     if etype == "step_left" and st.step == StepId.COMMENCEMENT:
                         st.commencements.add(seq)  # 2.8: the firefight commenced here (the undo guard)

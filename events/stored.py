@@ -120,5 +120,14 @@ def build(cls, payload: dict):
     """One event of `cls` from its stored payload (the fold's constructor, without a handler)."""
     make = _ALONE.get(cls)
     if make is None:
-        make = _ALONE[cls] = folder(cls, lambda _st, o: o)
+        make = builder(cls)
     return make(None, payload)
+
+
+def builder(cls) -> Callable[[object, dict], object]:
+    """build's constructor of `cls`: make(None, payload) is its instance (made once a process: writing one costs
+    ~2 ms, a report's walk that wrote one per type it met would pay that per type)."""
+    make = _ALONE.get(cls)
+    if make is None:
+        make = _ALONE[cls] = folder(cls, lambda _st, o: o)
+    return make

@@ -27,12 +27,13 @@ from typing import NoReturn
 import attrs
 
 from cg import seal
-from cg.evolve import evolve, fold_stored, reverted_seqs, start
+from cg.evolve import HANDLERS, evolve, fold_stored, reverted_seqs, start
 from cg.state import CampaignState, Ground, active_units
 from cg.steps import BY_ID, ORDER
+from cg.steps.registry import FOLDS, MAY_BE_SECRET, WORDS
 from events.codec import loads
 from events.errors import UNFOLDABLE, BadInput
-from events.stored import build
+from events.stored import build, builder
 from events.types import REGISTRY
 from events.upcasters import upcast
 from events.versions import VERSIONS
@@ -45,7 +46,7 @@ from projections.roster import roster_rows, totals
 from projections.transfer import export_lines
 from projections.words import SIDE, TYPE, roll_words, summary, terrain_words, vasl_words
 from cg.units import IN_PLAY
-from projections.dicestats import COUNTED, Rolls, rolls_of, stats, tally
+from projections.dicestats import COUNTED, Rolls, rolls_of, section_stats, stats, tally
 
 FORMATS = ("jsonl", "md", "html", "bbcode")
 # a forum post's size the BBCode export keeps under (characters): phpBB's default post limit; the six-firefight
@@ -192,6 +193,7 @@ _MAY_HIDE = frozenset(("rg_bought", "oba_rolled", "leader_rolled", "attack_bough
 # what a map needs of the state (projections.maps.map_svg): taken at a firefight's end instead of a
 # copy of the whole state, which grows with the campaign (every unit ever bought)
 _MapUnit = collections.namedtuple("_MapUnit", "side name hex status")
+_new_tuple = tuple.__new__  # a _MapUnit made as its class's own __new__ makes it, less that Python-level call
 
 
 class _MapState:
@@ -202,8 +204,8 @@ class _MapState:
         # the units not settled (cg.state.active_units: every unit in play is among them, in the order of
         # `units`), not every unit ever bought: a map per firefight, each walking the whole roster, grew
         # the report's cost per event with the campaign's length
-        self.units = {(u.side, u.id): _MapUnit(u.side, u.name, u.hex, u.status) for u in active_units(st)[0]
-                      if u.hex and u.status in IN_PLAY}
+        self.units = {(u.side, u.id): _new_tuple(_MapUnit, (u.side, u.name, u.hex, u.status))
+                      for u in active_units(st)[0] if u.hex and u.status in IN_PLAY}
         self._strategic = st.strategic()  # 1.4 as the campaign's rules revision has it (ruling R32)
 
     def load_all(self):
@@ -261,6 +263,7 @@ def _walk(ledger, maps: bool = False, view=None, dice: bool = False) -> History:
     add_seq, add_type, add_payload = fold.seqs.append, fold.types.append, fold.payloads.append
     setups = fold.setups
     info = last_ff = None
+    unusual = named_seqs | undone  # the rows of _ROUTINE types that take the long way all the same
     for cols in store.read_rows(0, last_seq, _WALKED, parse=True, columnar=True):
         # a type's and a step's name one string each (not one a row: the Sequence's lines hold them)
         cols[1], cols[4] = _interned(cols[1]), _interned(cols[4])
@@ -272,6 +275,15 @@ def _walk(ledger, maps: bool = False, view=None, dice: bool = False) -> History:
             current = versions.get(etype)
             if current is not None and version != current:
                 p = upcast(etype, version, p)
+            if etype not in _NOT_ROUTINE and rff == last_ff and st is not None and seq not in unusual:
+                # most rows (a setup, a redeployment, a step left): what the long way below does with them
+                if setups and etype != "unit_set_up":
+                    fold.flush()
+                add_seq(seq)
+                add_type(etype)
+                add_payload(p)
+                _told_row(info, seq, step, etype, p, None, st, view, fold)
+                continue
             r = None  # the Row, made only for a row kept
             if first is None:
                 first = r = Row(seq, None, etype, version, rff, step, p, None, text, None)
@@ -317,7 +329,7 @@ def _walk(ledger, maps: bool = False, view=None, dice: bool = False) -> History:
                     for t2, q in _opened_events(view, build(REGISTRY["sealed"], p)) or ():
                         if t2 == "rg_bought":
                             _bought(bought, build(REGISTRY[t2], q))
-            _told_row(info, seq, step, etype, p, r, st, view, setups)
+            _told_row(info, seq, step, etype, p, r, st, view, fold)
         if texts:
             last = Row(seq, None, etype, version, rff, step, p, None, text, None)  # the chunk's last row, as folded
     fold.flush()
@@ -346,13 +358,15 @@ def _commands(texts: list) -> list:
     """A chunk's commands as stored (None where a row holds none), parsed: in one call, as read_rows parses
     the payloads; row by row where the joined text does not parse (an edited command raises as its own loads
     would)."""
-    given = [c for c in texts if c is not None]
+    given = texts if None not in texts else [c for c in texts if c is not None]  # (most chunks: a command a row)
     try:
         parsed = loads("[" + ",".join(given) + "]")
     except (TypeError, ValueError):
         parsed = None
     if not isinstance(parsed, list) or len(parsed) != len(given):
         return [None if c is None else loads(c) for c in texts]
+    if given is texts:
+        return parsed
     it = iter(parsed)
     return [None if c is None else next(it) for c in texts]
 
@@ -387,32 +401,72 @@ _KEPT = frozenset(("rg_bought", "oba_rolled", "leader_rolled", "attack_bought", 
 # state around a result and a TVP award (_keep), a seal's opened events are folded at the state's seq
 _FOLDED_ALONE = frozenset(("firefight_ended", "tvp_awarded", "sealed", "campaign_started", "reverted"))
 
+# the types of the rows the walk does no more with than add them to its run of folds and tell them (_told_row), when
+# the row is neither the first, nor named by a revert, nor undone, nor its firefight's first: every other type
+_NOT_ROUTINE = _KEPT | _FOLDED_ALONE
+
 
 class _Folding:
     """The walk's rows folded a run at a time (cg.evolve.fold_stored, as replay folds them): a row is added to
     `seqs`, `types` and `payloads`, `flush` folds the run; the setups waiting for their counters (_told_row) get
-    them then. The lists are emptied in place: the walk holds their `append`s."""
+    them then, and so do the Sequence's lines waiting for their words (`told`: worded from the instance the fold
+    builds of their row, not from a second one built of its payload, issue 36). The lists are emptied in place:
+    the walk holds their `append`s."""
 
     def __init__(self):
         self.st = None
         self.seqs: list = []
         self.types: list = []
         self.payloads: list = []
-        self.setups: list = []  # (placed, unit, (seq, hex, hip), side): _told_row's, given their counter by flush
+        self.setups: list = []  # (firefight, step, seq) of each setup of the run: _told_row's, placed by flush
+        self.set_up: list = []  # their events, as the run's fold builds them
+        self.told: list = []  # the Told of each row of the run worded by its fold (`worded`), in seq order
+        self.said: list = []  # their words, as the run's fold says them
+        # type -> its fold for this walk: HANDLERS', but for the types worded by their fold (`worded`)
+        self.handlers: dict = dict(HANDLERS)
+        self.worded: dict = {}  # type -> whether its rows are worded by their fold (_by_fold)
+        fn, make, got = FOLDS["unit_set_up"], builder(_SET_UP), self.set_up.append
+
+        def fold_and_keep(st, p):
+            e = make(None, p)
+            fn(st, e)
+            got(e)
+        self.handlers["unit_set_up"] = fold_and_keep
+
+    def word(self, etype: str) -> bool:
+        """Whether a row of `etype` folded in the run is worded by its fold: then its Told is added to `told`."""
+        by = self.worded.get(etype)
+        if by is None:
+            by = self.worded[etype] = _by_fold(etype)
+            if by:
+                fn, make, say, said = FOLDS[etype], builder(REGISTRY[etype]), WORDS[etype], self.said.append
+
+                def fold_and_say(st, p):  # what HANDLERS' fold does (events.stored.folder), then its words
+                    e = make(None, p)
+                    fn(st, e)
+                    said(say(e))
+                self.handlers[etype] = fold_and_say
+        return by
 
     def flush(self) -> None:
         st = self.st
         if self.seqs:
             # errors raised as they are (named=False), as cg.evolve.evolve raises them: export_chunks names the row
-            fold_stored(((self.seqs, self.types, self.payloads, None),), 0, _NO_SEQS, None, None, st, named=False)
+            fold_stored(((self.seqs, self.types, self.payloads, None),), 0, _NO_SEQS, None, None, st, named=False,
+                        handlers=self.handlers)
             self.seqs.clear()
             self.types.clear()
             self.payloads.clear()
+        if self.told:
+            for t, text in zip(self.told, self.said):
+                t.words = _said_plainly(text)
+            self.told.clear()
+            self.said.clear()
         if self.setups:
-            for placed, unit, row, side in self.setups:  # the counter as it stood at its setup (issue 27 item 2)
-                u = st.unit(unit, side)
-                placed[unit] = (*row, u.name if u is not None else "")
+            for (info, step, seq), e in zip(self.setups, self.set_up):
+                _placed(info, step, seq, e, st)
             self.setups.clear()
+            self.set_up.clear()
 
 
 _NO_SEQS: frozenset = frozenset()
@@ -452,6 +506,21 @@ def _arrows(text: str) -> str:
 _NARRATED = frozenset(("rg_bought", "elr_rolled", "san_adjusted", "firefight_determined"))  # narrate's touches
 
 
+def _by_fold(etype: str) -> bool:
+    """Whether the walk words a row of `etype` from the instance its fold builds (_Folding.word): a type the fold
+    builds an instance of (its handler in a run: not one _keep folds alone), whose words projections.words.summary
+    takes from that instance alone (no secret, ruling R22; no side to name) and _plain touches no further."""
+    return (etype in FOLDS and etype in WORDS and etype not in MAY_BE_SECRET and etype not in _NARRATED
+            and etype not in _FOLDED_ALONE and etype not in _EMAIL and etype != "redeployment_option")
+
+
+def _said_plainly(text: str) -> str:
+    """An event's words as _plain leaves them (summary's, touched as it touches every type's)."""
+    if " [dice given]" in text:  # roll_words marks manual dice after the result, mid-sentence here and there
+        text = text.replace(" [dice given]", "") + " [dice given]"
+    return _SNAKE.sub(" ", text) if "_" in text else text  # most lines hold no "_": no regex run
+
+
 def _plain(etype: str, p: dict, st=None) -> str:
     """narrate's words but for the arrows (_arrows)."""
     text = summary(etype, p)  # (projections.words takes the payload as stored, and builds its instance)
@@ -470,9 +539,7 @@ def _plain(etype: str, p: dict, st=None) -> str:
                 text = text.replace(f"{what} {e.before} -> {e.after}", f"{what} stays {e.after}")
         elif e.rolls:  # firefight_determined: the Dual Attack's drs
             text += "; " + "; ".join(roll_words(r) for r in e.rolls)
-    if " [dice given]" in text:  # roll_words marks manual dice after the result, mid-sentence here and there
-        text = text.replace(" [dice given]", "") + " [dice given]"
-    return _SNAKE.sub(" ", text) if "_" in text else text  # most lines hold no "_": no regex run
+    return _said_plainly(text)
 
 
 def _hidden(r: Row, h: History) -> bool:
@@ -788,15 +855,16 @@ _EMAIL_KIND = {"head_signed": "signature", "sealed": "seal", "seals_revealed": "
 
 
 def _told_row(info: FirefightHistory, seq: int, step: str, etype: str, p: dict, r: Row | None, st, opener,
-              setups: list) -> None:
+              fold: _Folding) -> None:
     """What the firefight's section needs of one row that stands, as the walk folds it (the rows are not read
     again, issue 36): the steps it was recorded at and left, its line of the Sequence in words (a sealed
     secret's events where it was sealed once the log reveals them, ruling R47; the play-by-email records
     marked `email`), a unit's setup (2.6: counted, the setup tables tell it), the terrain a RePh command
     changed and the counters changed. `r`: the row where the walk keeps it (_KEPT: the purchases _hidden may
-    leave out, worded only when shown, as are the setups of a side that is neither). `setups`: where a setup
-    waits for its counter, read once its row is folded (_Folding.flush). A name the setups repeat (a unit's
-    id, a hex) is held once (sys.intern), not once a setup: ~100,000 strings at 100k events."""
+    leave out, worded only when shown, as are the setups of a side that is neither). `fold`: where a setup
+    waits for its counter and a line for its words (_Folding.word), both read once its row is folded (flush,
+    _placed). A name the setups repeat (a unit's id, a hex) is held once (sys.intern), not once a setup: ~100,000
+    strings at 100k events."""
     if step is not info.step:  # the rows of a step come together (the walk gives each step's name one string)
         info.step = step
         visited = info.visited
@@ -809,18 +877,8 @@ def _told_row(info: FirefightHistory, seq: int, step: str, etype: str, p: dict, 
             visited.append(s)
         return
     told = info.told
-    if etype == "unit_set_up":  # the last setup of a unit stands (ids repeat across sides)
-        e = build(_SET_UP, p)
-        side = e.side
-        placed = info.placed.get(side)
-        if placed is None:
-            placed = info.placed[side] = {}
-        # (a key of no field an edited row holds is its instance's attribute too: a "seq" shows, as it did)
-        setups.append((placed, intern(e.unit), (getattr(e, "seq", seq), intern(e.hex), e.hip), side))
-        if side in ("axis", "allied"):  # in the setup tables: counted, not worded
-            info.set_up[step] = info.set_up.get(step, 0) + 1
-        else:
-            told.append(Told(seq, step, etype, False, None, payload=p))
+    if etype == "unit_set_up":  # placed once its row is folded (_Folding.flush: _placed), from the fold's instance
+        fold.setups.append((info, step, seq))
         return
     if etype == "terrain_changed":
         info.terrain.append((seq, build(REGISTRY[etype], p)))
@@ -841,9 +899,32 @@ def _told_row(info: FirefightHistory, seq: int, step: str, etype: str, p: dict, 
         told.append(Told(seq, step, etype, False, None, r, p))
         return
     email = etype in _EMAIL and not (etype == "dice_revealed" and build(REGISTRY[etype], p).value == "withheld")
-    told.append(Told(seq, step, etype, email, _plain(etype, p, st)))
+    if email or not fold.word(etype):
+        told.append(Told(seq, step, etype, email, _plain(etype, p, st)))
+    else:  # worded as its row is folded (_Folding.flush)
+        t = Told(seq, step, etype, False, None)
+        told.append(t)
+        fold.told.append(t)
     if not email:
         _changes(etype, p, info.changed)
+
+
+def _placed(info: FirefightHistory, step: str, seq: int, e, st) -> None:
+    """A unit's setup (2.6), its event `e` as its fold built it, the state `st` folded past it: the last setup of a
+    unit stands (ids repeat across sides), with its counter as it stood then (issue 27 item 2: a setup changes no
+    counter, and a run of the walk's folds ends after its setups)."""
+    side = e.side
+    placed = info.placed.get(side)
+    if placed is None:
+        placed = info.placed[side] = {}
+    unit = intern(e.unit)
+    u = st.units.get((side, unit))  # (its fold found it there: a unit set up is in play, never settled)
+    # (a key of no field an edited row holds is its instance's attribute too: a "seq" shows, as it did)
+    placed[unit] = (getattr(e, "seq", seq), intern(e.hex), e.hip, u.name if u is not None else "")
+    if side in ("axis", "allied"):  # in the setup tables: counted, not worded
+        info.set_up[step] = info.set_up.get(step, 0) + 1
+    else:
+        info.told.append(Told(seq, step, "unit_set_up", False, None, payload=e.__dict__))
 
 
 # the classes of the two types of every firefight's rows (a step left, a unit set up: ~50,000 at 100k events), looked
@@ -1135,7 +1216,7 @@ def dice_section(h: History) -> list:
     rolls = h.rolls
     out: list = [("open", "section", "dice", "dice"), ("h", 2, ["Dice"], "dice")]
     for side in ("axis", "allied"):
-        d = stats(rolls, side)
+        d = section_stats(rolls, side)
         for name, label in (("DR", "DR totals"), ("dr", "dr results")):
             t = d[name]
             if not t["rolls"]:

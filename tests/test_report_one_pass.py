@@ -14,7 +14,7 @@ import pytest
 
 from cg.app.ledger import Ledger
 from events.store import Store
-from projections.dicestats import rolls_of, tally
+from projections.dicestats import rolls_of, section_stats, stats, tally
 from tests.conftest import cli_run
 
 
@@ -67,6 +67,19 @@ def test_the_reports_dice_are_the_logs(r1):
             n = sum(1 for x in rolls if x["side"] == side and len(x["dice"]) == n_dice)
             caption = f"<figcaption>{name}: {n} {kind}s, mean"
             assert (caption in section) == (n > 0), (side, kind, n)
+
+
+def test_the_dice_sections_figures_are_dice_stats(r1):
+    """The dice section's figures (section_stats: its totals against fair dice and its sources) are those
+    `plcg dice-stats` reports of each side's rolls, every roll of the log counted."""
+    rolls = rolls_of(_log_rolls(r1))
+    for side in ("axis", "allied"):
+        d = stats(rolls, side)
+        assert d["rolls"], "the fixture rolls no dice of this side: the test shows nothing"
+        got = section_stats(rolls, side)
+        assert got == {"sources": d["sources"], "dr": d["dr"], "DR": d["DR"]}, side
+        assert got["dr"]["rolls"] + got["DR"]["rolls"] == sum(1 for r in rolls if r["side"] == side
+                                                              and len(r["dice"]) in (1, 2))
 
 
 def test_each_map_is_written_with_ids_of_its_own(r1):
