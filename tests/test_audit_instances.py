@@ -1,7 +1,8 @@
 """The audit reads the rows it looks into (a signature, an undo, a seal, a two-party commitment) as their event
 instances, built in one place (cg/app/audit.py `_event`, issue 33 item 4): a row edited so that its class cannot
 hold it (a field its schema requires left out, the hash chain recomputed as a forger would) is a finding that
-names the row (exit 1), never a crash (exit 5)."""
+names the row (exit 1), never a crash (exit 5). So does a roll (its counts by source and side, its re-roll notes) and
+a two-party commitment in `plcg receive`'s history (`audit_tail`), a signature in `audit --against`."""
 from __future__ import annotations
 
 import shutil
@@ -21,6 +22,10 @@ EDITS = [  # (the campaign file, the event type, a field its schema requires)
     ("pbem-records/axis.plcg", "dice_committed", "side"),
     ("campaign-v0.1.plcg", "reverted", "reason"),
     ("campaign-v0.1.plcg", "reverted", "seqs"),
+    # a roll: counted by source and side, and looked for again after an undo, from its instance
+    ("campaign-v0.1.plcg", "leader_rolled", "roll"),
+    ("campaign-v0.1.plcg", "elr_rolled", "side"),
+    ("campaign-r1.plcg", "cp_replenished", "side"),
 ]
 
 
