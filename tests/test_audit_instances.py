@@ -23,7 +23,7 @@ EDITS = [  # (the campaign file, the event type, a field its schema requires)
     ("campaign-v0.1.plcg", "reverted", "reason"),
     ("campaign-v0.1.plcg", "reverted", "seqs"),
     # a roll: counted by source and side, and looked for again after an undo, from its instance
-    ("campaign-v0.1.plcg", "leader_rolled", "roll"),
+    ("campaign-v0.1.plcg", "leader_rolled", "side"),
     ("campaign-v0.1.plcg", "elr_rolled", "side"),
     ("campaign-r1.plcg", "cp_replenished", "side"),
 ]

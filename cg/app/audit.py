@@ -456,17 +456,20 @@ def _audit_rows(store, reader, dice, trust_index: bool = True, view=None, folded
             if hseq in checkpoints and st is not None:
                 copies[hseq] = _checkpoint_copy(st)
             # an event type or version this release does not know: a newer plcg wrote it (exit 2, as status)
-            # only an event whose class declares a roll holds one (_rolling): most rows are none; the rolls are
-            # counted and the re-rolls found from those rows' instances (one they cannot hold: a finding, Unheld)
+            # only an event whose class declares a roll (_rolling) and whose text names "dice" holds one: most
+            # rows do not (a redeployment without a roll); the rolls are counted and the re-rolls found from
+            # those rows' instances (one its class cannot hold: a finding naming it, Unheld)
             if len(batch) == 1:  # most batches: one row, without the comprehensions' calls
                 p = head[PAYLOAD] if current.get(htype) == head[VERSION] else _upcast_row(head)
                 payloads = [p]
-                rolled = [(head, _event(htype, hseq, p))] if _rolling(htype) is not None else []
+                rolled = [(head, _event(htype, hseq, p))] if (p is not head[PAYLOAD] or type(head[TEXT]) is not str
+                                                              or '"dice"' in head[TEXT]) and _rolling(htype) else []
             else:
                 payloads = [r[PAYLOAD] if current.get(r[TYPE]) == r[VERSION] else _upcast_row(r)
                             for r in batch]
                 rolled = [(r, _event(r[TYPE], r[SEQ], p)) for r, p in zip(batch, payloads)
-                          if _rolling(r[TYPE]) is not None]
+                          if (p is not r[PAYLOAD] or type(r[TEXT]) is not str or '"dice"' in r[TEXT])
+                          and _rolling(r[TYPE])]
             for _r, ev in rolled:
                 dice.add(ev)
             if htype == "campaign_started":
@@ -622,9 +625,9 @@ def _last_signatures(store) -> dict:
 def _count_rolls(rolls: dict, events: list, cmd) -> None:
     """How many rolls each side made from each source (ledger, typed, two-party): the audit's `rolls`."""
     for e in events:
+        side = _side(e)
+        side = side if isinstance(side, str) else "both"
         for r in _rolls_of(e):
-            side = _side(e)
-            side = side if isinstance(side, str) else "both"
             by = rolls.setdefault(side, {})
             src = _source(r, cmd if isinstance(cmd, dict) else {})
             by[src] = by.get(src, 0) + 1
@@ -681,13 +684,15 @@ _SUBJECT = ("unit", "leader", "item", "purchase", "patrol", "hex", "vehicle")
 def _roll_key(e, at) -> tuple:
     """A roll's kind and subject and where it was made: only a roll of the same kind, side and subject,
     made again in the same step of the same firefight, is a re-roll of one taken back by an undo."""
-    subject = tuple(None if k is None else _subject(getattr(e, k)) for k in _how(e).subjects)
+    subject = tuple(None if k is None else _subject(getattr(e, k)) for k in _ROLLS[e.TYPE].subjects)
     return (e.TYPE, _side(e), subject, at)
 
 
 def _subject(v):
     """A subject field's value in a roll's key: a result (a new unit: a dict as stored, a value or list
     in the instance) is no subject."""
+    if v is None or type(v) is str or type(v) is int:  # (nearly every one)
+        return v
     return None if isinstance(v, (dict, list, tuple)) or attrs.has(type(v)) else v
 
 
@@ -713,32 +718,31 @@ class _Rolling:
         self.subjects = tuple(k if k in names else None for k in _SUBJECT)
 
 
-# event type -> its _Rolling, or None for a type that holds no roll (most rows); filled as each type is first met:
-# resolving a class's annotations costs about a millisecond, paid only for the types the log holds (and the fold
-# resolves those anyway)
-_ROLLING: dict[str, _Rolling | None] = {}
+# the event types that roll, met so far -> how they hold their rolls, and those met that hold none (most rows):
+# filled as each type is first met, as resolving a class's annotations costs about a millisecond: paid only for
+# the types the log holds (which the fold resolves anyway)
+_ROLLS: dict[str, _Rolling] = {}
+_NO_ROLL: set[str] = set()
 
 
 def _rolling(etype: str) -> _Rolling | None:
     """How events of `etype` hold their rolls; None where they hold none (or `etype` is no event class)."""
-    try:
-        return _ROLLING[etype]
-    except KeyError:
+    how = _ROLLS.get(etype)
+    if how is None and etype not in _NO_ROLL:
         cls = REGISTRY.get(etype)
         how = _Rolling(cls) if cls is not None and attrs.has(cls) else None
-        _ROLLING[etype] = how if how is not None and how.rolls else None
-        return _ROLLING[etype]
-
-
-def _how(e) -> _Rolling:
-    """How a rolling event (one _rolling said holds rolls: the only ones the audit asks) holds them."""
-    return cast(_Rolling, _ROLLING[e.TYPE])
+        if how is not None and how.rolls:
+            _ROLLS[etype] = how
+        else:
+            _NO_ROLL.add(etype)
+            how = None
+    return how
 
 
 def _rolls_of(e) -> list:
     """The rolls an event holds, found by its class's field declarations."""
     out = []
-    for name, many in _how(e).rolls:
+    for name, many in _ROLLS[e.TYPE].rolls:
         v = getattr(e, name)
         if many:
             out += [x for x in v if isinstance(x, Roll)]
@@ -750,13 +754,13 @@ def _rolls_of(e) -> list:
 def _roll(e) -> Roll | None:
     """An event's one roll (its `roll` field), where it has one: the rolls an undo takes back and a re-roll makes
     again (a `rolls` tuple is neither)."""
-    v = e.roll if _how(e).one else None
+    v = e.roll if _ROLLS[e.TYPE].one else None
     return v if isinstance(v, Roll) else None
 
 
 def _side(e):
     """A rolling event's side, None where its class has none."""
-    return e.side if _how(e).sided else None
+    return e.side if _ROLLS[e.TYPE].sided else None
 
 
 def _source(roll: Roll, cmd: dict | None = None) -> str:
@@ -999,7 +1003,7 @@ class Unheld(ValueError):
 
 
 # the fields each event class requires (no default): a payload without one is a row its class cannot hold
-_REQUIRED = {etype: tuple(a.name for a in attrs.fields(cls) if a.default is attrs.NOTHING)
+_REQUIRED = {etype: frozenset(a.name for a in attrs.fields(cls) if a.default is attrs.NOTHING)
              for etype, cls in REGISTRY.items() if attrs.has(cls)}
 
 
@@ -1011,11 +1015,12 @@ def _event(etype: str, seq, p, strict: bool = True):
     reports it as a finding naming the row, never a crash), or gives None (the reads before the pass,
     and a campaign_started, whose start() says what is wrong with it)."""
     need = _REQUIRED.get(etype)
-    if need is not None and isinstance(p, dict) and all(k in p for k in need):
+    if need is not None and isinstance(p, dict) and p.keys() >= need:
         return build(REGISTRY[etype], p)
     if not strict:
         return None
-    lacks = [k for k in need or () if not isinstance(p, dict) or k not in p]
+    lacks = [a.name for a in attrs.fields(REGISTRY[etype]) if a.name in need
+             and (not isinstance(p, dict) or a.name not in p)] if need else []  # in the class's order
     raise Unheld(f"row {seq} ({etype}) is not an event of its type"
                  + (f": it lacks {', '.join(lacks)}" if lacks else ""))
 
