@@ -46,3 +46,31 @@ def test_a_row_its_class_cannot_hold_is_a_finding_naming_it(tmp_path, fixture, e
     # said once, by the one place that builds the audit's events (not a stray AttributeError of a later read)
     assert any(f"row {seq} ({etype}) is not an event of its type: it lacks {field}" in line for line in named), named
     assert "Traceback" not in r.err
+
+
+@pytest.mark.parametrize("edit", ["UPDATE events SET payload = '[\"edited\"]' WHERE seq = ?",
+                                  "UPDATE events SET payload = json_remove(payload, '$.side') WHERE seq = ?"],
+                         ids=["not-an-object", "no-side"])
+def test_audit_against_a_copy_holding_an_edited_signature_counts_only_the_real_ones(tmp_path, edit):
+    """`audit --against`: the other copy holds rows this one was cut before, signed by both sides, and after
+    them a head_signed row edited so that its class cannot hold it. That row signs nothing: the two real
+    signatures still show this copy was cut after they were acknowledged (exit 1), where the payload read by
+    key crashed (a JSON list: exit 5) or took the sideless row for a third signer and said only that the rows
+    were not yet received (exit 0)."""
+    mine, other = tmp_path / "mine.plcg", tmp_path / "other.plcg"
+    shutil.copy(FIXTURES / "pbem-records/axis.plcg", mine)
+    shutil.copy(FIXTURES / "pbem-records/axis.plcg", other)
+    with sqlite3.connect(mine) as c:
+        signed = [s for (s,) in c.execute("SELECT seq FROM events WHERE type = 'head_signed' ORDER BY seq")]
+        last = c.execute("SELECT max(seq) FROM events").fetchone()[0]
+    assert signed[-1] == last and len(signed) >= 4  # the fixture ends with a signature, by one side after the other
+    cut = signed[-4]  # this copy ends at a signature; the other holds the last three after it
+    with sqlite3.connect(mine) as c:
+        c.execute("DELETE FROM events WHERE seq > ?", (cut,))
+        c.execute("DELETE FROM snapshot")
+    with sqlite3.connect(other) as c:
+        c.execute(edit, (last,))
+    r = cli_run(mine, "audit", "--against", other)
+    assert r.code == 1, (r.code, r.out, r.err)
+    assert f"{mine} ends at row {cut}, but {other} holds rows {cut + 1}-{last}, signed by both sides" \
+           f" (seq {signed[-3]}, {signed[-2]})" in r.out, r.out

@@ -915,9 +915,9 @@ def compare_copies(mine, other, names: tuple[str, str] = ("this copy", "the othe
         signers: dict[str | None, int] = {}
         for s in missing:
             t, payload, _ = rows[s]
-            if t == "head_signed":  # (one its class cannot hold: no side)
-                signed = _event(t, s, loads(payload), strict=False)
-                signers.setdefault(signed.side if signed is not None else None, s)
+            signed = _event(t, s, loads(payload), strict=False) if t == "head_signed" else None
+            if signed is not None and signed.side in ("axis", "allied"):  # a row its class cannot hold signs nothing
+                signers.setdefault(signed.side, s)
         where = f"row {missing[0]}"
         if len(signers) == 2:
             findings.append({"seq": missing[0], "rule": "pbem", "what": f"the copies part at {where}: {short} ends at"
