@@ -74,3 +74,21 @@ def test_audit_against_a_copy_holding_an_edited_signature_counts_only_the_real_o
     assert r.code == 1, (r.code, r.out, r.err)
     assert f"{mine} ends at row {cut}, but {other} holds rows {cut + 1}-{last}, signed by both sides" \
            f" (seq {signed[-3]}, {signed[-2]})" in r.out, r.out
+
+
+def test_receives_history_reads_two_party_commitments_as_events():
+    """`plcg receive`'s history (audit_tail's `_Held`): what the other side may not take back, the commitments
+    with a chain place (R83), read from their events; a commitment its class cannot hold (its side left out)
+    commits nothing, as the audit's own pass reports such a row."""
+    from cg.app.audit import _Held
+
+    def committed(side, chain):  # side ...: left out
+        p = {"side": side, "command": {"name": "roll"}, "commit": "c" * 64, "nonce": "n", "chain": chain}
+        return {k: v for k, v in p.items() if v is not ...}
+
+    history = _Held([(1, 1, "campaign_started", {}), (2, 2, "dice_committed", committed("axis", 3)),
+                     (3, 3, "dice_committed", committed("allied", None)),
+                     (4, 4, "dice_committed", committed("allied", 5)),
+                     (5, 5, "dice_committed", committed(..., 6))])
+    assert history.chained_after(0) == [(2, "axis"), (4, "allied")]
+    assert history.chained_after(2) == [(4, "allied")]
