@@ -490,7 +490,7 @@ def _audit_rows(store, reader, dice, trust_index: bool = True, view=None, folded
                 find(hseq, "1.1", "events before campaign_started")
                 continue
             for r in batch:
-                if (r[FIREFIGHT], r[STEP]) != (st.firefight, st.step):
+                if r[STEP] != st.step or r[FIREFIGHT] != st.firefight:  # (no tuple built per row)
                     find(r[SEQ], "step order", f"recorded at firefight {r[FIREFIGHT]} step {r[STEP]}, but the "
                                                f"campaign stood at firefight {st.firefight} step {st.step}")
                     break
