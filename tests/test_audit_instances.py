@@ -1,8 +1,9 @@
 """The audit reads the rows it looks into (a signature, an undo, a seal, a two-party commitment) as their event
 instances, built in one place (cg/app/audit.py `_event`, issue 33 item 4): a row edited so that its class cannot
 hold it (a field its schema requires left out, the hash chain recomputed as a forger would) is a finding that
-names the row (exit 1), never a crash (exit 5). So does a roll (its counts by source and side, its re-roll notes) and
-a two-party commitment in `plcg receive`'s history (`audit_tail`), a signature in `audit --against`."""
+names the row (exit 1), never a crash (exit 5). So is a row that rolls (read as its event for the counts by source
+and side and the re-roll notes). A two-party commitment in `plcg receive`'s history (`audit_tail`) and a signature
+in `audit --against` that their class cannot hold count for nothing."""
 from __future__ import annotations
 
 import shutil
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from cg.app.audit import _Held
 from conftest import cli_run
 from helpers.sandbox import rechain
 
@@ -80,8 +82,6 @@ def test_receives_history_reads_two_party_commitments_as_events():
     """`plcg receive`'s history (audit_tail's `_Held`): what the other side may not take back, the commitments
     with a chain place (R83), read from their events; a commitment its class cannot hold (its side left out)
     commits nothing, as the audit's own pass reports such a row."""
-    from cg.app.audit import _Held
-
     def committed(side, chain):  # side ...: left out
         p = {"side": side, "command": {"name": "roll"}, "commit": "c" * 64, "nonce": "n", "chain": chain}
         return {k: v for k, v in p.items() if v is not ...}
