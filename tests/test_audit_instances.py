@@ -10,11 +10,20 @@ import shutil
 import sqlite3
 from pathlib import Path
 
+import attrs
+import orjson
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from cg.app.audit import _Held
+from cg.app.audit import _Held, _rolling, _rolls, _rolls_of
 from conftest import cli_run
+from events.convert import unstructure
+from events.roll import Roll
+from events.stored import build
+from events.types import REGISTRY
 from helpers.sandbox import rechain
+from test_events import builds
 
 FIXTURES = Path(__file__).parent / "fixtures"
 EDITS = [  # (the campaign file, the event type, a field its schema requires)
@@ -92,3 +101,22 @@ def test_receives_history_reads_two_party_commitments_as_events():
                      (5, 5, "dice_committed", committed(..., 6))])
     assert history.chained_after(0) == [(2, "axis"), (4, "allied")]
     assert history.chained_after(2) == [(4, "allied")]
+
+
+@pytest.mark.parametrize("name", sorted(REGISTRY))
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_the_rolls_read_from_an_event_are_the_rolls_its_stored_payload_holds(name, data):
+    """The roll counts and re-roll notes read an event's rolls by its class's field declarations (`Roll`,
+    `Roll | None`, `tuple[Roll, ...]`): the very rolls, in order, that _compare's walk of the stored JSON finds
+    in those fields; a class that declares none holds none."""
+    event = data.draw(builds(REGISTRY[name]))
+    stored = orjson.loads(orjson.dumps(unstructure(event)))
+    how = _rolling(name)
+    fields = {n for n, _many in how.rolls} if how is not None else set()
+    walked = [v for k, v in _rolls(stored).items() if k.split("[")[0] in fields]
+    got = [orjson.loads(orjson.dumps(unstructure(r))) for r in _rolls_of(build(REGISTRY[name], stored))] \
+        if how is not None else []
+    assert got == walked
+    if how is None:
+        assert not any(isinstance(getattr(event, f.name), Roll) for f in attrs.fields(REGISTRY[name]))
