@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import typing
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, cast
 
@@ -30,7 +31,7 @@ from cg import seal, snapshot
 from cg.bulk import gc_paused
 from cg.commands import decide, decide_all
 from events.errors import UNFOLDABLE, BadInput, Refused, UnreadableRow, unknown_row
-from events.roll import roll_source, source_of
+from events.roll import Roll
 from events.stored import build
 from cg.evolve import evolve, fold, reverted_seqs, start
 from events.chain import ChainCheck
@@ -176,14 +177,13 @@ class _Dice:
         self.rolls: dict = {}
         self.again: dict = {}
 
-    def add(self, p, again: bool = False) -> None:
-        """The rolls of payload p (again: as made again after an undo)."""
-        if not isinstance(p, dict):
-            return
+    def add(self, event, again: bool = False) -> None:
+        """The rolls of an event (_event; again: as made again after an undo)."""
         counts = self.again if again else self.rolls
-        side = p.get("side") if p.get("side") in ("axis", "allied") else "both"
-        for roll in _rolls(p).values():
-            src = source_of(roll)
+        side = _side(event)
+        side = side if side in ("axis", "allied") else "both"
+        for roll in _rolls_of(event):
+            src = _source(roll)
             counts.setdefault(src, {}).setdefault(side, 0)
             counts[src][side] += 1
 
@@ -303,8 +303,9 @@ class _Held(list):
 
     def chained_after(self, since: int) -> list[tuple[int, str | None]]:
         """As events.store.Backward.chained_after: what the other side may not take back (R71, R83)."""
-        return [(r[0], r[3].get("side")) for r in self if r[0] > since and r[2] == "dice_committed"
-                and isinstance(r[3], dict) and r[3].get("chain") is not None]
+        committed = ((r[0], _event("dice_committed", r[0], r[3], strict=False)) for r in self
+                     if r[0] > since and r[2] == "dice_committed")  # None: a row its class cannot hold
+        return [(seq, e.side) for seq, e in committed if e is not None and e.chain is not None]
 
 
 class _Seen:
@@ -455,19 +456,22 @@ def _audit_rows(store, reader, dice, trust_index: bool = True, view=None, folded
             if hseq in checkpoints and st is not None:
                 copies[hseq] = _checkpoint_copy(st)
             # an event type or version this release does not know: a newer plcg wrote it (exit 2, as status)
-            # only a payload whose text names "dice" holds a roll (_rolls, _count_rolls): most rows name none
+            # only an event whose class declares a roll (_rolling) and whose text names "dice" holds one: most
+            # rows do not (a redeployment without a roll); the rolls are counted and the re-rolls found from
+            # those rows' instances (one its class cannot hold: a finding naming it, Unheld)
             if len(batch) == 1:  # most batches: one row, without the comprehensions' calls
                 p = head[PAYLOAD] if current.get(htype) == head[VERSION] else _upcast_row(head)
                 payloads = [p]
-                rolled = [p] if p is not head[PAYLOAD] or type(head[TEXT]) is not str or '"dice"' in head[TEXT] \
-                    else []
+                rolled = [(head, _event(htype, hseq, p))] if (p is not head[PAYLOAD] or type(head[TEXT]) is not str
+                                                              or '"dice"' in head[TEXT]) and _rolling(htype) else []
             else:
                 payloads = [r[PAYLOAD] if current.get(r[TYPE]) == r[VERSION] else _upcast_row(r)
                             for r in batch]
-                rolled = [p for r, p in zip(batch, payloads) if p is not r[PAYLOAD] or type(r[TEXT]) is not str
-                          or '"dice"' in r[TEXT]]
-            for p in rolled:
-                dice.add(p)
+                rolled = [(r, _event(r[TYPE], r[SEQ], p)) for r, p in zip(batch, payloads)
+                          if (p is not r[PAYLOAD] or type(r[TEXT]) is not str or '"dice"' in r[TEXT])
+                          and _rolling(r[TYPE])]
+            for _r, ev in rolled:
+                dice.add(ev)
             if htype == "campaign_started":
                 if dice.first is None and isinstance(payloads[0], dict):  # (one it cannot hold: start() says so)
                     dice.first = _event(htype, hseq, payloads[0], strict=False)
@@ -486,7 +490,7 @@ def _audit_rows(store, reader, dice, trust_index: bool = True, view=None, folded
                 find(hseq, "1.1", "events before campaign_started")
                 continue
             for r in batch:
-                if (r[FIREFIGHT], r[STEP]) != (st.firefight, st.step):
+                if r[STEP] != st.step or r[FIREFIGHT] != st.firefight:  # (no tuple built per row)
                     find(r[SEQ], "step order", f"recorded at firefight {r[FIREFIGHT]} step {r[STEP]}, but the "
                                                f"campaign stood at firefight {st.firefight} step {st.step}")
                     break
@@ -514,17 +518,18 @@ def _audit_rows(store, reader, dice, trust_index: bool = True, view=None, folded
                 if st.pbem is not None:
                     _authorship(find, unsigned, hseq, cmd, signed, reader.signed_before)
                 if rolled:  # (most commands roll nothing: no call, no import statement run for them)
-                    _count_rolls(rolls, rolled, cmd)
+                    _count_rolls(rolls, [e for _r, e in rolled], cmd)
                 for r, p in zip(batch, payloads) if htype == "sealed" else ():  # ruling R47: a sealed secret's
                     if r[TYPE] != "sealed":  # rolls count once the log reveals it
                         continue
                     sealed = _event(r[TYPE], r[SEQ], p)
                     o = seal.opening_of(st, sealed.commitment, sealed.nonce, sealed.box)
-                    if o is not None:
-                        inner = [q for _, q in o.get("events") or ()]
+                    if o is not None:  # (an opening: cg/seal's dict of the sealed command and its events)
+                        inner = [_event(t, r[SEQ], q) for t, q in o.get("events") or ()
+                                 if _rolling(t) is not None]
                         _count_rolls(rolls, inner, o["command"])
-                        for q in inner:
-                            dice.add(q)
+                        for ev in inner:
+                            dice.add(ev)
             # fold the history as recorded
             for r, p in zip(batch, payloads):
                 seen.add(r[SEQ], r[BATCH], r[TYPE], hseq,
@@ -539,7 +544,9 @@ def _audit_rows(store, reader, dice, trust_index: bool = True, view=None, folded
                     reach[r[SEQ]] = min(backs) if backs else r[SEQ]
                     reverts.append((r[SEQ], r[BATCH], r[TYPE], p))
                     took = list(_records(store, current, seqs=[x for x in rv.seqs if x in seen]))
-                    kinds = {_roll_key(t, q, where.get(s)) for s, _, t, q in took if isinstance(q.get("roll"), dict)}
+                    kinds = {_roll_key(e, where.get(s)) for s, e in  # the rolls it took back: their kinds
+                             ((s, _event(t, s, q)) for s, _, t, q in took if _rolling(t) is not None)
+                             if _roll(e) is not None}
                     what = ", ".join(f"{s} {t}" for s, _, t, _ in took[:8]) + (" ..." if len(took) > 8 else "")
                     notes.append({"seq": r[SEQ], "what": f"undo ({rv.reason}) took back seq {what}"
                                   + (" — forced across a commencement (2.8)" if rv.force else "")})
@@ -566,17 +573,18 @@ def _audit_rows(store, reader, dice, trust_index: bool = True, view=None, folded
                 for r, p in zip(batch, payloads):
                     if r[TYPE] in REGISTRY:
                         evolve(st, r[TYPE], p, r[SEQ], r[BATCH])
-                for r, p in zip(batch, payloads):
-                    if isinstance(p.get("roll"), dict):  # only a roll's place is ever looked up (issue 36)
+                for r, ev in rolled:
+                    roll = _roll(ev)
+                    if roll is not None:  # only a roll's place is ever looked up (issue 36)
                         at = where[r[SEQ]] = (r[FIREFIGHT], r[STEP])
-                        key = _roll_key(r[TYPE], p, at)
+                        key = _roll_key(ev, at)
                         for useq in undone_kinds.get(key, ()):
                             if r[SEQ] not in rerolled:
                                 rerolled.add(r[SEQ])
-                                dice.add(p, again=True)
-                            who = p.get("side") or "both"
+                                dice.add(ev, again=True)
+                            who = _side(ev) or "both"
                             notes.append({"seq": r[SEQ], "what": f"{r[TYPE]} of {who} made again after the undo "
-                                                                 f"at seq {useq}: {p['roll']['dice']}"})
+                                                                 f"at seq {useq}: {roll.dice}"})
             if folded is not None and batch[-1][SEQ] == snap_seq:  # the state the stored snapshot should hold: kept for its check (snap_seq is None without folded)
                 folded[snap_seq] = _checkpoint_copy(st)
     except (*UNFOLDABLE, UnreadableRow) as e:
@@ -614,17 +622,14 @@ def _last_signatures(store) -> dict:
     return out
 
 
-def _count_rolls(rolls: dict, payloads: list, cmd) -> None:
+def _count_rolls(rolls: dict, events: list, cmd) -> None:
     """How many rolls each side made from each source (ledger, typed, two-party): the audit's `rolls`."""
-    for p in payloads:
-        if not isinstance(p, dict):
-            continue
-        found = [p["roll"]] if isinstance(p.get("roll"), dict) else \
-            [r for r in p["rolls"] if isinstance(r, dict) and "dice" in r] if isinstance(p.get("rolls"), list) else []
-        for r in found:
-            side = p.get("side") if isinstance(p.get("side"), str) else "both"
+    for e in events:
+        side = _side(e)
+        side = side if isinstance(side, str) else "both"
+        for r in _rolls_of(e):
             by = rolls.setdefault(side, {})
-            src = roll_source(r, cmd if isinstance(cmd, dict) else {})
+            src = _source(r, cmd if isinstance(cmd, dict) else {})
             by[src] = by.get(src, 0) + 1
 
 
@@ -676,12 +681,96 @@ def _as_stored(batch, payloads, produced, hook) -> bool:
 _SUBJECT = ("unit", "leader", "item", "purchase", "patrol", "hex", "vehicle")
 
 
-def _roll_key(etype: str, p: dict, at) -> tuple:
+def _roll_key(e, at) -> tuple:
     """A roll's kind and subject and where it was made: only a roll of the same kind, side and subject,
     made again in the same step of the same firefight, is a re-roll of one taken back by an undo."""
-    subject = tuple(None if isinstance(p.get(k), (dict, list)) else p.get(k)  # a result (a new unit): no subject
-                    for k in _SUBJECT)
-    return (etype, p.get("side"), subject, at)
+    subject = tuple(None if k is None else _subject(getattr(e, k)) for k in _ROLLS[e.TYPE].subjects)
+    return (e.TYPE, _side(e), subject, at)
+
+
+def _subject(v):
+    """A subject field's value in a roll's key: a result (a new unit: a dict as stored, a value or list
+    in the instance) is no subject."""
+    if v is None or type(v) is str or type(v) is int:  # (nearly every one)
+        return v
+    return None if isinstance(v, (dict, list, tuple)) or attrs.has(type(v)) else v
+
+
+class _Rolling:
+    """How an event class holds its rolls, by its field declarations: `rolls`, (name, a tuple of them) of each
+    field typed Roll, Roll | None or tuple[Roll, ...]; `one`, whether it has one `roll`; `sided`, a `side`;
+    `subjects`, its subject fields (_SUBJECT; None where it has none: its roll key holds None there)."""
+
+    __slots__ = ("rolls", "one", "sided", "subjects")
+
+    def __init__(self, cls):
+        attrs.resolve_types(cls)
+        self.rolls = []
+        for a in attrs.fields(cls):
+            args = typing.get_args(a.type)
+            if a.type is Roll or Roll in args and type(None) in args:  # Roll, Roll | None
+                self.rolls.append((a.name, False))
+            elif typing.get_origin(a.type) is tuple and args[:1] == (Roll,):  # tuple[Roll, ...]
+                self.rolls.append((a.name, True))
+        names = attrs.fields_dict(cls)
+        self.one = ("roll", False) in self.rolls
+        self.sided = "side" in names
+        self.subjects = tuple(k if k in names else None for k in _SUBJECT)
+
+
+# the event types that roll, met so far -> how they hold their rolls, and those met that hold none (most rows):
+# filled as each type is first met, as resolving a class's annotations costs about a millisecond: paid only for
+# the types the log holds (which the fold resolves anyway)
+_ROLLS: dict[str, _Rolling] = {}
+_NO_ROLL: set[str] = set()
+
+
+def _rolling(etype: str) -> _Rolling | None:
+    """How events of `etype` hold their rolls; None where they hold none (or `etype` is no event class)."""
+    how = _ROLLS.get(etype)
+    if how is None and etype not in _NO_ROLL:
+        cls = REGISTRY.get(etype)
+        how = _Rolling(cls) if cls is not None and attrs.has(cls) else None
+        if how is not None and how.rolls:
+            _ROLLS[etype] = how
+        else:
+            _NO_ROLL.add(etype)
+            how = None
+    return how
+
+
+def _rolls_of(e) -> list:
+    """The rolls an event holds, found by its class's field declarations."""
+    out = []
+    for name, many in _ROLLS[e.TYPE].rolls:
+        v = getattr(e, name)
+        if many:
+            out += [x for x in v if isinstance(x, Roll)]
+        elif isinstance(v, Roll):
+            out.append(v)
+    return out
+
+
+def _roll(e) -> Roll | None:
+    """An event's one roll (its `roll` field), where it has one: the rolls an undo takes back and a re-roll makes
+    again (a `rolls` tuple is neither)."""
+    v = e.roll if _ROLLS[e.TYPE].one else None
+    return v if isinstance(v, Roll) else None
+
+
+def _side(e):
+    """A rolling event's side, None where its class has none."""
+    return e.side if _ROLLS[e.TYPE].sided else None
+
+
+def _source(roll: Roll, cmd: dict | None = None) -> str:
+    """Who made a roll's dice, as events.roll says of a stored one (roll_source with a command, else source_of):
+    recorded with the roll (ruling R31), else a reveal's (two-party), typed in, or seeded."""
+    if roll.source is not None:
+        return roll.source
+    if cmd is not None and cmd.get("name") == "reveal":
+        return "two-party"
+    return "typed" if roll.manual else "seeded"
 
 
 def _report(findings, notes, events: int) -> dict:
@@ -708,7 +797,10 @@ def _defaults(etype: str) -> dict:
 
 def _compare(find, stored_events, payloads, produced):
     """Explain each difference between the stored events ((seq, type) each, with `payloads`) and the
-    ones the rules give (`produced`: (type, payload) each)."""
+    ones the rules give (`produced`: (type, payload) each). It reads both as JSON, by key, not as events:
+    the bytes as stored are what the audit checks, and an edited row has every field named as it is
+    stored (a roll wherever it is stored, a key its class has no field for), whatever its class would
+    make of it (issue 33 item 4: tests/test_audit_payload_reads.py holds these reads)."""
     payloads = [{**_defaults(etype), **p} for (_, etype), p in zip(stored_events, payloads)]
     # a field stored only when it differs from its default (events/convert.py: firefight_ended's vasl_logs) is
     # its default where the rules' event leaves it out, as where the recorded one does
@@ -775,11 +867,13 @@ def _short(v) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
-def _is_roll(v) -> bool | list:  # truthy or falsy (an empty list is not a roll)
+def _is_roll(v) -> bool | list:  # truthy or falsy (an empty list is not a roll); of a stored value (_compare)
     return isinstance(v, dict) and "dice" in v or isinstance(v, list) and v and isinstance(v[0], dict) and "dice" in v[0]
 
 
 def _rolls(p: dict) -> dict:
+    """_compare's rolls of a stored payload, wherever they are stored (not only where its class declares
+    one: _rolling), by their place (`roll`, `rolls[1]`)."""
     out = {}
     for k, v in p.items():
         if isinstance(v, dict) and "dice" in v:
@@ -792,6 +886,7 @@ def _rolls(p: dict) -> dict:
 
 
 def _drm_text(drm) -> str:
+    """A DRM list in _compare's finding, as stored."""
     if not drm:
         return "none"
     return ", ".join(f"{d.get('value'):+d} {d.get('reason')} ({d.get('rule')})" for d in drm)
@@ -820,8 +915,9 @@ def compare_copies(mine, other, names: tuple[str, str] = ("this copy", "the othe
         signers: dict[str | None, int] = {}
         for s in missing:
             t, payload, _ = rows[s]
-            if t == "head_signed":
-                signers.setdefault(loads(payload).get("side"), s)
+            signed = _event(t, s, loads(payload), strict=False) if t == "head_signed" else None
+            if signed is not None and signed.side in ("axis", "allied"):  # a row its class cannot hold signs nothing
+                signers.setdefault(signed.side, s)
         where = f"row {missing[0]}"
         if len(signers) == 2:
             findings.append({"seq": missing[0], "rule": "pbem", "what": f"the copies part at {where}: {short} ends at"
@@ -907,7 +1003,7 @@ class Unheld(ValueError):
 
 
 # the fields each event class requires (no default): a payload without one is a row its class cannot hold
-_REQUIRED = {etype: tuple(a.name for a in attrs.fields(cls) if a.default is attrs.NOTHING)
+_REQUIRED = {etype: frozenset(a.name for a in attrs.fields(cls) if a.default is attrs.NOTHING)
              for etype, cls in REGISTRY.items() if attrs.has(cls)}
 
 
@@ -919,11 +1015,12 @@ def _event(etype: str, seq, p, strict: bool = True):
     reports it as a finding naming the row, never a crash), or gives None (the reads before the pass,
     and a campaign_started, whose start() says what is wrong with it)."""
     need = _REQUIRED.get(etype)
-    if need is not None and isinstance(p, dict) and all(k in p for k in need):
+    if need is not None and isinstance(p, dict) and p.keys() >= need:
         return build(REGISTRY[etype], p)
     if not strict:
         return None
-    lacks = [k for k in need or () if not isinstance(p, dict) or k not in p]
+    lacks = [a.name for a in attrs.fields(REGISTRY[etype]) if a.name in need
+             and (not isinstance(p, dict) or a.name not in p)] if need else []  # in the class's order
     raise Unheld(f"row {seq} ({etype}) is not an event of its type"
                  + (f": it lacks {', '.join(lacks)}" if lacks else ""))
 
