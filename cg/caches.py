@@ -51,6 +51,7 @@ class Caches:
         self.shared: dict | None = None  # cg.snapshot: id(record) -> its dict or tuple, while shared() is open
         self.verifiers: dict = {}  # cg.pbem: a public key line -> its verifier
         self.cards: dict = {}  # cg.app.ledger: the hash of a campaign_started event -> its parsed CG Card
+        self.rolling: dict = {}  # cg.app.audit: an event type met -> how its class holds its rolls (None: it holds none)
         self.machine: Any = None  # cg.machine: the step machine, built on first use
 
     def bounded(self, table: dict, key, make: Callable[[], Any], limit: int = LIMIT):

@@ -29,6 +29,7 @@ import orjson
 
 from cg import seal, snapshot
 from cg.bulk import gc_paused
+from cg.caches import current
 from cg.commands import decide, decide_all
 from events.errors import UNFOLDABLE, BadInput, Refused, UnreadableRow, unknown_row
 from events.roll import Roll
@@ -684,7 +685,7 @@ _SUBJECT = ("unit", "leader", "item", "purchase", "patrol", "hex", "vehicle")
 def _roll_key(e, at) -> tuple:
     """A roll's kind and subject and where it was made: only a roll of the same kind, side and subject,
     made again in the same step of the same firefight, is a re-roll of one taken back by an undo."""
-    subject = tuple(None if k is None else _subject(getattr(e, k)) for k in _ROLLS[e.TYPE].subjects)
+    subject = tuple(None if k is None else _subject(getattr(e, k)) for k in _held(e).subjects)
     return (e.TYPE, _side(e), subject, at)
 
 
@@ -718,31 +719,33 @@ class _Rolling:
         self.subjects = tuple(k if k in names else None for k in _SUBJECT)
 
 
-# the event types that roll, met so far -> how they hold their rolls, and those met that hold none (most rows):
-# filled as each type is first met, as resolving a class's annotations costs about a millisecond: paid only for
-# the types the log holds (which the fold resolves anyway)
-_ROLLS: dict[str, _Rolling] = {}
-_NO_ROLL: set[str] = set()
-
-
 def _rolling(etype: str) -> _Rolling | None:
-    """How events of `etype` hold their rolls; None where they hold none (or `etype` is no event class)."""
-    how = _ROLLS.get(etype)
-    if how is None and etype not in _NO_ROLL:
+    """How events of `etype` hold their rolls; None where they hold none (or `etype` is no event class). Kept in
+    the ledger's caches (cg/caches.py) as each type is first met: resolving a class's annotations costs about a
+    millisecond, paid only for the types the log holds (which the fold resolves anyway)."""
+    table = current().rolling
+    how = table.get(etype, _UNMET)
+    if how is _UNMET:
         cls = REGISTRY.get(etype)
         how = _Rolling(cls) if cls is not None and attrs.has(cls) else None
-        if how is not None and how.rolls:
-            _ROLLS[etype] = how
-        else:
-            _NO_ROLL.add(etype)
+        if how is not None and not how.rolls:
             how = None
+        table[etype] = how
     return how
+
+
+_UNMET = object()  # a type _rolling has not met yet
+
+
+def _held(e) -> _Rolling:
+    """How a rolling event (one _rolling has met) holds its rolls."""
+    return cast(_Rolling, current().rolling[e.TYPE])
 
 
 def _rolls_of(e) -> list:
     """The rolls an event holds, found by its class's field declarations."""
     out = []
-    for name, many in _ROLLS[e.TYPE].rolls:
+    for name, many in _held(e).rolls:
         v = getattr(e, name)
         if many:
             out += [x for x in v if isinstance(x, Roll)]
@@ -754,13 +757,13 @@ def _rolls_of(e) -> list:
 def _roll(e) -> Roll | None:
     """An event's one roll (its `roll` field), where it has one: the rolls an undo takes back and a re-roll makes
     again (a `rolls` tuple is neither)."""
-    v = e.roll if _ROLLS[e.TYPE].one else None
+    v = e.roll if _held(e).one else None
     return v if isinstance(v, Roll) else None
 
 
 def _side(e):
     """A rolling event's side, None where its class has none."""
-    return e.side if _ROLLS[e.TYPE].sided else None
+    return e.side if _held(e).sided else None
 
 
 def _source(roll: Roll, cmd: dict | None = None) -> str:
