@@ -1325,12 +1325,8 @@ def _md_cell(text: str) -> str:
     return _md_text(text).replace("|", "\\|").replace("\n", " ")
 
 
-def render_md(blocks: list) -> str:
-    return "".join(iter_md(blocks))
-
-
 def iter_md(blocks):
-    """render_md() in pieces, as the blocks come."""
+    """The Markdown report in pieces, as the blocks come."""
     first = True
     for b in blocks:
         out: list[str] = []
@@ -1580,12 +1576,8 @@ def _html_inline(parts) -> str:
     return _inline(parts, _html_text, _HTML_FORMS, _html_link)
 
 
-def render_html(blocks: list, title: str) -> str:
-    return "".join(iter_html(blocks, title))
-
-
 def iter_html(blocks, title: str):
-    """render_html() in pieces, as the blocks come: each line with its newline."""
+    """The HTML report in pieces, as the blocks come: each line with its newline."""
     out = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
            '<meta name="viewport" content="width=device-width, initial-scale=1">',
            '<meta name="generator" content="plcg">',
