@@ -244,7 +244,7 @@ def measure(files: dict, runs: int, say, slider: bool = True) -> dict:
             "status": lambda: plcg(five, "status"), "status floor": lambda: floor("status", five),
             "setup": setup, "next": lambda: plcg(fresh(), "next"), "undo": undo5,
             "buy": lambda: plcg(fresh(files["sample_23"]), "buy", "axis", "I1"),
-            "write floor": write_floor})
+            "write floor": write_floor, "stack floor": lambda: floor("stack")})
         out["five"] = {k: v.data() for k, v in figs.items()}
         audit = subprocess.run(plcg(written[-1], "audit", "--json"), cwd=ROOT, capture_output=True, text=True)
         out["write floor audit"] = {"exit": audit.returncode,
@@ -330,27 +330,30 @@ def class_building(runs: int) -> dict:
 
 
 def _startup_why(m: dict, name: str, floor_ratio: float) -> str:
-    """Why a start-up row misses 3x: what `import cli` costs and of what, against the floor's own ratio."""
+    """Why a start-up row misses 3x: what the design card's stack costs before any ledger module (the stack
+    floor, measured in the same run), what `import cli` adds, and of what."""
     parts = m.get("import parts")
-    py = m["five"]["python -c pass"]["cpu_s"]
+    five = m["five"]
+    py = five["python -c pass"]["cpu_s"]
+    text = ""
+    if "stack floor" in five:
+        stack = five["stack floor"]["cpu_s"]
+        text = (f"the design card's stack alone (bench/floor_stack.py: orjson, sqlite3, hashlib, click and attrs"
+                f" imported, nothing run) is {stack / py:.2f}x `python -c pass`, which leaves"
+                f" {_s(max(3 * py - stack, 0))} of the 3x for the ledger's modules and the command's work; ")
     cli = m["import cli"]["cpu_s"] - m["python -c pass"]["cpu_s"]
-    own = m["five"][name]["cpu_s"] - m["import cli"]["cpu_s"]
-    text = (f"`import cli` adds {_s(cli)} ({cli / py:.1f}x `python -c pass`), the command's own work {_s(max(own, 0))}"
-            f" (the floor, which imports nothing of the ledger, is {floor_ratio:.2f}x)")
+    own = five[name]["cpu_s"] - m["import cli"]["cpu_s"]
+    text += (f"`import cli` adds {_s(cli)} ({cli / py:.1f}x `python -c pass`), the command's own work {_s(max(own, 0))}"
+             f" (the floor, which imports nothing of the ledger, is {floor_ratio:.2f}x)")
     if parts:
         libs = parts["cli"] - parts["click"] - parts["attrs"] - parts["own"]
         text += (f"; of `import cli` (importtime's clock, {_s(parts['cli'])}): click {_s(parts['click'])}, attrs"
-                 f" {_s(parts['attrs'])}, orjson, sqlite3 and the standard library {_s(max(libs, 0))} (orjson's import"
-                 " alone is ~0.6x `python -c pass`: the floors pay it too), the ledger's own modules"
-                 f" {_s(parts['own'])}")
+                 f" {_s(parts['attrs'])}, orjson, sqlite3 and the standard library {_s(max(libs, 0))}, the ledger's own"
+                 f" modules {_s(parts['own'])}")
         if "classes" in parts:
             text += (f", of which building its {parts['classes n']} attrs classes (the state's, the card's, the specs',"
                      f" the steps', the store's: what reading a state needs) {_s(parts['classes'])} of"
                      f" {_s(parts['classes of'])} (process time, attrs compiling each class's methods)")
-        text += (f"; 3x leaves {_s(3 * py - m['python -c pass']['cpu_s'])} beyond the interpreter's start for the"
-                 " libraries, the ledger's modules and the command together, and click with attrs alone take"
-                 " ~1.1x `python -c pass` (callgrind: 214M -> 265M instructions after orjson, sqlite3, hashlib; 88M"
-                 " for `python -c pass`)")
     return text
 
 

@@ -20,7 +20,7 @@ def _measured() -> dict:
     commands = [name for name, _ in targets.PER_EVENT] + ["import", "undo", "row scan", "payload scan", "chain floor"]
     files = {label: {name: _fig(1.0) for name in commands} for label in ("big", "small")}
     five = {name: _fig(0.1) for name in ("python -c pass", "status", "status floor", "setup", "next", "undo", "buy",
-                                         "write floor")}
+                                         "write floor", "stack floor")}
     slider = {"events": 9330, "moves": 15, "api_state_p90_s": 0.01, "page_p90_s": 0.1, "api_state_cpu_p90_s": 0.01,
               "page_cpu_p90_s": 0.1, "api_state_ratio": 0.01, "page_ratio": 0.1, "cli_roster_at_p90_s": 1.0}
     return {"events": {"big": 9330, "small": 4742, "five": 4742}, "runs": 1, "python -c pass": _fig(0.02),

@@ -96,3 +96,23 @@ def test_the_rows_the_write_floor_appends_pass_the_audit(campaign, setup_rows, t
     audit = cli_run(copy, "audit", "--json")
     assert audit.code == 0, audit.out
     assert json.loads(audit.out)["findings"] == []
+
+
+_MODULES = "import sys; exec(open({path!r}).read()); print(' '.join(sorted(sys.modules)))"
+
+
+def _modules_after(code: str) -> set[str]:
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=BENCH.parent).stdout
+    return set(out.splitlines()[-1].split())
+
+
+def test_the_stack_floor_is_a_lower_bound_of_every_command_s_start_up():
+    """bench/floor_stack.py stands for what `plcg` pays before its own modules: everything it imports, `import
+    cli` imports too (a module the floor loads and the commands no longer do would make it overstate the
+    floor), and it loads no module of the ledger's."""
+    floor = _modules_after(_MODULES.format(path=str(BENCH / "floor_stack.py")))
+    cli = _modules_after("import sys, cli; print(' '.join(sorted(sys.modules)))")
+    assert {"orjson", "sqlite3", "hashlib", "click", "attrs"} <= floor
+    assert floor - cli == set()
+    assert not {m for m in floor if m.split(".")[0] in ("cg", "events", "projections", "cli")}
