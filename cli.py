@@ -275,7 +275,7 @@ def web_site(db: str, key_path: str | None, key, token: str | None = None):
     """The page `plcg serve` serves (issue 34): the commands' catalogue and their in-process run, and the
     status a player of `key` reads (player_status); the tests serve the same one."""
     return _uses("site").Site(db, catalogue=command_catalogue(), run=in_process(db, key_path),
-                status_of=lambda st: player_status(st, key), token=token, key=key)
+                status_of=lambda st, items=None: player_status(st, key, items), token=token, key=key)
 
 
 def _echo_shown(text: str) -> None:

@@ -25,10 +25,22 @@ def own_options(opts: list[Item], me: str | None) -> list[Item]:
     return opts if me is None else [o for o in opts if o.by in (me, None)]
 
 
-def player_status(st, key) -> dict:
+def player_status(st, key, items: tuple[list[Item], list[Item]] | None = None) -> dict:
     """`status --json` as the player of `key` reads it: a copy by email lists his own side's options only
-    (issue 38); the web page shows the same (issue 34)."""
-    return status_dict(st, _own_side(st, key) if st.pbem is not None and key is not None else None)
+    (issue 38); the web page shows the same (issue 34), from the `items` it worked out for its forms."""
+    return status_dict(st, viewer_side(st, key), items)
+
+
+def viewer_side(st, key) -> str | None:
+    """The side a player's key acts for (play by email), else None: both sides, as the CLI."""
+    return _own_side(st, key) if st.pbem is not None and key is not None else None
+
+
+def step_items(st, me: str | None = None) -> tuple[list[Item], list[Item]]:
+    """What the step owes and offers (`pending`, `options`) as the ledger's `Item`s: data (a command's spec
+    and its arguments), which status --json renders to command lines and the web page to forms; by email
+    (`me`), the options of the player's own side."""
+    return pending(st), own_options(options(st, has_command=_offered), me)
 
 
 def _own_side(st, key):
@@ -55,9 +67,11 @@ def _card_firefight(st) -> dict:
     }
 
 
-def status_dict(st, me: str | None = None) -> dict:
-    """status --json (cli-contract.md); `me`: the side whose options a keyed copy lists (own_options)."""
+def status_dict(st, me: str | None = None, items: tuple[list[Item], list[Item]] | None = None) -> dict:
+    """status --json (cli-contract.md); `me`: the side whose options a keyed copy lists (own_options);
+    `items`: step_items(st, me), where the caller has them already."""
     ff = st.ff
+    owes, offered = step_items(st, me) if items is None else items
     return {
         "campaign": st.card.campaign.name,
         "firefight": st.firefight,
@@ -73,8 +87,8 @@ def status_dict(st, me: str | None = None) -> dict:
         "attacker": ff.attacker,
         "option": st.option,
         "rules_revision": revision(st),
-        "pending": [dict(i) for i in pending(st)],  # each Item as the contract's dict
-        "options": [dict(i) for i in own_options(options(st, has_command=_offered), me)],
+        "pending": [dict(i) for i in owes],  # each Item as the contract's dict
+        "options": [dict(i) for i in offered],
         "card_firefight": _card_firefight(st),
         "sides": {
             side: {

@@ -155,6 +155,38 @@ def test_api_state_and_the_map_equal_the_cli_at_each_seq(served_demo, demo):
     assert served_demo.get("/api/state").json()["status"] == cli_json(demo, "status")
 
 
+def _page_agrees_with_status(site, status: dict, seq: int) -> None:
+    """The page at `seq` shows the CLI's `status --json` and builds its forms from the same items: each owed
+    item a form (or the other player's, shown) in status's order, and a form of each of status's options
+    not owed."""
+    parts = site.parts(seq)
+    assert parts["status"] == status
+    assert [f["text"] for f in parts["pending"]] == [p["command"] for p in status["pending"]]
+    owed = {p["command"] for p in status["pending"]}  # `end` owed and offered: one form
+    assert [f["text"] for f in parts["options"]] == [o["command"] for o in status["options"] if o["command"] not in owed]
+
+
+def test_the_page_shows_the_status_the_cli_prints_and_forms_of_its_items(served_demo, demo, tmp_path):
+    """The page works out the step's items once, for the status it shows and for its forms (issue 36): both
+    agree with `plcg status --json --at SEQ`, on one copy and on a copy by email (its own side's options)."""
+    from helpers.pbem import Game
+
+    n = head(demo)
+    for seq in sorted({1, 2, n, *random.Random(36).sample(range(1, n + 1), 12)}):
+        _page_agrees_with_status(served_demo.site, cli_json(demo, "status", "--at", str(seq)), seq)
+    game = Game(tmp_path, policy=None)
+    game.play_to(1, "2.3")
+    game.do("axis", "buy", "axis", "I1")
+    s = Served(game.db["allied"], game.key["allied"])
+    try:
+        for seq in range(1, head(game.db["allied"]) + 1):
+            got = game.cli("allied", "status", "--at", str(seq), "--json")
+            assert got.code == 0, got.err
+            _page_agrees_with_status(s.site, json.loads(got.out), seq)
+    finally:
+        s.close()
+
+
 def test_slider_to_an_earlier_seq_and_back(served_demo, demo, page):
     n = head(demo)
     page.goto(served_demo.url())

@@ -6,32 +6,21 @@ from __future__ import annotations
 import re
 
 from cg.evolve import reverted_seqs
-from cg.options import options
-from cg.pbem import side_of_key
 from cg.state import active_units
 from cg.units import IN_PLAY, PRESENT, Kind
 from cg.seal import concealed_stacks
 from cg.specs import Item
-from cg.steps import pending
 from projections.maps import map_json, map_svg
 from projections.oob import oob_rows
 from projections.purchases import fortification_rows, purchase_rows
 from projections.roster import TYPE, roster_rows, totals
-from projections.status import own_options
+from projections.status import step_items, viewer_side
 from projections.words import summary
 from projections.web import forms
 
 LOG_LINES = 200  # the log lines shown up to the seq: the slider and the links reach the rest
 OOB_ALL = 300  # an order of battle longer than this shows the units not settled, the rest on asking
 PURCHASES_ALL = 60  # an RG Purchase Record longer than this shows this firefight's and the last's
-
-def viewer_side(st, key) -> str | None:
-    """The side a player's key acts for (play by email), else None: both sides, as the CLI."""
-    if st.pbem is None or key is None:
-        return None
-
-    return side_of_key(st.pbem, key)
-
 
 def api_state(st, status_of) -> dict:
     """`GET /api/state`: each part as the CLI's JSON at that seq (cli-contract.md, fourth round)."""
@@ -41,13 +30,6 @@ def api_state(st, status_of) -> dict:
     return {"seq": st.seq, "status": status_of(st),
             "roster": {"rows": rows, "totals": totals(rows), "victory": verdict.victory(st)},
             "oob": {side: oob_rows(st, side) for side in forms.SIDES}, "map": map_json(st)}
-
-
-def items(st, catalogue: dict, me: str | None) -> tuple[list[Item], list[Item]]:
-    """What the step owes and offers (status `pending` and `options`) as the ledger's `Item`s, data (a command's
-    spec and its arguments), not the command lines status --json renders them to; by email (`me`), the options
-    of the player's own side, as his status lists them."""
-    return pending(st), own_options(options(st, has_command=catalogue.__contains__), me)
 
 
 def _choices(st, offered: list[Item], mj: dict, me: str | None) -> dict:
@@ -166,10 +148,10 @@ def _purchases(st, side: str, viewer, everything: bool) -> dict:
 def page(st, led, status_of, catalogue: dict, key=None, svg=map_svg, everything: bool = False) -> dict:
     """Everything the page shows of `st` (the campaign as of st.seq); `svg(st)` draws the map;
     `everything`: every unit of a long campaign's order of battle."""
-    status = status_of(st)
-    mj = map_json(st)
     me = viewer_side(st, key)
-    owes, offered = items(st, catalogue, me)
+    owes, offered = step_items(st, me)  # worked out once: the status shown and the forms (a form only where
+    status = status_of(st, (owes, offered))  # the catalogue has the command: forms.form)
+    mj = map_json(st)
     choices = _choices(st, offered, mj, me)
     rows = roster_rows(st)
     viewer = me if (st.pbem is not None and not st.pbem.sealing) else None  # as `plcg purchases` with a key
