@@ -11,9 +11,10 @@ from cg.evolve import reverted_seqs
 from events.errors import UNFOLDABLE, UnreadableRow
 from events.text import SHOWN, shown
 from projections.dicestats import roll_source
-from projections.words import seen_command, summary
+from projections.words import given_last, plain_words, seen_command, summary
 
 _OPTION_BY = ("redeployment_option", "fact_confirmed", "fact_proposed")
+_UNSEEN = object()  # a type not yet met (its words not yet looked up)
 
 
 def log_chunks(led, as_json: bool, viewer: str | None):
@@ -34,20 +35,33 @@ def log_chunks(led, as_json: bool, viewer: str | None):
         return batch_cmd
 
     cols = ("seq", "firefight", "step", "type", "payload", "recorded", "command")
-    for chunk in _gc_paused_each(led.store.read_rows(0, last, cols, parse=True)):
+    # each type's words once looked up (projections.words.plain_words): said from the payload alone, or None
+    # where summary must see the viewer or the side (read column by column: no tuple a row made twice)
+    sayers: dict = {}
+    for chunk in _gc_paused_each(led.store.read_rows(0, last, cols, parse=True, columnar=True)):
         out = []
-        for seq, ff, step, etype, p, recorded, command in chunk:
+        for seq, ff, step, etype, p, recorded, command in zip(*chunk):
             if command is not None:
                 cmd_text, batch_cmd = command, None
             try:
-                said = summary(etype, p, viewer,
-                               _option_by(etype, p, batch_command, fact) if etype in _OPTION_BY else None)
+                say = sayers.get(etype, _UNSEEN)
+                if say is _UNSEEN:
+                    say = sayers[etype] = None if etype in _OPTION_BY else plain_words(etype, viewer)
+                if say is not None:
+                    said = say(None, p)
+                    if " [dice given]" in said:
+                        said = given_last(said)
+                else:
+                    said = summary(etype, p, viewer,
+                                   _option_by(etype, p, batch_command, fact) if etype in _OPTION_BY else None)
             except UNFOLDABLE as e:  # a row edited against its schema: exit 2 naming it, never 5
                 raise UnreadableRow(seq, f"{type(e).__name__}: {e}") from None
             if as_json:
                 line = {"seq": seq, "firefight": ff, "step": step, "type": etype, "side": p.get("side"),
                         "summary": said, "reverted": seq in undone, "recorded": recorded}
-                if isinstance(p.get("roll"), dict):  # with its source (ruling R31; derived in an old log)
+                if "roll" not in p and "rolls" not in p and etype != "sealed":  # most rows: none of the three below
+                    pass
+                elif isinstance(p.get("roll"), dict):  # with its source (ruling R31; derived in an old log)
                     line["roll"] = _sourced(p["roll"], batch_command())
                 elif etype == "sealed":  # ruling R47: the other side's secret shows as null until revealed
                     opening = led.opener()(p["commitment"], p.get("nonce"), p.get("box"))

@@ -140,3 +140,26 @@ def test_a_hardened_crew_counts_as_a_promotion_used(tmp_path):
     assert r.code == 0, r.err
     assert _unused(r.out)[("3.44", "allied")] == \
         f"Battle Hardened {allowed - 1} more MMC (the dr allowed {allowed}, 1 hardened)"
+
+
+def test_typed_dice_are_said_once_at_the_end_of_a_log_line(tmp_path):
+    """A roll made with typed dice is marked "[dice given]" once, at the end of its line, in `plcg log` and in
+    `log --json`'s summary, where the event's words go on after the roll (a leader's hex: a row edited to hold
+    one, which its schema allows). The log words a whole file through each type's constructor and words looked
+    up once (projections.words.plain_words), not through summary a row: the mark is moved there too."""
+    import orjson
+
+    from helpers.sandbox import rechain
+
+    c = Campaign(tmp_path / "dice.plcg", seed=None)
+    c.advance(1, "2.3")
+    c.run("buy", side="axis", rg="I1")
+    c.run("leader", side="axis", rg="I1", dice="3,4")
+    c.close()
+    path = str(tmp_path / "dice.plcg")
+    rechain(path, "UPDATE events SET payload = json_set(payload, '$.hex', 'M4') WHERE type = 'leader_rolled'")
+    said = [x for _ff, _step, x in _log(cli_run(path, "log").out).values() if "leader for" in x]
+    rows = [orjson.loads(x) for x in cli_run(path, "log", "--json").out.splitlines()]
+    summaries = [r["summary"] for r in rows if r["type"] == "leader_rolled"]
+    assert len(said) == 1 and said == summaries, (said, summaries)
+    assert said[0].endswith("; placed in M4 [dice given]") and said[0].count("[dice given]") == 1, said[0]
