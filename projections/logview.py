@@ -8,7 +8,8 @@ import orjson
 
 from cg.bulk import gc_paused
 from cg.evolve import reverted_seqs
-from events.errors import UNFOLDABLE, UnreadableRow
+from events.errors import UNFOLDABLE, BadInput, UnreadableRow
+from events.versions import VERSIONS
 from events.text import SHOWN, shown
 from projections.dicestats import roll_source
 from projections.words import given_last, plain_words, seen_command, summary
@@ -34,13 +35,19 @@ def log_chunks(led, as_json: bool, viewer: str | None):
             batch_cmd = _command_of(cmd_text)
         return batch_cmd
 
-    cols = ("seq", "firefight", "step", "type", "payload", "recorded", "command")
+    # the rows' seqs, types and payloads as the fold reads them (Store.fold_chunks: a run of payloads parsed by one
+    # call), beside the same runs' other columns (read_rows), a run at a time; the payloads as stored (no upcast)
+    chunks, _common, top = led.store.fold_chunks(VERSIONS, 0, last)
+    rest = led.store.read_rows(0, top, ("firefight", "step", "recorded", "command"), chunk=led.store.FOLD_CHUNK,
+                               columnar=True)
     # each type's words once looked up (projections.words.plain_words): said from the payload alone, or None
-    # where summary must see the viewer or the side (read column by column: no tuple a row made twice)
+    # where summary must see the viewer or the side
     sayers: dict = {}
-    for chunk in _gc_paused_each(led.store.read_rows(0, last, cols, parse=True, columnar=True)):
+    for (seqs, types, payloads, _stale), (ffs, steps, recs, commands) in _gc_paused_each(zip(chunks, rest)):
+        if len(ffs) != len(types):  # (the same runs of an append-only log: never)
+            raise BadInput(f"{led.path}: the log changed while it was read")
         out = []
-        for seq, ff, step, etype, p, recorded, command in zip(*chunk):
+        for seq, ff, step, etype, p, recorded, command in zip(seqs, ffs, steps, types, payloads, recs, commands):
             if command is not None:
                 cmd_text, batch_cmd = command, None
             try:
