@@ -92,6 +92,9 @@ def log_chunks(led, as_json: bool, viewer: str | None):
                 out.append((seq, ff, step, said, " (undone)" if seq in undone else ""))
         if not as_json:  # a summary with a control character is escaped (shown); one search a chunk
             clean = SHOWN.search("".join([x[3] for x in out])) is None
+            if len(set(map(type, steps))) != 1 or type(steps[0]) is not str:  # an edited row's step (null, a
+                # number): as log --json shows it, never an internal error (a null step had no format)
+                out = [(q, f, st if type(st) is str else orjson.dumps(st).decode(), w, m) for q, f, st, w, m in out]
             out = [f"{seq:>5} ff{ff} {step:>5}  {said if clean else shown(said)}{mark}"
                    for seq, ff, step, said, mark in out]
         out.append("")
