@@ -22,6 +22,7 @@ from sys import intern
 
 from collections import Counter
 from html import escape
+from itertools import chain
 from typing import NoReturn
 
 import attrs
@@ -264,17 +265,25 @@ def _walk(ledger, maps: bool = False, view=None, dice: bool = False) -> History:
     setups = fold.setups
     info = last_ff = None
     unusual = named_seqs | undone  # the rows of _ROUTINE types that take the long way all the same
-    for cols in store.read_rows(0, last_seq, _WALKED, parse=True, columnar=True):
+    # the log read once, a run of rows at a time: their seqs, types and payloads as the fold reads them (Store.fold_chunks:
+    # the payloads joined and parsed by one call, each row's stored version asked for only where it is not its type's
+    # current one), beside the same rows' firefight, step and command (read_rows, the same runs of rows)
+    chunks, common, top = store.fold_chunks(versions, 0, last_seq)
+    rest = store.read_rows(0, top, _WALKED, chunk=store.FOLD_CHUNK, columnar=True)
+    for (seqs, types, payloads, stale), (rffs, steps, texts) in zip(chunks, rest):
+        if len(texts) != len(types):  # (the same runs of an append-only log: never)
+            raise BadInput(f"{ledger.path}: the log changed while it was read")
         # a type's and a step's name one string each (not one a row: the Sequence's lines hold them)
-        cols[1], cols[4] = _interned(cols[1]), _interned(cols[4])
-        texts = cols[-1]
+        types, steps = _interned(types), _interned(steps)
+        cols = (seqs, types, rffs)  # (_award_follows)
         count += len(texts)
         if rolls is not None:  # the rolls see each payload as stored (projections.dicestats.rolls_of)
-            rolls.add_rows(cols[0], cols[1], cols[5], _commands(texts))
-        for seq, etype, version, rff, step, p, text in zip(*cols):
-            current = versions.get(etype)
-            if current is not None and version != current:
-                p = upcast(etype, version, p)
+            rolls.add_rows(seqs, types, payloads, _commands(texts))
+        for seq, etype, rff, step, p, text in zip(seqs, types, rffs, steps, payloads, texts):
+            if stale and seq in stale:  # a row stored at another version than its type's current one
+                current = versions.get(etype)
+                if current is not None and stale[seq] != current:
+                    p = upcast(etype, stale[seq], p)
             if etype not in _NOT_ROUTINE and rff == last_ff and st is not None and seq not in unusual:
                 # most rows (a setup, a redeployment, a step left): what the long way below does with them
                 if setups and etype != "unit_set_up":
@@ -285,6 +294,7 @@ def _walk(ledger, maps: bool = False, view=None, dice: bool = False) -> History:
                 _told_row(info, seq, step, etype, p, None, st, view, fold)
                 continue
             r = None  # the Row, made only for a row kept
+            version = stale[seq] if seq in stale else versions.get(etype, common)
             if first is None:
                 first = r = Row(seq, None, etype, version, rff, step, p, None, text, None)
             if seq in named_seqs:
@@ -316,7 +326,7 @@ def _walk(ledger, maps: bool = False, view=None, dice: bool = False) -> History:
                 if etype in _MAY_HIDE:
                     candidates.append(r)
                 if etype in _FOLDED_ALONE:  # firefight_ended, tvp_awarded
-                    _keep(r, info, st, maps)
+                    _keep(r, info, st, maps and not _award_follows(cols, seq, rff, undone))
                 else:
                     add_seq(seq), add_type(etype), add_payload(p)
                 if etype == "cg_ended":
@@ -331,7 +341,8 @@ def _walk(ledger, maps: bool = False, view=None, dice: bool = False) -> History:
                             _bought(bought, build(REGISTRY[t2], q))
             _told_row(info, seq, step, etype, p, r, st, view, fold)
         if texts:
-            last = Row(seq, None, etype, version, rff, step, p, None, text, None)  # the chunk's last row, as folded
+            last = Row(seq, None, etype, stale[seq] if seq in stale else versions.get(etype, common), rff, step, p, None,
+                       text, None)  # the chunk's last row, as folded
     fold.flush()
     if st is None:
         raise BadInput(f"{ledger.path} holds no campaign_started event")
@@ -387,9 +398,11 @@ def _opened_events(opener, e) -> list:
     return [(t, q) for t, q in o.get("events") or () if t not in ("dice_committed", "dice_revealed")]
 
 
-# what the walk reads of each row (its command last): the date and the hash only of the first and the last (asked
-# for by seq), never the batch (the report shows none: a Row's is None, and so is the walk's state's last batch)
-_WALKED = ("seq", "type", "version", "firefight", "step", "payload", "command")
+# what the walk reads of each row beside its seq, type and payload (Store.fold_chunks, which asks for a row's version
+# only where it is not its type's current one): the date and the hash only of the first and the last (asked for by
+# seq), never the batch (the report shows none: a Row's is None, and so is the walk's state's last batch)
+_WALKED = ("firefight", "step", "command")
+
 
 
 # the events walk keeps a Row of, and what it does with each
@@ -463,8 +476,7 @@ class _Folding:
             self.told.clear()
             self.said.clear()
         if self.setups:
-            for (info, step, seq), e in zip(self.setups, self.set_up):
-                _placed(info, step, seq, e, st)
+            _placed(self.setups, self.set_up, st)
             self.setups.clear()
             self.set_up.clear()
 
@@ -472,8 +484,25 @@ class _Folding:
 _NO_SEQS: frozenset = frozenset()
 
 
+def _award_follows(cols: list, seq: int, ff: int, undone: set) -> bool:
+    """Whether a TVP award of firefight `ff` that stands follows the row `seq` in the walk's chunk `cols` (its
+    columns, _WALKED): then the map of `ff` is the award's, and one taken at `seq` (a result) would be dropped
+    (_keep). A chunk that ends first says no: the map is taken, as it always was."""
+    seqs, types, ffs = cols
+    i = seq - seqs[0]
+    if not (0 <= i < len(seqs) and seqs[i] == seq):  # (a log with a row deleted: its seqs not a range)
+        i = seqs.index(seq)
+    while True:
+        try:
+            i = types.index("tvp_awarded", i + 1)
+        except ValueError:
+            return False
+        if ffs[i] == ff and seqs[i] not in undone:
+            return True
+
+
 def _keep(r, info, st, maps) -> None:
-    """A result or a TVP award folded, the state read around it."""
+    """A result or a TVP award folded, the state read around it; `maps`: what the map shows taken after it."""
     if r.type == "firefight_ended":
         info.control_before = dict(st.ground.control)
     evolve(st, r.type, r.payload, r.seq, r.batch)
@@ -909,22 +938,26 @@ def _told_row(info: FirefightHistory, seq: int, step: str, etype: str, p: dict, 
         _changes(etype, p, info.changed)
 
 
-def _placed(info: FirefightHistory, step: str, seq: int, e, st) -> None:
-    """A unit's setup (2.6), its event `e` as its fold built it, the state `st` folded past it: the last setup of a
-    unit stands (ids repeat across sides), with its counter as it stood then (issue 27 item 2: a setup changes no
-    counter, and a run of the walk's folds ends after its setups)."""
-    side = e.side
-    placed = info.placed.get(side)
-    if placed is None:
-        placed = info.placed[side] = {}
-    unit = intern(e.unit)
-    u = st.units.get((side, unit))  # (its fold found it there: a unit set up is in play, never settled)
-    # (a key of no field an edited row holds is its instance's attribute too: a "seq" shows, as it did)
-    placed[unit] = (getattr(e, "seq", seq), intern(e.hex), e.hip, u.name if u is not None else "")
-    if side in ("axis", "allied"):  # in the setup tables: counted, not worded
-        info.set_up[step] = info.set_up.get(step, 0) + 1
-    else:
-        info.told.append(Told(seq, step, "unit_set_up", False, None, payload=e.__dict__))
+def _placed(setups: list, events: list, st) -> None:
+    """Units' setups (2.6): (firefight history, step, seq) of each in `setups`, its event in `events` as its fold
+    built it, the state `st` folded past them: the last setup of a unit stands (ids repeat across sides), with its
+    counter as it stood then (issue 27 item 2: a setup changes no counter, and a run of the walk's folds ends after
+    its setups). One call a run (~50,000 setups at 100k events)."""
+    units = st.units
+    for (info, step, seq), e in zip(setups, events):
+        side = e.side
+        placed = info.placed.get(side)
+        if placed is None:
+            placed = info.placed[side] = {}
+        unit = intern(e.unit)
+        u = units.get((side, unit))  # (its fold found it there: a unit set up is in play, never settled)
+        # (a key of no field an edited row holds is its instance's attribute too: a "seq" shows, as it did)
+        placed[unit] = (getattr(e, "seq", seq), intern(e.hex), e.hip, u.name if u is not None else "")
+        if side == "axis" or side == "allied":  # in the setup tables: counted, not worded
+            set_up = info.set_up
+            set_up[step] = set_up.get(step, 0) + 1
+        else:
+            info.told.append(Told(seq, step, "unit_set_up", False, None, payload=e.__dict__))
 
 
 # the classes of the two types of every firefight's rows (a step left, a unit set up: ~50,000 at 100k events), looked
@@ -1564,6 +1597,38 @@ def _html_rows(rows: list, numeric: set):
         yield form.format(*([_esc(c) for c in row] if _SPECIAL("".join(row)) else row))
 
 
+def _html_body(rows: list, numeric: set) -> str:
+    """A table's body (_html_rows joined). Where every row has as many cells and no cell holds anything to escape
+    (a setup table: ~50,000 rows at 100k events, one search for the whole table), its cells are joined once,
+    each between the tags it stands between (the same text as a row at a time)."""
+    if not rows or len(set(map(len, rows))) != 1:
+        return "".join(_html_rows(rows, numeric))
+    cells = list(chain.from_iterable(rows))
+    if _SPECIAL("".join(cells)):
+        return "".join(_html_rows(rows, numeric))
+    n = len(rows[0])
+    opens = [('<td class="num">' if i in numeric else "<td>") for i in range(n)]
+    # before each cell: its <td> (the first of a row after the last row's end), then the table's last end
+    before = ["</td></tr><tr>" + opens[0], *("</td>" + o for o in opens[1:])] * len(rows)
+    before[0] = "<tr>" + opens[0]
+    both: list = [None] * (2 * len(cells))
+    both[0::2] = before
+    both[1::2] = cells
+    both.append("</td></tr>")
+    return "".join(both)
+
+
+def _html_li(parts) -> str:
+    """An item of a list: _html_inline's, between its tags; a Sequence line's (its seq, a number, and its words:
+    ~50,000 at 100k events) without the general path's calls."""
+    if len(parts) == 2:
+        a, b = parts
+        if type(b) is str and type(a) is tuple and a[0] == "seq" and a[1].isdigit():  # (isdigit: nothing to escape)
+            return '<li><span class="seq">[' + a[1] + "]</span> " + (
+                escape(b, quote=False) if _SPECIAL_TEXT(b) else b) + "</li>"
+    return "<li>" + _html_inline(parts) + "</li>"
+
+
 def _html_link(target: str, t: str) -> str:
     return f'<a href="{escape(target)}">{t}</a>' if target.startswith("#") else t
 
@@ -1593,16 +1658,16 @@ def iter_html(blocks, title: str):
             out.append(f"<p>{_html_inline(b[1])}</p>")
         elif kind == "ul":
             cls = f' class="{b[2]}"' if len(b) > 2 and b[2] else ""
-            out.append(f"<ul{cls}>" + "".join(f"<li>{_html_inline(i)}</li>" for i in b[1]) + "</ul>")
+            out.append(f"<ul{cls}>" + "".join([_html_li(i) for i in b[1]]) + "</ul>")
         elif kind == "table":
             head, rows, numeric = b[1], b[2], b[3]
             th = "".join(f'<th scope="col">{_esc(h)}</th>' for h in head)
-            body = "".join(_html_rows(rows, numeric))
+            body = _html_body(rows, numeric)
             cap = f"<caption>{escape(b[4])}</caption>" if len(b) > 4 and b[4] else ""
             out.append(f"<table>{cap}<thead><tr>{th}</tr></thead><tbody>{body}</tbody></table>")
         elif kind == "email":
             out.append(f'<details class="email"><summary>{_html_inline(b[1])}</summary><ul class="events">'
-                       + "".join(f"<li>{_html_inline(i)}</li>" for i in b[2]) + "</ul></details>")
+                       + "".join([_html_li(i) for i in b[2]]) + "</ul></details>")
         elif kind == "summary":
             note = f' <span class="note">{escape(b[2])}</span>' if len(b) > 2 and b[2] else ""
             out.append(f"<summary><h3>{_html_inline(b[1])}</h3>{note}</summary>")

@@ -8,12 +8,14 @@ import orjson
 
 from cg.bulk import gc_paused
 from cg.evolve import reverted_seqs
-from events.errors import UNFOLDABLE, UnreadableRow
+from events.errors import UNFOLDABLE, BadInput, UnreadableRow
+from events.versions import VERSIONS
 from events.text import SHOWN, shown
 from projections.dicestats import roll_source
-from projections.words import seen_command, summary
+from projections.words import given_last, plain_words, seen_command, summary
 
 _OPTION_BY = ("redeployment_option", "fact_confirmed", "fact_proposed")
+_UNSEEN = object()  # a type not yet met (its words not yet looked up)
 
 
 def log_chunks(led, as_json: bool, viewer: str | None):
@@ -33,21 +35,40 @@ def log_chunks(led, as_json: bool, viewer: str | None):
             batch_cmd = _command_of(cmd_text)
         return batch_cmd
 
-    cols = ("seq", "firefight", "step", "type", "payload", "recorded", "command")
-    for chunk in _gc_paused_each(led.store.read_rows(0, last, cols, parse=True)):
+    # the rows' seqs, types and payloads as the fold reads them (Store.fold_chunks: a run of payloads parsed by one
+    # call), beside the same runs' other columns (read_rows), a run at a time; the payloads as stored (no upcast)
+    chunks, _common, top = led.store.fold_chunks(VERSIONS, 0, last)
+    rest = led.store.read_rows(0, top, ("firefight", "step", "recorded", "command"), chunk=led.store.FOLD_CHUNK,
+                               columnar=True)
+    # each type's words once looked up (projections.words.plain_words): said from the payload alone, or None
+    # where summary must see the viewer or the side
+    sayers: dict = {}
+    for (seqs, types, payloads, _stale), (ffs, steps, recs, commands) in _gc_paused_each(zip(chunks, rest)):
+        if len(ffs) != len(types):  # (the same runs of an append-only log: never)
+            raise BadInput(f"{led.path}: the log changed while it was read")
         out = []
-        for seq, ff, step, etype, p, recorded, command in chunk:
+        for seq, ff, step, etype, p, recorded, command in zip(seqs, ffs, steps, types, payloads, recs, commands):
             if command is not None:
                 cmd_text, batch_cmd = command, None
             try:
-                said = summary(etype, p, viewer,
-                               _option_by(etype, p, batch_command, fact) if etype in _OPTION_BY else None)
+                say = sayers.get(etype, _UNSEEN)
+                if say is _UNSEEN:
+                    say = sayers[etype] = None if etype in _OPTION_BY else plain_words(etype, viewer)
+                if say is not None:
+                    said = say(None, p)
+                    if " [dice given]" in said:
+                        said = given_last(said)
+                else:
+                    said = summary(etype, p, viewer,
+                                   _option_by(etype, p, batch_command, fact) if etype in _OPTION_BY else None)
             except UNFOLDABLE as e:  # a row edited against its schema: exit 2 naming it, never 5
                 raise UnreadableRow(seq, f"{type(e).__name__}: {e}") from None
             if as_json:
                 line = {"seq": seq, "firefight": ff, "step": step, "type": etype, "side": p.get("side"),
                         "summary": said, "reverted": seq in undone, "recorded": recorded}
-                if isinstance(p.get("roll"), dict):  # with its source (ruling R31; derived in an old log)
+                if "roll" not in p and "rolls" not in p and etype != "sealed":  # most rows: none of the three below
+                    pass
+                elif isinstance(p.get("roll"), dict):  # with its source (ruling R31; derived in an old log)
                     line["roll"] = _sourced(p["roll"], batch_command())
                 elif etype == "sealed":  # ruling R47: the other side's secret shows as null until revealed
                     opening = led.opener()(p["commitment"], p.get("nonce"), p.get("box"))
@@ -71,6 +92,9 @@ def log_chunks(led, as_json: bool, viewer: str | None):
                 out.append((seq, ff, step, said, " (undone)" if seq in undone else ""))
         if not as_json:  # a summary with a control character is escaped (shown); one search a chunk
             clean = SHOWN.search("".join([x[3] for x in out])) is None
+            if len(set(map(type, steps))) != 1 or type(steps[0]) is not str:  # an edited row's step (null, a
+                # number): as log --json shows it, never an internal error (a null step had no format)
+                out = [(q, f, st if type(st) is str else orjson.dumps(st).decode(), w, m) for q, f, st, w, m in out]
             out = [f"{seq:>5} ff{ff} {step:>5}  {said if clean else shown(said)}{mark}"
                    for seq, ff, step, said, mark in out]
         out.append("")

@@ -47,9 +47,27 @@ def summary(etype: str, p: dict, viewer: str | None = None, by: str | None = Non
     if etype == "redeployment_option":
         return option_words(build(REGISTRY[etype], p), by)
     text = _summary(etype, p)
-    if " [dice given]" in text:  # said once, at the end of the line
-        text = text.replace(" [dice given]", "") + " [dice given]"
+    if " [dice given]" in text:
+        text = given_last(text)
     return text
+
+
+def given_last(text: str) -> str:
+    """Manual dice said once, at the end of the line (roll_words marks them after each result)."""
+    return text.replace(" [dice given]", "") + " [dice given]"
+
+
+_SEEN = frozenset(("fortified", "fortification_placed", "firefight_ended", "seals_revealed"))  # what _seen changes
+
+
+def plain_words(etype: str, viewer: str | None) -> Callable[[None, dict], str] | None:
+    """summary(etype, p, viewer, by) as said(None, p) for every payload `p` of `etype`, given_last applied by the
+    caller, where neither the viewer (ruling R22), a secret nor the side that chose is read: the constructor and
+    words of _summary's memo, called without summary's own tests a row (a whole log's reader: `plcg log`).
+    None where summary must say it."""
+    if etype == "redeployment_option" or etype in MAY_BE_SECRET or (viewer is not None and etype in _SEEN):
+        return None
+    return _SAID.get(etype) or _said(etype)
 
 
 def _seen(etype: str, p: dict, viewer: str) -> dict:

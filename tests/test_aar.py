@@ -437,3 +437,23 @@ def test_html_opens_in_headless_chromium_without_errors_and_draws_charts_and_map
         assert s["polylines"] >= 2 and s["line"] is not None and max(s["line"]) > 0, s
     for s in maps:
         assert s["shapes"] >= 100, s  # a polygon per hex at least
+
+
+def test_html_tables_and_sequence_lines_escape_what_must_be_escaped_and_nothing_else():
+    """The HTML report's tables and Sequence lines are joined a table (a list) at a time where nothing in them needs
+    escaping (the setup tables: ~50,000 rows at 100k events): a cell or a line holding `&`, `<` or `>` is escaped
+    all the same, a quote in a table's cell too (an attribute-safe escape), and a numeric column keeps its class."""
+    from projections.aar import iter_html
+
+    plain = ("table", ["Unit", "Seq"], [["A1", "12"], ["B2", "13"]], {1})
+    odd = ("table", ["Unit", "Seq"], [["A1", "12"], ['R&D "x" <1>', "14"]], {1})
+    lines = ("ul", [[("seq", "7"), "Axis A1 -> B2 & back"], [("seq", "8"), "Allied <none>"]], "events")
+    out = "".join(iter_html([plain, odd, lines], title="t")).split("<main>\n", 1)[1]
+    head = '<table><thead><tr><th scope="col">Unit</th><th scope="col">Seq</th></tr></thead>'
+    assert out.split("\n")[:3] == [
+        head + '<tbody><tr><td>A1</td><td class="num">12</td></tr><tr><td>B2</td><td class="num">13</td></tr>'
+               "</tbody></table>",
+        head + '<tbody><tr><td>A1</td><td class="num">12</td></tr>'
+               '<tr><td>R&amp;D &quot;x&quot; &lt;1&gt;</td><td class="num">14</td></tr></tbody></table>',
+        '<ul class="events"><li><span class="seq">[7]</span> Axis A1 -&gt; B2 &amp; back</li>'
+        '<li><span class="seq">[8]</span> Allied &lt;none&gt;</li></ul>']

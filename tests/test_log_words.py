@@ -140,3 +140,51 @@ def test_a_hardened_crew_counts_as_a_promotion_used(tmp_path):
     assert r.code == 0, r.err
     assert _unused(r.out)[("3.44", "allied")] == \
         f"Battle Hardened {allowed - 1} more MMC (the dr allowed {allowed}, 1 hardened)"
+
+
+def test_typed_dice_are_said_once_at_the_end_of_a_log_line(tmp_path):
+    """A roll made with typed dice is marked "[dice given]" once, at the end of its line, in `plcg log` and in
+    `log --json`'s summary, where the event's words go on after the roll (a leader's hex: a row edited to hold
+    one, which its schema allows). The log words a whole file through each type's constructor and words looked
+    up once (projections.words.plain_words), not through summary a row: the mark is moved there too."""
+    import orjson
+
+    from helpers.sandbox import rechain
+
+    c = Campaign(tmp_path / "dice.plcg", seed=None)
+    c.advance(1, "2.3")
+    c.run("buy", side="axis", rg="I1")
+    c.run("leader", side="axis", rg="I1", dice="3,4")
+    c.close()
+    path = str(tmp_path / "dice.plcg")
+    rechain(path, "UPDATE events SET payload = json_set(payload, '$.hex', 'M4') WHERE type = 'leader_rolled'")
+    said = [x for _ff, _step, x in _log(cli_run(path, "log").out).values() if "leader for" in x]
+    rows = [orjson.loads(x) for x in cli_run(path, "log", "--json").out.splitlines()]
+    summaries = [r["summary"] for r in rows if r["type"] == "leader_rolled"]
+    assert len(said) == 1 and said == summaries, (said, summaries)
+    assert said[0].endswith("; placed in M4 [dice given]") and said[0].count("[dice given]") == 1, said[0]
+
+
+def test_a_row_whose_step_was_edited_to_null_is_shown_by_log_as_log_json_shows_it(tmp_path):
+    """Found while checking edited files against the log's read: a row whose step column another tool set to NULL
+    made `plcg log` fail with an internal error (exit 5: the line's format had no way to write None), where
+    `log --json` shows it as null. Both show it, as null; the audit is what names such an edit."""
+    import sqlite3
+
+    import orjson
+
+    c = Campaign(tmp_path / "null-step.plcg")
+    c.advance(1, "2.3")
+    c.close()
+    path = str(tmp_path / "null-step.plcg")
+    conn = sqlite3.connect(path)
+    seq = conn.execute("SELECT max(seq) FROM events WHERE type = 'step_left'").fetchone()[0]
+    conn.execute("UPDATE events SET step = NULL WHERE seq = ?", (seq,))
+    conn.commit()
+    conn.close()
+    r = cli_run(path, "log")
+    assert r.code == 0, (r.code, r.err)
+    line = next(x for x in r.out.splitlines() if x.split()[0] == str(seq))
+    assert line.split()[1:3] == ["ff1", "null"], line
+    rows = {x["seq"]: x for x in map(orjson.loads, cli_run(path, "log", "--json").out.splitlines())}
+    assert rows[seq]["step"] is None

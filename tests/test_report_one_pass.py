@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+import orjson
+
 import pytest
 
 from cg.app.ledger import Ledger
@@ -24,21 +26,29 @@ def test_the_report_reads_the_whole_log_once(r1, monkeypatch, fmt):
     dice section's rolls come from it, and so does what each firefight's section tells of its rows (the
     sequence, the setup tables, the counters changed, the terrain kept), which the report used to read again
     firefight by firefight (issue 36 item 1)."""
-    reads = []
-    real = Store.read_rows
+    reads, folds = [], []
+    real, real_fold = Store.read_rows, Store.fold_chunks
 
-    def counted(self, since=0, until=None, *a, **k):
-        reads.append((since, until))
-        return real(self, since, until, *a, **k)
+    def counted(self, since=0, until=None, columns=(), *a, **k):
+        reads.append((since, until, tuple(columns)))
+        return real(self, since, until, columns, *a, **k)
+
+    def counted_fold(self, current, since=0, until=None):
+        folds.append((since, until))
+        return real_fold(self, current, since, until)
 
     monkeypatch.setattr(Store, "read_rows", counted)
+    monkeypatch.setattr(Store, "fold_chunks", counted_fold)
     for name in ("read", "rows_of"):  # no other read of the rows either
         monkeypatch.setattr(Store, name, lambda *a, _n=name, **k: pytest.fail(f"the report called Store.{_n}"))
     r = cli_run(r1, "export", "--format", fmt)
     assert r.code == 0, r.err
     assert "Sequence" in r.out or fmt == "bbcode"  # the sections that read their rows again are there
-    assert len(reads) == 1, reads
-    assert reads[0][0] == 0, reads
+    # one pass from the first row: the seqs, types and payloads as the fold reads them, the other columns the
+    # walk reads of the same rows beside them, a run of rows at a time; no column of a row read twice
+    assert len(reads) == 1 and len(folds) == 1, (reads, folds)
+    assert reads[0][0] == 0 and folds[0][0] == 0, (reads, folds)
+    assert not set(reads[0][2]) & {"seq", "type", "payload"}, reads
 
 
 def _log_rolls(path):
@@ -112,3 +122,29 @@ def test_the_maps_escape_their_xml_as_the_standard_library_does():
                  "line\nbreak\ttab\rreturn", "all &<>\"'\n\t\r of them"]:
         assert mapview.escape(text) == saxutils.escape(text), text
         assert mapview.quoteattr(text) == saxutils.quoteattr(text), text
+
+
+@pytest.mark.parametrize("args", [("export", "--format", "html"), ("export", "--format", "md"), ("log", "--json"),
+                                  ("log",)], ids=["html", "md", "log-json", "log"])
+def test_the_log_read_in_runs_of_any_length_says_the_same_with_rows_missing(r1, monkeypatch, args):
+    """The report's walk and `plcg log` read a run of rows in two queries side by side (Store.fold_chunks: the
+    seqs, types and payloads as the fold reads them; Store.read_rows: the other columns of the same rows): runs of
+    7 rows say what runs of 1024 say, with rows deleted from the file by another tool (one alone, and a whole run
+    of 7: a run with no row in it is passed over by both reads)."""
+    import sqlite3
+
+    conn = sqlite3.connect(r1)
+    conn.execute("DELETE FROM events WHERE seq BETWEEN 99 AND 105 OR seq = 120")
+    conn.execute("DELETE FROM snapshot")
+    conn.commit()
+    conn.close()
+    whole = cli_run(r1, *args)
+    monkeypatch.setattr(Store, "FOLD_CHUNK", 7)
+    runs = cli_run(r1, *args)
+    assert whole.code == 0 and runs.code == 0, (whole.err, runs.err)
+    assert runs.out == whole.out
+    if args == ("log", "--json"):  # a line for each row the file holds, and none for another
+        conn = sqlite3.connect(r1)
+        held = [seq for (seq,) in conn.execute("SELECT seq FROM events ORDER BY seq")]
+        conn.close()
+        assert [orjson.loads(line)["seq"] for line in whole.out.splitlines()] == held
