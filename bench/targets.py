@@ -54,17 +54,14 @@ ROWS = (
 )
 # why a row misses its goal, where the bench cannot measure it itself (from the profiles in docs/performance.md)
 WHY: dict[str, str] = {
-    "log --json / row scan": "each row is worded from its event's class instance (issue 33 item 4): the classes the"
-                             " log meets are built first (~20 ms) and each row's instance is made (~1 us), then its"
-                             " JSON line written; the row scan only parses",
+    "log --json / row scan": "each row is worded from its event's class instance (issue 33 item 4) and its JSON line"
+                             " written; the row scan only parses. Met at 100k (1.85x, docs/performance.md); at the"
+                             " quick size the start-up (`import cli`, the classes the log meets) is a larger share",
     "replay / row scan": "each row is folded into the state (the row scan only parses it)",
-    "export html / replay": "3.41x -> 3.18x A/B at 100k after issue 36 item 1's last pass (the lines worded from"
-                            " the fold's own instances, docs/performance.md). In-process at 100k (collector paused,"
-                            " as the CLI runs it): the walk ~1.05 s, of which the fold replay makes ~0.33 s,"
-                            " reading seven columns ~0.15 s, parsing every row's command for the dice ~0.09 s"
-                            " (parsing only those a roll reads would stop refusing an edited command), the words of"
-                            " ~50,000 Sequence lines ~0.09 s, the rolls, setups and lines the rest; the 90 maps"
-                            " ~0.21 s; the blocks ~0.2 s; the markup ~0.15 s",
+    "export html / replay": "beyond replay's fold the report reads the command and step columns, gathers every"
+                            " roll, words ~50,000 Sequence lines, draws a map per played firefight and marks up every"
+                            " event (in-process at 100k: the walk ~0.87 s, the maps, blocks and markup ~0.5 s);"
+                            " met at 100k (2.86x, docs/performance.md)",
     "audit / row scan": "the audit decides every command again as the rules stand at its row (each DRM, table row and"
                         " refusal) and folds every event besides checking the chain; the row scan only parses",
     # profiled at 100k (docs/performance.md, "the signed audit: leaving 3.2 and the checks of every command"): the CPU
