@@ -503,10 +503,10 @@ def _any_unrevealed(st, side: str, whats=None, ff=None) -> bool:
     command of a campaign by email asks (`owed`, `check_unseen_units`), nearly always answered no."""
     index = _index(st.pbem)
     if whats is None:
-        got = index.get(side)
+        got = index.get(side, ())
         return bool(got) and (ff is None or any(r.ff == ff for _, _, r in got))
     for w in whats:
-        got = index.get((side, w))
+        got = index.get((side, w), ())
         if got and (ff is None or any(r.ff == ff for _, _, r in got)):
             return True
     return False
