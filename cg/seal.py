@@ -501,7 +501,9 @@ def _unrevealed(st, side: str, whats=None, ff=None) -> list:
 def _any_unrevealed(st, side: str, whats=None, ff=None) -> bool:
     """Whether `_unrevealed(st, side, whats, ff)` holds any seal, without making its list: the question every
     command of a campaign by email asks (`owed`, `check_unseen_units`), nearly always answered no."""
-    index = _index(st.pbem)
+    pb = st.pbem
+    memo = pb._by_kind  # (the index as _index keeps it, asked without a call where it stands)
+    index = memo[2] if memo is not None and memo[0] is pb.seals and memo[1] == len(pb.seals) else _index(pb)
     if whats is None:
         got = index.get(side, ())
         return bool(got) and (ff is None or any(r.ff == ff for _, _, r in got))
@@ -598,9 +600,10 @@ def check_owed(st, cmd: dict) -> None:
     if name not in _HELD_BY_REVEALS or step not in _REVEAL_STEPS:
         return  # asked of every command: what blocks is a handful of commands at three steps
     actor = cmd.get("side") or cmd.get("by")
-    for side in ("axis", "allied"):
-        if name in ("setup", "moves-first") and side != actor:
-            continue  # (every setup asks) only the acting side's reveal blocks these: nothing to ask of the other
+    # (every setup asks) only the acting side's reveal blocks a setup or moves-first: nothing to ask of the other
+    sides = ("axis", "allied") if name not in ("setup", "moves-first") else \
+        ("axis",) if actor == "axis" else ("allied",) if actor == "allied" else ()
+    for side in sides:
         point = owed(st, side)
         if point is None or point == _STEP_END:
             continue

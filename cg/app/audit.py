@@ -510,7 +510,7 @@ def _audit_rows(store, reader, dice, trust_index: bool = True, view=None, folded
                     if cmd.get("name") in ("undo", "confirm", "reject"):  # reject: ruling R71 (its undo)
                         produced = decide_all(st, cmd, hseq, lambda: (seen, reverted), leave=kept)
                     else:
-                        if kept is None and cmd.get("name") == "next":
+                        if kept is None and st.pbem is not None and cmd.get("name") == "next":
                             proposing = _proposing(st)
                         produced = decide(st, cmd, hseq, covered=signed is not None
                                           and last_signed.get(signed.side) != hseq, leave=kept or proposing)
@@ -524,7 +524,8 @@ def _audit_rows(store, reader, dice, trust_index: bool = True, view=None, folded
                     _compare(find, [(r[SEQ], r[TYPE]) for r in batch], payloads,
                              [(e.TYPE, _norm(unstructure(e))) for e in produced])
                     proposing = None
-                elif produced is None or len(produced) != 1 or produced[0].TYPE != "fact_proposed":
+                elif proposing is not None and (produced is None or len(produced) != 1
+                                                or produced[0].TYPE != "fact_proposed"):
                     proposing = None
                 if st.pbem is not None:  # (a command not signed: the signature after it vouches for it, _authorship)
                     if signed is None:
@@ -587,7 +588,8 @@ def _audit_rows(store, reader, dice, trust_index: bool = True, view=None, folded
                 for r, p in zip(batch, payloads):
                     if r[TYPE] in REGISTRY:
                         evolve(st, r[TYPE], p, r[SEQ], r[BATCH])
-                leave = _proposed_leave(st, batch, proposing, kept)
+                if proposing is not None or kept is not None:  # (a campaign by email's only)
+                    leave = _proposed_leave(st, batch, proposing, kept)
                 for r, ev in rolled:
                     roll = _roll(ev)
                     if roll is not None:  # only a roll's place is ever looked up (issue 36)
