@@ -723,10 +723,29 @@ def _as_stored(batch, payloads, produced, hook) -> bool:
         return False
     for e, r, p in zip(produced, batch, payloads):
         text = r[TEXT]
-        if e.TYPE != r[TYPE] or p is not r[PAYLOAD] or type(text) is not str \
-                or canonical(hook(e.__class__)(e)) != text.encode():
+        if e.TYPE != r[TYPE] or p is not r[PAYLOAD] or type(text) is not str or _text(e, hook) != text.encode():
             return False
     return True
+
+
+# Play by email's events that hold the JSON a command or an opening was given as (plain dicts, lists, strings,
+# numbers): the converter makes each of their values again, value by value by its runtime type (~100 us a reveal
+# of a dozen openings), and orjson writes what it makes as it writes the values themselves (a tuple or a list an
+# array, an enum its value, a dict its keys sorted). So their canonical text is that of their fields as they
+# stand; a value orjson cannot write as such (an attrs value, a set, a key not a plain str) raises, and the event
+# goes the converter's way. None of them leaves a field out at its default (events/payload.OMITTED_IF_DEFAULT).
+_AS_GIVEN = frozenset(("seals_revealed", "fact_proposed", "fact_confirmed", "fact_rejected"))
+
+
+def _text(e, hook) -> bytes:
+    """The canonical text the store keeps for a decided event: its payload as the converter gives it (`hook`:
+    the converter's unstructure function of a class), written by events.codec.canonical."""
+    if e.TYPE in _AS_GIVEN:
+        try:
+            return canonical({a.name: getattr(e, a.name) for a in attrs.fields(e.__class__)})
+        except TypeError:  # (orjson.JSONEncodeError)
+            pass
+    return canonical(hook(e.__class__)(e))
 
 
 _SUBJECT = ("unit", "leader", "item", "purchase", "patrol", "hex", "vehicle")
