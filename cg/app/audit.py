@@ -723,7 +723,9 @@ def _as_stored(batch, payloads, produced, hook) -> bool:
         return False
     for e, r, p in zip(produced, batch, payloads):
         text = r[TEXT]
-        if e.TYPE != r[TYPE] or p is not r[PAYLOAD] or type(text) is not str or _text(e, hook) != text.encode():
+        if e.TYPE != r[TYPE] or p is not r[PAYLOAD] or type(text) is not str:
+            return False
+        if (_text(e, hook) if r[TYPE] in _AS_GIVEN else canonical(hook(e.__class__)(e))) != text.encode():
             return False
     return True
 
