@@ -216,16 +216,17 @@ def authorize(st, cmd: dict) -> None:
         raise Refused(f"{by}'s key cannot act for {side}: each side's purchases, units and rolls are"
                       " its own", "pbem", st.step)
     requests = pb.requests  # (asked of every command: most find none open, and then owe nothing of them)
-    if requests and name not in OWN:
-        owed = [c for c, r in requests.items() if r.side == by and r.answer is not None and not deferred(st, r)]
-        if owed:
-            raise Refused(f"{by} owes the reveal of two-party dice first (plcg reveal)", "pbem", st.step)
-    if requests and name not in _DUE_FIRST_BUT and due(st):
-        # ruling R121: the rolls committed ahead of this step are decided before anything else here (the ledger does it
-        # first); a step left over one would leave it undecided for good
-        raise Refused(f"the rolls committed ahead of step {st.step} are decided first: "
-                      + ", ".join(f"{r.command.get('name')} {r.side} ({c[:8]})" for c, r in due(st))
-                      + " (plcg reveal, or any command of the ledger's)", "pbem", st.step)
+    if requests:
+        if name not in OWN:
+            owed = [c for c, r in requests.items() if r.side == by and r.answer is not None and not deferred(st, r)]
+            if owed:
+                raise Refused(f"{by} owes the reveal of two-party dice first (plcg reveal)", "pbem", st.step)
+        if name not in _DUE_FIRST_BUT and due(st):
+            # ruling R121: the rolls committed ahead of this step are decided before anything else here (the ledger
+            # does it first); a step left over one would leave it undecided for good
+            raise Refused(f"the rolls committed ahead of step {st.step} are decided first: "
+                          + ", ".join(f"{r.command.get('name')} {r.side} ({c[:8]})" for c, r in due(st))
+                          + " (plcg reveal, or any command of the ledger's)", "pbem", st.step)
     prop = pb.proposal  # (its reveal owed is said first: ruling R71 lets a side propose before it reveals)
     if name in ("next", "confirm") and cmd.get("own_rolls") and st.step in ROLL_ALLOWS and (name == "next" or (
             prop is not None and prop.command.get("name") == "next")):

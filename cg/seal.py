@@ -466,15 +466,13 @@ def unseen_purchases(st, side: str) -> bool:
 
 def unrevealed_purchases(st, side: str) -> bool:
     """Whether SIDE holds a 2.3 purchase of the current firefight not yet revealed (ruling R117)."""
-    return sealing(st) and bool(_unrevealed(st, side, ("purchase",), st.firefight))
+    return sealing(st) and _any_unrevealed(st, side, ("purchase",), st.firefight)
 
 
-def _unrevealed(st, side: str, whats=None, ff=None) -> list:
-    """[(commitment, Seal)] of SIDE's seals not revealed yet, in the order sealed: of the kinds `whats`
-    (None: every kind), of firefight `ff` (None: any). Asked by every command at 2.4, 2.6 and 3.44
-    (`owed`), where a sealed CP DR stays to the CG's end: through the state's index of the seals by side
-    and kind (`Pbem._by_kind`), built again when the seals have changed (the fold empties it)."""
-    pb = st.pbem
+def _index(pb) -> dict:
+    """The play by email state's index of its seals not revealed yet (`Pbem._by_kind`): side -> [(n, commitment,
+    Seal)] and (side, kind) -> the same, n the order sealed; built again when the seals have changed (the fold
+    empties it)."""
     seals, memo = pb.seals, pb._by_kind
     if memo is None or memo[0] is not seals or memo[1] != len(seals):
         index: dict = {}
@@ -482,7 +480,15 @@ def _unrevealed(st, side: str, whats=None, ff=None) -> list:
             index.setdefault(r.side, []).append((n, c, r))
             index.setdefault((r.side, r.what), []).append((n, c, r))
         memo = pb._by_kind = (seals, len(seals), index)
-    index = memo[2]
+    return memo[2]
+
+
+def _unrevealed(st, side: str, whats=None, ff=None) -> list:
+    """[(commitment, Seal)] of SIDE's seals not revealed yet, in the order sealed: of the kinds `whats`
+    (None: every kind), of firefight `ff` (None: any). Asked by every command at 2.4, 2.6 and 3.44
+    (`owed`), where a sealed CP DR stays to the CG's end: through the state's index of the seals by side
+    and kind (`_index`)."""
+    index = _index(st.pbem)
     if whats is None:
         got = index.get(side, ())
     elif len(whats) == 1:
@@ -490,6 +496,22 @@ def _unrevealed(st, side: str, whats=None, ff=None) -> list:
     else:  # the kinds' lists merged back into the order sealed
         got = sorted(x for w in whats for x in index.get((side, w), ()))
     return [(c, r) for _, c, r in got if ff is None or r.ff == ff]
+
+
+def _any_unrevealed(st, side: str, whats=None, ff=None) -> bool:
+    """Whether `_unrevealed(st, side, whats, ff)` holds any seal, without making its list: the question every
+    command of a campaign by email asks (`owed`, `check_unseen_units`), nearly always answered no."""
+    pb = st.pbem
+    memo = pb._by_kind  # (the index as _index keeps it, asked without a call where it stands)
+    index = memo[2] if memo is not None and memo[0] is pb.seals and memo[1] == len(pb.seals) else _index(pb)
+    if whats is None:
+        got = index.get(side, ())
+        return bool(got) and (ff is None or any(r.ff == ff for _, _, r in got))
+    for w in whats:
+        got = index.get((side, w), ())
+        if got and (ff is None or any(r.ff == ff for _, _, r in got)):
+            return True
+    return False
 
 
 def owed(st, side: str) -> str | None:
@@ -501,19 +523,19 @@ def owed(st, side: str) -> str | None:
         return None
     pos = st.position
     if pos.ended:
-        return "end" if _unrevealed(st, side) else None
+        return "end" if _any_unrevealed(st, side) else None
     step = pos.step
-    if step == _STEP_DETERMINATION and _unrevealed(st, side, ("attack",) if attack_seal(st) else ("purchase",),
-                                                   pos.firefight) \
+    if step == _STEP_DETERMINATION and _any_unrevealed(st, side, ("attack",) if attack_seal(st) else ("purchase",),
+                                                       pos.firefight) \
             and RevealPoint(pos.firefight, "2.4", side) not in pb.points:
         return "2.4"
-    if step == _STEP_SETUP and _unrevealed(st, side, ("purchase",)):
+    if step == _STEP_SETUP and _any_unrevealed(st, side, ("purchase",)):
         return "2.6"
-    if step == _STEP_DETERMINATION and idle_reveal(st) and _unrevealed(st, side, ("purchase",)):
+    if step == _STEP_DETERMINATION and idle_reveal(st) and _any_unrevealed(st, side, ("purchase",)):
         return "2.6"  # ruling R80: what 2.6 reveals, where an Idle Firefight skips it
-    if step == _STEP_PROMOTIONS and _unrevealed(st, side, ("promote", "harden"), pos.firefight):
+    if step == _STEP_PROMOTIONS and _any_unrevealed(st, side, ("promote", "harden"), pos.firefight):
         return "3.44"
-    if step == _STEP_FIREFIGHT_END and _unrevealed(st, side, SET_UP_UNSEEN):
+    if step == _STEP_FIREFIGHT_END and _any_unrevealed(st, side, SET_UP_UNSEEN):
         return "2.9"  # ruling R112: the firefight has revealed what it revealed; the RePh reads where each unit stood
     return None
 
@@ -578,9 +600,10 @@ def check_owed(st, cmd: dict) -> None:
     if name not in _HELD_BY_REVEALS or step not in _REVEAL_STEPS:
         return  # asked of every command: what blocks is a handful of commands at three steps
     actor = cmd.get("side") or cmd.get("by")
-    for side in ("axis", "allied"):
-        if name in ("setup", "moves-first") and side != actor:
-            continue  # (every setup asks) only the acting side's reveal blocks these: nothing to ask of the other
+    # (every setup asks) only the acting side's reveal blocks a setup or moves-first: nothing to ask of the other
+    sides = ("axis", "allied") if name not in ("setup", "moves-first") else \
+        ("axis",) if actor == "axis" else ("allied",) if actor == "allied" else ()
+    for side in sides:
         point = owed(st, side)
         if point is None or point == _STEP_END:
             continue
@@ -619,11 +642,13 @@ def check_unseen_units(st, cmd: dict) -> None:
     its RePh names them): the other copy could not check it, and would refuse the bundle for good. Revision switch
     sealed_views_agree."""
     by = cmd.get("by")
-    if by not in ("axis", "allied") or not rules_for(st).checks_units_named(sealing(st) and st.step not in SECRET_STEPS):
+    pb = st.pbem  # (sealing(st), asked of every command)
+    if by not in ("axis", "allied") or not rules_for(st).checks_units_named(
+            pb is not None and bool(pb.sealing) and st.step not in SECRET_STEPS):
+        return
+    if not _any_unrevealed(st, by, ("purchase",)):  # (asked of every command: the side's purchases are nearly always revealed)
         return
     sealed = _unrevealed(st, by, ("purchase",))
-    if not sealed:  # (asked of every command: the side's purchases are nearly always revealed)
-        return
     given = [cmd.get(k) for k in UNIT_KEYS] + [u for k in UNITS_KEYS for u in (cmd.get(k) or ())]
     named = {str(u).strip().casefold() for u in given if isinstance(u, str) and u.strip()}
     if not named:

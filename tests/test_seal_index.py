@@ -2,7 +2,8 @@
 side and kind (issue 36 item 3: every command at 2.4, 2.6 and 3.44 asks, and a sealed CP DR stays to the
 CG's end): after every row of a campaign by email, folded one row at a time as a long-lived state is
 (the Ledger's kept state, the audit's), the index answers what a walk of every seal answers, in the
-order sealed. A seal made or revealed since the last ask is in it or gone from it."""
+order sealed, and whether there is any (`_any_unrevealed`) as the walk does. A seal made or revealed since the
+last ask is in it or gone from it."""
 from __future__ import annotations
 
 import pytest
@@ -49,7 +50,10 @@ def test_the_index_of_unrevealed_seals_answers_as_a_walk_of_every_seal_after_eac
             for side in ("axis", "allied"):
                 for whats in KINDS:
                     for ff in (None, 1, 2):
-                        assert seal._unrevealed(st, side, whats, ff) == walked(st, side, whats, ff), (rec[0], side, whats, ff)
+                        want = walked(st, side, whats, ff)
+                        assert seal._unrevealed(st, side, whats, ff) == want, (rec[0], side, whats, ff)
+                        # the yes-or-no every command asks (owed, check_unseen_units), without the list
+                        assert seal._any_unrevealed(st, side, whats, ff) is bool(want), (rec[0], side, whats, ff)
                         asked += 1
     finally:
         led.close()

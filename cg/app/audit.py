@@ -31,6 +31,7 @@ from cg import seal, snapshot
 from cg.bulk import gc_paused
 from cg.caches import current
 from cg.commands import decide, decide_all
+from cg.commands.base import LeaveCheck
 from events.errors import UNFOLDABLE, BadInput, Refused, UnreadableRow, unknown_row
 from events.roll import Roll
 from events.stored import build
@@ -449,6 +450,8 @@ def _audit_rows(store, reader, dice, trust_index: bool = True, view=None, folded
     undone_kinds: dict = {}  # roll key (_roll_key) -> the seqs of the reverts that took back such a roll, in order
     where: dict[int, tuple] = {}  # seq of a roll -> (firefight, step) recorded, for the re-roll notes
     rerolled: set[int] = set()  # seqs of the rolls made again after an undo (counted once each)
+    # ruling R45: a `next` proposed, its leave checked, proven still the rules' for its confirmation (_proposed_leave)
+    leave: LeaveCheck | None = None
     batch = None
     try:
         for batch in reader.batches():
@@ -456,6 +459,8 @@ def _audit_rows(store, reader, dice, trust_index: bool = True, view=None, folded
             hseq, htype = head[SEQ], head[TYPE]
             if hseq in checkpoints and st is not None:
                 copies[hseq] = _checkpoint_copy(st)
+            kept, leave = leave, None  # it lasts only across signatures (below)
+            proposing = None
             # an event type or version this release does not know: a newer plcg wrote it (exit 2, as status)
             # only an event whose class declares a roll (_rolling) and whose text names "dice" holds one: most
             # rows do not (a redeployment without a roll); the rolls are counted and the re-rolls found from
@@ -503,10 +508,12 @@ def _audit_rows(store, reader, dice, trust_index: bool = True, view=None, folded
             else:
                 try:
                     if cmd.get("name") in ("undo", "confirm", "reject"):  # reject: ruling R71 (its undo)
-                        produced = decide_all(st, cmd, hseq, lambda: (seen, reverted))
+                        produced = decide_all(st, cmd, hseq, lambda: (seen, reverted), leave=kept)
                     else:
+                        if kept is None and st.pbem is not None and cmd.get("name") == "next":
+                            proposing = _proposing(st)
                         produced = decide(st, cmd, hseq, covered=signed is not None
-                                          and last_signed.get(signed.side) != hseq)
+                                          and last_signed.get(signed.side) != hseq, leave=kept or proposing)
                 except Refused as e:
                     find(hseq, e.rule, f"{cmd.get('name')} refused by the rules: {e}")
                     produced = None
@@ -516,8 +523,15 @@ def _audit_rows(store, reader, dice, trust_index: bool = True, view=None, folded
                 if produced is not None and not _as_stored(batch, payloads, produced, hook):
                     _compare(find, [(r[SEQ], r[TYPE]) for r in batch], payloads,
                              [(e.TYPE, _norm(unstructure(e))) for e in produced])
-                if st.pbem is not None:
-                    _authorship(find, unsigned, hseq, cmd, signed, reader.signed_before)
+                    proposing = None
+                elif proposing is not None and (produced is None or len(produced) != 1
+                                                or produced[0].TYPE != "fact_proposed"):
+                    proposing = None
+                if st.pbem is not None:  # (a command not signed: the signature after it vouches for it, _authorship)
+                    if signed is None:
+                        unsigned.append((hseq, cmd.get("by")))
+                    else:
+                        _authorship(find, unsigned, hseq, cmd, signed, reader.signed_before)
                 if rolled:  # (most commands roll nothing: no call, no import statement run for them)
                     _count_rolls(rolls, [e for _r, e in rolled], cmd)
                 for r, p in zip(batch, payloads) if htype == "sealed" else ():  # ruling R47: a sealed secret's
@@ -574,6 +588,8 @@ def _audit_rows(store, reader, dice, trust_index: bool = True, view=None, folded
                 for r, p in zip(batch, payloads):
                     if r[TYPE] in REGISTRY:
                         evolve(st, r[TYPE], p, r[SEQ], r[BATCH])
+                if proposing is not None or kept is not None:  # (a campaign by email's only)
+                    leave = _proposed_leave(st, batch, proposing, kept)
                 for r, ev in rolled:
                     roll = _roll(ev)
                     if roll is not None:  # only a roll's place is ever looked up (issue 36)
@@ -606,6 +622,40 @@ def _audit_rows(store, reader, dice, trust_index: bool = True, view=None, folded
     if folded is not None and st is not None:
         folded.setdefault(st.seq, st)
     return report
+
+
+def _proposing(st) -> LeaveCheck | None:
+    """Ruling R45: where a `next` given now may be proposed and its leave checked on a state the audit can follow
+    to the confirmation (no proposal, no step left provisionally, no two-party dice open), the LeaveCheck that
+    decide() fills at the check (_proposed_leave)."""
+    pb = st.pbem
+    if pb is None or pb.proposal is not None or pb.provisional is not None or pb.requests:
+        return None
+    return LeaveCheck()
+
+
+def _proposed_leave(st, batch: list, proposing: LeaveCheck | None, kept: LeaveCheck | None) -> LeaveCheck | None:
+    """Ruling R45: the leave of a proposed `next` checked on a state that stays the one its confirmation decides it
+    on, after this batch (folded), or None. The proof, row by row: the proposal's batch is its one fact_proposed
+    row, byte for byte as the check gave it (`proposing`: the audit found it as stored), folded on a state with no
+    proposal, no provisional leave and no two-party dice open (_proposing), so its fold set the proposal and
+    nothing else (cg/steps/anywhere.py); then only batches of one head_signed row, whose fold sets only the
+    signer's last signed head, `pbem.signed` (no dice are open for it to mark withheld); and every row's fold
+    sets the state's `seq` (evolve: `last_batch`). The confirmation decides the leave with the proposal set
+    aside (cg/commands/pbem.py `_confirm`), so on the state checked but for `seq`, `last_batch` and
+    `pbem.signed`: none of which the leave reads (cg/commands/flow.py `_next`, through the step machine, the
+    steps' `owes` and `on_leave` and play by email's pending items, reads them nowhere: only the fold reads
+    `seq`, the ledger `last_batch`, and `pbem.signed` is read by `sign`, a shared undo and a new chain of
+    answers alone). Anything else between (a command, an undo, a row of another type) ends it."""
+    pb = st.pbem
+    if proposing is not None and proposing.events is not None:
+        if pb.proposal is not None and pb.provisional is None and not pb.requests:
+            proposing.proven = True
+            return proposing
+        return None
+    if kept is not None and len(batch) == 1 and batch[0][TYPE] == "head_signed" and not pb.requests:
+        return kept
+    return None
 
 
 def _last_signatures(store) -> dict:
@@ -673,10 +723,31 @@ def _as_stored(batch, payloads, produced, hook) -> bool:
         return False
     for e, r, p in zip(produced, batch, payloads):
         text = r[TEXT]
-        if e.TYPE != r[TYPE] or p is not r[PAYLOAD] or type(text) is not str \
-                or canonical(hook(e.__class__)(e)) != text.encode():
+        if e.TYPE != r[TYPE] or p is not r[PAYLOAD] or type(text) is not str:
+            return False
+        if (_text(e, hook) if r[TYPE] in _AS_GIVEN else canonical(hook(e.__class__)(e))) != text.encode():
             return False
     return True
+
+
+# Play by email's events that hold the JSON a command or an opening was given as (plain dicts, lists, strings,
+# numbers): the converter makes each of their values again, value by value by its runtime type (~100 us a reveal
+# of a dozen openings), and orjson writes what it makes as it writes the values themselves (a tuple or a list an
+# array, an enum its value, a dict its keys sorted). So their canonical text is that of their fields as they
+# stand; a value orjson cannot write as such (an attrs value, a set, a key not a plain str) raises, and the event
+# goes the converter's way. None of them leaves a field out at its default (events/payload.OMITTED_IF_DEFAULT).
+_AS_GIVEN = frozenset(("seals_revealed", "fact_proposed", "fact_confirmed", "fact_rejected"))
+
+
+def _text(e, hook) -> bytes:
+    """The canonical text the store keeps for a decided event: its payload as the converter gives it (`hook`:
+    the converter's unstructure function of a class), written by events.codec.canonical."""
+    if e.TYPE in _AS_GIVEN:
+        try:
+            return canonical({a.name: getattr(e, a.name) for a in attrs.fields(e.__class__)})
+        except TypeError:  # (orjson.JSONEncodeError)
+            pass
+    return canonical(hook(e.__class__)(e))
 
 
 _SUBJECT = ("unit", "leader", "item", "purchase", "patrol", "hex", "vehicle")

@@ -27,6 +27,25 @@ PRODUCT = "plcg"
 RULES = "Platoon Leader 2.5"
 
 
+class LeaveCheck:
+    """Ruling R45 in the audit: a `next` proposed is checked as the step stands (its leave decided, nothing
+    recorded but the proposal) and decided again when the other side confirms it. The leave (cg/commands/flow.py
+    `_next`) reads nothing of its command and rolls no dice: it is a function of the state (and of ruling R119's
+    LEAVING_SEALED) alone. So where the audit proves the state the confirmation decides it on the one it was
+    checked on (cg/app/audit.py: nothing between the two but the proposal itself and signatures, which set
+    only what the leave never reads), the events of the check are the leave's at the confirmation.
+
+    decide() fills `events` (and `sealed`) at the check of a proposed `next`, while `proven` is false; the audit
+    sets `proven`, and the confirmation's `next` (decide(confirmed=True), _own_dice) takes them once."""
+
+    __slots__ = ("events", "sealed", "proven")
+
+    def __init__(self):
+        self.events: list | None = None  # the leave's events as checked at the proposal
+        self.sealed = False  # LEAVING_SEALED as it stood at the check
+        self.proven = False  # the audit's word: the state is the one checked (but for what the leave never reads)
+
+
 @records.define
 class Ctx:
     state: CampaignState
@@ -38,6 +57,7 @@ class Ctx:
     # command is only being checked before its commitment (any dice do: they are not recorded)
     two_party: tuple[str, str, str] | Literal["probe", "check"] | None = None
     covered: bool = False  # a signature vouched for by a later one of its side (the audit, ruling R43)
+    leave: LeaveCheck | None = None  # the audit's check of the `next` a `confirm` confirms (ruling R45, LeaveCheck)
 
     def dice(self, given: Dice | None, count: int) -> Dice:
         st = self.state
@@ -152,18 +172,20 @@ def command(name: str, *steps: str):
 _OWN, _SHARED, _SHARED_3 = frozenset(pbem.OWN), frozenset(pbem.SHARED), frozenset(pbem.SHARED_3)
 
 
-def decide(state: CampaignState, cmd: dict, base_seq: int, confirmed: bool = False, covered: bool = False) -> list:
+def decide(state: CampaignState, cmd: dict, base_seq: int, confirmed: bool = False, covered: bool = False,
+           leave: LeaveCheck | None = None) -> list:
     """The events of `cmd`. `confirmed`: only the confirm of a proposal (cg/commands/pbem.py) decides
     a shared fact as such; a command that says so itself is refused (ruling R45). `covered`: a
     signature the audit knows a later signature of the same side vouches for (ruling R43): its key
-    check is left to that one."""
+    check is left to that one. `leave`: the audit's (LeaveCheck), filled at the check of a proposed `next`,
+    taken by its confirmation once proven."""
     if not confirmed:  # rulings R110-R112, R119, R127: as the campaign decides them, not as the marks sent say
         cmd = rules_for(state).ruling_marks(state, cmd)
     name = cmd.get("name")
     if cmd.get("sealed_rolls") and not pbem.LEAVING_SEALED.get():  # ruling R119: 2.3's sealed rolls do not hold it
         token = pbem.LEAVING_SEALED.set(True)
         try:
-            return decide(state, cmd, base_seq, confirmed, covered)
+            return decide(state, cmd, base_seq, confirmed, covered, leave)
         finally:
             pbem.LEAVING_SEALED.reset(token)
     if cmd.get("confirmed") and not confirmed:
@@ -172,11 +194,11 @@ def decide(state: CampaignState, cmd: dict, base_seq: int, confirmed: bool = Fal
     handler = HANDLERS.get(name)
     if handler is None:
         raise BadInput(f"unknown command {name!r}")
-    if state.pbem is None and name not in _OWN:
+    pb: Pbem = state.pbem  # type: ignore[assignment]  # None: below, as the AttributeError on pb.proposal
+    if pb is None and name not in _OWN:
         return _own_dice(state, cmd, base_seq, handler)
     # both ask of the proposal awaiting an answer: most commands find none (pbem is None only where a log gives a
     # pbem command to a campaign on one copy: the AttributeError is what the audit reports of it, UNFOLDABLE)
-    pb = cast(Pbem, state.pbem)
     if pb.proposal is not None:
         if _waits_for_proposer(state, cmd):
             # ruling R84: done too, only the proposer still owes something: this side proposes the leave instead
@@ -204,7 +226,7 @@ def decide(state: CampaignState, cmd: dict, base_seq: int, confirmed: bool = Fal
             state.pbem.provisional = prov
         return [said, *events]
     if name in _OWN:
-        return handler(Ctx(state, base_seq, covered=covered), cmd)
+        return handler(Ctx(state, base_seq, covered=covered, leave=leave), cmd)
     if _shared(state, cmd) and not _decided_alone(state, cmd, base_seq, handler):
         # checked as it stands now, recorded as a proposal (ruling R45)
 
@@ -220,11 +242,13 @@ def decide(state: CampaignState, cmd: dict, base_seq: int, confirmed: bool = Fal
             if left is not None:
                 proposed = {**_proposed(cmd), "provisional": base_seq, "step": state.step}
                 return [ev.FactProposed(side=cmd["by"], command=proposed), *left]
-        handler(Ctx(state, base_seq, two_party="check" if not pbem.two_party(state) else "probe"), cmd)
+        checked = handler(Ctx(state, base_seq, two_party="check" if not pbem.two_party(state) else "probe"), cmd)
+        if leave is not None and name == "next" and not leave.proven:  # the leave as checked, for the audit (R45)
+            leave.events, leave.sealed = checked, pbem.LEAVING_SEALED.get()
         words = rules_for(state).proposal_words(name, state.step)  # its words (R71)
         return [ev.FactProposed(side=cmd["by"], command={**_proposed(cmd), **words})]
-    if not pbem.two_party(state):
-        return _own_dice(state, cmd, base_seq, handler)
+    if pb.dice_policy != "two-party":  # pbem.two_party(state), pb being set
+        return _own_dice(state, cmd, base_seq, handler, leave if confirmed else None)
     # two-party dice: a command that rolls is committed to now and decided at its reveal
     ctx = Ctx(state, base_seq, two_party="probe")
     step = pbem.ahead(state, cmd)  # ruling R121: a roll committed ahead of its step is checked as of its step
@@ -384,12 +408,18 @@ def _owed_times(state: CampaignState, command: dict) -> int:
                and all(command.get(k) == v for k, v in item["args"].items()))
 
 
-def _own_dice(state: CampaignState, cmd: dict, base_seq: int, handler) -> list:
+def _own_dice(state: CampaignState, cmd: dict, base_seq: int, handler, leave: LeaveCheck | None = None) -> list:
     """A command decided with the campaign's own dice. The ledger's OS dice it rolls are recorded in
-    cmd["ledger_dice"]; a recorded command decided again (the audit) takes them from there (R31, R42)."""
+    cmd["ledger_dice"]; a recorded command decided again (the audit) takes them from there (R31, R42).
+    `leave`: a confirmed `next` whose leave the audit proved checked on this very state (LeaveCheck): its
+    events as checked (the leave rolls no dice: ctx.rolled stays empty, as the handler would leave it)."""
     replay = cmd.get("ledger_dice") if state.dice_mode == "ledger" else None
     ctx = Ctx(state, base_seq, replay=replay)
-    events = handler(ctx, cmd)
+    if leave is not None and leave.proven and leave.events is not None and cmd.get("name") == "next" \
+            and pbem.LEAVING_SEALED.get() == leave.sealed:
+        events, leave.proven = list(leave.events), False  # ruling R45: taken once
+    else:
+        events = handler(ctx, cmd)
     if replay is None:
         if ctx.rolled:  # stored with the command: the audit decides it again with these dice
             cmd["ledger_dice"] = ctx.rolled

@@ -256,7 +256,7 @@ def _confirm(ctx: Ctx, cmd: dict):
     assert prop is not None  # _confirmed read its command above
     st.pbem.proposal = None  # decided as the rules stand once it is answered (restored: decide is pure)
     try:
-        events = decide(st, inner, ctx.base_seq + 1, confirmed=True)
+        events = decide(st, inner, ctx.base_seq + 1, confirmed=True, leave=ctx.leave)
     finally:
         st.pbem.proposal = prop
     return [ev.FactConfirmed(side=cmd["by"], command=prop.command), *events]
@@ -272,10 +272,10 @@ def _reject(ctx: Ctx, cmd: dict):
     return [ev.FactRejected(side=cmd["by"], command=prop.command, reason=reason)]
 
 
-def decide_all(st, cmd: dict, base_seq: int, history) -> list:
+def decide_all(st, cmd: dict, base_seq: int, history, leave=None) -> list:
     """`decide`, and the undo (history(): (every event so far, the seqs reverted)), with play by
     email's shared facts: an undo that takes back what the other side has signed over is proposed,
-    and a confirmed undo is decided with its history."""
+    and a confirmed undo is decided with its history. `leave`: decide's (the audit's LeaveCheck)."""
     name = cmd.get("name")
     pb = st.pbem
     if name == "reject" and pb is not None and pb.proposal is None and pbem.provisional(st) is not None:
@@ -308,7 +308,7 @@ def decide_all(st, cmd: dict, base_seq: int, history) -> list:
         events = [attrs.evolve(events[0], seqs=tuple(s for s in events[0].seqs if s in took))]
         return [ev.FactConfirmed(side=cmd["by"], command=pb.proposal.command), *events]
     if name != "undo":
-        return decide(st, cmd, base_seq)
+        return decide(st, cmd, base_seq, leave=leave)
     if pb is not None:
         pbem.authorize(st, cmd)
         if cmd.get("confirmed"):
