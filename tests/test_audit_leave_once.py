@@ -104,3 +104,34 @@ def test_a_leave_forged_at_its_confirmation_is_still_found(played, tmp_path):
     assert r.code == 1
     found = [f for f in orjson.loads(r.out)["findings"] if f["seq"] == seq]
     assert found and "firefight recorded" in found[0]["what"], orjson.loads(r.out)["findings"]
+
+
+@pytest.mark.parametrize("revision, card", [(1, "sample"), (2, "kolkhoz"), (None, "sample")])
+def test_every_leave_taken_as_checked_is_the_leave_decided_again(revision, card, tmp_path, monkeypatch):
+    """The proof `_proposed_leave` writes down (the leave reads nothing the folds between its check and its
+    confirmation change) held against the rules themselves: each time the audit takes a leave as checked, the
+    same confirmation is decided again on the same state and its events compared, over campaigns by email
+    under each rules revision (ruling R32) and two cards. A leave that came to read `seq`, `last_batch` or a
+    signed head would differ here first."""
+    from cg.commands import base
+
+    g = Game(tmp_path, policy=None, revision=revision, card=card)
+    g.play_to(2, "2.1")
+    real = base._own_dice
+    taken: list = []
+
+    def compared(state, cmd, base_seq, handler, leave=None):
+        reused = leave is not None and leave.proven and leave.events is not None and cmd.get("name") == "next"
+        got = real(state, cmd, base_seq, handler, leave)
+        if reused:
+            again = real(state, dict(cmd), base_seq, handler, None)
+            assert got == again, (state.step, got, again)
+            taken.append(state.step)
+        return got
+
+    monkeypatch.setattr(base, "_own_dice", compared)
+    r = cli_run(g.db[g.holder], "audit")
+    assert r.code == 0, r.out + r.err
+    assert taken  # a leave taken as checked in each (under revision 3 a `next` is mostly left provisionally, R71)
+    if revision in (1, 2):
+        assert len(set(taken)) >= 10  # most steps of a firefight and its RePh
