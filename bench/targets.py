@@ -66,14 +66,15 @@ WHY: dict[str, str] = {
                         " refusal) and folds every event besides checking the chain; the row scan only parses",
     # profiled at 100k (docs/performance.md, "the signed audit: leaving 3.2 and the checks of every command"): the CPU
     # beyond the 13% longer game
-    "signed audit / unsigned": "play by email's own work, each part decided as the rules stand: the seals opened and"
-                               " their commands decided, the reveals and signatures (~0.4 s at 100k), the checks every"
-                               " command passes (pbem.authorize, seal.check_owed, seal.check_unseen_units: ~1-2 us"
-                               " each, ~0.25 s), every proposal of a shared fact checked when proposed and decided"
-                               " again when confirmed (ruling R45: `next` and `confirm` ~0.40 s against the unsigned"
-                               " game's `next` 0.17 s), and 2.2x the log's text (the sealed boxes, in payload and command:"
-                               " ~0.2 s of reading and chain check); and the signed game asks who owes a 3.2 redeployment"
-                               " 58% more often (each such `redeploy` walks every unit in play)",
+    "signed audit / unsigned": "the signed game is ~13% longer (its proposals, signatures, seals and reveals are rows"
+                               " of their own, and the seeded dice follow the row numbers, so it is another game: it"
+                               " asks who owes a 3.2 redeployment more often), which leaves ~0.07x of the 1.2x for"
+                               " play by email's own work, each part a check of every row: its larger rows read and"
+                               " chain-checked (~0.3 s at 100k), the checks every command passes (pbem.authorize,"
+                               " seal.check_owed, seal.check_unseen_units: ~0.3 s), the seals opened and their"
+                               " commands decided (~0.1 s), play by email's rows folded and compared (~0.2 s);"
+                               " ruling R45's second decision of a leave is made once where the audit proves the"
+                               " state unchanged (docs/performance.md)",
 }
 HEAD = ("target", "measured (CPU, median)", "ratio", "floor", "goal", "verdict")
 
