@@ -21,6 +21,7 @@ import sqlite3
 import statistics
 import subprocess
 import sys
+import sysconfig
 import tempfile
 import time
 from pathlib import Path
@@ -65,11 +66,8 @@ WHY: dict[str, str] = {
     "audit / row scan": "the audit decides every command again as the rules stand at its row (each DRM, table row and"
                         " refusal) and folds every event besides checking the chain; the row scan only parses",
     # profiled at 100k (docs/performance.md, "the signed audit: leaving 3.2 and the checks of every command"): the CPU
-    # beyond the 13% longer game
-    "signed audit / unsigned": "the signed game is ~13% longer (its proposals, signatures, seals and reveals are rows"
-                               " of their own, and the seeded dice follow the row numbers, so it is another game: it"
-                               " asks who owes a 3.2 redeployment more often), which leaves ~0.07x of the 1.2x for"
-                               " play by email's own work, each part a check of every row: its larger rows read and"
+    # beyond the longer game (the row says how much longer, from the two files)
+    "signed audit / unsigned": "play by email's own work, each part a check of every row: its larger rows read and"
                                " chain-checked (~0.3 s at 100k), the checks every command passes (pbem.authorize,"
                                " seal.check_owed, seal.check_unseen_units: ~0.3 s), the seals opened and their"
                                " commands decided (~0.1 s), play by email's rows folded and compared (~0.2 s);"
@@ -135,12 +133,52 @@ def alternate(n: int, makers: dict) -> dict[str, Fig]:
     return {k: Fig(v) for k, v in runs.items()}
 
 
-def plcg(path, *argv) -> list[str]:
-    return [sys.executable, "-c", PLCG, "--db", str(path), *map(str, argv)]
+def plcg(path, *argv, py: str | None = None) -> list[str]:
+    return [py or sys.executable, "-c", PLCG, "--db", str(path), *map(str, argv)]
 
 
-def floor(name: str, *args) -> list[str]:
-    return [sys.executable, str(BENCH / f"floor_{name}.py"), *map(str, args)]
+def floor(name: str, *args, py: str | None = None) -> list[str]:
+    return [py or sys.executable, str(BENCH / f"floor_{name}.py"), *map(str, args)]
+
+
+def plain_python(where: Path = BENCH / "out") -> str | None:
+    """The same Python as a normal install starts it (the guide: "from a normal install"): a venv of this venv's
+    base interpreter, kept under bench/out/, whose site-packages reach this venv's libraries by one path line and
+    the ledger by PYTHONPATH, as every process here does. What it leaves out is what this venv's `site` runs at
+    every start and a player's install does not: the .pth files of an editable install (its finder imports
+    pathlib, inspect, urllib.parse, ...), in `python -c pass` as in `plcg`. None where this interpreter is no
+    venv (then it is the plain one already)."""
+    if sys.prefix == sys.base_prefix:
+        return None
+    d = where / "plain-venv"
+    py = d / "bin" / "python"
+    if not py.exists():
+        subprocess.run([getattr(sys, "_base_executable", sys.executable), "-m", "venv", "--without-pip", str(d)],
+                       check=True, stdout=subprocess.DEVNULL)
+    site = subprocess.run([str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    paths = sysconfig.get_paths()
+    line = "\n".join(dict.fromkeys((paths["purelib"], paths["platlib"]))) + "\n"
+    pth = Path(site) / "plcg-bench-libraries.pth"
+    if not pth.exists() or pth.read_text() != line:
+        pth.write_text(line)
+    return str(py)
+
+
+def editable_pth() -> list[str]:
+    """The .pth files of editable installs in this interpreter's site-packages (what `site` runs at each start)."""
+    return sorted(p.name for p in Path(sysconfig.get_paths()["purelib"]).glob("__editable__*.pth"))
+
+
+def firefights_ended(path) -> int:
+    """The firefights a campaign file played to their end: its firefight_ended rows that no undo took back."""
+    con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        return con.execute(
+            "SELECT count(*) FROM events e WHERE type = 'firefight_ended' AND NOT EXISTS (SELECT 1 FROM events r,"
+            " json_each(json_extract(r.payload, '$.seqs')) j WHERE r.type = 'reverted' AND j.value = e.seq)").fetchone()[0]
+    finally:
+        con.close()
 
 
 def _events(path) -> int:
@@ -237,13 +275,35 @@ def measure(files: dict, runs: int, say, slider: bool = True) -> dict:
             written.append(db)
             return floor("write", db, rows)
 
-        figs = alternate(max(runs, 5), {
+        makers = {
             "python -c pass": lambda: [sys.executable, "-c", "pass"],
             "status": lambda: plcg(five, "status"), "status floor": lambda: floor("status", five),
             "setup": setup, "next": lambda: plcg(fresh(), "next"), "undo": undo5,
             "buy": lambda: plcg(fresh(files["sample_23"]), "buy", "axis", "I1"),
-            "write floor": write_floor, "stack floor": lambda: floor("stack")})
+            "write floor": write_floor, "stack floor": lambda: floor("stack")}
+        pp = plain_python()
+        if pp is not None:  # the same, started as a normal install starts it (no editable install's .pth files)
+            plain_cmds = iter(_setup_commands(str(five), max(runs, 5) + 2, seed="plain"))
+            plain_db = fresh()
+
+            def plain_setup():
+                c = next(plain_cmds)
+                return plcg(plain_db, "setup", c["side"], c["unit"], c["hex"], py=pp)
+
+            def plain_undo():
+                db = fresh()
+                _quiet(plcg(db, "setup", c["side"], c["unit"], c["hex"]))
+                return plcg(db, "undo", "--reason", "bench", py=pp)
+            makers.update({
+                "plain python -c pass": lambda: [pp, "-c", "pass"], "plain status": lambda: plcg(five, "status", py=pp),
+                "plain status floor": lambda: floor("status", five, py=pp), "plain setup": plain_setup,
+                "plain next": lambda: plcg(fresh(), "next", py=pp), "plain undo": plain_undo,
+                "plain buy": lambda: plcg(fresh(files["sample_23"]), "buy", "axis", "I1", py=pp),
+                "plain write floor": lambda: floor("write", fresh(), rows, py=pp),
+                "plain stack floor": lambda: floor("stack", py=pp)})
+        figs = alternate(max(runs, 5), makers)
         out["five"] = {k: v.data() for k, v in figs.items()}
+        out["editable"] = editable_pth()
         audit = subprocess.run(plcg(written[-1], "audit", "--json"), cwd=ROOT, capture_output=True, text=True)
         out["write floor audit"] = {"exit": audit.returncode,
                                     "findings": len(json.loads(audit.stdout)["findings"]) if audit.stdout else None}
@@ -254,6 +314,7 @@ def measure(files: dict, runs: int, say, slider: bool = True) -> dict:
                                     "unsigned": lambda: plcg(big, "audit")})
             out["signed"] = {k: v.data() for k, v in figs.items()}
             out["signed"]["events"] = _events(files["signed"])
+            out["signed"]["firefights"] = {"signed": firefights_ended(files["signed"]), "unsigned": firefights_ended(big)}
         if slider:
             say("  the web page's history reads (bench/slider.py)...")
             js = work / "slider.json"
@@ -343,6 +404,16 @@ def _startup_why(m: dict, name: str, floor_ratio: float) -> str:
     own = five[name]["cpu_s"] - m["import cli"]["cpu_s"]
     text += (f"`import cli` adds {_s(cli)} ({cli / py:.1f}x `python -c pass`), the command's own work {_s(max(own, 0))}"
              f" (the floor, which imports nothing of the ledger, is {floor_ratio:.2f}x)")
+    if "stack floor" in five:
+        text += (f"; the stack floor and the command's own work alone come to"
+                 f" {(five['stack floor']['cpu_s'] + max(own, 0)) / py:.2f}x")
+    if "plain python -c pass" in five:
+        pp = five["plain python -c pass"]["cpu_s"]
+        fl = "status floor" if name == "status" else "write floor"
+        r = five["plain " + fl]["cpu_s"] / pp
+        text += (f"; started as a normal install starts it (the floor column) the {fl} alone, which imports orjson,"
+                 f" sqlite3 and hashlib and nothing of the ledger, is {r:.2f}x `python -c pass`"
+                 + (": there no design that reads the file with orjson reaches 3x" if r > 3 else ""))
     if parts:
         libs = parts["cli"] - parts["click"] - parts["attrs"] - parts["own"]
         text += (f"; of `import cli` (importtime's clock, {_s(parts['cli'])}): click {_s(parts['click'])}, attrs"
@@ -353,6 +424,19 @@ def _startup_why(m: dict, name: str, floor_ratio: float) -> str:
                      f" the steps', the store's: what reading a state needs) {_s(parts['classes'])} of"
                      f" {_s(parts['classes of'])} (process time, attrs compiling each class's methods)")
     return text
+
+
+def _plain(m: dict, cmd: str, fl: str) -> str:
+    """The same start-up measured as a normal install starts Python (plain_python), in the same run."""
+    five = m["five"]
+    if "plain python -c pass" not in five:
+        return ""
+    pp = five["plain python -c pass"]["cpu_s"]
+    editable = ", ".join(m.get("editable") or []) or "none"
+    return (f"; started as a normal install starts it (bench/out/plain-venv: none of this venv's .pth files, whose"
+            f" editable installs are {editable}): `python -c pass` {_s(pp)}, {cmd} {five['plain ' + cmd]['cpu_s'] / pp:.2f}x"
+            f" it, the {fl} {five['plain ' + fl]['cpu_s'] / pp:.2f}x, the stack floor"
+            f" {five['plain stack floor']['cpu_s'] / pp:.2f}x")
 
 
 def _s(x: float) -> str:
@@ -413,18 +497,29 @@ def rows(m: dict) -> list[list[str]]:
     sf = five["status floor"]["cpu_s"] / py["cpu_s"]
     row("status / python -c pass", five["status"], py,
         f"python -c pass; the status floor is {sf:.2f}x it, status {five['status']['cpu_s'] / five['status floor']['cpu_s']:.2f}x"
-        " the floor", 3.0, why=_startup_why(m, "status", sf))
+        " the floor" + _plain(m, "status", "status floor"), 3.0, why=_startup_why(m, "status", sf))
     wf = five["write floor"]["cpu_s"] / py["cpu_s"]
     for cmd in ("setup", "next", "undo", "buy"):
         row(f"{cmd} / python -c pass", five[cmd], py,
             f"python -c pass; the write floor is {wf:.2f}x it, {cmd} {five[cmd]['cpu_s'] / five['write floor']['cpu_s']:.2f}x"
-            " the floor", 3.0, why=_startup_why(m, cmd, wf))
+            " the floor" + _plain(m, cmd, "write floor"), 3.0, why=_startup_why(m, cmd, wf))
     if "signed" in m:
         s = m["signed"]
         per_event = (s["signed"]["cpu_s"] / s["events"]) / (s["unsigned"]["cpu_s"] / ev["big"])
+        ff = s.get("firefights")
+        played = ""
+        why = ""
+        if ff:
+            per_ff = (s["signed"]["cpu_s"] / ff["signed"]) / (s["unsigned"]["cpu_s"] / ff["unsigned"])
+            played = f"; it played {ff['signed']} firefights to the end, the unsigned {ff['unsigned']}: per firefight {per_ff:.2f}x"
+            why = (f"the two files are two games: the seeded dice follow the row numbers, which play by email's own rows"
+                   f" (signatures, proposals, seals, reveals) shift, and the signed game played {ff['signed']} firefights"
+                   f" to the unsigned's {ff['unsigned']} ({ff['signed'] / ff['unsigned'] - 1:+.1%}); per firefight played"
+                   f" the signed audit is {per_ff:.2f}x the unsigned, and the rest is " + WHY["signed audit / unsigned"])
         row("signed audit / unsigned", s["signed"], s["unsigned"],
             f"the unsigned audit ({ev['big']:,} events; signed {s['events']:,}: the seeded dice follow the row"
-            f" numbers, so the two games differ; per event {per_event:.2f}x)", 1.2, rss=s["signed"]["rss_mb"])
+            f" numbers, so the two games differ; per event {per_event:.2f}x{played})", 1.2, rss=s["signed"]["rss_mb"],
+            why=why)
     else:
         out.append(["signed audit / unsigned", "not run (--no-signed)", "", "", goal["signed audit / unsigned"], "not run"])
     sl = m.get("slider")
@@ -444,12 +539,17 @@ def rows(m: dict) -> list[list[str]]:
 def note(m: dict, how: str) -> str:
     ev = m["events"]
     wf = m.get("write floor audit", {})
+    plain = ""
+    if m.get("editable") and "plain python -c pass" in m.get("five", {}):
+        plain = (f" This venv holds an editable install ({', '.join(m['editable'])}), whose .pth file `site` runs at"
+                 f" every start, `python -c pass` included; the start-up rows also give the start of a normal install"
+                 f" (bench/out/plain-venv: `python -c pass` {_s(m['five']['plain python -c pass']['cpu_s'])}).")
     return (f"{how}. Files: big {ev['big']:,} events, small {ev['small']:,}, status and writes on {ev['five']:,}"
             f" (`buy` on a new campaign of the sample card at 2.3). Interpreter: {sys.executable} (Python"
             f" {sys.version.split()[0]}) for every process, `python -c pass` included ({_s(m['python -c pass']['cpu_s'])}"
             f" CPU; `import cli` {_s(m['import cli']['cpu_s'])}), the tree compiled with `python -m compileall` first."
-            f" CPU = user + system time of the process (wait4), median of {m['runs']} runs (status and writes: at"
-            f" least 5), alternating with what it is compared with. The write floor's rows: `plcg audit` exit"
+            f"{plain} CPU = user + system time of the process (wait4), median of {m['runs']} runs (status and writes:"
+            f" at least 5), alternating with what it is compared with. The write floor's rows: `plcg audit` exit"
             f" {wf.get('exit')}, {wf.get('findings')} findings.")
 
 

@@ -116,3 +116,51 @@ def test_the_stack_floor_is_a_lower_bound_of_every_command_s_start_up():
     assert {"orjson", "sqlite3", "hashlib", "click", "attrs"} <= floor
     assert floor - cli == set()
     assert not {m for m in floor if m.split(".")[0] in ("cg", "events", "projections", "cli")}
+
+
+def test_the_plain_interpreter_runs_the_ledger_as_the_venv_does_without_its_pth_files(campaign, tmp_path):
+    """bench/targets.plain_python: the start-up as a normal install has it (no editable install's .pth files run by
+    `site`). It reaches the venv's libraries and the ledger, and `plcg status` gives what the venv's gives; its
+    `sys.path` holds the libraries' directory once, by the path line, and none of what this venv's .pth files add."""
+    from bench import targets
+
+    py = targets.plain_python(tmp_path)
+    if py is None:  # the tests run on a Python that is no venv: it is the plain one itself
+        assert sys.prefix == sys.base_prefix
+        return
+    env = {k: v for k, v in __import__("os").environ.items() if k != "PYTHONPATH"}
+    env["PYTHONPATH"] = str(BENCH.parent)
+    probe = ("import sys, json, orjson, click, attrs; print(json.dumps({'prefix': sys.prefix, 'path': sys.path,"
+             " 'modules': sorted(sys.modules)}))")
+    got = json.loads(subprocess.run([py, "-c", probe], capture_output=True, text=True, check=True, env=env).stdout)
+    assert got["prefix"] != sys.prefix
+    lib = __import__("sysconfig").get_paths()["purelib"]
+    assert got["path"].count(lib) == 1
+    ours = json.loads(subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
+                                     env=env).stdout)
+    assert not [p for p in ours["path"] if p not in got["path"] and p != lib and p.startswith(sys.prefix)]
+    if targets.editable_pth():  # the finder an editable install's .pth imports at every start: here, not there
+        assert [m for m in ours["modules"] if m.startswith("__editable__")]
+        assert not [m for m in got["modules"] if m.startswith("__editable__")]
+    same = [subprocess.run(argv, capture_output=True, text=True, env=env, cwd=tmp_path)
+            for argv in (targets.plcg(campaign, "status"), targets.plcg(campaign, "status", py=py))]
+    assert [r.returncode for r in same] == [0, 0] and same[0].stdout == same[1].stdout and same[0].stdout
+
+
+def test_firefights_ended_counts_the_results_that_stand(campaign, tmp_path):
+    """The signed row compares the two games by the firefights each played to the end (bench/targets.firefights_ended):
+    the campaign's firefight_ended rows, less one an undo took back."""
+    from bench import targets
+    from cg.app.ledger import Ledger
+
+    copy = tmp_path / "c.plcg"
+    shutil.copyfile(campaign, copy)
+    played = [f for f in Ledger(str(copy)).state().firefights if f.turn is not None]
+    assert targets.firefights_ended(copy) == len(played) >= 1
+    con = sqlite3.connect(copy)
+    last = con.execute("SELECT max(seq) FROM events WHERE type = 'firefight_ended'").fetchone()[0]
+    con.close()
+    r = cli_run(copy, "undo", "--to", str(last - 1), "--reason", "test")
+    assert r.code == 0, r.err
+    assert targets.firefights_ended(copy) == len(played) - 1
+    assert len([f for f in Ledger(str(copy)).state().firefights if f.turn is not None]) == len(played) - 1
