@@ -113,11 +113,13 @@ class PlcgGroup(click.Group):
     ledger's errors to the contract's exit codes; no traceback reaches the user."""
 
     def list_commands(self, ctx):
-        return sorted({*self.commands, *(s.name for s in SPECS if s.cli)})
+        return sorted({*self.commands, *GROUPS, *(s.name for s in SPECS if s.cli)})
 
     def get_command(self, ctx, name):
-        if name not in self.commands and name in specs.BY_NAME and specs.BY_NAME[name].cli:
-            self.add_command(spec_command(specs.BY_NAME[name]))  # once: a group's own (card, keys) are there
+        if name not in self.commands and name in GROUPS:  # the groups written by hand (card, keys)
+            self.add_command(GROUPS[name]())
+        elif name not in self.commands and name in specs.BY_NAME and specs.BY_NAME[name].cli:
+            self.add_command(spec_command(specs.BY_NAME[name]))  # once
         return self.commands.get(name)
 
     def format_commands(self, ctx, formatter):
@@ -215,9 +217,7 @@ def _recorded(stored) -> None:
 def _key(ctx):
     """The private key named by --key / $PLCG_KEY, loaded (None when none is named)."""
     path = ctx.find_root().obj.get("key")
-    if not path:
-        return None
-    return _uses("keys").load_private(path)
+    return _uses("keys").load_private(path) if path else None
 
 
 def _protected(ctx) -> dict:
@@ -231,8 +231,7 @@ def _protected(ctx) -> dict:
 
 def _stdout_bytes(data: bytes) -> None:
     """Bytes on standard output (`-o -`), through click's stream (a test runner's too)."""
-    stream = click.get_binary_stream("stdout")
-    stream.write(data)
+    (stream := click.get_binary_stream("stdout")).write(data)
     stream.flush()
 
 
@@ -307,10 +306,7 @@ def head(ctx, as_json):
         seq, h = led.head_witness()
     finally:
         led.close()
-    if as_json:
-        _echo_json({"seq": seq, "hash": h})
-    else:
-        click.echo(f"{seq}:{h}")
+    click.echo(orjson.dumps({"seq": seq, "hash": h}, option=orjson.OPT_INDENT_2).decode() if as_json else f"{seq}:{h}")
 
 
 def parse_witness(text: str) -> tuple[int, str]:
@@ -331,30 +327,30 @@ def cards(ctx, as_json):
         click.echo(f"{n:12} {c} — {d}")
 
 
-@main.group("card")
-def card_group():
-    """Read or check a CG Card file (plcg cards lists the shipped ones)."""
+def _card_group() -> click.Group:  # written by hand (a group): built when invoked or listed, as every command
+    @click.group("card")
+    def card_group():
+        """Read or check a CG Card file (plcg cards lists the shipped ones)."""
 
+    @card_group.command("show")
+    @click.argument("ref", metavar="NAME-or-FILE")
+    @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+    def card_show(ref, as_json):
+        """A CG Card: sides, RGs with cost, limits and availability, the OB given, firefights, map."""
+        cardview = _uses("cardview")
+        card = load_card(ref)
+        if as_json:
+            _echo_json(cardview.card_json(card))
+        else:
+            click.echo(cardview.card_text(card))
 
-@card_group.command("show")
-@click.argument("ref", metavar="NAME-or-FILE")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def card_show(ref, as_json):
-    """A CG Card: sides, RGs with cost, limits and availability, the OB given, firefights, map."""
-    cardview = _uses("cardview")
-    card = load_card(ref)
-    if as_json:
-        _echo_json(cardview.card_json(card))
-    else:
-        click.echo(cardview.card_text(card))
-
-
-@card_group.command("check")
-@click.argument("path", metavar="FILE")
-def card_check(path):
-    """Check a CG Card file: exit 0, or 2 with every problem as `path: what is wrong`."""
-    card = load_card(path)
-    click.echo(f"card {path} is sound: {card.campaign.name}")
+    @card_group.command("check")
+    @click.argument("path", metavar="FILE")
+    def card_check(path):
+        """Check a CG Card file: exit 0, or 2 with every problem as `path: what is wrong`."""
+        card = load_card(path)
+        click.echo(f"card {path} is sound: {card.campaign.name}")
+    return card_group
 
 
 @runs('status')
@@ -427,23 +423,27 @@ def audit(ctx, as_json, witnesses, against):
 
 # ---- play by email ----------------------------------------------------------------------------------------
 
-@main.group()
-def keys():
-    """Play by email: the players' Ed25519 keys."""
+def _keys_group() -> click.Group:  # as _card_group
+    @click.group()
+    def keys():
+        """Play by email: the players' Ed25519 keys."""
+
+    @keys.command("new")
+    @click.option("-o", "out", required=True, help="The private key file (mode 0600); - for standard output.")
+    def keys_new(out):
+        """Make a key pair: the private key in FILE (mode 0600), the public key alone on stdout."""
+        pem, pub = _uses("keys").new_keypair()
+        if out == outpath.STDOUT:  # the private key on standard output, the public line beside it on stderr
+            _stdout_bytes(pem)
+            click.echo(pub, err=True)
+            return
+        # issue 25: by a new temporary name, linked into place once whole (a full disk leaves no empty key)
+        outpath.write(out, [pem], protected=_protected(click.get_current_context()), mode=0o600, replace=False)
+        click.echo(pub)
+    return keys
 
 
-@keys.command("new")
-@click.option("-o", "out", required=True, help="The private key file (mode 0600); - for standard output.")
-def keys_new(out):
-    """Make a key pair: the private key in FILE (mode 0600), the public key alone on stdout."""
-    pem, pub = _uses("keys").new_keypair()
-    if out == outpath.STDOUT:  # the private key on standard output, the public line beside it on stderr
-        _stdout_bytes(pem)
-        click.echo(pub, err=True)
-        return
-    # issue 25: by a new temporary name, linked into place once whole (a full disk leaves no empty key)
-    outpath.write(out, [pem], protected=_protected(click.get_current_context()), mode=0o600, replace=False)
-    click.echo(pub)
+GROUPS = {"card": _card_group, "keys": _keys_group}  # (PlcgGroup builds one when it is invoked or listed)
 
 
 @runs('bundle')

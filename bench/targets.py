@@ -152,11 +152,14 @@ def plain_python(where: Path = BENCH / "out") -> str | None:
         return None
     d = where / "plain-venv"
     py = d / "bin" / "python"
-    if not py.exists():
+    ask = "import sys, sysconfig; print(sys.version); print(sysconfig.get_paths()['purelib'])"
+    got = subprocess.run([str(py), "-c", ask], capture_output=True, text=True) if py.exists() else None
+    if got is None or got.returncode or got.stdout.splitlines()[0] != sys.version:  # none yet, or of another Python
+        shutil.rmtree(d, ignore_errors=True)
         subprocess.run([getattr(sys, "_base_executable", sys.executable), "-m", "venv", "--without-pip", str(d)],
                        check=True, stdout=subprocess.DEVNULL)
-    site = subprocess.run([str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                          capture_output=True, text=True, check=True).stdout.strip()
+        got = subprocess.run([str(py), "-c", ask], capture_output=True, text=True, check=True)
+    site = got.stdout.splitlines()[-1].strip()
     paths = sysconfig.get_paths()
     line = "\n".join(dict.fromkeys((paths["purelib"], paths["platlib"]))) + "\n"
     pth = Path(site) / "plcg-bench-libraries.pth"

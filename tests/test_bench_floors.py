@@ -164,3 +164,20 @@ def test_firefights_ended_counts_the_results_that_stand(campaign, tmp_path):
     assert r.code == 0, r.err
     assert targets.firefights_ended(copy) == len(played) - 1
     assert len([f for f in Ledger(str(copy)).state().firefights if f.turn is not None]) == len(played) - 1
+
+
+def test_a_plain_venv_left_by_another_python_is_made_again(tmp_path):
+    """bench/out/plain-venv is kept between runs: one whose interpreter is not this Python (another version, or
+    broken) is made again rather than measured."""
+    from bench import targets
+
+    if sys.prefix == sys.base_prefix:
+        assert targets.plain_python(tmp_path) is None
+        return
+    fake = tmp_path / "plain-venv" / "bin" / "python"
+    fake.parent.mkdir(parents=True)
+    fake.write_text("#!/bin/sh\necho '2.7.18 (default)'\necho /nowhere\n")
+    fake.chmod(0o755)
+    py = targets.plain_python(tmp_path)
+    out = subprocess.run([py, "-c", "import sys, orjson; print(sys.version)"], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == sys.version
