@@ -120,6 +120,9 @@ class PlcgGroup(click.Group):
             self.add_command(GROUPS[name]())
         elif name not in self.commands and name in specs.BY_NAME and specs.BY_NAME[name].cli:
             self.add_command(spec_command(specs.BY_NAME[name]))  # once
+        elif name not in self.commands:  # no such command: click's "Did you mean" looks among those built
+            for known in self.list_commands(ctx):
+                self.get_command(ctx, known)
         return self.commands.get(name)
 
     def format_commands(self, ctx, formatter):
@@ -363,7 +366,6 @@ def status(ctx, as_json, at):
     _echo_shown(status_text({**d, "campaign": shown(d["campaign"])}).rstrip("\n"))
 
 
-
 @runs('log')
 def log(ctx, as_json, viewer):
     led = Ledger(_db(ctx), key=lambda: _key(ctx))
@@ -389,9 +391,7 @@ def replay(ctx, as_json):
     if as_json:
         _echo_json(d)
         return
-    click.echo(f"digest {d['digest']}")
-    for line in _uses("digest").headline_lines(d):
-        click.echo(line)
+    click.echo("\n".join([f"digest {d['digest']}", *_uses("digest").headline_lines(d)]))
 
 
 @runs('audit')

@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import cli_run
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -230,3 +232,14 @@ def test_a_group_written_by_hand_is_built_when_invoked_and_listed_in_the_help(tm
     names = {line.split()[0] for line in listed.stdout.splitlines() if line.startswith("  ") and line.split()}
     assert {"card", "keys", "status"} <= names
 
+
+@pytest.mark.parametrize("typed, meant", [("statu", "status"), ("cardx", "card"), ("keyz", "keys"), ("redeplo", "redeploy")])
+def test_a_misspelt_command_is_told_the_command_it_is_close_to(tmp_path, typed, meant):
+    """Every command is built only when invoked, and click suggests from the commands built: a name no command has
+    builds them all first (an error's path), so `plcg statu` still names `status` among the commands it may mean."""
+    run = f"import sys; sys.path.insert(0, {str(ROOT)!r}); import cli; sys.argv[0] = 'plcg'; cli.main()"
+    r = subprocess.run([sys.executable, "-c", run, typed], capture_output=True, text=True, cwd=tmp_path)
+    assert (r.returncode, r.stdout) == (2, "")
+    assert r.stderr.startswith(f"plcg: No such command '{typed}'.") and r.stderr.count("\n") == 1
+    suggested = r.stderr.split("Did you mean", 1)[1].split("?")[0]  # " 'status'" or " one of: 'setup', 'status'"
+    assert f"'{meant}'" in suggested
