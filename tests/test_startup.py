@@ -243,3 +243,13 @@ def test_a_misspelt_command_is_told_the_command_it_is_close_to(tmp_path, typed, 
     assert r.stderr.startswith(f"plcg: No such command '{typed}'.") and r.stderr.count("\n") == 1
     suggested = r.stderr.split("Did you mean", 1)[1].split("?")[0]  # " 'status'" or " one of: 'setup', 'status'"
     assert f"'{meant}'" in suggested
+
+
+def test_the_spec_of_a_group_gives_the_group_written_by_hand(tmp_path):
+    """`spec_command` of `card` or `keys` (a spec with group=True) is the group cli.py writes by hand, with its
+    commands, in a fresh process where nothing has built it yet."""
+    run = (f"import sys; sys.path.insert(0, {str(ROOT)!r}); import cli; from cg import specs\n"
+           "print({n: sorted(cli.spec_command(specs.BY_NAME[n]).commands) for n in ('card', 'keys')})")
+    r = subprocess.run([sys.executable, "-c", run], capture_output=True, text=True, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "{'card': ['check', 'show'], 'keys': ['new']}"
