@@ -29,6 +29,7 @@ from pathlib import Path
 from bench import synth
 from bench.floor_write import rows_after
 from bench.run import _setup_commands
+from cg.evolve import reverted_seqs
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "bench"
@@ -174,14 +175,16 @@ def editable_pth() -> list[str]:
 
 
 def firefights_ended(path) -> int:
-    """The firefights a campaign file played to their end: its firefight_ended rows that no undo took back."""
+    """The firefights a campaign file played to their end: its firefight_ended rows that stand, as the fold
+    decides which rows the reverts took back (cg.evolve.reverted_seqs: a revert of a revert restores them)."""
     con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
-        return con.execute(
-            "SELECT count(*) FROM events e WHERE type = 'firefight_ended' AND NOT EXISTS (SELECT 1 FROM events r,"
-            " json_each(json_extract(r.payload, '$.seqs')) j WHERE r.type = 'reverted' AND j.value = e.seq)").fetchone()[0]
+        rows = con.execute("SELECT seq, batch, type, payload FROM events WHERE type IN ('reverted', 'firefight_ended')"
+                           " ORDER BY seq").fetchall()
     finally:
         con.close()
+    taken = reverted_seqs([(seq, b, t, json.loads(p)) for seq, b, t, p in rows])
+    return sum(1 for seq, _b, t, _p in rows if t == "firefight_ended" and seq not in taken)
 
 
 def _events(path) -> int:

@@ -164,6 +164,10 @@ def test_firefights_ended_counts_the_results_that_stand(campaign, tmp_path):
     assert r.code == 0, r.err
     assert targets.firefights_ended(copy) == len(played) - 1
     assert len([f for f in Ledger(str(copy)).state().firefights if f.turn is not None]) == len(played) - 1
+    r = cli_run(copy, "undo", "--reason", "the undo was the mistake")  # a revert of the revert: restored
+    assert r.code == 0, r.err
+    assert len([f for f in Ledger(str(copy)).state().firefights if f.turn is not None]) == len(played)
+    assert targets.firefights_ended(copy) == len(played)
 
 
 def test_a_plain_venv_left_by_another_python_is_made_again(tmp_path):
